@@ -1,0 +1,105 @@
+//! Command-line definitions. Options are parsed once into plain structs the commands read.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::pattern::Pattern;
+use crate::units::{parse_duration, parse_size};
+use crate::workload::OnError;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ssdfade",
+    version,
+    about = "Soak-test an SSD: how fast it starts, how far it fades, whether TRIM or a secure erase brings it back",
+    after_help = "Writing to a block device destroys its data and needs --destroy-data naming the same device."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Spot check: run a workload for a short time and print an Iometer-style table.
+    Measure(RunArgs),
+    /// Long run (default 8 h) with a progress bar, sampled every --interval (default 10 s).
+    Soak(RunArgs),
+}
+
+/// Options shared by measure and soak.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// File or block device to test (a file is created when --size is given and it is absent).
+    pub target: String,
+    #[command(flatten)]
+    pub safety: SafetyArgs,
+    #[command(flatten)]
+    pub workload: WorkloadArgs,
+    /// Run directory (default results/<UTC time>-<target name>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object with the results instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Confirmation that data may be destroyed.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SafetyArgs {
+    /// Confirm that writing may destroy the data on this device or file (must name the target).
+    #[arg(long, value_name = "TARGET")]
+    pub destroy_data: Option<PathBuf>,
+    /// Also write over a device carrying a filesystem or partition-table signature.
+    #[arg(long)]
+    pub force: bool,
+    /// Size of a test file to create, or to grow an existing one to (e.g. 4G).
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<u64>,
+}
+
+/// The access specification and stop rule.
+#[derive(Args, Debug, Clone)]
+pub struct WorkloadArgs {
+    /// Transfer size.
+    #[arg(long, default_value = "4k", value_parser = parse_size)]
+    pub bs: u64,
+    /// Offset granularity (default: the transfer size); 512 gives the seed's unaligned writes.
+    #[arg(long, value_parser = parse_size)]
+    pub align: Option<u64>,
+    /// Percent of I/Os that are reads.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub read_pct: u8,
+    /// Percent of I/Os at random offsets (the rest sequential).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub random_pct: u8,
+    /// Outstanding I/Os (worker threads for the threads engine).
+    #[arg(long, default_value_t = 128)]
+    pub qd: u32,
+    /// How much of the target to use, from offset 0 (default: all of it).
+    #[arg(long, value_parser = parse_size)]
+    pub span: Option<u64>,
+    /// Stop after this long (measure: 60s, soak: 8h, unless --bytes is given).
+    #[arg(long, value_parser = parse_duration)]
+    pub duration: Option<Duration>,
+    /// Stop after this many bytes transferred.
+    #[arg(long, value_parser = parse_size)]
+    pub bytes: Option<u64>,
+    /// Sample period (measure: 1s, soak: 10s).
+    #[arg(long, value_parser = parse_duration)]
+    pub interval: Option<Duration>,
+    /// Seed for offsets and data (default: a fresh one, recorded in run.json).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write data: random (incompressible, unique), repeat, zero, compressible:N, dedupe:N.
+    #[arg(long, default_value = "random")]
+    pub pattern: Pattern,
+    /// Fill every write with fresh random bytes instead of the keyed pool (slower).
+    #[arg(long)]
+    pub refill: bool,
+    /// What an I/O error does: stop the run (exit 1) or continue counting errors.
+    #[arg(long, value_enum, default_value_t = OnError::Stop)]
+    pub on_error: OnError,
+}

@@ -1,0 +1,49 @@
+//! `ssdfade measure`: a spot check printing an Iometer-style table (or one JSON object).
+
+use std::time::Duration;
+
+use super::run::{execute, Defaults, Outcome};
+use crate::cli::RunArgs;
+use crate::units::format_bytes;
+
+/// Runs the spot check and prints its results.
+pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
+    let defaults = Defaults {
+        command: "measure",
+        duration: Duration::from_secs(60),
+        interval: Duration::from_secs(1),
+        progress_bar: false,
+    };
+    let outcome = execute(args, &defaults)?;
+    if args.json {
+        let mut value = serde_json::to_value(&outcome.summary)?;
+        value["run_dir"] = outcome.dir.display().to_string().into();
+        value["status"] = outcome.info.status.clone().into();
+        println!("{}", serde_json::to_string(&value)?);
+    } else {
+        println!("{}", headline(&outcome));
+        print!("{}", outcome.summary.table());
+        println!("  Run directory: {}", outcome.dir.display());
+    }
+    Ok(outcome)
+}
+
+/// One line saying what was measured.
+pub fn headline(o: &Outcome) -> String {
+    let w = &o.info.workload;
+    let t = &o.info.target;
+    format!(
+        "{} {} ({}, {}): {} {}% read {}% random QD{} {} data, {} engine, {:.1} s",
+        o.info.command,
+        t.path,
+        t.identity.kind,
+        format_bytes(t.identity.size_bytes),
+        format_bytes(w.bs),
+        w.read_pct,
+        w.random_pct,
+        w.qd,
+        w.pattern,
+        o.info.engine,
+        o.summary.seconds
+    )
+}

@@ -1,0 +1,5 @@
+//! One module per subcommand; [`run`] holds what measure and soak share.
+
+pub mod measure;
+pub mod run;
+pub mod soak;

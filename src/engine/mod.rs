@@ -1,0 +1,64 @@
+//! How I/O is issued. Every engine runs a [`Workload`] and hands one [`IntervalStats`] per
+//! interval, stamped with the engine's own clock, to an [`IntervalSink`].
+//!
+//! Real engines (`threads`, `uring`) share the [`realtime`] driver: workers count into private
+//! stats and ship them at interval boundaries, so nothing on the I/O path locks or allocates.
+
+mod buffer;
+mod offsets;
+pub mod realtime;
+pub mod threads;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+pub use buffer::AlignedBuf;
+pub use offsets::OffsetGen;
+
+use crate::stats::IntervalStats;
+use crate::workload::Workload;
+
+/// Receives each finished interval.
+pub trait IntervalSink {
+    /// Called once per interval with its start and end in seconds since the run began.
+    fn interval(
+        &mut self,
+        t_start_s: f64,
+        t_end_s: f64,
+        stats: &IntervalStats,
+    ) -> anyhow::Result<()>;
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "reason", content = "detail")]
+pub enum RunEnd {
+    /// The stop rule was met.
+    Completed,
+    /// Ctrl-C or SIGTERM.
+    Interrupted,
+    /// An I/O error stopped the run.
+    Failed(String),
+}
+
+/// What an engine shares with whoever started it.
+#[derive(Clone, Default)]
+pub struct Control {
+    /// Set by the signal handler: finish the interval in progress and stop.
+    pub interrupted: Arc<AtomicBool>,
+}
+
+/// An I/O engine.
+pub trait Engine {
+    /// Name recorded in run.json (`threads`, `uring`, `sim`).
+    fn name(&self) -> &'static str;
+    /// Runs the workload to its stop rule, an interrupt or a failure.
+    fn run(
+        &mut self,
+        workload: &Workload,
+        control: &Control,
+        sink: &mut dyn IntervalSink,
+    ) -> anyhow::Result<RunEnd>;
+}

@@ -1,0 +1,101 @@
+//! The `threads` engine: `--qd` worker threads, each with one synchronous O_DIRECT pread or
+//! pwrite in flight (fio's `psync` with numjobs = QD).
+
+use std::os::fd::{AsRawFd, RawFd};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::realtime::{drive, WorkerStats};
+use super::{AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
+use crate::pattern::{make_pool, PatternGen};
+use crate::stats::{ErrorEvent, OpKind};
+use crate::target::Target;
+use crate::workload::Workload;
+
+/// Synchronous I/O from one thread per outstanding I/O.
+pub struct ThreadsEngine {
+    target: Arc<Target>,
+}
+
+impl ThreadsEngine {
+    pub fn new(target: Arc<Target>) -> Self {
+        ThreadsEngine { target }
+    }
+}
+
+impl Engine for ThreadsEngine {
+    fn name(&self) -> &'static str {
+        "threads"
+    }
+
+    fn run(
+        &mut self,
+        w: &Workload,
+        control: &Control,
+        sink: &mut dyn IntervalSink,
+    ) -> anyhow::Result<RunEnd> {
+        let pool = make_pool(w.seed, w.bs as usize);
+        let cursor = Arc::new(AtomicU64::new(0));
+        let fd = self.target.file.as_raw_fd();
+        drive(w, control, sink, w.qd as usize, |id, stats| {
+            let offsets = OffsetGen::new(w, id as u64, cursor.clone());
+            let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
+            worker(fd, w.bs as usize, offsets, pattern, stats);
+        })
+    }
+}
+
+fn worker(
+    fd: RawFd,
+    bs: usize,
+    mut offsets: OffsetGen,
+    mut pattern: PatternGen,
+    mut stats: WorkerStats,
+) {
+    let mut buf = AlignedBuf::new(bs);
+    let start = stats.start();
+    while !stats.should_stop() && stats.claim(bs as u64) {
+        let (op, offset) = offsets.next_op();
+        if op == OpKind::Write {
+            let content = pattern.next_content();
+            pattern.render(&content, &mut buf.as_mut_slice()[..bs]);
+        }
+        let t0 = Instant::now();
+        // SAFETY: buf is valid for bs bytes and outlives the call.
+        let rc = unsafe {
+            match op {
+                OpKind::Write => {
+                    libc::pwrite(fd, buf.as_mut_ptr().cast(), bs, offset as libc::off_t)
+                }
+                OpKind::Read => libc::pread(fd, buf.as_mut_ptr().cast(), bs, offset as libc::off_t),
+            }
+        };
+        let t1 = Instant::now();
+        stats.tick();
+        if rc == bs as isize {
+            stats
+                .current()
+                .dir_mut(op)
+                .record(bs as u64, (t1 - t0).as_nanos() as u64);
+        } else {
+            let (errno, message) = if rc < 0 {
+                let e = std::io::Error::last_os_error();
+                (e.raw_os_error().unwrap_or(0), e.to_string())
+            } else {
+                (0, format!("short transfer of {rc} of {bs} bytes"))
+            };
+            let event = ErrorEvent {
+                t_s: (t0 - start).as_secs_f64(),
+                op,
+                offset,
+                errno,
+                message,
+            };
+            if stats.error(event) {
+                break;
+            }
+        }
+    }
+    stats.finish();
+}

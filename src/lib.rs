@@ -1,0 +1,15 @@
+//! ssdfade: soak-test SSDs and tell how they fade and recover.
+//!
+//! The pipeline: [`target`] → [`workload`] + [`pattern`] → [`engine`] → [`stats`] →
+//! [`results`] (the run directory), driven by [`commands`].
+
+pub mod cli;
+pub mod commands;
+pub mod engine;
+pub mod error;
+pub mod pattern;
+pub mod results;
+pub mod stats;
+pub mod target;
+pub mod units;
+pub mod workload;

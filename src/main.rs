@@ -1,0 +1,31 @@
+//! The `ssdfade` binary: parse the command line, run a command, map the outcome to an exit status
+//! (0 done, 1 run failed, 2 bad input or refused, 130 interrupted).
+
+use clap::Parser;
+use ssdfade::cli::{Cli, Command};
+use ssdfade::commands;
+use ssdfade::engine::RunEnd;
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Measure(args) => commands::measure::run(args).map(|o| o.end),
+        Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
+    };
+    let code = match result {
+        Ok(RunEnd::Completed) => 0,
+        Ok(RunEnd::Interrupted) => {
+            eprintln!("ssdfade: interrupted; the samples taken so far are kept");
+            130
+        }
+        Ok(RunEnd::Failed(why)) => {
+            eprintln!("ssdfade: run failed: {why}");
+            1
+        }
+        Err(err) => {
+            eprintln!("ssdfade: {err:#}");
+            ssdfade::error::exit_code(&err)
+        }
+    };
+    std::process::exit(code);
+}

@@ -1,0 +1,295 @@
+//! Write data: what bytes go into every write buffer.
+//!
+//! The default, `random`, is incompressible and unique for every write, so a controller that
+//! compresses or deduplicates (SandForce did both) gains nothing from it. It costs one pass over
+//! the buffer per write: bytes are copied from a shared ChaCha-filled pool at a random offset,
+//! XORed with a per-write key, and every 512-byte sector starts with a 16-byte stamp that is
+//! unique in the run. `--refill` makes every write a fresh ChaCha stream instead (slower).
+//!
+//! Generation is split in two: [`PatternGen::next_content`] decides what a write contains (a small
+//! [`WriteContent`]) and [`PatternGen::render`] turns that into bytes. A simulated device only
+//! needs the first step: it reads compressibility and duplication from the descriptor.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+
+/// Size of the 512-byte units that stamps and compressible chunks work in.
+pub const SECTOR: usize = 512;
+const POOL_BYTES: usize = 1 << 20;
+const DEDUPE_HISTORY: usize = 1024;
+
+/// The data pattern the user chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "percent")]
+pub enum Pattern {
+    /// Incompressible, unique per write (the default).
+    Random,
+    /// Iometer's "repeating bytes": one byte value fills each write.
+    Repeat,
+    /// All zeros.
+    Zero,
+    /// N % of every 512-byte chunk is zeros, the rest random (fio's buffer_compress_percentage).
+    Compressible(u8),
+    /// N % of writes repeat the content of an earlier write.
+    Dedupe(u8),
+}
+
+impl FromStr for Pattern {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let percent = |v: &str| -> Result<u8, String> {
+            match v.parse::<u8>() {
+                Ok(n) if n <= 100 => Ok(n),
+                _ => Err(format!(
+                    "'{s}': the percentage must be a whole number from 0 to 100"
+                )),
+            }
+        };
+        match s.split_once(':') {
+            None => match s {
+                "random" => Ok(Pattern::Random),
+                "repeat" => Ok(Pattern::Repeat),
+                "zero" => Ok(Pattern::Zero),
+                _ => Err(format!(
+                    "unknown pattern '{s}': use random, repeat, zero, compressible:N or dedupe:N"
+                )),
+            },
+            Some(("compressible", n)) => Ok(Pattern::Compressible(percent(n)?)),
+            Some(("dedupe", n)) => Ok(Pattern::Dedupe(percent(n)?)),
+            Some(_) => Err(format!(
+                "unknown pattern '{s}': use random, repeat, zero, compressible:N or dedupe:N"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Pattern::Random => f.write_str("random"),
+            Pattern::Repeat => f.write_str("repeat"),
+            Pattern::Zero => f.write_str("zero"),
+            Pattern::Compressible(n) => write!(f, "compressible:{n}"),
+            Pattern::Dedupe(n) => write!(f, "dedupe:{n}"),
+        }
+    }
+}
+
+/// What one write contains, small enough to keep per logical block in a simulated device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteContent {
+    /// Unique identity of the content; equal for a write that repeats an earlier one.
+    pub stamp: u64,
+    /// Per-write XOR key applied to pool bytes.
+    pub key: u64,
+    /// Byte offset into the shared pool (a multiple of 8).
+    pub pool_offset: u32,
+    /// True when this write repeats an earlier write's content.
+    pub duplicate: bool,
+}
+
+/// A random pool shared by every generator of a run.
+pub fn make_pool(seed: u64, max_block: usize) -> Arc<Vec<u8>> {
+    let mut pool = vec![0u8; POOL_BYTES + max_block];
+    ChaCha8Rng::seed_from_u64(seed ^ 0x706f_6f6c).fill_bytes(&mut pool);
+    Arc::new(pool)
+}
+
+/// Generates the contents of one stream of writes (one per worker or submitter).
+pub struct PatternGen {
+    pattern: Pattern,
+    refill: bool,
+    pool: Arc<Vec<u8>>,
+    rng: ChaCha8Rng,
+    stream: u64,
+    counter: u64,
+    history: Vec<WriteContent>,
+}
+
+impl PatternGen {
+    /// A generator for stream `stream` (unique per worker) of a run seeded with `seed`.
+    pub fn new(pattern: Pattern, refill: bool, pool: Arc<Vec<u8>>, seed: u64, stream: u64) -> Self {
+        let history = if matches!(pattern, Pattern::Dedupe(_)) {
+            Vec::with_capacity(DEDUPE_HISTORY)
+        } else {
+            Vec::new()
+        };
+        PatternGen {
+            pattern,
+            refill,
+            pool,
+            rng: ChaCha8Rng::seed_from_u64(
+                seed.wrapping_add(stream.wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+            ),
+            stream,
+            counter: 0,
+            history,
+        }
+    }
+
+    /// The pattern this generator makes.
+    pub fn pattern(&self) -> Pattern {
+        self.pattern
+    }
+
+    /// Decides the content of the next write.
+    pub fn next_content(&mut self) -> WriteContent {
+        if let Pattern::Dedupe(percent) = self.pattern {
+            if !self.history.is_empty() && (self.rng.next_u32() % 100) < u32::from(percent) {
+                let pick = self.rng.next_u32() as usize % self.history.len();
+                return WriteContent {
+                    duplicate: true,
+                    ..self.history[pick]
+                };
+            }
+        }
+        self.counter += 1;
+        let content = WriteContent {
+            stamp: (self.stream << 40) | self.counter,
+            key: self.rng.next_u64(),
+            pool_offset: ((self.rng.next_u32() as usize % POOL_BYTES) & !7) as u32,
+            duplicate: false,
+        };
+        if matches!(self.pattern, Pattern::Dedupe(_)) {
+            if self.history.len() < DEDUPE_HISTORY {
+                self.history.push(content);
+            } else {
+                let slot = self.counter as usize % DEDUPE_HISTORY;
+                self.history[slot] = content;
+            }
+        }
+        content
+    }
+
+    /// Fraction of a write's bytes left after ideal compression (1.0 = incompressible).
+    pub fn compressed_fraction(&self) -> f64 {
+        match self.pattern {
+            Pattern::Random | Pattern::Dedupe(_) => 1.0,
+            Pattern::Repeat | Pattern::Zero => 0.0,
+            Pattern::Compressible(n) => f64::from(100 - n) / 100.0,
+        }
+    }
+
+    /// Writes the bytes of `content` into `buf`, whose length must be a multiple of 512 and at
+    /// most the `max_block` the pool was made for.
+    pub fn render(&self, content: &WriteContent, buf: &mut [u8]) {
+        match self.pattern {
+            Pattern::Zero => buf.fill(0),
+            Pattern::Repeat => buf.fill(content.stamp as u8),
+            Pattern::Random | Pattern::Dedupe(_) if self.refill => {
+                ChaCha8Rng::seed_from_u64(content.key ^ content.stamp).fill_bytes(buf);
+                stamp_sectors(buf, content.stamp, SECTOR);
+            }
+            Pattern::Random | Pattern::Dedupe(_) => {
+                let start = content.pool_offset as usize;
+                xor_copy(&self.pool[start..start + buf.len()], buf, content.key);
+                stamp_sectors(buf, content.stamp, SECTOR);
+            }
+            Pattern::Compressible(percent) => {
+                let random = (SECTOR * usize::from(100 - percent) / 100) & !7;
+                let start = content.pool_offset as usize;
+                for (i, sector) in buf.chunks_mut(SECTOR).enumerate() {
+                    let from = start + i * SECTOR;
+                    xor_copy(
+                        &self.pool[from..from + random],
+                        &mut sector[..random],
+                        content.key,
+                    );
+                    sector[random..].fill(0);
+                }
+                if random >= 16 {
+                    stamp_sectors(buf, content.stamp, SECTOR);
+                }
+            }
+        }
+    }
+}
+
+/// `dst = src XOR key`, eight bytes at a time (vectorised by the compiler).
+fn xor_copy(src: &[u8], dst: &mut [u8], key: u64) {
+    let key = key.to_ne_bytes();
+    for (d, s) in dst.chunks_exact_mut(8).zip(src.chunks_exact(8)) {
+        let v = u64::from_ne_bytes(s.try_into().unwrap()) ^ u64::from_ne_bytes(key);
+        d.copy_from_slice(&v.to_ne_bytes());
+    }
+}
+
+/// Puts a 16-byte value unique to (stamp, sector) at the start of every sector. The value goes
+/// through a bijective mixer so stamps look random and do not compress.
+fn stamp_sectors(buf: &mut [u8], stamp: u64, sector: usize) {
+    for (i, s) in buf.chunks_mut(sector).enumerate() {
+        let a = mix64(stamp.wrapping_mul(4096).wrapping_add(i as u64));
+        let b = mix64(a ^ 0x5eed_5eed_5eed_5eed);
+        s[..8].copy_from_slice(&a.to_le_bytes());
+        s[8..16].copy_from_slice(&b.to_le_bytes());
+    }
+}
+
+/// SplitMix64's finaliser: a bijection on u64 that scrambles every bit.
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn sectors_of(pattern: Pattern, writes: usize, refill: bool) -> Vec<Vec<u8>> {
+        let pool = make_pool(7, 16384);
+        let mut gens: Vec<_> = (0..2)
+            .map(|s| PatternGen::new(pattern, refill, pool.clone(), 7, s))
+            .collect();
+        let mut out = Vec::new();
+        let mut buf = vec![0u8; 16384];
+        for w in 0..writes {
+            let g = &mut gens[w % 2];
+            let c = g.next_content();
+            g.render(&c, &mut buf);
+            out.extend(buf.chunks(SECTOR).map(|s| s.to_vec()));
+        }
+        out
+    }
+
+    #[test]
+    fn random_pattern_never_repeats_a_sector() {
+        for refill in [false, true] {
+            let sectors = sectors_of(Pattern::Random, 400, refill);
+            let unique: HashSet<_> = sectors.iter().collect();
+            assert_eq!(unique.len(), sectors.len());
+        }
+    }
+
+    #[test]
+    fn dedupe_pattern_repeats_about_the_asked_share() {
+        let pool = make_pool(1, 4096);
+        let mut g = PatternGen::new(Pattern::Dedupe(30), false, pool, 1, 0);
+        let dups = (0..10_000).filter(|_| g.next_content().duplicate).count();
+        assert!((2_700..3_300).contains(&dups), "{dups} duplicates of 10000");
+    }
+
+    #[test]
+    fn compressible_pattern_zeroes_the_asked_share() {
+        let sectors = sectors_of(Pattern::Compressible(50), 4, false);
+        for s in sectors {
+            assert!(s[256..].iter().all(|&b| b == 0));
+            assert!(s[..256].iter().filter(|&&b| b == 0).count() < 16);
+        }
+    }
+
+    #[test]
+    fn patterns_parse_and_print_alike() {
+        for text in ["random", "repeat", "zero", "compressible:40", "dedupe:25"] {
+            assert_eq!(text.parse::<Pattern>().unwrap().to_string(), text);
+        }
+        assert!("compressible:140".parse::<Pattern>().is_err());
+        assert!("noise".parse::<Pattern>().is_err());
+    }
+}

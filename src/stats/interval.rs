@@ -1,0 +1,152 @@
+//! What one worker (or the whole run) did during one interval: counts, bytes, a latency
+//! histogram per direction, and the I/O errors met. Recording never allocates.
+
+use hdrhistogram::Histogram;
+
+/// Latencies above this are clamped in the histogram (the exact maximum is kept apart).
+const MAX_TRACKED_NS: u64 = 100_000_000_000;
+/// At most this many error events are kept per interval; the rest are only counted.
+const MAX_ERROR_EVENTS: usize = 16;
+
+/// Read or write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpKind {
+    Read,
+    Write,
+}
+
+/// Counters and latency histogram of one direction.
+#[derive(Clone, Debug)]
+pub struct DirStats {
+    pub ops: u64,
+    pub bytes: u64,
+    /// Latency in nanoseconds, 3 significant figures.
+    pub latency_ns: Histogram<u64>,
+    /// Exact largest latency in nanoseconds.
+    pub max_ns: u64,
+}
+
+impl Default for DirStats {
+    fn default() -> Self {
+        DirStats {
+            ops: 0,
+            bytes: 0,
+            latency_ns: Histogram::new_with_bounds(1, MAX_TRACKED_NS, 3)
+                .expect("valid histogram bounds"),
+            max_ns: 0,
+        }
+    }
+}
+
+impl DirStats {
+    /// Counts one completed I/O.
+    #[inline]
+    pub fn record(&mut self, bytes: u64, latency_ns: u64) {
+        self.ops += 1;
+        self.bytes += bytes;
+        self.latency_ns.saturating_record(latency_ns.max(1));
+        self.max_ns = self.max_ns.max(latency_ns);
+    }
+
+    /// Counts many I/O of the same latency at once (used by the simulated device).
+    pub fn record_n(&mut self, count: u64, bytes: u64, latency_ns: u64) {
+        if count == 0 {
+            return;
+        }
+        self.ops += count;
+        self.bytes += bytes;
+        let _ = self
+            .latency_ns
+            .record_n(latency_ns.clamp(1, MAX_TRACKED_NS), count);
+        self.max_ns = self.max_ns.max(latency_ns);
+    }
+
+    /// Adds another set of counts to this one.
+    pub fn merge(&mut self, other: &DirStats) {
+        self.ops += other.ops;
+        self.bytes += other.bytes;
+        self.latency_ns
+            .add(&other.latency_ns)
+            .expect("histograms share bounds");
+        self.max_ns = self.max_ns.max(other.max_ns);
+    }
+
+    /// Empties the counts, keeping the memory.
+    pub fn clear(&mut self) {
+        self.ops = 0;
+        self.bytes = 0;
+        self.latency_ns.reset();
+        self.max_ns = 0;
+    }
+}
+
+/// An I/O that failed: when, where and why.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ErrorEvent {
+    /// Seconds since the start of the run, on the engine's clock.
+    pub t_s: f64,
+    pub op: OpKind,
+    pub offset: u64,
+    pub errno: i32,
+    pub message: String,
+}
+
+/// Everything counted in one interval.
+#[derive(Clone, Debug, Default)]
+pub struct IntervalStats {
+    pub read: DirStats,
+    pub write: DirStats,
+    pub errors: u64,
+    pub error_events: Vec<ErrorEvent>,
+}
+
+impl IntervalStats {
+    /// A fresh set of counters with room reserved for error events.
+    pub fn new() -> Self {
+        IntervalStats {
+            error_events: Vec::with_capacity(MAX_ERROR_EVENTS),
+            ..Default::default()
+        }
+    }
+
+    /// The counters of one direction.
+    #[inline]
+    pub fn dir_mut(&mut self, op: OpKind) -> &mut DirStats {
+        match op {
+            OpKind::Read => &mut self.read,
+            OpKind::Write => &mut self.write,
+        }
+    }
+
+    /// Counts a failed I/O, keeping its details while there is room.
+    pub fn record_error(&mut self, event: ErrorEvent) {
+        self.errors += 1;
+        if self.error_events.len() < MAX_ERROR_EVENTS {
+            self.error_events.push(event);
+        }
+    }
+
+    /// Adds another interval's counts to this one.
+    pub fn merge(&mut self, other: &IntervalStats) {
+        self.read.merge(&other.read);
+        self.write.merge(&other.write);
+        self.errors += other.errors;
+        let room = MAX_ERROR_EVENTS.saturating_sub(self.error_events.len());
+        self.error_events
+            .extend(other.error_events.iter().take(room).cloned());
+    }
+
+    /// Empties the counters, keeping the memory.
+    pub fn clear(&mut self) {
+        self.read.clear();
+        self.write.clear();
+        self.errors = 0;
+        self.error_events.clear();
+    }
+
+    /// Reads and writes together.
+    pub fn ops(&self) -> u64 {
+        self.read.ops + self.write.ops
+    }
+}

@@ -1,0 +1,9 @@
+//! Counting what the engines did: per-interval counters and latency histograms, and the
+//! [`Sample`] each interval becomes.
+
+pub mod cpu;
+mod interval;
+mod sample;
+
+pub use interval::{DirStats, ErrorEvent, IntervalStats, OpKind};
+pub use sample::{DirSample, LatencySummary, Sample};

@@ -1,0 +1,121 @@
+//! One line of `samples.jsonl`: an interval's counts turned into rates and percentiles.
+
+use serde::{Deserialize, Serialize};
+
+use super::{DirStats, ErrorEvent, IntervalStats};
+
+/// Latency figures in microseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LatencySummary {
+    pub mean: f64,
+    pub p50: f64,
+    pub p99: f64,
+    pub p999: f64,
+    pub max: f64,
+}
+
+impl LatencySummary {
+    /// Summarises a direction's histogram (all zero when it saw no I/O).
+    pub fn of(dir: &DirStats) -> Self {
+        if dir.ops == 0 {
+            return LatencySummary::default();
+        }
+        let h = &dir.latency_ns;
+        let us = |ns: u64| ns as f64 / 1000.0;
+        LatencySummary {
+            mean: h.mean() / 1000.0,
+            p50: us(h.value_at_quantile(0.50)),
+            p99: us(h.value_at_quantile(0.99)),
+            p999: us(h.value_at_quantile(0.999)),
+            max: us(dir.max_ns),
+        }
+    }
+}
+
+/// Rates and latency of one direction in one interval.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DirSample {
+    pub ops: u64,
+    pub bytes: u64,
+    pub iops: f64,
+    pub mb_per_s: f64,
+    pub lat_us: LatencySummary,
+}
+
+impl DirSample {
+    fn of(dir: &DirStats, seconds: f64) -> Self {
+        DirSample {
+            ops: dir.ops,
+            bytes: dir.bytes,
+            iops: rate(dir.ops as f64, seconds),
+            mb_per_s: rate(dir.bytes as f64 / 1e6, seconds),
+            lat_us: LatencySummary::of(dir),
+        }
+    }
+}
+
+fn rate(amount: f64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        amount / seconds
+    } else {
+        0.0
+    }
+}
+
+/// One interval of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// 0-based interval number.
+    pub index: u64,
+    /// Interval start and end, seconds since the run started on the engine's clock (simulated
+    /// time for simulated devices).
+    pub t_start_s: f64,
+    pub t_end_s: f64,
+    /// Reads and writes together.
+    pub ops: u64,
+    pub bytes: u64,
+    pub iops: f64,
+    pub mb_per_s: f64,
+    pub lat_us: LatencySummary,
+    /// Present when the interval had reads, respectively writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<DirSample>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<DirSample>,
+    pub errors: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub error_events: Vec<ErrorEvent>,
+    /// Bytes written since the run started, this interval included.
+    pub bytes_written_total: u64,
+}
+
+impl Sample {
+    /// Builds the sample of interval `index` spanning `t_start_s..t_end_s`.
+    pub fn new(
+        index: u64,
+        t_start_s: f64,
+        t_end_s: f64,
+        stats: &IntervalStats,
+        bytes_written_before: u64,
+    ) -> Self {
+        let seconds = t_end_s - t_start_s;
+        let mut both = stats.write.clone();
+        both.merge(&stats.read);
+        let dir = |d: &DirStats| (d.ops > 0).then(|| DirSample::of(d, seconds));
+        Sample {
+            index,
+            t_start_s,
+            t_end_s,
+            ops: both.ops,
+            bytes: both.bytes,
+            iops: rate(both.ops as f64, seconds),
+            mb_per_s: rate(both.bytes as f64 / 1e6, seconds),
+            lat_us: LatencySummary::of(&both),
+            read: dir(&stats.read),
+            write: dir(&stats.write),
+            errors: stats.errors,
+            error_events: stats.error_events.clone(),
+            bytes_written_total: bytes_written_before + stats.write.bytes,
+        }
+    }
+}

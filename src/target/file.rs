@@ -1,0 +1,154 @@
+//! Regular files as targets: created and preallocated when absent, protected when they hold data.
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+
+use super::{same_object, Identity, OpenRequest, Target};
+use crate::bad_input;
+
+/// Creates `req.path` with `--size` bytes preallocated and opens it.
+pub(super) fn create(req: &OpenRequest) -> anyhow::Result<Target> {
+    let Some(size) = req.size else {
+        bad_input!(
+            "{} does not exist: give --size (e.g. --size 4G) to create it as a test file, or name an existing device",
+            req.path.display()
+        );
+    };
+    if size == 0 {
+        bad_input!("--size must be larger than zero");
+    }
+    let file = match OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&req.path)
+    {
+        Ok(f) => f,
+        Err(e) => bad_input!("cannot create {}: {e}", req.path.display()),
+    };
+    if let Err(e) = nix::fcntl::posix_fallocate(file.as_raw_fd(), 0, size as i64) {
+        let _ = std::fs::remove_file(&req.path);
+        bad_input!(
+            "cannot allocate {} bytes for {}: {e} (free space, or use a smaller --size)",
+            size,
+            req.path.display()
+        );
+    }
+    drop(file);
+    open_direct(req, size)
+}
+
+/// Opens an existing file, refusing to overwrite data the user did not name.
+pub(super) fn open_existing(req: &OpenRequest, meta: &Metadata) -> anyhow::Result<Target> {
+    let holds_data = meta.len() > 0;
+    if req.writes && holds_data {
+        match &req.destroy_data {
+            Some(named) if same_object(named, &req.path) => {}
+            Some(named) => bad_input!(
+                "--destroy-data names {}, but the target is {}: they must be the same file",
+                named.display(),
+                req.path.display()
+            ),
+            None => bad_input!(
+                "{} already holds {} bytes: add --destroy-data {} to overwrite it, or name a new file",
+                req.path.display(),
+                meta.len(),
+                req.path.display()
+            ),
+        }
+    }
+    let mut size = meta.len();
+    if let Some(wanted) = req.size {
+        if wanted > size {
+            if !req.writes {
+                bad_input!(
+                    "{} is {} bytes, smaller than --size {}",
+                    req.path.display(),
+                    size,
+                    wanted
+                );
+            }
+            let f = OpenOptions::new().write(true).open(&req.path);
+            match f.map_err(|e| e.to_string()).and_then(|f| {
+                nix::fcntl::posix_fallocate(f.as_raw_fd(), 0, wanted as i64)
+                    .map_err(|e| e.to_string())
+            }) {
+                Ok(()) => size = wanted,
+                Err(e) => bad_input!("cannot grow {} to {wanted} bytes: {e}", req.path.display()),
+            }
+        }
+    }
+    if size == 0 {
+        bad_input!(
+            "{} is empty: give --size to set how large the test file should be",
+            req.path.display()
+        );
+    }
+    open_direct(req, size)
+}
+
+fn open_direct(req: &OpenRequest, size: u64) -> anyhow::Result<Target> {
+    let file: File = match OpenOptions::new()
+        .read(true)
+        .write(req.writes)
+        .custom_flags(libc::O_DIRECT)
+        .open(&req.path)
+    {
+        Ok(f) => f,
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => bad_input!(
+            "the filesystem holding {} does not support O_DIRECT: put the test file on another filesystem",
+            req.path.display()
+        ),
+        Err(e) => bad_input!("cannot open {}: {e}", req.path.display()),
+    };
+    let meta = file.metadata()?;
+    let (logical, physical) = dio_alignment(&req.path, &meta);
+    let backing = crate::target::block::sysfs_name_of(meta.dev());
+    Ok(Target {
+        path: req.path.clone(),
+        file,
+        size,
+        logical_block: logical,
+        physical_block: physical,
+        identity: Identity {
+            kind: "file".into(),
+            name: req
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "file".into()),
+            size_bytes: size,
+            logical_block: logical,
+            physical_block: physical,
+            backing_device: backing,
+            ..Default::default()
+        },
+    })
+}
+
+/// O_DIRECT offset alignment of a file (statx DIOALIGN), else 512; and the preferred block size.
+fn dio_alignment(path: &std::path::Path, meta: &Metadata) -> (u32, u32) {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let physical = meta.blksize() as u32;
+    let Ok(cpath) = CString::new(path.as_os_str().as_bytes()) else {
+        return (512, physical);
+    };
+    // SAFETY: statx writes into a zeroed struct we own; the path is a valid C string.
+    let mut stx: libc::statx = unsafe { std::mem::zeroed() };
+    let rc = unsafe {
+        libc::statx(
+            libc::AT_FDCWD,
+            cpath.as_ptr(),
+            0,
+            libc::STATX_DIOALIGN,
+            &mut stx,
+        )
+    };
+    if rc == 0 && stx.stx_mask & libc::STATX_DIOALIGN != 0 && stx.stx_dio_offset_align > 0 {
+        (stx.stx_dio_offset_align, physical)
+    } else {
+        (512, physical)
+    }
+}
