@@ -1,0 +1,111 @@
+//! Helpers for integration tests: the ssdfade binary, and RAM and loop devices that a test
+//! creates for itself and that are removed when the guard drops, even when the test fails.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The built `ssdfade` binary, run from `dir`.
+pub fn ssdfade(dir: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ssdfade"));
+    cmd.current_dir(dir);
+    cmd
+}
+
+/// True when running as root; otherwise prints why the calling test is skipped.
+pub fn root_or_skip(test: &str) -> bool {
+    let root = nix::unistd::Uid::effective().is_root();
+    if !root {
+        eprintln!("skipping {test}: needs root to create zram and loop devices");
+    }
+    root
+}
+
+fn sh(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("running {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// A zram RAM device made for one test (hot_add), reset and hot_removed on drop.
+pub struct Zram {
+    pub index: u32,
+    pub path: PathBuf,
+}
+
+impl Zram {
+    pub fn new(size: u64) -> Zram {
+        if !Path::new("/sys/class/zram-control").exists() {
+            let _ = Command::new("modprobe")
+                .args(["zram", "num_devices=0"])
+                .status();
+        }
+        let index: u32 = std::fs::read_to_string("/sys/class/zram-control/hot_add")
+            .expect("zram hot_add (is the zram module available?)")
+            .trim()
+            .parse()
+            .expect("zram index");
+        let zram = Zram {
+            index,
+            path: PathBuf::from(format!("/dev/zram{index}")),
+        };
+        std::fs::write(format!("/sys/block/zram{index}/disksize"), size.to_string())
+            .expect("zram disksize");
+        for _ in 0..100 {
+            if zram.path.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        zram
+    }
+}
+
+impl Drop for Zram {
+    fn drop(&mut self) {
+        let _ = std::fs::write(format!("/sys/block/zram{}/reset", self.index), "1");
+        let _ = std::fs::write("/sys/class/zram-control/hot_remove", self.index.to_string());
+    }
+}
+
+/// A loop device with direct I/O over a temporary file, detached on drop.
+pub struct Loop {
+    pub path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Loop {
+    pub fn new(size: u64) -> Loop {
+        let dir = tempfile::tempdir_in(std::env::temp_dir()).expect("temp dir");
+        let backing = dir.path().join("backing.img");
+        let f = std::fs::File::create(&backing).expect("backing file");
+        f.set_len(size).expect("backing file size");
+        drop(f);
+        let path = sh(Command::new("losetup")
+            .args(["--direct-io=on", "--find", "--show"])
+            .arg(&backing));
+        Loop {
+            path: PathBuf::from(path),
+            _dir: dir,
+        }
+    }
+}
+
+impl Drop for Loop {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.path).output();
+        let _ = Command::new("swapoff").arg(&self.path).output();
+        let _ = Command::new("losetup").arg("-d").arg(&self.path).output();
+    }
+}
+
+/// Runs a command and returns its stdout, panicking with its stderr on failure.
+pub fn run_ok(cmd: &mut Command) -> String {
+    sh(cmd)
+}
