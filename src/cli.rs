@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::engine::EngineKind;
 use crate::pattern::Pattern;
 use crate::units::{parse_duration, parse_size};
 use crate::workload::OnError;
@@ -38,6 +39,9 @@ pub struct RunArgs {
     pub safety: SafetyArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
+    /// I/O engine (default: uring where the kernel allows it, else threads).
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineKind>,
     /// Run directory (default results/<UTC time>-<target name>).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -75,7 +79,7 @@ pub struct WorkloadArgs {
     /// Percent of I/Os at random offsets (the rest sequential).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub random_pct: u8,
-    /// Outstanding I/Os (worker threads for the threads engine).
+    /// Outstanding I/Os (worker threads for the threads engine, ring depth for uring).
     #[arg(long, default_value_t = 128)]
     pub qd: u32,
     /// How much of the target to use, from offset 0 (default: all of it).

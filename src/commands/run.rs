@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::RunArgs;
-use crate::engine::threads::ThreadsEngine;
-use crate::engine::{Control, Engine, IntervalSink, RunEnd};
+use crate::engine::{real_engine, Control, IntervalSink, RunEnd};
 use crate::results::{default_dir, utc_now, RunDir, RunInfo, Summary, TargetRecord};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::{IntervalStats, Sample};
@@ -50,7 +49,7 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         path: args.target.clone(),
         identity: target.identity.clone(),
     };
-    let mut engine: Box<dyn Engine> = Box::new(ThreadsEngine::new(Arc::new(target)));
+    let mut engine = real_engine(args.engine, Arc::new(target))?;
 
     let dir = args
         .out

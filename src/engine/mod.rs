@@ -8,6 +8,7 @@ mod buffer;
 mod offsets;
 pub mod realtime;
 pub mod threads;
+pub mod uring;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -18,6 +19,7 @@ pub use buffer::AlignedBuf;
 pub use offsets::OffsetGen;
 
 use crate::stats::IntervalStats;
+use crate::target::Target;
 use crate::workload::Workload;
 
 /// Receives each finished interval.
@@ -61,4 +63,33 @@ pub trait Engine {
         control: &Control,
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd>;
+}
+
+/// The real engines a user can choose with `--engine`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineKind {
+    /// One thread per outstanding I/O, synchronous pread/pwrite (fio psync, numjobs = QD).
+    Threads,
+    /// One thread keeping QD I/Os in flight through io_uring (fio io_uring, iodepth = QD).
+    Uring,
+}
+
+/// The engine the user chose, or by default `uring` where the kernel allows it, else `threads`.
+pub fn real_engine(
+    choice: Option<EngineKind>,
+    target: Arc<Target>,
+) -> anyhow::Result<Box<dyn Engine>> {
+    let kind = choice.unwrap_or(if uring::available() {
+        EngineKind::Uring
+    } else {
+        EngineKind::Threads
+    });
+    Ok(match kind {
+        EngineKind::Threads => Box::new(threads::ThreadsEngine::new(target)),
+        EngineKind::Uring if !uring::available() => crate::bad_input!(
+            "--engine uring: this kernel does not let ssdfade set up an io_uring \
+             (too old, or disabled by kernel.io_uring_disabled): use --engine threads"
+        ),
+        EngineKind::Uring => Box::new(uring::UringEngine::new(target)),
+    })
 }

@@ -100,21 +100,31 @@ impl WorkerStats {
     pub fn error(&mut self, event: ErrorEvent) -> bool {
         let stop = self.shared.on_error == OnError::Stop;
         if stop {
-            let what = format!(
-                "{} error at offset {} after {:.1} s: {}",
-                match event.op {
-                    crate::stats::OpKind::Read => "read",
-                    crate::stats::OpKind::Write => "write",
-                },
-                event.offset,
-                event.t_s,
-                event.message
-            );
-            let _ = self.shared.failure.set(what);
-            self.shared.stop.store(true, Ordering::Relaxed);
+            self.end_run(&event);
         }
         self.current.record_error(event);
         stop
+    }
+
+    /// Records a failure of the engine itself: the run ends whatever `--on-error` says.
+    pub fn fatal(&mut self, event: ErrorEvent) {
+        self.end_run(&event);
+        self.current.record_error(event);
+    }
+
+    fn end_run(&self, event: &ErrorEvent) {
+        let what = format!(
+            "{} error at offset {} after {:.1} s: {}",
+            match event.op {
+                crate::stats::OpKind::Read => "read",
+                crate::stats::OpKind::Write => "write",
+            },
+            event.offset,
+            event.t_s,
+            event.message
+        );
+        let _ = self.shared.failure.set(what);
+        self.shared.stop.store(true, Ordering::Relaxed);
     }
 
     /// Ships the last counts; the worker is done.

@@ -1,0 +1,327 @@
+//! The `uring` engine: one submitting thread keeps `--qd` I/Os in flight through io_uring (fio's
+//! `io_uring` with iodepth = QD).
+//!
+//! Buffers and the target's descriptor are registered with the ring when the kernel allows it
+//! (fixed buffers spare the kernel a page pin per I/O, a fixed file spares it a descriptor
+//! look-up). Every freed slot is refilled and all new I/Os go in with the same `io_uring_enter`
+//! that waits for the next completion; completions are read from the shared ring, so a busy
+//! device costs far fewer than one system call per I/O. Latency runs from the system call that
+//! submitted an I/O to the return of the one that saw it complete.
+
+use std::io;
+use std::os::fd::{AsRawFd, RawFd};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Instant;
+
+use io_uring::{opcode, squeue, types, IoUring};
+
+use super::realtime::{drive, WorkerStats};
+use super::{AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
+use crate::pattern::{make_pool, PatternGen};
+use crate::stats::{ErrorEvent, OpKind};
+use crate::target::Target;
+use crate::workload::Workload;
+
+/// Asynchronous I/O from one thread through io_uring.
+pub struct UringEngine {
+    target: Arc<Target>,
+}
+
+impl UringEngine {
+    pub fn new(target: Arc<Target>) -> Self {
+        UringEngine { target }
+    }
+}
+
+/// True when this kernel lets us build an io_uring (it may be compiled out, or disabled by the
+/// `kernel.io_uring_disabled` sysctl or a seccomp policy).
+pub fn available() -> bool {
+    build_ring(2).is_ok()
+}
+
+/// A ring with `entries` submission slots, with the cheapest completion mode the kernel offers:
+/// task work deferred to our own `io_uring_enter` (Linux 6.1), else cooperative task work
+/// (5.19), else the plain ring.
+fn build_ring(entries: u32) -> io::Result<IoUring> {
+    IoUring::builder()
+        .setup_single_issuer()
+        .setup_defer_taskrun()
+        .build(entries)
+        .or_else(|_| IoUring::builder().setup_coop_taskrun().build(entries))
+        .or_else(|_| IoUring::new(entries))
+}
+
+impl Engine for UringEngine {
+    fn name(&self) -> &'static str {
+        "uring"
+    }
+
+    fn run(
+        &mut self,
+        w: &Workload,
+        control: &Control,
+        sink: &mut dyn IntervalSink,
+    ) -> anyhow::Result<RunEnd> {
+        // Fail before the run directory fills with samples when the ring cannot be had at all.
+        build_ring(w.qd.next_power_of_two()).map_err(|e| {
+            anyhow::anyhow!(
+                "cannot set up an io_uring of {} entries: {e}; use --engine threads",
+                w.qd.next_power_of_two()
+            )
+        })?;
+        let pool = make_pool(w.seed, w.bs as usize);
+        let cursor = Arc::new(AtomicU64::new(0));
+        let fd = self.target.file.as_raw_fd();
+        drive(w, control, sink, 1, |id, stats| {
+            let offsets = OffsetGen::new(w, id as u64, cursor.clone());
+            let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
+            let submitter = Submitter::new(fd, w.bs as usize, w.qd as usize, offsets, pattern);
+            match submitter {
+                Ok(s) => s.run(stats),
+                Err(e) => ring_failure(stats, &e),
+            }
+        })
+    }
+}
+
+/// Ends the worker when the ring itself fails (not one I/O).
+fn ring_failure(mut stats: WorkerStats, e: &io::Error) {
+    let event = ErrorEvent {
+        t_s: stats.now_s(),
+        op: OpKind::Write,
+        offset: 0,
+        errno: e.raw_os_error().unwrap_or(0),
+        message: format!("io_uring failed: {e}; use --engine threads"),
+    };
+    stats.fatal(event);
+    stats.finish();
+}
+
+/// One I/O slot: its buffer is `bs` bytes at `index * stride` in the shared buffer.
+#[derive(Clone, Copy)]
+struct Slot {
+    op: OpKind,
+    offset: u64,
+    submitted: Instant,
+}
+
+/// How the ring names the target.
+#[derive(Clone, Copy)]
+enum FileRef {
+    Registered,
+    Plain(RawFd),
+}
+
+/// The ring, its slots and the generators of one target's I/O.
+struct Submitter {
+    ring: IoUring,
+    file: FileRef,
+    fixed_buffers: bool,
+    buffers: AlignedBuf,
+    stride: usize,
+    bs: usize,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    /// Slots pushed since the last `io_uring_enter`: they get its time as submission time.
+    queued: Vec<u32>,
+    in_flight: usize,
+    offsets: OffsetGen,
+    pattern: PatternGen,
+}
+
+impl Submitter {
+    fn new(
+        fd: RawFd,
+        bs: usize,
+        qd: usize,
+        offsets: OffsetGen,
+        pattern: PatternGen,
+    ) -> io::Result<Self> {
+        let ring = build_ring((qd as u32).next_power_of_two())?;
+        let stride = bs.next_multiple_of(4096);
+        let mut buffers = AlignedBuf::new(stride * qd);
+        let base = buffers.as_mut_ptr();
+        let iovecs: Vec<libc::iovec> = (0..qd)
+            .map(|i| libc::iovec {
+                // SAFETY: every slot lies inside the allocation of stride * qd bytes.
+                iov_base: unsafe { base.add(i * stride) }.cast(),
+                iov_len: bs,
+            })
+            .collect();
+        // SAFETY: the buffers live in `self` as long as the ring, which is dropped first (field
+        // order), and slots are only reused after their completion has been reaped.
+        let fixed_buffers = unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok();
+        let file = match ring.submitter().register_files(&[fd]) {
+            Ok(()) => FileRef::Registered,
+            Err(_) => FileRef::Plain(fd),
+        };
+        let now = Instant::now();
+        Ok(Submitter {
+            ring,
+            file,
+            fixed_buffers,
+            buffers,
+            stride,
+            bs,
+            slots: vec![
+                Slot {
+                    op: OpKind::Write,
+                    offset: 0,
+                    submitted: now,
+                };
+                qd
+            ],
+            free: (0..qd as u32).rev().collect(),
+            queued: Vec::with_capacity(qd),
+            in_flight: 0,
+            offsets,
+            pattern,
+        })
+    }
+
+    /// Issues I/O until the run stops, then waits for every I/O still in flight.
+    fn run(mut self, mut stats: WorkerStats) {
+        let start = stats.start();
+        let mut stopping = false;
+        loop {
+            if !stopping {
+                stopping = self.refill(&stats);
+            }
+            if self.in_flight + self.queued.len() == 0 {
+                break;
+            }
+            let submitted = Instant::now();
+            for &slot in &self.queued {
+                self.slots[slot as usize].submitted = submitted;
+            }
+            self.in_flight += self.queued.len();
+            self.queued.clear();
+            match self.ring.submit_and_wait(1) {
+                Ok(_) => {}
+                // A signal, or completions the kernel could not post yet: reap and go on.
+                Err(e) if matches!(e.raw_os_error(), Some(libc::EINTR | libc::EBUSY)) => {}
+                Err(e) => {
+                    // The ring is unusable: I/O may still be in flight into our buffers, so they
+                    // must outlive the ring's teardown.
+                    std::mem::forget(std::mem::replace(&mut self.buffers, AlignedBuf::new(1)));
+                    ring_failure(stats, &e);
+                    return;
+                }
+            }
+            let completed = Instant::now();
+            let mut cq = self.ring.completion();
+            for cqe in &mut cq {
+                let slot = cqe.user_data() as u32;
+                let Slot {
+                    op,
+                    offset,
+                    submitted,
+                } = self.slots[slot as usize];
+                self.free.push(slot);
+                self.in_flight -= 1;
+                stats.tick();
+                let rc = cqe.result();
+                if rc == self.bs as i32 {
+                    stats
+                        .current()
+                        .dir_mut(op)
+                        .record(self.bs as u64, (completed - submitted).as_nanos() as u64);
+                } else {
+                    let (errno, message) = if rc < 0 {
+                        (-rc, io::Error::from_raw_os_error(-rc).to_string())
+                    } else {
+                        (0, format!("short transfer of {rc} of {} bytes", self.bs))
+                    };
+                    let event = ErrorEvent {
+                        t_s: (submitted - start).as_secs_f64(),
+                        op,
+                        offset,
+                        errno,
+                        message,
+                    };
+                    if stats.error(event) {
+                        stopping = true;
+                    }
+                }
+            }
+        }
+        // Release the target now: a ring's teardown runs later in the kernel, and a registered
+        // file left to it would keep a block device claimed after ssdfade exits.
+        let _ = self.ring.submitter().unregister_files();
+        let _ = self.ring.submitter().unregister_buffers();
+        stats.finish();
+    }
+
+    /// Fills every free slot with a new I/O; returns true when the run has to stop issuing.
+    fn refill(&mut self, stats: &WorkerStats) -> bool {
+        while let Some(&slot) = self.free.last() {
+            if stats.should_stop() || !stats.claim(self.bs as u64) {
+                return true;
+            }
+            self.free.pop();
+            let (op, offset) = self.offsets.next_op();
+            let at = slot as usize * self.stride;
+            let buf = &mut self.buffers.as_mut_slice()[at..at + self.bs];
+            if op == OpKind::Write {
+                let content = self.pattern.next_content();
+                self.pattern.render(&content, buf);
+            }
+            let ptr = buf.as_mut_ptr();
+            let entry = self.entry(op, ptr, slot, offset);
+            self.slots[slot as usize].op = op;
+            self.slots[slot as usize].offset = offset;
+            // SAFETY: the buffer stays valid and untouched until this slot's completion is reaped;
+            // the submission queue has a place for every slot.
+            unsafe { self.ring.submission().push(&entry) }.expect("a queue place per slot");
+            self.queued.push(slot);
+        }
+        false
+    }
+
+    /// The submission entry of one read or write.
+    fn entry(&self, op: OpKind, buf: *mut u8, slot: u32, offset: u64) -> squeue::Entry {
+        let len = self.bs as u32;
+        let entry = match (self.file, self.fixed_buffers, op) {
+            (FileRef::Registered, true, OpKind::Write) => {
+                opcode::WriteFixed::new(types::Fixed(0), buf, len, slot as u16)
+                    .offset(offset)
+                    .build()
+            }
+            (FileRef::Registered, true, OpKind::Read) => {
+                opcode::ReadFixed::new(types::Fixed(0), buf, len, slot as u16)
+                    .offset(offset)
+                    .build()
+            }
+            (FileRef::Registered, false, OpKind::Write) => {
+                opcode::Write::new(types::Fixed(0), buf, len)
+                    .offset(offset)
+                    .build()
+            }
+            (FileRef::Registered, false, OpKind::Read) => {
+                opcode::Read::new(types::Fixed(0), buf, len)
+                    .offset(offset)
+                    .build()
+            }
+            (FileRef::Plain(fd), true, OpKind::Write) => {
+                opcode::WriteFixed::new(types::Fd(fd), buf, len, slot as u16)
+                    .offset(offset)
+                    .build()
+            }
+            (FileRef::Plain(fd), true, OpKind::Read) => {
+                opcode::ReadFixed::new(types::Fd(fd), buf, len, slot as u16)
+                    .offset(offset)
+                    .build()
+            }
+            (FileRef::Plain(fd), false, OpKind::Write) => {
+                opcode::Write::new(types::Fd(fd), buf, len)
+                    .offset(offset)
+                    .build()
+            }
+            (FileRef::Plain(fd), false, OpKind::Read) => opcode::Read::new(types::Fd(fd), buf, len)
+                .offset(offset)
+                .build(),
+        };
+        entry.user_data(u64::from(slot))
+    }
+}
