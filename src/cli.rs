@@ -28,6 +28,8 @@ pub enum Command {
     Measure(RunArgs),
     /// Long run (default 8 h) with a progress bar, sampled every --interval (default 10 s).
     Soak(RunArgs),
+    /// Print how fast this machine generates write data (GB/s per core) for every pattern.
+    Selftest(SelftestArgs),
 }
 
 /// Options shared by measure and soak.
@@ -106,4 +108,15 @@ pub struct WorkloadArgs {
     /// What an I/O error does: stop the run (exit 1) or continue counting errors.
     #[arg(long, value_enum, default_value_t = OnError::Stop)]
     pub on_error: OnError,
+}
+
+/// Options of `selftest`.
+#[derive(Args, Debug, Clone)]
+pub struct SelftestArgs {
+    /// Write size to generate.
+    #[arg(long, default_value = "4k", value_parser = parse_size)]
+    pub bs: u64,
+    /// How long to generate each pattern.
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    pub seconds: Duration,
 }
