@@ -18,6 +18,8 @@ fn measure_on_zram_reports_consistent_json() {
             dev,
             "--destroy-data",
             dev,
+            "--engine",
+            "threads",
             "--qd",
             "4",
             "--duration",

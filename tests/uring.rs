@@ -1,0 +1,127 @@
+//! The io_uring engine on devices and files the tests create: it runs, its samples add up to its
+//! totals, and run.json and --json say that `uring` ran.
+
+mod common;
+
+use std::path::Path;
+
+use common::{root_or_skip, ssdfade, Zram};
+
+/// Runs `ssdfade measure` with `args` in `dir`, writing the run to `dir/run`, and returns the
+/// --json object and the number of samples, after checking that the samples add up to it and
+/// that `uring` ran.
+fn measure_with_uring(dir: &Path, target: &str, args: &[&str]) -> (serde_json::Value, usize) {
+    let out = ssdfade(dir)
+        .args([
+            "measure",
+            target,
+            "--destroy-data",
+            target,
+            "--engine",
+            "uring",
+        ])
+        .args(args)
+        .args(["--interval", "200ms", "--json", "--out", "run"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["engine"], "uring", "{v}");
+    assert_eq!(v["errors"], 0, "{v}");
+    let run = dir.join("run");
+    let info: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(run.join("run.json")).unwrap()).unwrap();
+    assert_eq!(info["engine"], "uring");
+    assert_eq!(info["status"], "completed");
+    let samples = ssdfade::results::read_samples(&run).unwrap();
+    let ops: u64 = samples.iter().map(|s| s.ops).sum();
+    let bytes: u64 = samples.iter().map(|s| s.bytes).sum();
+    assert_eq!(ops, v["ops"].as_u64().unwrap());
+    assert_eq!(bytes, v["bytes"].as_u64().unwrap());
+    (v, samples.len())
+}
+
+#[test]
+fn uring_on_zram_samples_add_up() {
+    if !root_or_skip("uring_on_zram_samples_add_up") {
+        return;
+    }
+    let zram = Zram::new(256 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let dev = zram.path.to_str().unwrap();
+    let (v, samples) = measure_with_uring(dir.path(), dev, &["--qd", "32", "--duration", "1s"]);
+    assert!(v["ops"].as_u64().unwrap() > 1000, "{v}");
+    assert!(samples >= 3, "{samples} samples in 1 s at 200 ms intervals");
+}
+
+#[test]
+fn uring_on_a_file_moves_exactly_the_bytes_asked_with_reads_and_writes() {
+    if !root_or_skip("uring_on_a_file_moves_exactly_the_bytes_asked_with_reads_and_writes") {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let file = dir.path().join("target.img");
+    let file = file.to_str().unwrap();
+    let (v, _) = measure_with_uring(
+        dir.path(),
+        file,
+        &[
+            "--size",
+            "64M",
+            "--qd",
+            "16",
+            "--read-pct",
+            "30",
+            "--bytes",
+            "32M",
+        ],
+    );
+    assert_eq!(v["ops"], 8192, "{v}");
+    assert!(v["read_iops"].as_f64().unwrap() > 0.0, "{v}");
+    assert!(v["write_iops"].as_f64().unwrap() > 0.0, "{v}");
+}
+
+#[test]
+fn uring_is_the_default_where_the_kernel_allows_it() {
+    if !root_or_skip("uring_is_the_default_where_the_kernel_allows_it") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("target.img");
+    let file = file.to_str().unwrap();
+    let out = ssdfade(dir.path())
+        .args(["measure", file, "--destroy-data", file, "--size", "8M"])
+        .args(["--qd", "4", "--bytes", "1M", "--json", "--out", "run"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let expected = if ssdfade::engine::uring::available() {
+        "uring"
+    } else {
+        "threads"
+    };
+    assert_eq!(v["engine"], expected, "{v}");
+}
+
+#[test]
+fn back_to_back_uring_runs_find_the_device_free() {
+    if !root_or_skip("back_to_back_uring_runs_find_the_device_free") {
+        return;
+    }
+    let zram = Zram::new(64 << 20);
+    let dev = zram.path.to_str().unwrap();
+    for round in 0..3 {
+        let dir = tempfile::tempdir().unwrap();
+        let (v, _) = measure_with_uring(dir.path(), dev, &["--qd", "8", "--bytes", "8M"]);
+        assert_eq!(v["ops"], 2048, "round {round}: {v}");
+    }
+}
