@@ -329,3 +329,40 @@ fn device_held_by_device_mapper_is_refused() {
     let _ = Command::new("dmsetup").args(["remove", &name]).status();
     result.unwrap();
 }
+
+#[test]
+fn device_in_use_by_another_run_is_refused() {
+    if !root_or_skip("device_in_use_by_another_run_is_refused") {
+        return;
+    }
+    let zram = Zram::new(16 << 20);
+    let dev = zram.path.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = ssdfade(dir.path())
+        .args([
+            "soak",
+            dev,
+            "--destroy-data",
+            dev,
+            "--qd",
+            "1",
+            "--duration",
+            "30s",
+            "--out",
+            "first",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let out = ssdfade(dir.path())
+        .args(["measure", dev, "--destroy-data", dev, "--duration", "1s"])
+        .output()
+        .unwrap();
+    let _ = first.kill();
+    let _ = first.wait();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("busy"), "{stderr}");
+}
