@@ -28,7 +28,7 @@ pub struct Speed {
 /// Runs the self-test and prints one line per pattern.
 pub fn run(args: &SelftestArgs) -> anyhow::Result<()> {
     let bs = args.bs as usize;
-    if bs == 0 || bs % crate::pattern::SECTOR != 0 {
+    if bs == 0 || !bs.is_multiple_of(crate::pattern::SECTOR) {
         crate::bad_input!(
             "--bs {bs} is not a whole number of 512-byte sectors: use e.g. 4k or 128k"
         );
