@@ -3,10 +3,11 @@
 //!
 //! Buffers and the target's descriptor are registered with the ring when the kernel allows it
 //! (fixed buffers spare the kernel a page pin per I/O, a fixed file spares it a descriptor
-//! look-up). Every freed slot is refilled and all new I/Os go in with the same `io_uring_enter`
-//! that waits for the next completion; completions are read from the shared ring, so a busy
-//! device costs far fewer than one system call per I/O. Latency runs from the system call that
-//! submitted an I/O to the return of the one that saw it complete.
+//! look-up). Every freed slot is refilled at once and each new I/O is submitted as soon as its
+//! buffer is ready (see [`Submitter::refill`] for why not in one batch), the last one together
+//! with the wait for the next completion; completions are read from the shared ring without a
+//! system call, however many arrive together. Latency runs from the system call that submitted
+//! an I/O to the return of the one that saw it complete.
 
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
@@ -186,28 +187,16 @@ impl Submitter {
         let mut stopping = false;
         loop {
             if !stopping {
-                stopping = self.refill(&stats);
+                match self.refill(&stats) {
+                    Ok(stop) => stopping = stop,
+                    Err(e) => return self.fail(stats, &e),
+                }
             }
-            if self.in_flight + self.queued.len() == 0 {
+            if self.in_flight == 0 {
                 break;
             }
-            let submitted = Instant::now();
-            for &slot in &self.queued {
-                self.slots[slot as usize].submitted = submitted;
-            }
-            self.in_flight += self.queued.len();
-            self.queued.clear();
-            match self.ring.submit_and_wait(1) {
-                Ok(_) => {}
-                // A signal, or completions the kernel could not post yet: reap and go on.
-                Err(e) if matches!(e.raw_os_error(), Some(libc::EINTR | libc::EBUSY)) => {}
-                Err(e) => {
-                    // The ring is unusable: I/O may still be in flight into our buffers, so they
-                    // must outlive the ring's teardown.
-                    std::mem::forget(std::mem::replace(&mut self.buffers, AlignedBuf::new(1)));
-                    ring_failure(stats, &e);
-                    return;
-                }
+            if let Err(e) = self.enter(true) {
+                return self.fail(stats, &e);
             }
             let completed = Instant::now();
             let mut cq = self.ring.completion();
@@ -253,13 +242,25 @@ impl Submitter {
         stats.finish();
     }
 
+    /// Ends the run when the ring itself fails. I/O may still be in flight into our buffers, so
+    /// they are leaked rather than freed under the kernel's teardown.
+    fn fail(mut self, stats: WorkerStats, e: &io::Error) {
+        std::mem::forget(std::mem::replace(&mut self.buffers, AlignedBuf::new(1)));
+        ring_failure(stats, e);
+    }
+
     /// Fills every free slot with a new I/O; returns true when the run has to stop issuing.
-    fn refill(&mut self, stats: &WorkerStats) -> bool {
-        while let Some(&slot) = self.free.last() {
+    ///
+    /// Each I/O goes to the kernel as soon as its buffer is ready, as fio submits by default:
+    /// handing the kernel a whole batch in one call makes it plug and dispatch the batch at once,
+    /// and on a virtio disk that measured 25-30 % fewer IOPS at QD 32 (the host then sees
+    /// bursts). The last one waits for the `io_uring_enter` that also waits for completions.
+    fn refill(&mut self, stats: &WorkerStats) -> io::Result<bool> {
+        while let Some(slot) = self.free.pop() {
             if stats.should_stop() || !stats.claim(self.bs as u64) {
-                return true;
+                self.free.push(slot);
+                return Ok(true);
             }
-            self.free.pop();
             let (op, offset) = self.offsets.next_op();
             let at = slot as usize * self.stride;
             let buf = &mut self.buffers.as_mut_slice()[at..at + self.bs];
@@ -275,8 +276,40 @@ impl Submitter {
             // the submission queue has a place for every slot.
             unsafe { self.ring.submission().push(&entry) }.expect("a queue place per slot");
             self.queued.push(slot);
+            self.in_flight += 1;
+            if !self.free.is_empty() {
+                self.enter(false)?;
+            }
         }
-        false
+        Ok(false)
+    }
+
+    /// Submits what is queued, stamping its submission time, and with `wait` also waits for at
+    /// least one completion. A signal or a full completion queue is not an error: the caller
+    /// reaps and comes back.
+    fn enter(&mut self, wait: bool) -> io::Result<()> {
+        let now = Instant::now();
+        for &slot in &self.queued {
+            self.slots[slot as usize].submitted = now;
+        }
+        self.queued.clear();
+        let result = if wait {
+            self.ring.submit_and_wait(1)
+        } else {
+            self.ring.submit()
+        };
+        match result {
+            Ok(_) => Ok(()),
+            Err(e)
+                if matches!(
+                    e.raw_os_error(),
+                    Some(libc::EINTR | libc::EBUSY | libc::EAGAIN)
+                ) =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// The submission entry of one read or write.
