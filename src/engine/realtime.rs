@@ -6,7 +6,7 @@
 //! ship their counts over a channel and continue with a recycled, already-allocated set.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Barrier, OnceLock};
 use std::time::{Duration, Instant};
 
 use crossbeam::channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
@@ -20,7 +20,13 @@ const POLL: Duration = Duration::from_millis(50);
 
 /// State every worker of a run reads.
 struct Shared {
-    start: Instant,
+    /// When every worker had finished setting up: the run's time zero.
+    start: OnceLock<Instant>,
+    /// Workers meet the driver here when set up, and again once `start` is set.
+    ready: Barrier,
+    go: Barrier,
+    /// Nanoseconds from `start` to the end of the last worker to finish.
+    done_ns: AtomicU64,
     epoch: AtomicU64,
     stop: AtomicBool,
     /// Bytes left under `--bytes`, if given.
@@ -40,6 +46,7 @@ struct Report {
 /// A worker's handle on the run: its private counts and the run's shared state.
 pub struct WorkerStats {
     id: usize,
+    begun: bool,
     epoch: u64,
     current: IntervalStats,
     shared: Arc<Shared>,
@@ -48,6 +55,16 @@ pub struct WorkerStats {
 }
 
 impl WorkerStats {
+    /// Call once set up, before the first I/O: waits until every worker is ready, so that thread
+    /// start-up and buffer set-up do not count as run time (fio does not count them either).
+    pub fn begin(&mut self) {
+        if !self.begun {
+            self.begun = true;
+            self.shared.ready.wait();
+            self.shared.go.wait();
+        }
+    }
+
     /// Counts of the interval in progress.
     #[inline]
     pub fn current(&mut self) -> &mut IntervalStats {
@@ -87,13 +104,18 @@ impl WorkerStats {
     }
 
     /// Seconds since the run started.
-    pub fn now_s(&self) -> f64 {
-        self.shared.start.elapsed().as_secs_f64()
+    pub fn now_s(&mut self) -> f64 {
+        self.start().elapsed().as_secs_f64()
     }
 
     /// The instant the run started (latency and error times are measured against it).
-    pub fn start(&self) -> Instant {
-        self.shared.start
+    pub fn start(&mut self) -> Instant {
+        self.begin();
+        *self
+            .shared
+            .start
+            .get()
+            .expect("start is set before workers go")
     }
 
     /// Records a failed I/O; returns true when the run must stop because of it.
@@ -129,6 +151,8 @@ impl WorkerStats {
 
     /// Ships the last counts; the worker is done.
     pub fn finish(mut self) {
+        let done = self.start().elapsed().as_nanos() as u64;
+        self.shared.done_ns.fetch_max(done, Ordering::Relaxed);
         self.tick();
         let stats = std::mem::take(&mut self.current);
         let _ = self.reports.send(Report {
@@ -153,7 +177,10 @@ where
     F: Fn(usize, WorkerStats) + Send + Sync,
 {
     let shared = Arc::new(Shared {
-        start: Instant::now(),
+        start: OnceLock::new(),
+        ready: Barrier::new(workers + 1),
+        go: Barrier::new(workers + 1),
+        done_ns: AtomicU64::new(0),
         epoch: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         budget: workload.bytes.map(|b| AtomicI64::new(b as i64)),
@@ -169,6 +196,7 @@ where
         spare_txs.push(spare_tx);
         handles.push(WorkerStats {
             id,
+            begun: false,
             epoch: 0,
             current: IntervalStats::new(),
             shared: shared.clone(),
@@ -186,6 +214,10 @@ where
                 .spawn_scoped(scope, move || spawn(id, handle))
                 .expect("spawning an I/O thread");
         }
+        shared.ready.wait();
+        let start = Instant::now();
+        shared.start.set(start).expect("start is set once");
+        shared.go.wait();
         let mut sampler = Sampler {
             shared: &shared,
             reports: &report_rx,
@@ -194,7 +226,7 @@ where
             current: IntervalStats::new(),
             next: IntervalStats::new(),
         };
-        let result = sampler.run(workload, control, sink);
+        let result = sampler.run(start, workload, control, sink);
         // Whatever happened, make the workers stop and wait for them (the scope joins).
         shared.stop.store(true, Ordering::Relaxed);
         if result.is_err() {
@@ -216,11 +248,11 @@ struct Sampler<'a> {
 impl Sampler<'_> {
     fn run(
         &mut self,
+        start: Instant,
         workload: &Workload,
         control: &Control,
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
-        let start = self.shared.start;
         let deadline = workload.duration.map(|d| start + d);
         let mut t_prev = 0.0;
         let mut index: u32 = 0;
@@ -253,7 +285,14 @@ impl Sampler<'_> {
             if all_done || interrupted || out_of_time || stopping {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 self.collect(u64::from(index), true);
-                let t_end = start.elapsed().as_secs_f64();
+                // The run ended when its last I/O did, not when the counts were merged.
+                let done = self.shared.done_ns.load(Ordering::Relaxed);
+                let t_end = if done > 0 {
+                    done as f64 / 1e9
+                } else {
+                    start.elapsed().as_secs_f64()
+                }
+                .max(t_prev);
                 sink.interval(t_prev, t_end, &self.current)?;
                 return Ok(if let Some(why) = self.shared.failure.get() {
                     RunEnd::Failed(why.clone())

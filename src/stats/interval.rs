@@ -64,6 +64,10 @@ impl DirStats {
 
     /// Adds another set of counts to this one.
     pub fn merge(&mut self, other: &DirStats) {
+        // Walking an empty histogram costs as much as a full one: skip it.
+        if other.ops == 0 {
+            return;
+        }
         self.ops += other.ops;
         self.bytes += other.bytes;
         self.latency_ns
@@ -74,6 +78,9 @@ impl DirStats {
 
     /// Empties the counts, keeping the memory.
     pub fn clear(&mut self) {
+        if self.ops == 0 {
+            return;
+        }
         self.ops = 0;
         self.bytes = 0;
         self.latency_ns.reset();
