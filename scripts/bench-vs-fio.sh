@@ -15,8 +15,10 @@
 # way for both; fio's own JSON figure, which counts only its job threads, is shown too.
 #
 # Environment: BENCH_SECONDS (5) per run, BENCH_ROUNDS (3), BENCH_QDS ("1 32 128"),
-# BENCH_ZRAM_SIZE (2G), BENCH_FILE_SIZE (4G), BENCH_OUT (results/bench), SSDFADE (binary;
-# default: cargo build --release and target/release/ssdfade).
+# BENCH_ZRAM_SIZE (2G), BENCH_FILE_SIZE (4G), BENCH_FILL (1: write the whole target once
+# first, so that no round meets unwritten blocks; 0 skips it on a large device),
+# BENCH_OUT (results/bench), SSDFADE (binary; default: cargo build --release and
+# target/release/ssdfade).
 set -euo pipefail
 
 SECONDS_PER_RUN=${BENCH_SECONDS:-5}
@@ -24,6 +26,7 @@ ROUNDS=${BENCH_ROUNDS:-3}
 QDS=${BENCH_QDS:-"1 32 128"}
 ZRAM_SIZE=${BENCH_ZRAM_SIZE:-2G}
 FILE_SIZE=${BENCH_FILE_SIZE:-4G}
+FILL=${BENCH_FILL:-1}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 OUT_DIR=${BENCH_OUT:-$REPO/results/bench}
 
@@ -75,9 +78,11 @@ else
   KIND="file of $(du -h --apparent-size "$TARGET" | cut -f1) on $(df --output=source "$TARGET" | tail -1)"
 fi
 
-echo "bench-vs-fio: filling $TARGET once so that every round sees written blocks" >&2
-fio --name=fill --filename="$TARGET" --direct=1 --rw=write --bs=1M --ioengine=psync \
-  --output-format=terse >/dev/null || die "filling $TARGET with fio failed"
+if [ "$FILL" = 1 ]; then
+  echo "bench-vs-fio: filling $TARGET once so that every round sees written blocks" >&2
+  fio --name=fill --filename="$TARGET" --direct=1 --rw=write --bs=1M --ioengine=psync \
+    --output-format=terse >/dev/null || die "filling $TARGET with fio failed"
+fi
 
 # Runs a command with its output in the file named first, and prints the CPU seconds (user +
 # system, every thread) its process used. Call it inside $(...): the shell's `times` then counts
