@@ -27,6 +27,25 @@ pub enum Command {
     Measure(RunArgs),
     /// Long run (default 8 h) with a progress bar, sampled every --interval (default 10 s).
     Soak(RunArgs),
+    /// Simulated drives (`sim:PRESET[,key=value…]` targets): list presets, benchmark the model.
+    #[command(subcommand)]
+    Sim(SimCommand),
+}
+
+/// `ssdfade sim …`
+#[derive(Subcommand, Debug)]
+pub enum SimCommand {
+    /// Print the simulated drive presets, their parameters and the target options.
+    List,
+    /// Print how fast the model simulates: host writes per second on a full-size drive.
+    Bench {
+        /// The simulated drive to benchmark.
+        #[arg(default_value = "sim:vertex2-60g,aged=0s")]
+        target: String,
+        /// Simulated host writes to time (default: two drive-fills).
+        #[arg(long)]
+        writes: Option<u64>,
+    },
 }
 
 /// Options shared by measure and soak.

@@ -9,6 +9,7 @@ pub mod engine;
 pub mod error;
 pub mod pattern;
 pub mod results;
+pub mod sim;
 pub mod stats;
 pub mod target;
 pub mod units;

@@ -11,6 +11,7 @@ fn main() {
     let result = match &cli.command {
         Command::Measure(args) => commands::measure::run(args).map(|o| o.end),
         Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
+        Command::Sim(cmd) => commands::sim::run(cmd).map(|()| RunEnd::Completed),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

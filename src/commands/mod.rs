@@ -2,4 +2,5 @@
 
 pub mod measure;
 pub mod run;
+pub mod sim;
 pub mod soak;

@@ -12,9 +12,10 @@ use crate::cli::RunArgs;
 use crate::engine::threads::ThreadsEngine;
 use crate::engine::{Control, Engine, IntervalSink, RunEnd};
 use crate::results::{default_dir, utc_now, RunDir, RunInfo, Summary, TargetRecord};
+use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::{IntervalStats, Sample};
-use crate::target::{OpenRequest, Target};
+use crate::target::{Identity, OpenRequest, Target};
 use crate::units::{format_bytes, format_duration};
 use crate::workload::Workload;
 
@@ -44,13 +45,22 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         force: args.safety.force,
         size: args.safety.size,
     };
-    let target = Target::open(&request)?;
-    let workload = resolve_workload(args, defaults, target.size, target.logical_block)?;
+    // A simulated drive needs no confirmation: no real data is at stake.
+    let (identity, mut engine): (Identity, Box<dyn Engine>) = if is_sim_target(&args.target) {
+        let sim = SimEngine::open(&args.target)?;
+        (sim.identity(), Box::new(sim))
+    } else {
+        let target = Target::open(&request)?;
+        (
+            target.identity.clone(),
+            Box::new(ThreadsEngine::new(Arc::new(target))),
+        )
+    };
+    let workload = resolve_workload(args, defaults, identity.size_bytes, identity.logical_block)?;
     let record = TargetRecord {
         path: args.target.clone(),
-        identity: target.identity.clone(),
+        identity,
     };
-    let mut engine: Box<dyn Engine> = Box::new(ThreadsEngine::new(Arc::new(target)));
 
     let dir = args
         .out
