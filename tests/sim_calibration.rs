@@ -1,0 +1,119 @@
+//! The simulated Vertex 2 against the seed experiment's figures, and steady-state write
+//! amplification against the Lambert-W model. Drives are scaled down (`scale=`) where only
+//! drive-fills and P/E cycles matter; one test runs the full-size 60 GB model through the CLI.
+
+mod common;
+
+use std::time::Duration;
+
+use ssdfade::engine::{Control, Engine, IntervalSink, RunEnd};
+use ssdfade::pattern::Pattern;
+use ssdfade::sim::{self, ftl::lambert_w_write_amplification, SimEngine, SimErase};
+use ssdfade::stats::IntervalStats;
+use ssdfade::workload::{OnError, Workload};
+
+/// Collects (end time, write ops) of every interval.
+#[derive(Default)]
+struct Intervals(Vec<(f64, f64, u64)>);
+
+impl IntervalSink for Intervals {
+    fn interval(&mut self, t0: f64, t1: f64, s: &IntervalStats) -> anyhow::Result<()> {
+        self.0.push((t0, t1, s.write.ops));
+        Ok(())
+    }
+}
+
+/// The seed's access specification: 4 KiB, 512-byte aligned, 100 % random writes at QD128.
+fn seed_workload(size: u64, duration: Duration, pattern: Pattern) -> Workload {
+    Workload {
+        bs: 4096,
+        align: 512,
+        read_pct: 0,
+        random_pct: 100,
+        qd: 128,
+        span: size,
+        duration: Some(duration),
+        bytes: None,
+        interval: Duration::from_secs(10),
+        seed: 910,
+        pattern,
+        refill: false,
+        on_error: OnError::Stop,
+    }
+}
+
+/// Runs a workload on the drive kept in the spec's state file; returns its IOPS over the run
+/// and over its last interval.
+fn run(spec: &str, duration: Duration, pattern: Pattern) -> (f64, f64) {
+    let mut engine = SimEngine::open(spec).unwrap();
+    let size = engine.identity().size_bytes;
+    let mut sink = Intervals::default();
+    let end = engine
+        .run(
+            &seed_workload(size, duration, pattern),
+            &Control::default(),
+            &mut sink,
+        )
+        .unwrap();
+    assert_eq!(end, RunEnd::Completed);
+    if let Ok(w) = sim::wear(spec) {
+        println!(
+            "  {spec}: WA {:.2}, mean P/E {:.1}, debt {:?}, throttle {:.2}, POH {:.1}",
+            w.write_amplification,
+            w.mean_pe,
+            w.throttle_debt_pe,
+            w.throttle_fraction,
+            w.power_on_hours
+        );
+    }
+    let ops: u64 = sink.0.iter().map(|i| i.2).sum();
+    let t = sink.0.last().unwrap().1;
+    let last = sink.0.last().unwrap();
+    (ops as f64 / t, last.2 as f64 / (last.1 - last.0))
+}
+
+fn within(what: &str, got: f64, want: f64, tolerance: f64) {
+    let ok = (got - want).abs() <= want * tolerance;
+    println!(
+        "{what}: {got:.0} IOPS (seed {want:.0} ± {:.0} %)",
+        tolerance * 100.0
+    );
+    assert!(
+        ok,
+        "{what}: {got:.0} IOPS is not within {tolerance} of {want}"
+    );
+}
+
+const MINUTE: Duration = Duration::from_secs(60);
+const EIGHT_HOURS: Duration = Duration::from_secs(8 * 3600);
+
+/// The whole seed protocol on one drive: as pulled, secure erase, 8 h of writes, second erase.
+#[test]
+fn vertex2_reproduces_the_seed_fade_and_partial_recovery() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = format!(
+        "sim:vertex2-60g,scale=8,state={}",
+        dir.path().join("vertex2.sim").display()
+    );
+    let (as_pulled, _) = run(&spec, MINUTE, Pattern::Random);
+    sim::erase(&spec, SimErase::Secure).unwrap();
+    let (after_erase, _) = run(&spec, MINUTE, Pattern::Random);
+    let (_, soak_end) = run(&spec, EIGHT_HOURS, Pattern::Random);
+    let (after_soak, _) = run(&spec, MINUTE, Pattern::Random);
+    sim::erase(&spec, SimErase::Secure).unwrap();
+    let (after_second_erase, _) = run(&spec, MINUTE, Pattern::Random);
+    println!("soak's last interval: {soak_end:.0} IOPS");
+    within("as pulled after 4 months", as_pulled, 4300.0, 0.20);
+    within("after a secure erase", after_erase, 6000.0, 0.15);
+    assert!(
+        (750.0..=1100.0).contains(&after_soak),
+        "after 8 h: {after_soak:.0} IOPS, want 750 to 1100 (seed 910)"
+    );
+    println!("after 8 hours of writes: {after_soak:.0} IOPS (seed 910, 750 to 1100)");
+    within(
+        "after a second secure erase",
+        after_second_erase,
+        4000.0,
+        0.20,
+    );
+}
