@@ -179,7 +179,7 @@ impl SimDevice {
         } else {
             self.ftl.geometry().slots_per_page
         };
-        let unaligned = offset % PAGE != 0 || len % PAGE != 0;
+        let unaligned = !offset.is_multiple_of(PAGE) || !len.is_multiple_of(PAGE);
         let tag = (mix64(content.stamp) as u32) | 1;
         let pages = u64::from(self.ftl.geometry().user_pages);
         for page in first..=last.min(pages - 1) {
@@ -282,6 +282,15 @@ impl SimDevice {
         self.ftl.prefetch((offset / PAGE) as u32);
     }
 
+    /// Second prefetch step for the I/O at `offset`, some time after [`SimDevice::prefetch`].
+    #[inline]
+    pub fn prefetch_old_location(&self, offset: u64) {
+        self.ftl.prefetch_old_location((offset / PAGE) as u32);
+        if !offset.is_multiple_of(PAGE) {
+            self.ftl.prefetch_old_location((offset / PAGE + 1) as u32);
+        }
+    }
+
     /// Powered idle for `seconds`: power-on time runs (throttling debt falls), the SLC cache
     /// folds and background GC refills the free pool.
     pub fn idle(&mut self, seconds: f64) {
@@ -366,12 +375,22 @@ impl SimDevice {
                 .write(lpn, slots, (mix64(rng.next_u64()) as u32) | 1);
         }
         let hot = ((f64::from(pages) * spec.preset.service.hot_fraction) as u32).max(1);
-        for _ in 0..u64::from(hot) * u64::from(SERVICE_FILLS) {
-            let lpn = ((u64::from(rng.next_u32()) * u64::from(hot)) >> 32) as u32;
-            self.ftl
-                .write(lpn, slots, (mix64(rng.next_u64()) as u32) | 1);
+        let mut batch = [0u32; 64];
+        let batches = u64::from(hot) * u64::from(SERVICE_FILLS) / 64;
+        for _ in 0..batches {
+            for lpn in &mut batch {
+                *lpn = ((u64::from(rng.next_u32()) * u64::from(hot)) >> 32) as u32;
+                self.ftl.prefetch(*lpn);
+            }
+            for &lpn in &batch {
+                self.ftl.prefetch_old_location(lpn);
+            }
+            for &lpn in &batch {
+                self.ftl
+                    .write(lpn, slots, (mix64(rng.next_u64()) as u32) | 1);
+            }
         }
-        self.life.host_pages += u64::from(pages) + u64::from(hot) * u64::from(SERVICE_FILLS);
+        self.life.host_pages += u64::from(pages) + batches * 64;
         self.life.power_on_s += spec.aged.as_secs_f64();
         if let Some(debt) = self.throttle_debt_pe() {
             let missing = -spec.preset.service.margin_pe - debt;

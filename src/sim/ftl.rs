@@ -207,6 +207,31 @@ impl Ftl {
         }
     }
 
+    /// Second step after [`Ftl::prefetch`]: reads the (now cached) mapping entry of `lpn` and
+    /// fetches what overwriting it will touch — the live-bit word of its old slot and the old
+    /// block's GC bookkeeping.
+    #[inline]
+    pub fn prefetch_old_location(&self, lpn: u32) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(&[entry, _]) = self.map.get(lpn as usize) {
+            if entry == UNMAPPED {
+                return;
+            }
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let (slot, _) = split(entry);
+            let block = (slot / self.geo.slots_per_block()) as usize;
+            for p in [
+                self.live[(slot / 64) as usize..].as_ptr().cast::<i8>(),
+                self.valid[block..].as_ptr().cast(),
+                self.next[block..].as_ptr().cast(),
+                self.prev[block..].as_ptr().cast(),
+            ] {
+                // SAFETY: as in `prefetch`.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+            }
+        }
+    }
+
     /// True when the logical page holds data.
     #[inline]
     pub fn is_mapped(&self, lpn: u32) -> bool {
@@ -413,7 +438,7 @@ impl Ftl {
         }
         self.moving = moving;
         let words = (base / 64) as usize..((base + spb) / 64) as usize;
-        if base % 64 == 0 && spb % 64 == 0 {
+        if base.is_multiple_of(64) && spb.is_multiple_of(64) {
             self.live[words].fill(0);
         } else {
             for s in base..base + spb {
