@@ -45,6 +45,9 @@ pub enum SimCommand {
         /// Simulated host writes to time (default: two drive-fills).
         #[arg(long)]
         writes: Option<u64>,
+        /// Offset granularity of the 4 KiB writes (512 gives the seed's unaligned writes).
+        #[arg(long, default_value = "4k", value_parser = parse_size)]
+        align: u64,
     },
 }
 

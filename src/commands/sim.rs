@@ -19,7 +19,11 @@ pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
             print!("{}", list());
             Ok(())
         }
-        SimCommand::Bench { target, writes } => bench(target, *writes),
+        SimCommand::Bench {
+            target,
+            writes,
+            align,
+        } => bench(target, *writes, *align),
     }
 }
 
@@ -93,7 +97,7 @@ impl IntervalSink for Discard {
     }
 }
 
-fn bench(target: &str, writes: Option<u64>) -> anyhow::Result<()> {
+fn bench(target: &str, writes: Option<u64>, align: u64) -> anyhow::Result<()> {
     let spec = SimSpec::parse(target)?;
     let writes = writes.unwrap_or(2 * u64::from(spec.user_pages()));
     let t0 = Instant::now();
@@ -101,7 +105,7 @@ fn bench(target: &str, writes: Option<u64>) -> anyhow::Result<()> {
     let build = t0.elapsed().as_secs_f64();
     let workload = Workload {
         bs: 4096,
-        align: 4096,
+        align,
         read_pct: 0,
         random_pct: 100,
         qd: 128,
@@ -114,6 +118,7 @@ fn bench(target: &str, writes: Option<u64>) -> anyhow::Result<()> {
         refill: false,
         on_error: OnError::Stop,
     };
+    workload.validate(spec.size_bytes(), 512)?;
     let t1 = Instant::now();
     engine.run(&workload, &Control::default(), &mut Discard)?;
     let run = t1.elapsed().as_secs_f64();
@@ -122,7 +127,9 @@ fn bench(target: &str, writes: Option<u64>) -> anyhow::Result<()> {
     let wa = life.programmed_slots as f64
         / f64::from(dev.ftl().geometry().slots_per_page)
         / life.host_pages as f64;
-    println!("sim bench {target}: 4 KiB random writes, QD128, {writes} simulated host writes");
+    println!(
+        "sim bench {target}: 4 KiB random writes aligned to {align} bytes, QD128, {writes} simulated host writes"
+    );
     println!("  model built in {build:.2} s");
     println!(
         "  {:.2} M host writes/s ({run:.2} s), lifetime write amplification {wa:.2}, simulated time {:.0} s",

@@ -411,3 +411,106 @@ pub fn geometry(spec: &SimSpec) -> Geometry {
         slots_per_page: if spec.preset.compression { 2 } else { 1 },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content(stamp: u64) -> WriteContent {
+        WriteContent {
+            stamp,
+            key: 0,
+            pool_offset: 0,
+            duplicate: false,
+        }
+    }
+
+    fn device(cache: &str) -> SimDevice {
+        let spec = SimSpec::parse(&format!("sim:vertex2-60g,scale=64,aged=0s,cache={cache}"))
+            .unwrap();
+        SimDevice::create(&spec)
+    }
+
+    #[test]
+    fn a_power_cut_loses_unflushed_writes_only_without_protection() {
+        for (cache, flush, lost) in [
+            ("volatile", false, true),
+            ("volatile", true, false),
+            ("lying", true, true),
+            ("plp", false, false),
+            ("none", false, false),
+        ] {
+            let mut dev = device(cache);
+            dev.write(0, 4096, &content(1), 1.0);
+            dev.flush();
+            let persisted = dev.content_tag(0);
+            dev.write(0, 4096, &content(2), 1.0);
+            let acknowledged = dev.content_tag(0);
+            if flush {
+                dev.flush();
+            }
+            let n = dev.power_cut();
+            assert_eq!(n > 0, lost, "cache={cache} flush={flush}");
+            // A lying drive ignored the first flush too: nothing it acknowledged is on flash.
+            let want = match (lost, cache) {
+                (true, "lying") => 0,
+                (true, _) => persisted,
+                (false, _) => acknowledged,
+            };
+            assert_eq!(dev.content_tag(0), want, "cache={cache} flush={flush}");
+        }
+    }
+
+    #[test]
+    fn unaligned_writes_rewrite_both_pages_they_touch() {
+        let mut dev = device("none");
+        let before = dev.activity();
+        dev.write(512, 4096, &content(1), 1.0);
+        dev.write(8192, 4096, &content(2), 1.0);
+        let after = dev.activity();
+        assert_eq!(after.work.host_slots - before.work.host_slots, 3 * 2);
+        assert_eq!(after.unaligned_writes, 1);
+        assert_eq!(after.aligned_writes, 1);
+        // Rewriting a page that holds data reads it first (read-modify-write).
+        dev.write(4096 + 512, 4096, &content(3), 1.0);
+        assert_eq!(dev.activity().read_pages - after.read_pages, 2);
+    }
+
+    #[test]
+    fn compressible_and_duplicate_data_take_half_the_flash() {
+        let mut dev = device("none");
+        dev.write(0, 4096, &content(1), 0.0);
+        let dup = WriteContent {
+            duplicate: true,
+            ..content(1)
+        };
+        dev.write(4096, 4096, &dup, 1.0);
+        assert_eq!(dev.activity().work.host_slots, 2);
+    }
+
+    #[test]
+    fn throttling_debt_survives_secure_erase_and_idle_time_pays_it_back() {
+        let mut dev = device("none");
+        dev.life.history_pe = 200.0;
+        let debt = dev.throttle_debt_pe().unwrap();
+        assert!(debt > 50.0);
+        dev.secure_erase();
+        assert_eq!(dev.throttle_debt_pe().unwrap(), debt);
+        let slow = dev.throttle_fraction();
+        dev.idle(2000.0 * 3600.0);
+        assert!(dev.throttle_debt_pe().unwrap() < debt - 300.0);
+        assert!(dev.throttle_fraction() > slow);
+    }
+
+    #[test]
+    fn little_law_holds_at_saturation() {
+        let mut dev = device("volatile");
+        let before = dev.activity();
+        for i in 0..64u64 {
+            dev.write(i * 4096 * 97 % (1 << 30), 4096, &content(i), 1.0);
+        }
+        let t = dev.finish_batch(&before, 128);
+        let iops = 64.0 * 64.0 / t.seconds;
+        assert!((t.write_latency_s - 128.0 / iops).abs() < 1e-9);
+    }
+}
