@@ -11,7 +11,9 @@ fn main() {
     let result = match &cli.command {
         Command::Measure(args) => commands::measure::run(args).map(|o| o.end),
         Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
-        Command::Info(args) => commands::info::run(&args.target, args.json).map(|_| RunEnd::Completed),
+        Command::Info(args) => {
+            commands::info::run(&args.target, args.json).map(|_| RunEnd::Completed)
+        }
         Command::Erase(args) => commands::erase::run(args).map(|_| RunEnd::Completed),
     };
     let code = match result {

@@ -197,8 +197,9 @@ pub fn from_smartctl(json: &Value) -> Wear {
             .and_then(|m| m.first())
             .and_then(|m| m["string"].as_str())
             .unwrap_or("no message");
-        wear.notes
-            .push(format!("smartctl could not read everything (exit {exit}): {msg}"));
+        wear.notes.push(format!(
+            "smartctl could not read everything (exit {exit}): {msg}"
+        ));
     }
     if exit & 0x8 != 0 {
         wear.notes
@@ -226,11 +227,7 @@ pub fn from_smartctl(json: &Value) -> Wear {
         }
     }
     if let Some(pages) = json["ata_device_statistics"]["pages"].as_array() {
-        for entry in pages
-            .iter()
-            .filter_map(|p| p["table"].as_array())
-            .flatten()
-        {
+        for entry in pages.iter().filter_map(|p| p["table"].as_array()).flatten() {
             let value = entry["value"].as_u64();
             match entry["name"].as_str().unwrap_or("") {
                 "Logical Sectors Written" if wear.host_bytes_written.is_none() => {
@@ -260,7 +257,9 @@ fn apply_ata_attribute(wear: &mut Wear, attr: &Value) {
             wear.erase_cycles = Some(raw);
             "normalized = % life left, raw = average P/E cycles"
         }
-        "Media_Wearout_Indicator" | "SSD_Life_Left" | "Percent_Lifetime_Remain"
+        "Media_Wearout_Indicator"
+        | "SSD_Life_Left"
+        | "Percent_Lifetime_Remain"
         | "Remaining_Lifetime_Perc" => {
             wear.life_left_percent = Some(value);
             "normalized = % life left"
@@ -376,7 +375,9 @@ pub fn write_amplification(before: &Wear, after: &Wear) -> Option<WriteAmplifica
         host_bytes: host,
         nand_bytes: nand,
         factor: nand as f64 / host as f64,
-        note: "from the drive's own counters; counters in GiB or 32 MiB units make short runs coarse".into(),
+        note:
+            "from the drive's own counters; counters in GiB or 32 MiB units make short runs coarse"
+                .into(),
     })
 }
 

@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
-use super::info::{gather, DriveInfo};
 use crate::bad_input;
 use crate::cli::EraseArgs;
 use crate::erase::nvme::{FormatErase, SanitizeAction};
 use crate::erase::{ata, discard, nvme, Done, Method, Plan};
+use crate::inspect::{gather, DriveInfo};
 use crate::results::{default_dir, utc_now, write_json_atomic};
 use crate::target::{safety, same_object, OpenRequest, Target};
 
@@ -355,12 +355,12 @@ fn build_plan(choice: &mut Choice, facts: &DriveInfo, args: &EraseArgs) -> anyho
             }
             let lb = u64::from(facts.logical_block.unwrap_or(512)).max(512);
             let len = args.span.unwrap_or(size);
-            if len % lb != 0 || len > size {
+            if !len.is_multiple_of(lb) || len > size {
                 bad_input!(
                     "--span {len} must be a multiple of the {lb}-byte logical block and at most the device size {size}"
                 );
             }
-            if args.chunk == 0 || args.chunk % lb != 0 {
+            if args.chunk == 0 || !args.chunk.is_multiple_of(lb) {
                 bad_input!("--chunk must be a non-zero multiple of {lb} bytes");
             }
             let op = match method {
@@ -555,7 +555,10 @@ fn gate_preview(args: &EraseArgs, facts: &DriveInfo) -> Vec<String> {
     }
     if let Some(sig) = &facts.signature {
         if !args.force {
-            out.push(format!("needs --force as well: {} carries a {sig} signature", args.target));
+            out.push(format!(
+                "needs --force as well: {} carries a {sig} signature",
+                args.target
+            ));
         }
     }
     out

@@ -45,6 +45,7 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         size: args.safety.size,
     };
     let target = Target::open(&request)?;
+    let drive_before = crate::inspect::gather_for_record(&args.target);
     let workload = resolve_workload(args, defaults, target.size, target.logical_block)?;
     let record = TargetRecord {
         path: args.target.clone(),
@@ -69,6 +70,9 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         ended_utc: None,
         end: None,
         summary: None,
+        drive_before,
+        drive_after: None,
+        write_amplification: None,
     };
     let run_dir = RunDir::create(&dir, &info)?;
 
@@ -93,6 +97,9 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary.clone());
+    info.drive_after = crate::inspect::gather_for_record(&args.target);
+    info.write_amplification =
+        crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
     recorder.run_dir.write_info(&info)?;
     Ok(Outcome {
         dir,

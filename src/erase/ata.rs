@@ -262,10 +262,7 @@ pub fn parse_sense(sb: &[u8]) -> Option<AtaResult> {
 
 /// Sends one command; returns the data read (for IDENTIFY) and the ATA registers when the
 /// sense data carried them.
-pub fn send(
-    fd: &impl AsRawFd,
-    cmd: &AtaCommand,
-) -> anyhow::Result<(Vec<u8>, Option<AtaResult>)> {
+pub fn send(fd: &impl AsRawFd, cmd: &AtaCommand) -> anyhow::Result<(Vec<u8>, Option<AtaResult>)> {
     let mut data = match (&cmd.transfer, &cmd.data_out) {
         (Transfer::ToDevice, Some(d)) => d.clone(),
         (Transfer::FromDevice, _) => vec![0u8; 512],

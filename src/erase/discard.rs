@@ -25,12 +25,12 @@ impl RangeOp {
         }
     }
 
-    pub fn ioctl_code(self) -> u64 {
-        (match self {
+    pub fn ioctl_code(self) -> libc::c_ulong {
+        match self {
             RangeOp::Discard => nix::request_code_none!(0x12, 119),
             RangeOp::SecureDiscard => nix::request_code_none!(0x12, 125),
             RangeOp::ZeroOut => nix::request_code_none!(0x12, 127),
-        }) as u64
+        }
     }
 }
 
@@ -118,7 +118,11 @@ mod tests {
     fn chunks_cover_the_range_exactly() {
         assert_eq!(
             chunks(4096, 10 << 20, 4 << 20),
-            vec![[4096, 4 << 20], [4096 + (4 << 20), 4 << 20], [4096 + (8 << 20), 2 << 20]]
+            vec![
+                [4096, 4 << 20],
+                [4096 + (4 << 20), 4 << 20],
+                [4096 + (8 << 20), 2 << 20]
+            ]
         );
         assert!(chunks(0, 0, 1 << 20).is_empty());
     }

@@ -64,7 +64,11 @@ impl FromStr for Method {
             "punch" => Method::Punch,
             "sim" => Method::Sim,
             "auto" => Method::Auto,
-            other => return Err(format!("unknown erase method {other:?}; choose one of {METHOD_NAMES}")),
+            other => {
+                return Err(format!(
+                    "unknown erase method {other:?}; choose one of {METHOD_NAMES}"
+                ))
+            }
         })
     }
 }
@@ -339,7 +343,8 @@ fn run_ata(
     }
     discard::flush_buffers(file);
     Ok(Done {
-        detail: "ATA security erase completed; the temporary password is cleared by the erase".into(),
+        detail: "ATA security erase completed; the temporary password is cleared by the erase"
+            .into(),
         ..Default::default()
     })
 }
@@ -368,7 +373,10 @@ mod tests {
             Method::Command("toolbox -e {target}".into())
         );
         assert!("command:''".parse::<Method>().is_err());
-        assert!("shred".parse::<Method>().unwrap_err().contains("choose one of"));
+        assert!("shred"
+            .parse::<Method>()
+            .unwrap_err()
+            .contains("choose one of"));
     }
 
     #[test]
@@ -379,6 +387,9 @@ mod tests {
         };
         let text = plan.describe().join("\n");
         assert!(text.contains("BLKDISCARD (0x1277)"), "{text}");
-        assert!(text.contains("start 4096 len 4096: 00 10 00 00 00 00 00 00 00 10 00 00 00 00 00 00"), "{text}");
+        assert!(
+            text.contains("start 4096 len 4096: 00 10 00 00 00 00 00 00 00 10 00 00 00 00 00 00"),
+            "{text}"
+        );
     }
 }

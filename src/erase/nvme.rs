@@ -320,11 +320,7 @@ pub fn parse_sanitize_status(b: &[u8]) -> SanitizeStatus {
 }
 
 pub fn read_sanitize_status(fd: &impl AsRawFd) -> anyhow::Result<SanitizeStatus> {
-    let buf = submit_read(
-        fd,
-        get_log_page(LID_SANITIZE_STATUS, NSID_ALL, 512, 0),
-        512,
-    )?;
+    let buf = submit_read(fd, get_log_page(LID_SANITIZE_STATUS, NSID_ALL, 512, 0), 512)?;
     Ok(parse_sanitize_status(&buf))
 }
 
@@ -379,8 +375,14 @@ mod tests {
     #[test]
     fn smart_log_page_is_cdw10_0x007f0002() {
         let c = get_log_page(LID_SMART, NSID_ALL, 512, 0);
-        assert_eq!((c.opcode, c.nsid, c.cdw10, c.cdw11), (0x02, NSID_ALL, 0x007F_0002, 0));
-        assert_eq!(get_log_page(LID_SANITIZE_STATUS, NSID_ALL, 512, 0).cdw10, 0x007F_0081);
+        assert_eq!(
+            (c.opcode, c.nsid, c.cdw10, c.cdw11),
+            (0x02, NSID_ALL, 0x007F_0002, 0)
+        );
+        assert_eq!(
+            get_log_page(LID_SANITIZE_STATUS, NSID_ALL, 512, 0).cdw10,
+            0x007F_0081
+        );
     }
 
     #[test]

@@ -26,9 +26,7 @@ pub struct SimWear {
 }
 
 fn not_built() -> anyhow::Error {
-    anyhow::Error::new(BadInput(
-        "simulated targets are not built in".into(),
-    ))
+    anyhow::Error::new(BadInput("simulated targets are not built in".into()))
 }
 
 pub fn erase(_spec: &str, _how: SimErase) -> anyhow::Result<String> {
