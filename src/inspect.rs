@@ -39,6 +39,9 @@ pub struct DriveInfo {
     pub in_use: Option<String>,
     /// Filesystem or partition-table signature found on the device.
     pub signature: Option<String>,
+    /// For a partition: the whole disk it belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition_of: Option<String>,
     /// For files: the block device holding them.
     pub backing_device: Option<String>,
     pub wear: Wear,
@@ -143,6 +146,10 @@ fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
         ..Default::default()
     };
     if let Some(dir) = block::sysfs_dir(rdev) {
+        let disk = block::whole_disk_dir(&dir);
+        if disk != dir {
+            info.partition_of = disk.file_name().map(|n| n.to_string_lossy().into_owned());
+        }
         // sysfs first, so a device that cannot be opened still shows its geometry.
         info.size_bytes = read_sys_u64(dir.join("size")).map(|sectors| sectors * 512);
         let queue = block::whole_disk_dir(&dir).join("queue");

@@ -348,6 +348,15 @@ fn build_plan(choice: &mut Choice, facts: &DriveInfo, args: &EraseArgs) -> anyho
         Ok(())
     };
     let method = choice.method.clone();
+    let whole_drive = matches!(
+        method,
+        Method::NvmeFormat | Method::NvmeSanitize | Method::AtaSecureErase
+    );
+    if let (true, Some(disk)) = (whole_drive, &facts.partition_of) {
+        bad_input!(
+            "{target} is a partition, but --method {method} erases the whole drive: name /dev/{disk} (and --destroy-data /dev/{disk}) to confirm that"
+        );
+    }
     Ok(match &method {
         Method::Trim | Method::SecureDiscard | Method::Zeroout => {
             if kind == "file" {
@@ -562,4 +571,174 @@ fn gate_preview(args: &EraseArgs, facts: &DriveInfo) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inspect::{Discard, NvmeInfo};
+
+    fn args(method: Method) -> EraseArgs {
+        EraseArgs {
+            target: "/dev/sdz".into(),
+            method,
+            destroy_data: None,
+            force: false,
+            crypto: false,
+            action: None,
+            span: None,
+            chunk: 1 << 30,
+            dry_run: false,
+            out: None,
+            json: false,
+        }
+    }
+
+    fn sata(security: ata::Security) -> DriveInfo {
+        DriveInfo {
+            path: "/dev/sdz".into(),
+            kind: "sata/sas".into(),
+            name: "sdz".into(),
+            size_bytes: Some(60_000_000_000),
+            logical_block: Some(512),
+            discard: Some(Discard {
+                supported: true,
+                ..Default::default()
+            }),
+            ata_security: Some(security),
+            ..Default::default()
+        }
+    }
+
+    fn plan_for(facts: &DriveInfo, a: &EraseArgs) -> anyhow::Result<(Plan, Vec<String>)> {
+        let mut choice = if a.method == Method::Auto {
+            choose_auto(facts, a)
+        } else {
+            Choice {
+                method: a.method.clone(),
+                crypto: a.crypto,
+                action: a.action,
+                notes: Vec::new(),
+            }
+        };
+        let plan = build_plan(&mut choice, facts, a)?;
+        Ok((plan, choice.notes))
+    }
+
+    #[test]
+    fn frozen_ata_drive_is_refused_with_the_remedy() {
+        let facts = sata(ata::Security {
+            supported: true,
+            frozen: true,
+            ..Default::default()
+        });
+        let err = plan_for(&facts, &args(Method::AtaSecureErase)).unwrap_err();
+        assert_eq!(crate::error::exit_code(&err), 2);
+        let msg = err.to_string();
+        assert!(
+            msg.contains("frozen") && msg.contains("suspend") && msg.contains("hot-plug"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn auto_on_a_frozen_ata_drive_falls_back_to_trim_and_says_why() {
+        let facts = sata(ata::Security {
+            supported: true,
+            frozen: true,
+            ..Default::default()
+        });
+        let (plan, notes) = plan_for(&facts, &args(Method::Auto)).unwrap();
+        assert!(matches!(
+            plan,
+            Plan::Range {
+                op: discard::RangeOp::Discard,
+                ..
+            }
+        ));
+        assert!(
+            notes[0].starts_with("auto chose trim") && notes[0].contains("frozen"),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn auto_on_an_unfrozen_ata_drive_uses_enhanced_security_erase() {
+        let facts = sata(ata::Security {
+            supported: true,
+            enhanced_erase: true,
+            enhanced_erase_minutes: Some(2),
+            ..Default::default()
+        });
+        let (plan, _) = plan_for(&facts, &args(Method::Auto)).unwrap();
+        let Plan::AtaSecureErase(cmds) = plan else {
+            panic!("expected an ATA plan");
+        };
+        let names: Vec<u8> = cmds.iter().map(|c| c.cdb[14]).collect();
+        assert_eq!(names, vec![0xF1, 0xF3, 0xF4]);
+        assert_eq!(cmds[2].data_out.as_ref().unwrap()[0], 0x02);
+    }
+
+    #[test]
+    fn ata_drive_with_a_password_set_is_refused() {
+        let facts = sata(ata::Security {
+            supported: true,
+            enabled: true,
+            ..Default::default()
+        });
+        let err = plan_for(&facts, &args(Method::AtaSecureErase)).unwrap_err();
+        assert!(err.to_string().contains("--security-disable"), "{err}");
+    }
+
+    #[test]
+    fn auto_on_nvme_prefers_crypto_sanitize_then_format() {
+        let mut facts = DriveInfo {
+            path: "/dev/nvme9n1".into(),
+            kind: "nvme".into(),
+            name: "nvme9n1".into(),
+            size_bytes: Some(1 << 30),
+            nvme: Some(NvmeInfo {
+                nsid: Some(1),
+                lba_format: Some(0),
+                caps: Some(nvme::ControllerCaps {
+                    format_nvm: true,
+                    sanitize_block: true,
+                    sanitize_crypto: true,
+                    ..Default::default()
+                }),
+            }),
+            ..Default::default()
+        };
+        let (plan, _) = plan_for(&facts, &args(Method::Auto)).unwrap();
+        assert!(matches!(plan, Plan::NvmeSanitize(c) if c.cdw10 == 0x4));
+        facts.nvme.as_mut().unwrap().caps = Some(nvme::ControllerCaps {
+            format_nvm: true,
+            ..Default::default()
+        });
+        let (plan, _) = plan_for(&facts, &args(Method::Auto)).unwrap();
+        assert!(matches!(plan, Plan::NvmeFormat(c) if c.cdw10 == 0x200 && c.nsid == 1));
+        let mut crypto = args(Method::NvmeFormat);
+        crypto.crypto = true;
+        let err = plan_for(&facts, &crypto).unwrap_err();
+        assert!(err.to_string().contains("FNA bit 2"), "{err}");
+    }
+
+    #[test]
+    fn whole_drive_methods_refuse_a_partition() {
+        let mut facts = sata(ata::Security {
+            supported: true,
+            ..Default::default()
+        });
+        facts.partition_of = Some("sdz".into());
+        let err = plan_for(&facts, &args(Method::AtaSecureErase)).unwrap_err();
+        assert!(err.to_string().contains("name /dev/sdz"), "{err}");
+        assert!(plan_for(&facts, &args(Method::Trim)).is_ok());
+    }
+
+    #[test]
+    fn midway_failure_advice_says_how_to_unlock() {
+        let advice = ata::unlock_advice("/dev/sdz");
+        assert!(advice.contains("--security-unlock ssdfade /dev/sdz"));
+        assert!(advice.contains("--security-disable ssdfade /dev/sdz"));
+    }
 }

@@ -59,6 +59,9 @@ pub fn table(i: &DriveInfo) -> String {
         ("write cache", or_unknown(&i.write_cache)),
         ("FUA", i.fua.map_or("unknown".into(), |r| yes_no(r).into())),
     ];
+    if let Some(d) = &i.partition_of {
+        rows.push(("partition of", format!("/dev/{d}")));
+    }
     if let Some(b) = &i.backing_device {
         rows.push(("backing device", format!("/dev/{b}")));
     }

@@ -314,7 +314,7 @@ pub fn send(fd: &impl AsRawFd, cmd: &AtaCommand) -> anyhow::Result<(Vec<u8>, Opt
             r.error
         );
     }
-    if hdr.host_status != 0 || (hdr.driver_status & 0x0F) != 0 && regs.is_none() {
+    if hdr.host_status != 0 || ((hdr.driver_status & 0x0F) != 0 && regs.is_none()) {
         anyhow::bail!(
             "{} failed: SCSI status 0x{:02x}, host 0x{:x}, driver 0x{:x} (not an ATA drive, or a USB bridge without ATA pass-through?)",
             cmd.name,
