@@ -7,7 +7,22 @@ use ssdfade::commands;
 use ssdfade::engine::RunEnd;
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // One line: clap's message without the usage block that follows it.
+            let text = e.to_string();
+            let message = text.split("\n\nUsage:").next().unwrap_or(&text);
+            let message = message
+                .trim_start_matches("error: ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            eprintln!("ssdfade: {message}");
+            std::process::exit(2);
+        }
+        Err(e) => e.exit(),
+    };
     let result = match &cli.command {
         Command::Measure(args) => commands::measure::run(args).map(|o| o.end),
         Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
