@@ -29,7 +29,7 @@ fn main() {
         Command::Info(args) => {
             commands::info::run(&args.target, args.json).map(|_| RunEnd::Completed)
         }
-        Command::Erase(args) => commands::erase::run(args).map(|_| RunEnd::Completed),
+        Command::Erase(args) => commands::erase::run(args),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

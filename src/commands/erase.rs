@@ -9,10 +9,12 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
+use super::run::install_signal_flag;
 use crate::bad_input;
 use crate::cli::EraseArgs;
+use crate::engine::RunEnd;
 use crate::erase::nvme::{FormatErase, SanitizeAction};
-use crate::erase::{ata, discard, nvme, Done, Method, Plan};
+use crate::erase::{ata, discard, nvme, Done, Interrupted, Method, Plan};
 use crate::inspect::{gather, DriveInfo};
 use crate::results::{default_dir, utc_now, write_json_atomic};
 use crate::target::{safety, same_object, OpenRequest, Target};
@@ -36,7 +38,7 @@ pub struct EraseRecord {
     pub started_utc: String,
     pub ended_utc: Option<String>,
     pub duration_s: Option<f64>,
-    /// `running`, then `completed` or `failed`.
+    /// `running`, then `completed`, `failed` or `interrupted`.
     pub outcome: String,
     pub error: Option<String>,
     pub done: Option<Done>,
@@ -52,8 +54,8 @@ struct Choice {
     notes: Vec<String>,
 }
 
-/// Runs `ssdfade erase`.
-pub fn run(args: &EraseArgs) -> anyhow::Result<()> {
+/// Runs `ssdfade erase`: completed, or interrupted by Ctrl-C / SIGTERM (recorded as such).
+pub fn run(args: &EraseArgs) -> anyhow::Result<RunEnd> {
     if crate::sim::is_sim_target(&args.target) {
         return erase_sim(args);
     }
@@ -70,7 +72,7 @@ pub fn run(args: &EraseArgs) -> anyhow::Result<()> {
     let plan = build_plan(&mut choice, &facts, args)?;
     if args.dry_run {
         print_dry_run(args, &facts, &choice, &plan);
-        return Ok(());
+        return Ok(RunEnd::Completed);
     }
 
     let request = OpenRequest {
@@ -120,10 +122,11 @@ pub fn run(args: &EraseArgs) -> anyhow::Result<()> {
     for n in &choice.notes {
         eprintln!("ssdfade: {n}");
     }
+    let stop = install_signal_flag()?;
     let bar = progress_bar();
     let t0 = Instant::now();
     let file = target.as_ref().map(|t| &t.file);
-    let result = crate::erase::execute(&plan, file, &args.target, &bar);
+    let result = crate::erase::execute(&plan, file, &args.target, &bar, &stop);
     let seconds = t0.elapsed().as_secs_f64();
     bar.finish_and_clear();
     drop(target);
@@ -137,7 +140,7 @@ fn finish(
     seconds: f64,
     result: anyhow::Result<Done>,
     args: &EraseArgs,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<RunEnd> {
     record.ended_utc = Some(utc_now());
     record.duration_s = Some(seconds);
     record.drive_after = if crate::sim::is_sim_target(&args.target) {
@@ -150,6 +153,17 @@ fn finish(
             record.outcome = "completed".into();
             record.done = Some(done);
             None
+        }
+        Err(e) if e.downcast_ref::<Interrupted>().is_some() => {
+            record.outcome = "interrupted".into();
+            record.error = Some(format!("{e:#}"));
+            write_json_atomic(&dir.join("erase.json"), record)?;
+            eprintln!(
+                "ssdfade: erase of {} interrupted after {seconds:.3} s: {e:#} (recorded in {}/erase.json)",
+                args.target,
+                dir.display()
+            );
+            return Ok(RunEnd::Interrupted);
         }
         Err(e) => {
             record.outcome = "failed".into();
@@ -177,7 +191,7 @@ fn finish(
             dir.display()
         );
     }
-    Ok(())
+    Ok(RunEnd::Completed)
 }
 
 fn create_record(dir: &std::path::Path, record: &EraseRecord) -> anyhow::Result<()> {
@@ -205,7 +219,7 @@ fn progress_bar() -> ProgressBar {
 }
 
 /// The sim case: the simulator erases its own state (one function, so the merge is trivial).
-fn erase_sim(args: &EraseArgs) -> anyhow::Result<()> {
+fn erase_sim(args: &EraseArgs) -> anyhow::Result<RunEnd> {
     use crate::sim::SimErase;
     let how = match &args.method {
         Method::Sim | Method::Auto => SimErase::Secure,
@@ -225,7 +239,7 @@ fn erase_sim(args: &EraseArgs) -> anyhow::Result<()> {
             "dry run: would send {how:?} to the simulated drive {}; nothing was changed",
             args.target
         );
-        return Ok(());
+        return Ok(RunEnd::Completed);
     }
     let dir = args.out.clone().unwrap_or_else(|| default_dir("sim-erase"));
     let mut record = EraseRecord {

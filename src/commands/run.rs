@@ -147,7 +147,7 @@ fn fresh_seed() -> u64 {
 }
 
 /// Ctrl-C and SIGTERM set the returned flag (the run ends cleanly); a second Ctrl-C exits at once.
-fn install_signal_flag() -> anyhow::Result<Arc<AtomicBool>> {
+pub fn install_signal_flag() -> anyhow::Result<Arc<AtomicBool>> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let flag = Arc::new(AtomicBool::new(false));
     for sig in [SIGINT, SIGTERM] {

@@ -2,6 +2,7 @@
 //! BLKZEROOUT, sent in chunks so progress can be shown and an interrupt lands between chunks.
 
 use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 nix::ioctl_write_ptr_bad!(blkdiscard, nix::request_code_none!(0x12, 119), [u64; 2]);
 nix::ioctl_write_ptr_bad!(blksecdiscard, nix::request_code_none!(0x12, 125), [u64; 2]);
@@ -58,15 +59,20 @@ pub fn range_bytes(range: [u64; 2]) -> [u8; 16] {
     b
 }
 
-/// Sends `op` over every range, calling `progress` with the bytes done so far.
+/// Sends `op` over every range, calling `progress` with the bytes done so far; stops early
+/// (returning the bytes done) when `stop` is set.
 pub fn run(
     fd: &impl AsRawFd,
     op: RangeOp,
     ranges: &[[u64; 2]],
+    stop: &AtomicBool,
     progress: &mut dyn FnMut(u64),
 ) -> anyhow::Result<u64> {
     let mut done = 0;
     for range in ranges {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         // SAFETY: each ioctl reads the two u64 of `range`.
         let r = unsafe {
             match op {

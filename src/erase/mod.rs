@@ -14,6 +14,7 @@ pub mod punch;
 use std::fmt;
 use std::fs::File;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use indicatif::ProgressBar;
@@ -191,13 +192,27 @@ pub struct Done {
     pub tool: Option<external::ToolRun>,
 }
 
+/// The erase stopped at the user's request (Ctrl-C or SIGTERM); says how far it got.
+#[derive(Debug)]
+pub struct Interrupted(pub String);
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
 /// Runs `plan` on the open target `file` (`path` for messages), driving `bar`. Only a vendor
-/// tool runs without an open file (it opens the device itself).
+/// tool runs without an open file (it opens the device itself). `stop` is checked between
+/// range requests and sanitize polls; a single ATA or NVMe command is never cut short.
 pub fn execute(
     plan: &Plan,
     file: Option<&File>,
     path: &str,
     bar: &ProgressBar,
+    stop: &AtomicBool,
 ) -> anyhow::Result<Done> {
     if let Plan::External(cmd) = plan {
         return run_external(cmd, path, bar);
@@ -209,7 +224,13 @@ pub fn execute(
         Plan::Range { op, ranges } => {
             let total: u64 = ranges.iter().map(|r| r[1]).sum();
             bar.set_length(total);
-            let done = discard::run(file, *op, ranges, &mut |n| bar.set_position(n))?;
+            let done = discard::run(file, *op, ranges, stop, &mut |n| bar.set_position(n))?;
+            if done < total {
+                return Err(anyhow::Error::new(Interrupted(format!(
+                    "{} stopped after {done} of {total} bytes",
+                    op.ioctl_name()
+                ))));
+            }
             discard::flush_buffers(file);
             Ok(Done {
                 detail: format!("{} over {done} bytes", op.ioctl_name()),
@@ -242,7 +263,7 @@ pub fn execute(
                 ..Default::default()
             })
         }
-        Plan::NvmeSanitize(cmd) => run_sanitize(*cmd, file, path, bar),
+        Plan::NvmeSanitize(cmd) => run_sanitize(*cmd, file, path, bar, stop),
         Plan::AtaSecureErase(cmds) => run_ata(cmds, file, path, bar),
         Plan::External(_) => unreachable!("handled above"),
     }
@@ -284,6 +305,7 @@ fn run_sanitize(
     file: &File,
     path: &str,
     bar: &ProgressBar,
+    stop: &AtomicBool,
 ) -> anyhow::Result<Done> {
     let status =
         nvme::submit(file, &mut cmd).map_err(|e| anyhow::anyhow!("Sanitize on {path}: {e}"))?;
@@ -296,6 +318,11 @@ fn run_sanitize(
     bar.set_length(65536);
     loop {
         std::thread::sleep(Duration::from_secs(1));
+        if stop.load(Ordering::Relaxed) {
+            return Err(anyhow::Error::new(Interrupted(format!(
+                "stopped waiting; the sanitize goes on inside the controller (I/O to {path} fails until it ends): follow it with `nvme sanitize-log`"
+            ))));
+        }
         let s = nvme::read_sanitize_status(file)?;
         if s.failed() {
             anyhow::bail!("the sanitize on {path} failed (sanitize status log SSTAT = 3); the controller stays in failure mode until another sanitize completes");
