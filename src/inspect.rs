@@ -91,6 +91,10 @@ pub fn gather(target: &str) -> anyhow::Result<DriveInfo> {
 fn info_sim(spec: &str) -> anyhow::Result<DriveInfo> {
     let id = crate::sim::identity(spec)?;
     let w = crate::sim::wear(spec)?;
+    let used = w
+        .rated_pe
+        .filter(|r| *r > 0.0)
+        .map(|r| w.mean_pe / r * 100.0);
     Ok(DriveInfo {
         path: spec.into(),
         kind: "sim".into(),
@@ -101,16 +105,30 @@ fn info_sim(spec: &str) -> anyhow::Result<DriveInfo> {
         size_bytes: Some(id.size_bytes),
         logical_block: Some(id.logical_block),
         physical_block: Some(id.physical_block),
-        rotational: Some(false),
+        rotational: id.rotational,
         write_cache: id.write_cache.clone(),
         discard: Some(Discard {
             supported: true,
             ..Default::default()
         }),
+        backing_device: id.backing_device.clone(),
         wear: Wear {
             source: "sim".into(),
+            percentage_used: used.map(|u| u.round() as u32),
+            life_left_percent: used.map(|u| (100.0 - u).clamp(0.0, 100.0).round() as u32),
             host_bytes_written: Some(w.host_bytes_written),
             nand_bytes_written: Some(w.nand_bytes_written),
+            erase_cycles: Some(w.mean_pe.round() as u64),
+            power_on_hours: Some(w.power_on_hours as u64),
+            notes: vec![format!(
+                "simulated: lifetime write amplification {:.2}, erase counts {}/{:.1}/{} (min/mean/max), {} bytes mapped, writes allowed at {:.0} % of full rate",
+                w.write_amplification,
+                w.erase_count_min,
+                w.erase_count_mean,
+                w.erase_count_max,
+                w.mapped_bytes,
+                w.throttle_fraction * 100.0
+            )],
             ..Default::default()
         },
         ..Default::default()

@@ -18,11 +18,21 @@ pub enum SimErase {
     Trim { offset: u64, len: u64 },
 }
 
-/// Wear counters of a simulated drive (`info_sim` reads these two fields).
-#[derive(Clone, Debug, Default)]
+/// Wear figures of a simulated drive (the same fields as the real module's).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct SimWear {
     pub host_bytes_written: u64,
     pub nand_bytes_written: u64,
+    pub write_amplification: f64,
+    pub erase_count_min: u32,
+    pub erase_count_mean: f64,
+    pub erase_count_max: u32,
+    pub mean_pe: f64,
+    pub rated_pe: Option<f64>,
+    pub power_on_hours: f64,
+    pub throttle_debt_pe: Option<f64>,
+    pub throttle_fraction: f64,
+    pub mapped_bytes: u64,
 }
 
 fn not_built() -> anyhow::Error {
