@@ -111,7 +111,11 @@ fn info_sim(spec: &str) -> anyhow::Result<DriveInfo> {
             supported: true,
             ..Default::default()
         }),
-        backing_device: id.backing_device.clone(),
+        notes: id
+            .backing_device
+            .iter()
+            .map(|state| format!("state file: {state}"))
+            .collect(),
         wear: Wear {
             source: "sim".into(),
             percentage_used: used.map(|u| u.round() as u32),

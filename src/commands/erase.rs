@@ -241,7 +241,11 @@ fn erase_sim(args: &EraseArgs) -> anyhow::Result<RunEnd> {
         );
         return Ok(RunEnd::Completed);
     }
-    let dir = args.out.clone().unwrap_or_else(|| default_dir("sim-erase"));
+    let name = crate::sim::identity(&args.target)?.name;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_dir(&format!("{name}-erase")));
     let mut record = EraseRecord {
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),

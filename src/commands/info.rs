@@ -83,6 +83,7 @@ pub fn table(i: &DriveInfo) -> String {
             "write zeroes",
             match d.write_zeroes_max_bytes {
                 Some(0) => "no (BLKZEROOUT falls back to writing zeros)".into(),
+                None => "unknown".into(),
                 v => format!("max {} per request", bytes_field(v)),
             },
         ));
