@@ -145,6 +145,20 @@ fn read_sys(path: impl AsRef<Path>) -> Option<String> {
     (!t.is_empty()).then(|| t.to_string())
 }
 
+/// A property udev recorded for the device (`/run/udev/data/bMAJ:MIN`), e.g. the SATA serial.
+fn udev_property(rdev: u64, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(format!(
+        "/run/udev/data/b{}:{}",
+        libc::major(rdev),
+        libc::minor(rdev)
+    ))
+    .ok()?;
+    let prefix = format!("E:{key}=");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .map(str::to_string)
+}
+
 fn read_sys_u64(path: impl AsRef<Path>) -> Option<u64> {
     read_sys(path)?.parse().ok()
 }
@@ -169,6 +183,20 @@ fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
     };
     if let Some(dir) = block::sysfs_dir(rdev) {
         let disk = block::whole_disk_dir(&dir);
+        if let Some(backing) = read_sys(disk.join("loop/backing_file")) {
+            let dio = read_sys(disk.join("loop/dio")).is_some_and(|d| d == "1");
+            info.notes.push(format!(
+                "loop device over {backing}, direct I/O {}",
+                if dio {
+                    "on"
+                } else {
+                    "off (writes land in the page cache first)"
+                }
+            ));
+        }
+        if info.serial.is_none() {
+            info.serial = udev_property(rdev, "ID_SERIAL_SHORT");
+        }
         if disk != dir {
             info.partition_of = disk.file_name().map(|n| n.to_string_lossy().into_owned());
         }
