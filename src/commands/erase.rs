@@ -390,6 +390,12 @@ fn build_plan(choice: &mut Choice, facts: &DriveInfo, args: &EraseArgs) -> anyho
             if args.chunk == 0 || !args.chunk.is_multiple_of(lb) {
                 bad_input!("--chunk must be a non-zero multiple of {lb} bytes");
             }
+            let no_discard = facts.discard.as_ref().is_some_and(|d| !d.supported);
+            if method == Method::Trim && no_discard && !args.dry_run {
+                bad_input!(
+                    "{target} does not support discard (TRIM): try --method zeroout, or --method auto"
+                );
+            }
             let op = match method {
                 Method::Trim => discard::RangeOp::Discard,
                 Method::SecureDiscard => discard::RangeOp::SecureDiscard,
@@ -751,6 +757,23 @@ mod tests {
         let err = plan_for(&facts, &args(Method::AtaSecureErase)).unwrap_err();
         assert!(err.to_string().contains("name /dev/sdz"), "{err}");
         assert!(plan_for(&facts, &args(Method::Trim)).is_ok());
+    }
+
+    #[test]
+    fn trim_without_discard_support_is_refused_before_anything_is_sent() {
+        let mut facts = sata(ata::Security::default());
+        facts.discard = Some(Discard::default());
+        let err = plan_for(&facts, &args(Method::Trim)).unwrap_err();
+        assert!(err.to_string().contains("--method zeroout"), "{err}");
+        let (plan, notes) = plan_for(&facts, &args(Method::Auto)).unwrap();
+        assert!(matches!(
+            plan,
+            Plan::Range {
+                op: discard::RangeOp::ZeroOut,
+                ..
+            }
+        ));
+        assert!(notes[0].starts_with("auto chose zeroout"), "{notes:?}");
     }
 
     #[test]
