@@ -7,11 +7,30 @@ use ssdfade::commands;
 use ssdfade::engine::RunEnd;
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // One line: clap's message without the usage block that follows it.
+            let text = e.to_string();
+            let message = text.split("\n\nUsage:").next().unwrap_or(&text);
+            let message = message
+                .trim_start_matches("error: ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            eprintln!("ssdfade: {message}");
+            std::process::exit(2);
+        }
+        Err(e) => e.exit(),
+    };
     let result = match &cli.command {
         Command::Measure(args) => commands::measure::run(args).map(|o| o.end),
         Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
         Command::Sim(cmd) => commands::sim::run(cmd).map(|()| RunEnd::Completed),
+        Command::Info(args) => {
+            commands::info::run(&args.target, args.json).map(|_| RunEnd::Completed)
+        }
+        Command::Erase(args) => commands::erase::run(args),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

@@ -15,17 +15,23 @@ pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
         progress_bar: false,
     };
     let outcome = execute(args, &defaults)?;
-    if args.json {
+    print_outcome(&outcome, args.json)?;
+    Ok(outcome)
+}
+
+/// Prints a finished run: the table with a headline, or one JSON object.
+pub fn print_outcome(outcome: &Outcome, json: bool) -> anyhow::Result<()> {
+    if json {
         let mut value = serde_json::to_value(&outcome.summary)?;
         value["run_dir"] = outcome.dir.display().to_string().into();
         value["status"] = outcome.info.status.clone().into();
         println!("{}", serde_json::to_string(&value)?);
     } else {
-        println!("{}", headline(&outcome));
+        println!("{}", headline(outcome));
         print!("{}", outcome.summary.table());
         println!("  Run directory: {}", outcome.dir.display());
     }
-    Ok(outcome)
+    Ok(())
 }
 
 /// One line saying what was measured.

@@ -56,6 +56,7 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
             Box::new(ThreadsEngine::new(Arc::new(target))),
         )
     };
+    let drive_before = crate::inspect::gather_for_record(&args.target);
     let workload = resolve_workload(args, defaults, identity.size_bytes, identity.logical_block)?;
     let record = TargetRecord {
         path: args.target.clone(),
@@ -79,6 +80,9 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         ended_utc: None,
         end: None,
         summary: None,
+        drive_before,
+        drive_after: None,
+        write_amplification: None,
     };
     let run_dir = RunDir::create(&dir, &info)?;
 
@@ -103,6 +107,9 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary.clone());
+    info.drive_after = crate::inspect::gather_for_record(&args.target);
+    info.write_amplification =
+        crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
     recorder.run_dir.write_info(&info)?;
     Ok(Outcome {
         dir,
@@ -150,7 +157,7 @@ fn fresh_seed() -> u64 {
 }
 
 /// Ctrl-C and SIGTERM set the returned flag (the run ends cleanly); a second Ctrl-C exits at once.
-fn install_signal_flag() -> anyhow::Result<Arc<AtomicBool>> {
+pub fn install_signal_flag() -> anyhow::Result<Arc<AtomicBool>> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let flag = Arc::new(AtomicBool::new(false));
     for sig in [SIGINT, SIGTERM] {

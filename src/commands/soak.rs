@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::measure::headline;
+use super::measure::print_outcome;
 use super::run::{execute, Defaults, Outcome};
 use crate::cli::RunArgs;
 
@@ -15,15 +15,6 @@ pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
         progress_bar: !args.json,
     };
     let outcome = execute(args, &defaults)?;
-    if args.json {
-        let mut value = serde_json::to_value(&outcome.summary)?;
-        value["run_dir"] = outcome.dir.display().to_string().into();
-        value["status"] = outcome.info.status.clone().into();
-        println!("{}", serde_json::to_string(&value)?);
-    } else {
-        println!("{}", headline(&outcome));
-        print!("{}", outcome.summary.table());
-        println!("  Run directory: {}", outcome.dir.display());
-    }
+    print_outcome(&outcome, args.json)?;
     Ok(outcome)
 }

@@ -426,8 +426,8 @@ mod tests {
     }
 
     fn device(cache: &str) -> SimDevice {
-        let spec = SimSpec::parse(&format!("sim:vertex2-60g,scale=64,aged=0s,cache={cache}"))
-            .unwrap();
+        let spec =
+            SimSpec::parse(&format!("sim:vertex2-60g,scale=64,aged=0s,cache={cache}")).unwrap();
         SimDevice::create(&spec)
     }
 

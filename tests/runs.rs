@@ -1,0 +1,338 @@
+//! Measure and soak on test files: consistent numbers, the run directory, stop rules, signals,
+//! crashes and I/O errors.
+
+mod common;
+
+use std::io::Read;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::{root_or_skip, ssdfade, Zram};
+use ssdfade::results::{read_info, read_samples};
+
+fn run_json(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let out = ssdfade(dir).args(args).arg("--json").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn measure_samples_add_up_to_the_total() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = run_json(
+        dir.path(),
+        &[
+            "measure",
+            "t.img",
+            "--size",
+            "64M",
+            "--qd",
+            "4",
+            "--duration",
+            "2s",
+            "--interval",
+            "250ms",
+            "--out",
+            "run",
+        ],
+    );
+    for key in [
+        "iops", "mb_per_s", "ops", "bytes", "errors", "cpu_pct", "engine",
+    ] {
+        assert!(!v[key].is_null(), "--json lacks {key}: {v}");
+    }
+    for key in ["mean", "p50", "p99", "p999", "max"] {
+        assert!(
+            v["lat_us"][key].as_f64().unwrap() > 0.0,
+            "lat_us.{key} in {v}"
+        );
+    }
+    let samples = read_samples(&dir.path().join("run")).unwrap();
+    assert!(
+        samples.len() >= 7,
+        "{} samples for 2 s at 250 ms",
+        samples.len()
+    );
+    let ops: u64 = samples.iter().map(|s| s.ops).sum();
+    assert_eq!(ops, v["ops"].as_u64().unwrap());
+    assert!(ops > 0);
+    let mut written = 0;
+    for (i, s) in samples.iter().enumerate() {
+        assert_eq!(s.index, i as u64);
+        let seconds = s.t_end_s - s.t_start_s;
+        assert!((s.iops - s.ops as f64 / seconds).abs() < 1e-6 * s.iops.max(1.0));
+        written += s.bytes;
+        assert_eq!(s.bytes_written_total, written);
+    }
+    let info = read_info(&dir.path().join("run")).unwrap();
+    assert_eq!(info.status, "completed");
+    assert_eq!(info.workload.bs, 4096);
+    assert!(info.command_line.iter().any(|a| a == "measure"));
+}
+
+#[test]
+fn soak_stops_after_the_byte_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = run_json(
+        dir.path(),
+        &[
+            "soak", "t.img", "--size", "32M", "--qd", "2", "--bytes", "8M", "--out", "run",
+        ],
+    );
+    assert_eq!(v["bytes"].as_u64().unwrap(), 8 << 20);
+    let samples = read_samples(&dir.path().join("run")).unwrap();
+    assert_eq!(samples.iter().map(|s| s.bytes).sum::<u64>(), 8 << 20);
+    assert_eq!(samples.last().unwrap().bytes_written_total, 8 << 20);
+}
+
+#[test]
+fn mixed_workload_reports_reads_and_writes_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = run_json(
+        dir.path(),
+        &[
+            "measure",
+            "t.img",
+            "--size",
+            "32M",
+            "--qd",
+            "2",
+            "--read-pct",
+            "50",
+            "--duration",
+            "1s",
+            "--out",
+            "run",
+        ],
+    );
+    assert!(
+        v["read_iops"].as_f64().unwrap() > 0.0 && v["write_iops"].as_f64().unwrap() > 0.0,
+        "{v}"
+    );
+    let samples = read_samples(&dir.path().join("run")).unwrap();
+    let s = &samples[0];
+    let (r, w) = (s.read.as_ref().unwrap(), s.write.as_ref().unwrap());
+    assert_eq!(r.ops + w.ops, s.ops);
+}
+
+/// Reads a file through the page cache (our writes were O_DIRECT, so this sees the device data).
+fn read_file(path: &Path) -> Vec<u8> {
+    let mut data = Vec::new();
+    std::fs::File::open(path)
+        .unwrap()
+        .read_to_end(&mut data)
+        .unwrap();
+    data
+}
+
+#[test]
+fn default_pattern_defeats_compression_and_deduplication() {
+    let dir = tempfile::tempdir().unwrap();
+    // Sequential writes over exactly the span: every byte of the 16 MiB file is written once.
+    run_json(
+        dir.path(),
+        &[
+            "measure",
+            "t.img",
+            "--size",
+            "16M",
+            "--qd",
+            "4",
+            "--random-pct",
+            "0",
+            "--bytes",
+            "16M",
+            "--out",
+            "run",
+        ],
+    );
+    let data = read_file(&dir.path().join("t.img"));
+    assert_eq!(data.len(), 16 << 20);
+
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut gz, &data).unwrap();
+    let compressed = gz.finish().unwrap().len();
+    let saved = 1.0 - compressed as f64 / data.len() as f64;
+    assert!(
+        saved < 0.01,
+        "gzip saved {:.2} % of the written data",
+        saved * 100.0
+    );
+
+    let mut sectors: Vec<&[u8]> = data.chunks(512).collect();
+    let total = sectors.len();
+    sectors.sort_unstable();
+    sectors.dedup();
+    assert_eq!(
+        sectors.len(),
+        total,
+        "{} of {total} sectors repeat another",
+        total - sectors.len()
+    );
+}
+
+#[test]
+fn sigint_ends_a_soak_cleanly_with_status_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(dir.path())
+        .args([
+            "soak",
+            "t.img",
+            "--size",
+            "32M",
+            "--qd",
+            "2",
+            "--interval",
+            "200ms",
+            "--out",
+            "run",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::SIGINT,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let info = read_info(&dir.path().join("run")).unwrap();
+    assert_eq!(info.status, "interrupted");
+    let samples = read_samples(&dir.path().join("run")).unwrap();
+    assert!(samples.len() >= 4, "{} samples", samples.len());
+    let last = samples.last().unwrap();
+    assert!(
+        last.t_end_s - last.t_start_s < 0.25,
+        "the last, partial sample is kept"
+    );
+    assert_eq!(
+        info.summary.unwrap().ops,
+        samples.iter().map(|s| s.ops).sum::<u64>()
+    );
+}
+
+#[test]
+fn sigkill_leaves_only_whole_sample_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(dir.path())
+        .args([
+            "soak",
+            "t.img",
+            "--size",
+            "32M",
+            "--qd",
+            "4",
+            "--interval",
+            "100ms",
+            "--out",
+            "run",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(dir.path().join("run/samples.jsonl")).unwrap();
+    assert!(text.lines().count() >= 5, "{} lines", text.lines().count());
+    for line in text.lines() {
+        serde_json::from_str::<ssdfade::stats::Sample>(line)
+            .unwrap_or_else(|e| panic!("{e}: {line}"));
+    }
+    assert_eq!(
+        read_info(&dir.path().join("run")).unwrap().status,
+        "running"
+    );
+}
+
+/// A zram device with a small memory limit fails writes with EIO once it is full.
+fn full_zram() -> Zram {
+    let zram = Zram::new(64 << 20);
+    std::fs::write(
+        format!("/sys/block/zram{}/mem_limit", zram.index),
+        (4u64 << 20).to_string(),
+    )
+    .unwrap();
+    zram
+}
+
+#[test]
+fn io_error_stops_the_run_and_is_recorded() {
+    if !root_or_skip("io_error_stops_the_run_and_is_recorded") {
+        return;
+    }
+    let zram = full_zram();
+    let dev = zram.path.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .args([
+            "measure",
+            dev,
+            "--destroy-data",
+            dev,
+            "--qd",
+            "2",
+            "--duration",
+            "10s",
+            "--out",
+            "run",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("write error at offset"), "{stderr}");
+    let samples = read_samples(&dir.path().join("run")).unwrap();
+    let errors: Vec<_> = samples.iter().flat_map(|s| s.error_events.iter()).collect();
+    assert!(!errors.is_empty());
+    assert_eq!(errors[0].errno, libc::EIO);
+    assert!(errors[0].offset % 4096 == 0 && errors[0].t_s > 0.0);
+    assert_eq!(read_info(&dir.path().join("run")).unwrap().status, "failed");
+}
+
+#[test]
+fn on_error_continue_counts_errors_and_goes_on() {
+    if !root_or_skip("on_error_continue_counts_errors_and_goes_on") {
+        return;
+    }
+    let zram = full_zram();
+    let dev = zram.path.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let v = run_json(
+        dir.path(),
+        &[
+            "measure",
+            dev,
+            "--destroy-data",
+            dev,
+            "--qd",
+            "2",
+            "--duration",
+            "1s",
+            "--on-error",
+            "continue",
+            "--out",
+            "run",
+        ],
+    );
+    assert!(v["errors"].as_u64().unwrap() > 10, "{v}");
+    let samples = read_samples(&dir.path().join("run")).unwrap();
+    assert_eq!(
+        samples.iter().map(|s| s.errors).sum::<u64>(),
+        v["errors"].as_u64().unwrap()
+    );
+}

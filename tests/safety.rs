@@ -1,0 +1,368 @@
+//! Refusals: every unsafe or malformed request exits with status 2, one line on stderr, and
+//! leaves the target's contents exactly as they were.
+
+mod common;
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::Command;
+
+use common::{root_or_skip, run_ok, ssdfade, Loop, Zram};
+
+fn digest(path: &Path) -> u64 {
+    let mut data = Vec::new();
+    std::fs::File::open(path)
+        .unwrap()
+        .read_to_end(&mut data)
+        .unwrap();
+    let mut h = DefaultHasher::new();
+    data.hash(&mut h);
+    h.finish()
+}
+
+/// Runs ssdfade, expects exit 2 with a single stderr line containing `expect`, and checks that
+/// `target` did not change.
+fn refused(dir: &Path, target: &Path, args: &[&str], expect: &str) {
+    let before = digest(target);
+    let out = ssdfade(dir).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?} was not refused: {stderr}"
+    );
+    assert_eq!(
+        stderr.trim_end().lines().count(),
+        1,
+        "more than one line: {stderr}"
+    );
+    assert!(
+        stderr.contains(expect),
+        "{args:?}: expected '{expect}' in: {stderr}"
+    );
+    assert_eq!(
+        digest(target),
+        before,
+        "{args:?} changed {}",
+        target.display()
+    );
+    assert!(
+        !dir.join("results").exists(),
+        "a refused run left a run directory"
+    );
+}
+
+fn file_with_data(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("precious.img");
+    std::fs::write(&path, vec![0xA5u8; 1 << 20]).unwrap();
+    path
+}
+
+#[test]
+fn existing_file_with_data_needs_destroy_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with_data(dir.path());
+    let p = f.to_str().unwrap();
+    refused(
+        dir.path(),
+        &f,
+        &["measure", p, "--duration", "1s"],
+        "--destroy-data",
+    );
+    let other = dir.path().join("other.img");
+    std::fs::write(&other, b"x").unwrap();
+    refused(
+        dir.path(),
+        &f,
+        &[
+            "measure",
+            p,
+            "--destroy-data",
+            other.to_str().unwrap(),
+            "--duration",
+            "1s",
+        ],
+        "same file",
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with_data(dir.path());
+    let p = f.to_str().unwrap();
+    let base = ["measure", p, "--destroy-data", p, "--duration", "1s"];
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        base.iter().chain(extra).copied().collect()
+    }
+    refused(
+        dir.path(),
+        &f,
+        &with(&base, &["--bs", "4q"]),
+        "unknown size unit 'q'",
+    );
+    refused(
+        dir.path(),
+        &f,
+        &with(&base, &["--span", "2M"]),
+        "larger than the target",
+    );
+    refused(
+        dir.path(),
+        &f,
+        &with(&base, &["--bs", "1000"]),
+        "not a multiple",
+    );
+    refused(
+        dir.path(),
+        &f,
+        &with(&base, &["--pattern", "noise"]),
+        "unknown pattern",
+    );
+    refused(
+        dir.path(),
+        &f,
+        &["measure", p, "--destroy-data", p, "--duration", "5 parsecs"],
+        "not a duration",
+    );
+    refused(
+        dir.path(),
+        &f,
+        &["measure", "/nonexistent/dir/x.img", "--duration", "1s"],
+        "does not exist",
+    );
+    refused(dir.path(), &f, &["measure"], "TARGET");
+}
+
+#[test]
+fn block_device_needs_destroy_data_naming_it() {
+    if !root_or_skip("block_device_needs_destroy_data_naming_it") {
+        return;
+    }
+    let zram = Zram::new(16 << 20);
+    let other = Zram::new(16 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let dev = zram.path.to_str().unwrap();
+    refused(
+        dir.path(),
+        &zram.path,
+        &["measure", dev, "--duration", "1s"],
+        "--destroy-data",
+    );
+    refused(
+        dir.path(),
+        &zram.path,
+        &[
+            "measure",
+            dev,
+            "--destroy-data",
+            other.path.to_str().unwrap(),
+            "--duration",
+            "1s",
+        ],
+        "name the same device",
+    );
+    // zram has 4096-byte logical blocks: unaligned 512-byte offsets are refused.
+    refused(
+        dir.path(),
+        &zram.path,
+        &["measure", dev, "--destroy-data", dev, "--align", "512"],
+        "logical block size 4096",
+    );
+}
+
+#[test]
+fn permission_denied_is_refused() {
+    if !root_or_skip("permission_denied_is_refused") {
+        return;
+    }
+    let zram = Zram::new(16 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    let dev = zram.path.to_str().unwrap();
+    let before = digest(&zram.path);
+    let out = ssdfade(dir.path())
+        .args(["measure", dev, "--destroy-data", dev, "--duration", "1s"])
+        .uid(65534)
+        .gid(65534)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("ermission denied"), "{stderr}");
+    assert_eq!(digest(&zram.path), before);
+}
+
+#[test]
+fn mounted_device_is_refused() {
+    if !root_or_skip("mounted_device_is_refused") {
+        return;
+    }
+    let lo = Loop::new(64 << 20);
+    run_ok(Command::new("mkfs.ext4").args(["-q", "-F"]).arg(&lo.path));
+    let mnt = tempfile::tempdir().unwrap();
+    run_ok(Command::new("mount").arg(&lo.path).arg(mnt.path()));
+    let dir = tempfile::tempdir().unwrap();
+    let dev = lo.path.to_str().unwrap();
+    let result = std::panic::catch_unwind(|| {
+        refused(
+            dir.path(),
+            &lo.path,
+            &[
+                "measure",
+                dev,
+                "--destroy-data",
+                dev,
+                "--force",
+                "--duration",
+                "1s",
+            ],
+            "is mounted at",
+        );
+    });
+    let _ = Command::new("umount").arg(mnt.path()).status();
+    result.unwrap();
+}
+
+#[test]
+fn active_swap_is_refused() {
+    if !root_or_skip("active_swap_is_refused") {
+        return;
+    }
+    let lo = Loop::new(64 << 20);
+    run_ok(Command::new("mkswap").arg(&lo.path));
+    run_ok(Command::new("swapon").arg(&lo.path));
+    let dir = tempfile::tempdir().unwrap();
+    let dev = lo.path.to_str().unwrap();
+    let result = std::panic::catch_unwind(|| {
+        refused(
+            dir.path(),
+            &lo.path,
+            &[
+                "measure",
+                dev,
+                "--destroy-data",
+                dev,
+                "--force",
+                "--duration",
+                "1s",
+            ],
+            "swap",
+        );
+    });
+    let _ = Command::new("swapoff").arg(&lo.path).status();
+    result.unwrap();
+}
+
+#[test]
+fn filesystem_signature_needs_force() {
+    if !root_or_skip("filesystem_signature_needs_force") {
+        return;
+    }
+    let lo = Loop::new(64 << 20);
+    run_ok(Command::new("mkfs.ext4").args(["-q", "-F"]).arg(&lo.path));
+    let dir = tempfile::tempdir().unwrap();
+    let dev = lo.path.to_str().unwrap();
+    refused(
+        dir.path(),
+        &lo.path,
+        &["measure", dev, "--destroy-data", dev, "--duration", "1s"],
+        "signature",
+    );
+    let out = ssdfade(dir.path())
+        .args([
+            "measure",
+            dev,
+            "--destroy-data",
+            dev,
+            "--force",
+            "--qd",
+            "2",
+            "--duration",
+            "1s",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn device_held_by_device_mapper_is_refused() {
+    if !root_or_skip("device_held_by_device_mapper_is_refused") {
+        return;
+    }
+    if Command::new("dmsetup")
+        .arg("version")
+        .output()
+        .map(|o| !o.status.success())
+        .unwrap_or(true)
+    {
+        eprintln!("skipping device_held_by_device_mapper_is_refused: dmsetup is not available");
+        return;
+    }
+    let lo = Loop::new(16 << 20);
+    let name = format!("ssdfade-test-{}", std::process::id());
+    let table = format!("0 {} linear {} 0", (16 << 20) / 512, lo.path.display());
+    run_ok(Command::new("dmsetup").args(["create", &name, "--table", &table]));
+    let dir = tempfile::tempdir().unwrap();
+    let dev = lo.path.to_str().unwrap();
+    let result = std::panic::catch_unwind(|| {
+        refused(
+            dir.path(),
+            &lo.path,
+            &["measure", dev, "--destroy-data", dev, "--duration", "1s"],
+            "is held by dm-",
+        );
+    });
+    let _ = Command::new("dmsetup").args(["remove", &name]).status();
+    result.unwrap();
+}
+
+#[test]
+fn device_in_use_by_another_run_is_refused() {
+    if !root_or_skip("device_in_use_by_another_run_is_refused") {
+        return;
+    }
+    let zram = Zram::new(16 << 20);
+    let dev = zram.path.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = ssdfade(dir.path())
+        .args([
+            "soak",
+            dev,
+            "--destroy-data",
+            dev,
+            "--qd",
+            "1",
+            "--duration",
+            "30s",
+            "--out",
+            "first",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let out = ssdfade(dir.path())
+        .args(["measure", dev, "--destroy-data", dev, "--duration", "1s"])
+        .output()
+        .unwrap();
+    let _ = first.kill();
+    let _ = first.wait();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("busy"), "{stderr}");
+}
