@@ -89,13 +89,25 @@ pub fn gather(target: &str) -> anyhow::Result<DriveInfo> {
 
 /// The sim case: identity and wear from the simulator (one function, so the merge is trivial).
 fn info_sim(spec: &str) -> anyhow::Result<DriveInfo> {
-    let id = crate::sim::identity(spec)?;
-    let w = crate::sim::wear(spec)?;
+    Ok(sim_drive_info(
+        spec,
+        crate::sim::identity(spec)?,
+        crate::sim::wear(spec)?,
+    ))
+}
+
+/// The record of a simulated drive from its identity and wear (also used by the sim engine,
+/// which has the drive in memory).
+pub fn sim_drive_info(
+    spec: &str,
+    id: crate::target::Identity,
+    w: crate::sim::SimWear,
+) -> DriveInfo {
     let used = w
         .rated_pe
         .filter(|r| *r > 0.0)
         .map(|r| w.mean_pe / r * 100.0);
-    Ok(DriveInfo {
+    DriveInfo {
         path: spec.into(),
         kind: "sim".into(),
         name: id.name.clone(),
@@ -136,7 +148,7 @@ fn info_sim(spec: &str) -> anyhow::Result<DriveInfo> {
             ..Default::default()
         },
         ..Default::default()
-    })
+    }
 }
 
 fn read_sys(path: impl AsRef<Path>) -> Option<String> {

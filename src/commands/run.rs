@@ -15,7 +15,7 @@ use crate::results::{default_dir, utc_now, RunDir, RunInfo, Summary, TargetRecor
 use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::{IntervalStats, Sample};
-use crate::target::{Identity, OpenRequest, Target};
+use crate::target::{OpenRequest, Target};
 use crate::units::{format_bytes, format_duration};
 use crate::workload::Workload;
 
@@ -45,23 +45,37 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         force: args.safety.force,
         size: args.safety.size,
     };
-    // A simulated drive needs no confirmation: no real data is at stake.
-    let (identity, mut engine): (Identity, Box<dyn Engine>) = if is_sim_target(&args.target) {
-        let sim = SimEngine::open(&args.target)?;
-        (sim.identity(), Box::new(sim))
+    // A simulated drive needs no confirmation (no real data is at stake); its wear before and
+    // after the run comes from the engine's own drive in memory.
+    let mut sim = None;
+    let (identity, mut threads) = if is_sim_target(&args.target) {
+        let engine = SimEngine::open(&args.target)?;
+        let identity = engine.identity();
+        sim = Some(engine);
+        (identity, None)
     } else {
         let target = Target::open(&request)?;
-        (
-            target.identity.clone(),
-            Box::new(ThreadsEngine::new(Arc::new(target))),
-        )
+        let identity = target.identity.clone();
+        (identity, Some(ThreadsEngine::new(Arc::new(target))))
     };
-    let drive_before = crate::inspect::gather_for_record(&args.target);
+    let drive_info = |sim: &Option<SimEngine>| match sim {
+        Some(engine) => Some(engine.drive_info()),
+        None => crate::inspect::gather_for_record(&args.target),
+    };
+    let drive_before = drive_info(&sim);
     let workload = resolve_workload(args, defaults, identity.size_bytes, identity.logical_block)?;
     let record = TargetRecord {
         path: args.target.clone(),
         identity,
     };
+
+    let engine: &mut dyn Engine = match sim.as_mut() {
+        Some(engine) => engine,
+        None => threads
+            .as_mut()
+            .expect("a real target has a threads engine"),
+    };
+    let engine_name = engine.name();
 
     let dir = args
         .out
@@ -74,7 +88,7 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         command_line: std::env::args().collect(),
         target: record,
         workload: workload.clone(),
-        engine: engine.name().into(),
+        engine: engine_name.into(),
         started_utc: utc_now(),
         status: "running".into(),
         ended_utc: None,
@@ -97,7 +111,7 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
     let wall = wall0.elapsed().as_secs_f64();
     recorder.bar.finish_and_clear();
 
-    let summary = Summary::new(&recorder.total, recorder.t_end, cpu, wall, engine.name());
+    let summary = Summary::new(&recorder.total, recorder.t_end, cpu, wall, engine_name);
     info.status = match &end {
         RunEnd::Completed => "completed",
         RunEnd::Interrupted => "interrupted",
@@ -107,7 +121,7 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary.clone());
-    info.drive_after = crate::inspect::gather_for_record(&args.target);
+    info.drive_after = drive_info(&sim);
     info.write_amplification =
         crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
     recorder.run_dir.write_info(&info)?;

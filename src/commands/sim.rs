@@ -122,19 +122,17 @@ fn bench(target: &str, writes: Option<u64>, align: u64) -> anyhow::Result<()> {
     let t1 = Instant::now();
     engine.run(&workload, &Control::default(), &mut Discard)?;
     let run = t1.elapsed().as_secs_f64();
-    let dev = engine.device();
-    let life = dev.lifetime();
-    let wa = life.programmed_slots as f64
-        / f64::from(dev.ftl().geometry().slots_per_page)
-        / life.host_pages as f64;
+    let wear = crate::sim::wear_of(engine.device());
+    let simulated_s = engine.device().lifetime().power_on_s;
     println!(
         "sim bench {target}: 4 KiB random writes aligned to {align} bytes, QD128, {writes} simulated host writes"
     );
     println!("  model built in {build:.2} s");
     println!(
-        "  {:.2} M host writes/s ({run:.2} s), lifetime write amplification {wa:.2}, simulated time {:.0} s",
+        "  {:.2} M host writes/s ({run:.2} s), lifetime write amplification {:.2}, power-on time {:.0} s",
         writes as f64 / run / 1e6,
-        life.power_on_s
+        wear.write_amplification,
+        simulated_s
     );
     println!("  peak RSS {} MiB", max_rss_kib() / 1024);
     Ok(())

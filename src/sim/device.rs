@@ -25,8 +25,8 @@ const SERVICE_FILLS: u32 = 4;
 pub struct Lifetime {
     /// Power-on time.
     pub power_on_s: f64,
-    /// Host 4 KiB pages written (simulated drive units).
-    pub host_pages: u64,
+    /// Bytes the host has written (simulated drive units).
+    pub host_bytes: u64,
     /// NAND slots programmed before this session (host and GC).
     pub programmed_slots: u64,
     /// P/E cycles from history that was not simulated write by write (aging).
@@ -207,7 +207,7 @@ impl SimDevice {
                 self.life.slc_fill_bytes += (n * PAGE * u64::from(self.spec.scale)) as f64;
             }
         }
-        self.life.host_pages += n;
+        self.life.host_bytes += len;
         if unaligned {
             self.activity.unaligned_writes += 1;
         } else {
@@ -390,7 +390,7 @@ impl SimDevice {
                     .write(lpn, slots, (mix64(rng.next_u64()) as u32) | 1);
             }
         }
-        self.life.host_pages += u64::from(pages) + batches * 64;
+        self.life.host_bytes += (u64::from(pages) + batches * 64) * PAGE;
         self.life.power_on_s += spec.aged.as_secs_f64();
         if let Some(debt) = self.throttle_debt_pe() {
             let missing = -spec.preset.service.margin_pe - debt;

@@ -42,6 +42,15 @@ impl SimEngine {
         super::identity_of(&self.device.spec)
     }
 
+    /// The drive's identity and wear now, as recorded before and after a run.
+    pub fn drive_info(&self) -> crate::inspect::DriveInfo {
+        crate::inspect::sim_drive_info(
+            &self.device.spec.text,
+            self.identity(),
+            super::wear_of(&self.device),
+        )
+    }
+
     fn simulate(
         &mut self,
         w: &Workload,

@@ -168,14 +168,19 @@ pub struct SimWear {
 /// Wear of the drive in the spec's `state=` file (or of a new drive when there is none).
 pub fn wear(spec: &str) -> anyhow::Result<SimWear> {
     let spec = SimSpec::parse(spec)?;
-    let dev = open_device(&spec)?;
+    Ok(wear_of(&open_device(&spec)?))
+}
+
+/// Wear of a drive in memory.
+pub fn wear_of(dev: &SimDevice) -> SimWear {
+    let spec = &dev.spec;
     let k = u64::from(spec.scale);
     let life = dev.lifetime();
     let geo = dev.ftl().geometry();
     let counts = dev.ftl().erase_counts();
-    let host = life.host_pages * 4096 * k;
+    let host = life.host_bytes * k;
     let nand = life.programmed_slots * 4096 / u64::from(geo.slots_per_page) * k;
-    Ok(SimWear {
+    SimWear {
         host_bytes_written: host,
         nand_bytes_written: nand,
         write_amplification: if host > 0 {
@@ -192,7 +197,7 @@ pub fn wear(spec: &str) -> anyhow::Result<SimWear> {
         throttle_debt_pe: dev.throttle_debt_pe(),
         throttle_fraction: dev.throttle_fraction(),
         mapped_bytes: dev.ftl().mapped_pages() * 4096 * k,
-    })
+    }
 }
 
 /// The drive of `spec`: loaded from `state=` when that file exists, else new.

@@ -33,7 +33,7 @@ pub fn save(dev: &SimDevice, path: &Path) -> anyhow::Result<()> {
     for v in [life.power_on_s, life.history_pe, life.slc_fill_bytes] {
         put_u64(&mut w, v.to_bits())?;
     }
-    put_u64(&mut w, life.host_pages)?;
+    put_u64(&mut w, life.host_bytes)?;
     put_u64(&mut w, life.programmed_slots)?;
     put_u64(&mut w, u64::from(frontier))?;
     put_u64(&mut w, u64::from(write_ptr))?;
@@ -93,7 +93,7 @@ pub fn load(spec: &SimSpec, path: &Path) -> anyhow::Result<SimDevice> {
     for v in &mut f {
         *v = f64::from_bits(get_u64(&mut r).with_context(what)?);
     }
-    let host_pages = get_u64(&mut r).with_context(what)?;
+    let host_bytes = get_u64(&mut r).with_context(what)?;
     let programmed_slots = get_u64(&mut r).with_context(what)?;
     let frontier = get_u64(&mut r).with_context(what)? as u32;
     let write_ptr = get_u64(&mut r).with_context(what)? as u32;
@@ -135,7 +135,7 @@ pub fn load(spec: &SimSpec, path: &Path) -> anyhow::Result<SimDevice> {
         power_on_s: f[0],
         history_pe: f[1],
         slc_fill_bytes: f[2],
-        host_pages,
+        host_bytes,
         programmed_slots,
     });
     Ok(dev)
