@@ -58,12 +58,12 @@ fn run(spec: &str, duration: Duration, pattern: Pattern) -> (f64, f64) {
     assert_eq!(end, RunEnd::Completed);
     if let Ok(w) = sim::wear(spec) {
         println!(
-            "  {spec}: WA {:.2}, mean P/E {:.1}, debt {:?}, throttle {:.2}, POH {:.1}",
+            "  after {:.0} s: lifetime WA {:.2}, mean P/E {:.1}, throttling debt {:.1} P/E, rate {:.0} %",
+            duration.as_secs_f64(),
             w.write_amplification,
             w.mean_pe,
-            w.throttle_debt_pe,
-            w.throttle_fraction,
-            w.power_on_hours
+            w.throttle_debt_pe.unwrap_or(0.0),
+            w.throttle_fraction * 100.0
         );
     }
     let ops: u64 = sink.0.iter().map(|i| i.2).sum();
