@@ -164,6 +164,25 @@ fn injected_write_errors_stop_the_run_with_exit_1() {
     assert_eq!(errors, 1);
     assert_eq!(ops, 100_000);
     assert_eq!(samples.last().unwrap().error_events[0].errno, libc::EIO);
+
+    // fail_at: sequential writes from 0 fail on the one that covers the offset.
+    let (code, _) = json_run(
+        dir.path(),
+        &[
+            "measure",
+            "sim:ram-8g,fail_at=1M",
+            "--random-pct",
+            "0",
+            "--duration",
+            "1s",
+            "--json",
+            "--out",
+            "at",
+        ],
+    );
+    assert_eq!(code, 1);
+    let samples = read_samples(&dir.path().join("at")).unwrap();
+    assert_eq!(samples.last().unwrap().error_events[0].offset, 1 << 20);
 }
 
 /// The consumer TLC drive is fast until its SLC cache fills, then falls off a cliff; the RAM
