@@ -1,7 +1,7 @@
 //! One simulated SSD: the FTL plus what a controller adds around it — compression and
 //! deduplication, read-modify-write of unaligned writes, an SLC cache, lifetime throttling,
 //! a write cache that a power cut can empty, injected faults, aging, and the clock that turns
-//! the NAND work of a batch of I/Os into simulated seconds.
+//! the NAND work of a batch of I/Os into simulated seconds and each I/O's service time.
 //!
 //! Addresses here are in the simulated (scaled) drive: with `scale=k` the drive is k times
 //! smaller and every I/O stands for k real ones, so times are multiplied by k.
@@ -35,7 +35,8 @@ pub struct Lifetime {
     pub slc_fill_bytes: f64,
 }
 
-/// Counts of what a batch of I/Os did, to be turned into time.
+/// Counts of what the drive did (since it was made or loaded, or between two snapshots), to be
+/// turned into time.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Activity {
     pub work: Work,
@@ -49,12 +50,53 @@ pub struct Activity {
     pub slc_slots: u64,
 }
 
-/// Simulated duration of a batch and the latency of its I/Os.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BatchTime {
-    pub seconds: f64,
-    pub write_latency_s: f64,
-    pub read_latency_s: f64,
+impl Activity {
+    /// Every count, in a fixed order.
+    #[inline]
+    fn counts(&self) -> [u64; 9] {
+        [
+            self.work.host_slots,
+            self.work.gc_slots,
+            self.work.erases,
+            self.read_pages,
+            self.aligned_writes,
+            self.unaligned_writes,
+            self.reads,
+            self.bytes,
+            self.slc_slots,
+        ]
+    }
+
+    #[inline]
+    fn from_counts(c: [u64; 9]) -> Activity {
+        Activity {
+            work: Work {
+                host_slots: c[0],
+                gc_slots: c[1],
+                erases: c[2],
+            },
+            read_pages: c[3],
+            aligned_writes: c[4],
+            unaligned_writes: c[5],
+            reads: c[6],
+            bytes: c[7],
+            slc_slots: c[8],
+        }
+    }
+
+    /// What was done between `before` and `self` (two snapshots of [`SimDevice::activity`]).
+    #[inline]
+    pub fn since(&self, before: &Activity) -> Activity {
+        let (now, then) = (self.counts(), before.counts());
+        Activity::from_counts(std::array::from_fn(|f| now[f] - then[f]))
+    }
+
+    /// Adds `other`'s counts to these.
+    #[inline]
+    pub fn add(&mut self, other: &Activity) {
+        let (mine, theirs) = (self.counts(), other.counts());
+        *self = Activity::from_counts(std::array::from_fn(|f| mine[f] + theirs[f]));
+    }
 }
 
 /// An I/O the device failed on purpose (`fail_after=`, `fail_at=`).
@@ -303,19 +345,87 @@ impl SimDevice {
         self.ftl.background_gc(target);
     }
 
-    /// Turns the activity since `before` into simulated time at queue depth `qd`, and advances
-    /// power-on time by it.
-    pub fn finish_batch(&mut self, before: &Activity, qd: u32) -> BatchTime {
-        let now = self.activity();
+    /// Turns the work of a batch of I/Os into simulated time at queue depth `qd` and advances
+    /// power-on time by it. `ios` holds what each I/O of the batch did (see
+    /// [`Activity::since`]); `service` (as long as `ios`) receives each I/O's service time, the
+    /// batch's seconds shared out: every I/O gets its floor (the fastest it can complete) over
+    /// `qd`, and the time beyond the floors goes to the I/Os in proportion to the work they
+    /// caused (NAND programs, reads and erases, garbage collection included, controller, link
+    /// and throttle time). The shares add up to the returned batch time.
+    pub fn finish_batch(&mut self, ios: &[Activity], qd: u32, service: &mut [f64]) -> f64 {
+        let mut total = Activity::default();
+        for a in ios {
+            total.add(a);
+        }
         let p = &self.spec.preset;
-        let geo = self.ftl.geometry();
         let k = f64::from(self.spec.scale);
-        let spp = f64::from(geo.slots_per_page);
-        let host_slots = (now.work.host_slots - before.work.host_slots) as f64;
-        let gc_slots = (now.work.gc_slots - before.work.gc_slots) as f64;
-        let slc_slots = (now.slc_slots - before.slc_slots) as f64;
-        let erases = (now.work.erases - before.work.erases) as f64;
-        let read_pages = (now.read_pages - before.read_pages) as f64 + gc_slots / spp;
+        let program_rate = match p.throttle {
+            Some(t) => t.max_pages_per_s * self.throttle_fraction(),
+            None => f64::INFINITY,
+        };
+        let [die, channel, controller, link, throttle] =
+            self.resource_seconds(&total, program_rate);
+        let busy = k * die.max(channel).max(controller).max(link).max(throttle);
+        let writes = (total.aligned_writes + total.unaligned_writes) as f64;
+        let reads = total.reads as f64;
+        let ops = (writes + reads) * k;
+        // The fastest one I/O can complete: acknowledged from the cache, or after its program.
+        let write_floor = match self.spec.cache {
+            CacheMode::None => (p.transfer_us + p.program_us) * 1e-6,
+            _ => p.ack_us * 1e-6,
+        };
+        let read_floor = (p.transfer_us + p.read_us) * 1e-6;
+        let floor = if ops > 0.0 {
+            (writes * write_floor + reads * read_floor) / (writes + reads)
+        } else {
+            write_floor
+        };
+        let throughput = (ops / busy.max(1e-12)).min(f64::from(qd) / floor);
+        let seconds = if ops > 0.0 { ops / throughput } else { 0.0 };
+        self.life.power_on_s += seconds;
+
+        // The resources' time is linear in the counts: price each count once, by the time all
+        // resources together spend on one unit of it.
+        let prices: [f64; 9] = std::array::from_fn(|f| {
+            let mut unit = [0; 9];
+            unit[f] = 1;
+            let r = self.resource_seconds(&Activity::from_counts(unit), program_rate);
+            r.iter().sum()
+        });
+        let mut demand = 0.0;
+        for (s, a) in service.iter_mut().zip(ios) {
+            let counts = a.counts();
+            // Per-I/O counts are small: through i64, the conversion is one instruction.
+            *s = (0..9)
+                .map(|f| prices[f] * counts[f] as i64 as f64)
+                .sum::<f64>();
+            demand += *s;
+        }
+        let floors = k * (writes * write_floor + reads * read_floor) / f64::from(qd);
+        let per_demand = if demand > 0.0 {
+            (seconds - floors).max(0.0) / demand
+        } else {
+            0.0
+        };
+        for (s, a) in service.iter_mut().zip(ios) {
+            let floor = if a.reads > 0 { read_floor } else { write_floor };
+            *s = k * floor / f64::from(qd) + *s * per_demand;
+        }
+        seconds
+    }
+
+    /// Seconds each resource of the drive spends on `a` (one simulated I/O each, not scaled):
+    /// NAND dies (work spread over all dies), channels, the controller's command limit, the host
+    /// link and the throttle's program budget (`program_rate` 4 KiB programs per second).
+    #[inline]
+    fn resource_seconds(&self, a: &Activity, program_rate: f64) -> [f64; 5] {
+        let p = &self.spec.preset;
+        let spp = f64::from(self.ftl.geometry().slots_per_page);
+        let host_slots = a.work.host_slots as f64;
+        let gc_slots = a.work.gc_slots as f64;
+        let slc_slots = a.slc_slots as f64;
+        let erases = a.work.erases as f64;
+        let read_pages = a.read_pages as f64 + gc_slots / spp;
         let programs = (host_slots + gc_slots) / spp;
         let slc_us = p.slc.map_or(p.program_us, |s| s.program_us);
         let program_time = (host_slots - slc_slots) / spp * p.program_us
@@ -324,40 +434,12 @@ impl SimDevice {
         let die = (program_time + read_pages * p.read_us + erases * p.erase_us) / f64::from(p.dies)
             * 1e-6;
         let channel = (programs + read_pages) * p.transfer_us / f64::from(p.channels) * 1e-6;
-        let writes = (now.aligned_writes - before.aligned_writes) as f64
-            + (now.unaligned_writes - before.unaligned_writes) as f64;
-        let reads = (now.reads - before.reads) as f64;
-        let controller = ((now.aligned_writes - before.aligned_writes) as f64
-            + (now.unaligned_writes - before.unaligned_writes) as f64 * p.unaligned_cost
-            + reads)
+        let controller = (a.aligned_writes as f64
+            + a.unaligned_writes as f64 * p.unaligned_cost
+            + a.reads as f64)
             / p.controller_iops;
-        let link = (now.bytes - before.bytes) as f64 / p.link_bytes_per_s;
-        let throttle = match p.throttle {
-            Some(t) => programs / (t.max_pages_per_s * self.throttle_fraction()),
-            None => 0.0,
-        };
-        let busy = k * die.max(channel).max(controller).max(link).max(throttle);
-        let ios = (writes + reads) * k;
-        // The fastest one I/O can complete: acknowledged from the cache, or after its program.
-        let write_floor = match self.spec.cache {
-            CacheMode::None => (p.transfer_us + p.program_us) * 1e-6,
-            _ => p.ack_us * 1e-6,
-        };
-        let read_floor = (p.transfer_us + p.read_us) * 1e-6;
-        let floor = if ios > 0.0 {
-            (writes * write_floor + reads * read_floor) / (writes + reads)
-        } else {
-            write_floor
-        };
-        let throughput = (ios / busy.max(1e-12)).min(f64::from(qd) / floor);
-        let seconds = if ios > 0.0 { ios / throughput } else { 0.0 };
-        let queue = f64::from(qd) / throughput;
-        self.life.power_on_s += seconds;
-        BatchTime {
-            seconds,
-            write_latency_s: queue.max(write_floor),
-            read_latency_s: queue.max(read_floor),
-        }
+        let link = a.bytes as f64 / p.link_bytes_per_s;
+        [die, channel, controller, link, programs / program_rate]
     }
 
     /// Applies the preset's service history for `spec.aged`: the whole drive written once
@@ -503,14 +585,26 @@ mod tests {
     }
 
     #[test]
-    fn little_law_holds_at_saturation() {
+    fn service_times_add_up_to_the_batch_time_and_follow_the_work() {
         let mut dev = device("volatile");
-        let before = dev.activity();
-        for i in 0..64u64 {
-            dev.write(i * 4096 * 97 % (1 << 30), 4096, &content(i), 1.0);
+        let mut ios = Vec::new();
+        // Fill the drive so that later writes run garbage collection.
+        let pages = u64::from(dev.ftl().geometry().user_pages);
+        for i in 0..3 * pages + 64 {
+            let before = dev.activity();
+            dev.write(mix64(i) % pages * 4096, 4096, &content(i), 1.0);
+            ios.push(dev.activity().since(&before));
         }
-        let t = dev.finish_batch(&before, 128);
-        let iops = 64.0 * 64.0 / t.seconds;
-        assert!((t.write_latency_s - 128.0 / iops).abs() < 1e-9);
+        let batch = &ios[ios.len() - 64..];
+        let mut service = [0.0; 64];
+        let seconds = dev.finish_batch(batch, 128, &mut service);
+        let total: f64 = service.iter().sum();
+        assert!((total - seconds).abs() < 1e-9 * seconds);
+        let gc = |a: &Activity| a.work.gc_slots + a.work.erases;
+        let (busy, plain): (Vec<_>, Vec<_>) =
+            batch.iter().zip(service).partition(|(a, _)| gc(a) > 0);
+        assert!(!busy.is_empty() && !plain.is_empty());
+        let slowest_plain = plain.iter().map(|p| p.1).fold(0.0, f64::max);
+        assert!(busy.iter().all(|b| b.1 > 10.0 * slowest_plain));
     }
 }

@@ -1,21 +1,23 @@
 //! The `sim` engine: runs a workload against a [`SimDevice`] on simulated time.
 //!
 //! I/Os are issued in small batches; the device turns each batch's NAND work into simulated
-//! seconds and a per-I/O latency (Little's law at the workload's queue depth), which are
-//! recorded in bulk. Intervals are cut on the simulated clock, so an 8-hour soak takes seconds
-//! and its samples read exactly like a real drive's.
+//! seconds and shares them out as each I/O's service time, by the work that I/O caused. A
+//! closed loop of QD outstanding I/Os ([`ClosedLoop`]) turns service times into per-I/O
+//! latencies, each recorded in the interval's histogram. Intervals are cut on the simulated
+//! clock, so an 8-hour soak takes seconds and its samples read exactly like a real drive's.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::device::SimDevice;
+use super::device::{Activity, SimDevice};
+use super::queue::ClosedLoop;
 use super::spec::SimSpec;
 use crate::engine::{Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
 use crate::workload::{OnError, Workload};
 
-/// Simulated I/Os per batch: small enough for latencies to vary with GC, large enough to be cheap.
+/// Simulated I/Os per batch: enough for their cache misses to overlap (see the prefetches).
 const BATCH: usize = 64;
 
 /// Runs workloads on a simulated drive and saves it afterwards when the spec has `state=`.
@@ -70,9 +72,13 @@ impl SimEngine {
         let mut stats = IntervalStats::new();
         let (mut t, mut t_start, mut transferred) = (0.0f64, 0.0f64, 0u64);
         let mut batch = [(OpKind::Write, 0u64); BATCH];
+        // What each I/O of the batch did, its service time, and the closed loop around them.
+        let mut done_ios = [Activity::default(); BATCH];
+        let mut service = [0.0f64; BATCH];
+        let mut queue = ClosedLoop::new(w.qd, self.device.spec.scale, 0.0);
         loop {
-            let before = self.device.activity();
-            let (mut reads, mut writes) = (0u64, 0u64);
+            let mut before = self.device.activity();
+            let (mut reads, mut writes, mut served) = (0u64, 0u64, 0usize);
             let mut failure = None;
             // Fetch the mapping entries of the whole batch, then what they point to, so the
             // cache misses of 64 I/Os overlap instead of following one another.
@@ -111,15 +117,23 @@ impl SimEngine {
                     self.device.read(offset, w.bs);
                     reads += 1;
                 }
+                let now = self.device.activity();
+                done_ios[served] = now.since(&before);
+                before = now;
+                served += 1;
             }
-            let time = self.device.finish_batch(&before, w.qd);
-            t += time.seconds;
-            stats
-                .write
-                .record_n(writes * k, writes * k * w.bs, nanos(time.write_latency_s));
-            stats
-                .read
-                .record_n(reads * k, reads * k * w.bs, nanos(time.read_latency_s));
+            t += self
+                .device
+                .finish_batch(&done_ios[..served], w.qd, &mut service[..served]);
+            for (io, &s) in done_ios[..served].iter().zip(&service[..served]) {
+                let latency = nanos(queue.serve(s));
+                let dir = if io.reads > 0 {
+                    &mut stats.read
+                } else {
+                    &mut stats.write
+                };
+                dir.record_n(k, k * w.bs, latency);
+            }
             transferred += (reads + writes) * k * w.bs;
             let done =
                 duration.is_some_and(|d| t >= d) || w.bytes.is_some_and(|b| transferred >= b);
@@ -152,8 +166,10 @@ impl SimEngine {
     }
 }
 
+/// Nanoseconds in a (non-negative) number of seconds, rounded (`as` saturates; no libm call).
+#[inline]
 fn nanos(seconds: f64) -> u64 {
-    (seconds * 1e9).round() as u64
+    (seconds * 1e9 + 0.5) as u64
 }
 
 impl Engine for SimEngine {

@@ -5,6 +5,7 @@
 //! - [`device`]: the controller around it (compression, unaligned read-modify-write, SLC cache,
 //!   lifetime throttling, write cache, faults, aging) and the clock;
 //! - [`engine`]: the `sim` engine that runs a workload on a device;
+//! - [`queue`]: the host's closed loop of QD I/Os that turns service times into latencies;
 //! - [`presets`], [`spec`]: the drives and the options that change them;
 //! - [`state`]: `state=PATH`, the drive kept between commands.
 //!
@@ -14,6 +15,7 @@ pub mod device;
 pub mod engine;
 pub mod ftl;
 pub mod presets;
+pub mod queue;
 pub mod spec;
 pub mod state;
 
