@@ -6,6 +6,8 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 use crate::engine::EngineKind;
+use crate::erase::nvme::SanitizeAction;
+use crate::erase::Method;
 use crate::pattern::Pattern;
 use crate::units::{parse_duration, parse_size};
 use crate::workload::OnError;
@@ -30,6 +32,81 @@ pub enum Command {
     Soak(RunArgs),
     /// Print how fast this machine generates write data (GB/s per core) for every pattern.
     Selftest(SelftestArgs),
+    /// Simulated drives (`sim:PRESET[,key=value…]` targets): list presets, benchmark the model.
+    #[command(subcommand)]
+    Sim(SimCommand),
+    /// What the target is and how worn: identity, geometry, cache, discard, secure-erase
+    /// capabilities, use, and SMART wear. Read-only.
+    Info(InfoArgs),
+    /// Erase the target (TRIM, secure erase, format, sanitize…), timed and recorded.
+    Erase(EraseArgs),
+}
+
+/// `ssdfade sim …`
+#[derive(Subcommand, Debug)]
+pub enum SimCommand {
+    /// Print the simulated drive presets, their parameters and the target options.
+    List,
+    /// Print how fast the model simulates: host writes per second on a full-size drive.
+    Bench {
+        /// The simulated drive to benchmark.
+        #[arg(default_value = "sim:vertex2-60g,aged=0s")]
+        target: String,
+        /// Simulated host writes to time (default: two drive-fills).
+        #[arg(long)]
+        writes: Option<u64>,
+        /// Offset granularity of the 4 KiB writes (512 gives the seed's unaligned writes).
+        #[arg(long, default_value = "4k", value_parser = parse_size)]
+        align: u64,
+    },
+}
+
+/// Options of `info`.
+#[derive(Args, Debug, Clone)]
+pub struct InfoArgs {
+    /// File, block device or sim:… target to inspect.
+    pub target: String,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `erase`.
+#[derive(Args, Debug, Clone)]
+pub struct EraseArgs {
+    /// Block device, file or sim:… target to erase.
+    pub target: String,
+    /// trim, secure-discard, zeroout, nvme-format, nvme-sanitize, ata-secure-erase, punch,
+    /// sim, command:'TOOL … {target} …', or auto (the strongest the target supports).
+    #[arg(long, default_value = "auto")]
+    pub method: Method,
+    /// Confirm that the erase destroys the data on this device or file (must name the target).
+    #[arg(long, value_name = "TARGET")]
+    pub destroy_data: Option<PathBuf>,
+    /// Also erase a device carrying a filesystem or partition-table signature.
+    #[arg(long)]
+    pub force: bool,
+    /// Cryptographic erase (nvme-format, nvme-sanitize).
+    #[arg(long)]
+    pub crypto: bool,
+    /// Sanitize action for nvme-sanitize (default block, or crypto with --crypto).
+    #[arg(long, value_enum)]
+    pub action: Option<SanitizeAction>,
+    /// Erase only this much from offset 0 (trim, secure-discard, zeroout, punch, sim trim).
+    #[arg(long, value_parser = parse_size)]
+    pub span: Option<u64>,
+    /// Size of each discard / zero-out request.
+    #[arg(long, default_value = "1G", value_parser = parse_size)]
+    pub chunk: u64,
+    /// Print what would be sent, with the exact command bytes, and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Run directory for erase.json (default results/<UTC time>-<target>-erase).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the erase record as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options shared by measure and soak.

@@ -6,9 +6,13 @@
 pub mod cli;
 pub mod commands;
 pub mod engine;
+pub mod erase;
 pub mod error;
+pub mod inspect;
 pub mod pattern;
 pub mod results;
+pub mod sim;
+pub mod smart;
 pub mod stats;
 pub mod target;
 pub mod units;

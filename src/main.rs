@@ -27,6 +27,11 @@ fn main() {
         Command::Measure(args) => commands::measure::run(args).map(|o| o.end),
         Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
         Command::Selftest(args) => commands::selftest::run(args).map(|()| RunEnd::Completed),
+        Command::Sim(cmd) => commands::sim::run(cmd).map(|()| RunEnd::Completed),
+        Command::Info(args) => {
+            commands::info::run(&args.target, args.json).map(|_| RunEnd::Completed)
+        }
+        Command::Erase(args) => commands::erase::run(args),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

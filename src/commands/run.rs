@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::RunArgs;
-use crate::engine::{real_engine, Control, IntervalSink, RunEnd};
+use crate::engine::{real_engine, Control, Engine, IntervalSink, RunEnd};
 use crate::results::{default_dir, utc_now, RunDir, RunInfo, Summary, TargetRecord};
+use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::{IntervalStats, Sample};
 use crate::target::{OpenRequest, Target};
@@ -43,13 +44,37 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         force: args.safety.force,
         size: args.safety.size,
     };
-    let target = Target::open(&request)?;
-    let workload = resolve_workload(args, defaults, target.size, target.logical_block)?;
+    // A simulated drive needs no confirmation (no real data is at stake); its wear before and
+    // after the run comes from the engine's own drive in memory.
+    let mut sim = None;
+    let (identity, mut real) = if is_sim_target(&args.target) {
+        let engine = SimEngine::open(&args.target)?;
+        let identity = engine.identity();
+        sim = Some(engine);
+        (identity, None)
+    } else {
+        let target = Target::open(&request)?;
+        let identity = target.identity.clone();
+        (identity, Some(real_engine(args.engine, Arc::new(target))?))
+    };
+    let drive_info = |sim: &Option<SimEngine>| match sim {
+        Some(engine) => Some(engine.drive_info()),
+        None => crate::inspect::gather_for_record(&args.target),
+    };
+    let drive_before = drive_info(&sim);
+    let workload = resolve_workload(args, defaults, identity.size_bytes, identity.logical_block)?;
     let record = TargetRecord {
         path: args.target.clone(),
-        identity: target.identity.clone(),
+        identity,
     };
-    let mut engine = real_engine(args.engine, Arc::new(target))?;
+
+    let engine: &mut dyn Engine = match sim.as_mut() {
+        Some(engine) => engine,
+        None => real
+            .as_deref_mut()
+            .expect("a real target has a real engine"),
+    };
+    let engine_name = engine.name();
 
     let dir = args
         .out
@@ -62,12 +87,15 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         command_line: std::env::args().collect(),
         target: record,
         workload: workload.clone(),
-        engine: engine.name().into(),
+        engine: engine_name.into(),
         started_utc: utc_now(),
         status: "running".into(),
         ended_utc: None,
         end: None,
         summary: None,
+        drive_before,
+        drive_after: None,
+        write_amplification: None,
     };
     let run_dir = RunDir::create(&dir, &info)?;
 
@@ -82,7 +110,7 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
     let wall = wall0.elapsed().as_secs_f64();
     recorder.bar.finish_and_clear();
 
-    let summary = Summary::new(&recorder.total, recorder.t_end, cpu, wall, engine.name());
+    let summary = Summary::new(&recorder.total, recorder.t_end, cpu, wall, engine_name);
     info.status = match &end {
         RunEnd::Completed => "completed",
         RunEnd::Interrupted => "interrupted",
@@ -92,6 +120,9 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary.clone());
+    info.drive_after = drive_info(&sim);
+    info.write_amplification =
+        crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
     recorder.run_dir.write_info(&info)?;
     Ok(Outcome {
         dir,
@@ -139,7 +170,7 @@ fn fresh_seed() -> u64 {
 }
 
 /// Ctrl-C and SIGTERM set the returned flag (the run ends cleanly); a second Ctrl-C exits at once.
-fn install_signal_flag() -> anyhow::Result<Arc<AtomicBool>> {
+pub fn install_signal_flag() -> anyhow::Result<Arc<AtomicBool>> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let flag = Arc::new(AtomicBool::new(false));
     for sig in [SIGINT, SIGTERM] {

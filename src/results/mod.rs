@@ -14,6 +14,8 @@ use serde::{Deserialize, Serialize};
 pub use summary::Summary;
 
 use crate::engine::RunEnd;
+use crate::inspect::DriveInfo;
+use crate::smart::WriteAmplification;
 use crate::stats::Sample;
 use crate::target::Identity;
 use crate::workload::Workload;
@@ -38,6 +40,14 @@ pub struct RunInfo {
     pub end: Option<RunEnd>,
     #[serde(default)]
     pub summary: Option<Summary>,
+    /// The target as `info` saw it (with wear) before and after the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_before: Option<DriveInfo>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_after: Option<DriveInfo>,
+    /// NAND over host writes during the run, when the drive reports both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_amplification: Option<WriteAmplification>,
 }
 
 /// The target as run.json records it.

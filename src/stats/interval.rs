@@ -49,7 +49,8 @@ impl DirStats {
         self.max_ns = self.max_ns.max(latency_ns);
     }
 
-    /// Counts many I/O of the same latency at once (used by the simulated device).
+    /// Counts `count` I/Os of the same latency at once (a simulated I/O standing for several).
+    #[inline]
     pub fn record_n(&mut self, count: u64, bytes: u64, latency_ns: u64) {
         if count == 0 {
             return;

@@ -1,0 +1,146 @@
+//! `ssdfade sim list` (the presets and their parameters) and `ssdfade sim bench` (how many host
+//! writes per second the model simulates, for the speed figures in README.md).
+
+use std::time::{Duration, Instant};
+
+use crate::cli::SimCommand;
+use crate::engine::{Control, Engine, IntervalSink};
+use crate::pattern::Pattern;
+use crate::sim::presets::PRESETS;
+use crate::sim::{SimEngine, SimSpec};
+use crate::stats::IntervalStats;
+use crate::units::format_bytes;
+use crate::workload::{OnError, Workload};
+
+/// Runs a `sim` subcommand.
+pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
+    match cmd {
+        SimCommand::List => {
+            print!("{}", list());
+            Ok(())
+        }
+        SimCommand::Bench {
+            target,
+            writes,
+            align,
+        } => bench(target, *writes, *align),
+    }
+}
+
+/// The presets table and the target options, as `sim list` prints them.
+pub fn list() -> String {
+    let mut out = String::from("Simulated drives (target sim:NAME[,key=value…]):\n\n");
+    for p in &PRESETS {
+        out += &format!("{}\n  {}\n", p.name, p.description);
+        out += &format!(
+            "  user {} ({} GB), over-provisioning α {:.3}, {} pages of 4 KiB per block, {} channels, {} dies\n",
+            format_bytes(p.user_bytes),
+            p.user_bytes / 1_000_000_000,
+            p.alpha,
+            p.pages_per_block,
+            p.channels,
+            p.dies
+        );
+        out += &format!(
+            "  NAND per 4 KiB: read {} µs, program {} µs, erase {} µs per block, transfer {} µs\n",
+            p.read_us, p.program_us, p.erase_us, p.transfer_us
+        );
+        out += &format!(
+            "  controller {:.0} IOPS (unaligned writes cost {}×), link {:.0} MB/s, cache ack {} µs, cache {} ({})\n",
+            p.controller_iops,
+            p.unaligned_cost,
+            p.link_bytes_per_s / 1e6,
+            p.ack_us,
+            format_bytes(p.cache_bytes),
+            p.cache
+        );
+        out += &format!(
+            "  compression/dedupe {}; ",
+            if p.compression { "on" } else { "off" }
+        );
+        match p.throttle {
+            Some(t) => {
+                out += &format!(
+                    "lifetime throttling on: {} P/E over {:.0} h, {:.0} h credit, {:.0} programs/s, rate ÷e per {} P/E of debt\n",
+                    t.rated_pe, t.warranty_h, t.credit_h, t.max_pages_per_s, t.debt_scale_pe
+                )
+            }
+            None => out += "lifetime throttling off\n",
+        }
+        if let Some(s) = p.slc {
+            out += &format!(
+                "  SLC cache {} at {} µs per 4 KiB, folded at {:.0} MB/s when idle\n",
+                format_bytes(s.bytes),
+                s.program_us,
+                s.fold_bytes_per_s / 1e6
+            );
+        }
+        out += &format!(
+            "  defaults: aged={} scale={}\n\n",
+            humantime::format_duration(p.aged),
+            p.scale
+        );
+    }
+    out += "Options: aged=DURATION (service history of a new drive, e.g. 4months; 0s = new),\n\
+  scale=N (simulate an N× smaller drive, each I/O standing for N), alpha=X, cache=none|volatile|plp|lying,\n\
+  compression=on|off, throttle=on|off, fail_after=N (EIO after N writes), fail_at=OFFSET (EIO there),\n\
+  state=PATH (keep the drive between commands), seed=N (aging history).\n";
+    out
+}
+
+/// Discards intervals (the benchmark only wants the time).
+struct Discard;
+
+impl IntervalSink for Discard {
+    fn interval(&mut self, _: f64, _: f64, _: &IntervalStats) -> anyhow::Result<()> {
+        Ok(())
+    }
+}
+
+fn bench(target: &str, writes: Option<u64>, align: u64) -> anyhow::Result<()> {
+    let spec = SimSpec::parse(target)?;
+    let writes = writes.unwrap_or(2 * u64::from(spec.user_pages()));
+    let t0 = Instant::now();
+    let mut engine = SimEngine::open(target)?;
+    let build = t0.elapsed().as_secs_f64();
+    let workload = Workload {
+        bs: 4096,
+        align,
+        read_pct: 0,
+        random_pct: 100,
+        qd: 128,
+        span: spec.size_bytes(),
+        duration: None,
+        bytes: Some(writes * 4096 * u64::from(spec.scale)),
+        interval: Duration::from_secs(10),
+        seed: 1,
+        pattern: Pattern::Random,
+        refill: false,
+        on_error: OnError::Stop,
+    };
+    workload.validate(spec.size_bytes(), 512)?;
+    let t1 = Instant::now();
+    engine.run(&workload, &Control::default(), &mut Discard)?;
+    let run = t1.elapsed().as_secs_f64();
+    let wear = crate::sim::wear_of(engine.device());
+    let simulated_s = engine.device().lifetime().power_on_s;
+    println!(
+        "sim bench {target}: 4 KiB random writes aligned to {align} bytes, QD128, {writes} simulated host writes"
+    );
+    println!("  model built in {build:.2} s");
+    println!(
+        "  {:.2} M host writes/s ({run:.2} s), lifetime write amplification {:.2}, power-on time {:.0} s",
+        writes as f64 / run / 1e6,
+        wear.write_amplification,
+        simulated_s
+    );
+    println!("  peak RSS {} MiB", max_rss_kib() / 1024);
+    Ok(())
+}
+
+/// Peak resident set size of this process in KiB.
+pub fn max_rss_kib() -> i64 {
+    nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF)
+        .map(|u| u.max_rss())
+        .unwrap_or(0)
+}

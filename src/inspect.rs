@@ -1,0 +1,331 @@
+//! What a target is and how worn, read without writing: kind, identity, geometry, cache,
+//! discard, secure-erase capabilities, whether it is in use, and SMART wear. What cannot be
+//! known stays `None` (shown as unknown), never an error. `info` prints it; `measure` and `soak`
+//! record it before and after a run; `erase` plans from it.
+
+use std::fs::File;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::erase::{ata, nvme};
+use crate::smart::{self, Wear, WriteAmplification};
+use crate::target::{block, safety};
+
+/// Everything `info` reports about a target.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DriveInfo {
+    pub path: String,
+    /// `file`, `nvme`, `sata/sas`, `virtio`, `zram`, `loop`, `block` or `sim`.
+    pub kind: String,
+    pub name: String,
+    pub model: Option<String>,
+    pub serial: Option<String>,
+    pub firmware: Option<String>,
+    pub size_bytes: Option<u64>,
+    pub logical_block: Option<u32>,
+    pub physical_block: Option<u32>,
+    pub rotational: Option<bool>,
+    /// `write back` or `write through` (the kernel's view).
+    pub write_cache: Option<String>,
+    pub fua: Option<bool>,
+    pub discard: Option<Discard>,
+    /// ATA security feature set (SATA drives).
+    pub ata_security: Option<ata::Security>,
+    /// NVMe namespace and erase capabilities.
+    pub nvme: Option<NvmeInfo>,
+    /// Why writing would be refused (mounted, swap, holders), when it would.
+    pub in_use: Option<String>,
+    /// Filesystem or partition-table signature found on the device.
+    pub signature: Option<String>,
+    /// For a partition: the whole disk it belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition_of: Option<String>,
+    /// For files: the block device holding them.
+    pub backing_device: Option<String>,
+    pub wear: Wear,
+    /// Why some figures are unknown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// Discard (TRIM) support as the block layer reports it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Discard {
+    pub supported: bool,
+    pub granularity: Option<u64>,
+    pub max_bytes: Option<u64>,
+    pub write_zeroes_max_bytes: Option<u64>,
+}
+
+/// NVMe namespace facts that Format NVM and Sanitize need.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NvmeInfo {
+    pub nsid: Option<u32>,
+    /// LBA format in use (kept by a format).
+    pub lba_format: Option<u8>,
+    pub caps: Option<nvme::ControllerCaps>,
+}
+
+/// Inspects `target` without writing to it.
+pub fn gather(target: &str) -> anyhow::Result<DriveInfo> {
+    if crate::sim::is_sim_target(target) {
+        return info_sim(target);
+    }
+    let path = Path::new(target);
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => crate::bad_input!("cannot look at {target}: {e}"),
+    };
+    if meta.file_type().is_block_device() {
+        gather_block(target, meta.rdev())
+    } else if meta.is_file() {
+        Ok(gather_file(target, &meta))
+    } else {
+        crate::bad_input!("{target} is neither a regular file nor a block device")
+    }
+}
+
+/// The sim case: identity and wear from the simulator (one function, so the merge is trivial).
+fn info_sim(spec: &str) -> anyhow::Result<DriveInfo> {
+    Ok(sim_drive_info(
+        spec,
+        crate::sim::identity(spec)?,
+        crate::sim::wear(spec)?,
+    ))
+}
+
+/// The record of a simulated drive from its identity and wear (also used by the sim engine,
+/// which has the drive in memory).
+pub fn sim_drive_info(
+    spec: &str,
+    id: crate::target::Identity,
+    w: crate::sim::SimWear,
+) -> DriveInfo {
+    let used = w
+        .rated_pe
+        .filter(|r| *r > 0.0)
+        .map(|r| w.mean_pe / r * 100.0);
+    DriveInfo {
+        path: spec.into(),
+        kind: "sim".into(),
+        name: id.name.clone(),
+        model: id.model.clone(),
+        serial: id.serial.clone(),
+        firmware: id.firmware.clone(),
+        size_bytes: Some(id.size_bytes),
+        logical_block: Some(id.logical_block),
+        physical_block: Some(id.physical_block),
+        rotational: id.rotational,
+        write_cache: id.write_cache.clone(),
+        discard: Some(Discard {
+            supported: true,
+            ..Default::default()
+        }),
+        notes: id
+            .backing_device
+            .iter()
+            .map(|state| format!("state file: {state}"))
+            .collect(),
+        wear: Wear {
+            source: "sim".into(),
+            percentage_used: used.map(|u| u.round() as u32),
+            life_left_percent: used.map(|u| (100.0 - u).clamp(0.0, 100.0).round() as u32),
+            host_bytes_written: Some(w.host_bytes_written),
+            nand_bytes_written: Some(w.nand_bytes_written),
+            erase_cycles: Some(w.mean_pe.round() as u64),
+            power_on_hours: Some(w.power_on_hours as u64),
+            notes: vec![format!(
+                "simulated: lifetime write amplification {:.2}, erase counts {}/{:.1}/{} (min/mean/max), {} bytes mapped, writes allowed at {:.0} % of full rate",
+                w.write_amplification,
+                w.erase_count_min,
+                w.erase_count_mean,
+                w.erase_count_max,
+                w.mapped_bytes,
+                w.throttle_fraction * 100.0
+            )],
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+fn read_sys(path: impl AsRef<Path>) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let t = text.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// A property udev recorded for the device (`/run/udev/data/bMAJ:MIN`), e.g. the SATA serial.
+fn udev_property(rdev: u64, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(format!(
+        "/run/udev/data/b{}:{}",
+        libc::major(rdev),
+        libc::minor(rdev)
+    ))
+    .ok()?;
+    let prefix = format!("E:{key}=");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .map(str::to_string)
+}
+
+fn read_sys_u64(path: impl AsRef<Path>) -> Option<u64> {
+    read_sys(path)?.parse().ok()
+}
+
+fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
+    let path = Path::new(target);
+    let id = block::identity_of(rdev).unwrap_or_default();
+    let mut info = DriveInfo {
+        path: target.into(),
+        kind: if id.kind.is_empty() {
+            "block".into()
+        } else {
+            id.kind.clone()
+        },
+        name: id.name.clone(),
+        model: id.model.clone(),
+        serial: id.serial.clone(),
+        firmware: id.firmware.clone(),
+        rotational: id.rotational,
+        write_cache: id.write_cache.clone(),
+        ..Default::default()
+    };
+    if let Some(dir) = block::sysfs_dir(rdev) {
+        let disk = block::whole_disk_dir(&dir);
+        if let Some(backing) = read_sys(disk.join("loop/backing_file")) {
+            let dio = read_sys(disk.join("loop/dio")).is_some_and(|d| d == "1");
+            info.notes.push(format!(
+                "loop device over {backing}, direct I/O {}",
+                if dio {
+                    "on"
+                } else {
+                    "off (writes land in the page cache first)"
+                }
+            ));
+        }
+        if info.serial.is_none() {
+            info.serial = udev_property(rdev, "ID_SERIAL_SHORT");
+        }
+        if disk != dir {
+            info.partition_of = disk.file_name().map(|n| n.to_string_lossy().into_owned());
+        }
+        // sysfs first, so a device that cannot be opened still shows its geometry.
+        info.size_bytes = read_sys_u64(dir.join("size")).map(|sectors| sectors * 512);
+        let queue = block::whole_disk_dir(&dir).join("queue");
+        info.logical_block = read_sys_u64(queue.join("logical_block_size")).map(|v| v as u32);
+        info.physical_block = read_sys_u64(queue.join("physical_block_size")).map(|v| v as u32);
+        info.fua = read_sys(queue.join("fua")).map(|v| v == "1");
+        let max_hw = read_sys_u64(queue.join("discard_max_hw_bytes"));
+        info.discard = Some(Discard {
+            supported: max_hw.is_some_and(|m| m > 0),
+            granularity: read_sys_u64(queue.join("discard_granularity")),
+            max_bytes: read_sys_u64(queue.join("discard_max_bytes")),
+            write_zeroes_max_bytes: read_sys_u64(queue.join("write_zeroes_max_bytes")),
+        });
+    }
+    if let Err(e) = safety::ensure_unused(path, rdev) {
+        let why = e.to_string();
+        info.in_use = Some(why.replace(" (refusing to write)", ""));
+    }
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            info.wear = Wear::unknown(format!(
+                "cannot open {target} to read capabilities and wear: {e}"
+            ));
+            info.signature = Some("unknown (the device could not be opened)".into());
+            return Ok(info);
+        }
+    };
+    match block::geometry(&file) {
+        Ok((size, logical, physical)) => {
+            info.size_bytes = Some(size);
+            info.logical_block = Some(logical);
+            info.physical_block = Some(physical);
+        }
+        Err(e) => info.notes.push(format!("geometry: {e}")),
+    }
+    info.signature = safety::signature(path, &file);
+    match info.kind.as_str() {
+        "nvme" => info.nvme = Some(nvme_info(&file, &mut info.notes)),
+        "sata/sas" => match ata::read_security(&file) {
+            Ok(s) => info.ata_security = Some(s),
+            Err(e) => info
+                .notes
+                .push(format!("ATA security state unknown: {e:#}")),
+        },
+        _ => {}
+    }
+    let (wear, smart_id) = smart::read(target, &info.kind, &file);
+    info.model = info.model.or(smart_id.model);
+    info.serial = info.serial.or(smart_id.serial);
+    info.firmware = info.firmware.or(smart_id.firmware);
+    info.wear = wear;
+    Ok(info)
+}
+
+/// Namespace id, LBA format and erase capabilities; what fails is noted and left unknown.
+pub fn nvme_info(file: &File, notes: &mut Vec<String>) -> NvmeInfo {
+    let mut out = NvmeInfo::default();
+    match nvme::namespace_id(file) {
+        Ok(n) => out.nsid = Some(n),
+        Err(e) => notes.push(format!("NVMe namespace id: {e}")),
+    }
+    match nvme::submit_read(file, nvme::identify(1, 0, 0), 4096) {
+        Ok(id) => out.caps = Some(nvme::parse_controller_caps(&id)),
+        Err(e) => notes.push(format!("NVMe Identify Controller: {e:#}")),
+    }
+    if let Some(nsid) = out.nsid {
+        match nvme::submit_read(file, nvme::identify(0, nsid, 0), 4096) {
+            Ok(id) => out.lba_format = Some(nvme::current_lbaf(&id)),
+            Err(e) => notes.push(format!("NVMe Identify Namespace: {e:#}")),
+        }
+    }
+    out
+}
+
+fn gather_file(target: &str, meta: &std::fs::Metadata) -> DriveInfo {
+    let backing = block::sysfs_name_of(meta.dev());
+    let queue = block::sysfs_dir(meta.dev()).map(|d| block::whole_disk_dir(&d).join("queue"));
+    let q = |f: &str| queue.as_ref().and_then(|q| read_sys(q.join(f)));
+    let name = Path::new(target)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| target.to_string());
+    let wear_note = match &backing {
+        Some(dev) => format!(
+            "a file has no wear of its own; run `ssdfade info /dev/{dev}` for its backing device"
+        ),
+        None => "a file has no wear of its own".to_string(),
+    };
+    DriveInfo {
+        path: target.into(),
+        kind: "file".into(),
+        name,
+        size_bytes: Some(meta.len()),
+        logical_block: q("logical_block_size").and_then(|v| v.parse().ok()),
+        physical_block: q("physical_block_size").and_then(|v| v.parse().ok()),
+        rotational: q("rotational").map(|v| v == "1"),
+        write_cache: q("write_cache"),
+        fua: q("fua").map(|v| v == "1"),
+        backing_device: backing,
+        wear: Wear::unknown(wear_note),
+        ..Default::default()
+    }
+}
+
+/// `gather` for run records: an error (a target that vanished, say) just leaves it out.
+pub fn gather_for_record(target: &str) -> Option<DriveInfo> {
+    gather(target).ok()
+}
+
+/// The write amplification between two records of the same drive, when it reports both.
+pub fn write_amplification(
+    before: &Option<DriveInfo>,
+    after: &Option<DriveInfo>,
+) -> Option<WriteAmplification> {
+    smart::write_amplification(&before.as_ref()?.wear, &after.as_ref()?.wear)
+}

@@ -1,0 +1,211 @@
+//! Simulated SSDs: `sim:PRESET[,key=value…]` targets backed by a flash-translation-layer model
+//! that runs on simulated time, so an 8-hour soak takes seconds and shows why a drive fades.
+//!
+//! - [`ftl`]: page mapping, greedy GC, TRIM, secure erase, erase counts (no notion of time);
+//! - [`device`]: the controller around it (compression, unaligned read-modify-write, SLC cache,
+//!   lifetime throttling, write cache, faults, aging) and the clock;
+//! - [`engine`]: the `sim` engine that runs a workload on a device;
+//! - [`queue`]: the host's closed loop of QD I/Os that turns service times into latencies;
+//! - [`presets`], [`spec`]: the drives and the options that change them;
+//! - [`state`]: `state=PATH`, the drive kept between commands.
+//!
+//! This module's functions are what other commands (`erase`, `info`) call.
+
+pub mod device;
+pub mod engine;
+pub mod ftl;
+pub mod presets;
+pub mod queue;
+pub mod spec;
+pub mod state;
+
+use std::fmt;
+
+pub use device::SimDevice;
+pub use engine::SimEngine;
+pub use spec::SimSpec;
+
+use crate::target::Identity;
+
+/// What the drive's write cache does with acknowledged writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheMode {
+    /// Write-through: a write completes once programmed.
+    None,
+    /// Write-back without protection: a power cut loses unflushed writes.
+    Volatile,
+    /// Write-back with power-loss protection: nothing acknowledged is lost.
+    Plp,
+    /// Write-back that acknowledges flushes without persisting.
+    Lying,
+}
+
+impl fmt::Display for CacheMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CacheMode::None => "none",
+            CacheMode::Volatile => "volatile",
+            CacheMode::Plp => "plp",
+            CacheMode::Lying => "lying",
+        })
+    }
+}
+
+/// True when `target` names a simulated drive (`sim:…`).
+pub fn is_sim_target(target: &str) -> bool {
+    target.starts_with("sim:")
+}
+
+/// An erase applied to a simulated drive kept in a `state=` file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimErase {
+    /// Reset the mapping (wear, power-on time and throttling debt stay).
+    Secure,
+    /// Deallocate the whole 4 KiB pages inside a byte range.
+    Trim { offset: u64, len: u64 },
+}
+
+/// Loads the drive from the spec's `state=` file (a new drive when the file is absent), applies
+/// the erase, saves it and returns one line saying what was done.
+pub fn erase(spec: &str, how: SimErase) -> anyhow::Result<String> {
+    let spec = SimSpec::parse(spec)?;
+    let Some(path) = spec.state.clone() else {
+        crate::bad_input!(
+            "{} has no state= file, so an erase would act on a drive nobody uses again: add ,state=PATH to the target (the same for the soak, erase and measure)",
+            spec.text
+        );
+    };
+    let mut dev = open_device(&spec)?;
+    let k = u64::from(spec.scale);
+    let line = match how {
+        SimErase::Secure => {
+            let mapped = dev.ftl().mapped_pages() * k;
+            dev.secure_erase();
+            format!(
+                "secure erase of {}: {} mapped 4 KiB pages forgotten, every block erased; wear kept (mean {:.1} P/E){}",
+                spec.text,
+                mapped,
+                dev.mean_pe(),
+                debt_note(&dev)
+            )
+        }
+        SimErase::Trim { offset, len } => {
+            let size = spec.size_bytes();
+            if offset.checked_add(len).is_none_or(|end| end > size) {
+                crate::bad_input!(
+                    "trim range {offset}+{len} goes beyond the end of {} ({size} bytes)",
+                    spec.text
+                );
+            }
+            let pages = dev.trim(offset / k, len / k) * k;
+            format!(
+                "TRIM of {} bytes at {offset} on {}: {pages} 4 KiB pages deallocated",
+                len, spec.text
+            )
+        }
+    };
+    state::save(&dev, &path)?;
+    Ok(line)
+}
+
+fn debt_note(dev: &SimDevice) -> String {
+    match dev.throttle_debt_pe() {
+        Some(d) if d > 0.0 => format!(
+            ", throttling debt {d:.1} P/E above the life curve (writes held to {:.0} % of full rate)",
+            dev.throttle_fraction() * 100.0
+        ),
+        Some(d) => format!(", {:.1} P/E under the throttling life curve", -d),
+        None => String::new(),
+    }
+}
+
+/// The identity a simulated drive shows as a target (cheap: no model is built).
+pub fn identity(spec: &str) -> anyhow::Result<Identity> {
+    Ok(identity_of(&SimSpec::parse(spec)?))
+}
+
+fn identity_of(spec: &SimSpec) -> Identity {
+    Identity {
+        kind: "sim".into(),
+        name: spec.short_name(),
+        size_bytes: spec.size_bytes(),
+        logical_block: 512,
+        physical_block: 4096,
+        model: Some(spec.preset.model.into()),
+        serial: Some(format!("SIM-{}-{}", spec.preset.name, spec.seed)),
+        firmware: Some(format!("ssdfade-sim {}", env!("CARGO_PKG_VERSION"))),
+        rotational: Some(false),
+        write_cache: Some(match spec.cache {
+            CacheMode::None => "write through".into(),
+            mode => format!("write back ({mode})"),
+        }),
+        backing_device: spec.state.as_ref().map(|p| p.display().to_string()),
+    }
+}
+
+/// Wear figures of a simulated drive (what `info` shows).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SimWear {
+    /// Bytes the host has written over the drive's life.
+    pub host_bytes_written: u64,
+    /// Bytes programmed into NAND (host data after compression, plus GC copies).
+    pub nand_bytes_written: u64,
+    /// NAND bytes / host bytes over the drive's life.
+    pub write_amplification: f64,
+    pub erase_count_min: u32,
+    pub erase_count_mean: f64,
+    pub erase_count_max: u32,
+    /// Average P/E cycles including history that was not simulated write by write.
+    pub mean_pe: f64,
+    pub rated_pe: Option<f64>,
+    pub power_on_hours: f64,
+    /// P/E cycles above the lifetime-throttling curve (negative: below it).
+    pub throttle_debt_pe: Option<f64>,
+    /// Fraction of the full write rate the throttle allows now.
+    pub throttle_fraction: f64,
+    /// Bytes holding data (not trimmed or erased).
+    pub mapped_bytes: u64,
+}
+
+/// Wear of the drive in the spec's `state=` file (or of a new drive when there is none).
+pub fn wear(spec: &str) -> anyhow::Result<SimWear> {
+    let spec = SimSpec::parse(spec)?;
+    Ok(wear_of(&open_device(&spec)?))
+}
+
+/// Wear of a drive in memory.
+pub fn wear_of(dev: &SimDevice) -> SimWear {
+    let spec = &dev.spec;
+    let k = u64::from(spec.scale);
+    let life = dev.lifetime();
+    let geo = dev.ftl().geometry();
+    let counts = dev.ftl().erase_counts();
+    let host = life.host_bytes * k;
+    let nand = life.programmed_slots * 4096 / u64::from(geo.slots_per_page) * k;
+    SimWear {
+        host_bytes_written: host,
+        nand_bytes_written: nand,
+        write_amplification: if host > 0 {
+            nand as f64 / host as f64
+        } else {
+            0.0
+        },
+        erase_count_min: counts.iter().copied().min().unwrap_or(0),
+        erase_count_mean: counts.iter().map(|&c| f64::from(c)).sum::<f64>() / counts.len() as f64,
+        erase_count_max: counts.iter().copied().max().unwrap_or(0),
+        mean_pe: dev.mean_pe(),
+        rated_pe: spec.preset.throttle.map(|t| t.rated_pe),
+        power_on_hours: life.power_on_s / 3600.0,
+        throttle_debt_pe: dev.throttle_debt_pe(),
+        throttle_fraction: dev.throttle_fraction(),
+        mapped_bytes: dev.ftl().mapped_pages() * 4096 * k,
+    }
+}
+
+/// The drive of `spec`: loaded from `state=` when that file exists, else new.
+pub fn open_device(spec: &SimSpec) -> anyhow::Result<SimDevice> {
+    match &spec.state {
+        Some(path) if path.exists() => state::load(spec, path),
+        _ => Ok(SimDevice::create(spec)),
+    }
+}

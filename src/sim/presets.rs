@@ -1,0 +1,225 @@
+//! The simulated drives `sim:NAME` can name, with every parameter of their model.
+//!
+//! Timing is per 4 KiB of NAND (a controller that programs larger pages or several planes at
+//! once is folded into a shorter time per 4 KiB). Sources for the figures are in README.md
+//! ("Simulated SSDs") and in the FTL model notes the presets were calibrated from.
+
+use std::time::Duration;
+
+/// DuraClass-like lifetime throttling: NAND programs are held to a life curve over power-on time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Throttle {
+    /// Rated program/erase cycles.
+    pub rated_pe: f64,
+    /// Warranty period the life curve spans, in power-on hours.
+    pub warranty_h: f64,
+    /// Credit a new drive starts with, in power-on hours.
+    pub credit_h: f64,
+    /// NAND 4 KiB programs per second allowed while the drive is on or under its curve.
+    pub max_pages_per_s: f64,
+    /// Debt (P/E cycles above the curve) that divides the allowed rate by e.
+    pub debt_scale_pe: f64,
+    /// The allowed rate never falls below this fraction of the maximum.
+    pub min_fraction: f64,
+}
+
+/// An SLC write cache in front of slower (TLC) flash: fast until full, drained when idle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SlcCache {
+    pub bytes: u64,
+    /// SLC program time per 4 KiB.
+    pub program_us: f64,
+    /// Bytes per second folded into TLC while the host is idle.
+    pub fold_bytes_per_s: f64,
+}
+
+/// History applied by `aged=`: years of service compressed into a preconditioning.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Service {
+    /// Fraction of the logical space the service (a ZIL) rewrote; the rest holds old data.
+    pub hot_fraction: f64,
+    /// P/E cycles the service left the drive below its throttling curve.
+    pub margin_pe: f64,
+}
+
+/// One simulated drive model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Preset {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub model: &'static str,
+    /// Capacity the host sees.
+    pub user_bytes: u64,
+    /// Over-provisioning α = physical / user capacity.
+    pub alpha: f64,
+    /// 4 KiB pages per erase block.
+    pub pages_per_block: u32,
+    pub channels: u32,
+    /// Dies (planes working in parallel) across all channels.
+    pub dies: u32,
+    pub read_us: f64,
+    pub program_us: f64,
+    pub erase_us: f64,
+    /// Channel transfer time per 4 KiB.
+    pub transfer_us: f64,
+    /// Controller limit in aligned 4 KiB commands per second.
+    pub controller_iops: f64,
+    /// Controller cost of an unaligned write relative to an aligned one.
+    pub unaligned_cost: f64,
+    /// Host link bandwidth in bytes per second.
+    pub link_bytes_per_s: f64,
+    /// Time to acknowledge a write into the write cache.
+    pub ack_us: f64,
+    /// Write cache capacity in bytes (unflushed writes a power cut can lose).
+    pub cache_bytes: u64,
+    /// Default `cache=` mode.
+    pub cache: super::CacheMode,
+    /// DuraWrite-like compression and deduplication.
+    pub compression: bool,
+    pub throttle: Option<Throttle>,
+    pub slc: Option<SlcCache>,
+    pub service: Service,
+    /// Default `aged=`.
+    pub aged: Duration,
+    /// Default `scale=`.
+    pub scale: u32,
+}
+
+/// humantime's month (30.44 days), so the default prints as `4months`.
+const MONTH: u64 = 2_630_016;
+
+/// Every preset, in the order `ssdfade sim list` prints them.
+pub const PRESETS: [Preset; 4] = [
+    Preset {
+        name: "vertex2-60g",
+        description: "OCZ Vertex 2 60 GB as pulled from 4 months of ZIL service (SF-1200, 34 nm MLC, compression and lifetime throttling)",
+        model: "OCZ Vertex 2 60GB (simulated SF-1200)",
+        user_bytes: 60_000_000_000,
+        alpha: 1.145,
+        pages_per_block: 256,
+        channels: 8,
+        dies: 16,
+        read_us: 50.0,
+        program_us: 900.0,
+        erase_us: 3000.0,
+        transfer_us: 80.0,
+        controller_iops: 10_500.0,
+        unaligned_cost: 1.5,
+        link_bytes_per_s: 280e6,
+        ack_us: 100.0,
+        cache_bytes: 4 << 20,
+        cache: super::CacheMode::Volatile,
+        compression: true,
+        throttle: Some(Throttle {
+            rated_pe: 5000.0,
+            warranty_h: 3.0 * 8760.0,
+            credit_h: 0.02 * 3.0 * 8760.0,
+            max_pages_per_s: 11_500.0,
+            debt_scale_pe: 30.0,
+            min_fraction: 0.05,
+        }),
+        slc: None,
+        service: Service {
+            hot_fraction: 0.20,
+            margin_pe: 1.0,
+        },
+        aged: Duration::from_secs(4 * MONTH),
+        scale: 1,
+    },
+    Preset {
+        name: "nvme-tlc-1t",
+        description: "consumer NVMe 1 TB, TLC behind a 40 GB SLC write cache: fast until the cache fills, then a cliff",
+        model: "Generic 1TB TLC NVMe (simulated)",
+        user_bytes: 1_000_000_000_000,
+        alpha: 1.0995,
+        pages_per_block: 512,
+        channels: 8,
+        dies: 32,
+        read_us: 60.0,
+        program_us: 500.0,
+        erase_us: 5000.0,
+        transfer_us: 5.0,
+        controller_iops: 400_000.0,
+        unaligned_cost: 1.2,
+        link_bytes_per_s: 3.5e9,
+        ack_us: 20.0,
+        cache_bytes: 256 << 20,
+        cache: super::CacheMode::Volatile,
+        compression: false,
+        throttle: None,
+        slc: Some(SlcCache {
+            bytes: 40_000_000_000,
+            program_us: 40.0,
+            fold_bytes_per_s: 500e6,
+        }),
+        service: Service {
+            hot_fraction: 0.3,
+            margin_pe: 0.0,
+        },
+        aged: Duration::ZERO,
+        scale: 16,
+    },
+    Preset {
+        name: "dc-ssd-400g",
+        description: "enterprise SAS SSD 400 GB, eMLC with 28% over-provisioning and power-loss protection",
+        model: "Generic 400GB DC SSD (simulated)",
+        user_bytes: 400_000_000_000,
+        alpha: 1.28,
+        pages_per_block: 256,
+        channels: 16,
+        dies: 64,
+        read_us: 50.0,
+        program_us: 1000.0,
+        erase_us: 3000.0,
+        transfer_us: 10.0,
+        controller_iops: 120_000.0,
+        unaligned_cost: 1.2,
+        link_bytes_per_s: 1.1e9,
+        ack_us: 20.0,
+        cache_bytes: 512 << 20,
+        cache: super::CacheMode::Plp,
+        compression: false,
+        throttle: None,
+        slc: None,
+        service: Service {
+            hot_fraction: 0.3,
+            margin_pe: 0.0,
+        },
+        aged: Duration::ZERO,
+        scale: 8,
+    },
+    Preset {
+        name: "ram-8g",
+        description: "RAM-based log device 8 GiB (DDRdrive-class, battery/flash backed): no fade",
+        model: "RAM log device 8GiB (simulated)",
+        user_bytes: 8 << 30,
+        alpha: 2.0,
+        pages_per_block: 64,
+        channels: 8,
+        dies: 64,
+        read_us: 1.0,
+        program_us: 1.0,
+        erase_us: 0.0,
+        transfer_us: 0.5,
+        controller_iops: 300_000.0,
+        unaligned_cost: 1.0,
+        link_bytes_per_s: 2.0e9,
+        ack_us: 3.0,
+        cache_bytes: 0,
+        cache: super::CacheMode::Plp,
+        compression: false,
+        throttle: None,
+        slc: None,
+        service: Service {
+            hot_fraction: 0.3,
+            margin_pe: 0.0,
+        },
+        aged: Duration::ZERO,
+        scale: 1,
+    },
+];
+
+/// The preset called `name`.
+pub fn find(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
+}

@@ -1,0 +1,99 @@
+//! The host's closed loop around a simulated drive: QD I/Os always outstanding, a new one
+//! submitted the moment one completes, served one after another (first come, first served) by
+//! the drive as a whole. It turns each I/O's service time into its latency — completion minus
+//! submission — so Little's law (mean latency = QD / IOPS) holds by construction, and the I/Os
+//! queued behind one that ran garbage collection wait for it: the latency tail.
+//!
+//! With `scale=k` each simulated I/O stands for k host I/Os of a k times smaller share of the
+//! service, so QD host I/Os are QD / k simulated ones (possibly a fraction of one): I/O i was
+//! submitted when the host I/O QD places earlier completed, a point that falls inside an earlier
+//! simulated I/O (or the same one) and is interpolated within it.
+
+/// The closed loop: the completion times of the last simulated I/Os.
+pub struct ClosedLoop {
+    /// Completion time of simulated I/O j at `j & mask`.
+    completions: Vec<f64>,
+    /// When the first QD host I/Os were submitted.
+    start: f64,
+    mask: usize,
+    /// Simulated I/Os served so far.
+    served: usize,
+    /// QD / scale = `whole + fraction` simulated I/Os outstanding.
+    whole: usize,
+    fraction: f64,
+    /// Completion time of the last I/O served.
+    clock: f64,
+}
+
+impl ClosedLoop {
+    /// A loop of `qd` host I/Os, all submitted at time `start`, on a drive whose I/Os each stand
+    /// for `scale` host I/Os.
+    pub fn new(qd: u32, scale: u32, start: f64) -> ClosedLoop {
+        let outstanding = f64::from(qd) / f64::from(scale);
+        let whole = outstanding.floor() as usize;
+        let len = (whole + 2).next_power_of_two();
+        ClosedLoop {
+            completions: vec![start; len],
+            start,
+            mask: len - 1,
+            served: 0,
+            whole,
+            fraction: outstanding - whole as f64,
+            clock: start,
+        }
+    }
+
+    /// Serves the next I/O for `service` seconds and returns its latency. It starts when the
+    /// previous one completes (the drive is never idle: the loop always has I/Os waiting), and
+    /// was submitted when the one QD host I/Os before it completed.
+    #[inline]
+    pub fn serve(&mut self, service: f64) -> f64 {
+        self.clock += service;
+        let i = self.served;
+        self.completions[i & self.mask] = self.clock;
+        self.served += 1;
+        // I/O i was submitted at host position i + 1 − QD/scale (simulated I/O units), between
+        // the completions of I/Os i − whole − 1 and i − whole.
+        let later = self.completion(i as isize - self.whole as isize);
+        let earlier = self.completion(i as isize - self.whole as isize - 1);
+        let submitted = later - self.fraction * (later - earlier);
+        self.clock - submitted
+    }
+
+    /// Completion time of simulated I/O `j` (the start time for j < 0).
+    #[inline]
+    fn completion(&self, j: isize) -> f64 {
+        if j < 0 {
+            self.start
+        } else {
+            self.completions[j as usize & self.mask]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn latencies(qd: u32, scale: u32, services: &[f64]) -> Vec<f64> {
+        let mut q = ClosedLoop::new(qd, scale, 0.0);
+        services.iter().map(|&s| q.serve(s)).collect()
+    }
+
+    #[test]
+    fn an_io_waits_for_the_ones_ahead_of_it() {
+        // QD2: completions at 1, 3, 6, 10; I/Os 2 and 3 were submitted when 0 and 1 completed.
+        assert_eq!(latencies(2, 1, &[1.0, 2.0, 3.0, 4.0]), [1.0, 3.0, 5.0, 7.0]);
+        // QD1: latency is the service time.
+        assert_eq!(latencies(1, 1, &[1.0, 5.0, 2.0]), [1.0, 5.0, 2.0]);
+    }
+
+    #[test]
+    fn scaled_ios_stand_for_a_fraction_of_the_queue() {
+        // Each simulated I/O is 4 host I/Os: at QD1 a host I/O is a quarter of it.
+        assert_eq!(latencies(1, 4, &[4.0, 8.0]), [1.0, 2.0]);
+        // QD6 is 1.5 simulated I/Os: at a constant service s, latency 1.5 s.
+        let steady = latencies(6, 4, &[2.0; 10]);
+        assert!(steady[2..].iter().all(|&l| (l - 3.0).abs() < 1e-12));
+    }
+}

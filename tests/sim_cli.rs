@@ -1,0 +1,255 @@
+//! Simulated drives through the command line: `sim:` targets run by measure and soak on
+//! simulated time, kept between commands by `state=`, and the `sim list` command.
+
+mod common;
+
+use std::path::Path;
+
+use common::ssdfade;
+use ssdfade::results::read_samples;
+use ssdfade::sim::{self, SimErase};
+
+/// Runs ssdfade in `dir` and returns its exit status and the JSON it printed.
+fn json_run(dir: &Path, args: &[&str]) -> (i32, serde_json::Value) {
+    let out = ssdfade(dir).args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let value = serde_json::from_str(stdout.trim()).unwrap_or(serde_json::Value::Null);
+    if !out.status.success() {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    }
+    (out.status.code().unwrap_or(-1), value)
+}
+
+/// The full-size 60 GB model, 8 simulated hours through `soak`: it fades to the seed's figure
+/// and the samples carry simulated time.
+#[test]
+fn full_size_vertex2_soak_fades_to_the_seed_figure_in_simulated_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, summary) = json_run(
+        dir.path(),
+        &[
+            "soak",
+            "sim:vertex2-60g",
+            "--duration",
+            "8h",
+            "--interval",
+            "60s",
+            "--align",
+            "512",
+            "--seed",
+            "910",
+            "--json",
+            "--out",
+            "run",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(summary["engine"], "sim");
+    let samples = read_samples(&dir.path().join("run")).unwrap();
+    let first = &samples[0];
+    let last_full = &samples[samples.len() - 2];
+    let end = samples.last().unwrap().t_end_s;
+    println!(
+        "8 h soak of sim:vertex2-60g: first minute {:.0} IOPS, last full minute {:.0} IOPS, ended at {end:.0} s",
+        first.iops, last_full.iops
+    );
+    assert!((28_800.0..28_810.0).contains(&end));
+    assert!(first.iops > 3000.0);
+    assert!(
+        (750.0..=1100.0).contains(&last_full.iops),
+        "{:.0} IOPS after 8 h",
+        last_full.iops
+    );
+    let ops: u64 = samples.iter().map(|s| s.ops).sum();
+    assert_eq!(ops, summary["ops"].as_u64().unwrap());
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("run/run.json")).unwrap())
+            .unwrap();
+    assert_eq!(info["target"]["identity"]["kind"], "sim");
+}
+
+/// soak/measure, an erase and measure act on the same drive through its state file.
+#[test]
+fn state_file_carries_the_drive_from_measure_through_erase_to_measure() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = format!(
+        "sim:vertex2-60g,scale=8,state={}",
+        dir.path().join("v2.sim").display()
+    );
+    let measure = |out: &str| {
+        let (code, v) = json_run(
+            dir.path(),
+            &[
+                "measure", &spec, "--align", "512", "--seed", "3", "--json", "--out", out,
+            ],
+        );
+        assert_eq!(code, 0);
+        v["iops"].as_f64().unwrap()
+    };
+    let as_pulled = measure("m1");
+    let wear_before = sim::wear(&spec).unwrap();
+    let line = sim::erase(&spec, SimErase::Secure).unwrap();
+    println!("{line}");
+    let wear_after = sim::wear(&spec).unwrap();
+    assert_eq!(wear_after.mapped_bytes, 0);
+    assert!(wear_after.erase_count_mean > wear_before.erase_count_mean);
+    assert_eq!(
+        wear_after.throttle_debt_pe.map(|d| d > -2.0),
+        Some(true),
+        "debt survives the erase"
+    );
+    let after_erase = measure("m2");
+    println!("as pulled {as_pulled:.0} IOPS, after secure erase {after_erase:.0} IOPS");
+    assert!((3440.0..5160.0).contains(&as_pulled));
+    assert!((5100.0..6900.0).contains(&after_erase));
+    let trimmed = sim::erase(
+        &spec,
+        SimErase::Trim {
+            offset: 0,
+            len: 1 << 30,
+        },
+    )
+    .unwrap();
+    assert!(trimmed.contains("262144 4 KiB pages"), "{trimmed}");
+}
+
+#[test]
+fn erase_without_a_state_file_is_refused_as_bad_input() {
+    let err = sim::erase("sim:vertex2-60g,scale=64", SimErase::Secure).unwrap_err();
+    assert!(err.downcast_ref::<ssdfade::error::BadInput>().is_some());
+    assert!(err.to_string().contains("state="));
+}
+
+#[test]
+fn identity_shows_the_full_size_with_512_byte_sectors() {
+    let id = sim::identity("sim:nvme-tlc-1t").unwrap();
+    assert_eq!(id.kind, "sim");
+    assert_eq!(id.logical_block, 512);
+    assert!(id.size_bytes > 999_000_000_000 && id.size_bytes <= 1_000_000_000_000);
+}
+
+#[test]
+fn sim_list_prints_every_preset() {
+    let out = ssdfade(Path::new("."))
+        .args(["sim", "list"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in ["vertex2-60g", "nvme-tlc-1t", "dc-ssd-400g", "ram-8g"] {
+        assert!(text.contains(name), "{name} missing from:\n{text}");
+    }
+}
+
+/// `fail_after=N` makes writes fail with EIO; the run stops (exit 1) keeping the samples.
+#[test]
+fn injected_write_errors_stop_the_run_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _) = json_run(
+        dir.path(),
+        &[
+            "measure",
+            "sim:ram-8g,fail_after=100000",
+            "--duration",
+            "5s",
+            "--json",
+            "--out",
+            "run",
+        ],
+    );
+    assert_eq!(code, 1);
+    let samples = read_samples(&dir.path().join("run")).unwrap();
+    let errors: u64 = samples.iter().map(|s| s.errors).sum();
+    let ops: u64 = samples.iter().map(|s| s.ops).sum();
+    assert_eq!(errors, 1);
+    assert_eq!(ops, 100_000);
+    assert_eq!(samples.last().unwrap().error_events[0].errno, libc::EIO);
+
+    // fail_at: sequential writes from 0 fail on the one that covers the offset.
+    let (code, _) = json_run(
+        dir.path(),
+        &[
+            "measure",
+            "sim:ram-8g,fail_at=1M",
+            "--random-pct",
+            "0",
+            "--duration",
+            "1s",
+            "--json",
+            "--out",
+            "at",
+        ],
+    );
+    assert_eq!(code, 1);
+    let samples = read_samples(&dir.path().join("at")).unwrap();
+    assert_eq!(samples.last().unwrap().error_events[0].offset, 1 << 20);
+}
+
+/// The consumer TLC drive is fast until its SLC cache fills, then falls off a cliff; the RAM
+/// device does not fade at all.
+#[test]
+fn tlc_drive_falls_off_the_slc_cliff_and_ram_does_not_fade() {
+    let dir = tempfile::tempdir().unwrap();
+    let soak = |target: &str, duration: &str, out: &str| {
+        let (code, _) = json_run(
+            dir.path(),
+            &[
+                "soak",
+                target,
+                "--duration",
+                duration,
+                "--interval",
+                "10s",
+                "--qd",
+                "32",
+                "--json",
+                "--out",
+                out,
+            ],
+        );
+        assert_eq!(code, 0);
+        read_samples(&dir.path().join(out)).unwrap()
+    };
+    let tlc = soak("sim:nvme-tlc-1t", "3m", "tlc");
+    let (first, last) = (tlc[0].iops, tlc[tlc.len() - 2].iops);
+    println!("nvme-tlc-1t: {first:.0} IOPS at first, {last:.0} after the SLC cache filled");
+    assert!(first > 5.0 * last);
+    let ram = soak("sim:ram-8g", "10m", "ram");
+    let iops: Vec<f64> = ram[..ram.len() - 1].iter().map(|s| s.iops).collect();
+    let (lo, hi) = iops
+        .iter()
+        .fold((f64::MAX, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    println!("ram-8g: {lo:.0} to {hi:.0} IOPS over 10 minutes");
+    assert!(hi <= lo * 1.05);
+}
+
+/// The same seed gives the same drive and the same samples.
+#[test]
+fn simulated_runs_are_deterministic_for_a_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |out: &str| {
+        let (code, _) = json_run(
+            dir.path(),
+            &[
+                "measure",
+                "sim:vertex2-60g,scale=16",
+                "--duration",
+                "30s",
+                "--align",
+                "512",
+                "--seed",
+                "5",
+                "--json",
+                "--out",
+                out,
+            ],
+        );
+        assert_eq!(code, 0);
+        read_samples(&dir.path().join(out))
+            .unwrap()
+            .iter()
+            .map(|s| (s.ops, s.lat_us.p99))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run("a"), run("b"));
+}
