@@ -14,7 +14,7 @@ use crate::results::{default_dir, utc_now, RunDir, RunInfo, Summary, TargetRecor
 use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::{IntervalStats, Sample};
-use crate::target::{OpenRequest, Target};
+use crate::target::{Identity, OpenRequest, Target};
 use crate::units::{format_bytes, format_duration};
 use crate::workload::Workload;
 
@@ -44,35 +44,27 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         force: args.safety.force,
         size: args.safety.size,
     };
-    // A simulated drive needs no confirmation (no real data is at stake); its wear before and
-    // after the run comes from the engine's own drive in memory.
-    let mut sim = None;
-    let (identity, mut real) = if is_sim_target(&args.target) {
+    // A simulated drive needs no confirmation (no real data is at stake).
+    let (identity, mut engine): (Identity, Box<dyn Engine>) = if is_sim_target(&args.target) {
         let engine = SimEngine::open(&args.target)?;
-        let identity = engine.identity();
-        sim = Some(engine);
-        (identity, None)
+        (engine.identity(), Box::new(engine))
     } else {
         let target = Target::open(&request)?;
-        let identity = target.identity.clone();
-        (identity, Some(real_engine(args.engine, Arc::new(target))?))
+        (
+            target.identity.clone(),
+            real_engine(args.engine, Arc::new(target))?,
+        )
     };
-    let drive_info = |sim: &Option<SimEngine>| match sim {
-        Some(engine) => Some(engine.drive_info()),
-        None => crate::inspect::gather_for_record(&args.target),
+    let drive_info = |engine: &dyn Engine| {
+        engine
+            .drive_info()
+            .or_else(|| crate::inspect::gather_for_record(&args.target))
     };
-    let drive_before = drive_info(&sim);
+    let drive_before = drive_info(engine.as_ref());
     let workload = resolve_workload(args, defaults, identity.size_bytes, identity.logical_block)?;
     let record = TargetRecord {
         path: args.target.clone(),
         identity,
-    };
-
-    let engine: &mut dyn Engine = match sim.as_mut() {
-        Some(engine) => engine,
-        None => real
-            .as_deref_mut()
-            .expect("a real target has a real engine"),
     };
     let engine_name = engine.name();
 
@@ -120,7 +112,7 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary.clone());
-    info.drive_after = drive_info(&sim);
+    info.drive_after = drive_info(engine.as_ref());
     info.write_amplification =
         crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
     recorder.run_dir.write_info(&info)?;

@@ -63,6 +63,11 @@ pub trait Engine {
         control: &Control,
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd>;
+    /// The drive's identity and wear as the engine itself knows them (a simulated drive);
+    /// `None` means ask the system about the target instead.
+    fn drive_info(&self) -> Option<crate::inspect::DriveInfo> {
+        None
+    }
 }
 
 /// The real engines a user can choose with `--engine`.

@@ -44,15 +44,6 @@ impl SimEngine {
         super::identity_of(&self.device.spec)
     }
 
-    /// The drive's identity and wear now, as recorded before and after a run.
-    pub fn drive_info(&self) -> crate::inspect::DriveInfo {
-        crate::inspect::sim_drive_info(
-            &self.device.spec.text,
-            self.identity(),
-            super::wear_of(&self.device),
-        )
-    }
-
     fn simulate(
         &mut self,
         w: &Workload,
@@ -175,6 +166,15 @@ fn nanos(seconds: f64) -> u64 {
 impl Engine for SimEngine {
     fn name(&self) -> &'static str {
         "sim"
+    }
+
+    /// The drive's identity and wear now, as recorded before and after a run.
+    fn drive_info(&self) -> Option<crate::inspect::DriveInfo> {
+        Some(crate::inspect::sim_drive_info(
+            &self.device.spec.text,
+            self.identity(),
+            super::wear_of(&self.device),
+        ))
     }
 
     fn run(
