@@ -15,23 +15,27 @@ pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
         progress_bar: false,
     };
     let outcome = execute(args, &defaults)?;
-    print_outcome(&outcome, args.json)?;
+    if args.json {
+        println!("{}", outcome_json(&outcome)?);
+    } else {
+        print_table(&outcome);
+    }
     Ok(outcome)
 }
 
-/// Prints a finished run: the table with a headline, or one JSON object.
-pub fn print_outcome(outcome: &Outcome, json: bool) -> anyhow::Result<()> {
-    if json {
-        let mut value = serde_json::to_value(&outcome.summary)?;
-        value["run_dir"] = outcome.dir.display().to_string().into();
-        value["status"] = outcome.info.status.clone().into();
-        println!("{}", serde_json::to_string(&value)?);
-    } else {
-        println!("{}", headline(outcome));
-        print!("{}", outcome.summary.table());
-        println!("  Run directory: {}", outcome.dir.display());
-    }
-    Ok(())
+/// A finished run as one JSON object: the summary plus where the run directory is and how it ended.
+pub fn outcome_json(outcome: &Outcome) -> anyhow::Result<serde_json::Value> {
+    let mut value = serde_json::to_value(&outcome.summary)?;
+    value["run_dir"] = outcome.dir.display().to_string().into();
+    value["status"] = outcome.info.status.clone().into();
+    Ok(value)
+}
+
+/// Prints a finished run as a table under a headline.
+pub fn print_table(outcome: &Outcome) {
+    println!("{}", headline(outcome));
+    print!("{}", outcome.summary.table());
+    println!("  Run directory: {}", outcome.dir.display());
 }
 
 /// One line saying what was measured.

@@ -2,11 +2,12 @@
 
 use std::time::Duration;
 
-use super::measure::print_outcome;
+use super::measure::{outcome_json, print_table};
 use super::run::{execute, Defaults, Outcome};
 use crate::cli::RunArgs;
+use crate::results::{read_samples, Fade};
 
-/// Runs the soak and prints a short account of it.
+/// Runs the soak and prints a short account of it, with how far it faded.
 pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
     let defaults = Defaults {
         command: "soak",
@@ -15,6 +16,16 @@ pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
         progress_bar: !args.json,
     };
     let outcome = execute(args, &defaults)?;
-    print_outcome(&outcome, args.json)?;
+    let fade = Fade::of(&read_samples(&outcome.dir)?);
+    if args.json {
+        let mut value = outcome_json(&outcome)?;
+        value["fade"] = serde_json::to_value(&fade)?;
+        println!("{value}");
+    } else {
+        print_table(&outcome);
+        if let Some(fade) = fade {
+            print!("{}", fade.line());
+        }
+    }
     Ok(outcome)
 }

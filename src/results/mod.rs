@@ -2,6 +2,7 @@
 //! run, `samples.jsonl` holds one [`Sample`] per line, each flushed to stable storage as it is
 //! taken so a crash or power loss loses at most the interval in progress.
 
+mod fade;
 mod summary;
 
 use std::fs::{File, OpenOptions};
@@ -11,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
+pub use fade::Fade;
 pub use summary::Summary;
 
 use crate::engine::RunEnd;
