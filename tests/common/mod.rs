@@ -69,8 +69,22 @@ impl Zram {
 
 impl Drop for Zram {
     fn drop(&mut self) {
-        let _ = std::fs::write(format!("/sys/block/zram{}/reset", self.index), "1");
-        let _ = std::fs::write("/sys/class/zram-control/hot_remove", self.index.to_string());
+        // A process killed by the test (or an io_uring ring torn down late) may still hold the
+        // device for a moment: reset fails with EBUSY until it lets go, so keep trying.
+        for _ in 0..200 {
+            let reset = std::fs::write(format!("/sys/block/zram{}/reset", self.index), "1");
+            if reset.is_ok()
+                && std::fs::write("/sys/class/zram-control/hot_remove", self.index.to_string())
+                    .is_ok()
+            {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        eprintln!(
+            "could not remove zram{} (still busy after 10 s)",
+            self.index
+        );
     }
 }
 
