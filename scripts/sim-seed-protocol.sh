@@ -31,5 +31,5 @@ step "after a second secure erase" 4000 "$bin" measure "$target" "${spec[@]}" --
 "$bin" info "$target" | grep -iE "wear|P/E|throttl|written" || true
 echo
 fresh="sim:vertex2-60g${1:-}"
-step "as pulled, random data" 4700 "$bin" measure "$fresh" "${spec[@]}" --out "$work/r1"
-step "as pulled, repeating bytes" 7000 "$bin" measure "$fresh" "${spec[@]}" --pattern repeat --out "$work/r2"
+step "as pulled, 512 B random data" 4700 "$bin" measure "$fresh" "${spec[@]}" --bs 512 --out "$work/r1"
+step "as pulled, 512 B repeating bytes" 7000 "$bin" measure "$fresh" "${spec[@]}" --bs 512 --pattern repeat --out "$work/r2"

@@ -46,9 +46,10 @@ pub fn list() -> String {
             p.read_us, p.program_us, p.erase_us, p.transfer_us
         );
         out += &format!(
-            "  controller {:.0} IOPS (unaligned writes cost {}×), link {:.0} MB/s, cache ack {} µs, cache {} ({})\n",
+            "  controller {:.0} IOPS (unaligned writes cost {}×, +{}× for sub-page incompressible ones), link {:.0} MB/s, cache ack {} µs, cache {} ({})\n",
             p.controller_iops,
             p.unaligned_cost,
+            p.subpage_incompressible_cost,
             p.link_bytes_per_s / 1e6,
             p.ack_us,
             format_bytes(p.cache_bytes),

@@ -44,6 +44,9 @@ pub struct Activity {
     pub read_pages: u64,
     pub aligned_writes: u64,
     pub unaligned_writes: u64,
+    /// Writes smaller than a page whose data does not compress (see the preset's
+    /// `subpage_incompressible_cost`).
+    pub subpage_incompressible_writes: u64,
     pub reads: u64,
     pub bytes: u64,
     /// Host slots that went to the SLC cache.
@@ -53,7 +56,7 @@ pub struct Activity {
 impl Activity {
     /// Every count, in a fixed order.
     #[inline]
-    fn counts(&self) -> [u64; 9] {
+    fn counts(&self) -> [u64; 10] {
         [
             self.work.host_slots,
             self.work.gc_slots,
@@ -64,11 +67,12 @@ impl Activity {
             self.reads,
             self.bytes,
             self.slc_slots,
+            self.subpage_incompressible_writes,
         ]
     }
 
     #[inline]
-    fn from_counts(c: [u64; 9]) -> Activity {
+    fn from_counts(c: [u64; 10]) -> Activity {
         Activity {
             work: Work {
                 host_slots: c[0],
@@ -81,6 +85,7 @@ impl Activity {
             reads: c[6],
             bytes: c[7],
             slc_slots: c[8],
+            subpage_incompressible_writes: c[9],
         }
     }
 
@@ -250,6 +255,9 @@ impl SimDevice {
             }
         }
         self.life.host_bytes += len;
+        if len < PAGE && compressed > 0.5 && !content.duplicate {
+            self.activity.subpage_incompressible_writes += 1;
+        }
         if unaligned {
             self.activity.unaligned_writes += 1;
         } else {
@@ -386,8 +394,8 @@ impl SimDevice {
 
         // The resources' time is linear in the counts: price each count once, by the time all
         // resources together spend on one unit of it.
-        let prices: [f64; 9] = std::array::from_fn(|f| {
-            let mut unit = [0; 9];
+        let prices: [f64; 10] = std::array::from_fn(|f| {
+            let mut unit = [0; 10];
             unit[f] = 1;
             let r = self.resource_seconds(&Activity::from_counts(unit), program_rate);
             r.iter().sum()
@@ -436,6 +444,7 @@ impl SimDevice {
         let channel = (programs + read_pages) * p.transfer_us / f64::from(p.channels) * 1e-6;
         let controller = (a.aligned_writes as f64
             + a.unaligned_writes as f64 * p.unaligned_cost
+            + a.subpage_incompressible_writes as f64 * p.subpage_incompressible_cost
             + a.reads as f64)
             / p.controller_iops;
         let link = a.bytes as f64 / p.link_bytes_per_s;

@@ -66,6 +66,10 @@ pub struct Preset {
     pub controller_iops: f64,
     /// Controller cost of an unaligned write relative to an aligned one.
     pub unaligned_cost: f64,
+    /// Further controller cost (relative to an aligned write) of a write smaller than a page
+    /// whose data does not compress: the controller merges it into the old page and pushes the
+    /// whole merged page through its compression engine.
+    pub subpage_incompressible_cost: f64,
     /// Host link bandwidth in bytes per second.
     pub link_bytes_per_s: f64,
     /// Time to acknowledge a write into the write cache.
@@ -105,6 +109,7 @@ pub const PRESETS: [Preset; 4] = [
         transfer_us: 80.0,
         controller_iops: 10_500.0,
         unaligned_cost: 1.5,
+        subpage_incompressible_cost: 0.73,
         link_bytes_per_s: 280e6,
         ack_us: 100.0,
         cache_bytes: 4 << 20,
@@ -141,6 +146,7 @@ pub const PRESETS: [Preset; 4] = [
         transfer_us: 5.0,
         controller_iops: 400_000.0,
         unaligned_cost: 1.2,
+        subpage_incompressible_cost: 0.0,
         link_bytes_per_s: 3.5e9,
         ack_us: 20.0,
         cache_bytes: 256 << 20,
@@ -174,6 +180,7 @@ pub const PRESETS: [Preset; 4] = [
         transfer_us: 10.0,
         controller_iops: 120_000.0,
         unaligned_cost: 1.2,
+        subpage_incompressible_cost: 0.0,
         link_bytes_per_s: 1.1e9,
         ack_us: 20.0,
         cache_bytes: 512 << 20,
@@ -203,6 +210,7 @@ pub const PRESETS: [Preset; 4] = [
         transfer_us: 0.5,
         controller_iops: 300_000.0,
         unaligned_cost: 1.0,
+        subpage_incompressible_cost: 0.0,
         link_bytes_per_s: 2.0e9,
         ack_us: 3.0,
         cache_bytes: 0,
