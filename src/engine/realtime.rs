@@ -135,16 +135,7 @@ impl WorkerStats {
     }
 
     fn end_run(&self, event: &ErrorEvent) {
-        let what = format!(
-            "{} error at offset {} after {:.1} s: {}",
-            match event.op {
-                crate::stats::OpKind::Read => "read",
-                crate::stats::OpKind::Write => "write",
-            },
-            event.offset,
-            event.t_s,
-            event.message
-        );
+        let what = event.describe();
         let _ = self.shared.failure.set(what);
         self.shared.stop.store(true, Ordering::Relaxed);
     }

@@ -83,21 +83,19 @@ impl SimEngine {
             for &(op, offset) in &batch {
                 let write = op == OpKind::Write;
                 if let Some(fault) = self.device.fault(write, offset, w.bs) {
-                    stats.record_error(ErrorEvent {
+                    let event = ErrorEvent {
                         t_s: t,
                         op,
                         offset: offset * k,
                         errno: fault.errno,
                         message: "Input/output error (injected by the simulated drive)".into(),
-                    });
+                    };
                     if w.on_error == OnError::Stop {
-                        failure = Some(format!(
-                            "{} error at offset {} after {t:.1} s: Input/output error (injected by the simulated drive)",
-                            if write { "write" } else { "read" },
-                            offset * k
-                        ));
+                        failure = Some(event.describe());
+                        stats.record_error(event);
                         break;
                     }
+                    stats.record_error(event);
                     continue;
                 }
                 if write {

@@ -100,6 +100,20 @@ pub struct ErrorEvent {
     pub message: String,
 }
 
+impl ErrorEvent {
+    /// One line for the user: `write error at offset 4096 after 1.2 s: Input/output error`.
+    pub fn describe(&self) -> String {
+        let op = match self.op {
+            OpKind::Read => "read",
+            OpKind::Write => "write",
+        };
+        format!(
+            "{op} error at offset {} after {:.1} s: {}",
+            self.offset, self.t_s, self.message
+        )
+    }
+}
+
 /// Everything counted in one interval.
 #[derive(Clone, Debug, Default)]
 pub struct IntervalStats {
