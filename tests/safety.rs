@@ -366,3 +366,25 @@ fn device_in_use_by_another_run_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("busy"), "{stderr}");
 }
+
+#[test]
+fn refused_run_leaves_no_new_test_file_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    for bad in [["--qd", "0"], ["--bs", "1000"], ["--span", "1G"]] {
+        let out = ssdfade(dir.path())
+            .args(["measure", "new.img", "--size", "16M", "--duration", "1s"])
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{bad:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            !dir.path().join("new.img").exists(),
+            "{bad:?} left new.img behind"
+        );
+    }
+}

@@ -45,11 +45,15 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         size: args.safety.size,
     };
     // A simulated drive needs no confirmation (no real data is at stake).
+    let mut created = CreatedFile(None);
     let (identity, mut engine): (Identity, Box<dyn Engine>) = if is_sim_target(&args.target) {
         let engine = SimEngine::open(&args.target)?;
         (engine.identity(), Box::new(engine))
     } else {
         let target = Target::open(&request)?;
+        if target.created {
+            created.0 = Some(target.path.clone());
+        }
         (
             target.identity.clone(),
             real_engine(args.engine, Arc::new(target))?,
@@ -90,6 +94,7 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         write_amplification: None,
     };
     let run_dir = RunDir::create(&dir, &info)?;
+    created.0 = None;
 
     let control = Control {
         interrupted: install_signal_flag()?,
@@ -122,6 +127,18 @@ pub fn execute(args: &RunArgs, defaults: &Defaults) -> anyhow::Result<Outcome> {
         summary,
         end,
     })
+}
+
+/// A test file this invocation created, removed again if the run is refused before it starts
+/// (bad input found only once the target was known), so a refusal leaves nothing behind.
+struct CreatedFile(Option<PathBuf>);
+
+impl Drop for CreatedFile {
+    fn drop(&mut self) {
+        if let Some(path) = &self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 fn resolve_workload(

@@ -103,6 +103,7 @@ pub(super) fn open(req: &OpenRequest) -> anyhow::Result<Target> {
         logical_block: logical,
         physical_block: physical,
         identity,
+        created: false,
     })
 }
 

@@ -36,7 +36,16 @@ pub(super) fn create(req: &OpenRequest) -> anyhow::Result<Target> {
         );
     }
     drop(file);
-    open_direct(req, size)
+    match open_direct(req, size) {
+        Ok(target) => Ok(Target {
+            created: true,
+            ..target
+        }),
+        Err(e) => {
+            let _ = std::fs::remove_file(&req.path);
+            Err(e)
+        }
+    }
 }
 
 /// Opens an existing file, refusing to overwrite data the user did not name.
@@ -124,6 +133,7 @@ fn open_direct(req: &OpenRequest, size: u64) -> anyhow::Result<Target> {
             backing_device: backing,
             ..Default::default()
         },
+        created: false,
     })
 }
 

@@ -37,6 +37,8 @@ pub struct Target {
     pub logical_block: u32,
     pub physical_block: u32,
     pub identity: Identity,
+    /// This open created the file (so a run refused afterwards should remove it again).
+    pub created: bool,
 }
 
 /// What the target is, as far as the system tells.
