@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{root_or_skip, ssdfade, Loop, Zram};
+use common::{json_ok, root_or_skip, ssdfade, Loop, Zram};
 
 #[test]
 fn measure_on_zram_reports_consistent_json() {
@@ -12,30 +12,21 @@ fn measure_on_zram_reports_consistent_json() {
     let zram = Zram::new(256 << 20);
     let dir = tempfile::tempdir().unwrap();
     let dev = zram.path.to_str().unwrap();
-    let out = ssdfade(dir.path())
-        .args([
-            "measure",
-            dev,
-            "--destroy-data",
-            dev,
-            "--engine",
-            "threads",
-            "--qd",
-            "4",
-            "--duration",
-            "2s",
-            "--json",
-            "--out",
-            "run",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_ok(ssdfade(dir.path()).args([
+        "measure",
+        dev,
+        "--destroy-data",
+        dev,
+        "--engine",
+        "threads",
+        "--qd",
+        "4",
+        "--duration",
+        "2s",
+        "--json",
+        "--out",
+        "run",
+    ]));
     assert!(v["iops"].as_f64().unwrap() > 1000.0, "{v}");
     assert_eq!(v["engine"], "threads");
     let samples = ssdfade::results::read_samples(&dir.path().join("run")).unwrap();

@@ -7,7 +7,7 @@ mod common;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
-use common::{root_or_skip, run_ok, ssdfade, Loop, Zram};
+use common::{json_ok, root_or_skip, run_ok, ssdfade, Loop, Zram};
 
 const REGION: usize = 4 << 20;
 
@@ -306,25 +306,19 @@ fn measure_records_drive_info_before_and_after() {
 
 /// Runs `measure` on a sim target for 10 simulated seconds and returns its IOPS.
 fn sim_iops(dir: &Path, target: &str, out: &str) -> f64 {
-    let out = ssdfade(dir)
-        .args([
-            "measure",
-            target,
-            "--duration",
-            "10s",
-            "--align",
-            "512",
-            "--json",
-        ])
-        .args(["--out", out])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = json_ok(
+        ssdfade(dir)
+            .args([
+                "measure",
+                target,
+                "--duration",
+                "10s",
+                "--align",
+                "512",
+                "--json",
+            ])
+            .args(["--out", out]),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     v["iops"].as_f64().unwrap()
 }
 

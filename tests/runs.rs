@@ -8,17 +8,11 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::{root_or_skip, ssdfade, Zram};
+use common::{json_ok, root_or_skip, ssdfade, Zram};
 use ssdfade::results::{read_info, read_samples};
 
 fn run_json(dir: &Path, args: &[&str]) -> serde_json::Value {
-    let out = ssdfade(dir).args(args).arg("--json").output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_ok(ssdfade(dir).args(args).arg("--json"))
 }
 
 #[test]

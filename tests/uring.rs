@@ -5,31 +5,25 @@ mod common;
 
 use std::path::Path;
 
-use common::{root_or_skip, ssdfade, Zram};
+use common::{json_ok, root_or_skip, ssdfade, Zram};
 
 /// Runs `ssdfade measure` with `args` in `dir`, writing the run to `dir/run`, and returns the
 /// --json object and the number of samples, after checking that the samples add up to it and
 /// that `uring` ran.
 fn measure_with_uring(dir: &Path, target: &str, args: &[&str]) -> (serde_json::Value, usize) {
-    let out = ssdfade(dir)
-        .args([
-            "measure",
-            target,
-            "--destroy-data",
-            target,
-            "--engine",
-            "uring",
-        ])
-        .args(args)
-        .args(["--interval", "200ms", "--json", "--out", "run"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = json_ok(
+        ssdfade(dir)
+            .args([
+                "measure",
+                target,
+                "--destroy-data",
+                target,
+                "--engine",
+                "uring",
+            ])
+            .args(args)
+            .args(["--interval", "200ms", "--json", "--out", "run"]),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["engine"], "uring", "{v}");
     assert_eq!(v["errors"], 0, "{v}");
     let run = dir.join("run");
@@ -93,17 +87,11 @@ fn uring_is_the_default_where_the_kernel_allows_it() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("target.img");
     let file = file.to_str().unwrap();
-    let out = ssdfade(dir.path())
-        .args(["measure", file, "--destroy-data", file, "--size", "8M"])
-        .args(["--qd", "4", "--bytes", "1M", "--json", "--out", "run"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = json_ok(
+        ssdfade(dir.path())
+            .args(["measure", file, "--destroy-data", file, "--size", "8M"])
+            .args(["--qd", "4", "--bytes", "1M", "--json", "--out", "run"]),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let expected = if ssdfade::engine::uring::available() {
         "uring"
     } else {

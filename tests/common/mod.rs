@@ -119,6 +119,20 @@ impl Drop for Loop {
     }
 }
 
+/// Runs a command that must succeed and print one JSON object, and returns that object.
+pub fn json_ok(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("running {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{cmd:?} printed no JSON object: {e}"))
+}
+
 /// Runs a command and returns its stdout, panicking with its stderr on failure.
 pub fn run_ok(cmd: &mut Command) -> String {
     sh(cmd)
