@@ -12,6 +12,7 @@ pub mod inspect;
 pub mod pattern;
 pub mod results;
 pub mod sim;
+pub mod slog;
 pub mod smart;
 pub mod stats;
 pub mod target;

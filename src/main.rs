@@ -32,6 +32,8 @@ fn main() {
             commands::info::run(&args.target, args.json).map(|_| RunEnd::Completed)
         }
         Command::Erase(args) => commands::erase::run(args),
+        Command::Slog(args) => commands::slog::run(args),
+        Command::Plp(cmd) => commands::plp::run(cmd),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

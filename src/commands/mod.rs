@@ -3,7 +3,9 @@
 pub mod erase;
 pub mod info;
 pub mod measure;
+pub mod plp;
 pub mod run;
 pub mod selftest;
 pub mod sim;
+pub mod slog;
 pub mod soak;
