@@ -209,10 +209,10 @@ fn writer_loop(
             break;
         }
         let content = pattern.next_content();
-        pattern.render(&content, buf.as_mut_slice());
+        pattern.render(&content, &mut buf.as_mut_slice()[..size]);
         let offset = random_offset(&mut rng, s.span, p.size);
         let t0 = Instant::now();
-        let result = durable_write(s.fd, buf.as_slice(), offset, p.mode);
+        let result = durable_write(s.fd, &buf.as_slice()[..size], offset, p.mode);
         let ns = t0.elapsed().as_nanos() as u64;
         match result {
             Ok(()) => {

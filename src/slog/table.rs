@@ -20,7 +20,7 @@ pub fn render(r: &SlogRecord, dir: &std::path::Path) -> String {
     for mode in [SyncMode::Fdatasync, SyncMode::Dsync] {
         sizes_table(&mut t, d, mode);
     }
-    concurrency_table(&mut t, d, r.baseline.as_ref());
+    concurrency_table(&mut t, d);
     if let Some(s) = &d.measured.sustained {
         let _ = writeln!(
             t,
@@ -91,7 +91,7 @@ fn sizes_table(t: &mut String, d: &Measurement, mode: SyncMode) {
     }
 }
 
-fn concurrency_table(t: &mut String, d: &Measurement, base: Option<&Measurement>) {
+fn concurrency_table(t: &mut String, d: &Measurement) {
     if d.measured.concurrency.is_empty() {
         return;
     }
@@ -114,24 +114,11 @@ fn concurrency_table(t: &mut String, d: &Measurement, base: Option<&Measurement>
             us(p.lat_us.max)
         );
     }
-    if let Some(b) = base {
-        let _ = writeln!(t, "  baseline {}:", b.label);
-        for (p, q) in d.measured.concurrency.iter().zip(&b.measured.concurrency) {
-            let _ = writeln!(
-                t,
-                "  {:>7} {:>9.0} IOPS, mean {} µs: the device does {}",
-                q.writers,
-                q.iops,
-                us(q.lat_us.mean),
-                ratio(p.iops, q.iops, "of its IOPS")
-            );
-        }
-    }
 }
 
-fn ratio(device: f64, baseline: f64, what: &str) -> String {
+fn ratio(device: f64, baseline: f64) -> String {
     if baseline > 0.0 {
-        format!("{:.2}× {what}", device / baseline)
+        format!("{:.2}", device / baseline)
     } else {
         "-".into()
     }
@@ -179,6 +166,23 @@ fn baseline_table(t: &mut String, d: &Measurement, b: &Measurement) {
             share
         );
     }
+    let _ = writeln!(
+        t,
+        "  {:>7} {:>11} {:>13} {:>9} {:>10} {:>10}",
+        "writers", "device IOPS", "baseline IOPS", "dev/base", "dev µs", "base µs"
+    );
+    for (p, q) in d.measured.concurrency.iter().zip(&b.measured.concurrency) {
+        let _ = writeln!(
+            t,
+            "  {:>7} {:>11.0} {:>13.0} {:>9} {:>10} {:>10}",
+            p.writers,
+            p.iops,
+            q.iops,
+            ratio(p.iops, q.iops),
+            us(p.lat_us.mean),
+            us(q.lat_us.mean)
+        );
+    }
 }
 
 fn verdict(t: &mut String, v: &Verdict) {
@@ -190,7 +194,7 @@ fn verdict(t: &mut String, v: &Verdict) {
             Some(Rating::Unsuitable) => "UNSUITABLE",
             None => "not tested",
         };
-        let _ = writeln!(t, "  {:<10} {}: {}", mark, r.topic, r.value);
+        wrap(t, &format!("{mark:<10} {}: {}", r.topic, r.value), "  ");
         wrap(t, &format!("threshold: {}", r.threshold), "             ");
         wrap(t, &format!("from: {}", r.source), "             ");
     }
