@@ -22,15 +22,18 @@ pub fn render(r: &SlogRecord, dir: &std::path::Path) -> String {
     }
     concurrency_table(&mut t, d);
     if let Some(s) = &d.measured.sustained {
-        let _ = writeln!(
-            t,
-            "\nSustained 4 KiB write+fdatasync: {} writes in {:.0} s, {:.0} IOPS, mean {} µs, p99 {} µs, max {} µs",
+        t.push('\n');
+        wrap(
+            &mut t,
+            &format!("Sustained 4 KiB write+fdatasync: {} writes in {:.0} s, {:.0} IOPS, mean {} µs, p99 {} µs, max {} µs",
             s.writes,
             s.seconds,
             s.iops,
             us(s.lat_us.mean),
             us(s.lat_us.p99),
             us(s.lat_us.max)
+            ),
+            "",
         );
     }
     if let Some(b) = &r.baseline {
@@ -125,11 +128,8 @@ fn ratio(device: f64, baseline: f64) -> String {
 }
 
 fn baseline_table(t: &mut String, d: &Measurement, b: &Measurement) {
-    let _ = writeln!(
-        t,
-        "\nDevice against baseline {} (mean µs per QD1 write+fdatasync)",
-        b.label
-    );
+    let _ = writeln!(t, "\nBaseline: {}", b.label);
+    let _ = writeln!(t, "  mean µs per QD1 write+fdatasync, and MB/s:");
     let _ = writeln!(
         t,
         "  {:>9} {:>10} {:>10} {:>8} {:>9} {:>9} {:>8}",
@@ -194,7 +194,12 @@ fn verdict(t: &mut String, v: &Verdict) {
             Some(Rating::Unsuitable) => "UNSUITABLE",
             None => "not tested",
         };
-        wrap(t, &format!("{mark:<10} {}: {}", r.topic, r.value), "  ");
+        wrap_after(
+            t,
+            &format!("{}: {}", r.topic, r.value),
+            &format!("  {mark:<10} "),
+            "             ",
+        );
         wrap(t, &format!("threshold: {}", r.threshold), "             ");
         wrap(t, &format!("from: {}", r.source), "             ");
     }
@@ -204,20 +209,29 @@ fn verdict(t: &mut String, v: &Verdict) {
     }
 }
 
-/// Appends `text` wrapped at [`WIDTH`] columns, every line starting with `indent`.
+/// Appends `text` wrapped at [`WIDTH`] columns, every line starting with `indent` (and two
+/// more spaces after the first).
 fn wrap(t: &mut String, text: &str, indent: &str) {
-    let mut line = String::from(indent);
+    wrap_after(t, text, indent, &format!("{indent}  "));
+}
+
+/// Appends `text` wrapped at [`WIDTH`] columns after `first`, continuing under `rest`.
+fn wrap_after(t: &mut String, text: &str, first: &str, rest: &str) {
+    let mut line = String::from(first);
+    let mut empty = true;
     for word in text.split_whitespace() {
-        if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > WIDTH {
+        if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
             let _ = writeln!(t, "{line}");
-            line = format!("{indent}  ");
+            line = rest.to_string();
+            empty = true;
         }
-        if !line.trim_end().is_empty() && !line.ends_with(' ') {
+        if !empty {
             line.push(' ');
         }
         line.push_str(word);
+        empty = false;
     }
-    if !line.trim().is_empty() {
+    if !empty {
         let _ = writeln!(t, "{line}");
     }
 }
