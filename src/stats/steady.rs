@@ -257,7 +257,7 @@ mod tests {
 
     #[test]
     fn flat_series_is_steady_after_five_rounds() {
-        let s = series(std::iter::repeat(1000.0).take(100));
+        let s = series(std::iter::repeat_n(1000.0, 100));
         let st = detect(&s, ten_second_rounds(), 4096 * 10_000);
         assert!(st.reached);
         assert_eq!(st.at_s, Some(50.0));
@@ -275,10 +275,10 @@ mod tests {
         let mut iops = Vec::new();
         let mut level = 6000.0;
         for _ in 0..20 {
-            iops.extend(std::iter::repeat(level).take(10));
+            iops.extend(std::iter::repeat_n(level, 10));
             level = f64::max(level * 0.9, 900.0);
         }
-        iops.extend(std::iter::repeat(900.0).take(200));
+        iops.extend(std::iter::repeat_n(900.0, 200));
         let st = detect(&series(iops), ten_second_rounds(), 0);
         assert!(st.reached);
         // The first steady window, computed here from the definition directly.
@@ -303,7 +303,7 @@ mod tests {
     fn a_steady_trend_within_range_fails_on_slope() {
         // Rising 4 % of the average per round: range 16 % (within 20 %), excursion 16 % (> 10 %).
         let rounds = [920.0, 960.0, 1000.0, 1040.0, 1080.0];
-        let iops = rounds.iter().flat_map(|&r| std::iter::repeat(r).take(10));
+        let iops = rounds.iter().flat_map(|&r| std::iter::repeat_n(r, 10));
         let st = detect(&series(iops), ten_second_rounds(), 0);
         assert!(!st.reached);
         let w = st.window.unwrap();
@@ -324,7 +324,7 @@ mod tests {
     #[test]
     fn fewer_rounds_than_a_window_report_no_window() {
         let st = detect(
-            &series(std::iter::repeat(1.0).take(39)),
+            &series(std::iter::repeat_n(1.0, 39)),
             ten_second_rounds(),
             0,
         );
@@ -337,7 +337,7 @@ mod tests {
     fn samples_longer_than_a_round_and_a_gap_still_group_by_time() {
         // 20 s samples with 10 s rounds give a round every other grid cell: each sample is one
         // round (its midpoint's), so five samples make a window.
-        let mut s = series(std::iter::repeat(500.0).take(5));
+        let mut s = series(std::iter::repeat_n(500.0, 5));
         for (i, x) in s.iter_mut().enumerate() {
             x.t_start_s = i as f64 * 20.0;
             x.t_end_s = x.t_start_s + 20.0;
@@ -350,7 +350,7 @@ mod tests {
 
     #[test]
     fn the_tracker_reports_the_moment_it_becomes_steady() {
-        let s = series(std::iter::repeat(700.0).take(80));
+        let s = series(std::iter::repeat_n(700.0, 80));
         let mut tracker = SteadyTracker::new(ten_second_rounds(), 0);
         let at: Vec<usize> = s
             .iter()
