@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
-use super::run::install_signal_flag;
 use crate::bad_input;
 use crate::cli::EraseArgs;
 use crate::engine::RunEnd;
@@ -17,6 +16,7 @@ use crate::erase::nvme::{FormatErase, SanitizeAction};
 use crate::erase::{ata, discard, nvme, Done, Interrupted, Method, Plan};
 use crate::inspect::{gather, DriveInfo};
 use crate::results::{default_dir, utc_now, write_json_atomic};
+use crate::run::install_signal_flag;
 use crate::target::{safety, same_object, OpenRequest, Target};
 
 /// What `erase.json` records.
