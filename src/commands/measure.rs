@@ -2,19 +2,20 @@
 
 use std::time::Duration;
 
-use super::run::{execute, Defaults, Outcome};
+use super::run::request;
 use crate::cli::RunArgs;
+use crate::run::{NoProgress, Outcome};
 use crate::units::format_bytes;
 
 /// Runs the spot check and prints its results.
 pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
-    let defaults = Defaults {
-        command: "measure",
-        duration: Duration::from_secs(60),
-        interval: Duration::from_secs(1),
-        progress_bar: false,
-    };
-    let outcome = execute(args, &defaults)?;
+    let request = request(
+        args,
+        "measure",
+        Duration::from_secs(60),
+        Duration::from_secs(1),
+    )?;
+    let outcome = crate::run::run(&request, &mut NoProgress)?;
     if args.json {
         println!("{}", outcome_json(&outcome)?);
     } else {
