@@ -5,11 +5,12 @@ use std::path::PathBuf;
 
 use crate::cli::PlpCommand;
 use crate::engine::RunEnd;
-use crate::slog::{interrupt_flag, plp};
+use crate::run::install_signal_flag;
+use crate::slog::plp;
 
 /// Runs one plp subcommand.
 pub fn run(cmd: &PlpCommand) -> anyhow::Result<RunEnd> {
-    let stop = interrupt_flag()?;
+    let stop = install_signal_flag()?;
     match cmd {
         PlpCommand::Listen { port, bind } => {
             plp::listen(&format!("{bind}:{port}"), &stop, &mut |addr| {

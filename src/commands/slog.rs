@@ -26,7 +26,7 @@ pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
         tbw: args.tbw,
         out: args.out.clone(),
     };
-    let stop = slog::interrupt_flag()?;
+    let stop = crate::run::install_signal_flag()?;
     let mut progress = |line: &str| eprintln!("ssdfade slog: {line}");
     let outcome = slog::run(&request, &stop, &mut progress)?;
     if args.json {

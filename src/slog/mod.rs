@@ -495,15 +495,3 @@ impl Recorder {
         Ok(())
     }
 }
-
-/// A flag Ctrl-C and SIGTERM set, so a run stops cleanly (removing its RAM baseline); a second
-/// Ctrl-C exits at once.
-pub fn interrupt_flag() -> anyhow::Result<Arc<AtomicBool>> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let flag = Arc::new(AtomicBool::new(false));
-    for sig in [SIGINT, SIGTERM] {
-        signal_hook::flag::register_conditional_shutdown(sig, 130, flag.clone())?;
-        signal_hook::flag::register(sig, flag.clone())?;
-    }
-    Ok(flag)
-}
