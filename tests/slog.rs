@@ -517,3 +517,40 @@ fn ram_baseline_guard_removes_the_device_when_the_run_fails() {
     let p = made.unwrap_err().downcast::<std::path::PathBuf>().unwrap();
     assert!(!p.exists());
 }
+
+#[test]
+fn another_file_as_baseline_needs_its_own_confirmation() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.img"), vec![7u8; 1 << 20]).unwrap();
+    // An existing file holding data is refused unless --destroy-data names it too.
+    let out = ssdfade(dir.path())
+        .args(["slog", "sim:ram-8g", "--baseline", "old.img", "--out", "run"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--destroy-data"));
+    assert!(!dir.path().join("run").exists());
+
+    let r = slog_json(
+        dir.path(),
+        &[
+            "sim:ram-8g",
+            "--baseline",
+            "old.img",
+            "--destroy-data",
+            "old.img",
+            "--max-size",
+            "8k",
+            "--sustain",
+            "0",
+            "--out",
+            "run",
+        ],
+    );
+    let b = &r["baseline"];
+    assert_eq!(b["label"], "old.img");
+    assert_eq!(b["kind"], "file");
+    let writes = b["measured"]["sizes"][0]["writes"].as_u64().unwrap();
+    assert!(writes >= 250);
+    assert_eq!(b["measured"]["concurrency"].as_array().unwrap().len(), 4);
+}
