@@ -17,7 +17,8 @@ pub fn run(cmd: &PlpCommand) -> anyhow::Result<RunEnd> {
                 println!("listening on {addr}");
                 let _ = std::io::stdout().flush();
             })?;
-            Ok(RunEnd::Interrupted)
+            // Ctrl-C is how a listener ends: nothing was interrupted.
+            Ok(RunEnd::Completed)
         }
         PlpCommand::Write(a) => {
             let seed = a.seed.unwrap_or_else(|| {
