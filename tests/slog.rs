@@ -524,7 +524,14 @@ fn another_file_as_baseline_needs_its_own_confirmation() {
     std::fs::write(dir.path().join("old.img"), vec![7u8; 1 << 20]).unwrap();
     // An existing file holding data is refused unless --destroy-data names it too.
     let out = ssdfade(dir.path())
-        .args(["slog", "sim:ram-8g", "--baseline", "old.img", "--out", "run"])
+        .args([
+            "slog",
+            "sim:ram-8g",
+            "--baseline",
+            "old.img",
+            "--out",
+            "run",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -20,7 +20,7 @@ use crate::stats::Sample;
 pub struct Sources {
     /// Soaks and measures: their run.json and samples.
     pub runs: Vec<(PathBuf, RunInfo, Vec<Sample>)>,
-    pub erases: Vec<(PathBuf, serde_json::Value)>,
+    pub erases: Vec<(PathBuf, crate::erase::EraseRecord)>,
     pub plp: Vec<(PathBuf, super::plp::VerifyReport)>,
     /// Earlier slog runs: their 4 KiB latency.
     pub slogs: Vec<(PathBuf, super::SlogRecord)>,
@@ -101,11 +101,11 @@ pub fn collect(
             )
         }),
     };
-    let recovery = sources.erases.iter().find_map(|(dir, v)| {
-        (v["outcome"] == "done").then_some(())?;
+    let recovery = sources.erases.iter().find_map(|(dir, e)| {
+        (e.outcome == "completed").then_some(())?;
         Some(RecoveryEvidence {
-            erase_seconds: v["duration_s"].as_f64()?,
-            method: v["method"].as_str().unwrap_or("erase").to_string(),
+            erase_seconds: e.duration_s?,
+            method: e.method.clone(),
             source: dir.display().to_string(),
         })
     });

@@ -297,11 +297,15 @@ fn plan(f: &FadeEvidence, recovery: Option<&RecoveryEvidence>, per_day: f64) -> 
     };
     let days = |n: u32| budget as f64 * f64::from(n) / per_day;
     let erase = match recovery {
-        Some(r) => format!(
+        Some(r) if r.erase_seconds >= 60.0 => format!(
             "≈ {:.0} minutes each by {}, measured in {}",
-            (r.erase_seconds / 60.0).max(1.0),
+            r.erase_seconds / 60.0,
             r.method,
             r.source
+        ),
+        Some(r) => format!(
+            "≈ {:.1} s each by {}, measured in {}",
+            r.erase_seconds, r.method, r.source
         ),
         None => "erase time not measured: time one with ssdfade erase".into(),
     };
