@@ -4,7 +4,10 @@ use std::time::Duration;
 
 use super::run::request;
 use crate::cli::RunArgs;
-use crate::run::{NoProgress, Outcome};
+use std::io::IsTerminal;
+
+use crate::run::progress::ProgressBarObserver;
+use crate::run::{NoProgress, Outcome, RunObserver};
 use crate::units::format_bytes;
 
 /// Runs the spot check and prints its results.
@@ -15,13 +18,22 @@ pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
         Duration::from_secs(60),
         Duration::from_secs(1),
     )?;
-    let outcome = crate::run::run(&request, &mut NoProgress)?;
+    let outcome = crate::run::run(&request, progress(args).as_mut())?;
     if args.json {
         println!("{}", outcome_json(&outcome)?);
     } else {
         print_table(&outcome);
     }
     Ok(outcome)
+}
+
+/// The progress bar when a person watches (stderr is a terminal and no JSON is asked for).
+pub fn progress(args: &RunArgs) -> Box<dyn RunObserver> {
+    if args.json || !std::io::stderr().is_terminal() {
+        Box::new(NoProgress)
+    } else {
+        Box::new(ProgressBarObserver::default())
+    }
 }
 
 /// A finished run as one JSON object: the summary plus where the run directory is and how it ended.
