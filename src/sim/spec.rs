@@ -187,7 +187,9 @@ fn split_options(text: &str) -> Result<Vec<String>, String> {
             ',' => parts.push(String::new()),
             '\\' => match chars.next() {
                 Some(next) => part.push(next),
-                None => return Err("a trailing \\ escapes nothing: write \\\\ for a backslash".into()),
+                None => {
+                    return Err("a trailing \\ escapes nothing: write \\\\ for a backslash".into())
+                }
             },
             '\'' => loop {
                 match chars.next() {
@@ -268,7 +270,10 @@ mod tests {
     fn quoted_and_escaped_values_keep_their_commas() {
         for (text, want) in [
             ("sim:ram-8g,state='/tmp/a,b.sim'", "/tmp/a,b.sim"),
-            ("sim:ram-8g,state=\"/tmp/a,b \\\"c\\\".sim\"", "/tmp/a,b \"c\".sim"),
+            (
+                "sim:ram-8g,state=\"/tmp/a,b \\\"c\\\".sim\"",
+                "/tmp/a,b \"c\".sim",
+            ),
             ("sim:ram-8g,state=/tmp/a\\,b.sim,seed=3", "/tmp/a,b.sim"),
             ("sim:ram-8g,'state=/tmp/x=y'", "/tmp/x=y"),
         ] {
@@ -282,7 +287,10 @@ mod tests {
     #[test]
     fn duplicate_options_are_refused_naming_the_key() {
         let err = SimSpec::parse("sim:ram-8g,cache=plp,scale=4,cache=none").unwrap_err();
-        assert!(err.to_string().starts_with("cache= is given twice"), "{err}");
+        assert!(
+            err.to_string().starts_with("cache= is given twice"),
+            "{err}"
+        );
     }
 
     /// Random and hostile strings: the parser answers Ok or bad input, never panics.
@@ -291,10 +299,44 @@ mod tests {
         use rand_chacha::ChaCha8Rng;
         use rand_core::{RngCore, SeedableRng};
         const PIECES: &[&str] = &[
-            "sim:", "ram-8g", "vertex2-60g", "nvme-tlc-1t", ",", "=", "'", "\"", "\\", "aged",
-            "scale", "alpha", "cache", "state", "seed", "fail_at", "fail_after", "compression",
-            "throttle", "1e30", "NaN", "-1", "0", "4096", "18446744073709551616", "1.0000001",
-            "inf", "9T", "on", "off", "lying", "/tmp/x", "é", "\0", " ", "1h", "99999y", "0.5",
+            "sim:",
+            "ram-8g",
+            "vertex2-60g",
+            "nvme-tlc-1t",
+            ",",
+            "=",
+            "'",
+            "\"",
+            "\\",
+            "aged",
+            "scale",
+            "alpha",
+            "cache",
+            "state",
+            "seed",
+            "fail_at",
+            "fail_after",
+            "compression",
+            "throttle",
+            "1e30",
+            "NaN",
+            "-1",
+            "0",
+            "4096",
+            "18446744073709551616",
+            "1.0000001",
+            "inf",
+            "9T",
+            "on",
+            "off",
+            "lying",
+            "/tmp/x",
+            "é",
+            "\0",
+            " ",
+            "1h",
+            "99999y",
+            "0.5",
         ];
         let mut rng = ChaCha8Rng::seed_from_u64(8);
         for _ in 0..20_000 {
@@ -311,7 +353,10 @@ mod tests {
                     e.downcast_ref::<crate::error::BadInput>().is_some(),
                     "{text}: {e}"
                 );
-                assert!(!e.to_string().contains('\n') || text.contains('\n'), "{text}: {e}");
+                assert!(
+                    !e.to_string().contains('\n') || text.contains('\n'),
+                    "{text}: {e}"
+                );
             }
         }
     }
