@@ -213,7 +213,7 @@ fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
                 let want = identity_key(spec);
                 if key != want {
                     return Err(format!(
-                        "holds a drive made as {key}, not {want}: use the same preset and scale, or another state= file"
+                        "holds a drive made as {key}, not {want} (give the preset and scale= it was made with)"
                     ));
                 }
             }
