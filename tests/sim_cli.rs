@@ -260,7 +260,10 @@ fn simulated_runs_are_deterministic_for_a_seed() {
 #[test]
 fn simulated_samples_stay_on_the_interval_grid() {
     let dir = tempfile::tempdir().unwrap();
-    for (target, duration) in [("sim:vertex2-60g,scale=16", "1h"), ("sim:ram-8g", "1h")] {
+    for (target, duration) in [
+        ("sim:vertex2-60g,scale=16", "1h"),
+        ("sim:ram-8g,scale=64", "1h"),
+    ] {
         let out = format!("grid-{}", &target[4..8]);
         let (code, _) = json_run(
             dir.path(),
@@ -290,7 +293,7 @@ fn simulated_samples_stay_on_the_interval_grid() {
         dir.path(),
         &[
             "measure",
-            "sim:ram-8g",
+            "sim:ram-8g,scale=64",
             "--duration",
             "65s",
             "--interval",
