@@ -76,6 +76,7 @@ impl Store {
             let same = std::fs::metadata(&path)
                 .is_ok_and(|now| now.dev() == meta.dev() && now.ino() == meta.ino());
             if same {
+                remove_stale_temporaries(&path);
                 return Ok(Store {
                     path,
                     file,
@@ -107,10 +108,10 @@ impl Store {
     ) -> anyhow::Result<()> {
         let dir = directory_of(&self.path);
         let what = || format!("saving the simulated drive to {}", self.path.display());
-        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
         let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
+            .prefix(&temporary_prefix(&self.path))
             .suffix(".tmp")
+            .rand_bytes(TEMPORARY_RANDOM)
             .tempfile_in(&dir)
             .with_context(what)?;
         let mode = self.file.metadata().with_context(what)?.permissions();
@@ -150,6 +151,36 @@ impl Drop for Store {
             if ours.dev() == now.dev() && ours.ino() == now.ino() && now.len() == 0 {
                 let _ = std::fs::remove_file(&self.path);
             }
+        }
+    }
+}
+
+/// Random characters in a temporary file's name (`.NAME.XXXXXXXX.tmp`).
+const TEMPORARY_RANDOM: usize = 8;
+
+fn temporary_prefix(path: &Path) -> String {
+    format!(
+        ".{}.",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    )
+}
+
+/// Removes the temporary files a save of this state file left when its process was killed
+/// (only ours can exist: we hold the lock, and every save happens under it).
+fn remove_stale_temporaries(path: &Path) {
+    let prefix = temporary_prefix(path);
+    let Ok(entries) = std::fs::read_dir(directory_of(path)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let random = name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"));
+        if random.is_some_and(|r| {
+            r.len() == TEMPORARY_RANDOM && r.chars().all(|c| c.is_ascii_alphanumeric())
+        }) {
+            let _ = std::fs::remove_file(entry.path());
         }
     }
 }
