@@ -32,7 +32,8 @@ pub enum Command {
     Soak(RunArgs),
     /// Print how fast this machine generates write data (GB/s per core) for every pattern.
     Selftest(SelftestArgs),
-    /// Simulated drives (`sim:PRESET[,key=value…]` targets): list presets, benchmark the model.
+    /// Simulated drives (`sim:PRESET[,key=value…]` targets): list presets, benchmark the model,
+    /// idle time and power cuts of a kept drive.
     #[command(subcommand)]
     Sim(SimCommand),
     /// What the target is and how worn: identity, geometry, cache, discard, secure-erase
@@ -61,6 +62,21 @@ pub enum SimCommand {
         /// Offset granularity of the 4 KiB writes (512 gives the seed's unaligned writes).
         #[arg(long, default_value = "4k", value_parser = parse_size)]
         align: u64,
+    },
+    /// Leave a kept (state=) simulated drive powered and idle for DURATION of simulated time:
+    /// background GC, SLC folding, throttling debt paid off. Prints what it did.
+    Idle {
+        /// The simulated drive, with state=PATH.
+        target: String,
+        /// Simulated idle time, such as 30s, 10m or 8h.
+        #[arg(value_parser = parse_duration)]
+        duration: Duration,
+    },
+    /// Cut the power of a kept (state=) simulated drive: a volatile cache loses its unflushed
+    /// writes, a lying one what it acknowledged. Prints what was lost.
+    PowerCut {
+        /// The simulated drive, with state=PATH.
+        target: String,
     },
 }
 

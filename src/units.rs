@@ -43,8 +43,9 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     if let Ok(secs) = t.parse::<f64>() {
-        if secs.is_finite() && secs >= 0.0 {
-            return Ok(Duration::from_secs_f64(secs));
+        // Too large for a Duration (1e30) falls through to humantime's refusal.
+        if let Ok(d) = Duration::try_from_secs_f64(secs) {
+            return Ok(d);
         }
     }
     humantime::parse_duration(t).map_err(|e| {

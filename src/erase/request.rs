@@ -245,12 +245,15 @@ fn erase_sim(
     how: SimErase,
     observer: &mut dyn EraseObserver,
 ) -> anyhow::Result<EraseOutcome> {
+    // Opened (and locked) first: a drive without state=, held or damaged is refused before
+    // any record is made.
+    let mut drive = crate::sim::SimDrive::open_kept(&req.target, "an erase")?;
     let name = crate::sim::identity(&req.target)?.name;
     let mut record = new_record(req, planned, None);
     let dir = create_record(req.out.as_deref(), &format!("{name}-erase"), &record)?;
     observer.started(&dir, &record);
     let t0 = Instant::now();
-    let result = crate::sim::erase(&req.target, how).map(|detail| Done {
+    let result = drive.erase(how).map(|detail| Done {
         detail,
         ..Default::default()
     });
