@@ -225,6 +225,7 @@ fn a_refused_run_or_erase_creates_no_directory() {
         &["measure", "sim:ram-8g", "--bs", "1000"][..],
         &["soak", "sim:ram-8g", "--qd", "0"],
         &["erase", "t.img", "--method", "trim"],
+        &["erase", "sim:vertex2-60g,scale=64", "--method", "sim"],
     ] {
         let out = ssdfade(dir.path()).args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
