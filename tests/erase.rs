@@ -332,7 +332,10 @@ fn sim_secure_erase_restores_sim_performance() {
         .output()
         .unwrap();
     if String::from_utf8_lossy(&probe.stderr).contains("not built in") {
-        eprintln!("skipping sim_secure_erase_restores_sim_performance: simulated targets are not built in this build");
+        common::skip(
+            "sim_secure_erase_restores_sim_performance",
+            "simulated targets are not built in this build",
+        );
         return;
     }
     let aged = sim_iops(dir.path(), &target, "before");

@@ -309,7 +309,10 @@ fn device_held_by_device_mapper_is_refused() {
         .map(|o| !o.status.success())
         .unwrap_or(true)
     {
-        eprintln!("skipping device_held_by_device_mapper_is_refused: dmsetup is not available");
+        common::skip(
+            "device_held_by_device_mapper_is_refused",
+            "dmsetup is not available",
+        );
         return;
     }
     let lo = Loop::new(16 << 20);

@@ -12,11 +12,30 @@ pub fn ssdfade(dir: &Path) -> Command {
     cmd
 }
 
-/// True when running as root; otherwise prints why the calling test is skipped.
+/// Records that `test` did not run and why: printed (into the test's captured output) and,
+/// when `SSDFADE_TEST_SKIPS` names a file, appended to it as one line, so that `.ci/run` can
+/// list every skip with its reason after `cargo test` (which reports a skipped test as `ok`).
+pub fn skip(test: &str, reason: &str) {
+    let line = format!("skipped {test}: {reason}");
+    eprintln!("{line}");
+    if let Some(path) = std::env::var_os("SSDFADE_TEST_SKIPS") {
+        use std::io::Write;
+        let appended = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
+        if let Err(e) = appended {
+            panic!("recording a skip in {}: {e}", Path::new(&path).display());
+        }
+    }
+}
+
+/// True when running as root; otherwise records why the calling test is skipped.
 pub fn root_or_skip(test: &str) -> bool {
     let root = nix::unistd::Uid::effective().is_root();
     if !root {
-        eprintln!("skipping {test}: needs root to create zram and loop devices");
+        skip(test, "needs root to create zram and loop devices");
     }
     root
 }
