@@ -130,6 +130,35 @@ impl Loop {
     }
 }
 
+impl Loop {
+    /// The file the loop device reads and writes.
+    pub fn backing(&self) -> PathBuf {
+        self._dir.path().join("backing.img")
+    }
+}
+
+/// `mkfs.ext4` options for a fixture that does not change its own blocks after mount: without
+/// them ext4 initialises its inode tables and journal lazily, in the background, for seconds.
+pub const INERT_EXT4: &[&str] = &["-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0"];
+
+/// Polls `condition` every 20 ms until it holds, for at most `secs` seconds; panics saying
+/// `what` it waited for otherwise. For tests that need a process to have got somewhere.
+pub fn wait_for(what: &str, secs: u64, mut condition: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while !condition() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "waited {secs} s for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Number of complete lines in `path` (0 when it does not exist yet).
+pub fn lines_in(path: &Path) -> usize {
+    std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
+}
+
 impl Drop for Loop {
     fn drop(&mut self) {
         let _ = Command::new("umount").arg(&self.path).output();
