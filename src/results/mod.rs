@@ -4,6 +4,7 @@
 
 mod fade;
 mod summary;
+mod table;
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use fade::Fade;
 pub use summary::Summary;
+pub use table::run_table;
 
 use crate::engine::RunEnd;
 use crate::inspect::DriveInfo;
