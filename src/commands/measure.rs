@@ -1,14 +1,13 @@
 //! `ssdfade measure`: a spot check printing an Iometer-style table (or one JSON object).
 
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use super::run::request;
 use crate::cli::RunArgs;
-use std::io::IsTerminal;
-
+use crate::results::run_table;
 use crate::run::progress::ProgressBarObserver;
 use crate::run::{NoProgress, Outcome, RunObserver};
-use crate::units::format_bytes;
 
 /// Runs the spot check and prints its results.
 pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
@@ -44,29 +43,10 @@ pub fn outcome_json(outcome: &Outcome) -> anyhow::Result<serde_json::Value> {
     Ok(value)
 }
 
-/// Prints a finished run as a table under a headline.
+/// Prints a finished run as a table under a header giving the whole access spec.
 pub fn print_table(outcome: &Outcome) {
-    println!("{}", headline(outcome));
-    print!("{}", outcome.summary.table());
-    println!("  Run directory: {}", outcome.dir.display());
-}
-
-/// One line saying what was measured.
-pub fn headline(o: &Outcome) -> String {
-    let w = &o.info.workload;
-    let t = &o.info.target;
-    format!(
-        "{} {} ({}, {}): {} {}% read {}% random QD{} {} data, {} engine, {:.1} s",
-        o.info.command,
-        t.path,
-        t.identity.kind,
-        format_bytes(t.identity.size_bytes),
-        format_bytes(w.bs),
-        w.read_pct,
-        w.random_pct,
-        w.qd,
-        w.pattern,
-        o.info.engine,
-        o.summary.seconds
-    )
+    print!(
+        "{}",
+        run_table(&outcome.info, &outcome.summary, &outcome.dir)
+    );
 }

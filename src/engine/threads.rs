@@ -54,7 +54,7 @@ fn worker(
     mut stats: WorkerStats,
 ) {
     let mut buf = AlignedBuf::new(bs);
-    let start = stats.start();
+    stats.begin();
     while !stats.should_stop() && stats.claim(bs as u64) {
         let (op, offset) = offsets.next_op();
         if op == OpKind::Write {
@@ -72,7 +72,7 @@ fn worker(
             }
         };
         let t1 = Instant::now();
-        stats.tick();
+        stats.tick(t1);
         if rc == bs as isize {
             stats
                 .current()
@@ -86,7 +86,7 @@ fn worker(
                 (0, format!("short transfer of {rc} of {bs} bytes"))
             };
             let event = ErrorEvent {
-                t_s: (t0 - start).as_secs_f64(),
+                t_s: stats.since_start(t0),
                 op,
                 offset,
                 errno,

@@ -203,7 +203,7 @@ impl Submitter {
 
     /// Issues I/O until the run stops, then waits for every I/O still in flight.
     fn run(mut self, mut stats: WorkerStats) {
-        let start = stats.start();
+        stats.begin();
         let mut stopping = false;
         loop {
             if !stopping {
@@ -229,7 +229,7 @@ impl Submitter {
                 } = self.slots[slot as usize];
                 self.free.push(slot);
                 self.in_flight -= 1;
-                stats.tick();
+                stats.tick(completed);
                 let rc = cqe.result();
                 if rc == self.bs as i32 {
                     stats
@@ -243,7 +243,7 @@ impl Submitter {
                         (0, format!("short transfer of {rc} of {} bytes", self.bs))
                     };
                     let event = ErrorEvent {
-                        t_s: (submitted - start).as_secs_f64(),
+                        t_s: stats.since_start(submitted),
                         op,
                         offset,
                         errno,
