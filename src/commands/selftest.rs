@@ -33,6 +33,7 @@ pub fn run(args: &SelftestArgs) -> anyhow::Result<()> {
             "--bs {bs} is not a whole number of 512-byte sectors: use e.g. 4k or 128k"
         );
     }
+    crate::workload::memory::check_selftest(args.bs, BUFFERS as u32)?;
     let each = args.seconds.max(Duration::from_millis(10));
     println!(
         "Write-data generation, one thread, {} writes, {} per pattern (GB = 10^9 bytes, per CPU second):",
@@ -49,7 +50,7 @@ pub fn run(args: &SelftestArgs) -> anyhow::Result<()> {
     ];
     let mut default_speed = 0.0;
     for (pattern, refill) in cases {
-        let speed = measure(pattern, refill, bs, each);
+        let speed = measure(pattern, refill, bs, each)?;
         if pattern == Pattern::Random && !refill {
             default_speed = speed.gb_per_s;
         }
@@ -70,10 +71,12 @@ pub fn run(args: &SelftestArgs) -> anyhow::Result<()> {
 }
 
 /// Generates writes of `pattern` for about `each` and returns the speed.
-pub fn measure(pattern: Pattern, refill: bool, bs: usize, each: Duration) -> Speed {
-    let pool = make_pool(1, bs);
+pub fn measure(pattern: Pattern, refill: bool, bs: usize, each: Duration) -> anyhow::Result<Speed> {
+    let pool = make_pool(1, bs)?;
     let mut gen = PatternGen::new(pattern, refill, pool, 1, 0);
-    let mut bufs: Vec<AlignedBuf> = (0..BUFFERS).map(|_| AlignedBuf::new(bs)).collect();
+    let mut bufs = (0..BUFFERS)
+        .map(|_| AlignedBuf::new(bs))
+        .collect::<std::io::Result<Vec<AlignedBuf>>>()?;
     let wall = Instant::now();
     let cpu0 = thread_cpu_seconds();
     let mut writes: u64 = 0;
@@ -91,11 +94,11 @@ pub fn measure(pattern: Pattern, refill: bool, bs: usize, each: Duration) -> Spe
     } else {
         pattern.to_string()
     };
-    Speed {
+    Ok(Speed {
         label,
         gb_per_s: (writes * bs as u64) as f64 / cpu / 1e9,
         ns_per_write: cpu * 1e9 / writes as f64,
-    }
+    })
 }
 
 /// CPU seconds the calling thread has used.
