@@ -19,7 +19,8 @@ use crate::workload::OnError;
     name = "ssdfade",
     version,
     about = "Soak-test an SSD: how fast it starts, how far it fades, whether TRIM or a secure erase brings it back",
-    after_help = "Writing to a block device destroys its data and needs --destroy-data naming the same device."
+    after_help = "Writing to a block device destroys its data and needs --destroy-data naming the same device.",
+    arg_required_else_help = true
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -16,9 +16,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
     };
     let outcome = execute(args, &defaults)?;
     if args.json {
-        println!("{}", outcome_json(&outcome)?);
+        crate::outln!("{}", outcome_json(&outcome)?)?;
     } else {
-        print_table(&outcome);
+        print_table(&outcome)?;
     }
     Ok(outcome)
 }
@@ -32,10 +32,10 @@ pub fn outcome_json(outcome: &Outcome) -> anyhow::Result<serde_json::Value> {
 }
 
 /// Prints a finished run as a table under a headline.
-pub fn print_table(outcome: &Outcome) {
-    println!("{}", headline(outcome));
-    print!("{}", outcome.summary.table());
-    println!("  Run directory: {}", outcome.dir.display());
+pub fn print_table(outcome: &Outcome) -> anyhow::Result<()> {
+    crate::outln!("{}", headline(outcome))?;
+    crate::out!("{}", outcome.summary.table())?;
+    crate::outln!("  Run directory: {}", outcome.dir.display())
 }
 
 /// One line saying what was measured.

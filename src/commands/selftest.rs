@@ -35,11 +35,11 @@ pub fn run(args: &SelftestArgs) -> anyhow::Result<()> {
     }
     crate::workload::memory::check_selftest(args.bs, BUFFERS as u32)?;
     let each = args.seconds.max(Duration::from_millis(10));
-    println!(
+    crate::outln!(
         "Write-data generation, one thread, {} writes, {} per pattern (GB = 10^9 bytes, per CPU second):",
         format_bytes(bs as u64),
         crate::units::format_duration(each)
-    );
+    )?;
     let cases: [(Pattern, bool); 6] = [
         (Pattern::Random, false),
         (Pattern::Random, true),
@@ -54,19 +54,21 @@ pub fn run(args: &SelftestArgs) -> anyhow::Result<()> {
         if pattern == Pattern::Random && !refill {
             default_speed = speed.gb_per_s;
         }
-        println!(
+        crate::outln!(
             "  {:<24} {:>7.2} GB/s  {:>8.0} ns per write",
-            speed.label, speed.gb_per_s, speed.ns_per_write
-        );
+            speed.label,
+            speed.gb_per_s,
+            speed.ns_per_write
+        )?;
     }
     let verdict = if default_speed >= REQUIRED_GB_PER_S {
         "meets"
     } else {
         "is BELOW"
     };
-    println!(
+    crate::outln!(
         "The default pattern (random) {verdict} the {REQUIRED_GB_PER_S:.0} GB/s per core it needs."
-    );
+    )?;
     Ok(())
 }
 

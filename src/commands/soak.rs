@@ -20,11 +20,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
     if args.json {
         let mut value = outcome_json(&outcome)?;
         value["fade"] = serde_json::to_value(&fade)?;
-        println!("{value}");
+        crate::outln!("{value}")?;
     } else {
-        print_table(&outcome);
+        print_table(&outcome)?;
         if let Some(fade) = fade {
-            print!("{}", fade.line());
+            crate::out!("{}", fade.line())?;
         }
     }
     Ok(outcome)
