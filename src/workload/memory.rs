@@ -109,21 +109,22 @@ mod tests {
     #[test]
     fn too_much_is_refused_with_the_figure_and_a_suggestion() {
         let err = check_fits(
-            6 << 30,
+            7 << 30,
             8 << 30,
-            "--qd 24 × --bs 256.0 MiB",
+            "--qd 28 × --bs 256.0 MiB",
             "lower --qd or --bs",
         )
         .unwrap_err();
         assert_eq!(crate::error::exit_code(&err), 2);
         let text = err.to_string();
-        assert!(text.contains("needs 6.0 GiB"), "{text}");
+        assert!(text.contains("needs 7.0 GiB"), "{text}");
         assert!(text.contains("8.0 GiB of memory is available"), "{text}");
         assert!(text.contains("lower --qd or --bs"), "{text}");
-        assert!(check_fits(5 << 30, 8 << 30, "x", "y").is_ok());
-        // 256 MiB × QD128 (the case) is 32 GiB: refused on any ordinary machine.
-        let err = check_run(256 << 20, 128).unwrap_err();
-        assert!(err.to_string().contains("needs 32.0 GiB"), "{err}");
+        assert!(check_fits(6 << 30, 8 << 30, "x", "y").is_ok());
+        // 1 GiB × QD4096 is 4 TiB: refused on any machine this runs on.
+        let err = check_run(1 << 30, 4096).unwrap_err();
+        assert!(err.to_string().contains("needs 4.0 TiB"), "{err}");
+        assert!(check_run(4096, 128).is_ok());
     }
 
     #[test]
