@@ -16,7 +16,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
         progress_bar: !args.json,
     };
     let outcome = execute(args, &defaults)?;
-    let fade = Fade::of(&read_samples(&outcome.dir)?);
+    let fade = Fade::of(&read_samples(&outcome.dir)?, outcome.info.workload.interval);
     if args.json {
         let mut value = outcome_json(&outcome)?;
         value["fade"] = serde_json::to_value(&fade)?;
