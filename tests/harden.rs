@@ -210,3 +210,48 @@ fn a_second_run_on_a_file_in_use_is_refused_naming_the_first() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
 }
+
+#[test]
+fn info_names_the_process_holding_a_device_exclusively() {
+    use std::os::unix::fs::OpenOptionsExt;
+    if !common::root_or_skip("info_names_the_process_holding_a_device_exclusively") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lo = common::Loop::new(16 << 20);
+    let dev = lo.path.to_str().unwrap();
+    let free = common::json_ok(ssdfade(dir.path()).args(["info", dev, "--json"]));
+    assert!(free["in_use"].is_null(), "{free}");
+    // This test process holds the device as mkfs or another run would.
+    let held = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL)
+        .open(&lo.path)
+        .unwrap();
+    let v = common::json_ok(ssdfade(dir.path()).args(["info", dev, "--json"]));
+    let in_use = v["in_use"].as_str().unwrap_or_default();
+    let me = format!("process {} (", std::process::id());
+    assert!(
+        in_use.contains("held exclusively") && in_use.contains(&me),
+        "{v}"
+    );
+    let table = common::run_ok(ssdfade(dir.path()).args(["info", dev]));
+    assert!(
+        table
+            .lines()
+            .any(|l| l.contains("in use") && l.contains(&me)),
+        "{table}"
+    );
+    let err = refused(ssdfade(dir.path()).args([
+        "measure",
+        dev,
+        "--destroy-data",
+        dev,
+        "--duration",
+        "1s",
+    ]));
+    assert!(err.contains("is busy") && err.contains(&me), "{err}");
+    drop(held);
+    let v = common::json_ok(ssdfade(dir.path()).args(["info", dev, "--json"]));
+    assert!(v["in_use"].is_null(), "{v}");
+}

@@ -5,6 +5,7 @@
 //! the [`Target`] it was given.
 
 pub mod block;
+pub mod busy;
 mod file;
 pub mod lock;
 pub mod safety;
