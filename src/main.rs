@@ -65,8 +65,17 @@ fn main() {
     std::process::exit(code);
 }
 
-/// One line on stderr; a closed stderr is ignored (there is nowhere left to complain).
+/// One line on stderr: control characters the user typed (a newline in a file name) are shown
+/// escaped, so a message stays one line; a closed stderr is ignored (nowhere left to complain).
 fn say(args: std::fmt::Arguments<'_>) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{args}");
+    let mut line = String::new();
+    for c in args.to_string().chars() {
+        if c.is_control() {
+            line.extend(c.escape_default());
+        } else {
+            line.push(c);
+        }
+    }
+    let _ = writeln!(std::io::stderr(), "{line}");
 }

@@ -125,6 +125,15 @@ fn overflowing_zero_and_huge_numbers_are_refused_before_anything_is_written() {
     assert!(err.contains("lower --bs"), "{err}");
 }
 
+#[test]
+fn a_refusal_quoting_a_newline_stays_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = refused(ssdfade(dir.path()).args(["info", "sim:ram-8g,seed=1\nrm -rf x\t"]));
+    assert!(err.contains(r"seed=1\nrm -rf x\t in"), "{err}");
+    let err = refused(ssdfade(dir.path()).args(["measure", "no\nsuch.img", "--duration", "1s"]));
+    assert!(err.contains(r"no\nsuch.img does not exist"), "{err}");
+}
+
 /// Waits (up to 20 s) until `done` holds.
 fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
     let start = std::time::Instant::now();
