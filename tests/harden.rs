@@ -264,3 +264,33 @@ fn info_names_the_process_holding_a_device_exclusively() {
     let v = common::json_ok(ssdfade(dir.path()).args(["info", dev, "--json"]));
     assert!(v["in_use"].is_null(), "{v}");
 }
+
+#[test]
+fn an_erase_tool_sees_a_hostile_file_name_as_one_word_and_runs_nothing_else() {
+    let names = [
+        "a b;touch INJECTED",
+        "it's \"quoted\"",
+        "$(touch INJECTED)",
+        "`touch INJECTED`",
+        "line\ntouch INJECTED\n",
+        "'; touch INJECTED; '",
+        "\\'$(touch INJECTED)\\",
+    ];
+    for (i, name) in names.iter().enumerate() {
+        let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+        std::fs::write(dir.path().join(name), [0u8; 4096]).unwrap();
+        let out = ssdfade(dir.path())
+            .args(["erase", name, "--destroy-data", name, "--out", "e"])
+            .arg(r#"--method=command:printf '%s' {target} > seen; printf '%s' "$SSDFADE_TARGET" > env"#)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{i}: {}", stderr_of(&out));
+        let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+        assert_eq!(read("seen"), *name, "{i}: the tool saw another name");
+        assert_eq!(read("env"), *name, "{i}: SSDFADE_TARGET differs");
+        assert!(
+            !dir.path().join("INJECTED").exists(),
+            "{name:?} ran a command"
+        );
+    }
+}
