@@ -294,3 +294,47 @@ fn an_erase_tool_sees_a_hostile_file_name_as_one_word_and_runs_nothing_else() {
         );
     }
 }
+
+#[test]
+fn a_run_that_cannot_get_its_buffers_fails_instead_of_hanging() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    for engine in ["threads", "uring"] {
+        // 16 buffers of 64 MiB do not fit under a 700 MB address-space limit.
+        let script = format!(
+            "ulimit -v 700000; exec {} measure big.img --size 128M --bs 64M --qd 16 \
+             --engine {engine} --duration 2s --interval 1s --out {engine}",
+            env!("CARGO_BIN_EXE_ssdfade")
+        );
+        let mut child = Command::new("sh")
+            .args(["-c", &script])
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{engine}: the run hung after failing to allocate");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let out = child.wait_with_output().unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(status.code(), Some(1), "{engine}: {err}");
+        assert!(
+            err.contains("out of memory allocating an I/O buffer") && err.contains("lower --qd"),
+            "{engine}: {err}"
+        );
+        let info: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(dir.path().join(engine).join("run.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(info["status"], "failed", "{engine}");
+        std::fs::remove_file(dir.path().join("big.img")).unwrap();
+    }
+}

@@ -93,7 +93,11 @@ fn ring_failure(mut stats: WorkerStats, e: &io::Error) {
         op: OpKind::Write,
         offset: 0,
         errno: e.raw_os_error().unwrap_or(0),
-        message: format!("io_uring failed: {e}; use --engine threads"),
+        message: if e.kind() == io::ErrorKind::OutOfMemory {
+            format!("{e}: lower --qd or --bs")
+        } else {
+            format!("io_uring failed: {e}; use --engine threads")
+        },
     };
     stats.fatal(event);
     stats.finish();
