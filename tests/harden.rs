@@ -154,7 +154,7 @@ fn a_second_run_on_a_file_in_use_is_refused_naming_the_first() {
     std::fs::write(&file, &content).unwrap();
     let f = file.to_str().unwrap();
     // The first run only reads, so the file must come out exactly as it went in.
-    let mut first = ssdfade(dir.path())
+    let first = ssdfade(dir.path())
         .args([
             "soak",
             f,

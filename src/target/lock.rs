@@ -24,7 +24,7 @@ pub fn lock_for_run(file: &File, path: &Path) -> anyhow::Result<()> {
         .metadata()
         .ok()
         .and_then(|m| holder_of(m.dev(), m.ino()))
-        .map_or_else(|| "another process".to_string(), |pid| describe(pid));
+        .map_or_else(|| "another process".to_string(), describe);
     bad_input!(
         "{} is in use: {holder} holds its lock (another run on the same file); wait for it to end or stop it",
         path.display()
