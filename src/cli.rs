@@ -43,6 +43,9 @@ pub enum Command {
     Info(InfoArgs),
     /// Erase the target (TRIM, secure erase, format, sanitize…), timed and recorded.
     Erase(EraseArgs),
+    /// List the run and erase directories under DIR: status (a run whose process died shows as
+    /// crashed), target, duration and IOPS.
+    Runs(RunsArgs),
 }
 
 /// `ssdfade sim …`
@@ -70,6 +73,17 @@ pub struct InfoArgs {
     /// File, block device or sim:… target to inspect.
     pub target: String,
     /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `runs`.
+#[derive(Args, Debug, Clone)]
+pub struct RunsArgs {
+    /// Folder holding run directories.
+    #[arg(default_value = "results")]
+    pub dir: PathBuf,
+    /// Print a JSON array instead of the table.
     #[arg(long)]
     pub json: bool,
 }

@@ -1,7 +1,7 @@
 //! ssdfade: soak-test SSDs and tell how they fade and recover.
 //!
 //! The pipeline: [`target`] → [`workload`] + [`pattern`] → [`engine`] → [`stats`] →
-//! [`results`] (the run directory), driven by [`commands`].
+//! [`results`] (the run directory), tied together by [`run`] and driven by [`commands`].
 
 pub mod cli;
 pub mod commands;
@@ -12,6 +12,7 @@ pub mod inspect;
 pub mod out;
 pub mod pattern;
 pub mod results;
+pub mod run;
 pub mod sim;
 pub mod smart;
 pub mod stats;

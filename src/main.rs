@@ -40,6 +40,7 @@ fn main() {
             commands::info::run(&args.target, args.json).map(|_| RunEnd::Completed)
         }
         Command::Erase(args) => commands::erase::run(args),
+        Command::Runs(args) => commands::runs::run(args).map(|()| RunEnd::Completed),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

@@ -338,3 +338,48 @@ fn a_run_that_cannot_get_its_buffers_fails_instead_of_hanging() {
         std::fs::remove_file(dir.path().join("big.img")).unwrap();
     }
 }
+
+#[test]
+fn a_run_whose_buffers_exceed_available_memory_is_refused_up_front() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    // 1 GiB × QD4096 = 4 TiB of buffers: more than any machine this runs on has available.
+    let err = refused(ssdfade(dir.path()).args([
+        "measure",
+        "t.img",
+        "--size",
+        "2G",
+        "--bs",
+        "1G",
+        "--qd",
+        "4096",
+        "--duration",
+        "1s",
+        "--out",
+        "run",
+    ]));
+    assert!(
+        err.contains("needs 4.0 TiB") && err.contains("lower --qd or --bs"),
+        "{err}"
+    );
+    assert!(
+        !dir.path().join("t.img").exists(),
+        "the refused run left its file"
+    );
+    assert!(!dir.path().join("run").exists());
+    // A run shorter than measure's default 1 s sample period is not refused for it.
+    let out = ssdfade(dir.path())
+        .args([
+            "measure",
+            "s.img",
+            "--size",
+            "1M",
+            "--qd",
+            "1",
+            "--duration",
+            "300ms",
+        ])
+        .args(["--out", "short", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+}

@@ -2,25 +2,38 @@
 
 use std::time::Duration;
 
-use super::run::{execute, Defaults, Outcome};
+use super::run::request;
 use crate::cli::RunArgs;
+use std::io::IsTerminal;
+
+use crate::run::progress::ProgressBarObserver;
+use crate::run::{NoProgress, Outcome, RunObserver};
 use crate::units::format_bytes;
 
 /// Runs the spot check and prints its results.
 pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
-    let defaults = Defaults {
-        command: "measure",
-        duration: Duration::from_secs(60),
-        interval: Duration::from_secs(1),
-        progress_bar: false,
-    };
-    let outcome = execute(args, &defaults)?;
+    let request = request(
+        args,
+        "measure",
+        Duration::from_secs(60),
+        Duration::from_secs(1),
+    )?;
+    let outcome = crate::run::run(&request, progress(args).as_mut())?;
     if args.json {
         crate::outln!("{}", outcome_json(&outcome)?)?;
     } else {
         print_table(&outcome)?;
     }
     Ok(outcome)
+}
+
+/// The progress bar when a person watches (stderr is a terminal and no JSON is asked for).
+pub fn progress(args: &RunArgs) -> Box<dyn RunObserver> {
+    if args.json || !std::io::stderr().is_terminal() {
+        Box::new(NoProgress)
+    } else {
+        Box::new(ProgressBarObserver::default())
+    }
 }
 
 /// A finished run as one JSON object: the summary plus where the run directory is and how it ended.

@@ -4,6 +4,7 @@ pub mod erase;
 pub mod info;
 pub mod measure;
 pub mod run;
+pub mod runs;
 pub mod selftest;
 pub mod sim;
 pub mod soak;

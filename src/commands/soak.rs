@@ -2,20 +2,21 @@
 
 use std::time::Duration;
 
-use super::measure::{outcome_json, print_table};
-use super::run::{execute, Defaults, Outcome};
+use super::measure::{outcome_json, print_table, progress};
+use super::run::request;
 use crate::cli::RunArgs;
 use crate::results::{read_samples, Fade};
+use crate::run::Outcome;
 
 /// Runs the soak and prints a short account of it, with how far it faded.
 pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
-    let defaults = Defaults {
-        command: "soak",
-        duration: Duration::from_secs(8 * 3600),
-        interval: Duration::from_secs(10),
-        progress_bar: !args.json,
-    };
-    let outcome = execute(args, &defaults)?;
+    let request = request(
+        args,
+        "soak",
+        Duration::from_secs(8 * 3600),
+        Duration::from_secs(10),
+    )?;
+    let outcome = crate::run::run(&request, progress(args).as_mut())?;
     let fade = Fade::of(&read_samples(&outcome.dir)?, outcome.info.workload.interval);
     if args.json {
         let mut value = outcome_json(&outcome)?;

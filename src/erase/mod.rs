@@ -3,13 +3,21 @@
 //!
 //! One module per mechanism: [`discard`] (TRIM, secure discard, zero-out), [`nvme`] (Format NVM,
 //! Sanitize), [`ata`] (security erase), [`punch`] (files), [`external`] (vendor tools). Choosing
-//! a method for a target and the safety gates live in `commands::erase`.
+//! a method for a target lives in [`plan`]; the whole erase as a library call (gates, record in
+//! erase.json) in `request.rs`.
 
 pub mod ata;
 pub mod discard;
 pub mod external;
 pub mod nvme;
+pub mod plan;
 pub mod punch;
+mod request;
+
+pub use request::{
+    dry_run, erase, plan_erase, EraseObserver, EraseOutcome, ErasePlan, EraseRecord, EraseRequest,
+    NoEraseProgress, Steps,
+};
 
 use std::fmt;
 use std::fs::File;

@@ -4,6 +4,7 @@
 pub mod cpu;
 mod interval;
 mod sample;
+pub mod steady;
 
 pub use interval::{DirStats, ErrorEvent, IntervalStats, OpKind};
 pub use sample::{DirSample, LatencySummary, Sample};

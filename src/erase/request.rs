@@ -1,0 +1,345 @@
+//! An erase as a library call: plan it for the target, check the same safety gates as writing,
+//! run it timed and record it in a run directory (`erase.json`). `ssdfade erase` and an
+//! experiment's erase phase both call [`erase`] (or [`dry_run`], which sends nothing).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+use serde::{Deserialize, Serialize};
+
+use super::nvme::SanitizeAction;
+use super::plan::{build_plan, choose, ensure_namespaces_unused, gate_preview, whole_controller};
+use super::{Done, Interrupted, Method, Plan};
+use crate::bad_input;
+use crate::engine::RunEnd;
+use crate::inspect::{gather, DriveInfo};
+use crate::results::record::write_record;
+use crate::results::{claim_dir, utc_now, ProcessStamp};
+use crate::sim::{is_sim_target, SimErase};
+use crate::target::{OpenRequest, Target};
+
+/// Everything an erase needs, as plain values.
+#[derive(Clone, Debug)]
+pub struct EraseRequest {
+    /// Block device, file or `sim:…` target.
+    pub target: String,
+    /// The method, or [`Method::Auto`] for the strongest the target supports.
+    pub method: Method,
+    /// Must name the target (not needed for `sim:` targets).
+    pub destroy_data: Option<PathBuf>,
+    /// Also erase a device carrying a filesystem or partition-table signature.
+    pub force: bool,
+    /// Cryptographic erase (nvme-format, nvme-sanitize).
+    pub crypto: bool,
+    /// Sanitize action for nvme-sanitize (default block, or crypto with `crypto`).
+    pub action: Option<SanitizeAction>,
+    /// Erase only this much from offset 0 (trim, secure-discard, zeroout, punch, sim trim).
+    pub span: Option<u64>,
+    /// Size of each discard / zero-out request.
+    pub chunk: u64,
+    /// Run directory for erase.json; `None`: `results/<UTC time>-<target name>-erase`.
+    pub out: Option<PathBuf>,
+    /// Set it to stop between range requests and sanitize polls; the outcome is then
+    /// [`RunEnd::Interrupted`]. A single ATA or NVMe command is never cut short.
+    pub interrupt: Arc<AtomicBool>,
+}
+
+/// What `erase.json` records.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct EraseRecord {
+    pub tool: String,
+    pub version: String,
+    pub command: String,
+    pub command_line: Vec<String>,
+    pub target: String,
+    pub method_requested: String,
+    /// The method used (differs from the request for `auto`).
+    pub method: String,
+    /// Why `auto` chose it, and other notes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// What was sent, with the command bytes.
+    pub plan: Vec<String>,
+    pub started_utc: String,
+    pub ended_utc: Option<String>,
+    pub duration_s: Option<f64>,
+    /// `running`, then `completed`, `failed` or `interrupted`.
+    pub outcome: String,
+    pub error: Option<String>,
+    pub done: Option<Done>,
+    pub drive_before: Option<DriveInfo>,
+    pub drive_after: Option<DriveInfo>,
+    /// The process running the erase, to tell a crashed erase from a running one.
+    #[serde(default)]
+    pub process: Option<ProcessStamp>,
+}
+
+/// Watches an erase (a progress bar, an experiment's log).
+pub trait EraseObserver {
+    /// The gates passed and erase.json exists (notes in `record.notes`): the erase starts now.
+    fn started(&mut self, _dir: &Path, _record: &EraseRecord) {}
+    /// The bar a device erase drives (asked for just before the first command is sent).
+    fn progress_bar(&mut self) -> ProgressBar {
+        ProgressBar::hidden()
+    }
+}
+
+/// Watches nothing.
+pub struct NoEraseProgress;
+
+impl EraseObserver for NoEraseProgress {}
+
+/// A finished or interrupted erase (a failed one is an error, recorded all the same).
+pub struct EraseOutcome {
+    pub dir: PathBuf,
+    pub record: EraseRecord,
+    /// [`RunEnd::Completed`] or [`RunEnd::Interrupted`].
+    pub end: RunEnd,
+}
+
+/// What an erase would do to its target.
+#[derive(Clone, Debug)]
+pub struct ErasePlan {
+    /// The method used (the one `auto` chose).
+    pub method: Method,
+    /// Why `auto` chose it, and other notes.
+    pub notes: Vec<String>,
+    pub steps: Steps,
+}
+
+/// The commands an erase sends.
+#[derive(Clone, Debug)]
+pub enum Steps {
+    /// To a real device or file, with what it is.
+    Device { plan: Plan, facts: Box<DriveInfo> },
+    /// To a simulated drive's state file.
+    Sim(SimErase),
+}
+
+impl ErasePlan {
+    /// One line per command, with its bytes (what erase.json records as `plan`).
+    pub fn describe(&self) -> Vec<String> {
+        match &self.steps {
+            Steps::Device { plan, .. } => plan.describe(),
+            Steps::Sim(how) => vec![format!("simulator: {how:?}")],
+        }
+    }
+}
+
+/// Chooses the method and resolves it into commands for this target, refusing what cannot
+/// apply (exit 2). With `dry_run`, a target of the wrong kind gets assumed values and a note
+/// instead of a refusal. Reads the target's facts; changes nothing.
+pub fn plan_erase(req: &EraseRequest, dry_run: bool) -> anyhow::Result<ErasePlan> {
+    if is_sim_target(&req.target) {
+        let how = match &req.method {
+            Method::Sim | Method::Auto => SimErase::Secure,
+            Method::Trim => {
+                let len = match req.span {
+                    Some(s) => s,
+                    None => crate::sim::identity(&req.target)?.size_bytes,
+                };
+                SimErase::Trim { offset: 0, len }
+            }
+            other => bad_input!(
+                "--method {other} does not apply to a simulated drive: use --method sim (secure erase) or trim"
+            ),
+        };
+        return Ok(ErasePlan {
+            method: Method::Sim,
+            notes: Vec::new(),
+            steps: Steps::Sim(how),
+        });
+    }
+    let facts = gather(&req.target)?;
+    let mut choice = choose(&facts, req);
+    let plan = build_plan(&mut choice, &facts, req, dry_run)?;
+    Ok(ErasePlan {
+        method: choice.method,
+        notes: choice.notes,
+        steps: Steps::Device {
+            plan,
+            facts: Box::new(facts),
+        },
+    })
+}
+
+/// What `--dry-run` prints: the method, the notes, every command with its bytes and what the
+/// safety gates would say about a real run. Sends nothing and writes nothing.
+pub fn dry_run(req: &EraseRequest) -> anyhow::Result<Vec<String>> {
+    let planned = plan_erase(req, true)?;
+    let facts = match &planned.steps {
+        Steps::Device { facts, .. } => facts,
+        Steps::Sim(how) => {
+            return Ok(vec![format!(
+                "dry run: would send {how:?} to the simulated drive {}; nothing was changed",
+                req.target
+            )])
+        }
+    };
+    let mut lines = vec![format!(
+        "dry run: erase {} ({}) with {}; nothing is sent",
+        req.target, facts.kind, planned.method
+    )];
+    lines.extend(planned.notes.iter().map(|n| format!("note: {n}")));
+    lines.extend(planned.describe());
+    lines.extend(
+        gate_preview(req, facts)
+            .into_iter()
+            .map(|gate| format!("a real run {gate}")),
+    );
+    Ok(lines)
+}
+
+/// Plans the erase, checks the safety gates (as for writing, plus every namespace a
+/// controller-wide command reaches), creates the run directory with erase.json, runs the erase
+/// timed and records its outcome there. Refusals are errors (exit 2) and write nothing; a
+/// failed erase is an error too, recorded in erase.json first.
+pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Result<EraseOutcome> {
+    let planned = plan_erase(req, false)?;
+    let (steps, facts) = match &planned.steps {
+        Steps::Device { plan, facts } => (plan, (**facts).clone()),
+        Steps::Sim(how) => return erase_sim(req, &planned, *how, observer),
+    };
+    let request = OpenRequest {
+        path: PathBuf::from(&req.target),
+        writes: true,
+        destroy_data: req.destroy_data.clone(),
+        force: req.force,
+        size: None,
+    };
+    let target = Target::open(&request)?;
+    if whole_controller(steps, &facts) {
+        ensure_namespaces_unused(&facts.name)?;
+    }
+    let target = match steps {
+        // The vendor tool may need the device to itself: the gates have passed, let go of it.
+        Plan::External(_) => {
+            drop(target);
+            None
+        }
+        _ => Some(target),
+    };
+
+    let name = format!("{}-erase", facts.name);
+    let mut record = new_record(req, &planned, Some(facts));
+    let dir = create_record(req.out.as_deref(), &name, &record)?;
+    observer.started(&dir, &record);
+    let bar = observer.progress_bar();
+    let t0 = Instant::now();
+    let file = target.as_ref().map(|t| &t.file);
+    let result = super::execute(steps, file, &req.target, &bar, &req.interrupt);
+    let seconds = t0.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    drop(target);
+    record.drive_after = gather(&req.target).ok();
+    finish(dir, &mut record, seconds, result)
+}
+
+/// The sim case: the simulator erases its own state.
+fn erase_sim(
+    req: &EraseRequest,
+    planned: &ErasePlan,
+    how: SimErase,
+    observer: &mut dyn EraseObserver,
+) -> anyhow::Result<EraseOutcome> {
+    let name = crate::sim::identity(&req.target)?.name;
+    let mut record = new_record(req, planned, None);
+    let dir = create_record(req.out.as_deref(), &format!("{name}-erase"), &record)?;
+    observer.started(&dir, &record);
+    let t0 = Instant::now();
+    let result = crate::sim::erase(&req.target, how).map(|detail| Done {
+        detail,
+        ..Default::default()
+    });
+    let seconds = t0.elapsed().as_secs_f64();
+    finish(dir, &mut record, seconds, result)
+}
+
+fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>) -> EraseRecord {
+    EraseRecord {
+        tool: "ssdfade".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command: "erase".into(),
+        command_line: std::env::args().collect(),
+        target: req.target.clone(),
+        method_requested: req.method.to_string(),
+        method: planned.method.to_string(),
+        notes: planned.notes.clone(),
+        plan: planned.describe(),
+        started_utc: utc_now(),
+        ended_utc: None,
+        duration_s: None,
+        outcome: "running".into(),
+        error: None,
+        done: None,
+        drive_before: facts,
+        drive_after: None,
+        process: Some(ProcessStamp::current()),
+    }
+}
+
+fn create_record(out: Option<&Path>, name: &str, record: &EraseRecord) -> anyhow::Result<PathBuf> {
+    let dir = claim_dir(out, name, "erase.json")?;
+    write_erase_record(&dir, record)?;
+    Ok(dir)
+}
+
+/// Writes erase.json; while the erase runs, a forced exit (second Ctrl-C) records it as
+/// interrupted with its outcome unknown.
+fn write_erase_record(dir: &Path, record: &EraseRecord) -> anyhow::Result<()> {
+    write_record(
+        &dir.join("erase.json"),
+        record,
+        record.outcome == "running",
+        |v| {
+            v["outcome"] = "interrupted".into();
+            v["ended_utc"] = utc_now().into();
+            v["error"] = "stopped by a second Ctrl-C while the erase ran: whether it completed is unknown; erase again".into();
+        },
+    )
+}
+
+/// Stores the outcome and turns a failure into an error (exit 1).
+fn finish(
+    dir: PathBuf,
+    record: &mut EraseRecord,
+    seconds: f64,
+    result: anyhow::Result<Done>,
+) -> anyhow::Result<EraseOutcome> {
+    record.ended_utc = Some(utc_now());
+    record.duration_s = Some(seconds);
+    let end = match result {
+        Ok(done) => {
+            record.outcome = "completed".into();
+            record.done = Some(done);
+            Ok(RunEnd::Completed)
+        }
+        Err(e) if e.downcast_ref::<Interrupted>().is_some() => {
+            record.outcome = "interrupted".into();
+            record.error = Some(format!("{e:#}"));
+            Ok(RunEnd::Interrupted)
+        }
+        Err(e) => {
+            record.outcome = "failed".into();
+            record.error = Some(format!("{e:#}"));
+            Err(e)
+        }
+    };
+    write_erase_record(&dir, record)?;
+    let end = end.map_err(|e| {
+        e.context(format!(
+            "erase of {} with {} failed after {seconds:.3} s (recorded in {}/erase.json)",
+            record.target,
+            record.method,
+            dir.display()
+        ))
+    })?;
+    Ok(EraseOutcome {
+        dir,
+        record: record.clone(),
+        end,
+    })
+}

@@ -1,0 +1,264 @@
+//! A run as a library call: open the target safely, resolve the workload against it, create the
+//! run directory, run the engine and record every interval. `measure`, `soak` and any other code
+//! that starts a run (experiment phases, sweep points, tests) call [`run`] with a [`RunRequest`]
+//! of plain values and get the [`Outcome`] back; printing is left to the caller.
+
+mod interrupt;
+mod observer;
+pub mod progress;
+mod recorder;
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::engine::{real_engine, Control, Engine, EngineKind, RunEnd};
+use crate::pattern::Pattern;
+use crate::results::{utc_now, ProcessStamp, RunDir, RunInfo, Summary, TargetRecord};
+use crate::sim::{is_sim_target, SimEngine};
+use crate::stats::cpu::process_cpu_seconds;
+use crate::target::{Identity, OpenRequest, Target};
+use crate::workload::{OnError, Workload};
+
+pub use interrupt::install_signal_flag;
+pub use observer::{NoProgress, RunObserver};
+use recorder::Recorder;
+
+/// Everything a run needs, as plain values.
+#[derive(Clone, Debug)]
+pub struct RunRequest {
+    /// File, block device or `sim:…` target.
+    pub target: String,
+    /// The access specification, resolved against the target when it is opened.
+    pub workload: WorkloadSpec,
+    /// When the run ends.
+    pub stop: Stop,
+    /// Sample period.
+    pub interval: Duration,
+    /// `None`: uring where the kernel allows it, else threads (ignored for `sim:` targets).
+    pub engine: Option<EngineKind>,
+    /// Confirmation that data may be destroyed.
+    pub safety: Safety,
+    /// Run directory; `None`: `results/<UTC time>-<target name>`.
+    pub out: Option<PathBuf>,
+    /// Recorded in run.json as `command` (`measure`, `soak`, …).
+    pub command: String,
+    /// Set it (e.g. with [`install_signal_flag`]) to end the run cleanly after the current
+    /// interval; the outcome is then [`RunEnd::Interrupted`].
+    pub interrupt: Arc<AtomicBool>,
+}
+
+/// The access specification before it meets a target: `None` fields take the target's values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkloadSpec {
+    pub bs: u64,
+    /// `None`: the transfer size.
+    pub align: Option<u64>,
+    pub read_pct: u8,
+    pub random_pct: u8,
+    pub qd: u32,
+    /// `None`: the whole target.
+    pub span: Option<u64>,
+    /// `None`: a fresh seed (recorded in run.json).
+    pub seed: Option<u64>,
+    pub pattern: Pattern,
+    pub refill: bool,
+    pub on_error: OnError,
+}
+
+/// The stop rule: whichever comes first; at least one is set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop {
+    pub duration: Option<Duration>,
+    pub bytes: Option<u64>,
+}
+
+impl Stop {
+    /// The options as given: a byte limit alone runs until the bytes are done; otherwise the
+    /// duration given or `default_duration`, together with any byte limit.
+    pub fn new(duration: Option<Duration>, bytes: Option<u64>, default_duration: Duration) -> Stop {
+        let duration = match (duration, bytes) {
+            (None, Some(_)) => None,
+            (d, _) => Some(d.unwrap_or(default_duration)),
+        };
+        Stop { duration, bytes }
+    }
+}
+
+/// Permission to write (ignored for `sim:` targets, where no real data is at stake).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Safety {
+    /// Must name the target for any run that writes.
+    pub destroy_data: Option<PathBuf>,
+    /// Also write over a filesystem or partition-table signature.
+    pub force: bool,
+    /// Size of a test file to create, or to grow an existing one to.
+    pub size: Option<u64>,
+}
+
+/// The outcome of a run.
+pub struct Outcome {
+    pub dir: PathBuf,
+    pub info: RunInfo,
+    pub summary: Summary,
+    pub end: RunEnd,
+}
+
+/// Opens the target, runs the workload, writes the run directory (run.json, samples.jsonl) and
+/// tells `observer` about the start, each interval and the end. Bad input or a refused target
+/// is an error (exit 2) and leaves nothing behind; a failed or interrupted run is an `Ok`
+/// outcome with its [`RunEnd`], its samples kept.
+pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Result<Outcome> {
+    let target = &request.target;
+    let open = OpenRequest {
+        path: PathBuf::from(target),
+        writes: request.workload.read_pct < 100,
+        destroy_data: request.safety.destroy_data.clone(),
+        force: request.safety.force,
+        size: request.safety.size,
+    };
+    // A simulated drive needs no confirmation (no real data is at stake).
+    let mut created = CreatedFile(None);
+    let (identity, mut engine): (Identity, Box<dyn Engine>) = if is_sim_target(target) {
+        let engine = SimEngine::open(target)?;
+        (engine.identity(), Box::new(engine))
+    } else {
+        let opened = Target::open(&open)?;
+        if opened.created {
+            created.0 = Some(opened.path.clone());
+        }
+        (
+            opened.identity.clone(),
+            real_engine(request.engine, Arc::new(opened))?,
+        )
+    };
+    let drive_info = |engine: &dyn Engine| {
+        engine
+            .drive_info()
+            .or_else(|| crate::inspect::gather_for_record(target))
+    };
+    let drive_before = drive_info(engine.as_ref());
+    let workload = resolve_workload(request, identity.size_bytes, identity.logical_block)?;
+    if !is_sim_target(target) {
+        // A simulated drive allocates no I/O buffers; a real run needs bs × QD plus the pool.
+        crate::workload::memory::check_run(workload.bs, workload.qd)?;
+    }
+    let record = TargetRecord {
+        path: target.clone(),
+        identity,
+    };
+    let engine_name = engine.name();
+
+    let name = record.identity.name.clone();
+    let mut info = RunInfo {
+        tool: "ssdfade".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command: request.command.clone(),
+        command_line: std::env::args().collect(),
+        target: record,
+        workload: workload.clone(),
+        engine: engine_name.into(),
+        started_utc: utc_now(),
+        status: "running".into(),
+        ended_utc: None,
+        end: None,
+        summary: None,
+        drive_before,
+        drive_after: None,
+        write_amplification: None,
+        process: Some(ProcessStamp::current()),
+        heartbeat_utc: None,
+    };
+    let run_dir = RunDir::create(request.out.as_deref(), &name, &info)?;
+    let dir = run_dir.dir.clone();
+    created.0 = None;
+
+    observer.started(&dir, &info);
+    let control = Control {
+        interrupted: request.interrupt.clone(),
+    };
+    let mut recorder = Recorder::new(run_dir, info.clone(), observer);
+    let cpu0 = process_cpu_seconds();
+    let wall0 = Instant::now();
+    let result = engine.run(&workload, &control, &mut recorder);
+    let cpu = process_cpu_seconds() - cpu0;
+    let wall = wall0.elapsed().as_secs_f64();
+    let (run_dir, total, t_end) = recorder.finish();
+    // Anything that stopped the engine (a full disk under the run directory, a worker that
+    // could not start) ends the run as failed in run.json, not as "running" forever.
+    let (end, error) = match result {
+        Ok(end) => (end, None),
+        Err(e) => (RunEnd::Failed(format!("{e:#}")), Some(e)),
+    };
+    observer.finished(&end);
+
+    let summary = Summary::new(&total, t_end, cpu, wall, engine_name);
+    info.status = match &end {
+        RunEnd::Completed => "completed",
+        RunEnd::Interrupted => "interrupted",
+        RunEnd::Failed(_) => "failed",
+    }
+    .into();
+    info.ended_utc = Some(utc_now());
+    info.end = Some(end.clone());
+    info.summary = Some(summary.clone());
+    info.drive_after = drive_info(engine.as_ref());
+    info.write_amplification =
+        crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
+    run_dir.write_info(&info)?;
+    if let Some(e) = error {
+        return Err(e);
+    }
+    Ok(Outcome {
+        dir,
+        info,
+        summary,
+        end,
+    })
+}
+
+/// A test file this invocation created, removed again if the run is refused before it starts
+/// (bad input found only once the target was known), so a refusal leaves nothing behind.
+struct CreatedFile(Option<PathBuf>);
+
+impl Drop for CreatedFile {
+    fn drop(&mut self) {
+        if let Some(path) = &self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+fn resolve_workload(
+    request: &RunRequest,
+    size: u64,
+    logical_block: u32,
+) -> anyhow::Result<Workload> {
+    let w = &request.workload;
+    let workload = Workload {
+        bs: w.bs,
+        align: w.align.unwrap_or(w.bs),
+        read_pct: w.read_pct,
+        random_pct: w.random_pct,
+        qd: w.qd,
+        span: w.span.unwrap_or(size),
+        duration: request.stop.duration,
+        bytes: request.stop.bytes,
+        interval: request.interval,
+        seed: w.seed.unwrap_or_else(fresh_seed),
+        pattern: w.pattern,
+        refill: w.refill,
+        on_error: w.on_error,
+    };
+    workload.validate(size, logical_block)?;
+    Ok(workload)
+}
+
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    crate::pattern::mix64(nanos as u64 ^ u64::from(std::process::id()) << 32)
+}

@@ -1,0 +1,363 @@
+//! Steady state as SNIA PTS 2.0 defines it (§2.1.24): the samples of a run are grouped into
+//! rounds (one minute by default), and the drive is steady when a window of five consecutive
+//! rounds has a range (max − min) within 20 % of the window's average and the excursion of its
+//! least-squares line across the window (|slope| × (rounds − 1)) within 10 % of the average.
+//!
+//! [`SteadyTracker`] is fed samples as a run takes them (so a soak can stop when steady);
+//! [`detect`] runs the same tracker over a saved series.
+
+use serde::{Deserialize, Serialize};
+
+use super::Sample;
+
+/// The SNIA criteria; [`Criteria::default`] is PTS 2.0's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Criteria {
+    /// Length of one round, seconds.
+    pub round_s: f64,
+    /// Rounds in the measurement window.
+    pub window_rounds: usize,
+    /// Largest allowed range (max − min), percent of the window average.
+    pub max_range_pct: f64,
+    /// Largest allowed excursion of the fitted line across the window, percent of the average.
+    pub max_slope_pct: f64,
+}
+
+impl Default for Criteria {
+    fn default() -> Self {
+        Criteria {
+            round_s: 60.0,
+            window_rounds: 5,
+            max_range_pct: 20.0,
+            max_slope_pct: 10.0,
+        }
+    }
+}
+
+/// One round: the IOPS over its samples and the bytes written by its end.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    pub start_s: f64,
+    pub end_s: f64,
+    pub iops: f64,
+    pub bytes_written_total: u64,
+}
+
+/// A window of rounds and how far it is from steady.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Window {
+    pub start_s: f64,
+    pub end_s: f64,
+    /// Average IOPS over the window's rounds.
+    pub avg: f64,
+    /// (max − min) / avg, percent.
+    pub range_pct: f64,
+    /// |fitted slope| × (rounds − 1) / avg, percent.
+    pub slope_pct: f64,
+}
+
+/// What `run.json` records: whether and when the run reached steady state. When it did not,
+/// `window` is the last window evaluated (how close it came), or absent with fewer rounds than
+/// one window.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SteadyState {
+    pub reached: bool,
+    /// End of the first steady window, seconds since the run started.
+    pub at_s: Option<f64>,
+    pub bytes_written: Option<u64>,
+    /// Bytes written by then over the target's capacity.
+    pub drive_fills: Option<f64>,
+    /// The steady window's average IOPS.
+    pub iops: Option<f64>,
+    pub window: Option<Window>,
+    pub rounds: usize,
+}
+
+/// Groups samples into rounds on a fixed grid and evaluates the window after every round.
+#[derive(Clone, Debug)]
+pub struct SteadyTracker {
+    criteria: Criteria,
+    capacity_bytes: u64,
+    rounds: Vec<Round>,
+    /// The round being filled: its grid number, ops and seconds covered so far.
+    open: Option<(u64, u64, f64, u64)>,
+    result: SteadyState,
+}
+
+impl SteadyTracker {
+    pub fn new(criteria: Criteria, capacity_bytes: u64) -> Self {
+        SteadyTracker {
+            criteria,
+            capacity_bytes,
+            rounds: Vec::new(),
+            open: None,
+            result: SteadyState::default(),
+        }
+    }
+
+    /// Adds one sample; a sample belongs to the round its midpoint falls in. Returns true the
+    /// first time steady state is reached.
+    pub fn push(&mut self, sample: &Sample) -> bool {
+        let round_s = self.criteria.round_s;
+        let mid = (sample.t_start_s + sample.t_end_s) / 2.0;
+        let grid = (mid / round_s).floor().max(0.0) as u64;
+        let seconds = (sample.t_end_s - sample.t_start_s).max(0.0);
+        let mut newly = false;
+        match &mut self.open {
+            Some((g, ops, secs, bytes)) if *g == grid => {
+                *ops += sample.ops;
+                *secs += seconds;
+                *bytes = sample.bytes_written_total;
+            }
+            _ => {
+                newly = self.close_round();
+                self.open = Some((grid, sample.ops, seconds, sample.bytes_written_total));
+            }
+        }
+        // A round whose samples reach its end is complete now, not when the next one starts.
+        if let Some((g, _, _, _)) = self.open {
+            if sample.t_end_s >= (g + 1) as f64 * round_s - 1e-9 {
+                newly |= self.close_round();
+            }
+        }
+        newly
+    }
+
+    /// Evaluates a round that ended without reaching its grid end (the run stopped); returns
+    /// the state with it.
+    pub fn finish(mut self) -> SteadyState {
+        self.close_round();
+        self.result
+    }
+
+    pub fn state(&self) -> &SteadyState {
+        &self.result
+    }
+
+    fn close_round(&mut self) -> bool {
+        let Some((grid, ops, seconds, bytes)) = self.open.take() else {
+            return false;
+        };
+        // A round covering less than half its length (a gap or a short run's tail) is not a
+        // measurement of the drive's state: it is dropped rather than skewing the window.
+        if seconds < self.criteria.round_s / 2.0 {
+            return false;
+        }
+        let start_s = grid as f64 * self.criteria.round_s;
+        self.rounds.push(Round {
+            start_s,
+            end_s: start_s + self.criteria.round_s,
+            iops: ops as f64 / seconds,
+            bytes_written_total: bytes,
+        });
+        self.result.rounds = self.rounds.len();
+        if self.result.reached {
+            return false;
+        }
+        let n = self.criteria.window_rounds;
+        if self.rounds.len() < n {
+            return false;
+        }
+        let window_rounds = &self.rounds[self.rounds.len() - n..];
+        let window = evaluate(window_rounds);
+        self.result.window = Some(window);
+        let steady = window.range_pct <= self.criteria.max_range_pct
+            && window.slope_pct <= self.criteria.max_slope_pct;
+        if steady {
+            let last = window_rounds[n - 1];
+            self.result.reached = true;
+            self.result.at_s = Some(window.end_s);
+            self.result.bytes_written = Some(last.bytes_written_total);
+            self.result.drive_fills = (self.capacity_bytes > 0)
+                .then(|| last.bytes_written_total as f64 / self.capacity_bytes as f64);
+            self.result.iops = Some(window.avg);
+        }
+        steady
+    }
+}
+
+/// The range and slope excursion of a window of rounds.
+pub fn evaluate(rounds: &[Round]) -> Window {
+    let n = rounds.len() as f64;
+    let avg = rounds.iter().map(|r| r.iops).sum::<f64>() / n;
+    let max = rounds.iter().map(|r| r.iops).fold(f64::MIN, f64::max);
+    let min = rounds.iter().map(|r| r.iops).fold(f64::MAX, f64::min);
+    // Least squares over x = 0, 1, … n−1.
+    let x_mean = (n - 1.0) / 2.0;
+    let (mut sxy, mut sxx) = (0.0, 0.0);
+    for (i, r) in rounds.iter().enumerate() {
+        let dx = i as f64 - x_mean;
+        sxy += dx * (r.iops - avg);
+        sxx += dx * dx;
+    }
+    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+    let pct = |v: f64| {
+        if avg > 0.0 {
+            100.0 * v / avg
+        } else {
+            f64::INFINITY
+        }
+    };
+    Window {
+        start_s: rounds[0].start_s,
+        end_s: rounds[rounds.len() - 1].end_s,
+        avg,
+        range_pct: pct(max - min),
+        slope_pct: pct(slope.abs() * (n - 1.0)),
+    }
+}
+
+/// Steady state of a saved series of samples.
+pub fn detect(samples: &[Sample], criteria: Criteria, capacity_bytes: u64) -> SteadyState {
+    let mut tracker = SteadyTracker::new(criteria, capacity_bytes);
+    for sample in samples {
+        tracker.push(sample);
+    }
+    tracker.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::LatencySummary;
+
+    /// One-second samples with the given IOPS, 4 KiB per write.
+    fn series(iops: impl IntoIterator<Item = f64>) -> Vec<Sample> {
+        let mut total = 0;
+        iops.into_iter()
+            .enumerate()
+            .map(|(i, iops)| {
+                let ops = iops.round() as u64;
+                total += ops * 4096;
+                Sample {
+                    index: i as u64,
+                    t_start_s: i as f64,
+                    t_end_s: i as f64 + 1.0,
+                    ops,
+                    bytes: ops * 4096,
+                    iops,
+                    mb_per_s: 0.0,
+                    lat_us: LatencySummary::default(),
+                    read: None,
+                    write: None,
+                    errors: 0,
+                    error_events: Vec::new(),
+                    bytes_written_total: total,
+                }
+            })
+            .collect()
+    }
+
+    fn ten_second_rounds() -> Criteria {
+        Criteria {
+            round_s: 10.0,
+            ..Criteria::default()
+        }
+    }
+
+    #[test]
+    fn flat_series_is_steady_after_five_rounds() {
+        let s = series(std::iter::repeat_n(1000.0, 100));
+        let st = detect(&s, ten_second_rounds(), 4096 * 10_000);
+        assert!(st.reached);
+        assert_eq!(st.at_s, Some(50.0));
+        assert_eq!(st.iops, Some(1000.0));
+        assert_eq!(st.bytes_written, Some(50 * 1000 * 4096));
+        assert_eq!(st.drive_fills, Some(5.0));
+        let w = st.window.unwrap();
+        assert_eq!((w.start_s, w.end_s), (0.0, 50.0));
+        assert_eq!((w.range_pct, w.slope_pct), (0.0, 0.0));
+    }
+
+    #[test]
+    fn fade_then_plateau_is_steady_where_the_plateau_holds_five_rounds() {
+        // Rounds of 10 s: 6000 falling by 10 % a round for 20 rounds, then flat at 900.
+        let mut iops = Vec::new();
+        let mut level = 6000.0;
+        for _ in 0..20 {
+            iops.extend(std::iter::repeat_n(level, 10));
+            level = f64::max(level * 0.9, 900.0);
+        }
+        iops.extend(std::iter::repeat_n(900.0, 200));
+        let st = detect(&series(iops), ten_second_rounds(), 0);
+        assert!(st.reached);
+        // The first steady window, computed here from the definition directly.
+        let rounds: Vec<f64> = (0..40)
+            .map(|k| f64::max(6000.0 * 0.9f64.powi(k.min(20)), 900.0))
+            .collect();
+        let first = (4..40)
+            .find(|&end| {
+                let w = &rounds[end - 4..=end];
+                let avg = w.iter().sum::<f64>() / 5.0;
+                let range = w.iter().cloned().fold(f64::MIN, f64::max)
+                    - w.iter().cloned().fold(f64::MAX, f64::min);
+                let slope = (-2.0 * w[0] - w[1] + w[3] + 2.0 * w[4]) / 10.0;
+                range <= 0.2 * avg && slope.abs() * 4.0 <= 0.1 * avg
+            })
+            .unwrap();
+        assert_eq!(st.at_s, Some((first as f64 + 1.0) * 10.0));
+        assert!(st.drive_fills.is_none());
+    }
+
+    #[test]
+    fn a_steady_trend_within_range_fails_on_slope() {
+        // Rising 4 % of the average per round: range 16 % (within 20 %), excursion 16 % (> 10 %).
+        let rounds = [920.0, 960.0, 1000.0, 1040.0, 1080.0];
+        let iops = rounds.iter().flat_map(|&r| std::iter::repeat_n(r, 10));
+        let st = detect(&series(iops), ten_second_rounds(), 0);
+        assert!(!st.reached);
+        let w = st.window.unwrap();
+        assert!((w.range_pct - 16.0).abs() < 1e-9, "{w:?}");
+        assert!((w.slope_pct - 16.0).abs() < 1e-9, "{w:?}");
+    }
+
+    #[test]
+    fn noise_beyond_the_range_is_not_steady() {
+        // Alternating ±15 % around 1000: range 30 %.
+        let iops = (0..100).map(|i| if (i / 10) % 2 == 0 { 1150.0 } else { 850.0 });
+        let st = detect(&series(iops), ten_second_rounds(), 0);
+        assert!(!st.reached);
+        assert!(st.window.unwrap().range_pct > 20.0);
+        assert_eq!(st.rounds, 10);
+    }
+
+    #[test]
+    fn fewer_rounds_than_a_window_report_no_window() {
+        let st = detect(
+            &series(std::iter::repeat_n(1.0, 39)),
+            ten_second_rounds(),
+            0,
+        );
+        assert!(!st.reached);
+        assert!(st.window.is_none());
+        assert_eq!(st.rounds, 4);
+    }
+
+    #[test]
+    fn samples_longer_than_a_round_and_a_gap_still_group_by_time() {
+        // 20 s samples with 10 s rounds give a round every other grid cell: each sample is one
+        // round (its midpoint's), so five samples make a window.
+        let mut s = series(std::iter::repeat_n(500.0, 5));
+        for (i, x) in s.iter_mut().enumerate() {
+            x.t_start_s = i as f64 * 20.0;
+            x.t_end_s = x.t_start_s + 20.0;
+            x.ops = 10_000;
+        }
+        let st = detect(&s, ten_second_rounds(), 0);
+        assert!(st.reached, "{st:?}");
+        assert_eq!(st.iops, Some(500.0));
+    }
+
+    #[test]
+    fn the_tracker_reports_the_moment_it_becomes_steady() {
+        let s = series(std::iter::repeat_n(700.0, 80));
+        let mut tracker = SteadyTracker::new(ten_second_rounds(), 0);
+        let at: Vec<usize> = s
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| tracker.push(x))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(at, vec![49]);
+    }
+}
