@@ -19,9 +19,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
     )?;
     let outcome = crate::run::run(&request, progress(args).as_mut())?;
     if args.json {
-        println!("{}", outcome_json(&outcome)?);
+        crate::outln!("{}", outcome_json(&outcome)?)?;
     } else {
-        print_table(&outcome);
+        print_table(&outcome)?;
     }
     Ok(outcome)
 }
@@ -44,9 +44,9 @@ pub fn outcome_json(outcome: &Outcome) -> anyhow::Result<serde_json::Value> {
 }
 
 /// Prints a finished run as a table under a header giving the whole access spec.
-pub fn print_table(outcome: &Outcome) {
-    print!(
+pub fn print_table(outcome: &Outcome) -> anyhow::Result<()> {
+    crate::out!(
         "{}",
         run_table(&outcome.info, &outcome.summary, &outcome.dir)
-    );
+    )
 }
