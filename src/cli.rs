@@ -9,7 +9,9 @@ use crate::engine::EngineKind;
 use crate::erase::nvme::SanitizeAction;
 use crate::erase::Method;
 use crate::pattern::Pattern;
-use crate::units::{parse_duration, parse_size};
+use crate::units::{
+    parse_duration, parse_positive_duration, parse_positive_size, parse_size, parse_transfer_size,
+};
 use crate::workload::OnError;
 
 #[derive(Parser, Debug)]
@@ -17,7 +19,8 @@ use crate::workload::OnError;
     name = "ssdfade",
     version,
     about = "Soak-test an SSD: how fast it starts, how far it fades, whether TRIM or a secure erase brings it back",
-    after_help = "Writing to a block device destroys its data and needs --destroy-data naming the same device."
+    after_help = "Writing to a block device destroys its data and needs --destroy-data naming the same device.",
+    arg_required_else_help = true
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -32,7 +35,8 @@ pub enum Command {
     Soak(RunArgs),
     /// Print how fast this machine generates write data (GB/s per core) for every pattern.
     Selftest(SelftestArgs),
-    /// Simulated drives (`sim:PRESET[,key=value…]` targets): list presets, benchmark the model.
+    /// Simulated drives (`sim:PRESET[,key=value…]` targets): list presets, benchmark the model,
+    /// idle time and power cuts of a kept drive.
     #[command(subcommand)]
     Sim(SimCommand),
     /// What the target is and how worn: identity, geometry, cache, discard, secure-erase
@@ -46,6 +50,9 @@ pub enum Command {
     /// Power-loss check (diskchecker's method): listen, write, cut the power, verify.
     #[command(subcommand)]
     Plp(PlpCommand),
+    /// List the run and erase directories under DIR: status (a run whose process died shows as
+    /// crashed), target, duration and IOPS.
+    Runs(RunsArgs),
 }
 
 /// Options of `slog`.
@@ -179,6 +186,21 @@ pub enum SimCommand {
         #[arg(long, default_value = "4k", value_parser = parse_size)]
         align: u64,
     },
+    /// Leave a kept (state=) simulated drive powered and idle for DURATION of simulated time:
+    /// background GC, SLC folding, throttling debt paid off. Prints what it did.
+    Idle {
+        /// The simulated drive, with state=PATH.
+        target: String,
+        /// Simulated idle time, such as 30s, 10m or 8h.
+        #[arg(value_parser = parse_duration)]
+        duration: Duration,
+    },
+    /// Cut the power of a kept (state=) simulated drive: a volatile cache loses its unflushed
+    /// writes, a lying one what it acknowledged. Prints what was lost.
+    PowerCut {
+        /// The simulated drive, with state=PATH.
+        target: String,
+    },
 }
 
 /// Options of `info`.
@@ -187,6 +209,17 @@ pub struct InfoArgs {
     /// File, block device or sim:… target to inspect.
     pub target: String,
     /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `runs`.
+#[derive(Args, Debug, Clone)]
+pub struct RunsArgs {
+    /// Folder holding run directories.
+    #[arg(default_value = "results")]
+    pub dir: PathBuf,
+    /// Print a JSON array instead of the table.
     #[arg(long)]
     pub json: bool,
 }
@@ -216,7 +249,7 @@ pub struct EraseArgs {
     #[arg(long, value_parser = parse_size)]
     pub span: Option<u64>,
     /// Size of each discard / zero-out request.
-    #[arg(long, default_value = "1G", value_parser = parse_size)]
+    #[arg(long, default_value = "1G", value_parser = parse_positive_size)]
     pub chunk: u64,
     /// Print what would be sent, with the exact command bytes, and change nothing.
     #[arg(long)]
@@ -266,8 +299,8 @@ pub struct SafetyArgs {
 /// The access specification and stop rule.
 #[derive(Args, Debug, Clone)]
 pub struct WorkloadArgs {
-    /// Transfer size.
-    #[arg(long, default_value = "4k", value_parser = parse_size)]
+    /// Transfer size (at most 2 GiB − 4 KiB, what one Linux read or write moves).
+    #[arg(long, default_value = "4k", value_parser = parse_transfer_size)]
     pub bs: u64,
     /// Offset granularity (default: the transfer size); 512 gives the seed's unaligned writes.
     #[arg(long, value_parser = parse_size)]
@@ -285,10 +318,10 @@ pub struct WorkloadArgs {
     #[arg(long, value_parser = parse_size)]
     pub span: Option<u64>,
     /// Stop after this long (measure: 60s, soak: 8h, unless --bytes is given).
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = parse_positive_duration)]
     pub duration: Option<Duration>,
     /// Stop after this many bytes transferred.
-    #[arg(long, value_parser = parse_size)]
+    #[arg(long, value_parser = parse_positive_size)]
     pub bytes: Option<u64>,
     /// Sample period (measure: 1s, soak: 10s).
     #[arg(long, value_parser = parse_duration)]
@@ -311,9 +344,9 @@ pub struct WorkloadArgs {
 #[derive(Args, Debug, Clone)]
 pub struct SelftestArgs {
     /// Write size to generate.
-    #[arg(long, default_value = "4k", value_parser = parse_size)]
+    #[arg(long, default_value = "4k", value_parser = parse_transfer_size)]
     pub bs: u64,
     /// How long to generate each pattern.
-    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    #[arg(long, default_value = "1s", value_parser = parse_positive_duration)]
     pub seconds: Duration,
 }

@@ -9,6 +9,7 @@ pub mod engine;
 pub mod erase;
 pub mod error;
 pub mod inspect;
+pub mod out;
 pub mod pattern;
 pub mod results;
 pub mod run;

@@ -83,6 +83,22 @@ fn verify(dir: &Path, target: &str, log: &str, out: &str) -> (i32, Value) {
     (status.status.code().unwrap(), report)
 }
 
+/// `ssdfade sim power-cut TARGET`: the acknowledged 4 KiB writes it says were lost
+/// (full-size drive units).
+fn power_cut(dir: &Path, target: &str) -> u64 {
+    let out = ssdfade(dir)
+        .args(["sim", "power-cut", target])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{said}");
+    said.split("): ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("power-cut said '{said}'"))
+}
+
 /// Acknowledged records from the writer's line `wrote N records (M acknowledged)…`.
 fn acknowledged(stdout: &str) -> u64 {
     stdout
@@ -114,6 +130,8 @@ fn simulated_drives_pass_or_are_caught_by_their_cache_mode() {
         let said = write(dir.path(), &target, log, extra);
         let acked = acknowledged(&said);
         assert!(acked > 100, "{said}");
+        // The power goes between write and verify.
+        let cut = power_cut(dir.path(), &target);
         let out = format!("verify-{cache}-{flush}");
         let (code, r) = verify(dir.path(), &target, log, &out);
         let lost = r["lost"].as_array().unwrap();
@@ -129,18 +147,15 @@ fn simulated_drives_pass_or_are_caught_by_their_cache_mode() {
         );
         if passes {
             assert_eq!(code, 0, "cache={cache} flush={flush}: {r}");
+            // Flushed (or protected) writes were no longer in a volatile cache to lose.
+            assert_eq!(cut, 0, "cache={cache}");
             assert!(lost.is_empty());
         } else {
             assert_eq!(code, 1, "cache={cache} flush={flush}");
-            // The power cut took what the cache held: 4 MiB / scale 64 = 16 writes at most, the
-            // last ones acknowledged.
-            let cut: u64 = said
-                .lines()
-                .find_map(|l| l.strip_prefix("simulated power cut: the drive's cache lost "))
-                .and_then(|l| l.split_whitespace().next()?.parse().ok())
-                .unwrap();
-            assert!(cut == 16, "{said}");
-            assert!(!lost.is_empty() && lost.len() as u64 <= cut);
+            // The power cut took what the cache held: 4 MiB = 1024 writes of the full-size
+            // drive, 16 simulated ones at scale 64 — the last ones acknowledged.
+            assert_eq!(cut, 1024, "cache={cache} flush={flush}");
+            assert!(!lost.is_empty() && lost.len() as u64 <= cut / 64);
             for l in lost {
                 let before = l["acknowledged_s_before_end"].as_f64().unwrap();
                 assert!((0.0..0.5).contains(&before), "{l}");
@@ -156,6 +171,7 @@ fn a_failed_check_makes_the_slog_verdict_unsuitable() {
     let state = dir.path().join("lying.state");
     let target = format!("sim:dc-ssd-400g,cache=lying,state={}", state.display());
     write(dir.path(), &target, &listener.addr, &[]);
+    assert!(power_cut(dir.path(), &target) > 0);
     let (code, r) = verify(dir.path(), &target, &listener.addr, "check");
     assert_eq!(code, 1);
     let lost = r["lost"].as_array().unwrap().len();

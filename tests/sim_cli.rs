@@ -248,8 +248,91 @@ fn simulated_runs_are_deterministic_for_a_seed() {
         read_samples(&dir.path().join(out))
             .unwrap()
             .iter()
-            .map(|s| (s.ops, s.lat_us.p99))
+            .map(|s| (s.ops, s.lat_us.map(|l| l.p99)))
             .collect::<Vec<_>>()
     };
     assert_eq!(run("a"), run("b"));
+}
+
+/// Intervals end on the simulated grid: a 1 h soak at 10 s gives exactly 360 samples of
+/// exactly 10 s, and a run to a byte budget does exactly the I/Os it needs, the last interval
+/// being the partial one.
+#[test]
+fn simulated_samples_stay_on_the_interval_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    for (target, duration) in [
+        ("sim:vertex2-60g,scale=16", "1h"),
+        ("sim:ram-8g,scale=64", "1h"),
+    ] {
+        let out = format!("grid-{}", &target[4..8]);
+        let (code, _) = json_run(
+            dir.path(),
+            &[
+                "soak",
+                target,
+                "--duration",
+                duration,
+                "--interval",
+                "10s",
+                "--json",
+                "--out",
+                &out,
+            ],
+        );
+        assert_eq!(code, 0);
+        let samples = read_samples(&dir.path().join(&out)).unwrap();
+        assert_eq!(samples.len(), 360, "{target}");
+        for (i, s) in samples.iter().enumerate() {
+            assert_eq!(s.t_start_s, 10.0 * i as f64, "{target} sample {i}");
+            assert_eq!(s.t_end_s, 10.0 * (i + 1) as f64, "{target} sample {i}");
+            assert!(s.ops > 0, "{target} sample {i}");
+        }
+    }
+    // 65 s at 10 s: six full intervals and a last one of 5 s.
+    let (code, _) = json_run(
+        dir.path(),
+        &[
+            "measure",
+            "sim:ram-8g,scale=64",
+            "--duration",
+            "65s",
+            "--interval",
+            "10s",
+            "--json",
+            "--out",
+            "odd",
+        ],
+    );
+    assert_eq!(code, 0);
+    let samples = read_samples(&dir.path().join("odd")).unwrap();
+    let ends: Vec<f64> = samples.iter().map(|s| s.t_end_s).collect();
+    assert_eq!(ends, [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 65.0]);
+    // A byte budget: exactly that many bytes, full intervals then one partial one.
+    let (code, summary) = json_run(
+        dir.path(),
+        &[
+            "measure",
+            "sim:vertex2-60g,scale=16",
+            "--bytes",
+            "1G",
+            "--interval",
+            "10s",
+            "--json",
+            "--out",
+            "bytes",
+        ],
+    );
+    assert_eq!(code, 0);
+    let samples = read_samples(&dir.path().join("bytes")).unwrap();
+    let bytes: u64 = samples.iter().map(|s| s.bytes).sum();
+    assert_eq!(bytes, 1 << 30);
+    assert_eq!(summary["bytes"].as_u64(), Some(1 << 30));
+    let (last, full) = samples.split_last().unwrap();
+    for (i, s) in full.iter().enumerate() {
+        assert_eq!(
+            (s.t_start_s, s.t_end_s),
+            (10.0 * i as f64, 10.0 * (i + 1) as f64)
+        );
+    }
+    assert!(last.t_end_s - last.t_start_s <= 10.0 && last.t_end_s > last.t_start_s);
 }

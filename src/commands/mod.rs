@@ -5,6 +5,7 @@ pub mod info;
 pub mod measure;
 pub mod plp;
 pub mod run;
+pub mod runs;
 pub mod selftest;
 pub mod sim;
 pub mod slog;

@@ -48,9 +48,6 @@ pub fn run(cmd: &PlpCommand) -> anyhow::Result<RunEnd> {
                 report.target,
                 report.seconds
             );
-            if let Some(lost) = report.sim_power_cut_lost {
-                println!("simulated power cut: the drive's cache lost {lost} unpersisted writes");
-            }
             Ok(if a.duration.is_some() {
                 RunEnd::Completed
             } else {

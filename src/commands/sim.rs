@@ -1,5 +1,6 @@
-//! `ssdfade sim list` (the presets and their parameters) and `ssdfade sim bench` (how many host
-//! writes per second the model simulates, for the speed figures in README.md).
+//! `ssdfade sim list` (the presets and their parameters), `ssdfade sim bench` (how many host
+//! writes per second the model simulates, for the speed figures in README.md), and
+//! `ssdfade sim idle` / `sim power-cut` on a drive kept in a `state=` file.
 
 use std::time::{Duration, Instant};
 
@@ -7,7 +8,7 @@ use crate::cli::SimCommand;
 use crate::engine::{Control, Engine, IntervalSink};
 use crate::pattern::Pattern;
 use crate::sim::presets::PRESETS;
-use crate::sim::{SimEngine, SimSpec};
+use crate::sim::{SimDrive, SimEngine, SimSpec};
 use crate::stats::IntervalStats;
 use crate::units::format_bytes;
 use crate::workload::{OnError, Workload};
@@ -16,7 +17,7 @@ use crate::workload::{OnError, Workload};
 pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
     match cmd {
         SimCommand::List => {
-            print!("{}", list());
+            crate::out!("{}", list())?;
             Ok(())
         }
         SimCommand::Bench {
@@ -24,6 +25,23 @@ pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
             writes,
             align,
         } => bench(target, *writes, *align),
+        SimCommand::Idle { target, duration } => {
+            if duration.is_zero() {
+                crate::bad_input!("an idle time of 0 does nothing: give a duration such as 10m");
+            }
+            print!(
+                "{}",
+                SimDrive::open_kept(target, "idle time")?.idle(*duration)?
+            );
+            Ok(())
+        }
+        SimCommand::PowerCut { target } => {
+            print!(
+                "{}",
+                SimDrive::open_kept(target, "a power cut")?.power_cut()?
+            );
+            Ok(())
+        }
     }
 }
 
@@ -85,7 +103,8 @@ pub fn list() -> String {
     out += "Options: aged=DURATION (service history of a new drive, e.g. 4months; 0s = new),\n\
   scale=N (simulate an N× smaller drive, each I/O standing for N), alpha=X, cache=none|volatile|plp|lying,\n\
   compression=on|off, throttle=on|off, fail_after=N (EIO after N writes), fail_at=OFFSET (EIO there),\n\
-  state=PATH (keep the drive between commands), seed=N (aging history).\n";
+  state=PATH (keep the drive between commands), seed=N (aging history).\n\
+Quote a value holding a comma: state='/tmp/a,b.sim' (or \"…\", or escape it: a\\,b).\n";
     out
 }
 
@@ -100,6 +119,11 @@ impl IntervalSink for Discard {
 
 fn bench(target: &str, writes: Option<u64>, align: u64) -> anyhow::Result<()> {
     let spec = SimSpec::parse(target)?;
+    if spec.state.is_some() {
+        crate::bad_input!(
+            "sim bench writes hundreds of MiB into the drive it times, so it takes no state= drive: remove state= from {target}"
+        );
+    }
     let writes = writes.unwrap_or(2 * u64::from(spec.user_pages()));
     let t0 = Instant::now();
     let mut engine = SimEngine::open(target)?;
@@ -125,17 +149,17 @@ fn bench(target: &str, writes: Option<u64>, align: u64) -> anyhow::Result<()> {
     let run = t1.elapsed().as_secs_f64();
     let wear = crate::sim::wear_of(engine.device());
     let simulated_s = engine.device().lifetime().power_on_s;
-    println!(
+    crate::outln!(
         "sim bench {target}: 4 KiB random writes aligned to {align} bytes, QD128, {writes} simulated host writes"
-    );
-    println!("  model built in {build:.2} s");
-    println!(
+    )?;
+    crate::outln!("  model built in {build:.2} s")?;
+    crate::outln!(
         "  {:.2} M host writes/s ({run:.2} s), lifetime write amplification {:.2}, power-on time {:.0} s",
         writes as f64 / run / 1e6,
         wear.write_amplification,
         simulated_s
-    );
-    println!("  peak RSS {} MiB", max_rss_kib() / 1024);
+    )?;
+    crate::outln!("  peak RSS {} MiB", max_rss_kib() / 1024)?;
     Ok(())
 }
 

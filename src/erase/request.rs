@@ -16,7 +16,8 @@ use super::{Done, Interrupted, Method, Plan};
 use crate::bad_input;
 use crate::engine::RunEnd;
 use crate::inspect::{gather, DriveInfo};
-use crate::results::{default_dir, utc_now, write_json_atomic};
+use crate::results::record::write_record;
+use crate::results::{claim_dir, utc_now, ProcessStamp};
 use crate::sim::{is_sim_target, SimErase};
 use crate::target::{OpenRequest, Target};
 
@@ -71,6 +72,9 @@ pub struct EraseRecord {
     pub done: Option<Done>,
     pub drive_before: Option<DriveInfo>,
     pub drive_after: Option<DriveInfo>,
+    /// The process running the erase, to tell a crashed erase from a running one.
+    #[serde(default)]
+    pub process: Option<ProcessStamp>,
 }
 
 /// Watches an erase (a progress bar, an experiment's log).
@@ -219,12 +223,9 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
         _ => Some(target),
     };
 
-    let dir = req
-        .out
-        .clone()
-        .unwrap_or_else(|| default_dir(&format!("{}-erase", facts.name)));
+    let name = format!("{}-erase", facts.name);
     let mut record = new_record(req, &planned, Some(facts));
-    create_record(&dir, &record)?;
+    let dir = create_record(req.out.as_deref(), &name, &record)?;
     observer.started(&dir, &record);
     let bar = observer.progress_bar();
     let t0 = Instant::now();
@@ -244,16 +245,15 @@ fn erase_sim(
     how: SimErase,
     observer: &mut dyn EraseObserver,
 ) -> anyhow::Result<EraseOutcome> {
+    // Opened (and locked) first: a drive without state=, held or damaged is refused before
+    // any record is made.
+    let mut drive = crate::sim::SimDrive::open_kept(&req.target, "an erase")?;
     let name = crate::sim::identity(&req.target)?.name;
-    let dir = req
-        .out
-        .clone()
-        .unwrap_or_else(|| default_dir(&format!("{name}-erase")));
     let mut record = new_record(req, planned, None);
-    create_record(&dir, &record)?;
+    let dir = create_record(req.out.as_deref(), &format!("{name}-erase"), &record)?;
     observer.started(&dir, &record);
     let t0 = Instant::now();
-    let result = crate::sim::erase(&req.target, how).map(|detail| Done {
+    let result = drive.erase(how).map(|detail| Done {
         detail,
         ..Default::default()
     });
@@ -280,20 +280,29 @@ fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>)
         done: None,
         drive_before: facts,
         drive_after: None,
+        process: Some(ProcessStamp::current()),
     }
 }
 
-fn create_record(dir: &Path, record: &EraseRecord) -> anyhow::Result<()> {
-    if dir.join("erase.json").exists() {
-        bad_input!(
-            "{} already holds an erase record: choose another --out directory",
-            dir.display()
-        );
-    }
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        bad_input!("cannot create the run directory {}: {e}", dir.display());
-    }
-    write_json_atomic(&dir.join("erase.json"), record)
+fn create_record(out: Option<&Path>, name: &str, record: &EraseRecord) -> anyhow::Result<PathBuf> {
+    let dir = claim_dir(out, name, "erase.json")?;
+    write_erase_record(&dir, record)?;
+    Ok(dir)
+}
+
+/// Writes erase.json; while the erase runs, a forced exit (second Ctrl-C) records it as
+/// interrupted with its outcome unknown.
+fn write_erase_record(dir: &Path, record: &EraseRecord) -> anyhow::Result<()> {
+    write_record(
+        &dir.join("erase.json"),
+        record,
+        record.outcome == "running",
+        |v| {
+            v["outcome"] = "interrupted".into();
+            v["ended_utc"] = utc_now().into();
+            v["error"] = "stopped by a second Ctrl-C while the erase ran: whether it completed is unknown; erase again".into();
+        },
+    )
 }
 
 /// Stores the outcome and turns a failure into an error (exit 1).
@@ -322,7 +331,7 @@ fn finish(
             Err(e)
         }
     };
-    write_json_atomic(&dir.join("erase.json"), record)?;
+    write_erase_record(&dir, record)?;
     let end = end.map_err(|e| {
         e.context(format!(
             "erase of {} with {} failed after {seconds:.3} s (recorded in {}/erase.json)",

@@ -3,7 +3,10 @@
 //! taken so a crash or power loss loses at most the interval in progress.
 
 mod fade;
+mod listing;
+pub mod record;
 mod summary;
+mod table;
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
@@ -13,7 +16,10 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 pub use fade::Fade;
+pub use listing::{list_runs, RunListing};
+pub use record::{write_json_atomic, ProcessStamp};
 pub use summary::Summary;
+pub use table::run_table;
 
 use crate::engine::RunEnd;
 use crate::inspect::DriveInfo;
@@ -50,6 +56,27 @@ pub struct RunInfo {
     /// NAND over host writes during the run, when the drive reports both.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write_amplification: Option<WriteAmplification>,
+    /// The process writing the run, to tell a crashed run from a running one.
+    #[serde(default)]
+    pub process: Option<ProcessStamp>,
+    /// Wall-clock time of the last sample written (updated at most once a second).
+    #[serde(default)]
+    pub heartbeat_utc: Option<String>,
+}
+
+impl RunInfo {
+    /// The status as a reader should show it: a run recorded as `running` whose process is
+    /// gone is `crashed`, with the reason.
+    pub fn effective_status(&self) -> (String, Option<String>) {
+        if self.status != "running" {
+            return (self.status.clone(), None);
+        }
+        match record::liveness(self.process.as_ref()) {
+            record::Liveness::Running => ("running".into(), None),
+            record::Liveness::Crashed(why) => ("crashed".into(), Some(why)),
+            record::Liveness::Unknown(why) => ("running?".into(), Some(why)),
+        }
+    }
 }
 
 /// The target as run.json records it.
@@ -63,6 +90,55 @@ pub struct TargetRecord {
 pub struct RunDir {
     pub dir: PathBuf,
     samples: File,
+    /// Length of samples.jsonl: every line ends there, so a short write is cut back to it.
+    samples_len: u64,
+}
+
+/// Space held back in every run directory while its run goes on, released to write the final
+/// run.json when the disk under it fills up.
+const SPACE_RESERVE: &str = ".space-reserve";
+const SPACE_RESERVE_BYTES: usize = 256 * 1024;
+
+/// Gives back the space held for the final record of a run in `dir`.
+pub fn release_space_reserve(dir: &Path) {
+    let _ = std::fs::remove_file(dir.join(SPACE_RESERVE));
+}
+
+/// Creates the directory a run or erase writes into: `out` when given (refused when it already
+/// holds `record`), else a new `results/<UTC time>-<name>`, with `-2`, `-3`… appended when a
+/// run started in the same second already took that name.
+pub fn claim_dir(out: Option<&Path>, name: &str, record: &str) -> anyhow::Result<PathBuf> {
+    if let Some(dir) = out {
+        if dir.join(record).exists() {
+            crate::bad_input!(
+                "{} already holds a run ({record}): choose another --out directory or remove it",
+                dir.display()
+            );
+        }
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            crate::bad_input!("cannot create the run directory {}: {e}", dir.display());
+        }
+        return Ok(dir.to_path_buf());
+    }
+    let base = default_dir(name);
+    if let Some(parent) = base.parent() {
+        if let Err(e) = std::fs::create_dir_all(parent) {
+            crate::bad_input!("cannot create {}: {e}", parent.display());
+        }
+    }
+    for n in 1.. {
+        let dir = if n == 1 {
+            base.clone()
+        } else {
+            PathBuf::from(format!("{}-{n}", base.display()))
+        };
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => crate::bad_input!("cannot create the run directory {}: {e}", dir.display()),
+        }
+    }
+    unreachable!("an unbounded range ends only by returning")
 }
 
 /// Current UTC time as RFC 3339 (`2026-11-29T18:39:29Z`).
@@ -71,7 +147,7 @@ pub fn utc_now() -> String {
 }
 
 /// The default run directory: `results/<UTC timestamp>-<target name>`.
-pub fn default_dir(target_name: &str) -> PathBuf {
+fn default_dir(target_name: &str) -> PathBuf {
     let stamp: String = utc_now()
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
@@ -90,60 +166,58 @@ pub fn default_dir(target_name: &str) -> PathBuf {
 }
 
 impl RunDir {
-    /// Creates the directory and writes the initial `run.json` (status `running`).
-    pub fn create(dir: &Path, info: &RunInfo) -> anyhow::Result<RunDir> {
-        if dir.join("samples.jsonl").exists() {
-            crate::bad_input!(
-                "{} already holds a run: choose another --out directory or remove it",
-                dir.display()
-            );
-        }
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            crate::bad_input!("cannot create the run directory {}: {e}", dir.display());
-        }
+    /// Creates the run directory (see [`claim_dir`]) and writes the initial `run.json`
+    /// (status `running`).
+    pub fn create(out: Option<&Path>, name: &str, info: &RunInfo) -> anyhow::Result<RunDir> {
+        let dir = claim_dir(out, name, "samples.jsonl")?;
         let samples = OpenOptions::new()
             .create_new(true)
             .append(true)
             .open(dir.join("samples.jsonl"))
             .with_context(|| format!("creating {}/samples.jsonl", dir.display()))?;
+        std::fs::write(dir.join(SPACE_RESERVE), vec![0u8; SPACE_RESERVE_BYTES])
+            .with_context(|| format!("writing {}/{SPACE_RESERVE}", dir.display()))?;
         let run = RunDir {
-            dir: dir.to_path_buf(),
+            dir,
             samples,
+            samples_len: 0,
         };
         run.write_info(info)?;
         Ok(run)
     }
 
-    /// Appends one sample and flushes it to stable storage.
+    /// Appends one sample in a single write and flushes it to stable storage. A short write (a
+    /// full disk) is cut back to the last whole line, so samples.jsonl never ends torn.
     pub fn append(&mut self, sample: &Sample) -> anyhow::Result<()> {
         let mut line = serde_json::to_vec(sample)?;
         line.push(b'\n');
-        self.samples
-            .write_all(&line)
-            .and_then(|_| self.samples.sync_data())
-            .with_context(|| format!("writing a sample to {}/samples.jsonl", self.dir.display()))
-    }
-
-    /// Replaces `run.json` atomically (write, fsync, rename).
-    pub fn write_info(&self, info: &RunInfo) -> anyhow::Result<()> {
-        write_json_atomic(&self.dir.join("run.json"), info)
-    }
-}
-
-/// Writes `value` as pretty JSON to `path` through a temporary file and a rename.
-pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
-    let tmp = path.with_extension("json.tmp");
-    let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    serde_json::to_writer_pretty(&mut f, value)?;
-    f.write_all(b"\n")?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    if let Some(parent) = path.parent() {
-        if let Ok(d) = File::open(parent) {
-            let _ = d.sync_all();
+        let context = || format!("writing a sample to {}/samples.jsonl", self.dir.display());
+        let n = self.samples.write(&line).with_context(context)?;
+        if n < line.len() {
+            let _ = self.samples.set_len(self.samples_len);
+            anyhow::bail!(
+                "{}: only {n} of {} bytes fit (is the disk full?)",
+                context(),
+                line.len()
+            );
         }
+        self.samples_len += n as u64;
+        self.samples.sync_data().with_context(context)
     }
-    Ok(())
+
+    /// Replaces `run.json` atomically (write, fsync, rename). A final record (status other than
+    /// `running`) first gives back the space held for it.
+    pub fn write_info(&self, info: &RunInfo) -> anyhow::Result<()> {
+        let running = info.status == "running";
+        if !running {
+            release_space_reserve(&self.dir);
+        }
+        record::write_record(&self.dir.join("run.json"), info, running, |v| {
+            v["status"] = "interrupted".into();
+            v["ended_utc"] = utc_now().into();
+            v["end"] = serde_json::json!({"reason": "interrupted"});
+        })
+    }
 }
 
 /// Reads a run directory's `run.json`.

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{real_engine, Control, Engine, EngineKind, RunEnd};
 use crate::pattern::Pattern;
-use crate::results::{default_dir, utc_now, RunDir, RunInfo, Summary, TargetRecord};
+use crate::results::{utc_now, ProcessStamp, RunDir, RunInfo, Summary, TargetRecord};
 use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::target::{Identity, OpenRequest, Target};
@@ -140,16 +140,17 @@ pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Resu
     };
     let drive_before = drive_info(engine.as_ref());
     let workload = resolve_workload(request, identity.size_bytes, identity.logical_block)?;
+    if !is_sim_target(target) {
+        // A simulated drive allocates no I/O buffers; a real run needs bs × QD plus the pool.
+        crate::workload::memory::check_run(workload.bs, workload.qd)?;
+    }
     let record = TargetRecord {
         path: target.clone(),
         identity,
     };
     let engine_name = engine.name();
 
-    let dir = request
-        .out
-        .clone()
-        .unwrap_or_else(|| default_dir(&record.identity.name));
+    let name = record.identity.name.clone();
     let mut info = RunInfo {
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -166,21 +167,30 @@ pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Resu
         drive_before,
         drive_after: None,
         write_amplification: None,
+        process: Some(ProcessStamp::current()),
+        heartbeat_utc: None,
     };
-    let run_dir = RunDir::create(&dir, &info)?;
+    let run_dir = RunDir::create(request.out.as_deref(), &name, &info)?;
+    let dir = run_dir.dir.clone();
     created.0 = None;
 
     observer.started(&dir, &info);
     let control = Control {
         interrupted: request.interrupt.clone(),
     };
-    let mut recorder = Recorder::new(run_dir, observer);
+    let mut recorder = Recorder::new(run_dir, info.clone(), observer);
     let cpu0 = process_cpu_seconds();
     let wall0 = Instant::now();
-    let end = engine.run(&workload, &control, &mut recorder)?;
+    let result = engine.run(&workload, &control, &mut recorder);
     let cpu = process_cpu_seconds() - cpu0;
     let wall = wall0.elapsed().as_secs_f64();
     let (run_dir, total, t_end) = recorder.finish();
+    // Anything that stopped the engine (a full disk under the run directory, a worker that
+    // could not start) ends the run as failed in run.json, not as "running" forever.
+    let (end, error) = match result {
+        Ok(end) => (end, None),
+        Err(e) => (RunEnd::Failed(format!("{e:#}")), Some(e)),
+    };
     observer.finished(&end);
 
     let summary = Summary::new(&total, t_end, cpu, wall, engine_name);
@@ -197,6 +207,9 @@ pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Resu
     info.write_amplification =
         crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
     run_dir.write_info(&info)?;
+    if let Some(e) = error {
+        return Err(e);
+    }
     Ok(Outcome {
         dir,
         info,

@@ -1,14 +1,19 @@
 //! The engine's interval sink for a run: writes each interval as a sample, keeps the run totals
-//! and passes each sample on to the observer.
+//! and passes each sample on to the observer. run.json's heartbeat follows the samples, at most
+//! once a wall-clock second (a simulated run takes thousands of samples a second).
+
+use std::time::{Duration, Instant};
 
 use crate::engine::IntervalSink;
-use crate::results::RunDir;
+use crate::results::{utc_now, RunDir, RunInfo};
 use crate::stats::{IntervalStats, Sample};
 
 use super::RunObserver;
 
 pub(super) struct Recorder<'a> {
     run_dir: RunDir,
+    info: RunInfo,
+    last_heartbeat: Instant,
     observer: &'a mut dyn RunObserver,
     total: IntervalStats,
     written: u64,
@@ -17,9 +22,11 @@ pub(super) struct Recorder<'a> {
 }
 
 impl<'a> Recorder<'a> {
-    pub(super) fn new(run_dir: RunDir, observer: &'a mut dyn RunObserver) -> Self {
+    pub(super) fn new(run_dir: RunDir, info: RunInfo, observer: &'a mut dyn RunObserver) -> Self {
         Recorder {
             run_dir,
+            info,
+            last_heartbeat: Instant::now(),
             observer,
             total: IntervalStats::new(),
             written: 0,
@@ -47,6 +54,11 @@ impl IntervalSink for Recorder<'_> {
         self.written = sample.bytes_written_total;
         self.index += 1;
         self.t_end = t_end_s;
+        if self.last_heartbeat.elapsed() >= Duration::from_secs(1) {
+            self.last_heartbeat = Instant::now();
+            self.info.heartbeat_utc = Some(utc_now());
+            self.run_dir.write_info(&self.info)?;
+        }
         self.observer.sample(&sample);
         Ok(())
     }

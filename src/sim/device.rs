@@ -321,6 +321,22 @@ impl SimDevice {
         lost
     }
 
+    /// Writes acknowledged but not yet persisted, oldest first: (logical page, the tag it had
+    /// before), what a power cut undoes (kept in the state file).
+    pub fn unflushed(&self) -> &VecDeque<(u32, u32)> {
+        &self.unflushed
+    }
+
+    /// Restores the unflushed writes of a saved drive (at most [`SimDevice::cache_pages`]).
+    pub fn set_unflushed(&mut self, writes: VecDeque<(u32, u32)>) {
+        self.unflushed = writes;
+    }
+
+    /// Capacity of the write cache in 4 KiB pages of the simulated drive (0: write-through).
+    pub fn cache_pages(&self) -> usize {
+        self.cache_pages
+    }
+
     /// The content tag of logical page `lpn` (0: never written, trimmed or erased).
     pub fn content_tag(&self, lpn: u32) -> u32 {
         self.ftl.tag(lpn)

@@ -3,15 +3,18 @@
 //! I/Os are issued in small batches; the device turns each batch's NAND work into simulated
 //! seconds and shares them out as each I/O's service time, by the work that I/O caused. A
 //! closed loop of QD outstanding I/Os ([`ClosedLoop`]) turns service times into per-I/O
-//! latencies, each recorded in the interval's histogram. Intervals are cut on the simulated
-//! clock, so an 8-hour soak takes seconds and its samples read exactly like a real drive's.
+//! latencies, each recorded in the interval its completion falls in. Intervals end exactly on
+//! the grid of the simulated clock (a batch that crosses a boundary is split there), so an
+//! 8-hour soak at 10 s takes seconds and gives 2880 samples of 10.000 s; a run with a duration
+//! ends exactly at it (I/Os still in flight then are not counted), one with a byte budget
+//! issues exactly the I/Os it needs.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::device::{Activity, SimDevice};
+use super::drive::SimDrive;
 use super::queue::ClosedLoop;
-use super::spec::SimSpec;
 use crate::engine::{Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
@@ -20,28 +23,29 @@ use crate::workload::{OnError, Workload};
 /// Simulated I/Os per batch: enough for their cache misses to overlap (see the prefetches).
 const BATCH: usize = 64;
 
-/// Runs workloads on a simulated drive and saves it afterwards when the spec has `state=`.
+/// Runs workloads on a simulated drive and saves it afterwards when the spec has `state=`
+/// (whose file stays locked while the engine exists: see [`SimDrive::open`]).
 pub struct SimEngine {
-    device: SimDevice,
+    drive: SimDrive,
 }
 
 impl SimEngine {
-    /// Loads the drive from `state=` when the file exists, else makes a new one.
+    /// Opens the drive (see [`SimDrive::open`]): loaded from `state=` when that file has
+    /// content, else new.
     pub fn open(spec: &str) -> anyhow::Result<SimEngine> {
-        let spec = SimSpec::parse(spec)?;
         Ok(SimEngine {
-            device: super::open_device(&spec)?,
+            drive: SimDrive::open(spec)?,
         })
     }
 
     /// The drive.
     pub fn device(&self) -> &SimDevice {
-        &self.device
+        self.drive.device()
     }
 
     /// The drive's identity as a target.
     pub fn identity(&self) -> crate::target::Identity {
-        super::identity_of(&self.device.spec)
+        super::identity_of(&self.device().spec)
     }
 
     fn simulate(
@@ -50,39 +54,45 @@ impl SimEngine {
         control: &Control,
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
-        let k = u64::from(self.device.spec.scale);
+        let device = self.drive.device_mut();
+        let k = u64::from(device.spec.scale);
         // The scaled drive runs the same workload on a span k times smaller.
         let mut scaled = w.clone();
         scaled.span = (w.span / k / w.align * w.align).max(w.bs);
         let mut offsets = OffsetGen::new(&scaled, 0, Arc::new(AtomicU64::new(0)));
-        let pool = make_pool(w.seed, 0);
+        let pool = make_pool(w.seed, 0)?;
         let mut content = PatternGen::new(w.pattern, false, pool, w.seed, 0);
         let compressed = content.compressed_fraction();
-        let interval = w.interval.as_secs_f64();
+        let mut grid = Grid::new(w.interval.as_secs_f64());
         let duration = w.duration.map(|d| d.as_secs_f64());
+        // Simulated I/Os the byte budget allows (each stands for k host I/Os of bs bytes).
+        let mut budget = w.bytes.map(|b| b.div_ceil(k * w.bs));
         let mut stats = IntervalStats::new();
-        let (mut t, mut t_start, mut transferred) = (0.0f64, 0.0f64, 0u64);
+        // The simulated clock: the completion time of the last I/O counted.
+        let mut t = 0.0f64;
         let mut batch = [(OpKind::Write, 0u64); BATCH];
         // What each I/O of the batch did, its service time, and the closed loop around them.
         let mut done_ios = [Activity::default(); BATCH];
         let mut service = [0.0f64; BATCH];
-        let mut queue = ClosedLoop::new(w.qd, self.device.spec.scale, 0.0);
+        let mut queue = ClosedLoop::new(w.qd, device.spec.scale, 0.0);
         loop {
-            let mut before = self.device.activity();
-            let (mut reads, mut writes, mut served) = (0u64, 0u64, 0usize);
+            let size = budget.map_or(BATCH, |b| b.min(BATCH as u64) as usize);
+            let batch = &mut batch[..size];
+            let mut before = device.activity();
+            let mut served = 0usize;
             let mut failure = None;
             // Fetch the mapping entries of the whole batch, then what they point to, so the
             // cache misses of 64 I/Os overlap instead of following one another.
-            for slot in &mut batch {
+            for slot in batch.iter_mut() {
                 *slot = offsets.next_op();
-                self.device.prefetch(slot.1);
+                device.prefetch(slot.1);
             }
-            for &(_, offset) in &batch {
-                self.device.prefetch_old_location(offset);
+            for &(_, offset) in batch.iter() {
+                device.prefetch_old_location(offset);
             }
-            for &(op, offset) in &batch {
+            for &(op, offset) in batch.iter() {
                 let write = op == OpKind::Write;
-                if let Some(fault) = self.device.fault(write, offset, w.bs) {
+                if let Some(fault) = device.fault(write, offset, w.bs) {
                     let event = ErrorEvent {
                         t_s: t,
                         op,
@@ -100,57 +110,104 @@ impl SimEngine {
                 }
                 if write {
                     let c = content.next_content();
-                    self.device.write(offset, w.bs, &c, compressed);
-                    writes += 1;
+                    device.write(offset, w.bs, &c, compressed);
                 } else {
-                    self.device.read(offset, w.bs);
-                    reads += 1;
+                    device.read(offset, w.bs);
                 }
-                let now = self.device.activity();
+                let now = device.activity();
                 done_ios[served] = now.since(&before);
                 before = now;
                 served += 1;
             }
-            t += self
-                .device
-                .finish_batch(&done_ios[..served], w.qd, &mut service[..served]);
+            let t_batch = t;
+            let seconds = device.finish_batch(&done_ios[..served], w.qd, &mut service[..served]);
+            // Each I/O completes when the drive has served it and those before it; it counts in
+            // the interval its completion falls in. Past the duration the run has ended.
+            let mut completion = t_batch;
+            let mut past_end = false;
             for (io, &s) in done_ios[..served].iter().zip(&service[..served]) {
                 let latency = nanos(queue.serve(s));
+                completion += s;
+                if duration.is_some_and(|d| completion > d) {
+                    past_end = true;
+                    break;
+                }
+                grid.cut_before(completion, &mut stats, sink)?;
                 let dir = if io.reads > 0 {
                     &mut stats.read
                 } else {
                     &mut stats.write
                 };
                 dir.record_n(k, k * w.bs, latency);
+                t = completion;
             }
-            transferred += (reads + writes) * k * w.bs;
-            let done =
-                duration.is_some_and(|d| t >= d) || w.bytes.is_some_and(|b| transferred >= b);
-            let interrupted = control.interrupted.load(Ordering::Relaxed);
-            if t - t_start >= interval
-                || done
-                || interrupted
-                || failure.is_some()
-                || (reads + writes == 0)
-            {
-                sink.interval(t_start, t, &stats)?;
-                stats.clear();
-                t_start = t;
+            if served == 0 {
+                t = t_batch + seconds;
             }
-            if let Some(why) = failure {
-                return Ok(RunEnd::Failed(why));
+            if let Some(b) = &mut budget {
+                *b -= served as u64;
             }
-            if interrupted {
-                return Ok(RunEnd::Interrupted);
-            }
-            if done {
-                return Ok(RunEnd::Completed);
-            }
-            if reads + writes == 0 {
-                return Ok(RunEnd::Failed(
+            let end = if let Some(why) = failure {
+                Some(RunEnd::Failed(why))
+            } else if control.interrupted.load(Ordering::Relaxed) {
+                Some(RunEnd::Interrupted)
+            } else if past_end || duration.is_some_and(|d| t >= d) {
+                t = duration.expect("past the duration");
+                Some(RunEnd::Completed)
+            } else if budget == Some(0) {
+                Some(RunEnd::Completed)
+            } else if served == 0 {
+                Some(RunEnd::Failed(
                     "every I/O failed (injected faults) and --on-error continue never ends: use --on-error stop".into(),
-                ));
+                ))
+            } else {
+                None
+            };
+            if let Some(end) = end {
+                grid.cut_before(t, &mut stats, sink)?;
+                sink.interval(grid.start, t, &stats)?;
+                return Ok(end);
             }
+        }
+    }
+}
+
+/// The interval grid on the simulated clock: interval n spans [n·len, (n+1)·len).
+struct Grid {
+    len: f64,
+    /// Intervals handed to the sink so far.
+    done: u64,
+    /// Where the current interval started.
+    start: f64,
+}
+
+impl Grid {
+    fn new(len: f64) -> Grid {
+        Grid {
+            len,
+            done: 0,
+            start: 0.0,
+        }
+    }
+
+    /// Hands the sink every interval that ends before `t` (empty ones too: the drive completed
+    /// nothing in them), so what comes next is recorded in the interval holding `t`.
+    #[inline]
+    fn cut_before(
+        &mut self,
+        t: f64,
+        stats: &mut IntervalStats,
+        sink: &mut dyn IntervalSink,
+    ) -> anyhow::Result<()> {
+        loop {
+            let end = (self.done + 1) as f64 * self.len;
+            if t <= end {
+                return Ok(());
+            }
+            sink.interval(self.start, end, stats)?;
+            stats.clear();
+            self.done += 1;
+            self.start = end;
         }
     }
 }
@@ -169,9 +226,9 @@ impl Engine for SimEngine {
     /// The drive's identity and wear now, as recorded before and after a run.
     fn drive_info(&self) -> Option<crate::inspect::DriveInfo> {
         Some(crate::inspect::sim_drive_info(
-            &self.device.spec.text,
+            &self.device().spec.text,
             self.identity(),
-            super::wear_of(&self.device),
+            super::wear_of(self.device()),
         ))
     }
 
@@ -182,9 +239,7 @@ impl Engine for SimEngine {
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
         let end = self.simulate(workload, control, sink)?;
-        if let Some(path) = self.device.spec.state.clone() {
-            super::state::save(&self.device, &path)?;
-        }
+        self.drive.save()?;
         Ok(end)
     }
 }

@@ -19,7 +19,7 @@ pub const UNMAPPED: u32 = u32::MAX;
 const TWO_SLOTS: u32 = 1 << 31;
 const NIL: u32 = u32::MAX;
 /// Foreground GC runs when taking a new block leaves fewer free blocks than this.
-const GC_RESERVE: usize = 2;
+pub const GC_RESERVE: usize = 2;
 
 /// What a block is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

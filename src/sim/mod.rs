@@ -7,21 +7,26 @@
 //! - [`engine`]: the `sim` engine that runs a workload on a device;
 //! - [`queue`]: the host's closed loop of QD I/Os that turns service times into latencies;
 //! - [`presets`], [`spec`]: the drives and the options that change them;
-//! - [`state`]: `state=PATH`, the drive kept between commands.
+//! - [`state`]: the `state=PATH` file format (the drive kept between commands), [`store`]: that
+//!   file locked for a command and replaced atomically, [`drive`]: a drive as a command holds it
+//!   (erase, idle time, power cut).
 //!
 //! This module's functions are what other commands (`erase`, `info`) call.
 
 pub mod device;
+pub mod drive;
 pub mod engine;
 pub mod ftl;
 pub mod presets;
 pub mod queue;
 pub mod spec;
 pub mod state;
+pub mod store;
 
 use std::fmt;
 
 pub use device::SimDevice;
+pub use drive::SimDrive;
 pub use engine::SimEngine;
 pub use spec::SimSpec;
 
@@ -65,58 +70,12 @@ pub enum SimErase {
     Trim { offset: u64, len: u64 },
 }
 
-/// Loads the drive from the spec's `state=` file (a new drive when the file is absent), applies
-/// the erase, saves it and returns one line saying what was done.
+/// Erases the drive kept in the spec's `state=` file (refused as bad input without one; a
+/// new drive when the file is absent or empty), saves it and returns one line saying what was
+/// done. A command that records the erase opens the drive first with
+/// [`SimDrive::open_kept`], so a refusal comes before any record is made.
 pub fn erase(spec: &str, how: SimErase) -> anyhow::Result<String> {
-    let spec = SimSpec::parse(spec)?;
-    let Some(path) = spec.state.clone() else {
-        crate::bad_input!(
-            "{} has no state= file, so an erase would act on a drive nobody uses again: add ,state=PATH to the target (the same for the soak, erase and measure)",
-            spec.text
-        );
-    };
-    let mut dev = open_device(&spec)?;
-    let k = u64::from(spec.scale);
-    let line = match how {
-        SimErase::Secure => {
-            let mapped = dev.ftl().mapped_pages() * k;
-            dev.secure_erase();
-            format!(
-                "secure erase of {}: {} mapped 4 KiB pages forgotten, every block erased; wear kept (mean {:.1} P/E){}",
-                spec.text,
-                mapped,
-                dev.mean_pe(),
-                debt_note(&dev)
-            )
-        }
-        SimErase::Trim { offset, len } => {
-            let size = spec.size_bytes();
-            if offset.checked_add(len).is_none_or(|end| end > size) {
-                crate::bad_input!(
-                    "trim range {offset}+{len} goes beyond the end of {} ({size} bytes)",
-                    spec.text
-                );
-            }
-            let pages = dev.trim(offset / k, len / k) * k;
-            format!(
-                "TRIM of {} bytes at {offset} on {}: {pages} 4 KiB pages deallocated",
-                len, spec.text
-            )
-        }
-    };
-    state::save(&dev, &path)?;
-    Ok(line)
-}
-
-fn debt_note(dev: &SimDevice) -> String {
-    match dev.throttle_debt_pe() {
-        Some(d) if d > 0.0 => format!(
-            ", throttling debt {d:.1} P/E above the life curve (writes held to {:.0} % of full rate)",
-            dev.throttle_fraction() * 100.0
-        ),
-        Some(d) => format!(", {:.1} P/E under the throttling life curve", -d),
-        None => String::new(),
-    }
+    SimDrive::open_kept(spec, "an erase")?.erase(how)
 }
 
 /// The identity a simulated drive shows as a target (cheap: no model is built).
@@ -202,10 +161,7 @@ pub fn wear_of(dev: &SimDevice) -> SimWear {
     }
 }
 
-/// The drive of `spec`: loaded from `state=` when that file exists, else new.
+/// The drive of `spec` as last saved in its `state=` file, or new (read-only: not locked).
 pub fn open_device(spec: &SimSpec) -> anyhow::Result<SimDevice> {
-    match &spec.state {
-        Some(path) if path.exists() => state::load(spec, path),
-        _ => Ok(SimDevice::create(spec)),
-    }
+    drive::saved_device(spec)
 }

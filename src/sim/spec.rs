@@ -1,4 +1,9 @@
 //! Parsing `sim:PRESET[,key=value…]` into a preset plus the options that change it.
+//!
+//! Options are separated by commas. A value holding a comma is quoted or escaped as a shell
+//! would: `state='/tmp/a,b.sim'` keeps everything between single quotes literally,
+//! `state="/tmp/a,b.sim"` too except that `\"` and `\\` stand for `"` and `\`, and outside
+//! quotes `\,` (any `\x`) stands for the character itself. Each option may be given once.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,6 +35,9 @@ pub struct SimSpec {
     pub seed: u64,
 }
 
+/// The oldest service history `aged=` accepts.
+const MAX_AGE: Duration = Duration::from_secs(30 * 365 * 86_400);
+
 const OPTIONS: &str = "aged=DURATION, scale=N, alpha=X, cache=none|volatile|plp|lying, \
 compression=on|off, throttle=on|off, fail_after=N, fail_at=OFFSET, state=PATH, seed=N";
 
@@ -39,8 +47,13 @@ impl SimSpec {
         let Some(rest) = text.strip_prefix("sim:") else {
             bad_input!("'{text}' is not a simulated target: write sim:PRESET[,key=value…]");
         };
-        let mut parts = rest.split(',');
+        let parts = match split_options(rest) {
+            Ok(parts) => parts,
+            Err(why) => bad_input!("{text}: {why}"),
+        };
+        let mut parts = parts.into_iter();
         let name = parts.next().unwrap_or_default();
+        let name = name.as_str();
         let Some(preset) = presets::find(name) else {
             let names: Vec<_> = presets::PRESETS.iter().map(|p| p.name).collect();
             bad_input!(
@@ -59,16 +72,22 @@ impl SimSpec {
             state: None,
             seed: 1,
         };
+        let mut seen: Vec<String> = Vec::new();
         for part in parts {
             let Some((key, value)) = part.split_once('=') else {
                 bad_input!("'{part}' in {text} is not key=value: options are {OPTIONS}");
             };
+            if seen.iter().any(|k| k == key) {
+                bad_input!("{key}= is given twice in {text}: give each option once");
+            }
+            seen.push(key.to_string());
             let bad = |what: &str| -> anyhow::Result<()> {
                 bad_input!("{key}={value} in {text}: {what}");
             };
             match key {
                 "aged" => match parse_duration(value) {
-                    Ok(d) => spec.aged = d,
+                    Ok(d) if d <= MAX_AGE => spec.aged = d,
+                    Ok(_) => bad("use a service history of at most 30 years")?,
                     Err(e) => bad(&e)?,
                 },
                 "scale" => match value.parse::<u32>() {
@@ -76,6 +95,7 @@ impl SimSpec {
                     _ => bad("use a whole number from 1 to 4096")?,
                 },
                 "alpha" => match value.parse::<f64>() {
+                    // NaN and infinities are outside the range too.
                     Ok(a) if (1.01..=4.0).contains(&a) => spec.preset.alpha = a,
                     _ => bad("use a ratio physical/user from 1.01 to 4, such as 1.07")?,
                 },
@@ -127,6 +147,14 @@ impl SimSpec {
         Ok(spec)
     }
 
+    /// Memory the model of this drive takes (mapping, reverse map, live bits, block lists), in
+    /// bytes: what must be available before it is built.
+    pub fn model_bytes(&self) -> u64 {
+        let spp: u64 = if self.preset.compression { 2 } else { 1 };
+        let slots = u64::from(self.blocks()) * u64::from(self.preset.pages_per_block) * spp;
+        u64::from(self.user_pages()) * 8 + slots * 4 + slots / 8 + u64::from(self.blocks()) * 21
+    }
+
     /// Logical 4 KiB pages of the simulated (scaled) drive.
     pub fn user_pages(&self) -> u32 {
         (self.preset.user_bytes / 4096 / u64::from(self.scale)) as u32
@@ -147,6 +175,44 @@ impl SimSpec {
     pub fn short_name(&self) -> String {
         format!("sim-{}", self.preset.name)
     }
+}
+
+/// Splits `text` at the commas outside quotes, undoing the quoting (see the module doc).
+fn split_options(text: &str) -> Result<Vec<String>, String> {
+    let mut parts = vec![String::new()];
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        let part = parts.last_mut().expect("never empty");
+        match c {
+            ',' => parts.push(String::new()),
+            '\\' => match chars.next() {
+                Some(next) => part.push(next),
+                None => {
+                    return Err("a trailing \\ escapes nothing: write \\\\ for a backslash".into())
+                }
+            },
+            '\'' => loop {
+                match chars.next() {
+                    Some('\'') => break,
+                    Some(inner) => part.push(inner),
+                    None => return Err("a ' is never closed: close the quote".into()),
+                }
+            },
+            '"' => loop {
+                match chars.next() {
+                    Some('"') => break,
+                    Some('\\') => match chars.next() {
+                        Some(next) => part.push(next),
+                        None => return Err("a \" is never closed: close the quote".into()),
+                    },
+                    Some(inner) => part.push(inner),
+                    None => return Err("a \" is never closed: close the quote".into()),
+                }
+            },
+            _ => part.push(c),
+        }
+    }
+    Ok(parts)
 }
 
 #[cfg(test)]
@@ -177,12 +243,121 @@ mod tests {
             "sim:ram-8g,fail_at=9T",
             "sim:ram-8g,scale=4096",
             "sim:ram-8g,throttle=on",
+            "sim:ram-8g,aged=1e30",
+            "sim:ram-8g,aged=31years",
+            "sim:ram-8g,alpha=NaN",
+            "sim:ram-8g,alpha=inf",
+            "sim:ram-8g,alpha=1",
+            "sim:ram-8g,alpha=0.5",
+            "sim:ram-8g,scale=99999999999",
+            "sim:ram-8g,scale=-1",
+            "sim:ram-8g,seed=1,seed=2",
+            "sim:ram-8g,state=/tmp/a,state=/tmp/b",
+            "sim:ram-8g,state='/tmp/a",
+            "sim:ram-8g,state=\"/tmp/a",
+            "sim:ram-8g,state=/tmp/a\\",
+            "sim:ram-8g,fail_at=1e30T",
         ] {
             let err = SimSpec::parse(text).unwrap_err();
             assert!(
                 err.downcast_ref::<crate::error::BadInput>().is_some(),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn quoted_and_escaped_values_keep_their_commas() {
+        for (text, want) in [
+            ("sim:ram-8g,state='/tmp/a,b.sim'", "/tmp/a,b.sim"),
+            (
+                "sim:ram-8g,state=\"/tmp/a,b \\\"c\\\".sim\"",
+                "/tmp/a,b \"c\".sim",
+            ),
+            ("sim:ram-8g,state=/tmp/a\\,b.sim,seed=3", "/tmp/a,b.sim"),
+            ("sim:ram-8g,'state=/tmp/x=y'", "/tmp/x=y"),
+        ] {
+            let s = SimSpec::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(s.state, Some(PathBuf::from(want)), "{text}");
+        }
+        let s = SimSpec::parse("sim:ram-8g,state=/tmp/a\\,b.sim,seed=3").unwrap();
+        assert_eq!(s.seed, 3);
+    }
+
+    #[test]
+    fn duplicate_options_are_refused_naming_the_key() {
+        let err = SimSpec::parse("sim:ram-8g,cache=plp,scale=4,cache=none").unwrap_err();
+        assert!(
+            err.to_string().starts_with("cache= is given twice"),
+            "{err}"
+        );
+    }
+
+    /// Random and hostile strings: the parser answers Ok or bad input, never panics.
+    #[test]
+    fn parser_never_panics_on_random_input() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_core::{RngCore, SeedableRng};
+        const PIECES: &[&str] = &[
+            "sim:",
+            "ram-8g",
+            "vertex2-60g",
+            "nvme-tlc-1t",
+            ",",
+            "=",
+            "'",
+            "\"",
+            "\\",
+            "aged",
+            "scale",
+            "alpha",
+            "cache",
+            "state",
+            "seed",
+            "fail_at",
+            "fail_after",
+            "compression",
+            "throttle",
+            "1e30",
+            "NaN",
+            "-1",
+            "0",
+            "4096",
+            "18446744073709551616",
+            "1.0000001",
+            "inf",
+            "9T",
+            "on",
+            "off",
+            "lying",
+            "/tmp/x",
+            "é",
+            "\0",
+            " ",
+            "1h",
+            "99999y",
+            "0.5",
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        for _ in 0..20_000 {
+            let mut text = String::from(if rng.next_u32() % 8 == 0 { "" } else { "sim:" });
+            for _ in 0..rng.next_u32() % 12 {
+                if rng.next_u32() % 5 == 0 {
+                    text.push(char::from_u32(rng.next_u32() % 0x3000).unwrap_or('?'));
+                } else {
+                    text += PIECES[rng.next_u32() as usize % PIECES.len()];
+                }
+            }
+            if let Err(e) = SimSpec::parse(&text) {
+                assert!(
+                    e.downcast_ref::<crate::error::BadInput>().is_some(),
+                    "{text}: {e}"
+                );
+                assert!(
+                    !e.to_string().contains('\n') || text.contains('\n'),
+                    "{text}: {e}"
+                );
+            }
         }
     }
 }

@@ -1,144 +1,440 @@
-//! `state=PATH`: a simulated drive kept between commands in a compact binary file.
+//! The `state=PATH` file format: a simulated drive kept between commands.
 //!
 //! The file holds what cannot be rebuilt — the mapping (logical page → slot) with the per-page
-//! content tags, per-block erase counts and states, the free pool order, the write frontier and
-//! the lifetime figures (power-on time, programs, throttling debt's history) — and is written to
-//! a temporary file, fsync'd and renamed over the old one, so a crash leaves the old or the new
-//! drive, never a mix. Everything else (reverse map, live bits, GC buckets) is rebuilt on load.
+//! content tags, per-block erase counts and states, the free pool order, the write frontier,
+//! the lifetime figures and the writes still in a volatile cache. Everything else (reverse map,
+//! live bits, GC buckets) is rebuilt on load. Where the file lives and how it is locked and
+//! replaced is [`super::store`]'s job; this module only encodes and decodes, and refuses
+//! anything it cannot trust.
+//!
+//! Layout (little-endian):
+//!
+//! ```text
+//! magic "\xffSSDSIM\n" (8) · crc32 (4) · format version (4) · payload length (8) · payload
+//! payload: sections, each  tag (4 ASCII bytes) · body length (8) · body
+//! ```
+//!
+//! The CRC covers everything after itself (version, length and payload). The identity section
+//! `IDNT` comes first; the others may come in any order, each once. To persist something new,
+//! add a section: [`encode`] writes it, [`decode`] reads it and gives older files (which lack
+//! it) a default. A reader refuses sections it does not know (the file is from a newer
+//! ssdfade); bump [`VERSION`] only when an existing section changes meaning.
+//!
+//! Every index and count is checked against the preset's geometry before the FTL is rebuilt,
+//! so a damaged or crafted file is refused with one line ([`BadInput`](crate::error::BadInput)),
+//! never a panic in the FTL later.
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
-use std::path::Path;
-
-use anyhow::Context;
+use std::io::{self, Read, Write};
 
 use super::device::{geometry, Lifetime, SimDevice};
-use super::ftl::{BlockState, Ftl};
+use super::ftl::{BlockState, Ftl, Geometry, GC_RESERVE, UNMAPPED};
 use super::spec::SimSpec;
 
-const MAGIC: &[u8; 8] = b"SSDFSIM1";
+const MAGIC: &[u8; 8] = b"\xffSSDSIM\n";
+/// The magic of the first format (no checksum, no sections).
+const MAGIC_V1: &[u8; 8] = b"SSDFSIM1";
+/// The format version this build writes and the newest it reads.
+pub const VERSION: u32 = 2;
+const HEADER: u64 = 24;
+/// Flag of a mapping entry whose page takes two slots (as in the FTL).
+const TWO_SLOTS: u32 = 1 << 31;
 
-/// Saves `dev` to `path` atomically.
-pub fn save(dev: &SimDevice, path: &Path) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
-    let what = || format!("writing the simulated drive to {}", tmp.display());
-    let file = File::create(&tmp).with_context(what)?;
-    let mut w = BufWriter::with_capacity(1 << 20, file);
+const IDENTITY: [u8; 4] = *b"IDNT";
+const LIFE: [u8; 4] = *b"LIFE";
+const FRONTIER: [u8; 4] = *b"FRNT";
+const ERASE_COUNTS: [u8; 4] = *b"ERAS";
+const BLOCK_STATES: [u8; 4] = *b"BSTA";
+const FREE_POOL: [u8; 4] = *b"FREE";
+const MAP: [u8; 4] = *b"MAP ";
+const UNFLUSHED: [u8; 4] = *b"CACH";
+
+/// Why a state file was refused (the caller prefixes the path and says what to do).
+pub type Refusal = String;
+
+/// Writes `dev` in the state format to `w`, a fresh file positioned at its start.
+pub fn encode<W: Write + io::Seek>(dev: &SimDevice, w: &mut W) -> io::Result<()> {
+    w.write_all(&[0u8; HEADER as usize])?;
+    let mut out = Crc::new(&mut *w);
     let (map, erase_count, states, free, frontier, write_ptr) = dev.ftl().persistent();
     let life = dev.lifetime();
-    w.write_all(MAGIC).with_context(what)?;
-    let key = identity_key(&dev.spec);
-    put_u64(&mut w, key.len() as u64)?;
-    w.write_all(key.as_bytes())?;
+    section(&mut out, IDENTITY, identity_key(&dev.spec).as_bytes())?;
+    let mut body = Vec::with_capacity(40);
     for v in [life.power_on_s, life.history_pe, life.slc_fill_bytes] {
-        put_u64(&mut w, v.to_bits())?;
+        body.extend_from_slice(&v.to_bits().to_le_bytes());
     }
-    put_u64(&mut w, life.host_bytes)?;
-    put_u64(&mut w, life.programmed_slots)?;
-    put_u64(&mut w, u64::from(frontier))?;
-    put_u64(&mut w, u64::from(write_ptr))?;
-    put_u32s(&mut w, erase_count)?;
+    body.extend_from_slice(&life.host_bytes.to_le_bytes());
+    body.extend_from_slice(&life.programmed_slots.to_le_bytes());
+    section(&mut out, LIFE, &body)?;
+    let mut body = frontier.to_le_bytes().to_vec();
+    body.extend_from_slice(&write_ptr.to_le_bytes());
+    section(&mut out, FRONTIER, &body)?;
+    u32s(
+        &mut out,
+        ERASE_COUNTS,
+        erase_count.len(),
+        erase_count.iter().copied(),
+    )?;
     let states: Vec<u8> = states.iter().map(|&s| s as u8).collect();
-    put_u64(&mut w, states.len() as u64)?;
-    w.write_all(&states)?;
-    put_u32s(&mut w, &free.iter().copied().collect::<Vec<_>>())?;
-    put_u32s(&mut w, map.as_flattened())?;
-    let file = w
-        .into_inner()
-        .map_err(|e| e.into_error())
-        .with_context(what)?;
-    file.sync_all().with_context(what)?;
-    drop(file);
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("replacing {} with the new state", path.display()))?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .with_context(|| format!("syncing directory {}", dir.display()))?;
+    section(&mut out, BLOCK_STATES, &states)?;
+    u32s(&mut out, FREE_POOL, free.len(), free.iter().copied())?;
+    u32s(&mut out, MAP, 2 * map.len(), map.iter().flatten().copied())?;
+    let cache = dev.unflushed();
+    u32s(
+        &mut out,
+        UNFLUSHED,
+        2 * cache.len(),
+        cache.iter().flat_map(|&(lpn, tag)| [lpn, tag]),
+    )?;
+    let (length, mut crc) = (out.bytes, out.hasher);
+    let mut head = crc32fast::Hasher::new();
+    head.update(&VERSION.to_le_bytes());
+    head.update(&length.to_le_bytes());
+    head.combine(&crc);
+    crc = head;
+    w.flush()?;
+    w.seek(io::SeekFrom::Start(0))?;
+    let mut header = MAGIC.to_vec();
+    header.extend_from_slice(&crc.finalize().to_le_bytes());
+    header.extend_from_slice(&VERSION.to_le_bytes());
+    header.extend_from_slice(&length.to_le_bytes());
+    w.write_all(&header)?;
+    w.flush()
+}
+
+/// Reads a drive of `spec` from `r`, a file of `len` bytes; `Err` says why it cannot be
+/// trusted (one line, without the path).
+pub fn decode(spec: &SimSpec, r: &mut impl Read, len: u64) -> Result<SimDevice, Refusal> {
+    let io = |e: io::Error| format!("cannot be read ({e})");
+    let mut header = [0u8; HEADER as usize];
+    if len < HEADER {
+        return Err(if len >= 8 && read_magic(r)? == *MAGIC_V1 {
+            old_format()
+        } else {
+            format!("is not a ssdfade simulated drive (only {len} bytes)")
+        });
+    }
+    r.read_exact(&mut header).map_err(io)?;
+    if header[..8] == *MAGIC_V1 {
+        return Err(old_format());
+    }
+    if header[..8] != *MAGIC {
+        return Err("is not a ssdfade simulated drive (no ssdfade header)".into());
+    }
+    let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
+    let (crc, version) = (word(8), word(12));
+    let length = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
+    if version > VERSION {
+        return Err(format!(
+            "was written by a newer ssdfade (format {version}; this one reads formats up to {VERSION})"
+        ));
+    }
+    if version < 2 {
+        return Err(format!("has an unknown format version {version}"));
+    }
+    if length != len - HEADER {
+        return Err(format!(
+            "is truncated or has trailing bytes: the header announces {} bytes, the file has {len}",
+            length + HEADER
+        ));
+    }
+    let mut input = Crc::new(r.take(length));
+    input.hasher.update(&header[12..24]);
+    let parts = read_sections(spec, &mut input);
+    // Damage shows as a checksum mismatch first, whatever the sections looked like.
+    io::copy(&mut input, &mut io::sink()).map_err(io)?;
+    if input.hasher.finalize() != crc {
+        return Err("is damaged: its checksum does not match its content".into());
+    }
+    parts?.into_device(spec)
+}
+
+fn old_format() -> Refusal {
+    "was written by an older ssdfade (format 1, without a checksum), which this one no longer reads"
+        .into()
+}
+
+fn read_magic(r: &mut impl Read) -> Result<[u8; 8], Refusal> {
+    let mut magic = [0u8; 8];
+    r.read_exact(&mut magic)
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    Ok(magic)
+}
+
+/// The sections of a state file, as read (not yet checked against one another).
+#[derive(Default)]
+struct Parts {
+    life: Option<Lifetime>,
+    frontier: Option<(u32, u32)>,
+    erase_count: Option<Vec<u32>>,
+    states: Option<Vec<BlockState>>,
+    free: Option<Vec<u32>>,
+    map: Option<Vec<[u32; 2]>>,
+    unflushed: Vec<(u32, u32)>,
+}
+
+fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
+    let geo = geometry(spec);
+    let io = |e: io::Error| format!("is truncated or unreadable ({e})");
+    let mut parts = Parts::default();
+    let mut seen: Vec<[u8; 4]> = Vec::new();
+    loop {
+        let mut head = [0u8; 12];
+        match r.read(&mut head[..1]).map_err(io)? {
+            0 => break,
+            _ => r.read_exact(&mut head[1..]).map_err(io)?,
+        }
+        let tag: [u8; 4] = head[..4].try_into().expect("4 bytes");
+        let len = u64::from_le_bytes(head[4..].try_into().expect("8 bytes"));
+        let name = String::from_utf8_lossy(&tag).trim().to_string();
+        if seen.is_empty() && tag != IDENTITY {
+            return Err("is damaged: it does not start with the drive's identity".into());
+        }
+        if seen.contains(&tag) {
+            return Err(format!("is damaged: section {name} appears twice"));
+        }
+        seen.push(tag);
+        // The expected body length of each known section (bounds what is allocated).
+        let expect = |n: u64| -> Result<(), Refusal> {
+            if len == n {
+                Ok(())
+            } else {
+                Err(format!(
+                    "does not fit the drive: section {name} has {len} bytes, the geometry needs {n}"
+                ))
+            }
+        };
+        let blocks = u64::from(geo.blocks);
+        match tag {
+            IDENTITY => {
+                if len > 4096 {
+                    return Err("is damaged: identity longer than 4096 bytes".into());
+                }
+                let key = String::from_utf8_lossy(&read_bytes(r, len).map_err(io)?).to_string();
+                let want = identity_key(spec);
+                if key != want {
+                    return Err(format!(
+                        "holds a drive made as {key}, not {want} (give the preset and scale= it was made with)"
+                    ));
+                }
+            }
+            LIFE => {
+                expect(40)?;
+                let v = read_u64s(r, 5).map_err(io)?;
+                let life = Lifetime {
+                    power_on_s: f64::from_bits(v[0]),
+                    history_pe: f64::from_bits(v[1]),
+                    slc_fill_bytes: f64::from_bits(v[2]),
+                    host_bytes: v[3],
+                    programmed_slots: v[4],
+                };
+                for (what, x) in [
+                    ("power-on time", life.power_on_s),
+                    ("wear history", life.history_pe),
+                    ("SLC cache fill", life.slc_fill_bytes),
+                ] {
+                    if !x.is_finite() || x < 0.0 {
+                        return Err(format!("is inconsistent: {what} is {x}"));
+                    }
+                }
+                parts.life = Some(life);
+            }
+            FRONTIER => {
+                expect(8)?;
+                let v = read_u32s(r, 2).map_err(io)?;
+                parts.frontier = Some((v[0], v[1]));
+            }
+            ERASE_COUNTS => {
+                expect(4 * blocks)?;
+                parts.erase_count = Some(read_u32s(r, blocks).map_err(io)?);
+            }
+            BLOCK_STATES => {
+                expect(blocks)?;
+                let raw = read_bytes(r, blocks).map_err(io)?;
+                let states = raw
+                    .iter()
+                    .map(|&b| match b {
+                        0 => Ok(BlockState::Free),
+                        1 => Ok(BlockState::Open),
+                        2 => Ok(BlockState::Full),
+                        _ => Err(format!("is damaged: block state {b}")),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                parts.states = Some(states);
+            }
+            FREE_POOL => {
+                if len % 4 != 0 || len > 4 * blocks {
+                    return Err(format!("is damaged: free pool of {len} bytes"));
+                }
+                parts.free = Some(read_u32s(r, len / 4).map_err(io)?);
+            }
+            MAP => {
+                expect(8 * u64::from(geo.user_pages))?;
+                let flat = read_u32s(r, 2 * u64::from(geo.user_pages)).map_err(io)?;
+                parts.map = Some(flat.chunks_exact(2).map(|c| [c[0], c[1]]).collect());
+            }
+            UNFLUSHED => {
+                if len % 8 != 0 || len / 8 > u64::from(geo.user_pages) {
+                    return Err(format!("is damaged: write cache of {len} bytes"));
+                }
+                let flat = read_u32s(r, len / 4).map_err(io)?;
+                parts.unflushed = flat.chunks_exact(2).map(|c| (c[0], c[1])).collect();
+            }
+            _ => {
+                return Err(format!(
+                    "has a section '{}' this ssdfade does not know (written by a newer version?)",
+                    name.escape_default()
+                ))
+            }
+        }
+    }
+    Ok(parts)
+}
+
+impl Parts {
+    /// Checks the parts against one another and the geometry, then rebuilds the drive.
+    fn into_device(self, spec: &SimSpec) -> Result<SimDevice, Refusal> {
+        let missing = |what: &str| format!("is damaged: the {what} section is missing");
+        let life = self.life.ok_or_else(|| missing("lifetime"))?;
+        let (frontier, write_ptr) = self.frontier.ok_or_else(|| missing("frontier"))?;
+        let erase_count = self.erase_count.ok_or_else(|| missing("erase count"))?;
+        let states = self.states.ok_or_else(|| missing("block state"))?;
+        let free = self.free.ok_or_else(|| missing("free pool"))?;
+        let map = self.map.ok_or_else(|| missing("mapping"))?;
+        let geo = geometry(spec);
+        check_blocks(geo, &states, &free, frontier, write_ptr)?;
+        check_map(geo, &map, &states, frontier, write_ptr)?;
+        let ftl = Ftl::restore(
+            geo,
+            map,
+            erase_count,
+            states,
+            free.into(),
+            frontier,
+            write_ptr,
+        )
+        .map_err(|e| format!("is inconsistent: {e}"))?;
+        let mut dev = SimDevice::from_parts(spec, ftl);
+        dev.set_lifetime(life);
+        if self.unflushed.len() > dev.cache_pages() {
+            return Err(format!(
+                "is inconsistent: {} unflushed writes in a cache of {} pages",
+                self.unflushed.len(),
+                dev.cache_pages()
+            ));
+        }
+        if let Some(&(lpn, _)) = self
+            .unflushed
+            .iter()
+            .find(|&&(lpn, _)| lpn >= geo.user_pages)
+        {
+            return Err(format!(
+                "is inconsistent: an unflushed write to page {lpn} of {}",
+                geo.user_pages
+            ));
+        }
+        dev.set_unflushed(self.unflushed.into());
+        Ok(dev)
+    }
+}
+
+/// The free pool holds exactly the free blocks, each once; one open block is the frontier.
+fn check_blocks(
+    geo: Geometry,
+    states: &[BlockState],
+    free: &[u32],
+    frontier: u32,
+    write_ptr: u32,
+) -> Result<(), Refusal> {
+    let mut in_pool = vec![false; states.len()];
+    for &b in free {
+        let Some(seen) = in_pool.get_mut(b as usize) else {
+            return Err(format!(
+                "is inconsistent: free block {b} of {} blocks",
+                geo.blocks
+            ));
+        };
+        if std::mem::replace(seen, true) {
+            return Err(format!("is inconsistent: block {b} is free twice"));
+        }
+        if states[b as usize] != BlockState::Free {
+            return Err(format!("is inconsistent: block {b} is in use and free"));
+        }
+    }
+    if let Some(b) = (0..states.len()).find(|&b| states[b] == BlockState::Free && !in_pool[b]) {
+        return Err(format!("is inconsistent: free block {b} is lost"));
+    }
+    if free.len() < GC_RESERVE {
+        return Err(format!(
+            "is inconsistent: {} free blocks, fewer than the GC reserve of {GC_RESERVE}",
+            free.len()
+        ));
+    }
+    let open: Vec<usize> = (0..states.len())
+        .filter(|&b| states[b] == BlockState::Open)
+        .collect();
+    let consistent = match open.as_slice() {
+        [] => frontier == u32::MAX,
+        [b] => *b == frontier as usize && write_ptr < geo.slots_per_block(),
+        _ => false,
+    };
+    if !consistent {
+        return Err(format!(
+            "is inconsistent: write frontier {frontier} (at slot {write_ptr}) and open blocks {open:?}"
+        ));
     }
     Ok(())
 }
 
-/// Loads the drive saved at `path`; it must have been made from the same preset and scale.
-pub fn load(spec: &SimSpec, path: &Path) -> anyhow::Result<SimDevice> {
-    let what = || {
-        format!(
-            "reading the simulated drive {} (delete it to start from a new drive)",
-            path.display()
-        )
-    };
-    let file = File::open(path).with_context(what)?;
-    let mut r = BufReader::with_capacity(1 << 20, file);
-    let mut magic = [0u8; 8];
-    r.read_exact(&mut magic).with_context(what)?;
-    anyhow::ensure!(
-        &magic == MAGIC,
-        "{} is not a ssdfade simulated drive",
-        path.display()
-    );
-    let key_len = get_u64(&mut r).with_context(what)? as usize;
-    anyhow::ensure!(key_len < 4096, "{} is damaged", path.display());
-    let mut key = vec![0u8; key_len];
-    r.read_exact(&mut key).with_context(what)?;
-    let key = String::from_utf8_lossy(&key).to_string();
-    if key != identity_key(spec) {
-        crate::bad_input!(
-            "{} holds a drive made as {key}, not {}: use the same preset and scale, or another state= file",
-            path.display(),
-            identity_key(spec)
+/// Every mapped page points into a written part of a used block, and no two pages share a slot.
+fn check_map(
+    geo: Geometry,
+    map: &[[u32; 2]],
+    states: &[BlockState],
+    frontier: u32,
+    write_ptr: u32,
+) -> Result<(), Refusal> {
+    let spb = geo.slots_per_block();
+    let slots = u64::from(geo.blocks) * u64::from(spb);
+    let mut taken = vec![0u64; slots.div_ceil(64) as usize];
+    for (lpn, &[entry, _]) in map.iter().enumerate() {
+        if entry == UNMAPPED {
+            continue;
+        }
+        let (slot, size) = (
+            entry & !TWO_SLOTS,
+            if entry & TWO_SLOTS != 0 { 2 } else { 1 },
         );
+        let bad = |why: &str| {
+            Err(format!(
+                "is inconsistent: page {lpn} maps to slot {slot}: {why}"
+            ))
+        };
+        if size > geo.slots_per_page {
+            return bad("a two-slot page on a drive without compression");
+        }
+        if u64::from(slot) + u64::from(size) > slots {
+            return bad("outside the flash");
+        }
+        let (block, offset) = (slot / spb, slot % spb);
+        if offset + size > spb {
+            return bad("across two blocks");
+        }
+        match states[block as usize] {
+            BlockState::Free => return bad("in a free block"),
+            BlockState::Open if block != frontier || offset + size > write_ptr => {
+                return bad("beyond the write frontier")
+            }
+            _ => {}
+        }
+        for s in slot..slot + size {
+            let (word, bit) = ((s / 64) as usize, 1u64 << (s % 64));
+            if taken[word] & bit != 0 {
+                return bad("a slot another page holds");
+            }
+            taken[word] |= bit;
+        }
     }
-    let geo = geometry(spec);
-    let mut f = [0f64; 3];
-    for v in &mut f {
-        *v = f64::from_bits(get_u64(&mut r).with_context(what)?);
-    }
-    let host_bytes = get_u64(&mut r).with_context(what)?;
-    let programmed_slots = get_u64(&mut r).with_context(what)?;
-    let frontier = get_u64(&mut r).with_context(what)? as u32;
-    let write_ptr = get_u64(&mut r).with_context(what)? as u32;
-    let erase_count = get_u32s(&mut r, geo.blocks as usize).with_context(what)?;
-    let n = get_u64(&mut r).with_context(what)? as usize;
-    anyhow::ensure!(n == geo.blocks as usize, "{} is damaged", path.display());
-    let mut raw = vec![0u8; n];
-    r.read_exact(&mut raw).with_context(what)?;
-    let states = raw
-        .iter()
-        .map(|&b| match b {
-            0 => Ok(BlockState::Free),
-            1 => Ok(BlockState::Open),
-            2 => Ok(BlockState::Full),
-            _ => anyhow::bail!("{} is damaged (block state {b})", path.display()),
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let free = get_u32s(&mut r, geo.blocks as usize).with_context(what)?;
-    let flat = get_u32s(&mut r, 2 * geo.user_pages as usize).with_context(what)?;
-    anyhow::ensure!(
-        flat.len() == 2 * geo.user_pages as usize,
-        "{} is damaged (mapping size)",
-        path.display()
-    );
-    let map: Vec<[u32; 2]> = flat.chunks_exact(2).map(|c| [c[0], c[1]]).collect();
-    drop(flat);
-    let ftl = Ftl::restore(
-        geo,
-        map,
-        erase_count,
-        states,
-        free.into(),
-        frontier,
-        write_ptr,
-    )
-    .with_context(what)?;
-    let mut dev = SimDevice::from_parts(spec, ftl);
-    dev.set_lifetime(Lifetime {
-        power_on_s: f[0],
-        history_pe: f[1],
-        slc_fill_bytes: f[2],
-        host_bytes,
-        programmed_slots,
-    });
-    Ok(dev)
+    Ok(())
 }
 
 /// What must match between a state file and the spec loading it.
@@ -150,41 +446,93 @@ fn identity_key(spec: &SimSpec) -> String {
     )
 }
 
-fn put_u64(w: &mut impl Write, v: u64) -> std::io::Result<()> {
-    w.write_all(&v.to_le_bytes())
+/// A reader or writer that keeps the CRC and the count of the bytes through it.
+struct Crc<T> {
+    inner: T,
+    hasher: crc32fast::Hasher,
+    bytes: u64,
 }
 
-fn get_u64(r: &mut impl Read) -> std::io::Result<u64> {
-    let mut b = [0u8; 8];
-    r.read_exact(&mut b)?;
-    Ok(u64::from_le_bytes(b))
-}
-
-/// A length, then the values little-endian.
-fn put_u32s(w: &mut impl Write, values: &[u32]) -> std::io::Result<()> {
-    put_u64(w, values.len() as u64)?;
-    let mut buf = Vec::with_capacity(1 << 16);
-    for chunk in values.chunks(1 << 14) {
-        buf.clear();
-        for v in chunk {
-            buf.extend_from_slice(&v.to_le_bytes());
+impl<T> Crc<T> {
+    fn new(inner: T) -> Crc<T> {
+        Crc {
+            inner,
+            hasher: crc32fast::Hasher::new(),
+            bytes: 0,
         }
-        w.write_all(&buf)?;
     }
-    Ok(())
 }
 
-fn get_u32s(r: &mut impl Read, max: usize) -> std::io::Result<Vec<u32>> {
-    let n = get_u64(r)? as usize;
-    if n > max {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "array longer than the drive",
-        ));
+impl<W: Write> Write for Crc<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
     }
-    let mut out = Vec::with_capacity(n);
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<R: Read> Read for Crc<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+fn section(w: &mut impl Write, tag: [u8; 4], body: &[u8]) -> io::Result<()> {
+    w.write_all(&tag)?;
+    w.write_all(&(body.len() as u64).to_le_bytes())?;
+    w.write_all(body)
+}
+
+/// A section of `n` u32 values.
+fn u32s(
+    w: &mut impl Write,
+    tag: [u8; 4],
+    n: usize,
+    values: impl Iterator<Item = u32>,
+) -> io::Result<()> {
+    w.write_all(&tag)?;
+    w.write_all(&(4 * n as u64).to_le_bytes())?;
+    let mut buf = Vec::with_capacity(1 << 16);
+    for v in values {
+        buf.extend_from_slice(&v.to_le_bytes());
+        if buf.len() == 1 << 16 {
+            w.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    w.write_all(&buf)
+}
+
+fn read_bytes(r: &mut impl Read, n: u64) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    r.take(n).read_to_end(&mut out)?;
+    if out.len() as u64 != n {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
+    Ok(out)
+}
+
+fn read_u64s(r: &mut impl Read, n: usize) -> io::Result<Vec<u64>> {
+    let bytes = read_bytes(r, 8 * n as u64)?;
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect())
+}
+
+/// `n` u32 values, read in chunks (the length was checked against the geometry).
+fn read_u32s(r: &mut impl Read, n: u64) -> io::Result<Vec<u32>> {
+    let mut out = Vec::with_capacity(n as usize);
     let mut buf = vec![0u8; 1 << 16];
-    let mut left = n;
+    let mut left = n as usize;
     while left > 0 {
         let take = left.min(buf.len() / 4);
         r.read_exact(&mut buf[..take * 4])?;

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::AlignedBuf;
 use crate::pattern::{make_pool, Pattern, PatternGen};
 use crate::sim::device::Activity;
+use crate::sim::drive::SimDrive;
 use crate::sim::{CacheMode, SimDevice};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
 use crate::target::Target;
@@ -80,6 +81,10 @@ pub trait SyncBackend {
     fn sim_device(&self) -> Option<&SimDevice> {
         None
     }
+    /// Keeps what the phases did (a simulated drive's `state=` file); real targets hold it already.
+    fn save(&mut self) -> anyhow::Result<()> {
+        Ok(())
+    }
 }
 
 /// A random offset aligned to `size` inside `span`.
@@ -114,7 +119,7 @@ impl SyncBackend for RealBackend {
         stop: &AtomicBool,
         intervals: &mut IntervalFn,
     ) -> anyhow::Result<PhaseCounts> {
-        let pool = make_pool(phase.seed, phase.size as usize);
+        let pool = make_pool(phase.seed, phase.size as usize)?;
         let fd = self.target.file.as_raw_fd();
         let span = self.target.size;
         let writes = AtomicU64::new(0);
@@ -193,7 +198,6 @@ fn writer_loop(
     let size = p.size as usize;
     let mut pattern = PatternGen::new(Pattern::Random, false, pool, p.seed, u64::from(id));
     let mut rng = ChaCha8Rng::seed_from_u64(p.seed ^ (u64::from(id) << 32) ^ 0x5109);
-    let mut buf = AlignedBuf::new(size);
     let mut all = IntervalStats::new();
     let mut interval = IntervalStats::new();
     let mut t_cut = 0.0;
@@ -201,6 +205,14 @@ fn writer_loop(
         stats: IntervalStats::new(),
         error: None,
         sink_error: None,
+    };
+    let mut buf = match AlignedBuf::new(size) {
+        Ok(buf) => buf,
+        Err(e) => {
+            out.error = Some(format!("allocating a {size}-byte write buffer: {e}"));
+            s.halt.store(true, Ordering::Relaxed);
+            return out;
+        }
     };
     loop {
         let elapsed = s.start.elapsed().as_secs_f64();
@@ -296,28 +308,29 @@ fn durable_write(fd: RawFd, buf: &[u8], offset: u64, mode: SyncMode) -> std::io:
 /// holds (spread over the dies); `plp` and `lying` acknowledge at once (the first because its
 /// capacitors will finish the job, the second because it lies).
 pub struct SimBackend {
-    pub device: SimDevice,
+    drive: SimDrive,
 }
 
 impl SimBackend {
-    pub fn new(device: SimDevice) -> Self {
-        SimBackend { device }
+    pub fn new(drive: SimDrive) -> Self {
+        SimBackend { drive }
     }
 
     /// Seconds (host units) the flush after `pages` freshly written 4 KiB pages costs.
     fn persist_seconds(&self, pages: u64, mode: SyncMode) -> f64 {
-        let p = &self.device.spec.preset;
+        let device = self.drive.device();
+        let p = &device.spec.preset;
         let command = match mode {
             SyncMode::Fdatasync => p.ack_us,
             // FUA on the write itself: no separate flush command.
             SyncMode::Dsync => 0.0,
         };
-        let us = match self.device.spec.cache {
+        let us = match device.spec.cache {
             CacheMode::None | CacheMode::Plp | CacheMode::Lying => command,
             CacheMode::Volatile => {
                 let cached = (p.cache_bytes / 4096).max(1);
                 let pages = pages.min(cached) as f64;
-                let life = self.device.lifetime();
+                let life = device.lifetime();
                 let program = match p.slc {
                     Some(slc) if life.slc_fill_bytes < slc.bytes as f64 => slc.program_us,
                     _ => p.program_us,
@@ -333,7 +346,7 @@ impl SimBackend {
 
 impl SyncBackend for SimBackend {
     fn size(&self) -> u64 {
-        self.device.spec.size_bytes()
+        self.drive.device().spec.size_bytes()
     }
 
     fn logical_block(&self) -> u64 {
@@ -341,7 +354,11 @@ impl SyncBackend for SimBackend {
     }
 
     fn sim_device(&self) -> Option<&SimDevice> {
-        Some(&self.device)
+        Some(self.drive.device())
+    }
+
+    fn save(&mut self) -> anyhow::Result<()> {
+        self.drive.save()
     }
 
     /// Rounds of `writers` concurrent writes: the batch at queue depth `writers` (the model's
@@ -354,11 +371,11 @@ impl SyncBackend for SimBackend {
         stop: &AtomicBool,
         intervals: &mut IntervalFn,
     ) -> anyhow::Result<PhaseCounts> {
-        let k = u64::from(self.device.spec.scale);
+        let k = u64::from(self.drive.device().spec.scale);
         let kf = k as f64;
         let n = phase.writers.max(1) as usize;
-        let span = self.device.spec.size_bytes() / k;
-        let pool = make_pool(phase.seed, 0);
+        let span = self.drive.device().spec.size_bytes() / k;
+        let pool = make_pool(phase.seed, 0)?;
         let mut content = PatternGen::new(Pattern::Random, false, pool, phase.seed, 0);
         let compressed = content.compressed_fraction();
         let mut rng = ChaCha8Rng::seed_from_u64(phase.seed ^ 0x5109);
@@ -374,10 +391,11 @@ impl SyncBackend for SimBackend {
             if done || stop.load(Ordering::Relaxed) {
                 break;
             }
-            let mut before = self.device.activity();
+            let device = self.drive.device_mut();
+            let mut before = device.activity();
             for io in ios.iter_mut() {
                 let offset = random_offset(&mut rng, span, phase.size);
-                if let Some(fault) = self.device.fault(true, offset, phase.size) {
+                if let Some(fault) = device.fault(true, offset, phase.size) {
                     let event = ErrorEvent {
                         t_s: t,
                         op: OpKind::Write,
@@ -389,18 +407,17 @@ impl SyncBackend for SimBackend {
                     interval.record_error(event);
                     break;
                 }
-                self.device
-                    .write(offset, phase.size, &content.next_content(), compressed);
-                let now = self.device.activity();
+                device.write(offset, phase.size, &content.next_content(), compressed);
+                let now = device.activity();
                 *io = now.since(&before);
                 before = now;
             }
             if failed.is_some() {
                 break;
             }
-            let batch = self.device.finish_batch(&ios, n as u32, &mut service);
+            let batch = device.finish_batch(&ios, n as u32, &mut service);
             let flush = self.persist_seconds(pages_per_write * n as u64, phase.mode);
-            self.device.flush();
+            self.drive.device_mut().flush();
             for &s in &service {
                 let latency = n as f64 * s / kf + flush;
                 interval

@@ -88,12 +88,15 @@ pub fn collect(
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     let fade = match longest {
-        Some((dir, info, samples)) => {
-            fade_of(samples, &format!("{} run {}", info.command, dir.display()))
-        }
+        Some((dir, info, samples)) => fade_of(
+            samples,
+            info.workload.interval,
+            &format!("{} run {}", info.command, dir.display()),
+        ),
         None => this.and_then(|t| {
             fade_of(
                 t.samples,
+                std::time::Duration::from_secs(1),
                 &format!(
                     "sustained phase of this run ({}/samples.jsonl)",
                     t.dir.display()
@@ -155,8 +158,12 @@ fn latency_of(dir: &Path, m: &Measured) -> Option<LatencyEvidence> {
 
 /// The fade of a series: first and last interval, and the bytes written when the rate first
 /// fell below the threshold.
-pub fn fade_of(samples: &[Sample], source: &str) -> Option<FadeEvidence> {
-    let f = Fade::of(samples)?;
+pub fn fade_of(
+    samples: &[Sample],
+    interval: std::time::Duration,
+    source: &str,
+) -> Option<FadeEvidence> {
+    let f = Fade::of(samples, interval)?;
     let below = samples
         .iter()
         .find(|s| s.iops < f.start_iops * FADE_OK_PCT / 100.0)

@@ -35,7 +35,7 @@ use verdict::{Evidence, Verdict};
 
 use crate::engine::RunEnd;
 use crate::inspect::DriveInfo;
-use crate::results::{default_dir, utc_now, write_json_atomic, RunDir, RunInfo, TargetRecord};
+use crate::results::{utc_now, write_json_atomic, ProcessStamp, RunDir, RunInfo, TargetRecord};
 use crate::sim::{is_sim_target, SimSpec};
 use crate::stats::{IntervalStats, Sample};
 use crate::target::{OpenRequest, Target};
@@ -159,10 +159,10 @@ struct Opened {
 fn open(target: &str, req: &Request) -> anyhow::Result<Opened> {
     if is_sim_target(target) {
         let spec = SimSpec::parse(target)?;
-        let device = crate::sim::open_device(&spec)?;
+        let drive = crate::sim::drive::SimDrive::open(target)?;
         let identity = crate::sim::identity(target)?;
         return Ok(Opened {
-            backend: Box::new(SimBackend::new(device)),
+            backend: Box::new(SimBackend::new(drive)),
             identity,
             sim: Some(spec),
             created: None,
@@ -301,12 +301,15 @@ pub fn run(
         drive_before: drive_before.clone(),
         drive_after: None,
         write_amplification: None,
+        process: Some(ProcessStamp::current()),
+        heartbeat_utc: None,
     };
-    let dir = req
-        .out
-        .clone()
-        .unwrap_or_else(|| default_dir(&format!("{}-slog", device.identity.name)));
-    let run_dir = RunDir::create(&dir, &info)?;
+    let run_dir = RunDir::create(
+        req.out.as_deref(),
+        &format!("{}-slog", device.identity.name),
+        &info,
+    )?;
+    let dir = run_dir.dir.clone();
     created.0.clear();
 
     let mut recorder = Recorder {
@@ -326,11 +329,7 @@ pub fn run(
             progress,
         )?
     };
-    if let Some(spec) = &device.sim {
-        if let (Some(path), Some(dev)) = (&spec.state, device.backend.sim_device()) {
-            crate::sim::state::save(dev, path)?;
-        }
-    }
+    device.backend.save()?;
     let drive_after = drive_info(&req.target, device.backend.as_ref());
     let cache = match &device.sim {
         Some(spec) => CacheReport::of_sim(spec),

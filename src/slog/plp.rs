@@ -26,8 +26,8 @@
 //! value, and a CRC-32 of everything before it in the last 4 bytes.
 //!
 //! A simulated drive keeps content tags instead of bytes, so on `sim:` targets a record is the
-//! tag of its (sequence, value); stopping the writer of a simulated drive cuts its power
-//! ([`crate::sim::SimDevice::power_cut`]) before the drive is saved, as pulling the plug would.
+//! tag of its (sequence, value). The writer saves the drive with what its cache still holds;
+//! `ssdfade sim power-cut TARGET` then cuts its power before `verify`.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::AlignedBuf;
 use crate::pattern::{mix64, WriteContent};
+use crate::sim::drive::SimDrive;
 use crate::sim::{is_sim_target, SimDevice, SimSpec};
 use crate::target::{OpenRequest, Target};
 
@@ -333,28 +334,20 @@ pub struct WriteReport {
     pub records_written: u64,
     pub records_acknowledged: u64,
     pub seconds: f64,
-    /// Simulated drives: writes lost by the power cut that ends the writer.
-    pub sim_power_cut_lost: Option<u64>,
 }
 
 enum Store {
     Real(Box<Target>),
-    Sim(Box<SimDevice>, PathBuf),
+    Sim(Box<SimDrive>),
 }
 
 /// Writes records until `stop` or the duration; returns what was written.
 pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteReport> {
     let (mut store, size) = if is_sim_target(&req.target) {
         let spec = SimSpec::parse(&req.target)?;
-        let Some(state) = spec.state.clone() else {
-            crate::bad_input!(
-                "{} has no state= file, so verify could not read the drive afterwards: add ,state=PATH (the same for plp write and plp verify)",
-                req.target
-            );
-        };
-        let dev = crate::sim::open_device(&spec)?;
+        let drive = SimDrive::open_kept(&req.target, "the power-loss check")?;
         let size = spec.size_bytes() / u64::from(spec.scale);
-        (Store::Sim(Box::new(dev), state), size)
+        (Store::Sim(Box::new(drive)), size)
     } else {
         let t = Target::open(&OpenRequest {
             path: PathBuf::from(&req.target),
@@ -377,7 +370,7 @@ pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteRepor
         session_name(&req.target)
     ))?;
     let mut rng = ChaCha8Rng::seed_from_u64(req.seed);
-    let mut buf = AlignedBuf::new(RECORD as usize);
+    let mut buf = AlignedBuf::new(RECORD as usize)?;
     let start = Instant::now();
     let mut report = WriteReport {
         target: req.target.clone(),
@@ -410,7 +403,8 @@ pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteRepor
                             .with_context(|| format!("flushing record {}", r.seq))?;
                     }
                 }
-                Store::Sim(dev, _) => {
+                Store::Sim(drive) => {
+                    let dev = drive.device_mut();
                     let content = WriteContent {
                         stamp: sim_stamp(r.seq, r.value),
                         key: 0,
@@ -429,10 +423,9 @@ pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteRepor
         Ok(())
     })();
     report.seconds = start.elapsed().as_secs_f64();
-    if let Store::Sim(mut dev, state) = store {
-        // The writer stops when the power goes: what the cache held unpersisted is lost.
-        report.sim_power_cut_lost = Some(dev.power_cut());
-        crate::sim::state::save(&dev, &state)?;
+    if let Store::Sim(mut drive) = store {
+        // Saved with its cache as it is: `ssdfade sim power-cut` decides what survives.
+        drive.save()?;
     }
     result?;
     Ok(report)
@@ -530,7 +523,7 @@ pub fn verify(target: &str, log: &str) -> anyhow::Result<VerifyReport> {
         acknowledged: logs.len() as u64,
         ..Default::default()
     };
-    let mut buf = AlignedBuf::new(RECORD as usize);
+    let mut buf = AlignedBuf::new(RECORD as usize)?;
     for (slot, l) in logs {
         let found = read.slot(slot, &l, &mut buf)?;
         let loss = |found: String| Loss {
@@ -623,14 +616,7 @@ pub fn record(report: &VerifyReport, out: Option<PathBuf>) -> anyhow::Result<Pat
             .file_name()
             .map_or_else(|| "target".into(), |n| n.to_string_lossy().into_owned())
     };
-    let dir = out.unwrap_or_else(|| crate::results::default_dir(&format!("{name}-plp")));
-    if dir.join("plp.json").exists() {
-        crate::bad_input!(
-            "{} already holds a power-loss check: choose another --out directory",
-            dir.display()
-        );
-    }
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let dir = crate::results::claim_dir(out.as_deref(), &format!("{name}-plp"), "plp.json")?;
     crate::results::write_json_atomic(&dir.join("plp.json"), report)?;
     Ok(dir)
 }

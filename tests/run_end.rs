@@ -1,0 +1,235 @@
+//! Every run's end is known: a killed run is listed as crashed, a double Ctrl-C still records
+//! "interrupted", a full disk under the run directory ends the run as failed with whole sample
+//! lines, runs started in the same second get their own directories, and a refused run leaves
+//! no directory.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{root_or_skip, ssdfade};
+use ssdfade::results::{read_info, read_samples};
+
+/// Waits until `dir/samples.jsonl` holds at least `lines` lines (the run is under way).
+fn wait_for_samples(child: &mut Child, dir: &Path, lines: usize) {
+    let t0 = Instant::now();
+    loop {
+        let n = std::fs::read_to_string(dir.join("samples.jsonl"))
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if n >= lines {
+            return;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended early with {status}");
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "no samples after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn file_soak(dir: &Path) -> Child {
+    ssdfade(dir)
+        .args([
+            "soak",
+            "t.img",
+            "--size",
+            "32M",
+            "--qd",
+            "2",
+            "--interval",
+            "100ms",
+            "--out",
+            "run",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn signal(child: &Child, sig: nix::sys::signal::Signal) {
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
+}
+
+fn runs_json(dir: &Path) -> Vec<serde_json::Value> {
+    let out = ssdfade(dir).args(["runs", ".", "--json"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_killed_run_is_listed_as_crashed_with_its_iops_from_the_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = file_soak(dir.path());
+    let run = dir.path().join("run");
+    wait_for_samples(&mut child, &run, 5);
+    let info = read_info(&run).unwrap();
+    let stamp = info.process.expect("run.json names its process");
+    assert_eq!(stamp.pid, child.id());
+    assert_eq!(runs_json(dir.path())[0]["status"], "running");
+
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        read_info(&run).unwrap().status,
+        "running",
+        "the record itself cannot know"
+    );
+    let listed = runs_json(dir.path());
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["status"], "crashed");
+    assert!(listed[0]["note"].as_str().unwrap().contains("is gone"));
+    let samples = read_samples(&run).unwrap();
+    let ops: u64 = samples.iter().map(|s| s.ops).sum();
+    let secs: f64 = samples.iter().map(|s| s.t_end_s - s.t_start_s).sum();
+    let iops = listed[0]["iops"].as_f64().unwrap();
+    assert!((iops - ops as f64 / secs).abs() < 1e-6 * iops, "{iops}");
+
+    let table = ssdfade(dir.path()).args(["runs", "."]).output().unwrap();
+    let table = String::from_utf8(table.stdout).unwrap();
+    assert!(
+        table.lines().nth(1).unwrap().starts_with("crashed"),
+        "{table}"
+    );
+    assert!(table.lines().all(|l| l.chars().count() <= 80), "{table}");
+}
+
+#[test]
+fn a_second_ctrl_c_still_records_the_run_as_interrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = file_soak(dir.path());
+    let run = dir.path().join("run");
+    wait_for_samples(&mut child, &run, 3);
+    signal(&child, nix::sys::signal::SIGINT);
+    signal(&child, nix::sys::signal::SIGINT);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let info = read_info(&run).unwrap();
+    assert_eq!(info.status, "interrupted");
+    assert!(info.ended_utc.is_some());
+    assert!(read_samples(&run).unwrap().len() >= 3);
+    let mut names: Vec<String> = std::fs::read_dir(&run)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["run.json", "samples.jsonl"],
+        "no temporary files left"
+    );
+    assert_eq!(runs_json(dir.path())[0]["status"], "interrupted");
+}
+
+#[test]
+fn a_full_disk_ends_the_run_as_failed_with_whole_sample_lines() {
+    if !root_or_skip("a_full_disk_ends_the_run_as_failed_with_whole_sample_lines") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mnt = dir.path().join("small");
+    std::fs::create_dir(&mnt).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=400k", "tmpfs"])
+        .arg(&mnt)
+        .status()
+        .unwrap();
+    assert!(mounted.success());
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(&mnt);
+
+    // A simulated soak writes thousands of samples a second: it fills 400 KiB at once.
+    let out = ssdfade(dir.path())
+        .args([
+            "soak",
+            "sim:ram-8g,scale=64",
+            "--duration",
+            "10h",
+            "--interval",
+            "1s",
+        ])
+        .arg("--out")
+        .arg(mnt.join("run"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("samples.jsonl"), "{stderr}");
+    let run = mnt.join("run");
+    let info = read_info(&run).unwrap();
+    assert_eq!(info.status, "failed");
+    let text = std::fs::read_to_string(run.join("samples.jsonl")).unwrap();
+    assert!(text.ends_with('\n'), "samples.jsonl ends with a whole line");
+    let lines = text.lines().count();
+    assert!(lines > 100, "{lines} samples before the disk filled");
+    assert_eq!(
+        read_samples(&run).unwrap().len(),
+        lines,
+        "every line parses"
+    );
+    assert!(!run.join(".space-reserve").exists());
+}
+
+#[test]
+fn runs_started_in_the_same_second_get_their_own_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    let children: Vec<Child> = (0..3)
+        .map(|_| {
+            ssdfade(dir.path())
+                .args(["measure", "sim:ram-8g,scale=64", "--duration", "2s"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let listed = runs_json(&dir.path().join("results"));
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    for run in &listed {
+        assert_eq!(run["status"], "completed");
+        assert!(
+            (run["seconds"].as_f64().unwrap() - 2.0).abs() < 0.02,
+            "{run}"
+        );
+    }
+}
+
+#[test]
+fn a_refused_run_or_erase_creates_no_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["measure", "sim:ram-8g", "--bs", "1000"][..],
+        &["soak", "sim:ram-8g", "--qd", "0"],
+        &["erase", "t.img", "--method", "trim"],
+        &["erase", "sim:vertex2-60g,scale=64", "--method", "sim"],
+    ] {
+        let out = ssdfade(dir.path()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
