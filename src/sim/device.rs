@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use super::ftl::{Ftl, Geometry, Work};
+use super::ftl::{Ftl, Geometry, Work, GC_RESERVE};
 use super::spec::SimSpec;
 use super::CacheMode;
 use crate::pattern::{mix64, WriteContent};
@@ -19,6 +19,21 @@ use crate::pattern::{mix64, WriteContent};
 const PAGE: u64 = 4096;
 /// Region-fills of random writes the aging service makes in its hot region.
 const SERVICE_FILLS: u32 = 4;
+/// Positions in [`Activity::counts`].
+const HOST_SLOTS: usize = 0;
+const GC_SLOTS: usize = 1;
+const ERASES: usize = 2;
+
+/// Resource seconds of counts (`unit` from [`SimDevice::unit_seconds`]).
+#[inline]
+fn apply(unit: &[[f64; 10]; 5], counts: &[f64; 10]) -> [f64; 5] {
+    unit.map(|row| row.iter().zip(counts).map(|(u, c)| u * c).sum())
+}
+
+#[inline]
+fn max_of(v: &[f64; 5]) -> f64 {
+    v.iter().copied().fold(0.0, f64::max)
+}
 
 /// Lifetime figures that outlive the FTL's per-session counters (kept in the state file).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -120,6 +135,16 @@ pub struct SimDevice {
     unflushed: VecDeque<(u32, u32)>,
     cache_pages: usize,
     writes_this_session: u64,
+    /// Garbage collection the FTL has done whose time is still to be served:
+    /// [relocated slots, erases] (see [`SimDevice::serve_gc`]).
+    gc_backlog: [f64; 2],
+    /// True while a GC burst is being worked off (host I/O slowed).
+    gc_burst_on: bool,
+    /// False until the first batch (a drive loaded in steady state starts between bursts).
+    gc_primed: bool,
+    /// The die garbage collection occupies, and host I/Os served (striped over the dies).
+    gc_die: u64,
+    io_seq: u64,
 }
 
 impl SimDevice {
@@ -134,7 +159,9 @@ impl SimDevice {
     }
 
     /// A drive from saved parts.
-    pub fn from_parts(spec: &SimSpec, ftl: Ftl) -> SimDevice {
+    pub fn from_parts(spec: &SimSpec, mut ftl: Ftl) -> SimDevice {
+        let burst = f64::from(spec.preset.gc.burst_blocks) / f64::from(spec.scale);
+        ftl.set_gc_burst(burst.round().max(1.0) as usize);
         let cache_pages = match spec.cache {
             CacheMode::None => 0,
             _ => (spec.preset.cache_bytes / PAGE / u64::from(spec.scale)) as usize,
@@ -147,6 +174,11 @@ impl SimDevice {
             unflushed: VecDeque::with_capacity(cache_pages.min(1 << 20)),
             cache_pages,
             writes_this_session: 0,
+            gc_backlog: [0.0; 2],
+            gc_burst_on: false,
+            gc_primed: false,
+            gc_die: 0,
+            io_seq: 0,
         }
     }
 
@@ -294,6 +326,7 @@ impl SimDevice {
     /// Resets the mapping and the caches; wear, power-on time and throttling debt stay.
     pub fn secure_erase(&mut self) {
         self.ftl.secure_erase();
+        self.gc_backlog = [0.0; 2];
         self.unflushed.clear();
         self.life.slc_fill_bytes = 0.0;
     }
@@ -345,6 +378,18 @@ impl SimDevice {
     /// folds and background GC refills the free pool.
     pub fn idle(&mut self, seconds: f64) {
         self.life.power_on_s += seconds;
+        // The collection still owed is done first.
+        let unit = self.unit_seconds(f64::INFINITY);
+        let mut c = [0.0; 10];
+        c[GC_SLOTS] = self.gc_backlog[0];
+        c[ERASES] = self.gc_backlog[1];
+        let owed = max_of(&apply(&unit, &c)) * f64::from(self.spec.scale);
+        let f = if owed > 0.0 {
+            (seconds / owed).min(1.0)
+        } else {
+            1.0
+        };
+        self.gc_backlog = self.gc_backlog.map(|c| c * (1.0 - f));
         if let Some(slc) = self.spec.preset.slc {
             self.life.slc_fill_bytes =
                 (self.life.slc_fill_bytes - slc.fold_bytes_per_s * seconds).max(0.0);
@@ -357,23 +402,31 @@ impl SimDevice {
     /// power-on time by it. `ios` holds what each I/O of the batch did (see
     /// [`Activity::since`]); `service` (as long as `ios`) receives each I/O's service time, the
     /// batch's seconds shared out: every I/O gets its floor (the fastest it can complete) over
-    /// `qd`, and the time beyond the floors goes to the I/Os in proportion to the work they
-    /// caused (NAND programs, reads and erases, garbage collection included, controller, link
-    /// and throttle time). The shares add up to the returned batch time.
+    /// `qd`; the host work beyond the floors goes to the I/Os in proportion to the work each did
+    /// (NAND programs and reads, controller, link and throttle time); the garbage collection
+    /// served in this batch (see [`SimDevice::serve_gc`]) goes to the I/Os that map to the die
+    /// the collection occupies, which wait behind it. The shares add up to the returned time.
     pub fn finish_batch(&mut self, ios: &[Activity], qd: u32, service: &mut [f64]) -> f64 {
         let mut total = Activity::default();
         for a in ios {
             total.add(a);
         }
-        let p = &self.spec.preset;
+        let p = self.spec.preset;
         let k = f64::from(self.spec.scale);
         let program_rate = match p.throttle {
             Some(t) => t.max_pages_per_s * self.throttle_fraction(),
             None => f64::INFINITY,
         };
-        let [die, channel, controller, link, throttle] =
-            self.resource_seconds(&total, program_rate);
-        let busy = k * die.max(channel).max(controller).max(link).max(throttle);
+        let unit = self.unit_seconds(program_rate);
+        let counts = total.counts().map(|c| c as f64);
+        let mut host = counts;
+        host[GC_SLOTS] = 0.0;
+        host[ERASES] = 0.0;
+        let host_r = apply(&unit, &host);
+        let h = max_of(&host_r);
+        let gc = self.serve_gc(&unit, &counts, &host_r);
+        let busy_host = k * h;
+        let busy = k * (0..5).map(|r| host_r[r] + gc[r]).fold(h, f64::max);
         let writes = (total.aligned_writes + total.unaligned_writes) as f64;
         let reads = total.reads as f64;
         let ops = (writes + reads) * k;
@@ -393,25 +446,32 @@ impl SimDevice {
         self.life.power_on_s += seconds;
 
         // The resources' time is linear in the counts: price each count once, by the time all
-        // resources together spend on one unit of it.
+        // resources together spend on one unit of it (garbage collection is shared out apart).
         let prices: [f64; 10] = std::array::from_fn(|f| {
-            let mut unit = [0; 10];
-            unit[f] = 1;
-            let r = self.resource_seconds(&Activity::from_counts(unit), program_rate);
-            r.iter().sum()
+            if f == GC_SLOTS || f == ERASES {
+                0.0
+            } else {
+                unit.iter().map(|row| row[f]).sum()
+            }
         });
         let mut demand = 0.0;
         for (s, a) in service.iter_mut().zip(ios) {
             let counts = a.counts();
             // Per-I/O counts are small: through i64, the conversion is one instruction.
-            *s = (0..9)
+            *s = (0..10)
                 .map(|f| prices[f] * counts[f] as i64 as f64)
                 .sum::<f64>();
             demand += *s;
         }
         let floors = k * (writes * write_floor + reads * read_floor) / f64::from(qd);
+        let spare = (seconds - floors).max(0.0);
+        let gc_seconds = if busy > busy_host {
+            spare * (busy - busy_host) / busy
+        } else {
+            0.0
+        };
         let per_demand = if demand > 0.0 {
-            (seconds - floors).max(0.0) / demand
+            (spare - gc_seconds) / demand
         } else {
             0.0
         };
@@ -419,7 +479,141 @@ impl SimDevice {
             let floor = if a.reads > 0 { read_floor } else { write_floor };
             *s = k * floor / f64::from(qd) + *s * per_demand;
         }
+        // Consecutive I/Os are striped over the dies; the ones on the die the collection
+        // occupies wait for it, each at most as long as the collection holds a die (a whole
+        // victim, or one erase where host I/O slips in between GC operations). What is left
+        // slows every I/O of the batch alike.
+        let n = ios.len() as u64;
+        if n > 0 && gc_seconds > 0.0 {
+            let dies = u64::from(p.dies);
+            let first = (self.gc_die + dies - self.io_seq % dies) % dies;
+            let first = if first < n { first } else { 0 };
+            let waiting = (n - first).div_ceil(dies);
+            let hold = k * self.gc_hold_seconds(&unit);
+            let share = (gc_seconds / waiting as f64).min(hold);
+            for s in service[first as usize..].iter_mut().step_by(dies as usize) {
+                *s += share;
+            }
+            let rest = (gc_seconds - share * waiting as f64) / n as f64;
+            for s in service.iter_mut().take(n as usize) {
+                *s += rest;
+            }
+            self.gc_die = (self.gc_die + 1) % dies;
+        }
+        self.io_seq += n;
         seconds
+    }
+
+    /// Garbage collection as it happens. The FTL reclaims in bursts (when the free pool falls
+    /// to its low watermark it frees blocks up to the high one); the time of that work joins a
+    /// backlog that the drive serves alongside host I/O. While a burst is outstanding the
+    /// collection takes the share of the drive that slows host I/O to (1 − b) × the rate GC
+    /// can sustain (b: the preset's burstiness); once the backlog is down to one burst, host
+    /// I/O runs at (1 + b) × and the collection takes the rest. Where the host leaves a resource
+    /// idle (a controller-bound drive's dies), the collection uses it for free. A backlog of
+    /// more than four bursts holds the host until it is back to four.
+    ///
+    /// `counts` is the batch's work ([`Activity::counts`] order), `host_r` the resource seconds
+    /// of its host part. Returns the resource seconds of the collection served in this batch.
+    fn serve_gc(
+        &mut self,
+        unit: &[[f64; 10]; 5],
+        counts: &[f64; 10],
+        host_r: &[f64; 5],
+    ) -> [f64; 5] {
+        let h = max_of(host_r);
+        // What GC needs per host slot to keep up, from the next victim's valid fraction v.
+        let spb = f64::from(self.ftl.geometry().slots_per_block());
+        let need = match self.ftl.victim_valid_fraction() {
+            Some(v) if v < 1.0 => [v / (1.0 - v), 1.0 / ((1.0 - v) * spb)],
+            _ => [0.0, 0.0],
+        };
+        let gc_seconds = |slots: f64, erases: f64| {
+            let mut c = [0.0; 10];
+            c[GC_SLOTS] = slots;
+            c[ERASES] = erases;
+            apply(unit, &c)
+        };
+        let burst_slots = self.ftl.gc_burst().max(1) as f64 * spb;
+        let band = max_of(&gc_seconds(need[0] * burst_slots, need[1] * burst_slots));
+        if !self.gc_primed {
+            // A drive loaded in steady state is somewhere in its cycle: between bursts.
+            self.gc_primed = true;
+            if self.ftl.free_blocks() <= GC_RESERVE + self.ftl.gc_burst() {
+                self.gc_backlog = [need[0] * burst_slots, need[1] * burst_slots];
+            }
+        }
+        if counts[GC_SLOTS] + counts[ERASES] > 0.0 {
+            self.gc_burst_on = true;
+        }
+        self.gc_backlog[0] += counts[GC_SLOTS];
+        self.gc_backlog[1] += counts[ERASES];
+        let g = gc_seconds(self.gc_backlog[0], self.gc_backlog[1]);
+        let backlog = max_of(&g);
+        if backlog <= 0.0 {
+            return [0.0; 5];
+        }
+        if self.gc_burst_on && backlog <= band {
+            self.gc_burst_on = false;
+        }
+        let sustained = if h > 0.0 {
+            max_of(&gc_seconds(
+                need[0] * counts[HOST_SLOTS],
+                need[1] * counts[HOST_SLOTS],
+            )) / h
+        } else {
+            0.0
+        };
+        let b = self.spec.preset.gc.burstiness;
+        let per_host_second = if self.gc_burst_on {
+            (1.0 + sustained) / (1.0 - b) - 1.0
+        } else {
+            ((1.0 + sustained) / (1.0 + b) - 1.0).max(0.0)
+        };
+        let free = (0..5)
+            .filter(|&r| g[r] > 0.0)
+            .map(|r| ((h - host_r[r]) / g[r]).max(0.0))
+            .fold(1.0, f64::min);
+        let mut f = free.max((per_host_second * h / backlog).min(1.0));
+        if band <= 0.0 {
+            f = 1.0;
+        } else if backlog > 4.0 * band {
+            f = f.max(1.0 - 4.0 * band / backlog);
+        }
+        let paid = gc_seconds(self.gc_backlog[0] * f, self.gc_backlog[1] * f);
+        self.gc_backlog = self.gc_backlog.map(|c| c * (1.0 - f));
+        paid
+    }
+
+    /// How long garbage collection holds one die from host I/O: one erase where the firmware
+    /// interleaves host I/O between GC operations, else the relocation of a whole victim (its
+    /// valid pages read and programmed) and its erase.
+    fn gc_hold_seconds(&mut self, unit: &[[f64; 10]; 5]) -> f64 {
+        let p = self.spec.preset;
+        let erase = p.erase_us * 1e-6;
+        if p.gc.interleaved {
+            return erase;
+        }
+        let spb = f64::from(self.ftl.geometry().slots_per_block());
+        let v = self.ftl.victim_valid_fraction().unwrap_or(0.0);
+        // Die time per relocated slot, undivided by the dies (one die does it all).
+        let per_slot = unit[0][GC_SLOTS] * f64::from(p.dies);
+        erase + v * spb * per_slot
+    }
+
+    /// Seconds each resource spends per unit of each count ([`Activity::counts`] order) with
+    /// the throttle at `program_rate`: every resource's time is linear in the counts.
+    fn unit_seconds(&self, program_rate: f64) -> [[f64; 10]; 5] {
+        let mut unit = [[0.0; 10]; 5];
+        for f in 0..10 {
+            let mut one = [0; 10];
+            one[f] = 1;
+            let r = self.resource_seconds(&Activity::from_counts(one), program_rate);
+            for (row, v) in unit.iter_mut().zip(r) {
+                row[f] = v;
+            }
+        }
+        unit
     }
 
     /// Seconds each resource of the drive spends on `a` (one simulated I/O each, not scaled):

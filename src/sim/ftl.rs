@@ -18,8 +18,9 @@ pub const UNMAPPED: u32 = u32::MAX;
 /// Flag in a mapping or reverse-map value: the page takes two slots.
 const TWO_SLOTS: u32 = 1 << 31;
 const NIL: u32 = u32::MAX;
-/// Foreground GC runs when taking a new block leaves fewer free blocks than this.
-const GC_RESERVE: usize = 2;
+/// Foreground GC runs when taking a new block would leave fewer free blocks than this (the low
+/// watermark); it then reclaims until the reserve plus the burst are free.
+pub const GC_RESERVE: usize = 2;
 
 /// What a block is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +97,8 @@ pub struct Ftl {
     frontier: u32,
     write_ptr: u32,
     in_gc: bool,
+    /// Blocks a foreground GC burst frees beyond the reserve (see [`Ftl::set_gc_burst`]).
+    gc_burst: usize,
     work: Work,
 }
 
@@ -132,6 +135,7 @@ impl Ftl {
             frontier: NIL,
             write_ptr: 0,
             in_gc: false,
+            gc_burst: 1,
             work: Work::default(),
         }
     }
@@ -307,6 +311,31 @@ impl Ftl {
         }
     }
 
+    /// Makes foreground GC run in bursts: once the free pool falls to the reserve (the low
+    /// watermark), reclaim until `blocks` more than the reserve are free (the high watermark).
+    /// 1 (the default) reclaims one block at a time.
+    pub fn set_gc_burst(&mut self, blocks: usize) {
+        self.gc_burst = blocks.max(1);
+    }
+
+    /// Blocks a foreground GC burst frees beyond the reserve.
+    pub fn gc_burst(&self) -> usize {
+        self.gc_burst
+    }
+
+    /// Blocks in the free pool.
+    pub fn free_blocks(&self) -> usize {
+        self.free.len()
+    }
+
+    /// Valid fraction of the block greedy GC would reclaim next (None when no block is full).
+    /// In steady state each reclaim copies this fraction of a block to free the rest, so
+    /// `v / (1 − v)` relocations per host write is what GC needs to keep up.
+    pub fn victim_valid_fraction(&mut self) -> Option<f64> {
+        let victim = self.peek_victim()?;
+        Some(f64::from(self.valid[victim as usize]) / f64::from(self.geo.slots_per_block()))
+    }
+
     /// Per-block erase counts.
     pub fn erase_counts(&self) -> &[u32] {
         &self.erase_count
@@ -367,7 +396,14 @@ impl Ftl {
             if self.frontier != NIL {
                 self.close_frontier();
             }
-            self.open_frontier();
+            // Garbage collection first: its relocations may open (and fill) frontiers.
+            self.collect_if_low();
+            if self.frontier != NIL && self.write_ptr + size > spb {
+                self.close_frontier();
+            }
+            if self.frontier == NIL {
+                self.open_frontier();
+            }
         }
         let slot = self.frontier * spb + self.write_ptr;
         let flag = if size == 2 { TWO_SLOTS } else { 0 };
@@ -390,8 +426,7 @@ impl Ftl {
         self.frontier = NIL;
     }
 
-    /// Takes a free block as the frontier, then (foreground GC) reclaims blocks until the
-    /// reserve is back. Relocation needs at most one block per victim, so it never runs dry.
+    /// Takes a free block as the frontier.
     fn open_frontier(&mut self) {
         let b = self
             .free
@@ -400,13 +435,29 @@ impl Ftl {
         self.state[b as usize] = BlockState::Open;
         self.frontier = b;
         self.write_ptr = 0;
-        if !self.in_gc && self.free.len() < GC_RESERVE {
-            self.in_gc = true;
-            while self.free.len() < GC_RESERVE {
-                self.reclaim();
-            }
-            self.in_gc = false;
+    }
+
+    /// Foreground GC: when taking a block would leave the free pool below the reserve (the low
+    /// watermark), reclaims until `reserve + burst` blocks are free (the high watermark).
+    /// Relocation needs at most one block per victim, so it never runs dry.
+    fn collect_if_low(&mut self) {
+        if self.in_gc || self.free.len() > GC_RESERVE {
+            return;
         }
+        self.in_gc = true;
+        while self.free.len() < GC_RESERVE + self.gc_burst {
+            // Past the reserve, a victim that is all valid would free nothing: the burst ends.
+            match self.peek_victim() {
+                Some(v)
+                    if self.free.len() <= GC_RESERVE
+                        || self.valid[v as usize] < self.geo.slots_per_block() =>
+                {
+                    self.reclaim()
+                }
+                _ => break,
+            }
+        }
+        self.in_gc = false;
     }
 
     /// Relocates the live data of the greedy victim and erases it.

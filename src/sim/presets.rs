@@ -33,6 +33,21 @@ pub struct SlcCache {
     pub fold_bytes_per_s: f64,
 }
 
+/// How garbage collection is scheduled against host I/O (the second-to-second shape of
+/// steady state; the mean is set by the NAND work alone).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GcSchedule {
+    /// Erase blocks (of the full-size drive) a foreground GC burst frees beyond the reserve:
+    /// the distance between the free pool's low and high watermarks.
+    pub burst_blocks: u32,
+    /// How unevenly the drive works the burst off: while a burst is outstanding host I/O runs
+    /// at (1 − b) × its steady-state mean, between bursts at (1 + b) ×. 0 is perfectly even.
+    pub burstiness: f64,
+    /// Host I/O slips in between GC operations (enterprise firmware): a host I/O waits at most
+    /// one erase for a die busy collecting, not a whole victim's relocation.
+    pub interleaved: bool,
+}
+
 /// History applied by `aged=`: years of service compressed into a preconditioning.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Service {
@@ -82,6 +97,7 @@ pub struct Preset {
     pub compression: bool,
     pub throttle: Option<Throttle>,
     pub slc: Option<SlcCache>,
+    pub gc: GcSchedule,
     pub service: Service,
     /// Default `aged=`.
     pub aged: Duration,
@@ -124,6 +140,11 @@ pub const PRESETS: [Preset; 4] = [
             min_fraction: 0.05,
         }),
         slc: None,
+        gc: GcSchedule {
+            burst_blocks: 64,
+            burstiness: 0.5,
+            interleaved: false,
+        },
         service: Service {
             hot_fraction: 0.20,
             margin_pe: 1.0,
@@ -158,6 +179,11 @@ pub const PRESETS: [Preset; 4] = [
             program_us: 40.0,
             fold_bytes_per_s: 500e6,
         }),
+        gc: GcSchedule {
+            burst_blocks: 64,
+            burstiness: 0.5,
+            interleaved: false,
+        },
         service: Service {
             hot_fraction: 0.3,
             margin_pe: 0.0,
@@ -172,22 +198,27 @@ pub const PRESETS: [Preset; 4] = [
         user_bytes: 400_000_000_000,
         alpha: 1.28,
         pages_per_block: 256,
-        channels: 16,
+        channels: 8,
         dies: 64,
         read_us: 50.0,
-        program_us: 1000.0,
+        program_us: 570.0,
         erase_us: 3000.0,
-        transfer_us: 10.0,
-        controller_iops: 120_000.0,
+        transfer_us: 56.0,
+        controller_iops: 75_000.0,
         unaligned_cost: 1.2,
         subpage_incompressible_cost: 0.0,
-        link_bytes_per_s: 1.1e9,
+        link_bytes_per_s: 560e6,
         ack_us: 20.0,
         cache_bytes: 512 << 20,
         cache: super::CacheMode::Plp,
         compression: false,
         throttle: None,
         slc: None,
+        gc: GcSchedule {
+            burst_blocks: 512,
+            burstiness: 0.15,
+            interleaved: true,
+        },
         service: Service {
             hot_fraction: 0.3,
             margin_pe: 0.0,
@@ -218,6 +249,11 @@ pub const PRESETS: [Preset; 4] = [
         compression: false,
         throttle: None,
         slc: None,
+        gc: GcSchedule {
+            burst_blocks: 64,
+            burstiness: 0.0,
+            interleaved: true,
+        },
         service: Service {
             hot_fraction: 0.3,
             margin_pe: 0.0,
