@@ -142,6 +142,8 @@ pub struct SimDevice {
     gc_burst_on: bool,
     /// False until the first batch (a drive loaded in steady state starts between bursts).
     gc_primed: bool,
+    /// Collection time not yet given to an I/O waiting for it.
+    gc_owed: f64,
     /// The die garbage collection occupies, and host I/Os served (striped over the dies).
     gc_die: u64,
     io_seq: u64,
@@ -177,6 +179,7 @@ impl SimDevice {
             gc_backlog: [0.0; 2],
             gc_burst_on: false,
             gc_primed: false,
+            gc_owed: 0.0,
             gc_die: 0,
             io_seq: 0,
         }
@@ -404,8 +407,9 @@ impl SimDevice {
     /// batch's seconds shared out: every I/O gets its floor (the fastest it can complete) over
     /// `qd`; the host work beyond the floors goes to the I/Os in proportion to the work each did
     /// (NAND programs and reads, controller, link and throttle time); the garbage collection
-    /// served in this batch (see [`SimDevice::serve_gc`]) goes to the I/Os that map to the die
-    /// the collection occupies, which wait behind it. The shares add up to the returned time.
+    /// served (see [`SimDevice::serve_gc`]) goes to the I/Os that map to the die the collection
+    /// occupies, which wait behind it, in whole holds of that die (so the shares of one batch
+    /// add up to its time give or take one hold carried to the next).
     pub fn finish_batch(&mut self, ios: &[Activity], qd: u32, service: &mut [f64]) -> f64 {
         let mut total = Activity::default();
         for a in ios {
@@ -479,26 +483,36 @@ impl SimDevice {
             let floor = if a.reads > 0 { read_floor } else { write_floor };
             *s = k * floor / f64::from(qd) + *s * per_demand;
         }
-        // Consecutive I/Os are striped over the dies; the ones on the die the collection
-        // occupies wait for it, each at most as long as the collection holds a die (a whole
-        // victim, or one erase where host I/O slips in between GC operations). What is left
-        // slows every I/O of the batch alike.
+        // Consecutive I/Os are striped over the dies. The collection's time is owed to the
+        // I/Os on the die it occupies: once that much is owed, one waits for one hold of that
+        // die (a whole victim, or one erase where host I/O slips in between GC operations; with
+        // `scale=k` it is one of the k host I/Os the simulated one stands for that waits); what
+        // is owed beyond one hold slows every I/O of the batch alike.
         let n = ios.len() as u64;
-        if n > 0 && gc_seconds > 0.0 {
+        self.gc_owed += gc_seconds;
+        if n > 0 && self.gc_owed > 0.0 {
             let dies = u64::from(p.dies);
+            let hold = self.gc_hold_seconds(&unit);
             let first = (self.gc_die + dies - self.io_seq % dies) % dies;
-            let first = if first < n { first } else { 0 };
-            let waiting = (n - first).div_ceil(dies);
-            let hold = k * self.gc_hold_seconds(&unit);
-            let share = (gc_seconds / waiting as f64).min(hold);
-            for s in service[first as usize..].iter_mut().step_by(dies as usize) {
-                *s += share;
+            for s in service
+                .iter_mut()
+                .skip(first as usize)
+                .step_by(dies as usize)
+            {
+                if self.gc_owed < hold {
+                    break;
+                }
+                *s += hold;
+                self.gc_owed -= hold;
+                self.gc_die = (self.gc_die + 1) % dies;
             }
-            let rest = (gc_seconds - share * waiting as f64) / n as f64;
-            for s in service.iter_mut().take(n as usize) {
-                *s += rest;
+            if self.gc_owed > hold {
+                let rest = (self.gc_owed - hold) / n as f64;
+                for s in service.iter_mut().take(n as usize) {
+                    *s += rest;
+                }
+                self.gc_owed = hold;
             }
-            self.gc_die = (self.gc_die + 1) % dies;
         }
         self.io_seq += n;
         seconds
@@ -787,27 +801,62 @@ mod tests {
         assert!(dev.throttle_fraction() > slow);
     }
 
-    #[test]
-    fn service_times_add_up_to_the_batch_time_and_follow_the_work() {
-        let mut dev = device("volatile");
-        let mut ios = Vec::new();
-        // Fill the drive so that later writes run garbage collection.
+    /// Random 4 KiB writes in batches of 64 at QD128 until `fills` drive-fills are written,
+    /// then one more fill whose (batch seconds, service times) are returned.
+    fn steady_batches(spec: &str, fills: u64) -> (Vec<f64>, Vec<f64>) {
+        let mut dev = SimDevice::create(&SimSpec::parse(spec).unwrap());
         let pages = u64::from(dev.ftl().geometry().user_pages);
-        for i in 0..3 * pages + 64 {
-            let before = dev.activity();
-            dev.write(mix64(i) % pages * 4096, 4096, &content(i), 1.0);
-            ios.push(dev.activity().since(&before));
-        }
-        let batch = &ios[ios.len() - 64..];
+        let (mut seconds, mut services) = (Vec::new(), Vec::new());
+        let mut ios = [Activity::default(); 64];
         let mut service = [0.0; 64];
-        let seconds = dev.finish_batch(batch, 128, &mut service);
-        let total: f64 = service.iter().sum();
-        assert!((total - seconds).abs() < 1e-9 * seconds);
-        let gc = |a: &Activity| a.work.gc_slots + a.work.erases;
-        let (busy, plain): (Vec<_>, Vec<_>) =
-            batch.iter().zip(service).partition(|(a, _)| gc(a) > 0);
-        assert!(!busy.is_empty() && !plain.is_empty());
-        let slowest_plain = plain.iter().map(|p| p.1).fold(0.0, f64::max);
-        assert!(busy.iter().all(|b| b.1 > 10.0 * slowest_plain));
+        for b in 0..(fills + 1) * pages / 64 {
+            for (j, io) in ios.iter_mut().enumerate() {
+                let i = b * 64 + j as u64;
+                let before = dev.activity();
+                dev.write(mix64(i) % pages * 4096, 4096, &content(i), 1.0);
+                *io = dev.activity().since(&before);
+            }
+            let t = dev.finish_batch(&ios, 128, &mut service);
+            if b >= fills * pages / 64 {
+                seconds.push(t);
+                services.extend_from_slice(&service);
+            }
+        }
+        (seconds, services)
+    }
+
+    #[test]
+    fn garbage_collection_holds_the_writes_on_its_die() {
+        let median = |v: &[f64]| {
+            let mut v = v.to_vec();
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        // A client drive: a write behind the collection waits for a whole victim.
+        let (seconds, services) = steady_batches(
+            "sim:vertex2-60g,scale=64,aged=0s,throttle=off,cache=none",
+            3,
+        );
+        let (total, served): (f64, f64) = (seconds.iter().sum(), services.iter().sum());
+        let longest = services.iter().copied().fold(0.0, f64::max);
+        assert!(
+            (total - served).abs() <= longest,
+            "service times {served} s against batch times {total} s"
+        );
+        let typical = median(&services);
+        // Some 200 valid pages of 256 read and programmed on one die, and an erase.
+        assert!(
+            longest - typical > 0.1,
+            "{longest} s against a median {typical} s"
+        );
+        // An enterprise drive interleaves host I/O with GC operations: one erase at most.
+        let (_, services) = steady_batches("sim:dc-ssd-400g,scale=256", 3);
+        let typical = median(&services);
+        let longest = services.iter().copied().fold(0.0, f64::max);
+        let erase = 3e-3;
+        assert!(
+            longest > erase && longest < erase + 20.0 * typical,
+            "longest {longest} s, median {typical} s, erase {erase} s"
+        );
     }
 }

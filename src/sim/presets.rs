@@ -141,7 +141,7 @@ pub const PRESETS: [Preset; 4] = [
         }),
         slc: None,
         gc: GcSchedule {
-            burst_blocks: 64,
+            burst_blocks: 32,
             burstiness: 0.5,
             interleaved: false,
         },
@@ -180,7 +180,7 @@ pub const PRESETS: [Preset; 4] = [
             fold_bytes_per_s: 500e6,
         }),
         gc: GcSchedule {
-            burst_blocks: 64,
+            burst_blocks: 256,
             burstiness: 0.5,
             interleaved: false,
         },
