@@ -53,7 +53,8 @@ pub struct GcSchedule {
 pub struct Service {
     /// Fraction of the logical space the service (a ZIL) rewrote; the rest holds old data.
     pub hot_fraction: f64,
-    /// P/E cycles the service left the drive below its throttling curve.
+    /// P/E cycles the service left the drive below its throttling curve (negative: above it,
+    /// where a drive in heavy service sits with the throttle holding it back).
     pub margin_pe: f64,
 }
 
@@ -120,12 +121,12 @@ pub const PRESETS: [Preset; 4] = [
         channels: 8,
         dies: 16,
         read_us: 50.0,
-        program_us: 900.0,
+        program_us: 450.0,
         erase_us: 3000.0,
         transfer_us: 80.0,
-        controller_iops: 10_500.0,
-        unaligned_cost: 1.5,
-        subpage_incompressible_cost: 0.73,
+        controller_iops: 40_000.0,
+        unaligned_cost: 5.71,
+        subpage_incompressible_cost: 2.78,
         link_bytes_per_s: 280e6,
         ack_us: 100.0,
         cache_bytes: 4 << 20,
@@ -135,7 +136,7 @@ pub const PRESETS: [Preset; 4] = [
             rated_pe: 5000.0,
             warranty_h: 3.0 * 8760.0,
             credit_h: 0.02 * 3.0 * 8760.0,
-            max_pages_per_s: 11_500.0,
+            max_pages_per_s: 30_000.0,
             debt_scale_pe: 30.0,
             min_fraction: 0.05,
         }),
@@ -147,7 +148,7 @@ pub const PRESETS: [Preset; 4] = [
         },
         service: Service {
             hot_fraction: 0.20,
-            margin_pe: 1.0,
+            margin_pe: -28.8,
         },
         aged: Duration::from_secs(4 * MONTH),
         scale: 1,
