@@ -164,6 +164,7 @@ impl SimDevice {
     pub fn from_parts(spec: &SimSpec, mut ftl: Ftl) -> SimDevice {
         let burst = f64::from(spec.preset.gc.burst_blocks) / f64::from(spec.scale);
         ftl.set_gc_burst(burst.round().max(1.0) as usize);
+        ftl.set_endurance(spec.preset.endurance_pe);
         let cache_pages = match spec.cache {
             CacheMode::None => 0,
             _ => (spec.preset.cache_bytes / PAGE / u64::from(spec.scale)) as usize,
@@ -233,9 +234,41 @@ impl SimDevice {
         }
     }
 
-    /// Checks the injected faults for an I/O at `offset..offset+len` (simulated bytes).
+    /// True once worn-out blocks have used up the spare area: the drive protects its data by
+    /// refusing writes, as drives at end of life do.
+    pub fn read_only(&self) -> bool {
+        self.ftl.spare_exhausted()
+    }
+
+    /// How far the flash is through its rated life (mean P/E over rated; 0 without a rating).
+    pub fn life_used(&self) -> f64 {
+        match self.spec.preset.endurance_pe {
+            n if n > 0.0 => self.mean_pe() / n,
+            _ => 0.0,
+        }
+    }
+
+    /// NAND read, program and erase times per 4 KiB now: worn flash programs and erases
+    /// slower, and its reads need retries from half its rated life on (twice the read time at
+    /// the rating).
+    fn nand_us(&self) -> [f64; 3] {
+        let p = &self.spec.preset;
+        let life = self.life_used().min(2.0);
+        [
+            p.read_us * (1.0 + 2.0 * (life - 0.5).max(0.0)),
+            p.program_us * (1.0 + 0.25 * life),
+            p.erase_us * (1.0 + 0.5 * life),
+        ]
+    }
+
+    /// Checks for an I/O at `offset..offset+len` (simulated bytes) that fails: a write to a
+    /// drive at end of life (EROFS, as Linux reports a write-protected device), and the
+    /// injected faults (EIO).
     #[inline]
     pub fn fault(&self, write: bool, offset: u64, len: u64) -> Option<Fault> {
+        if write && self.read_only() {
+            return Some(Fault { errno: libc::EROFS });
+        }
         if let Some(at) = self.spec.fail_at {
             let at = at / u64::from(self.spec.scale);
             if (offset..offset + len).contains(&at) {
@@ -435,11 +468,12 @@ impl SimDevice {
         let reads = total.reads as f64;
         let ops = (writes + reads) * k;
         // The fastest one I/O can complete: acknowledged from the cache, or after its program.
+        let [read_us, program_us, _] = self.nand_us();
         let write_floor = match self.spec.cache {
-            CacheMode::None => (p.transfer_us + p.program_us) * 1e-6,
+            CacheMode::None => (p.transfer_us + program_us) * 1e-6,
             _ => p.ack_us * 1e-6,
         };
-        let read_floor = (p.transfer_us + p.read_us) * 1e-6;
+        let read_floor = (p.transfer_us + read_us) * 1e-6;
         let floor = if ops > 0.0 {
             (writes * write_floor + reads * read_floor) / (writes + reads)
         } else {
@@ -604,7 +638,7 @@ impl SimDevice {
     /// valid pages read and programmed) and its erase.
     fn gc_hold_seconds(&mut self, unit: &[[f64; 10]; 5]) -> f64 {
         let p = self.spec.preset;
-        let erase = p.erase_us * 1e-6;
+        let erase = self.nand_us()[2] * 1e-6;
         if p.gc.interleaved {
             return erase;
         }
@@ -643,12 +677,13 @@ impl SimDevice {
         let erases = a.work.erases as f64;
         let read_pages = a.read_pages as f64 + gc_slots / spp;
         let programs = (host_slots + gc_slots) / spp;
-        let slc_us = p.slc.map_or(p.program_us, |s| s.program_us);
-        let program_time = (host_slots - slc_slots) / spp * p.program_us
+        let [read_us, program_us, erase_us] = self.nand_us();
+        let slc_us = p.slc.map_or(program_us, |s| s.program_us);
+        let program_time = (host_slots - slc_slots) / spp * program_us
             + slc_slots / spp * slc_us
-            + gc_slots / spp * p.program_us;
-        let die = (program_time + read_pages * p.read_us + erases * p.erase_us) / f64::from(p.dies)
-            * 1e-6;
+            + gc_slots / spp * program_us;
+        let die =
+            (program_time + read_pages * read_us + erases * erase_us) / f64::from(p.dies) * 1e-6;
         let channel = (programs + read_pages) * p.transfer_us / f64::from(p.channels) * 1e-6;
         let controller = (a.aligned_writes as f64
             + a.unaligned_writes as f64 * p.unaligned_cost

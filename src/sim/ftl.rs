@@ -32,6 +32,8 @@ pub enum BlockState {
     Open = 1,
     /// Written full; a GC candidate.
     Full = 2,
+    /// Worn out and taken out of service (its erase count passed its endurance).
+    Retired = 3,
 }
 
 /// Geometry of the simulated flash, in the units the FTL works in.
@@ -99,6 +101,10 @@ pub struct Ftl {
     in_gc: bool,
     /// Blocks a foreground GC burst frees beyond the reserve (see [`Ftl::set_gc_burst`]).
     gc_burst: usize,
+    /// Mean erase count at which blocks wear out (0: never; see [`Ftl::set_endurance`]).
+    endurance: f64,
+    /// Blocks retired so far.
+    retired: u32,
     work: Work,
 }
 
@@ -136,6 +142,8 @@ impl Ftl {
             write_ptr: 0,
             in_gc: false,
             gc_burst: 1,
+            endurance: 0.0,
+            retired: 0,
             work: Work::default(),
         }
     }
@@ -160,6 +168,7 @@ impl Ftl {
             "the saved mapping does not fit the preset's geometry"
         );
         let mut ftl = Ftl::empty(geo, map, erase_count);
+        ftl.retired = state.iter().filter(|&&s| s == BlockState::Retired).count() as u32;
         ftl.state = state;
         ftl.free = free;
         ftl.frontier = frontier;
@@ -273,7 +282,9 @@ impl Ftl {
     /// Erases every block that holds data and forgets the whole mapping; erase counts stay.
     pub fn secure_erase(&mut self) {
         for b in 0..self.geo.blocks as usize {
-            if self.state[b] != BlockState::Free || self.valid[b] > 0 {
+            if self.state[b] != BlockState::Retired
+                && (self.state[b] != BlockState::Free || self.valid[b] > 0)
+            {
                 self.erase_count[b] += 1;
                 self.work.erases += 1;
             }
@@ -281,13 +292,19 @@ impl Ftl {
         self.map.fill([UNMAPPED, 0]);
         self.live.fill(0);
         self.valid.fill(0);
-        self.state.fill(BlockState::Free);
+        for st in &mut self.state {
+            if *st != BlockState::Retired {
+                *st = BlockState::Free;
+            }
+        }
         self.next.fill(NIL);
         self.prev.fill(NIL);
         self.head.fill(NIL);
         self.min_bucket = 0;
         // Least-worn blocks first, so wear levels out across erases.
-        let mut order: Vec<u32> = (0..self.geo.blocks).collect();
+        let mut order: Vec<u32> = (0..self.geo.blocks)
+            .filter(|&b| self.state[b as usize] != BlockState::Retired)
+            .collect();
         order.sort_by_key(|&b| (self.erase_count[b as usize], b));
         self.free = order.into();
         self.frontier = NIL;
@@ -316,6 +333,31 @@ impl Ftl {
     /// 1 (the default) reclaims one block at a time.
     pub fn set_gc_burst(&mut self, blocks: usize) {
         self.gc_burst = blocks.max(1);
+    }
+
+    /// Makes blocks wear out: a block whose erase count passes its own endurance (around
+    /// `rated_pe`) is retired at its next erase, shrinking the spare area, until only the
+    /// blocks the FTL needs are left ([`Ftl::spare_exhausted`]); worn blocks then stay in
+    /// service. 0 (the default): blocks never wear out.
+    pub fn set_endurance(&mut self, rated_pe: f64) {
+        self.endurance = rated_pe;
+    }
+
+    /// Blocks retired as worn out.
+    pub fn retired_blocks(&self) -> u32 {
+        self.retired
+    }
+
+    /// Spare blocks (beyond what the user data fills at its largest) still in service, as a
+    /// fraction of those the drive was built with.
+    pub fn spare_fraction(&self) -> f64 {
+        let spare = f64::from(self.geo.blocks - self.user_blocks());
+        (spare - f64::from(self.retired)) / spare
+    }
+
+    /// True once wear has retired every spare block the FTL can do without.
+    pub fn spare_exhausted(&self) -> bool {
+        self.endurance > 0.0 && !self.can_retire()
     }
 
     /// Blocks a foreground GC burst frees beyond the reserve.
@@ -497,10 +539,44 @@ impl Ftl {
             }
         }
         self.valid[victim as usize] = 0;
-        self.state[victim as usize] = BlockState::Free;
         self.erase_count[victim as usize] += 1;
         self.work.erases += 1;
+        // A worn block leaves service unless the free pool is at its reserve (then it waits
+        // for its next erase), so garbage collection always gains ground.
+        if self.free.len() >= GC_RESERVE && self.worn_out(victim) && self.can_retire() {
+            self.state[victim as usize] = BlockState::Retired;
+            self.retired += 1;
+            return;
+        }
+        self.state[victim as usize] = BlockState::Free;
         self.free.push_back(victim);
+    }
+
+    /// True when block `b` has passed its own endurance: the preset's rated P/E spread over
+    /// the blocks (a normal distribution, 10 % standard deviation, fixed per block).
+    fn worn_out(&self, b: u32) -> bool {
+        if self.endurance <= 0.0 {
+            return false;
+        }
+        let h = crate::pattern::mix64(u64::from(b) ^ 0x5eed_b10c);
+        // Four 16-bit uniforms summed: mean 2, variance 1/3, close enough to normal.
+        let sum: f64 = (0..4)
+            .map(|i| ((h >> (16 * i)) & 0xffff) as f64 / 65536.0)
+            .sum();
+        let z = (sum - 2.0) * 3f64.sqrt();
+        f64::from(self.erase_count[b as usize]) > self.endurance * (1.0 + 0.1 * z)
+    }
+
+    /// True while retiring one more block leaves the FTL the blocks it needs to work: the user
+    /// data (at its largest), the GC reserve, a burst and the frontier.
+    fn can_retire(&self) -> bool {
+        let in_service = self.geo.blocks - self.retired;
+        in_service > self.user_blocks() + (GC_RESERVE + self.gc_burst) as u32 + 2
+    }
+
+    /// Blocks the user data fills at its largest (every page taking a whole NAND page).
+    fn user_blocks(&self) -> u32 {
+        self.geo.user_pages.div_ceil(self.geo.pages_per_block)
     }
 
     fn peek_victim(&mut self) -> Option<u32> {

@@ -76,6 +76,9 @@ pub struct Preset {
     pub read_us: f64,
     pub program_us: f64,
     pub erase_us: f64,
+    /// Rated program/erase cycles of the flash: blocks wear out around it (0: never), program
+    /// and erase slow down and reads need retries as the drive nears it.
+    pub endurance_pe: f64,
     /// Channel transfer time per 4 KiB.
     pub transfer_us: f64,
     /// Controller limit in aligned 4 KiB commands per second.
@@ -123,6 +126,7 @@ pub const PRESETS: [Preset; 4] = [
         read_us: 50.0,
         program_us: 450.0,
         erase_us: 3000.0,
+        endurance_pe: 5000.0,
         transfer_us: 80.0,
         controller_iops: 40_000.0,
         unaligned_cost: 5.71,
@@ -165,6 +169,7 @@ pub const PRESETS: [Preset; 4] = [
         read_us: 60.0,
         program_us: 500.0,
         erase_us: 5000.0,
+        endurance_pe: 1500.0,
         transfer_us: 5.0,
         controller_iops: 400_000.0,
         unaligned_cost: 1.2,
@@ -204,6 +209,7 @@ pub const PRESETS: [Preset; 4] = [
         read_us: 50.0,
         program_us: 570.0,
         erase_us: 3000.0,
+        endurance_pe: 30_000.0,
         transfer_us: 56.0,
         controller_iops: 75_000.0,
         unaligned_cost: 1.2,
@@ -239,6 +245,7 @@ pub const PRESETS: [Preset; 4] = [
         read_us: 1.0,
         program_us: 1.0,
         erase_us: 0.0,
+        endurance_pe: 0.0,
         transfer_us: 0.5,
         controller_iops: 300_000.0,
         unaligned_cost: 1.0,

@@ -108,6 +108,7 @@ pub fn load(spec: &SimSpec, path: &Path) -> anyhow::Result<SimDevice> {
             0 => Ok(BlockState::Free),
             1 => Ok(BlockState::Open),
             2 => Ok(BlockState::Full),
+            3 => Ok(BlockState::Retired),
             _ => anyhow::bail!("{} is damaged (block state {b})", path.display()),
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
