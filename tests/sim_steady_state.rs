@@ -204,9 +204,9 @@ fn latency_tails_come_from_garbage_collection() {
         );
         let h = &r.total.write.latency_ns;
         let ms = |q| h.value_at_quantile(q) as f64 * 1e-6;
-        (ms(0.5), ms(0.999), h.max() as f64 * 1e-6)
+        (ms(0.5), ms(0.9999), h.max() as f64 * 1e-6)
     };
-    let spec = "sim:vertex2-60g,scale=4,aged=0s,throttle=off";
+    let spec = "sim:vertex2-60g,scale=4,aged=0s";
     let mut new = SimEngine::open(spec).unwrap();
     let (p50, _, max) = tail(&mut new, 3);
     println!("{spec} at QD1, new: p50 {p50:.2} ms, max {max:.2} ms");
@@ -215,8 +215,34 @@ fn latency_tails_come_from_garbage_collection() {
         "new drive: max {max:.2} ms, p50 {p50:.2} ms"
     );
     let mut faded = steady(spec, 3);
-    let (p50, p999, max) = tail(&mut faded, 4);
-    println!("{spec} at QD1, steady state: p50 {p50:.2} ms, p99.9 {p999:.2} ms, max {max:.2} ms");
-    assert!(p999 > 5.0 * p50, "p99.9 {p999:.2} ms, p50 {p50:.2} ms");
+    let (p50, p9999, max) = tail(&mut faded, 4);
+    println!("{spec} at QD1, steady state: p50 {p50:.2} ms, p99.99 {p9999:.2} ms, max {max:.2} ms");
+    assert!(p9999 > 5.0 * p50, "p99.99 {p9999:.2} ms, p50 {p50:.2} ms");
     assert!(max > 20.0, "the longest write took {max:.2} ms");
+}
+
+/// Reviews of 1 TB TLC NVMe drives show sequential writes at a few GB/s into the SLC cache and
+/// 0.4 to 1.5 GB/s once it is full (multi-plane, one-shot TLC programming).
+#[test]
+fn nvme_tlc_1t_writes_at_tlc_speed_once_its_slc_cache_is_full() {
+    let mut engine = SimEngine::open("sim:nvme-tlc-1t,scale=64").unwrap();
+    let ten_seconds = Duration::from_secs(10);
+    let r = run(
+        &mut engine,
+        128 << 10,
+        false,
+        32,
+        ten_seconds,
+        Some(Duration::from_secs(60)),
+        None,
+        1,
+    );
+    let mb = |i: &(f64, u64, u64)| i.2 as f64 / i.0 / 1e6;
+    let (first, last) = (mb(&r.intervals[0]), mb(r.intervals.last().unwrap()));
+    println!("nvme-tlc-1t sequential 128 KiB writes: {first:.0} MB/s into the SLC cache, {last:.0} MB/s after it");
+    assert!(first > 2000.0, "into the cache: {first:.0} MB/s");
+    assert!(
+        (400.0..=1500.0).contains(&last),
+        "after the cache: {last:.0} MB/s"
+    );
 }

@@ -167,7 +167,7 @@ pub const PRESETS: [Preset; 4] = [
         channels: 8,
         dies: 32,
         read_us: 60.0,
-        program_us: 500.0,
+        program_us: 130.0,
         erase_us: 5000.0,
         endurance_pe: 1500.0,
         transfer_us: 5.0,
