@@ -223,7 +223,7 @@ pub const PRESETS: [Preset; 4] = [
         slc: None,
         gc: GcSchedule {
             burst_blocks: 512,
-            burstiness: 0.15,
+            burstiness: 0.12,
             interleaved: true,
         },
         service: Service {
