@@ -199,7 +199,7 @@ pub const PRESETS: [Preset; 4] = [
     },
     Preset {
         name: "dc-ssd-400g",
-        description: "enterprise SAS SSD 400 GB, eMLC with 28% over-provisioning and power-loss protection",
+        description: "enterprise SATA SSD 400 GB of the Intel DC S3700 class: HET-MLC, 28% over-provisioning, power-loss protection, flat in steady state",
         model: "Generic 400GB DC SSD (simulated)",
         user_bytes: 400_000_000_000,
         alpha: 1.28,
