@@ -317,7 +317,7 @@ impl SimDevice {
         }
         let n = last.min(pages - 1) + 1 - first;
         if let Some(slc) = self.spec.preset.slc {
-            if self.life.slc_fill_bytes < slc.bytes as f64 {
+            if self.life.slc_fill_bytes < self.slc_capacity(&slc) {
                 self.activity.slc_slots += n * u64::from(slots);
                 self.life.slc_fill_bytes += (n * PAGE * u64::from(self.spec.scale)) as f64;
             }
@@ -333,6 +333,15 @@ impl SimDevice {
         }
         self.activity.bytes += len;
         self.writes_this_session += 1;
+    }
+
+    /// Bytes the SLC cache holds now: its static part plus free TLC space run as SLC (a third
+    /// of it), up to the largest size.
+    #[inline]
+    fn slc_capacity(&self, slc: &super::presets::SlcCache) -> f64 {
+        let free_pages = u64::from(self.ftl.geometry().user_pages) - self.ftl.mapped_pages();
+        let free = (free_pages * PAGE * u64::from(self.spec.scale)) as f64;
+        (free / 3.0).clamp(slc.static_bytes as f64, slc.bytes as f64)
     }
 
     /// Reads `len` bytes at `offset`; unwritten pages cost the controller only.
@@ -834,6 +843,42 @@ mod tests {
         dev.idle(2000.0 * 3600.0);
         assert!(dev.throttle_debt_pe().unwrap() < debt - 300.0);
         assert!(dev.throttle_fraction() > slow);
+    }
+
+    /// Bytes of sequential writes from `first_page` on that go to the SLC cache.
+    fn slc_bytes_before_the_cliff(dev: &mut SimDevice, first_page: u64) -> u64 {
+        let k = u64::from(dev.spec.scale);
+        let mut page = first_page;
+        loop {
+            let before = dev.activity().slc_slots;
+            dev.write(page * 4096, 4096, &content(page), 1.0);
+            if dev.activity().slc_slots == before {
+                return (page - first_page) * 4096 * k;
+            }
+            page += 1;
+        }
+    }
+
+    #[test]
+    fn a_fuller_drive_has_a_smaller_slc_cache_and_idle_time_empties_it() {
+        let spec = SimSpec::parse("sim:nvme-tlc-1t,scale=256").unwrap();
+        let mut dev = SimDevice::create(&spec);
+        let empty = slc_bytes_before_the_cliff(&mut dev, 0);
+        // Fill to 95 % and give the drive time to fold its cache into TLC.
+        let pages = u64::from(dev.ftl().geometry().user_pages);
+        for page in empty / 4096 / 256..pages * 95 / 100 {
+            dev.write(page * 4096, 4096, &content(page), 1.0);
+        }
+        dev.idle(3600.0);
+        let full = slc_bytes_before_the_cliff(&mut dev, pages * 95 / 100);
+        println!("SLC cache: {empty} bytes on an empty drive, {full} at 95 % full");
+        assert!(
+            (39e9..=40.1e9).contains(&(empty as f64)),
+            "empty drive: {empty}"
+        );
+        // 50 GB free, run as SLC at a third of its capacity, while the data written into the
+        // cache takes free space too: x = (50 GB − x) / 3, a quarter of it.
+        assert!((12e9..=13e9).contains(&(full as f64)), "95 % full: {full}");
     }
 
     /// Random 4 KiB writes in batches of 64 at QD128 until `fills` drive-fills are written,

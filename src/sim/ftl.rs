@@ -101,6 +101,8 @@ pub struct Ftl {
     in_gc: bool,
     /// Blocks a foreground GC burst frees beyond the reserve (see [`Ftl::set_gc_burst`]).
     gc_burst: usize,
+    /// Logical pages that hold data.
+    mapped: u32,
     /// Mean erase count at which blocks wear out (0: never; see [`Ftl::set_endurance`]).
     endurance: f64,
     /// Blocks retired so far.
@@ -142,6 +144,7 @@ impl Ftl {
             write_ptr: 0,
             in_gc: false,
             gc_burst: 1,
+            mapped: 0,
             endurance: 0.0,
             retired: 0,
             work: Work::default(),
@@ -190,6 +193,7 @@ impl Ftl {
                 ftl.set_live(s);
             }
             ftl.valid[(slot / spb) as usize] += size;
+            ftl.mapped += 1;
         }
         for b in 0..geo.blocks {
             if ftl.state[b as usize] == BlockState::Full {
@@ -266,6 +270,9 @@ impl Ftl {
     /// garbage-collects first when the free pool runs low.
     #[inline]
     pub fn write(&mut self, lpn: u32, slots: u32, tag: u32) {
+        if self.map[lpn as usize][0] == UNMAPPED {
+            self.mapped += 1;
+        }
         self.invalidate(lpn);
         self.place(lpn, slots);
         self.map[lpn as usize][1] = tag;
@@ -275,6 +282,9 @@ impl Ftl {
     /// Deallocates logical page `lpn` (TRIM).
     #[inline]
     pub fn trim(&mut self, lpn: u32) {
+        if self.map[lpn as usize][0] != UNMAPPED {
+            self.mapped -= 1;
+        }
         self.invalidate(lpn);
         self.map[lpn as usize] = [UNMAPPED, 0];
     }
@@ -290,6 +300,7 @@ impl Ftl {
             }
         }
         self.map.fill([UNMAPPED, 0]);
+        self.mapped = 0;
         self.live.fill(0);
         self.valid.fill(0);
         for st in &mut self.state {
@@ -393,7 +404,7 @@ impl Ftl {
 
     /// Logical pages that hold data.
     pub fn mapped_pages(&self) -> u64 {
-        self.map.iter().filter(|e| e[0] != UNMAPPED).count() as u64
+        u64::from(self.mapped)
     }
 
     /// The persistent parts, for saving: mapping with tags, erase counts, block states, free

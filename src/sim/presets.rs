@@ -26,7 +26,11 @@ pub struct Throttle {
 /// An SLC write cache in front of slower (TLC) flash: fast until full, drained when idle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlcCache {
+    /// Largest size of the cache (on an empty drive).
     pub bytes: u64,
+    /// Part of the cache that is always there; the rest is free TLC space run as SLC (a third
+    /// of its capacity), so a fuller drive has a smaller cache.
+    pub static_bytes: u64,
     /// SLC program time per 4 KiB.
     pub program_us: f64,
     /// Bytes per second folded into TLC while the host is idle.
@@ -182,6 +186,7 @@ pub const PRESETS: [Preset; 4] = [
         throttle: None,
         slc: Some(SlcCache {
             bytes: 40_000_000_000,
+            static_bytes: 6_000_000_000,
             program_us: 40.0,
             fold_bytes_per_s: 500e6,
         }),
