@@ -143,7 +143,7 @@ pub fn sim_drive_info(
             ),
             notes: w
                 .read_only
-                .then(|| format!("read-only: worn-out blocks used up the spare area ({} retired); writes fail with EROFS", w.retired_blocks))
+                .then(|| "read-only: spare used up by worn blocks; writes fail (EROFS)".to_string())
                 .into_iter()
                 .chain([format!(
                 "simulated: lifetime write amplification {:.2}, erase counts {}/{:.1}/{} (min/mean/max), {} bytes mapped, writes allowed at {:.0} % of full rate",
