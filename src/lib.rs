@@ -10,6 +10,7 @@ pub mod erase;
 pub mod error;
 pub mod inspect;
 pub mod pattern;
+pub mod report;
 pub mod plot;
 pub mod results;
 pub mod sim;

@@ -32,6 +32,9 @@ fn main() {
             commands::info::run(&args.target, args.json).map(|_| RunEnd::Completed)
         }
         Command::Erase(args) => commands::erase::run(args),
+        Command::Plot(args) => commands::plot::run(args).map(|()| RunEnd::Completed),
+        Command::Report(args) => commands::report::run(args).map(|()| RunEnd::Completed),
+        Command::Compare(args) => commands::compare::run(args).map(|()| RunEnd::Completed),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

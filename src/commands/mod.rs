@@ -1,8 +1,11 @@
 //! One module per subcommand; [`run`] holds what measure and soak share.
 
+pub mod compare;
 pub mod erase;
 pub mod info;
 pub mod measure;
+pub mod plot;
+pub mod report;
 pub mod run;
 pub mod selftest;
 pub mod sim;

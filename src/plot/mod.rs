@@ -27,7 +27,10 @@ pub use downsample::{min_max, moving_average, MAX_BUCKETS};
 pub use fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
-pub use run_dir::{fade_chart, latency_chart, plot_dir, render_run, render_run_dir};
+pub use run_dir::{
+    fade_chart, first_and_last_full, latency_chart, plot_dir, render_run, render_run_dir,
+    steady_window,
+};
 pub use style::SIZE;
 pub use sweep::{SweepChart, SweepPoint};
 pub use wsat::{WsatChart, WsatRound};

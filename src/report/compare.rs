@@ -1,0 +1,3 @@
+//! wip
+pub struct Comparison;
+pub fn compare_dirs() {}
