@@ -33,7 +33,11 @@ impl Chart for CompareChart {
         let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
         let mut panel = Panel::new("Share of the run elapsed (%)", "IOPS", 0.0..100.0);
         for (i, run) in self.runs.iter().enumerate() {
-            let end = run.points.last().map_or(1.0, |p| p.0).max(f64::MIN_POSITIVE);
+            let end = run
+                .points
+                .last()
+                .map_or(1.0, |p| p.0)
+                .max(f64::MIN_POSITIVE);
             let share: Vec<(f64, f64)> = run
                 .points
                 .iter()

@@ -77,7 +77,11 @@ pub fn states_caption(states: &[State]) -> String {
     let Some(first) = states.first() else {
         return String::new();
     };
-    let mut parts = vec![format!("{} {} IOPS", first.name, style::iops_text(first.iops))];
+    let mut parts = vec![format!(
+        "{} {} IOPS",
+        first.name,
+        style::iops_text(first.iops)
+    )];
     for (i, s) in states.iter().enumerate().skip(1) {
         let change = if first.iops <= 0.0 {
             String::new()
@@ -98,7 +102,10 @@ impl FadeChart {
     fn gb_at(&self, t_s: f64) -> f64 {
         let i = self.points.partition_point(|p| p.t_s < t_s);
         let gb = |p: &FadePoint| p.bytes_written as f64 / 1e9;
-        match (i.checked_sub(1).map(|j| &self.points[j]), self.points.get(i)) {
+        match (
+            i.checked_sub(1).map(|j| &self.points[j]),
+            self.points.get(i),
+        ) {
             (None, Some(b)) => gb(b) * (t_s / b.t_s.max(f64::MIN_POSITIVE)).clamp(0.0, 1.0),
             (Some(a), None) => gb(a),
             (Some(a), Some(b)) if b.t_s > a.t_s => {
@@ -211,12 +218,14 @@ impl FadeChart {
             let fills = (end / fill_gb).floor() as usize;
             // At most about a dozen labelled fills, so the labels never run into each other.
             let step = fills.div_ceil(12).max(1);
-            panel.markers.extend((1..=fills).step_by(step).map(|k| Marker {
-                label: format!("{k}× drive"),
-                x: k as f64 * fill_gb,
-                color: style::FILL,
-                low: true,
-            }));
+            panel
+                .markers
+                .extend((1..=fills).step_by(step).map(|k| Marker {
+                    label: format!("{k}× drive"),
+                    x: k as f64 * fill_gb,
+                    color: style::FILL,
+                    low: true,
+                }));
         }
         panel
     }

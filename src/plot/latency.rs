@@ -106,7 +106,11 @@ impl Chart for LatencyChart {
             )))?;
             chart.draw_series(std::iter::once(
                 EmptyElement::at((x0, top))
-                    + Text::new(phase.name.clone(), (5, 5), style::note_font(style::palette(i))),
+                    + Text::new(
+                        phase.name.clone(),
+                        (5, 5),
+                        style::note_font(style::palette(i)),
+                    ),
             ))?;
         }
         for event in &self.events {

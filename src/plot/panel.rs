@@ -77,7 +77,10 @@ impl Panel {
     fn y_peak(&self) -> f64 {
         let lines = self.lines.iter().flat_map(|l| l.points.iter().map(|p| p.1));
         let levels = self.levels.iter().map(|l| l.y);
-        lines.chain(levels).filter(|y| y.is_finite()).fold(0.0, f64::max)
+        lines
+            .chain(levels)
+            .filter(|y| y.is_finite())
+            .fold(0.0, f64::max)
     }
 
     /// Draws the panel into `area`.
@@ -134,7 +137,11 @@ impl Panel {
             let (y, dy) = if marker.low { (0.0, -26) } else { (y_max, 26) };
             chart.draw_series(std::iter::once(
                 EmptyElement::at((marker.x, y))
-                    + Text::new(marker.label.clone(), (5, dy), style::note_font(marker.color)),
+                    + Text::new(
+                        marker.label.clone(),
+                        (5, dy),
+                        style::note_font(marker.color),
+                    ),
             ))?;
         }
         for line in &self.lines {

@@ -111,7 +111,13 @@ impl SweepChart {
         DB::ErrorType: 'static,
     {
         let (scale, unit) = self.latency_unit();
-        let x_max = self.points.iter().map(|p| p.iops).fold(0.0, f64::max).max(1e-9) * 1.15;
+        let x_max = self
+            .points
+            .iter()
+            .map(|p| p.iops)
+            .fold(0.0, f64::max)
+            .max(1e-9)
+            * 1.15;
         let y_max = self
             .points
             .iter()

@@ -229,7 +229,10 @@ mod tests {
             vec![vec!["whole run".into(), "1236".into()]],
         );
         let md = doc.markdown();
-        assert!(md.contains("| Part      | IOPS |\n| --------- | ---: |\n| whole run | 1236 |"), "{md}");
+        assert!(
+            md.contains("| Part      | IOPS |\n| --------- | ---: |\n| whole run | 1236 |"),
+            "{md}"
+        );
         let html = doc.html();
         assert!(html.contains("<h1>T &lt;1&gt;</h1>"));
         assert!(html.contains("<td>whole run</td><td class=\"n\">1236</td>"));

@@ -92,7 +92,10 @@ pub fn pooled_quantile(samples: &[Sample], q: f64) -> f64 {
             .sum::<f64>()
             / total
     };
-    let (mut lo, mut hi) = (0.0, samples.iter().map(|s| s.lat_us.max).fold(0.0, f64::max));
+    let (mut lo, mut hi) = (
+        0.0,
+        samples.iter().map(|s| s.lat_us.max).fold(0.0, f64::max),
+    );
     for _ in 0..100 {
         let mid = (lo + hi) / 2.0;
         if below(mid) < q {
@@ -112,7 +115,9 @@ mod tests {
     fn sample(i: u64, ops: u64, latency_ns: u64) -> Sample {
         let mut stats = IntervalStats::new();
         stats.write.record_n(ops, ops * 4096, latency_ns);
-        stats.write.record_n(ops / 50, ops / 50 * 4096, latency_ns * 10);
+        stats
+            .write
+            .record_n(ops / 50, ops / 50 * 4096, latency_ns * 10);
         Sample::new(i, i as f64, i as f64 + 1.0, &stats, 0)
     }
 

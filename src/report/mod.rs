@@ -34,7 +34,12 @@ pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
     let mut files = crate::plot::render_run(&run, &dir.join("fade.png"), crate::plot::Format::Png)?;
     let names: Vec<String> = files
         .iter()
-        .map(|p| p.file_name().unwrap_or_default().to_string_lossy().into_owned())
+        .map(|p| {
+            p.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect();
     let doc = run::document(&run, &names[0], &names[1])?;
     let markdown = doc.markdown();

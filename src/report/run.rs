@@ -3,9 +3,9 @@
 //! amplification, the charts, and the command that reproduces the run.
 
 use crate::inspect::DriveInfo;
-use crate::smart::Wear;
 use crate::plot::{fade_chart, latency_chart, Chart};
 use crate::results::{device_line, Fade, Run};
+use crate::smart::Wear;
 use crate::stats::Sample;
 use crate::units::{format_bytes, format_duration, format_latency_us};
 
@@ -56,7 +56,12 @@ fn identity_table(drive: &DriveInfo) -> Vec<Vec<String>> {
         ("Serial", drive.serial.clone()),
         ("Firmware", drive.firmware.clone()),
         ("Kind", Some(drive.kind.clone())),
-        ("Size", drive.size_bytes.map(|b| format!("{} ({b} B)", format_bytes(b)))),
+        (
+            "Size",
+            drive
+                .size_bytes
+                .map(|b| format!("{} ({b} B)", format_bytes(b))),
+        ),
         (
             "Logical / physical block",
             drive
@@ -79,16 +84,48 @@ fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec<String>> {
     let percent: Show = |v| format!("{v:.0} %");
     let bytes: Show = |v| gb(v as u64);
     let rows: [(&str, Pick, Show); 10] = [
-        ("Endurance used", |w| w.percentage_used.map(f64::from), percent),
+        (
+            "Endurance used",
+            |w| w.percentage_used.map(f64::from),
+            percent,
+        ),
         ("Life left", |w| w.life_left_percent.map(f64::from), percent),
-        ("Host data written", |w| w.host_bytes_written.map(|b| b as f64), bytes),
-        ("NAND data written", |w| w.nand_bytes_written.map(|b| b as f64), bytes),
-        ("Erase cycles (mean)", |w| w.erase_cycles.map(|c| c as f64), count),
-        ("Power-on hours", |w| w.power_on_hours.map(|h| h as f64), count),
+        (
+            "Host data written",
+            |w| w.host_bytes_written.map(|b| b as f64),
+            bytes,
+        ),
+        (
+            "NAND data written",
+            |w| w.nand_bytes_written.map(|b| b as f64),
+            bytes,
+        ),
+        (
+            "Erase cycles (mean)",
+            |w| w.erase_cycles.map(|c| c as f64),
+            count,
+        ),
+        (
+            "Power-on hours",
+            |w| w.power_on_hours.map(|h| h as f64),
+            count,
+        ),
         ("Media errors", |w| w.media_errors.map(|e| e as f64), count),
-        ("Unsafe shutdowns", |w| w.unsafe_shutdowns.map(|e| e as f64), count),
-        ("Spare left", |w| w.available_spare_percent.map(f64::from), percent),
-        ("Temperature (°C)", |w| w.temperature_c.map(|t| t as f64), count),
+        (
+            "Unsafe shutdowns",
+            |w| w.unsafe_shutdowns.map(|e| e as f64),
+            count,
+        ),
+        (
+            "Spare left",
+            |w| w.available_spare_percent.map(f64::from),
+            percent,
+        ),
+        (
+            "Temperature (°C)",
+            |w| w.temperature_c.map(|t| t as f64),
+            count,
+        ),
     ];
     rows.iter()
         .filter_map(|(name, pick, show)| {
@@ -99,8 +136,14 @@ fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec<String>> {
                 (Some(b), Some(a)) => format!("−{}", show(b - a)),
                 _ => "—".into(),
             };
-            (b.is_some() || a.is_some())
-                .then(|| vec![name.to_string(), or_dash(b.map(show)), or_dash(a.map(show)), change])
+            (b.is_some() || a.is_some()).then(|| {
+                vec![
+                    name.to_string(),
+                    or_dash(b.map(show)),
+                    or_dash(a.map(show)),
+                    change,
+                ]
+            })
         })
         .collect()
 }
@@ -110,7 +153,10 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
     let w = &run.info.workload;
     let row = |k: &str, v: String| vec![k.to_string(), v];
     vec![
-        row("Transfer size", format!("{} ({} B)", format_bytes(w.bs), w.bs)),
+        row(
+            "Transfer size",
+            format!("{} ({} B)", format_bytes(w.bs), w.bs),
+        ),
         row("Offset alignment", format!("{} B", w.align)),
         row(
             "Reads / writes",
@@ -151,7 +197,10 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
 /// explicit when it was drawn at random).
 pub fn reproduce_command(run: &Run) -> String {
     let mut args: Vec<String> = run.info.command_line.iter().skip(1).cloned().collect();
-    if !args.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
+    if !args
+        .iter()
+        .any(|a| a == "--seed" || a.starts_with("--seed="))
+    {
         args.push("--seed".into());
         args.push(run.info.workload.seed.to_string());
     }
@@ -203,24 +252,6 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         samples.len()
     ));
 
-    doc.heading("Device");
-    match info.drive_before.as_ref().or(info.drive_after.as_ref()) {
-        Some(drive) => doc.table(&["Identity", ""], identity_table(drive)),
-        None => doc.paragraph("No drive record was taken for this run."),
-    }
-    let wear_rows = wear_table(
-        info.drive_before.as_ref().map(|d| &d.wear),
-        info.drive_after.as_ref().map(|d| &d.wear),
-    );
-    if wear_rows.is_empty() {
-        doc.paragraph("Wear: the drive reported no wear counters.");
-    } else {
-        doc.table(&["Wear", "Before", "After", "Change"], wear_rows);
-    }
-
-    doc.heading("Workload");
-    doc.table(&["Access specification", ""], workload_table(run));
-
     doc.heading("Results");
     let whole = Figures::of(samples);
     if let Some((first, last)) = crate::plot::first_and_last_full(samples) {
@@ -257,7 +288,11 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
                     .iter()
                     .find(|s| s.t_end_s >= t)
                     .map_or(0, |s| s.bytes_written_total);
-                format!("; half of the fade after {} ({} written)", secs(t), gb(written))
+                format!(
+                    "; half of the fade after {} ({} written)",
+                    secs(t),
+                    gb(written)
+                )
             })
             .unwrap_or_default();
         let change = fade.end_pct_of_start - 100.0;
@@ -299,7 +334,10 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             gb(wa.host_bytes),
             wa.note
         ),
-        None => "Write amplification: not known (the drive does not report both host and NAND writes).".into(),
+        None => {
+            "Write amplification: not known (the drive does not report both host and NAND writes)."
+                .into()
+        }
     });
     let events: Vec<String> = samples
         .iter()
@@ -323,6 +361,24 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         png: latency_png.into(),
         svg: latency_chart(run).svg()?,
     });
+
+    doc.heading("Device");
+    match info.drive_before.as_ref().or(info.drive_after.as_ref()) {
+        Some(drive) => doc.table(&["Identity", ""], identity_table(drive)),
+        None => doc.paragraph("No drive record was taken for this run."),
+    }
+    let wear_rows = wear_table(
+        info.drive_before.as_ref().map(|d| &d.wear),
+        info.drive_after.as_ref().map(|d| &d.wear),
+    );
+    if wear_rows.is_empty() {
+        doc.paragraph("Wear: the drive reported no wear counters.");
+    } else {
+        doc.table(&["Wear", "Before", "After", "Change"], wear_rows);
+    }
+
+    doc.heading("Workload");
+    doc.table(&["Access specification", ""], workload_table(run));
 
     doc.heading("Reproduce");
     doc.blocks.push(Block::Code(reproduce_command(run)));
