@@ -37,7 +37,12 @@ impl Picture {
     }
 
     /// Pixels in the rectangle that `keep` accepts.
-    fn count(&self, x: std::ops::Range<u32>, y: std::ops::Range<u32>, keep: impl Fn((u8, u8, u8)) -> bool) -> usize {
+    fn count(
+        &self,
+        x: std::ops::Range<u32>,
+        y: std::ops::Range<u32>,
+        keep: impl Fn((u8, u8, u8)) -> bool,
+    ) -> usize {
         y.flat_map(|yy| x.clone().map(move |xx| (xx, yy)))
             .filter(|&(xx, yy)| keep(self.pixel(xx, yy)))
             .count()
@@ -79,7 +84,10 @@ fn check(chart: &impl Chart, title: &str) -> Picture {
         .filter(|n| n.has_tag_name("text"))
         .filter_map(|n| n.text().map(|t| t.trim().to_string()))
         .collect();
-    assert!(texts.iter().any(|t| t == title), "title missing from {texts:?}");
+    assert!(
+        texts.iter().any(|t| t == title),
+        "title missing from {texts:?}"
+    );
     assert!(
         doc.descendants().any(|n| n.has_tag_name("polyline")),
         "no line drawn in the SVG"
@@ -92,7 +100,11 @@ fn fade_points(n: usize) -> Vec<FadePoint> {
     (0..n)
         .map(|i| FadePoint {
             t_s: (i + 1) as f64 * 10.0,
-            iops: if i < 100 { 6000.0 - 50.0 * i as f64 } else { 910.0 + (i % 7) as f64 * 20.0 },
+            iops: if i < 100 {
+                6000.0 - 50.0 * i as f64
+            } else {
+                910.0 + (i % 7) as f64 * 20.0
+            },
             bytes_written: (i as u64 + 1) * 400_000_000,
         })
         .collect()
@@ -140,7 +152,10 @@ fn fade_chart_draws_phases_events_states_and_steady_window() {
     let red = picture.count(0..1600, 100..900, |p| p.0 > 150 && p.1 < 60 && p.2 < 70);
     assert!(red > 200, "erase marker missing ({red} red pixels)");
     let green = picture.count(0..1600, 100..900, |p| p.1 > p.0 + 20 && p.1 > p.2 + 10);
-    assert!(green > 2000, "steady-state band missing ({green} green pixels)");
+    assert!(
+        green > 2000,
+        "steady-state band missing ({green} green pixels)"
+    );
 }
 
 #[test]
@@ -236,7 +251,9 @@ fn compare_chart_overlays_runs_of_different_lengths() {
         runs: vec![
             CompareRun {
                 label: "short".into(),
-                points: (1..=360).map(|i| (i as f64 * 10.0, 5000.0 - i as f64)).collect(),
+                points: (1..=360)
+                    .map(|i| (i as f64 * 10.0, 5000.0 - i as f64))
+                    .collect(),
             },
             CompareRun {
                 label: "long".into(),

@@ -73,6 +73,56 @@ impl Panel {
         }
     }
 
+    /// Draws the legend of the labelled lines as one centred row along the top of `area`
+    /// (outside the plot, so it never hides data or labels) and returns the area below it.
+    fn legend_row<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> anyhow::Result<DrawingArea<DB, Shift>>
+    where
+        DB::ErrorType: 'static,
+    {
+        let entries: Vec<(&str, RGBColor, bool)> = self
+            .lines
+            .iter()
+            .filter_map(|l| Some((l.label.as_deref()?, l.color, l.width == 0)))
+            .collect();
+        if entries.is_empty() {
+            return Ok(area.clone());
+        }
+        let (row, rest) = area.split_vertically(30);
+        let font = style::legend_font();
+        let widths: Vec<i32> = entries
+            .iter()
+            .map(|(label, _, _)| {
+                row.estimate_text_size(label, &font)
+                    .map_or(8 * label.len() as i32, |(w, _)| w as i32)
+            })
+            .collect();
+        let (sample, gap) = (28, 36);
+        let total: i32 =
+            widths.iter().map(|w| sample + 8 + w).sum::<i32>() + gap * (entries.len() as i32 - 1);
+        let mut x = (row.dim_in_pixel().0 as i32 - total) / 2;
+        let y = 16;
+        for ((label, color, dots), width) in entries.iter().zip(widths) {
+            if *dots {
+                row.draw(&Circle::new((x + sample / 2, y), 5, color.filled()))?;
+            } else {
+                row.draw(&PathElement::new(
+                    vec![(x, y), (x + sample, y)],
+                    color.stroke_width(4),
+                ))?;
+            }
+            row.draw(&Text::new(
+                *label,
+                (x + sample + 8, y),
+                font.pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+            x += sample + 8 + width + gap;
+        }
+        Ok(rest)
+    }
+
     /// The highest y of any line or level.
     fn y_peak(&self) -> f64 {
         let lines = self.lines.iter().flat_map(|l| l.points.iter().map(|p| p.1));
@@ -96,7 +146,8 @@ impl Panel {
         } else {
             self.x.start..self.x.start + 1.0
         };
-        let mut chart = ChartBuilder::on(area)
+        let area = self.legend_row(area)?;
+        let mut chart = ChartBuilder::on(&area)
             .margin_left(12)
             .margin_right(36)
             .margin_top(8)
@@ -124,9 +175,18 @@ impl Panel {
                 [(x0, 0.0), (x1, y_max)],
                 band.color.mix(band.opacity).filled(),
             )))?;
+            // A band starting in the right quarter names itself from its right edge.
+            let (at, dx, anchor) = match label_side(x0, &x) {
+                (_, HPos::Right) => (x1, -5, HPos::Right),
+                _ => (x0, 5, HPos::Left),
+            };
             chart.draw_series(std::iter::once(
-                EmptyElement::at((x0, y_max))
-                    + Text::new(band.label.clone(), (5, 5), style::note_font(band.color)),
+                EmptyElement::at((at, y_max))
+                    + Text::new(
+                        band.label.clone(),
+                        (dx, 5),
+                        style::note_font(band.color).pos(Pos::new(anchor, VPos::Top)),
+                    ),
             ))?;
         }
         for marker in &self.markers {
@@ -146,27 +206,18 @@ impl Panel {
         }
         for line in &self.lines {
             let color = line.color;
-            let legend = move |(x, y): (i32, i32)| {
-                PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
-            };
             if line.width > 0 {
-                let series = chart.draw_series(LineSeries::new(
+                chart.draw_series(LineSeries::new(
                     line.points.iter().copied(),
                     color.stroke_width(line.width),
                 ))?;
-                if let Some(label) = &line.label {
-                    series.label(label.as_str()).legend(legend);
-                }
             }
             if line.dots {
-                let series = chart.draw_series(
+                chart.draw_series(
                     line.points
                         .iter()
                         .map(|&p| Circle::new(p, 3, color.filled())),
                 )?;
-                if let (Some(label), 0) = (&line.label, line.width) {
-                    series.label(label.as_str()).legend(legend);
-                }
             }
         }
         for level in &self.levels {
@@ -182,13 +233,7 @@ impl Panel {
                 6,
                 color.filled(),
             )))?;
-            // Labels in the right quarter read leftwards so they stay inside the plot.
-            let near_right = level.x.start > x.start + 0.75 * (x.end - x.start);
-            let (dx, anchor) = if near_right {
-                (-8, HPos::Right)
-            } else {
-                (8, HPos::Left)
-            };
+            let (dx, anchor) = label_side(level.x.start, &x);
             chart.draw_series(std::iter::once(
                 EmptyElement::at((level.x.start, level.y))
                     + Text::new(
@@ -198,43 +243,16 @@ impl Panel {
                     ),
             ))?;
         }
-        if self.lines.iter().any(|l| l.label.is_some()) {
-            chart
-                .configure_series_labels()
-                .position(self.legend_position(y_max))
-                .label_font(style::legend_font())
-                .background_style(WHITE.mix(0.9))
-                .border_style(BLACK.mix(0.3))
-                .margin(12)
-                .draw()?;
-        }
         Ok(())
     }
+}
 
-    /// The top corner (or the top middle) where the lines leave the most room for the legend.
-    fn legend_position(&self, y_max: f64) -> SeriesLabelPosition {
-        let width = self.x.end - self.x.start;
-        let highest_in = |from: f64, to: f64| {
-            self.lines
-                .iter()
-                .flat_map(|l| l.points.iter())
-                .filter(|p| p.0 >= self.x.start + from * width && p.0 <= self.x.start + to * width)
-                .map(|p| p.1)
-                .fold(0.0, f64::max)
-        };
-        let choices = [
-            (highest_in(0.7, 1.0), SeriesLabelPosition::UpperRight),
-            (highest_in(0.0, 0.3), SeriesLabelPosition::UpperLeft),
-            (highest_in(0.35, 0.65), SeriesLabelPosition::UpperMiddle),
-        ];
-        let best = choices
-            .iter()
-            .min_by(|a, b| a.0.total_cmp(&b.0))
-            .expect("three choices");
-        if best.0 > 0.75 * y_max {
-            SeriesLabelPosition::LowerRight
-        } else {
-            best.1.clone()
-        }
+/// Labels in the right quarter of `range` read leftwards from their point so they stay inside
+/// the plot; the others read rightwards.
+fn label_side(at: f64, range: &Range<f64>) -> (i32, HPos) {
+    if at > range.start + 0.75 * (range.end - range.start) {
+        (-8, HPos::Right)
+    } else {
+        (8, HPos::Left)
     }
 }

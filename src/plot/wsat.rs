@@ -29,6 +29,7 @@ pub struct WsatChart {
 impl WsatChart {
     fn panel(
         &self,
+        legend: bool,
         x_desc: String,
         x: impl Fn(&WsatRound) -> f64,
         steady_x: impl Fn(f64) -> f64,
@@ -36,7 +37,7 @@ impl WsatChart {
         let end = self.rounds.last().map_or(1.0, &x);
         let mut panel = Panel::new(x_desc, "IOPS", 0.0..end);
         panel.lines.push(Line {
-            label: Some("IOPS per round".into()),
+            label: legend.then(|| "IOPS per round".into()),
             points: self.rounds.iter().map(|r| (x(r), r.iops)).collect(),
             color: style::AVERAGE,
             width: 1,
@@ -73,12 +74,14 @@ impl Chart for WsatChart {
         let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 / 2);
         let unit = time_unit(self.rounds.last().map_or(1.0, |r| r.t_s));
         self.panel(
+            true,
             format!("Time ({})", unit.name),
             |r| r.t_s / unit.seconds,
             |t| t / unit.seconds,
         )
         .draw(&top)?;
         self.panel(
+            false,
             "Total host data written, TGBW (GB)".into(),
             |r| r.bytes_written as f64 / 1e9,
             |t| self.gb_at(t),
