@@ -7,6 +7,7 @@
 
 mod compare;
 mod downsample;
+mod experiment;
 mod fade;
 mod hir;
 mod latency;
@@ -23,6 +24,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub use compare::{CompareChart, CompareRun};
+pub use experiment::{erase_label, render_experiment, timeline, Timeline};
 pub use downsample::{min_max, moving_average, MAX_BUCKETS};
 pub use fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 pub use hir::{HirChart, HirPoint};

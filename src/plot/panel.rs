@@ -175,6 +175,15 @@ impl Panel {
                 [(x0, 0.0), (x1, y_max)],
                 band.color.mix(band.opacity).filled(),
             )))?;
+            // A band too narrow for its name stays unnamed (a measured state names it).
+            let font = style::note_font(band.color);
+            let pixels = chart.backend_coord(&(x1, 0.0)).0 - chart.backend_coord(&(x0, 0.0)).0;
+            let needed = area
+                .estimate_text_size(&band.label, &font)
+                .map_or(0, |(w, _)| w as i32);
+            if pixels < needed + 10 {
+                continue;
+            }
             // A band starting in the right quarter names itself from its right edge.
             let (at, dx, anchor) = match label_side(x0, &x) {
                 (_, HPos::Right) => (x1, -5, HPos::Right),
@@ -185,22 +194,24 @@ impl Panel {
                     + Text::new(
                         band.label.clone(),
                         (dx, 5),
-                        style::note_font(band.color).pos(Pos::new(anchor, VPos::Top)),
+                        font.pos(Pos::new(anchor, VPos::Top)),
                     ),
             ))?;
         }
         for marker in &self.markers {
             chart.draw_series(std::iter::once(PathElement::new(
                 vec![(marker.x, 0.0), (marker.x, y_max)],
-                marker.color.stroke_width(2),
+                // Events stand out; drive fills (labelled low) stay in the background.
+                marker.color.stroke_width(if marker.low { 1 } else { 2 }),
             )))?;
             let (y, dy) = if marker.low { (0.0, -26) } else { (y_max, 26) };
+            let (dx, anchor) = label_side(marker.x, &x);
             chart.draw_series(std::iter::once(
                 EmptyElement::at((marker.x, y))
                     + Text::new(
                         marker.label.clone(),
-                        (5, dy),
-                        style::note_font(marker.color),
+                        (dx, dy),
+                        style::note_font(marker.color).pos(Pos::new(anchor, VPos::Top)),
                     ),
             ))?;
         }
@@ -234,11 +245,13 @@ impl Panel {
                 color.filled(),
             )))?;
             let (dx, anchor) = label_side(level.x.start, &x);
+            // Near the top the label goes under its level, clear of the names along the top.
+            let dy = if level.y > 0.7 * y_max { 10 } else { -26 };
             chart.draw_series(std::iter::once(
                 EmptyElement::at((level.x.start, level.y))
                     + Text::new(
                         level.label.clone(),
-                        (dx, -26),
+                        (dx, dy),
                         style::note_font(color).pos(Pos::new(anchor, VPos::Top)),
                     ),
             ))?;

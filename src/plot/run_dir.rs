@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use super::fade::{FadeChart, FadePoint, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::{Chart, Format};
-use crate::results::{device_line, load_run, workload_line, Run};
+use crate::results::{
+    device_line, is_experiment, load_experiment, load_run, workload_line, Run,
+};
 use crate::stats::Sample;
 
 /// The title of a run's charts: what was measured, on what, and how it ended if not cleanly.
@@ -133,11 +135,16 @@ pub fn render_run_dir(dir: &Path, format: Format) -> anyhow::Result<Vec<PathBuf>
 
 /// Draws the charts of `dir`, the fade chart to `out` when given (the others beside it), else
 /// into `dir`; returns the files written.
+/// An experiment directory (experiment.json) gets the charts of all its phases on one
+/// timeline.
 pub fn plot_dir(dir: &Path, format: Format, out: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
-    let run = load_run(dir)?;
     let fade_path = out.map_or_else(
         || dir.join(format!("fade.{}", format.extension())),
         Path::to_path_buf,
     );
-    render_run(&run, &fade_path, format)
+    if is_experiment(dir) {
+        let exp = load_experiment(dir)?;
+        return super::experiment::render_experiment(&exp, &fade_path, format);
+    }
+    render_run(&load_run(dir)?, &fade_path, format)
 }

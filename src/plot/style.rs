@@ -118,15 +118,39 @@ where
     let (head, body) = root.split_vertically(height);
     let centre = head.dim_in_pixel().0 as i32 / 2;
     let top = Pos::new(HPos::Center, VPos::Top);
+    let room = head.dim_in_pixel().0 - 40;
+    let title = fit(&head, title, &title_font(), room);
     head.draw(&Text::new(title, (centre, 12), title_font().pos(top)))?;
     for (i, line) in lines.iter().enumerate() {
         head.draw(&Text::new(
-            line.as_str(),
+            fit(&head, line, &subtitle_font(), room),
             (centre, 54 + 28 * i as i32),
             subtitle_font().pos(top),
         ))?;
     }
     Ok(body)
+}
+
+/// `text`, shortened with an ellipsis until it fits in `width` pixels.
+fn fit<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    font: &TextStyle,
+    width: u32,
+) -> String {
+    let fits = |t: &str| area.estimate_text_size(t, font).is_ok_and(|(w, _)| w <= width);
+    if fits(text) {
+        return text.to_string();
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    while !chars.is_empty() {
+        chars.pop();
+        let shorter: String = chars.iter().collect::<String>() + "…";
+        if fits(&shorter) {
+            return shorter;
+        }
+    }
+    String::new()
 }
 
 /// The unit an elapsed-time axis is drawn in.

@@ -3,6 +3,7 @@
 //! taken so a crash or power loss loses at most the interval in progress.
 
 mod describe;
+mod experiment;
 mod fade;
 mod reader;
 mod summary;
@@ -15,6 +16,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 pub use describe::{device_line, workload_line};
+pub use experiment::{is_experiment, load_experiment, Experiment, LoadedPhase, PhaseRecord};
 pub use fade::Fade;
 pub use reader::{load_run, read_samples, Run, SteadyWindowRecord};
 pub use summary::Summary;
