@@ -275,3 +275,74 @@ fn a_day_of_one_second_samples_plots_quickly() {
     // Under a second on an idle machine; the bound leaves room for a busy shared one.
     assert!(took.as_secs_f64() < 5.0, "plot took {took:?}");
 }
+
+#[test]
+fn an_experiment_directory_is_plotted_and_reported_as_one_timeline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp");
+    std::fs::create_dir_all(&exp).unwrap();
+    let target = format!(
+        "sim:vertex2-60g,state={}",
+        tmp.path().join("drive.state").display()
+    );
+    let measure = |dir: &str| {
+        run_ok(
+            ssdfade(tmp.path())
+                .args([
+                    "measure",
+                    &target,
+                    "--duration",
+                    "20s",
+                    "--interval",
+                    "1s",
+                    "--seed",
+                    "3",
+                    "--out",
+                ])
+                .arg(exp.join(dir)),
+        );
+    };
+    measure("01-fresh");
+    measure("02-faded");
+    run_ok(
+        ssdfade(tmp.path())
+            .args(["erase", &target, "--method", "auto", "--out"])
+            .arg(exp.join("03-erase")),
+    );
+    measure("04-recovered");
+    std::fs::write(
+        exp.join("experiment.json"),
+        r#"{"name": "demo", "phases": [
+            {"name": "fresh", "kind": "measure", "status": "completed", "dir": "01-fresh"},
+            {"name": "faded", "kind": "measure", "status": "completed", "dir": "02-faded"},
+            {"name": "erase", "kind": "erase", "status": "completed", "dir": "03-erase"},
+            {"name": "recovered", "kind": "measure", "status": "completed", "dir": "04-recovered"},
+            {"name": "after", "kind": "measure", "status": "pending", "dir": "05-after"}]}"#,
+    )
+    .unwrap();
+
+    run_ok(ssdfade(tmp.path()).arg("plot").arg(&exp));
+    assert_eq!(png_size(&exp.join("fade.png")), (1600, 900));
+    let printed = run_ok(ssdfade(tmp.path()).arg("report").arg(&exp));
+    let markdown = std::fs::read_to_string(exp.join("report.md")).unwrap();
+    assert!(printed.starts_with(&markdown));
+    let iops = |dir: &str| {
+        let s = samples_json(&exp.join(dir));
+        let ops: f64 = s.iter().map(|s| s["ops"].as_f64().unwrap()).sum();
+        ops / (s.last().unwrap()["t_end_s"].as_f64().unwrap() - s[0]["t_start_s"].as_f64().unwrap())
+    };
+    let (fresh, recovered) = (iops("01-fresh"), iops("04-recovered"));
+    assert_eq!(row(&markdown, "fresh")[2], format!("{fresh:.0}"));
+    assert_eq!(row(&markdown, "recovered")[2], format!("{recovered:.0}"));
+    assert!(
+        markdown.contains(&format!("is {:.0} % of fresh", 100.0 * recovered / fresh)),
+        "{markdown}"
+    );
+    assert!(markdown.contains("Erase: erase (sim)"), "{markdown}");
+    assert!(
+        markdown.contains("| after "),
+        "pending phase listed: {markdown}"
+    );
+    let html = std::fs::read_to_string(exp.join("report.html")).unwrap();
+    assert_eq!(html.matches("<svg").count(), 2);
+}

@@ -75,7 +75,11 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             let seconds = last.t_end_s - first.t_start_s;
             states.push(State {
                 name: name.clone(),
-                iops: if seconds > 0.0 { ops as f64 / seconds } else { 0.0 },
+                iops: if seconds > 0.0 {
+                    ops as f64 / seconds
+                } else {
+                    0.0
+                },
                 start_s: t0 + first.t_start_s,
                 end_s: t0 + last.t_end_s,
             });

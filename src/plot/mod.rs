@@ -24,9 +24,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub use compare::{CompareChart, CompareRun};
-pub use experiment::{erase_label, render_experiment, timeline, Timeline};
 pub use downsample::{min_max, moving_average, MAX_BUCKETS};
-pub use fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
+pub use experiment::{erase_label, render_experiment, timeline, Timeline};
+pub use fade::{states_caption, Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
 pub use run_dir::{

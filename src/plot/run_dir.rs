@@ -6,9 +6,7 @@ use std::path::{Path, PathBuf};
 use super::fade::{FadeChart, FadePoint, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::{Chart, Format};
-use crate::results::{
-    device_line, is_experiment, load_experiment, load_run, workload_line, Run,
-};
+use crate::results::{device_line, is_experiment, load_experiment, load_run, workload_line, Run};
 use crate::stats::Sample;
 
 /// The title of a run's charts: what was measured, on what, and how it ended if not cleanly.

@@ -138,7 +138,10 @@ fn fit<DB: DrawingBackend>(
     font: &TextStyle,
     width: u32,
 ) -> String {
-    let fits = |t: &str| area.estimate_text_size(t, font).is_ok_and(|(w, _)| w <= width);
+    let fits = |t: &str| {
+        area.estimate_text_size(t, font)
+            .is_ok_and(|(w, _)| w <= width)
+    };
     if fits(text) {
         return text.to_string();
     }

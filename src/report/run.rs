@@ -21,7 +21,7 @@ fn or_dash<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "—".into(), |v| v.to_string())
 }
 
-fn secs(s: f64) -> String {
+pub(super) fn secs(s: f64) -> String {
     format_duration(std::time::Duration::from_secs_f64(s.max(0.0)))
 }
 
@@ -50,7 +50,7 @@ pub const FIGURES_HEAD: [&str; 8] = [
 ];
 
 /// What the device is (from the record taken before the run, else after).
-fn identity_table(drive: &DriveInfo) -> Vec<Vec<String>> {
+pub(super) fn identity_table(drive: &DriveInfo) -> Vec<Vec<String>> {
     [
         ("Model", drive.model.clone()),
         ("Serial", drive.serial.clone()),
@@ -77,7 +77,7 @@ fn identity_table(drive: &DriveInfo) -> Vec<Vec<String>> {
 }
 
 /// The wear counters before and after the run, with their change.
-fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec<String>> {
+pub(super) fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec<String>> {
     type Pick = fn(&Wear) -> Option<f64>;
     type Show = fn(f64) -> String;
     let count: Show = |v| format!("{v:.0}");
