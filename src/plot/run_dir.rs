@@ -9,18 +9,23 @@ use super::{Chart, Format};
 use crate::results::{device_line, is_experiment, load_experiment, load_run, workload_line, Run};
 use crate::stats::Sample;
 
-/// The title of a run's charts: what was measured, on what, and how it ended if not cleanly.
+/// The title of a run's charts: what was measured and on what.
 pub fn run_title(kind: &str, run: &Run) -> String {
-    let status = match run.info.status.as_str() {
-        "completed" => String::new(),
-        "running" => " [unfinished: crashed or still running]".into(),
-        other => format!(" [{other}]"),
-    };
     format!(
-        "{kind} — {} of {}{status}",
+        "{kind} — {} of {}",
         run.info.command,
         device_line(&run.info)
     )
+}
+
+/// The line under the title: how the run ended when not cleanly, then the workload.
+pub fn run_subtitle(run: &Run) -> String {
+    let status = match run.info.status.as_str() {
+        "completed" => String::new(),
+        "running" => "UNFINISHED (crashed or still running) · ".into(),
+        other => format!("{} · ", other.to_uppercase()),
+    };
+    format!("{status}{}", workload_line(&run.info.workload))
 }
 
 /// The first interval and the last full one (a run cut short ends with a partial interval).
@@ -73,7 +78,7 @@ pub fn fade_chart(run: &Run) -> FadeChart {
         .unwrap_or_default();
     FadeChart {
         title: run_title("Fade", run),
-        subtitle: workload_line(&run.info.workload),
+        subtitle: run_subtitle(run),
         interval_s: run.info.workload.interval.as_secs_f64(),
         points: run
             .samples
@@ -96,7 +101,7 @@ pub fn fade_chart(run: &Run) -> FadeChart {
 pub fn latency_chart(run: &Run) -> LatencyChart {
     LatencyChart {
         title: run_title("Latency", run),
-        subtitle: workload_line(&run.info.workload),
+        subtitle: run_subtitle(run),
         points: run
             .samples
             .iter()

@@ -197,14 +197,14 @@ pub fn count_label(v: f64) -> String {
     }
 }
 
-/// A number for a tick on a linear axis: no more decimals than the tick spacing needs.
+/// A number for a tick on a linear axis: at most two decimals, trailing zeros dropped.
 pub fn plain_label(v: f64) -> String {
-    if v == v.trunc() {
-        format!("{v:.0}")
-    } else if (v * 10.0) == (v * 10.0).trunc() {
-        format!("{v:.1}")
+    let text = format!("{v:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".into()
     } else {
-        format!("{v:.2}")
+        text.to_string()
     }
 }
 
@@ -214,5 +214,20 @@ pub fn iops_text(v: f64) -> String {
         format!("{v:.0}")
     } else {
         format!("{v:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tick_labels_drop_float_noise() {
+        assert_eq!(plain_label(0.6000000000000001), "0.6");
+        assert_eq!(plain_label(1.6), "1.6");
+        assert_eq!(plain_label(20.0), "20");
+        assert_eq!(plain_label(0.25), "0.25");
+        assert_eq!(count_label(12_500.0), "12k");
+        assert_eq!(count_label(950.0), "950");
     }
 }
