@@ -227,7 +227,7 @@ mod tests {
         assert_eq!(plain_label(1.6), "1.6");
         assert_eq!(plain_label(20.0), "20");
         assert_eq!(plain_label(0.25), "0.25");
-        assert_eq!(count_label(12_500.0), "12k");
+        assert_eq!(count_label(12_400.0), "12k");
         assert_eq!(count_label(950.0), "950");
     }
 }

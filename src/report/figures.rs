@@ -51,8 +51,10 @@ impl Figures {
     }
 }
 
-/// The fraction of one interval's I/Os at or below `x` µs, read piecewise-linearly through its
-/// (0, 0), (p50, 0.5), (p99, 0.99), (p99.9, 0.999), (max, 1) points.
+/// The fraction of one interval's I/Os at or below `x` µs, read through its (0, 0), (p50, 0.5),
+/// (p99, 0.99), (p99.9, 0.999) and (max, 1) points. Between two percentiles the tail share
+/// (1 − F) falls exponentially, as latency tails do (a straight line would put far too many
+/// I/Os just under p99); up to p50 and beyond p99.9 the line is straight.
 fn interval_cdf(s: &Sample, x: f64) -> f64 {
     let l = &s.lat_us;
     let knots = [
@@ -65,13 +67,17 @@ fn interval_cdf(s: &Sample, x: f64) -> f64 {
     if x >= knots[4].0 {
         return 1.0;
     }
-    for pair in knots.windows(2) {
+    for (i, pair) in knots.windows(2).enumerate() {
         let ((x0, f0), (x1, f1)) = (pair[0], pair[1]);
         if x < x1 {
-            return if x1 > x0 {
-                f0 + (f1 - f0) * (x - x0).max(0.0) / (x1 - x0)
+            if x1 <= x0 {
+                return f1;
+            }
+            let share = (x - x0).max(0.0) / (x1 - x0);
+            return if i == 1 || i == 2 {
+                1.0 - (1.0 - f0) * ((1.0 - f1) / (1.0 - f0)).powf(share)
             } else {
-                f1
+                f0 + (f1 - f0) * share
             };
         }
     }
