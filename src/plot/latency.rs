@@ -104,24 +104,34 @@ impl Chart for LatencyChart {
                 [(x0, y.start), (x1, top)],
                 style::palette(i).mix(0.10).filled(),
             )))?;
-            chart.draw_series(std::iter::once(
-                EmptyElement::at((x0, top))
-                    + Text::new(
-                        phase.name.clone(),
-                        (5, 5),
-                        style::note_font(style::palette(i)),
-                    ),
-            ))?;
+            // Only bands wide enough for their name are named (the fade chart names them all).
+            let font = style::note_font(style::palette(i));
+            let pixels = chart.backend_coord(&(x1, top)).0 - chart.backend_coord(&(x0, top)).0;
+            let needed = body
+                .estimate_text_size(&phase.name, &font)
+                .map_or(0, |(w, _)| w as i32);
+            if pixels >= needed + 10 {
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at((x0, top)) + Text::new(phase.name.clone(), (5, 5), font),
+                ))?;
+            }
         }
+        let x_range = 0.0..right;
         for event in &self.events {
             let x = event.t_s / unit.seconds;
             chart.draw_series(std::iter::once(PathElement::new(
                 vec![(x, y.start), (x, top)],
                 style::EVENT.stroke_width(2),
             )))?;
+            // Named near the x axis, clear of the legend and the band names along the top.
+            let (dx, anchor) = super::panel::label_side(x, &x_range);
             chart.draw_series(std::iter::once(
-                EmptyElement::at((x, top))
-                    + Text::new(event.label.clone(), (5, 26), style::note_font(style::EVENT)),
+                EmptyElement::at((x, y.start))
+                    + Text::new(
+                        event.label.clone(),
+                        (dx, -26),
+                        style::note_font(style::EVENT).pos(Pos::new(anchor, VPos::Top)),
+                    ),
             ))?;
         }
         type Pick = fn(&LatencyPoint) -> f64;

@@ -262,7 +262,7 @@ impl Panel {
 
 /// Labels in the right quarter of `range` read leftwards from their point so they stay inside
 /// the plot; the others read rightwards.
-fn label_side(at: f64, range: &Range<f64>) -> (i32, HPos) {
+pub(super) fn label_side(at: f64, range: &Range<f64>) -> (i32, HPos) {
     if at > range.start + 0.75 * (range.end - range.start) {
         (-8, HPos::Right)
     } else {
