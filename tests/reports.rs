@@ -98,8 +98,8 @@ fn plot_redraws_a_crashed_run_with_a_torn_last_line() {
     let svg = std::fs::read_to_string(&svg_out).unwrap();
     assert!(svg.starts_with("<svg width=\"1600\" height=\"900\""));
     assert!(
-        svg.contains("unfinished"),
-        "the title says the run did not finish"
+        svg.contains("UNFINISHED (crashed or still running)"),
+        "the chart says the run did not finish"
     );
     assert!(tmp.path().join("elsewhere/chart-latency.svg").exists());
 
