@@ -11,6 +11,8 @@ pub mod error;
 pub mod inspect;
 pub mod out;
 pub mod pattern;
+pub mod plot;
+pub mod report;
 pub mod results;
 pub mod run;
 pub mod sim;

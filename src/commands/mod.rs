@@ -1,9 +1,12 @@
 //! One module per subcommand; [`run`] holds what measure and soak share.
 
+pub mod compare;
 pub mod erase;
 pub mod info;
 pub mod measure;
+pub mod plot;
 pub mod plp;
+pub mod report;
 pub mod run;
 pub mod runs;
 pub mod selftest;
