@@ -29,7 +29,7 @@ pub enum Command {
     /// Spot check: run a workload for a short time and print an Iometer-style table.
     Measure(RunArgs),
     /// Long run (default 8 h) with a progress bar, sampled every --interval (default 10 s).
-    Soak(RunArgs),
+    Soak(SoakArgs),
     /// Print how fast this machine generates write data (GB/s per core) for every pattern.
     Selftest(SelftestArgs),
     /// Simulated drives (`sim:PRESET[,key=value…]` targets): list presets, benchmark the model.
@@ -127,6 +127,31 @@ pub struct RunArgs {
     /// Print one JSON object with the results instead of the table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Options of `soak`: those of measure, and steady state.
+#[derive(Args, Debug, Clone)]
+pub struct SoakArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub steady: SteadyArgs,
+}
+
+/// SNIA PTS steady state: the round length, and stopping once steady.
+#[derive(Args, Debug, Clone)]
+pub struct SteadyArgs {
+    /// Stop once the drive is in steady state (SNIA PTS: 5 rounds within 20 % range and 10 %
+    /// slope excursion of their average).
+    #[arg(long)]
+    pub until_steady: bool,
+    /// With --until-steady: give up after this long if steady state is not reached (default:
+    /// --duration, 8h).
+    #[arg(long, value_parser = parse_duration, requires = "until_steady")]
+    pub max_duration: Option<Duration>,
+    /// Length of one steady-state round.
+    #[arg(long, default_value = "1m", value_parser = parse_duration)]
+    pub ss_round: Duration,
 }
 
 /// Confirmation that data may be destroyed.

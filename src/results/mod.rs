@@ -3,6 +3,7 @@
 //! taken so a crash or power loss loses at most the interval in progress.
 
 mod fade;
+mod steady;
 mod summary;
 
 use std::fs::{File, OpenOptions};
@@ -13,11 +14,13 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 pub use fade::Fade;
+pub use steady::steady_line;
 pub use summary::Summary;
 
 use crate::engine::RunEnd;
 use crate::inspect::DriveInfo;
 use crate::smart::WriteAmplification;
+use crate::stats::steady::SteadyState;
 use crate::stats::Sample;
 use crate::target::Identity;
 use crate::workload::Workload;
@@ -50,6 +53,30 @@ pub struct RunInfo {
     /// NAND over host writes during the run, when the drive reports both.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write_amplification: Option<WriteAmplification>,
+    /// SNIA PTS steady state over the run's samples (runs that write).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_state: Option<SteadyState>,
+    /// Every time the run was continued after a crash or an interruption: where, and the gap.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resumes: Vec<Resume>,
+}
+
+/// One continuation of a run cut short: the series goes on at `index` and `at_s` (sample
+/// indexes and the run's time line continue without a hole); the outage is recorded here.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Resume {
+    /// Index of the first sample written after the resume.
+    pub index: u64,
+    /// The run's time (s) at which it continued: the end of the last sample kept.
+    pub at_s: f64,
+    pub resumed_utc: String,
+    /// Wall seconds between the last sample kept being written and the resume (the drive
+    /// sat idle or was powered off meanwhile); `None` when not known.
+    pub outage_s: Option<f64>,
+    /// Samples found after the last one kept and dropped (a simulated drive saved before them:
+    /// the drive and the series must agree).
+    pub dropped_samples: u64,
+    pub note: String,
 }
 
 /// The target as run.json records it.
@@ -112,6 +139,30 @@ impl RunDir {
         };
         run.write_info(info)?;
         Ok(run)
+    }
+
+    /// Opens an existing run directory to continue its series after its first `keep` samples
+    /// (the rest, and a torn last line, are cut off atomically first).
+    pub fn reopen(dir: &Path, keep: &[Sample]) -> anyhow::Result<RunDir> {
+        let path = dir.join("samples.jsonl");
+        let tmp = dir.join("samples.jsonl.tmp");
+        let mut text = Vec::new();
+        for sample in keep {
+            text.extend(serde_json::to_vec(sample)?);
+            text.push(b'\n');
+        }
+        let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        f.write_all(&text)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("replacing {}", path.display()))?;
+        let samples = OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        Ok(RunDir {
+            dir: dir.to_path_buf(),
+            samples,
+        })
     }
 
     /// Appends one sample and flushes it to stable storage.

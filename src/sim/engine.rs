@@ -39,6 +39,14 @@ impl SimEngine {
         &self.device
     }
 
+    /// Saves the drive to its `state=` file, if it has one.
+    fn save(&self) -> anyhow::Result<()> {
+        match &self.device.spec.state {
+            Some(path) => super::state::save(&self.device, path),
+            None => Ok(()),
+        }
+    }
+
     /// The drive's identity as a target.
     pub fn identity(&self) -> crate::target::Identity {
         super::identity_of(&self.device.spec)
@@ -67,6 +75,8 @@ impl SimEngine {
         let mut done_ios = [Activity::default(); BATCH];
         let mut service = [0.0f64; BATCH];
         let mut queue = ClosedLoop::new(w.qd, self.device.spec.scale, 0.0);
+        let checkpoint = control.checkpoint.map(|c| c.as_secs_f64());
+        let mut next_checkpoint = checkpoint.unwrap_or(f64::INFINITY);
         loop {
             let mut before = self.device.activity();
             let (mut reads, mut writes, mut served) = (0u64, 0u64, 0usize);
@@ -136,6 +146,10 @@ impl SimEngine {
                 sink.interval(t_start, t, &stats)?;
                 stats.clear();
                 t_start = t;
+                if let Some(every) = checkpoint.filter(|_| t >= next_checkpoint && !done) {
+                    self.save()?;
+                    next_checkpoint = t + every;
+                }
             }
             if let Some(why) = failure {
                 return Ok(RunEnd::Failed(why));
@@ -182,9 +196,7 @@ impl Engine for SimEngine {
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
         let end = self.simulate(workload, control, sink)?;
-        if let Some(path) = self.device.spec.state.clone() {
-            super::state::save(&self.device, &path)?;
-        }
+        self.save()?;
         Ok(end)
     }
 }
