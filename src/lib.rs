@@ -7,6 +7,7 @@ pub mod cli;
 pub mod commands;
 pub mod engine;
 pub mod erase;
+pub mod experiment;
 pub mod error;
 pub mod inspect;
 pub mod pattern;

@@ -32,6 +32,9 @@ fn main() {
             commands::info::run(&args.target, args.json).map(|_| RunEnd::Completed)
         }
         Command::Erase(args) => commands::erase::run(args),
+        Command::Experiment(cmd) => commands::experiment::run(cmd),
+        Command::Resume(args) => commands::experiment::resume(args),
+        Command::Sweep(args) => commands::experiment::sweep(args),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

@@ -57,7 +57,7 @@ pub struct RunRequest {
 }
 
 /// The access specification before it meets a target: `None` fields take the target's values.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorkloadSpec {
     pub bs: u64,
     /// `None`: the transfer size.
