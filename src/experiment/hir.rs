@@ -1,8 +1,11 @@
-//! SNIA PTS host idle recovery (HIR): purge, write 4 KiB at random offsets until steady state,
+//! SNIA PTS host idle recovery (HIR): purge, write twice the capacity (SNIA's preconditioning
+//! amount, with the test's own 4 KiB random writes: a purged drive is flat, and so "steady",
+//! until its spare area runs out), write 4 KiB at random offsets until steady state,
 //! then for each wait state (idle gaps of 5, 10, 15, 25 and 50 s) a series of 5-second write
 //! bursts each followed by the gap, and after each wait state a return to the steady-state
-//! baseline (continuous writes as long as the bursts of one wait state together). SNIA runs
-//! 360 bursts per wait state (and a 1800 s return); `--bursts` scales that down.
+//! baseline (continuous writes as long as the bursts of one wait state together, and at least
+//! five minutes, so the spare area that idle time freed is used up again). SNIA runs 360
+//! bursts per wait state (and a 1800 s return); `--bursts` scales that down.
 
 use std::path::Path;
 use std::time::Duration;
@@ -18,10 +21,18 @@ use crate::results::steady_line;
 pub const WAIT_STATES: [u32; 5] = [5, 10, 15, 25, 50];
 /// Length of one burst.
 pub const BURST: Duration = Duration::from_secs(5);
+/// Shortest return to baseline after a wait state.
+pub const MIN_RETURN: Duration = Duration::from_secs(300);
 
-/// The phases: `purge`, `precondition` (until steady, at most `max_duration`), then per wait
-/// state `wsN-burstK` / `wsN-idleK` pairs and `wsN-baseline`.
-pub fn phases(setup: &Setup, bursts: u32, max_duration: Duration, erase_method: &str) -> Vec<Phase> {
+/// The phases: `purge`, `fill` (2 × capacity), `precondition` (until steady, at most
+/// `max_duration`), then per wait state `wsN-burstK` / `wsN-idleK` pairs and `wsN-baseline`.
+pub fn phases(
+    setup: &Setup,
+    capacity: u64,
+    bursts: u32,
+    max_duration: Duration,
+    erase_method: &str,
+) -> Vec<Phase> {
     let w = &setup.workload;
     let mut precondition = run_params(w, Some(max_duration), None, Duration::from_secs(10));
     precondition.until_steady = true;
@@ -31,6 +42,15 @@ pub fn phases(setup: &Setup, bursts: u32, max_duration: Duration, erase_method: 
             kind: PhaseKind::Erase(EraseParams {
                 method: erase_method.into(),
             }),
+        },
+        Phase {
+            name: "fill".into(),
+            kind: PhaseKind::Soak(run_params(
+                w,
+                None,
+                Some(capacity.saturating_mul(2)),
+                Duration::from_secs(10),
+            )),
         },
         Phase {
             name: "precondition".into(),
@@ -54,7 +74,7 @@ pub fn phases(setup: &Setup, bursts: u32, max_duration: Duration, erase_method: 
             name: format!("ws{gap}-baseline"),
             kind: PhaseKind::Measure(run_params(
                 w,
-                Some(BURST * bursts),
+                Some((BURST * bursts).max(MIN_RETURN)),
                 None,
                 Duration::from_secs(1),
             )),
@@ -119,8 +139,8 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
     let num = |x: &Value, f: &dyn Fn(f64) -> String| x.as_f64().map_or("-".to_string(), f);
     for s in v["wait_states"].as_array().into_iter().flatten() {
         out.push_str(&format!(
-            "  {:>7}s {:>7} {:>12} {:>12} {:>12}\n",
-            s["idle_s"],
+            "  {:>8} {:>7} {:>12} {:>12} {:>12}\n",
+            format!("{} s", s["idle_s"]),
             s["burst_iops"].as_array().map_or(0, |a| a.len()),
             num(&s["burst_mean_iops"], &|x| format!("{x:.0}")),
             num(&s["burst_vs_steady"], &|x| format!("{x:.2} ×")),
@@ -145,7 +165,7 @@ pub fn run(
     if bursts < 360 {
         notes.push(format!(
             "{bursts} bursts per wait state (SNIA: 360); the return to baseline lasts {} s (SNIA: 1800 s)",
-            5 * bursts
+            (BURST * bursts).max(MIN_RETURN).as_secs()
         ));
     }
     let settings = json!({
@@ -154,6 +174,9 @@ pub fn run(
         "max_duration_s": max_duration.as_secs_f64(),
         "workload": setup.workload,
     });
-    let list = phases(&setup, bursts, max_duration, erase_method);
+    let capacity = super::runner::identity_of(&setup.target)?
+        .size_bytes
+        .unwrap_or(0);
+    let list = phases(&setup, capacity, bursts, max_duration, erase_method);
     super::launch("hir", &setup, list, settings, notes, out, interrupt, observer)
 }
