@@ -378,7 +378,12 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub workload: ExperimentWorkloadArgs,
     /// Queue depths to measure, e.g. 1,2,4,8,16,32.
-    #[arg(long, value_delimiter = ',', conflicts_with = "threads", required_unless_present = "threads")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        conflicts_with = "threads",
+        required_unless_present = "threads"
+    )]
     pub qd: Vec<u32>,
     /// Thread counts to measure with the threads engine (one I/O per thread), e.g. 1,2,4,8.
     #[arg(long, value_delimiter = ',')]

@@ -127,7 +127,10 @@ fn vertex2_on_the_simulated_drive_lands_in_the_calibration_bands() {
     let dir = work.path().join("v2");
     let t0 = Instant::now();
     let v = json_ok(vertex2_cmd(work.path(), "sim:vertex2-60g", &dir).arg("--json"));
-    eprintln!("the full-size protocol took {:.1} s wall", t0.elapsed().as_secs_f64());
+    eprintln!(
+        "the full-size protocol took {:.1} s wall",
+        t0.elapsed().as_secs_f64()
+    );
     assert_complete_vertex2(&dir);
     let iops = |state: &str| v["states"][state]["iops"].as_f64().unwrap();
     let within = |x: f64, seed: f64, tol: f64| (x - seed).abs() <= seed * tol;
@@ -156,7 +159,10 @@ fn vertex2_on_the_simulated_drive_lands_in_the_calibration_bands() {
     );
     let run = read_json(&soak.join("run.json"));
     assert_eq!(run["steady_state"]["reached"], true, "{run}");
-    assert!(dir.join("drive.sim").exists(), "the experiment keeps its drive");
+    assert!(
+        dir.join("drive.sim").exists(),
+        "the experiment keeps its drive"
+    );
 }
 
 #[test]
@@ -186,17 +192,21 @@ fn sigkill_in_a_measure_an_erase_and_a_soak_then_resume_gives_the_same_experimen
     // 3. resumed, killed in the soak after its first checkpoint (1 h = 360 samples).
     let mut child = spawn(&mut resume);
     let soak = dir.join("04-soak");
-    wait_for("the soak to pass a checkpoint", Duration::from_secs(300), || {
-        std::fs::read_to_string(soak.join("samples.jsonl"))
-            .map(|t| t.lines().count() > 420)
-            .unwrap_or(false)
-    });
+    wait_for(
+        "the soak to pass a checkpoint",
+        Duration::from_secs(300),
+        || {
+            std::fs::read_to_string(soak.join("samples.jsonl"))
+                .map(|t| t.lines().count() > 420)
+                .unwrap_or(false)
+        },
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(phase_status(&dir, "soak").as_deref(), Some("running"));
     let before = samples(&soak).len();
     // 4. resumed to the end.
-    let v = json_ok(resume.arg("--json"));
+    let v = json_ok(ssdfade(work.path()).arg("resume").arg(&dir).arg("--json"));
     assert_eq!(v["status"], "completed");
     assert_complete_vertex2(&dir);
     let record = read_json(&dir.join("experiment.json"));
@@ -213,7 +223,11 @@ fn sigkill_in_a_measure_an_erase_and_a_soak_then_resume_gives_the_same_experimen
     assert_eq!(resumes.len(), 1, "{run}");
     let r = &resumes[0];
     let at = r["index"].as_u64().unwrap() as usize;
-    assert!(at >= 360 && at < before, "{r}");
+    assert!(at >= 300 && at < before, "{r}");
+    assert!(
+        r["at_s"].as_f64().unwrap() >= 3600.0,
+        "saved at the first 1 h checkpoint: {r}"
+    );
     assert_eq!(r["dropped_samples"].as_u64().unwrap() as usize, before - at);
     assert!((s[at]["t_start_s"].as_f64().unwrap() - r["at_s"].as_f64().unwrap()).abs() < 1e-6);
     assert!((s.last().unwrap()["t_end_s"].as_f64().unwrap() - 8.0 * 3600.0).abs() < 60.0);
@@ -227,7 +241,11 @@ fn sigkill_in_a_measure_an_erase_and_a_soak_then_resume_gives_the_same_experimen
 fn ctrl_c_exits_130_and_the_experiment_resumes() {
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("int");
-    let mut child = spawn(&mut vertex2_cmd(work.path(), "sim:vertex2-60g,scale=8", &dir));
+    let mut child = spawn(&mut vertex2_cmd(
+        work.path(),
+        "sim:vertex2-60g,scale=8",
+        &dir,
+    ));
     let soak = dir.join("04-soak");
     wait_for("the soak to start", Duration::from_secs(120), || {
         std::fs::read_to_string(soak.join("samples.jsonl"))
@@ -260,7 +278,11 @@ fn ctrl_c_exits_130_and_the_experiment_resumes() {
 fn resume_refuses_what_cannot_be_resumed() {
     let work = tempfile::tempdir().unwrap();
     let refuse = |dir: &Path, why: &str| {
-        let out = ssdfade(work.path()).arg("resume").arg(dir).output().unwrap();
+        let out = ssdfade(work.path())
+            .arg("resume")
+            .arg(dir)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(2), "{why}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{why}: {err}");
@@ -272,7 +294,14 @@ fn resume_refuses_what_cannot_be_resumed() {
     json_ok(
         ssdfade(work.path())
             .args(["experiment", "vertex2", "sim:vertex2-60g,scale=16"])
-            .args(["--measure-duration", "5s", "--soak-duration", "10m", "--json", "--out"])
+            .args([
+                "--measure-duration",
+                "5s",
+                "--soak-duration",
+                "10m",
+                "--json",
+                "--out",
+            ])
             .arg(&done),
     );
     assert!(refuse(&done, "completed").contains("completed"));
@@ -297,7 +326,14 @@ fn soak_until_steady_stops_once_steady() {
     let v = json_ok(
         ssdfade(work.path())
             .args(["soak", "sim:vertex2-60g,aged=0s,scale=8", "--align", "512"])
-            .args(["--until-steady", "--max-duration", "8h", "--ss-round", "1m", "--json"])
+            .args([
+                "--until-steady",
+                "--max-duration",
+                "8h",
+                "--ss-round",
+                "1m",
+                "--json",
+            ])
             .args(["--out", "s"]),
     );
     assert_eq!(v["status"], "completed");
@@ -332,7 +368,10 @@ fn sweep_latency_follows_little_law_at_saturation() {
         let iops = p["iops"].as_f64().unwrap();
         let avg = p["avg_ms"].as_f64().unwrap();
         let little = 1000.0 * qd as f64 / iops;
-        assert!((avg - little).abs() <= 0.05 * little, "QD{qd}: {avg} ms vs {little} ms");
+        assert!(
+            (avg - little).abs() <= 0.05 * little,
+            "QD{qd}: {avg} ms vs {little} ms"
+        );
         assert!(p["avg_read_ms"].as_f64().unwrap() > 0.0);
         assert!(p["avg_write_ms"].as_f64().unwrap() > 0.0);
         assert!(p["p99_ms"].as_f64().unwrap() >= p["avg_ms"].as_f64().unwrap() * 0.5);
@@ -372,7 +411,13 @@ fn hir_on_the_simulated_drive_recovers_after_the_longer_gaps() {
     let work = tempfile::tempdir().unwrap();
     let v = json_ok(
         ssdfade(work.path())
-            .args(["experiment", "hir", "sim:vertex2-60g,scale=8", "--bursts", "2"])
+            .args([
+                "experiment",
+                "hir",
+                "sim:vertex2-60g,scale=8",
+                "--bursts",
+                "2",
+            ])
             .args(["--seed", "3", "--json", "--out", "hir"]),
     );
     assert_eq!(v["status"], "completed");
@@ -381,13 +426,24 @@ fn hir_on_the_simulated_drive_recovers_after_the_longer_gaps() {
     let states = v["wait_states"].as_array().unwrap();
     assert_eq!(states.len(), 5);
     for s in states {
-        assert_eq!(s["burst_iops"].as_array().unwrap().len(), 2);
+        let bursts: Vec<f64> = s["burst_iops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_f64().unwrap())
+            .collect();
+        assert_eq!(bursts.len(), 2);
+        // The second burst follows an idle gap; the return to baseline writes the gain away.
         let baseline = s["baseline_iops"].as_f64().unwrap();
-        assert!(baseline < 1.5 * steady, "the return to baseline: {s}");
+        assert!(baseline < 0.8 * bursts[1], "the return to baseline: {s}");
     }
     for s in &states[3..] {
         let mean = s["burst_mean_iops"].as_f64().unwrap();
-        assert!(mean > 1.5 * steady, "no recovery after {} s idle: {s}", s["idle_s"]);
+        assert!(
+            mean > 1.5 * steady,
+            "no recovery after {} s idle: {s}",
+            s["idle_s"]
+        );
     }
     let record = read_json(&work.path().join("hir").join("experiment.json"));
     let idle = phase(&record, "ws50-idle2");
@@ -405,11 +461,17 @@ fn wsat_writes_four_drive_fills_in_one_minute_rounds() {
     );
     let rounds = v["rounds"].as_array().unwrap();
     let last = rounds.last().unwrap();
-    assert!(last["drive_fills"].as_f64().unwrap() >= 4.0 - 1e-3, "{last}");
+    assert!(
+        last["drive_fills"].as_f64().unwrap() >= 4.0 - 1e-3,
+        "{last}"
+    );
     assert!(rounds.len() > 100);
+    let mut t = 0.0;
     for r in &rounds[..rounds.len() - 1] {
-        let s = r["t_end_s"].as_f64().unwrap();
-        assert!((s / 60.0 - (s / 60.0).round()).abs() < 0.02, "rounds of a minute: {r}");
+        let end = r["t_end_s"].as_f64().unwrap();
+        // A round ends with the simulator's batch that crosses the minute (1024 I/Os here).
+        assert!((end - t - 60.0).abs() < 3.0, "rounds of a minute: {r}");
+        t = end;
     }
     // Fresh after the purge, then the cliff.
     assert!(rounds[0]["iops"].as_f64().unwrap() > 3.0 * last["iops"].as_f64().unwrap());
@@ -426,7 +488,14 @@ fn the_protocol_runs_on_a_zram_device() {
     let work = tempfile::tempdir().unwrap();
     let dev = zram.path.to_str().unwrap();
     let dir = work.path().join("zram");
-    let short = ["--measure-duration", "2s", "--soak-duration", "6s", "--soak-interval", "1s"];
+    let short = [
+        "--measure-duration",
+        "2s",
+        "--soak-duration",
+        "6s",
+        "--soak-interval",
+        "1s",
+    ];
     // Without confirmation: refused, nothing created.
     let out = ssdfade(work.path())
         .args(["experiment", "vertex2", dev])
@@ -436,11 +505,22 @@ fn the_protocol_runs_on_a_zram_device() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(String::from_utf8_lossy(&out.stderr).trim().lines().count(), 1);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim().lines().count(),
+        1
+    );
     assert!(!dir.exists());
     let v = json_ok(
         ssdfade(work.path())
-            .args(["experiment", "vertex2", dev, "--destroy-data", dev, "--qd", "16"])
+            .args([
+                "experiment",
+                "vertex2",
+                dev,
+                "--destroy-data",
+                dev,
+                "--qd",
+                "16",
+            ])
             .args(short)
             .args(["--json", "--out"])
             .arg(&dir),
@@ -451,8 +531,14 @@ fn the_protocol_runs_on_a_zram_device() {
     }
     let erase = read_json(&dir.join("02-erase-1").join("erase.json"));
     assert_eq!(erase["method"], "trim", "auto chooses TRIM on zram");
+    // zram has 4 KiB logical blocks: the seed's 512-byte alignment is not possible, and said.
     let run = read_json(&dir.join("03-fresh").join("run.json"));
-    assert_eq!(run["workload"]["align"], 512);
+    assert_eq!(run["workload"]["align"], 4096);
+    let record = read_json(&dir.join("experiment.json"));
+    assert!(record["notes"][0]
+        .as_str()
+        .unwrap()
+        .contains("not the seed's 512"));
     assert_eq!(run["workload"]["qd"], 16);
     let s = samples(&dir.join("04-soak"));
     assert!((5..=7).contains(&s.len()), "{} samples", s.len());
@@ -469,10 +555,25 @@ fn a_soak_on_zram_killed_and_resumed_records_the_gap() {
     let dev = zram.path.to_str().unwrap();
     let dir = work.path().join("zk");
     let mut cmd = ssdfade(work.path());
-    cmd.args(["experiment", "vertex2", dev, "--destroy-data", dev, "--qd", "8"])
-        .args(["--measure-duration", "1s", "--soak-duration", "8s", "--soak-interval", "1s"])
-        .arg("--out")
-        .arg(&dir);
+    cmd.args([
+        "experiment",
+        "vertex2",
+        dev,
+        "--destroy-data",
+        dev,
+        "--qd",
+        "8",
+    ])
+    .args([
+        "--measure-duration",
+        "1s",
+        "--soak-duration",
+        "8s",
+        "--soak-interval",
+        "1s",
+    ])
+    .arg("--out")
+    .arg(&dir);
     let mut child = spawn(&mut cmd);
     let soak = dir.join("04-soak");
     wait_for("3 soak samples", Duration::from_secs(60), || {

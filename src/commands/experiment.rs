@@ -1,7 +1,9 @@
 //! `ssdfade experiment vertex2|wsat|hir`, `ssdfade resume DIR` and `ssdfade sweep`: convert the
 //! options, start (or continue) the experiment through [`crate::experiment`], print its summary.
 
-use crate::cli::{ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, ResumeArgs, SweepArgs};
+use crate::cli::{
+    ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, ResumeArgs, SweepArgs,
+};
 use crate::engine::RunEnd;
 use crate::experiment::report::{summary_json, summary_text};
 use crate::experiment::{
@@ -28,7 +30,10 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
             };
             let mut t = Terminal::new(a.common.json);
             let setup = setup(&a.target, &a.common);
-            (&a.common, vertex2::run(setup, v, a.common.out.clone(), interrupt, &mut t)?)
+            (
+                &a.common,
+                vertex2::run(setup, v, a.common.out.clone(), interrupt, &mut t)?,
+            )
         }
         ExperimentCommand::Wsat(a) => {
             let mut t = Terminal::new(a.common.json);
@@ -79,7 +84,12 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
     };
     let setup = Setup {
         target: args.target.clone(),
-        options: options(&args.safety, &args.workload, std::time::Duration::from_secs(60), None),
+        options: options(
+            &args.safety,
+            &args.workload,
+            std::time::Duration::from_secs(60),
+            None,
+        ),
         workload: workload(&args.workload, 1),
     };
     let mut t = Terminal::new(args.json);

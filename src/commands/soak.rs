@@ -22,7 +22,9 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
     if let Some(max) = steady.max_duration {
         request.stop.duration = Some(max);
     }
-    request.stop = request.stop.with_steady(steady.ss_round, steady.until_steady);
+    request.stop = request
+        .stop
+        .with_steady(steady.ss_round, steady.until_steady);
     let mut observer: Box<dyn RunObserver> = if args.run.json {
         Box::new(NoProgress)
     } else {

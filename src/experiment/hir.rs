@@ -99,7 +99,10 @@ pub fn summary_json(_dir: &Path, record: &ExperimentRecord) -> Value {
         .phase("precondition")
         .and_then(|p| p.headline.as_ref())
         .and_then(|h| h.steady_state.clone());
-    let steady_iops = steady.as_ref().and_then(|s| s.iops).or_else(|| iops_of(record, "precondition"));
+    let steady_iops = steady
+        .as_ref()
+        .and_then(|s| s.iops)
+        .or_else(|| iops_of(record, "precondition"));
     let states: Vec<Value> = WAIT_STATES
         .iter()
         .map(|gap| {
@@ -109,7 +112,8 @@ pub fn summary_json(_dir: &Path, record: &ExperimentRecord) -> Value {
                 .filter(|p| p.phase.name.starts_with(&format!("ws{gap}-burst")))
                 .filter_map(|p| iops_of(record, &p.phase.name))
                 .collect();
-            let mean = (!bursts.is_empty()).then(|| bursts.iter().sum::<f64>() / bursts.len() as f64);
+            let mean =
+                (!bursts.is_empty()).then(|| bursts.iter().sum::<f64>() / bursts.len() as f64);
             json!({
                 "idle_s": gap,
                 "burst_iops": bursts,
@@ -178,5 +182,7 @@ pub fn run(
         .size_bytes
         .unwrap_or(0);
     let list = phases(&setup, capacity, bursts, max_duration, erase_method);
-    super::launch("hir", &setup, list, settings, notes, out, interrupt, observer)
+    super::launch(
+        "hir", &setup, list, settings, notes, out, interrupt, observer,
+    )
 }

@@ -99,7 +99,10 @@ pub fn phase_table(record: &ExperimentRecord) -> String {
 }
 
 /// A measured state's figures, from its phase's headline.
-fn state_of(record: &ExperimentRecord, name: &str) -> Option<(f64, f64, crate::stats::LatencySummary)> {
+fn state_of(
+    record: &ExperimentRecord,
+    name: &str,
+) -> Option<(f64, f64, crate::stats::LatencySummary)> {
     let h = record
         .phase(name)
         .filter(|p| p.status == "completed")?
@@ -116,9 +119,7 @@ fn soak_figures(dir: &Path, record: &ExperimentRecord) -> (Option<Fade>, Option<
     let Some(sub) = record.phase("soak").and_then(|p| p.dir.as_ref()) else {
         return (None, None);
     };
-    let fade = read_samples(&dir.join(sub))
-        .ok()
-        .and_then(|s| Fade::of(&s));
+    let fade = read_samples(&dir.join(sub)).ok().and_then(|s| Fade::of(&s));
     let steady = read_info(&dir.join(sub))
         .ok()
         .and_then(|i| i.steady_state)

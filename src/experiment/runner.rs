@@ -89,7 +89,10 @@ pub fn start(
         );
     }
     if let Err(e) = std::fs::create_dir_all(dir) {
-        bad_input!("cannot create the experiment directory {}: {e}", dir.display());
+        bad_input!(
+            "cannot create the experiment directory {}: {e}",
+            dir.display()
+        );
     }
     let dir = dir.canonicalize()?;
     if record.drive_state.is_some() && dir.to_string_lossy().contains(',') {
@@ -120,7 +123,11 @@ fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
             size: o.size,
         })?;
         let created = opened.created.then(|| opened.path.clone());
-        (opened.identity.size_bytes, opened.identity.logical_block, created)
+        (
+            opened.identity.size_bytes,
+            opened.identity.logical_block,
+            created,
+        )
     };
     for p in &record.phases {
         let (PhaseKind::Measure(params) | PhaseKind::SweepPoint(params) | PhaseKind::Soak(params)) =
@@ -356,7 +363,9 @@ fn run_in(
     let previous: Option<RunInfo> = read_info(&sub).ok();
     let outcome = match previous {
         // The run ended but the experiment did not hear of it (a crash in between).
-        Some(info) if info.status == "completed" => return Ok((RunEnd::Completed, headline(&sub, &info))),
+        Some(info) if info.status == "completed" => {
+            return Ok((RunEnd::Completed, headline(&sub, &info)))
+        }
         // A soak goes on with its series; on a simulated drive any run goes on from what the
         // drive saved (for a measure, its start), so the drive and the samples agree.
         Some(_) if soak || is_sim_target(&request.target) => continue_run(request, observer)?,

@@ -32,7 +32,13 @@ impl Axis {
 }
 
 /// One `sweep-point` phase per value.
-pub fn phases(setup: &Setup, axis: Axis, values: &[u32], point: Duration, interval: Duration) -> Vec<Phase> {
+pub fn phases(
+    setup: &Setup,
+    axis: Axis,
+    values: &[u32],
+    point: Duration,
+    interval: Duration,
+) -> Vec<Phase> {
     values
         .iter()
         .map(|&v| {
@@ -135,7 +141,10 @@ pub fn run(
     observer: &mut dyn super::ExperimentObserver,
 ) -> anyhow::Result<super::ExperimentOutcome> {
     if values.is_empty() || values.contains(&0) {
-        crate::bad_input!("--{} needs a list of positive numbers such as 1,2,4,8", axis.name());
+        crate::bad_input!(
+            "--{} needs a list of positive numbers such as 1,2,4,8",
+            axis.name()
+        );
     }
     let settings = json!({
         "axis": axis.name(),
@@ -144,5 +153,14 @@ pub fn run(
         "workload": setup.workload,
     });
     let list = phases(&setup, axis, values, point, interval);
-    super::launch("sweep", &setup, list, settings, Vec::new(), out, interrupt, observer)
+    super::launch(
+        "sweep",
+        &setup,
+        list,
+        settings,
+        Vec::new(),
+        out,
+        interrupt,
+        observer,
+    )
 }

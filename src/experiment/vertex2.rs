@@ -102,5 +102,7 @@ pub fn run(
         "workload": setup.workload,
     });
     let list = phases(&setup, &v);
-    super::launch("vertex2", &setup, list, settings, notes, out, interrupt, observer)
+    super::launch(
+        "vertex2", &setup, list, settings, notes, out, interrupt, observer,
+    )
 }

@@ -15,7 +15,12 @@ use crate::results::{read_samples, steady_line};
 use crate::units::format_duration;
 
 /// The two phases: `purge`, then `wsat` (samples one round long).
-pub fn phases(setup: &Setup, capacity: u64, max_duration: Duration, erase_method: &str) -> Vec<Phase> {
+pub fn phases(
+    setup: &Setup,
+    capacity: u64,
+    max_duration: Duration,
+    erase_method: &str,
+) -> Vec<Phase> {
     let round = Duration::from_secs_f64(setup.options.ss_round_s);
     vec![
         Phase {
@@ -81,7 +86,9 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
         out.push_str(&format!(
             "  {:>6} {:>10} {:>10.0} {:>12.1} {:>12.2}\n",
             i + 1,
-            format_duration(Duration::from_secs_f64(r["t_end_s"].as_f64().unwrap_or(0.0))),
+            format_duration(Duration::from_secs_f64(
+                r["t_end_s"].as_f64().unwrap_or(0.0)
+            )),
             r["iops"].as_f64().unwrap_or(0.0),
             r["tgbw_bytes"].as_f64().unwrap_or(0.0) / 1e9,
             r["drive_fills"].as_f64().unwrap_or(0.0)
@@ -117,5 +124,7 @@ pub fn run(
         "workload": setup.workload,
     });
     let list = phases(&setup, capacity, max_duration, erase_method);
-    super::launch("wsat", &setup, list, settings, notes, out, interrupt, observer)
+    super::launch(
+        "wsat", &setup, list, settings, notes, out, interrupt, observer,
+    )
 }

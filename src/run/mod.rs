@@ -161,7 +161,11 @@ pub struct Outcome {
 pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Result<Outcome> {
     let mut created = CreatedFile(None);
     let opened = open(request, &mut created)?;
-    let workload = resolve_workload(request, opened.identity.size_bytes, opened.identity.logical_block)?;
+    let workload = resolve_workload(
+        request,
+        opened.identity.size_bytes,
+        opened.identity.logical_block,
+    )?;
     let record = TargetRecord {
         path: request.target.clone(),
         identity: opened.identity.clone(),
@@ -191,7 +195,15 @@ pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Resu
     };
     let run_dir = RunDir::create(&dir, &info)?;
     created.0 = None;
-    execute(request, opened, info, run_dir, &workload, Vec::new(), observer)
+    execute(
+        request,
+        opened,
+        info,
+        run_dir,
+        &workload,
+        Vec::new(),
+        observer,
+    )
 }
 
 /// A target opened through the safety gates, with the engine that will drive it.

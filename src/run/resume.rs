@@ -20,16 +20,25 @@ use crate::stats::{LatencySummary, Sample};
 /// Continues the run in `request.out` (which must hold one that did not complete) with the
 /// workload recorded in its run.json and what is left of its stop rule. Refuses (exit 2) a
 /// directory without a run, a completed run, or one made on another target.
-pub fn continue_run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Result<Outcome> {
+pub fn continue_run(
+    request: &RunRequest,
+    observer: &mut dyn RunObserver,
+) -> anyhow::Result<Outcome> {
     let Some(dir) = request.out.clone() else {
         bad_input!("continuing a run needs its run directory");
     };
     let mut info = match read_info(&dir) {
         Ok(info) => info,
-        Err(e) => bad_input!("{} holds no run that can be continued: {e:#}", dir.display()),
+        Err(e) => bad_input!(
+            "{} holds no run that can be continued: {e:#}",
+            dir.display()
+        ),
     };
     if info.status == "completed" {
-        bad_input!("{} holds a completed run: nothing to continue", dir.display());
+        bad_input!(
+            "{} holds a completed run: nothing to continue",
+            dir.display()
+        );
     }
     if info.target.path != request.target {
         bad_input!(
@@ -53,7 +62,8 @@ pub fn continue_run(request: &RunRequest, observer: &mut dyn RunObserver) -> any
                 .and_then(|d| d.wear.host_bytes_written)
                 .unwrap_or(0)
         };
-        let saved = host(&opened.drive_info(&request.target)).saturating_sub(host(&info.drive_before));
+        let saved =
+            host(&opened.drive_info(&request.target)).saturating_sub(host(&info.drive_before));
         let keep = samples
             .iter()
             .take_while(|s| s.bytes_written_total <= saved)
@@ -76,9 +86,7 @@ pub fn continue_run(request: &RunRequest, observer: &mut dyn RunObserver) -> any
     };
     let kept = samples[..keep].to_vec();
     let run_dir = RunDir::reopen(&dir, &kept)?;
-    let (index, at_s) = kept
-        .last()
-        .map_or((0, 0.0), |s| (s.index + 1, s.t_end_s));
+    let (index, at_s) = kept.last().map_or((0, 0.0), |s| (s.index + 1, s.t_end_s));
     let bytes_done: u64 = kept.iter().map(|s| s.bytes).sum();
 
     let mut left = info.workload.clone();
@@ -97,7 +105,9 @@ pub fn continue_run(request: &RunRequest, observer: &mut dyn RunObserver) -> any
         index,
         at_s,
         resumed_utc: utc_now(),
-        outage_s: (!is_sim_target(&request.target)).then_some(outage_s).flatten(),
+        outage_s: (!is_sim_target(&request.target))
+            .then_some(outage_s)
+            .flatten(),
         dropped_samples: (samples.len() - keep) as u64,
         note,
     });
@@ -114,7 +124,11 @@ pub fn continue_run(request: &RunRequest, observer: &mut dyn RunObserver) -> any
 /// short are lost; CPU figures are this session's.
 pub(super) fn whole_run_summary(previous: &[Sample], session: &Summary) -> Summary {
     let mut s = session.clone();
-    let seconds: f64 = previous.iter().map(|x| x.t_end_s - x.t_start_s).sum::<f64>() + session.seconds;
+    let seconds: f64 = previous
+        .iter()
+        .map(|x| x.t_end_s - x.t_start_s)
+        .sum::<f64>()
+        + session.seconds;
     let dir = |x: &Sample, read: bool| {
         let d = if read { &x.read } else { &x.write };
         d.as_ref().map_or((0, 0), |d| (d.ops, d.bytes))
