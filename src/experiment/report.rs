@@ -217,7 +217,22 @@ fn vertex2_text(dir: &Path, record: &ExperimentRecord) -> String {
     }
     let (fade, _) = soak_figures(dir, record);
     if let Some(f) = fade {
-        out.push_str(&f.line());
+        let half = f
+            .half_fade_s
+            .map(|s| {
+                format!(
+                    ", half after {}",
+                    format_duration(std::time::Duration::from_secs_f64(s))
+                )
+            })
+            .unwrap_or_default();
+        out.push_str(&line(
+            "Soak (first → last sample)",
+            format!(
+                "{:.0} → {:.0} IOPS ({:.0} %){half}",
+                f.start_iops, f.end_iops, f.end_pct_of_start
+            ),
+        ));
     }
     if let Some(s) = record
         .phase("soak")

@@ -9,19 +9,21 @@ pub fn steady_line(s: &SteadyState) -> String {
     let at = |t: f64| format_duration(std::time::Duration::from_secs_f64(t.max(0.0)));
     let text = match (&s.window, s.reached) {
         (Some(w), true) => format!(
-            "at {}, {}{}: {:.0} IOPS, range {:.1} %, slope {:.1} %",
+            "at {}, {}{}: {:.0} IOPS\n  {:<28} range {:.1} %, slope {:.1} % of the window average",
             at(s.at_s.unwrap_or(w.end_s)),
             format_bytes(s.bytes_written.unwrap_or(0)),
             s.drive_fills
                 .map(|f| format!(" ({f:.2} fills)"))
                 .unwrap_or_default(),
             w.avg,
+            "",
             w.range_pct,
             w.slope_pct
         ),
         (Some(w), false) => format!(
-            "not reached in {} rounds; last {}–{}: {:.0} IOPS, range {:.1} %, slope {:.1} %",
+            "not reached in {} rounds; last window\n  {:<28} {}–{}: {:.0} IOPS, range {:.1} %, slope {:.1} %",
             s.rounds,
+            "",
             at(w.start_s),
             at(w.end_s),
             w.avg,
