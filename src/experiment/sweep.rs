@@ -115,7 +115,7 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
     for p in v["points"].as_array().into_iter().flatten() {
         out.push_str(&format!(
             "  {:>7} {:>9.0} {:>8.2} {:>9} {:>9} {:>9} {:>9} {:>8}\n",
-            p[axis],
+            p[axis].to_string(),
             p["iops"].as_f64().unwrap_or(0.0),
             p["mb_per_s"].as_f64().unwrap_or(0.0),
             ms(&p["avg_ms"]),
