@@ -166,18 +166,16 @@ fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<RunEnd> {
 /// One line on stderr per phase, and the soak's progress bar (nothing with --json).
 struct Terminal {
     quiet: bool,
-    total: usize,
 }
 
 impl Terminal {
     fn new(quiet: bool) -> Terminal {
-        Terminal { quiet, total: 0 }
+        Terminal { quiet }
     }
 }
 
 impl ExperimentObserver for Terminal {
-    fn phase_started(&mut self, index: usize, phase: &PhaseRecord) {
-        self.total = self.total.max(index + 1);
+    fn phase_started(&mut self, _index: usize, phase: &PhaseRecord) {
         if !self.quiet && phase.attempts > 1 {
             eprintln!(
                 "ssdfade: phase {} again (attempt {})",

@@ -196,3 +196,48 @@ pub(super) fn whole_run_summary(previous: &[Sample], session: &Summary) -> Summa
     s.errors = previous.iter().map(|x| x.errors).sum::<u64>() + session.errors;
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::IntervalStats;
+
+    fn interval(ops: u64, latency_ns: u64) -> IntervalStats {
+        let mut stats = IntervalStats::new();
+        stats.write.record_n(ops, ops * 4096, latency_ns);
+        stats
+    }
+
+    #[test]
+    fn a_continued_run_sums_counts_and_rates_over_both_sessions() {
+        // Before the cut: 2 s at 1000 IOPS, 100 µs. After: 2 s at 3000 IOPS, 300 µs.
+        let mut previous = Vec::new();
+        let mut written = 0;
+        for i in 0..2u64 {
+            let s = Sample::new(
+                i,
+                i as f64,
+                i as f64 + 1.0,
+                &interval(1000, 100_000),
+                written,
+            );
+            written = s.bytes_written_total;
+            previous.push(s);
+        }
+        let mut after = interval(3000, 300_000);
+        after.merge(&interval(3000, 300_000));
+        let session = Summary::new(&after, 2.0, 0.1, 2.0, "sim");
+        let s = whole_run_summary(&previous, &session);
+        assert_eq!(s.ops, 8000);
+        assert_eq!(s.bytes, 8000 * 4096);
+        assert_eq!(s.seconds, 4.0);
+        assert_eq!(s.iops, 2000.0);
+        assert_eq!(s.write_iops, 2000.0);
+        assert_eq!(s.read_iops, 0.0);
+        assert!((s.mb_per_s - 8000.0 * 4096.0 / 1e6 / 4.0).abs() < 1e-9);
+        // Means weighted by I/Os: (2000 × 100 + 6000 × 300) / 8000 = 250 µs (histogram precision).
+        assert!((s.lat_us.mean - 250.0).abs() < 1.0, "{}", s.lat_us.mean);
+        assert!((s.write_lat_us.mean - 250.0).abs() < 1.0);
+        assert!((s.lat_us.max - 300.0).abs() < 1.0);
+    }
+}
