@@ -597,3 +597,26 @@ fn a_soak_on_zram_killed_and_resumed_records_the_gap() {
     let end = s.last().unwrap()["t_end_s"].as_f64().unwrap();
     assert!((7.9..9.5).contains(&end), "ended at {end} s");
 }
+
+#[test]
+fn a_running_experiment_cannot_be_resumed_twice() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("busy");
+    let mut child = spawn(&mut vertex2_cmd(
+        work.path(),
+        "sim:vertex2-60g,scale=8",
+        &dir,
+    ));
+    wait_for("the soak to run", Duration::from_secs(120), || {
+        phase_status(&dir, "soak").as_deref() == Some("running")
+    });
+    let out = ssdfade(work.path())
+        .arg("resume")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("in use by another ssdfade"));
+}

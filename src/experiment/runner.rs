@@ -199,12 +199,30 @@ pub fn resume(
     run_phases(&dir, record, interrupt, observer)
 }
 
+/// Holds an experiment directory for one process: a second `resume` of the same directory
+/// while the first still runs would interleave two runs of the same phase.
+fn lock(dir: &Path) -> anyhow::Result<std::fs::File> {
+    use std::os::fd::AsRawFd;
+    let path = dir.join(".lock");
+    let file = std::fs::File::create(&path)
+        .map_err(|e| anyhow::anyhow!("creating {}: {e}", path.display()))?;
+    // SAFETY: flock on a descriptor we own; the lock lives as long as the returned file.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        bad_input!(
+            "{} is in use by another ssdfade process: wait for it to end (or stop it) first",
+            dir.display()
+        );
+    }
+    Ok(file)
+}
+
 fn run_phases(
     dir: &Path,
     mut record: ExperimentRecord,
     interrupt: Arc<AtomicBool>,
     observer: &mut dyn ExperimentObserver,
 ) -> anyhow::Result<ExperimentOutcome> {
+    let _lock = lock(dir)?;
     let target = effective_target(dir, &record);
     record.status = "running".into();
     record.save(dir)?;
