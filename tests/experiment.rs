@@ -433,9 +433,12 @@ fn hir_on_the_simulated_drive_recovers_after_the_longer_gaps() {
             .map(|b| b.as_f64().unwrap())
             .collect();
         assert_eq!(bursts.len(), 2);
-        // The second burst follows an idle gap; the return to baseline writes the gain away.
+        // Every burst follows an idle gap; the return to baseline writes the gain away.
         let baseline = s["baseline_iops"].as_f64().unwrap();
-        assert!(baseline < 0.8 * bursts[1], "the return to baseline: {s}");
+        assert!(
+            baseline < 0.8 * bursts[0].min(bursts[1]),
+            "the return to baseline: {s}"
+        );
     }
     for s in &states[3..] {
         let mean = s["burst_mean_iops"].as_f64().unwrap();

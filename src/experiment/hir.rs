@@ -1,8 +1,8 @@
 //! SNIA PTS host idle recovery (HIR): purge, write twice the capacity (SNIA's preconditioning
 //! amount, with the test's own 4 KiB random writes: a purged drive is flat, and so "steady",
 //! until its spare area runs out), write 4 KiB at random offsets until steady state,
-//! then for each wait state (idle gaps of 5, 10, 15, 25 and 50 s) a series of 5-second write
-//! bursts each followed by the gap, and after each wait state a return to the steady-state
+//! then for each wait state (idle gaps of 5, 10, 15, 25 and 50 s) a series of idle gaps each
+//! followed by a 5-second write burst, and after each wait state a return to the steady-state
 //! baseline (continuous writes as long as the bursts of one wait state together, and at least
 //! five minutes, so the spare area that idle time freed is used up again). SNIA runs 360
 //! bursts per wait state (and a 1800 s return); `--bursts` scales that down.
@@ -25,7 +25,7 @@ pub const BURST: Duration = Duration::from_secs(5);
 pub const MIN_RETURN: Duration = Duration::from_secs(300);
 
 /// The phases: `purge`, `fill` (2 × capacity), `precondition` (until steady, at most
-/// `max_duration`), then per wait state `wsN-burstK` / `wsN-idleK` pairs and `wsN-baseline`.
+/// `max_duration`), then per wait state `wsN-idleK` / `wsN-burstK` pairs and `wsN-baseline`.
 pub fn phases(
     setup: &Setup,
     capacity: u64,
@@ -58,16 +58,18 @@ pub fn phases(
         },
     ];
     for gap in WAIT_STATES {
+        // Idle first, so that every burst shows what its gap gave back (SNIA repeats burst
+        // then idle 360 times, where the order hardly matters; with a few bursts it does).
         for k in 1..=bursts {
-            list.push(Phase {
-                name: format!("ws{gap}-burst{k}"),
-                kind: PhaseKind::Measure(run_params(w, Some(BURST), None, Duration::from_secs(1))),
-            });
             list.push(Phase {
                 name: format!("ws{gap}-idle{k}"),
                 kind: PhaseKind::Idle(IdleParams {
                     seconds: f64::from(gap),
                 }),
+            });
+            list.push(Phase {
+                name: format!("ws{gap}-burst{k}"),
+                kind: PhaseKind::Measure(run_params(w, Some(BURST), None, Duration::from_secs(1))),
             });
         }
         list.push(Phase {
