@@ -8,10 +8,10 @@ use crate::cli::CompareArgs;
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
     let out = args.out.as_deref().unwrap_or(Path::new("."));
     let written = crate::report::compare_dirs(&args.dirs, out)?;
-    print!("{}", written.markdown);
-    println!();
+    crate::out!("{}", written.markdown)?;
+    crate::outln!()?;
     for path in &written.files {
-        println!("wrote {}", path.display());
+        crate::outln!("wrote {}", path.display())?;
     }
     Ok(())
 }

@@ -147,12 +147,12 @@ fn workload(w: &ExperimentWorkloadArgs, qd: u32) -> WorkloadSpec {
 
 fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<RunEnd> {
     if json {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&summary_json(&outcome.dir, &outcome.record))?
-        );
+        )?;
     } else {
-        print!("{}", summary_text(&outcome.dir, &outcome.record));
+        crate::out!("{}", summary_text(&outcome.dir, &outcome.record))?;
     }
     if outcome.end == RunEnd::Interrupted {
         eprintln!(

@@ -5,7 +5,7 @@ use crate::cli::PlotArgs;
 /// Draws the charts and prints the files written, one a line.
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
     for path in crate::plot::plot_dir(&args.dir, args.format, args.out.as_deref())? {
-        println!("{}", path.display());
+        crate::outln!("{}", path.display())?;
     }
     Ok(())
 }

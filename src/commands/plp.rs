@@ -14,7 +14,7 @@ pub fn run(cmd: &PlpCommand) -> anyhow::Result<RunEnd> {
     match cmd {
         PlpCommand::Listen { port, bind } => {
             plp::listen(&format!("{bind}:{port}"), &stop, &mut |addr| {
-                println!("listening on {addr}");
+                let _ = crate::outln!("listening on {addr}");
                 let _ = std::io::stdout().flush();
             })?;
             // Ctrl-C is how a listener ends: nothing was interrupted.
@@ -40,14 +40,14 @@ pub fn run(cmd: &PlpCommand) -> anyhow::Result<RunEnd> {
                 },
                 &stop,
             )?;
-            println!(
+            crate::outln!(
                 "wrote {} records ({} acknowledged) over {} slots of {} in {:.1} s",
                 report.records_written,
                 report.records_acknowledged,
                 report.slots,
                 report.target,
                 report.seconds
-            );
+            )?;
             Ok(if a.duration.is_some() {
                 RunEnd::Completed
             } else {
@@ -58,10 +58,10 @@ pub fn run(cmd: &PlpCommand) -> anyhow::Result<RunEnd> {
             let report = plp::verify(&a.target, &a.log)?;
             let dir: PathBuf = plp::record(&report, a.out.clone())?;
             if a.json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                crate::outln!("{}", serde_json::to_string_pretty(&report)?)?;
             } else {
-                print!("{}", plp::summary(&report));
-                println!("  Run directory: {}", dir.display());
+                crate::out!("{}", plp::summary(&report))?;
+                crate::outln!("  Run directory: {}", dir.display())?;
             }
             Ok(if report.passed() {
                 RunEnd::Completed

@@ -5,10 +5,10 @@ use crate::cli::ReportArgs;
 /// Writes the report and prints it, then the files written.
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     let written = crate::report::report_dir(&args.dir)?;
-    print!("{}", written.markdown);
-    println!();
+    crate::out!("{}", written.markdown)?;
+    crate::outln!()?;
     for path in &written.files {
-        println!("wrote {}", path.display());
+        crate::outln!("wrote {}", path.display())?;
     }
     Ok(())
 }

@@ -29,17 +29,17 @@ pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
             if duration.is_zero() {
                 crate::bad_input!("an idle time of 0 does nothing: give a duration such as 10m");
             }
-            print!(
+            crate::out!(
                 "{}",
                 SimDrive::open_kept(target, "idle time")?.idle(*duration)?
-            );
+            )?;
             Ok(())
         }
         SimCommand::PowerCut { target } => {
-            print!(
+            crate::out!(
                 "{}",
                 SimDrive::open_kept(target, "a power cut")?.power_cut()?
-            );
+            )?;
             Ok(())
         }
     }

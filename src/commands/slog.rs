@@ -30,9 +30,9 @@ pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
     let mut progress = |line: &str| eprintln!("ssdfade slog: {line}");
     let outcome = slog::run(&request, &stop, &mut progress)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&outcome.record)?);
+        crate::outln!("{}", serde_json::to_string_pretty(&outcome.record)?)?;
     } else {
-        print!("{}", slog::table::render(&outcome.record, &outcome.dir));
+        crate::out!("{}", slog::table::render(&outcome.record, &outcome.dir))?;
     }
     Ok(match outcome.record.end {
         RunEnd::Completed if stop.load(Ordering::Relaxed) => RunEnd::Interrupted,

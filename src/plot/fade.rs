@@ -74,26 +74,29 @@ pub struct FadeChart {
 /// later ones their share of it, e.g. "fresh 6000 → faded 910 (−85 %) → recovered 4000 (67 %
 /// of fresh)".
 pub fn states_caption(states: &[State]) -> String {
-    let Some(first) = states.first() else {
+    // Changes are told against the state named "fresh" (the drive just erased) when there is
+    // one, else against the first.
+    let reference = states.iter().position(|s| s.name == "fresh").unwrap_or(0);
+    let Some(base) = states.get(reference) else {
         return String::new();
     };
-    let mut parts = vec![format!(
-        "{} {} IOPS",
-        first.name,
-        style::iops_text(first.iops)
-    )];
-    for (i, s) in states.iter().enumerate().skip(1) {
-        let change = if first.iops <= 0.0 {
-            String::new()
-        } else if i == 1 {
-            let pct = 100.0 * (s.iops - first.iops) / first.iops;
-            let sign = if pct < 0.0 { "−" } else { "+" };
-            format!(" ({sign}{:.0} %)", pct.abs())
-        } else {
-            format!(" ({:.0} % of {})", 100.0 * s.iops / first.iops, first.name)
-        };
-        parts.push(format!("{} {}{change}", s.name, style::iops_text(s.iops)));
-    }
+    let parts: Vec<String> = states
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let change = if i <= reference || base.iops <= 0.0 {
+                String::new()
+            } else if i == reference + 1 {
+                let pct = 100.0 * (s.iops - base.iops) / base.iops;
+                let sign = if pct < 0.0 { "−" } else { "+" };
+                format!(" ({sign}{:.0} %)", pct.abs())
+            } else {
+                format!(" ({:.0} % of {})", 100.0 * s.iops / base.iops, base.name)
+            };
+            let unit = if i == 0 { " IOPS" } else { "" };
+            format!("{} {}{unit}{change}", s.name, style::iops_text(s.iops))
+        })
+        .collect();
     parts.join(" → ")
 }
 

@@ -9,8 +9,8 @@ use super::document::{Block, Document};
 use super::figures::Figures;
 use super::run::{figures_row, identity_table, reproduce_command, secs, wear_table, FIGURES_HEAD};
 
-/// The measured states that tell the story: the first measure phase (fresh), the last one
-/// before the first erase (faded), and the first one after the last erase (recovered).
+/// The measured states that tell the story: the fresh phase (or the first measure), the last one
+/// before the last erase (faded), and the first one after the last erase (recovered).
 fn fade_and_recovery(exp: &Experiment) -> Vec<String> {
     let measure_iops = |i: usize| {
         let p = &exp.phases[i];
@@ -19,10 +19,16 @@ fn fade_and_recovery(exp: &Experiment) -> Vec<String> {
             .flatten()
     };
     let n = exp.phases.len();
-    let first_erase = exp.phases.iter().position(|p| p.record.kind == "erase");
     let last_erase = exp.phases.iter().rposition(|p| p.record.kind == "erase");
-    let fresh = (0..n).find_map(|i| measure_iops(i).map(|v| (i, v)));
-    let faded = (0..first_erase.unwrap_or(n))
+    // The reference is the phase named "fresh" (measured just after an erase) when there is
+    // one, else the first measure.
+    let fresh = exp
+        .phases
+        .iter()
+        .position(|p| p.record.name == "fresh")
+        .and_then(|i| measure_iops(i).map(|v| (i, v)))
+        .or_else(|| (0..n).find_map(|i| measure_iops(i).map(|v| (i, v))));
+    let faded = (0..last_erase.unwrap_or(n))
         .rev()
         .find_map(|i| measure_iops(i).map(|v| (i, v)));
     let recovered =
@@ -76,7 +82,11 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     let reference = exp
         .phases
         .iter()
-        .find(|p| p.record.kind == "measure" && p.run.is_some())
+        .find(|p| p.record.name == "fresh" && p.run.is_some())
+        .or(exp
+            .phases
+            .iter()
+            .find(|p| p.record.kind == "measure" && p.run.is_some()))
         .or(exp.phases.iter().find(|p| p.run.is_some()));
     let reference_iops = reference
         .and_then(|p| p.run.as_ref())
