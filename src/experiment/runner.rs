@@ -266,6 +266,8 @@ fn run_phases(
             }
         };
         record.save(dir)?;
+        // The experiment's charts so far, so an unfinished 8 h experiment has them too.
+        crate::run::draw_charts(dir);
         observer.phase_finished(i, &record.phases[i]);
         if end != RunEnd::Completed {
             record.status = status_of(&end).into();

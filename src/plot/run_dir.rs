@@ -2,6 +2,7 @@
 //! samples.jsonl), so a finished, interrupted or crashed run can be drawn again at any time.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::fade::{FadeChart, FadePoint, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
@@ -28,10 +29,11 @@ pub fn run_subtitle(run: &Run) -> String {
     format!("{status}{}", workload_line(&run.info.workload))
 }
 
-/// The first interval and the last full one (a run cut short ends with a partial interval).
-pub fn first_and_last_full(samples: &[Sample]) -> Option<(&Sample, &Sample)> {
+/// The first interval and the last full one, judged by the configured `interval` (a run cut
+/// short ends with a partial interval; a slow start may make the first one long).
+pub fn first_and_last_full(samples: &[Sample], interval: Duration) -> Option<(&Sample, &Sample)> {
     let first = samples.first()?;
-    let length = first.t_end_s - first.t_start_s;
+    let length = interval.as_secs_f64();
     let last = samples
         .iter()
         .rev()
@@ -58,7 +60,7 @@ pub fn steady_window(run: &Run) -> Option<SteadyWindow> {
 
 /// The fade chart of a run: its IOPS, the start and end levels, the steady-state window.
 pub fn fade_chart(run: &Run) -> FadeChart {
-    let states = first_and_last_full(&run.samples)
+    let states = first_and_last_full(&run.samples, run.info.workload.interval)
         .map(|(first, last)| {
             vec![
                 State {

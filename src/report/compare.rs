@@ -30,8 +30,8 @@ struct Headline {
 
 impl Headline {
     fn of(run: &Run) -> Headline {
-        let (first, last) =
-            first_and_last_full(&run.samples).map_or((0.0, 0.0), |(f, l)| (f.iops, l.iops));
+        let (first, last) = first_and_last_full(&run.samples, run.info.workload.interval)
+            .map_or((0.0, 0.0), |(f, l)| (f.iops, l.iops));
         Headline {
             first_iops: first,
             last_iops: last,

@@ -256,7 +256,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
 
     doc.heading("Results");
     let whole = Figures::of(samples);
-    if let Some((first, last)) = crate::plot::first_and_last_full(samples) {
+    if let Some((first, last)) = crate::plot::first_and_last_full(samples, info.workload.interval) {
         let reference = first.iops;
         let one = |s: &Sample| Figures::of(std::slice::from_ref(s));
         let mut rows = vec![
