@@ -272,6 +272,7 @@ fn run_phases(
         if end != RunEnd::Completed {
             record.status = status_of(&end).into();
             record.save(dir)?;
+            write_report(dir);
             return Ok(ExperimentOutcome {
                 dir: dir.to_path_buf(),
                 record,
@@ -281,11 +282,20 @@ fn run_phases(
     }
     record.status = "completed".into();
     record.save(dir)?;
+    write_report(dir);
     Ok(ExperimentOutcome {
         dir: dir.to_path_buf(),
         record,
         end: RunEnd::Completed,
     })
+}
+
+/// Writes report.md and report.html into the experiment directory; a report that cannot be
+/// written is a note (`ssdfade report DIR` writes it again from the saved data).
+fn write_report(dir: &Path) {
+    if let Err(e) = crate::report::report_dir(dir) {
+        eprintln!("ssdfade: note: no report written in {}: {e:#}", dir.display());
+    }
 }
 
 fn status_of(end: &RunEnd) -> &'static str {
