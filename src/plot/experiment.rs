@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
+use super::sweep::{SweepChart, SweepPoint};
 use super::{Chart, Format};
 use crate::results::{workload_line, Experiment, Run};
 
@@ -147,5 +148,56 @@ pub fn render_experiment(
     let t = timeline(exp);
     t.fade.write(fade_path, format)?;
     t.latency.write(&latency_path, format)?;
-    Ok(vec![fade_path.to_path_buf(), latency_path])
+    let mut written = vec![fade_path.to_path_buf(), latency_path];
+    if let Some(chart) = sweep_chart(exp) {
+        let path = fade_path.with_file_name(format!("sweep.{}", format.extension()));
+        chart.write(&path, format)?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// The IOPS-and-latency-against-QD chart of a queue-depth sweep (`ssdfade sweep --qd`): one
+/// point per sweep point that ran, recomputed from its samples.
+fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
+    if exp.name != "sweep" {
+        return None;
+    }
+    let mut points = Vec::new();
+    let mut first = None;
+    for phase in &exp.phases {
+        let Some(run) = &phase.run else { continue };
+        if !phase.record.name.starts_with("qd") {
+            return None; // a thread sweep: the timeline tells it
+        }
+        let ops: u64 = run.samples.iter().map(|s| s.ops).sum();
+        let (Some(a), Some(b)) = (run.samples.first(), run.samples.last()) else {
+            continue;
+        };
+        let seconds = b.t_end_s - a.t_start_s;
+        let lat_weighted: f64 = run
+            .samples
+            .iter()
+            .filter_map(|s| s.lat_us.map(|l| s.ops as f64 * l.mean))
+            .sum();
+        if ops == 0 || seconds <= 0.0 {
+            continue;
+        }
+        first.get_or_insert(run);
+        points.push(SweepPoint {
+            threads: 1,
+            qd: run.info.workload.qd,
+            iops: ops as f64 / seconds,
+            avg_lat_us: lat_weighted / ops as f64,
+        });
+    }
+    let run = first?;
+    Some(SweepChart {
+        title: format!(
+            "Queue-depth sweep — {}",
+            crate::results::device_line(&run.info)
+        ),
+        subtitle: workload_line(&run.info.workload),
+        points,
+    })
 }
