@@ -110,6 +110,23 @@ pub struct Outcome {
 /// is an error (exit 2) and leaves nothing behind; a failed or interrupted run is an `Ok`
 /// outcome with its [`RunEnd`], its samples kept.
 pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Result<Outcome> {
+    prepare(request)?.execute(observer)
+}
+
+/// A run whose target is open and checked and whose workload is resolved, with nothing written
+/// yet: dropping it leaves nothing behind. Lets a caller starting several runs at once check
+/// every target before any of them writes.
+pub struct Prepared {
+    request: RunRequest,
+    engine: Box<dyn Engine>,
+    info: RunInfo,
+    workload: Workload,
+    created: CreatedFile,
+}
+
+/// The first half of [`run`]: opens the target with its safety gates and resolves the workload.
+/// Bad input or a refused target is an error and nothing is written.
+pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
     let target = &request.target;
     let open = OpenRequest {
         path: PathBuf::from(target),
@@ -120,7 +137,7 @@ pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Resu
     };
     // A simulated drive needs no confirmation (no real data is at stake).
     let mut created = CreatedFile(None);
-    let (identity, mut engine): (Identity, Box<dyn Engine>) = if is_sim_target(target) {
+    let (identity, engine): (Identity, Box<dyn Engine>) = if is_sim_target(target) {
         let engine = SimEngine::open(target)?;
         (engine.identity(), Box::new(engine))
     } else {
@@ -145,9 +162,7 @@ pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Resu
         identity,
     };
     let engine_name = engine.name();
-
-    let name = record.identity.name.clone();
-    let mut info = RunInfo {
+    let info = RunInfo {
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: request.command.clone(),
@@ -166,52 +181,86 @@ pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Resu
         process: Some(ProcessStamp::current()),
         heartbeat_utc: None,
     };
-    let run_dir = RunDir::create(request.out.as_deref(), &name, &info)?;
-    let dir = run_dir.dir.clone();
-    created.0 = None;
-
-    observer.started(&dir, &info);
-    let control = Control {
-        interrupted: request.interrupt.clone(),
-    };
-    let mut recorder = Recorder::new(run_dir, info.clone(), observer);
-    let cpu0 = process_cpu_seconds();
-    let wall0 = Instant::now();
-    let result = engine.run(&workload, &control, &mut recorder);
-    let cpu = process_cpu_seconds() - cpu0;
-    let wall = wall0.elapsed().as_secs_f64();
-    let (run_dir, total, t_end) = recorder.finish();
-    // Anything that stopped the engine (a full disk under the run directory, a worker that
-    // could not start) ends the run as failed in run.json, not as "running" forever.
-    let (end, error) = match result {
-        Ok(end) => (end, None),
-        Err(e) => (RunEnd::Failed(format!("{e:#}")), Some(e)),
-    };
-    observer.finished(&end);
-
-    let summary = Summary::new(&total, t_end, cpu, wall, engine_name);
-    info.status = match &end {
-        RunEnd::Completed => "completed",
-        RunEnd::Interrupted => "interrupted",
-        RunEnd::Failed(_) => "failed",
-    }
-    .into();
-    info.ended_utc = Some(utc_now());
-    info.end = Some(end.clone());
-    info.summary = Some(summary.clone());
-    info.drive_after = drive_info(engine.as_ref());
-    info.write_amplification =
-        crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
-    run_dir.write_info(&info)?;
-    if let Some(e) = error {
-        return Err(e);
-    }
-    Ok(Outcome {
-        dir,
+    Ok(Prepared {
+        request: request.clone(),
+        engine,
         info,
-        summary,
-        end,
+        workload,
+        created,
     })
+}
+
+impl Prepared {
+    /// The target's kernel or file name (the default run directory's suffix).
+    pub fn name(&self) -> &str {
+        &self.info.target.identity.name
+    }
+
+    /// Runs to the end: the second half of [`run`].
+    pub fn execute(self, observer: &mut dyn RunObserver) -> anyhow::Result<Outcome> {
+        let Prepared {
+            request,
+            mut engine,
+            mut info,
+            workload,
+            mut created,
+        } = self;
+        let request = &request;
+        let target = &request.target;
+        let name = info.target.identity.name.clone();
+        let engine_name = engine.name();
+        let drive_info = |engine: &dyn Engine| {
+            engine
+                .drive_info()
+                .or_else(|| crate::inspect::gather_for_record(target))
+        };
+        let run_dir = RunDir::create(request.out.as_deref(), &name, &info)?;
+        let dir = run_dir.dir.clone();
+        created.0 = None;
+
+        observer.started(&dir, &info);
+        let control = Control {
+            interrupted: request.interrupt.clone(),
+        };
+        let mut recorder = Recorder::new(run_dir, info.clone(), observer);
+        let cpu0 = process_cpu_seconds();
+        let wall0 = Instant::now();
+        let result = engine.run(&workload, &control, &mut recorder);
+        let cpu = process_cpu_seconds() - cpu0;
+        let wall = wall0.elapsed().as_secs_f64();
+        let (run_dir, total, t_end) = recorder.finish();
+        // Anything that stopped the engine (a full disk under the run directory, a worker that
+        // could not start) ends the run as failed in run.json, not as "running" forever.
+        let (end, error) = match result {
+            Ok(end) => (end, None),
+            Err(e) => (RunEnd::Failed(format!("{e:#}")), Some(e)),
+        };
+        observer.finished(&end);
+
+        let summary = Summary::new(&total, t_end, cpu, wall, engine_name);
+        info.status = match &end {
+            RunEnd::Completed => "completed",
+            RunEnd::Interrupted => "interrupted",
+            RunEnd::Failed(_) => "failed",
+        }
+        .into();
+        info.ended_utc = Some(utc_now());
+        info.end = Some(end.clone());
+        info.summary = Some(summary.clone());
+        info.drive_after = drive_info(engine.as_ref());
+        info.write_amplification =
+            crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
+        run_dir.write_info(&info)?;
+        if let Some(e) = error {
+            return Err(e);
+        }
+        Ok(Outcome {
+            dir,
+            info,
+            summary,
+            end,
+        })
+    }
 }
 
 /// A test file this invocation created, removed again if the run is refused before it starts
