@@ -196,6 +196,12 @@ impl Prepared {
         &self.info.target.identity.name
     }
 
+    /// Writes the run directory at `dir` instead of the request's `--out` or default.
+    pub fn with_out(mut self, dir: PathBuf) -> Prepared {
+        self.request.out = Some(dir);
+        self
+    }
+
     /// Runs to the end: the second half of [`run`].
     pub fn execute(self, observer: &mut dyn RunObserver) -> anyhow::Result<Outcome> {
         let Prepared {
