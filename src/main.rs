@@ -24,6 +24,10 @@ fn main() {
         Err(e) => e.exit(),
     };
     let result = match &cli.command {
+        Command::Measure(args) if !args.more_targets.is_empty() => {
+            commands::group::run(args, "measure")
+        }
+        Command::Soak(args) if !args.more_targets.is_empty() => commands::group::run(args, "soak"),
         Command::Measure(args) => commands::measure::run(args).map(|o| o.end),
         Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
         Command::Selftest(args) => commands::selftest::run(args).map(|()| RunEnd::Completed),

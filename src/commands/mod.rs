@@ -1,6 +1,7 @@
 //! One module per subcommand; [`run`] holds what measure and soak share.
 
 pub mod erase;
+pub mod group;
 pub mod info;
 pub mod measure;
 pub mod run;

@@ -58,7 +58,11 @@ impl GroupOutcome {
     /// How the group ended: failed when any member failed, else interrupted when any was,
     /// else completed.
     pub fn end(&self) -> RunEnd {
-        let failed: Vec<&Member> = self.members.iter().filter(|m| m.status() == "failed").collect();
+        let failed: Vec<&Member> = self
+            .members
+            .iter()
+            .filter(|m| m.status() == "failed")
+            .collect();
         if !failed.is_empty() {
             let names: Vec<&str> = failed.iter().map(|m| m.target.as_str()).collect();
             RunEnd::Failed(format!(
@@ -78,7 +82,10 @@ impl GroupOutcome {
 /// Splits a `--destroy-data A,B,…` list over `targets`: each target gets the entry naming it
 /// (as written or as the same file or device), or none (its own gate then refuses it). An entry
 /// naming no target is refused.
-pub fn confirmations(targets: &[String], destroy_data: Option<&Path>) -> anyhow::Result<Vec<Option<PathBuf>>> {
+pub fn confirmations(
+    targets: &[String],
+    destroy_data: Option<&Path>,
+) -> anyhow::Result<Vec<Option<PathBuf>>> {
     let entries: Vec<PathBuf> = destroy_data
         .map(|list| {
             list.to_string_lossy()
@@ -204,7 +211,9 @@ pub fn run(
 /// `e` with the target it is about in front, keeping a refusal a refusal (exit 2).
 fn prefixed(target: &str, e: anyhow::Error) -> anyhow::Error {
     if let Some(bad) = e.downcast_ref::<BadInput>() {
-        anyhow::Error::new(BadInput(format!("{target}: {bad}; nothing was run on any target")))
+        anyhow::Error::new(BadInput(format!(
+            "{target}: {bad}; nothing was run on any target"
+        )))
     } else {
         e.context(format!("{target}: nothing was run on any target"))
     }

@@ -57,6 +57,7 @@ struct Families {
     iops: Family<RunLabels, FloatGauge>,
     throughput: Family<RunLabels, FloatGauge>,
     latency: Family<QuantileLabels, FloatGauge>,
+    latency_mean: Family<RunLabels, FloatGauge>,
     elapsed: Family<RunLabels, FloatGauge>,
     written: Family<RunLabels, Counter>,
     errors: Family<RunLabels, Counter>,
@@ -72,6 +73,7 @@ impl Families {
             iops: Family::default(),
             throughput: Family::default(),
             latency: Family::default(),
+            latency_mean: Family::default(),
             elapsed: Family::default(),
             written: Family::default(),
             errors: Family::default(),
@@ -81,7 +83,11 @@ impl Families {
             life_left: Family::default(),
         };
         let r = registry;
-        r.register("iops", "I/Os per second, reads and writes, in the last interval", f.iops.clone());
+        r.register(
+            "iops",
+            "I/Os per second, reads and writes, in the last interval",
+            f.iops.clone(),
+        );
         r.register(
             "throughput_bytes_per_second",
             "Bytes per second, reads and writes, in the last interval",
@@ -89,17 +95,34 @@ impl Families {
         );
         r.register(
             "latency_seconds",
-            "I/O latency of the last interval: quantile 0.5, 0.99, 0.999, 1 (max); mean under quantile=\"mean\"",
+            "I/O latency of the last interval, reads and writes: quantiles 0.5, 0.99, 0.999 and 1 (the maximum)",
             f.latency.clone(),
+        );
+        r.register(
+            "latency_mean_seconds",
+            "Mean I/O latency of the last interval, reads and writes",
+            f.latency_mean.clone(),
         );
         r.register(
             "elapsed_seconds",
             "End of the last interval, seconds since the run started (simulated time for sim targets)",
             f.elapsed.clone(),
         );
-        r.register("written_bytes", "Bytes written since the run started", f.written.clone());
-        r.register("errors", "I/O errors since the run started", f.errors.clone());
-        r.register("samples", "Intervals recorded since the run started", f.samples.clone());
+        r.register(
+            "written_bytes",
+            "Bytes written since the run started",
+            f.written.clone(),
+        );
+        r.register(
+            "errors",
+            "I/O errors since the run started",
+            f.errors.clone(),
+        );
+        r.register(
+            "samples",
+            "Intervals recorded since the run started",
+            f.samples.clone(),
+        );
         r.register(
             "run_state",
             "1 for the run's current state (running, completed, interrupted, failed), else 0",
@@ -133,7 +156,10 @@ impl Exporter {
     /// Starts exporting: `listen` (`ADDR:PORT`) serves `/metrics` from a background thread;
     /// `textfile` is rewritten after every sample. `None` when neither is asked for. An address
     /// that cannot be bound or a textfile whose directory is missing is bad input.
-    pub fn start(listen: Option<&str>, textfile: Option<&Path>) -> anyhow::Result<Option<Arc<Exporter>>> {
+    pub fn start(
+        listen: Option<&str>,
+        textfile: Option<&Path>,
+    ) -> anyhow::Result<Option<Arc<Exporter>>> {
         if listen.is_none() && textfile.is_none() {
             return Ok(None);
         }
@@ -202,7 +228,11 @@ impl MetricsObserver {
                 run: labels.clone(),
                 state: state.into(),
             };
-            self.exporter.families.state.get_or_create(&key).set(i64::from(state == now));
+            self.exporter
+                .families
+                .state
+                .get_or_create(&key)
+                .set(i64::from(state == now));
         }
     }
 }
@@ -242,7 +272,9 @@ impl RunObserver for MetricsObserver {
         if let Some(labels) = &self.labels {
             let f = &self.exporter.families;
             f.iops.get_or_create(labels).set(sample.iops);
-            f.throughput.get_or_create(labels).set(sample.mb_per_s * 1e6);
+            f.throughput
+                .get_or_create(labels)
+                .set(sample.mb_per_s * 1e6);
             f.elapsed.get_or_create(labels).set(sample.t_end_s);
             let lat = &sample.lat_us;
             for (quantile, us) in [
@@ -250,7 +282,6 @@ impl RunObserver for MetricsObserver {
                 ("0.99", lat.p99),
                 ("0.999", lat.p999),
                 ("1", lat.max),
-                ("mean", lat.mean),
             ] {
                 let key = QuantileLabels {
                     run: labels.clone(),
@@ -258,6 +289,7 @@ impl RunObserver for MetricsObserver {
                 };
                 f.latency.get_or_create(&key).set(us / 1e6);
             }
+            f.latency_mean.get_or_create(labels).set(lat.mean / 1e6);
             let written = f.written.get_or_create(labels);
             written.inc_by(sample.bytes_written_total.saturating_sub(written.get()));
             f.errors.get_or_create(labels).inc_by(sample.errors);

@@ -31,7 +31,10 @@ pub(super) fn replace(path: &Path, text: &str) -> anyhow::Result<()> {
     tmp.write_all(text.as_bytes())
         .with_context(|| format!("writing {}", tmp.path().display()))?;
     // Readable by node_exporter running as another user.
-    std::fs::set_permissions(tmp.path(), std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
+    std::fs::set_permissions(
+        tmp.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    )?;
     tmp.persist(path)
         .with_context(|| format!("renaming the metrics over {}", path.display()))?;
     Ok(())

@@ -1,0 +1,92 @@
+//! `measure`/`soak` with several targets: one progress line per target, then a table of all
+//! targets side by side and a line per failed target.
+
+use indicatif::MultiProgress;
+
+use super::measure::{headline, outcome_json, progress, shows_progress};
+use super::run::request;
+use crate::cli::RunArgs;
+use crate::engine::RunEnd;
+use crate::metrics::Exporter;
+use crate::run::{RunObserver, RunRequest};
+
+/// Runs `command` (measure or soak) on every target of `args` at once and prints the results.
+pub fn run(args: &RunArgs, command: &str) -> anyhow::Result<RunEnd> {
+    let (duration, interval) = match command {
+        "measure" => (
+            super::measure::DEFAULT_DURATION,
+            super::measure::DEFAULT_INTERVAL,
+        ),
+        _ => (super::soak::DEFAULT_DURATION, super::soak::DEFAULT_INTERVAL),
+    };
+    let base = request(args, command, duration, interval)?;
+    let targets: Vec<String> = std::iter::once(args.target.clone())
+        .chain(args.more_targets.iter().cloned())
+        .collect();
+    let confirmed = crate::group::confirmations(&targets, args.safety.destroy_data.as_deref())?;
+    let requests: Vec<RunRequest> = targets
+        .iter()
+        .zip(confirmed)
+        .map(|(target, destroy_data)| {
+            let mut r = base.clone();
+            r.target = target.clone();
+            r.safety.destroy_data = destroy_data;
+            r.out = None;
+            r
+        })
+        .collect();
+    let m = &args.metrics;
+    let exporter = Exporter::start(m.metrics_listen.as_deref(), m.metrics_textfile.as_deref())?;
+    let multi = MultiProgress::new();
+    let observers = targets
+        .iter()
+        .map(|t| -> Box<dyn RunObserver + Send> {
+            let line: Box<dyn RunObserver + Send> = if shows_progress(args) {
+                Box::new(crate::run::progress::ProgressBarObserver::line_of(
+                    &multi, t,
+                ))
+            } else {
+                progress(args)
+            };
+            match &exporter {
+                Some(e) => Box::new(e.observer(line)),
+                None => line,
+            }
+        })
+        .collect();
+    let group = crate::group::run(requests, observers, args.out.as_deref(), command)?;
+    if args.json {
+        let mut members = Vec::new();
+        for m in &group.members {
+            let mut value = match &m.result {
+                Ok(outcome) => outcome_json(outcome)?,
+                Err(_) => serde_json::json!({"run_dir": m.dir.display().to_string()}),
+            };
+            value["target"] = m.target.clone().into();
+            value["status"] = m.status().into();
+            if let Some(why) = m.failure() {
+                value["error"] = why.into();
+            }
+            members.push(value);
+        }
+        let value = serde_json::json!({
+            "group_dir": group.dir.display().to_string(),
+            "members": members,
+        });
+        println!("{value}");
+    } else {
+        if let Some(first) = group.members.iter().find_map(|m| m.result.as_ref().ok()) {
+            let line = headline(first);
+            let what = line.split_once(": ").map_or(line.as_str(), |(_, w)| w);
+            println!("{command} of {} targets: {what}", group.members.len());
+        }
+        print!("{}", crate::group::table(&group));
+        println!("  Group directory: {}", group.dir.display());
+    }
+    for m in &group.members {
+        if let Some(why) = m.failure() {
+            eprintln!("ssdfade: {} failed: {why}", m.target);
+        }
+    }
+    Ok(group.end())
+}
