@@ -149,6 +149,9 @@ pub struct Exporter {
     textfile: Option<PathBuf>,
     /// One writer of the textfile at a time (runs of a group sample in their own threads).
     textfile_lock: Mutex<()>,
+    /// Held while a sample's values are set and while they are encoded, so a scrape sees every
+    /// figure of one interval together.
+    consistent: Mutex<()>,
     listen_addr: Option<std::net::SocketAddr>,
 }
 
@@ -174,6 +177,7 @@ impl Exporter {
             families,
             textfile: textfile.map(Path::to_path_buf),
             textfile_lock: Mutex::new(()),
+            consistent: Mutex::new(()),
             listen_addr: http.as_ref().and_then(|h| h.server_addr().to_ip()),
         });
         if let Some(http) = http {
@@ -189,6 +193,7 @@ impl Exporter {
 
     /// The metrics in the text exposition format.
     pub fn encode(&self) -> String {
+        let _whole_intervals = self.consistent.lock().unwrap_or_else(|e| e.into_inner());
         let mut text = String::new();
         prometheus_client::encoding::text::encode(&mut text, &self.registry)
             .expect("writing to a String cannot fail");
@@ -270,6 +275,11 @@ impl RunObserver for MetricsObserver {
 
     fn sample(&mut self, sample: &Sample) {
         if let Some(labels) = &self.labels {
+            let whole_interval = self
+                .exporter
+                .consistent
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
             let f = &self.exporter.families;
             f.iops.get_or_create(labels).set(sample.iops);
             f.throughput
@@ -294,6 +304,7 @@ impl RunObserver for MetricsObserver {
             written.inc_by(sample.bytes_written_total.saturating_sub(written.get()));
             f.errors.get_or_create(labels).inc_by(sample.errors);
             f.samples.get_or_create(labels).inc();
+            drop(whole_interval);
             self.exporter.write_textfile();
         }
         self.inner.sample(sample);
