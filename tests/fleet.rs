@@ -300,7 +300,12 @@ fn metrics_endpoint_scraped_during_a_group_run_matches_the_samples() {
             Instant::now() < deadline,
             "no scrape with two samples per target"
         );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before a scrape saw two samples per target; last scrape:\n{last}"
+        );
         if let Some(text) = scrape(&addr) {
+            last = text.clone();
             if targets
                 .iter()
                 .all(|t| value(&text, "ssdfade_samples_total", t, "").unwrap_or(0.0) >= 2.0)
