@@ -10,7 +10,9 @@
 # Pairings: ssdfade --engine threads against fio psync with numjobs = QD (one thread per I/O),
 # ssdfade --engine uring against fio io_uring with iodepth = QD. ssdfade writes its default
 # unique incompressible data; fio keeps its default buffers. Runs alternate between the tools,
-# BENCH_ROUNDS rounds each; the table shows medians. CPU per I/O is the CPU time (user + system,
+# BENCH_ROUNDS rounds each; the table shows medians, and the ssdfade / fio ratio of each round
+# (the two runs next to each other) as min / median / max: on a shared machine the figures
+# move with load, and one median hides how far. CPU per I/O is the CPU time (user + system,
 # all threads, including io_uring's kernel workers) of each tool's process, measured the same
 # way for both; fio's own JSON figure, which counts only its job threads, is shown too.
 #
@@ -141,30 +143,38 @@ for qd in $QDS; do
     for pair in "threads psync" "uring io_uring"; do
       set -- $pair
       echo "bench-vs-fio: QD $qd round $round: ssdfade $1, fio $2" >&2
-      echo "$1 $qd ssdfade $(run_ssdfade "$1" "$qd")" >>"$RAW"
-      echo "$1 $qd fio $(run_fio "$2" "$qd")" >>"$RAW"
+      echo "$1 $qd ssdfade $(run_ssdfade "$1" "$qd") $round" >>"$RAW"
+      echo "$1 $qd fio $(run_fio "$2" "$qd") $round" >>"$RAW"
     done
   done
 done
 
 col() { awk -v e="$1" -v q="$2" -v t="$3" -v c="$4" '$1 == e && $2 == q && $3 == t { print $c }' "$RAW" | median; }
+# The ssdfade / fio IOPS ratio of each round of one engine and QD, as "min median max".
+ratios() {
+  awk -v e="$1" -v q="$2" '$1 == e && $2 == q { iops[$3, $7] = $4 }
+    END { for (k in iops) { split(k, p, SUBSEP); if (p[1] == "ssdfade" && (("fio", p[2]) in iops)) print iops[k] / iops["fio", p[2]] } }' "$RAW" \
+    | sort -g | awk '{ v[NR] = $1 } END { printf "%.2f %.2f %.2f", v[1], (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[NR] }'
+}
 TABLE=$WORK/table.md
 {
   echo "4 KiB random writes on $TARGET ($KIND), ${SECONDS_PER_RUN} s per run, median of $ROUNDS alternating rounds"
   echo "$(uname -r), $(nproc) CPUs, $("$SSDFADE" --version), $(fio --version)"
   echo
-  echo "| ssdfade engine vs fio | QD | ssdfade IOPS | fio IOPS | ssdfade / fio | ssdfade CPU µs/I/O | fio CPU µs/I/O | fio µs/I/O (its JSON) |"
+  echo "| ssdfade engine vs fio | QD | ssdfade IOPS | fio IOPS | ssdfade / fio per round: min / median / max | ssdfade CPU µs/I/O | fio CPU µs/I/O | fio µs/I/O (its JSON) |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
   for pair in "threads psync numjobs=QD" "uring io_uring iodepth=QD"; do
     set -- $pair
     for qd in $QDS; do
       s=$(col "$1" "$qd" ssdfade 4); f=$(col "$1" "$qd" fio 4)
       sc=$(col "$1" "$qd" ssdfade 5); fc=$(col "$1" "$qd" fio 5); fj=$(col "$1" "$qd" fio 6)
-      awk -v p="$1 vs fio $2 $3" -v q="$qd" -v s="$s" -v f="$f" -v sc="$sc" -v fc="$fc" -v fj="$fj" \
-        'BEGIN { printf "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f |\n", p, q, s, f, s / f, sc, fc, fj }'
+      r=$(ratios "$1" "$qd")
+      awk -v p="$1 vs fio $2 $3" -v q="$qd" -v s="$s" -v f="$f" -v r="$r" -v sc="$sc" -v fc="$fc" -v fj="$fj" \
+        'BEGIN { split(r, x, " "); printf "| %s | %d | %.0f | %.0f | %.2f / **%.2f** / %.2f | %.2f | %.2f | %.2f |\n", p, q, s, f, x[1], x[2], x[3], sc, fc, fj }'
     done
   done
   echo
+  echo "IOPS and CPU columns are medians over the rounds; the ratio column pairs each round's two runs."
   echo "CPU µs/I/O: user + system CPU of the whole process (every thread, io_uring workers included) per I/O,"
   echo "measured alike for both tools; fio's JSON figure counts only its job threads."
 } >"$TABLE"
@@ -173,7 +183,7 @@ mkdir -p "$OUT_DIR"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 NAME=$(basename "$TARGET")
 cp "$TABLE" "$OUT_DIR/$STAMP-$NAME.md"
-{ echo "# engine qd tool iops cpu_us_per_io_process cpu_us_per_io_self_reported"; cat "$RAW"; } \
+{ echo "# engine qd tool iops cpu_us_per_io_process cpu_us_per_io_self_reported round"; cat "$RAW"; } \
   >"$OUT_DIR/$STAMP-$NAME.rounds.tsv"
 cat "$TABLE"
 echo

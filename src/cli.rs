@@ -9,7 +9,9 @@ use crate::engine::EngineKind;
 use crate::erase::nvme::SanitizeAction;
 use crate::erase::Method;
 use crate::pattern::Pattern;
-use crate::units::{parse_duration, parse_size};
+use crate::units::{
+    parse_duration, parse_positive_duration, parse_positive_size, parse_size, parse_transfer_size,
+};
 use crate::workload::OnError;
 
 #[derive(Parser, Debug)]
@@ -17,7 +19,8 @@ use crate::workload::OnError;
     name = "ssdfade",
     version,
     about = "Soak-test an SSD: how fast it starts, how far it fades, whether TRIM or a secure erase brings it back",
-    after_help = "Writing to a block device destroys its data and needs --destroy-data naming the same device."
+    after_help = "Writing to a block device destroys its data and needs --destroy-data naming the same device.",
+    arg_required_else_help = true
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -126,7 +129,7 @@ pub struct EraseArgs {
     #[arg(long, value_parser = parse_size)]
     pub span: Option<u64>,
     /// Size of each discard / zero-out request.
-    #[arg(long, default_value = "1G", value_parser = parse_size)]
+    #[arg(long, default_value = "1G", value_parser = parse_positive_size)]
     pub chunk: u64,
     /// Print what would be sent, with the exact command bytes, and change nothing.
     #[arg(long)]
@@ -194,8 +197,8 @@ pub struct SafetyArgs {
 /// The access specification and stop rule.
 #[derive(Args, Debug, Clone)]
 pub struct WorkloadArgs {
-    /// Transfer size.
-    #[arg(long, default_value = "4k", value_parser = parse_size)]
+    /// Transfer size (at most 2 GiB − 4 KiB, what one Linux read or write moves).
+    #[arg(long, default_value = "4k", value_parser = parse_transfer_size)]
     pub bs: u64,
     /// Offset granularity (default: the transfer size); 512 gives the seed's unaligned writes.
     #[arg(long, value_parser = parse_size)]
@@ -213,10 +216,10 @@ pub struct WorkloadArgs {
     #[arg(long, value_parser = parse_size)]
     pub span: Option<u64>,
     /// Stop after this long (measure: 60s, soak: 8h, unless --bytes is given).
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = parse_positive_duration)]
     pub duration: Option<Duration>,
     /// Stop after this many bytes transferred.
-    #[arg(long, value_parser = parse_size)]
+    #[arg(long, value_parser = parse_positive_size)]
     pub bytes: Option<u64>,
     /// Sample period (measure: 1s, soak: 10s).
     #[arg(long, value_parser = parse_duration)]
@@ -239,9 +242,9 @@ pub struct WorkloadArgs {
 #[derive(Args, Debug, Clone)]
 pub struct SelftestArgs {
     /// Write size to generate.
-    #[arg(long, default_value = "4k", value_parser = parse_size)]
+    #[arg(long, default_value = "4k", value_parser = parse_transfer_size)]
     pub bs: u64,
     /// How long to generate each pattern.
-    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    #[arg(long, default_value = "1s", value_parser = parse_positive_duration)]
     pub seconds: Duration,
 }

@@ -229,6 +229,8 @@ fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
     if let Err(e) = safety::ensure_unused(path, rdev) {
         let why = e.to_string();
         info.in_use = Some(why.replace(" (refusing to write)", ""));
+    } else {
+        info.in_use = crate::target::busy::exclusive_holder(path, rdev);
     }
     let file = match File::open(path) {
         Ok(f) => f,

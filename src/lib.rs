@@ -11,6 +11,7 @@ pub mod error;
 pub mod group;
 pub mod inspect;
 pub mod metrics;
+pub mod out;
 pub mod pattern;
 pub mod results;
 pub mod run;

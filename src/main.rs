@@ -1,24 +1,32 @@
 //! The `ssdfade` binary: parse the command line, run a command, map the outcome to an exit status
 //! (0 done, 1 run failed, 2 bad input or refused, 130 interrupted).
 
+use clap::error::ErrorKind;
 use clap::Parser;
 use ssdfade::cli::{Cli, Command};
 use ssdfade::commands;
 use ssdfade::engine::RunEnd;
+use ssdfade::out::OutputFailed;
 
 fn main() {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        // No command at all: the usage and the command list (on stderr, exit 2).
+        Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
         Err(e) if e.use_stderr() => {
-            // One line: clap's message without the usage block that follows it.
+            // One line: clap's message without the usage block and hint that follow it.
             let text = e.to_string();
-            let message = text.split("\n\nUsage:").next().unwrap_or(&text);
+            let message = text
+                .split("\n\nUsage:")
+                .next()
+                .and_then(|m| m.split("\n\nFor more information").next())
+                .unwrap_or(&text);
             let message = message
                 .trim_start_matches("error: ")
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ");
-            eprintln!("ssdfade: {message}");
+            say(format_args!("ssdfade: {message}"));
             std::process::exit(2);
         }
         Err(e) => e.exit(),
@@ -41,17 +49,38 @@ fn main() {
     let code = match result {
         Ok(RunEnd::Completed) => 0,
         Ok(RunEnd::Interrupted) => {
-            eprintln!("ssdfade: interrupted; the samples taken so far are kept");
+            say(format_args!(
+                "ssdfade: interrupted; the samples taken so far are kept"
+            ));
             130
         }
         Ok(RunEnd::Failed(why)) => {
-            eprintln!("ssdfade: run failed: {why}");
+            say(format_args!("ssdfade: run failed: {why}"));
             1
         }
-        Err(err) => {
-            eprintln!("ssdfade: {err:#}");
-            ssdfade::error::exit_code(&err)
-        }
+        Err(err) => match err.downcast_ref::<OutputFailed>() {
+            // The reader went away (`| head -1`): nothing to say, and nobody to say it to.
+            Some(failed) if failed.is_broken_pipe() => 1,
+            _ => {
+                say(format_args!("ssdfade: {err:#}"));
+                ssdfade::error::exit_code(&err)
+            }
+        },
     };
     std::process::exit(code);
+}
+
+/// One line on stderr: control characters the user typed (a newline in a file name) are shown
+/// escaped, so a message stays one line; a closed stderr is ignored (nowhere left to complain).
+fn say(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut line = String::new();
+    for c in args.to_string().chars() {
+        if c.is_control() {
+            line.extend(c.escape_default());
+        } else {
+            line.push(c);
+        }
+    }
+    let _ = writeln!(std::io::stderr(), "{line}");
 }

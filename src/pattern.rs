@@ -93,11 +93,24 @@ pub struct WriteContent {
     pub duplicate: bool,
 }
 
-/// A random pool shared by every generator of a run.
-pub fn make_pool(seed: u64, max_block: usize) -> Arc<Vec<u8>> {
-    let mut pool = vec![0u8; POOL_BYTES + max_block];
+/// Bytes the shared pool takes for writes of up to `max_block` bytes.
+pub fn pool_bytes(max_block: usize) -> usize {
+    POOL_BYTES.saturating_add(max_block)
+}
+
+/// A random pool shared by every generator of a run; an error when the memory cannot be had.
+pub fn make_pool(seed: u64, max_block: usize) -> std::io::Result<Arc<Vec<u8>>> {
+    let len = pool_bytes(max_block);
+    let mut pool = Vec::new();
+    pool.try_reserve_exact(len).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            format!("out of memory allocating the {len}-byte write-data pool"),
+        )
+    })?;
+    pool.resize(len, 0);
     ChaCha8Rng::seed_from_u64(seed ^ 0x706f_6f6c).fill_bytes(&mut pool);
-    Arc::new(pool)
+    Ok(Arc::new(pool))
 }
 
 /// Generates the contents of one stream of writes (one per worker or submitter).
@@ -243,7 +256,7 @@ mod tests {
     use std::collections::HashSet;
 
     fn sectors_of(pattern: Pattern, writes: usize, refill: bool) -> Vec<Vec<u8>> {
-        let pool = make_pool(7, 16384);
+        let pool = make_pool(7, 16384).unwrap();
         let mut gens: Vec<_> = (0..2)
             .map(|s| PatternGen::new(pattern, refill, pool.clone(), 7, s))
             .collect();
@@ -269,7 +282,7 @@ mod tests {
 
     #[test]
     fn dedupe_pattern_repeats_about_the_asked_share() {
-        let pool = make_pool(1, 4096);
+        let pool = make_pool(1, 4096).unwrap();
         let mut g = PatternGen::new(Pattern::Dedupe(30), false, pool, 1, 0);
         let dups = (0..10_000).filter(|_| g.next_content().duplicate).count();
         assert!((2_700..3_300).contains(&dups), "{dups} duplicates of 10000");

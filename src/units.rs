@@ -33,24 +33,82 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         }
     };
     let bytes = value * multiplier as f64;
-    if bytes.fract() != 0.0 || bytes > u64::MAX as f64 {
+    // 2^64 as f64: anything at or above it does not fit (u64::MAX as f64 rounds up to it).
+    if !bytes.is_finite() || bytes >= 18_446_744_073_709_551_616.0 {
+        return Err(format!(
+            "'{text}' is too large: sizes go up to 16 EiB (2^64 bytes)"
+        ));
+    }
+    if bytes.fract() != 0.0 {
         return Err(format!("'{text}' is not a whole number of bytes"));
     }
     Ok(bytes as u64)
 }
 
-/// Parses a duration such as `60s`, `8h`, `1h30m` or `90` (seconds).
+/// The longest duration the command line accepts: ten years, far beyond any soak, and far
+/// below where clocks and counters overflow.
+pub const MAX_DURATION: Duration = Duration::from_secs(10 * 366 * 24 * 3600);
+
+/// Parses a duration such as `60s`, `8h`, `1h30m` or `90` (seconds), up to [`MAX_DURATION`].
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
+    let too_long = || {
+        format!(
+            "'{text}' is too long: durations go up to {} days",
+            MAX_DURATION.as_secs() / 86_400
+        )
+    };
     if let Ok(secs) = t.parse::<f64>() {
-        // Too large for a Duration (1e30) falls through to humantime's refusal.
-        if let Ok(d) = Duration::try_from_secs_f64(secs) {
-            return Ok(d);
+        if secs.is_nan() || secs < 0.0 {
+            return Err(format!(
+                "'{text}' is not a duration: use a positive number with s, m, h or d, such as 60s or 8h"
+            ));
         }
+        if secs > MAX_DURATION.as_secs_f64() {
+            return Err(too_long());
+        }
+        return Ok(Duration::from_secs_f64(secs));
     }
-    humantime::parse_duration(t).map_err(|e| {
-        format!("'{text}' is not a duration ({e}): use a number with s, m, h or d, such as 60s, 10m or 8h")
-    })
+    let d = humantime::parse_duration(t).map_err(|e| {
+        if matches!(e, humantime::DurationError::NumberOverflow) {
+            too_long()
+        } else {
+            format!("'{text}' is not a duration ({e}): use a number with s, m, h or d, such as 60s, 10m or 8h")
+        }
+    })?;
+    if d > MAX_DURATION {
+        return Err(too_long());
+    }
+    Ok(d)
+}
+
+/// A duration that must be longer than zero (`--duration`, `--seconds`).
+pub fn parse_positive_duration(text: &str) -> Result<Duration, String> {
+    let d = parse_duration(text)?;
+    if d.is_zero() {
+        return Err(format!(
+            "'{text}' is zero: give a duration longer than zero, such as 60s"
+        ));
+    }
+    Ok(d)
+}
+
+/// A transfer size (`--bs`): larger than zero and at most what one Linux read or write moves.
+pub fn parse_transfer_size(text: &str) -> Result<u64, String> {
+    let n = parse_positive_size(text)?;
+    crate::workload::memory::check_transfer(n).map_err(|e| e.to_string())?;
+    Ok(n)
+}
+
+/// A size that must be larger than zero (`--bytes`, `--chunk`).
+pub fn parse_positive_size(text: &str) -> Result<u64, String> {
+    let n = parse_size(text)?;
+    if n == 0 {
+        return Err(format!(
+            "'{text}' is zero: give a size larger than zero, such as 1G"
+        ));
+    }
+    Ok(n)
 }
 
 /// Prints a byte count with a binary unit, e.g. `60.0 GiB`.
@@ -118,5 +176,30 @@ mod tests {
         assert_eq!(parse_duration("1h30m").unwrap(), Duration::from_secs(5400));
         assert_eq!(parse_duration("2.5").unwrap(), Duration::from_millis(2500));
         assert!(parse_duration("5x").is_err());
+    }
+
+    #[test]
+    fn overflowing_and_zero_values_are_errors_not_panics() {
+        for text in [
+            "1e30",
+            "inf",
+            "NaN",
+            "-1",
+            "1e30s",
+            "99999999999999999999999h",
+            "3661d",
+        ] {
+            assert!(parse_duration(text).is_err(), "{text}");
+        }
+        assert!(parse_duration("3650d").is_ok());
+        for text in ["99999999999T", "16777216T", "18446744073709551616"] {
+            let err = parse_size(text).unwrap_err();
+            assert!(err.contains("too large"), "{text}: {err}");
+        }
+        assert!(parse_size("1e30").is_err() && parse_size("inf").is_err());
+        assert_eq!(parse_size("16777215T").unwrap(), 16_777_215u64 << 40);
+        assert!(parse_positive_duration("0s").is_err());
+        assert!(parse_positive_size("0").is_err());
+        assert_eq!(parse_positive_size("1k").unwrap(), 1024);
     }
 }

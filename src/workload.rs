@@ -1,12 +1,17 @@
 //! The access specification (Iometer's terms, fio's basics) and the stop rule, checked against
 //! the target before anything runs.
 
+pub mod memory;
+
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::bad_input;
 use crate::pattern::Pattern;
+
+/// The shortest sample period: below it the clock reads and bookkeeping dominate the interval.
+pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
 
 /// What to do when an I/O fails.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -91,8 +96,26 @@ impl Workload {
         if self.duration.is_none() && self.bytes.is_none() {
             bad_input!("no stop rule: give --duration, --bytes or both");
         }
-        if self.interval.is_zero() {
-            bad_input!("--interval must be longer than zero");
+        memory::check_transfer(self.bs)?;
+        if self.duration.is_some_and(|d| d.is_zero()) {
+            bad_input!("--duration must be longer than zero");
+        }
+        if self.bytes == Some(0) {
+            bad_input!("--bytes must be larger than zero");
+        }
+        if self.interval < MIN_INTERVAL {
+            bad_input!(
+                "--interval {} is shorter than {} ms: sample at least 10 ms apart (e.g. --interval 1s)",
+                humantime::format_duration(self.interval),
+                MIN_INTERVAL.as_millis()
+            );
+        }
+        if let Some(duration) = self.duration.filter(|&d| self.interval > d) {
+            bad_input!(
+                "--interval {} is longer than --duration {}: give an interval at most as long as the run",
+                humantime::format_duration(self.interval),
+                humantime::format_duration(duration)
+            );
         }
         Ok(())
     }
@@ -127,5 +150,73 @@ mod secs_opt {
     ) -> Result<Option<Duration>, D::Error> {
         let v: Option<f64> = serde::Deserialize::deserialize(d)?;
         Ok(v.map(Duration::from_secs_f64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workload() -> Workload {
+        Workload {
+            bs: 4096,
+            align: 4096,
+            read_pct: 0,
+            random_pct: 100,
+            qd: 1,
+            span: 1 << 20,
+            duration: Some(Duration::from_secs(10)),
+            bytes: None,
+            interval: Duration::from_secs(1),
+            seed: 1,
+            pattern: Pattern::Random,
+            refill: false,
+            on_error: OnError::Stop,
+        }
+    }
+
+    fn refusal(w: &Workload) -> String {
+        let err = w.validate(1 << 30, 512).unwrap_err();
+        assert_eq!(crate::error::exit_code(&err), 2, "{err}");
+        err.to_string()
+    }
+
+    #[test]
+    fn stop_rules_and_intervals_out_of_range_are_refused() {
+        assert!(workload().validate(1 << 30, 512).is_ok());
+        let mut w = workload();
+        w.duration = Some(Duration::ZERO);
+        assert!(refusal(&w).contains("--duration must be longer than zero"));
+        let mut w = workload();
+        w.bytes = Some(0);
+        assert!(refusal(&w).contains("--bytes must be larger than zero"));
+        let mut w = workload();
+        w.interval = Duration::from_millis(9);
+        assert!(refusal(&w).contains("--interval 9ms is shorter than 10 ms"));
+        w.interval = MIN_INTERVAL;
+        assert!(w.validate(1 << 30, 512).is_ok());
+        let mut w = workload();
+        w.interval = Duration::from_secs(11);
+        assert!(refusal(&w).contains("longer than --duration 10s"));
+        w.duration = None;
+        w.bytes = Some(1 << 20);
+        assert!(
+            w.validate(1 << 30, 512).is_ok(),
+            "no duration: any interval"
+        );
+    }
+
+    #[test]
+    fn a_transfer_beyond_one_linux_write_is_refused() {
+        let mut w = workload();
+        w.bs = 2 << 30;
+        w.align = 4096;
+        w.span = 4 << 30;
+        let err = w.validate(8 << 30, 512).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("larger than one Linux read or write"),
+            "{err}"
+        );
     }
 }

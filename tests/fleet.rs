@@ -360,9 +360,9 @@ fn metrics_endpoint_scraped_during_a_group_run_matches_the_samples() {
         assert_eq!(written as u64, s.bytes_written_total, "{t}");
         let p99 = value(&text, "ssdfade_latency_seconds", t, "quantile=\"0.99\"").unwrap();
         assert!(
-            close(p99, s.lat_us.p99 / 1e6),
+            close(p99, s.lat_us.unwrap().p99 / 1e6),
             "{t}: {p99} vs {}",
-            s.lat_us.p99
+            s.lat_us.unwrap().p99
         );
         let run = format!("run=\"{}\"", member.run_dir);
         assert!(text

@@ -113,6 +113,19 @@ fn mixed_workload_reports_reads_and_writes_apart() {
     let s = &samples[0];
     let (r, w) = (s.read.as_ref().unwrap(), s.write.as_ref().unwrap());
     assert_eq!(r.ops + w.ops, s.ops);
+    // Each I/O is a read with probability 1/2: the read count is binomial, and 5 standard
+    // deviations either side of n/2 holds for all but one run in ~3.5 million.
+    let reads: u64 = samples
+        .iter()
+        .map(|s| s.read.as_ref().map_or(0, |d| d.ops))
+        .sum();
+    let n: u64 = samples.iter().map(|s| s.ops).sum();
+    assert!(n >= 1000, "too few I/Os to judge the mix: {n}");
+    let sd = (n as f64 * 0.25).sqrt();
+    assert!(
+        (reads as f64 - n as f64 / 2.0).abs() <= 5.0 * sd,
+        "--read-pct 50: {reads} reads of {n} I/Os"
+    );
 }
 
 /// Reads a file through the page cache (our writes were O_DIRECT, so this sees the device data).
@@ -191,7 +204,9 @@ fn sigint_ends_a_soak_cleanly_with_status_130() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1100));
+    let samples_file = dir.path().join("run/samples.jsonl");
+    common::wait_for("four samples", 30, || common::lines_in(&samples_file) >= 4);
+    std::thread::sleep(Duration::from_millis(100));
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(child.id() as i32),
         nix::sys::signal::SIGINT,
@@ -234,7 +249,8 @@ fn sigkill_leaves_only_whole_sample_lines() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    let samples_file = dir.path().join("run/samples.jsonl");
+    common::wait_for("five samples", 30, || common::lines_in(&samples_file) >= 5);
     child.kill().unwrap();
     child.wait().unwrap();
     let text = std::fs::read_to_string(dir.path().join("run/samples.jsonl")).unwrap();

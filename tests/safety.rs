@@ -10,7 +10,7 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
 
-use common::{root_or_skip, run_ok, ssdfade, Loop, Zram};
+use common::{root_or_skip, run_ok, ssdfade, wait_for, Loop, Zram, INERT_EXT4};
 
 fn digest(path: &Path) -> u64 {
     let mut data = Vec::new();
@@ -206,9 +206,14 @@ fn mounted_device_is_refused() {
         return;
     }
     let lo = Loop::new(64 << 20);
-    run_ok(Command::new("mkfs.ext4").args(["-q", "-F"]).arg(&lo.path));
+    run_ok(Command::new("mkfs.ext4").args(INERT_EXT4).arg(&lo.path));
     let mnt = tempfile::tempdir().unwrap();
-    run_ok(Command::new("mount").arg(&lo.path).arg(mnt.path()));
+    run_ok(
+        Command::new("mount")
+            .args(["-o", "ro"])
+            .arg(&lo.path)
+            .arg(mnt.path()),
+    );
     let dir = tempfile::tempdir().unwrap();
     let dev = lo.path.to_str().unwrap();
     let result = std::panic::catch_unwind(|| {
@@ -267,7 +272,7 @@ fn filesystem_signature_needs_force() {
         return;
     }
     let lo = Loop::new(64 << 20);
-    run_ok(Command::new("mkfs.ext4").args(["-q", "-F"]).arg(&lo.path));
+    run_ok(Command::new("mkfs.ext4").args(INERT_EXT4).arg(&lo.path));
     let dir = tempfile::tempdir().unwrap();
     let dev = lo.path.to_str().unwrap();
     refused(
@@ -309,7 +314,10 @@ fn device_held_by_device_mapper_is_refused() {
         .map(|o| !o.status.success())
         .unwrap_or(true)
     {
-        eprintln!("skipping device_held_by_device_mapper_is_refused: dmsetup is not available");
+        common::skip(
+            "device_held_by_device_mapper_is_refused",
+            "dmsetup is not available",
+        );
         return;
     }
     let lo = Loop::new(16 << 20);
@@ -355,7 +363,10 @@ fn device_in_use_by_another_run_is_refused() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // The first run holds the device from before it creates its run directory.
+    wait_for("the first run to start", 30, || {
+        dir.path().join("first/run.json").exists()
+    });
     let out = ssdfade(dir.path())
         .args(["measure", dev, "--destroy-data", dev, "--duration", "1s"])
         .output()

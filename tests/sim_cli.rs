@@ -248,7 +248,7 @@ fn simulated_runs_are_deterministic_for_a_seed() {
         read_samples(&dir.path().join(out))
             .unwrap()
             .iter()
-            .map(|s| (s.ops, s.lat_us.p99))
+            .map(|s| (s.ops, s.lat_us.map(|l| l.p99)))
             .collect::<Vec<_>>()
     };
     assert_eq!(run("a"), run("b"));

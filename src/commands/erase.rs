@@ -28,7 +28,7 @@ pub fn run(args: &EraseArgs) -> anyhow::Result<RunEnd> {
     };
     if args.dry_run {
         for line in crate::erase::dry_run(&request)? {
-            println!("{line}");
+            crate::outln!("{line}")?;
         }
         return Ok(RunEnd::Completed);
     }
@@ -45,15 +45,15 @@ pub fn run(args: &EraseArgs) -> anyhow::Result<RunEnd> {
             erase_json.display()
         );
     } else if args.json {
-        println!("{}", serde_json::to_string_pretty(record)?);
+        crate::outln!("{}", serde_json::to_string_pretty(record)?)?;
     } else {
         let detail = record.done.as_ref().map_or("", |d| d.detail.as_str());
-        println!(
+        crate::outln!(
             "erased {} with {} in {seconds:.3} s: {detail}\nrecorded in {}",
             args.target,
             record.method,
             erase_json.display()
-        );
+        )?;
     }
     Ok(outcome.end)
 }

@@ -3,7 +3,7 @@
 
 use indicatif::MultiProgress;
 
-use super::measure::{headline, outcome_json, progress, shows_progress};
+use super::measure::{outcome_json, progress, shows_progress};
 use super::run::request;
 use crate::cli::RunArgs;
 use crate::engine::RunEnd;
@@ -73,15 +73,13 @@ pub fn run(args: &RunArgs, command: &str) -> anyhow::Result<RunEnd> {
             "group_dir": group.dir.display().to_string(),
             "members": members,
         });
-        println!("{value}");
+        crate::outln!("{value}")?;
     } else {
-        if let Some(first) = group.members.iter().find_map(|m| m.result.as_ref().ok()) {
-            let line = headline(first);
-            let what = line.split_once(": ").map_or(line.as_str(), |(_, w)| w);
-            println!("{command} of {} targets: {what}", group.members.len());
+        if let Some(line) = crate::group::headline(&group) {
+            crate::outln!("{line}")?;
         }
-        print!("{}", crate::group::table(&group));
-        println!("  Group directory: {}", group.dir.display());
+        crate::out!("{}", crate::group::table(&group))?;
+        crate::outln!("  Group directory: {}", group.dir.display())?;
     }
     for m in &group.members {
         if let Some(why) = m.failure() {

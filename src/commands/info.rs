@@ -8,9 +8,9 @@ use crate::inspect::{gather, DriveInfo};
 pub fn run(target: &str, json: bool) -> anyhow::Result<()> {
     let info = gather(target)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&info)?);
+        crate::outln!("{}", serde_json::to_string_pretty(&info)?)?;
     } else {
-        print!("{}", table(&info));
+        crate::out!("{}", table(&info))?;
     }
     Ok(())
 }

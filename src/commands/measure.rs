@@ -1,15 +1,14 @@
 //! `ssdfade measure`: a spot check printing an Iometer-style table (or one JSON object).
 
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use super::run::request;
 use crate::cli::RunArgs;
-use std::io::IsTerminal;
-
 use crate::metrics::Exporter;
+use crate::results::run_table;
 use crate::run::progress::ProgressBarObserver;
 use crate::run::{NoProgress, Outcome, RunObserver};
-use crate::units::format_bytes;
 
 /// How long a measure runs, and its sample period, unless told.
 pub const DEFAULT_DURATION: Duration = Duration::from_secs(60);
@@ -20,9 +19,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
     let request = request(args, "measure", DEFAULT_DURATION, DEFAULT_INTERVAL)?;
     let outcome = crate::run::run(&request, observer(args)?.as_mut())?;
     if args.json {
-        println!("{}", outcome_json(&outcome)?);
+        crate::outln!("{}", outcome_json(&outcome)?)?;
     } else {
-        print_table(&outcome);
+        print_table(&outcome)?;
     }
     Ok(outcome)
 }
@@ -60,29 +59,10 @@ pub fn outcome_json(outcome: &Outcome) -> anyhow::Result<serde_json::Value> {
     Ok(value)
 }
 
-/// Prints a finished run as a table under a headline.
-pub fn print_table(outcome: &Outcome) {
-    println!("{}", headline(outcome));
-    print!("{}", outcome.summary.table());
-    println!("  Run directory: {}", outcome.dir.display());
-}
-
-/// One line saying what was measured.
-pub fn headline(o: &Outcome) -> String {
-    let w = &o.info.workload;
-    let t = &o.info.target;
-    format!(
-        "{} {} ({}, {}): {} {}% read {}% random QD{} {} data, {} engine, {:.1} s",
-        o.info.command,
-        t.path,
-        t.identity.kind,
-        format_bytes(t.identity.size_bytes),
-        format_bytes(w.bs),
-        w.read_pct,
-        w.random_pct,
-        w.qd,
-        w.pattern,
-        o.info.engine,
-        o.summary.seconds
+/// Prints a finished run as a table under a header giving the whole access spec.
+pub fn print_table(outcome: &Outcome) -> anyhow::Result<()> {
+    crate::out!(
+        "{}",
+        run_table(&outcome.info, &outcome.summary, &outcome.dir)
     )
 }

@@ -29,7 +29,11 @@ pub fn request(
             on_error: w.on_error,
         },
         stop: Stop::new(w.duration, w.bytes, default_duration),
-        interval: w.interval.unwrap_or(default_interval),
+        // A run shorter than the default sample period is sampled once, over its whole length.
+        interval: w.interval.unwrap_or_else(|| {
+            w.duration
+                .map_or(default_interval, |d| d.min(default_interval))
+        }),
         engine: args.engine,
         safety: Safety {
             destroy_data: args.safety.destroy_data.clone(),

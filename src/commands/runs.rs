@@ -9,17 +9,21 @@ use crate::units::format_duration;
 pub fn run(args: &RunsArgs) -> anyhow::Result<()> {
     let runs = list_runs(&args.dir)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&runs)?);
+        crate::outln!("{}", serde_json::to_string_pretty(&runs)?)?;
         return Ok(());
     }
     if runs.is_empty() {
-        println!("no runs under {}", args.dir.display());
+        crate::outln!("no runs under {}", args.dir.display())?;
         return Ok(());
     }
-    println!(
+    crate::outln!(
         "{:<11} {:<9} {:<20} {:>8} {:>8}  directory",
-        "status", "command", "target", "ran", "IOPS"
-    );
+        "status",
+        "command",
+        "target",
+        "ran",
+        "IOPS"
+    )?;
     for r in &runs {
         let dir = r.dir.strip_prefix(&args.dir).unwrap_or(&r.dir);
         let dir = if dir.as_os_str().is_empty() {
@@ -27,7 +31,7 @@ pub fn run(args: &RunsArgs) -> anyhow::Result<()> {
         } else {
             dir
         };
-        println!(
+        crate::outln!(
             "{:<11} {:<9} {:<20} {:>8} {:>8}  {}",
             r.status,
             clip(&r.command, 9),
@@ -39,9 +43,9 @@ pub fn run(args: &RunsArgs) -> anyhow::Result<()> {
                 .map(|v| format!("{v:.0}"))
                 .unwrap_or_else(|| "-".into()),
             dir.display()
-        );
+        )?;
         if let Some(note) = &r.note {
-            println!("            {note}");
+            crate::outln!("            {note}")?;
         }
     }
     Ok(())

@@ -33,12 +33,13 @@ pub fn run(args: &SelftestArgs) -> anyhow::Result<()> {
             "--bs {bs} is not a whole number of 512-byte sectors: use e.g. 4k or 128k"
         );
     }
+    crate::workload::memory::check_selftest(args.bs, BUFFERS as u32)?;
     let each = args.seconds.max(Duration::from_millis(10));
-    println!(
+    crate::outln!(
         "Write-data generation, one thread, {} writes, {} per pattern (GB = 10^9 bytes, per CPU second):",
         format_bytes(bs as u64),
         crate::units::format_duration(each)
-    );
+    )?;
     let cases: [(Pattern, bool); 6] = [
         (Pattern::Random, false),
         (Pattern::Random, true),
@@ -49,31 +50,35 @@ pub fn run(args: &SelftestArgs) -> anyhow::Result<()> {
     ];
     let mut default_speed = 0.0;
     for (pattern, refill) in cases {
-        let speed = measure(pattern, refill, bs, each);
+        let speed = measure(pattern, refill, bs, each)?;
         if pattern == Pattern::Random && !refill {
             default_speed = speed.gb_per_s;
         }
-        println!(
+        crate::outln!(
             "  {:<24} {:>7.2} GB/s  {:>8.0} ns per write",
-            speed.label, speed.gb_per_s, speed.ns_per_write
-        );
+            speed.label,
+            speed.gb_per_s,
+            speed.ns_per_write
+        )?;
     }
     let verdict = if default_speed >= REQUIRED_GB_PER_S {
         "meets"
     } else {
         "is BELOW"
     };
-    println!(
+    crate::outln!(
         "The default pattern (random) {verdict} the {REQUIRED_GB_PER_S:.0} GB/s per core it needs."
-    );
+    )?;
     Ok(())
 }
 
 /// Generates writes of `pattern` for about `each` and returns the speed.
-pub fn measure(pattern: Pattern, refill: bool, bs: usize, each: Duration) -> Speed {
-    let pool = make_pool(1, bs);
+pub fn measure(pattern: Pattern, refill: bool, bs: usize, each: Duration) -> anyhow::Result<Speed> {
+    let pool = make_pool(1, bs)?;
     let mut gen = PatternGen::new(pattern, refill, pool, 1, 0);
-    let mut bufs: Vec<AlignedBuf> = (0..BUFFERS).map(|_| AlignedBuf::new(bs)).collect();
+    let mut bufs = (0..BUFFERS)
+        .map(|_| AlignedBuf::new(bs))
+        .collect::<std::io::Result<Vec<AlignedBuf>>>()?;
     let wall = Instant::now();
     let cpu0 = thread_cpu_seconds();
     let mut writes: u64 = 0;
@@ -91,11 +96,11 @@ pub fn measure(pattern: Pattern, refill: bool, bs: usize, each: Duration) -> Spe
     } else {
         pattern.to_string()
     };
-    Speed {
+    Ok(Speed {
         label,
         gb_per_s: (writes * bs as u64) as f64 / cpu / 1e9,
         ns_per_write: cpu * 1e9 / writes as f64,
-    }
+    })
 }
 
 /// CPU seconds the calling thread has used.

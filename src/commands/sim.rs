@@ -17,7 +17,7 @@ use crate::workload::{OnError, Workload};
 pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
     match cmd {
         SimCommand::List => {
-            print!("{}", list());
+            crate::out!("{}", list())?;
             Ok(())
         }
         SimCommand::Bench {
@@ -149,17 +149,17 @@ fn bench(target: &str, writes: Option<u64>, align: u64) -> anyhow::Result<()> {
     let run = t1.elapsed().as_secs_f64();
     let wear = crate::sim::wear_of(engine.device());
     let simulated_s = engine.device().lifetime().power_on_s;
-    println!(
+    crate::outln!(
         "sim bench {target}: 4 KiB random writes aligned to {align} bytes, QD128, {writes} simulated host writes"
-    );
-    println!("  model built in {build:.2} s");
-    println!(
+    )?;
+    crate::outln!("  model built in {build:.2} s")?;
+    crate::outln!(
         "  {:.2} M host writes/s ({run:.2} s), lifetime write amplification {:.2}, power-on time {:.0} s",
         writes as f64 / run / 1e6,
         wear.write_amplification,
         simulated_s
-    );
-    println!("  peak RSS {} MiB", max_rss_kib() / 1024);
+    )?;
+    crate::outln!("  peak RSS {} MiB", max_rss_kib() / 1024)?;
     Ok(())
 }
 

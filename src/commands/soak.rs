@@ -16,15 +16,15 @@ pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(10);
 pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
     let request = request(args, "soak", DEFAULT_DURATION, DEFAULT_INTERVAL)?;
     let outcome = crate::run::run(&request, observer(args)?.as_mut())?;
-    let fade = Fade::of(&read_samples(&outcome.dir)?);
+    let fade = Fade::of(&read_samples(&outcome.dir)?, outcome.info.workload.interval);
     if args.json {
         let mut value = outcome_json(&outcome)?;
         value["fade"] = serde_json::to_value(&fade)?;
-        println!("{value}");
+        crate::outln!("{value}")?;
     } else {
-        print_table(&outcome);
+        print_table(&outcome)?;
         if let Some(fade) = fade {
-            print!("{}", fade.line());
+            crate::out!("{}", fade.line())?;
         }
     }
     Ok(outcome)

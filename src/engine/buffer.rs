@@ -14,17 +14,26 @@ pub struct AlignedBuf {
 unsafe impl Send for AlignedBuf {}
 
 impl AlignedBuf {
-    /// Allocates `len` bytes (rounded up to a whole page).
-    pub fn new(len: usize) -> Self {
-        let layout = Layout::from_size_align(len.max(1).next_multiple_of(ALIGN), ALIGN)
-            .expect("buffer layout");
+    /// Allocates `len` bytes (rounded up to a whole page); an error (ENOMEM) when the memory
+    /// cannot be had, so a worker can end the run as failed instead of aborting.
+    pub fn new(len: usize) -> std::io::Result<Self> {
+        let out_of_memory = || {
+            std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                format!("out of memory allocating an I/O buffer of {len} bytes"),
+            )
+        };
+        let size = len
+            .max(1)
+            .checked_next_multiple_of(ALIGN)
+            .ok_or_else(out_of_memory)?;
+        let layout = Layout::from_size_align(size, ALIGN).map_err(|_| out_of_memory())?;
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { alloc_zeroed(layout) };
-        assert!(
-            !ptr.is_null(),
-            "out of memory allocating an I/O buffer of {len} bytes"
-        );
-        AlignedBuf { ptr, layout }
+        if ptr.is_null() {
+            return Err(out_of_memory());
+        }
+        Ok(AlignedBuf { ptr, layout })
     }
 
     pub fn as_slice(&self) -> &[u8] {
@@ -46,5 +55,22 @@ impl Drop for AlignedBuf {
     fn drop(&mut self) {
         // SAFETY: allocated in `new` with this layout.
         unsafe { dealloc(self.ptr, self.layout) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AlignedBuf;
+
+    #[test]
+    fn an_impossible_buffer_is_an_error_not_an_abort() {
+        let err = AlignedBuf::new(usize::MAX / 2)
+            .err()
+            .expect("no such memory");
+        assert_eq!(err.kind(), std::io::ErrorKind::OutOfMemory);
+        assert!(AlignedBuf::new(usize::MAX).is_err());
+        let buf = AlignedBuf::new(5000).unwrap();
+        assert_eq!(buf.as_slice().len(), 8192);
+        assert!(buf.as_slice().iter().all(|&b| b == 0));
     }
 }

@@ -2,11 +2,21 @@
 //! intervals on the monotonic clock, gathers each worker's private counts at every boundary and
 //! stops them on the stop rule, an interrupt or a failure.
 //!
-//! Workers never lock: they check an epoch counter after each completion and, when it moved,
-//! ship their counts over a channel and continue with a recycled, already-allocated set.
+//! The clock starts when the last worker issues its first I/O: on a loaded machine with more
+//! workers than CPUs, the last of them can wait a second for a CPU after the others began, and
+//! counting from the release would report a queue depth the run did not have. What completes
+//! before the start is warm-up: not counted, and given back to the `--bytes` budget.
+//!
+//! Workers never lock. Each I/O's completion time decides its interval: a worker that sees a
+//! completion past the next boundary ships its counts over a channel and continues with a
+//! recycled, already-allocated set, and one past the `--duration` stops issuing. The grid and
+//! the run's length therefore do not depend on when the driver's own thread gets a CPU, which at
+//! QD 128 on a few cores can be hundreds of milliseconds late.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, Barrier, OnceLock};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::thread::Thread;
 use std::time::{Duration, Instant};
 
 use crossbeam::channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
@@ -22,12 +32,23 @@ const POLL: Duration = Duration::from_millis(50);
 struct Shared {
     /// When every worker had finished setting up: the run's time zero.
     start: OnceLock<Instant>,
-    /// Workers meet the driver here when set up, and again once `start` is set.
-    ready: Barrier,
-    go: Barrier,
-    /// Nanoseconds from `start` to the end of the last worker to finish.
+    /// The start gate, built without a lock (see [`WorkerStats::begin`]): workers count
+    /// themselves `ready` when set up, the last one wakes the driver, which raises `go` and
+    /// unparks each worker; each counts itself `issuing` before its first I/O, and the last to
+    /// do so sets `start` and wakes the driver again.
+    workers: usize,
+    ready: AtomicUsize,
+    go: AtomicBool,
+    issuing: AtomicUsize,
+    driver: Thread,
+    interval: Duration,
+    /// `--duration`, if given.
+    duration: Option<Duration>,
+    /// Index of the last interval when `--duration` is given: I/Os completing after the
+    /// deadline belong to it rather than to an interval of their own.
+    last_index: u64,
+    /// Nanoseconds from `start` to the last completion of any worker.
     done_ns: AtomicU64,
-    epoch: AtomicU64,
     stop: AtomicBool,
     /// Bytes left under `--bytes`, if given.
     budget: Option<AtomicI64>,
@@ -38,7 +59,10 @@ struct Shared {
 /// One worker's counts for one interval (or its last, partial one).
 struct Report {
     worker: usize,
+    /// The interval the counts belong to.
     epoch: u64,
+    /// The worker has finished every interval before this one.
+    next: u64,
     last: bool,
     stats: IntervalStats,
 }
@@ -47,7 +71,14 @@ struct Report {
 pub struct WorkerStats {
     id: usize,
     begun: bool,
+    /// Set at the first completion after `start`: what came before was warm-up.
+    counting: bool,
     epoch: u64,
+    /// When interval `epoch` ends (set once the run has started).
+    boundary: Option<Instant>,
+    deadline: Option<Instant>,
+    past_deadline: bool,
+    last_completion: Option<Instant>,
     current: IntervalStats,
     shared: Arc<Shared>,
     reports: Sender<Report>,
@@ -55,14 +86,53 @@ pub struct WorkerStats {
 }
 
 impl WorkerStats {
-    /// Call once set up, before the first I/O: waits until every worker is ready, so that thread
-    /// start-up and buffer set-up do not count as run time (fio does not count them either).
+    /// Call once set up, right before the first I/O: waits until every worker is ready, so that
+    /// thread start-up and buffer set-up do not count as run time (fio does not count them
+    /// either), then counts this worker as issuing.
+    ///
+    /// No mutex here: with `std::sync::Barrier` every released worker had to take the barrier's
+    /// lock in turn, and at QD 128 on two CPUs each hand-over waited behind the workers already
+    /// issuing I/O, so they trickled out at ~16 per second and the first interval ran with a
+    /// fraction of the queue depth. Parked threads woken one by one all become runnable at once.
     pub fn begin(&mut self) {
-        if !self.begun {
-            self.begun = true;
-            self.shared.ready.wait();
-            self.shared.go.wait();
+        if self.begun {
+            return;
         }
+        self.begun = true;
+        let shared = &self.shared;
+        if shared.ready.fetch_add(1, Ordering::AcqRel) + 1 == shared.workers {
+            shared.driver.unpark();
+        }
+        while !shared.go.load(Ordering::Acquire) {
+            std::thread::park();
+        }
+        if shared.issuing.fetch_add(1, Ordering::AcqRel) + 1 == shared.workers {
+            shared
+                .start
+                .set(Instant::now())
+                .expect("only the last worker to issue sets start");
+            shared.driver.unpark();
+        }
+    }
+
+    /// Leaves warm-up once `completed` falls after the start: drops what warm-up counted (but
+    /// not its errors) and gives its bytes back to the `--bytes` budget.
+    fn start_counting(&mut self, completed: Instant) {
+        let Some(&start) = self.shared.start.get() else {
+            return;
+        };
+        if completed < start {
+            return;
+        }
+        self.counting = true;
+        let warm_up = self.current.read.bytes + self.current.write.bytes;
+        if let Some(left) = &self.shared.budget {
+            left.fetch_add(warm_up as i64, Ordering::Relaxed);
+        }
+        self.current.read.clear();
+        self.current.write.clear();
+        self.boundary = Some(start + self.shared.interval);
+        self.deadline = self.shared.duration.map(|d| start + d);
     }
 
     /// Counts of the interval in progress.
@@ -71,27 +141,59 @@ impl WorkerStats {
         &mut self.current
     }
 
-    /// Call after every completion: ships the counts when an interval boundary has passed.
+    /// Call after every completion, with its time and before recording it: ships the counts
+    /// when the completion falls past the interval's end, and ends the worker's issuing once
+    /// it falls past the `--duration`.
     #[inline]
-    pub fn tick(&mut self) {
-        let epoch = self.shared.epoch.load(Ordering::Acquire);
-        if epoch != self.epoch {
-            let fresh = self.spares.recv().unwrap_or_default();
-            let done = std::mem::replace(&mut self.current, fresh);
-            let _ = self.reports.send(Report {
-                worker: self.id,
-                epoch: self.epoch,
-                last: false,
-                stats: done,
-            });
-            self.epoch = epoch;
+    pub fn tick(&mut self, completed: Instant) {
+        if !self.counting {
+            self.start_counting(completed);
+            if !self.counting {
+                return;
+            }
         }
+        self.last_completion = Some(completed);
+        if self.deadline.is_some_and(|d| completed >= d) {
+            self.past_deadline = true;
+        }
+        let Some(boundary) = self.boundary else {
+            return;
+        };
+        if completed < boundary || self.epoch >= self.shared.last_index {
+            return;
+        }
+        let start = *self.shared.start.get().expect("the run has started");
+        let interval = self.shared.interval.as_nanos();
+        let index = ((completed - start).as_nanos() / interval) as u64;
+        let next = index.min(self.shared.last_index);
+        self.ship(next, false);
+        self.boundary = Some(start + self.shared.interval * (next as u32 + 1));
+    }
+
+    /// Sends the counts of the interval in progress; the worker continues in interval `next`.
+    fn ship(&mut self, next: u64, last: bool) {
+        let fresh = if last {
+            IntervalStats::default()
+        } else {
+            // A spare comes back from the driver each interval; only a driver more than an
+            // interval behind makes the worker allocate.
+            self.spares.try_recv().unwrap_or_default()
+        };
+        let done = std::mem::replace(&mut self.current, fresh);
+        let _ = self.reports.send(Report {
+            worker: self.id,
+            epoch: self.epoch,
+            next,
+            last,
+            stats: done,
+        });
+        self.epoch = next;
     }
 
     /// True once the run should end.
     #[inline]
     pub fn should_stop(&self) -> bool {
-        self.shared.stop.load(Ordering::Relaxed)
+        self.past_deadline || self.shared.stop.load(Ordering::Relaxed)
     }
 
     /// Takes `bytes` from the `--bytes` budget; false when it is used up.
@@ -105,17 +207,15 @@ impl WorkerStats {
 
     /// Seconds since the run started.
     pub fn now_s(&mut self) -> f64 {
-        self.start().elapsed().as_secs_f64()
+        self.begin();
+        self.since_start(Instant::now())
     }
 
-    /// The instant the run started (latency and error times are measured against it).
-    pub fn start(&mut self) -> Instant {
-        self.begin();
-        *self
-            .shared
-            .start
-            .get()
-            .expect("start is set before workers go")
+    /// Seconds from the run's start to `t` (0 during warm-up).
+    pub fn since_start(&self, t: Instant) -> f64 {
+        self.shared.start.get().map_or(0.0, |&start| {
+            t.saturating_duration_since(start).as_secs_f64()
+        })
     }
 
     /// Records a failed I/O; returns true when the run must stop because of it.
@@ -141,17 +241,17 @@ impl WorkerStats {
     }
 
     /// Ships the last counts; the worker is done.
+    ///
+    /// A worker that ends still in warm-up (the whole `--bytes` budget went before every worker
+    /// had started) keeps its counts: they are all the run did.
     pub fn finish(mut self) {
-        let done = self.start().elapsed().as_nanos() as u64;
-        self.shared.done_ns.fetch_max(done, Ordering::Relaxed);
-        self.tick();
-        let stats = std::mem::take(&mut self.current);
-        let _ = self.reports.send(Report {
-            worker: self.id,
-            epoch: self.epoch,
-            last: true,
-            stats,
-        });
+        self.begin();
+        if let (Some(last), Some(&start)) = (self.last_completion, self.shared.start.get()) {
+            let done = last.saturating_duration_since(start).as_nanos() as u64;
+            self.shared.done_ns.fetch_max(done, Ordering::Relaxed);
+        }
+        let epoch = self.epoch;
+        self.ship(epoch, true);
     }
 }
 
@@ -167,12 +267,21 @@ pub fn drive<F>(
 where
     F: Fn(usize, WorkerStats) + Send + Sync,
 {
+    let last_index = workload.duration.map_or(u64::MAX, |d| {
+        let n = d.as_nanos().div_ceil(workload.interval.as_nanos()).max(1);
+        u64::try_from(n - 1).unwrap_or(u64::MAX)
+    });
     let shared = Arc::new(Shared {
         start: OnceLock::new(),
-        ready: Barrier::new(workers + 1),
-        go: Barrier::new(workers + 1),
+        workers,
+        ready: AtomicUsize::new(0),
+        go: AtomicBool::new(false),
+        issuing: AtomicUsize::new(0),
+        driver: std::thread::current(),
+        interval: workload.interval,
+        duration: workload.duration,
+        last_index,
         done_ns: AtomicU64::new(0),
-        epoch: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         budget: workload.bytes.map(|b| AtomicI64::new(b as i64)),
         failure: OnceLock::new(),
@@ -188,7 +297,12 @@ where
         handles.push(WorkerStats {
             id,
             begun: false,
+            counting: false,
             epoch: 0,
+            boundary: None,
+            deadline: None,
+            past_deadline: false,
+            last_completion: None,
             current: IntervalStats::new(),
             shared: shared.clone(),
             reports: report_tx.clone(),
@@ -199,23 +313,39 @@ where
 
     std::thread::scope(|scope| {
         let spawn = &spawn;
-        for (id, handle) in handles.into_iter().enumerate() {
-            std::thread::Builder::new()
-                .name(format!("ssdfade-io-{id}"))
-                .spawn_scoped(scope, move || spawn(id, handle))
-                .expect("spawning an I/O thread");
+        let threads: Vec<Thread> = handles
+            .into_iter()
+            .enumerate()
+            .map(|(id, handle)| {
+                std::thread::Builder::new()
+                    .name(format!("ssdfade-io-{id}"))
+                    .spawn_scoped(scope, move || spawn(id, handle))
+                    .expect("spawning an I/O thread")
+                    .thread()
+                    .clone()
+            })
+            .collect();
+        while shared.ready.load(Ordering::Acquire) < workers {
+            std::thread::park();
         }
-        shared.ready.wait();
-        let start = Instant::now();
-        shared.start.set(start).expect("start is set once");
-        shared.go.wait();
+        shared.go.store(true, Ordering::Release);
+        for thread in &threads {
+            thread.unpark();
+        }
+        let start = loop {
+            if let Some(&start) = shared.start.get() {
+                break start;
+            }
+            std::thread::park();
+        };
         let mut sampler = Sampler {
             shared: &shared,
             reports: &report_rx,
             spares: &spare_txs,
             live: vec![true; workers],
-            current: IntervalStats::new(),
-            next: IntervalStats::new(),
+            finished_before: vec![0; workers],
+            first: 0,
+            pending: VecDeque::new(),
         };
         let result = sampler.run(start, workload, control, sink);
         // Whatever happened, make the workers stop and wait for them (the scope joins).
@@ -227,13 +357,25 @@ where
     })
 }
 
+/// What [`Sampler::collect`] waits for.
+#[derive(Clone, Copy)]
+enum Until {
+    /// Every live worker has finished the interval of this index.
+    Past(u64),
+    /// Every worker has sent its last report.
+    Last,
+}
+
 struct Sampler<'a> {
     shared: &'a Shared,
     reports: &'a Receiver<Report>,
     spares: &'a [Sender<IntervalStats>],
     live: Vec<bool>,
-    current: IntervalStats,
-    next: IntervalStats,
+    /// Per worker: every interval before this one is complete.
+    finished_before: Vec<u64>,
+    /// Index of the interval `pending[0]` counts.
+    first: u64,
+    pending: VecDeque<IntervalStats>,
 }
 
 impl Sampler<'_> {
@@ -246,12 +388,12 @@ impl Sampler<'_> {
     ) -> anyhow::Result<RunEnd> {
         let deadline = workload.duration.map(|d| start + d);
         let mut t_prev = 0.0;
-        let mut index: u32 = 0;
         loop {
-            let boundary = start + workload.interval * (index + 1);
+            let index = self.first;
+            let boundary = start + workload.interval * (index as u32 + 1);
             let until = deadline.map_or(boundary, |d| d.min(boundary));
             let mut interrupted = false;
-            // Wait for the boundary; meanwhile only final reports (workers out of budget) arrive.
+            // Wait for the boundary, taking in the reports that arrive meanwhile.
             while self.live.iter().any(|&l| l) {
                 let now = Instant::now();
                 if now >= until {
@@ -265,7 +407,7 @@ impl Sampler<'_> {
                     break;
                 }
                 match self.reports.recv_timeout((until - now).min(POLL)) {
-                    Ok(r) => self.absorb(r, u64::from(index)),
+                    Ok(r) => self.absorb(r),
                     Err(RecvTimeoutError::Timeout) => {}
                     Err(RecvTimeoutError::Disconnected) => break,
                 }
@@ -275,16 +417,26 @@ impl Sampler<'_> {
             let stopping = self.shared.stop.load(Ordering::Relaxed);
             if all_done || interrupted || out_of_time || stopping {
                 self.shared.stop.store(true, Ordering::Relaxed);
-                self.collect(u64::from(index), true);
-                // The run ended when its last I/O did, not when the counts were merged.
+                self.collect(Until::Last);
+                // The run ended when its last I/O did, not when the counts were merged; what
+                // completed after the last boundary belongs to this last interval.
                 let done = self.shared.done_ns.load(Ordering::Relaxed);
                 let t_end = if done > 0 {
                     done as f64 / 1e9
                 } else {
                     start.elapsed().as_secs_f64()
+                };
+                // Intervals the workers finished while this thread waited for a CPU keep their
+                // place on the grid; the last one ends with the run.
+                let mut buckets = std::mem::take(&mut self.pending);
+                let last = buckets.pop_back().unwrap_or_default();
+                for done in buckets {
+                    let t_grid = (workload.interval * (self.first as u32 + 1)).as_secs_f64();
+                    sink.interval(t_prev, t_grid, &done)?;
+                    self.first += 1;
+                    t_prev = t_grid;
                 }
-                .max(t_prev);
-                sink.interval(t_prev, t_end, &self.current)?;
+                sink.interval(t_prev, t_end.max(t_prev), &last)?;
                 return Ok(if let Some(why) = self.shared.failure.get() {
                     RunEnd::Failed(why.clone())
                 } else if interrupted {
@@ -293,47 +445,46 @@ impl Sampler<'_> {
                     RunEnd::Completed
                 });
             }
-            self.shared
-                .epoch
-                .store(u64::from(index) + 1, Ordering::Release);
-            let t_end = start.elapsed().as_secs_f64();
-            self.collect(u64::from(index), false);
-            sink.interval(t_prev, t_end, &self.current)?;
-            self.current.clear();
-            std::mem::swap(&mut self.current, &mut self.next);
+            self.collect(Until::Past(index));
+            let t_end = (workload.interval * (index as u32 + 1)).as_secs_f64();
+            let done = self.pending.pop_front().unwrap_or_default();
+            sink.interval(t_prev, t_end, &done)?;
+            self.first += 1;
             t_prev = t_end;
-            index += 1;
         }
     }
 
-    /// Waits until every live worker has reported for `epoch` (its last report, when `last`).
-    fn collect(&mut self, epoch: u64, last: bool) {
-        let mut pending: Vec<bool> = self.live.clone();
-        while pending.iter().any(|&p| p) {
+    /// Takes in reports until every live worker is done with what `until` names.
+    fn collect(&mut self, until: Until) {
+        loop {
+            let waiting = (0..self.live.len()).any(|w| {
+                self.live[w]
+                    && match until {
+                        Until::Past(index) => self.finished_before[w] <= index,
+                        Until::Last => true,
+                    }
+            });
+            if !waiting {
+                break;
+            }
             let Ok(r) = self.reports.recv() else { break };
-            let (worker, r_epoch, r_last) = (r.worker, r.epoch, r.last);
-            self.absorb(r, epoch);
-            if r_epoch == epoch && (!last || r_last) {
-                pending[worker] = false;
-            }
-            if r_last {
-                pending[worker] = false;
-            }
+            self.absorb(r);
         }
     }
 
     /// Adds a report to the interval it belongs to and recycles its memory.
-    fn absorb(&mut self, mut r: Report, epoch: u64) {
-        if r.epoch == epoch {
-            self.current.merge(&r.stats);
-        } else {
-            self.next.merge(&r.stats);
+    fn absorb(&mut self, mut r: Report) {
+        let slot = r.epoch.saturating_sub(self.first) as usize;
+        while self.pending.len() <= slot {
+            self.pending.push_back(IntervalStats::new());
         }
+        self.pending[slot].merge(&r.stats);
         if r.last {
             self.live[r.worker] = false;
         } else {
+            self.finished_before[r.worker] = r.next;
             r.stats.clear();
-            let _ = self.spares[r.worker].send(r.stats);
+            let _ = self.spares[r.worker].try_send(r.stats);
         }
     }
 }

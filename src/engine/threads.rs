@@ -35,7 +35,7 @@ impl Engine for ThreadsEngine {
         control: &Control,
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
-        let pool = make_pool(w.seed, w.bs as usize);
+        let pool = make_pool(w.seed, w.bs as usize)?;
         let cursor = Arc::new(AtomicU64::new(0));
         let fd = self.target.file.as_raw_fd();
         drive(w, control, sink, w.qd as usize, |id, stats| {
@@ -46,6 +46,19 @@ impl Engine for ThreadsEngine {
     }
 }
 
+/// Ends the run when a worker cannot get its buffer (the run fails; it never hangs).
+fn setup_failure(mut stats: WorkerStats, e: &std::io::Error) {
+    let event = ErrorEvent {
+        t_s: stats.now_s(),
+        op: OpKind::Write,
+        offset: 0,
+        errno: e.raw_os_error().unwrap_or(libc::ENOMEM),
+        message: format!("{e}: lower --qd or --bs"),
+    };
+    stats.fatal(event);
+    stats.finish();
+}
+
 fn worker(
     fd: RawFd,
     bs: usize,
@@ -53,8 +66,11 @@ fn worker(
     mut pattern: PatternGen,
     mut stats: WorkerStats,
 ) {
-    let mut buf = AlignedBuf::new(bs);
-    let start = stats.start();
+    let mut buf = match AlignedBuf::new(bs) {
+        Ok(buf) => buf,
+        Err(e) => return setup_failure(stats, &e),
+    };
+    stats.begin();
     while !stats.should_stop() && stats.claim(bs as u64) {
         let (op, offset) = offsets.next_op();
         if op == OpKind::Write {
@@ -72,7 +88,7 @@ fn worker(
             }
         };
         let t1 = Instant::now();
-        stats.tick();
+        stats.tick(t1);
         if rc == bs as isize {
             stats
                 .current()
@@ -86,7 +102,7 @@ fn worker(
                 (0, format!("short transfer of {rc} of {bs} bytes"))
             };
             let event = ErrorEvent {
-                t_s: (t0 - start).as_secs_f64(),
+                t_s: stats.since_start(t0),
                 op,
                 offset,
                 errno,

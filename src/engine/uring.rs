@@ -71,7 +71,7 @@ impl Engine for UringEngine {
                 w.qd.next_power_of_two()
             )
         })?;
-        let pool = make_pool(w.seed, w.bs as usize);
+        let pool = make_pool(w.seed, w.bs as usize)?;
         let cursor = Arc::new(AtomicU64::new(0));
         let fd = self.target.file.as_raw_fd();
         drive(w, control, sink, 1, |id, stats| {
@@ -93,7 +93,11 @@ fn ring_failure(mut stats: WorkerStats, e: &io::Error) {
         op: OpKind::Write,
         offset: 0,
         errno: e.raw_os_error().unwrap_or(0),
-        message: format!("io_uring failed: {e}; use --engine threads"),
+        message: if e.kind() == io::ErrorKind::OutOfMemory {
+            format!("{e}: lower --qd or --bs")
+        } else {
+            format!("io_uring failed: {e}; use --engine threads")
+        },
     };
     stats.fatal(event);
     stats.finish();
@@ -159,7 +163,7 @@ impl Submitter {
     ) -> io::Result<Self> {
         let ring = build_ring((qd as u32).next_power_of_two())?;
         let stride = bs.next_multiple_of(4096);
-        let mut buffers = AlignedBuf::new(stride * qd);
+        let mut buffers = AlignedBuf::new(stride * qd)?;
         let base = buffers.as_mut_ptr();
         let iovecs: Vec<libc::iovec> = (0..qd)
             .map(|i| libc::iovec {
@@ -203,7 +207,7 @@ impl Submitter {
 
     /// Issues I/O until the run stops, then waits for every I/O still in flight.
     fn run(mut self, mut stats: WorkerStats) {
-        let start = stats.start();
+        stats.begin();
         let mut stopping = false;
         loop {
             if !stopping {
@@ -229,7 +233,7 @@ impl Submitter {
                 } = self.slots[slot as usize];
                 self.free.push(slot);
                 self.in_flight -= 1;
-                stats.tick();
+                stats.tick(completed);
                 let rc = cqe.result();
                 if rc == self.bs as i32 {
                     stats
@@ -243,7 +247,7 @@ impl Submitter {
                         (0, format!("short transfer of {rc} of {} bytes", self.bs))
                     };
                     let event = ErrorEvent {
-                        t_s: (submitted - start).as_secs_f64(),
+                        t_s: stats.since_start(submitted),
                         op,
                         offset,
                         errno,
@@ -264,8 +268,10 @@ impl Submitter {
 
     /// Ends the run when the ring itself fails. I/O may still be in flight into our buffers, so
     /// they are leaked rather than freed under the kernel's teardown.
-    fn fail(mut self, stats: WorkerStats, e: &io::Error) {
-        std::mem::forget(std::mem::replace(&mut self.buffers, AlignedBuf::new(1)));
+    fn fail(self, stats: WorkerStats, e: &io::Error) {
+        let Submitter { ring, buffers, .. } = self;
+        drop(ring);
+        std::mem::forget(buffers);
         ring_failure(stats, e);
     }
 

@@ -281,7 +281,7 @@ fn run_external(cmd: &str, path: &str, bar: &ProgressBar) -> anyhow::Result<Done
     bar.finish_and_clear();
     let run = external::run(cmd, path)?;
     eprint!("{}", run.stderr);
-    print!("{}", run.stdout);
+    crate::out!("{}", run.stdout)?;
     if run.exit_status != Some(0) {
         anyhow::bail!(
             "the erase command exited with status {}: {}",

@@ -15,7 +15,7 @@ use crate::error::BadInput;
 use crate::run::{Outcome, RunObserver, RunRequest};
 
 pub use record::GroupRecord;
-pub use table::table;
+pub use table::{headline, table};
 
 /// One target's part of a finished group.
 pub struct Member {

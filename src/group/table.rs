@@ -3,6 +3,23 @@
 use super::GroupOutcome;
 use crate::units::format_bytes;
 
+/// The line above the table: what every target ran (the first finished member's record).
+pub fn headline(group: &GroupOutcome) -> Option<String> {
+    let o = group.members.iter().find_map(|m| m.result.as_ref().ok())?;
+    let w = &o.info.workload;
+    Some(format!(
+        "{} of {} targets, {} engine: {} transfers, {} % read, {} % random, QD {}, {} data",
+        o.info.command,
+        group.members.len(),
+        o.info.engine,
+        format_bytes(w.bs),
+        w.read_pct,
+        w.random_pct,
+        w.qd,
+        w.pattern
+    ))
+}
+
 /// Target, status, IOPS, MB/s, mean and p99 latency (µs), errors and bytes written per member.
 pub fn table(group: &GroupOutcome) -> String {
     let mut rows = vec![[
@@ -24,8 +41,10 @@ pub fn table(group: &GroupOutcome) -> String {
             let s = &o.summary;
             row[2] = format!("{:.0}", s.iops);
             row[3] = format!("{:.1}", s.mb_per_s);
-            row[4] = format!("{:.1}", s.lat_us.mean);
-            row[5] = format!("{:.1}", s.lat_us.p99);
+            if let Some(lat) = &s.lat_us {
+                row[4] = format!("{:.1}", lat.mean);
+                row[5] = format!("{:.1}", lat.p99);
+            }
             row[6] = s.errors.to_string();
             let written = crate::results::read_samples(&o.dir)
                 .ok()

@@ -286,7 +286,14 @@ impl RunObserver for MetricsObserver {
                 .get_or_create(labels)
                 .set(sample.mb_per_s * 1e6);
             f.elapsed.get_or_create(labels).set(sample.t_end_s);
-            let lat = &sample.lat_us;
+            // An interval without I/O has no latency: NaN, a gap in a graph.
+            let lat = sample.lat_us.unwrap_or(crate::stats::LatencySummary {
+                mean: f64::NAN,
+                p50: f64::NAN,
+                p99: f64::NAN,
+                p999: f64::NAN,
+                max: f64::NAN,
+            });
             for (quantile, us) in [
                 ("0.5", lat.p50),
                 ("0.99", lat.p99),

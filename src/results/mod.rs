@@ -6,6 +6,7 @@ mod fade;
 mod listing;
 pub mod record;
 mod summary;
+mod table;
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
@@ -18,6 +19,7 @@ pub use fade::Fade;
 pub use listing::{list_runs, RunListing};
 pub use record::{write_json_atomic, ProcessStamp};
 pub use summary::Summary;
+pub use table::run_table;
 
 use crate::engine::RunEnd;
 use crate::inspect::DriveInfo;

@@ -1,4 +1,5 @@
-//! Whole-run figures: the Iometer-style table of `measure` and the summary in run.json.
+//! Whole-run figures: the summary in run.json, which `measure --json` prints and the table
+//! ([`super::table`]) shows.
 
 use serde::{Deserialize, Serialize};
 
@@ -18,10 +19,10 @@ pub struct Summary {
     pub write_iops: f64,
     pub read_mb_per_s: f64,
     pub write_mb_per_s: f64,
-    /// All I/O, reads and writes apart (µs).
-    pub lat_us: LatencySummary,
-    pub read_lat_us: LatencySummary,
-    pub write_lat_us: LatencySummary,
+    /// All I/O, reads and writes apart (µs); `null` for a direction with no I/O.
+    pub lat_us: Option<LatencySummary>,
+    pub read_lat_us: Option<LatencySummary>,
+    pub write_lat_us: Option<LatencySummary>,
     /// tiobench's columns: percent of I/Os slower than 2 s and than 10 s.
     pub pct_over_2s: f64,
     pub pct_over_10s: f64,
@@ -85,58 +86,5 @@ impl Summary {
             },
             engine: engine.to_string(),
         }
-    }
-
-    /// The Iometer-style table `measure` prints.
-    pub fn table(&self) -> String {
-        use crate::units::format_latency_us as lat;
-        let mut t = String::new();
-        let mut row = |k: &str, v: String| t.push_str(&format!("  {k:<28} {v}\n"));
-        row("Total I/Os per second", format!("{:.0}", self.iops));
-        row("Total MB per second", format!("{:.2} MB/s", self.mb_per_s));
-        if self.read_iops > 0.0 && self.write_iops > 0.0 {
-            row("Read I/Os per second", format!("{:.0}", self.read_iops));
-            row("Write I/Os per second", format!("{:.0}", self.write_iops));
-        }
-        row("Average response time", lat(self.lat_us.mean));
-        row(
-            "Average read response time",
-            if self.read_iops > 0.0 {
-                lat(self.read_lat_us.mean)
-            } else {
-                "-".into()
-            },
-        );
-        row(
-            "Average write response time",
-            if self.write_iops > 0.0 {
-                lat(self.write_lat_us.mean)
-            } else {
-                "-".into()
-            },
-        );
-        row("Maximum response time", lat(self.lat_us.max));
-        row(
-            "p50 / p99 / p99.9",
-            format!(
-                "{} / {} / {}",
-                lat(self.lat_us.p50),
-                lat(self.lat_us.p99),
-                lat(self.lat_us.p999)
-            ),
-        );
-        row(
-            "I/Os over 2 s / over 10 s",
-            format!("{:.3} % / {:.3} %", self.pct_over_2s, self.pct_over_10s),
-        );
-        row("Errors", self.errors.to_string());
-        row(
-            "CPU utilisation",
-            format!(
-                "{:.1} % ({:.2} µs CPU per I/O)",
-                self.cpu_pct, self.cpu_us_per_io
-            ),
-        );
-        t
     }
 }

@@ -157,6 +157,10 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
     };
     let drive_before = drive_info(engine.as_ref());
     let workload = resolve_workload(request, identity.size_bytes, identity.logical_block)?;
+    if !is_sim_target(target) {
+        // A simulated drive allocates no I/O buffers; a real run needs bs × QD plus the pool.
+        crate::workload::memory::check_run(workload.bs, workload.qd)?;
+    }
     let record = TargetRecord {
         path: target.clone(),
         identity,

@@ -60,7 +60,7 @@ impl SimEngine {
         let mut scaled = w.clone();
         scaled.span = (w.span / k / w.align * w.align).max(w.bs);
         let mut offsets = OffsetGen::new(&scaled, 0, Arc::new(AtomicU64::new(0)));
-        let pool = make_pool(w.seed, 0);
+        let pool = make_pool(w.seed, 0)?;
         let mut content = PatternGen::new(w.pattern, false, pool, w.seed, 0);
         let compressed = content.compressed_fraction();
         let mut grid = Grid::new(w.interval.as_secs_f64());

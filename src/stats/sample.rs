@@ -15,20 +15,20 @@ pub struct LatencySummary {
 }
 
 impl LatencySummary {
-    /// Summarises a direction's histogram (all zero when it saw no I/O).
-    pub fn of(dir: &DirStats) -> Self {
+    /// Summarises a direction's histogram; None when it saw no I/O (`null` in JSON).
+    pub fn of(dir: &DirStats) -> Option<Self> {
         if dir.ops == 0 {
-            return LatencySummary::default();
+            return None;
         }
         let h = &dir.latency_ns;
         let us = |ns: u64| ns as f64 / 1000.0;
-        LatencySummary {
+        Some(LatencySummary {
             mean: h.mean() / 1000.0,
             p50: us(h.value_at_quantile(0.50)),
             p99: us(h.value_at_quantile(0.99)),
             p999: us(h.value_at_quantile(0.999)),
             max: us(dir.max_ns),
-        }
+        })
     }
 }
 
@@ -39,7 +39,7 @@ pub struct DirSample {
     pub bytes: u64,
     pub iops: f64,
     pub mb_per_s: f64,
-    pub lat_us: LatencySummary,
+    pub lat_us: Option<LatencySummary>,
 }
 
 impl DirSample {
@@ -76,7 +76,8 @@ pub struct Sample {
     pub bytes: u64,
     pub iops: f64,
     pub mb_per_s: f64,
-    pub lat_us: LatencySummary,
+    /// `null` for an interval without I/O.
+    pub lat_us: Option<LatencySummary>,
     /// Present when the interval had reads, respectively writes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read: Option<DirSample>,

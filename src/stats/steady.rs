@@ -219,7 +219,6 @@ pub fn detect(samples: &[Sample], criteria: Criteria, capacity_bytes: u64) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::LatencySummary;
 
     /// One-second samples with the given IOPS, 4 KiB per write.
     fn series(iops: impl IntoIterator<Item = f64>) -> Vec<Sample> {
@@ -237,7 +236,7 @@ mod tests {
                     bytes: ops * 4096,
                     iops,
                     mb_per_s: 0.0,
-                    lat_us: LatencySummary::default(),
+                    lat_us: None,
                     read: None,
                     write: None,
                     errors: 0,

@@ -53,8 +53,9 @@ pub(super) fn open(req: &OpenRequest) -> anyhow::Result<Target> {
     let file = match opts.open(path) {
         Ok(f) => f,
         Err(e) if e.raw_os_error() == Some(libc::EBUSY) => bad_input!(
-            "{} is busy: another process or driver holds it open exclusively; stop it first",
-            path.display()
+            "{} is busy: {}; stop it first",
+            path.display(),
+            super::busy::describe_openers(rdev)
         ),
         Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => bad_input!(
             "permission denied opening {}: run as root or get write access to the device",

@@ -1,13 +1,15 @@
-//! Regular files as targets: created and preallocated when absent, protected when they hold data.
+//! Regular files as targets: created and preallocated when absent, protected when they hold data,
+//! locked for the run (one run per file).
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 
+use super::lock::lock_for_run;
 use super::{same_object, Identity, OpenRequest, Target};
 use crate::bad_input;
 
-/// Creates `req.path` with `--size` bytes preallocated and opens it.
+/// Creates `req.path` with `--size` bytes preallocated and opens it, locked for the run.
 pub(super) fn create(req: &OpenRequest) -> anyhow::Result<Target> {
     let Some(size) = req.size else {
         bad_input!(
@@ -18,25 +20,33 @@ pub(super) fn create(req: &OpenRequest) -> anyhow::Result<Target> {
     if size == 0 {
         bad_input!("--size must be larger than zero");
     }
-    let file = match OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(&req.path)
-    {
-        Ok(f) => f,
-        Err(e) => bad_input!("cannot create {}: {e}", req.path.display()),
+    let Ok(len) = i64::try_from(size) else {
+        bad_input!("--size {size} is larger than a file can be");
     };
-    if let Err(e) = nix::fcntl::posix_fallocate(file.as_raw_fd(), 0, size as i64) {
-        let _ = std::fs::remove_file(&req.path);
-        bad_input!(
-            "cannot allocate {} bytes for {}: {e} (free space, or use a smaller --size)",
-            size,
-            req.path.display()
-        );
-    }
-    drop(file);
-    match open_direct(req, size) {
+    let mut opts = OpenOptions::new();
+    opts.read(true).write(true).create_new(true);
+    let file = match opts.custom_flags(libc::O_DIRECT).open(&req.path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            bad_input!("cannot create {}: {e}", req.path.display())
+        }
+        Err(e) => {
+            // O_DIRECT is refused only after the file was made (tmpfs): take it away again.
+            let _ = std::fs::remove_file(&req.path);
+            return Err(open_error(req, e));
+        }
+    };
+    let opened = lock_for_run(&file, &req.path).and_then(|()| {
+        if let Err(e) = nix::fcntl::posix_fallocate(file.as_raw_fd(), 0, len) {
+            bad_input!(
+                "cannot allocate {} bytes for {}: {e} (free space, or use a smaller --size)",
+                size,
+                req.path.display()
+            );
+        }
+        target(req, file, size)
+    });
+    match opened {
         Ok(target) => Ok(Target {
             created: true,
             ..target
@@ -67,6 +77,17 @@ pub(super) fn open_existing(req: &OpenRequest, meta: &Metadata) -> anyhow::Resul
             ),
         }
     }
+    let file = match OpenOptions::new()
+        .read(true)
+        .write(req.writes)
+        .custom_flags(libc::O_DIRECT)
+        .open(&req.path)
+    {
+        Ok(f) => f,
+        Err(e) => return Err(open_error(req, e)),
+    };
+    // Locked before it is grown, so a second run changes nothing of the first's file.
+    lock_for_run(&file, &req.path)?;
     let mut size = meta.len();
     if let Some(wanted) = req.size {
         if wanted > size {
@@ -78,11 +99,10 @@ pub(super) fn open_existing(req: &OpenRequest, meta: &Metadata) -> anyhow::Resul
                     wanted
                 );
             }
-            let f = OpenOptions::new().write(true).open(&req.path);
-            match f.map_err(|e| e.to_string()).and_then(|f| {
-                nix::fcntl::posix_fallocate(f.as_raw_fd(), 0, wanted as i64)
-                    .map_err(|e| e.to_string())
-            }) {
+            let Ok(len) = i64::try_from(wanted) else {
+                bad_input!("--size {wanted} is larger than a file can be");
+            };
+            match nix::fcntl::posix_fallocate(file.as_raw_fd(), 0, len) {
                 Ok(()) => size = wanted,
                 Err(e) => bad_input!("cannot grow {} to {wanted} bytes: {e}", req.path.display()),
             }
@@ -94,23 +114,24 @@ pub(super) fn open_existing(req: &OpenRequest, meta: &Metadata) -> anyhow::Resul
             req.path.display()
         );
     }
-    open_direct(req, size)
+    target(req, file, size)
 }
 
-fn open_direct(req: &OpenRequest, size: u64) -> anyhow::Result<Target> {
-    let file: File = match OpenOptions::new()
-        .read(true)
-        .write(req.writes)
-        .custom_flags(libc::O_DIRECT)
-        .open(&req.path)
-    {
-        Ok(f) => f,
-        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => bad_input!(
+/// Why an O_DIRECT open of the target failed, as one line.
+fn open_error(req: &OpenRequest, e: std::io::Error) -> anyhow::Error {
+    let message = if e.raw_os_error() == Some(libc::EINVAL) {
+        format!(
             "the filesystem holding {} does not support O_DIRECT: put the test file on another filesystem",
             req.path.display()
-        ),
-        Err(e) => bad_input!("cannot open {}: {e}", req.path.display()),
+        )
+    } else {
+        format!("cannot open {}: {e}", req.path.display())
     };
+    anyhow::Error::new(crate::error::BadInput(message))
+}
+
+/// The [`Target`] for an open, locked file of `size` bytes.
+fn target(req: &OpenRequest, file: File, size: u64) -> anyhow::Result<Target> {
     let meta = file.metadata()?;
     let (logical, physical) = dio_alignment(&req.path, &meta);
     let backing = crate::target::block::sysfs_name_of(meta.dev());

@@ -5,7 +5,9 @@
 //! the [`Target`] it was given.
 
 pub mod block;
+pub mod busy;
 mod file;
+pub mod lock;
 pub mod safety;
 
 use std::fs::File;

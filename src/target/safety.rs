@@ -158,7 +158,7 @@ fn magic_signature(file: &File) -> Option<String> {
 
 /// Reads the start of an O_DIRECT file into an aligned buffer.
 fn read_aligned(file: &File, out: &mut [u8]) -> Option<usize> {
-    let mut buf = crate::engine::AlignedBuf::new(out.len());
+    let mut buf = crate::engine::AlignedBuf::new(out.len()).ok()?;
     let n = file.read_at(buf.as_mut_slice(), 0).ok()?;
     out[..n].copy_from_slice(&buf.as_slice()[..n]);
     Some(n)

@@ -12,11 +12,30 @@ pub fn ssdfade(dir: &Path) -> Command {
     cmd
 }
 
-/// True when running as root; otherwise prints why the calling test is skipped.
+/// Records that `test` did not run and why: printed (into the test's captured output) and,
+/// when `SSDFADE_TEST_SKIPS` names a file, appended to it as one line, so that `.ci/run` can
+/// list every skip with its reason after `cargo test` (which reports a skipped test as `ok`).
+pub fn skip(test: &str, reason: &str) {
+    let line = format!("skipped {test}: {reason}");
+    eprintln!("{line}");
+    if let Some(path) = std::env::var_os("SSDFADE_TEST_SKIPS") {
+        use std::io::Write;
+        let appended = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
+        if let Err(e) = appended {
+            panic!("recording a skip in {}: {e}", Path::new(&path).display());
+        }
+    }
+}
+
+/// True when running as root; otherwise records why the calling test is skipped.
 pub fn root_or_skip(test: &str) -> bool {
     let root = nix::unistd::Uid::effective().is_root();
     if !root {
-        eprintln!("skipping {test}: needs root to create zram and loop devices");
+        skip(test, "needs root to create zram and loop devices");
     }
     root
 }
@@ -109,6 +128,35 @@ impl Loop {
             _dir: dir,
         }
     }
+}
+
+impl Loop {
+    /// The file the loop device reads and writes.
+    pub fn backing(&self) -> PathBuf {
+        self._dir.path().join("backing.img")
+    }
+}
+
+/// `mkfs.ext4` options for a fixture that does not change its own blocks after mount: without
+/// them ext4 initialises its inode tables and journal lazily, in the background, for seconds.
+pub const INERT_EXT4: &[&str] = &["-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0"];
+
+/// Polls `condition` every 20 ms until it holds, for at most `secs` seconds; panics saying
+/// `what` it waited for otherwise. For tests that need a process to have got somewhere.
+pub fn wait_for(what: &str, secs: u64, mut condition: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while !condition() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "waited {secs} s for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Number of complete lines in `path` (0 when it does not exist yet).
+pub fn lines_in(path: &Path) -> usize {
+    std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
 }
 
 impl Drop for Loop {

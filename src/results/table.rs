@@ -1,0 +1,194 @@
+//! The Iometer-style table `measure` and `soak` print: a header with the whole access spec,
+//! then the run's figures. Every latency is in milliseconds with three decimals, as Iometer
+//! prints them, so that a column reads at a glance; a direction or figure with no I/O shows `-`.
+//! Lines stay within 80 columns.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use super::{RunInfo, Summary};
+use crate::stats::LatencySummary;
+
+/// The table for a finished run: header, figures and where the run directory is.
+pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
+    let w = &info.workload;
+    let t = &info.target;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} {} ({}, {}), {} engine, {}",
+        info.command,
+        t.path,
+        t.identity.kind,
+        size(t.identity.size_bytes),
+        info.engine,
+        human_seconds(summary.seconds)
+    );
+    let spec = [
+        format!("{} transfers", size(w.bs)),
+        format!("{} aligned", size(w.align)),
+        format!("{} % read", w.read_pct),
+        format!("{} % random", w.random_pct),
+        format!("QD {}", w.qd),
+        format!("{} data", w.pattern),
+    ];
+    out.push_str(&wrapped(&spec, 80));
+    out.push_str(&figures(summary));
+    let _ = writeln!(out, "  Run directory: {}", dir.display());
+    out
+}
+
+/// `parts` joined by commas on lines indented by two, each at most `width` columns long.
+fn wrapped(parts: &[String], width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::from(" ");
+    for (i, part) in parts.iter().enumerate() {
+        let piece = if i + 1 < parts.len() {
+            format!(" {part},")
+        } else {
+            format!(" {part}")
+        };
+        if line.len() > 1 && line.chars().count() + piece.chars().count() > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = String::from(" ");
+        }
+        line.push_str(&piece);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// The figures' rows.
+fn figures(s: &Summary) -> String {
+    let mut t = String::new();
+    let mut row = |k: &str, v: String| {
+        let _ = writeln!(t, "  {k:<28} {v}");
+    };
+    row("Total I/Os per second", format!("{:.0}", s.iops));
+    row("Total MB per second", format!("{:.2} MB/s", s.mb_per_s));
+    if s.read_iops > 0.0 && s.write_iops > 0.0 {
+        row("Read I/Os per second", format!("{:.0}", s.read_iops));
+        row("Write I/Os per second", format!("{:.0}", s.write_iops));
+    }
+    let mean = |l: &Option<LatencySummary>| ms(l.map(|l| l.mean));
+    row("Average response time", mean(&s.lat_us));
+    row("Average read response time", mean(&s.read_lat_us));
+    row("Average write response time", mean(&s.write_lat_us));
+    row("Maximum response time", ms(s.lat_us.map(|l| l.max)));
+    row(
+        "p50 / p99 / p99.9 (ms)",
+        match s.lat_us {
+            Some(l) => format!(
+                "{:.3} / {:.3} / {:.3}",
+                l.p50 / 1e3,
+                l.p99 / 1e3,
+                l.p999 / 1e3
+            ),
+            None => "-".into(),
+        },
+    );
+    row(
+        "I/Os over 2 s / over 10 s",
+        format!("{:.3} % / {:.3} %", s.pct_over_2s, s.pct_over_10s),
+    );
+    row("Errors", s.errors.to_string());
+    // A simulated drive's time is not the machine's: CPU per I/O would mean nothing.
+    if s.engine != "sim" {
+        row(
+            "CPU utilisation",
+            format!(
+                "{:.1} % of {} CPUs ({:.2} µs CPU per I/O)",
+                s.cpu_pct,
+                crate::stats::cpu::cpu_count(),
+                s.cpu_us_per_io
+            ),
+        );
+    }
+    t
+}
+
+/// Microseconds as Iometer's milliseconds with three decimals; `-` when there is no figure.
+fn ms(us: Option<f64>) -> String {
+    us.map_or_else(|| "-".into(), |us| format!("{:.3} ms", us / 1e3))
+}
+
+/// Bytes as `512 B`, `4 KiB`, `1.5 MiB`, `55.9 GiB`: whole numbers without a decimal.
+fn size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if value.fract() == 0.0 {
+        format!("{value:.0} {}", UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Seconds as `8h`, `1h30m`, `2m05s`, `4.0s`: the largest units, no zero tail.
+fn human_seconds(seconds: f64) -> String {
+    if seconds < 60.0 {
+        return format!("{seconds:.1}s");
+    }
+    let s = seconds.round() as u64;
+    let (h, m, sec) = (s / 3600, s % 3600 / 60, s % 60);
+    match (h, m, sec) {
+        (0, m, 0) => format!("{m}m"),
+        (0, m, sec) => format!("{m}m{sec:02}s"),
+        (h, 0, 0) => format!("{h}h"),
+        (h, m, 0) => format!("{h}h{m:02}m"),
+        (h, m, sec) => format!("{h}h{m:02}m{sec:02}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_a_person_writes_them() {
+        assert_eq!(human_seconds(28800.0), "8h");
+        assert_eq!(human_seconds(28800.4), "8h");
+        assert_eq!(human_seconds(5400.0), "1h30m");
+        assert_eq!(human_seconds(3723.0), "1h02m03s");
+        assert_eq!(human_seconds(125.0), "2m05s");
+        assert_eq!(human_seconds(60.0), "1m");
+        assert_eq!(human_seconds(4.04), "4.0s");
+    }
+
+    #[test]
+    fn the_access_spec_wraps_within_80_columns() {
+        let parts: Vec<String> = ["4 KiB transfers", "512 B aligned", "100 % read"]
+            .iter()
+            .chain(&["100 % random", "QD 128", "compressible:50 data"])
+            .map(|s| s.to_string())
+            .collect();
+        let text = wrapped(&parts, 80);
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert_eq!(text.lines().count(), 2, "{text}");
+        assert!(text.lines().all(|l| l.starts_with("  ")), "{text}");
+        assert_eq!(
+            wrapped(&parts[..2], 80),
+            "  4 KiB transfers, 512 B aligned\n"
+        );
+    }
+
+    #[test]
+    fn sizes_drop_a_needless_decimal() {
+        assert_eq!(size(512), "512 B");
+        assert_eq!(size(4096), "4 KiB");
+        assert_eq!(size(1536 << 10), "1.5 MiB");
+    }
+
+    #[test]
+    fn empty_figures_are_dashes_and_latencies_are_ms() {
+        assert_eq!(ms(None), "-");
+        assert_eq!(ms(Some(545.2)), "0.545 ms");
+        assert_eq!(ms(Some(19_700.0)), "19.700 ms");
+    }
+}
