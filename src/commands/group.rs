@@ -38,12 +38,14 @@ pub fn run(args: &RunArgs, command: &str) -> anyhow::Result<RunEnd> {
     let m = &args.metrics;
     let exporter = Exporter::start(m.metrics_listen.as_deref(), m.metrics_textfile.as_deref())?;
     let multi = MultiProgress::new();
+    let width = targets.iter().map(|t| t.chars().count()).max().unwrap_or(0);
     let observers = targets
         .iter()
         .map(|t| -> Box<dyn RunObserver + Send> {
             let line: Box<dyn RunObserver + Send> = if shows_progress(args) {
+                let label = format!("{t:<width$}");
                 Box::new(crate::run::progress::ProgressBarObserver::line_of(
-                    &multi, t,
+                    &multi, &label,
                 ))
             } else {
                 progress(args)
@@ -55,6 +57,8 @@ pub fn run(args: &RunArgs, command: &str) -> anyhow::Result<RunEnd> {
         })
         .collect();
     let group = crate::group::run(requests, observers, args.out.as_deref(), command)?;
+    // The table below says how each ended.
+    let _ = multi.clear();
     if args.json {
         let mut members = Vec::new();
         for m in &group.members {

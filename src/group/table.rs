@@ -3,12 +3,12 @@
 use super::GroupOutcome;
 use crate::units::format_bytes;
 
-/// The line above the table: what every target ran (the first finished member's record).
+/// The two lines above the table: what every target ran (the first finished member's record).
 pub fn headline(group: &GroupOutcome) -> Option<String> {
     let o = group.members.iter().find_map(|m| m.result.as_ref().ok())?;
     let w = &o.info.workload;
     Some(format!(
-        "{} of {} targets, {} engine: {} transfers, {} % read, {} % random, QD {}, {} data",
+        "{} of {} targets, {} engine\n  {} transfers, {} % read, {} % random, QD {}, {} data",
         o.info.command,
         group.members.len(),
         o.info.engine,
