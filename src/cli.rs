@@ -44,9 +44,129 @@ pub enum Command {
     Info(InfoArgs),
     /// Erase the target (TRIM, secure erase, format, sanitize…), timed and recorded.
     Erase(EraseArgs),
+    /// Is it fit to be a ZFS SLOG? QD1 sync-write sweep, concurrency, sustained phase, an
+    /// optional RAM baseline, and a verdict with its reasons.
+    Slog(SlogArgs),
+    /// Power-loss check (diskchecker's method): listen, write, cut the power, verify.
+    #[command(subcommand)]
+    Plp(PlpCommand),
     /// List the run and erase directories under DIR: status (a run whose process died shows as
     /// crashed), target, duration and IOPS.
     Runs(RunsArgs),
+}
+
+/// Options of `slog`.
+#[derive(Args, Debug, Clone)]
+pub struct SlogArgs {
+    /// File, block device or sim:… target to test.
+    pub target: String,
+    /// Confirm that writing destroys the data on this device or file (must name the target;
+    /// give it again for a --baseline device).
+    #[arg(long, value_name = "TARGET", action = clap::ArgAction::Append)]
+    pub destroy_data: Vec<PathBuf>,
+    /// Also write over a device carrying a filesystem or partition-table signature.
+    #[arg(long)]
+    pub force: bool,
+    /// Size of a test file to create (e.g. 1G).
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<u64>,
+    /// Largest write of the size sweep (a power of two up to 8M).
+    #[arg(long, default_value = "128k", value_parser = parse_size)]
+    pub max_size: u64,
+    /// Length of the sustained 4 KiB sync-write phase (0 skips it).
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    pub sustain: Duration,
+    /// Compare with: ram (a zram device made for the run), another device or file, or an
+    /// earlier slog run directory.
+    #[arg(long)]
+    pub baseline: Option<String>,
+    /// Run directories with more evidence about this device: a soak (fade), an erase
+    /// (recovery time), a plp verify (power-loss check), an earlier slog run.
+    #[arg(long, value_name = "DIR", action = clap::ArgAction::Append)]
+    pub from: Vec<PathBuf>,
+    /// The pool's ZIL write rate, for the endurance figure (e.g. 200GB/day).
+    #[arg(long, default_value = "200GB/day", value_parser = parse_rate_per_day)]
+    pub zil_rate: u64,
+    /// The vendor's endurance rating (terabytes written), used when the runs measured no wear.
+    #[arg(long, value_parser = parse_size)]
+    pub tbw: Option<u64>,
+    /// Seed for offsets and data (default: a fresh one).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Run directory (default results/<UTC time>-<target name>-slog).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print slog.json instead of the tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parses a write rate such as `200GB/day` (or `200GB`, per day) into bytes per day.
+fn parse_rate_per_day(text: &str) -> Result<u64, String> {
+    let size = text
+        .strip_suffix("/day")
+        .or_else(|| text.strip_suffix("/d"))
+        .unwrap_or(text);
+    parse_size(size).map_err(|e| format!("{e} (a rate is written like 200GB/day)"))
+}
+
+/// `ssdfade plp …`
+#[derive(Subcommand, Debug)]
+pub enum PlpCommand {
+    /// Run on a second machine: record what the writer reports, answer verify.
+    Listen {
+        /// TCP port.
+        #[arg(long, default_value_t = 5400)]
+        port: u16,
+        /// Address to listen on.
+        #[arg(long, default_value = "0.0.0.0")]
+        bind: String,
+    },
+    /// Write numbered, checksummed records until Ctrl-C (then cut the power).
+    Write(PlpWriteArgs),
+    /// After the power cut: check every acknowledged record; exit 1 when any was lost.
+    Verify(PlpVerifyArgs),
+}
+
+/// Options of `plp write`.
+#[derive(Args, Debug, Clone)]
+pub struct PlpWriteArgs {
+    /// File, block device or sim:…,state=PATH target.
+    pub target: String,
+    /// The listener, HOST:PORT.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub log: String,
+    #[command(flatten)]
+    pub safety: SafetyArgs,
+    /// Bytes of the target used for record slots, from offset 0 (default: all of it).
+    #[arg(long, value_parser = parse_size)]
+    pub span: Option<u64>,
+    /// Stop after this long (default: until Ctrl-C).
+    #[arg(long, value_parser = parse_duration)]
+    pub duration: Option<Duration>,
+    /// Acknowledge a record when its write returns, without a cache flush (shows what a
+    /// volatile write cache loses).
+    #[arg(long)]
+    pub no_flush: bool,
+    /// Seed for slots and values (default: a fresh one).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// Options of `plp verify`.
+#[derive(Args, Debug, Clone)]
+pub struct PlpVerifyArgs {
+    /// The target plp write wrote to.
+    pub target: String,
+    /// The listener, HOST:PORT.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub log: String,
+    /// Run directory for plp.json (default results/<UTC time>-<target name>-plp).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print plp.json instead of the summary.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `ssdfade sim …`

@@ -136,7 +136,16 @@ pub fn sim_drive_info(
             nand_bytes_written: Some(w.nand_bytes_written),
             erase_cycles: Some(w.mean_pe.round() as u64),
             power_on_hours: Some(w.power_on_hours as u64),
-            notes: vec![format!(
+            available_spare_percent: Some(w.available_spare_percent),
+            // NVMe critical warning: spare below threshold (bit 0), media read-only (bit 3).
+            critical_warning: Some(
+                u32::from(w.available_spare_percent < 10) | (u32::from(w.read_only) << 3),
+            ),
+            notes: w
+                .read_only
+                .then(|| "read-only: spare used up by worn blocks; writes fail (EROFS)".to_string())
+                .into_iter()
+                .chain([format!(
                 "simulated: lifetime write amplification {:.2}, erase counts {}/{:.1}/{} (min/mean/max), {} bytes mapped, writes allowed at {:.0} % of full rate",
                 w.write_amplification,
                 w.erase_count_min,
@@ -144,7 +153,8 @@ pub fn sim_drive_info(
                 w.erase_count_max,
                 w.mapped_bytes,
                 w.throttle_fraction * 100.0
-            )],
+            )])
+            .collect(),
             ..Default::default()
         },
         ..Default::default()

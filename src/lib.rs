@@ -16,6 +16,7 @@ pub mod pattern;
 pub mod results;
 pub mod run;
 pub mod sim;
+pub mod slog;
 pub mod smart;
 pub mod stats;
 pub mod target;

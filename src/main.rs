@@ -44,6 +44,8 @@ fn main() {
             commands::info::run(&args.target, args.json).map(|_| RunEnd::Completed)
         }
         Command::Erase(args) => commands::erase::run(args),
+        Command::Slog(args) => commands::slog::run(args),
+        Command::Plp(cmd) => commands::plp::run(cmd),
         Command::Runs(args) => commands::runs::run(args).map(|()| RunEnd::Completed),
     };
     let code = match result {

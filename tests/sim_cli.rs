@@ -213,7 +213,9 @@ fn tlc_drive_falls_off_the_slc_cliff_and_ram_does_not_fade() {
     let tlc = soak("sim:nvme-tlc-1t", "3m", "tlc");
     let (first, last) = (tlc[0].iops, tlc[tlc.len() - 2].iops);
     println!("nvme-tlc-1t: {first:.0} IOPS at first, {last:.0} after the SLC cache filled");
-    assert!(first > 5.0 * last);
+    // Into SLC the controller's 400 k IOPS bind; direct to TLC the dies' ~246 k (about 1 GB/s,
+    // what reviews of 1 TB TLC drives show after the cache).
+    assert!(first > 1.4 * last);
     let ram = soak("sim:ram-8g", "10m", "ram");
     let iops: Vec<f64> = ram[..ram.len() - 1].iter().map(|s| s.iops).collect();
     let (lo, hi) = iops

@@ -37,7 +37,9 @@ fn writes(size: u64, qd: u32, duration: Option<Duration>, bytes: Option<u64>) ->
         duration,
         bytes,
         interval: Duration::from_secs(10),
-        seed: 7,
+        // A run per queue depth on one drive: each its own offsets (the same sequence again
+        // would overwrite the blocks the last run filled, in order, and need no GC).
+        seed: 7 + u64::from(qd),
         pattern: Pattern::Random,
         refill: false,
         on_error: OnError::Stop,

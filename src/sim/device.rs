@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use super::ftl::{Ftl, Geometry, Work};
+use super::ftl::{Ftl, Geometry, Work, GC_RESERVE};
 use super::spec::SimSpec;
 use super::CacheMode;
 use crate::pattern::{mix64, WriteContent};
@@ -19,6 +19,21 @@ use crate::pattern::{mix64, WriteContent};
 const PAGE: u64 = 4096;
 /// Region-fills of random writes the aging service makes in its hot region.
 const SERVICE_FILLS: u32 = 4;
+/// Positions in [`Activity::counts`].
+const HOST_SLOTS: usize = 0;
+const GC_SLOTS: usize = 1;
+const ERASES: usize = 2;
+
+/// Resource seconds of counts (`unit` from [`SimDevice::unit_seconds`]).
+#[inline]
+fn apply(unit: &[[f64; 10]; 5], counts: &[f64; 10]) -> [f64; 5] {
+    unit.map(|row| row.iter().zip(counts).map(|(u, c)| u * c).sum())
+}
+
+#[inline]
+fn max_of(v: &[f64; 5]) -> f64 {
+    v.iter().copied().fold(0.0, f64::max)
+}
 
 /// Lifetime figures that outlive the FTL's per-session counters (kept in the state file).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -120,6 +135,18 @@ pub struct SimDevice {
     unflushed: VecDeque<(u32, u32)>,
     cache_pages: usize,
     writes_this_session: u64,
+    /// Garbage collection the FTL has done whose time is still to be served:
+    /// [relocated slots, erases] (see [`SimDevice::serve_gc`]).
+    gc_backlog: [f64; 2],
+    /// True while a GC burst is being worked off (host I/O slowed).
+    gc_burst_on: bool,
+    /// False until the first batch (a drive loaded in steady state starts between bursts).
+    gc_primed: bool,
+    /// Collection time not yet given to an I/O waiting for it.
+    gc_owed: f64,
+    /// The die garbage collection occupies, and host I/Os served (striped over the dies).
+    gc_die: u64,
+    io_seq: u64,
 }
 
 impl SimDevice {
@@ -134,7 +161,10 @@ impl SimDevice {
     }
 
     /// A drive from saved parts.
-    pub fn from_parts(spec: &SimSpec, ftl: Ftl) -> SimDevice {
+    pub fn from_parts(spec: &SimSpec, mut ftl: Ftl) -> SimDevice {
+        let burst = f64::from(spec.preset.gc.burst_blocks) / f64::from(spec.scale);
+        ftl.set_gc_burst(burst.round().max(1.0) as usize);
+        ftl.set_endurance(spec.preset.endurance_pe);
         let cache_pages = match spec.cache {
             CacheMode::None => 0,
             _ => (spec.preset.cache_bytes / PAGE / u64::from(spec.scale)) as usize,
@@ -147,6 +177,12 @@ impl SimDevice {
             unflushed: VecDeque::with_capacity(cache_pages.min(1 << 20)),
             cache_pages,
             writes_this_session: 0,
+            gc_backlog: [0.0; 2],
+            gc_burst_on: false,
+            gc_primed: false,
+            gc_owed: 0.0,
+            gc_die: 0,
+            io_seq: 0,
         }
     }
 
@@ -198,9 +234,41 @@ impl SimDevice {
         }
     }
 
-    /// Checks the injected faults for an I/O at `offset..offset+len` (simulated bytes).
+    /// True once worn-out blocks have used up the spare area: the drive protects its data by
+    /// refusing writes, as drives at end of life do.
+    pub fn read_only(&self) -> bool {
+        self.ftl.spare_exhausted()
+    }
+
+    /// How far the flash is through its rated life (mean P/E over rated; 0 without a rating).
+    pub fn life_used(&self) -> f64 {
+        match self.spec.preset.endurance_pe {
+            n if n > 0.0 => self.mean_pe() / n,
+            _ => 0.0,
+        }
+    }
+
+    /// NAND read, program and erase times per 4 KiB now: worn flash programs and erases
+    /// slower, and its reads need retries from half its rated life on (twice the read time at
+    /// the rating).
+    fn nand_us(&self) -> [f64; 3] {
+        let p = &self.spec.preset;
+        let life = self.life_used().min(2.0);
+        [
+            p.read_us * (1.0 + 2.0 * (life - 0.5).max(0.0)),
+            p.program_us * (1.0 + 0.25 * life),
+            p.erase_us * (1.0 + 0.5 * life),
+        ]
+    }
+
+    /// Checks for an I/O at `offset..offset+len` (simulated bytes) that fails: a write to a
+    /// drive at end of life (EROFS, as Linux reports a write-protected device), and the
+    /// injected faults (EIO).
     #[inline]
     pub fn fault(&self, write: bool, offset: u64, len: u64) -> Option<Fault> {
+        if write && self.read_only() {
+            return Some(Fault { errno: libc::EROFS });
+        }
         if let Some(at) = self.spec.fail_at {
             let at = at / u64::from(self.spec.scale);
             if (offset..offset + len).contains(&at) {
@@ -249,7 +317,7 @@ impl SimDevice {
         }
         let n = last.min(pages - 1) + 1 - first;
         if let Some(slc) = self.spec.preset.slc {
-            if self.life.slc_fill_bytes < slc.bytes as f64 {
+            if self.life.slc_fill_bytes < self.slc_capacity(&slc) {
                 self.activity.slc_slots += n * u64::from(slots);
                 self.life.slc_fill_bytes += (n * PAGE * u64::from(self.spec.scale)) as f64;
             }
@@ -265,6 +333,15 @@ impl SimDevice {
         }
         self.activity.bytes += len;
         self.writes_this_session += 1;
+    }
+
+    /// Bytes the SLC cache holds now: its static part plus free TLC space run as SLC (a third
+    /// of it), up to the largest size.
+    #[inline]
+    fn slc_capacity(&self, slc: &super::presets::SlcCache) -> f64 {
+        let free_pages = u64::from(self.ftl.geometry().user_pages) - self.ftl.mapped_pages();
+        let free = (free_pages * PAGE * u64::from(self.spec.scale)) as f64;
+        (free / 3.0).clamp(slc.static_bytes as f64, slc.bytes as f64)
     }
 
     /// Reads `len` bytes at `offset`; unwritten pages cost the controller only.
@@ -294,6 +371,7 @@ impl SimDevice {
     /// Resets the mapping and the caches; wear, power-on time and throttling debt stay.
     pub fn secure_erase(&mut self) {
         self.ftl.secure_erase();
+        self.gc_backlog = [0.0; 2];
         self.unflushed.clear();
         self.life.slc_fill_bytes = 0.0;
     }
@@ -361,6 +439,18 @@ impl SimDevice {
     /// folds and background GC refills the free pool.
     pub fn idle(&mut self, seconds: f64) {
         self.life.power_on_s += seconds;
+        // The collection still owed is done first.
+        let unit = self.unit_seconds(f64::INFINITY);
+        let mut c = [0.0; 10];
+        c[GC_SLOTS] = self.gc_backlog[0];
+        c[ERASES] = self.gc_backlog[1];
+        let owed = max_of(&apply(&unit, &c)) * f64::from(self.spec.scale);
+        let f = if owed > 0.0 {
+            (seconds / owed).min(1.0)
+        } else {
+            1.0
+        };
+        self.gc_backlog = self.gc_backlog.map(|c| c * (1.0 - f));
         if let Some(slc) = self.spec.preset.slc {
             self.life.slc_fill_bytes =
                 (self.life.slc_fill_bytes - slc.fold_bytes_per_s * seconds).max(0.0);
@@ -373,32 +463,42 @@ impl SimDevice {
     /// power-on time by it. `ios` holds what each I/O of the batch did (see
     /// [`Activity::since`]); `service` (as long as `ios`) receives each I/O's service time, the
     /// batch's seconds shared out: every I/O gets its floor (the fastest it can complete) over
-    /// `qd`, and the time beyond the floors goes to the I/Os in proportion to the work they
-    /// caused (NAND programs, reads and erases, garbage collection included, controller, link
-    /// and throttle time). The shares add up to the returned batch time.
+    /// `qd`; the host work beyond the floors goes to the I/Os in proportion to the work each did
+    /// (NAND programs and reads, controller, link and throttle time); the garbage collection
+    /// served (see [`SimDevice::serve_gc`]) goes to the I/Os that map to the die the collection
+    /// occupies, which wait behind it, in whole holds of that die (so the shares of one batch
+    /// add up to its time give or take one hold carried to the next).
     pub fn finish_batch(&mut self, ios: &[Activity], qd: u32, service: &mut [f64]) -> f64 {
         let mut total = Activity::default();
         for a in ios {
             total.add(a);
         }
-        let p = &self.spec.preset;
+        let p = self.spec.preset;
         let k = f64::from(self.spec.scale);
         let program_rate = match p.throttle {
             Some(t) => t.max_pages_per_s * self.throttle_fraction(),
             None => f64::INFINITY,
         };
-        let [die, channel, controller, link, throttle] =
-            self.resource_seconds(&total, program_rate);
-        let busy = k * die.max(channel).max(controller).max(link).max(throttle);
+        let unit = self.unit_seconds(program_rate);
+        let counts = total.counts().map(|c| c as f64);
+        let mut host = counts;
+        host[GC_SLOTS] = 0.0;
+        host[ERASES] = 0.0;
+        let host_r = apply(&unit, &host);
+        let h = max_of(&host_r);
+        let gc = self.serve_gc(&unit, &counts, &host_r);
+        let busy_host = k * h;
+        let busy = k * (0..5).map(|r| host_r[r] + gc[r]).fold(h, f64::max);
         let writes = (total.aligned_writes + total.unaligned_writes) as f64;
         let reads = total.reads as f64;
         let ops = (writes + reads) * k;
         // The fastest one I/O can complete: acknowledged from the cache, or after its program.
+        let [read_us, program_us, _] = self.nand_us();
         let write_floor = match self.spec.cache {
-            CacheMode::None => (p.transfer_us + p.program_us) * 1e-6,
+            CacheMode::None => (p.transfer_us + program_us) * 1e-6,
             _ => p.ack_us * 1e-6,
         };
-        let read_floor = (p.transfer_us + p.read_us) * 1e-6;
+        let read_floor = (p.transfer_us + read_us) * 1e-6;
         let floor = if ops > 0.0 {
             (writes * write_floor + reads * read_floor) / (writes + reads)
         } else {
@@ -409,25 +509,32 @@ impl SimDevice {
         self.life.power_on_s += seconds;
 
         // The resources' time is linear in the counts: price each count once, by the time all
-        // resources together spend on one unit of it.
+        // resources together spend on one unit of it (garbage collection is shared out apart).
         let prices: [f64; 10] = std::array::from_fn(|f| {
-            let mut unit = [0; 10];
-            unit[f] = 1;
-            let r = self.resource_seconds(&Activity::from_counts(unit), program_rate);
-            r.iter().sum()
+            if f == GC_SLOTS || f == ERASES {
+                0.0
+            } else {
+                unit.iter().map(|row| row[f]).sum()
+            }
         });
         let mut demand = 0.0;
         for (s, a) in service.iter_mut().zip(ios) {
             let counts = a.counts();
             // Per-I/O counts are small: through i64, the conversion is one instruction.
-            *s = (0..9)
+            *s = (0..10)
                 .map(|f| prices[f] * counts[f] as i64 as f64)
                 .sum::<f64>();
             demand += *s;
         }
         let floors = k * (writes * write_floor + reads * read_floor) / f64::from(qd);
+        let spare = (seconds - floors).max(0.0);
+        let gc_seconds = if busy > busy_host {
+            spare * (busy - busy_host) / busy
+        } else {
+            0.0
+        };
         let per_demand = if demand > 0.0 {
-            (seconds - floors).max(0.0) / demand
+            (spare - gc_seconds) / demand
         } else {
             0.0
         };
@@ -435,7 +542,151 @@ impl SimDevice {
             let floor = if a.reads > 0 { read_floor } else { write_floor };
             *s = k * floor / f64::from(qd) + *s * per_demand;
         }
+        // Consecutive I/Os are striped over the dies. The collection's time is owed to the
+        // I/Os on the die it occupies: once that much is owed, one waits for one hold of that
+        // die (a whole victim, or one erase where host I/O slips in between GC operations; with
+        // `scale=k` it is one of the k host I/Os the simulated one stands for that waits); what
+        // is owed beyond one hold slows every I/O of the batch alike.
+        let n = ios.len() as u64;
+        self.gc_owed += gc_seconds;
+        if n > 0 && self.gc_owed > 0.0 {
+            let dies = u64::from(p.dies);
+            let hold = self.gc_hold_seconds(&unit);
+            let first = (self.gc_die + dies - self.io_seq % dies) % dies;
+            for s in service
+                .iter_mut()
+                .skip(first as usize)
+                .step_by(dies as usize)
+            {
+                if self.gc_owed < hold {
+                    break;
+                }
+                *s += hold;
+                self.gc_owed -= hold;
+                self.gc_die = (self.gc_die + 1) % dies;
+            }
+            if self.gc_owed > hold {
+                let rest = (self.gc_owed - hold) / n as f64;
+                for s in service.iter_mut().take(n as usize) {
+                    *s += rest;
+                }
+                self.gc_owed = hold;
+            }
+        }
+        self.io_seq += n;
         seconds
+    }
+
+    /// Garbage collection as it happens. The FTL reclaims in bursts (when the free pool falls
+    /// to its low watermark it frees blocks up to the high one); the time of that work joins a
+    /// backlog that the drive serves alongside host I/O. While a burst is outstanding the
+    /// collection takes the share of the drive that slows host I/O to (1 − b) × the rate GC
+    /// can sustain (b: the preset's burstiness); once the backlog is down to one burst, host
+    /// I/O runs at (1 + b) × and the collection takes the rest. Where the host leaves a resource
+    /// idle (a controller-bound drive's dies), the collection uses it for free. A backlog of
+    /// more than four bursts holds the host until it is back to four.
+    ///
+    /// `counts` is the batch's work ([`Activity::counts`] order), `host_r` the resource seconds
+    /// of its host part. Returns the resource seconds of the collection served in this batch.
+    fn serve_gc(
+        &mut self,
+        unit: &[[f64; 10]; 5],
+        counts: &[f64; 10],
+        host_r: &[f64; 5],
+    ) -> [f64; 5] {
+        let h = max_of(host_r);
+        // What GC needs per host slot to keep up, from the next victim's valid fraction v.
+        let spb = f64::from(self.ftl.geometry().slots_per_block());
+        let need = match self.ftl.victim_valid_fraction() {
+            Some(v) if v < 1.0 => [v / (1.0 - v), 1.0 / ((1.0 - v) * spb)],
+            _ => [0.0, 0.0],
+        };
+        let gc_seconds = |slots: f64, erases: f64| {
+            let mut c = [0.0; 10];
+            c[GC_SLOTS] = slots;
+            c[ERASES] = erases;
+            apply(unit, &c)
+        };
+        let burst_slots = self.ftl.gc_burst().max(1) as f64 * spb;
+        let band = max_of(&gc_seconds(need[0] * burst_slots, need[1] * burst_slots));
+        if !self.gc_primed {
+            // A drive loaded in steady state is somewhere in its cycle: between bursts.
+            self.gc_primed = true;
+            if self.ftl.free_blocks() <= GC_RESERVE + self.ftl.gc_burst() {
+                self.gc_backlog = [need[0] * burst_slots, need[1] * burst_slots];
+            }
+        }
+        if counts[GC_SLOTS] + counts[ERASES] > 0.0 {
+            self.gc_burst_on = true;
+        }
+        self.gc_backlog[0] += counts[GC_SLOTS];
+        self.gc_backlog[1] += counts[ERASES];
+        let g = gc_seconds(self.gc_backlog[0], self.gc_backlog[1]);
+        let backlog = max_of(&g);
+        if backlog <= 0.0 {
+            return [0.0; 5];
+        }
+        if self.gc_burst_on && backlog <= band {
+            self.gc_burst_on = false;
+        }
+        let sustained = if h > 0.0 {
+            max_of(&gc_seconds(
+                need[0] * counts[HOST_SLOTS],
+                need[1] * counts[HOST_SLOTS],
+            )) / h
+        } else {
+            0.0
+        };
+        let b = self.spec.preset.gc.burstiness;
+        let per_host_second = if self.gc_burst_on {
+            (1.0 + sustained) / (1.0 - b) - 1.0
+        } else {
+            ((1.0 + sustained) / (1.0 + b) - 1.0).max(0.0)
+        };
+        let free = (0..5)
+            .filter(|&r| g[r] > 0.0)
+            .map(|r| ((h - host_r[r]) / g[r]).max(0.0))
+            .fold(1.0, f64::min);
+        let mut f = free.max((per_host_second * h / backlog).min(1.0));
+        if band <= 0.0 {
+            f = 1.0;
+        } else if backlog > 4.0 * band {
+            f = f.max(1.0 - 4.0 * band / backlog);
+        }
+        let paid = gc_seconds(self.gc_backlog[0] * f, self.gc_backlog[1] * f);
+        self.gc_backlog = self.gc_backlog.map(|c| c * (1.0 - f));
+        paid
+    }
+
+    /// How long garbage collection holds one die from host I/O: one erase where the firmware
+    /// interleaves host I/O between GC operations, else the relocation of a whole victim (its
+    /// valid pages read and programmed) and its erase.
+    fn gc_hold_seconds(&mut self, unit: &[[f64; 10]; 5]) -> f64 {
+        let p = self.spec.preset;
+        let erase = self.nand_us()[2] * 1e-6;
+        if p.gc.interleaved {
+            return erase;
+        }
+        let spb = f64::from(self.ftl.geometry().slots_per_block());
+        let v = self.ftl.victim_valid_fraction().unwrap_or(0.0);
+        // Die time per relocated slot, undivided by the dies (one die does it all).
+        let per_slot = unit[0][GC_SLOTS] * f64::from(p.dies);
+        erase + v * spb * per_slot
+    }
+
+    /// Seconds each resource spends per unit of each count ([`Activity::counts`] order) with
+    /// the throttle at `program_rate`: every resource's time is linear in the counts.
+    fn unit_seconds(&self, program_rate: f64) -> [[f64; 10]; 5] {
+        let mut unit = [[0.0; 10]; 5];
+        for f in 0..10 {
+            let mut one = [0; 10];
+            one[f] = 1;
+            let r = self.resource_seconds(&Activity::from_counts(one), program_rate);
+            for (row, v) in unit.iter_mut().zip(r) {
+                row[f] = v;
+            }
+        }
+        unit
     }
 
     /// Seconds each resource of the drive spends on `a` (one simulated I/O each, not scaled):
@@ -451,12 +702,13 @@ impl SimDevice {
         let erases = a.work.erases as f64;
         let read_pages = a.read_pages as f64 + gc_slots / spp;
         let programs = (host_slots + gc_slots) / spp;
-        let slc_us = p.slc.map_or(p.program_us, |s| s.program_us);
-        let program_time = (host_slots - slc_slots) / spp * p.program_us
+        let [read_us, program_us, erase_us] = self.nand_us();
+        let slc_us = p.slc.map_or(program_us, |s| s.program_us);
+        let program_time = (host_slots - slc_slots) / spp * program_us
             + slc_slots / spp * slc_us
-            + gc_slots / spp * p.program_us;
-        let die = (program_time + read_pages * p.read_us + erases * p.erase_us) / f64::from(p.dies)
-            * 1e-6;
+            + gc_slots / spp * program_us;
+        let die =
+            (program_time + read_pages * read_us + erases * erase_us) / f64::from(p.dies) * 1e-6;
         let channel = (programs + read_pages) * p.transfer_us / f64::from(p.channels) * 1e-6;
         let controller = (a.aligned_writes as f64
             + a.unaligned_writes as f64 * p.unaligned_cost
@@ -609,27 +861,98 @@ mod tests {
         assert!(dev.throttle_fraction() > slow);
     }
 
-    #[test]
-    fn service_times_add_up_to_the_batch_time_and_follow_the_work() {
-        let mut dev = device("volatile");
-        let mut ios = Vec::new();
-        // Fill the drive so that later writes run garbage collection.
-        let pages = u64::from(dev.ftl().geometry().user_pages);
-        for i in 0..3 * pages + 64 {
-            let before = dev.activity();
-            dev.write(mix64(i) % pages * 4096, 4096, &content(i), 1.0);
-            ios.push(dev.activity().since(&before));
+    /// Bytes of sequential writes from `first_page` on that go to the SLC cache.
+    fn slc_bytes_before_the_cliff(dev: &mut SimDevice, first_page: u64) -> u64 {
+        let k = u64::from(dev.spec.scale);
+        let mut page = first_page;
+        loop {
+            let before = dev.activity().slc_slots;
+            dev.write(page * 4096, 4096, &content(page), 1.0);
+            if dev.activity().slc_slots == before {
+                return (page - first_page) * 4096 * k;
+            }
+            page += 1;
         }
-        let batch = &ios[ios.len() - 64..];
+    }
+
+    #[test]
+    fn a_fuller_drive_has_a_smaller_slc_cache_and_idle_time_empties_it() {
+        let spec = SimSpec::parse("sim:nvme-tlc-1t,scale=256").unwrap();
+        let mut dev = SimDevice::create(&spec);
+        let empty = slc_bytes_before_the_cliff(&mut dev, 0);
+        // Fill to 95 % and give the drive time to fold its cache into TLC.
+        let pages = u64::from(dev.ftl().geometry().user_pages);
+        for page in empty / 4096 / 256..pages * 95 / 100 {
+            dev.write(page * 4096, 4096, &content(page), 1.0);
+        }
+        dev.idle(3600.0);
+        let full = slc_bytes_before_the_cliff(&mut dev, pages * 95 / 100);
+        println!("SLC cache: {empty} bytes on an empty drive, {full} at 95 % full");
+        assert!(
+            (39e9..=40.1e9).contains(&(empty as f64)),
+            "empty drive: {empty}"
+        );
+        // 50 GB free, run as SLC at a third of its capacity, while the data written into the
+        // cache takes free space too: x = (50 GB − x) / 3, a quarter of it.
+        assert!((12e9..=13e9).contains(&(full as f64)), "95 % full: {full}");
+    }
+
+    /// Random 4 KiB writes in batches of 64 at QD128 until `fills` drive-fills are written,
+    /// then one more fill whose (batch seconds, service times) are returned.
+    fn steady_batches(spec: &str, fills: u64) -> (Vec<f64>, Vec<f64>) {
+        let mut dev = SimDevice::create(&SimSpec::parse(spec).unwrap());
+        let pages = u64::from(dev.ftl().geometry().user_pages);
+        let (mut seconds, mut services) = (Vec::new(), Vec::new());
+        let mut ios = [Activity::default(); 64];
         let mut service = [0.0; 64];
-        let seconds = dev.finish_batch(batch, 128, &mut service);
-        let total: f64 = service.iter().sum();
-        assert!((total - seconds).abs() < 1e-9 * seconds);
-        let gc = |a: &Activity| a.work.gc_slots + a.work.erases;
-        let (busy, plain): (Vec<_>, Vec<_>) =
-            batch.iter().zip(service).partition(|(a, _)| gc(a) > 0);
-        assert!(!busy.is_empty() && !plain.is_empty());
-        let slowest_plain = plain.iter().map(|p| p.1).fold(0.0, f64::max);
-        assert!(busy.iter().all(|b| b.1 > 10.0 * slowest_plain));
+        for b in 0..(fills + 1) * pages / 64 {
+            for (j, io) in ios.iter_mut().enumerate() {
+                let i = b * 64 + j as u64;
+                let before = dev.activity();
+                dev.write(mix64(i) % pages * 4096, 4096, &content(i), 1.0);
+                *io = dev.activity().since(&before);
+            }
+            let t = dev.finish_batch(&ios, 128, &mut service);
+            if b >= fills * pages / 64 {
+                seconds.push(t);
+                services.extend_from_slice(&service);
+            }
+        }
+        (seconds, services)
+    }
+
+    #[test]
+    fn garbage_collection_holds_the_writes_on_its_die() {
+        let median = |v: &[f64]| {
+            let mut v = v.to_vec();
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        // A client drive: a write behind the collection waits for a whole victim.
+        let (seconds, services) = steady_batches(
+            "sim:vertex2-60g,scale=64,aged=0s,throttle=off,cache=none",
+            3,
+        );
+        let (total, served): (f64, f64) = (seconds.iter().sum(), services.iter().sum());
+        let longest = services.iter().copied().fold(0.0, f64::max);
+        assert!(
+            (total - served).abs() <= longest,
+            "service times {served} s against batch times {total} s"
+        );
+        let typical = median(&services);
+        // Some 200 valid pages of 256 read and programmed on one die, and an erase.
+        assert!(
+            longest - typical > 0.1,
+            "{longest} s against a median {typical} s"
+        );
+        // An enterprise drive interleaves host I/O with GC operations: one erase at most.
+        let (_, services) = steady_batches("sim:dc-ssd-400g,scale=256", 3);
+        let typical = median(&services);
+        let longest = services.iter().copied().fold(0.0, f64::max);
+        let erase = 3e-3;
+        assert!(
+            longest > erase && longest < erase + 20.0 * typical,
+            "longest {longest} s, median {typical} s, erase {erase} s"
+        );
     }
 }

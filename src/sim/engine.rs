@@ -98,7 +98,10 @@ impl SimEngine {
                         op,
                         offset: offset * k,
                         errno: fault.errno,
-                        message: "Input/output error (injected by the simulated drive)".into(),
+                        message: format!(
+                            "{} (simulated drive)",
+                            std::io::Error::from_raw_os_error(fault.errno)
+                        ),
                     };
                     if w.on_error == OnError::Stop {
                         failure = Some(event.describe());

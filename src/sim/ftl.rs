@@ -18,7 +18,8 @@ pub const UNMAPPED: u32 = u32::MAX;
 /// Flag in a mapping or reverse-map value: the page takes two slots.
 const TWO_SLOTS: u32 = 1 << 31;
 const NIL: u32 = u32::MAX;
-/// Foreground GC runs when taking a new block leaves fewer free blocks than this.
+/// Foreground GC runs when taking a new block would leave fewer free blocks than this (the low
+/// watermark); it then reclaims until the reserve plus the burst are free.
 pub const GC_RESERVE: usize = 2;
 
 /// What a block is doing.
@@ -31,6 +32,8 @@ pub enum BlockState {
     Open = 1,
     /// Written full; a GC candidate.
     Full = 2,
+    /// Worn out and taken out of service (its erase count passed its endurance).
+    Retired = 3,
 }
 
 /// Geometry of the simulated flash, in the units the FTL works in.
@@ -96,6 +99,14 @@ pub struct Ftl {
     frontier: u32,
     write_ptr: u32,
     in_gc: bool,
+    /// Blocks a foreground GC burst frees beyond the reserve (see [`Ftl::set_gc_burst`]).
+    gc_burst: usize,
+    /// Logical pages that hold data.
+    mapped: u32,
+    /// Mean erase count at which blocks wear out (0: never; see [`Ftl::set_endurance`]).
+    endurance: f64,
+    /// Blocks retired so far.
+    retired: u32,
     work: Work,
 }
 
@@ -132,6 +143,10 @@ impl Ftl {
             frontier: NIL,
             write_ptr: 0,
             in_gc: false,
+            gc_burst: 1,
+            mapped: 0,
+            endurance: 0.0,
+            retired: 0,
             work: Work::default(),
         }
     }
@@ -156,6 +171,7 @@ impl Ftl {
             "the saved mapping does not fit the preset's geometry"
         );
         let mut ftl = Ftl::empty(geo, map, erase_count);
+        ftl.retired = state.iter().filter(|&&s| s == BlockState::Retired).count() as u32;
         ftl.state = state;
         ftl.free = free;
         ftl.frontier = frontier;
@@ -177,6 +193,7 @@ impl Ftl {
                 ftl.set_live(s);
             }
             ftl.valid[(slot / spb) as usize] += size;
+            ftl.mapped += 1;
         }
         for b in 0..geo.blocks {
             if ftl.state[b as usize] == BlockState::Full {
@@ -253,6 +270,9 @@ impl Ftl {
     /// garbage-collects first when the free pool runs low.
     #[inline]
     pub fn write(&mut self, lpn: u32, slots: u32, tag: u32) {
+        if self.map[lpn as usize][0] == UNMAPPED {
+            self.mapped += 1;
+        }
         self.invalidate(lpn);
         self.place(lpn, slots);
         self.map[lpn as usize][1] = tag;
@@ -262,6 +282,9 @@ impl Ftl {
     /// Deallocates logical page `lpn` (TRIM).
     #[inline]
     pub fn trim(&mut self, lpn: u32) {
+        if self.map[lpn as usize][0] != UNMAPPED {
+            self.mapped -= 1;
+        }
         self.invalidate(lpn);
         self.map[lpn as usize] = [UNMAPPED, 0];
     }
@@ -269,21 +292,30 @@ impl Ftl {
     /// Erases every block that holds data and forgets the whole mapping; erase counts stay.
     pub fn secure_erase(&mut self) {
         for b in 0..self.geo.blocks as usize {
-            if self.state[b] != BlockState::Free || self.valid[b] > 0 {
+            if self.state[b] != BlockState::Retired
+                && (self.state[b] != BlockState::Free || self.valid[b] > 0)
+            {
                 self.erase_count[b] += 1;
                 self.work.erases += 1;
             }
         }
         self.map.fill([UNMAPPED, 0]);
+        self.mapped = 0;
         self.live.fill(0);
         self.valid.fill(0);
-        self.state.fill(BlockState::Free);
+        for st in &mut self.state {
+            if *st != BlockState::Retired {
+                *st = BlockState::Free;
+            }
+        }
         self.next.fill(NIL);
         self.prev.fill(NIL);
         self.head.fill(NIL);
         self.min_bucket = 0;
         // Least-worn blocks first, so wear levels out across erases.
-        let mut order: Vec<u32> = (0..self.geo.blocks).collect();
+        let mut order: Vec<u32> = (0..self.geo.blocks)
+            .filter(|&b| self.state[b as usize] != BlockState::Retired)
+            .collect();
         order.sort_by_key(|&b| (self.erase_count[b as usize], b));
         self.free = order.into();
         self.frontier = NIL;
@@ -307,6 +339,56 @@ impl Ftl {
         }
     }
 
+    /// Makes foreground GC run in bursts: once the free pool falls to the reserve (the low
+    /// watermark), reclaim until `blocks` more than the reserve are free (the high watermark).
+    /// 1 (the default) reclaims one block at a time.
+    pub fn set_gc_burst(&mut self, blocks: usize) {
+        self.gc_burst = blocks.max(1);
+    }
+
+    /// Makes blocks wear out: a block whose erase count passes its own endurance (around
+    /// `rated_pe`) is retired at its next erase, shrinking the spare area, until only the
+    /// blocks the FTL needs are left ([`Ftl::spare_exhausted`]); worn blocks then stay in
+    /// service. 0 (the default): blocks never wear out.
+    pub fn set_endurance(&mut self, rated_pe: f64) {
+        self.endurance = rated_pe;
+    }
+
+    /// Blocks retired as worn out.
+    pub fn retired_blocks(&self) -> u32 {
+        self.retired
+    }
+
+    /// Spare blocks (beyond what the user data fills at its largest) still in service, as a
+    /// fraction of those the drive was built with.
+    pub fn spare_fraction(&self) -> f64 {
+        let spare = f64::from(self.geo.blocks - self.user_blocks());
+        (spare - f64::from(self.retired)) / spare
+    }
+
+    /// True once wear has retired every spare block the FTL can do without.
+    pub fn spare_exhausted(&self) -> bool {
+        self.endurance > 0.0 && !self.can_retire()
+    }
+
+    /// Blocks a foreground GC burst frees beyond the reserve.
+    pub fn gc_burst(&self) -> usize {
+        self.gc_burst
+    }
+
+    /// Blocks in the free pool.
+    pub fn free_blocks(&self) -> usize {
+        self.free.len()
+    }
+
+    /// Valid fraction of the block greedy GC would reclaim next (None when no block is full).
+    /// In steady state each reclaim copies this fraction of a block to free the rest, so
+    /// `v / (1 − v)` relocations per host write is what GC needs to keep up.
+    pub fn victim_valid_fraction(&mut self) -> Option<f64> {
+        let victim = self.peek_victim()?;
+        Some(f64::from(self.valid[victim as usize]) / f64::from(self.geo.slots_per_block()))
+    }
+
     /// Per-block erase counts.
     pub fn erase_counts(&self) -> &[u32] {
         &self.erase_count
@@ -322,7 +404,7 @@ impl Ftl {
 
     /// Logical pages that hold data.
     pub fn mapped_pages(&self) -> u64 {
-        self.map.iter().filter(|e| e[0] != UNMAPPED).count() as u64
+        u64::from(self.mapped)
     }
 
     /// The persistent parts, for saving: mapping with tags, erase counts, block states, free
@@ -367,7 +449,14 @@ impl Ftl {
             if self.frontier != NIL {
                 self.close_frontier();
             }
-            self.open_frontier();
+            // Garbage collection first: its relocations may open (and fill) frontiers.
+            self.collect_if_low();
+            if self.frontier != NIL && self.write_ptr + size > spb {
+                self.close_frontier();
+            }
+            if self.frontier == NIL {
+                self.open_frontier();
+            }
         }
         let slot = self.frontier * spb + self.write_ptr;
         let flag = if size == 2 { TWO_SLOTS } else { 0 };
@@ -390,8 +479,7 @@ impl Ftl {
         self.frontier = NIL;
     }
 
-    /// Takes a free block as the frontier, then (foreground GC) reclaims blocks until the
-    /// reserve is back. Relocation needs at most one block per victim, so it never runs dry.
+    /// Takes a free block as the frontier.
     fn open_frontier(&mut self) {
         let b = self
             .free
@@ -400,13 +488,29 @@ impl Ftl {
         self.state[b as usize] = BlockState::Open;
         self.frontier = b;
         self.write_ptr = 0;
-        if !self.in_gc && self.free.len() < GC_RESERVE {
-            self.in_gc = true;
-            while self.free.len() < GC_RESERVE {
-                self.reclaim();
-            }
-            self.in_gc = false;
+    }
+
+    /// Foreground GC: when taking a block would leave the free pool below the reserve (the low
+    /// watermark), reclaims until `reserve + burst` blocks are free (the high watermark).
+    /// Relocation needs at most one block per victim, so it never runs dry.
+    fn collect_if_low(&mut self) {
+        if self.in_gc || self.free.len() > GC_RESERVE {
+            return;
         }
+        self.in_gc = true;
+        while self.free.len() < GC_RESERVE + self.gc_burst {
+            // Past the reserve, a victim that is all valid would free nothing: the burst ends.
+            match self.peek_victim() {
+                Some(v)
+                    if self.free.len() <= GC_RESERVE
+                        || self.valid[v as usize] < self.geo.slots_per_block() =>
+                {
+                    self.reclaim()
+                }
+                _ => break,
+            }
+        }
+        self.in_gc = false;
     }
 
     /// Relocates the live data of the greedy victim and erases it.
@@ -446,10 +550,44 @@ impl Ftl {
             }
         }
         self.valid[victim as usize] = 0;
-        self.state[victim as usize] = BlockState::Free;
         self.erase_count[victim as usize] += 1;
         self.work.erases += 1;
+        // A worn block leaves service unless the free pool is at its reserve (then it waits
+        // for its next erase), so garbage collection always gains ground.
+        if self.free.len() >= GC_RESERVE && self.worn_out(victim) && self.can_retire() {
+            self.state[victim as usize] = BlockState::Retired;
+            self.retired += 1;
+            return;
+        }
+        self.state[victim as usize] = BlockState::Free;
         self.free.push_back(victim);
+    }
+
+    /// True when block `b` has passed its own endurance: the preset's rated P/E spread over
+    /// the blocks (a normal distribution, 10 % standard deviation, fixed per block).
+    fn worn_out(&self, b: u32) -> bool {
+        if self.endurance <= 0.0 {
+            return false;
+        }
+        let h = crate::pattern::mix64(u64::from(b) ^ 0x5eed_b10c);
+        // Four 16-bit uniforms summed: mean 2, variance 1/3, close enough to normal.
+        let sum: f64 = (0..4)
+            .map(|i| ((h >> (16 * i)) & 0xffff) as f64 / 65536.0)
+            .sum();
+        let z = (sum - 2.0) * 3f64.sqrt();
+        f64::from(self.erase_count[b as usize]) > self.endurance * (1.0 + 0.1 * z)
+    }
+
+    /// True while retiring one more block leaves the FTL the blocks it needs to work: the user
+    /// data (at its largest), the GC reserve, a burst and the frontier.
+    fn can_retire(&self) -> bool {
+        let in_service = self.geo.blocks - self.retired;
+        in_service > self.user_blocks() + (GC_RESERVE + self.gc_burst) as u32 + 2
+    }
+
+    /// Blocks the user data fills at its largest (every page taking a whole NAND page).
+    fn user_blocks(&self) -> u32 {
+        self.geo.user_pages.div_ceil(self.geo.pages_per_block)
     }
 
     fn peek_victim(&mut self) -> Option<u32> {

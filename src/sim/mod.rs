@@ -124,6 +124,13 @@ pub struct SimWear {
     pub throttle_fraction: f64,
     /// Bytes holding data (not trimmed or erased).
     pub mapped_bytes: u64,
+    /// Erase blocks retired as worn out (full-size drive).
+    pub retired_blocks: u64,
+    /// Spare blocks still in service, percent of those the drive was built with (SMART's
+    /// available spare).
+    pub available_spare_percent: u32,
+    /// Worn-out blocks used up the spare area: writes fail (EROFS).
+    pub read_only: bool,
 }
 
 /// Wear of the drive in the spec's `state=` file (or of a new drive when there is none).
@@ -153,11 +160,14 @@ pub fn wear_of(dev: &SimDevice) -> SimWear {
         erase_count_mean: counts.iter().map(|&c| f64::from(c)).sum::<f64>() / counts.len() as f64,
         erase_count_max: counts.iter().copied().max().unwrap_or(0),
         mean_pe: dev.mean_pe(),
-        rated_pe: spec.preset.throttle.map(|t| t.rated_pe),
+        rated_pe: Some(spec.preset.endurance_pe).filter(|&n| n > 0.0),
         power_on_hours: life.power_on_s / 3600.0,
         throttle_debt_pe: dev.throttle_debt_pe(),
         throttle_fraction: dev.throttle_fraction(),
         mapped_bytes: dev.ftl().mapped_pages() * 4096 * k,
+        retired_blocks: u64::from(dev.ftl().retired_blocks()) * k,
+        available_spare_percent: (dev.ftl().spare_fraction() * 100.0).round() as u32,
+        read_only: dev.read_only(),
     }
 }
 

@@ -26,11 +26,30 @@ pub struct Throttle {
 /// An SLC write cache in front of slower (TLC) flash: fast until full, drained when idle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlcCache {
+    /// Largest size of the cache (on an empty drive).
     pub bytes: u64,
+    /// Part of the cache that is always there; the rest is free TLC space run as SLC (a third
+    /// of its capacity), so a fuller drive has a smaller cache.
+    pub static_bytes: u64,
     /// SLC program time per 4 KiB.
     pub program_us: f64,
     /// Bytes per second folded into TLC while the host is idle.
     pub fold_bytes_per_s: f64,
+}
+
+/// How garbage collection is scheduled against host I/O (the second-to-second shape of
+/// steady state; the mean is set by the NAND work alone).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GcSchedule {
+    /// Erase blocks (of the full-size drive) a foreground GC burst frees beyond the reserve:
+    /// the distance between the free pool's low and high watermarks.
+    pub burst_blocks: u32,
+    /// How unevenly the drive works the burst off: while a burst is outstanding host I/O runs
+    /// at (1 − b) × its steady-state mean, between bursts at (1 + b) ×. 0 is perfectly even.
+    pub burstiness: f64,
+    /// Host I/O slips in between GC operations (enterprise firmware): a host I/O waits at most
+    /// one erase for a die busy collecting, not a whole victim's relocation.
+    pub interleaved: bool,
 }
 
 /// History applied by `aged=`: years of service compressed into a preconditioning.
@@ -38,7 +57,8 @@ pub struct SlcCache {
 pub struct Service {
     /// Fraction of the logical space the service (a ZIL) rewrote; the rest holds old data.
     pub hot_fraction: f64,
-    /// P/E cycles the service left the drive below its throttling curve.
+    /// P/E cycles the service left the drive below its throttling curve (negative: above it,
+    /// where a drive in heavy service sits with the throttle holding it back).
     pub margin_pe: f64,
 }
 
@@ -60,6 +80,9 @@ pub struct Preset {
     pub read_us: f64,
     pub program_us: f64,
     pub erase_us: f64,
+    /// Rated program/erase cycles of the flash: blocks wear out around it (0: never), program
+    /// and erase slow down and reads need retries as the drive nears it.
+    pub endurance_pe: f64,
     /// Channel transfer time per 4 KiB.
     pub transfer_us: f64,
     /// Controller limit in aligned 4 KiB commands per second.
@@ -82,6 +105,7 @@ pub struct Preset {
     pub compression: bool,
     pub throttle: Option<Throttle>,
     pub slc: Option<SlcCache>,
+    pub gc: GcSchedule,
     pub service: Service,
     /// Default `aged=`.
     pub aged: Duration,
@@ -104,12 +128,13 @@ pub const PRESETS: [Preset; 4] = [
         channels: 8,
         dies: 16,
         read_us: 50.0,
-        program_us: 900.0,
+        program_us: 450.0,
         erase_us: 3000.0,
+        endurance_pe: 5000.0,
         transfer_us: 80.0,
-        controller_iops: 10_500.0,
-        unaligned_cost: 1.5,
-        subpage_incompressible_cost: 0.73,
+        controller_iops: 40_000.0,
+        unaligned_cost: 5.71,
+        subpage_incompressible_cost: 2.78,
         link_bytes_per_s: 280e6,
         ack_us: 100.0,
         cache_bytes: 4 << 20,
@@ -119,14 +144,19 @@ pub const PRESETS: [Preset; 4] = [
             rated_pe: 5000.0,
             warranty_h: 3.0 * 8760.0,
             credit_h: 0.02 * 3.0 * 8760.0,
-            max_pages_per_s: 11_500.0,
+            max_pages_per_s: 30_000.0,
             debt_scale_pe: 30.0,
             min_fraction: 0.05,
         }),
         slc: None,
+        gc: GcSchedule {
+            burst_blocks: 32,
+            burstiness: 0.5,
+            interleaved: false,
+        },
         service: Service {
             hot_fraction: 0.20,
-            margin_pe: 1.0,
+            margin_pe: -28.8,
         },
         aged: Duration::from_secs(4 * MONTH),
         scale: 1,
@@ -141,8 +171,9 @@ pub const PRESETS: [Preset; 4] = [
         channels: 8,
         dies: 32,
         read_us: 60.0,
-        program_us: 500.0,
+        program_us: 130.0,
         erase_us: 5000.0,
+        endurance_pe: 1500.0,
         transfer_us: 5.0,
         controller_iops: 400_000.0,
         unaligned_cost: 1.2,
@@ -155,9 +186,15 @@ pub const PRESETS: [Preset; 4] = [
         throttle: None,
         slc: Some(SlcCache {
             bytes: 40_000_000_000,
+            static_bytes: 6_000_000_000,
             program_us: 40.0,
             fold_bytes_per_s: 500e6,
         }),
+        gc: GcSchedule {
+            burst_blocks: 256,
+            burstiness: 0.5,
+            interleaved: false,
+        },
         service: Service {
             hot_fraction: 0.3,
             margin_pe: 0.0,
@@ -167,27 +204,33 @@ pub const PRESETS: [Preset; 4] = [
     },
     Preset {
         name: "dc-ssd-400g",
-        description: "enterprise SAS SSD 400 GB, eMLC with 28% over-provisioning and power-loss protection",
+        description: "enterprise SATA SSD 400 GB of the Intel DC S3700 class: HET-MLC, 28% over-provisioning, power-loss protection, flat in steady state",
         model: "Generic 400GB DC SSD (simulated)",
         user_bytes: 400_000_000_000,
         alpha: 1.28,
         pages_per_block: 256,
-        channels: 16,
+        channels: 8,
         dies: 64,
         read_us: 50.0,
-        program_us: 1000.0,
+        program_us: 570.0,
         erase_us: 3000.0,
-        transfer_us: 10.0,
-        controller_iops: 120_000.0,
+        endurance_pe: 30_000.0,
+        transfer_us: 56.0,
+        controller_iops: 75_000.0,
         unaligned_cost: 1.2,
         subpage_incompressible_cost: 0.0,
-        link_bytes_per_s: 1.1e9,
+        link_bytes_per_s: 560e6,
         ack_us: 20.0,
         cache_bytes: 512 << 20,
         cache: super::CacheMode::Plp,
         compression: false,
         throttle: None,
         slc: None,
+        gc: GcSchedule {
+            burst_blocks: 512,
+            burstiness: 0.12,
+            interleaved: true,
+        },
         service: Service {
             hot_fraction: 0.3,
             margin_pe: 0.0,
@@ -207,6 +250,7 @@ pub const PRESETS: [Preset; 4] = [
         read_us: 1.0,
         program_us: 1.0,
         erase_us: 0.0,
+        endurance_pe: 0.0,
         transfer_us: 0.5,
         controller_iops: 300_000.0,
         unaligned_cost: 1.0,
@@ -218,6 +262,11 @@ pub const PRESETS: [Preset; 4] = [
         compression: false,
         throttle: None,
         slc: None,
+        gc: GcSchedule {
+            burst_blocks: 64,
+            burstiness: 0.0,
+            interleaved: true,
+        },
         service: Service {
             hot_fraction: 0.3,
             margin_pe: 0.0,

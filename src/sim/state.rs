@@ -256,6 +256,7 @@ fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
                         0 => Ok(BlockState::Free),
                         1 => Ok(BlockState::Open),
                         2 => Ok(BlockState::Full),
+                        3 => Ok(BlockState::Retired),
                         _ => Err(format!("is damaged: block state {b}")),
                     })
                     .collect::<Result<Vec<_>, _>>()?;
@@ -421,6 +422,7 @@ fn check_map(
         }
         match states[block as usize] {
             BlockState::Free => return bad("in a free block"),
+            BlockState::Retired => return bad("in a retired block"),
             BlockState::Open if block != frontier || offset + size > write_ptr => {
                 return bad("beyond the write frontier")
             }

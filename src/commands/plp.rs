@@ -1,0 +1,78 @@
+//! `ssdfade plp listen | write | verify`: the power-loss check.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use crate::cli::PlpCommand;
+use crate::engine::RunEnd;
+use crate::run::install_signal_flag;
+use crate::slog::plp;
+
+/// Runs one plp subcommand.
+pub fn run(cmd: &PlpCommand) -> anyhow::Result<RunEnd> {
+    let stop = install_signal_flag()?;
+    match cmd {
+        PlpCommand::Listen { port, bind } => {
+            plp::listen(&format!("{bind}:{port}"), &stop, &mut |addr| {
+                println!("listening on {addr}");
+                let _ = std::io::stdout().flush();
+            })?;
+            // Ctrl-C is how a listener ends: nothing was interrupted.
+            Ok(RunEnd::Completed)
+        }
+        PlpCommand::Write(a) => {
+            let seed = a.seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            });
+            let report = plp::write(
+                &plp::WriteRequest {
+                    target: a.target.clone(),
+                    log: a.log.clone(),
+                    destroy_data: a.safety.destroy_data.clone(),
+                    force: a.safety.force,
+                    size: a.safety.size,
+                    span: a.span,
+                    duration: a.duration,
+                    no_flush: a.no_flush,
+                    seed,
+                },
+                &stop,
+            )?;
+            println!(
+                "wrote {} records ({} acknowledged) over {} slots of {} in {:.1} s",
+                report.records_written,
+                report.records_acknowledged,
+                report.slots,
+                report.target,
+                report.seconds
+            );
+            Ok(if a.duration.is_some() {
+                RunEnd::Completed
+            } else {
+                RunEnd::Interrupted
+            })
+        }
+        PlpCommand::Verify(a) => {
+            let report = plp::verify(&a.target, &a.log)?;
+            let dir: PathBuf = plp::record(&report, a.out.clone())?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", plp::summary(&report));
+                println!("  Run directory: {}", dir.display());
+            }
+            Ok(if report.passed() {
+                RunEnd::Completed
+            } else {
+                RunEnd::Failed(format!(
+                    "{} acknowledged records lost and {} torn on {}",
+                    report.lost.len(),
+                    report.torn.len(),
+                    report.target
+                ))
+            })
+        }
+    }
+}

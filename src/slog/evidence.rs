@@ -1,0 +1,235 @@
+//! The verdict's figures, read from run directories: the slog run's 4 KiB sync-write latency
+//! and sustained phase, a soak's fade (`--from`), an erase's duration, a power-loss check's
+//! outcome, and wear from SMART before and after each run (or the vendor's `--tbw`).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::sweep::{Measured, LOG_WRITE};
+use super::verdict::{
+    EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, PlpEvidence, RecoveryEvidence,
+    FADE_OK_PCT,
+};
+use super::SyncMode;
+use crate::results::{read_info, read_samples, Fade, RunInfo};
+use crate::stats::Sample;
+
+/// What `--from` directories hold, loaded once.
+#[derive(Default)]
+pub struct Sources {
+    /// Soaks and measures: their run.json and samples.
+    pub runs: Vec<(PathBuf, RunInfo, Vec<Sample>)>,
+    pub erases: Vec<(PathBuf, crate::erase::EraseRecord)>,
+    pub plp: Vec<(PathBuf, super::plp::VerifyReport)>,
+    /// Earlier slog runs: their 4 KiB latency.
+    pub slogs: Vec<(PathBuf, super::SlogRecord)>,
+}
+
+impl Sources {
+    /// Reads every directory; a directory holding none of the known records is bad input.
+    pub fn load(dirs: &[PathBuf]) -> anyhow::Result<Sources> {
+        let mut s = Sources::default();
+        for dir in dirs {
+            if dir.join("slog.json").exists() {
+                s.slogs.push((dir.clone(), super::read_record(dir)?));
+            } else if dir.join("plp.json").exists() {
+                let text = std::fs::read_to_string(dir.join("plp.json"))?;
+                let report = serde_json::from_str(&text)
+                    .with_context(|| format!("parsing {}/plp.json", dir.display()))?;
+                s.plp.push((dir.clone(), report));
+            } else if dir.join("erase.json").exists() {
+                let text = std::fs::read_to_string(dir.join("erase.json"))?;
+                let v = serde_json::from_str(&text)
+                    .with_context(|| format!("parsing {}/erase.json", dir.display()))?;
+                s.erases.push((dir.clone(), v));
+            } else if dir.join("run.json").exists() {
+                let info = read_info(dir)?;
+                let samples = read_samples(dir)?;
+                s.runs.push((dir.clone(), info, samples));
+            } else {
+                crate::bad_input!(
+                    "--from {}: no run.json, slog.json, erase.json or plp.json there; name a run directory of this device",
+                    dir.display()
+                );
+            }
+        }
+        Ok(s)
+    }
+}
+
+/// The slog run itself, when there is one.
+pub struct ThisRun<'a> {
+    pub dir: &'a Path,
+    pub measured: &'a Measured,
+    pub info: &'a RunInfo,
+    pub samples: &'a [Sample],
+}
+
+/// Gathers the evidence: the slog run first, then the `--from` sources.
+pub fn collect(
+    this: Option<&ThisRun>,
+    sources: &Sources,
+    zil_bytes_per_day: f64,
+    tbw: Option<u64>,
+) -> Evidence {
+    let latency = this
+        .and_then(|t| latency_of(t.dir, t.measured))
+        .or_else(|| {
+            sources
+                .slogs
+                .iter()
+                .find_map(|(d, r)| latency_of(d, &r.device.measured))
+        });
+    // A soak of the device says more about fade than the slog run's short sustained phase.
+    let longest = sources.runs.iter().max_by(|a, b| {
+        duration(&a.2)
+            .partial_cmp(&duration(&b.2))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let fade = match longest {
+        Some((dir, info, samples)) => fade_of(
+            samples,
+            info.workload.interval,
+            &format!("{} run {}", info.command, dir.display()),
+        ),
+        None => this.and_then(|t| {
+            fade_of(
+                t.samples,
+                std::time::Duration::from_secs(1),
+                &format!(
+                    "sustained phase of this run ({}/samples.jsonl)",
+                    t.dir.display()
+                ),
+            )
+        }),
+    };
+    let recovery = sources.erases.iter().find_map(|(dir, e)| {
+        (e.outcome == "completed").then_some(())?;
+        Some(RecoveryEvidence {
+            erase_seconds: e.duration_s?,
+            method: e.method.clone(),
+            source: dir.display().to_string(),
+        })
+    });
+    let plp = sources.plp.iter().map(|(dir, r)| PlpEvidence {
+        acknowledged: r.acknowledged,
+        lost: r.lost.len() as u64,
+        torn: r.torn.len() as u64,
+        source: format!("plp verify {}", dir.display()),
+    });
+    // The worst power-loss check counts.
+    let plp = plp.max_by_key(|p| p.lost + p.torn);
+    let infos: Vec<(&Path, &RunInfo)> = this
+        .map(|t| (t.dir, t.info))
+        .into_iter()
+        .chain(sources.runs.iter().map(|(d, i, _)| (d.as_path(), i)))
+        .collect();
+    Evidence {
+        latency,
+        fade,
+        recovery,
+        plp,
+        endurance: endurance(&infos, tbw),
+        zil_bytes_per_day,
+    }
+}
+
+fn duration(samples: &[Sample]) -> f64 {
+    samples.last().map_or(0.0, |s| s.t_end_s)
+}
+
+fn latency_of(dir: &Path, m: &Measured) -> Option<LatencyEvidence> {
+    let p = m
+        .size_point(SyncMode::Fdatasync, LOG_WRITE)
+        .or_else(|| m.concurrency.first())?;
+    (p.writes > 0).then(|| LatencyEvidence {
+        mean_us: p.lat_us.mean,
+        p99_us: p.lat_us.p99,
+        source: format!(
+            "{} QD1 write+fdatasync, {} writes in {:.1} s ({})",
+            crate::units::format_bytes(p.size),
+            p.writes,
+            p.seconds,
+            dir.display()
+        ),
+    })
+}
+
+/// The fade of a series: first and last interval, and the bytes written when the rate first
+/// fell below the threshold.
+pub fn fade_of(
+    samples: &[Sample],
+    interval: std::time::Duration,
+    source: &str,
+) -> Option<FadeEvidence> {
+    let f = Fade::of(samples, interval)?;
+    let below = samples
+        .iter()
+        .find(|s| s.iops < f.start_iops * FADE_OK_PCT / 100.0)
+        .map(|s| s.bytes_written_total);
+    Some(FadeEvidence {
+        start_iops: f.start_iops,
+        end_iops: f.end_iops,
+        seconds: duration(samples),
+        bytes_to_threshold: below,
+        source: source.to_string(),
+    })
+}
+
+/// Life left in host bytes: measured when a run moved the drive's wear indicator (bytes
+/// written per percent of life), else the vendor's TBW less what the drive has written.
+fn endurance(infos: &[(&Path, &RunInfo)], tbw: Option<u64>) -> Option<EnduranceEvidence> {
+    let measured = infos
+        .iter()
+        .filter_map(|(dir, info)| {
+            let before = &info.drive_before.as_ref()?.wear;
+            let after = &info.drive_after.as_ref()?.wear;
+            let used = |w: &crate::smart::Wear| {
+                w.percentage_used
+                    .map(f64::from)
+                    .or(w.life_left_percent.map(|l| 100.0 - f64::from(l)))
+            };
+            let (u0, u1) = (used(before)?, used(after)?);
+            let bytes = after
+                .host_bytes_written?
+                .checked_sub(before.host_bytes_written?)?;
+            (u1 > u0 && bytes > 0).then(|| {
+                let per_pct = bytes as f64 / (u1 - u0);
+                EnduranceEvidence {
+                    bytes_left: (100.0 - u1).max(0.0) * per_pct,
+                    figure: format!(
+                        "measured: wear {u0:.0} → {u1:.0} % used while {:.1} GB were written ({}), {:.0} % left",
+                        bytes as f64 / 1e9,
+                        dir.display(),
+                        100.0 - u1
+                    ),
+                }
+            })
+        })
+        .max_by(|a, b| a.bytes_left.total_cmp(&b.bytes_left));
+    measured.or_else(|| {
+        let tbw = tbw?;
+        let written = infos
+            .iter()
+            .filter_map(|(_, i)| i.drive_after.as_ref()?.wear.host_bytes_written)
+            .max();
+        Some(match written {
+            Some(w) => EnduranceEvidence {
+                bytes_left: tbw.saturating_sub(w) as f64,
+                figure: format!(
+                    "--tbw {:.1} TB less {:.1} TB the drive reports written",
+                    tbw as f64 / 1e12,
+                    w as f64 / 1e12
+                ),
+            },
+            None => EnduranceEvidence {
+                bytes_left: tbw as f64,
+                figure: format!(
+                    "--tbw {:.1} TB (the drive reports no bytes written: all of it assumed left)",
+                    tbw as f64 / 1e12
+                ),
+            },
+        })
+    })
+}

@@ -1,0 +1,496 @@
+//! `ssdfade slog`: is this device fit to be a ZFS separate intent log (SLOG), or should the money
+//! go to a RAM log device? Measures what a ZIL does to its device — queue-depth-1 synchronous
+//! writes — and judges the figures.
+//!
+//! - [`backend`]: the synchronous write loop on real targets and on simulated drives;
+//! - [`sweep`]: the plan (size sweep in two modes, concurrency, sustained phase);
+//! - [`baseline`]: the RAM (zram) or other baseline;
+//! - [`evidence`] and [`verdict`]: figures from run directories, and the judgement;
+//! - [`plp`]: the power-loss check (diskchecker's method);
+//! - [`table`]: the text the command prints.
+//!
+//! A run directory is written like every other run's (`run.json`, `samples.jsonl` holding the
+//! sustained phase) plus `slog.json` with the sweep, the baseline and the verdict.
+
+pub mod backend;
+pub mod baseline;
+pub mod evidence;
+pub mod plp;
+pub mod sweep;
+pub mod table;
+pub mod verdict;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+pub use backend::SyncMode;
+use backend::{RealBackend, SimBackend, SyncBackend};
+use baseline::{Baseline, RamDevice};
+use sweep::{Measured, Plan};
+use verdict::{Evidence, Verdict};
+
+use crate::engine::RunEnd;
+use crate::inspect::DriveInfo;
+use crate::results::{utc_now, write_json_atomic, ProcessStamp, RunDir, RunInfo, TargetRecord};
+use crate::sim::{is_sim_target, SimSpec};
+use crate::stats::{IntervalStats, Sample};
+use crate::target::{OpenRequest, Target};
+use crate::workload::{OnError, Workload};
+
+/// Largest write the sweep accepts (`--max-size`), as `diskinfo -wS`.
+pub const MAX_SIZE_LIMIT: u64 = 8 << 20;
+
+/// What the user asked for, parsed.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub target: String,
+    /// `--destroy-data` (once per real target written: the device and a baseline device).
+    pub destroy_data: Vec<PathBuf>,
+    pub force: bool,
+    pub size: Option<u64>,
+    pub plan: Plan,
+    pub baseline: Option<Baseline>,
+    /// Run directories with more evidence (soak, erase, plp verify, earlier slog runs).
+    pub from: Vec<PathBuf>,
+    pub zil_bytes_per_day: f64,
+    pub tbw: Option<u64>,
+    pub out: Option<PathBuf>,
+}
+
+/// The device's write cache as the kernel (or the simulator) reports it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CacheReport {
+    /// `write back` or `write through`.
+    pub write_cache: Option<String>,
+    /// Forced Unit Access: O_DSYNC writes go as FUA writes instead of write + flush.
+    pub fua: Option<bool>,
+    /// What that means for the figures.
+    pub meaning: String,
+}
+
+impl CacheReport {
+    pub fn of(info: Option<&DriveInfo>) -> CacheReport {
+        let write_cache = info.and_then(|i| i.write_cache.clone());
+        let fua = info.and_then(|i| i.fua);
+        let meaning = match (write_cache.as_deref(), fua) {
+            (Some(w), _) if w.starts_with("write through") => "write through: the kernel sends no cache flush (fdatasync returns after the write), so the figures are the device's write latency — correct when the device has no volatile cache or protects it".to_string(),
+            (Some(w), Some(true)) if w.starts_with("write back") => "write back with FUA: fdatasync sends a cache flush, O_DSYNC writes go as FUA writes".to_string(),
+            (Some(w), _) if w.starts_with("write back") => "write back without FUA: fdatasync and O_DSYNC writes both wait for a cache flush".to_string(),
+            _ => "cache mode unknown (a file: the filesystem decides)".to_string(),
+        };
+        CacheReport {
+            write_cache,
+            fua,
+            meaning,
+        }
+    }
+
+    /// A simulated drive's cache (O_DSYNC writes are modelled as FUA writes).
+    pub fn of_sim(spec: &SimSpec) -> CacheReport {
+        use crate::sim::CacheMode;
+        let (write_cache, meaning) = match spec.cache {
+            CacheMode::None => ("write through", "no write cache: the data is on NAND when the write completes, so the flush has nothing left to do"),
+            CacheMode::Volatile => ("write back (volatile)", "volatile write cache: every flush (and FUA write) waits for NAND programs"),
+            CacheMode::Plp => ("write back (plp)", "write cache protected by power-loss capacitors: flushes return at once"),
+            CacheMode::Lying => ("write back (lying)", "a cache that acknowledges flushes without persisting: as fast as a protected one, and only the power-loss check (ssdfade plp) tells them apart"),
+        };
+        CacheReport {
+            write_cache: Some(write_cache.into()),
+            fua: Some(true),
+            meaning: meaning.into(),
+        }
+    }
+}
+
+/// One measured target (the device, or the baseline).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    /// `ram (zram3)`, a path or `run DIR`.
+    pub label: String,
+    pub target: String,
+    pub kind: String,
+    pub cache: CacheReport,
+    pub measured: Measured,
+}
+
+/// `slog.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SlogRecord {
+    pub tool: String,
+    pub version: String,
+    pub plan: Plan,
+    pub device: Measurement,
+    #[serde(default)]
+    pub baseline: Option<Measurement>,
+    pub end: RunEnd,
+    pub from: Vec<PathBuf>,
+    pub evidence: Evidence,
+    pub verdict: Verdict,
+}
+
+/// The outcome for the command to print.
+pub struct Outcome {
+    pub dir: PathBuf,
+    pub record: SlogRecord,
+}
+
+/// Reads an earlier run's `slog.json`.
+pub fn read_record(dir: &Path) -> anyhow::Result<SlogRecord> {
+    let path = dir.join("slog.json");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+}
+
+/// A target opened for the SLOG test, and what is known about it.
+struct Opened {
+    backend: Box<dyn SyncBackend>,
+    identity: crate::target::Identity,
+    /// The simulated drive's spec, to save it afterwards.
+    sim: Option<SimSpec>,
+    /// A test file this run created (removed again when the run is refused).
+    created: Option<PathBuf>,
+}
+
+fn open(target: &str, req: &Request) -> anyhow::Result<Opened> {
+    if is_sim_target(target) {
+        let spec = SimSpec::parse(target)?;
+        let drive = crate::sim::drive::SimDrive::open(target)?;
+        let identity = crate::sim::identity(target)?;
+        return Ok(Opened {
+            backend: Box::new(SimBackend::new(drive)),
+            identity,
+            sim: Some(spec),
+            created: None,
+        });
+    }
+    let path = PathBuf::from(target);
+    let confirm = req
+        .destroy_data
+        .iter()
+        .find(|d| crate::target::same_object(d, &path))
+        .or(req.destroy_data.first())
+        .cloned();
+    let t = Target::open(&OpenRequest {
+        path,
+        writes: true,
+        destroy_data: confirm,
+        force: req.force,
+        size: req.size,
+    })?;
+    let created = t.created.then(|| t.path.clone());
+    let identity = t.identity.clone();
+    Ok(Opened {
+        backend: Box::new(RealBackend::new(Arc::new(t))),
+        identity,
+        sim: None,
+        created,
+    })
+}
+
+/// Removes a test file the run created if the run is refused before it starts.
+struct CreatedFiles(Vec<PathBuf>);
+
+impl Drop for CreatedFiles {
+    fn drop(&mut self) {
+        for p in &self.0 {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+fn drive_info(target: &str, backend: &dyn SyncBackend) -> Option<DriveInfo> {
+    match backend.sim_device() {
+        Some(dev) => Some(crate::inspect::sim_drive_info(
+            target,
+            crate::sim::identity(target).ok()?,
+            crate::sim::wear_of(dev),
+        )),
+        None => crate::inspect::gather_for_record(target),
+    }
+}
+
+/// Checks the request before anything is opened or written.
+fn validate(req: &Request) -> anyhow::Result<()> {
+    let m = req.plan.max_size;
+    if !m.is_power_of_two() || !(4096..=MAX_SIZE_LIMIT).contains(&m) {
+        crate::bad_input!(
+            "--max-size {m}: use a power of two from 4k to 8M (e.g. 128k, the default, or 8M)"
+        );
+    }
+    if req.zil_bytes_per_day <= 0.0 {
+        crate::bad_input!("--zil-rate must be more than zero bytes per day (e.g. 200GB/day)");
+    }
+    if !req.plan.sustain_s.is_finite() || req.plan.sustain_s < 0.0 {
+        crate::bad_input!("--sustain must be a duration such as 60s (0 skips the phase)");
+    }
+    Ok(())
+}
+
+/// Runs the SLOG test: opens the target (and the baseline) with every safety check, measures,
+/// records the run directory and judges.
+pub fn run(
+    req: &Request,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&str),
+) -> anyhow::Result<Outcome> {
+    validate(req)?;
+    let sources = evidence::Sources::load(&req.from)?;
+    let earlier_baseline = match &req.baseline {
+        Some(Baseline::RunDir(dir)) => Some(read_record(dir)?),
+        _ => None,
+    };
+    let mut created = CreatedFiles(Vec::new());
+    let mut device = open(&req.target, req)?;
+    created.0.extend(device.created.clone());
+    // A baseline device is opened (and refused) before anything is written.
+    let mut baseline_target = match &req.baseline {
+        Some(Baseline::Target(path)) => {
+            let name = path.display().to_string();
+            if crate::target::same_object(path, Path::new(&req.target)) {
+                crate::bad_input!("--baseline {name} is the device under test: name another device, a file or ram");
+            }
+            let opened = open(&name, req)?;
+            created.0.extend(opened.created.clone());
+            Some((name, opened))
+        }
+        _ => None,
+    };
+    if req.baseline == Some(Baseline::Ram) && !nix::unistd::Uid::effective().is_root() {
+        crate::bad_input!("--baseline ram creates a zram device and needs root: run as root, or give --baseline PATH");
+    }
+
+    let drive_before = drive_info(&req.target, device.backend.as_ref());
+    let small = sweep::LOG_WRITE.max(device.backend.logical_block());
+    let workload = Workload {
+        bs: small,
+        align: small,
+        read_pct: 0,
+        random_pct: 100,
+        qd: 1,
+        span: device.backend.size(),
+        duration: Some(std::time::Duration::from_secs_f64(req.plan.sustain_s)),
+        bytes: None,
+        interval: std::time::Duration::from_secs(1),
+        seed: req.plan.seed,
+        pattern: crate::pattern::Pattern::Random,
+        refill: false,
+        on_error: OnError::Stop,
+    };
+    let engine = if device.sim.is_some() { "sim" } else { "sync" };
+    let mut info = RunInfo {
+        tool: "ssdfade".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command: "slog".into(),
+        command_line: std::env::args().collect(),
+        target: TargetRecord {
+            path: req.target.clone(),
+            identity: device.identity.clone(),
+        },
+        workload,
+        engine: engine.into(),
+        started_utc: utc_now(),
+        status: "running".into(),
+        ended_utc: None,
+        end: None,
+        summary: None,
+        drive_before: drive_before.clone(),
+        drive_after: None,
+        write_amplification: None,
+        process: Some(ProcessStamp::current()),
+        heartbeat_utc: None,
+    };
+    let run_dir = RunDir::create(
+        req.out.as_deref(),
+        &format!("{}-slog", device.identity.name),
+        &info,
+    )?;
+    let dir = run_dir.dir.clone();
+    created.0.clear();
+
+    let mut recorder = Recorder {
+        run_dir,
+        index: 0,
+        written: 0,
+        total: IntervalStats::new(),
+        t_end: 0.0,
+    };
+    let (measured, mut end) = {
+        let mut sink = |t0: f64, t1: f64, stats: &IntervalStats| recorder.interval(t0, t1, stats);
+        sweep::run(
+            device.backend.as_mut(),
+            &req.plan,
+            stop,
+            &mut sink,
+            progress,
+        )?
+    };
+    device.backend.save()?;
+    let drive_after = drive_info(&req.target, device.backend.as_ref());
+    let cache = match &device.sim {
+        Some(spec) => CacheReport::of_sim(spec),
+        None => CacheReport::of(drive_before.as_ref()),
+    };
+    let device_measurement = Measurement {
+        label: "device".into(),
+        target: req.target.clone(),
+        kind: device.identity.kind.clone(),
+        cache,
+        measured,
+    };
+    drop(device);
+
+    let baseline = if end == RunEnd::Completed {
+        let base_plan = Plan {
+            sustain_s: 0.0,
+            ..req.plan.clone()
+        };
+        match (&req.baseline, earlier_baseline) {
+            (Some(Baseline::RunDir(d)), Some(rec)) => Some(Measurement {
+                label: format!("run {}", d.display()),
+                ..rec.device
+            }),
+            (Some(Baseline::Ram), _) => {
+                let ram = RamDevice::create(baseline::ram_size(req.plan.max_size))?;
+                let name = ram.path.display().to_string();
+                progress(&format!("baseline: RAM device {name}"));
+                let mut confirmed = req.clone();
+                confirmed.destroy_data = vec![ram.path.clone()];
+                let mut opened = open(&name, &confirmed)?;
+                let info = crate::inspect::gather_for_record(&name);
+                let mut none = |_: f64, _: f64, _: &IntervalStats| Ok(());
+                let (m, e) = sweep::run(
+                    opened.backend.as_mut(),
+                    &base_plan,
+                    stop,
+                    &mut none,
+                    progress,
+                )?;
+                drop(opened);
+                drop(ram);
+                end = e;
+                Some(Measurement {
+                    label: format!("ram ({name}, removed)"),
+                    target: name,
+                    kind: "zram".into(),
+                    cache: CacheReport::of(info.as_ref()),
+                    measured: m,
+                })
+            }
+            (Some(Baseline::Target(_)), _) => {
+                let (name, mut opened) = baseline_target.take().expect("opened above");
+                progress(&format!("baseline: {name}"));
+                let info = drive_info(&name, opened.backend.as_ref());
+                let mut none = |_: f64, _: f64, _: &IntervalStats| Ok(());
+                let (m, e) = sweep::run(
+                    opened.backend.as_mut(),
+                    &base_plan,
+                    stop,
+                    &mut none,
+                    progress,
+                )?;
+                end = e;
+                Some(Measurement {
+                    label: name.clone(),
+                    target: name,
+                    kind: opened.identity.kind.clone(),
+                    cache: CacheReport::of(info.as_ref()),
+                    measured: m,
+                })
+            }
+            _ => None,
+        }
+    } else {
+        None
+    };
+
+    let summary = crate::results::Summary::new(&recorder.total, recorder.t_end, 0.0, 0.0, engine);
+    info.status = match &end {
+        RunEnd::Completed => "completed",
+        RunEnd::Interrupted => "interrupted",
+        RunEnd::Failed(_) => "failed",
+    }
+    .into();
+    info.ended_utc = Some(utc_now());
+    info.end = Some(end.clone());
+    info.summary = Some(summary);
+    info.drive_after = drive_after;
+    info.write_amplification =
+        crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
+    recorder.run_dir.write_info(&info)?;
+    let samples = crate::results::read_samples(&dir)?;
+    let evidence = evidence::collect(
+        Some(&evidence::ThisRun {
+            dir: &dir,
+            measured: &device_measurement.measured,
+            info: &info,
+            samples: &samples,
+        }),
+        &sources,
+        req.zil_bytes_per_day,
+        req.tbw,
+    );
+    let record = SlogRecord {
+        tool: "ssdfade".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        plan: req.plan.clone(),
+        device: device_measurement,
+        baseline,
+        end,
+        from: req.from.clone(),
+        verdict: verdict::judge(&evidence),
+        evidence,
+    };
+    write_json_atomic(&dir.join("slog.json"), &record)?;
+    Ok(Outcome { dir, record })
+}
+
+/// The verdict of an earlier slog run directory, recomputed from its records (for reports).
+pub fn verdict_of_dir(dir: &Path) -> anyhow::Result<Verdict> {
+    let record = read_record(dir)?;
+    let info = crate::results::read_info(dir)?;
+    let samples = crate::results::read_samples(dir)?;
+    let sources = evidence::Sources::load(&record.from)?;
+    let evidence = evidence::collect(
+        Some(&evidence::ThisRun {
+            dir,
+            measured: &record.device.measured,
+            info: &info,
+            samples: &samples,
+        }),
+        &sources,
+        record.evidence.zil_bytes_per_day,
+        None,
+    );
+    let mut evidence = evidence;
+    // The vendor rating given on the command line is kept in the record.
+    if evidence.endurance.is_none() {
+        evidence.endurance = record.evidence.endurance.clone();
+    }
+    Ok(verdict::judge(&evidence))
+}
+
+/// Writes the sustained phase's intervals as ordinary samples.
+struct Recorder {
+    run_dir: RunDir,
+    index: u64,
+    written: u64,
+    total: IntervalStats,
+    t_end: f64,
+}
+
+impl Recorder {
+    fn interval(&mut self, t0: f64, t1: f64, stats: &IntervalStats) -> anyhow::Result<()> {
+        let sample = Sample::new(self.index, t0, t1, stats, self.written);
+        self.run_dir.append(&sample)?;
+        self.written = sample.bytes_written_total;
+        self.total.merge(stats);
+        self.index += 1;
+        self.t_end = t1;
+        Ok(())
+    }
+}

@@ -1,0 +1,237 @@
+//! The text `ssdfade slog` prints: the cache mode, the size sweep per mode, the concurrency
+//! levels, the sustained phase, the baseline side by side with ratios, and the verdict. Tables
+//! fit 80 columns; prose is wrapped.
+
+use std::fmt::Write;
+
+use super::sweep::Point;
+use super::verdict::{Rating, Verdict};
+use super::{Measurement, SlogRecord, SyncMode};
+use crate::units::format_bytes;
+
+const WIDTH: usize = 78;
+
+/// The whole report.
+pub fn render(r: &SlogRecord, dir: &std::path::Path) -> String {
+    let mut t = String::new();
+    let d = &r.device;
+    let _ = writeln!(t, "SLOG test of {} ({})", d.target, d.kind);
+    cache_lines(&mut t, d);
+    for mode in [SyncMode::Fdatasync, SyncMode::Dsync] {
+        sizes_table(&mut t, d, mode);
+    }
+    concurrency_table(&mut t, d);
+    if let Some(s) = &d.measured.sustained {
+        t.push('\n');
+        wrap(
+            &mut t,
+            &format!("Sustained 4 KiB write+fdatasync: {} writes in {:.0} s, {:.0} IOPS, mean {} µs, p99 {} µs, max {} µs",
+            s.writes,
+            s.seconds,
+            s.iops,
+            us(s.lat_us.mean),
+            us(s.lat_us.p99),
+            us(s.lat_us.max)
+            ),
+            "",
+        );
+    }
+    if let Some(b) = &r.baseline {
+        baseline_table(&mut t, d, b);
+    }
+    verdict(&mut t, &r.verdict);
+    let _ = writeln!(t, "\n  Run directory: {}", dir.display());
+    t
+}
+
+fn cache_lines(t: &mut String, d: &Measurement) {
+    let c = &d.cache;
+    let fua = match c.fua {
+        Some(true) => "FUA yes",
+        Some(false) => "FUA no",
+        None => "FUA unknown",
+    };
+    let _ = writeln!(
+        t,
+        "  Write cache: {}, {fua}",
+        c.write_cache.as_deref().unwrap_or("unknown")
+    );
+    wrap(t, &c.meaning, "  ");
+}
+
+fn us(v: f64) -> String {
+    if v >= 100_000.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+fn sizes_table(t: &mut String, d: &Measurement, mode: SyncMode) {
+    let points: Vec<&Point> = d.measured.sizes.iter().filter(|p| p.mode == mode).collect();
+    if points.is_empty() {
+        return;
+    }
+    let _ = writeln!(t, "\nQD1 {} (µs per write)", mode.label());
+    let _ = writeln!(
+        t,
+        "  {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9}",
+        "size", "mean", "p50", "p99", "p99.99", "max", "MB/s", "writes"
+    );
+    for p in points {
+        let _ = writeln!(
+            t,
+            "  {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9.2} {:>9}",
+            format_bytes(p.size),
+            us(p.lat_us.mean),
+            us(p.lat_us.p50),
+            us(p.lat_us.p99),
+            us(p.lat_us.p9999),
+            us(p.lat_us.max),
+            p.mb_per_s,
+            p.writes
+        );
+    }
+}
+
+fn concurrency_table(t: &mut String, d: &Measurement) {
+    if d.measured.concurrency.is_empty() {
+        return;
+    }
+    let _ = writeln!(t, "\n4 KiB write+fdatasync from concurrent writers");
+    let _ = writeln!(
+        t,
+        "  {:>7} {:>9} {:>8} {:>9} {:>9} {:>9} {:>9}",
+        "writers", "IOPS", "MB/s", "mean µs", "p99 µs", "p99.99", "max µs"
+    );
+    for p in &d.measured.concurrency {
+        let _ = writeln!(
+            t,
+            "  {:>7} {:>9.0} {:>8.2} {:>9} {:>9} {:>9} {:>9}",
+            p.writers,
+            p.iops,
+            p.mb_per_s,
+            us(p.lat_us.mean),
+            us(p.lat_us.p99),
+            us(p.lat_us.p9999),
+            us(p.lat_us.max)
+        );
+    }
+}
+
+fn ratio(device: f64, baseline: f64) -> String {
+    if baseline > 0.0 {
+        format!("{:.2}", device / baseline)
+    } else {
+        "-".into()
+    }
+}
+
+fn baseline_table(t: &mut String, d: &Measurement, b: &Measurement) {
+    let _ = writeln!(t, "\nBaseline: {}", b.label);
+    let _ = writeln!(t, "  mean µs per QD1 write+fdatasync, and MB/s:");
+    let _ = writeln!(
+        t,
+        "  {:>9} {:>10} {:>10} {:>8} {:>9} {:>9} {:>8}",
+        "size", "device", "baseline", "slower", "dev MB/s", "base MB/s", "of base"
+    );
+    for p in d
+        .measured
+        .sizes
+        .iter()
+        .filter(|p| p.mode == SyncMode::Fdatasync)
+    {
+        let Some(q) = b.measured.size_point(SyncMode::Fdatasync, p.size) else {
+            continue;
+        };
+        let slower = if q.lat_us.mean > 0.0 {
+            format!("{:.1}×", p.lat_us.mean / q.lat_us.mean)
+        } else {
+            "-".into()
+        };
+        let share = if q.mb_per_s > 0.0 {
+            format!("{:.0} %", 100.0 * p.mb_per_s / q.mb_per_s)
+        } else {
+            "-".into()
+        };
+        let _ = writeln!(
+            t,
+            "  {:>9} {:>10} {:>10} {:>8} {:>9.2} {:>9.2} {:>8}",
+            format_bytes(p.size),
+            us(p.lat_us.mean),
+            us(q.lat_us.mean),
+            slower,
+            p.mb_per_s,
+            q.mb_per_s,
+            share
+        );
+    }
+    let _ = writeln!(
+        t,
+        "  {:>7} {:>11} {:>13} {:>9} {:>10} {:>10}",
+        "writers", "device IOPS", "baseline IOPS", "dev/base", "dev µs", "base µs"
+    );
+    for (p, q) in d.measured.concurrency.iter().zip(&b.measured.concurrency) {
+        let _ = writeln!(
+            t,
+            "  {:>7} {:>11.0} {:>13.0} {:>9} {:>10} {:>10}",
+            p.writers,
+            p.iops,
+            q.iops,
+            ratio(p.iops, q.iops),
+            us(p.lat_us.mean),
+            us(q.lat_us.mean)
+        );
+    }
+}
+
+fn verdict(t: &mut String, v: &Verdict) {
+    let _ = writeln!(t, "\nVerdict: {} as a SLOG", v.rating.word().to_uppercase());
+    for r in &v.reasons {
+        let mark = match r.rating {
+            Some(Rating::Suitable) => "ok",
+            Some(Rating::Marginal) => "marginal",
+            Some(Rating::Unsuitable) => "UNSUITABLE",
+            None => "not tested",
+        };
+        wrap_after(
+            t,
+            &format!("{}: {}", r.topic, r.value),
+            &format!("  {mark:<10} "),
+            "             ",
+        );
+        wrap(t, &format!("threshold: {}", r.threshold), "             ");
+        wrap(t, &format!("from: {}", r.source), "             ");
+    }
+    wrap(t, &format!("Latency bands: {}", v.bands), "  ");
+    if let Some(plan) = &v.plan {
+        wrap(t, &format!("Maintenance plan: {plan}"), "  ");
+    }
+}
+
+/// Appends `text` wrapped at [`WIDTH`] columns, every line starting with `indent` (and two
+/// more spaces after the first).
+fn wrap(t: &mut String, text: &str, indent: &str) {
+    wrap_after(t, text, indent, &format!("{indent}  "));
+}
+
+/// Appends `text` wrapped at [`WIDTH`] columns after `first`, continuing under `rest`.
+fn wrap_after(t: &mut String, text: &str, first: &str, rest: &str) {
+    let mut line = String::from(first);
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            let _ = writeln!(t, "{line}");
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    if !empty {
+        let _ = writeln!(t, "{line}");
+    }
+}

@@ -1,0 +1,446 @@
+//! Is this device fit to be a ZFS separate intent log? A pure function of plain figures
+//! ([`Evidence`]) giving suitable / marginal / unsuitable with every reason, its number and its
+//! threshold, and — when fade is the problem — the maintenance plan the figures support.
+//! Where the figures come from (run directories) is [`super::evidence`]'s job.
+
+use serde::{Deserialize, Serialize};
+
+/// 4 KiB sync-write latency bands (mean µs per write, as `diskinfo -wS` prints it).
+pub const LAT_EXCELLENT_US: f64 = 50.0;
+pub const LAT_GOOD_US: f64 = 300.0;
+pub const LAT_UNSUITABLE_US: f64 = 1000.0;
+/// Where the latency bands come from, printed with them.
+pub const LAT_BANDS_SOURCE: &str = "FreeBSD diskinfo -wS figures (Intel 710 with PLP 158 µs, \
+Samsung 950 PRO without PLP 2091 µs), Optane P4800X spec (<10 µs), fio fdatasync on a \
+consumer NVMe (1.7 ms): see the prior-art notes in the README";
+/// Sustained writes must keep this percentage of the starting rate…
+pub const FADE_OK_PCT: f64 = 80.0;
+/// …and a device below this percentage needs maintenance to serve as a log.
+pub const FADE_BAD_PCT: f64 = 50.0;
+/// Years of life at the ZIL write rate.
+pub const ENDURANCE_OK_YEARS: f64 = 3.0;
+pub const ENDURANCE_BAD_YEARS: f64 = 1.0;
+/// A maintenance plan asks for an erase at most this often…
+pub const PLAN_MIN_DAYS: f64 = 7.0;
+/// …using at most this many devices.
+pub const PLAN_MAX_DEVICES: u32 = 8;
+
+/// Best to worst.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rating {
+    Suitable,
+    Marginal,
+    Unsuitable,
+}
+
+impl Rating {
+    pub fn word(self) -> &'static str {
+        match self {
+            Rating::Suitable => "suitable",
+            Rating::Marginal => "marginal",
+            Rating::Unsuitable => "unsuitable",
+        }
+    }
+}
+
+/// 4 KiB QD1 write + flush latency.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LatencyEvidence {
+    pub mean_us: f64,
+    pub p99_us: f64,
+    pub source: String,
+}
+
+/// How a sustained write phase (a soak, or the slog run's sustained phase) faded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FadeEvidence {
+    pub start_iops: f64,
+    pub end_iops: f64,
+    /// Seconds the phase lasted.
+    pub seconds: f64,
+    /// Bytes written until the rate first fell below [`FADE_OK_PCT`] of the start (None: it
+    /// never did).
+    pub bytes_to_threshold: Option<u64>,
+    pub source: String,
+}
+
+/// How long an erase that restores the device takes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecoveryEvidence {
+    pub erase_seconds: f64,
+    pub method: String,
+    pub source: String,
+}
+
+/// The outcome of `ssdfade plp verify`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlpEvidence {
+    pub acknowledged: u64,
+    pub lost: u64,
+    pub torn: u64,
+    pub source: String,
+}
+
+/// Endurance left, in host bytes, and the figure it was computed from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EnduranceEvidence {
+    pub bytes_left: f64,
+    pub figure: String,
+}
+
+/// Everything the verdict is computed from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evidence {
+    pub latency: Option<LatencyEvidence>,
+    pub fade: Option<FadeEvidence>,
+    pub recovery: Option<RecoveryEvidence>,
+    pub plp: Option<PlpEvidence>,
+    pub endurance: Option<EnduranceEvidence>,
+    /// The user's ZIL write rate in bytes per day.
+    pub zil_bytes_per_day: f64,
+}
+
+/// One line of the verdict: what was judged, the figure, the threshold and the result
+/// (`None`: not tested, which never counts for or against the device).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reason {
+    pub topic: String,
+    pub rating: Option<Rating>,
+    pub value: String,
+    pub threshold: String,
+    pub source: String,
+}
+
+/// The verdict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub rating: Rating,
+    pub reasons: Vec<Reason>,
+    /// The latency bands and where they come from.
+    pub bands: String,
+    /// What keeps a fading device usable, when fade is the problem.
+    pub plan: Option<String>,
+}
+
+/// Judges the evidence.
+pub fn judge(e: &Evidence) -> Verdict {
+    let mut reasons = vec![latency_reason(e.latency.as_ref())];
+    reasons.push(fade_reason(e.fade.as_ref()));
+    reasons.push(plp_reason(e.plp.as_ref()));
+    reasons.push(endurance_reason(e.endurance.as_ref(), e.zil_bytes_per_day));
+    let rating = reasons
+        .iter()
+        .filter_map(|r| r.rating)
+        .max()
+        .unwrap_or(Rating::Marginal);
+    let fade_problem = reasons[1].rating.is_some_and(|r| r > Rating::Suitable);
+    let plan = fade_problem
+        .then(|| {
+            e.fade
+                .as_ref()
+                .map(|f| plan(f, e.recovery.as_ref(), e.zil_bytes_per_day))
+        })
+        .flatten();
+    Verdict {
+        rating,
+        reasons,
+        bands: format!(
+            "≤ {LAT_EXCELLENT_US:.0} µs excellent (RAM, NVRAM, Optane class); ≤ {LAT_GOOD_US:.0} µs good (NAND with power-loss protection); ≥ {LAT_UNSUITABLE_US:.0} µs unsuitable (a flush that goes to NAND). Sources: {LAT_BANDS_SOURCE}"
+        ),
+        plan,
+    }
+}
+
+fn latency_reason(l: Option<&LatencyEvidence>) -> Reason {
+    let threshold = format!(
+        "≤ {LAT_EXCELLENT_US:.0} µs excellent, ≤ {LAT_GOOD_US:.0} µs good, ≥ {LAT_UNSUITABLE_US:.0} µs unsuitable"
+    );
+    let Some(l) = l else {
+        return Reason {
+            topic: "4 KiB sync-write latency".into(),
+            rating: None,
+            value: "not measured".into(),
+            threshold,
+            source: "run ssdfade slog on the device".into(),
+        };
+    };
+    let (rating, word) = if l.mean_us <= LAT_EXCELLENT_US {
+        (Rating::Suitable, "excellent")
+    } else if l.mean_us <= LAT_GOOD_US {
+        (Rating::Suitable, "good")
+    } else if l.mean_us < LAT_UNSUITABLE_US {
+        (Rating::Marginal, "slow")
+    } else {
+        (Rating::Unsuitable, "flush-bound")
+    };
+    Reason {
+        topic: "4 KiB sync-write latency".into(),
+        rating: Some(rating),
+        value: format!("{:.1} µs mean, {:.1} µs p99 ({word})", l.mean_us, l.p99_us),
+        threshold,
+        source: l.source.clone(),
+    }
+}
+
+fn fade_reason(f: Option<&FadeEvidence>) -> Reason {
+    let threshold =
+        format!("keeps ≥ {FADE_OK_PCT:.0} % of its start rate; < {FADE_BAD_PCT:.0} % unsuitable");
+    let Some(f) = f else {
+        return Reason {
+            topic: "fade under sustained writes".into(),
+            rating: None,
+            value: "not tested".into(),
+            threshold,
+            source: "give --from a soak of this device, or --sustain".into(),
+        };
+    };
+    let pct = end_pct(f);
+    let rating = if pct >= FADE_OK_PCT {
+        Rating::Suitable
+    } else if pct >= FADE_BAD_PCT {
+        Rating::Marginal
+    } else {
+        Rating::Unsuitable
+    };
+    Reason {
+        topic: "fade under sustained writes".into(),
+        rating: Some(rating),
+        value: format!(
+            "{:.0} → {:.0} IOPS = {pct:.0} % of start after {}",
+            f.start_iops,
+            f.end_iops,
+            crate::units::format_duration(std::time::Duration::from_secs_f64(f.seconds))
+        ),
+        threshold,
+        source: f.source.clone(),
+    }
+}
+
+fn end_pct(f: &FadeEvidence) -> f64 {
+    if f.start_iops > 0.0 {
+        100.0 * f.end_iops / f.start_iops
+    } else {
+        0.0
+    }
+}
+
+fn plp_reason(p: Option<&PlpEvidence>) -> Reason {
+    let threshold = "no acknowledged record lost or torn".to_string();
+    let Some(p) = p else {
+        return Reason {
+            topic: "power-loss check".into(),
+            rating: None,
+            value: "not tested".into(),
+            threshold,
+            source: "run ssdfade plp write, cut the power, ssdfade plp verify; give its run directory with --from".into(),
+        };
+    };
+    let bad = p.lost + p.torn;
+    Reason {
+        topic: "power-loss check".into(),
+        rating: Some(if bad == 0 {
+            Rating::Suitable
+        } else {
+            Rating::Unsuitable
+        }),
+        value: format!(
+            "{} of {} acknowledged records lost, {} torn",
+            p.lost, p.acknowledged, p.torn
+        ),
+        threshold,
+        source: p.source.clone(),
+    }
+}
+
+fn endurance_reason(en: Option<&EnduranceEvidence>, per_day: f64) -> Reason {
+    let threshold = format!(
+        "≥ {ENDURANCE_OK_YEARS:.0} years at {}/day; < {ENDURANCE_BAD_YEARS:.0} year unsuitable",
+        gb(per_day)
+    );
+    let Some(en) = en else {
+        return Reason {
+            topic: "endurance".into(),
+            rating: None,
+            value: "not measured".into(),
+            threshold,
+            source: "no wear change recorded during the runs: give --tbw from the datasheet".into(),
+        };
+    };
+    let years = en.bytes_left / per_day / 365.0;
+    let rating = if years >= ENDURANCE_OK_YEARS {
+        Rating::Suitable
+    } else if years >= ENDURANCE_BAD_YEARS {
+        Rating::Marginal
+    } else {
+        Rating::Unsuitable
+    };
+    Reason {
+        topic: "endurance".into(),
+        rating: Some(rating),
+        value: format!("{years:.1} years ({} left)", gb(en.bytes_left)),
+        threshold,
+        source: en.figure.clone(),
+    }
+}
+
+/// "stripe the log over N devices; secure-erase each every D days (≈ M minutes each)":
+/// each of N devices takes 1/N of the ZIL rate, so it writes its fade budget (the bytes until it
+/// fell below the threshold) in N × budget / rate days. The smallest N with an erase at most
+/// weekly is chosen.
+fn plan(f: &FadeEvidence, recovery: Option<&RecoveryEvidence>, per_day: f64) -> String {
+    let Some(budget) = f.bytes_to_threshold else {
+        return format!(
+            "no plan: the rate ended at {:.0} % of start without a clear point where it fell below {FADE_OK_PCT:.0} %",
+            end_pct(f)
+        );
+    };
+    let days = |n: u32| budget as f64 * f64::from(n) / per_day;
+    let erase = match recovery {
+        Some(r) if r.erase_seconds >= 60.0 => format!(
+            "≈ {:.0} minutes each by {}, measured in {}",
+            r.erase_seconds / 60.0,
+            r.method,
+            r.source
+        ),
+        Some(r) => format!(
+            "≈ {:.1} s each by {}, measured in {}",
+            r.erase_seconds, r.method, r.source
+        ),
+        None => "erase time not measured: time one with ssdfade erase".into(),
+    };
+    match (2..=PLAN_MAX_DEVICES).find(|&n| days(n) >= PLAN_MIN_DAYS) {
+        Some(n) => format!(
+            "stripe the log over {n} devices; secure-erase each every {:.0} days ({erase}): each fades after {} written, and takes 1/{n} of {}/day",
+            days(n).floor(),
+            gb(budget as f64),
+            gb(per_day)
+        ),
+        None => format!(
+            "no practical plan: the device fades after {} written, so even {PLAN_MAX_DEVICES} striped devices would each need an erase every {:.1} days at {}/day; use a RAM or PLP log device",
+            gb(budget as f64),
+            days(PLAN_MAX_DEVICES),
+            gb(per_day)
+        ),
+    }
+}
+
+fn gb(bytes: f64) -> String {
+    if bytes >= 1e12 {
+        format!("{:.1} TB", bytes / 1e12)
+    } else {
+        format!("{:.1} GB", bytes / 1e9)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn evidence(mean_us: f64) -> Evidence {
+        Evidence {
+            latency: Some(LatencyEvidence {
+                mean_us,
+                p99_us: mean_us * 2.0,
+                source: "test".into(),
+            }),
+            fade: None,
+            recovery: None,
+            plp: None,
+            endurance: None,
+            zil_bytes_per_day: 200e9,
+        }
+    }
+
+    #[test]
+    fn latency_bands_decide_when_nothing_else_was_tested() {
+        assert_eq!(judge(&evidence(20.0)).rating, Rating::Suitable);
+        assert_eq!(judge(&evidence(300.0)).rating, Rating::Suitable);
+        assert_eq!(judge(&evidence(301.0)).rating, Rating::Marginal);
+        assert_eq!(judge(&evidence(1000.0)).rating, Rating::Unsuitable);
+        let v = judge(&evidence(20.0));
+        assert!(v.reasons[0].value.contains("20.0 µs mean"));
+        assert!(v.reasons[0].value.contains("excellent"));
+        // Untested topics are shown, never assumed.
+        assert_eq!(v.reasons[2].rating, None);
+        assert_eq!(v.reasons[2].value, "not tested");
+        assert!(v.bands.contains("diskinfo"));
+    }
+
+    #[test]
+    fn a_lost_record_makes_any_device_unsuitable() {
+        let mut e = evidence(20.0);
+        e.plp = Some(PlpEvidence {
+            acknowledged: 1000,
+            lost: 3,
+            torn: 0,
+            source: "plp".into(),
+        });
+        let v = judge(&e);
+        assert_eq!(v.rating, Rating::Unsuitable);
+        assert_eq!(
+            v.reasons[2].value,
+            "3 of 1000 acknowledged records lost, 0 torn"
+        );
+    }
+
+    #[test]
+    fn fade_below_half_gives_the_maintenance_plan() {
+        let mut e = evidence(120.0);
+        e.fade = Some(FadeEvidence {
+            start_iops: 4000.0,
+            end_iops: 1000.0,
+            seconds: 8.0 * 3600.0,
+            bytes_to_threshold: Some(400_000_000_000),
+            source: "soak".into(),
+        });
+        e.recovery = Some(RecoveryEvidence {
+            erase_seconds: 300.0,
+            method: "ata-secure-erase".into(),
+            source: "erase dir".into(),
+        });
+        let v = judge(&e);
+        assert_eq!(v.rating, Rating::Unsuitable);
+        assert!(v.reasons[1].value.contains("25 % of start"));
+        // 400 GB per device at 200/N GB a day: N = 4 gives 8 days (3 gives 6).
+        let plan = v.plan.unwrap();
+        assert!(
+            plan.starts_with(
+                "stripe the log over 4 devices; secure-erase each every 8 days (≈ 5 minutes each"
+            ),
+            "{plan}"
+        );
+    }
+
+    #[test]
+    fn a_fast_fader_gets_no_practical_plan() {
+        let mut e = evidence(120.0);
+        e.fade = Some(FadeEvidence {
+            start_iops: 4000.0,
+            end_iops: 2400.0,
+            seconds: 600.0,
+            bytes_to_threshold: Some(10_000_000_000),
+            source: "soak".into(),
+        });
+        let v = judge(&e);
+        assert_eq!(v.rating, Rating::Marginal);
+        assert!(v.plan.unwrap().starts_with("no practical plan"));
+    }
+
+    #[test]
+    fn endurance_in_years_at_the_zil_rate() {
+        let mut e = evidence(20.0);
+        e.endurance = Some(EnduranceEvidence {
+            bytes_left: 146e12,
+            figure: "--tbw 146TB".into(),
+        });
+        let v = judge(&e);
+        assert!(
+            v.reasons[3].value.starts_with("2.0 years"),
+            "{:?}",
+            v.reasons[3]
+        );
+        assert_eq!(v.reasons[3].rating, Some(Rating::Marginal));
+        assert_eq!(v.rating, Rating::Marginal);
+    }
+}

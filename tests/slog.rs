@@ -1,0 +1,563 @@
+//! `ssdfade slog` on simulated drives, a zram RAM device and a loop device: the sweep's figures,
+//! the run directory, the verdict and its numbers, the RAM baseline's cleanup, and refusals.
+
+mod common;
+
+use std::path::Path;
+
+use common::{json_ok, root_or_skip, ssdfade, Loop, Zram};
+use serde_json::Value;
+use ssdfade::results::read_samples;
+
+fn slog_json(dir: &Path, args: &[&str]) -> Value {
+    json_ok(ssdfade(dir).arg("slog").args(args).arg("--json"))
+}
+
+fn reason<'a>(record: &'a Value, topic: &str) -> &'a Value {
+    record["verdict"]["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["topic"].as_str().unwrap().starts_with(topic))
+        .unwrap_or_else(|| panic!("no reason about {topic}"))
+}
+
+fn point<'a>(record: &'a Value, mode: &str, size: u64) -> &'a Value {
+    record["device"]["measured"]["sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["mode"] == mode && p["size"] == size)
+        .unwrap_or_else(|| panic!("no {mode} point of {size} bytes"))
+}
+
+/// Every size point met the stop rule (≥ 1 s and ≥ 250 writes) and its rate adds up.
+fn check_sweep(record: &Value, sizes: &[u64]) {
+    for mode in ["fdatasync", "dsync"] {
+        for &size in sizes {
+            let p = point(record, mode, size);
+            let writes = p["writes"].as_u64().unwrap();
+            let seconds = p["seconds"].as_f64().unwrap();
+            assert!(writes >= 250 && seconds >= 1.0, "{mode} {size}: {p}");
+            let mb = writes as f64 * size as f64 / 1e6 / seconds;
+            assert!((p["mb_per_s"].as_f64().unwrap() - mb).abs() < 1e-6 * mb.max(1.0));
+            let lat = &p["lat_us"];
+            let (p50, p99, max) = (
+                lat["p50"].as_f64().unwrap(),
+                lat["p99"].as_f64().unwrap(),
+                lat["max"].as_f64().unwrap(),
+            );
+            assert!(
+                0.0 < p50 && p50 <= p99 * 1.001 && p99 <= max * 1.001,
+                "{lat}"
+            );
+        }
+    }
+    let writers: Vec<u64> = record["device"]["measured"]["concurrency"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["writers"].as_u64().unwrap())
+        .collect();
+    assert_eq!(writers, [1, 2, 4, 8]);
+}
+
+/// The verdict's latency is the 4 KiB fdatasync point, and its fade is the samples' first and
+/// last interval.
+fn check_verdict_numbers(record: &Value, run: &Path) {
+    let p = point(record, "fdatasync", 4096);
+    let latency = &record["evidence"]["latency"];
+    assert_eq!(latency["mean_us"], p["lat_us"]["mean"]);
+    assert_eq!(latency["p99_us"], p["lat_us"]["p99"]);
+    let value = reason(record, "4 KiB").clone();
+    let shown = format!("{:.1} µs mean", p["lat_us"]["mean"].as_f64().unwrap());
+    assert!(
+        value["value"].as_str().unwrap().starts_with(&shown),
+        "{value}"
+    );
+    let samples = read_samples(run).unwrap();
+    let fade = &record["evidence"]["fade"];
+    assert_eq!(fade["start_iops"].as_f64().unwrap(), samples[0].iops);
+    let sustained = &record["device"]["measured"]["sustained"];
+    let ops: u64 = samples.iter().map(|s| s.ops).sum();
+    assert_eq!(sustained["writes"].as_u64().unwrap(), ops);
+    // The library's loader recomputes the same verdict from the run directory.
+    let again = serde_json::to_value(ssdfade::slog::verdict_of_dir(run).unwrap()).unwrap();
+    assert_eq!(again["rating"], record["verdict"]["rating"]);
+    for (a, b) in again["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(record["verdict"]["reasons"].as_array().unwrap())
+    {
+        assert_eq!((&a["rating"], &a["value"]), (&b["rating"], &b["value"]));
+    }
+}
+
+#[test]
+fn ram_and_enterprise_ssd_presets_are_suitable() {
+    let dir = tempfile::tempdir().unwrap();
+    for (preset, band) in [("ram-8g", "excellent"), ("dc-ssd-400g", "excellent")] {
+        let out = format!("run-{preset}");
+        let r = slog_json(
+            dir.path(),
+            &[
+                &format!("sim:{preset}"),
+                "--sustain",
+                "3s",
+                "--seed",
+                "7",
+                "--out",
+                &out,
+            ],
+        );
+        assert_eq!(
+            r["verdict"]["rating"], "suitable",
+            "{preset}: {}",
+            r["verdict"]
+        );
+        let latency = reason(&r, "4 KiB");
+        assert!(
+            latency["value"].as_str().unwrap().contains(band),
+            "{latency}"
+        );
+        assert_eq!(reason(&r, "power-loss")["value"], "not tested");
+        assert_eq!(r["device"]["cache"]["write_cache"], "write back (plp)");
+        check_sweep(
+            &r,
+            &[512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
+        );
+        let run = dir.path().join(&out);
+        assert_eq!(read_samples(&run).unwrap().len(), 3);
+        check_verdict_numbers(&r, &run);
+        let info: Value =
+            serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+        assert_eq!(info["command"], "slog");
+        assert_eq!(info["status"], "completed");
+    }
+}
+
+#[test]
+fn a_volatile_cache_pays_for_every_flush_in_nand_programs() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |cache: &str| {
+        slog_json(
+            dir.path(),
+            &[
+                &format!("sim:dc-ssd-400g,cache={cache}"),
+                "--sustain",
+                "0",
+                "--max-size",
+                "8k",
+                "--out",
+                cache,
+            ],
+        )
+    };
+    let mean = |r: &Value| {
+        point(r, "fdatasync", 4096)["lat_us"]["mean"]
+            .as_f64()
+            .unwrap()
+    };
+    let (plp, volatile, lying) = (run("plp"), run("volatile"), run("lying"));
+    // One 4 KiB NAND program is 1000 µs on this preset.
+    assert!(mean(&volatile) > 1000.0, "{}", mean(&volatile));
+    assert!(mean(&plp) < 100.0);
+    assert_eq!(reason(&volatile, "4 KiB")["rating"], "unsuitable");
+    // A lying cache is as fast as a protected one: only the power-loss check tells.
+    assert!((mean(&lying) - mean(&plp)).abs() < 1.0);
+}
+
+#[test]
+fn vertex2_after_a_soak_is_unsuitable_for_its_fade_with_a_maintenance_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    json_ok(ssdfade(dir.path()).args([
+        "soak",
+        "sim:vertex2-60g",
+        "--duration",
+        "1h",
+        "--interval",
+        "60s",
+        "--align",
+        "512",
+        "--seed",
+        "910",
+        "--json",
+        "--out",
+        "soak",
+    ]));
+    let r = slog_json(
+        dir.path(),
+        &[
+            "sim:vertex2-60g",
+            "--sustain",
+            "0",
+            "--max-size",
+            "16k",
+            "--from",
+            "soak",
+            "--out",
+            "slog",
+        ],
+    );
+    assert_eq!(r["verdict"]["rating"], "unsuitable");
+    let fade = reason(&r, "fade");
+    assert_eq!(fade["rating"], "unsuitable", "{fade}");
+    let samples = read_samples(&dir.path().join("soak")).unwrap();
+    let e = &r["evidence"]["fade"];
+    assert_eq!(e["start_iops"].as_f64().unwrap(), samples[0].iops);
+    // The last full interval (the run's last one may be cut short).
+    let span = |s: &&ssdfade::stats::Sample| s.t_end_s - s.t_start_s;
+    let first_span = span(&&samples[0]);
+    let last = samples
+        .iter()
+        .rev()
+        .find(|s| span(s) >= 0.99 * first_span)
+        .unwrap()
+        .iops;
+    assert_eq!(e["end_iops"].as_f64().unwrap(), last);
+    let threshold = samples
+        .iter()
+        .find(|s| s.iops < samples[0].iops * 0.8)
+        .unwrap()
+        .bytes_written_total;
+    assert_eq!(e["bytes_to_threshold"].as_u64().unwrap(), threshold);
+    let pct = format!("{:.0} % of start", 100.0 * last / samples[0].iops);
+    assert!(fade["value"].as_str().unwrap().contains(&pct), "{fade}");
+    let plan = r["verdict"]["plan"].as_str().unwrap();
+    assert!(
+        plan.starts_with("stripe the log over") || plan.starts_with("no practical plan"),
+        "{plan}"
+    );
+    assert!(
+        plan.contains(&format!("{:.1} GB", threshold as f64 / 1e9)),
+        "{plan}"
+    );
+}
+
+#[test]
+fn tbw_gives_the_endurance_in_years_at_the_zil_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = slog_json(
+        dir.path(),
+        &[
+            "sim:ram-8g",
+            "--sustain",
+            "0",
+            "--max-size",
+            "4k",
+            "--tbw",
+            "730TB",
+            "--zil-rate",
+            "100GB/day",
+            "--out",
+            "run",
+        ],
+    );
+    let e = reason(&r, "endurance");
+    let written = r["evidence"]["endurance"]["bytes_left"].as_f64().unwrap();
+    // 730 TB less what the drive reports written (the sweep's writes), at 100 GB a day.
+    assert!(written < 730e12 && written > 729e12, "{written}");
+    let years = written / 100e9 / 365.0;
+    assert!(e["value"]
+        .as_str()
+        .unwrap()
+        .starts_with(&format!("{years:.1} years")));
+    assert!(e["source"].as_str().unwrap().starts_with("--tbw 730.0 TB"));
+}
+
+#[test]
+fn bad_options_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, words) in [
+        (vec!["sim:ram-8g", "--max-size", "12k"], "power of two"),
+        (vec!["sim:ram-8g", "--max-size", "16M"], "power of two"),
+        (vec!["sim:ram-8g", "--from", "nowhere"], "--from nowhere"),
+        (vec!["sim:ram-8g", "--zil-rate", "lots"], "200GB/day"),
+        (vec!["sim:ram-8g", "--baseline", "."], "without slog.json"),
+    ] {
+        let out = ssdfade(dir.path())
+            .arg("slog")
+            .args(&args)
+            .args(["--out", "run"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(words), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(!dir.path().join("run").exists());
+    }
+}
+
+#[test]
+fn zram_device_is_suitable_and_its_cache_mode_is_reported() {
+    if !root_or_skip("zram_device_is_suitable_and_its_cache_mode_is_reported") {
+        return;
+    }
+    let zram = Zram::new(256 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let dev = zram.path.to_str().unwrap();
+    // Refused without confirmation, and nothing created.
+    let out = ssdfade(dir.path())
+        .args(["slog", dev, "--out", "refused"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--destroy-data"));
+    assert!(!dir.path().join("refused").exists());
+
+    let r = slog_json(
+        dir.path(),
+        &[
+            dev,
+            "--destroy-data",
+            dev,
+            "--max-size",
+            "16k",
+            "--sustain",
+            "2s",
+            "--out",
+            "run",
+        ],
+    );
+    check_sweep(&r, &[4096, 8192, 16384]);
+    assert_eq!(r["device"]["kind"], "zram");
+    assert_eq!(r["device"]["cache"]["write_cache"], "write through");
+    assert!(r["device"]["cache"]["meaning"]
+        .as_str()
+        .unwrap()
+        .starts_with("write through"));
+    let run = dir.path().join("run");
+    check_verdict_numbers(&r, &run);
+    assert_eq!(
+        reason(&r, "4 KiB")["rating"],
+        "suitable",
+        "{}",
+        r["verdict"]
+    );
+}
+
+#[test]
+fn loop_device_sweep_starts_at_its_logical_block() {
+    if !root_or_skip("loop_device_sweep_starts_at_its_logical_block") {
+        return;
+    }
+    let lo = Loop::new(64 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let dev = lo.path.to_str().unwrap();
+    let r = slog_json(
+        dir.path(),
+        &[
+            dev,
+            "--destroy-data",
+            dev,
+            "--max-size",
+            "8k",
+            "--sustain",
+            "1s",
+            "--out",
+            "run",
+        ],
+    );
+    assert_eq!(r["device"]["kind"], "loop");
+    let lb: u64 = std::fs::read_to_string(format!(
+        "/sys/block/{}/queue/logical_block_size",
+        lo.path.file_name().unwrap().to_str().unwrap()
+    ))
+    .unwrap()
+    .trim()
+    .parse()
+    .unwrap();
+    let sizes: Vec<u64> = std::iter::successors(Some(lb), |s| Some(s * 2))
+        .take_while(|s| *s <= 8192)
+        .collect();
+    check_sweep(&r, &sizes);
+    check_verdict_numbers(&r, &dir.path().join("run"));
+}
+
+#[test]
+fn ram_baseline_is_shown_with_ratios_and_removed_afterwards() {
+    if !root_or_skip("ram_baseline_is_shown_with_ratios_and_removed_afterwards") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let r = slog_json(
+        dir.path(),
+        &[
+            "sim:dc-ssd-400g",
+            "--baseline",
+            "ram",
+            "--max-size",
+            "8k",
+            "--sustain",
+            "0",
+            "--out",
+            "run",
+        ],
+    );
+    let b = &r["baseline"];
+    assert_eq!(b["kind"], "zram");
+    let dev = b["target"].as_str().unwrap();
+    assert!(!Path::new(dev).exists(), "{dev} was left behind");
+    assert!(b["label"].as_str().unwrap().contains("removed"));
+    let sizes: Vec<u64> = b["measured"]["sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["size"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sizes, [4096, 8192, 4096, 8192]);
+    // The table shows both side by side with the ratio.
+    let text = ssdfade::slog::table::render(
+        &serde_json::from_value(r.clone()).unwrap(),
+        Path::new("run"),
+    );
+    let dev_mean = point(&r, "fdatasync", 4096)["lat_us"]["mean"]
+        .as_f64()
+        .unwrap();
+    let base_mean = b["measured"]["sizes"][0]["lat_us"]["mean"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        text.contains(&format!("{:.1}×", dev_mean / base_mean)),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    // An earlier run directory serves as a baseline too.
+    let again = slog_json(
+        dir.path(),
+        &[
+            "sim:ram-8g",
+            "--baseline",
+            "run",
+            "--max-size",
+            "4k",
+            "--sustain",
+            "0",
+            "--out",
+            "run2",
+        ],
+    );
+    assert_eq!(again["baseline"]["label"], "run run");
+    assert_eq!(again["baseline"]["measured"], r["device"]["measured"]);
+}
+
+#[test]
+fn ram_baseline_is_removed_after_ctrl_c() {
+    if !root_or_skip("ram_baseline_is_removed_after_ctrl_c") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(dir.path())
+        .args([
+            "slog",
+            "sim:ram-8g",
+            "--baseline",
+            "ram",
+            "--max-size",
+            "8M",
+            "--sustain",
+            "0",
+            "--out",
+            "run",
+        ])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the baseline device exists, then interrupt.
+    use std::io::BufRead;
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    let made = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.contains("baseline: RAM device"))
+        .expect("the baseline started");
+    let dev = made.rsplit(' ').next().unwrap().to_string();
+    assert!(Path::new(&dev).exists());
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    for _ in lines {}
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(!Path::new(&dev).exists(), "{dev} left behind after Ctrl-C");
+    let info: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("run/run.json")).unwrap())
+            .unwrap();
+    assert_eq!(info["status"], "interrupted");
+}
+
+#[test]
+fn ram_baseline_guard_removes_the_device_when_the_run_fails() {
+    if !root_or_skip("ram_baseline_guard_removes_the_device_when_the_run_fails") {
+        return;
+    }
+    let mut path = None;
+    let result = (|| -> anyhow::Result<()> {
+        let ram = ssdfade::slog::baseline::RamDevice::create(64 << 20)?;
+        path = Some(ram.path.clone());
+        anyhow::ensure!(ram.path.exists());
+        anyhow::bail!("the sweep failed")
+    })();
+    assert!(result.is_err());
+    let path = path.unwrap();
+    assert!(!path.exists(), "{} left behind", path.display());
+    // And after a panic (a bug mid-run) as well.
+    let made = std::panic::catch_unwind(|| {
+        let ram = ssdfade::slog::baseline::RamDevice::create(64 << 20).unwrap();
+        let p = ram.path.clone();
+        std::panic::panic_any(p);
+    });
+    let p = made.unwrap_err().downcast::<std::path::PathBuf>().unwrap();
+    assert!(!p.exists());
+}
+
+#[test]
+fn another_file_as_baseline_needs_its_own_confirmation() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.img"), vec![7u8; 1 << 20]).unwrap();
+    // An existing file holding data is refused unless --destroy-data names it too.
+    let out = ssdfade(dir.path())
+        .args([
+            "slog",
+            "sim:ram-8g",
+            "--baseline",
+            "old.img",
+            "--out",
+            "run",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--destroy-data"));
+    assert!(!dir.path().join("run").exists());
+
+    let r = slog_json(
+        dir.path(),
+        &[
+            "sim:ram-8g",
+            "--baseline",
+            "old.img",
+            "--destroy-data",
+            "old.img",
+            "--max-size",
+            "8k",
+            "--sustain",
+            "0",
+            "--out",
+            "run",
+        ],
+    );
+    let b = &r["baseline"];
+    assert_eq!(b["label"], "old.img");
+    assert_eq!(b["kind"], "file");
+    let writes = b["measured"]["sizes"][0]["writes"].as_u64().unwrap();
+    assert!(writes >= 250);
+    assert_eq!(b["measured"]["concurrency"].as_array().unwrap().len(), 4);
+}
