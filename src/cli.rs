@@ -9,6 +9,7 @@ use crate::engine::EngineKind;
 use crate::erase::nvme::SanitizeAction;
 use crate::erase::Method;
 use crate::pattern::Pattern;
+use crate::plot::Format;
 use crate::units::{
     parse_duration, parse_positive_duration, parse_positive_size, parse_size, parse_transfer_size,
 };
@@ -53,6 +54,12 @@ pub enum Command {
     /// List the run and erase directories under DIR: status (a run whose process died shows as
     /// crashed), target, duration and IOPS.
     Runs(RunsArgs),
+    /// Draw a run directory's charts again from its saved data alone (also a crashed run).
+    Plot(PlotArgs),
+    /// Print a run's report and write report.md and a self-contained report.html into it.
+    Report(ReportArgs),
+    /// Compare runs: headline figures with ratios to the first and an overlay fade chart.
+    Compare(CompareArgs),
 }
 
 /// Options of `slog`.
@@ -356,6 +363,38 @@ pub struct WorkloadArgs {
     /// What an I/O error does: stop the run (exit 1) or continue counting errors.
     #[arg(long, value_enum, default_value_t = OnError::Stop)]
     pub on_error: OnError,
+}
+
+/// Options of `plot`.
+#[derive(Args, Debug, Clone)]
+pub struct PlotArgs {
+    /// Run directory (holding run.json and samples.jsonl).
+    pub dir: PathBuf,
+    /// Picture format.
+    #[arg(long, value_enum, default_value_t = Format::Png)]
+    pub format: Format,
+    /// File for the fade chart (default DIR/fade.png); the latency chart goes beside it as
+    /// <name>-latency.<format>.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Options of `report`.
+#[derive(Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// Run directory (holding run.json and samples.jsonl).
+    pub dir: PathBuf,
+}
+
+/// Options of `compare`.
+#[derive(Args, Debug, Clone)]
+pub struct CompareArgs {
+    /// Two or more run directories; ratios are to the first.
+    #[arg(required = true, num_args = 2..)]
+    pub dirs: Vec<PathBuf>,
+    /// Directory for compare.md, compare.html and compare.png (default: the current one).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 /// Options of `selftest`.

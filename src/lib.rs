@@ -13,6 +13,8 @@ pub mod inspect;
 pub mod metrics;
 pub mod out;
 pub mod pattern;
+pub mod plot;
+pub mod report;
 pub mod results;
 pub mod run;
 pub mod sim;

@@ -47,6 +47,9 @@ fn main() {
         Command::Slog(args) => commands::slog::run(args),
         Command::Plp(cmd) => commands::plp::run(cmd),
         Command::Runs(args) => commands::runs::run(args).map(|()| RunEnd::Completed),
+        Command::Plot(args) => commands::plot::run(args).map(|()| RunEnd::Completed),
+        Command::Report(args) => commands::report::run(args).map(|()| RunEnd::Completed),
+        Command::Compare(args) => commands::compare::run(args).map(|()| RunEnd::Completed),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

@@ -1,10 +1,13 @@
 //! One module per subcommand; [`run`] holds what measure and soak share.
 
+pub mod compare;
 pub mod erase;
 pub mod group;
 pub mod info;
 pub mod measure;
+pub mod plot;
 pub mod plp;
+pub mod report;
 pub mod run;
 pub mod runs;
 pub mod selftest;

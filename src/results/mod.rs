@@ -2,21 +2,27 @@
 //! run, `samples.jsonl` holds one [`Sample`] per line, each flushed to stable storage as it is
 //! taken so a crash or power loss loses at most the interval in progress.
 
+mod describe;
+mod experiment;
 mod fade;
 mod listing;
+mod reader;
 pub mod record;
 mod summary;
 mod table;
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
+pub use describe::{device_line, workload_line};
+pub use experiment::{is_experiment, load_experiment, Experiment, LoadedPhase, PhaseRecord};
 pub use fade::Fade;
 pub use listing::{list_runs, RunListing};
+pub use reader::{load_run, read_samples, Run, SteadyWindowRecord};
 pub use record::{write_json_atomic, ProcessStamp};
 pub use summary::Summary;
 pub use table::run_table;
@@ -226,20 +232,4 @@ pub fn read_info(dir: &Path) -> anyhow::Result<RunInfo> {
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
-}
-
-/// Reads every sample of a run directory; a torn last line (a crash mid-write) is skipped.
-pub fn read_samples(dir: &Path) -> anyhow::Result<Vec<Sample>> {
-    let path = dir.join("samples.jsonl");
-    let f = File::open(&path).with_context(|| format!("opening {}", path.display()))?;
-    let lines: Vec<String> = BufReader::new(f).lines().collect::<Result<_, _>>()?;
-    let mut out = Vec::with_capacity(lines.len());
-    for (i, line) in lines.iter().enumerate() {
-        match serde_json::from_str(line) {
-            Ok(s) => out.push(s),
-            Err(_) if i + 1 == lines.len() => break,
-            Err(e) => anyhow::bail!("{}:{}: {e}", path.display(), i + 1),
-        }
-    }
-    Ok(out)
 }

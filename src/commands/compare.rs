@@ -1,0 +1,17 @@
+//! `ssdfade compare DIR DIR…`: runs side by side, with ratios to the first.
+
+use std::path::Path;
+
+use crate::cli::CompareArgs;
+
+/// Writes the comparison and prints it, then the files written.
+pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
+    let out = args.out.as_deref().unwrap_or(Path::new("."));
+    let written = crate::report::compare_dirs(&args.dirs, out)?;
+    print!("{}", written.markdown);
+    println!();
+    for path in &written.files {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,11 @@
+//! `ssdfade plot DIR`: draw a run directory's charts again from its saved data.
+
+use crate::cli::PlotArgs;
+
+/// Draws the charts and prints the files written, one a line.
+pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
+    for path in crate::plot::plot_dir(&args.dir, args.format, args.out.as_deref())? {
+        println!("{}", path.display());
+    }
+    Ok(())
+}

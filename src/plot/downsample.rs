@@ -1,0 +1,97 @@
+//! Fewer points for long runs without hiding what matters: each bucket of consecutive points
+//! keeps its lowest and its highest point (in their original order), so a one-interval collapse
+//! in a 24-hour soak still shows; and a centred moving average computed over every point.
+
+/// At most this many buckets per series (two points each) whatever the run's length.
+pub const MAX_BUCKETS: usize = 1500;
+
+/// `points` reduced to the minimum and maximum of each of at most `buckets` buckets.
+pub fn min_max(points: &[(f64, f64)], buckets: usize) -> Vec<(f64, f64)> {
+    if points.len() <= 2 * buckets.max(1) {
+        return points.to_vec();
+    }
+    let n = points.len();
+    let mut out = Vec::with_capacity(2 * buckets);
+    for b in 0..buckets {
+        let chunk = &points[b * n / buckets..(b + 1) * n / buckets];
+        if chunk.is_empty() {
+            continue;
+        }
+        let (mut lo, mut hi) = (0, 0);
+        for (i, p) in chunk.iter().enumerate() {
+            if p.1 < chunk[lo].1 {
+                lo = i;
+            }
+            if p.1 > chunk[hi].1 {
+                hi = i;
+            }
+        }
+        out.push(chunk[lo.min(hi)]);
+        if lo != hi {
+            out.push(chunk[lo.max(hi)]);
+        }
+    }
+    out
+}
+
+/// The centred moving average of `points`' y over `window` points (shorter at the ends).
+pub fn moving_average(points: &[(f64, f64)], window: usize) -> Vec<(f64, f64)> {
+    let half = window.max(1) / 2;
+    let mut prefix = Vec::with_capacity(points.len() + 1);
+    prefix.push(0.0);
+    for p in points {
+        prefix.push(prefix.last().unwrap() + p.1);
+    }
+    (0..points.len())
+        .map(|i| {
+            let lo = i.saturating_sub(half);
+            let hi = (i + half + 1).min(points.len());
+            (points[i].0, (prefix[hi] - prefix[lo]) / (hi - lo) as f64)
+        })
+        .collect()
+}
+
+/// A moving-average window of about 2 % of the run, at least 5 points (1 for short runs).
+pub fn average_window(points: usize) -> usize {
+    if points < 20 {
+        1
+    } else {
+        (points / 50).max(5)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_single_dip_survives_downsampling() {
+        let mut points: Vec<(f64, f64)> = (0..86_400).map(|i| (i as f64, 5000.0)).collect();
+        points[43_210].1 = 12.0;
+        points[70_000].1 = 9000.0;
+        let few = min_max(&points, MAX_BUCKETS);
+        assert!(few.len() <= 2 * MAX_BUCKETS);
+        assert!(few.contains(&(43_210.0, 12.0)));
+        assert!(few.contains(&(70_000.0, 9000.0)));
+        assert!(few.windows(2).all(|w| w[0].0 < w[1].0), "x stays in order");
+    }
+
+    #[test]
+    fn short_series_are_kept_whole() {
+        let points = vec![(0.0, 1.0), (1.0, 3.0), (2.0, 2.0)];
+        assert_eq!(min_max(&points, 10), points);
+    }
+
+    #[test]
+    fn moving_average_is_centred() {
+        let points: Vec<(f64, f64)> = [1.0, 2.0, 3.0, 4.0, 5.0]
+            .iter()
+            .enumerate()
+            .map(|(i, &y)| (i as f64, y))
+            .collect();
+        let avg = moving_average(&points, 3);
+        assert_eq!(avg[0], (0.0, 1.5));
+        assert_eq!(avg[2], (2.0, 3.0));
+        assert_eq!(avg[4], (4.0, 4.5));
+    }
+}

@@ -1,0 +1,151 @@
+//! The charts of an experiment directory: its phases laid end to end on one timeline (engine
+//! clock, data written accumulating), each phase a named band, each erase a marker, each
+//! measure phase a state, so the picture reads fresh → faded → recovered.
+
+use std::path::{Path, PathBuf};
+
+use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
+use super::latency::{LatencyChart, LatencyPoint};
+use super::{Chart, Format};
+use crate::results::{workload_line, Experiment, Run};
+
+/// The experiment's phases on one timeline.
+pub struct Timeline {
+    pub fade: FadeChart,
+    pub latency: LatencyChart,
+}
+
+/// The first phase that holds samples.
+fn first_run(exp: &Experiment) -> Option<&Run> {
+    exp.phases.iter().find_map(|p| p.run.as_ref())
+}
+
+/// The label of an erase phase: its name and, when recorded, the method used.
+pub fn erase_label(name: &str, erase: Option<&serde_json::Value>) -> String {
+    match erase.and_then(|e| e.get("method")?.as_str()) {
+        Some(method) if method != name => format!("{name} ({method})"),
+        _ => name.to_string(),
+    }
+}
+
+/// Lays the experiment's phases end to end.
+pub fn timeline(exp: &Experiment) -> Timeline {
+    let mut points = Vec::new();
+    let mut latency = Vec::new();
+    let mut phases = Vec::new();
+    let mut events = Vec::new();
+    let mut states = Vec::new();
+    let mut steady = None;
+    let (mut t0, mut bytes0) = (0.0, 0u64);
+    for phase in &exp.phases {
+        let name = &phase.record.name;
+        let Some(run) = &phase.run else {
+            if phase.record.kind == "erase" && phase.erase.is_some() {
+                events.push(Event {
+                    label: erase_label(name, phase.erase.as_ref()),
+                    t_s: t0,
+                });
+            }
+            continue;
+        };
+        let (Some(first), Some(last)) = (run.samples.first(), run.samples.last()) else {
+            continue;
+        };
+        for s in &run.samples {
+            points.push(FadePoint {
+                t_s: t0 + s.t_end_s,
+                iops: s.iops,
+                bytes_written: bytes0 + s.bytes_written_total,
+            });
+            // An interval without I/O has no latency to draw.
+            if let Some(lat) = s.lat_us {
+                latency.push(LatencyPoint {
+                    t_s: t0 + s.t_end_s,
+                    p50_us: lat.p50,
+                    p99_us: lat.p99,
+                    p999_us: lat.p999,
+                    max_us: lat.max,
+                });
+            }
+        }
+        phases.push(Phase {
+            name: name.clone(),
+            start_s: t0 + first.t_start_s,
+            end_s: t0 + last.t_end_s,
+        });
+        if phase.record.kind == "measure" {
+            let ops: u64 = run.samples.iter().map(|s| s.ops).sum();
+            let seconds = last.t_end_s - first.t_start_s;
+            states.push(State {
+                name: name.clone(),
+                iops: if seconds > 0.0 {
+                    ops as f64 / seconds
+                } else {
+                    0.0
+                },
+                start_s: t0 + first.t_start_s,
+                end_s: t0 + last.t_end_s,
+            });
+        }
+        if let Some(w) = super::run_dir::steady_window(run) {
+            steady = Some(SteadyWindow {
+                start_s: t0 + w.start_s,
+                end_s: t0 + w.end_s,
+                iops: w.iops,
+            });
+        }
+        t0 += last.t_end_s;
+        bytes0 += last.bytes_written_total;
+    }
+    let run = first_run(exp);
+    let device = run.map_or_else(String::new, |r| {
+        let id = &r.info.target.identity;
+        id.model.clone().unwrap_or_else(|| id.name.clone())
+    });
+    let soak = exp
+        .phases
+        .iter()
+        .filter(|p| p.record.kind == "soak")
+        .find_map(|p| p.run.as_ref())
+        .or(run);
+    let subtitle = soak.map_or_else(String::new, |r| {
+        format!("soak phase: {}", workload_line(&r.info.workload))
+    });
+    let interval_s = soak.map_or(0.0, |r| r.info.workload.interval.as_secs_f64());
+    Timeline {
+        fade: FadeChart {
+            title: format!("Fade — experiment {} · {device}", exp.name),
+            subtitle: subtitle.clone(),
+            interval_s,
+            points,
+            drive_bytes: run.map(|r| r.info.target.identity.size_bytes),
+            phases: phases.clone(),
+            events: events.clone(),
+            states,
+            steady,
+        },
+        latency: LatencyChart {
+            title: format!("Latency — experiment {} · {device}", exp.name),
+            subtitle,
+            points: latency,
+            phases,
+            events,
+        },
+    }
+}
+
+/// Writes the experiment's fade chart to `fade_path` and its latency chart beside it.
+pub fn render_experiment(
+    exp: &Experiment,
+    fade_path: &Path,
+    format: Format,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let stem = fade_path
+        .file_stem()
+        .map_or("fade".into(), |s| s.to_string_lossy().into_owned());
+    let latency_path = fade_path.with_file_name(format!("{stem}-latency.{}", format.extension()));
+    let t = timeline(exp);
+    t.fade.write(fade_path, format)?;
+    t.latency.write(&latency_path, format)?;
+    Ok(vec![fade_path.to_path_buf(), latency_path])
+}

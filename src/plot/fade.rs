@@ -1,0 +1,304 @@
+//! The fade chart, the main picture: IOPS per interval and its moving average against elapsed
+//! time, and below against host data written with the drive fills marked; phases as shaded
+//! named bands, erase events as labelled markers, measured states as labelled levels (and one
+//! line under the title: "fresh 6000 → faded 910 (−85 %) → recovered 4000 (67 % of fresh)"),
+//! and the steady-state window when one was reached.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::downsample::{average_window, min_max, moving_average, MAX_BUCKETS};
+use super::panel::{Band, Level, Line, Marker, Panel};
+use super::style::{self, time_unit};
+use super::Chart;
+
+/// One interval: when it ended, its IOPS, and the host bytes written up to its end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FadePoint {
+    pub t_s: f64,
+    pub iops: f64,
+    pub bytes_written: u64,
+}
+
+/// A named span of the timeline (an experiment phase).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phase {
+    pub name: String,
+    pub start_s: f64,
+    pub end_s: f64,
+}
+
+/// Something that happened at one moment (an erase).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    pub label: String,
+    pub t_s: f64,
+}
+
+/// A measured state: its name, its IOPS level and when it was measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub name: String,
+    pub iops: f64,
+    pub start_s: f64,
+    pub end_s: f64,
+}
+
+/// The window in which steady state was reached, and its average IOPS.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SteadyWindow {
+    pub start_s: f64,
+    pub end_s: f64,
+    pub iops: f64,
+}
+
+/// Everything the fade chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FadeChart {
+    /// Device and command, e.g. "soak — OCZ Vertex 2 60GB (sim:vertex2-60g, 55.9 GiB)".
+    pub title: String,
+    /// The workload on one line.
+    pub subtitle: String,
+    /// Seconds per interval, for the legend.
+    pub interval_s: f64,
+    pub points: Vec<FadePoint>,
+    /// The drive's size, to mark each drive fill on the data-written panel.
+    pub drive_bytes: Option<u64>,
+    pub phases: Vec<Phase>,
+    pub events: Vec<Event>,
+    pub states: Vec<State>,
+    pub steady: Option<SteadyWindow>,
+}
+
+/// The states as one line: the first is the reference, the second shows its change from it,
+/// later ones their share of it, e.g. "fresh 6000 → faded 910 (−85 %) → recovered 4000 (67 %
+/// of fresh)".
+pub fn states_caption(states: &[State]) -> String {
+    let Some(first) = states.first() else {
+        return String::new();
+    };
+    let mut parts = vec![format!(
+        "{} {} IOPS",
+        first.name,
+        style::iops_text(first.iops)
+    )];
+    for (i, s) in states.iter().enumerate().skip(1) {
+        let change = if first.iops <= 0.0 {
+            String::new()
+        } else if i == 1 {
+            let pct = 100.0 * (s.iops - first.iops) / first.iops;
+            let sign = if pct < 0.0 { "−" } else { "+" };
+            format!(" ({sign}{:.0} %)", pct.abs())
+        } else {
+            format!(" ({:.0} % of {})", 100.0 * s.iops / first.iops, first.name)
+        };
+        parts.push(format!("{} {}{change}", s.name, style::iops_text(s.iops)));
+    }
+    parts.join(" → ")
+}
+
+impl FadeChart {
+    /// Host gigabytes (10^9 bytes) written by time `t_s`, interpolated between intervals.
+    fn gb_at(&self, t_s: f64) -> f64 {
+        let i = self.points.partition_point(|p| p.t_s < t_s);
+        let gb = |p: &FadePoint| p.bytes_written as f64 / 1e9;
+        match (
+            i.checked_sub(1).map(|j| &self.points[j]),
+            self.points.get(i),
+        ) {
+            (None, Some(b)) => gb(b) * (t_s / b.t_s.max(f64::MIN_POSITIVE)).clamp(0.0, 1.0),
+            (Some(a), None) => gb(a),
+            (Some(a), Some(b)) if b.t_s > a.t_s => {
+                gb(a) + (gb(b) - gb(a)) * (t_s - a.t_s) / (b.t_s - a.t_s)
+            }
+            (Some(a), Some(_)) => gb(a),
+            (None, None) => 0.0,
+        }
+    }
+
+    fn interval_label(&self) -> String {
+        if self.interval_s > 0.0 {
+            format!(
+                "IOPS per interval ({})",
+                crate::units::format_duration(std::time::Duration::from_secs_f64(self.interval_s))
+            )
+        } else {
+            "IOPS per interval".into()
+        }
+    }
+
+    /// The IOPS lines against `x` (a function of the point), downsampled, with their average.
+    fn lines(&self, x: impl Fn(&FadePoint) -> f64, legend: bool) -> Vec<Line> {
+        let all: Vec<(f64, f64)> = self.points.iter().map(|p| (x(p), p.iops)).collect();
+        let window = average_window(all.len());
+        let mut lines = vec![Line {
+            label: legend.then(|| self.interval_label()),
+            points: min_max(&all, MAX_BUCKETS),
+            color: style::RAW,
+            width: 1,
+            dots: false,
+        }];
+        if window > 1 {
+            lines.push(Line {
+                label: legend.then(|| format!("moving average ({window} intervals)")),
+                points: min_max(&moving_average(&all, window), MAX_BUCKETS),
+                color: style::AVERAGE,
+                width: 3,
+                dots: false,
+            });
+        }
+        lines
+    }
+
+    fn bands(&self, x: impl Fn(f64) -> f64) -> Vec<Band> {
+        let mut bands: Vec<Band> = self
+            .phases
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Band {
+                label: p.name.clone(),
+                x: x(p.start_s)..x(p.end_s),
+                color: style::palette(i),
+                opacity: 0.10,
+            })
+            .collect();
+        if let Some(w) = &self.steady {
+            bands.push(Band {
+                label: format!("steady state {} IOPS", style::iops_text(w.iops)),
+                x: x(w.start_s)..x(w.end_s),
+                color: style::STEADY,
+                opacity: 0.18,
+            });
+        }
+        bands
+    }
+
+    fn markers(&self, x: impl Fn(f64) -> f64) -> Vec<Marker> {
+        self.events
+            .iter()
+            .map(|e| Marker {
+                label: e.label.clone(),
+                x: x(e.t_s),
+                color: style::EVENT,
+                low: false,
+            })
+            .collect()
+    }
+
+    fn time_panel(&self) -> Panel {
+        let end = self.points.last().map_or(1.0, |p| p.t_s);
+        let unit = time_unit(end);
+        let x = |t: f64| t / unit.seconds;
+        let mut panel = Panel::new(format!("Elapsed time ({})", unit.name), "IOPS", 0.0..x(end));
+        panel.lines = self.lines(|p| x(p.t_s), true);
+        panel.bands = self.bands(x);
+        panel.markers = self.markers(x);
+        panel.levels = self
+            .states
+            .iter()
+            .map(|s| Level {
+                label: format!("{} {}", s.name, style::iops_text(s.iops)),
+                x: x(s.start_s)..x(s.end_s),
+                y: s.iops,
+                color: style::STATE,
+            })
+            .collect();
+        panel
+    }
+
+    fn written_panel(&self) -> Panel {
+        let gb = |p: &FadePoint| p.bytes_written as f64 / 1e9;
+        let end = self.points.last().map_or(1.0, gb);
+        let mut panel = Panel::new("Host data written (GB)", "IOPS", 0.0..end);
+        panel.lines = self.lines(gb, false);
+        panel.bands = self.bands(|t| self.gb_at(t));
+        panel.markers = self.markers(|t| self.gb_at(t));
+        if let Some(drive) = self.drive_bytes.filter(|&b| b > 0) {
+            let fill_gb = drive as f64 / 1e9;
+            let fills = (end / fill_gb).floor() as usize;
+            // At most about a dozen labelled fills, so the labels never run into each other.
+            let step = fills.div_ceil(12).max(1);
+            panel
+                .markers
+                .extend((1..=fills).step_by(step).map(|k| Marker {
+                    label: format!("{k}× drive"),
+                    x: k as f64 * fill_gb,
+                    color: style::FILL,
+                    low: true,
+                }));
+        }
+        panel
+    }
+}
+
+impl Chart for FadeChart {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE)?;
+        let body = style::header(
+            root,
+            &self.title,
+            &[self.subtitle.clone(), states_caption(&self.states)],
+        )?;
+        let wrote = self.points.last().is_some_and(|p| p.bytes_written > 0);
+        if wrote {
+            let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 / 2);
+            self.time_panel().draw(&top)?;
+            self.written_panel().draw(&bottom)?;
+        } else {
+            self.time_panel().draw(&body)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(name: &str, iops: f64) -> State {
+        State {
+            name: name.into(),
+            iops,
+            start_s: 0.0,
+            end_s: 0.0,
+        }
+    }
+
+    #[test]
+    fn caption_reads_fade_then_recovery() {
+        let states = [
+            state("fresh", 6000.0),
+            state("faded", 910.0),
+            state("recovered", 4000.0),
+        ];
+        assert_eq!(
+            states_caption(&states),
+            "fresh 6000 IOPS → faded 910 (−85 %) → recovered 4000 (67 % of fresh)"
+        );
+    }
+
+    #[test]
+    fn data_written_is_interpolated_between_intervals() {
+        let chart = FadeChart {
+            points: vec![
+                FadePoint {
+                    t_s: 10.0,
+                    iops: 1.0,
+                    bytes_written: 1_000_000_000,
+                },
+                FadePoint {
+                    t_s: 20.0,
+                    iops: 1.0,
+                    bytes_written: 3_000_000_000,
+                },
+            ],
+            ..Default::default()
+        };
+        assert_eq!(chart.gb_at(5.0), 0.5);
+        assert_eq!(chart.gb_at(15.0), 2.0);
+        assert_eq!(chart.gb_at(30.0), 3.0);
+    }
+}

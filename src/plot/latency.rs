@@ -1,0 +1,206 @@
+//! The latency chart: p50, p99, p99.9 and the maximum of every interval against elapsed time on
+//! a log axis, with the same phase bands and erase markers as the fade chart.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::downsample::{min_max, MAX_BUCKETS};
+use super::fade::{Event, Phase};
+use super::style::{self, time_unit};
+use super::Chart;
+
+/// One interval's latency figures in microseconds (zero when it completed no I/O).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LatencyPoint {
+    pub t_s: f64,
+    pub p50_us: f64,
+    pub p99_us: f64,
+    pub p999_us: f64,
+    pub max_us: f64,
+}
+
+/// Everything the latency chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LatencyChart {
+    pub title: String,
+    pub subtitle: String,
+    pub points: Vec<LatencyPoint>,
+    pub phases: Vec<Phase>,
+    pub events: Vec<Event>,
+}
+
+impl Chart for LatencyChart {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE)?;
+        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
+        let end = self.points.last().map_or(1.0, |p| p.t_s).max(1e-9);
+        let unit = time_unit(end);
+        let positive = || {
+            self.points
+                .iter()
+                .flat_map(|p| [p.p50_us, p.p99_us, p.p999_us, p.max_us])
+                .filter(|v| *v > 0.0 && v.is_finite())
+        };
+        let lowest = positive().fold(f64::INFINITY, f64::min);
+        let highest = positive().fold(0.0, f64::max);
+        let (lowest, highest) = if highest > 0.0 {
+            (lowest, highest)
+        } else {
+            (1.0, 10.0)
+        };
+        // Milliseconds once the typical latency reaches them, else microseconds.
+        let mut p50s: Vec<f64> = self.points.iter().map(|p| p.p50_us).collect();
+        p50s.sort_by(f64::total_cmp);
+        let typical = p50s.get(p50s.len() / 2).copied().unwrap_or(0.0);
+        let (scale, unit_name) = if typical >= 1000.0 {
+            (1000.0, "ms")
+        } else {
+            (1.0, "µs")
+        };
+        // The y axis holds log10 of the latency, with ticks drawn at 1-2-5 values below.
+        let y = (lowest / scale / 1.5).log10()..(highest / scale * 2.5).log10();
+        let mut chart = ChartBuilder::on(&body)
+            .margin_left(12)
+            .margin_right(36)
+            .margin_top(8)
+            .margin_bottom(8)
+            .x_label_area_size(58)
+            .y_label_area_size(110)
+            .build_cartesian_2d(0f64..end / unit.seconds, y.clone())?;
+        chart
+            .configure_mesh()
+            .x_desc(format!("Elapsed time ({})", unit.name))
+            .y_desc(format!("Latency per interval ({unit_name}, log scale)"))
+            .x_labels(12)
+            .y_labels(0)
+            .x_label_formatter(&|v| style::plain_label(*v))
+            .label_style(style::tick_font())
+            .axis_desc_style(style::axis_desc_font())
+            .bold_line_style(BLACK.mix(0.10))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+        let right = end / unit.seconds;
+        for tick in log_ticks(y.start, y.end) {
+            let ty = tick.log10();
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(0.0, ty), (right, ty)],
+                BLACK.mix(0.10),
+            )))?;
+            let (px, py) = chart.backend_coord(&(0.0, ty));
+            root.draw(&Text::new(
+                latency_label(tick),
+                (px - 10, py),
+                style::tick_font().pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
+        }
+        let top = y.end;
+        for (i, phase) in self.phases.iter().enumerate() {
+            let (x0, x1) = (phase.start_s / unit.seconds, phase.end_s / unit.seconds);
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(x0, y.start), (x1, top)],
+                style::palette(i).mix(0.10).filled(),
+            )))?;
+            // Only bands wide enough for their name are named (the fade chart names them all).
+            let font = style::note_font(style::palette(i));
+            let pixels = chart.backend_coord(&(x1, top)).0 - chart.backend_coord(&(x0, top)).0;
+            let needed = body
+                .estimate_text_size(&phase.name, &font)
+                .map_or(0, |(w, _)| w as i32);
+            if pixels >= needed + 10 {
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at((x0, top)) + Text::new(phase.name.clone(), (5, 5), font),
+                ))?;
+            }
+        }
+        let x_range = 0.0..right;
+        for event in &self.events {
+            let x = event.t_s / unit.seconds;
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(x, y.start), (x, top)],
+                style::EVENT.stroke_width(2),
+            )))?;
+            // Named near the x axis, clear of the legend and the band names along the top.
+            let (dx, anchor) = super::panel::label_side(x, &x_range);
+            chart.draw_series(std::iter::once(
+                EmptyElement::at((x, y.start))
+                    + Text::new(
+                        event.label.clone(),
+                        (dx, -26),
+                        style::note_font(style::EVENT).pos(Pos::new(anchor, VPos::Top)),
+                    ),
+            ))?;
+        }
+        type Pick = fn(&LatencyPoint) -> f64;
+        let series: [(&str, Pick, RGBColor, u32); 4] = [
+            ("max", |p| p.max_us, RGBColor(90, 90, 90), 1),
+            ("p99.9", |p| p.p999_us, style::palette(3), 2),
+            ("p99", |p| p.p99_us, style::palette(1), 2),
+            ("p50", |p| p.p50_us, style::palette(0), 2),
+        ];
+        for (name, pick, color, width) in series {
+            let points: Vec<(f64, f64)> = self
+                .points
+                .iter()
+                .filter(|p| pick(p) > 0.0)
+                .map(|p| (p.t_s / unit.seconds, (pick(p) / scale).log10()))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(
+                    min_max(&points, MAX_BUCKETS),
+                    color.stroke_width(width),
+                ))?
+                .label(name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(style::legend_font())
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK.mix(0.3))
+            .margin(12)
+            .draw()?;
+        Ok(())
+    }
+}
+
+/// The 1-2-5 values between 10^lo and 10^hi (thinned to 1 and 5 when there are many decades).
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let steps: &[f64] = if hi - lo > 4.0 {
+        &[1.0]
+    } else if hi - lo > 2.0 {
+        &[1.0, 3.0]
+    } else {
+        &[1.0, 2.0, 5.0]
+    };
+    let mut ticks = Vec::new();
+    for decade in lo.floor() as i32..=hi.ceil() as i32 {
+        for step in steps {
+            let v = step * 10f64.powi(decade);
+            if v.log10() >= lo && v.log10() <= hi {
+                ticks.push(v);
+            }
+        }
+    }
+    ticks
+}
+
+/// A tick on the log latency axis: `0.5`, `20`, `1500`.
+fn latency_label(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 1.0 {
+        format!("{:.3}", v)
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    } else {
+        format!("{v:.3}")
+    }
+}

@@ -1,0 +1,91 @@
+//! Charts of runs, drawn with plotters from plain data so every command can use them: the fade
+//! chart, the latency chart, the QD sweep with its demand-intensity view, SNIA's WSAT and HIR,
+//! and the compare overlay. PNG or SVG, 1600×900, text in a bundled font.
+//!
+//! Each chart is a struct of plain data implementing [`Chart`]; [`render_run_dir`] draws the
+//! charts of a run directory from its saved data alone.
+
+mod compare;
+mod downsample;
+mod experiment;
+mod fade;
+mod hir;
+mod latency;
+mod panel;
+mod run_dir;
+mod style;
+mod sweep;
+mod wsat;
+
+use std::path::Path;
+
+use anyhow::Context;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+pub use compare::{CompareChart, CompareRun};
+pub use downsample::{min_max, moving_average, MAX_BUCKETS};
+pub use experiment::{erase_label, render_experiment, timeline, Timeline};
+pub use fade::{states_caption, Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
+pub use hir::{HirChart, HirPoint};
+pub use latency::{LatencyChart, LatencyPoint};
+pub use run_dir::{
+    fade_chart, first_and_last_full, latency_chart, plot_dir, render_run, render_run_dir,
+    steady_window,
+};
+pub use style::SIZE;
+pub use sweep::{SweepChart, SweepPoint};
+pub use wsat::{WsatChart, WsatRound};
+
+/// Picture format of a chart file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Png,
+    Svg,
+}
+
+impl Format {
+    /// The file name extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Png => "png",
+            Format::Svg => "svg",
+        }
+    }
+}
+
+/// A chart: data that knows how to draw itself on any plotters backend.
+pub trait Chart {
+    /// Draws the whole picture into `root` (already of size [`SIZE`]).
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static;
+
+    /// Writes the chart to `path` as PNG or SVG.
+    fn write(&self, path: &Path, format: Format) -> anyhow::Result<()> {
+        style::register_fonts();
+        let drawn = match format {
+            Format::Png => {
+                let root = BitMapBackend::new(path, SIZE).into_drawing_area();
+                self.draw(&root).and_then(|()| Ok(root.present()?))
+            }
+            Format::Svg => {
+                let root = SVGBackend::new(path, SIZE).into_drawing_area();
+                self.draw(&root).and_then(|()| Ok(root.present()?))
+            }
+        };
+        drawn.with_context(|| format!("drawing the chart {}", path.display()))
+    }
+
+    /// The chart as an SVG document, for inlining into HTML.
+    fn svg(&self) -> anyhow::Result<String> {
+        style::register_fonts();
+        let mut text = String::new();
+        {
+            let root = SVGBackend::with_string(&mut text, SIZE).into_drawing_area();
+            self.draw(&root)?;
+            root.present()?;
+        }
+        Ok(text)
+    }
+}

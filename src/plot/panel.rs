@@ -1,0 +1,271 @@
+//! One linear chart panel (y from zero) with everything the fade, WSAT, HIR and compare charts
+//! put on it: lines or dotted series with legend entries, shaded named bands (phases, the
+//! steady-state window), labelled vertical markers (erase events, drive fills) and labelled
+//! level segments (measured states).
+
+use std::ops::Range;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::RGBColor;
+
+use super::style;
+
+/// A series of points.
+pub struct Line {
+    /// Legend entry; None keeps it out of the legend.
+    pub label: Option<String>,
+    pub points: Vec<(f64, f64)>,
+    pub color: RGBColor,
+    /// Line width in pixels; 0 draws the dots alone.
+    pub width: u32,
+    /// Draw a dot at every point (SNIA's one point per round) as well as the line.
+    pub dots: bool,
+}
+
+/// A shaded span of x with its name written at the top.
+pub struct Band {
+    pub label: String,
+    pub x: Range<f64>,
+    pub color: RGBColor,
+    pub opacity: f64,
+}
+
+/// A vertical line at `x` with a label at the top (or near the x axis when `low`).
+pub struct Marker {
+    pub label: String,
+    pub x: f64,
+    pub color: RGBColor,
+    pub low: bool,
+}
+
+/// A horizontal segment at level `y` over `x`, labelled above its start.
+pub struct Level {
+    pub label: String,
+    pub x: Range<f64>,
+    pub y: f64,
+    pub color: RGBColor,
+}
+
+/// Everything on one panel.
+pub struct Panel {
+    pub x_desc: String,
+    pub y_desc: String,
+    pub x: Range<f64>,
+    pub lines: Vec<Line>,
+    pub bands: Vec<Band>,
+    pub markers: Vec<Marker>,
+    pub levels: Vec<Level>,
+}
+
+impl Panel {
+    /// An empty panel over `x`.
+    pub fn new(x_desc: impl Into<String>, y_desc: impl Into<String>, x: Range<f64>) -> Panel {
+        Panel {
+            x_desc: x_desc.into(),
+            y_desc: y_desc.into(),
+            x,
+            lines: Vec::new(),
+            bands: Vec::new(),
+            markers: Vec::new(),
+            levels: Vec::new(),
+        }
+    }
+
+    /// Draws the legend of the labelled lines as one centred row along the top of `area`
+    /// (outside the plot, so it never hides data or labels) and returns the area below it.
+    fn legend_row<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> anyhow::Result<DrawingArea<DB, Shift>>
+    where
+        DB::ErrorType: 'static,
+    {
+        let entries: Vec<(&str, RGBColor, bool)> = self
+            .lines
+            .iter()
+            .filter_map(|l| Some((l.label.as_deref()?, l.color, l.width == 0)))
+            .collect();
+        if entries.is_empty() {
+            return Ok(area.clone());
+        }
+        let (row, rest) = area.split_vertically(30);
+        let font = style::legend_font();
+        let widths: Vec<i32> = entries
+            .iter()
+            .map(|(label, _, _)| {
+                row.estimate_text_size(label, &font)
+                    .map_or(8 * label.len() as i32, |(w, _)| w as i32)
+            })
+            .collect();
+        let (sample, gap) = (28, 36);
+        let total: i32 =
+            widths.iter().map(|w| sample + 8 + w).sum::<i32>() + gap * (entries.len() as i32 - 1);
+        let mut x = (row.dim_in_pixel().0 as i32 - total) / 2;
+        let y = 16;
+        for ((label, color, dots), width) in entries.iter().zip(widths) {
+            if *dots {
+                row.draw(&Circle::new((x + sample / 2, y), 5, color.filled()))?;
+            } else {
+                row.draw(&PathElement::new(
+                    vec![(x, y), (x + sample, y)],
+                    color.stroke_width(4),
+                ))?;
+            }
+            row.draw(&Text::new(
+                *label,
+                (x + sample + 8, y),
+                font.pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+            x += sample + 8 + width + gap;
+        }
+        Ok(rest)
+    }
+
+    /// The highest y of any line or level.
+    fn y_peak(&self) -> f64 {
+        let lines = self.lines.iter().flat_map(|l| l.points.iter().map(|p| p.1));
+        let levels = self.levels.iter().map(|l| l.y);
+        lines
+            .chain(levels)
+            .filter(|y| y.is_finite())
+            .fold(0.0, f64::max)
+    }
+
+    /// Draws the panel into `area`.
+    pub fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let peak = self.y_peak();
+        // Headroom for the band and marker names along the top and the level labels.
+        let y_max = if peak > 0.0 { peak * 1.22 } else { 1.0 };
+        let x = if self.x.end > self.x.start {
+            self.x.clone()
+        } else {
+            self.x.start..self.x.start + 1.0
+        };
+        let area = self.legend_row(area)?;
+        let mut chart = ChartBuilder::on(&area)
+            .margin_left(12)
+            .margin_right(36)
+            .margin_top(8)
+            .margin_bottom(4)
+            .x_label_area_size(58)
+            .y_label_area_size(96)
+            .build_cartesian_2d(x.clone(), 0f64..y_max)?;
+        chart
+            .configure_mesh()
+            .x_desc(self.x_desc.as_str())
+            .y_desc(self.y_desc.as_str())
+            .x_labels(12)
+            .y_labels(6)
+            .x_label_formatter(&|v| style::plain_label(*v))
+            .y_label_formatter(&|v| style::count_label(*v))
+            .label_style(style::tick_font())
+            .axis_desc_style(style::axis_desc_font())
+            .bold_line_style(BLACK.mix(0.10))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+
+        for band in &self.bands {
+            let (x0, x1) = (band.x.start.max(x.start), band.x.end.min(x.end));
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(x0, 0.0), (x1, y_max)],
+                band.color.mix(band.opacity).filled(),
+            )))?;
+            // A band too narrow for its name stays unnamed (a measured state names it).
+            let font = style::note_font(band.color);
+            let pixels = chart.backend_coord(&(x1, 0.0)).0 - chart.backend_coord(&(x0, 0.0)).0;
+            let needed = area
+                .estimate_text_size(&band.label, &font)
+                .map_or(0, |(w, _)| w as i32);
+            if pixels < needed + 10 {
+                continue;
+            }
+            // A band starting in the right quarter names itself from its right edge.
+            let (at, dx, anchor) = match label_side(x0, &x) {
+                (_, HPos::Right) => (x1, -5, HPos::Right),
+                _ => (x0, 5, HPos::Left),
+            };
+            chart.draw_series(std::iter::once(
+                EmptyElement::at((at, y_max))
+                    + Text::new(
+                        band.label.clone(),
+                        (dx, 5),
+                        font.pos(Pos::new(anchor, VPos::Top)),
+                    ),
+            ))?;
+        }
+        for marker in &self.markers {
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(marker.x, 0.0), (marker.x, y_max)],
+                // Events stand out; drive fills (labelled low) stay in the background.
+                marker.color.stroke_width(if marker.low { 1 } else { 2 }),
+            )))?;
+            let (y, dy) = if marker.low { (0.0, -26) } else { (y_max, 26) };
+            let (dx, anchor) = label_side(marker.x, &x);
+            chart.draw_series(std::iter::once(
+                EmptyElement::at((marker.x, y))
+                    + Text::new(
+                        marker.label.clone(),
+                        (dx, dy),
+                        style::note_font(marker.color).pos(Pos::new(anchor, VPos::Top)),
+                    ),
+            ))?;
+        }
+        for line in &self.lines {
+            let color = line.color;
+            if line.width > 0 {
+                chart.draw_series(LineSeries::new(
+                    line.points.iter().copied(),
+                    color.stroke_width(line.width),
+                ))?;
+            }
+            if line.dots {
+                chart.draw_series(
+                    line.points
+                        .iter()
+                        .map(|&p| Circle::new(p, 3, color.filled())),
+                )?;
+            }
+        }
+        for level in &self.levels {
+            let color = level.color;
+            if level.x.end > level.x.start {
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(level.x.start, level.y), (level.x.end, level.y)],
+                    color.stroke_width(4),
+                )))?;
+            }
+            chart.draw_series(std::iter::once(Circle::new(
+                (level.x.start, level.y),
+                6,
+                color.filled(),
+            )))?;
+            let (dx, anchor) = label_side(level.x.start, &x);
+            // Near the top the label goes under its level, clear of the names along the top.
+            let dy = if level.y > 0.7 * y_max { 10 } else { -26 };
+            chart.draw_series(std::iter::once(
+                EmptyElement::at((level.x.start, level.y))
+                    + Text::new(
+                        level.label.clone(),
+                        (dx, dy),
+                        style::note_font(color).pos(Pos::new(anchor, VPos::Top)),
+                    ),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+/// Labels in the right quarter of `range` read leftwards from their point so they stay inside
+/// the plot; the others read rightwards.
+pub(super) fn label_side(at: f64, range: &Range<f64>) -> (i32, HPos) {
+    if at > range.start + 0.75 * (range.end - range.start) {
+        (-8, HPos::Right)
+    } else {
+        (8, HPos::Left)
+    }
+}

@@ -1,0 +1,156 @@
+//! The charts of one run directory, built from its saved data alone (run.json and
+//! samples.jsonl), so a finished, interrupted or crashed run can be drawn again at any time.
+
+use std::path::{Path, PathBuf};
+
+use super::fade::{FadeChart, FadePoint, State, SteadyWindow};
+use super::latency::{LatencyChart, LatencyPoint};
+use super::{Chart, Format};
+use crate::results::{device_line, is_experiment, load_experiment, load_run, workload_line, Run};
+use crate::stats::Sample;
+
+/// The title of a run's charts: what was measured and on what.
+pub fn run_title(kind: &str, run: &Run) -> String {
+    format!(
+        "{kind} — {} of {}",
+        run.info.command,
+        device_line(&run.info)
+    )
+}
+
+/// The line under the title: how the run ended when not cleanly, then the workload.
+pub fn run_subtitle(run: &Run) -> String {
+    let status = match run.info.status.as_str() {
+        "completed" => String::new(),
+        "running" => "UNFINISHED (crashed or still running) · ".into(),
+        other => format!("{} · ", other.to_uppercase()),
+    };
+    format!("{status}{}", workload_line(&run.info.workload))
+}
+
+/// The first interval and the last full one (a run cut short ends with a partial interval).
+pub fn first_and_last_full(samples: &[Sample]) -> Option<(&Sample, &Sample)> {
+    let first = samples.first()?;
+    let length = first.t_end_s - first.t_start_s;
+    let last = samples
+        .iter()
+        .rev()
+        .find(|s| s.t_end_s - s.t_start_s >= 0.99 * length)
+        .or(samples.last())?;
+    Some((first, last))
+}
+
+/// The mean IOPS of the intervals inside the recorded steady-state window.
+pub fn steady_window(run: &Run) -> Option<SteadyWindow> {
+    let w = run.steady_state?;
+    let inside: Vec<f64> = run
+        .samples
+        .iter()
+        .filter(|s| s.t_start_s >= w.start_s - 1e-9 && s.t_end_s <= w.end_s + 1e-9)
+        .map(|s| s.iops)
+        .collect();
+    (!inside.is_empty()).then(|| SteadyWindow {
+        start_s: w.start_s,
+        end_s: w.end_s,
+        iops: inside.iter().sum::<f64>() / inside.len() as f64,
+    })
+}
+
+/// The fade chart of a run: its IOPS, the start and end levels, the steady-state window.
+pub fn fade_chart(run: &Run) -> FadeChart {
+    let states = first_and_last_full(&run.samples)
+        .map(|(first, last)| {
+            vec![
+                State {
+                    name: "start".into(),
+                    iops: first.iops,
+                    start_s: first.t_start_s,
+                    end_s: first.t_end_s,
+                },
+                State {
+                    name: "end".into(),
+                    iops: last.iops,
+                    start_s: last.t_start_s,
+                    end_s: last.t_end_s,
+                },
+            ]
+        })
+        .unwrap_or_default();
+    FadeChart {
+        title: run_title("Fade", run),
+        subtitle: run_subtitle(run),
+        interval_s: run.info.workload.interval.as_secs_f64(),
+        points: run
+            .samples
+            .iter()
+            .map(|s| FadePoint {
+                t_s: s.t_end_s,
+                iops: s.iops,
+                bytes_written: s.bytes_written_total,
+            })
+            .collect(),
+        drive_bytes: Some(run.info.target.identity.size_bytes),
+        phases: Vec::new(),
+        events: Vec::new(),
+        states,
+        steady: steady_window(run),
+    }
+}
+
+/// The latency chart of a run.
+pub fn latency_chart(run: &Run) -> LatencyChart {
+    LatencyChart {
+        title: run_title("Latency", run),
+        subtitle: run_subtitle(run),
+        points: run
+            .samples
+            .iter()
+            .filter_map(|s| {
+                let lat = s.lat_us?;
+                Some(LatencyPoint {
+                    t_s: s.t_end_s,
+                    p50_us: lat.p50,
+                    p99_us: lat.p99,
+                    p999_us: lat.p999,
+                    max_us: lat.max,
+                })
+            })
+            .collect(),
+        phases: Vec::new(),
+        events: Vec::new(),
+    }
+}
+
+/// Writes a run's fade chart to `fade_path` and its latency chart beside it
+/// (`<stem>-latency.<ext>`); returns both paths.
+pub fn render_run(run: &Run, fade_path: &Path, format: Format) -> anyhow::Result<Vec<PathBuf>> {
+    let stem = fade_path
+        .file_stem()
+        .map_or("fade".into(), |s| s.to_string_lossy().into_owned());
+    let latency_path = fade_path.with_file_name(format!("{stem}-latency.{}", format.extension()));
+    fade_chart(run).write(fade_path, format)?;
+    latency_chart(run).write(&latency_path, format)?;
+    Ok(vec![fade_path.to_path_buf(), latency_path])
+}
+
+/// Draws the charts of the run directory `dir` into it (`fade.png` and `fade-latency.png`, or
+/// `.svg`) from its saved data alone; returns the files written.
+pub fn render_run_dir(dir: &Path, format: Format) -> anyhow::Result<Vec<PathBuf>> {
+    plot_dir(dir, format, None)
+}
+
+/// Draws the charts of `dir`, the fade chart to `out` when given (the others beside it), else
+/// into `dir`; returns the files written.
+/// An experiment directory (experiment.json) gets the charts of all its phases on one
+/// timeline.
+pub fn plot_dir(dir: &Path, format: Format, out: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
+    let fade_path = out.map_or_else(
+        || dir.join(format!("fade.{}", format.extension())),
+        Path::to_path_buf,
+    );
+    if is_experiment(dir) {
+        let exp = load_experiment(dir)?;
+        return super::experiment::render_experiment(&exp, &fade_path, format);
+    }
+    render_run(&load_run(dir)?, &fade_path, format)
+}

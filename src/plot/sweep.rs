@@ -1,0 +1,202 @@
+//! The queue-depth sweep: IOPS and average latency against QD, one line per thread count, and
+//! SNIA's demand-intensity view (average response time against IOPS, one point per outstanding-
+//! I/O level) beside them.
+
+use std::collections::BTreeMap;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::style;
+use super::Chart;
+
+/// One sweep point: threads × QD and what it measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepPoint {
+    pub threads: u32,
+    pub qd: u32,
+    pub iops: f64,
+    pub avg_lat_us: f64,
+}
+
+/// Everything the sweep chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SweepChart {
+    pub title: String,
+    pub subtitle: String,
+    pub points: Vec<SweepPoint>,
+}
+
+impl SweepChart {
+    /// The points per thread count, ordered by QD.
+    fn by_threads(&self) -> BTreeMap<u32, Vec<SweepPoint>> {
+        let mut lines: BTreeMap<u32, Vec<SweepPoint>> = BTreeMap::new();
+        for p in &self.points {
+            lines.entry(p.threads).or_default().push(*p);
+        }
+        for line in lines.values_mut() {
+            line.sort_by_key(|p| p.qd);
+        }
+        lines
+    }
+
+    fn latency_unit(&self) -> (f64, &'static str) {
+        let max = self.points.iter().map(|p| p.avg_lat_us).fold(0.0, f64::max);
+        if max >= 2000.0 {
+            (1000.0, "ms")
+        } else {
+            (1.0, "µs")
+        }
+    }
+
+    /// One panel with QD (log 2) along x and `pick` along y.
+    fn qd_panel<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        y_desc: &str,
+        pick: impl Fn(&SweepPoint) -> f64,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let max_qd = self.points.iter().map(|p| p.qd).max().unwrap_or(1).max(2) as f64;
+        let y_max = self.points.iter().map(&pick).fold(0.0, f64::max).max(1e-9) * 1.15;
+        let mut chart = ChartBuilder::on(area)
+            .margin_left(12)
+            .margin_right(24)
+            .margin_top(8)
+            .x_label_area_size(58)
+            .y_label_area_size(96)
+            .build_cartesian_2d((0.8f64..max_qd * 1.25).log_scale().base(2.0), 0f64..y_max)?;
+        chart
+            .configure_mesh()
+            .x_desc("Queue depth (outstanding I/Os per thread, log scale)")
+            .y_desc(y_desc)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| style::count_label(*v))
+            .y_labels(6)
+            .label_style(style::tick_font())
+            .axis_desc_style(style::axis_desc_font())
+            .bold_line_style(BLACK.mix(0.10))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+        for (i, (threads, line)) in self.by_threads().into_iter().enumerate() {
+            let color = style::palette(i);
+            let points: Vec<(f64, f64)> = line.iter().map(|p| (p.qd as f64, pick(p))).collect();
+            chart
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?
+                .label(threads_label(threads))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
+                });
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font(style::legend_font())
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK.mix(0.3))
+            .margin(12)
+            .draw()?;
+        Ok(())
+    }
+
+    /// SNIA's demand-intensity curve: response time against IOPS, points labelled with QD.
+    fn demand_intensity<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (scale, unit) = self.latency_unit();
+        let x_max = self
+            .points
+            .iter()
+            .map(|p| p.iops)
+            .fold(0.0, f64::max)
+            .max(1e-9)
+            * 1.15;
+        let y_max = self
+            .points
+            .iter()
+            .map(|p| p.avg_lat_us / scale)
+            .fold(0.0, f64::max)
+            .max(1e-9)
+            * 1.15;
+        let mut chart = ChartBuilder::on(area)
+            .caption("Demand intensity", style::axis_desc_font())
+            .margin_left(12)
+            .margin_right(36)
+            .margin_top(8)
+            .x_label_area_size(58)
+            .y_label_area_size(96)
+            .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
+        chart
+            .configure_mesh()
+            .x_desc("IOPS")
+            .y_desc(format!("Average response time ({unit})"))
+            .x_label_formatter(&|v| style::count_label(*v))
+            .y_label_formatter(&|v| style::plain_label(*v))
+            .x_labels(8)
+            .label_style(style::tick_font())
+            .axis_desc_style(style::axis_desc_font())
+            .bold_line_style(BLACK.mix(0.10))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+        for (i, (threads, line)) in self.by_threads().into_iter().enumerate() {
+            let color = style::palette(i);
+            let points: Vec<(f64, f64)> = line
+                .iter()
+                .map(|p| (p.iops, p.avg_lat_us / scale))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?
+                .label(threads_label(threads))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
+                });
+            chart.draw_series(line.iter().map(|p| {
+                EmptyElement::at((p.iops, p.avg_lat_us / scale))
+                    + Circle::new((0, 0), 5, color.filled())
+                    + Text::new(format!("QD{}", p.qd), (-14, -26), style::note_font(color))
+            }))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font(style::legend_font())
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK.mix(0.3))
+            .margin(12)
+            .draw()?;
+        Ok(())
+    }
+}
+
+fn threads_label(threads: u32) -> String {
+    if threads == 1 {
+        "1 thread".into()
+    } else {
+        format!("{threads} threads")
+    }
+}
+
+impl Chart for SweepChart {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE)?;
+        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
+        let (left, right) = body.split_horizontally(body.dim_in_pixel().0 as i32 * 11 / 20);
+        let (top, bottom) = left.split_vertically(left.dim_in_pixel().1 as i32 / 2);
+        let (scale, unit) = self.latency_unit();
+        self.qd_panel(&top, "IOPS", |p| p.iops)?;
+        self.qd_panel(&bottom, &format!("Average latency ({unit})"), |p| {
+            p.avg_lat_us / scale
+        })?;
+        self.demand_intensity(&right)
+    }
+}

@@ -1,0 +1,91 @@
+//! SNIA's Write Saturation test chart (WSAT): one point per round, IOPS against time and against
+//! total host gigabytes written (TGBW), with the steady-state window when one was reached.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::fade::SteadyWindow;
+use super::panel::{Band, Line, Panel};
+use super::style::{self, time_unit};
+use super::Chart;
+
+/// One WSAT round: when it ended, its IOPS, and the host bytes written up to its end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WsatRound {
+    pub t_s: f64,
+    pub iops: f64,
+    pub bytes_written: u64,
+}
+
+/// Everything the WSAT chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WsatChart {
+    pub title: String,
+    pub subtitle: String,
+    pub rounds: Vec<WsatRound>,
+    pub steady: Option<SteadyWindow>,
+}
+
+impl WsatChart {
+    fn panel(
+        &self,
+        legend: bool,
+        x_desc: String,
+        x: impl Fn(&WsatRound) -> f64,
+        steady_x: impl Fn(f64) -> f64,
+    ) -> Panel {
+        let end = self.rounds.last().map_or(1.0, &x);
+        let mut panel = Panel::new(x_desc, "IOPS", 0.0..end);
+        panel.lines.push(Line {
+            label: legend.then(|| "IOPS per round".into()),
+            points: self.rounds.iter().map(|r| (x(r), r.iops)).collect(),
+            color: style::AVERAGE,
+            width: 1,
+            dots: true,
+        });
+        if let Some(w) = &self.steady {
+            panel.bands.push(Band {
+                label: format!("steady state {} IOPS", style::iops_text(w.iops)),
+                x: steady_x(w.start_s)..steady_x(w.end_s),
+                color: style::STEADY,
+                opacity: 0.18,
+            });
+        }
+        panel
+    }
+
+    /// TGBW at the end of the round that ends at or after `t_s`.
+    fn gb_at(&self, t_s: f64) -> f64 {
+        let i = self.rounds.partition_point(|r| r.t_s < t_s);
+        self.rounds
+            .get(i)
+            .or(self.rounds.last())
+            .map_or(0.0, |r| r.bytes_written as f64 / 1e9)
+    }
+}
+
+impl Chart for WsatChart {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE)?;
+        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
+        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 / 2);
+        let unit = time_unit(self.rounds.last().map_or(1.0, |r| r.t_s));
+        self.panel(
+            true,
+            format!("Time ({})", unit.name),
+            |r| r.t_s / unit.seconds,
+            |t| t / unit.seconds,
+        )
+        .draw(&top)?;
+        self.panel(
+            false,
+            "Total host data written, TGBW (GB)".into(),
+            |r| r.bytes_written as f64 / 1e9,
+            |t| self.gb_at(t),
+        )
+        .draw(&bottom)
+    }
+}

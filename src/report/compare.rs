@@ -1,0 +1,206 @@
+//! `compare`: several runs side by side — a table of their headline figures with ratios to the
+//! first run, and an overlay of their IOPS on a shared 0–100 % time axis. Figures are
+//! recomputed from each run's samples.
+
+use std::path::{Path, PathBuf};
+
+use crate::plot::{first_and_last_full, Chart, CompareChart, CompareRun, Format};
+use crate::results::{load_run, workload_line, Run};
+use crate::units::{format_duration, format_latency_us};
+
+use super::document::{Block, Document};
+use super::figures::Figures;
+use super::run::gb;
+use super::write_file;
+
+/// What `compare` wrote.
+pub struct Comparison {
+    /// The comparison as Markdown (also what the terminal shows).
+    pub markdown: String,
+    pub files: Vec<PathBuf>,
+}
+
+/// One run's headline figures.
+struct Headline {
+    first_iops: f64,
+    last_iops: f64,
+    whole: Figures,
+    written: u64,
+}
+
+impl Headline {
+    fn of(run: &Run) -> Headline {
+        let (first, last) =
+            first_and_last_full(&run.samples).map_or((0.0, 0.0), |(f, l)| (f.iops, l.iops));
+        Headline {
+            first_iops: first,
+            last_iops: last,
+            whole: Figures::of(&run.samples),
+            written: run.samples.last().map_or(0, |s| s.bytes_written_total),
+        }
+    }
+
+    fn end_pct(&self) -> f64 {
+        if self.first_iops > 0.0 {
+            100.0 * self.last_iops / self.first_iops
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Short names for the runs: their directory names, or whole paths when those repeat.
+fn labels(dirs: &[PathBuf]) -> Vec<String> {
+    let names: Vec<String> = dirs
+        .iter()
+        .map(|d| {
+            d.file_name()
+                .map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into())
+        })
+        .collect();
+    let unique = names
+        .iter()
+        .enumerate()
+        .all(|(i, n)| !names[..i].contains(n));
+    if unique {
+        names
+    } else {
+        dirs.iter().map(|d| d.display().to_string()).collect()
+    }
+}
+
+/// The headline table: one row per figure, one column per run, later runs with their ratio
+/// to the first.
+fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Vec<String>>) {
+    type Pick = fn(&Headline) -> f64;
+    type Show = fn(f64) -> String;
+    let iops: Show = |v| format!("{v:.0}");
+    let lat: Show = format_latency_us;
+    let rows: [(&str, Pick, Show); 9] = [
+        (
+            "Time",
+            |h| h.whole.seconds,
+            |v| format_duration(std::time::Duration::from_secs_f64(v.max(0.0))),
+        ),
+        ("Host data written", |h| h.written as f64, |v| gb(v as u64)),
+        ("IOPS, first interval", |h| h.first_iops, iops),
+        ("IOPS, last full interval", |h| h.last_iops, iops),
+        ("End, % of start", Headline::end_pct, |v| {
+            format!("{v:.0} %")
+        }),
+        ("IOPS, whole run", |h| h.whole.iops, iops),
+        (
+            "MB/s, whole run",
+            |h| h.whole.mb_per_s,
+            |v| format!("{v:.2}"),
+        ),
+        ("Avg latency", |h| h.whole.avg_lat_us, lat),
+        ("p99 latency (est.)", |h| h.whole.p99_lat_us, lat),
+    ];
+    let mut head = vec!["Figure".to_string()];
+    head.extend(labels.iter().cloned());
+    let body = rows
+        .iter()
+        .map(|(name, pick, show)| {
+            let reference = pick(&heads[0]);
+            let mut row = vec![name.to_string(), show(reference)];
+            row.extend(heads[1..].iter().map(|h| {
+                let v = pick(h);
+                if reference > 0.0 {
+                    format!("{} (×{:.2})", show(v), v / reference)
+                } else {
+                    show(v)
+                }
+            }));
+            row
+        })
+        .collect();
+    (head, body)
+}
+
+/// Compares the run directories `dirs` (ratios to the first), writes compare.md, compare.html
+/// and compare.png into `out` and returns the Markdown and the files written.
+pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> {
+    let runs: Vec<Run> = dirs.iter().map(|d| load_run(d)).collect::<Result<_, _>>()?;
+    if let Err(e) = std::fs::create_dir_all(out) {
+        crate::bad_input!("cannot create the output directory {}: {e}", out.display());
+    }
+    let labels = labels(dirs);
+    let heads: Vec<Headline> = runs.iter().map(Headline::of).collect();
+
+    let chart = CompareChart {
+        title: "Compare — IOPS over each run".into(),
+        subtitle: format!(
+            "Each run drawn over its own length: {}",
+            labels
+                .iter()
+                .zip(&heads)
+                .map(|(label, h)| format!(
+                    "{label} {}",
+                    format_duration(std::time::Duration::from_secs_f64(h.whole.seconds.max(0.0)))
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        runs: runs
+            .iter()
+            .zip(&labels)
+            .map(|(run, label)| CompareRun {
+                label: label.clone(),
+                points: run
+                    .samples
+                    .iter()
+                    .map(|s| (s.t_end_s - run.samples[0].t_start_s, s.iops))
+                    .collect(),
+            })
+            .collect(),
+    };
+    let png = out.join("compare.png");
+    chart.write(&png, Format::Png)?;
+
+    let mut doc = Document::new(format!("ssdfade compare: {}", labels.join(" vs ")));
+    doc.heading("Runs");
+    doc.table(
+        &["Run", "Device", "Command", "Status"],
+        runs.iter()
+            .zip(&labels)
+            .map(|(run, label)| {
+                let id = &run.info.target.identity;
+                vec![
+                    label.clone(),
+                    id.model.clone().unwrap_or_else(|| id.kind.clone()),
+                    run.info.command.clone(),
+                    run.info.status.clone(),
+                ]
+            })
+            .collect(),
+    );
+    for (run, label) in runs.iter().zip(&labels) {
+        doc.paragraph(format!(
+            "{label}: {} on {} — {}",
+            run.dir.display(),
+            run.info.target.path,
+            workload_line(&run.info.workload)
+        ));
+    }
+    doc.heading("Headline figures");
+    let (head, rows) = headline_table(&labels, &heads);
+    doc.blocks.push(Block::Table(head, rows));
+    doc.paragraph(
+        "Recomputed from each run's samples.jsonl; (×r) is the ratio to the first run. p99 over a run is estimated from its intervals' percentiles.",
+    );
+    doc.heading("IOPS overlay");
+    doc.blocks.push(Block::Chart {
+        caption: "IOPS of each run against the share of that run elapsed".into(),
+        png: "compare.png".into(),
+        svg: chart.svg()?,
+    });
+    let markdown = doc.markdown();
+    let (md, html) = (out.join("compare.md"), out.join("compare.html"));
+    write_file(&md, &markdown)?;
+    write_file(&html, &doc.html())?;
+    Ok(Comparison {
+        markdown,
+        files: vec![md, html, png],
+    })
+}

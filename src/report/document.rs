@@ -1,0 +1,240 @@
+//! A report as a list of blocks (headings, paragraphs, tables, charts, code), written out once
+//! as Markdown (also what the terminal shows) and once as a self-contained HTML page: styles
+//! inline, charts as inline SVG, nothing fetched from anywhere.
+
+use std::fmt::Write;
+
+/// One block of a report.
+#[derive(Clone, Debug)]
+pub enum Block {
+    Heading(u8, String),
+    Paragraph(String),
+    /// A table: header cells and rows; columns of numbers are right-aligned, others left.
+    Table(Vec<String>, Vec<Vec<String>>),
+    /// A chart: its caption, the PNG file beside report.md, and its SVG text for the HTML.
+    Chart {
+        caption: String,
+        png: String,
+        svg: String,
+    },
+    /// A command or other literal text.
+    Code(String),
+}
+
+/// A whole report.
+#[derive(Clone, Debug, Default)]
+pub struct Document {
+    pub title: String,
+    pub blocks: Vec<Block>,
+}
+
+impl Document {
+    /// A document with `title` as its first heading.
+    pub fn new(title: impl Into<String>) -> Document {
+        Document {
+            title: title.into(),
+            blocks: Vec::new(),
+        }
+    }
+
+    pub fn heading(&mut self, text: impl Into<String>) {
+        self.blocks.push(Block::Heading(2, text.into()));
+    }
+
+    pub fn paragraph(&mut self, text: impl Into<String>) {
+        self.blocks.push(Block::Paragraph(text.into()));
+    }
+
+    pub fn table(&mut self, head: &[&str], rows: Vec<Vec<String>>) {
+        self.blocks.push(Block::Table(
+            head.iter().map(|s| s.to_string()).collect(),
+            rows,
+        ));
+    }
+
+    /// The document as Markdown, tables padded so they also read well in a terminal.
+    pub fn markdown(&self) -> String {
+        let mut out = format!("# {}\n", self.title);
+        for block in &self.blocks {
+            out.push('\n');
+            match block {
+                Block::Heading(level, text) => {
+                    let _ = writeln!(out, "{} {text}", "#".repeat(*level as usize));
+                }
+                Block::Paragraph(text) => {
+                    let _ = writeln!(out, "{text}");
+                }
+                Block::Table(head, rows) => out.push_str(&markdown_table(head, rows)),
+                Block::Chart { caption, png, .. } => {
+                    let _ = writeln!(out, "![{caption}]({png})");
+                }
+                Block::Code(text) => {
+                    let _ = writeln!(out, "```\n{text}\n```");
+                }
+            }
+        }
+        out
+    }
+
+    /// The document as one HTML page that needs nothing outside itself.
+    pub fn html(&self) -> String {
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+            escape(&self.title),
+            escape(&self.title)
+        );
+        for block in &self.blocks {
+            match block {
+                Block::Heading(level, text) => {
+                    let _ = writeln!(out, "<h{level}>{}</h{level}>", escape(text));
+                }
+                Block::Paragraph(text) => {
+                    let _ = writeln!(out, "<p>{}</p>", escape(text));
+                }
+                Block::Table(head, rows) => {
+                    let align = |i: usize| {
+                        if numeric_column(rows, i) {
+                            " class=\"n\""
+                        } else {
+                            ""
+                        }
+                    };
+                    out.push_str("<table>\n<thead><tr>");
+                    for (i, cell) in head.iter().enumerate() {
+                        let _ = write!(out, "<th{}>{}</th>", align(i), escape(cell));
+                    }
+                    out.push_str("</tr></thead>\n<tbody>\n");
+                    for row in rows {
+                        out.push_str("<tr>");
+                        for (i, cell) in row.iter().enumerate() {
+                            let _ = write!(out, "<td{}>{}</td>", align(i), escape(cell));
+                        }
+                        out.push_str("</tr>\n");
+                    }
+                    out.push_str("</tbody>\n</table>\n");
+                }
+                Block::Chart { caption, svg, .. } => {
+                    let _ = writeln!(
+                        out,
+                        "<figure>\n{}\n<figcaption>{}</figcaption>\n</figure>",
+                        inline_svg(svg),
+                        escape(caption)
+                    );
+                }
+                Block::Code(text) => {
+                    let _ = writeln!(out, "<pre><code>{}</code></pre>", escape(text));
+                }
+            }
+        }
+        out.push_str("</body>\n</html>\n");
+        out
+    }
+}
+
+const STYLE: &str = "body{font-family:sans-serif;max-width:1280px;margin:2em auto;padding:0 1em;\
+color:#222;line-height:1.45}h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.6em;\
+border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:.6em 0}\
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}\
+.n{text-align:right}th{background:#f0f0f0}\
+figure{margin:1em 0}svg{max-width:100%;height:auto;border:1px solid #ddd}\
+figcaption{color:#555;font-size:.9em}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}";
+
+/// An SVG document ready to sit inside HTML: no XML namespace declaration (the HTML parser
+/// knows `<svg>`), so the page holds no address at all.
+fn inline_svg(svg: &str) -> String {
+    svg.replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1)
+}
+
+/// Text made safe for HTML.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// True when every filled cell of column `i` (after the first) starts like a number.
+fn numeric_column(rows: &[Vec<String>], i: usize) -> bool {
+    i > 0
+        && rows
+            .iter()
+            .filter_map(|r| r.get(i))
+            .all(|c| c.starts_with(|ch: char| ch.is_ascii_digit() || "+−-—".contains(ch)))
+}
+
+/// A Markdown table with its columns padded to a common width.
+fn markdown_table(head: &[String], rows: &[Vec<String>]) -> String {
+    let columns = head.len();
+    let width = |i: usize| {
+        std::iter::once(head)
+            .chain(rows.iter().map(|r| r.as_slice()))
+            .filter_map(|r| r.get(i))
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(3)
+    };
+    let widths: Vec<usize> = (0..columns).map(width).collect();
+    let right: Vec<bool> = (0..columns).map(|i| numeric_column(rows, i)).collect();
+    let line = |cells: &[String]| {
+        let mut s = String::from("|");
+        for (i, w) in widths.iter().enumerate() {
+            let cell = cells.get(i).map_or("", |c| c.as_str());
+            let pad = w - cell.chars().count();
+            if right[i] {
+                let _ = write!(s, " {}{cell} |", " ".repeat(pad));
+            } else {
+                let _ = write!(s, " {cell}{} |", " ".repeat(pad));
+            }
+        }
+        s.push('\n');
+        s
+    };
+    let mut out = line(head);
+    out.push('|');
+    for (i, w) in widths.iter().enumerate() {
+        if right[i] {
+            let _ = write!(out, " {}: |", "-".repeat(w - 1));
+        } else {
+            let _ = write!(out, " {} |", "-".repeat(*w));
+        }
+    }
+    out.push('\n');
+    for row in rows {
+        out.push_str(&line(row));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_padded_and_escaped() {
+        let mut doc = Document::new("T <1>");
+        doc.table(
+            &["Part", "IOPS"],
+            vec![vec!["whole run".into(), "1236".into()]],
+        );
+        let md = doc.markdown();
+        assert!(
+            md.contains("| Part      | IOPS |\n| --------- | ---: |\n| whole run | 1236 |"),
+            "{md}"
+        );
+        let html = doc.html();
+        assert!(html.contains("<h1>T &lt;1&gt;</h1>"));
+        assert!(html.contains("<td>whole run</td><td class=\"n\">1236</td>"));
+    }
+}

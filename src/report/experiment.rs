@@ -1,0 +1,208 @@
+//! The report of an experiment directory: one row per phase (recomputed from each phase's
+//! samples), fade and recovery between the measured states, the erases, the charts of the
+//! whole timeline, wear from the first phase to the last, and the commands that ran.
+
+use crate::plot::{erase_label, states_caption, timeline, Chart};
+use crate::results::{workload_line, Experiment};
+
+use super::document::{Block, Document};
+use super::figures::Figures;
+use super::run::{figures_row, identity_table, reproduce_command, secs, wear_table, FIGURES_HEAD};
+
+/// The measured states that tell the story: the first measure phase (fresh), the last one
+/// before the first erase (faded), and the first one after the last erase (recovered).
+fn fade_and_recovery(exp: &Experiment) -> Vec<String> {
+    let measure_iops = |i: usize| {
+        let p = &exp.phases[i];
+        (p.record.kind == "measure")
+            .then(|| p.run.as_ref().map(|r| Figures::of(&r.samples).iops))
+            .flatten()
+    };
+    let n = exp.phases.len();
+    let first_erase = exp.phases.iter().position(|p| p.record.kind == "erase");
+    let last_erase = exp.phases.iter().rposition(|p| p.record.kind == "erase");
+    let fresh = (0..n).find_map(|i| measure_iops(i).map(|v| (i, v)));
+    let faded = (0..first_erase.unwrap_or(n))
+        .rev()
+        .find_map(|i| measure_iops(i).map(|v| (i, v)));
+    let recovered =
+        last_erase.and_then(|e| (e + 1..n).find_map(|i| measure_iops(i).map(|v| (i, v))));
+    let name = |i: usize| exp.phases[i].record.name.clone();
+    let mut lines = Vec::new();
+    if let (Some((fi, f)), Some((di, d))) = (fresh, faded) {
+        if di != fi && f > 0.0 {
+            lines.push(format!(
+                "Fade: {} {f:.0} → {} {d:.0} IOPS: {:.0} % lost.",
+                name(fi),
+                name(di),
+                100.0 * (f - d) / f
+            ));
+        }
+    }
+    match (fresh, recovered) {
+        (Some((fi, f)), Some((ri, r))) if f > 0.0 => lines.push(format!(
+            "Recovery: {} {r:.0} IOPS after the erase is {:.0} % of {} {f:.0}.",
+            name(ri),
+            100.0 * r / f,
+            name(fi)
+        )),
+        _ => lines.push("Recovery: no measure phase after an erase yet.".into()),
+    }
+    lines
+}
+
+/// The report of an experiment, with its timeline charts (PNG names for Markdown).
+pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::Result<Document> {
+    let runs: Vec<_> = exp.phases.iter().filter_map(|p| p.run.as_ref()).collect();
+    let first = runs.first().copied();
+    let last = runs.last().copied();
+    let model = first.map_or_else(String::new, |r| {
+        let id = &r.info.target.identity;
+        id.model.clone().unwrap_or_else(|| id.name.clone())
+    });
+    let mut doc = Document::new(format!("ssdfade report: experiment {} · {model}", exp.name));
+    let done = exp
+        .phases
+        .iter()
+        .filter(|p| p.run.is_some() || p.erase.is_some())
+        .count();
+    doc.paragraph(format!(
+        "Experiment directory {} · {done} of {} phases have results",
+        exp.dir.display(),
+        exp.phases.len()
+    ));
+
+    doc.heading("Results");
+    let reference = exp
+        .phases
+        .iter()
+        .find(|p| p.record.kind == "measure" && p.run.is_some())
+        .or(exp.phases.iter().find(|p| p.run.is_some()));
+    let reference_iops = reference
+        .and_then(|p| p.run.as_ref())
+        .map_or(0.0, |r| Figures::of(&r.samples).iops);
+    let rows = exp
+        .phases
+        .iter()
+        .filter_map(|p| {
+            let run = p.run.as_ref()?;
+            Some(figures_row(
+                &p.record.name,
+                &Figures::of(&run.samples),
+                reference_iops,
+            ))
+        })
+        .collect();
+    doc.table(&FIGURES_HEAD, rows);
+    doc.paragraph(format!(
+        "Recomputed from each phase's samples.jsonl. % of ref is the share of {}'s IOPS. p99 is estimated from the intervals' own percentiles.",
+        reference.map_or("the first phase", |p| p.record.name.as_str())
+    ));
+    let states = timeline(exp).fade.states;
+    if !states.is_empty() {
+        doc.paragraph(format!("States: {}.", states_caption(&states)));
+    }
+    for line in fade_and_recovery(exp) {
+        doc.paragraph(line);
+    }
+    let amplification: Vec<String> = exp
+        .phases
+        .iter()
+        .filter_map(|p| {
+            let wa = p.run.as_ref()?.info.write_amplification.as_ref()?;
+            Some(format!("{} {:.2}", p.record.name, wa.factor))
+        })
+        .collect();
+    doc.paragraph(if amplification.is_empty() {
+        "Write amplification: not known (the drive does not report both host and NAND writes)."
+            .into()
+    } else {
+        format!(
+            "Write amplification from the drive's own counters: {}.",
+            amplification.join(", ")
+        )
+    });
+    for p in &exp.phases {
+        if let Some(erase) = &p.erase {
+            doc.paragraph(format!(
+                "Erase: {} took {}, outcome {}.",
+                erase_label(&p.record.name, Some(erase)),
+                erase
+                    .get("duration_s")
+                    .and_then(|d| d.as_f64())
+                    .map_or("—".into(), secs),
+                erase.get("outcome").and_then(|o| o.as_str()).unwrap_or("—")
+            ));
+        }
+    }
+
+    let t = timeline(exp);
+    doc.heading("Charts");
+    doc.blocks.push(Block::Chart {
+        caption: "IOPS of every phase on one timeline, against time and host data written".into(),
+        png: fade_png.into(),
+        svg: t.fade.svg()?,
+    });
+    doc.blocks.push(Block::Chart {
+        caption: "Latency per interval of every phase: p50, p99, p99.9 and maximum".into(),
+        png: latency_png.into(),
+        svg: t.latency.svg()?,
+    });
+
+    doc.heading("Phases");
+    doc.table(
+        &["Phase", "Kind", "Status", "Directory"],
+        exp.phases
+            .iter()
+            .map(|p| {
+                vec![
+                    p.record.name.clone(),
+                    p.record.kind.clone(),
+                    p.record.status.clone(),
+                    p.record.dir.display().to_string(),
+                ]
+            })
+            .collect(),
+    );
+    for p in &exp.phases {
+        if let Some(run) = &p.run {
+            doc.paragraph(format!(
+                "{}: {}",
+                p.record.name,
+                workload_line(&run.info.workload)
+            ));
+        }
+    }
+
+    doc.heading("Device");
+    if let Some(drive) = first.and_then(|r| r.info.drive_before.as_ref()) {
+        doc.table(&["Identity", ""], identity_table(drive));
+    }
+    let wear_rows = wear_table(
+        first.and_then(|r| r.info.drive_before.as_ref().map(|d| &d.wear)),
+        last.and_then(|r| r.info.drive_after.as_ref().map(|d| &d.wear)),
+    );
+    if !wear_rows.is_empty() {
+        doc.table(&["Wear", "Before", "After", "Change"], wear_rows);
+    }
+
+    doc.heading("Reproduce");
+    let commands: Vec<String> = exp
+        .phases
+        .iter()
+        .filter_map(|p| {
+            if let Some(run) = &p.run {
+                return Some(reproduce_command(run));
+            }
+            let line = p.erase.as_ref()?.get("command_line")?.as_array()?;
+            let args: Vec<&str> = line.iter().skip(1).filter_map(|a| a.as_str()).collect();
+            Some(format!("ssdfade {}", args.join(" ")))
+        })
+        .collect();
+    doc.blocks.push(Block::Code(commands.join("\n")));
+    doc.paragraph(format!(
+        "Report written by ssdfade {}.",
+        env!("CARGO_PKG_VERSION")
+    ));
+    Ok(doc)
+}

@@ -1,0 +1,62 @@
+//! Reports people can act on: `report` (one run directory as Markdown and self-contained HTML)
+//! and `compare` (several runs side by side). Every number is recomputed from the samples.
+
+mod compare;
+mod document;
+mod experiment;
+mod figures;
+mod run;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+pub use compare::{compare_dirs, Comparison};
+pub use document::{Block, Document};
+pub use figures::{pooled_quantile, Figures};
+pub use run::reproduce_command;
+
+/// What `report` wrote.
+pub struct Written {
+    /// The report as Markdown (also what the terminal shows).
+    pub markdown: String,
+    pub files: Vec<PathBuf>,
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Writes `text` to `path`, naming the file when that fails.
+pub(crate) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Reports on the run directory `dir`: draws its PNG charts, writes report.md and report.html
+/// into it and returns the Markdown and the files written. An experiment directory
+/// (experiment.json) gets one report over all its phases.
+pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
+    use crate::plot::Format;
+    use crate::results::{is_experiment, load_experiment, load_run};
+    let fade = dir.join("fade.png");
+    let (mut files, doc) = if is_experiment(dir) {
+        let exp = load_experiment(dir)?;
+        let files = crate::plot::render_experiment(&exp, &fade, Format::Png)?;
+        let doc = experiment::document(&exp, &file_name(&files[0]), &file_name(&files[1]))?;
+        (files, doc)
+    } else {
+        let run = load_run(dir)?;
+        let files = crate::plot::render_run(&run, &fade, Format::Png)?;
+        let doc = run::document(&run, &file_name(&files[0]), &file_name(&files[1]))?;
+        (files, doc)
+    };
+    let markdown = doc.markdown();
+    let (md, html) = (dir.join("report.md"), dir.join("report.html"));
+    write_file(&md, &markdown)?;
+    write_file(&html, &doc.html())?;
+    files.extend([md, html]);
+    Ok(Written { markdown, files })
+}

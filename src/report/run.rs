@@ -1,0 +1,409 @@
+//! The report of one run directory: device and wear before and after, the whole access
+//! specification, the results recomputed from the samples, the fade, steady state, write
+//! amplification, the charts, and the command that reproduces the run.
+
+use std::time::Duration;
+
+use crate::inspect::DriveInfo;
+use crate::plot::{fade_chart, latency_chart, Chart};
+use crate::results::{device_line, Fade, Run};
+use crate::smart::Wear;
+use crate::stats::Sample;
+use crate::units::{format_bytes, format_duration, format_latency_us};
+
+use super::document::{Block, Document};
+use super::figures::Figures;
+
+/// GB (10^9 bytes) with one decimal.
+pub fn gb(bytes: u64) -> String {
+    format!("{:.1} GB", bytes as f64 / 1e9)
+}
+
+fn or_dash<T: ToString>(v: Option<T>) -> String {
+    v.map_or_else(|| "—".into(), |v| v.to_string())
+}
+
+pub(super) fn secs(s: f64) -> String {
+    format_duration(std::time::Duration::from_secs_f64(s.max(0.0)))
+}
+
+/// One row of the results table: the stretch's name, its length, its figures and its share of
+/// the reference IOPS.
+pub fn figures_row(name: &str, f: &Figures, reference_iops: f64) -> Vec<String> {
+    vec![
+        name.to_string(),
+        secs(f.seconds),
+        format!("{:.0}", f.iops),
+        format!("{:.2}", f.mb_per_s),
+        format_latency_us(f.avg_lat_us),
+        format_latency_us(f.p99_lat_us),
+        format_latency_us(f.max_lat_us),
+        if reference_iops > 0.0 {
+            format!("{:.0} %", 100.0 * f.iops / reference_iops)
+        } else {
+            "—".into()
+        },
+    ]
+}
+
+/// The header of the results table that [`figures_row`] fills.
+pub const FIGURES_HEAD: [&str; 8] = [
+    "Part", "Time", "IOPS", "MB/s", "Avg lat", "p99 lat", "Max lat", "% of ref",
+];
+
+/// What the device is (from the record taken before the run, else after).
+pub(super) fn identity_table(drive: &DriveInfo) -> Vec<Vec<String>> {
+    [
+        ("Model", drive.model.clone()),
+        ("Serial", drive.serial.clone()),
+        ("Firmware", drive.firmware.clone()),
+        ("Kind", Some(drive.kind.clone())),
+        (
+            "Size",
+            drive
+                .size_bytes
+                .map(|b| format!("{} ({b} B)", format_bytes(b))),
+        ),
+        (
+            "Logical / physical block",
+            drive
+                .logical_block
+                .zip(drive.physical_block)
+                .map(|(l, p)| format!("{l} B / {p} B")),
+        ),
+        ("Write cache", drive.write_cache.clone()),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| Some(vec![name.to_string(), value?]))
+    .collect()
+}
+
+/// The wear counters before and after the run, with their change.
+pub(super) fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec<String>> {
+    type Pick = fn(&Wear) -> Option<f64>;
+    type Show = fn(f64) -> String;
+    let count: Show = |v| format!("{v:.0}");
+    let percent: Show = |v| format!("{v:.0} %");
+    let bytes: Show = |v| gb(v as u64);
+    let rows: [(&str, Pick, Show); 10] = [
+        (
+            "Endurance used",
+            |w| w.percentage_used.map(f64::from),
+            percent,
+        ),
+        ("Life left", |w| w.life_left_percent.map(f64::from), percent),
+        (
+            "Host data written",
+            |w| w.host_bytes_written.map(|b| b as f64),
+            bytes,
+        ),
+        (
+            "NAND data written",
+            |w| w.nand_bytes_written.map(|b| b as f64),
+            bytes,
+        ),
+        (
+            "Erase cycles (mean)",
+            |w| w.erase_cycles.map(|c| c as f64),
+            count,
+        ),
+        (
+            "Power-on hours",
+            |w| w.power_on_hours.map(|h| h as f64),
+            count,
+        ),
+        ("Media errors", |w| w.media_errors.map(|e| e as f64), count),
+        (
+            "Unsafe shutdowns",
+            |w| w.unsafe_shutdowns.map(|e| e as f64),
+            count,
+        ),
+        (
+            "Spare left",
+            |w| w.available_spare_percent.map(f64::from),
+            percent,
+        ),
+        (
+            "Temperature (°C)",
+            |w| w.temperature_c.map(|t| t as f64),
+            count,
+        ),
+    ];
+    rows.iter()
+        .filter_map(|(name, pick, show)| {
+            let b = before.and_then(pick);
+            let a = after.and_then(pick);
+            let change = match (b, a) {
+                (Some(b), Some(a)) if a >= b => format!("+{}", show(a - b)),
+                (Some(b), Some(a)) => format!("−{}", show(b - a)),
+                _ => "—".into(),
+            };
+            (b.is_some() || a.is_some()).then(|| {
+                vec![
+                    name.to_string(),
+                    or_dash(b.map(show)),
+                    or_dash(a.map(show)),
+                    change,
+                ]
+            })
+        })
+        .collect()
+}
+
+/// The access specification, every field of it.
+fn workload_table(run: &Run) -> Vec<Vec<String>> {
+    let w = &run.info.workload;
+    let row = |k: &str, v: String| vec![k.to_string(), v];
+    vec![
+        row(
+            "Transfer size",
+            format!("{} ({} B)", format_bytes(w.bs), w.bs),
+        ),
+        row("Offset alignment", format!("{} B", w.align)),
+        row(
+            "Reads / writes",
+            format!("{} % / {} %", w.read_pct, 100 - w.read_pct),
+        ),
+        row(
+            "Random / sequential",
+            format!("{} % / {} %", w.random_pct, 100 - w.random_pct),
+        ),
+        row("Queue depth", w.qd.to_string()),
+        row("Span", format!("{} ({} B)", format_bytes(w.span), w.span)),
+        row("Data pattern", w.pattern.to_string()),
+        row(
+            "Data source",
+            if w.refill {
+                "fresh random bytes for every write".into()
+            } else {
+                "keyed pool".into()
+            },
+        ),
+        row(
+            "Stop after",
+            match (w.duration, w.bytes) {
+                (Some(d), Some(b)) => format!("{} or {}", format_duration(d), format_bytes(b)),
+                (Some(d), None) => format_duration(d),
+                (None, Some(b)) => format_bytes(b),
+                (None, None) => "—".into(),
+            },
+        ),
+        row("Sample interval", format_duration(w.interval)),
+        row("Seed", w.seed.to_string()),
+        row("On I/O error", format!("{:?}", w.on_error).to_lowercase()),
+        row("Engine", run.info.engine.clone()),
+    ]
+}
+
+/// The recorded command line as a shell command that repeats the run exactly (the seed made
+/// explicit when it was drawn at random).
+pub fn reproduce_command(run: &Run) -> String {
+    let mut args: Vec<String> = run.info.command_line.iter().skip(1).cloned().collect();
+    if !args
+        .iter()
+        .any(|a| a == "--seed" || a.starts_with("--seed="))
+    {
+        args.push("--seed".into());
+        args.push(run.info.workload.seed.to_string());
+    }
+    std::iter::once("ssdfade".to_string())
+        .chain(args.iter().map(|a| shell_quote(a)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn shell_quote(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c));
+    if plain {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
+}
+
+/// The lowest-IOPS full interval (a run cut short ends with a partial one).
+fn lowest_full(samples: &[Sample], interval: Duration) -> Option<&Sample> {
+    let length = interval.as_secs_f64();
+    samples
+        .iter()
+        .filter(|s| s.t_end_s - s.t_start_s >= 0.99 * length)
+        .min_by(|a, b| a.iops.total_cmp(&b.iops))
+}
+
+/// The report of one run, with its charts (PNG names for Markdown, SVG for HTML).
+pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<Document> {
+    let info = &run.info;
+    let samples = &run.samples;
+    let mut doc = Document::new(format!(
+        "ssdfade report: {} of {}",
+        info.command,
+        device_line(info)
+    ));
+    let status = match info.status.as_str() {
+        "running" => "running — the run did not finish (crashed or still going); the report covers the samples saved so far".to_string(),
+        other => other.to_string(),
+    };
+    doc.paragraph(format!(
+        "Run directory {} · started {} · ended {} · status {status} · {} samples",
+        run.dir.display(),
+        info.started_utc,
+        info.ended_utc.as_deref().unwrap_or("—"),
+        samples.len()
+    ));
+
+    doc.heading("Results");
+    let whole = Figures::of(samples);
+    if let Some((first, last)) = crate::plot::first_and_last_full(samples) {
+        let reference = first.iops;
+        let one = |s: &Sample| Figures::of(std::slice::from_ref(s));
+        let mut rows = vec![
+            figures_row("first interval", &one(first), reference),
+            figures_row("whole run", &whole, reference),
+            figures_row("last full interval", &one(last), reference),
+        ];
+        if let Some(low) = lowest_full(samples, info.workload.interval) {
+            rows.push(figures_row(
+                &format!("lowest (#{})", low.index),
+                &one(low),
+                reference,
+            ));
+        }
+        doc.table(&FIGURES_HEAD, rows);
+    }
+    doc.paragraph(format!(
+        "Recomputed from samples.jsonl: {} I/Os, {} transferred, {} written by the host, {} errors. \
+         % of ref is the share of the first interval's IOPS. p99 over more than one interval is \
+         estimated from the intervals' own percentiles.",
+        whole.ops,
+        gb(whole.bytes),
+        gb(samples.last().map_or(0, |s| s.bytes_written_total)),
+        whole.errors
+    ));
+    if let (Some(fade), Some(low)) = (
+        Fade::of(samples, info.workload.interval),
+        lowest_full(samples, info.workload.interval),
+    ) {
+        let half = fade
+            .half_fade_s
+            .map(|t| {
+                let written = samples
+                    .iter()
+                    .find(|s| s.t_end_s >= t)
+                    .map_or(0, |s| s.bytes_written_total);
+                format!(
+                    "; half of the fade after {} ({} written)",
+                    secs(t),
+                    gb(written)
+                )
+            })
+            .unwrap_or_default();
+        let change = fade.end_pct_of_start - 100.0;
+        doc.paragraph(format!(
+            "Fade: {:.0} → {:.0} IOPS from the first to the last full interval ({}{:.0} %), lowest full interval {:.0}{half}.",
+            fade.start_iops,
+            fade.end_iops,
+            if change < 0.0 { "−" } else { "+" },
+            change.abs(),
+            low.iops
+        ));
+    }
+    doc.paragraph(match crate::plot::steady_window(run) {
+        Some(w) => {
+            let written = samples
+                .iter()
+                .take_while(|s| s.t_end_s <= w.start_s + 1e-9)
+                .last()
+                .map_or(0, |s| s.bytes_written_total);
+            format!(
+                "Steady state: reached after {} with {} written; window {} – {}, {:.0} IOPS on average.",
+                secs(w.start_s),
+                gb(written),
+                secs(w.start_s),
+                secs(w.end_s),
+                w.iops
+            )
+        }
+        None => "Steady state: not recorded for this run.".into(),
+    });
+    doc.paragraph(
+        "Recovery: a single run has none to show; an experiment with an erase phase reports it.",
+    );
+    doc.paragraph(match &info.write_amplification {
+        Some(wa) => format!(
+            "Write amplification: {:.2} ({} NAND for {} host writes during the run; {}).",
+            wa.factor,
+            gb(wa.nand_bytes),
+            gb(wa.host_bytes),
+            wa.note
+        ),
+        None => {
+            "Write amplification: not known (the drive does not report both host and NAND writes)."
+                .into()
+        }
+    });
+    let events: Vec<String> = samples
+        .iter()
+        .flat_map(|s| s.error_events.iter())
+        .take(10)
+        .map(|e| e.describe())
+        .collect();
+    if !events.is_empty() {
+        doc.heading("Errors");
+        doc.blocks.push(Block::Code(events.join("\n")));
+    }
+
+    doc.heading("Charts");
+    doc.blocks.push(Block::Chart {
+        caption: "IOPS per interval against time and against host data written".into(),
+        png: fade_png.into(),
+        svg: fade_chart(run).svg()?,
+    });
+    doc.blocks.push(Block::Chart {
+        caption: "Latency per interval: p50, p99, p99.9 and maximum".into(),
+        png: latency_png.into(),
+        svg: latency_chart(run).svg()?,
+    });
+
+    doc.heading("Device");
+    match info.drive_before.as_ref().or(info.drive_after.as_ref()) {
+        Some(drive) => doc.table(&["Identity", ""], identity_table(drive)),
+        None => doc.paragraph("No drive record was taken for this run."),
+    }
+    let wear_rows = wear_table(
+        info.drive_before.as_ref().map(|d| &d.wear),
+        info.drive_after.as_ref().map(|d| &d.wear),
+    );
+    if wear_rows.is_empty() {
+        doc.paragraph("Wear: the drive reported no wear counters.");
+    } else {
+        doc.table(&["Wear", "Before", "After", "Change"], wear_rows);
+    }
+
+    doc.heading("Workload");
+    doc.table(&["Access specification", ""], workload_table(run));
+
+    doc.heading("Reproduce");
+    doc.blocks.push(Block::Code(reproduce_command(run)));
+    doc.paragraph(format!(
+        "Run recorded by {} {}; report written by ssdfade {}.",
+        info.tool,
+        info.version,
+        env!("CARGO_PKG_VERSION")
+    ));
+    Ok(doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odd_arguments_are_quoted_for_the_shell() {
+        assert_eq!(shell_quote("sim:vertex2-60g"), "sim:vertex2-60g");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+}

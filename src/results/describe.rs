@@ -1,0 +1,53 @@
+//! One-line descriptions of a run for chart titles and report headings: which device, which
+//! workload, in the words a storage engineer uses (Iometer's access specification).
+
+use super::RunInfo;
+use crate::units::{format_bytes, format_duration};
+use crate::workload::Workload;
+
+/// The device as a title names it: model (or kind) and the target path.
+pub fn device_line(info: &RunInfo) -> String {
+    let id = &info.target.identity;
+    let model = id.model.clone().unwrap_or_else(|| id.kind.clone());
+    format!(
+        "{model} · {} · {}",
+        info.target.path,
+        format_bytes(id.size_bytes)
+    )
+}
+
+/// The whole access specification on one line, e.g. `4 KiB random writes (offsets aligned to
+/// 512 B), QD128, random data, span 55.9 GiB, 10 s intervals, stop after 8h00m00s`.
+pub fn workload_line(w: &Workload) -> String {
+    let mix = match w.read_pct {
+        0 => "writes".to_string(),
+        100 => "reads".to_string(),
+        r => format!("{r} % reads / {} % writes", 100 - r),
+    };
+    let access = match w.random_pct {
+        100 => "random".to_string(),
+        0 => "sequential".to_string(),
+        r => format!("{r} % random"),
+    };
+    let align = if w.align != w.bs {
+        format!(" (offsets aligned to {} B)", w.align)
+    } else {
+        String::new()
+    };
+    let mut stop = Vec::new();
+    if let Some(d) = w.duration {
+        stop.push(format_duration(d));
+    }
+    if let Some(b) = w.bytes {
+        stop.push(format_bytes(b));
+    }
+    format!(
+        "{} {access} {mix}{align}, QD{}, {} data, span {}, {} intervals, stop after {}",
+        format_bytes(w.bs),
+        w.qd,
+        w.pattern,
+        format_bytes(w.span),
+        format_duration(w.interval),
+        stop.join(" or ")
+    )
+}

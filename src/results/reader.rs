@@ -1,0 +1,101 @@
+//! Reading a run directory back for plots and reports: `run.json` and `samples.jsonl`, line by
+//! line. Anything wrong with the directory is bad input (exit 2) named in one line: a damaged
+//! sample line gives its number; a torn last line (a crash mid-write) is skipped, so a crashed
+//! run whose `run.json` still says `running` reads like any other.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::RunInfo;
+use crate::bad_input;
+use crate::stats::Sample;
+
+/// A run directory as read back from disk.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub dir: PathBuf,
+    pub info: RunInfo,
+    pub samples: Vec<Sample>,
+    /// The steady-state window when the run recorded one (`"steady_state": {"start_s": …,
+    /// "end_s": …}` in run.json, seconds on the run's engine clock).
+    pub steady_state: Option<SteadyWindowRecord>,
+}
+
+/// A steady-state window as run.json records it.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+pub struct SteadyWindowRecord {
+    pub start_s: f64,
+    pub end_s: f64,
+}
+
+/// Reads `run.json` and every sample of `dir`; a directory without samples is bad input.
+pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
+    let info_path = dir.join("run.json");
+    let text = match std::fs::read_to_string(&info_path) {
+        Ok(text) => text,
+        Err(e) => bad_input!(
+            "{} is not a run directory (cannot read run.json: {e}): give a directory that measure or soak wrote",
+            dir.display()
+        ),
+    };
+    let info: RunInfo = match serde_json::from_str(&text) {
+        Ok(info) => info,
+        Err(e) => bad_input!("{} is damaged: {e}", info_path.display()),
+    };
+    let steady_state = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| serde_json::from_value(v.get("steady_state")?.clone()).ok());
+    let samples = read_samples(dir)?;
+    if samples.is_empty() {
+        bad_input!(
+            "{} holds no samples: the run ended before its first interval, nothing to plot or report",
+            dir.join("samples.jsonl").display()
+        );
+    }
+    Ok(Run {
+        dir: dir.to_path_buf(),
+        info,
+        samples,
+        steady_state,
+    })
+}
+
+/// Reads `samples.jsonl` line by line. A line that does not parse is bad input naming its line
+/// number, except the last line when it lacks its newline (torn by a crash), which is skipped.
+pub fn read_samples(dir: &Path) -> anyhow::Result<Vec<Sample>> {
+    let path = dir.join("samples.jsonl");
+    let file = match File::open(&path) {
+        Ok(f) => f,
+        Err(e) => bad_input!(
+            "cannot open {}: {e}: give a run directory that measure or soak wrote",
+            path.display()
+        ),
+    };
+    let mut reader = BufReader::new(file);
+    let mut samples = Vec::new();
+    let mut line = String::new();
+    for number in 1.. {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => bad_input!("{}:{number}: cannot read the line: {e}", path.display()),
+        }
+        let complete = line.ends_with('\n');
+        if line.trim().is_empty() && complete {
+            continue;
+        }
+        match serde_json::from_str::<Sample>(line.trim_end()) {
+            Ok(sample) => samples.push(sample),
+            Err(_) if !complete => break,
+            Err(e) => bad_input!(
+                "{}:{number}: damaged sample line ({e}): remove or repair that line to plot the rest",
+                path.display()
+            ),
+        }
+    }
+    Ok(samples)
+}

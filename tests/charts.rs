@@ -1,0 +1,265 @@
+//! Charts drawn from plain data: valid PNG and SVG files of 1600×900 with something drawn in
+//! the plot area and text drawn with the bundled font in the title area.
+
+use std::path::Path;
+
+use ssdfade::plot::{
+    Chart, CompareChart, CompareRun, Event, FadeChart, FadePoint, Format, HirChart, HirPoint,
+    LatencyChart, LatencyPoint, Phase, State, SteadyWindow, SweepChart, SweepPoint, WsatChart,
+    WsatRound, SIZE,
+};
+
+/// An RGB picture read back from a PNG file.
+struct Picture {
+    width: u32,
+    height: u32,
+    rgb: Vec<u8>,
+}
+
+impl Picture {
+    fn read(path: &Path) -> Picture {
+        let decoder = png::Decoder::new(std::fs::File::open(path).expect("open png"));
+        let mut reader = decoder.read_info().expect("a valid PNG header");
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).expect("a valid PNG frame");
+        assert_eq!(info.color_type, png::ColorType::Rgb, "plotters writes RGB");
+        buf.truncate(info.buffer_size());
+        Picture {
+            width: info.width,
+            height: info.height,
+            rgb: buf,
+        }
+    }
+
+    fn pixel(&self, x: u32, y: u32) -> (u8, u8, u8) {
+        let i = 3 * (y * self.width + x) as usize;
+        (self.rgb[i], self.rgb[i + 1], self.rgb[i + 2])
+    }
+
+    /// Pixels in the rectangle that `keep` accepts.
+    fn count(
+        &self,
+        x: std::ops::Range<u32>,
+        y: std::ops::Range<u32>,
+        keep: impl Fn((u8, u8, u8)) -> bool,
+    ) -> usize {
+        y.flat_map(|yy| x.clone().map(move |xx| (xx, yy)))
+            .filter(|&(xx, yy)| keep(self.pixel(xx, yy)))
+            .count()
+    }
+}
+
+fn not_white(p: (u8, u8, u8)) -> bool {
+    p != (255, 255, 255)
+}
+
+fn dark(p: (u8, u8, u8)) -> bool {
+    (p.0 as u32 + p.1 as u32 + p.2 as u32) < 200
+}
+
+/// Writes `chart` as PNG and SVG into a temporary directory and checks both; returns the PNG.
+fn check(chart: &impl Chart, title: &str) -> Picture {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("chart.png");
+    chart.write(&png, Format::Png).unwrap();
+    let picture = Picture::read(&png);
+    assert_eq!((picture.width, picture.height), SIZE);
+    // Glyphs of the title: the bundled font rendered dark pixels in the top band, centred.
+    let glyphs = picture.count(400..1200, 8..48, dark);
+    assert!(glyphs > 1500, "only {glyphs} dark pixels in the title area");
+    // Something drawn in the plot area besides the white background.
+    let ink = picture.count(150..1550, 150..850, not_white);
+    assert!(ink > 20_000, "only {ink} drawn pixels in the plot area");
+
+    let svg_path = dir.path().join("chart.svg");
+    chart.write(&svg_path, Format::Svg).unwrap();
+    let text = std::fs::read_to_string(&svg_path).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed SVG");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(root.attribute("width"), Some("1600"));
+    assert_eq!(root.attribute("height"), Some("900"));
+    let texts: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text().map(|t| t.trim().to_string()))
+        .collect();
+    assert!(
+        texts.iter().any(|t| t == title),
+        "title missing from {texts:?}"
+    );
+    assert!(
+        doc.descendants().any(|n| n.has_tag_name("polyline")),
+        "no line drawn in the SVG"
+    );
+    assert_eq!(chart.svg().unwrap(), text, "inline SVG equals the file");
+    picture
+}
+
+fn fade_points(n: usize) -> Vec<FadePoint> {
+    (0..n)
+        .map(|i| FadePoint {
+            t_s: (i + 1) as f64 * 10.0,
+            iops: if i < 100 {
+                6000.0 - 50.0 * i as f64
+            } else {
+                910.0 + (i % 7) as f64 * 20.0
+            },
+            bytes_written: (i as u64 + 1) * 400_000_000,
+        })
+        .collect()
+}
+
+#[test]
+fn fade_chart_draws_phases_events_states_and_steady_window() {
+    let chart = FadeChart {
+        title: "Fade — test drive".into(),
+        subtitle: "4 KiB random writes, QD32".into(),
+        interval_s: 10.0,
+        points: fade_points(600),
+        drive_bytes: Some(60_000_000_000),
+        phases: vec![Phase {
+            name: "soak".into(),
+            start_s: 0.0,
+            end_s: 4000.0,
+        }],
+        events: vec![Event {
+            label: "TRIM".into(),
+            t_s: 4000.0,
+        }],
+        states: vec![
+            State {
+                name: "fresh".into(),
+                iops: 6000.0,
+                start_s: 0.0,
+                end_s: 10.0,
+            },
+            State {
+                name: "faded".into(),
+                iops: 910.0,
+                start_s: 3000.0,
+                end_s: 4000.0,
+            },
+        ],
+        steady: Some(SteadyWindow {
+            start_s: 4500.0,
+            end_s: 5500.0,
+            iops: 960.0,
+        }),
+    };
+    let picture = check(&chart, "Fade — test drive");
+    // The erase marker is a red vertical line; the steady window a green band.
+    let red = picture.count(0..1600, 100..900, |p| p.0 > 150 && p.1 < 60 && p.2 < 70);
+    assert!(red > 200, "erase marker missing ({red} red pixels)");
+    let green = picture.count(0..1600, 100..900, |p| p.1 > p.0 + 20 && p.1 > p.2 + 10);
+    assert!(
+        green > 2000,
+        "steady-state band missing ({green} green pixels)"
+    );
+}
+
+#[test]
+fn latency_chart_draws_on_a_log_axis() {
+    let chart = LatencyChart {
+        title: "Latency — test drive".into(),
+        subtitle: "QD32".into(),
+        points: (0..500)
+            .map(|i| LatencyPoint {
+                t_s: i as f64,
+                p50_us: 80.0 + i as f64,
+                p99_us: 400.0 + i as f64,
+                p999_us: 900.0 + 2.0 * i as f64,
+                max_us: 20_000.0,
+            })
+            .collect(),
+        phases: Vec::new(),
+        events: Vec::new(),
+    };
+    check(&chart, "Latency — test drive");
+}
+
+#[test]
+fn sweep_chart_draws_one_line_per_thread_count() {
+    let mut points = Vec::new();
+    for threads in [1, 2, 4] {
+        for qd in [1, 2, 4, 8, 16, 32] {
+            let iops = 10_000.0 * (threads * qd) as f64 / (1.0 + 0.05 * (threads * qd) as f64);
+            points.push(SweepPoint {
+                threads,
+                qd,
+                iops,
+                avg_lat_us: 1e6 * (threads * qd) as f64 / iops,
+            });
+        }
+    }
+    let chart = SweepChart {
+        title: "QD sweep — test drive".into(),
+        subtitle: "4 KiB random reads".into(),
+        points,
+    };
+    check(&chart, "QD sweep — test drive");
+}
+
+#[test]
+fn wsat_chart_draws_rounds_against_time_and_data_written() {
+    let chart = WsatChart {
+        title: "WSAT — test drive".into(),
+        subtitle: "4 KiB random writes, one-minute rounds".into(),
+        rounds: (0..300)
+            .map(|i| WsatRound {
+                t_s: 60.0 * (i + 1) as f64,
+                iops: 5000.0 / (1.0 + i as f64 / 30.0) + 800.0,
+                bytes_written: (i + 1) * 2_000_000_000,
+            })
+            .collect(),
+        steady: Some(SteadyWindow {
+            start_s: 15_000.0,
+            end_s: 18_000.0,
+            iops: 1250.0,
+        }),
+    };
+    check(&chart, "WSAT — test drive");
+}
+
+#[test]
+fn hir_chart_colours_each_wait_state() {
+    let mut points = Vec::new();
+    let mut t = 0.0;
+    for wait in ["5 s wait", "10 s wait", "15 s wait"] {
+        for round in 0..60 {
+            t += 5.0;
+            points.push(HirPoint {
+                t_s: t,
+                iops: if round % 6 == 0 { 7000.0 } else { 1200.0 },
+                wait_state: wait.into(),
+            });
+        }
+    }
+    let chart = HirChart {
+        title: "HIR — test drive".into(),
+        subtitle: "IOPS vs time, all wait states".into(),
+        points,
+    };
+    check(&chart, "HIR — test drive");
+}
+
+#[test]
+fn compare_chart_overlays_runs_of_different_lengths() {
+    let chart = CompareChart {
+        title: "Compare — two runs".into(),
+        subtitle: "a 1 h and an 8 h run".into(),
+        runs: vec![
+            CompareRun {
+                label: "short".into(),
+                points: (1..=360)
+                    .map(|i| (i as f64 * 10.0, 5000.0 - i as f64))
+                    .collect(),
+            },
+            CompareRun {
+                label: "long".into(),
+                points: (1..=2880).map(|i| (i as f64 * 10.0, 3000.0)).collect(),
+            },
+        ],
+    };
+    check(&chart, "Compare — two runs");
+}

@@ -1,0 +1,348 @@
+//! `plot`, `report` and `compare` on real run directories (simulated drive), on a crashed run,
+//! on damaged ones, and on a synthetic 24-hour soak.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use common::{run_ok, ssdfade};
+use ssdfade::stats::{IntervalStats, Sample};
+use ssdfade::units::format_latency_us;
+
+/// A short measure on the simulated Vertex 2, written to `dir/name`.
+fn sim_run(dir: &Path, name: &str, qd: u32) -> PathBuf {
+    let out = dir.join(name);
+    run_ok(
+        ssdfade(dir)
+            .args([
+                "measure",
+                "sim:vertex2-60g",
+                "--duration",
+                "30s",
+                "--interval",
+                "1s",
+                "--qd",
+                &qd.to_string(),
+                "--seed",
+                "7",
+                "--out",
+            ])
+            .arg(&out),
+    );
+    out
+}
+
+fn samples_json(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("samples.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Width and height from a PNG file's IHDR chunk.
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(
+        &bytes[..8],
+        b"\x89PNG\r\n\x1a\n",
+        "{} is not a PNG",
+        path.display()
+    );
+    let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+/// The cells of the Markdown table row that starts with `name`.
+fn row(markdown: &str, name: &str) -> Vec<String> {
+    let line = markdown
+        .lines()
+        .find(|l| l.trim_start_matches('|').trim_start().starts_with(name))
+        .unwrap_or_else(|| panic!("no row '{name}' in\n{markdown}"));
+    line.trim_matches('|')
+        .split('|')
+        .map(|c| c.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn plot_redraws_a_crashed_run_with_a_torn_last_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = sim_run(tmp.path(), "run", 32);
+    // What a crash leaves: run.json still says running, the last line half written.
+    let mut info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    info["status"] = "running".into();
+    info["summary"] = serde_json::Value::Null;
+    info["ended_utc"] = serde_json::Value::Null;
+    std::fs::write(run.join("run.json"), info.to_string()).unwrap();
+    let mut samples = std::fs::read_to_string(run.join("samples.jsonl")).unwrap();
+    samples.push_str("{\"index\":30,\"t_start_s\":30.0,\"t_en");
+    std::fs::write(run.join("samples.jsonl"), samples).unwrap();
+
+    let printed = run_ok(ssdfade(tmp.path()).arg("plot").arg(&run));
+    assert!(printed.contains("fade.png"), "{printed}");
+    assert_eq!(png_size(&run.join("fade.png")), (1600, 900));
+    assert_eq!(png_size(&run.join("fade-latency.png")), (1600, 900));
+
+    let svg_out = tmp.path().join("elsewhere/chart.svg");
+    std::fs::create_dir_all(svg_out.parent().unwrap()).unwrap();
+    run_ok(
+        ssdfade(tmp.path())
+            .arg("plot")
+            .arg(&run)
+            .args(["--format", "svg", "--out"])
+            .arg(&svg_out),
+    );
+    let svg = std::fs::read_to_string(&svg_out).unwrap();
+    assert!(svg.starts_with("<svg width=\"1600\" height=\"900\""));
+    assert!(
+        svg.contains("UNFINISHED (crashed or still running)"),
+        "the chart says the run did not finish"
+    );
+    assert!(tmp.path().join("elsewhere/chart-latency.svg").exists());
+
+    let report = run_ok(ssdfade(tmp.path()).arg("report").arg(&run));
+    assert!(report.contains("status running"), "{report}");
+}
+
+#[test]
+fn a_damaged_sample_line_is_named_and_nothing_is_drawn() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = sim_run(tmp.path(), "run", 32);
+    let text = std::fs::read_to_string(run.join("samples.jsonl")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[2] = "{\"index\":2,\"t_start_s\":oops}";
+    std::fs::write(run.join("samples.jsonl"), lines.join("\n") + "\n").unwrap();
+
+    for command in ["plot", "report"] {
+        let out = ssdfade(tmp.path()).arg(command).arg(&run).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains("samples.jsonl:3:"), "{stderr}");
+    }
+    assert!(!run.join("fade.png").exists());
+    assert!(!run.join("report.md").exists());
+}
+
+#[test]
+fn a_run_without_samples_or_run_json_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = sim_run(tmp.path(), "run", 32);
+    std::fs::write(run.join("samples.jsonl"), "").unwrap();
+    let out = ssdfade(tmp.path()).arg("plot").arg(&run).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds no samples"));
+
+    let out = ssdfade(tmp.path())
+        .arg("plot")
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a run directory"));
+}
+
+#[test]
+fn report_figures_are_recomputed_from_the_samples() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = sim_run(tmp.path(), "run", 32);
+    // A summary that disagrees with the samples must not leak into the report.
+    let mut info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    info["summary"]["iops"] = 12345.0.into();
+    std::fs::write(run.join("run.json"), info.to_string()).unwrap();
+
+    let printed = run_ok(ssdfade(tmp.path()).arg("report").arg(&run));
+    let markdown = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(
+        printed.starts_with(&markdown),
+        "the terminal shows the report"
+    );
+
+    let samples = samples_json(&run);
+    let f = |s: &serde_json::Value, k: &str| s[k].as_f64().unwrap();
+    let ops: f64 = samples.iter().map(|s| f(s, "ops")).sum();
+    let bytes: f64 = samples.iter().map(|s| f(s, "bytes")).sum();
+    let seconds = f(samples.last().unwrap(), "t_end_s") - f(&samples[0], "t_start_s");
+    let mean = samples
+        .iter()
+        .map(|s| f(s, "ops") * s["lat_us"]["mean"].as_f64().unwrap())
+        .sum::<f64>()
+        / ops;
+    let max = samples
+        .iter()
+        .map(|s| s["lat_us"]["max"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+
+    let whole = row(&markdown, "whole run");
+    assert_eq!(whole[2], format!("{:.0}", ops / seconds));
+    assert_ne!(whole[2], "12345");
+    assert_eq!(whole[3], format!("{:.2}", bytes / seconds / 1e6));
+    assert_eq!(whole[4], format_latency_us(mean));
+    assert_eq!(whole[6], format_latency_us(max));
+    let first = row(&markdown, "first interval");
+    assert_eq!(first[2], format!("{:.0}", f(&samples[0], "iops")));
+    assert_eq!(first[7], "100 %");
+    assert!(
+        markdown.contains(&format!("{} I/Os", ops as u64)),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("--seed 7"),
+        "reproduce command: {markdown}"
+    );
+    assert_eq!(png_size(&run.join("fade.png")), (1600, 900));
+}
+
+#[test]
+fn html_report_references_nothing_outside_itself() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = sim_run(tmp.path(), "run", 32);
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&run));
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    let lower = html.to_lowercase();
+    for outside in [
+        "src=", "href=", "url(", "@import", "http:", "https:", "<script", "<link",
+    ] {
+        assert!(!lower.contains(outside), "report.html contains {outside}");
+    }
+    assert_eq!(html.matches("<svg").count(), 2, "both charts inline");
+    assert!(html.contains("<table>"));
+    assert!(html.trim_end().ends_with("</html>"));
+}
+
+#[test]
+fn compare_gives_ratios_to_the_first_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = sim_run(tmp.path(), "qd1", 1);
+    let b = sim_run(tmp.path(), "qd32", 32);
+    let out = tmp.path().join("cmp");
+    let printed = run_ok(
+        ssdfade(tmp.path())
+            .arg("compare")
+            .arg(&a)
+            .arg(&b)
+            .arg("--out")
+            .arg(&out),
+    );
+    let markdown = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(printed.starts_with(&markdown));
+    assert_eq!(png_size(&out.join("compare.png")), (1600, 900));
+    let iops = |dir: &Path| {
+        let s = samples_json(dir);
+        let ops: f64 = s.iter().map(|s| s["ops"].as_f64().unwrap()).sum();
+        ops / (s.last().unwrap()["t_end_s"].as_f64().unwrap() - s[0]["t_start_s"].as_f64().unwrap())
+    };
+    let (ia, ib) = (iops(&a), iops(&b));
+    let cells = row(&markdown, "IOPS, whole run");
+    assert_eq!(cells[1], format!("{ia:.0}"));
+    assert_eq!(cells[2], format!("{ib:.0} (×{:.2})", ib / ia));
+    let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
+    assert!(!html.contains("src=") && !html.contains("href="));
+}
+
+#[test]
+fn a_day_of_one_second_samples_plots_quickly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = sim_run(tmp.path(), "day", 32);
+    // Replace the samples with a synthetic 24 h soak at 1 s intervals, with one bad second.
+    let mut info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    info["workload"]["interval"] = 1.0.into();
+    std::fs::write(run.join("run.json"), info.to_string()).unwrap();
+    let mut text = String::new();
+    let mut stats = IntervalStats::new();
+    let mut written = 0;
+    for i in 0..86_400u64 {
+        stats.clear();
+        let iops = if i == 50_000 { 3 } else { 6000 - i / 20 };
+        stats.write.record_n(iops, iops * 4096, 5_000_000);
+        let sample = Sample::new(i, i as f64, i as f64 + 1.0, &stats, written);
+        written = sample.bytes_written_total;
+        text.push_str(&serde_json::to_string(&sample).unwrap());
+        text.push('\n');
+    }
+    std::fs::write(run.join("samples.jsonl"), text).unwrap();
+
+    let start = Instant::now();
+    run_ok(ssdfade(tmp.path()).arg("plot").arg(&run));
+    let took = start.elapsed();
+    eprintln!("plot of 86400 samples took {took:?}");
+    assert_eq!(png_size(&run.join("fade.png")), (1600, 900));
+    // Under a second on an idle machine; the bound leaves room for a busy shared one.
+    assert!(took.as_secs_f64() < 5.0, "plot took {took:?}");
+}
+
+#[test]
+fn an_experiment_directory_is_plotted_and_reported_as_one_timeline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp");
+    std::fs::create_dir_all(&exp).unwrap();
+    let target = format!(
+        "sim:vertex2-60g,state={}",
+        tmp.path().join("drive.state").display()
+    );
+    let measure = |dir: &str| {
+        run_ok(
+            ssdfade(tmp.path())
+                .args([
+                    "measure",
+                    &target,
+                    "--duration",
+                    "20s",
+                    "--interval",
+                    "1s",
+                    "--seed",
+                    "3",
+                    "--out",
+                ])
+                .arg(exp.join(dir)),
+        );
+    };
+    measure("01-fresh");
+    measure("02-faded");
+    run_ok(
+        ssdfade(tmp.path())
+            .args(["erase", &target, "--method", "auto", "--out"])
+            .arg(exp.join("03-erase")),
+    );
+    measure("04-recovered");
+    std::fs::write(
+        exp.join("experiment.json"),
+        r#"{"name": "demo", "phases": [
+            {"name": "fresh", "kind": "measure", "status": "completed", "dir": "01-fresh"},
+            {"name": "faded", "kind": "measure", "status": "completed", "dir": "02-faded"},
+            {"name": "erase", "kind": "erase", "status": "completed", "dir": "03-erase"},
+            {"name": "recovered", "kind": "measure", "status": "completed", "dir": "04-recovered"},
+            {"name": "after", "kind": "measure", "status": "pending", "dir": "05-after"}]}"#,
+    )
+    .unwrap();
+
+    run_ok(ssdfade(tmp.path()).arg("plot").arg(&exp));
+    assert_eq!(png_size(&exp.join("fade.png")), (1600, 900));
+    let printed = run_ok(ssdfade(tmp.path()).arg("report").arg(&exp));
+    let markdown = std::fs::read_to_string(exp.join("report.md")).unwrap();
+    assert!(printed.starts_with(&markdown));
+    let iops = |dir: &str| {
+        let s = samples_json(&exp.join(dir));
+        let ops: f64 = s.iter().map(|s| s["ops"].as_f64().unwrap()).sum();
+        ops / (s.last().unwrap()["t_end_s"].as_f64().unwrap() - s[0]["t_start_s"].as_f64().unwrap())
+    };
+    let (fresh, recovered) = (iops("01-fresh"), iops("04-recovered"));
+    assert_eq!(row(&markdown, "fresh")[2], format!("{fresh:.0}"));
+    assert_eq!(row(&markdown, "recovered")[2], format!("{recovered:.0}"));
+    assert!(
+        markdown.contains(&format!("is {:.0} % of fresh", 100.0 * recovered / fresh)),
+        "{markdown}"
+    );
+    assert!(markdown.contains("Erase: erase (sim)"), "{markdown}");
+    assert!(
+        markdown.contains("| after "),
+        "pending phase listed: {markdown}"
+    );
+    let html = std::fs::read_to_string(exp.join("report.html")).unwrap();
+    assert_eq!(html.matches("<svg").count(), 2);
+}
