@@ -64,6 +64,17 @@ fn zram_devices_soaked_together_each_get_a_complete_run_dir_and_a_table_row() {
     let record = GroupRecord::read(&group).unwrap();
     assert_eq!(record.status, "completed");
     assert_eq!(record.members.len(), 3);
+    // The overlay of the three fade curves, drawn by `compare` into the group directory.
+    let png = std::fs::read(group.join("compare.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "compare.png is no PNG");
+    let md = std::fs::read_to_string(group.join("compare.md")).unwrap();
+    for member in &record.members {
+        assert!(
+            md.contains(&member.run_dir),
+            "{} missing from compare.md",
+            member.run_dir
+        );
+    }
     let mut run_dirs = std::collections::HashSet::new();
     for (member, dev) in record.members.iter().zip(&devs) {
         assert_eq!(&member.target, dev);

@@ -73,9 +73,14 @@ pub fn run(args: &RunArgs, command: &str) -> anyhow::Result<RunEnd> {
             }
             members.push(value);
         }
+        let compared: Vec<String> = match &group.comparison {
+            Some(Ok(files)) => files.iter().map(|p| p.display().to_string()).collect(),
+            _ => Vec::new(),
+        };
         let value = serde_json::json!({
             "group_dir": group.dir.display().to_string(),
             "members": members,
+            "compare": compared,
         });
         crate::outln!("{value}")?;
     } else {
@@ -84,6 +89,14 @@ pub fn run(args: &RunArgs, command: &str) -> anyhow::Result<RunEnd> {
         }
         crate::out!("{}", crate::group::table(&group))?;
         crate::outln!("  Group directory: {}", group.dir.display())?;
+        if let Some(Ok(files)) = &group.comparison {
+            for path in files {
+                crate::outln!("  Compared: {}", path.display())?;
+            }
+        }
+    }
+    if let Some(Err(why)) = &group.comparison {
+        eprintln!("ssdfade: could not draw the comparison: {why}");
     }
     for m in &group.members {
         if let Some(why) = m.failure() {

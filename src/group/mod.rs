@@ -52,6 +52,9 @@ impl Member {
 pub struct GroupOutcome {
     pub dir: PathBuf,
     pub members: Vec<Member>,
+    /// The overlay of the members' fade curves written into the group directory
+    /// (compare.png, .md, .html), or why it could not be drawn.
+    pub comparison: Option<Result<Vec<PathBuf>, String>>,
 }
 
 impl GroupOutcome {
@@ -198,14 +201,35 @@ pub fn run(
                 result,
             });
         }
-        let outcome = GroupOutcome {
+        let mut outcome = GroupOutcome {
             dir: group_dir,
             members,
+            comparison: None,
         };
         record.finish(&outcome);
         record.write(&outcome.dir)?;
+        outcome.comparison = compare(&outcome);
         Ok(outcome)
     })
+}
+
+/// Draws the members that recorded samples over each other (`ssdfade compare` of their run
+/// directories, written into the group directory); `None` with fewer than two such members.
+fn compare(group: &GroupOutcome) -> Option<Result<Vec<PathBuf>, String>> {
+    let dirs: Vec<PathBuf> = group
+        .members
+        .iter()
+        .filter(|m| crate::results::read_samples(&m.dir).is_ok_and(|samples| !samples.is_empty()))
+        .map(|m| m.dir.clone())
+        .collect();
+    if dirs.len() < 2 {
+        return None;
+    }
+    Some(
+        crate::report::compare_dirs(&dirs, &group.dir)
+            .map(|c| c.files)
+            .map_err(|e| format!("{e:#}")),
+    )
 }
 
 /// `e` with the target it is about in front, keeping a refusal a refusal (exit 2).
