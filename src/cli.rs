@@ -33,7 +33,7 @@ pub enum Command {
     /// Spot check: run a workload for a short time and print an Iometer-style table.
     Measure(RunArgs),
     /// Long run (default 8 h) with a progress bar, sampled every --interval (default 10 s).
-    Soak(RunArgs),
+    Soak(SoakArgs),
     /// Print how fast this machine generates write data (GB/s per core) for every pattern.
     Selftest(SelftestArgs),
     /// Simulated drives (`sim:PRESET[,key=value…]` targets): list presets, benchmark the model,
@@ -60,6 +60,13 @@ pub enum Command {
     Report(ReportArgs),
     /// Compare runs: headline figures with ratios to the first and an overlay fade chart.
     Compare(CompareArgs),
+    /// Multi-phase experiments that record as they go and resume after anything.
+    #[command(subcommand)]
+    Experiment(ExperimentCommand),
+    /// Continue an experiment or sweep after a crash, power loss or Ctrl-C.
+    Resume(ResumeArgs),
+    /// The same workload at several queue depths or thread counts: one table.
+    Sweep(SweepArgs),
 }
 
 /// Options of `slog`.
@@ -307,6 +314,31 @@ pub struct MetricsArgs {
     pub metrics_textfile: Option<PathBuf>,
 }
 
+/// Options of `soak`: those of measure, and steady state.
+#[derive(Args, Debug, Clone)]
+pub struct SoakArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub steady: SteadyArgs,
+}
+
+/// SNIA PTS steady state: the round length, and stopping once steady.
+#[derive(Args, Debug, Clone)]
+pub struct SteadyArgs {
+    /// Stop once the drive is in steady state (SNIA PTS: 5 rounds within 20 % range and 10 %
+    /// slope excursion of their average).
+    #[arg(long)]
+    pub until_steady: bool,
+    /// With --until-steady: give up after this long if steady state is not reached (default:
+    /// --duration, 8h).
+    #[arg(long, value_parser = parse_duration, requires = "until_steady")]
+    pub max_duration: Option<Duration>,
+    /// Length of one steady-state round.
+    #[arg(long, default_value = "1m", value_parser = parse_duration)]
+    pub ss_round: Duration,
+}
+
 /// Confirmation that data may be destroyed.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SafetyArgs {
@@ -406,4 +438,176 @@ pub struct SelftestArgs {
     /// How long to generate each pattern.
     #[arg(long, default_value = "1s", value_parser = parse_positive_duration)]
     pub seconds: Duration,
+}
+
+/// `ssdfade experiment …`
+#[derive(Subcommand, Debug)]
+pub enum ExperimentCommand {
+    /// The Vertex 2 story: in-service, erase-1, fresh, soak, faded, erase-2, recovered.
+    Vertex2(Vertex2Args),
+    /// SNIA write saturation: purge, then 4 KiB random writes to 4 × capacity in 1-minute rounds.
+    Wsat(WsatArgs),
+    /// SNIA host idle recovery: steady state, then 5 s bursts after idle gaps of 5-50 s.
+    Hir(HirArgs),
+}
+
+/// Options of `experiment vertex2`.
+#[derive(Args, Debug, Clone)]
+pub struct Vertex2Args {
+    /// File, block device or sim:… target (a real device needs --destroy-data naming it).
+    #[arg(default_value = "sim:vertex2-60g")]
+    pub target: String,
+    #[command(flatten)]
+    pub common: ExperimentArgs,
+    /// Length of each measure phase.
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    pub measure_duration: Duration,
+    /// Length of the soak (default 8h, unless --soak-bytes is given).
+    #[arg(long, value_parser = parse_duration)]
+    pub soak_duration: Option<Duration>,
+    /// Stop the soak after this many bytes (with --soak-duration, whichever comes first).
+    #[arg(long, value_parser = parse_size)]
+    pub soak_bytes: Option<u64>,
+    /// Sample period of the soak.
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    pub soak_interval: Duration,
+    /// Add the seed's data-pattern pair after in-service: 512-byte writes with repeating bytes
+    /// and with random data.
+    #[arg(long)]
+    pub pattern_check: bool,
+}
+
+/// Options of `experiment wsat`.
+#[derive(Args, Debug, Clone)]
+pub struct WsatArgs {
+    /// File, block device or sim:… target (a real device needs --destroy-data naming it).
+    pub target: String,
+    #[command(flatten)]
+    pub common: ExperimentArgs,
+    /// Stop writing after this long even if 4 × capacity is not written yet.
+    #[arg(long, default_value = "24h", value_parser = parse_duration)]
+    pub max_duration: Duration,
+}
+
+/// Options of `experiment hir`.
+#[derive(Args, Debug, Clone)]
+pub struct HirArgs {
+    /// File, block device or sim:… target (a real device needs --destroy-data naming it).
+    pub target: String,
+    #[command(flatten)]
+    pub common: ExperimentArgs,
+    /// Bursts per wait state (SNIA: 360; the return to baseline lasts as long as the bursts).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub bursts: u32,
+    /// Give up preconditioning after this long if steady state is not reached.
+    #[arg(long, default_value = "8h", value_parser = parse_duration)]
+    pub max_duration: Duration,
+}
+
+/// What every experiment takes.
+#[derive(Args, Debug, Clone)]
+pub struct ExperimentArgs {
+    #[command(flatten)]
+    pub safety: SafetyArgs,
+    #[command(flatten)]
+    pub workload: ExperimentWorkloadArgs,
+    /// Outstanding I/Os.
+    #[arg(long, default_value_t = 128)]
+    pub qd: u32,
+    /// Erase method of the erase phases (as `erase --method`).
+    #[arg(long, default_value = "auto")]
+    pub erase_method: String,
+    /// Length of one SNIA steady-state round.
+    #[arg(long, default_value = "1m", value_parser = parse_duration)]
+    pub ss_round: Duration,
+    /// A simulated drive saves itself every this much simulated time during a soak, so a
+    /// crash loses at most that much (each save writes the whole drive state).
+    #[arg(long, default_value = "4h", value_parser = parse_duration)]
+    pub checkpoint: Duration,
+    /// Experiment directory (default results/<UTC time>-<experiment>-<target>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The access specification of an experiment's or a sweep's runs (the stop rules are the
+/// protocol's own).
+#[derive(Args, Debug, Clone)]
+pub struct ExperimentWorkloadArgs {
+    /// Transfer size.
+    #[arg(long, default_value = "4k", value_parser = parse_size)]
+    pub bs: u64,
+    /// Offset granularity (experiments: 512 where the target allows it; sweep: the transfer size).
+    #[arg(long, value_parser = parse_size)]
+    pub align: Option<u64>,
+    /// Percent of I/Os that are reads.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub read_pct: u8,
+    /// Percent of I/Os at random offsets (the rest sequential).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub random_pct: u8,
+    /// How much of the target to use, from offset 0 (default: all of it).
+    #[arg(long, value_parser = parse_size)]
+    pub span: Option<u64>,
+    /// Seed for offsets and data (default: a fresh one per run, recorded in its run.json).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write data: random (incompressible, unique), repeat, zero, compressible:N, dedupe:N.
+    #[arg(long, default_value = "random")]
+    pub pattern: Pattern,
+    /// Fill every write with fresh random bytes instead of the keyed pool (slower).
+    #[arg(long)]
+    pub refill: bool,
+    /// What an I/O error does: stop the run (exit 1) or continue counting errors.
+    #[arg(long, value_enum, default_value_t = OnError::Stop)]
+    pub on_error: OnError,
+    /// I/O engine (default: uring where the kernel allows it, else threads).
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineKind>,
+}
+
+/// Options of `resume`.
+#[derive(Args, Debug, Clone)]
+pub struct ResumeArgs {
+    /// The experiment directory to continue.
+    pub dir: PathBuf,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `sweep`.
+#[derive(Args, Debug, Clone)]
+pub struct SweepArgs {
+    /// File, block device or sim:… target (writing to a device needs --destroy-data naming it).
+    pub target: String,
+    #[command(flatten)]
+    pub safety: SafetyArgs,
+    #[command(flatten)]
+    pub workload: ExperimentWorkloadArgs,
+    /// Queue depths to measure, e.g. 1,2,4,8,16,32.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        conflicts_with = "threads",
+        required_unless_present = "threads"
+    )]
+    pub qd: Vec<u32>,
+    /// Thread counts to measure with the threads engine (one I/O per thread), e.g. 1,2,4,8.
+    #[arg(long, value_delimiter = ',')]
+    pub threads: Vec<u32>,
+    /// Length of each point.
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    pub point_duration: Duration,
+    /// Sample period within a point.
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    pub interval: Duration,
+    /// Sweep directory (default results/<UTC time>-sweep-<target>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the table as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }

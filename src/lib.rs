@@ -8,6 +8,7 @@ pub mod commands;
 pub mod engine;
 pub mod erase;
 pub mod error;
+pub mod experiment;
 pub mod group;
 pub mod inspect;
 pub mod metrics;

@@ -33,9 +33,9 @@ fn main() {
     };
     let result = match &cli.command {
         Command::Measure(args) if !args.more_targets.is_empty() => {
-            commands::group::run(args, "measure")
+            commands::measure::run_group(args)
         }
-        Command::Soak(args) if !args.more_targets.is_empty() => commands::group::run(args, "soak"),
+        Command::Soak(args) if !args.run.more_targets.is_empty() => commands::soak::run_group(args),
         Command::Measure(args) => commands::measure::run(args).map(|o| o.end),
         Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
         Command::Selftest(args) => commands::selftest::run(args).map(|()| RunEnd::Completed),
@@ -50,6 +50,9 @@ fn main() {
         Command::Plot(args) => commands::plot::run(args).map(|()| RunEnd::Completed),
         Command::Report(args) => commands::report::run(args).map(|()| RunEnd::Completed),
         Command::Compare(args) => commands::compare::run(args).map(|()| RunEnd::Completed),
+        Command::Experiment(cmd) => commands::experiment::run(cmd),
+        Command::Resume(args) => commands::experiment::resume(args),
+        Command::Sweep(args) => commands::experiment::sweep(args),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

@@ -36,6 +36,7 @@ fn request(target: &str, out: &Path, duration: Duration) -> RunRequest {
         out: Some(out.to_path_buf()),
         command: "library-test".into(),
         interrupt: Arc::new(AtomicBool::new(false)),
+        checkpoint: None,
     }
 }
 

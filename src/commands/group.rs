@@ -4,22 +4,15 @@
 use indicatif::MultiProgress;
 
 use super::measure::{outcome_json, progress, shows_progress};
-use super::run::request;
 use crate::cli::RunArgs;
 use crate::engine::RunEnd;
 use crate::metrics::Exporter;
 use crate::run::{RunObserver, RunRequest};
 
-/// Runs `command` (measure or soak) on every target of `args` at once and prints the results.
-pub fn run(args: &RunArgs, command: &str) -> anyhow::Result<RunEnd> {
-    let (duration, interval) = match command {
-        "measure" => (
-            super::measure::DEFAULT_DURATION,
-            super::measure::DEFAULT_INTERVAL,
-        ),
-        _ => (super::soak::DEFAULT_DURATION, super::soak::DEFAULT_INTERVAL),
-    };
-    let base = request(args, command, duration, interval)?;
+/// Runs `base` (a measure or soak request) on every target of `args` at once and prints the
+/// results.
+pub fn run(args: &RunArgs, base: RunRequest) -> anyhow::Result<RunEnd> {
+    let command = base.command.clone();
     let targets: Vec<String> = std::iter::once(args.target.clone())
         .chain(args.more_targets.iter().cloned())
         .collect();
@@ -56,7 +49,7 @@ pub fn run(args: &RunArgs, command: &str) -> anyhow::Result<RunEnd> {
             }
         })
         .collect();
-    let group = crate::group::run(requests, observers, args.out.as_deref(), command)?;
+    let group = crate::group::run(requests, observers, args.out.as_deref(), &command)?;
     // The table below says how each ended.
     let _ = multi.clear();
     if args.json {

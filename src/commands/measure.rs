@@ -14,6 +14,14 @@ use crate::run::{NoProgress, Outcome, RunObserver};
 pub const DEFAULT_DURATION: Duration = Duration::from_secs(60);
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(1);
 
+/// Measures every target given at once (a group) and prints the table of all of them.
+pub fn run_group(args: &RunArgs) -> anyhow::Result<crate::engine::RunEnd> {
+    super::group::run(
+        args,
+        request(args, "measure", DEFAULT_DURATION, DEFAULT_INTERVAL)?,
+    )
+}
+
 /// Runs the spot check and prints its results.
 pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
     let request = request(args, "measure", DEFAULT_DURATION, DEFAULT_INTERVAL)?;

@@ -43,5 +43,6 @@ pub fn request(
         out: args.out.clone(),
         command: command.into(),
         interrupt: install_signal_flag()?,
+        checkpoint: None,
     })
 }

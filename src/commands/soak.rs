@@ -4,27 +4,52 @@ use std::time::Duration;
 
 use super::measure::{observer, outcome_json, print_table};
 use super::run::request;
-use crate::cli::RunArgs;
-use crate::results::{read_samples, Fade};
-use crate::run::Outcome;
+use crate::cli::SoakArgs;
+use crate::engine::RunEnd;
+use crate::results::{read_samples, steady_line, Fade};
+use crate::run::{Outcome, RunRequest};
 
-/// How long a soak runs, and its sample period, unless told.
-pub const DEFAULT_DURATION: Duration = Duration::from_secs(8 * 3600);
-pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(10);
+/// The request of a soak: measure's options, its own defaults, and the steady-state rule.
+fn soak_request(args: &SoakArgs) -> anyhow::Result<RunRequest> {
+    let mut request = request(
+        &args.run,
+        "soak",
+        Duration::from_secs(8 * 3600),
+        Duration::from_secs(10),
+    )?;
+    let steady = &args.steady;
+    if let Some(max) = steady.max_duration {
+        request.stop.duration = Some(max);
+    }
+    request.stop = request
+        .stop
+        .with_steady(steady.ss_round, steady.until_steady);
+    Ok(request)
+}
 
-/// Runs the soak and prints a short account of it, with how far it faded.
-pub fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
-    let request = request(args, "soak", DEFAULT_DURATION, DEFAULT_INTERVAL)?;
-    let outcome = crate::run::run(&request, observer(args)?.as_mut())?;
+/// Soaks every target given at once (a group) and prints the table of all of them.
+pub fn run_group(args: &SoakArgs) -> anyhow::Result<RunEnd> {
+    super::group::run(&args.run, soak_request(args)?)
+}
+
+/// Runs the soak and prints a short account of it, with how far it faded and whether it
+/// reached steady state.
+pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
+    let request = soak_request(args)?;
+    let outcome = crate::run::run(&request, observer(&args.run)?.as_mut())?;
     let fade = Fade::of(&read_samples(&outcome.dir)?, outcome.info.workload.interval);
-    if args.json {
+    if args.run.json {
         let mut value = outcome_json(&outcome)?;
         value["fade"] = serde_json::to_value(&fade)?;
+        value["steady_state"] = serde_json::to_value(&outcome.info.steady_state)?;
         crate::outln!("{value}")?;
     } else {
         print_table(&outcome)?;
         if let Some(fade) = fade {
             crate::out!("{}", fade.line())?;
+        }
+        if let Some(steady) = &outcome.info.steady_state {
+            crate::out!("{}", steady_line(steady))?;
         }
     }
     Ok(outcome)

@@ -50,6 +50,9 @@ pub enum RunEnd {
 pub struct Control {
     /// Set by the signal handler: finish the interval in progress and stop.
     pub interrupted: Arc<AtomicBool>,
+    /// A simulated drive with a state file saves itself every this much of its clock, right
+    /// after the sample of that moment is recorded (real engines have nothing to save).
+    pub checkpoint: Option<std::time::Duration>,
 }
 
 /// An I/O engine.

@@ -8,6 +8,7 @@ mod fade;
 mod listing;
 mod reader;
 pub mod record;
+mod steady;
 mod summary;
 mod table;
 
@@ -24,12 +25,14 @@ pub use fade::Fade;
 pub use listing::{list_runs, RunListing};
 pub use reader::{load_run, read_samples, Run, SteadyWindowRecord};
 pub use record::{write_json_atomic, ProcessStamp};
+pub use steady::steady_line;
 pub use summary::Summary;
 pub use table::run_table;
 
 use crate::engine::RunEnd;
 use crate::inspect::DriveInfo;
 use crate::smart::WriteAmplification;
+use crate::stats::steady::SteadyState;
 use crate::stats::Sample;
 use crate::target::Identity;
 use crate::workload::Workload;
@@ -68,6 +71,30 @@ pub struct RunInfo {
     /// Wall-clock time of the last sample written (updated at most once a second).
     #[serde(default)]
     pub heartbeat_utc: Option<String>,
+    /// SNIA PTS steady state over the run's samples (runs that write).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_state: Option<SteadyState>,
+    /// Every time the run was continued after a crash or an interruption: where, and the gap.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resumes: Vec<Resume>,
+}
+
+/// One continuation of a run cut short: the series goes on at `index` and `at_s` (sample
+/// indexes and the run's time line continue without a hole); the outage is recorded here.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Resume {
+    /// Index of the first sample written after the resume.
+    pub index: u64,
+    /// The run's time (s) at which it continued: the end of the last sample kept.
+    pub at_s: f64,
+    pub resumed_utc: String,
+    /// Wall seconds between the last sample kept being written and the resume (the drive
+    /// sat idle or was powered off meanwhile); `None` when not known.
+    pub outage_s: Option<f64>,
+    /// Samples found after the last one kept and dropped (a simulated drive saved before them:
+    /// the drive and the series must agree).
+    pub dropped_samples: u64,
+    pub note: String,
 }
 
 impl RunInfo {
@@ -153,7 +180,7 @@ pub fn utc_now() -> String {
 }
 
 /// The default run directory: `results/<UTC timestamp>-<target name>`.
-fn default_dir(target_name: &str) -> PathBuf {
+pub fn default_dir(target_name: &str) -> PathBuf {
     let stamp: String = utc_now()
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
@@ -190,6 +217,33 @@ impl RunDir {
         };
         run.write_info(info)?;
         Ok(run)
+    }
+
+    /// Opens an existing run directory to continue its series after its first `keep` samples
+    /// (the rest, and a torn last line, are cut off atomically first).
+    pub fn reopen(dir: &Path, keep: &[Sample]) -> anyhow::Result<RunDir> {
+        let path = dir.join("samples.jsonl");
+        let tmp = dir.join("samples.jsonl.tmp");
+        let mut text = Vec::new();
+        for sample in keep {
+            text.extend(serde_json::to_vec(sample)?);
+            text.push(b'\n');
+        }
+        let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        f.write_all(&text)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("replacing {}", path.display()))?;
+        let samples = OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        std::fs::write(dir.join(SPACE_RESERVE), vec![0u8; SPACE_RESERVE_BYTES])
+            .with_context(|| format!("writing {}/{SPACE_RESERVE}", dir.display()))?;
+        Ok(RunDir {
+            dir: dir.to_path_buf(),
+            samples,
+            samples_len: text.len() as u64,
+        })
     }
 
     /// Appends one sample in a single write and flushes it to stable storage. A short write (a

@@ -7,6 +7,7 @@ mod interrupt;
 mod observer;
 pub mod progress;
 mod recorder;
+mod resume;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -18,12 +19,14 @@ use crate::pattern::Pattern;
 use crate::results::{utc_now, ProcessStamp, RunDir, RunInfo, Summary, TargetRecord};
 use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
+use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::target::{Identity, OpenRequest, Target};
 use crate::workload::{OnError, Workload};
 
 pub use interrupt::install_signal_flag;
 pub use observer::{NoProgress, RunObserver};
 use recorder::Recorder;
+pub use resume::continue_run;
 
 /// Everything a run needs, as plain values.
 #[derive(Clone, Debug)]
@@ -47,10 +50,14 @@ pub struct RunRequest {
     /// Set it (e.g. with [`install_signal_flag`]) to end the run cleanly after the current
     /// interval; the outcome is then [`RunEnd::Interrupted`].
     pub interrupt: Arc<AtomicBool>,
+    /// A simulated drive kept in a `state=` file also saves itself every this much of its
+    /// clock (as a sample is recorded), so a crash loses at most that much of the run; `None`:
+    /// only when the run ends. Real drives ignore it.
+    pub checkpoint: Option<Duration>,
 }
 
 /// The access specification before it meets a target: `None` fields take the target's values.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorkloadSpec {
     pub bs: u64,
     /// `None`: the transfer size.
@@ -67,11 +74,31 @@ pub struct WorkloadSpec {
     pub on_error: OnError,
 }
 
-/// The stop rule: whichever comes first; at least one is set.
+/// The stop rule: whichever comes first; at least one of duration and bytes is set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stop {
     pub duration: Option<Duration>,
     pub bytes: Option<u64>,
+    /// Steady-state detection (SNIA PTS rounds), recorded in run.json for every run that
+    /// writes, and optionally a stop rule of its own.
+    pub steady: SteadyRule,
+}
+
+/// How steady state is judged during a run: the round length, and whether reaching it ends
+/// the run (`soak --until-steady`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SteadyRule {
+    pub round: Duration,
+    pub stop_when_steady: bool,
+}
+
+impl Default for SteadyRule {
+    fn default() -> Self {
+        SteadyRule {
+            round: Duration::from_secs(60),
+            stop_when_steady: false,
+        }
+    }
 }
 
 impl Stop {
@@ -82,7 +109,29 @@ impl Stop {
             (None, Some(_)) => None,
             (d, _) => Some(d.unwrap_or(default_duration)),
         };
-        Stop { duration, bytes }
+        Stop {
+            duration,
+            bytes,
+            steady: SteadyRule::default(),
+        }
+    }
+
+    /// The same stop rule with SNIA rounds of `round`, ending the run once steady when
+    /// `stop_when_steady`.
+    pub fn with_steady(mut self, round: Duration, stop_when_steady: bool) -> Stop {
+        self.steady = SteadyRule {
+            round,
+            stop_when_steady,
+        };
+        self
+    }
+
+    /// The SNIA criteria with this rule's round length.
+    pub fn criteria(&self) -> Criteria {
+        Criteria {
+            round_s: self.steady.round.as_secs_f64(),
+            ..Criteria::default()
+        }
     }
 }
 
@@ -118,7 +167,7 @@ pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Resu
 /// every target before any of them writes.
 pub struct Prepared {
     request: RunRequest,
-    engine: Box<dyn Engine>,
+    opened: Opened,
     info: RunInfo,
     workload: Workload,
     created: CreatedFile,
@@ -127,45 +176,21 @@ pub struct Prepared {
 /// The first half of [`run`]: opens the target with its safety gates and resolves the workload.
 /// Bad input or a refused target is an error and nothing is written.
 pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
-    let target = &request.target;
-    let open = OpenRequest {
-        path: PathBuf::from(target),
-        writes: request.workload.read_pct < 100,
-        destroy_data: request.safety.destroy_data.clone(),
-        force: request.safety.force,
-        size: request.safety.size,
-    };
-    // A simulated drive needs no confirmation (no real data is at stake).
     let mut created = CreatedFile(None);
-    let (identity, engine): (Identity, Box<dyn Engine>) = if is_sim_target(target) {
-        let engine = SimEngine::open(target)?;
-        (engine.identity(), Box::new(engine))
-    } else {
-        let opened = Target::open(&open)?;
-        if opened.created {
-            created.0 = Some(opened.path.clone());
-        }
-        (
-            opened.identity.clone(),
-            real_engine(request.engine, Arc::new(opened))?,
-        )
-    };
-    let drive_info = |engine: &dyn Engine| {
-        engine
-            .drive_info()
-            .or_else(|| crate::inspect::gather_for_record(target))
-    };
-    let drive_before = drive_info(engine.as_ref());
-    let workload = resolve_workload(request, identity.size_bytes, identity.logical_block)?;
-    if !is_sim_target(target) {
+    let opened = open(request, &mut created)?;
+    let workload = resolve_workload(
+        request,
+        opened.identity.size_bytes,
+        opened.identity.logical_block,
+    )?;
+    if !is_sim_target(&request.target) {
         // A simulated drive allocates no I/O buffers; a real run needs bs × QD plus the pool.
         crate::workload::memory::check_run(workload.bs, workload.qd)?;
     }
     let record = TargetRecord {
-        path: target.clone(),
-        identity,
+        path: request.target.clone(),
+        identity: opened.identity.clone(),
     };
-    let engine_name = engine.name();
     let info = RunInfo {
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -173,21 +198,23 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         command_line: std::env::args().collect(),
         target: record,
         workload: workload.clone(),
-        engine: engine_name.into(),
+        engine: opened.engine.name().into(),
         started_utc: utc_now(),
         status: "running".into(),
         ended_utc: None,
         end: None,
         summary: None,
-        drive_before,
+        drive_before: opened.drive_info(&request.target),
         drive_after: None,
         write_amplification: None,
+        steady_state: None,
+        resumes: Vec::new(),
         process: Some(ProcessStamp::current()),
         heartbeat_utc: None,
     };
     Ok(Prepared {
         request: request.clone(),
-        engine,
+        opened,
         info,
         workload,
         created,
@@ -206,70 +233,197 @@ impl Prepared {
         self
     }
 
-    /// Runs to the end: the second half of [`run`].
+    /// Creates the run directory and runs to the end: the second half of [`run`].
     pub fn execute(self, observer: &mut dyn RunObserver) -> anyhow::Result<Outcome> {
         let Prepared {
             request,
-            mut engine,
-            mut info,
+            opened,
+            info,
             workload,
             mut created,
         } = self;
-        let request = &request;
-        let target = &request.target;
         let name = info.target.identity.name.clone();
-        let engine_name = engine.name();
-        let drive_info = |engine: &dyn Engine| {
-            engine
-                .drive_info()
-                .or_else(|| crate::inspect::gather_for_record(target))
-        };
         let run_dir = RunDir::create(request.out.as_deref(), &name, &info)?;
-        let dir = run_dir.dir.clone();
         created.0 = None;
-
-        observer.started(&dir, &info);
-        let control = Control {
-            interrupted: request.interrupt.clone(),
-        };
-        let mut recorder = Recorder::new(run_dir, info.clone(), observer);
-        let cpu0 = process_cpu_seconds();
-        let wall0 = Instant::now();
-        let result = engine.run(&workload, &control, &mut recorder);
-        let cpu = process_cpu_seconds() - cpu0;
-        let wall = wall0.elapsed().as_secs_f64();
-        let (run_dir, total, t_end) = recorder.finish();
-        // Anything that stopped the engine (a full disk under the run directory, a worker that
-        // could not start) ends the run as failed in run.json, not as "running" forever.
-        let (end, error) = match result {
-            Ok(end) => (end, None),
-            Err(e) => (RunEnd::Failed(format!("{e:#}")), Some(e)),
-        };
-        observer.finished(&end);
-
-        let summary = Summary::new(&total, t_end, cpu, wall, engine_name);
-        info.status = match &end {
-            RunEnd::Completed => "completed",
-            RunEnd::Interrupted => "interrupted",
-            RunEnd::Failed(_) => "failed",
-        }
-        .into();
-        info.ended_utc = Some(utc_now());
-        info.end = Some(end.clone());
-        info.summary = Some(summary.clone());
-        info.drive_after = drive_info(engine.as_ref());
-        info.write_amplification =
-            crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
-        run_dir.write_info(&info)?;
-        if let Some(e) = error {
-            return Err(e);
-        }
-        Ok(Outcome {
-            dir,
+        execute(
+            &request,
+            opened,
             info,
-            summary,
-            end,
-        })
+            run_dir,
+            &workload,
+            Vec::new(),
+            observer,
+        )
+    }
+}
+
+/// A target opened through the safety gates, with the engine that will drive it.
+struct Opened {
+    identity: Identity,
+    engine: Box<dyn Engine>,
+}
+
+impl Opened {
+    fn drive_info(&self, target: &str) -> Option<crate::inspect::DriveInfo> {
+        self.engine
+            .drive_info()
+            .or_else(|| crate::inspect::gather_for_record(target))
+    }
+}
+
+fn open(request: &RunRequest, created: &mut CreatedFile) -> anyhow::Result<Opened> {
+    let target = &request.target;
+    // A simulated drive needs no confirmation (no real data is at stake).
+    if is_sim_target(target) {
+        let engine = SimEngine::open(target)?;
+        return Ok(Opened {
+            identity: engine.identity(),
+            engine: Box::new(engine),
+        });
+    }
+    let open = OpenRequest {
+        path: PathBuf::from(target),
+        writes: request.workload.read_pct < 100,
+        destroy_data: request.safety.destroy_data.clone(),
+        force: request.safety.force,
+        size: request.safety.size,
+    };
+    let opened = Target::open(&open)?;
+    if opened.created {
+        created.0 = Some(opened.path.clone());
+    }
+    Ok(Opened {
+        identity: opened.identity.clone(),
+        engine: real_engine(request.engine, Arc::new(opened))?,
+    })
+}
+
+/// Runs the engine on `engine_workload` (the whole workload, or what is left of it when a run
+/// continues after `previous` samples), records every interval and finishes run.json.
+fn execute(
+    request: &RunRequest,
+    mut opened: Opened,
+    mut info: RunInfo,
+    run_dir: RunDir,
+    engine_workload: &Workload,
+    previous: Vec<crate::stats::Sample>,
+    observer: &mut dyn RunObserver,
+) -> anyhow::Result<Outcome> {
+    let dir = run_dir.dir.clone();
+    observer.started(&dir, &info);
+    let writes = info.workload.read_pct < 100;
+    let mut tracker = SteadyTracker::new(request.stop.criteria(), info.target.identity.size_bytes);
+    for sample in &previous {
+        tracker.push(sample);
+    }
+    // Reaching steady state may end the run: the engine then watches a flag of its own, to
+    // which the user's Ctrl-C is forwarded.
+    let until_steady = request.stop.steady.stop_when_steady && writes;
+    let engine_flag = if until_steady {
+        Arc::new(AtomicBool::new(tracker.state().reached))
+    } else {
+        request.interrupt.clone()
+    };
+    let forwarder = until_steady.then(|| Forwarder::start(&request.interrupt, &engine_flag));
+    let control = Control {
+        interrupted: engine_flag.clone(),
+        checkpoint: request.checkpoint,
+    };
+    let steady_stop = until_steady.then_some(engine_flag.clone());
+    let mut recorder = Recorder::new(
+        run_dir,
+        info.clone(),
+        observer,
+        &previous,
+        tracker,
+        steady_stop,
+    );
+    let cpu0 = process_cpu_seconds();
+    let wall0 = Instant::now();
+    let result = opened.engine.run(engine_workload, &control, &mut recorder);
+    drop(forwarder);
+    // Anything that stopped the engine (a full disk under the run directory, a worker that
+    // could not start) ends the run as failed in run.json, not as "running" forever.
+    let (end, error) = match result {
+        Ok(end) => (end, None),
+        Err(e) => (RunEnd::Failed(format!("{e:#}")), Some(e)),
+    };
+    let cpu = process_cpu_seconds() - cpu0;
+    let wall = wall0.elapsed().as_secs_f64();
+    let (run_dir, total, t_start, t_end, tracker) = recorder.finish();
+    let steady = tracker.finish();
+    let user_stop = request.interrupt.load(std::sync::atomic::Ordering::Relaxed);
+    let end = match end {
+        RunEnd::Interrupted if until_steady && steady.reached && !user_stop => RunEnd::Completed,
+        other => other,
+    };
+    observer.finished(&end);
+
+    let engine_name = opened.engine.name();
+    let segment = Summary::new(&total, t_end - t_start, cpu, wall, engine_name);
+    let summary = if previous.is_empty() {
+        segment
+    } else {
+        resume::whole_run_summary(&previous, &segment)
+    };
+    info.status = match &end {
+        RunEnd::Completed => "completed",
+        RunEnd::Interrupted => "interrupted",
+        RunEnd::Failed(_) => "failed",
+    }
+    .into();
+    info.ended_utc = Some(utc_now());
+    info.end = Some(end.clone());
+    info.summary = Some(summary.clone());
+    info.drive_after = opened.drive_info(&request.target);
+    info.write_amplification =
+        crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
+    info.steady_state = writes.then_some(steady);
+    run_dir.write_info(&info)?;
+    if let Some(e) = error {
+        return Err(e);
+    }
+    Ok(Outcome {
+        dir,
+        info,
+        summary,
+        end,
+    })
+}
+
+/// Copies the user's interrupt flag into the engine's while a run that may also stop by itself
+/// (steady state) is going.
+struct Forwarder {
+    done: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Forwarder {
+    fn start(from: &Arc<AtomicBool>, to: &Arc<AtomicBool>) -> Forwarder {
+        use std::sync::atomic::Ordering::Relaxed;
+        let done = Arc::new(AtomicBool::new(false));
+        let (from, to, stop) = (from.clone(), to.clone(), done.clone());
+        let thread = std::thread::spawn(move || {
+            while !stop.load(Relaxed) {
+                if from.load(Relaxed) {
+                    to.store(true, Relaxed);
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        Forwarder {
+            done,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Forwarder {
+    fn drop(&mut self) {
+        self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
 

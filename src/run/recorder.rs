@@ -1,11 +1,16 @@
-//! The engine's interval sink for a run: writes each interval as a sample, keeps the run totals
-//! and passes each sample on to the observer. run.json's heartbeat follows the samples, at most
-//! once a wall-clock second (a simulated run takes thousands of samples a second).
+//! The engine's interval sink for a run: writes each interval as a sample, keeps the run totals,
+//! follows steady state and passes each sample on to the observer. A run continued after a
+//! crash carries on the same series: indexes, time and bytes written go on from its last sample.
+//! run.json's heartbeat follows the samples, at most once a wall-clock second (a simulated run
+//! takes thousands of samples a second).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::IntervalSink;
 use crate::results::{utc_now, RunDir, RunInfo};
+use crate::stats::steady::SteadyTracker;
 use crate::stats::{IntervalStats, Sample};
 
 use super::RunObserver;
@@ -18,26 +23,52 @@ pub(super) struct Recorder<'a> {
     total: IntervalStats,
     written: u64,
     index: u64,
+    /// Where this engine session's clock starts on the run's time line.
+    t_offset: f64,
     t_end: f64,
+    steady: SteadyTracker,
+    /// Set when steady state is reached, if that ends the run.
+    steady_stop: Option<Arc<AtomicBool>>,
 }
 
 impl<'a> Recorder<'a> {
-    pub(super) fn new(run_dir: RunDir, info: RunInfo, observer: &'a mut dyn RunObserver) -> Self {
+    /// A recorder continuing after `previous` (empty for a new run).
+    pub(super) fn new(
+        run_dir: RunDir,
+        info: RunInfo,
+        observer: &'a mut dyn RunObserver,
+        previous: &[Sample],
+        steady: SteadyTracker,
+        steady_stop: Option<Arc<AtomicBool>>,
+    ) -> Self {
+        let (index, t_offset, written) = previous.last().map_or((0, 0.0, 0), |s| {
+            (s.index + 1, s.t_end_s, s.bytes_written_total)
+        });
         Recorder {
             run_dir,
             info,
             last_heartbeat: Instant::now(),
             observer,
             total: IntervalStats::new(),
-            written: 0,
-            index: 0,
-            t_end: 0.0,
+            written,
+            index,
+            t_offset,
+            t_end: t_offset,
+            steady,
+            steady_stop,
         }
     }
 
-    /// The run directory, the totals over every interval and the end of the last one (s).
-    pub(super) fn finish(self) -> (RunDir, IntervalStats, f64) {
-        (self.run_dir, self.total, self.t_end)
+    /// The run directory, the totals over this session's intervals, where the session started
+    /// and ended on the run's time line (s), and the steady-state tracker.
+    pub(super) fn finish(self) -> (RunDir, IntervalStats, f64, f64, SteadyTracker) {
+        (
+            self.run_dir,
+            self.total,
+            self.t_offset,
+            self.t_end,
+            self.steady,
+        )
     }
 }
 
@@ -48,6 +79,7 @@ impl IntervalSink for Recorder<'_> {
         t_end_s: f64,
         stats: &IntervalStats,
     ) -> anyhow::Result<()> {
+        let (t_start_s, t_end_s) = (t_start_s + self.t_offset, t_end_s + self.t_offset);
         let sample = Sample::new(self.index, t_start_s, t_end_s, stats, self.written);
         self.run_dir.append(&sample)?;
         self.total.merge(stats);
@@ -58,6 +90,11 @@ impl IntervalSink for Recorder<'_> {
             self.last_heartbeat = Instant::now();
             self.info.heartbeat_utc = Some(utc_now());
             self.run_dir.write_info(&self.info)?;
+        }
+        if self.steady.push(&sample) {
+            if let Some(flag) = &self.steady_stop {
+                flag.store(true, Ordering::Relaxed);
+            }
         }
         self.observer.sample(&sample);
         Ok(())

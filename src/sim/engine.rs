@@ -54,7 +54,7 @@ impl SimEngine {
         control: &Control,
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
-        let device = self.drive.device_mut();
+        let mut device = self.drive.device_mut();
         let k = u64::from(device.spec.scale);
         // The scaled drive runs the same workload on a span k times smaller.
         let mut scaled = w.clone();
@@ -75,6 +75,8 @@ impl SimEngine {
         let mut done_ios = [Activity::default(); BATCH];
         let mut service = [0.0f64; BATCH];
         let mut queue = ClosedLoop::new(w.qd, device.spec.scale, 0.0);
+        let checkpoint = control.checkpoint.map(|c| c.as_secs_f64());
+        let mut next_checkpoint = checkpoint.unwrap_or(f64::INFINITY);
         loop {
             let size = budget.map_or(BATCH, |b| b.min(BATCH as u64) as usize);
             let batch = &mut batch[..size];
@@ -170,6 +172,13 @@ impl SimEngine {
                 grid.cut_before(t, &mut stats, sink)?;
                 sink.interval(grid.start, t, &stats)?;
                 return Ok(end);
+            }
+            // A kept drive saves itself now and then, so a crash loses at most that much of
+            // the run; the drive is a batch (at most 64 I/Os) ahead of the samples recorded.
+            if let Some(every) = checkpoint.filter(|_| t >= next_checkpoint) {
+                self.drive.save()?;
+                device = self.drive.device_mut();
+                next_checkpoint = t + every;
             }
         }
     }

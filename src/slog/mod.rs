@@ -303,6 +303,8 @@ pub fn run(
         write_amplification: None,
         process: Some(ProcessStamp::current()),
         heartbeat_utc: None,
+        steady_state: None,
+        resumes: Vec::new(),
     };
     let run_dir = RunDir::create(
         req.out.as_deref(),

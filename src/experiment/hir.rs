@@ -1,0 +1,190 @@
+//! SNIA PTS host idle recovery (HIR): purge, write twice the capacity (SNIA's preconditioning
+//! amount, with the test's own 4 KiB random writes: a purged drive is flat, and so "steady",
+//! until its spare area runs out), write 4 KiB at random offsets until steady state,
+//! then for each wait state (idle gaps of 5, 10, 15, 25 and 50 s) a series of idle gaps each
+//! followed by a 5-second write burst, and after each wait state a return to the steady-state
+//! baseline (continuous writes as long as the bursts of one wait state together, and at least
+//! five minutes, so the spare area that idle time freed is used up again). SNIA runs 360
+//! bursts per wait state (and a 1800 s return); `--bursts` scales that down.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::phase::{EraseParams, IdleParams, Phase, PhaseKind};
+use super::record::ExperimentRecord;
+use super::{run_params, Setup};
+use crate::results::steady_line;
+
+/// SNIA's idle gaps, seconds.
+pub const WAIT_STATES: [u32; 5] = [5, 10, 15, 25, 50];
+/// Length of one burst.
+pub const BURST: Duration = Duration::from_secs(5);
+/// Shortest return to baseline after a wait state.
+pub const MIN_RETURN: Duration = Duration::from_secs(300);
+
+/// The phases: `purge`, `fill` (2 × capacity), `precondition` (until steady, at most
+/// `max_duration`), then per wait state `wsN-idleK` / `wsN-burstK` pairs and `wsN-baseline`.
+pub fn phases(
+    setup: &Setup,
+    capacity: u64,
+    bursts: u32,
+    max_duration: Duration,
+    erase_method: &str,
+) -> Vec<Phase> {
+    let w = &setup.workload;
+    let mut precondition = run_params(w, Some(max_duration), None, Duration::from_secs(10));
+    precondition.until_steady = true;
+    let mut list = vec![
+        Phase {
+            name: "purge".into(),
+            kind: PhaseKind::Erase(EraseParams {
+                method: erase_method.into(),
+            }),
+        },
+        Phase {
+            name: "fill".into(),
+            kind: PhaseKind::Soak(run_params(
+                w,
+                None,
+                Some(capacity.saturating_mul(2)),
+                Duration::from_secs(10),
+            )),
+        },
+        Phase {
+            name: "precondition".into(),
+            kind: PhaseKind::Soak(precondition),
+        },
+    ];
+    for gap in WAIT_STATES {
+        // Idle first, so that every burst shows what its gap gave back (SNIA repeats burst
+        // then idle 360 times, where the order hardly matters; with a few bursts it does).
+        for k in 1..=bursts {
+            list.push(Phase {
+                name: format!("ws{gap}-idle{k}"),
+                kind: PhaseKind::Idle(IdleParams {
+                    seconds: f64::from(gap),
+                }),
+            });
+            list.push(Phase {
+                name: format!("ws{gap}-burst{k}"),
+                kind: PhaseKind::Measure(run_params(w, Some(BURST), None, Duration::from_secs(1))),
+            });
+        }
+        list.push(Phase {
+            name: format!("ws{gap}-baseline"),
+            kind: PhaseKind::Measure(run_params(
+                w,
+                Some((BURST * bursts).max(MIN_RETURN)),
+                None,
+                Duration::from_secs(1),
+            )),
+        });
+    }
+    list
+}
+
+fn iops_of(record: &ExperimentRecord, name: &str) -> Option<f64> {
+    record
+        .phase(name)
+        .filter(|p| p.status == "completed")?
+        .headline
+        .as_ref()?
+        .iops
+}
+
+/// Per wait state: the bursts' IOPS (each, and their mean), the return to baseline, and both
+/// against the steady state reached in preconditioning.
+pub fn summary_json(_dir: &Path, record: &ExperimentRecord) -> Value {
+    let steady = record
+        .phase("precondition")
+        .and_then(|p| p.headline.as_ref())
+        .and_then(|h| h.steady_state.clone());
+    let steady_iops = steady
+        .as_ref()
+        .and_then(|s| s.iops)
+        .or_else(|| iops_of(record, "precondition"));
+    let states: Vec<Value> = WAIT_STATES
+        .iter()
+        .map(|gap| {
+            let bursts: Vec<f64> = record
+                .phases
+                .iter()
+                .filter(|p| p.phase.name.starts_with(&format!("ws{gap}-burst")))
+                .filter_map(|p| iops_of(record, &p.phase.name))
+                .collect();
+            let mean =
+                (!bursts.is_empty()).then(|| bursts.iter().sum::<f64>() / bursts.len() as f64);
+            json!({
+                "idle_s": gap,
+                "burst_iops": bursts,
+                "burst_mean_iops": mean,
+                "burst_vs_steady": mean.zip(steady_iops).map(|(m, s)| m / s),
+                "baseline_iops": iops_of(record, &format!("ws{gap}-baseline")),
+            })
+        })
+        .collect();
+    json!({ "steady_state": steady, "steady_iops": steady_iops, "wait_states": states })
+}
+
+pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
+    let v = summary_json(dir, record);
+    let mut out = String::new();
+    if let Some(s) = record
+        .phase("precondition")
+        .and_then(|p| p.headline.as_ref())
+        .and_then(|h| h.steady_state.as_ref())
+    {
+        out.push_str(&steady_line(s));
+    }
+    out.push_str(&format!(
+        "  {:>8} {:>7} {:>12} {:>12} {:>12}\n",
+        "idle", "bursts", "burst IOPS", "vs steady", "return IOPS"
+    ));
+    let num = |x: &Value, f: &dyn Fn(f64) -> String| x.as_f64().map_or("-".to_string(), f);
+    for s in v["wait_states"].as_array().into_iter().flatten() {
+        out.push_str(&format!(
+            "  {:>8} {:>7} {:>12} {:>12} {:>12}\n",
+            format!("{} s", s["idle_s"]),
+            s["burst_iops"].as_array().map_or(0, |a| a.len()),
+            num(&s["burst_mean_iops"], &|x| format!("{x:.0}")),
+            num(&s["burst_vs_steady"], &|x| format!("{x:.2} ×")),
+            num(&s["baseline_iops"], &|x| format!("{x:.0}")),
+        ));
+    }
+    out
+}
+
+/// Runs HIR with `bursts` bursts per wait state.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    mut setup: Setup,
+    bursts: u32,
+    max_duration: Duration,
+    erase_method: &str,
+    out: Option<std::path::PathBuf>,
+    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    observer: &mut dyn super::ExperimentObserver,
+) -> anyhow::Result<super::ExperimentOutcome> {
+    let mut notes = super::apply_seed_align(&mut setup)?;
+    if bursts < 360 {
+        notes.push(format!(
+            "{bursts} bursts per wait state (SNIA: 360); the return to baseline lasts {} s (SNIA: 1800 s)",
+            (BURST * bursts).max(MIN_RETURN).as_secs()
+        ));
+    }
+    let settings = json!({
+        "bursts": bursts,
+        "wait_states_s": WAIT_STATES,
+        "max_duration_s": max_duration.as_secs_f64(),
+        "workload": setup.workload,
+    });
+    let capacity = super::runner::identity_of(&setup.target)?
+        .size_bytes
+        .unwrap_or(0);
+    let list = phases(&setup, capacity, bursts, max_duration, erase_method);
+    super::launch(
+        "hir", &setup, list, settings, notes, out, interrupt, observer,
+    )
+}

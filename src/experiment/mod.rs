@@ -1,0 +1,189 @@
+//! Experiments: lists of phases (measure, erase, soak, idle, sweep point) that record as they
+//! go and survive anything. An experiment directory holds `experiment.json` (the phase list
+//! with each phase's status and figures, rewritten atomically at every change) and one
+//! subdirectory per phase (`01-in-service/`, `02-erase-1/`…), each an ordinary run directory
+//! or erase record.
+//!
+//! - [`phase`]: a phase as data; [`record`]: experiment.json;
+//! - [`runner`]: runs the phases in order and resumes after a crash; [`idle`]: the idle phase;
+//! - the protocols: [`vertex2`] (the seed's fade-and-recover story), [`wsat`] (SNIA write
+//!   saturation), [`hir`] (SNIA host idle recovery), [`sweep`] (IOPS against queue depth or
+//!   threads);
+//! - [`report`]: the summaries they print, read from experiment.json and the phase directories.
+
+pub mod hir;
+pub mod idle;
+pub mod phase;
+pub mod record;
+pub mod report;
+pub mod runner;
+pub mod sweep;
+pub mod vertex2;
+pub mod wsat;
+
+use std::time::Duration;
+
+pub use phase::{Phase, PhaseKind, RunParams};
+pub use record::{ExperimentRecord, Headline, Options, PhaseRecord, SCHEMA_VERSION};
+pub use runner::{resume, start, ExperimentObserver, ExperimentOutcome, Quiet};
+
+use crate::pattern::Pattern;
+use crate::run::WorkloadSpec;
+use crate::sim::is_sim_target;
+use crate::workload::OnError;
+
+/// What every experiment command shares: the target and how to treat it.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The target as the user gave it.
+    pub target: String,
+    pub options: Options,
+    /// The access specification of the phases that write (each protocol adjusts it).
+    pub workload: WorkloadSpec,
+}
+
+/// The seed's access specification (4 KiB, 100 % random writes, QD128, incompressible data):
+/// the default of every experiment.
+pub fn seed_workload() -> WorkloadSpec {
+    WorkloadSpec {
+        bs: 4096,
+        align: None,
+        read_pct: 0,
+        random_pct: 100,
+        qd: 128,
+        span: None,
+        seed: None,
+        pattern: Pattern::Random,
+        refill: false,
+        on_error: OnError::Stop,
+    }
+}
+
+/// The smallest offset alignment the target allows, 512 where it can (the seed's unaligned
+/// writes), with a note when it cannot.
+pub fn seed_align(target: &str) -> anyhow::Result<(u64, Option<String>)> {
+    let logical = if is_sim_target(target) {
+        u64::from(crate::sim::identity(target)?.logical_block)
+    } else {
+        u64::from(crate::inspect::gather(target)?.logical_block.unwrap_or(512))
+    };
+    Ok(if logical <= 512 {
+        (512, None)
+    } else {
+        (
+            logical,
+            Some(format!(
+                "{target} has {logical}-byte logical blocks: writes are aligned to {logical} bytes, not the seed's 512"
+            )),
+        )
+    })
+}
+
+/// Builds the record of a new experiment from its phases: numbered subdirectories, every
+/// phase pending. A simulated drive without `state=` gets one inside the experiment directory.
+pub fn new_record(
+    name: &str,
+    setup: &Setup,
+    phases: Vec<Phase>,
+    settings: serde_json::Value,
+    notes: Vec<String>,
+) -> anyhow::Result<ExperimentRecord> {
+    let drive_state = (is_sim_target(&setup.target) && !setup.target.contains("state="))
+        .then(|| "drive.sim".to_string());
+    let width = phases.len().to_string().len().max(2);
+    let phases = phases
+        .into_iter()
+        .enumerate()
+        .map(|(i, phase)| PhaseRecord {
+            dir: phase
+                .kind
+                .has_dir()
+                .then(|| format!("{:0width$}-{}", i + 1, phase.name)),
+            phase,
+            status: "pending".into(),
+            started_utc: None,
+            ended_utc: None,
+            attempts: 0,
+            headline: None,
+            error: None,
+        })
+        .collect();
+    let now = crate::results::utc_now();
+    Ok(ExperimentRecord {
+        schema_version: SCHEMA_VERSION,
+        tool: "ssdfade".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        name: name.into(),
+        target: setup.target.clone(),
+        drive_state,
+        identity: runner::identity_of(&setup.target)?,
+        options: setup.options.clone(),
+        settings,
+        notes,
+        command_line: std::env::args().collect(),
+        created_utc: now.clone(),
+        updated_utc: now,
+        status: "pending".into(),
+        phases,
+    })
+}
+
+/// A run phase's parameters.
+pub fn run_params(
+    workload: &WorkloadSpec,
+    duration: Option<Duration>,
+    bytes: Option<u64>,
+    interval: Duration,
+) -> RunParams {
+    RunParams {
+        workload: workload.clone(),
+        duration_s: duration.map(|d| d.as_secs_f64()),
+        bytes,
+        interval_s: interval.as_secs_f64(),
+        until_steady: false,
+        engine: None,
+    }
+}
+
+/// The default experiment directory: `results/<UTC time>-<name>-<target name>`.
+pub fn default_dir(name: &str, target: &str) -> std::path::PathBuf {
+    let short = if is_sim_target(target) {
+        crate::sim::identity(target)
+            .map(|i| i.name)
+            .unwrap_or_else(|_| "sim".into())
+    } else {
+        std::path::Path::new(target)
+            .file_name()
+            .map_or("target".into(), |n| n.to_string_lossy().to_string())
+    };
+    crate::results::default_dir(&format!("{name}-{short}"))
+}
+
+/// Makes the record of a new experiment and runs it in `out` (default
+/// `results/<UTC time>-<name>-<target>`).
+#[allow(clippy::too_many_arguments)]
+pub fn launch(
+    name: &str,
+    setup: &Setup,
+    phases: Vec<Phase>,
+    settings: serde_json::Value,
+    notes: Vec<String>,
+    out: Option<std::path::PathBuf>,
+    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    observer: &mut dyn ExperimentObserver,
+) -> anyhow::Result<ExperimentOutcome> {
+    let record = new_record(name, setup, phases, settings, notes)?;
+    let dir = out.unwrap_or_else(|| default_dir(name, &setup.target));
+    start(&dir, record, interrupt, observer)
+}
+
+/// The seed's 512-byte alignment applied to `setup` unless the user chose one: returns the
+/// note to record when the target's blocks are larger.
+pub fn apply_seed_align(setup: &mut Setup) -> anyhow::Result<Vec<String>> {
+    if setup.workload.align.is_some() {
+        return Ok(Vec::new());
+    }
+    let (align, note) = seed_align(&setup.target)?;
+    setup.workload.align = Some(align);
+    Ok(note.into_iter().collect())
+}

@@ -1,0 +1,457 @@
+//! Runs an experiment's phases in order, from the first one not completed, recording each
+//! change in experiment.json before and after it. Every phase calls the same library as the
+//! command that does the same by hand: [`crate::run::run`] (measure, soak), [`crate::erase::erase`]
+//! (erase), and [`super::idle`].
+//!
+//! What a phase cut short does on the next `resume`: a measure or sweep point starts again in
+//! its own directory (on a simulated drive it goes on from what the drive saved, which before
+//! the end of the run is its start); a soak continues the same series for what is left
+//! ([`crate::run::continue_run`]); an erase is run again; an idle is waited again.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::phase::{EraseParams, PhaseKind, RunParams};
+use super::record::{ExperimentRecord, Headline, PhaseRecord, TargetIdentity};
+use crate::bad_input;
+use crate::engine::RunEnd;
+use crate::erase::{EraseRequest, Method, NoEraseProgress};
+use crate::results::{read_info, read_samples, utc_now, RunInfo};
+use crate::run::{continue_run, RunObserver, RunRequest, Safety, Stop};
+use crate::sim::is_sim_target;
+
+/// Watches an experiment: each phase as it starts and ends, and the runs inside them.
+pub trait ExperimentObserver {
+    fn phase_started(&mut self, _index: usize, _phase: &PhaseRecord) {}
+    fn phase_finished(&mut self, _index: usize, _phase: &PhaseRecord) {}
+    /// Watches the run of a measure or soak phase.
+    fn run_observer(&mut self, _phase: &PhaseRecord) -> Box<dyn RunObserver> {
+        Box::new(crate::run::NoProgress)
+    }
+}
+
+/// Watches nothing.
+pub struct Quiet;
+
+impl ExperimentObserver for Quiet {}
+
+/// An experiment that ran (to its end, or until interrupted or failed).
+pub struct ExperimentOutcome {
+    pub dir: PathBuf,
+    pub record: ExperimentRecord,
+    pub end: RunEnd,
+}
+
+/// The target every phase uses: the user's, plus the experiment's own state file for a
+/// simulated drive that had none.
+pub fn effective_target(dir: &Path, record: &ExperimentRecord) -> String {
+    match &record.drive_state {
+        Some(file) => format!("{},state={}", record.target, dir.join(file).display()),
+        None => record.target.clone(),
+    }
+}
+
+/// The identity of `target` as an experiment records it (cheap for simulated drives).
+pub fn identity_of(target: &str) -> anyhow::Result<TargetIdentity> {
+    if is_sim_target(target) {
+        let id = crate::sim::identity(target)?;
+        return Ok(TargetIdentity {
+            kind: id.kind,
+            model: id.model,
+            serial: id.serial,
+            size_bytes: Some(id.size_bytes),
+        });
+    }
+    let info = crate::inspect::gather(target)?;
+    Ok(TargetIdentity {
+        kind: info.kind,
+        model: info.model,
+        serial: info.serial,
+        size_bytes: info.size_bytes,
+    })
+}
+
+/// Creates the experiment directory with its record and runs every phase.
+pub fn start(
+    dir: &Path,
+    mut record: ExperimentRecord,
+    interrupt: Arc<AtomicBool>,
+    observer: &mut dyn ExperimentObserver,
+) -> anyhow::Result<ExperimentOutcome> {
+    preflight(&record)?;
+    if dir.join(super::record::FILE).exists() {
+        bad_input!(
+            "{} already holds an experiment: continue it with `ssdfade resume {}` or choose another --out",
+            dir.display(),
+            dir.display()
+        );
+    }
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        bad_input!(
+            "cannot create the experiment directory {}: {e}",
+            dir.display()
+        );
+    }
+    let dir = dir.canonicalize()?;
+    if record.drive_state.is_some() && dir.to_string_lossy().contains(',') {
+        std::fs::remove_dir(&dir).ok();
+        bad_input!(
+            "the experiment directory {} contains a comma, which a sim target's state= path cannot: choose another --out",
+            dir.display()
+        );
+    }
+    record.save(&dir)?;
+    run_phases(&dir, record, interrupt, observer)
+}
+
+/// Checks before anything is created that every phase can run: the target passes the safety
+/// gates of writing and every workload suits it (bad input: one line, exit 2, nothing written).
+fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
+    let target = &record.target;
+    let (size, logical_block, created) = if is_sim_target(target) {
+        let id = crate::sim::identity(target)?;
+        (id.size_bytes, id.logical_block, None)
+    } else {
+        let o = &record.options;
+        let opened = crate::target::Target::open(&crate::target::OpenRequest {
+            path: PathBuf::from(target),
+            writes: true,
+            destroy_data: o.destroy_data.clone(),
+            force: o.force,
+            size: o.size,
+        })?;
+        let created = opened.created.then(|| opened.path.clone());
+        (
+            opened.identity.size_bytes,
+            opened.identity.logical_block,
+            created,
+        )
+    };
+    for p in &record.phases {
+        let (PhaseKind::Measure(params) | PhaseKind::SweepPoint(params) | PhaseKind::Soak(params)) =
+            &p.phase.kind
+        else {
+            continue;
+        };
+        let w = &params.workload;
+        let workload = crate::workload::Workload {
+            bs: w.bs,
+            align: w.align.unwrap_or(w.bs),
+            read_pct: w.read_pct,
+            random_pct: w.random_pct,
+            qd: w.qd,
+            span: w.span.unwrap_or(size),
+            duration: params.duration_s.map(Duration::from_secs_f64),
+            bytes: params.bytes,
+            interval: Duration::from_secs_f64(params.interval_s),
+            seed: 0,
+            pattern: w.pattern,
+            refill: w.refill,
+            on_error: w.on_error,
+        };
+        if let Err(e) = workload.validate(size, logical_block) {
+            if let Some(file) = &created {
+                let _ = std::fs::remove_file(file);
+            }
+            return Err(e.context(format!("phase {}", p.phase.name)));
+        }
+    }
+    Ok(())
+}
+
+/// Continues an experiment from its first phase not completed. A completed, corrupt or
+/// unknown-version directory, or a target that is now another drive, is refused (exit 2).
+pub fn resume(
+    dir: &Path,
+    interrupt: Arc<AtomicBool>,
+    observer: &mut dyn ExperimentObserver,
+) -> anyhow::Result<ExperimentOutcome> {
+    let record = ExperimentRecord::load(dir)?;
+    let dir = dir.canonicalize()?;
+    if record.phases.iter().all(|p| p.status == "completed") {
+        bad_input!(
+            "{} is a completed experiment ({} phases): nothing to resume",
+            dir.display(),
+            record.phases.len()
+        );
+    }
+    let now = match identity_of(&record.target) {
+        Ok(id) => id,
+        Err(e) => bad_input!(
+            "the experiment's target {} cannot be opened now ({e:#}): resume when it is back",
+            record.target
+        ),
+    };
+    if now != record.identity {
+        bad_input!(
+            "{} is now another drive ({} {} serial {}) than the experiment started on ({} {} serial {}): resume refused",
+            record.target,
+            now.kind,
+            now.model.as_deref().unwrap_or("?"),
+            now.serial.as_deref().unwrap_or("?"),
+            record.identity.kind,
+            record.identity.model.as_deref().unwrap_or("?"),
+            record.identity.serial.as_deref().unwrap_or("?")
+        );
+    }
+    run_phases(&dir, record, interrupt, observer)
+}
+
+/// Holds an experiment directory for one process: a second `resume` of the same directory
+/// while the first still runs would interleave two runs of the same phase.
+fn lock(dir: &Path) -> anyhow::Result<std::fs::File> {
+    use std::os::fd::AsRawFd;
+    let path = dir.join(".lock");
+    let file = std::fs::File::create(&path)
+        .map_err(|e| anyhow::anyhow!("creating {}: {e}", path.display()))?;
+    // SAFETY: flock on a descriptor we own; the lock lives as long as the returned file.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        bad_input!(
+            "{} is in use by another ssdfade process: wait for it to end (or stop it) first",
+            dir.display()
+        );
+    }
+    Ok(file)
+}
+
+fn run_phases(
+    dir: &Path,
+    mut record: ExperimentRecord,
+    interrupt: Arc<AtomicBool>,
+    observer: &mut dyn ExperimentObserver,
+) -> anyhow::Result<ExperimentOutcome> {
+    let _lock = lock(dir)?;
+    let target = effective_target(dir, &record);
+    record.status = "running".into();
+    record.save(dir)?;
+    for i in 0..record.phases.len() {
+        if record.phases[i].status == "completed" {
+            continue;
+        }
+        {
+            let p = &mut record.phases[i];
+            p.status = "running".into();
+            p.started_utc = Some(utc_now());
+            p.ended_utc = None;
+            p.error = None;
+            p.attempts += 1;
+        }
+        record.save(dir)?;
+        observer.phase_started(i, &record.phases[i]);
+        let result = run_phase(dir, &record, i, &target, &interrupt, observer);
+        let p = &mut record.phases[i];
+        p.ended_utc = Some(utc_now());
+        let end = match result {
+            Ok((end, headline)) => {
+                p.headline = Some(headline);
+                p.status = status_of(&end).into();
+                if let RunEnd::Failed(why) = &end {
+                    p.error = Some(why.clone());
+                }
+                end
+            }
+            Err(e) => {
+                p.status = "failed".into();
+                p.error = Some(format!("{e:#}"));
+                record.status = "failed".into();
+                record.save(dir)?;
+                return Err(e.context(format!(
+                    "phase {} of the experiment in {} (resume with `ssdfade resume {}`)",
+                    record.phases[i].phase.name,
+                    dir.display(),
+                    dir.display()
+                )));
+            }
+        };
+        record.save(dir)?;
+        observer.phase_finished(i, &record.phases[i]);
+        if end != RunEnd::Completed {
+            record.status = status_of(&end).into();
+            record.save(dir)?;
+            return Ok(ExperimentOutcome {
+                dir: dir.to_path_buf(),
+                record,
+                end,
+            });
+        }
+    }
+    record.status = "completed".into();
+    record.save(dir)?;
+    Ok(ExperimentOutcome {
+        dir: dir.to_path_buf(),
+        record,
+        end: RunEnd::Completed,
+    })
+}
+
+fn status_of(end: &RunEnd) -> &'static str {
+    match end {
+        RunEnd::Completed => "completed",
+        RunEnd::Interrupted => "interrupted",
+        RunEnd::Failed(_) => "failed",
+    }
+}
+
+fn run_phase(
+    dir: &Path,
+    record: &ExperimentRecord,
+    i: usize,
+    target: &str,
+    interrupt: &Arc<AtomicBool>,
+    observer: &mut dyn ExperimentObserver,
+) -> anyhow::Result<(RunEnd, Headline)> {
+    let p = &record.phases[i];
+    let sub = p.dir.as_ref().map(|d| dir.join(d));
+    match &p.phase.kind {
+        PhaseKind::Measure(params) | PhaseKind::SweepPoint(params) | PhaseKind::Soak(params) => {
+            let soak = matches!(p.phase.kind, PhaseKind::Soak(_));
+            let sub = sub.expect("run phases have a directory");
+            let request = run_request(record, p, params, target, &sub, soak, interrupt);
+            let mut run_observer = observer.run_observer(p);
+            run_in(&request, soak, run_observer.as_mut())
+        }
+        PhaseKind::Erase(params) => {
+            let sub = sub.expect("erase phases have a directory");
+            erase_in(record, params, target, &sub, interrupt)
+        }
+        PhaseKind::Idle(params) => {
+            let end = super::idle::idle(target, params.seconds, interrupt)?;
+            Ok((
+                end,
+                Headline {
+                    seconds: params.seconds,
+                    ..Headline::default()
+                },
+            ))
+        }
+    }
+}
+
+fn run_request(
+    record: &ExperimentRecord,
+    p: &PhaseRecord,
+    params: &RunParams,
+    target: &str,
+    sub: &Path,
+    soak: bool,
+    interrupt: &Arc<AtomicBool>,
+) -> RunRequest {
+    let o = &record.options;
+    let stop = Stop::new(
+        params.duration_s.map(Duration::from_secs_f64),
+        params.bytes,
+        Duration::from_secs(60),
+    )
+    .with_steady(Duration::from_secs_f64(o.ss_round_s), params.until_steady);
+    RunRequest {
+        target: target.to_string(),
+        workload: params.workload.clone(),
+        stop,
+        interval: Duration::from_secs_f64(params.interval_s),
+        engine: params
+            .engine
+            .as_deref()
+            .and_then(|e| <crate::engine::EngineKind as clap::ValueEnum>::from_str(e, true).ok())
+            .or(o.engine),
+        safety: Safety {
+            destroy_data: o.destroy_data.clone(),
+            force: o.force,
+            size: o.size,
+        },
+        out: Some(sub.to_path_buf()),
+        command: format!("experiment {} {}", record.name, p.phase.name),
+        interrupt: interrupt.clone(),
+        checkpoint: if soak {
+            o.checkpoint_s.map(Duration::from_secs_f64)
+        } else {
+            None
+        },
+    }
+}
+
+/// Runs (or finishes) a measure or soak in its directory.
+fn run_in(
+    request: &RunRequest,
+    soak: bool,
+    observer: &mut dyn RunObserver,
+) -> anyhow::Result<(RunEnd, Headline)> {
+    let sub = request.out.clone().expect("phase directory");
+    let previous: Option<RunInfo> = read_info(&sub).ok();
+    let outcome = match previous {
+        // The run ended but the experiment did not hear of it (a crash in between).
+        Some(info) if info.status == "completed" => {
+            return Ok((RunEnd::Completed, headline(&sub, &info)))
+        }
+        // A soak goes on with its series; on a simulated drive any run goes on from what the
+        // drive saved (for a measure, its start), so the drive and the samples agree.
+        Some(_) if soak || is_sim_target(&request.target) => continue_run(request, observer)?,
+        _ => {
+            if sub.exists() {
+                std::fs::remove_dir_all(&sub)?;
+            }
+            crate::run::run(request, observer)?
+        }
+    };
+    Ok((outcome.end.clone(), headline(&sub, &outcome.info)))
+}
+
+fn headline(sub: &Path, info: &RunInfo) -> Headline {
+    let bytes_written = read_samples(sub)
+        .ok()
+        .and_then(|s| s.last().map(|s| s.bytes_written_total));
+    let s = info.summary.clone().unwrap_or_default();
+    Headline {
+        iops: Some(s.iops),
+        mb_per_s: Some(s.mb_per_s),
+        lat_us: s.lat_us,
+        seconds: s.seconds,
+        bytes_written,
+        steady_state: info.steady_state.clone(),
+        method: None,
+    }
+}
+
+/// Runs an erase in its directory; one cut short before (its outcome unknown) is run again.
+fn erase_in(
+    record: &ExperimentRecord,
+    params: &EraseParams,
+    target: &str,
+    sub: &Path,
+    interrupt: &Arc<AtomicBool>,
+) -> anyhow::Result<(RunEnd, Headline)> {
+    let done = |r: &crate::erase::EraseRecord| Headline {
+        seconds: r.duration_s.unwrap_or(0.0),
+        method: Some(r.method.clone()),
+        ..Headline::default()
+    };
+    if let Ok(text) = std::fs::read_to_string(sub.join("erase.json")) {
+        if let Ok(r) = serde_json::from_str::<crate::erase::EraseRecord>(&text) {
+            if r.outcome == "completed" {
+                return Ok((RunEnd::Completed, done(&r)));
+            }
+        }
+    }
+    if sub.exists() {
+        std::fs::remove_dir_all(sub)?;
+    }
+    let method: Method = match params.method.parse() {
+        Ok(m) => m,
+        Err(e) => bad_input!("erase method {}: {e}", params.method),
+    };
+    let request = EraseRequest {
+        target: target.to_string(),
+        method,
+        destroy_data: record.options.destroy_data.clone(),
+        force: record.options.force,
+        crypto: false,
+        action: None,
+        span: None,
+        chunk: 1 << 30,
+        out: Some(sub.to_path_buf()),
+        interrupt: interrupt.clone(),
+    };
+    let outcome = crate::erase::erase(&request, &mut NoEraseProgress)?;
+    Ok((outcome.end.clone(), done(&outcome.record)))
+}
