@@ -281,6 +281,12 @@ pub struct EraseArgs {
 pub struct RunArgs {
     /// File or block device to test (a file is created when --size is given and it is absent).
     pub target: String,
+    /// More targets, run at the same time with the same workload, each in its own run directory
+    /// under one group directory (--destroy-data then names every one: A,B,…).
+    #[arg(value_name = "MORE_TARGETS")]
+    pub more_targets: Vec<String>,
+    #[command(flatten)]
+    pub metrics: MetricsArgs,
     #[command(flatten)]
     pub safety: SafetyArgs,
     #[command(flatten)]
@@ -294,6 +300,18 @@ pub struct RunArgs {
     /// Print one JSON object with the results instead of the table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Where a run's live metrics go (Prometheus).
+#[derive(Args, Debug, Clone, Default)]
+pub struct MetricsArgs {
+    /// Serve Prometheus metrics on http://ADDR:PORT/metrics while the command runs.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub metrics_listen: Option<String>,
+    /// Rewrite this file (atomically) with the metrics after every sample, for node_exporter's
+    /// textfile collector.
+    #[arg(long, value_name = "PATH")]
+    pub metrics_textfile: Option<PathBuf>,
 }
 
 /// Options of `soak`: those of measure, and steady state.

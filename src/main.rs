@@ -32,6 +32,10 @@ fn main() {
         Err(e) => e.exit(),
     };
     let result = match &cli.command {
+        Command::Measure(args) if !args.more_targets.is_empty() => {
+            commands::measure::run_group(args)
+        }
+        Command::Soak(args) if !args.run.more_targets.is_empty() => commands::soak::run_group(args),
         Command::Measure(args) => commands::measure::run(args).map(|o| o.end),
         Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
         Command::Selftest(args) => commands::selftest::run(args).map(|()| RunEnd::Completed),

@@ -2,15 +2,15 @@
 
 use std::time::Duration;
 
-use super::measure::{outcome_json, print_table, progress};
+use super::measure::{observer, outcome_json, print_table};
 use super::run::request;
 use crate::cli::SoakArgs;
+use crate::engine::RunEnd;
 use crate::results::{read_samples, steady_line, Fade};
-use crate::run::Outcome;
+use crate::run::{Outcome, RunRequest};
 
-/// Runs the soak and prints a short account of it, with how far it faded and whether it
-/// reached steady state.
-pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
+/// The request of a soak: measure's options, its own defaults, and the steady-state rule.
+fn soak_request(args: &SoakArgs) -> anyhow::Result<RunRequest> {
     let mut request = request(
         &args.run,
         "soak",
@@ -24,7 +24,19 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
     request.stop = request
         .stop
         .with_steady(steady.ss_round, steady.until_steady);
-    let outcome = crate::run::run(&request, progress(&args.run).as_mut())?;
+    Ok(request)
+}
+
+/// Soaks every target given at once (a group) and prints the table of all of them.
+pub fn run_group(args: &SoakArgs) -> anyhow::Result<RunEnd> {
+    super::group::run(&args.run, soak_request(args)?)
+}
+
+/// Runs the soak and prints a short account of it, with how far it faded and whether it
+/// reached steady state.
+pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
+    let request = soak_request(args)?;
+    let outcome = crate::run::run(&request, observer(&args.run)?.as_mut())?;
     let fade = Fade::of(&read_samples(&outcome.dir)?, outcome.info.workload.interval);
     if args.run.json {
         let mut value = outcome_json(&outcome)?;

@@ -159,6 +159,23 @@ pub struct Outcome {
 /// is an error (exit 2) and leaves nothing behind; a failed or interrupted run is an `Ok`
 /// outcome with its [`RunEnd`], its samples kept.
 pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Result<Outcome> {
+    prepare(request)?.execute(observer)
+}
+
+/// A run whose target is open and checked and whose workload is resolved, with nothing written
+/// yet: dropping it leaves nothing behind. Lets a caller starting several runs at once check
+/// every target before any of them writes.
+pub struct Prepared {
+    request: RunRequest,
+    opened: Opened,
+    info: RunInfo,
+    workload: Workload,
+    created: CreatedFile,
+}
+
+/// The first half of [`run`]: opens the target with its safety gates and resolves the workload.
+/// Bad input or a refused target is an error and nothing is written.
+pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
     let mut created = CreatedFile(None);
     let opened = open(request, &mut created)?;
     let workload = resolve_workload(
@@ -174,7 +191,6 @@ pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Resu
         path: request.target.clone(),
         identity: opened.identity.clone(),
     };
-    let name = record.identity.name.clone();
     let info = RunInfo {
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -196,17 +212,49 @@ pub fn run(request: &RunRequest, observer: &mut dyn RunObserver) -> anyhow::Resu
         process: Some(ProcessStamp::current()),
         heartbeat_utc: None,
     };
-    let run_dir = RunDir::create(request.out.as_deref(), &name, &info)?;
-    created.0 = None;
-    execute(
-        request,
+    Ok(Prepared {
+        request: request.clone(),
         opened,
         info,
-        run_dir,
-        &workload,
-        Vec::new(),
-        observer,
-    )
+        workload,
+        created,
+    })
+}
+
+impl Prepared {
+    /// The target's kernel or file name (the default run directory's suffix).
+    pub fn name(&self) -> &str {
+        &self.info.target.identity.name
+    }
+
+    /// Writes the run directory at `dir` instead of the request's `--out` or default.
+    pub fn with_out(mut self, dir: PathBuf) -> Prepared {
+        self.request.out = Some(dir);
+        self
+    }
+
+    /// Creates the run directory and runs to the end: the second half of [`run`].
+    pub fn execute(self, observer: &mut dyn RunObserver) -> anyhow::Result<Outcome> {
+        let Prepared {
+            request,
+            opened,
+            info,
+            workload,
+            mut created,
+        } = self;
+        let name = info.target.identity.name.clone();
+        let run_dir = RunDir::create(request.out.as_deref(), &name, &info)?;
+        created.0 = None;
+        execute(
+            &request,
+            opened,
+            info,
+            run_dir,
+            &workload,
+            Vec::new(),
+            observer,
+        )
+    }
 }
 
 /// A target opened through the safety gates, with the engine that will drive it.

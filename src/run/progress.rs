@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::RunObserver;
 use crate::engine::RunEnd;
@@ -20,6 +20,26 @@ pub struct ProgressBarObserver {
     bar: Option<ProgressBar>,
     duration_s: Option<f64>,
     bytes: Option<u64>,
+    /// One line among several (a group of targets), led by `label`.
+    group: Option<(MultiProgress, String)>,
+}
+
+impl ProgressBarObserver {
+    /// A bar that is one line of `multi`, led by `label` (the target).
+    pub fn line_of(multi: &MultiProgress, label: &str) -> Self {
+        ProgressBarObserver {
+            group: Some((multi.clone(), label.to_string())),
+            ..Default::default()
+        }
+    }
+
+    fn message_width(&self) -> usize {
+        let label = self
+            .group
+            .as_ref()
+            .map_or(0, |(_, l)| l.chars().count() + 1);
+        message_width().saturating_sub(label)
+    }
 }
 
 /// Steps of the bar's position (per mille of the stop rule).
@@ -29,13 +49,23 @@ impl RunObserver for ProgressBarObserver {
     fn started(&mut self, _dir: &Path, info: &RunInfo) {
         self.duration_s = info.workload.duration.map(|d| d.as_secs_f64());
         self.bytes = info.workload.bytes;
-        let bar = ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::stderr());
+        let (bar, template) = match &self.group {
+            Some((multi, label)) => {
+                let bar = multi.add(ProgressBar::new(STEPS));
+                bar.set_prefix(label.clone());
+                (bar, "{prefix} [{elapsed_precise}] {wide_bar} {msg}")
+            }
+            None => (
+                ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::stderr()),
+                "[{elapsed_precise}] {wide_bar} {msg}",
+            ),
+        };
         bar.set_style(
-            ProgressStyle::with_template("[{elapsed_precise}] {wide_bar} {msg}")
+            ProgressStyle::with_template(template)
                 .expect("progress template")
                 .progress_chars("=> "),
         );
-        bar.set_message(fit(&["starting".into()], message_width()));
+        bar.set_message(fit(&["starting".into()], self.message_width()));
         bar.enable_steady_tick(Duration::from_millis(250));
         self.bar = Some(bar);
     }
@@ -71,12 +101,20 @@ impl RunObserver for ProgressBarObserver {
             format!("t {}", short(t)),
             format!("{} written", format_bytes(written)),
         ];
-        bar.set_message(fit(&fields, message_width()));
+        bar.set_message(fit(&fields, self.message_width()));
     }
 
-    fn finished(&mut self, _end: &RunEnd) {
+    fn finished(&mut self, end: &RunEnd) {
         if let Some(bar) = self.bar.take() {
-            bar.finish_and_clear();
+            match (&self.group, end) {
+                // The other lines go on: this one stays, saying how it ended.
+                (Some(_), RunEnd::Failed(why)) => {
+                    bar.abandon_with_message(format!("failed: {why}"))
+                }
+                (Some(_), RunEnd::Interrupted) => bar.abandon_with_message("interrupted"),
+                (Some(_), RunEnd::Completed) => bar.finish_with_message("completed"),
+                (None, _) => bar.finish_and_clear(),
+            }
         }
     }
 }

@@ -1,0 +1,75 @@
+//! The table printed at the end of a group: one row per target, side by side.
+
+use super::GroupOutcome;
+use crate::units::format_bytes;
+
+/// The two lines above the table: what every target ran (the first finished member's record).
+pub fn headline(group: &GroupOutcome) -> Option<String> {
+    let o = group.members.iter().find_map(|m| m.result.as_ref().ok())?;
+    let w = &o.info.workload;
+    Some(format!(
+        "{} of {} targets, {} engine\n  {} transfers, {} % read, {} % random, QD {}, {} data",
+        o.info.command,
+        group.members.len(),
+        o.info.engine,
+        format_bytes(w.bs),
+        w.read_pct,
+        w.random_pct,
+        w.qd,
+        w.pattern
+    ))
+}
+
+/// Target, status, IOPS, MB/s, mean and p99 latency (µs), errors and bytes written per member.
+pub fn table(group: &GroupOutcome) -> String {
+    let mut rows = vec![[
+        "Target", "Status", "IOPS", "MB/s", "Mean µs", "p99 µs", "Errors", "Written",
+    ]
+    .map(String::from)];
+    for m in &group.members {
+        let mut row = [
+            m.target.clone(),
+            m.status().to_string(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+        ];
+        if let Ok(o) = &m.result {
+            let s = &o.summary;
+            row[2] = format!("{:.0}", s.iops);
+            row[3] = format!("{:.1}", s.mb_per_s);
+            if let Some(lat) = &s.lat_us {
+                row[4] = format!("{:.1}", lat.mean);
+                row[5] = format!("{:.1}", lat.p99);
+            }
+            row[6] = s.errors.to_string();
+            let written = crate::results::read_samples(&o.dir)
+                .ok()
+                .and_then(|samples| samples.last().map(|l| l.bytes_written_total))
+                .unwrap_or(0);
+            row[7] = format_bytes(written);
+        }
+        rows.push(row);
+    }
+    let widths: Vec<usize> = (0..8)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in &rows {
+        let mut line = String::from(" ");
+        for (c, cell) in row.iter().enumerate() {
+            let pad = widths[c] - cell.chars().count();
+            if c < 2 {
+                line.push_str(&format!(" {cell}{}", " ".repeat(pad)));
+            } else {
+                line.push_str(&format!(" {}{cell}", " ".repeat(pad)));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,332 @@
+//! Prometheus metrics of running runs: a [`MetricsObserver`] wraps any run's observer and
+//! keeps per-target gauges and counters up to date (last interval's IOPS, throughput and
+//! latency quantiles, bytes written, errors, run state, drive wear), labelled by target, model,
+//! serial and run. An [`Exporter`] serves them on `GET /metrics` and/or rewrites a textfile for
+//! node_exporter's textfile collector atomically after every sample.
+
+mod server;
+mod textfile;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
+
+use crate::engine::RunEnd;
+use crate::results::RunInfo;
+use crate::run::RunObserver;
+use crate::stats::Sample;
+
+/// Which run a series belongs to: few values per host, never one per interval.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RunLabels {
+    /// The target as given (`/dev/nvme0n1`, `sim:…`).
+    pub target: String,
+    pub model: String,
+    pub serial: String,
+    /// The run directory's name.
+    pub run: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct QuantileLabels {
+    #[prometheus(flatten)]
+    run: RunLabels,
+    quantile: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct StateLabels {
+    #[prometheus(flatten)]
+    run: RunLabels,
+    state: String,
+}
+
+type FloatGauge = Gauge<f64, AtomicU64>;
+
+/// The run states `ssdfade_run_state` reports, one series each (1 for the current one).
+const STATES: [&str; 4] = ["running", "completed", "interrupted", "failed"];
+
+/// The metric families of every run in this process.
+struct Families {
+    iops: Family<RunLabels, FloatGauge>,
+    throughput: Family<RunLabels, FloatGauge>,
+    latency: Family<QuantileLabels, FloatGauge>,
+    latency_mean: Family<RunLabels, FloatGauge>,
+    elapsed: Family<RunLabels, FloatGauge>,
+    written: Family<RunLabels, Counter>,
+    errors: Family<RunLabels, Counter>,
+    samples: Family<RunLabels, Counter>,
+    state: Family<StateLabels, Gauge>,
+    wear_used: Family<RunLabels, Gauge>,
+    life_left: Family<RunLabels, Gauge>,
+}
+
+impl Families {
+    fn register(registry: &mut Registry) -> Families {
+        let f = Families {
+            iops: Family::default(),
+            throughput: Family::default(),
+            latency: Family::default(),
+            latency_mean: Family::default(),
+            elapsed: Family::default(),
+            written: Family::default(),
+            errors: Family::default(),
+            samples: Family::default(),
+            state: Family::default(),
+            wear_used: Family::default(),
+            life_left: Family::default(),
+        };
+        let r = registry;
+        r.register(
+            "iops",
+            "I/Os per second, reads and writes, in the last interval",
+            f.iops.clone(),
+        );
+        r.register(
+            "throughput_bytes_per_second",
+            "Bytes per second, reads and writes, in the last interval",
+            f.throughput.clone(),
+        );
+        r.register(
+            "latency_seconds",
+            "I/O latency of the last interval, reads and writes: quantiles 0.5, 0.99, 0.999 and 1 (the maximum)",
+            f.latency.clone(),
+        );
+        r.register(
+            "latency_mean_seconds",
+            "Mean I/O latency of the last interval, reads and writes",
+            f.latency_mean.clone(),
+        );
+        r.register(
+            "elapsed_seconds",
+            "End of the last interval, seconds since the run started (simulated time for sim targets)",
+            f.elapsed.clone(),
+        );
+        r.register(
+            "written_bytes",
+            "Bytes written since the run started",
+            f.written.clone(),
+        );
+        r.register(
+            "errors",
+            "I/O errors since the run started",
+            f.errors.clone(),
+        );
+        r.register(
+            "samples",
+            "Intervals recorded since the run started",
+            f.samples.clone(),
+        );
+        r.register(
+            "run_state",
+            "1 for the run's current state (running, completed, interrupted, failed), else 0",
+            f.state.clone(),
+        );
+        r.register(
+            "drive_percentage_used",
+            "Drive endurance used at the run's start, percent (NVMe percentage_used), when known",
+            f.wear_used.clone(),
+        );
+        r.register(
+            "drive_life_left_percent",
+            "Drive life left at the run's start, percent (ATA wear attribute), when known",
+            f.life_left.clone(),
+        );
+        f
+    }
+}
+
+/// Where the metrics of this process go: an HTTP endpoint, a textfile, or both.
+pub struct Exporter {
+    registry: Registry,
+    families: Families,
+    textfile: Option<PathBuf>,
+    /// One writer of the textfile at a time (runs of a group sample in their own threads).
+    textfile_lock: Mutex<()>,
+    /// Held while a sample's values are set and while they are encoded, so a scrape sees every
+    /// figure of one interval together.
+    consistent: Mutex<()>,
+    listen_addr: Option<std::net::SocketAddr>,
+}
+
+impl Exporter {
+    /// Starts exporting: `listen` (`ADDR:PORT`) serves `/metrics` from a background thread;
+    /// `textfile` is rewritten after every sample. `None` when neither is asked for. An address
+    /// that cannot be bound or a textfile whose directory is missing is bad input.
+    pub fn start(
+        listen: Option<&str>,
+        textfile: Option<&Path>,
+    ) -> anyhow::Result<Option<Arc<Exporter>>> {
+        if listen.is_none() && textfile.is_none() {
+            return Ok(None);
+        }
+        if let Some(path) = textfile {
+            textfile::check(path)?;
+        }
+        let http = listen.map(server::bind).transpose()?;
+        let mut registry = Registry::with_prefix("ssdfade");
+        let families = Families::register(&mut registry);
+        let exporter = Arc::new(Exporter {
+            registry,
+            families,
+            textfile: textfile.map(Path::to_path_buf),
+            textfile_lock: Mutex::new(()),
+            consistent: Mutex::new(()),
+            listen_addr: http.as_ref().and_then(|h| h.server_addr().to_ip()),
+        });
+        if let Some(http) = http {
+            server::serve(http, Arc::downgrade(&exporter))?;
+        }
+        Ok(Some(exporter))
+    }
+
+    /// The address the endpoint listens on (the port chosen when 0 was asked for).
+    pub fn listen_addr(&self) -> Option<std::net::SocketAddr> {
+        self.listen_addr
+    }
+
+    /// The metrics in the text exposition format.
+    pub fn encode(&self) -> String {
+        let _whole_intervals = self.consistent.lock().unwrap_or_else(|e| e.into_inner());
+        let mut text = String::new();
+        prometheus_client::encoding::text::encode(&mut text, &self.registry)
+            .expect("writing to a String cannot fail");
+        text
+    }
+
+    fn write_textfile(&self) {
+        if let Some(path) = &self.textfile {
+            let _one_writer = self.textfile_lock.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = textfile::replace(path, &self.encode()) {
+                eprintln!("ssdfade: metrics textfile: {e:#}");
+            }
+        }
+    }
+
+    /// Wraps `inner` so the run it watches is exported too.
+    pub fn observer(self: &Arc<Self>, inner: Box<dyn RunObserver + Send>) -> MetricsObserver {
+        MetricsObserver {
+            exporter: self.clone(),
+            labels: None,
+            inner,
+        }
+    }
+}
+
+/// A [`RunObserver`] exporting its run and passing every event on to the observer it wraps.
+pub struct MetricsObserver {
+    exporter: Arc<Exporter>,
+    labels: Option<RunLabels>,
+    inner: Box<dyn RunObserver + Send>,
+}
+
+impl MetricsObserver {
+    fn set_state(&self, labels: &RunLabels, now: &str) {
+        for state in STATES {
+            let key = StateLabels {
+                run: labels.clone(),
+                state: state.into(),
+            };
+            self.exporter
+                .families
+                .state
+                .get_or_create(&key)
+                .set(i64::from(state == now));
+        }
+    }
+}
+
+impl RunObserver for MetricsObserver {
+    fn started(&mut self, dir: &Path, info: &RunInfo) {
+        let identity = &info.target.identity;
+        let labels = RunLabels {
+            target: info.target.path.clone(),
+            model: identity.model.clone().unwrap_or_default(),
+            serial: identity.serial.clone().unwrap_or_default(),
+            run: dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        };
+        let f = &self.exporter.families;
+        // Counters appear at 0 from the start, so a rate() has its first point.
+        f.written.get_or_create(&labels).inc_by(0);
+        f.errors.get_or_create(&labels).inc_by(0);
+        f.samples.get_or_create(&labels).inc_by(0);
+        if let Some(wear) = info.drive_before.as_ref().map(|d| &d.wear) {
+            if let Some(used) = wear.percentage_used {
+                f.wear_used.get_or_create(&labels).set(i64::from(used));
+            }
+            if let Some(left) = wear.life_left_percent {
+                f.life_left.get_or_create(&labels).set(i64::from(left));
+            }
+        }
+        self.set_state(&labels, "running");
+        self.labels = Some(labels);
+        self.exporter.write_textfile();
+        self.inner.started(dir, info);
+    }
+
+    fn sample(&mut self, sample: &Sample) {
+        if let Some(labels) = &self.labels {
+            let whole_interval = self
+                .exporter
+                .consistent
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            let f = &self.exporter.families;
+            f.iops.get_or_create(labels).set(sample.iops);
+            f.throughput
+                .get_or_create(labels)
+                .set(sample.mb_per_s * 1e6);
+            f.elapsed.get_or_create(labels).set(sample.t_end_s);
+            // An interval without I/O has no latency: NaN, a gap in a graph.
+            let lat = sample.lat_us.unwrap_or(crate::stats::LatencySummary {
+                mean: f64::NAN,
+                p50: f64::NAN,
+                p99: f64::NAN,
+                p999: f64::NAN,
+                max: f64::NAN,
+            });
+            for (quantile, us) in [
+                ("0.5", lat.p50),
+                ("0.99", lat.p99),
+                ("0.999", lat.p999),
+                ("1", lat.max),
+            ] {
+                let key = QuantileLabels {
+                    run: labels.clone(),
+                    quantile: quantile.into(),
+                };
+                f.latency.get_or_create(&key).set(us / 1e6);
+            }
+            f.latency_mean.get_or_create(labels).set(lat.mean / 1e6);
+            let written = f.written.get_or_create(labels);
+            written.inc_by(sample.bytes_written_total.saturating_sub(written.get()));
+            f.errors.get_or_create(labels).inc_by(sample.errors);
+            f.samples.get_or_create(labels).inc();
+            drop(whole_interval);
+            self.exporter.write_textfile();
+        }
+        self.inner.sample(sample);
+    }
+
+    fn finished(&mut self, end: &RunEnd) {
+        if let Some(labels) = &self.labels {
+            let state = match end {
+                RunEnd::Completed => "completed",
+                RunEnd::Interrupted => "interrupted",
+                RunEnd::Failed(_) => "failed",
+            };
+            self.set_state(labels, state);
+            self.exporter.write_textfile();
+        }
+        self.inner.finished(end);
+    }
+}

@@ -1,0 +1,466 @@
+//! Several targets in one command (group runs) and the Prometheus exporter: zram devices and
+//! simulated drives made by the tests, one run directory each, one failing on purpose, one
+//! refusing all, the /metrics endpoint scraped during a run and the textfile replaced atomically.
+
+mod common;
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::{root_or_skip, ssdfade, Zram};
+use ssdfade::group::GroupRecord;
+use ssdfade::results::{read_info, read_samples};
+
+fn dev(z: &Zram) -> String {
+    z.path.to_str().unwrap().to_string()
+}
+
+/// A zram device with a small memory limit: writes fail with EIO once it is full.
+fn full_zram() -> Zram {
+    let zram = Zram::new(64 << 20);
+    std::fs::write(
+        format!("/sys/block/zram{}/mem_limit", zram.index),
+        (4u64 << 20).to_string(),
+    )
+    .unwrap();
+    zram
+}
+
+#[test]
+fn zram_devices_soaked_together_each_get_a_complete_run_dir_and_a_table_row() {
+    if !root_or_skip("zram_devices_soaked_together") {
+        return;
+    }
+    let zrams: Vec<Zram> = (0..3).map(|_| Zram::new(64 << 20)).collect();
+    let devs: Vec<String> = zrams.iter().map(dev).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .arg("soak")
+        .args(&devs)
+        .args(["--destroy-data", &devs.join(",")])
+        .args([
+            "--duration",
+            "3s",
+            "--interval",
+            "1s",
+            "--qd",
+            "4",
+            "--out",
+            "grp",
+        ])
+        .env("COLUMNS", "80")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let group = dir.path().join("grp");
+    let record = GroupRecord::read(&group).unwrap();
+    assert_eq!(record.status, "completed");
+    assert_eq!(record.members.len(), 3);
+    // The overlay of the three fade curves, drawn by `compare` into the group directory.
+    let png = std::fs::read(group.join("compare.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "compare.png is no PNG");
+    let md = std::fs::read_to_string(group.join("compare.md")).unwrap();
+    for member in &record.members {
+        assert!(
+            md.contains(&member.run_dir),
+            "{} missing from compare.md",
+            member.run_dir
+        );
+    }
+    let mut run_dirs = std::collections::HashSet::new();
+    for (member, dev) in record.members.iter().zip(&devs) {
+        assert_eq!(&member.target, dev);
+        assert_eq!(member.status, "completed");
+        let run = group.join(&member.run_dir);
+        assert!(
+            run_dirs.insert(run.clone()),
+            "two members share {}",
+            run.display()
+        );
+        // Each run directory stands alone: its own run.json naming its own device, its own samples.
+        let info = read_info(&run).unwrap();
+        assert_eq!(&info.target.path, dev);
+        assert_eq!(info.status, "completed");
+        assert_eq!(info.command, "soak");
+        let samples = read_samples(&run).unwrap();
+        assert!(
+            samples.len() >= 3,
+            "{} samples in {}",
+            samples.len(),
+            run.display()
+        );
+        let written = samples.last().unwrap().bytes_written_total;
+        assert!(written > 0);
+        // The device really holds that much written data (zram counts what it stores).
+        let mm = std::fs::read_to_string(format!(
+            "/sys/block/{}/mm_stat",
+            Path::new(dev).file_name().unwrap().to_str().unwrap()
+        ))
+        .unwrap();
+        let orig: u64 = mm.split_whitespace().next().unwrap().parse().unwrap();
+        assert!(orig > 0, "{dev} holds no data after the soak");
+        // Its row in the table: the run's IOPS and status beside its target, at most 80 columns.
+        let row = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(dev))
+            .unwrap_or_else(|| panic!("no row for {dev} in\n{stdout}"));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells[1], "completed", "{row}");
+        let summary = info.summary.unwrap();
+        assert_eq!(cells[2], format!("{:.0}", summary.iops), "{row}");
+        assert_eq!(cells[3], format!("{:.1}", summary.mb_per_s), "{row}");
+        assert!(row.chars().count() <= 80, "{row}");
+    }
+}
+
+#[test]
+fn a_failing_target_does_not_stop_the_others_and_the_exit_status_says_which() {
+    if !root_or_skip("a_failing_target_does_not_stop_the_others") {
+        return;
+    }
+    let good = Zram::new(64 << 20);
+    let full = full_zram();
+    let (good_dev, full_dev) = (dev(&good), dev(&full));
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .args(["soak", &good_dev, &full_dev, "sim:ram-8g,scale=64"])
+        .args(["--destroy-data", &format!("{good_dev},{full_dev}")])
+        .args([
+            "--duration",
+            "4s",
+            "--interval",
+            "1s",
+            "--qd",
+            "2",
+            "--out",
+            "grp",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with(&format!("ssdfade: {full_dev} failed:"))),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(&format!("{good_dev} failed")), "{stderr}");
+    let group = dir.path().join("grp");
+    let record = GroupRecord::read(&group).unwrap();
+    assert_eq!(record.status, "failed");
+    let by_target: HashMap<&str, _> = record
+        .members
+        .iter()
+        .map(|m| (m.target.as_str(), m))
+        .collect();
+    assert_eq!(by_target[full_dev.as_str()].status, "failed");
+    assert!(by_target[full_dev.as_str()].error.is_some());
+    for ok in [good_dev.as_str(), "sim:ram-8g,scale=64"] {
+        let member = by_target[ok];
+        assert_eq!(member.status, "completed", "{ok}");
+        // It ran its whole duration, after the other target had failed.
+        let samples = read_samples(&group.join(&member.run_dir)).unwrap();
+        assert!(
+            samples.last().unwrap().t_end_s >= 3.9,
+            "{ok}: {:?}",
+            samples.last().unwrap().t_end_s
+        );
+    }
+    let failed = read_info(&group.join(&by_target[full_dev.as_str()].run_dir)).unwrap();
+    assert_eq!(failed.status, "failed");
+}
+
+#[test]
+fn one_refused_target_refuses_all_and_nothing_is_written() {
+    if !root_or_skip("one_refused_target_refuses_all") {
+        return;
+    }
+    let a = Zram::new(16 << 20);
+    let b = Zram::new(16 << 20);
+    let (a_dev, b_dev) = (dev(&a), dev(&b));
+    let dir = tempfile::tempdir().unwrap();
+    // b is not confirmed: the whole command is refused, a untouched too.
+    let out = ssdfade(dir.path())
+        .args([
+            "soak",
+            &a_dev,
+            &b_dev,
+            "sim:ram-8g,scale=64",
+            "--destroy-data",
+            &a_dev,
+        ])
+        .args(["--duration", "2s", "--interval", "1s"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&b_dev) && stderr.contains("--destroy-data"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "something was created"
+    );
+    for d in [&a_dev, &b_dev] {
+        let name = Path::new(d).file_name().unwrap().to_str().unwrap();
+        let mm = std::fs::read_to_string(format!("/sys/block/{name}/mm_stat")).unwrap();
+        let fields: Vec<u64> = mm.split_whitespace().map(|f| f.parse().unwrap()).collect();
+        assert_eq!(fields[0], 0, "{d} was written: {mm}");
+        let stat = std::fs::read_to_string(format!("/sys/block/{name}/stat")).unwrap();
+        let writes: u64 = stat.split_whitespace().nth(4).unwrap().parse().unwrap();
+        assert_eq!(writes, 0, "{d} saw writes: {stat}");
+    }
+    // A confirmation naming no target is refused as well.
+    let out = ssdfade(dir.path())
+        .args([
+            "soak",
+            &a_dev,
+            &b_dev,
+            "--destroy-data",
+            &format!("{a_dev},{b_dev},/dev/nope"),
+        ])
+        .args(["--duration", "2s"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/nope"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// `GET /metrics` over a plain TCP connection; the body, or None when nothing listens yet.
+fn scrape(addr: &str) -> Option<String> {
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    write!(s, "GET /metrics HTTP/1.0\r\nHost: {addr}\r\n\r\n").ok()?;
+    let mut text = String::new();
+    s.read_to_string(&mut text).ok()?;
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    assert!(
+        head.starts_with("HTTP/1.") && head.contains(" 200 "),
+        "{head}"
+    );
+    Some(body.to_string())
+}
+
+/// The value of series `name` whose labels include `target="…"`.
+fn value(text: &str, name: &str, target: &str, extra: &str) -> Option<f64> {
+    let target = format!("target=\"{target}\"");
+    text.lines()
+        .filter(|l| l.starts_with(&format!("{name}{{")))
+        .find(|l| l.contains(&target) && l.contains(extra))
+        .and_then(|l| l.rsplit(' ').next())
+        .map(|v| v.parse().unwrap())
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn metrics_endpoint_scraped_during_a_group_run_matches_the_samples() {
+    if !root_or_skip("metrics_endpoint_scraped_during_a_group_run") {
+        return;
+    }
+    let zram = Zram::new(64 << 20);
+    let zdev = dev(&zram);
+    let targets = [
+        zdev.as_str(),
+        "sim:ram-8g,scale=64",
+        "sim:dc-ssd-400g,scale=64",
+    ];
+    let addr = format!("127.0.0.1:{}", free_port());
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(dir.path())
+        .arg("soak")
+        .args(targets)
+        .args(["--destroy-data", &zdev, "--metrics-listen", &addr])
+        .args([
+            "--duration",
+            "5s",
+            "--interval",
+            "1s",
+            "--qd",
+            "4",
+            "--out",
+            "grp",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Scrape until every target has two samples in, while the run goes on.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut last = String::new();
+    let text = loop {
+        assert!(
+            Instant::now() < deadline,
+            "no scrape with two samples per target"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before a scrape saw two samples per target; last scrape:\n{last}"
+        );
+        if let Some(text) = scrape(&addr) {
+            last = text.clone();
+            if targets
+                .iter()
+                .all(|t| value(&text, "ssdfade_samples_total", t, "").unwrap_or(0.0) >= 2.0)
+            {
+                break text;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // The RAM device runs in real time: still running. A simulated drive's 5 s of simulated
+    // time may already be over.
+    assert_eq!(
+        value(&text, "ssdfade_run_state", &zdev, "state=\"running\""),
+        Some(1.0)
+    );
+    for t in targets {
+        let states: f64 = ["running", "completed"]
+            .iter()
+            .map(|s| value(&text, "ssdfade_run_state", t, &format!("state=\"{s}\"")).unwrap())
+            .sum();
+        assert_eq!(states, 1.0, "{t}");
+    }
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "{stderr}");
+    assert!(
+        text.contains("# TYPE ssdfade_written_bytes counter"),
+        "{text}"
+    );
+    let record = GroupRecord::read(&dir.path().join("grp")).unwrap();
+    for (member, t) in record.members.iter().zip(targets) {
+        let samples = read_samples(&dir.path().join("grp").join(&member.run_dir)).unwrap();
+        let n = value(&text, "ssdfade_samples_total", t, "").unwrap() as usize;
+        let s = &samples[n - 1];
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+        let iops = value(&text, "ssdfade_iops", t, "").unwrap();
+        assert!(
+            close(iops, s.iops),
+            "{t}: scraped {iops}, sample {} {}",
+            n - 1,
+            s.iops
+        );
+        let bps = value(&text, "ssdfade_throughput_bytes_per_second", t, "").unwrap();
+        assert!(close(bps, s.mb_per_s * 1e6), "{t}: {bps} vs {}", s.mb_per_s);
+        let written = value(&text, "ssdfade_written_bytes_total", t, "").unwrap();
+        assert_eq!(written as u64, s.bytes_written_total, "{t}");
+        let p99 = value(&text, "ssdfade_latency_seconds", t, "quantile=\"0.99\"").unwrap();
+        assert!(
+            close(p99, s.lat_us.unwrap().p99 / 1e6),
+            "{t}: {p99} vs {}",
+            s.lat_us.unwrap().p99
+        );
+        let run = format!("run=\"{}\"", member.run_dir);
+        assert!(text
+            .lines()
+            .any(|l| l.contains(&format!("target=\"{t}\"")) && l.contains(&run)));
+    }
+    // The sim drives carry their model and serial.
+    assert!(text.contains("serial=\"SIM-ram-8g-1\""), "{text}");
+}
+
+#[test]
+fn textfile_is_replaced_atomically_after_every_sample() {
+    let dir = tempfile::tempdir().unwrap();
+    let prom_dir = dir.path().join("textfile");
+    std::fs::create_dir(&prom_dir).unwrap();
+    let prom = prom_dir.join("ssdfade.prom");
+    let mut child = ssdfade(dir.path())
+        .args(["soak", "sim:ram-8g,scale=64", "--metrics-textfile"])
+        .arg(&prom)
+        .args([
+            "--duration",
+            "3s",
+            "--interval",
+            "10ms",
+            "--qd",
+            "4",
+            "--out",
+            "run",
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Read as fast as we can while it is rewritten: every read is a whole file.
+    let mut reads = 0;
+    let mut seen_counts = std::collections::BTreeSet::new();
+    while child.try_wait().unwrap().is_none() {
+        if let Ok(text) = std::fs::read_to_string(&prom) {
+            reads += 1;
+            assert!(text.ends_with("# EOF\n"), "a torn textfile:\n{text}");
+            if let Some(n) = value(&text, "ssdfade_samples_total", "sim:ram-8g,scale=64", "") {
+                seen_counts.insert(n as u64);
+            }
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    assert!(
+        reads > 10 && seen_counts.len() > 3,
+        "{reads} reads, {seen_counts:?}"
+    );
+    // Only the file itself is left: no temporary files.
+    let names: Vec<_> = std::fs::read_dir(&prom_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("ssdfade.prom")]);
+    let text = std::fs::read_to_string(&prom).unwrap();
+    let samples = read_samples(&dir.path().join("run")).unwrap();
+    let t = "sim:ram-8g,scale=64";
+    assert_eq!(
+        value(&text, "ssdfade_samples_total", t, ""),
+        Some(samples.len() as f64)
+    );
+    assert_eq!(
+        value(&text, "ssdfade_run_state", t, "state=\"completed\""),
+        Some(1.0)
+    );
+    assert_eq!(
+        value(&text, "ssdfade_run_state", t, "state=\"running\""),
+        Some(0.0)
+    );
+    assert_eq!(
+        value(&text, "ssdfade_written_bytes_total", t, ""),
+        Some(samples.last().unwrap().bytes_written_total as f64)
+    );
+}
+
+#[test]
+fn a_metrics_address_that_cannot_be_bound_refuses_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let out = ssdfade(dir.path())
+        .args(["soak", "sim:ram-8g,scale=64", "sim:dc-ssd-400g,scale=64"])
+        .args(["--metrics-listen", &addr, "--duration", "1s"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--metrics-listen"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
