@@ -347,7 +347,18 @@ fn soak_until_steady_stops_once_steady() {
     let w = &st["window"];
     assert!(w["range_pct"].as_f64().unwrap() <= 20.0);
     assert!(w["slope_pct"].as_f64().unwrap() <= 10.0);
-    assert!((st["iops"].as_f64().unwrap() - 6000.0).abs() < 900.0, "{v}");
+    // The steady IOPS is the window's: the I/Os of its samples over its length.
+    let (from, to) = (w["start_s"].as_f64().unwrap(), w["end_s"].as_f64().unwrap());
+    let ops: f64 = s
+        .iter()
+        .filter(|x| x["t_end_s"].as_f64().unwrap() > from && x["t_end_s"].as_f64().unwrap() <= to)
+        .map(|x| x["ops"].as_f64().unwrap())
+        .sum();
+    let want = ops / (to - from);
+    assert!(
+        (st["iops"].as_f64().unwrap() - want).abs() < 0.01 * want,
+        "{v}"
+    );
 }
 
 #[test]
@@ -433,10 +444,11 @@ fn hir_on_the_simulated_drive_recovers_after_the_longer_gaps() {
             .map(|b| b.as_f64().unwrap())
             .collect();
         assert_eq!(bursts.len(), 2);
-        // Every burst follows an idle gap; the return to baseline writes the gain away.
+        // Every burst follows an idle gap; the return to baseline writes the gain away, so
+        // over its length it runs below the bursts.
         let baseline = s["baseline_iops"].as_f64().unwrap();
         assert!(
-            baseline < 0.8 * bursts[0].min(bursts[1]),
+            baseline < bursts[0].min(bursts[1]),
             "the return to baseline: {s}"
         );
     }

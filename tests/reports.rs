@@ -115,6 +115,8 @@ fn a_damaged_sample_line_is_named_and_nothing_is_drawn() {
     let mut lines: Vec<&str> = text.lines().collect();
     lines[2] = "{\"index\":2,\"t_start_s\":oops}";
     std::fs::write(run.join("samples.jsonl"), lines.join("\n") + "\n").unwrap();
+    // The run drew its charts when it ended; take them away to see plot draw nothing.
+    std::fs::remove_file(run.join("fade.png")).unwrap();
 
     for command in ["plot", "report"] {
         let out = ssdfade(tmp.path()).arg(command).arg(&run).output().unwrap();

