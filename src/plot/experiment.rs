@@ -98,6 +98,12 @@ pub fn timeline(exp: &Experiment) -> Timeline {
         t0 += last.t_end_s;
         bytes0 += last.bytes_written_total;
     }
+    // Many measured states (an HIR's bursts and returns, a sweep's points) cannot be labelled
+    // without their labels running into each other: the bands name the phases instead.
+    const MAX_LABELLED_STATES: usize = 6;
+    if states.len() > MAX_LABELLED_STATES {
+        states.clear();
+    }
     let run = first_run(exp);
     let device = run.map_or_else(String::new, |r| {
         let id = &r.info.target.identity;
