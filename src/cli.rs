@@ -271,8 +271,8 @@ pub struct EraseArgs {
     /// Run directory for erase.json (default results/<UTC time>-<target>-erase).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Print the erase record as JSON.
-    #[arg(long)]
+    /// Print the erase record as JSON (not with --dry-run, which prints the commands).
+    #[arg(long, conflicts_with = "dry_run")]
     pub json: bool,
 }
 

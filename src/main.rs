@@ -58,7 +58,7 @@ fn main() {
         Ok(RunEnd::Completed) => 0,
         Ok(RunEnd::Interrupted) => {
             say(format_args!(
-                "ssdfade: interrupted; the samples taken so far are kept"
+                "ssdfade: interrupted; what was recorded so far is kept"
             ));
             130
         }

@@ -221,6 +221,27 @@ fn runs_started_in_the_same_second_get_their_own_directories() {
 }
 
 #[test]
+fn a_size_below_an_existing_files_is_refused_and_the_file_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.img");
+    std::fs::write(&file, vec![7u8; 1 << 20]).unwrap();
+    let out = ssdfade(dir.path())
+        .args([
+            "measure",
+            "t.img",
+            "--size",
+            "512k",
+            "--destroy-data",
+            "t.img",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("never shrunk"));
+    assert_eq!(std::fs::read(&file).unwrap(), vec![7u8; 1 << 20]);
+}
+
+#[test]
 fn a_refused_run_or_erase_creates_no_directory() {
     let dir = tempfile::tempdir().unwrap();
     for args in [
@@ -228,9 +249,24 @@ fn a_refused_run_or_erase_creates_no_directory() {
         &["soak", "sim:ram-8g", "--qd", "0"],
         &["erase", "t.img", "--method", "trim"],
         &["erase", "sim:vertex2-60g,scale=64", "--method", "sim"],
+        // Options that do not apply are refused, not ignored.
+        &["measure", "sim:ram-8g", "--engine", "threads"],
+        &["measure", "sim:ram-8g", "--size", "1G"],
+        &["measure", "sim:ram-8g", "--destroy-data", "/dev/sda"],
+        &[
+            "erase",
+            "sim:ram-8g,state=x.sim",
+            "--method",
+            "trim",
+            "--action",
+            "crypto",
+        ],
+        &["erase", "sim:ram-8g,state=x.sim", "--dry-run", "--json"],
     ] {
         let out = ssdfade(dir.path()).args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
     }
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");

@@ -133,6 +133,12 @@ impl ErasePlan {
 /// apply (exit 2). With `dry_run`, a target of the wrong kind gets assumed values and a note
 /// instead of a refusal. Reads the target's facts; changes nothing.
 pub fn plan_erase(req: &EraseRequest, dry_run: bool) -> anyhow::Result<ErasePlan> {
+    if req.action.is_some() && !matches!(req.method, Method::NvmeSanitize | Method::Auto) {
+        bad_input!(
+            "--action applies to --method nvme-sanitize only, not {}: drop --action",
+            req.method
+        );
+    }
     if is_sim_target(&req.target) {
         let how = match &req.method {
             Method::Sim | Method::Auto => SimErase::Secure,

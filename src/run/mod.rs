@@ -275,6 +275,7 @@ fn open(request: &RunRequest, created: &mut CreatedFile) -> anyhow::Result<Opene
     let target = &request.target;
     // A simulated drive needs no confirmation (no real data is at stake).
     if is_sim_target(target) {
+        refuse_real_only_options(request)?;
         let engine = SimEngine::open(target)?;
         return Ok(Opened {
             identity: engine.identity(),
@@ -296,6 +297,31 @@ fn open(request: &RunRequest, created: &mut CreatedFile) -> anyhow::Result<Opene
         identity: opened.identity.clone(),
         engine: real_engine(request.engine, Arc::new(opened))?,
     })
+}
+
+/// A simulated drive runs on its own engine, has its size from its preset and needs no
+/// confirmation: options that only a real target takes are refused rather than ignored.
+fn refuse_real_only_options(request: &RunRequest) -> anyhow::Result<()> {
+    let target = &request.target;
+    if request.engine.is_some() {
+        crate::bad_input!(
+            "--engine does not apply to {target}: a simulated drive runs on its own engine; drop --engine"
+        );
+    }
+    if request.safety.size.is_some() {
+        crate::bad_input!(
+            "--size does not apply to {target}: a simulated drive's size comes from its preset (sim list); drop --size"
+        );
+    }
+    if let Some(named) = &request.safety.destroy_data {
+        if named.as_os_str() != target.as_str() {
+            crate::bad_input!(
+                "--destroy-data names {}, not {target}: a simulated drive needs no confirmation; drop --destroy-data",
+                named.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Runs the engine on `engine_workload` (the whole workload, or what is left of it when a run

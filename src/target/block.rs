@@ -87,6 +87,12 @@ pub(super) fn open(req: &OpenRequest) -> anyhow::Result<Target> {
             path.display()
         )))
     })?;
+    if size == 0 {
+        crate::bad_input!(
+            "{} has no capacity (0 bytes): an unattached loop device or a drive without media? attach it (losetup) or name another device",
+            path.display()
+        );
+    }
     let mut identity = identity_of(rdev).unwrap_or_default();
     identity.size_bytes = size;
     identity.logical_block = logical;

@@ -90,6 +90,12 @@ pub(super) fn open_existing(req: &OpenRequest, meta: &Metadata) -> anyhow::Resul
     lock_for_run(&file, &req.path)?;
     let mut size = meta.len();
     if let Some(wanted) = req.size {
+        if wanted < size {
+            bad_input!(
+                "{} already holds {size} bytes, more than --size {wanted}: a test file is never shrunk; drop --size, or use --span {wanted} to run on part of it",
+                req.path.display()
+            );
+        }
         if wanted > size {
             if !req.writes {
                 bad_input!(
