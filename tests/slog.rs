@@ -562,3 +562,39 @@ fn another_file_as_baseline_needs_its_own_confirmation() {
     assert!(writes >= 250);
     assert_eq!(b["measured"]["concurrency"].as_array().unwrap().len(), 4);
 }
+
+#[test]
+fn the_report_of_a_slog_run_carries_its_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = slog_json(
+        dir.path(),
+        &[
+            "sim:vertex2-60g,scale=16",
+            "--max-size",
+            "4k",
+            "--sustain",
+            "3s",
+            "--out",
+            "v",
+        ],
+    );
+    let rating = record["verdict"]["rating"].as_str().unwrap().to_string();
+    let out = ssdfade(dir.path()).args(["report", "v"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::fs::read_to_string(dir.path().join("v/report.md")).unwrap();
+    assert!(report.contains("## SLOG verdict"), "{report}");
+    assert!(
+        report.contains(&format!("{} as a ZFS log device", rating.to_uppercase())),
+        "{report}"
+    );
+    // The latency reason's figure is the run's own.
+    let latency = reason(&record, "4 KiB")["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(report.contains(&latency), "{latency} not in {report}");
+}

@@ -6,6 +6,7 @@ mod document;
 mod experiment;
 mod figures;
 mod run;
+mod slog;
 
 use std::path::{Path, PathBuf};
 
@@ -50,7 +51,10 @@ pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
     } else {
         let run = load_run(dir)?;
         let files = crate::plot::render_run(&run, &fade, Format::Png)?;
-        let doc = run::document(&run, &file_name(&files[0]), &file_name(&files[1]))?;
+        let mut doc = run::document(&run, &file_name(&files[0]), &file_name(&files[1]))?;
+        if run.info.command == "slog" {
+            slog::add_verdict(&mut doc, dir)?;
+        }
         (files, doc)
     };
     let markdown = doc.markdown();
