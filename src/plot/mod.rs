@@ -13,6 +13,7 @@ mod hir;
 mod latency;
 mod panel;
 mod run_dir;
+mod slog;
 mod style;
 mod sweep;
 mod wsat;
@@ -33,6 +34,7 @@ pub use run_dir::{
     fade_chart, first_and_last_full, latency_chart, plot_dir, render_run, render_run_dir,
     steady_window,
 };
+pub use slog::{slog_chart, SizeLine, SlogChart};
 pub use style::SIZE;
 pub use sweep::{SweepChart, SweepPoint};
 pub use wsat::{WsatChart, WsatRound};

@@ -154,5 +154,12 @@ pub fn plot_dir(dir: &Path, format: Format, out: Option<&Path>) -> anyhow::Resul
         let exp = load_experiment(dir)?;
         return super::experiment::render_experiment(&exp, &fade_path, format);
     }
-    render_run(&load_run(dir)?, &fade_path, format)
+    let run = load_run(dir)?;
+    let mut written = render_run(&run, &fade_path, format)?;
+    if run.info.command == "slog" {
+        let path = fade_path.with_file_name(format!("slog.{}", format.extension()));
+        super::slog_chart(dir)?.write(&path, format)?;
+        written.push(path);
+    }
+    Ok(written)
 }

@@ -448,6 +448,7 @@ pub fn run(
         evidence,
     };
     write_json_atomic(&dir.join("slog.json"), &record)?;
+    crate::run::draw_charts(&dir);
     Ok(Outcome { dir, record })
 }
 
