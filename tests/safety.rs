@@ -188,7 +188,18 @@ fn permission_denied_is_refused() {
     .unwrap();
     let dev = zram.path.to_str().unwrap();
     let before = digest(&zram.path);
-    let out = ssdfade(dir.path())
+    // The unprivileged user must be able to run the binary wherever the tree was cloned (a
+    // 0700 temporary directory, say): run a copy from a directory anyone can enter.
+    let bin = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        bin.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let copy = bin.path().join("ssdfade");
+    std::fs::copy(env!("CARGO_BIN_EXE_ssdfade"), &copy).unwrap();
+    let out = std::process::Command::new(&copy)
+        .current_dir(dir.path())
         .args(["measure", dev, "--destroy-data", dev, "--duration", "1s"])
         .uid(65534)
         .gid(65534)
