@@ -135,22 +135,12 @@ fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
         else {
             continue;
         };
-        let w = &params.workload;
-        let workload = crate::workload::Workload {
-            bs: w.bs,
-            align: w.align.unwrap_or(w.bs),
-            read_pct: w.read_pct,
-            random_pct: w.random_pct,
-            qd: w.qd,
-            span: w.span.unwrap_or(size),
-            duration: params.duration_s.map(Duration::from_secs_f64),
-            bytes: params.bytes,
-            interval: Duration::from_secs_f64(params.interval_s),
-            seed: 0,
-            pattern: w.pattern,
-            refill: w.refill,
-            on_error: w.on_error,
-        };
+        let workload = params.workload.on_target(
+            size,
+            params.duration_s.map(Duration::from_secs_f64),
+            params.bytes,
+            Duration::from_secs_f64(params.interval_s),
+        );
         if let Err(e) = workload.validate(size, logical_block) {
             if let Some(file) = &created {
                 let _ = std::fs::remove_file(file);

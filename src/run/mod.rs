@@ -74,6 +74,34 @@ pub struct WorkloadSpec {
     pub on_error: OnError,
 }
 
+impl WorkloadSpec {
+    /// The workload on a target of `size` bytes with this stop rule and sample period; a seed
+    /// not given is a fresh one. Not yet validated against the target.
+    pub fn on_target(
+        &self,
+        size: u64,
+        duration: Option<Duration>,
+        bytes: Option<u64>,
+        interval: Duration,
+    ) -> Workload {
+        Workload {
+            bs: self.bs,
+            align: self.align.unwrap_or(self.bs),
+            read_pct: self.read_pct,
+            random_pct: self.random_pct,
+            qd: self.qd,
+            span: self.span.unwrap_or(size),
+            duration,
+            bytes,
+            interval,
+            seed: self.seed.unwrap_or_else(fresh_seed),
+            pattern: self.pattern,
+            refill: self.refill,
+            on_error: self.on_error,
+        }
+    }
+}
+
 /// The stop rule: whichever comes first; at least one of duration and bytes is set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stop {
@@ -479,22 +507,12 @@ fn resolve_workload(
     size: u64,
     logical_block: u32,
 ) -> anyhow::Result<Workload> {
-    let w = &request.workload;
-    let workload = Workload {
-        bs: w.bs,
-        align: w.align.unwrap_or(w.bs),
-        read_pct: w.read_pct,
-        random_pct: w.random_pct,
-        qd: w.qd,
-        span: w.span.unwrap_or(size),
-        duration: request.stop.duration,
-        bytes: request.stop.bytes,
-        interval: request.interval,
-        seed: w.seed.unwrap_or_else(fresh_seed),
-        pattern: w.pattern,
-        refill: w.refill,
-        on_error: w.on_error,
-    };
+    let workload = request.workload.on_target(
+        size,
+        request.stop.duration,
+        request.stop.bytes,
+        request.interval,
+    );
     workload.validate(size, logical_block)?;
     Ok(workload)
 }
