@@ -313,18 +313,28 @@ where
 
     std::thread::scope(|scope| {
         let spawn = &spawn;
-        let threads: Vec<Thread> = handles
-            .into_iter()
-            .enumerate()
-            .map(|(id, handle)| {
-                std::thread::Builder::new()
-                    .name(format!("ssdfade-io-{id}"))
-                    .spawn_scoped(scope, move || spawn(id, handle))
-                    .expect("spawning an I/O thread")
-                    .thread()
-                    .clone()
-            })
-            .collect();
+        let mut threads: Vec<Thread> = Vec::with_capacity(workers);
+        for (id, handle) in handles.into_iter().enumerate() {
+            let started = std::thread::Builder::new()
+                .name(format!("ssdfade-io-{id}"))
+                .spawn_scoped(scope, move || spawn(id, handle));
+            match started {
+                Ok(t) => threads.push(t.thread().clone()),
+                Err(e) => {
+                    // The workers already started wait for all the others: release them
+                    // into a run that is already stopped (the scope then joins them).
+                    shared.stop.store(true, Ordering::Relaxed);
+                    shared.go.store(true, Ordering::Release);
+                    for thread in &threads {
+                        thread.unpark();
+                    }
+                    anyhow::bail!(
+                        "cannot start I/O thread {} of {workers} (out of memory allocating an I/O buffer or its stack: {e}): lower --qd or --bs",
+                        id + 1
+                    );
+                }
+            }
+        }
         while shared.ready.load(Ordering::Acquire) < workers {
             std::thread::park();
         }
