@@ -74,8 +74,14 @@ pub enum Command {
 pub struct SlogArgs {
     /// File, block device or sim:… target to test.
     pub target: String,
+    /// More targets, tested at the same time, each in its own run directory under one group
+    /// directory, with a verdict table of all of them.
+    #[arg(value_name = "MORE_TARGETS")]
+    pub more_targets: Vec<String>,
+    #[command(flatten)]
+    pub metrics: MetricsArgs,
     /// Confirm that writing destroys the data on this device or file (must name the target;
-    /// give it again for a --baseline device).
+    /// give it again for a --baseline device; several targets: A,B,… or once each).
     #[arg(long, value_name = "TARGET", action = clap::ArgAction::Append)]
     pub destroy_data: Vec<PathBuf>,
     /// Also write over a device carrying a filesystem or partition-table signature.
@@ -457,6 +463,11 @@ pub struct Vertex2Args {
     /// File, block device or sim:… target (a real device needs --destroy-data naming it).
     #[arg(default_value = "sim:vertex2-60g")]
     pub target: String,
+    /// More targets, each running the whole experiment at the same time in its own
+    /// experiment directory under one group directory (--destroy-data then names every real
+    /// one: A,B,…).
+    #[arg(value_name = "MORE_TARGETS")]
+    pub more_targets: Vec<String>,
     #[command(flatten)]
     pub common: ExperimentArgs,
     /// Length of each measure phase.
@@ -482,6 +493,11 @@ pub struct Vertex2Args {
 pub struct WsatArgs {
     /// File, block device or sim:… target (a real device needs --destroy-data naming it).
     pub target: String,
+    /// More targets, each running the whole experiment at the same time in its own
+    /// experiment directory under one group directory (--destroy-data then names every real
+    /// one: A,B,…).
+    #[arg(value_name = "MORE_TARGETS")]
+    pub more_targets: Vec<String>,
     #[command(flatten)]
     pub common: ExperimentArgs,
     /// Stop writing after this long even if 4 × capacity is not written yet.
@@ -494,6 +510,11 @@ pub struct WsatArgs {
 pub struct HirArgs {
     /// File, block device or sim:… target (a real device needs --destroy-data naming it).
     pub target: String,
+    /// More targets, each running the whole experiment at the same time in its own
+    /// experiment directory under one group directory (--destroy-data then names every real
+    /// one: A,B,…).
+    #[arg(value_name = "MORE_TARGETS")]
+    pub more_targets: Vec<String>,
     #[command(flatten)]
     pub common: ExperimentArgs,
     /// Bursts per wait state (SNIA: 360; the return to baseline lasts as long as the bursts).
@@ -507,6 +528,8 @@ pub struct HirArgs {
 /// What every experiment takes.
 #[derive(Args, Debug, Clone)]
 pub struct ExperimentArgs {
+    #[command(flatten)]
+    pub metrics: MetricsArgs,
     #[command(flatten)]
     pub safety: SafetyArgs,
     #[command(flatten)]
@@ -571,8 +594,11 @@ pub struct ExperimentWorkloadArgs {
 /// Options of `resume`.
 #[derive(Args, Debug, Clone)]
 pub struct ResumeArgs {
-    /// The experiment directory to continue.
+    /// The experiment directory to continue, or a group directory (group.json): every member
+    /// not completed is continued, all at once.
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub metrics: MetricsArgs,
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -583,6 +609,8 @@ pub struct ResumeArgs {
 pub struct SweepArgs {
     /// File, block device or sim:… target (writing to a device needs --destroy-data naming it).
     pub target: String,
+    #[command(flatten)]
+    pub metrics: MetricsArgs,
     #[command(flatten)]
     pub safety: SafetyArgs,
     #[command(flatten)]

@@ -1,22 +1,31 @@
 //! `ssdfade experiment vertex2|wsat|hir`, `ssdfade resume DIR` and `ssdfade sweep`: convert the
-//! options, start (or continue) the experiment through [`crate::experiment`], print its summary.
+//! options, start (or continue) the experiment through [`crate::experiment`] (several targets:
+//! [`crate::group::experiment`]), print its summary or the group's table.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use indicatif::MultiProgress;
 
 use crate::cli::{
     ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, ResumeArgs, SweepArgs,
 };
 use crate::engine::RunEnd;
+use crate::experiment::progress::{phase_line, GroupLine};
 use crate::experiment::report::{summary_json, summary_text};
 use crate::experiment::{
-    hir, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, Options, PhaseKind,
-    PhaseRecord, Setup,
+    hir, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, ExperimentRecord, Options,
+    PhaseKind, PhaseRecord, Quiet, Setup,
 };
+use crate::group::experiment::GroupExperiment;
+use crate::metrics::Exporter;
 use crate::run::progress::ProgressBarObserver;
 use crate::run::{install_signal_flag, NoProgress, RunObserver, WorkloadSpec};
 
-/// Runs `ssdfade experiment …`.
+/// Runs `ssdfade experiment …` on one target, or on several at once (a group).
 pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
     let interrupt = install_signal_flag()?;
-    let (common, outcome) = match cmd {
+    let (name, target, more, common, make): (&str, _, _, _, Box<Make>) = match cmd {
         ExperimentCommand::Vertex2(a) => {
             let v = vertex2::Vertex2 {
                 measure_duration: a.measure_duration,
@@ -28,49 +37,183 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
                 pattern_check: a.pattern_check,
                 pattern_bs: 512,
             };
-            let mut t = Terminal::new(a.common.json);
-            let setup = setup(&a.target, &a.common);
+            let make = move |s| vertex2::record(s, v.clone());
             (
+                "vertex2",
+                &a.target,
+                &a.more_targets,
                 &a.common,
-                vertex2::run(setup, v, a.common.out.clone(), interrupt, &mut t)?,
+                Box::new(make),
             )
         }
         ExperimentCommand::Wsat(a) => {
-            let mut t = Terminal::new(a.common.json);
-            let setup = setup(&a.target, &a.common);
-            let o = wsat::run(
-                setup,
-                a.max_duration,
-                &a.common.erase_method,
-                a.common.out.clone(),
-                interrupt,
-                &mut t,
-            )?;
-            (&a.common, o)
+            let make = |s| wsat::record(s, a.max_duration, &a.common.erase_method);
+            (
+                "wsat",
+                &a.target,
+                &a.more_targets,
+                &a.common,
+                Box::new(make),
+            )
         }
         ExperimentCommand::Hir(a) => {
-            let mut t = Terminal::new(a.common.json);
-            let setup = setup(&a.target, &a.common);
-            let o = hir::run(
-                setup,
-                a.bursts,
-                a.max_duration,
-                &a.common.erase_method,
-                a.common.out.clone(),
-                interrupt,
-                &mut t,
-            )?;
-            (&a.common, o)
+            let make = |s| hir::record(s, a.bursts, a.max_duration, &a.common.erase_method);
+            ("hir", &a.target, &a.more_targets, &a.common, Box::new(make))
         }
     };
+    let exporter = exporter(&common.metrics)?;
+    if !more.is_empty() {
+        let targets: Vec<String> = std::iter::once(target).chain(more).cloned().collect();
+        return run_group(name, &targets, common, &make, &exporter, interrupt);
+    }
+    let mut observer = watched(Box::new(Terminal::new(common.json)), &exporter);
+    let record = make(setup(target, common))?;
+    let outcome =
+        crate::experiment::launch(record, common.out.clone(), interrupt, observer.as_mut())?;
     print(&outcome, common.json)
 }
 
-/// Runs `ssdfade resume DIR`.
+/// Builds an experiment's record for one target.
+type Make<'a> = dyn Fn(Setup) -> anyhow::Result<ExperimentRecord> + Sync + 'a;
+
+/// `observer`, exported to Prometheus too when asked.
+fn watched(
+    observer: Box<dyn ExperimentObserver + Send>,
+    exporter: &Option<Arc<Exporter>>,
+) -> Box<dyn ExperimentObserver + Send> {
+    match exporter {
+        Some(e) => Box::new(e.experiment_observer(observer)),
+        None => observer,
+    }
+}
+
+fn exporter(m: &crate::cli::MetricsArgs) -> anyhow::Result<Option<Arc<Exporter>>> {
+    Exporter::start(m.metrics_listen.as_deref(), m.metrics_textfile.as_deref())
+}
+
+/// The experiment on every target at once: one progress line per target, then the table of
+/// all of them, the overlay of their soaks and a line per failed target.
+fn run_group(
+    name: &str,
+    targets: &[String],
+    common: &ExperimentArgs,
+    make: &Make,
+    exporter: &Option<Arc<Exporter>>,
+    interrupt: Arc<AtomicBool>,
+) -> anyhow::Result<RunEnd> {
+    let confirmed = crate::group::confirmations(targets, common.safety.destroy_data.as_deref())?;
+    let setups = targets
+        .iter()
+        .zip(confirmed)
+        .map(|(target, destroy_data)| {
+            let mut s = setup(target, common);
+            s.options.destroy_data = destroy_data;
+            s
+        })
+        .collect();
+    let multi = MultiProgress::new();
+    let observer_for = group_lines(&multi, targets, common.json, exporter);
+    let group = crate::group::experiment::run(
+        name,
+        setups,
+        make,
+        &observer_for,
+        common.out.as_deref(),
+        interrupt,
+    )?;
+    print_group(&group, common.json)
+}
+
+/// Makes each target's observer: its line of `multi` (nothing with --json), exported.
+fn group_lines<'a>(
+    multi: &'a MultiProgress,
+    targets: &[String],
+    json: bool,
+    exporter: &'a Option<Arc<Exporter>>,
+) -> impl Fn(&str) -> Box<dyn ExperimentObserver + Send> + 'a {
+    let width = targets.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+    move |target: &str| {
+        let line: Box<dyn ExperimentObserver + Send> = if json {
+            Box::new(Quiet)
+        } else {
+            Box::new(GroupLine::new(multi, &format!("{target:<width$}")))
+        };
+        watched(line, exporter)
+    }
+}
+
+fn print_group(group: &GroupExperiment, json: bool) -> anyhow::Result<RunEnd> {
+    use crate::group::experiment::{failure, status};
+    if json {
+        let members: Vec<serde_json::Value> = group
+            .members
+            .iter()
+            .map(|m| match &m.result {
+                Ok(o) => {
+                    let mut v = summary_json(&o.dir, &o.record);
+                    v["error"] = failure(m).into();
+                    v
+                }
+                Err(e) => serde_json::json!({
+                    "target": m.target,
+                    "dir": m.dir.display().to_string(),
+                    "status": status(m),
+                    "error": e,
+                }),
+            })
+            .collect();
+        let compared: Vec<String> = match &group.comparison {
+            Some(Ok(files)) => files.iter().map(|p| p.display().to_string()).collect(),
+            _ => Vec::new(),
+        };
+        let value = serde_json::json!({
+            "group_dir": group.dir.display().to_string(),
+            "members": members,
+            "compare": compared,
+        });
+        crate::outln!("{}", serde_json::to_string_pretty(&value)?)?;
+    } else {
+        crate::out!("{}", crate::group::experiment_table(group))?;
+        crate::outln!("  Group directory: {}", group.dir.display())?;
+        if let Some(Ok(files)) = &group.comparison {
+            for path in files {
+                crate::outln!("  Compared: {}", path.display())?;
+            }
+        }
+    }
+    if let Some(Err(why)) = &group.comparison {
+        eprintln!("ssdfade: could not draw the comparison: {why}");
+    }
+    for m in &group.members {
+        if let Some(why) = failure(m) {
+            eprintln!("ssdfade: {} failed: {why}", m.target);
+        }
+    }
+    let end = group.end();
+    if end != RunEnd::Completed {
+        eprintln!(
+            "ssdfade: continue the unfinished targets with `ssdfade resume {}`",
+            group.dir.display()
+        );
+    }
+    Ok(end)
+}
+
+/// Runs `ssdfade resume DIR`: an experiment directory, or a group directory (every member
+/// not completed, all at once).
 pub fn resume(args: &ResumeArgs) -> anyhow::Result<RunEnd> {
     let interrupt = install_signal_flag()?;
-    let mut t = Terminal::new(args.json);
-    let outcome = crate::experiment::resume(&args.dir, interrupt, &mut t)?;
+    let exporter = exporter(&args.metrics)?;
+    if args.dir.join("group.json").exists() {
+        let record = crate::group::GroupRecord::read(&args.dir)?;
+        let targets: Vec<String> = record.members.iter().map(|m| m.target.clone()).collect();
+        let multi = MultiProgress::new();
+        let observer_for = group_lines(&multi, &targets, args.json, &exporter);
+        let group = crate::group::experiment::resume(&args.dir, &observer_for, interrupt)?;
+        return print_group(&group, args.json);
+    }
+    let mut t = watched(Box::new(Terminal::new(args.json)), &exporter);
+    let outcome = crate::experiment::resume(&args.dir, interrupt, t.as_mut())?;
     print(&outcome, args.json)
 }
 
@@ -92,7 +235,10 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
         ),
         workload: workload(&args.workload, 1),
     };
-    let mut t = Terminal::new(args.json);
+    let mut t = watched(
+        Box::new(Terminal::new(args.json)),
+        &exporter(&args.metrics)?,
+    );
     let outcome = sweep::run(
         setup,
         axis,
@@ -101,7 +247,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
         args.interval,
         args.out.clone(),
         interrupt,
-        &mut t,
+        t.as_mut(),
     )?;
     print(&outcome, args.json)
 }
@@ -188,29 +334,12 @@ impl ExperimentObserver for Terminal {
     }
 
     fn phase_finished(&mut self, index: usize, p: &PhaseRecord) {
-        if self.quiet {
-            return;
+        if !self.quiet {
+            eprintln!("ssdfade: {}", phase_line(index, p));
         }
-        let figures = p
-            .headline
-            .as_ref()
-            .map(|h| match (h.iops, &h.method) {
-                (Some(iops), _) => format!("{iops:.0} IOPS"),
-                (None, Some(m)) => format!("{m} in {:.1} s", h.seconds),
-                (None, None) => format!("{:.0} s", h.seconds),
-            })
-            .unwrap_or_default();
-        eprintln!(
-            "ssdfade: [{}] {} ({}): {} {}",
-            index + 1,
-            p.phase.name,
-            p.phase.kind.label(),
-            p.status,
-            figures
-        );
     }
 
-    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver> {
+    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver + Send> {
         if !self.quiet && matches!(phase.phase.kind, PhaseKind::Soak(_)) {
             Box::new(ProgressBarObserver::default())
         } else {

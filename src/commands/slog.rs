@@ -1,9 +1,13 @@
-//! `ssdfade slog`: the SLOG test of a device, printed as tables and a verdict (or slog.json).
+//! `ssdfade slog`: the SLOG test of a device, printed as tables and a verdict (or slog.json);
+//! with several targets, all at once under one group directory, with a verdict table.
 
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
 use crate::cli::SlogArgs;
 use crate::engine::RunEnd;
+use crate::metrics::Exporter;
+use crate::run::{NoProgress, RunObserver};
 use crate::slog::baseline::Baseline;
 use crate::slog::sweep::Plan;
 use crate::slog::{self, Request};
@@ -12,7 +16,18 @@ use crate::slog::{self, Request};
 pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
     let request = Request {
         target: args.target.clone(),
-        destroy_data: args.destroy_data.clone(),
+        // `A,B` and `A --destroy-data B` both name two targets.
+        destroy_data: args
+            .destroy_data
+            .iter()
+            .flat_map(|d| {
+                d.to_string_lossy()
+                    .split(',')
+                    .map(PathBuf::from)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|d| !d.as_os_str().is_empty())
+            .collect(),
         force: args.force,
         size: args.size,
         plan: Plan {
@@ -26,9 +41,20 @@ pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
         tbw: args.tbw,
         out: args.out.clone(),
     };
+    let m = &args.metrics;
+    let exporter = Exporter::start(m.metrics_listen.as_deref(), m.metrics_textfile.as_deref())?;
+    let observer = || -> Box<dyn RunObserver + Send> {
+        match &exporter {
+            Some(e) => Box::new(e.observer(Box::new(NoProgress))),
+            None => Box::new(NoProgress),
+        }
+    };
     let stop = crate::run::install_signal_flag()?;
+    if !args.more_targets.is_empty() {
+        return run_group(args, request, &observer, stop);
+    }
     let mut progress = |line: &str| eprintln!("ssdfade slog: {line}");
-    let outcome = slog::run(&request, &stop, &mut progress)?;
+    let outcome = slog::run(&request, &stop, &mut progress, observer().as_mut())?;
     if args.json {
         crate::outln!("{}", serde_json::to_string_pretty(&outcome.record)?)?;
     } else {
@@ -38,6 +64,62 @@ pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
         RunEnd::Completed if stop.load(Ordering::Relaxed) => RunEnd::Interrupted,
         end => end,
     })
+}
+
+/// The test on every target at once: a progress line per target and step, then the verdict
+/// table (or one JSON object with every slog.json).
+fn run_group(
+    args: &SlogArgs,
+    base: Request,
+    observer: &dyn Fn() -> Box<dyn RunObserver + Send>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> anyhow::Result<RunEnd> {
+    let requests: Vec<Request> = std::iter::once(&args.target)
+        .chain(&args.more_targets)
+        .map(|t| Request {
+            target: t.clone(),
+            out: None,
+            ..base.clone()
+        })
+        .collect();
+    let watchers = |target: &str| -> (Box<dyn RunObserver + Send>, Box<dyn FnMut(&str) + Send>) {
+        let target = target.to_string();
+        (
+            observer(),
+            Box::new(move |line: &str| eprintln!("ssdfade slog: {target}: {line}")),
+        )
+    };
+    let group = crate::group::slog::run(requests, &watchers, args.out.as_deref(), stop)?;
+    if args.json {
+        let members: Vec<serde_json::Value> = group
+            .members
+            .iter()
+            .map(|m| {
+                serde_json::json!({
+                    "target": m.target,
+                    "dir": m.dir.display().to_string(),
+                    "status": crate::group::slog::status(m),
+                    "error": crate::group::slog::failure(m),
+                    "slog": m.result.as_ref().ok().map(|o| &o.record),
+                })
+            })
+            .collect();
+        let value = serde_json::json!({
+            "group_dir": group.dir.display().to_string(),
+            "members": members,
+        });
+        crate::outln!("{}", serde_json::to_string_pretty(&value)?)?;
+    } else {
+        crate::out!("{}", crate::group::slog::table(&group))?;
+        crate::outln!("  Group directory: {}", group.dir.display())?;
+        crate::outln!("  Each target's tables: ssdfade report DIR/<target>")?;
+    }
+    for m in &group.members {
+        if let Some(why) = crate::group::slog::failure(m) {
+            eprintln!("ssdfade: {} failed: {why}", m.target);
+        }
+    }
+    Ok(group.end())
 }
 
 fn fresh_seed() -> u64 {

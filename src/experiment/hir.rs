@@ -159,7 +159,7 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
 /// Runs HIR with `bursts` bursts per wait state.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
-    mut setup: Setup,
+    setup: Setup,
     bursts: u32,
     max_duration: Duration,
     erase_method: &str,
@@ -167,6 +167,17 @@ pub fn run(
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
     observer: &mut dyn super::ExperimentObserver,
 ) -> anyhow::Result<super::ExperimentOutcome> {
+    let record = record(setup, bursts, max_duration, erase_method)?;
+    super::launch(record, out, interrupt, observer)
+}
+
+/// The record of a new HIR experiment on `setup`'s target, every phase pending.
+pub fn record(
+    mut setup: Setup,
+    bursts: u32,
+    max_duration: Duration,
+    erase_method: &str,
+) -> anyhow::Result<super::ExperimentRecord> {
     let mut notes = super::apply_seed_align(&mut setup)?;
     if bursts < 360 {
         notes.push(format!(
@@ -184,7 +195,5 @@ pub fn run(
         .size_bytes
         .unwrap_or(0);
     let list = phases(&setup, capacity, bursts, max_duration, erase_method);
-    super::launch(
-        "hir", &setup, list, settings, notes, out, interrupt, observer,
-    )
+    super::new_record("hir", &setup, list, settings, notes)
 }

@@ -14,6 +14,7 @@
 pub mod hir;
 pub mod idle;
 pub mod phase;
+pub mod progress;
 pub mod record;
 pub mod report;
 pub mod runner;
@@ -25,7 +26,7 @@ use std::time::Duration;
 
 pub use phase::{Phase, PhaseKind, RunParams};
 pub use record::{ExperimentRecord, Headline, Options, PhaseRecord, SCHEMA_VERSION};
-pub use runner::{resume, start, ExperimentObserver, ExperimentOutcome, Quiet};
+pub use runner::{preflight, resume, start, ExperimentObserver, ExperimentOutcome, Quiet};
 
 use crate::pattern::Pattern;
 use crate::run::WorkloadSpec;
@@ -147,7 +148,12 @@ pub fn run_params(
 
 /// The default experiment directory: `results/<UTC time>-<name>-<target name>`.
 pub fn default_dir(name: &str, target: &str) -> std::path::PathBuf {
-    let short = if is_sim_target(target) {
+    crate::results::default_dir(&format!("{name}-{}", short_name(target)))
+}
+
+/// A target's short name: the simulated drive's or the file's (`zram3`, `nvme0n1`).
+pub fn short_name(target: &str) -> String {
+    if is_sim_target(target) {
         crate::sim::identity(target)
             .map(|i| i.name)
             .unwrap_or_else(|_| "sim".into())
@@ -155,25 +161,17 @@ pub fn default_dir(name: &str, target: &str) -> std::path::PathBuf {
         std::path::Path::new(target)
             .file_name()
             .map_or("target".into(), |n| n.to_string_lossy().to_string())
-    };
-    crate::results::default_dir(&format!("{name}-{short}"))
+    }
 }
 
-/// Makes the record of a new experiment and runs it in `out` (default
-/// `results/<UTC time>-<name>-<target>`).
-#[allow(clippy::too_many_arguments)]
+/// Runs a new experiment in `out` (default `results/<UTC time>-<name>-<target>`).
 pub fn launch(
-    name: &str,
-    setup: &Setup,
-    phases: Vec<Phase>,
-    settings: serde_json::Value,
-    notes: Vec<String>,
+    record: ExperimentRecord,
     out: Option<std::path::PathBuf>,
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
     observer: &mut dyn ExperimentObserver,
 ) -> anyhow::Result<ExperimentOutcome> {
-    let record = new_record(name, setup, phases, settings, notes)?;
-    let dir = out.unwrap_or_else(|| default_dir(name, &setup.target));
+    let dir = out.unwrap_or_else(|| default_dir(&record.name, &record.target));
     start(&dir, record, interrupt, observer)
 }
 

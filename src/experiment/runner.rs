@@ -22,14 +22,20 @@ use crate::results::{read_info, read_samples, utc_now, RunInfo};
 use crate::run::{continue_run, RunObserver, RunRequest, Safety, Stop};
 use crate::sim::is_sim_target;
 
-/// Watches an experiment: each phase as it starts and ends, and the runs inside them.
+/// Watches an experiment: its start and end, each phase as it starts and ends, and the runs
+/// inside them.
 pub trait ExperimentObserver {
+    /// The experiment directory holds its record and the first phase not completed is next.
+    fn started(&mut self, _dir: &Path, _record: &ExperimentRecord) {}
     fn phase_started(&mut self, _index: usize, _phase: &PhaseRecord) {}
     fn phase_finished(&mut self, _index: usize, _phase: &PhaseRecord) {}
     /// Watches the run of a measure or soak phase.
-    fn run_observer(&mut self, _phase: &PhaseRecord) -> Box<dyn RunObserver> {
+    fn run_observer(&mut self, _phase: &PhaseRecord) -> Box<dyn RunObserver + Send> {
         Box::new(crate::run::NoProgress)
     }
+    /// The experiment stopped (completed, interrupted or failed: `record.status`); its record
+    /// is saved.
+    fn finished(&mut self, _record: &ExperimentRecord) {}
 }
 
 /// Watches nothing.
@@ -108,7 +114,7 @@ pub fn start(
 
 /// Checks before anything is created that every phase can run: the target passes the safety
 /// gates of writing and every workload suits it (bad input: one line, exit 2, nothing written).
-fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
+pub fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
     let target = &record.target;
     let (size, logical_block, created) = if is_sim_target(target) {
         let id = crate::sim::identity(target)?;
@@ -216,6 +222,7 @@ fn run_phases(
     let target = effective_target(dir, &record);
     record.status = "running".into();
     record.save(dir)?;
+    observer.started(dir, &record);
     for i in 0..record.phases.len() {
         if record.phases[i].status == "completed" {
             continue;
@@ -247,6 +254,7 @@ fn run_phases(
                 p.error = Some(format!("{e:#}"));
                 record.status = "failed".into();
                 record.save(dir)?;
+                observer.finished(&record);
                 return Err(e.context(format!(
                     "phase {} of the experiment in {} (resume with `ssdfade resume {}`)",
                     record.phases[i].phase.name,
@@ -263,6 +271,7 @@ fn run_phases(
             record.status = status_of(&end).into();
             record.save(dir)?;
             write_report(dir);
+            observer.finished(&record);
             return Ok(ExperimentOutcome {
                 dir: dir.to_path_buf(),
                 record,
@@ -273,6 +282,7 @@ fn run_phases(
     record.status = "completed".into();
     record.save(dir)?;
     write_report(dir);
+    observer.finished(&record);
     Ok(ExperimentOutcome {
         dir: dir.to_path_buf(),
         record,

@@ -153,14 +153,6 @@ pub fn run(
         "workload": setup.workload,
     });
     let list = phases(&setup, axis, values, point, interval);
-    super::launch(
-        "sweep",
-        &setup,
-        list,
-        settings,
-        Vec::new(),
-        out,
-        interrupt,
-        observer,
-    )
+    let record = super::new_record("sweep", &setup, list, settings, Vec::new())?;
+    super::launch(record, out, interrupt, observer)
 }

@@ -82,12 +82,17 @@ pub fn phases(setup: &Setup, v: &Vertex2) -> Vec<Phase> {
 /// Runs the protocol (workload defaults: the seed's, 512-byte alignment where the target
 /// allows it).
 pub fn run(
-    mut setup: Setup,
+    setup: Setup,
     v: Vertex2,
     out: Option<std::path::PathBuf>,
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
     observer: &mut dyn super::ExperimentObserver,
 ) -> anyhow::Result<super::ExperimentOutcome> {
+    super::launch(record(setup, v)?, out, interrupt, observer)
+}
+
+/// The record of a new vertex2 experiment on `setup`'s target, every phase pending.
+pub fn record(mut setup: Setup, v: Vertex2) -> anyhow::Result<super::ExperimentRecord> {
     let notes = super::apply_seed_align(&mut setup)?;
     let v = Vertex2 {
         pattern_bs: setup.workload.align.unwrap_or(512).max(512),
@@ -102,7 +107,5 @@ pub fn run(
         "workload": setup.workload,
     });
     let list = phases(&setup, &v);
-    super::launch(
-        "vertex2", &setup, list, settings, notes, out, interrupt, observer,
-    )
+    super::new_record("vertex2", &setup, list, settings, notes)
 }

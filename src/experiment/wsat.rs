@@ -107,13 +107,23 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
 /// Runs WSAT: the seed's 4 KiB random writes unless told otherwise, 512-byte aligned where
 /// the target allows it.
 pub fn run(
-    mut setup: Setup,
+    setup: Setup,
     max_duration: Duration,
     erase_method: &str,
     out: Option<std::path::PathBuf>,
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
     observer: &mut dyn super::ExperimentObserver,
 ) -> anyhow::Result<super::ExperimentOutcome> {
+    let record = record(setup, max_duration, erase_method)?;
+    super::launch(record, out, interrupt, observer)
+}
+
+/// The record of a new WSAT experiment on `setup`'s target, every phase pending.
+pub fn record(
+    mut setup: Setup,
+    max_duration: Duration,
+    erase_method: &str,
+) -> anyhow::Result<super::ExperimentRecord> {
     let notes = super::apply_seed_align(&mut setup)?;
     let capacity = super::runner::identity_of(&setup.target)?
         .size_bytes
@@ -124,7 +134,5 @@ pub fn run(
         "workload": setup.workload,
     });
     let list = phases(&setup, capacity, max_duration, erase_method);
-    super::launch(
-        "wsat", &setup, list, settings, notes, out, interrupt, observer,
-    )
+    super::new_record("wsat", &setup, list, settings, notes)
 }

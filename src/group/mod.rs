@@ -3,19 +3,22 @@
 //! Every target is opened and checked before any of them writes: one refusal refuses all and
 //! leaves nothing behind. A target that fails does not stop the others.
 
+pub mod experiment;
+mod experiment_table;
 mod record;
+pub mod slog;
 mod table;
+mod together;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 
 use crate::engine::RunEnd;
-use crate::error::BadInput;
 use crate::run::{Outcome, RunObserver, RunRequest};
 
+pub use experiment_table::table as experiment_table;
 pub use record::GroupRecord;
 pub use table::{headline, table};
+pub use together::{group_status, Finished, Job};
 
 /// One target's part of a finished group.
 pub struct Member {
@@ -61,24 +64,27 @@ impl GroupOutcome {
     /// How the group ended: failed when any member failed, else interrupted when any was,
     /// else completed.
     pub fn end(&self) -> RunEnd {
-        let failed: Vec<&Member> = self
-            .members
-            .iter()
-            .filter(|m| m.status() == "failed")
-            .collect();
-        if !failed.is_empty() {
-            let names: Vec<&str> = failed.iter().map(|m| m.target.as_str()).collect();
-            RunEnd::Failed(format!(
-                "{} of {} targets failed: {}",
-                failed.len(),
-                self.members.len(),
-                names.join(", ")
-            ))
-        } else if self.members.iter().any(|m| m.status() == "interrupted") {
-            RunEnd::Interrupted
-        } else {
-            RunEnd::Completed
-        }
+        end_of(self.members.iter().map(|m| (m.target.as_str(), m.status())))
+    }
+}
+
+/// How a group of `(target, status)` members ended: failed (naming the failed targets) when
+/// any failed, else interrupted when any was, else completed.
+pub fn end_of<'a>(members: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> RunEnd {
+    let failed: Vec<&str> = members
+        .clone()
+        .filter(|(_, s)| *s == "failed")
+        .map(|(t, _)| t)
+        .collect();
+    match group_status(members.clone().map(|(_, s)| s)) {
+        "failed" => RunEnd::Failed(format!(
+            "{} of {} targets failed: {}",
+            failed.len(),
+            members.count(),
+            failed.join(", ")
+        )),
+        "interrupted" => RunEnd::Interrupted,
+        _ => RunEnd::Completed,
     }
 }
 
@@ -125,92 +131,57 @@ pub fn run(
     command: &str,
 ) -> anyhow::Result<GroupOutcome> {
     assert_eq!(requests.len(), observers.len(), "one observer per request");
-    let mut seen = HashSet::new();
-    for r in &requests {
-        if !seen.insert(r.target.as_str()) {
-            crate::bad_input!("{} is named twice: give each target once", r.target);
-        }
+    let targets: Vec<String> = requests.iter().map(|r| r.target.clone()).collect();
+    let jobs = requests
+        .into_iter()
+        .zip(observers)
+        .map(|(request, observer)| RunJob { request, observer })
+        .collect();
+    let (dir, finished) = together::run_jobs(&targets, jobs, out, "group", command)?;
+    let members = finished
+        .into_iter()
+        .map(|f| Member {
+            target: f.target,
+            dir: f.dir,
+            result: f.result,
+        })
+        .collect();
+    let mut outcome = GroupOutcome {
+        dir,
+        members,
+        comparison: None,
+    };
+    outcome.comparison = compare(&outcome);
+    Ok(outcome)
+}
+
+/// A measure or soak on one target of a group.
+struct RunJob {
+    request: RunRequest,
+    observer: Box<dyn RunObserver + Send>,
+}
+
+impl Job for RunJob {
+    type Ready = crate::run::Prepared;
+    type Done = Outcome;
+
+    fn prepare(&mut self) -> anyhow::Result<(Self::Ready, String)> {
+        let prepared = crate::run::prepare(&self.request)?;
+        let name = prepared.name().to_string();
+        Ok((prepared, name))
     }
-    std::thread::scope(|scope| {
-        // Each member opens its target in its own thread (an engine stays on the thread that
-        // made it), reports whether it is ready, and waits for the word to start.
-        let (ready_tx, ready_rx) = mpsc::channel();
-        let mut go = Vec::new();
-        let mut handles = Vec::new();
-        for (i, (request, mut observer)) in requests.iter().zip(observers).enumerate() {
-            let (go_tx, go_rx) = mpsc::channel::<Option<PathBuf>>();
-            go.push(go_tx);
-            let ready_tx = ready_tx.clone();
-            let handle = std::thread::Builder::new()
-                .name(format!("run-{i}"))
-                .spawn_scoped(scope, move || -> Option<anyhow::Result<Outcome>> {
-                    let prepared = match crate::run::prepare(request) {
-                        Ok(p) => {
-                            let _ = ready_tx.send((i, Ok(p.name().to_string())));
-                            p
-                        }
-                        Err(e) => {
-                            let _ = ready_tx.send((i, Err(e)));
-                            return None;
-                        }
-                    };
-                    drop(ready_tx);
-                    let dir = go_rx.recv().ok().flatten()?;
-                    Some(prepared.with_out(dir).execute(observer.as_mut()))
-                })?;
-            handles.push(handle);
-        }
-        drop(ready_tx);
-        let mut names = vec![String::new(); requests.len()];
-        let mut refusal = None;
-        for (i, ready) in ready_rx.iter() {
-            match ready {
-                Ok(name) => names[i] = name,
-                Err(e) if refusal.is_none() => refusal = Some(prefixed(&requests[i].target, e)),
-                Err(_) => {}
-            }
-        }
-        let dirs = match refusal {
-            Some(e) => Err(e),
-            None => record::create_dirs(out, &requests, &names, command),
+
+    fn execute(mut self, ready: Self::Ready, dir: PathBuf) -> anyhow::Result<Outcome> {
+        ready.with_out(dir).execute(self.observer.as_mut())
+    }
+
+    fn status(done: &Outcome) -> (String, Option<String>) {
+        let error = match &done.end {
+            RunEnd::Failed(why) => Some(why.clone()),
+            _ => None,
         };
-        let (group_dir, member_dirs, mut record) = match dirs {
-            Ok(d) => d,
-            Err(e) => {
-                drop(go); // every member wakes to no directory and drops its prepared run
-                for h in handles {
-                    let _ = h.join();
-                }
-                return Err(e);
-            }
-        };
-        for (tx, dir) in go.iter().zip(&member_dirs) {
-            let _ = tx.send(Some(dir.clone()));
-        }
-        let mut members = Vec::new();
-        for ((handle, request), dir) in handles.into_iter().zip(&requests).zip(member_dirs) {
-            let result = match handle.join() {
-                Ok(Some(Ok(outcome))) => Ok(outcome),
-                Ok(Some(Err(e))) => Err(format!("{e:#}")),
-                Ok(None) => Err("the run did not start".into()),
-                Err(_) => Err("the run's thread panicked".into()),
-            };
-            members.push(Member {
-                target: request.target.clone(),
-                dir,
-                result,
-            });
-        }
-        let mut outcome = GroupOutcome {
-            dir: group_dir,
-            members,
-            comparison: None,
-        };
-        record.finish(&outcome);
-        record.write(&outcome.dir)?;
-        outcome.comparison = compare(&outcome);
-        Ok(outcome)
-    })
+        (done.info.status.clone(), error)
+    }
 }
 
 /// Draws the members that recorded samples over each other (`ssdfade compare` of their run
@@ -230,15 +201,4 @@ fn compare(group: &GroupOutcome) -> Option<Result<Vec<PathBuf>, String>> {
             .map(|c| c.files)
             .map_err(|e| format!("{e:#}")),
     )
-}
-
-/// `e` with the target it is about in front, keeping a refusal a refusal (exit 2).
-fn prefixed(target: &str, e: anyhow::Error) -> anyhow::Error {
-    if let Some(bad) = e.downcast_ref::<BadInput>() {
-        anyhow::Error::new(BadInput(format!(
-            "{target}: {bad}; nothing was run on any target"
-        )))
-    } else {
-        e.context(format!("{target}: nothing was run on any target"))
-    }
 }

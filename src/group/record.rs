@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use super::GroupOutcome;
 use crate::results::{claim_dir, utc_now};
-use crate::run::RunRequest;
 
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct GroupRecord {
@@ -39,11 +37,12 @@ pub struct MemberRecord {
 /// with `-2`, `-3`… when two targets share one), then writes the first group.json.
 pub(super) fn create_dirs(
     out: Option<&Path>,
-    requests: &[RunRequest],
+    group_name: &str,
+    targets: &[String],
     names: &[String],
     command: &str,
 ) -> anyhow::Result<(PathBuf, Vec<PathBuf>, GroupRecord)> {
-    let dir = claim_dir(out, "group", "group.json")?;
+    let dir = claim_dir(out, group_name, "group.json")?;
     let mut taken: HashMap<&str, u32> = HashMap::new();
     let mut relative = Vec::new();
     for name in names {
@@ -63,11 +62,11 @@ pub(super) fn create_dirs(
         started_utc: utc_now(),
         ended_utc: None,
         status: "running".into(),
-        members: requests
+        members: targets
             .iter()
             .zip(&relative)
-            .map(|(r, rel)| MemberRecord {
-                target: r.target.clone(),
+            .map(|(target, rel)| MemberRecord {
+                target: target.clone(),
                 run_dir: rel.clone(),
                 status: "running".into(),
                 error: None,
@@ -80,21 +79,6 @@ pub(super) fn create_dirs(
 }
 
 impl GroupRecord {
-    /// Fills in how the group and every member ended.
-    pub(super) fn finish(&mut self, outcome: &GroupOutcome) {
-        for (m, member) in self.members.iter_mut().zip(&outcome.members) {
-            m.status = member.status().into();
-            m.error = member.failure();
-        }
-        self.status = match outcome.end() {
-            crate::engine::RunEnd::Completed => "completed",
-            crate::engine::RunEnd::Interrupted => "interrupted",
-            crate::engine::RunEnd::Failed(_) => "failed",
-        }
-        .into();
-        self.ended_utc = Some(utc_now());
-    }
-
     /// Writes `dir/group.json` by way of a temporary file.
     pub(super) fn write(&self, dir: &Path) -> anyhow::Result<()> {
         let path = dir.join("group.json");

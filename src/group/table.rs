@@ -54,15 +54,26 @@ pub fn table(group: &GroupOutcome) -> String {
         }
         rows.push(row);
     }
-    let widths: Vec<usize> = (0..8)
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+    render(&rows, 2)
+}
+
+/// Rows as aligned columns: the first `left` columns left-aligned, the rest right-aligned.
+pub(super) fn render<R: AsRef<[String]>>(rows: &[R], left: usize) -> String {
+    let columns = rows.first().map_or(0, |r| r.as_ref().len());
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .map(|r| r.as_ref()[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut out = String::new();
-    for row in &rows {
+    for row in rows {
         let mut line = String::from(" ");
-        for (c, cell) in row.iter().enumerate() {
+        for (c, cell) in row.as_ref().iter().enumerate() {
             let pad = widths[c] - cell.chars().count();
-            if c < 2 {
+            if c < left {
                 line.push_str(&format!(" {cell}{}", " ".repeat(pad)));
             } else {
                 line.push_str(&format!(" {}{cell}", " ".repeat(pad)));

@@ -1,11 +1,15 @@
 //! Prometheus metrics of running runs: a [`MetricsObserver`] wraps any run's observer and
 //! keeps per-target gauges and counters up to date (last interval's IOPS, throughput and
-//! latency quantiles, bytes written, errors, run state, drive wear), labelled by target, model,
-//! serial and run. An [`Exporter`] serves them on `GET /metrics` and/or rewrites a textfile for
-//! node_exporter's textfile collector atomically after every sample.
+//! latency quantiles, bytes written, errors, run state, steady state, drive wear), labelled by
+//! target, model, serial, run and phase. An [`ExperimentMetrics`] observer adds which phase of
+//! an experiment is running. An [`Exporter`] serves them on `GET /metrics` and/or rewrites a
+//! textfile for node_exporter's textfile collector atomically after every sample.
 
+mod experiment;
 mod server;
 mod textfile;
+
+pub use experiment::ExperimentMetrics;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
@@ -18,8 +22,10 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 
 use crate::engine::RunEnd;
+use crate::inspect::DriveInfo;
 use crate::results::RunInfo;
 use crate::run::RunObserver;
+use crate::stats::steady::SteadyState;
 use crate::stats::Sample;
 
 /// Which run a series belongs to: few values per host, never one per interval.
@@ -29,8 +35,10 @@ pub struct RunLabels {
     pub target: String,
     pub model: String,
     pub serial: String,
-    /// The run directory's name.
+    /// The run directory's name; for a phase of an experiment, the experiment directory's.
     pub run: String,
+    /// The experiment phase the run is (`soak`, `fresh`…); empty (no label) for a plain run.
+    pub phase: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -65,6 +73,10 @@ struct Families {
     state: Family<StateLabels, Gauge>,
     wear_used: Family<RunLabels, Gauge>,
     life_left: Family<RunLabels, Gauge>,
+    steady: Family<RunLabels, Gauge>,
+    steady_at: Family<RunLabels, FloatGauge>,
+    steady_iops: Family<RunLabels, FloatGauge>,
+    experiment: experiment::Families,
 }
 
 impl Families {
@@ -81,6 +93,10 @@ impl Families {
             state: Family::default(),
             wear_used: Family::default(),
             life_left: Family::default(),
+            steady: Family::default(),
+            steady_at: Family::default(),
+            steady_iops: Family::default(),
+            experiment: experiment::Families::default(),
         };
         let r = registry;
         r.register(
@@ -130,14 +146,30 @@ impl Families {
         );
         r.register(
             "drive_percentage_used",
-            "Drive endurance used at the run's start, percent (NVMe percentage_used), when known",
+            "Drive endurance used, percent (NVMe percentage_used, the simulator's wear), as last read (at the run's start and end), when known",
             f.wear_used.clone(),
         );
         r.register(
             "drive_life_left_percent",
-            "Drive life left at the run's start, percent (ATA wear attribute), when known",
+            "Drive life left, percent (ATA wear attribute, the simulator's wear), as last read (at the run's start and end), when known",
             f.life_left.clone(),
         );
+        r.register(
+            "steady_state_reached",
+            "1 once the run (one that writes) has reached SNIA steady state, else 0",
+            f.steady.clone(),
+        );
+        r.register(
+            "steady_state_reached_at_seconds",
+            "When the run reached steady state: end of the first steady window, seconds since the run started (run.json steady_state.at_s)",
+            f.steady_at.clone(),
+        );
+        r.register(
+            "steady_state_iops",
+            "Average IOPS of the first steady window (run.json steady_state.iops)",
+            f.steady_iops.clone(),
+        );
+        f.experiment.register(r);
         f
     }
 }
@@ -214,8 +246,17 @@ impl Exporter {
         MetricsObserver {
             exporter: self.clone(),
             labels: None,
+            phase: None,
             inner,
         }
+    }
+
+    /// Wraps `inner` so the experiment it watches, and every run in it, is exported too.
+    pub fn experiment_observer(
+        self: &Arc<Self>,
+        inner: Box<dyn crate::experiment::ExperimentObserver + Send>,
+    ) -> ExperimentMetrics {
+        ExperimentMetrics::new(self.clone(), inner)
     }
 }
 
@@ -223,10 +264,22 @@ impl Exporter {
 pub struct MetricsObserver {
     exporter: Arc<Exporter>,
     labels: Option<RunLabels>,
+    /// For a phase of an experiment: the experiment directory's name and the phase's.
+    phase: Option<(String, String)>,
     inner: Box<dyn RunObserver + Send>,
 }
 
 impl MetricsObserver {
+    fn set_wear(&self, labels: &RunLabels, wear: &crate::smart::Wear) {
+        let f = &self.exporter.families;
+        if let Some(used) = wear.percentage_used {
+            f.wear_used.get_or_create(labels).set(i64::from(used));
+        }
+        if let Some(left) = wear.life_left_percent {
+            f.life_left.get_or_create(labels).set(i64::from(left));
+        }
+    }
+
     fn set_state(&self, labels: &RunLabels, now: &str) {
         for state in STATES {
             let key = StateLabels {
@@ -245,27 +298,28 @@ impl MetricsObserver {
 impl RunObserver for MetricsObserver {
     fn started(&mut self, dir: &Path, info: &RunInfo) {
         let identity = &info.target.identity;
+        let dir_name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (run, phase) = self.phase.clone().unwrap_or((dir_name, String::new()));
         let labels = RunLabels {
             target: info.target.path.clone(),
             model: identity.model.clone().unwrap_or_default(),
             serial: identity.serial.clone().unwrap_or_default(),
-            run: dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            run,
+            phase,
         };
         let f = &self.exporter.families;
         // Counters appear at 0 from the start, so a rate() has its first point.
         f.written.get_or_create(&labels).inc_by(0);
         f.errors.get_or_create(&labels).inc_by(0);
         f.samples.get_or_create(&labels).inc_by(0);
-        if let Some(wear) = info.drive_before.as_ref().map(|d| &d.wear) {
-            if let Some(used) = wear.percentage_used {
-                f.wear_used.get_or_create(&labels).set(i64::from(used));
-            }
-            if let Some(left) = wear.life_left_percent {
-                f.life_left.get_or_create(&labels).set(i64::from(left));
-            }
+        if info.workload.read_pct < 100 {
+            f.steady.get_or_create(&labels).set(0);
+        }
+        if let Some(drive) = &info.drive_before {
+            self.set_wear(&labels, &drive.wear);
         }
         self.set_state(&labels, "running");
         self.labels = Some(labels);
@@ -315,6 +369,29 @@ impl RunObserver for MetricsObserver {
             self.exporter.write_textfile();
         }
         self.inner.sample(sample);
+    }
+
+    fn steady_reached(&mut self, state: &SteadyState) {
+        if let Some(labels) = &self.labels {
+            let f = &self.exporter.families;
+            f.steady.get_or_create(labels).set(1);
+            if let Some(at) = state.at_s {
+                f.steady_at.get_or_create(labels).set(at);
+            }
+            if let Some(iops) = state.iops {
+                f.steady_iops.get_or_create(labels).set(iops);
+            }
+            self.exporter.write_textfile();
+        }
+        self.inner.steady_reached(state);
+    }
+
+    fn drive_after(&mut self, drive: &DriveInfo) {
+        if let Some(labels) = &self.labels {
+            self.set_wear(labels, &drive.wear);
+            self.exporter.write_textfile();
+        }
+        self.inner.drive_after(drive);
     }
 
     fn finished(&mut self, end: &RunEnd) {

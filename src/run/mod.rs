@@ -370,6 +370,9 @@ fn execute(
     for sample in &previous {
         tracker.push(sample);
     }
+    if writes && tracker.state().reached {
+        observer.steady_reached(tracker.state());
+    }
     // Reaching steady state may end the run: the engine then watches a flag of its own, to
     // which the user's Ctrl-C is forwarded.
     let until_steady = request.stop.steady.stop_when_steady && writes;
@@ -405,7 +408,12 @@ fn execute(
     let cpu = process_cpu_seconds() - cpu0;
     let wall = wall0.elapsed().as_secs_f64();
     let (run_dir, total, t_start, t_end, tracker) = recorder.finish();
+    let reached_before = tracker.state().reached;
     let steady = tracker.finish();
+    // The last round, cut short by the end of the run, may complete the window.
+    if writes && steady.reached && !reached_before {
+        observer.steady_reached(&steady);
+    }
     let user_stop = request.interrupt.load(std::sync::atomic::Ordering::Relaxed);
     let end = match end {
         RunEnd::Interrupted if until_steady && steady.reached && !user_stop => RunEnd::Completed,
@@ -430,6 +438,9 @@ fn execute(
     info.end = Some(end.clone());
     info.summary = Some(summary.clone());
     info.drive_after = opened.drive_info(&request.target);
+    if let Some(drive) = &info.drive_after {
+        observer.drive_after(drive);
+    }
     info.write_amplification =
         crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
     info.steady_state = writes.then_some(steady);

@@ -3,7 +3,9 @@
 use std::path::Path;
 
 use crate::engine::RunEnd;
+use crate::inspect::DriveInfo;
 use crate::results::RunInfo;
+use crate::stats::steady::SteadyState;
 use crate::stats::Sample;
 
 /// Watches a run as it goes (a progress bar, an experiment's log). Every method does nothing
@@ -13,8 +15,15 @@ pub trait RunObserver {
     fn started(&mut self, _dir: &Path, _info: &RunInfo) {}
     /// One interval was recorded.
     fn sample(&mut self, _sample: &Sample) {}
+    /// SNIA steady state was reached: called once, at the interval that completed the steady
+    /// window (before that sample is passed on), or at the start of a continued run that had
+    /// reached it already. `state` is what run.json will record.
+    fn steady_reached(&mut self, _state: &SteadyState) {}
     /// The engine stopped; run.json is written next.
     fn finished(&mut self, _end: &RunEnd) {}
+    /// The drive as read again after the run (identity and wear), just before run.json is
+    /// written; not called when it cannot be read.
+    fn drive_after(&mut self, _drive: &DriveInfo) {}
 }
 
 /// Watches nothing: for runs without a display.

@@ -95,6 +95,10 @@ impl IntervalSink for Recorder<'_> {
             if let Some(flag) = &self.steady_stop {
                 flag.store(true, Ordering::Relaxed);
             }
+            // run.json records steady state for runs that write only.
+            if self.info.workload.read_pct < 100 {
+                self.observer.steady_reached(self.steady.state());
+            }
         }
         self.observer.sample(&sample);
         Ok(())

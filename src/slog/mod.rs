@@ -36,6 +36,7 @@ use verdict::{Evidence, Verdict};
 use crate::engine::RunEnd;
 use crate::inspect::DriveInfo;
 use crate::results::{utc_now, write_json_atomic, ProcessStamp, RunDir, RunInfo, TargetRecord};
+use crate::run::RunObserver;
 use crate::sim::{is_sim_target, SimSpec};
 use crate::stats::{IntervalStats, Sample};
 use crate::target::{OpenRequest, Target};
@@ -232,12 +233,30 @@ fn validate(req: &Request) -> anyhow::Result<()> {
 }
 
 /// Runs the SLOG test: opens the target (and the baseline) with every safety check, measures,
-/// records the run directory and judges.
+/// records the run directory and judges. `observer` watches the run (its start, the sustained
+/// phase's samples, its end).
 pub fn run(
     req: &Request,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&str),
+    observer: &mut dyn RunObserver,
 ) -> anyhow::Result<Outcome> {
+    prepare(req)?.execute(stop, progress, observer)
+}
+
+/// A SLOG test whose target (and baseline) passed every safety check, nothing written yet.
+pub struct Prepared {
+    req: Request,
+    sources: evidence::Sources,
+    earlier_baseline: Option<SlogRecord>,
+    created: CreatedFiles,
+    device: Opened,
+    baseline_target: Option<(String, Opened)>,
+}
+
+/// The first half of [`run`]: checks the request and opens the target and the baseline with
+/// every safety gate. Bad input or a refused target is an error and nothing is written.
+pub fn prepare(req: &Request) -> anyhow::Result<Prepared> {
     validate(req)?;
     let sources = evidence::Sources::load(&req.from)?;
     let earlier_baseline = match &req.baseline {
@@ -245,10 +264,10 @@ pub fn run(
         _ => None,
     };
     let mut created = CreatedFiles(Vec::new());
-    let mut device = open(&req.target, req)?;
+    let device = open(&req.target, req)?;
     created.0.extend(device.created.clone());
     // A baseline device is opened (and refused) before anything is written.
-    let mut baseline_target = match &req.baseline {
+    let baseline_target = match &req.baseline {
         Some(Baseline::Target(path)) => {
             let name = path.display().to_string();
             if crate::target::same_object(path, Path::new(&req.target)) {
@@ -263,6 +282,54 @@ pub fn run(
     if req.baseline == Some(Baseline::Ram) && !nix::unistd::Uid::effective().is_root() {
         crate::bad_input!("--baseline ram creates a zram device and needs root: run as root, or give --baseline PATH");
     }
+    Ok(Prepared {
+        req: req.clone(),
+        sources,
+        earlier_baseline,
+        created,
+        device,
+        baseline_target,
+    })
+}
+
+impl Prepared {
+    /// The target's kernel or file name (the default run directory's prefix).
+    pub fn name(&self) -> &str {
+        &self.device.identity.name
+    }
+
+    /// Writes the run directory at `dir` instead of the request's `--out` or default.
+    pub fn with_out(mut self, dir: PathBuf) -> Prepared {
+        self.req.out = Some(dir);
+        self
+    }
+
+    /// Creates the run directory, measures and judges: the second half of [`run`].
+    pub fn execute(
+        self,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&str),
+        observer: &mut dyn RunObserver,
+    ) -> anyhow::Result<Outcome> {
+        execute(self, stop, progress, observer)
+    }
+}
+
+fn execute(
+    prepared: Prepared,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&str),
+    observer: &mut dyn RunObserver,
+) -> anyhow::Result<Outcome> {
+    let Prepared {
+        req,
+        sources,
+        earlier_baseline,
+        mut created,
+        mut device,
+        mut baseline_target,
+    } = prepared;
+    let req = &req;
 
     let drive_before = drive_info(&req.target, device.backend.as_ref());
     let small = sweep::LOG_WRITE.max(device.backend.logical_block());
@@ -313,6 +380,7 @@ pub fn run(
     )?;
     let dir = run_dir.dir.clone();
     created.0.clear();
+    observer.started(&dir, &info);
 
     let mut recorder = Recorder {
         run_dir,
@@ -320,6 +388,7 @@ pub fn run(
         written: 0,
         total: IntervalStats::new(),
         t_end: 0.0,
+        observer,
     };
     let (measured, mut end) = {
         let mut sink = |t0: f64, t1: f64, stats: &IntervalStats| recorder.interval(t0, t1, stats);
@@ -410,6 +479,10 @@ pub fn run(
         None
     };
 
+    recorder.observer.finished(&end);
+    if let Some(drive) = &drive_after {
+        recorder.observer.drive_after(drive);
+    }
     let summary = crate::results::Summary::new(&recorder.total, recorder.t_end, 0.0, 0.0, engine);
     info.status = match &end {
         RunEnd::Completed => "completed",
@@ -477,16 +550,17 @@ pub fn verdict_of_dir(dir: &Path) -> anyhow::Result<Verdict> {
     Ok(verdict::judge(&evidence))
 }
 
-/// Writes the sustained phase's intervals as ordinary samples.
-struct Recorder {
+/// Writes the sustained phase's intervals as ordinary samples and passes them on.
+struct Recorder<'a> {
     run_dir: RunDir,
     index: u64,
     written: u64,
     total: IntervalStats,
     t_end: f64,
+    observer: &'a mut dyn RunObserver,
 }
 
-impl Recorder {
+impl Recorder<'_> {
     fn interval(&mut self, t0: f64, t1: f64, stats: &IntervalStats) -> anyhow::Result<()> {
         let sample = Sample::new(self.index, t0, t1, stats, self.written);
         self.run_dir.append(&sample)?;
@@ -494,6 +568,7 @@ impl Recorder {
         self.total.merge(stats);
         self.index += 1;
         self.t_end = t1;
+        self.observer.sample(&sample);
         Ok(())
     }
 }
