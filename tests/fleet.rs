@@ -464,3 +464,358 @@ fn a_metrics_address_that_cannot_be_bound_refuses_before_anything_is_written() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--metrics-listen"));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// The row of `target` in a table printed on stdout, split into cells.
+fn row_of<'a>(stdout: &'a str, target: &str) -> Vec<&'a str> {
+    let row = stdout
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(target))
+        .unwrap_or_else(|| panic!("no row for {target} in\n{stdout}"));
+    assert!(row.chars().count() <= 80, "wider than 80 columns: {row}");
+    row.split_whitespace().collect()
+}
+
+/// A phase's IOPS as experiment.json records it.
+fn phase_iops(record: &serde_json::Value, name: &str) -> f64 {
+    record["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .and_then(|p| p["headline"]["iops"].as_f64())
+        .unwrap_or_else(|| panic!("no IOPS for phase {name}"))
+}
+
+fn experiment_json(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("experiment.json")).unwrap()).unwrap()
+}
+
+/// The short vertex2 used by the group experiment tests: seconds instead of hours.
+const SHORT_VERTEX2: [&str; 6] = [
+    "--measure-duration",
+    "2s",
+    "--soak-duration",
+    "4s",
+    "--soak-interval",
+    "1s",
+];
+
+#[test]
+fn a_vertex2_experiment_on_two_targets_completes_each_and_the_table_matches_their_records() {
+    if !root_or_skip("a_vertex2_experiment_on_two_targets") {
+        return;
+    }
+    let zram = Zram::new(64 << 20);
+    let zdev = dev(&zram);
+    let sim = "sim:ram-8g,scale=64";
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .args(["experiment", "vertex2", &zdev, sim, "--destroy-data", &zdev])
+        .args(SHORT_VERTEX2)
+        .args(["--qd", "4", "--out", "grp"])
+        .env("COLUMNS", "80")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let group = dir.path().join("grp");
+    let record = GroupRecord::read(&group).unwrap();
+    assert_eq!(record.command, "experiment vertex2");
+    assert_eq!(record.status, "completed");
+    let targets = [zdev.as_str(), sim];
+    assert_eq!(
+        record
+            .members
+            .iter()
+            .map(|m| m.target.as_str())
+            .collect::<Vec<_>>(),
+        targets
+    );
+    for member in &record.members {
+        let t = member.target.as_str();
+        assert_eq!(member.status, "completed", "{t}");
+        let exp_dir = group.join(&member.run_dir);
+        let exp = experiment_json(&exp_dir);
+        assert_eq!(exp["target"], t);
+        assert_eq!(exp["status"], "completed");
+        // Every phase completed, each with its own directory holding its own records.
+        for p in exp["phases"].as_array().unwrap() {
+            assert_eq!(p["status"], "completed", "{t}: {p}");
+            let sub = exp_dir.join(p["dir"].as_str().unwrap());
+            let record = if p["kind"] == "erase" {
+                "erase.json"
+            } else {
+                "run.json"
+            };
+            assert!(sub.join(record).is_file(), "{}", sub.display());
+        }
+        let soak = exp_dir.join("04-soak");
+        assert_eq!(
+            read_info(&soak).unwrap().target.path.split(',').next(),
+            t.split(',').next()
+        );
+        assert!(read_samples(&soak).unwrap().len() >= 4, "{t}");
+        // Its progress: a line per finished phase, led by the target (stderr is no terminal).
+        assert!(
+            stderr.contains(&format!("ssdfade: {t}: [7] recovered (measure): completed")),
+            "{stderr}"
+        );
+        // Its row: every state's IOPS, the fade and the recovery from its experiment.json.
+        let cells = row_of(&stdout, t);
+        assert_eq!(cells[1], "completed");
+        let iops: Vec<f64> = ["in-service", "fresh", "faded", "recovered"]
+            .iter()
+            .map(|n| phase_iops(&exp, n))
+            .collect();
+        for (i, v) in iops.iter().enumerate() {
+            assert_eq!(cells[2 + i], format!("{v:.0}"), "{t}: {cells:?}");
+        }
+        assert_eq!(cells[6], format!("{:.0}", 100.0 * iops[2] / iops[1]), "{t}");
+        assert_eq!(cells[8], format!("{:.0}", 100.0 * iops[3] / iops[1]), "{t}");
+    }
+    // The two soaks drawn over each other in the group directory.
+    let md = std::fs::read_to_string(group.join("compare.md")).unwrap();
+    for m in &record.members {
+        assert!(md.contains(&format!("{}/04-soak", m.run_dir)), "{md}");
+    }
+    assert!(std::fs::read(group.join("compare.png"))
+        .unwrap()
+        .starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn a_failing_target_does_not_stop_the_other_experiment_and_resume_leaves_the_finished_one() {
+    if !root_or_skip("a_failing_target_does_not_stop_the_other_experiment") {
+        return;
+    }
+    let full = full_zram();
+    let full_dev = dev(&full);
+    let sim = "sim:ram-8g,scale=64";
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .args(["experiment", "vertex2", &full_dev, sim])
+        .args(["--destroy-data", &full_dev])
+        .args(SHORT_VERTEX2)
+        .args(["--qd", "2", "--out", "grp"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with(&format!("ssdfade: {full_dev} failed:"))),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(&format!("{sim} failed")), "{stderr}");
+    assert_eq!(row_of(&stdout, &full_dev)[1], "failed");
+    assert_eq!(row_of(&stdout, sim)[1], "completed");
+    let group = dir.path().join("grp");
+    let record = GroupRecord::read(&group).unwrap();
+    assert_eq!(record.status, "failed");
+    let (failed, done) = (&record.members[0], &record.members[1]);
+    assert_eq!(
+        (failed.status.as_str(), done.status.as_str()),
+        ("failed", "completed")
+    );
+    assert!(failed.error.is_some());
+    // The failed one stopped at its first phase; the other ran every phase to the end.
+    let exp = experiment_json(&group.join(&failed.run_dir));
+    assert_eq!(exp["status"], "failed");
+    assert_eq!(exp["phases"][0]["status"], "failed");
+    let exp = experiment_json(&group.join(&done.run_dir));
+    assert!(exp["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["status"] == "completed"));
+    let finished_before = exp["phases"][6]["ended_utc"].clone();
+    // Resuming the group tries the unfinished member again and leaves the finished one be.
+    let out = ssdfade(dir.path())
+        .args(["resume", "grp"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exp = experiment_json(&group.join(&done.run_dir));
+    assert_eq!(exp["phases"][6]["ended_utc"], finished_before);
+    let exp = experiment_json(&group.join(&failed.run_dir));
+    assert_eq!(exp["phases"][0]["attempts"], 2);
+}
+
+#[test]
+fn a_refused_target_refuses_the_whole_experiment_and_nothing_is_written() {
+    if !root_or_skip("a_refused_target_refuses_the_whole_experiment") {
+        return;
+    }
+    let a = Zram::new(16 << 20);
+    let b = Zram::new(16 << 20);
+    let (a_dev, b_dev) = (dev(&a), dev(&b));
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .args([
+            "experiment",
+            "vertex2",
+            &a_dev,
+            &b_dev,
+            "sim:ram-8g,scale=64",
+        ])
+        .args(["--destroy-data", &a_dev])
+        .args(SHORT_VERTEX2)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&b_dev) && stderr.contains("--destroy-data"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "something was created"
+    );
+    for d in [&a_dev, &b_dev] {
+        let name = Path::new(d).file_name().unwrap().to_str().unwrap();
+        let stat = std::fs::read_to_string(format!("/sys/block/{name}/stat")).unwrap();
+        let writes: u64 = stat.split_whitespace().nth(4).unwrap().parse().unwrap();
+        let discards: u64 = stat
+            .split_whitespace()
+            .nth(11)
+            .unwrap_or("0")
+            .parse()
+            .unwrap();
+        assert_eq!(
+            (writes, discards),
+            (0, 0),
+            "{d} was written or erased: {stat}"
+        );
+    }
+}
+
+#[test]
+fn metrics_endpoint_during_an_experiment_shows_its_phase_and_steady_state() {
+    if !root_or_skip("metrics_endpoint_during_an_experiment") {
+        return;
+    }
+    // The RAM device keeps the command going in real time; the simulated drive reaches steady
+    // state in its first seconds (of simulated time) and finishes long before.
+    let zram = Zram::new(64 << 20);
+    let zdev = dev(&zram);
+    let sim = "sim:ram-8g,scale=64";
+    let addr = format!("127.0.0.1:{}", free_port());
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(dir.path())
+        .args(["experiment", "wsat", &zdev, sim, "--destroy-data", &zdev])
+        .args(["--max-duration", "12s", "--ss-round", "1s", "--qd", "4"])
+        .args(["--metrics-listen", &addr, "--out", "grp"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let phase_of = |text: &str, t: &str| -> Option<String> {
+        text.lines()
+            .find(|l| {
+                l.starts_with("ssdfade_experiment_phase_info{")
+                    && l.contains(&format!("target=\"{t}\""))
+            })
+            .map(|l| {
+                l.split("phase=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+    };
+    // Scrape until the simulated drive's experiment is over while the RAM device's soaks on.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let text = loop {
+        assert!(Instant::now() < deadline, "no scrape with the sim finished");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the experiment ended before a scrape"
+        );
+        if let Some(text) = scrape(&addr) {
+            let sim_done = value(
+                &text,
+                "ssdfade_experiment_state",
+                sim,
+                "state=\"completed\"",
+            ) == Some(1.0);
+            if sim_done && phase_of(&text, &zdev).as_deref() == Some("wsat") {
+                break text;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // The RAM device: in its second phase of two, the soak, running.
+    assert_eq!(
+        value(&text, "ssdfade_experiment_phase_index", &zdev, ""),
+        Some(2.0)
+    );
+    assert_eq!(
+        value(&text, "ssdfade_experiment_phases", &zdev, ""),
+        Some(2.0)
+    );
+    assert_eq!(
+        value(
+            &text,
+            "ssdfade_experiment_state",
+            &zdev,
+            "state=\"running\""
+        ),
+        Some(1.0)
+    );
+    assert!(
+        text.contains("experiment=\"wsat\"") && text.contains("kind=\"soak\""),
+        "{text}"
+    );
+    assert!(child.wait().unwrap().success());
+    // The simulated drive: its steady state as the soak's run.json records it.
+    let record = GroupRecord::read(&dir.path().join("grp")).unwrap();
+    let exp_dir = dir.path().join("grp").join(&record.members[1].run_dir);
+    let exp = experiment_json(&exp_dir);
+    assert_eq!(exp["phases"][1]["name"], "wsat");
+    let steady = read_info(&exp_dir.join(exp["phases"][1]["dir"].as_str().unwrap()))
+        .unwrap()
+        .steady_state
+        .unwrap();
+    assert!(
+        steady.reached,
+        "the simulated drive did not reach steady state"
+    );
+    let phase = "phase=\"wsat\"";
+    assert_eq!(
+        value(&text, "ssdfade_steady_state_reached", sim, phase),
+        Some(1.0)
+    );
+    assert_eq!(
+        value(&text, "ssdfade_steady_state_reached_at_seconds", sim, phase),
+        steady.at_s
+    );
+    let iops = value(&text, "ssdfade_steady_state_iops", sim, phase).unwrap();
+    assert!((iops - steady.iops.unwrap()).abs() <= 1e-9 * iops.abs());
+    // The experiment's runs carry its directory as `run`.
+    let run = format!("run=\"{}\"", record.members[1].run_dir);
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("ssdfade_steady_state_reached{") && l.contains(&run)));
+    // The drive's wear as the simulator reports it after the soak.
+    let after = read_info(&exp_dir.join(exp["phases"][1]["dir"].as_str().unwrap()))
+        .unwrap()
+        .drive_after
+        .unwrap();
+    assert_eq!(
+        value(&text, "ssdfade_drive_percentage_used", sim, phase),
+        after.wear.percentage_used.map(f64::from)
+    );
+}

@@ -11,7 +11,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 
-use super::{Exporter, MetricsObserver, STATES};
+use super::{Exporter, MetricsObserver, PhaseOf, STATES};
 use crate::experiment::{ExperimentObserver, ExperimentRecord, PhaseRecord};
 use crate::run::RunObserver;
 
@@ -167,7 +167,11 @@ impl ExperimentObserver for ExperimentMetrics {
             Some(labels) => Box::new(MetricsObserver {
                 exporter: self.exporter.clone(),
                 labels: None,
-                phase: Some((labels.run.clone(), phase.phase.name.clone())),
+                phase: Some(PhaseOf {
+                    target: labels.target.clone(),
+                    run: labels.run.clone(),
+                    phase: phase.phase.name.clone(),
+                }),
                 inner,
             }),
             None => inner,

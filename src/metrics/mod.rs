@@ -264,9 +264,19 @@ impl Exporter {
 pub struct MetricsObserver {
     exporter: Arc<Exporter>,
     labels: Option<RunLabels>,
-    /// For a phase of an experiment: the experiment directory's name and the phase's.
-    phase: Option<(String, String)>,
+    /// For a phase of an experiment: its target as given, the experiment directory's name and
+    /// the phase's.
+    phase: Option<PhaseOf>,
     inner: Box<dyn RunObserver + Send>,
+}
+
+/// The labels of a run that is a phase of an experiment: the experiment's target (without the
+/// simulated drive's `state=` the phase runs with), directory and the phase's name.
+#[derive(Clone, Debug)]
+struct PhaseOf {
+    target: String,
+    run: String,
+    phase: String,
 }
 
 impl MetricsObserver {
@@ -302,13 +312,17 @@ impl RunObserver for MetricsObserver {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let (run, phase) = self.phase.clone().unwrap_or((dir_name, String::new()));
-        let labels = RunLabels {
+        let of = self.phase.clone().unwrap_or(PhaseOf {
             target: info.target.path.clone(),
+            run: dir_name,
+            phase: String::new(),
+        });
+        let labels = RunLabels {
+            target: of.target,
             model: identity.model.clone().unwrap_or_default(),
             serial: identity.serial.clone().unwrap_or_default(),
-            run,
-            phase,
+            run: of.run,
+            phase: of.phase,
         };
         let f = &self.exporter.families;
         // Counters appear at 0 from the start, so a rate() has its first point.
