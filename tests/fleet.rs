@@ -819,3 +819,45 @@ fn metrics_endpoint_during_an_experiment_shows_its_phase_and_steady_state() {
         after.wear.percentage_used.map(f64::from)
     );
 }
+
+#[test]
+fn slog_on_two_targets_prints_each_verdict_from_its_own_slog_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let targets = ["sim:vertex2-60g", "sim:dc-ssd-400g"];
+    let out = ssdfade(dir.path())
+        .arg("slog")
+        .args(targets)
+        .args(["--sustain", "2s", "--max-size", "16k", "--out", "grp"])
+        .env("COLUMNS", "80")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let group = dir.path().join("grp");
+    let record = GroupRecord::read(&group).unwrap();
+    assert_eq!(
+        (record.command.as_str(), record.status.as_str()),
+        ("slog", "completed")
+    );
+    for (member, t) in record.members.iter().zip(targets) {
+        assert_eq!(member.target, t);
+        let slog: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(group.join(&member.run_dir).join("slog.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(slog["device"]["target"], t);
+        let cells = row_of(&stdout, t);
+        assert_eq!(cells[1], "completed");
+        assert_eq!(cells[2], slog["verdict"]["rating"].as_str().unwrap(), "{t}");
+        let mean = slog["evidence"]["latency"]["mean_us"].as_f64().unwrap();
+        assert_eq!(cells[3], format!("{mean:.0}"), "{t}");
+        // Its progress lines are led by the target.
+        assert!(stderr.contains(&format!("ssdfade slog: {t}: ")), "{stderr}");
+    }
+    // The two drives differ: a consumer drive without power-loss protection and a DC drive.
+    assert_ne!(
+        row_of(&stdout, targets[0])[3],
+        row_of(&stdout, targets[1])[3]
+    );
+}

@@ -112,7 +112,10 @@ fn run_group(
     } else {
         crate::out!("{}", crate::group::slog::table(&group))?;
         crate::outln!("  Group directory: {}", group.dir.display())?;
-        crate::outln!("  Each target's tables: ssdfade report DIR/<target>")?;
+        crate::outln!("  Each target's tables and verdict: ssdfade report DIR, for DIR in")?;
+        for m in &group.members {
+            crate::outln!("    {}", m.dir.display())?;
+        }
     }
     for m in &group.members {
         if let Some(why) = crate::group::slog::failure(m) {
