@@ -82,7 +82,7 @@ fn run_group(
             ..base.clone()
         })
         .collect();
-    let watchers = |target: &str| -> (Box<dyn RunObserver + Send>, Box<dyn FnMut(&str) + Send>) {
+    let watchers = |target: &str| -> crate::group::slog::Watch {
         let target = target.to_string();
         (
             observer(),

@@ -52,9 +52,12 @@ pub fn failure(m: &Finished<Outcome>) -> Option<String> {
     }
 }
 
-/// Makes each target's observer of the run (its metrics) and its progress-line sink.
-pub type Watchers<'a> =
-    dyn Fn(&str) -> (Box<dyn RunObserver + Send>, Box<dyn FnMut(&str) + Send>) + 'a;
+/// What watches one target's test: an observer of its run (its metrics) and where its
+/// progress lines go.
+pub type Watch = (Box<dyn RunObserver + Send>, Box<dyn FnMut(&str) + Send>);
+
+/// Makes each target's [`Watch`].
+pub type Watchers<'a> = dyn Fn(&str) -> Watch + 'a;
 
 /// Runs every request at once under the group directory `out` (default
 /// `results/<UTC time>-slog-group`).
