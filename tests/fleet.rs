@@ -861,3 +861,59 @@ fn slog_on_two_targets_prints_each_verdict_from_its_own_slog_json() {
         row_of(&stdout, targets[1])[3]
     );
 }
+
+#[test]
+fn every_series_the_grafana_dashboard_queries_is_exported_by_an_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    let prom = dir.path().join("ssdfade.prom");
+    let out = ssdfade(dir.path())
+        .args(["experiment", "vertex2", "sim:vertex2-60g"])
+        // A soak long enough for a steady window of five 1 s rounds.
+        .args(["--measure-duration", "2s", "--soak-duration", "8s"])
+        .args(["--soak-interval", "1s", "--ss-round", "1s"])
+        .args(["--out", "exp", "--metrics-textfile"])
+        .arg(&prom)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&prom).unwrap();
+    let dashboard = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/grafana-ssdfade-fleet.json"),
+    )
+    .unwrap();
+    let names: std::collections::BTreeSet<&str> = dashboard
+        .match_indices("ssdfade_")
+        .map(|(i, _)| {
+            let rest = &dashboard[i..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect();
+    assert!(names.len() >= 10, "{names:?}");
+    for name in names {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{name}{{"))),
+            "the dashboard queries {name}, which the experiment did not export:\n{text}"
+        );
+    }
+    // The last phase is the one shown, and the experiment ended completed.
+    assert!(
+        text.contains("phase=\"recovered\",kind=\"measure\"} 1"),
+        "{text}"
+    );
+    assert_eq!(
+        value(
+            &text,
+            "ssdfade_experiment_state",
+            "sim:vertex2-60g",
+            "state=\"completed\""
+        ),
+        Some(1.0)
+    );
+}
