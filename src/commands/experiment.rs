@@ -69,7 +69,7 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
     let mut observer = watched(Box::new(Terminal::new(common.json)), &exporter);
     let record = make(setup(target, common))?;
     let outcome =
-        crate::experiment::launch(record, common.out.clone(), interrupt, observer.as_mut())?;
+        crate::experiment::launch_record(record, common.out.clone(), interrupt, observer.as_mut())?;
     print(&outcome, common.json)
 }
 

@@ -164,8 +164,26 @@ pub fn short_name(target: &str) -> String {
     }
 }
 
-/// Runs a new experiment in `out` (default `results/<UTC time>-<name>-<target>`).
+/// Makes the record of a new experiment and runs it in `out` (default
+/// `results/<UTC time>-<name>-<target>`).
+#[allow(clippy::too_many_arguments)]
 pub fn launch(
+    name: &str,
+    setup: &Setup,
+    phases: Vec<Phase>,
+    settings: serde_json::Value,
+    notes: Vec<String>,
+    out: Option<std::path::PathBuf>,
+    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    observer: &mut dyn ExperimentObserver,
+) -> anyhow::Result<ExperimentOutcome> {
+    let record = new_record(name, setup, phases, settings, notes)?;
+    launch_record(record, out, interrupt, observer)
+}
+
+/// Runs the experiment of a new `record` in `out` (default
+/// `results/<UTC time>-<name>-<target>`).
+pub fn launch_record(
     record: ExperimentRecord,
     out: Option<std::path::PathBuf>,
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,

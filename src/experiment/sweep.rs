@@ -153,6 +153,14 @@ pub fn run(
         "workload": setup.workload,
     });
     let list = phases(&setup, axis, values, point, interval);
-    let record = super::new_record("sweep", &setup, list, settings, Vec::new())?;
-    super::launch(record, out, interrupt, observer)
+    super::launch(
+        "sweep",
+        &setup,
+        list,
+        settings,
+        Vec::new(),
+        out,
+        interrupt,
+        observer,
+    )
 }

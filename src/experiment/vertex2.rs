@@ -88,7 +88,7 @@ pub fn run(
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
     observer: &mut dyn super::ExperimentObserver,
 ) -> anyhow::Result<super::ExperimentOutcome> {
-    super::launch(record(setup, v)?, out, interrupt, observer)
+    super::launch_record(record(setup, v)?, out, interrupt, observer)
 }
 
 /// The record of a new vertex2 experiment on `setup`'s target, every phase pending.

@@ -115,7 +115,7 @@ pub fn run(
     observer: &mut dyn super::ExperimentObserver,
 ) -> anyhow::Result<super::ExperimentOutcome> {
     let record = record(setup, max_duration, erase_method)?;
-    super::launch(record, out, interrupt, observer)
+    super::launch_record(record, out, interrupt, observer)
 }
 
 /// The record of a new WSAT experiment on `setup`'s target, every phase pending.
