@@ -156,10 +156,11 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
     out
 }
 
-/// Runs HIR with `bursts` bursts per wait state.
+/// Runs HIR with `bursts` bursts per wait state: SNIA's 4 KiB random writes, aligned to the
+/// transfer size, unless told otherwise.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
-    mut setup: Setup,
+    setup: Setup,
     bursts: u32,
     max_duration: Duration,
     erase_method: &str,
@@ -167,7 +168,7 @@ pub fn run(
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
     observer: &mut dyn super::ExperimentObserver,
 ) -> anyhow::Result<super::ExperimentOutcome> {
-    let mut notes = super::apply_seed_align(&mut setup)?;
+    let mut notes = Vec::new();
     if bursts < 360 {
         notes.push(format!(
             "{bursts} bursts per wait state (SNIA: 360); the return to baseline lasts {} s (SNIA: 1800 s)",

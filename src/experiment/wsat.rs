@@ -104,17 +104,16 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
     out
 }
 
-/// Runs WSAT: the seed's 4 KiB random writes unless told otherwise, 512-byte aligned where
-/// the target allows it.
+/// Runs WSAT: SNIA's 4 KiB random writes, aligned to the transfer size, unless told otherwise.
 pub fn run(
-    mut setup: Setup,
+    setup: Setup,
     max_duration: Duration,
     erase_method: &str,
     out: Option<std::path::PathBuf>,
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
     observer: &mut dyn super::ExperimentObserver,
 ) -> anyhow::Result<super::ExperimentOutcome> {
-    let notes = super::apply_seed_align(&mut setup)?;
+    let notes = Vec::new();
     let capacity = super::runner::identity_of(&setup.target)?
         .size_bytes
         .unwrap_or(0);
