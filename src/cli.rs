@@ -562,7 +562,7 @@ pub struct ExperimentWorkloadArgs {
     /// Transfer size.
     #[arg(long, default_value = "4k", value_parser = parse_size)]
     pub bs: u64,
-    /// Offset granularity (experiments: 512 where the target allows it; sweep: the transfer size).
+    /// Offset granularity (vertex2: 512 where the target allows it; others: the transfer size).
     #[arg(long, value_parser = parse_size)]
     pub align: Option<u64>,
     /// Percent of I/Os that are reads.

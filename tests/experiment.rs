@@ -464,6 +464,18 @@ fn hir_on_the_simulated_drive_recovers_after_the_longer_gaps() {
     let idle = phase(&record, "ws50-idle2");
     assert_eq!(idle["kind"], "idle");
     assert_eq!(idle["params"]["seconds"], 50.0);
+    // SNIA's 4 KiB writes are aligned to 4 KiB unless told otherwise.
+    let run = read_json(&work.path().join("hir/03-precondition/run.json"));
+    assert_eq!(run["workload"]["align"], 4096, "{run}");
+    assert_png(&work.path().join("hir").join("hir.png"));
+}
+
+/// A chart file that exists and is a PNG of the charts' size.
+fn assert_png(path: &std::path::Path) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{}", path.display());
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    assert_eq!(width, 1600, "{}", path.display());
 }
 
 #[test]
@@ -492,6 +504,11 @@ fn wsat_writes_four_drive_fills_in_one_minute_rounds() {
     assert!(rounds[0]["iops"].as_f64().unwrap() > 3.0 * last["iops"].as_f64().unwrap());
     let record = read_json(&work.path().join("wsat").join("experiment.json"));
     assert_eq!(phase(&record, "purge")["kind"], "erase");
+    let run = read_json(&work.path().join("wsat/02-wsat/run.json"));
+    assert_eq!(run["workload"]["align"], 4096, "{run}");
+    assert_png(&work.path().join("wsat").join("wsat.png"));
+    let report = std::fs::read_to_string(work.path().join("wsat").join("report.md")).unwrap();
+    assert!(report.contains("(wsat.png)"), "{report}");
 }
 
 #[test]

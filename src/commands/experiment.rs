@@ -300,7 +300,7 @@ fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<RunEnd> {
     } else {
         crate::out!("{}", summary_text(&outcome.dir, &outcome.record))?;
         let dir = outcome.dir.display();
-        crate::outln!("  Charts: {dir}/fade.png, {dir}/fade-latency.png")?;
+        crate::outln!("  Charts: {}", outcome.charts().join(", "))?;
         crate::outln!("  Report: {dir}/report.html (and report.md)")?;
     }
     if outcome.end == RunEnd::Interrupted {

@@ -156,7 +156,8 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
     out
 }
 
-/// Runs HIR with `bursts` bursts per wait state.
+/// Runs HIR with `bursts` bursts per wait state: SNIA's 4 KiB random writes, aligned to the
+/// transfer size, unless told otherwise.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     setup: Setup,
@@ -173,12 +174,12 @@ pub fn run(
 
 /// The record of a new HIR experiment on `setup`'s target, every phase pending.
 pub fn record(
-    mut setup: Setup,
+    setup: Setup,
     bursts: u32,
     max_duration: Duration,
     erase_method: &str,
 ) -> anyhow::Result<super::ExperimentRecord> {
-    let mut notes = super::apply_seed_align(&mut setup)?;
+    let mut notes = Vec::new();
     if bursts < 360 {
         notes.push(format!(
             "{bursts} bursts per wait state (SNIA: 360); the return to baseline lasts {} s (SNIA: 1800 s)",

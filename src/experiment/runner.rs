@@ -50,6 +50,19 @@ pub struct ExperimentOutcome {
     pub end: RunEnd,
 }
 
+impl ExperimentOutcome {
+    /// The charts drawn in the experiment directory: the timeline and its latency, and the
+    /// protocol's own chart when it has one.
+    pub fn charts(&self) -> Vec<String> {
+        ["fade", "fade-latency", "sweep", "wsat", "hir"]
+            .iter()
+            .map(|name| self.dir.join(format!("{name}.png")))
+            .filter(|path| path.is_file())
+            .map(|path| path.display().to_string())
+            .collect()
+    }
+}
+
 /// The target every phase uses: the user's, plus the experiment's own state file for a
 /// simulated drive that had none.
 pub fn effective_target(dir: &Path, record: &ExperimentRecord) -> String {

@@ -104,8 +104,7 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
     out
 }
 
-/// Runs WSAT: the seed's 4 KiB random writes unless told otherwise, 512-byte aligned where
-/// the target allows it.
+/// Runs WSAT: SNIA's 4 KiB random writes, aligned to the transfer size, unless told otherwise.
 pub fn run(
     setup: Setup,
     max_duration: Duration,
@@ -120,11 +119,11 @@ pub fn run(
 
 /// The record of a new WSAT experiment on `setup`'s target, every phase pending.
 pub fn record(
-    mut setup: Setup,
+    setup: Setup,
     max_duration: Duration,
     erase_method: &str,
 ) -> anyhow::Result<super::ExperimentRecord> {
-    let notes = super::apply_seed_align(&mut setup)?;
+    let notes = Vec::new();
     let capacity = super::runner::identity_of(&setup.target)?
         .size_bytes
         .unwrap_or(0);

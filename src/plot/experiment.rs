@@ -5,8 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
+use super::hir::{HirChart, HirPoint};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::sweep::{SweepChart, SweepPoint};
+use super::wsat::{WsatChart, WsatRound};
 use super::{Chart, Format};
 use crate::results::{workload_line, Experiment, Run};
 
@@ -27,6 +29,12 @@ pub fn erase_label(name: &str, erase: Option<&serde_json::Value>) -> String {
         Some(method) if method != name => format!("{name} ({method})"),
         _ => name.to_string(),
     }
+}
+
+/// The drive's model, or its name when the model is unknown.
+fn device_name(run: &Run) -> String {
+    let id = &run.info.target.identity;
+    id.model.clone().unwrap_or_else(|| id.name.clone())
 }
 
 /// Lays the experiment's phases end to end.
@@ -105,10 +113,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
         states.clear();
     }
     let run = first_run(exp);
-    let device = run.map_or_else(String::new, |r| {
-        let id = &r.info.target.identity;
-        id.model.clone().unwrap_or_else(|| id.name.clone())
-    });
+    let device = run.map_or_else(String::new, device_name);
     let soak = exp
         .phases
         .iter()
@@ -155,12 +160,179 @@ pub fn render_experiment(
     t.fade.write(fade_path, format)?;
     t.latency.write(&latency_path, format)?;
     let mut written = vec![fade_path.to_path_buf(), latency_path];
-    if let Some(chart) = sweep_chart(exp) {
-        let path = fade_path.with_file_name(format!("sweep.{}", format.extension()));
+    if let Some(chart) = ProtocolChart::of(exp) {
+        let path = fade_path.with_file_name(format!("{}.{}", chart.name(), format.extension()));
         chart.write(&path, format)?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// SNIA's WSAT chart of a write-saturation experiment: one point per round of its `wsat`
+/// phase, against time and against host data written.
+fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
+    if exp.name != "wsat" {
+        return None;
+    }
+    let run = exp
+        .phases
+        .iter()
+        .find(|p| p.record.name == "wsat")?
+        .run
+        .as_ref()?;
+    Some(WsatChart {
+        title: format!("Write saturation (SNIA WSAT) — {}", device_name(run)),
+        subtitle: workload_line(&run.info.workload),
+        rounds: run
+            .samples
+            .iter()
+            .map(|s| WsatRound {
+                t_s: s.t_end_s,
+                iops: s.iops,
+                bytes_written: s.bytes_written_total,
+            })
+            .collect(),
+        steady: super::run_dir::steady_window(run),
+    })
+}
+
+/// SNIA's "IOPS vs Time — all wait states" chart of a host-idle-recovery experiment: each
+/// burst's IOPS coloured by the idle gap before it, the returns to baseline, and the end of
+/// preconditioning (its steady-state window) for reference. Time includes the idle gaps and
+/// starts where the steady-state window starts.
+fn hir_chart(exp: &Experiment) -> Option<HirChart> {
+    if exp.name != "hir" {
+        return None;
+    }
+    let mut points = Vec::new();
+    let mut t = 0.0;
+    let mut started = false;
+    let mut first = None;
+    for phase in &exp.phases {
+        let name = &phase.record.name;
+        if let Some(idle) = phase.record.idle_seconds() {
+            if phase.record.status == "completed" && started {
+                t += idle;
+            }
+            continue;
+        }
+        let Some(run) = &phase.run else { continue };
+        if name == "precondition" {
+            let window_start = run.steady_state.map_or_else(
+                || run.samples.first().map_or(0.0, |s| s.t_start_s),
+                |w| w.start_s,
+            );
+            for s in run.samples.iter().filter(|s| s.t_start_s >= window_start) {
+                points.push(HirPoint {
+                    t_s: s.t_end_s - window_start,
+                    iops: s.iops,
+                    wait_state: "preconditioning".into(),
+                });
+            }
+            t = run.samples.last().map_or(0.0, |s| s.t_end_s) - window_start;
+            started = true;
+            first.get_or_insert(run);
+            continue;
+        }
+        if !started {
+            continue; // purge and fill: before the test proper
+        }
+        let Some(b) = run.samples.last() else {
+            continue;
+        };
+        let label = match name.split_once('-') {
+            Some((ws, rest)) if rest.starts_with("burst") => {
+                format!("{} s idle", ws.trim_start_matches("ws"))
+            }
+            _ => "baseline".into(),
+        };
+        // A burst is one point; a return to baseline one point per burst length, as SNIA plots.
+        let chunk = if label == "baseline" {
+            (crate::experiment::hir::BURST.as_secs_f64() / run.info.workload.interval.as_secs_f64())
+                .round()
+                .max(1.0) as usize
+        } else {
+            run.samples.len()
+        };
+        for part in run.samples.chunks(chunk) {
+            let ops: u64 = part.iter().map(|s| s.ops).sum();
+            let (start, end) = (part[0].t_start_s, part[part.len() - 1].t_end_s);
+            if end > start {
+                points.push(HirPoint {
+                    t_s: t + end,
+                    iops: ops as f64 / (end - start),
+                    wait_state: label.clone(),
+                });
+            }
+        }
+        t += b.t_end_s;
+    }
+    let run = first?;
+    let w = &run.info.workload;
+    Some(HirChart {
+        title: format!("Host idle recovery (SNIA HIR) — {}", device_name(run)),
+        subtitle: format!(
+            "{}, {} % random, {} % read, QD{} · one point per {} s burst; time includes the idle gaps",
+            crate::units::format_bytes(w.bs),
+            w.random_pct,
+            w.read_pct,
+            w.qd,
+            crate::experiment::hir::BURST.as_secs()
+        ),
+        points,
+    })
+}
+
+/// The chart of the protocol an experiment ran, beside its timeline: the QD sweep, SNIA's
+/// WSAT or SNIA's HIR.
+pub enum ProtocolChart {
+    Sweep(SweepChart),
+    Wsat(WsatChart),
+    Hir(HirChart),
+}
+
+impl ProtocolChart {
+    /// The protocol chart of `exp`, when its protocol has one.
+    pub fn of(exp: &Experiment) -> Option<ProtocolChart> {
+        sweep_chart(exp)
+            .map(ProtocolChart::Sweep)
+            .or_else(|| wsat_chart(exp).map(ProtocolChart::Wsat))
+            .or_else(|| hir_chart(exp).map(ProtocolChart::Hir))
+    }
+
+    /// The chart's file name without extension.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ProtocolChart::Sweep(_) => "sweep",
+            ProtocolChart::Wsat(_) => "wsat",
+            ProtocolChart::Hir(_) => "hir",
+        }
+    }
+
+    /// What the chart shows, in one line for a report.
+    pub fn caption(&self) -> &'static str {
+        match self {
+            ProtocolChart::Sweep(_) => "IOPS and mean latency against queue depth, and latency against IOPS (demand intensity)",
+            ProtocolChart::Wsat(_) => "SNIA WSAT: IOPS per round against time and against total host data written",
+            ProtocolChart::Hir(_) => "SNIA HIR: IOPS of each burst after each idle gap, beside preconditioning and the returns to baseline",
+        }
+    }
+
+    pub fn write(&self, path: &Path, format: Format) -> anyhow::Result<()> {
+        match self {
+            ProtocolChart::Sweep(c) => c.write(path, format),
+            ProtocolChart::Wsat(c) => c.write(path, format),
+            ProtocolChart::Hir(c) => c.write(path, format),
+        }
+    }
+
+    pub fn svg(&self) -> anyhow::Result<String> {
+        match self {
+            ProtocolChart::Sweep(c) => c.svg(),
+            ProtocolChart::Wsat(c) => c.svg(),
+            ProtocolChart::Hir(c) => c.svg(),
+        }
+    }
 }
 
 /// The IOPS-and-latency-against-QD chart of a queue-depth sweep (`ssdfade sweep --qd`): one

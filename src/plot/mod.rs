@@ -26,7 +26,7 @@ use plotters::prelude::*;
 
 pub use compare::{CompareChart, CompareRun};
 pub use downsample::{min_max, moving_average, MAX_BUCKETS};
-pub use experiment::{erase_label, render_experiment, timeline, Timeline};
+pub use experiment::{erase_label, render_experiment, timeline, ProtocolChart, Timeline};
 pub use fade::{states_caption, Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};

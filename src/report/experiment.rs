@@ -2,7 +2,7 @@
 //! samples), fade and recovery between the measured states, the erases, the charts of the
 //! whole timeline, wear from the first phase to the last, and the commands that ran.
 
-use crate::plot::{erase_label, states_caption, timeline, Chart};
+use crate::plot::{erase_label, states_caption, timeline, Chart, ProtocolChart};
 use crate::results::{workload_line, Experiment};
 
 use super::document::{Block, Document};
@@ -158,6 +158,13 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         png: latency_png.into(),
         svg: t.latency.svg()?,
     });
+    if let Some(chart) = ProtocolChart::of(exp) {
+        doc.blocks.push(Block::Chart {
+            caption: chart.caption().into(),
+            png: format!("{}.png", chart.name()),
+            svg: chart.svg()?,
+        });
+    }
 
     doc.heading("Phases");
     doc.table(

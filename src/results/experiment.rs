@@ -29,6 +29,16 @@ pub struct PhaseRecord {
     /// records nothing, such as idle time).
     #[serde(default)]
     pub dir: Option<PathBuf>,
+    /// The phase's parameters as recorded (an idle phase's `seconds`, a run's workload…).
+    #[serde(default)]
+    pub params: serde_json::Value,
+}
+
+impl PhaseRecord {
+    /// The length of an idle phase, in seconds.
+    pub fn idle_seconds(&self) -> Option<f64> {
+        (self.kind == "idle").then(|| self.params["seconds"].as_f64())?
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
