@@ -339,7 +339,7 @@ impl ExperimentObserver for Terminal {
         }
     }
 
-    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver + Send> {
+    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver> {
         if !self.quiet && matches!(phase.phase.kind, PhaseKind::Soak(_)) {
             Box::new(ProgressBarObserver::default())
         } else {

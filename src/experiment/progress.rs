@@ -83,7 +83,7 @@ impl ExperimentObserver for GroupLine {
         }
     }
 
-    fn run_observer(&mut self, _phase: &PhaseRecord) -> Box<dyn RunObserver + Send> {
+    fn run_observer(&mut self, _phase: &PhaseRecord) -> Box<dyn RunObserver> {
         Box::new(LineRun {
             bar: self.bar.clone(),
             phase: self.current.clone(),

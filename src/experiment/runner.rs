@@ -30,7 +30,7 @@ pub trait ExperimentObserver {
     fn phase_started(&mut self, _index: usize, _phase: &PhaseRecord) {}
     fn phase_finished(&mut self, _index: usize, _phase: &PhaseRecord) {}
     /// Watches the run of a measure or soak phase.
-    fn run_observer(&mut self, _phase: &PhaseRecord) -> Box<dyn RunObserver + Send> {
+    fn run_observer(&mut self, _phase: &PhaseRecord) -> Box<dyn RunObserver> {
         Box::new(crate::run::NoProgress)
     }
     /// The experiment stopped (completed, interrupted or failed: `record.status`); its record

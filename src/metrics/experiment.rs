@@ -161,7 +161,7 @@ impl ExperimentObserver for ExperimentMetrics {
         self.inner.phase_finished(index, phase);
     }
 
-    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver + Send> {
+    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver> {
         let inner = self.inner.run_observer(phase);
         match &self.labels {
             Some(labels) => Box::new(MetricsObserver {

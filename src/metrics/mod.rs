@@ -260,14 +260,15 @@ impl Exporter {
     }
 }
 
-/// A [`RunObserver`] exporting its run and passing every event on to the observer it wraps.
-pub struct MetricsObserver {
+/// A [`RunObserver`] exporting its run and passing every event on to the observer it wraps
+/// (one that can go to another thread, unless it wraps one that cannot).
+pub struct MetricsObserver<O: RunObserver + ?Sized = dyn RunObserver + Send> {
     exporter: Arc<Exporter>,
     labels: Option<RunLabels>,
     /// For a phase of an experiment: its target as given, the experiment directory's name and
     /// the phase's.
     phase: Option<PhaseOf>,
-    inner: Box<dyn RunObserver + Send>,
+    inner: Box<O>,
 }
 
 /// The labels of a run that is a phase of an experiment: the experiment's target (without the
@@ -279,7 +280,7 @@ struct PhaseOf {
     phase: String,
 }
 
-impl MetricsObserver {
+impl<O: RunObserver + ?Sized> MetricsObserver<O> {
     fn set_wear(&self, labels: &RunLabels, wear: &crate::smart::Wear) {
         let f = &self.exporter.families;
         if let Some(used) = wear.percentage_used {
@@ -305,7 +306,7 @@ impl MetricsObserver {
     }
 }
 
-impl RunObserver for MetricsObserver {
+impl<O: RunObserver + ?Sized> RunObserver for MetricsObserver<O> {
     fn started(&mut self, dir: &Path, info: &RunInfo) {
         let identity = &info.target.identity;
         let dir_name = dir
