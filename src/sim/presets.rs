@@ -23,7 +23,9 @@ pub struct Throttle {
     pub min_fraction: f64,
 }
 
-/// An SLC write cache in front of slower (TLC) flash: fast until full, drained when idle.
+/// An SLC write cache in front of slower (TLC) flash: fast until full; folded into TLC (read
+/// from SLC, programmed into TLC) when idle, and while the host writes once the host's data
+/// needs the space its blocks take.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlcCache {
     /// Largest size of the cache (on an empty drive).
@@ -33,8 +35,6 @@ pub struct SlcCache {
     pub static_bytes: u64,
     /// SLC program time per 4 KiB.
     pub program_us: f64,
-    /// Bytes per second folded into TLC while the host is idle.
-    pub fold_bytes_per_s: f64,
 }
 
 /// How garbage collection is scheduled against host I/O (the second-to-second shape of
@@ -188,7 +188,6 @@ pub const PRESETS: [Preset; 4] = [
             bytes: 40_000_000_000,
             static_bytes: 6_000_000_000,
             program_us: 40.0,
-            fold_bytes_per_s: 500e6,
         }),
         gc: GcSchedule {
             burst_blocks: 256,
