@@ -178,6 +178,7 @@ impl SimDevice {
         let burst = f64::from(spec.preset.gc.burst_blocks) / f64::from(spec.scale);
         ftl.set_gc_burst(burst.round().max(1.0) as usize);
         ftl.set_endurance(spec.preset.endurance_pe);
+        ftl.set_trim_keeps(spec.preset.trim_keeps_incompressible);
         let cache_pages = match spec.cache {
             CacheMode::None => 0,
             _ => (spec.preset.cache_bytes / PAGE / u64::from(spec.scale)) as usize,
@@ -483,8 +484,8 @@ impl SimDevice {
 
     /// Powered idle for `seconds`: power-on time runs (throttling debt falls) and the drive
     /// spends the time on its own work, as far as its dies and channels allow: first the
-    /// garbage collection still owed, then folding the SLC cache into TLC, then background GC
-    /// (victim by victim, up to the free pool's high watermark). The work counts as NAND writes
+    /// garbage collection still owed, then background GC (victim by victim, up to the free
+    /// pool's high watermark), then folding the SLC cache into TLC. The work counts as NAND writes
     /// and wear; it costs the host no time.
     pub fn idle(&mut self, seconds: f64) {
         self.life.power_on_s += seconds;
@@ -505,12 +506,6 @@ impl SimDevice {
         };
         self.gc_backlog = self.gc_backlog.map(|c| c * (1.0 - f));
         let mut left = seconds - owed * f;
-        if self.spec.preset.slc.is_some() && left > 0.0 {
-            let page_bytes = PAGE as f64 * k;
-            let bytes = (left / cost(0.0, 0.0, 1.0) * page_bytes).min(self.life.slc_fill_bytes);
-            self.fold(bytes);
-            left -= cost(0.0, 0.0, bytes / page_bytes);
-        }
         let high_watermark = (self.ftl.geometry().blocks as usize / 50).max(4);
         while left > 0.0 && self.ftl.free_blocks() < high_watermark {
             let before = self.ftl.work();
@@ -524,6 +519,11 @@ impl SimDevice {
                 (done.erases - before.erases) as f64,
                 0.0,
             );
+        }
+        if self.spec.preset.slc.is_some() && left > 0.0 {
+            let page_bytes = PAGE as f64 * k;
+            let bytes = (left / cost(0.0, 0.0, 1.0) * page_bytes).min(self.life.slc_fill_bytes);
+            self.fold(bytes);
         }
     }
 

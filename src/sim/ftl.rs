@@ -107,6 +107,9 @@ pub struct Ftl {
     endurance: f64,
     /// Blocks retired so far.
     retired: u32,
+    /// Fraction of trimmed two-slot (incompressible) pages whose flash a TRIM leaves allocated
+    /// (see [`Ftl::set_trim_keeps`]).
+    trim_keeps: f64,
     work: Work,
 }
 
@@ -147,6 +150,7 @@ impl Ftl {
             mapped: 0,
             endurance: 0.0,
             retired: 0,
+            trim_keeps: 0.0,
             work: Work::default(),
         }
     }
@@ -279,10 +283,20 @@ impl Ftl {
         self.work.host_slots += u64::from(slots);
     }
 
-    /// Deallocates logical page `lpn` (TRIM).
+    /// Deallocates logical page `lpn` (TRIM). A page kept by [`Ftl::set_trim_keeps`] reads as
+    /// trimmed (content tag 0) but keeps its flash: GC goes on copying it until the page is
+    /// written again or the drive is secure erased.
     #[inline]
     pub fn trim(&mut self, lpn: u32) {
-        if self.map[lpn as usize][0] != UNMAPPED {
+        let entry = self.map[lpn as usize][0];
+        if entry != UNMAPPED && entry & TWO_SLOTS != 0 && self.trim_keeps > 0.0 {
+            let h = crate::pattern::mix64(u64::from(lpn) ^ 0x7e1a_0b5e);
+            if ((h >> 11) as f64) < self.trim_keeps * (1u64 << 53) as f64 {
+                self.map[lpn as usize][1] = 0;
+                return;
+            }
+        }
+        if entry != UNMAPPED {
             self.mapped -= 1;
         }
         self.invalidate(lpn);
@@ -352,6 +366,14 @@ impl Ftl {
     /// service. 0 (the default): blocks never wear out.
     pub fn set_endurance(&mut self, rated_pe: f64) {
         self.endurance = rated_pe;
+    }
+
+    /// Makes TRIM incomplete for incompressible data, as on SandForce drives: of the trimmed
+    /// pages that take two slots, this fraction (chosen per page, fixed) stays allocated in
+    /// flash (see [`Ftl::trim`]); only rewriting the page or a secure erase frees it. 0 (the
+    /// default): TRIM frees what it names.
+    pub fn set_trim_keeps(&mut self, fraction: f64) {
+        self.trim_keeps = fraction;
     }
 
     /// Blocks retired as worn out.

@@ -122,7 +122,8 @@ pub struct SimWear {
     pub throttle_debt_pe: Option<f64>,
     /// Fraction of the full write rate the throttle allows now.
     pub throttle_fraction: f64,
-    /// Bytes holding data (not trimmed or erased).
+    /// Bytes whose flash holds data: written and not trimmed or erased (with incomplete TRIM,
+    /// also trimmed pages whose flash the drive kept).
     pub mapped_bytes: u64,
     /// Erase blocks retired as worn out (full-size drive).
     pub retired_blocks: u64,

@@ -103,6 +103,10 @@ pub struct Preset {
     pub cache: super::CacheMode,
     /// DuraWrite-like compression and deduplication.
     pub compression: bool,
+    /// Fraction of trimmed incompressible pages whose flash a TRIM leaves allocated until the
+    /// page is rewritten or the drive secure erased (SandForce: TRIM after an incompressible
+    /// fill restores only part of the speed). 0: TRIM frees what it names.
+    pub trim_keeps_incompressible: f64,
     pub throttle: Option<Throttle>,
     pub slc: Option<SlcCache>,
     pub gc: GcSchedule,
@@ -140,6 +144,7 @@ pub const PRESETS: [Preset; 4] = [
         cache_bytes: 4 << 20,
         cache: super::CacheMode::Volatile,
         compression: true,
+        trim_keeps_incompressible: 0.75,
         throttle: Some(Throttle {
             rated_pe: 5000.0,
             warranty_h: 3.0 * 8760.0,
@@ -183,6 +188,7 @@ pub const PRESETS: [Preset; 4] = [
         cache_bytes: 256 << 20,
         cache: super::CacheMode::Volatile,
         compression: false,
+        trim_keeps_incompressible: 0.0,
         throttle: None,
         slc: Some(SlcCache {
             bytes: 40_000_000_000,
@@ -223,6 +229,7 @@ pub const PRESETS: [Preset; 4] = [
         cache_bytes: 512 << 20,
         cache: super::CacheMode::Plp,
         compression: false,
+        trim_keeps_incompressible: 0.0,
         throttle: None,
         slc: None,
         gc: GcSchedule {
@@ -259,6 +266,7 @@ pub const PRESETS: [Preset; 4] = [
         cache_bytes: 0,
         cache: super::CacheMode::Plp,
         compression: false,
+        trim_keeps_incompressible: 0.0,
         throttle: None,
         slc: None,
         gc: GcSchedule {
