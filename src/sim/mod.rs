@@ -122,9 +122,11 @@ pub struct SimWear {
     pub throttle_debt_pe: Option<f64>,
     /// Fraction of the full write rate the throttle allows now.
     pub throttle_fraction: f64,
-    /// Bytes whose flash holds data: written and not trimmed or erased (with incomplete TRIM,
-    /// also trimmed pages whose flash the drive kept).
+    /// Bytes holding data (not trimmed or erased).
     pub mapped_bytes: u64,
+    /// Bytes trimmed whose flash the drive kept (incomplete TRIM; a rewrite or secure erase
+    /// frees them).
+    pub kept_bytes: u64,
     /// Erase blocks retired as worn out (full-size drive).
     pub retired_blocks: u64,
     /// Spare blocks still in service, percent of those the drive was built with (SMART's
@@ -166,6 +168,7 @@ pub fn wear_of(dev: &SimDevice) -> SimWear {
         throttle_debt_pe: dev.throttle_debt_pe(),
         throttle_fraction: dev.throttle_fraction(),
         mapped_bytes: dev.ftl().mapped_pages() * 4096 * k,
+        kept_bytes: dev.ftl().kept_pages() * 4096 * k,
         retired_blocks: u64::from(dev.ftl().retired_blocks()) * k,
         available_spare_percent: (dev.ftl().spare_fraction() * 100.0).round() as u32,
         read_only: dev.read_only(),
@@ -231,6 +234,10 @@ pub fn drive_info(spec: &str, id: Identity, w: SimWear) -> crate::drive::DriveIn
                 w.mapped_bytes,
                 w.throttle_fraction * 100.0
             )])
+            .chain((w.kept_bytes > 0).then(|| format!(
+                "TRIM left {} bytes of trimmed data allocated in flash (incomplete TRIM after incompressible data; rewriting them or a secure erase frees them)",
+                w.kept_bytes
+            )))
             .collect(),
             ..Default::default()
         },
