@@ -88,7 +88,7 @@ pub fn list() -> String {
         }
         if let Some(s) = p.slc {
             out += &format!(
-                "  SLC cache {} at {} µs per 4 KiB, folded into TLC when idle or when the space is needed\n",
+                "  SLC cache {} at {} µs per 4 KiB, folded at idle and when space runs low\n",
                 format_bytes(s.bytes),
                 s.program_us,
             );
