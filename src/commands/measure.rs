@@ -9,7 +9,7 @@ use super::run::request;
 use crate::cli::{MeasureArgs, RunArgs};
 use crate::engine::RunEnd;
 use crate::experiment::preset::Knobs;
-use crate::experiment::{Options, Setup};
+use crate::experiment::{ExperimentObserver, Options, PhaseRecord, Setup};
 use crate::metrics::Exporter;
 use crate::results::run_table;
 use crate::run::progress::ProgressBarObserver;
@@ -115,12 +115,35 @@ pub fn preset(args: &MeasureArgs) -> anyhow::Result<RunEnd> {
         interval: w.interval,
     };
     let plan = crate::experiment::preset::plan(preset, setup, &knobs)?;
-    if !run.json {
-        eprintln!("{}", plan.announcement());
-    }
+    let mut observer = Announce {
+        line: (!run.json).then(|| plan.announcement()),
+        terminal: Terminal::new(run.json),
+    };
     let interrupt = install_signal_flag()?;
-    let mut terminal = Terminal::new(run.json);
-    let outcome =
-        crate::experiment::preset::run(plan, run.out.clone(), interrupt, &mut terminal)?;
+    let outcome = crate::experiment::preset::run(plan, run.out.clone(), interrupt, &mut observer)?;
     super::experiment::print(&outcome, run.json)
+}
+
+/// Says what a preset will run and take once its checks passed and its first phase starts,
+/// then one line per phase.
+struct Announce {
+    line: Option<String>,
+    terminal: Terminal,
+}
+
+impl ExperimentObserver for Announce {
+    fn phase_started(&mut self, index: usize, phase: &PhaseRecord) {
+        if let Some(line) = self.line.take() {
+            eprintln!("{line}");
+        }
+        self.terminal.phase_started(index, phase);
+    }
+
+    fn phase_finished(&mut self, index: usize, phase: &PhaseRecord) {
+        self.terminal.phase_finished(index, phase);
+    }
+
+    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver> {
+        self.terminal.run_observer(phase)
+    }
 }

@@ -72,7 +72,10 @@ pub fn table(points: &[Measured], span: u64, duration_s: f64) -> String {
     );
     for (title, read) in [("[Read]", true), ("[Write]", false)] {
         out.push_str(&format!("\n{title}\n"));
-        for m in points.iter().filter(|m| (m.info.workload.read_pct == 100) == read) {
+        for m in points
+            .iter()
+            .filter(|m| (m.info.workload.read_pct == 100) == read)
+        {
             out.push_str(&line(m));
         }
     }

@@ -92,7 +92,7 @@ pub fn table(points: &[Measured]) -> String {
         "  RT = Average Response Time, RRT/WRT = of reads/of writes, TT = Average\n  Transaction Time (no replies: TT = RT), all in ms; MBps = 10^6 bytes/s\n\n",
     );
     out.push_str(&format!(
-        "  {:<12} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n",
+        "  {:<14} {:>9} {:>8} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
         "Access spec", "IOps", "Rd MBps", "Wr MBps", "RT", "RRT", "WRT", "TT"
     ));
     for m in points {
@@ -100,7 +100,7 @@ pub fn table(points: &[Measured]) -> String {
         let f = figures(m);
         let t = |k: &str| f[k].as_f64().map_or("-".to_string(), |v| format!("{v:.4}"));
         out.push_str(&format!(
-            "  {:<12} {:>9.1} {:>8.2} {:>8.2} {:>8} {:>8} {:>8} {:>8}\n",
+            "  {:<14} {:>9.1} {:>8.2} {:>8.2} {:>7} {:>7} {:>7} {:>7}\n",
             format!(
                 "{} {} {}",
                 size_name(w.bs),

@@ -107,7 +107,7 @@ pub fn table(points: &[Measured], span: u64) -> String {
                 m.summary.mb_per_s,
                 cpu_pct(m),
                 num("avg_lat_ms", 3),
-                num("max_lat_ms", 2),
+                num("max_lat_ms", 3),
                 m.summary.pct_over_2s,
                 m.summary.pct_over_10s,
                 num("cpu_eff", 0),
