@@ -468,3 +468,26 @@ fn options_that_do_not_apply_to_a_preset_are_refused_in_one_line() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("--engine"));
 }
+
+#[test]
+fn iometer_on_a_4k_device_leaves_out_the_transfers_it_cannot_take_and_says_so() {
+    if !root_or_skip("iometer_on_a_4k_device_leaves_out_the_transfers_it_cannot_take_and_says_so") {
+        return;
+    }
+    let zram = Zram::new(16 << 20);
+    let dev = zram.path.to_str().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let v = json_ok(
+        ssdfade(work.path())
+            .args(["measure", dev, "--destroy-data", dev])
+            .args(["--preset", "iometer-allinone", "--duration", "100ms"])
+            .args(["--json", "--out", "iom"]),
+    );
+    let points = v["points"].as_array().unwrap();
+    assert_eq!(points.len(), 36, "12 sizes less 512 B, 1 KiB, 2 KiB, × 4");
+    assert!(points.iter().all(|p| p["bs"].as_u64().unwrap() >= 4096));
+    assert_eq!(
+        v["left_out"],
+        "Left out: the 512B, 1K, 2K transfers (the target's logical block is 4096 bytes)"
+    );
+}

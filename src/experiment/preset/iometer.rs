@@ -37,17 +37,14 @@ fn size_name(bs: u64) -> String {
     }
 }
 
-/// The 48 points (fewer when the target's logical block is larger than the smallest sizes:
-/// those are left out with a note).
-pub fn points(logical_block: u64) -> (Vec<Point>, Vec<String>) {
+/// The 48 points, less the transfer sizes the target's logical block does not allow (returned
+/// apart, to be said).
+pub fn points(logical_block: u64) -> (Vec<Point>, Vec<u64>) {
     let mut out = Vec::new();
-    let mut notes = Vec::new();
+    let mut left_out = Vec::new();
     for bs in SIZES {
         if bs < logical_block || bs % logical_block != 0 {
-            notes.push(format!(
-                "the {} transfers of Iometer's \"All in one\" are left out: the target's logical block is {logical_block} bytes",
-                size_name(bs)
-            ));
+            left_out.push(bs);
             continue;
         }
         for random in [false, true] {
@@ -68,7 +65,18 @@ pub fn points(logical_block: u64) -> (Vec<Point>, Vec<String>) {
             }
         }
     }
-    (out, notes)
+    (out, left_out)
+}
+
+/// The line saying which transfer sizes were left out, if any.
+pub fn left_out_line(left_out: &[u64], logical_block: u64) -> Option<String> {
+    (!left_out.is_empty()).then(|| {
+        let sizes: Vec<String> = left_out.iter().map(|&b| size_name(b)).collect();
+        format!(
+            "Left out: the {} transfers (the target's logical block is {logical_block} bytes)",
+            sizes.join(", ")
+        )
+    })
 }
 
 /// A point's figures under the names of Iometer's result file.
@@ -87,10 +95,14 @@ pub fn figures(m: &Measured) -> Value {
 }
 
 /// One line per access specification, with a legend for the abbreviated headers.
-pub fn table(points: &[Measured]) -> String {
+pub fn table(points: &[Measured], left_out: Option<&str>) -> String {
     let mut out = String::from(
-        "  RT = Average Response Time, RRT/WRT = of reads/of writes, TT = Average\n  Transaction Time (no replies: TT = RT), all in ms; MBps = 10^6 bytes/s\n\n",
+        "  RT = Average Response Time, RRT/WRT = of reads/of writes, TT = Average\n  Transaction Time (no replies: TT = RT), all in ms; MBps = 10^6 bytes/s\n",
     );
+    if let Some(line) = left_out {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out.push('\n');
     out.push_str(&format!(
         "  {:<14} {:>9} {:>8} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
         "Access spec", "IOps", "Rd MBps", "Wr MBps", "RT", "RRT", "WRT", "TT"

@@ -69,7 +69,8 @@ impl Preset {
         }
     }
 
-    fn points(self, logical_block: u64, sim: bool) -> (Vec<Point>, Vec<String>) {
+    /// The points, and the transfer sizes left out because the target cannot take them.
+    fn points(self, logical_block: u64, sim: bool) -> (Vec<Point>, Vec<u64>) {
         match self {
             Preset::Cdm => (cdm::points(), Vec::new()),
             Preset::Tiobench => (tiobench::points(sim), Vec::new()),
@@ -154,7 +155,8 @@ pub fn plan(preset: Preset, setup: Setup, knobs: &Knobs) -> anyhow::Result<Plan>
         .interval
         .unwrap_or(Duration::from_secs(1))
         .min(duration);
-    let (points, notes) = preset.points(logical_block, sim);
+    let (points, left_out) = preset.points(logical_block, sim);
+    let left_out_line = iometer::left_out_line(&left_out, logical_block);
     let base = WorkloadSpec {
         span: Some(span),
         align: None,
@@ -197,13 +199,14 @@ pub fn plan(preset: Preset, setup: Setup, knobs: &Knobs) -> anyhow::Result<Plan>
         "point_duration_s": duration.as_secs_f64(),
         "interval_s": interval.as_secs_f64(),
         "prepare": {"bs": PREPARE_BS, "qd": PREPARE_QD, "bytes": span},
+        "left_out": left_out_line,
     });
     Ok(Plan {
         preset,
         setup,
         phases,
         settings,
-        notes,
+        notes: left_out_line.into_iter().collect(),
         span,
         points: points.len(),
         point_duration: duration,
@@ -332,6 +335,7 @@ pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
         "preset": record.name,
         "span": record.settings["span"],
         "point_duration_s": record.settings["point_duration_s"],
+        "left_out": record.settings["left_out"],
         "prepare": prepare.map(|m| json!({
             "bytes": m.summary.bytes,
             "seconds": m.summary.seconds,
@@ -350,7 +354,7 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
     let mut out = match Preset::from_name(&record.name) {
         Some(Preset::Cdm) => cdm::table(&points, span, duration),
         Some(Preset::Tiobench) => tiobench::table(&points, span),
-        _ => iometer::table(&points),
+        _ => iometer::table(&points, record.settings["left_out"].as_str()),
     };
     if let Some(m) = prepare {
         out.push_str(&format!(
