@@ -488,6 +488,6 @@ fn iometer_on_a_4k_device_leaves_out_the_transfers_it_cannot_take_and_says_so() 
     assert!(points.iter().all(|p| p["bs"].as_u64().unwrap() >= 4096));
     assert_eq!(
         v["left_out"],
-        "Left out: the 512B, 1K, 2K transfers (the target's logical block is 4096 bytes)"
+        "Left out: 512B, 1K, 2K transfers (the target's logical block is 4096 bytes)"
     );
 }

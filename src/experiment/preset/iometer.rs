@@ -73,7 +73,7 @@ pub fn left_out_line(left_out: &[u64], logical_block: u64) -> Option<String> {
     (!left_out.is_empty()).then(|| {
         let sizes: Vec<String> = left_out.iter().map(|&b| size_name(b)).collect();
         format!(
-            "Left out: the {} transfers (the target's logical block is {logical_block} bytes)",
+            "Left out: {} transfers (the target's logical block is {logical_block} bytes)",
             sizes.join(", ")
         )
     })
