@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates results/examples/: the Vertex 2 protocol on the simulated Vertex 2, on the
 # simulated enterprise drive and on a RAM device (zram, needs root), a queue-depth sweep, and
-# SNIA WSAT and HIR on a simulated drive; each with its charts and report.
+# SNIA WSAT and HIR on a simulated drive, CrystalDiskMark's set on the simulated NVMe drive;
+# each with its charts and report.
 # To keep the examples small enough to commit, the simulated drives' state files and the
 # per-phase charts are removed (the experiment-level charts and report stay; `ssdfade plot`
 # redraws any phase from its samples).   Usage: scripts/make-examples.sh   (~5 minutes)
@@ -19,6 +20,8 @@ mkdir -p "$out"
     --random-pct 70 --point-duration 20s --seed 910 --out "$out/sweep-qd-sim"
 "$bin" experiment wsat 'sim:vertex2-60g,scale=16' --seed 910 --out "$out/wsat-sim"
 "$bin" experiment hir 'sim:vertex2-60g,scale=16' --bursts 1 --seed 910 --out "$out/hir-sim"
+"$bin" measure 'sim:nvme-tlc-1t,scale=16' --preset cdm --seed 910 --out "$out/cdm-nvme-sim" \
+    > "$out/cdm-nvme-sim.txt"
 
 if [ "$(id -u)" = 0 ] && [ -e /sys/class/zram-control/hot_add ]; then
     id=$(cat /sys/class/zram-control/hot_add)

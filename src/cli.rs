@@ -31,7 +31,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Spot check: run a workload for a short time and print an Iometer-style table.
-    Measure(RunArgs),
+    Measure(MeasureArgs),
     /// Long run (default 8 h) with a progress bar, sampled every --interval (default 10 s).
     Soak(SoakArgs),
     /// Print how fast this machine generates write data (GB/s per core) for every pattern.
@@ -306,6 +306,25 @@ pub struct RunArgs {
     /// Print one JSON object with the results instead of the table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Options of `measure`: a run's, or a familiar benchmark's set of points.
+#[derive(Args, Debug, Clone)]
+pub struct MeasureArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Run a familiar benchmark's set of points instead of one workload, after a sequential
+    /// write of the test region (--span, default 1 GiB); --duration is per point. Resumable
+    /// with `ssdfade resume DIR`.
+    #[arg(
+        long,
+        value_enum,
+        conflicts_with_all = [
+            "more_targets", "bs", "align", "read_pct", "random_pct", "qd", "bytes",
+            "metrics_listen", "metrics_textfile",
+        ]
+    )]
+    pub preset: Option<crate::experiment::preset::Preset>,
 }
 
 /// Where a run's live metrics go (Prometheus).

@@ -7,66 +7,10 @@ use std::fs::File;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::drive::{Discard, DriveInfo, NvmeInfo};
 use crate::erase::{ata, nvme};
 use crate::smart::{self, Wear, WriteAmplification};
 use crate::target::{block, safety};
-
-/// Everything `info` reports about a target.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct DriveInfo {
-    pub path: String,
-    /// `file`, `nvme`, `sata/sas`, `virtio`, `zram`, `loop`, `block` or `sim`.
-    pub kind: String,
-    pub name: String,
-    pub model: Option<String>,
-    pub serial: Option<String>,
-    pub firmware: Option<String>,
-    pub size_bytes: Option<u64>,
-    pub logical_block: Option<u32>,
-    pub physical_block: Option<u32>,
-    pub rotational: Option<bool>,
-    /// `write back` or `write through` (the kernel's view).
-    pub write_cache: Option<String>,
-    pub fua: Option<bool>,
-    pub discard: Option<Discard>,
-    /// ATA security feature set (SATA drives).
-    pub ata_security: Option<ata::Security>,
-    /// NVMe namespace and erase capabilities.
-    pub nvme: Option<NvmeInfo>,
-    /// Why writing would be refused (mounted, swap, holders), when it would.
-    pub in_use: Option<String>,
-    /// Filesystem or partition-table signature found on the device.
-    pub signature: Option<String>,
-    /// For a partition: the whole disk it belongs to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub partition_of: Option<String>,
-    /// For files: the block device holding them.
-    pub backing_device: Option<String>,
-    pub wear: Wear,
-    /// Why some figures are unknown.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-}
-
-/// Discard (TRIM) support as the block layer reports it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Discard {
-    pub supported: bool,
-    pub granularity: Option<u64>,
-    pub max_bytes: Option<u64>,
-    pub write_zeroes_max_bytes: Option<u64>,
-}
-
-/// NVMe namespace facts that Format NVM and Sanitize need.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct NvmeInfo {
-    pub nsid: Option<u32>,
-    /// LBA format in use (kept by a format).
-    pub lba_format: Option<u8>,
-    pub caps: Option<nvme::ControllerCaps>,
-}
 
 /// Inspects `target` without writing to it.
 pub fn gather(target: &str) -> anyhow::Result<DriveInfo> {
@@ -89,76 +33,11 @@ pub fn gather(target: &str) -> anyhow::Result<DriveInfo> {
 
 /// The sim case: identity and wear from the simulator (one function, so the merge is trivial).
 fn info_sim(spec: &str) -> anyhow::Result<DriveInfo> {
-    Ok(sim_drive_info(
+    Ok(crate::sim::drive_info(
         spec,
         crate::sim::identity(spec)?,
         crate::sim::wear(spec)?,
     ))
-}
-
-/// The record of a simulated drive from its identity and wear (also used by the sim engine,
-/// which has the drive in memory).
-pub fn sim_drive_info(
-    spec: &str,
-    id: crate::target::Identity,
-    w: crate::sim::SimWear,
-) -> DriveInfo {
-    let used = w
-        .rated_pe
-        .filter(|r| *r > 0.0)
-        .map(|r| w.mean_pe / r * 100.0);
-    DriveInfo {
-        path: spec.into(),
-        kind: "sim".into(),
-        name: id.name.clone(),
-        model: id.model.clone(),
-        serial: id.serial.clone(),
-        firmware: id.firmware.clone(),
-        size_bytes: Some(id.size_bytes),
-        logical_block: Some(id.logical_block),
-        physical_block: Some(id.physical_block),
-        rotational: id.rotational,
-        write_cache: id.write_cache.clone(),
-        discard: Some(Discard {
-            supported: true,
-            ..Default::default()
-        }),
-        notes: id
-            .backing_device
-            .iter()
-            .map(|state| format!("state file: {state}"))
-            .collect(),
-        wear: Wear {
-            source: "sim".into(),
-            percentage_used: used.map(|u| u.round() as u32),
-            life_left_percent: used.map(|u| (100.0 - u).clamp(0.0, 100.0).round() as u32),
-            host_bytes_written: Some(w.host_bytes_written),
-            nand_bytes_written: Some(w.nand_bytes_written),
-            erase_cycles: Some(w.mean_pe.round() as u64),
-            power_on_hours: Some(w.power_on_hours as u64),
-            available_spare_percent: Some(w.available_spare_percent),
-            // NVMe critical warning: spare below threshold (bit 0), media read-only (bit 3).
-            critical_warning: Some(
-                u32::from(w.available_spare_percent < 10) | (u32::from(w.read_only) << 3),
-            ),
-            notes: w
-                .read_only
-                .then(|| "read-only: spare used up by worn blocks; writes fail (EROFS)".to_string())
-                .into_iter()
-                .chain([format!(
-                "simulated: lifetime write amplification {:.2}, erase counts {}/{:.1}/{} (min/mean/max), {} bytes mapped, writes allowed at {:.0} % of full rate",
-                w.write_amplification,
-                w.erase_count_min,
-                w.erase_count_mean,
-                w.erase_count_max,
-                w.mapped_bytes,
-                w.throttle_fraction * 100.0
-            )])
-            .collect(),
-            ..Default::default()
-        },
-        ..Default::default()
-    }
 }
 
 fn read_sys(path: impl AsRef<Path>) -> Option<String> {

@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod drive;
 pub mod engine;
 pub mod erase;
 pub mod error;

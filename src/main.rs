@@ -32,11 +32,12 @@ fn main() {
         Err(e) => e.exit(),
     };
     let result = match &cli.command {
-        Command::Measure(args) if !args.more_targets.is_empty() => {
-            commands::measure::run_group(args)
+        Command::Measure(args) if args.preset.is_some() => commands::measure::preset(args),
+        Command::Measure(args) if !args.run.more_targets.is_empty() => {
+            commands::measure::run_group(&args.run)
         }
         Command::Soak(args) if !args.run.more_targets.is_empty() => commands::soak::run_group(args),
-        Command::Measure(args) => commands::measure::run(args).map(|o| o.end),
+        Command::Measure(args) => commands::measure::run(&args.run).map(|o| o.end),
         Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
         Command::Selftest(args) => commands::selftest::run(args).map(|()| RunEnd::Completed),
         Command::Sim(cmd) => commands::sim::run(cmd).map(|()| RunEnd::Completed),

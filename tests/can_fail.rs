@@ -206,8 +206,10 @@ fn sim_iops(dir: &Path, target: &str, out: &str) -> f64 {
     v["iops"].as_f64().unwrap()
 }
 
+/// SandForce's TRIM after incompressible data (the aged drive's) frees only part of the
+/// flash: some speed comes back, less than a secure erase restores.
 #[test]
-fn sim_trim_unmaps_the_drive_and_restores_its_speed() {
+fn sim_trim_unmaps_the_drive_and_restores_part_of_its_speed() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("v2.state");
     let target = format!("sim:vertex2-60g,state={}", state.display());
@@ -229,10 +231,16 @@ fn sim_trim_unmaps_the_drive_and_restores_its_speed() {
         0,
         "a whole-drive TRIM leaves nothing mapped"
     );
-    let fresh = sim_iops(dir.path(), &target, "after");
+    let trimmed = sim_iops(dir.path(), &target, "after");
+    let out = ssdfade(dir.path())
+        .args(["erase", &target, "--method", "sim", "--out", "erase2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let erased = sim_iops(dir.path(), &target, "erased");
     assert!(
-        fresh > aged * 1.2,
-        "aged {aged:.0} IOPS, after TRIM {fresh:.0}"
+        trimmed > aged * 1.05 && erased > trimmed * 1.2,
+        "aged {aged:.0} IOPS, after TRIM {trimmed:.0}, after secure erase {erased:.0}"
     );
 }
 

@@ -291,7 +291,7 @@ fn workload(w: &ExperimentWorkloadArgs, qd: u32) -> WorkloadSpec {
     }
 }
 
-fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<RunEnd> {
+pub(crate) fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<RunEnd> {
     if json {
         crate::outln!(
             "{}",
@@ -313,12 +313,12 @@ fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<RunEnd> {
 }
 
 /// One line on stderr per phase, and the soak's progress bar (nothing with --json).
-struct Terminal {
+pub(crate) struct Terminal {
     quiet: bool,
 }
 
 impl Terminal {
-    fn new(quiet: bool) -> Terminal {
+    pub(crate) fn new(quiet: bool) -> Terminal {
         Terminal { quiet }
     }
 }

@@ -1,14 +1,19 @@
-//! `ssdfade measure`: a spot check printing an Iometer-style table (or one JSON object).
+//! `ssdfade measure`: a spot check printing an Iometer-style table (or one JSON object), or
+//! with `--preset` a familiar benchmark's set of points ([`crate::experiment::preset`]).
 
 use std::io::IsTerminal;
 use std::time::Duration;
 
+use super::experiment::Terminal;
 use super::run::request;
-use crate::cli::RunArgs;
+use crate::cli::{MeasureArgs, RunArgs};
+use crate::engine::RunEnd;
+use crate::experiment::preset::Knobs;
+use crate::experiment::{ExperimentObserver, Options, PhaseRecord, Setup};
 use crate::metrics::Exporter;
 use crate::results::run_table;
 use crate::run::progress::ProgressBarObserver;
-use crate::run::{NoProgress, Outcome, RunObserver};
+use crate::run::{install_signal_flag, NoProgress, Outcome, RunObserver, WorkloadSpec};
 
 /// How long a measure runs, and its sample period, unless told.
 pub const DEFAULT_DURATION: Duration = Duration::from_secs(60);
@@ -73,4 +78,72 @@ pub fn print_table(outcome: &Outcome) -> anyhow::Result<()> {
         "{}",
         run_table(&outcome.info, &outcome.summary, &outcome.dir)
     )
+}
+
+/// Runs `measure --preset`: plans the preset, says what it will take, runs it as an experiment
+/// and prints the benchmark's table (or one JSON object with every point).
+pub fn preset(args: &MeasureArgs) -> anyhow::Result<RunEnd> {
+    let preset = args.preset.expect("called with --preset");
+    let run = &args.run;
+    let w = &run.workload;
+    let setup = Setup {
+        target: run.target.clone(),
+        options: Options {
+            destroy_data: run.safety.destroy_data.clone(),
+            force: run.safety.force,
+            size: run.safety.size,
+            engine: run.engine,
+            ss_round_s: 60.0,
+            checkpoint_s: None,
+        },
+        workload: WorkloadSpec {
+            bs: w.bs,
+            align: None,
+            read_pct: 0,
+            random_pct: 0,
+            qd: 1,
+            span: w.span,
+            seed: w.seed,
+            pattern: w.pattern,
+            refill: w.refill,
+            on_error: w.on_error,
+        },
+    };
+    let knobs = Knobs {
+        span: w.span,
+        duration: w.duration,
+        interval: w.interval,
+    };
+    let plan = crate::experiment::preset::plan(preset, setup, &knobs)?;
+    let mut observer = Announce {
+        line: (!run.json).then(|| plan.announcement()),
+        terminal: Terminal::new(run.json),
+    };
+    let interrupt = install_signal_flag()?;
+    let outcome = crate::experiment::preset::run(plan, run.out.clone(), interrupt, &mut observer)?;
+    super::experiment::print(&outcome, run.json)
+}
+
+/// Says what a preset will run and take once its checks passed and its first phase starts,
+/// then one line per phase.
+struct Announce {
+    line: Option<String>,
+    terminal: Terminal,
+}
+
+impl ExperimentObserver for Announce {
+    fn phase_started(&mut self, index: usize, phase: &PhaseRecord) {
+        if let Some(line) = self.line.take() {
+            eprintln!("{line}");
+        }
+        self.terminal.phase_started(index, phase);
+    }
+
+    fn phase_finished(&mut self, index: usize, phase: &PhaseRecord) {
+        self.terminal.phase_finished(index, phase);
+    }
+
+    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver> {
+        self.terminal.run_observer(phase)
+    }
 }

@@ -88,10 +88,9 @@ pub fn list() -> String {
         }
         if let Some(s) = p.slc {
             out += &format!(
-                "  SLC cache {} at {} µs per 4 KiB, folded at {:.0} MB/s when idle\n",
+                "  SLC cache {} at {} µs per 4 KiB, folded at idle and when space runs low\n",
                 format_bytes(s.bytes),
                 s.program_us,
-                s.fold_bytes_per_s / 1e6
             );
         }
         out += &format!(

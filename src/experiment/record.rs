@@ -24,7 +24,7 @@ pub struct ExperimentRecord {
     pub schema_version: u32,
     pub tool: String,
     pub version: String,
-    /// `vertex2`, `wsat`, `hir`, `sweep`.
+    /// `vertex2`, `wsat`, `hir`, `sweep`, or a preset: `cdm`, `tiobench`, `iometer-allinone`.
     pub name: String,
     /// The target as the user gave it.
     pub target: String,

@@ -16,6 +16,7 @@ pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
         "wsat" => super::wsat::summary_json(dir, record),
         "hir" => super::hir::summary_json(dir, record),
         "sweep" => super::sweep::summary_json(dir, record),
+        name if super::preset::is_preset(name) => super::preset::summary_json(dir, record),
         _ => json!({}),
     };
     value["experiment"] = record.name.clone().into();
@@ -46,9 +47,11 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
         "wsat" => super::wsat::summary_text(dir, record),
         "hir" => super::hir::summary_text(dir, record),
         "sweep" => super::sweep::summary_text(dir, record),
+        name if super::preset::is_preset(name) => super::preset::summary_text(dir, record),
         _ => String::new(),
     });
-    if record.name != "hir" {
+    // hir's and the presets' tables already give every phase.
+    if record.name != "hir" && !super::preset::is_preset(&record.name) {
         out.push_str(&phase_table(record));
     }
     out.push_str(&format!("  Experiment directory: {}\n", dir.display()));

@@ -114,14 +114,21 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     }
     let run = first_run(exp);
     let device = run.map_or_else(String::new, device_name);
-    let soak = exp
+    // The workload of the first soak (the phase the chart is mostly about), else of the first
+    // phase that ran, named by its phase.
+    let (soak_name, soak) = exp
         .phases
         .iter()
         .filter(|p| p.record.kind == "soak")
-        .find_map(|p| p.run.as_ref())
-        .or(run);
+        .chain(&exp.phases)
+        .find_map(|p| Some((p.record.name.as_str(), p.run.as_ref()?)))
+        .unzip();
     let subtitle = soak.map_or_else(String::new, |r| {
-        format!("soak phase: {}", workload_line(&r.info.workload))
+        format!(
+            "{} phase: {}",
+            soak_name.unwrap_or_default(),
+            workload_line(&r.info.workload)
+        )
     });
     let interval_s = soak.map_or(0.0, |r| r.info.workload.interval.as_secs_f64());
     Timeline {

@@ -23,10 +23,13 @@ const SERVICE_FILLS: u32 = 4;
 const HOST_SLOTS: usize = 0;
 const GC_SLOTS: usize = 1;
 const ERASES: usize = 2;
+const FOLD_PAGES: usize = 10;
+/// How many counts an [`Activity`] has.
+const COUNTS: usize = 11;
 
 /// Resource seconds of counts (`unit` from [`SimDevice::unit_seconds`]).
 #[inline]
-fn apply(unit: &[[f64; 10]; 5], counts: &[f64; 10]) -> [f64; 5] {
+fn apply(unit: &[[f64; COUNTS]; 5], counts: &[f64; COUNTS]) -> [f64; 5] {
     unit.map(|row| row.iter().zip(counts).map(|(u, c)| u * c).sum())
 }
 
@@ -66,12 +69,15 @@ pub struct Activity {
     pub bytes: u64,
     /// Host slots that went to the SLC cache.
     pub slc_slots: u64,
+    /// Pages folded from the SLC cache into TLC while the host writes: each read from SLC,
+    /// programmed into TLC, and its share of the SLC block's erase.
+    pub fold_pages: u64,
 }
 
 impl Activity {
     /// Every count, in a fixed order.
     #[inline]
-    fn counts(&self) -> [u64; 10] {
+    fn counts(&self) -> [u64; COUNTS] {
         [
             self.work.host_slots,
             self.work.gc_slots,
@@ -83,11 +89,12 @@ impl Activity {
             self.bytes,
             self.slc_slots,
             self.subpage_incompressible_writes,
+            self.fold_pages,
         ]
     }
 
     #[inline]
-    fn from_counts(c: [u64; 10]) -> Activity {
+    fn from_counts(c: [u64; COUNTS]) -> Activity {
         Activity {
             work: Work {
                 host_slots: c[0],
@@ -101,6 +108,7 @@ impl Activity {
             bytes: c[7],
             slc_slots: c[8],
             subpage_incompressible_writes: c[9],
+            fold_pages: c[10],
         }
     }
 
@@ -147,6 +155,11 @@ pub struct SimDevice {
     /// The die garbage collection occupies, and host I/Os served (striped over the dies).
     gc_die: u64,
     io_seq: u64,
+    /// NAND slots programmed this session by folding the SLC cache into TLC (wear and write
+    /// amplification count them; the FTL does not see folding).
+    fold_slots: u64,
+    /// Fraction of a page of SLC data still to fold (simulated pages).
+    fold_carry: f64,
 }
 
 impl SimDevice {
@@ -165,6 +178,7 @@ impl SimDevice {
         let burst = f64::from(spec.preset.gc.burst_blocks) / f64::from(spec.scale);
         ftl.set_gc_burst(burst.round().max(1.0) as usize);
         ftl.set_endurance(spec.preset.endurance_pe);
+        ftl.set_trim_keeps(spec.preset.trim_keeps_incompressible);
         let cache_pages = match spec.cache {
             CacheMode::None => 0,
             _ => (spec.preset.cache_bytes / PAGE / u64::from(spec.scale)) as usize,
@@ -183,6 +197,8 @@ impl SimDevice {
             gc_owed: 0.0,
             gc_die: 0,
             io_seq: 0,
+            fold_slots: 0,
+            fold_carry: 0.0,
         }
     }
 
@@ -194,7 +210,10 @@ impl SimDevice {
     pub fn lifetime(&self) -> Lifetime {
         let w = self.ftl.work();
         Lifetime {
-            programmed_slots: self.life.programmed_slots + w.host_slots + w.gc_slots,
+            programmed_slots: self.life.programmed_slots
+                + w.host_slots
+                + w.gc_slots
+                + self.fold_slots,
             ..self.life
         }
     }
@@ -320,6 +339,11 @@ impl SimDevice {
             if self.life.slc_fill_bytes < self.slc_capacity(&slc) {
                 self.activity.slc_slots += n * u64::from(slots);
                 self.life.slc_fill_bytes += (n * PAGE * u64::from(self.spec.scale)) as f64;
+            } else {
+                let excess = self.life.slc_fill_bytes - self.slc_room(&slc);
+                if excess > 0.0 {
+                    self.activity.fold_pages += self.fold(excess);
+                }
             }
         }
         self.life.host_bytes += len;
@@ -342,6 +366,29 @@ impl SimDevice {
         let free_pages = u64::from(self.ftl.geometry().user_pages) - self.ftl.mapped_pages();
         let free = (free_pages * PAGE * u64::from(self.spec.scale)) as f64;
         (free / 3.0).clamp(slc.static_bytes as f64, slc.bytes as f64)
+    }
+
+    /// Most bytes the SLC cache can keep while the host's data needs the space: its static part
+    /// plus half the free space. The dynamic part's SLC blocks take three times the data they
+    /// hold, all out of free space, so they fit while the data in them is at most half of it.
+    #[inline]
+    fn slc_room(&self, slc: &super::presets::SlcCache) -> f64 {
+        let free_pages = u64::from(self.ftl.geometry().user_pages) - self.ftl.mapped_pages();
+        let free = (free_pages * PAGE * u64::from(self.spec.scale)) as f64;
+        slc.static_bytes as f64 + free / 2.0
+    }
+
+    /// Folds `bytes` (full-size drive) of the SLC cache into TLC: counts the TLC programs as
+    /// NAND writes and returns the whole pages (simulated drive) folded now, whose reads,
+    /// programs and erases the caller charges to time (or not, when the drive is idle).
+    fn fold(&mut self, bytes: f64) -> u64 {
+        let bytes = bytes.min(self.life.slc_fill_bytes);
+        self.life.slc_fill_bytes -= bytes;
+        self.fold_carry += bytes / (PAGE * u64::from(self.spec.scale)) as f64;
+        let pages = self.fold_carry as u64;
+        self.fold_carry -= pages as f64;
+        self.fold_slots += pages * u64::from(self.ftl.geometry().slots_per_page);
+        pages
     }
 
     /// Reads `len` bytes at `offset`; unwritten pages cost the controller only.
@@ -435,28 +482,49 @@ impl SimDevice {
         }
     }
 
-    /// Powered idle for `seconds`: power-on time runs (throttling debt falls), the SLC cache
-    /// folds and background GC refills the free pool.
+    /// Powered idle for `seconds`: power-on time runs (throttling debt falls) and the drive
+    /// spends the time on its own work, as far as its dies and channels allow: first the
+    /// garbage collection still owed, then background GC (victim by victim, up to the free
+    /// pool's high watermark), then folding the SLC cache into TLC. The work counts as NAND writes
+    /// and wear; it costs the host no time.
     pub fn idle(&mut self, seconds: f64) {
         self.life.power_on_s += seconds;
-        // The collection still owed is done first.
         let unit = self.unit_seconds(f64::INFINITY);
-        let mut c = [0.0; 10];
-        c[GC_SLOTS] = self.gc_backlog[0];
-        c[ERASES] = self.gc_backlog[1];
-        let owed = max_of(&apply(&unit, &c)) * f64::from(self.spec.scale);
+        let k = f64::from(self.spec.scale);
+        let cost = |slots: f64, erases: f64, fold: f64| {
+            let mut c = [0.0; COUNTS];
+            c[GC_SLOTS] = slots;
+            c[ERASES] = erases;
+            c[FOLD_PAGES] = fold;
+            max_of(&apply(&unit, &c)) * k
+        };
+        let owed = cost(self.gc_backlog[0], self.gc_backlog[1], 0.0);
         let f = if owed > 0.0 {
             (seconds / owed).min(1.0)
         } else {
             1.0
         };
         self.gc_backlog = self.gc_backlog.map(|c| c * (1.0 - f));
-        if let Some(slc) = self.spec.preset.slc {
-            self.life.slc_fill_bytes =
-                (self.life.slc_fill_bytes - slc.fold_bytes_per_s * seconds).max(0.0);
+        let mut left = seconds - owed * f;
+        let high_watermark = (self.ftl.geometry().blocks as usize / 50).max(4);
+        while left > 0.0 && self.ftl.free_blocks() < high_watermark {
+            let before = self.ftl.work();
+            self.ftl.background_gc(self.ftl.free_blocks() + 1);
+            let done = self.ftl.work();
+            if done == before {
+                break;
+            }
+            left -= cost(
+                (done.gc_slots - before.gc_slots) as f64,
+                (done.erases - before.erases) as f64,
+                0.0,
+            );
         }
-        let target = (self.ftl.geometry().blocks as usize / 50).max(4);
-        self.ftl.background_gc(target);
+        if self.spec.preset.slc.is_some() && left > 0.0 {
+            let page_bytes = PAGE as f64 * k;
+            let bytes = (left / cost(0.0, 0.0, 1.0) * page_bytes).min(self.life.slc_fill_bytes);
+            self.fold(bytes);
+        }
     }
 
     /// Turns the work of a batch of I/Os into simulated time at queue depth `qd` and advances
@@ -510,7 +578,7 @@ impl SimDevice {
 
         // The resources' time is linear in the counts: price each count once, by the time all
         // resources together spend on one unit of it (garbage collection is shared out apart).
-        let prices: [f64; 10] = std::array::from_fn(|f| {
+        let prices: [f64; COUNTS] = std::array::from_fn(|f| {
             if f == GC_SLOTS || f == ERASES {
                 0.0
             } else {
@@ -521,7 +589,7 @@ impl SimDevice {
         for (s, a) in service.iter_mut().zip(ios) {
             let counts = a.counts();
             // Per-I/O counts are small: through i64, the conversion is one instruction.
-            *s = (0..10)
+            *s = (0..COUNTS)
                 .map(|f| prices[f] * counts[f] as i64 as f64)
                 .sum::<f64>();
             demand += *s;
@@ -590,8 +658,8 @@ impl SimDevice {
     /// of its host part. Returns the resource seconds of the collection served in this batch.
     fn serve_gc(
         &mut self,
-        unit: &[[f64; 10]; 5],
-        counts: &[f64; 10],
+        unit: &[[f64; COUNTS]; 5],
+        counts: &[f64; COUNTS],
         host_r: &[f64; 5],
     ) -> [f64; 5] {
         let h = max_of(host_r);
@@ -602,7 +670,7 @@ impl SimDevice {
             _ => [0.0, 0.0],
         };
         let gc_seconds = |slots: f64, erases: f64| {
-            let mut c = [0.0; 10];
+            let mut c = [0.0; COUNTS];
             c[GC_SLOTS] = slots;
             c[ERASES] = erases;
             apply(unit, &c)
@@ -661,7 +729,7 @@ impl SimDevice {
     /// How long garbage collection holds one die from host I/O: one erase where the firmware
     /// interleaves host I/O between GC operations, else the relocation of a whole victim (its
     /// valid pages read and programmed) and its erase.
-    fn gc_hold_seconds(&mut self, unit: &[[f64; 10]; 5]) -> f64 {
+    fn gc_hold_seconds(&mut self, unit: &[[f64; COUNTS]; 5]) -> f64 {
         let p = self.spec.preset;
         let erase = self.nand_us()[2] * 1e-6;
         if p.gc.interleaved {
@@ -676,10 +744,10 @@ impl SimDevice {
 
     /// Seconds each resource spends per unit of each count ([`Activity::counts`] order) with
     /// the throttle at `program_rate`: every resource's time is linear in the counts.
-    fn unit_seconds(&self, program_rate: f64) -> [[f64; 10]; 5] {
-        let mut unit = [[0.0; 10]; 5];
-        for f in 0..10 {
-            let mut one = [0; 10];
+    fn unit_seconds(&self, program_rate: f64) -> [[f64; COUNTS]; 5] {
+        let mut unit = [[0.0; COUNTS]; 5];
+        for f in 0..COUNTS {
+            let mut one = [0; COUNTS];
             one[f] = 1;
             let r = self.resource_seconds(&Activity::from_counts(one), program_rate);
             for (row, v) in unit.iter_mut().zip(r) {
@@ -699,14 +767,17 @@ impl SimDevice {
         let host_slots = a.work.host_slots as f64;
         let gc_slots = a.work.gc_slots as f64;
         let slc_slots = a.slc_slots as f64;
-        let erases = a.work.erases as f64;
-        let read_pages = a.read_pages as f64 + gc_slots / spp;
-        let programs = (host_slots + gc_slots) / spp;
+        let fold_pages = a.fold_pages as f64;
+        // A folded page frees a third of an SLC page's worth of its block (SLC holds one bit
+        // of the three a TLC cell holds).
+        let erases = a.work.erases as f64 + fold_pages * 3.0 / f64::from(p.pages_per_block);
+        let read_pages = a.read_pages as f64 + gc_slots / spp + fold_pages;
+        let programs = (host_slots + gc_slots) / spp + fold_pages;
         let [read_us, program_us, erase_us] = self.nand_us();
         let slc_us = p.slc.map_or(program_us, |s| s.program_us);
         let program_time = (host_slots - slc_slots) / spp * program_us
             + slc_slots / spp * slc_us
-            + gc_slots / spp * program_us;
+            + (gc_slots / spp + fold_pages) * program_us;
         let die =
             (program_time + read_pages * read_us + erases * erase_us) / f64::from(p.dies) * 1e-6;
         let channel = (programs + read_pages) * p.transfer_us / f64::from(p.channels) * 1e-6;

@@ -236,8 +236,8 @@ impl Engine for SimEngine {
     }
 
     /// The drive's identity and wear now, as recorded before and after a run.
-    fn drive_info(&self) -> Option<crate::inspect::DriveInfo> {
-        Some(crate::inspect::sim_drive_info(
+    fn drive_info(&self) -> Option<crate::drive::DriveInfo> {
+        Some(super::drive_info(
             &self.device().spec.text,
             self.identity(),
             super::wear_of(self.device()),

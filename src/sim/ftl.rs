@@ -18,6 +18,9 @@ pub const UNMAPPED: u32 = u32::MAX;
 /// Flag in a mapping or reverse-map value: the page takes two slots.
 const TWO_SLOTS: u32 = 1 << 31;
 const NIL: u32 = u32::MAX;
+/// Content tag of a trimmed page whose flash a TRIM left allocated (written data always has an
+/// odd tag; 0 is no data).
+const KEPT: u32 = 2;
 /// Foreground GC runs when taking a new block would leave fewer free blocks than this (the low
 /// watermark); it then reclaims until the reserve plus the burst are free.
 pub const GC_RESERVE: usize = 2;
@@ -107,6 +110,9 @@ pub struct Ftl {
     endurance: f64,
     /// Blocks retired so far.
     retired: u32,
+    /// Fraction of trimmed two-slot (incompressible) pages whose flash a TRIM leaves allocated
+    /// (see [`Ftl::set_trim_keeps`]).
+    trim_keeps: f64,
     work: Work,
 }
 
@@ -147,6 +153,7 @@ impl Ftl {
             mapped: 0,
             endurance: 0.0,
             retired: 0,
+            trim_keeps: 0.0,
             work: Work::default(),
         }
     }
@@ -193,7 +200,9 @@ impl Ftl {
                 ftl.set_live(s);
             }
             ftl.valid[(slot / spb) as usize] += size;
-            ftl.mapped += 1;
+            if ftl.map[lpn][1] != KEPT {
+                ftl.mapped += 1;
+            }
         }
         for b in 0..geo.blocks {
             if ftl.state[b as usize] == BlockState::Full {
@@ -252,13 +261,17 @@ impl Ftl {
     /// True when the logical page holds data.
     #[inline]
     pub fn is_mapped(&self, lpn: u32) -> bool {
-        self.map[lpn as usize][0] != UNMAPPED
+        let [entry, tag] = self.map[lpn as usize];
+        entry != UNMAPPED && tag != KEPT
     }
 
     /// The content tag of a logical page (0: never written, trimmed or erased).
     #[inline]
     pub fn tag(&self, lpn: u32) -> u32 {
-        self.map[lpn as usize][1]
+        match self.map[lpn as usize][1] {
+            KEPT => 0,
+            tag => tag,
+        }
     }
 
     /// Changes a page's content tag without writing it (a power cut undoing a cached write).
@@ -270,7 +283,7 @@ impl Ftl {
     /// garbage-collects first when the free pool runs low.
     #[inline]
     pub fn write(&mut self, lpn: u32, slots: u32, tag: u32) {
-        if self.map[lpn as usize][0] == UNMAPPED {
+        if !self.is_mapped(lpn) {
             self.mapped += 1;
         }
         self.invalidate(lpn);
@@ -279,10 +292,24 @@ impl Ftl {
         self.work.host_slots += u64::from(slots);
     }
 
-    /// Deallocates logical page `lpn` (TRIM).
+    /// Deallocates logical page `lpn` (TRIM). A page kept by [`Ftl::set_trim_keeps`] reads as
+    /// trimmed (content tag 0) but keeps its flash: GC goes on copying it until the page is
+    /// written again or the drive is secure erased.
     #[inline]
     pub fn trim(&mut self, lpn: u32) {
-        if self.map[lpn as usize][0] != UNMAPPED {
+        let [entry, tag] = self.map[lpn as usize];
+        if tag == KEPT {
+            return;
+        }
+        if entry != UNMAPPED && entry & TWO_SLOTS != 0 && self.trim_keeps > 0.0 {
+            let h = crate::pattern::mix64(u64::from(lpn) ^ 0x7e1a_0b5e);
+            if ((h >> 11) as f64) < self.trim_keeps * (1u64 << 53) as f64 {
+                self.map[lpn as usize][1] = KEPT;
+                self.mapped -= 1;
+                return;
+            }
+        }
+        if entry != UNMAPPED {
             self.mapped -= 1;
         }
         self.invalidate(lpn);
@@ -354,6 +381,14 @@ impl Ftl {
         self.endurance = rated_pe;
     }
 
+    /// Makes TRIM incomplete for incompressible data, as on SandForce drives: of the trimmed
+    /// pages that take two slots, this fraction (chosen per page, fixed) stays allocated in
+    /// flash (see [`Ftl::trim`]); only rewriting the page or a secure erase frees it. 0 (the
+    /// default): TRIM frees what it names.
+    pub fn set_trim_keeps(&mut self, fraction: f64) {
+        self.trim_keeps = fraction;
+    }
+
     /// Blocks retired as worn out.
     pub fn retired_blocks(&self) -> u32 {
         self.retired
@@ -405,6 +440,12 @@ impl Ftl {
     /// Logical pages that hold data.
     pub fn mapped_pages(&self) -> u64 {
         u64::from(self.mapped)
+    }
+
+    /// Trimmed pages whose flash the drive kept (see [`Ftl::set_trim_keeps`]); counted by a
+    /// pass over the mapping, for reports.
+    pub fn kept_pages(&self) -> u64 {
+        self.map.iter().filter(|[_, tag]| *tag == KEPT).count() as u64
     }
 
     /// The persistent parts, for saving: mapping with tags, erase counts, block states, free

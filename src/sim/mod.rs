@@ -124,6 +124,9 @@ pub struct SimWear {
     pub throttle_fraction: f64,
     /// Bytes holding data (not trimmed or erased).
     pub mapped_bytes: u64,
+    /// Bytes trimmed whose flash the drive kept (incomplete TRIM; a rewrite or secure erase
+    /// frees them).
+    pub kept_bytes: u64,
     /// Erase blocks retired as worn out (full-size drive).
     pub retired_blocks: u64,
     /// Spare blocks still in service, percent of those the drive was built with (SMART's
@@ -165,6 +168,7 @@ pub fn wear_of(dev: &SimDevice) -> SimWear {
         throttle_debt_pe: dev.throttle_debt_pe(),
         throttle_fraction: dev.throttle_fraction(),
         mapped_bytes: dev.ftl().mapped_pages() * 4096 * k,
+        kept_bytes: dev.ftl().kept_pages() * 4096 * k,
         retired_blocks: u64::from(dev.ftl().retired_blocks()) * k,
         available_spare_percent: (dev.ftl().spare_fraction() * 100.0).round() as u32,
         read_only: dev.read_only(),
@@ -174,4 +178,69 @@ pub fn wear_of(dev: &SimDevice) -> SimWear {
 /// The drive of `spec` as last saved in its `state=` file, or new (read-only: not locked).
 pub fn open_device(spec: &SimSpec) -> anyhow::Result<SimDevice> {
     drive::saved_device(spec)
+}
+
+/// The record of a simulated drive from its identity and wear (`info` on a `sim:` target, and
+/// the sim engine, which has the drive in memory).
+pub fn drive_info(spec: &str, id: Identity, w: SimWear) -> crate::drive::DriveInfo {
+    let used = w
+        .rated_pe
+        .filter(|r| *r > 0.0)
+        .map(|r| w.mean_pe / r * 100.0);
+    crate::drive::DriveInfo {
+        path: spec.into(),
+        kind: "sim".into(),
+        name: id.name.clone(),
+        model: id.model.clone(),
+        serial: id.serial.clone(),
+        firmware: id.firmware.clone(),
+        size_bytes: Some(id.size_bytes),
+        logical_block: Some(id.logical_block),
+        physical_block: Some(id.physical_block),
+        rotational: id.rotational,
+        write_cache: id.write_cache.clone(),
+        discard: Some(crate::drive::Discard {
+            supported: true,
+            ..Default::default()
+        }),
+        notes: id
+            .backing_device
+            .iter()
+            .map(|state| format!("state file: {state}"))
+            .collect(),
+        wear: crate::smart::Wear {
+            source: "sim".into(),
+            percentage_used: used.map(|u| u.round() as u32),
+            life_left_percent: used.map(|u| (100.0 - u).clamp(0.0, 100.0).round() as u32),
+            host_bytes_written: Some(w.host_bytes_written),
+            nand_bytes_written: Some(w.nand_bytes_written),
+            erase_cycles: Some(w.mean_pe.round() as u64),
+            power_on_hours: Some(w.power_on_hours as u64),
+            available_spare_percent: Some(w.available_spare_percent),
+            // NVMe critical warning: spare below threshold (bit 0), media read-only (bit 3).
+            critical_warning: Some(
+                u32::from(w.available_spare_percent < 10) | (u32::from(w.read_only) << 3),
+            ),
+            notes: w
+                .read_only
+                .then(|| "read-only: spare used up by worn blocks; writes fail (EROFS)".to_string())
+                .into_iter()
+                .chain([format!(
+                "simulated: lifetime write amplification {:.2}, erase counts {}/{:.1}/{} (min/mean/max), {} bytes mapped, writes allowed at {:.0} % of full rate",
+                w.write_amplification,
+                w.erase_count_min,
+                w.erase_count_mean,
+                w.erase_count_max,
+                w.mapped_bytes,
+                w.throttle_fraction * 100.0
+            )])
+            .chain((w.kept_bytes > 0).then(|| format!(
+                "TRIM left {} bytes of trimmed data allocated in flash (incomplete TRIM after incompressible data; rewriting them or a secure erase frees them)",
+                w.kept_bytes
+            )))
+            .collect(),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
 }

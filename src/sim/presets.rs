@@ -23,7 +23,9 @@ pub struct Throttle {
     pub min_fraction: f64,
 }
 
-/// An SLC write cache in front of slower (TLC) flash: fast until full, drained when idle.
+/// An SLC write cache in front of slower (TLC) flash: fast until full; folded into TLC (read
+/// from SLC, programmed into TLC) when idle, and while the host writes once the host's data
+/// needs the space its blocks take.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlcCache {
     /// Largest size of the cache (on an empty drive).
@@ -33,8 +35,6 @@ pub struct SlcCache {
     pub static_bytes: u64,
     /// SLC program time per 4 KiB.
     pub program_us: f64,
-    /// Bytes per second folded into TLC while the host is idle.
-    pub fold_bytes_per_s: f64,
 }
 
 /// How garbage collection is scheduled against host I/O (the second-to-second shape of
@@ -103,6 +103,10 @@ pub struct Preset {
     pub cache: super::CacheMode,
     /// DuraWrite-like compression and deduplication.
     pub compression: bool,
+    /// Fraction of trimmed incompressible pages whose flash a TRIM leaves allocated until the
+    /// page is rewritten or the drive secure erased (SandForce: TRIM after an incompressible
+    /// fill restores only part of the speed). 0: TRIM frees what it names.
+    pub trim_keeps_incompressible: f64,
     pub throttle: Option<Throttle>,
     pub slc: Option<SlcCache>,
     pub gc: GcSchedule,
@@ -140,6 +144,7 @@ pub const PRESETS: [Preset; 4] = [
         cache_bytes: 4 << 20,
         cache: super::CacheMode::Volatile,
         compression: true,
+        trim_keeps_incompressible: 0.75,
         throttle: Some(Throttle {
             rated_pe: 5000.0,
             warranty_h: 3.0 * 8760.0,
@@ -183,12 +188,12 @@ pub const PRESETS: [Preset; 4] = [
         cache_bytes: 256 << 20,
         cache: super::CacheMode::Volatile,
         compression: false,
+        trim_keeps_incompressible: 0.0,
         throttle: None,
         slc: Some(SlcCache {
             bytes: 40_000_000_000,
             static_bytes: 6_000_000_000,
             program_us: 40.0,
-            fold_bytes_per_s: 500e6,
         }),
         gc: GcSchedule {
             burst_blocks: 256,
@@ -224,6 +229,7 @@ pub const PRESETS: [Preset; 4] = [
         cache_bytes: 512 << 20,
         cache: super::CacheMode::Plp,
         compression: false,
+        trim_keeps_incompressible: 0.0,
         throttle: None,
         slc: None,
         gc: GcSchedule {
@@ -260,6 +266,7 @@ pub const PRESETS: [Preset; 4] = [
         cache_bytes: 0,
         cache: super::CacheMode::Plp,
         compression: false,
+        trim_keeps_incompressible: 0.0,
         throttle: None,
         slc: None,
         gc: GcSchedule {

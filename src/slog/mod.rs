@@ -206,7 +206,7 @@ impl Drop for CreatedFiles {
 
 fn drive_info(target: &str, backend: &dyn SyncBackend) -> Option<DriveInfo> {
     match backend.sim_device() {
-        Some(dev) => Some(crate::inspect::sim_drive_info(
+        Some(dev) => Some(crate::sim::drive_info(
             target,
             crate::sim::identity(target).ok()?,
             crate::sim::wear_of(dev),

@@ -1,0 +1,132 @@
+//! Iometer's "All in one" access specifications — transfers of 512 B, 1, 2, 4, 8, 16, 32, 64,
+//! 128, 256, 512 KiB and 1 MiB, each read and write, sequential and random, one outstanding
+//! I/O (Iometer's default) — with the columns of Iometer's result file: IOps, Read MBps,
+//! Write MBps (10^6 bytes, Iometer's "MBps (Decimal)"), Average Response Time, Average Read
+//! and Write Response Time, and Average Transaction Time (ms). Iometer counts a transaction as
+//! a request and its reply; these specifications have no reply, so a transaction is one I/O and
+//! its average time equals the average response time, as in Iometer's own results.
+
+use serde_json::{json, Value};
+
+use super::{ms, Measured, Point};
+
+/// The transfer sizes of "All in one".
+pub const SIZES: [u64; 12] = [
+    512,
+    1 << 10,
+    2 << 10,
+    4 << 10,
+    8 << 10,
+    16 << 10,
+    32 << 10,
+    64 << 10,
+    128 << 10,
+    256 << 10,
+    512 << 10,
+    1 << 20,
+];
+
+/// Iometer's default number of outstanding I/Os per target.
+pub const OUTSTANDING: u32 = 1;
+
+fn size_name(bs: u64) -> String {
+    match bs {
+        b if b >= 1 << 20 => format!("{}M", b >> 20),
+        b if b >= 1 << 10 => format!("{}K", b >> 10),
+        b => format!("{b}B"),
+    }
+}
+
+/// The 48 points, less the transfer sizes the target's logical block does not allow (returned
+/// apart, to be said).
+pub fn points(logical_block: u64) -> (Vec<Point>, Vec<u64>) {
+    let mut out = Vec::new();
+    let mut left_out = Vec::new();
+    for bs in SIZES {
+        if bs < logical_block || bs % logical_block != 0 {
+            left_out.push(bs);
+            continue;
+        }
+        for random in [false, true] {
+            for read in [true, false] {
+                out.push(Point {
+                    name: format!(
+                        "{}-{}-{}",
+                        size_name(bs).to_lowercase(),
+                        if random { "rnd" } else { "seq" },
+                        if read { "read" } else { "write" }
+                    ),
+                    bs,
+                    qd: OUTSTANDING,
+                    read,
+                    random,
+                    engine: None,
+                });
+            }
+        }
+    }
+    (out, left_out)
+}
+
+/// The line saying which transfer sizes were left out, if any.
+pub fn left_out_line(left_out: &[u64], logical_block: u64) -> Option<String> {
+    (!left_out.is_empty()).then(|| {
+        let sizes: Vec<String> = left_out.iter().map(|&b| size_name(b)).collect();
+        format!(
+            "Left out: {} transfers (the target's logical block is {logical_block} bytes)",
+            sizes.join(", ")
+        )
+    })
+}
+
+/// A point's figures under the names of Iometer's result file.
+pub fn figures(m: &Measured) -> Value {
+    let s = &m.summary;
+    let rt = s.lat_us.map(|l| ms(l.mean));
+    json!({
+        "iops": s.iops,
+        "read_mbps": s.read_mb_per_s,
+        "write_mbps": s.write_mb_per_s,
+        "avg_response_ms": rt,
+        "avg_read_response_ms": s.read_lat_us.map(|l| ms(l.mean)),
+        "avg_write_response_ms": s.write_lat_us.map(|l| ms(l.mean)),
+        "avg_transaction_ms": rt,
+    })
+}
+
+/// One line per access specification, with a legend for the abbreviated headers.
+pub fn table(points: &[Measured], left_out: Option<&str>) -> String {
+    let mut out = String::from(
+        "  RT = Average Response Time, RRT/WRT = of reads/of writes, TT = Average\n  Transaction Time (no replies: TT = RT), all in ms; MBps = 10^6 bytes/s\n",
+    );
+    if let Some(line) = left_out {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "  {:<14} {:>9} {:>8} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
+        "Access spec", "IOps", "Rd MBps", "Wr MBps", "RT", "RRT", "WRT", "TT"
+    ));
+    for m in points {
+        let w = &m.info.workload;
+        let f = figures(m);
+        let t = |k: &str| f[k].as_f64().map_or("-".to_string(), |v| format!("{v:.4}"));
+        out.push_str(&format!(
+            "  {:<14} {:>9.1} {:>8.2} {:>8.2} {:>7} {:>7} {:>7} {:>7}\n",
+            format!(
+                "{} {} {}",
+                size_name(w.bs),
+                if w.random_pct == 100 { "rnd" } else { "seq" },
+                if w.read_pct == 100 { "read" } else { "write" }
+            ),
+            m.summary.iops,
+            m.summary.read_mb_per_s,
+            m.summary.write_mb_per_s,
+            t("avg_response_ms"),
+            t("avg_read_response_ms"),
+            t("avg_write_response_ms"),
+            t("avg_transaction_ms"),
+        ));
+    }
+    out
+}

@@ -1,0 +1,373 @@
+//! Familiar benchmarks' sets of points as experiments (`measure --preset`): CrystalDiskMark's
+//! default set ([`cdm`]), tiobench's thread table ([`tiobench`]) and Iometer's "All in one"
+//! access specifications ([`iometer`]). A preset is a phase list: first a sequential write of
+//! the test region (`prepare`, as CDM fills its test file: reads of never-written blocks of a
+//! file or a trimmed SSD return nothing from the flash and measure nothing), then one run
+//! directory per point. It resumes with `ssdfade resume DIR` like any experiment, and its
+//! table is made again from experiment.json and the points' run.json alone.
+
+pub mod cdm;
+pub mod iometer;
+pub mod tiobench;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::phase::{Phase, PhaseKind};
+use super::record::ExperimentRecord;
+use super::{run_params, ExperimentObserver, ExperimentOutcome, Setup};
+use crate::bad_input;
+use crate::results::{read_info, RunInfo};
+use crate::run::WorkloadSpec;
+use crate::sim::is_sim_target;
+use crate::units::{format_bytes, format_duration};
+
+/// The test region unless `--span` says otherwise: CrystalDiskMark's default 1 GiB.
+pub const DEFAULT_SPAN: u64 = 1 << 30;
+
+/// The preparation write: 1 MiB sequential transfers, 8 outstanding.
+const PREPARE_BS: u64 = 1 << 20;
+const PREPARE_QD: u32 = 8;
+
+/// Which set of points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Preset {
+    /// CrystalDiskMark: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and write.
+    Cdm,
+    /// tiobench: sequential and random reads and writes of 4 KiB at 1, 2, 4, 8 threads.
+    Tiobench,
+    /// Iometer's "All in one": 512 B to 1 MiB × read/write × random/sequential, 1 outstanding.
+    IometerAllinone,
+}
+
+impl Preset {
+    /// The name experiment.json records (and `--preset` takes).
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Cdm => "cdm",
+            Preset::Tiobench => "tiobench",
+            Preset::IometerAllinone => "iometer-allinone",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Preset> {
+        [Preset::Cdm, Preset::Tiobench, Preset::IometerAllinone]
+            .into_iter()
+            .find(|p| p.name() == name)
+    }
+
+    /// How long each point runs unless `--duration` says otherwise (CDM's 5 s; Iometer's 48
+    /// points get 3 s each, about 2.5 minutes in all).
+    pub fn default_duration(self) -> Duration {
+        match self {
+            Preset::Cdm | Preset::Tiobench => Duration::from_secs(5),
+            Preset::IometerAllinone => Duration::from_secs(3),
+        }
+    }
+
+    /// The points, and the transfer sizes left out because the target cannot take them.
+    fn points(self, logical_block: u64, sim: bool) -> (Vec<Point>, Vec<u64>) {
+        match self {
+            Preset::Cdm => (cdm::points(), Vec::new()),
+            Preset::Tiobench => (tiobench::points(sim), Vec::new()),
+            Preset::IometerAllinone => iometer::points(logical_block),
+        }
+    }
+}
+
+/// One point of a preset: its phase name and access specification.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub name: String,
+    pub bs: u64,
+    /// Outstanding I/Os (with the `threads` engine: threads, one I/O each).
+    pub qd: u32,
+    pub read: bool,
+    pub random: bool,
+    /// `threads` for tiobench's points on a real target; `None`: the run's engine.
+    pub engine: Option<&'static str>,
+}
+
+/// What the user chose (`None`: the preset's default).
+#[derive(Clone, Debug, Default)]
+pub struct Knobs {
+    pub span: Option<u64>,
+    /// Per point.
+    pub duration: Option<Duration>,
+    pub interval: Option<Duration>,
+}
+
+/// A preset ready to run: its phases and what it will take.
+pub struct Plan {
+    pub preset: Preset,
+    pub setup: Setup,
+    pub phases: Vec<Phase>,
+    pub settings: Value,
+    pub notes: Vec<String>,
+    pub span: u64,
+    pub points: usize,
+    pub point_duration: Duration,
+}
+
+impl Plan {
+    /// The line printed before the preset starts: what it runs and the wall time to expect.
+    pub fn announcement(&self) -> String {
+        let total = self.point_duration * self.points as u32;
+        format!(
+            "ssdfade: {} on {}: a sequential write of the {} test region, then {} points × {} = {} (expect about {} plus the preparation write)",
+            self.preset.name(),
+            self.setup.target,
+            format_bytes(self.span),
+            self.points,
+            format_duration(self.point_duration),
+            format_duration(total),
+            format_duration(total),
+        )
+    }
+}
+
+/// Plans `preset` on `setup`'s target: the test region, the preparation write and the points.
+/// Options that do not suit the target (a span larger than it, an engine tiobench cannot use)
+/// are bad input.
+pub fn plan(preset: Preset, setup: Setup, knobs: &Knobs) -> anyhow::Result<Plan> {
+    let sim = is_sim_target(&setup.target);
+    if preset == Preset::Tiobench && setup.options.engine.is_some() {
+        bad_input!("--engine does not apply to --preset tiobench: it runs the threads engine, one I/O per thread; drop --engine");
+    }
+    let (size, logical_block) = geometry(&setup)?;
+    let span = match knobs.span {
+        Some(s) => s,
+        None => DEFAULT_SPAN.min(size),
+    } / PREPARE_BS
+        * PREPARE_BS;
+    if span == 0 {
+        bad_input!(
+            "the test region must hold at least one 1 MiB transfer: give --span 1M or more (the target has {} bytes)",
+            size
+        );
+    }
+    let duration = knobs.duration.unwrap_or(preset.default_duration());
+    let interval = knobs
+        .interval
+        .unwrap_or(Duration::from_secs(1))
+        .min(duration);
+    let (points, left_out) = preset.points(logical_block, sim);
+    let left_out_line = iometer::left_out_line(&left_out, logical_block);
+    let base = WorkloadSpec {
+        span: Some(span),
+        align: None,
+        ..setup.workload.clone()
+    };
+    let prepare = WorkloadSpec {
+        bs: PREPARE_BS,
+        read_pct: 0,
+        random_pct: 0,
+        qd: PREPARE_QD,
+        ..base.clone()
+    };
+    let mut phases = vec![Phase {
+        name: "prepare".into(),
+        kind: PhaseKind::Measure(run_params(
+            &prepare,
+            None,
+            Some(span),
+            knobs.interval.unwrap_or(Duration::from_secs(1)),
+        )),
+    }];
+    for p in &points {
+        let w = WorkloadSpec {
+            bs: p.bs,
+            read_pct: if p.read { 100 } else { 0 },
+            random_pct: if p.random { 100 } else { 0 },
+            qd: p.qd,
+            ..base.clone()
+        };
+        let mut params = run_params(&w, Some(duration), None, interval);
+        params.engine = p.engine.map(str::to_string);
+        phases.push(Phase {
+            name: p.name.clone(),
+            kind: PhaseKind::Measure(params),
+        });
+    }
+    let settings = json!({
+        "preset": preset.name(),
+        "span": span,
+        "point_duration_s": duration.as_secs_f64(),
+        "interval_s": interval.as_secs_f64(),
+        "prepare": {"bs": PREPARE_BS, "qd": PREPARE_QD, "bytes": span},
+        "left_out": left_out_line,
+    });
+    Ok(Plan {
+        preset,
+        setup,
+        phases,
+        settings,
+        notes: left_out_line.into_iter().collect(),
+        span,
+        points: points.len(),
+        point_duration: duration,
+    })
+}
+
+/// Runs a planned preset in `out` (default `results/<UTC time>-<preset>-<target>`).
+pub fn run(
+    plan: Plan,
+    out: Option<PathBuf>,
+    interrupt: Arc<AtomicBool>,
+    observer: &mut dyn ExperimentObserver,
+) -> anyhow::Result<ExperimentOutcome> {
+    let mut notes = vec![format!(
+        "the test region (the first {}) is written sequentially first (1 MiB transfers, QD{PREPARE_QD}), as CrystalDiskMark fills its test file: reads of never-written blocks measure nothing",
+        format_bytes(plan.span)
+    )];
+    notes.extend(plan.notes);
+    super::launch(
+        plan.preset.name(),
+        &plan.setup,
+        plan.phases,
+        plan.settings,
+        notes,
+        out,
+        interrupt,
+        observer,
+    )
+}
+
+/// The target's size and logical block size, before anything is opened for writing (a test
+/// file still to be created takes its `--size`).
+fn geometry(setup: &Setup) -> anyhow::Result<(u64, u64)> {
+    let target = &setup.target;
+    if is_sim_target(target) {
+        let id = crate::sim::identity(target)?;
+        return Ok((id.size_bytes, u64::from(id.logical_block)));
+    }
+    if !Path::new(target).exists() {
+        return match setup.options.size {
+            Some(size) => Ok((size, 512)),
+            None => bad_input!("{target} does not exist: give --size to create a test file"),
+        };
+    }
+    let info = crate::inspect::gather(target)?;
+    let size = setup.options.size.or(info.size_bytes).unwrap_or(0);
+    Ok((size, u64::from(info.logical_block.unwrap_or(512))))
+}
+
+/// True for the experiment names presets record.
+pub fn is_preset(name: &str) -> bool {
+    Preset::from_name(name).is_some()
+}
+
+/// A finished point: its phase name, its run.json and where it is.
+pub struct Measured {
+    pub name: String,
+    pub dir: PathBuf,
+    pub info: RunInfo,
+    pub summary: crate::results::Summary,
+}
+
+/// The points measured so far (the preparation write apart), from their run directories.
+pub fn measured(dir: &Path, record: &ExperimentRecord) -> (Option<Measured>, Vec<Measured>) {
+    let mut prepare = None;
+    let mut points = Vec::new();
+    for p in record.phases.iter().filter(|p| p.status == "completed") {
+        let Some(sub) = p.dir.as_ref().map(|d| dir.join(d)) else {
+            continue;
+        };
+        let Ok(info) = read_info(&sub) else { continue };
+        let Some(summary) = info.summary.clone() else {
+            continue;
+        };
+        let m = Measured {
+            name: p.phase.name.clone(),
+            dir: sub,
+            info,
+            summary,
+        };
+        if m.name == "prepare" {
+            prepare = Some(m);
+        } else {
+            points.push(m);
+        }
+    }
+    (prepare, points)
+}
+
+/// What every point's JSON holds: its access specification as run.json recorded it.
+pub fn point_json(m: &Measured) -> Value {
+    let w = &m.info.workload;
+    json!({
+        "name": m.name,
+        "bs": w.bs,
+        "qd": w.qd,
+        "read_pct": w.read_pct,
+        "random_pct": w.random_pct,
+        "engine": m.info.engine,
+        "seconds": m.summary.seconds,
+        "ops": m.summary.ops,
+        "bytes": m.summary.bytes,
+        "run_dir": m.dir.display().to_string(),
+    })
+}
+
+/// The summary as JSON: the preset's settings, the preparation write and every point.
+pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
+    let (prepare, points) = measured(dir, record);
+    let figures = |m: &Measured| match Preset::from_name(&record.name) {
+        Some(Preset::Cdm) => cdm::figures(m),
+        Some(Preset::Tiobench) => tiobench::figures(m),
+        _ => iometer::figures(m),
+    };
+    let points: Vec<Value> = points
+        .iter()
+        .map(|m| {
+            let mut v = point_json(m);
+            if let (Some(o), Value::Object(f)) = (v.as_object_mut(), figures(m)) {
+                o.extend(f);
+            }
+            v
+        })
+        .collect();
+    json!({
+        "preset": record.name,
+        "span": record.settings["span"],
+        "point_duration_s": record.settings["point_duration_s"],
+        "left_out": record.settings["left_out"],
+        "prepare": prepare.map(|m| json!({
+            "bytes": m.summary.bytes,
+            "seconds": m.summary.seconds,
+            "mb_per_s": m.summary.mb_per_s,
+            "run_dir": m.dir.display().to_string(),
+        })),
+        "points": points,
+    })
+}
+
+/// The preset's table in the benchmark's own terms, for an 80-column terminal.
+pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
+    let (prepare, points) = measured(dir, record);
+    let span = record.settings["span"].as_u64().unwrap_or(0);
+    let duration = record.settings["point_duration_s"].as_f64().unwrap_or(0.0);
+    let mut out = match Preset::from_name(&record.name) {
+        Some(Preset::Cdm) => cdm::table(&points, span, duration),
+        Some(Preset::Tiobench) => tiobench::table(&points, span),
+        _ => iometer::table(&points, record.settings["left_out"].as_str()),
+    };
+    if let Some(m) = prepare {
+        out.push_str(&format!(
+            "  Prepared: the first {} written sequentially at {:.1} MB/s in {}\n",
+            format_bytes(m.summary.bytes),
+            m.summary.mb_per_s,
+            format_duration(Duration::from_secs_f64(m.summary.seconds.max(0.0)))
+        ));
+    }
+    out
+}
+
+/// Milliseconds from microseconds.
+fn ms(us: f64) -> f64 {
+    us / 1000.0
+}

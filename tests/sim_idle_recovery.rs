@@ -1,0 +1,95 @@
+//! Idle recovery grows with the idle time: background GC reclaims blocks only as fast as the
+//! dies allow, up to the free pool's high watermark, so the first burst of writes after a
+//! 50-second gap runs faster than after a 5-second one (SNIA HIR's wait states).
+
+use std::time::Duration;
+
+use ssdfade::engine::{Control, Engine, IntervalSink};
+use ssdfade::pattern::Pattern;
+use ssdfade::sim::{SimDrive, SimEngine};
+use ssdfade::stats::IntervalStats;
+use ssdfade::workload::{OnError, Workload};
+
+#[derive(Default)]
+struct Count {
+    ops: u64,
+    seconds: f64,
+}
+
+impl IntervalSink for Count {
+    fn interval(&mut self, t0: f64, t1: f64, s: &IntervalStats) -> anyhow::Result<()> {
+        self.ops += s.write.ops;
+        self.seconds += t1 - t0;
+        Ok(())
+    }
+}
+
+/// 4 KiB random writes at QD32 for `duration` or `bytes`; returns the IOPS.
+fn write(spec: &str, duration: Option<Duration>, bytes: Option<u64>) -> f64 {
+    let mut engine = SimEngine::open(spec).unwrap();
+    let w = Workload {
+        bs: 4096,
+        align: 4096,
+        read_pct: 0,
+        random_pct: 100,
+        qd: 32,
+        span: engine.identity().size_bytes,
+        duration,
+        bytes,
+        interval: Duration::from_secs(1),
+        seed: 11,
+        pattern: Pattern::Random,
+        refill: false,
+        on_error: OnError::Stop,
+    };
+    let mut c = Count::default();
+    engine.run(&w, &Control::default(), &mut c).unwrap();
+    c.ops as f64 / c.seconds
+}
+
+#[test]
+fn the_first_burst_after_idle_grows_with_the_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec_of = |name: &str| {
+        format!(
+            "sim:nvme-tlc-1t,scale=256,state={}",
+            dir.path().join(name).display()
+        )
+    };
+    // Steady state: twice the capacity of random writes (SNIA's preconditioning), then a minute.
+    let steady_spec = spec_of("steady.sim");
+    write(&steady_spec, None, Some(2_000_000_000_000));
+    let steady = write(&steady_spec, Some(Duration::from_secs(60)), None);
+    let mut bursts = Vec::new();
+    for gap in [5u64, 15, 50] {
+        let name = format!("gap{gap}.sim");
+        std::fs::copy(dir.path().join("steady.sim"), dir.path().join(&name)).unwrap();
+        let spec = spec_of(&name);
+        let report = SimDrive::open_kept(&spec, "idle time")
+            .unwrap()
+            .idle(Duration::from_secs(gap))
+            .unwrap();
+        let burst = write(&spec, Some(Duration::from_secs(5)), None);
+        println!(
+            "gap {gap} s: free blocks {} → {}, {} B relocated, SLC {:.0} → {:.0} B; burst {burst:.0} IOPS (steady {steady:.0})",
+            report.free_blocks_before,
+            report.free_blocks_after,
+            report.gc_copied_bytes,
+            report.slc_bytes_before,
+            report.slc_bytes_after
+        );
+        bursts.push((report.free_blocks_after, burst));
+    }
+    let (free5, burst5) = bursts[0];
+    let (free15, burst15) = bursts[1];
+    let (free50, burst50) = bursts[2];
+    // Background GC is bounded by die time: a longer gap reclaims more blocks.
+    assert!(free5 < free15 && free15 < free50, "{bursts:?}");
+    assert!(free50 >= 4 * free5, "{bursts:?}");
+    assert!(burst5 > steady, "burst after 5 s {burst5}, steady {steady}");
+    assert!(burst15 >= burst5, "{bursts:?}");
+    assert!(
+        burst50 > 1.1 * burst15,
+        "burst after 50 s {burst50}, after 15 s {burst15}"
+    );
+}

@@ -1,0 +1,135 @@
+//! The SLC cache of `nvme-tlc-1t` folded into TLC as real NAND work: a sequential fill shows
+//! the cache, then direct-to-TLC writes, then a slower phase where the cache is folded while
+//! the host writes; folding (while writing or at idle) counts as NAND writes, so write
+//! amplification and wear include it, and idle folding costs the host no time.
+
+use std::time::Duration;
+
+use ssdfade::engine::{Control, Engine, IntervalSink};
+use ssdfade::pattern::Pattern;
+use ssdfade::sim::{self, SimDrive, SimEngine};
+use ssdfade::stats::IntervalStats;
+use ssdfade::workload::{OnError, Workload};
+
+/// MB/s of each 1-second sample.
+#[derive(Default)]
+struct Rates(Vec<f64>);
+
+impl IntervalSink for Rates {
+    fn interval(&mut self, t0: f64, t1: f64, s: &IntervalStats) -> anyhow::Result<()> {
+        self.0.push(s.write.bytes as f64 / (t1 - t0) / 1e6);
+        Ok(())
+    }
+}
+
+/// Sequential 128 KiB writes at QD32 from offset 0 for `bytes` (of the full-size drive).
+fn sequential(engine: &mut SimEngine, bytes: u64) -> Vec<f64> {
+    let w = Workload {
+        bs: 128 << 10,
+        align: 128 << 10,
+        read_pct: 0,
+        random_pct: 0,
+        qd: 32,
+        span: engine.identity().size_bytes,
+        duration: None,
+        bytes: Some(bytes),
+        interval: Duration::from_secs(1),
+        seed: 7,
+        pattern: Pattern::Random,
+        refill: false,
+        on_error: OnError::Stop,
+    };
+    let mut rates = Rates::default();
+    engine.run(&w, &Control::default(), &mut rates).unwrap();
+    rates.0
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[test]
+fn a_sequential_fill_shows_the_cache_then_tlc_then_folding() {
+    let spec = "sim:nvme-tlc-1t,scale=256";
+    let mut engine = SimEngine::open(spec).unwrap();
+    let size = engine.identity().size_bytes;
+    let rates = sequential(&mut engine, size);
+    let full: Vec<f64> = rates[..rates.len() - 1].to_vec();
+    // Phase 1: the 40 GB SLC cache at ~3.3 GB/s (about 12 s).
+    let cache = median(&full[..10]);
+    // Phase 2: direct to TLC, ~1 GB/s, for most of the drive.
+    let tlc = median(&full[full.len() / 4..full.len() / 2]);
+    // Phase 3: the last seconds, folding the cache into TLC while writing.
+    let fold = median(&full[full.len() - 60..]);
+    println!("cache {cache:.0} MB/s, TLC {tlc:.0} MB/s, folding {fold:.0} MB/s");
+    assert!(cache > 2500.0, "cache phase {cache} MB/s");
+    assert!(
+        (800.0..1300.0).contains(&tlc),
+        "direct-to-TLC phase {tlc} MB/s"
+    );
+    assert!(
+        fold < 0.75 * tlc && fold > 200.0,
+        "folding phase {fold} MB/s against {tlc} MB/s direct to TLC"
+    );
+
+    // Write amplification counts the fold: the 34 GB of the cache's dynamic part (40 GB less
+    // its 6 GB static part, which is kept) were programmed twice.
+    let w = sim::wear_of(engine.device());
+    let extra = w.nand_bytes_written as f64 - w.host_bytes_written as f64;
+    println!(
+        "host {} B, NAND {} B, WA {:.3}",
+        w.host_bytes_written, w.nand_bytes_written, w.write_amplification
+    );
+    assert!(
+        (33e9..35e9).contains(&extra),
+        "NAND bytes beyond the host's: {extra}"
+    );
+    assert!(w.write_amplification > 1.03);
+}
+
+#[test]
+fn idle_folding_counts_as_nand_writes_and_costs_the_host_no_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = format!(
+        "sim:nvme-tlc-1t,scale=256,state={}",
+        dir.path().join("d.sim").display()
+    );
+    // 20 GB into the 40 GB cache: written once, nothing folded yet.
+    let twenty = 20_000_000_000;
+    let mut engine = SimEngine::open(&spec).unwrap();
+    let first = sequential(&mut engine, twenty);
+    let before = sim::wear_of(engine.device());
+    assert_eq!(before.nand_bytes_written, before.host_bytes_written);
+    drop(engine);
+
+    let mut drive = SimDrive::open_kept(&spec, "idle time").unwrap();
+    let report = drive.idle(Duration::from_secs(600)).unwrap();
+    drop(drive);
+    let after = sim::wear(&spec).unwrap();
+    println!("{report:?}");
+    // Idle time folds the whole cache into TLC: its bytes are programmed a second time; the
+    // host wrote nothing more.
+    assert!(report.slc_bytes_before >= 20e9, "{report:?}");
+    assert_eq!(report.slc_bytes_after, 0.0);
+    assert_eq!(after.host_bytes_written, before.host_bytes_written);
+    let folded = (after.nand_bytes_written - before.nand_bytes_written) as f64;
+    assert!(
+        (folded - report.slc_bytes_before).abs() < 1e6,
+        "{folded} NAND bytes for {} folded",
+        report.slc_bytes_before
+    );
+    assert!(after.mean_pe > before.mean_pe);
+    // Power-on time moved by the idle time only (the fold cost the host nothing), and the
+    // emptied cache takes writes at its full speed again.
+    assert!((after.power_on_hours - before.power_on_hours - 600.0 / 3600.0).abs() < 1e-9);
+    let mut engine = SimEngine::open(&spec).unwrap();
+    let again = sequential(&mut engine, twenty);
+    assert!(
+        median(&again) > 0.95 * median(&first),
+        "after idle {} MB/s, new {} MB/s",
+        median(&again),
+        median(&first)
+    );
+}
