@@ -652,3 +652,37 @@ fn a_running_experiment_cannot_be_resumed_twice() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("in use by another ssdfade"));
 }
+
+#[test]
+fn a_seeded_experiment_is_reproducible_and_its_phases_do_not_repeat_one_offset_sequence() {
+    let work = tempfile::tempdir().unwrap();
+    let seeds = |out: &str| -> Vec<u64> {
+        json_ok(
+            ssdfade(work.path())
+                .args(["sweep", "sim:vertex2-60g,scale=16", "--qd", "1,2,4"])
+                .args([
+                    "--point-duration",
+                    "2s",
+                    "--seed",
+                    "7",
+                    "--json",
+                    "--out",
+                    out,
+                ]),
+        );
+        ["01-qd1", "02-qd2", "03-qd4"]
+            .iter()
+            .map(|p| {
+                read_json(&work.path().join(out).join(p).join("run.json"))["workload"]["seed"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    let first = seeds("a");
+    assert_eq!(first, seeds("b"), "the same --seed gives the same phases");
+    assert!(
+        first[0] != first[1] && first[1] != first[2] && first[0] != first[2],
+        "each phase its own offsets: {first:?}"
+    );
+}

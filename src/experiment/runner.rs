@@ -357,6 +357,17 @@ fn run_phase(
     }
 }
 
+/// The seed of one phase of an experiment given `--seed`: derived from the experiment's seed
+/// and the phase's name, so the experiment is reproducible while its phases do not repeat one
+/// offset sequence (a phase that rewrote the previous phase's offsets in the same order would
+/// find whole blocks invalid and garbage collection free).
+fn phase_seed(seed: u64, phase: &str) -> u64 {
+    let name = phase.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    crate::pattern::mix64(seed ^ name)
+}
+
 fn run_request(
     record: &ExperimentRecord,
     p: &PhaseRecord,
@@ -373,9 +384,11 @@ fn run_request(
         Duration::from_secs(60),
     )
     .with_steady(Duration::from_secs_f64(o.ss_round_s), params.until_steady);
+    let mut workload = params.workload.clone();
+    workload.seed = workload.seed.map(|seed| phase_seed(seed, &p.phase.name));
     RunRequest {
         target: target.to_string(),
-        workload: params.workload.clone(),
+        workload,
         stop,
         interval: Duration::from_secs_f64(params.interval_s),
         engine: params
