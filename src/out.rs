@@ -1,7 +1,9 @@
 //! Standard output that reports a closed pipe or a full disk as an error instead of panicking
 //! (`println!` panics on both). Commands print with [`outln!`](crate::outln) and
 //! [`out!`](crate::out), which return `anyhow::Result<()>`; `main` turns an [`OutputFailed`]
-//! into a quiet non-zero exit.
+//! into a quiet non-zero exit. Notes and progress lines for a person go to standard error
+//! through [`note!`](crate::note), which ignores a closed or full stderr: a soak must go on
+//! when nobody reads them (`eprintln!` panics).
 
 use std::fmt;
 use std::io::Write;
@@ -50,5 +52,20 @@ macro_rules! outln {
     };
     ($($arg:tt)*) => {
         $crate::out::write_fmt(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// Writes formatted text to standard error, ignoring failure (see [`note!`](crate::note)).
+pub fn note_fmt(args: fmt::Arguments<'_>) {
+    let mut stderr = std::io::stderr().lock();
+    // Nobody reading stderr is no reason to stop a run.
+    let _ = stderr.write_fmt(args).and_then(|()| stderr.flush());
+}
+
+/// Like `eprintln!`, but a closed or full standard error is ignored instead of panicking.
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {
+        $crate::out::note_fmt(format_args!("{}\n", format_args!($($arg)*)))
     };
 }

@@ -917,3 +917,28 @@ fn every_series_the_grafana_dashboard_queries_is_exported_by_an_experiment() {
         Some(1.0)
     );
 }
+
+#[test]
+fn a_group_goes_on_when_nobody_reads_its_progress_lines() {
+    let work = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(work.path())
+        .args(["experiment", "vertex2", "sim:vertex2-60g,scale=16"])
+        .args(["sim:dc-ssd-400g,scale=16", "--soak-duration", "30m"])
+        .args(["--measure-duration", "5s", "--out", "g"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader of stderr goes away at once: every progress line then meets a closed pipe.
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let group: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(work.path().join("g").join("group.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(group["status"], "completed", "{group}");
+    for member in group["members"].as_array().unwrap() {
+        assert_eq!(member["status"], "completed", "{member}");
+    }
+}

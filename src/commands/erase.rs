@@ -38,7 +38,7 @@ pub fn run(args: &EraseArgs) -> anyhow::Result<RunEnd> {
     let seconds = record.duration_s.unwrap_or(0.0);
     let erase_json = outcome.dir.join("erase.json");
     if outcome.end == RunEnd::Interrupted {
-        eprintln!(
+        crate::note!(
             "ssdfade: erase of {} interrupted after {seconds:.3} s: {} (recorded in {})",
             args.target,
             record.error.as_deref().unwrap_or("stopped"),
@@ -64,7 +64,7 @@ struct Terminal;
 impl EraseObserver for Terminal {
     fn started(&mut self, _dir: &Path, record: &EraseRecord) {
         for n in &record.notes {
-            eprintln!("ssdfade: {n}");
+            crate::note!("ssdfade: {n}");
         }
     }
 

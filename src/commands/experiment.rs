@@ -182,16 +182,16 @@ fn print_group(group: &GroupExperiment, json: bool) -> anyhow::Result<RunEnd> {
         }
     }
     if let Some(Err(why)) = &group.comparison {
-        eprintln!("ssdfade: could not draw the comparison: {why}");
+        crate::note!("ssdfade: could not draw the comparison: {why}");
     }
     for m in &group.members {
         if let Some(why) = failure(m) {
-            eprintln!("ssdfade: {} failed: {why}", m.target);
+            crate::note!("ssdfade: {} failed: {why}", m.target);
         }
     }
     let end = group.end();
     if end != RunEnd::Completed {
-        eprintln!(
+        crate::note!(
             "ssdfade: continue the unfinished targets with `ssdfade resume {}`",
             group.dir.display()
         );
@@ -304,7 +304,7 @@ pub(crate) fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<R
         crate::outln!("  Report: {dir}/report.html (and report.md)")?;
     }
     if outcome.end == RunEnd::Interrupted {
-        eprintln!(
+        crate::note!(
             "ssdfade: continue with `ssdfade resume {}`",
             outcome.dir.display()
         );
@@ -326,16 +326,17 @@ impl Terminal {
 impl ExperimentObserver for Terminal {
     fn phase_started(&mut self, _index: usize, phase: &PhaseRecord) {
         if !self.quiet && phase.attempts > 1 {
-            eprintln!(
+            crate::note!(
                 "ssdfade: phase {} again (attempt {})",
-                phase.phase.name, phase.attempts
+                phase.phase.name,
+                phase.attempts
             );
         }
     }
 
     fn phase_finished(&mut self, index: usize, p: &PhaseRecord) {
         if !self.quiet {
-            eprintln!("ssdfade: {}", phase_line(index, p));
+            crate::note!("ssdfade: {}", phase_line(index, p));
         }
     }
 

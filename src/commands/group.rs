@@ -89,11 +89,11 @@ pub fn run(args: &RunArgs, base: RunRequest) -> anyhow::Result<RunEnd> {
         }
     }
     if let Some(Err(why)) = &group.comparison {
-        eprintln!("ssdfade: could not draw the comparison: {why}");
+        crate::note!("ssdfade: could not draw the comparison: {why}");
     }
     for m in &group.members {
         if let Some(why) = m.failure() {
-            eprintln!("ssdfade: {} failed: {why}", m.target);
+            crate::note!("ssdfade: {} failed: {why}", m.target);
         }
     }
     Ok(group.end())

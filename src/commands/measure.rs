@@ -134,7 +134,7 @@ struct Announce {
 impl ExperimentObserver for Announce {
     fn phase_started(&mut self, index: usize, phase: &PhaseRecord) {
         if let Some(line) = self.line.take() {
-            eprintln!("{line}");
+            crate::note!("{line}");
         }
         self.terminal.phase_started(index, phase);
     }

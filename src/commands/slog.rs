@@ -53,7 +53,7 @@ pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
     if !args.more_targets.is_empty() {
         return run_group(args, request, &observer, stop);
     }
-    let mut progress = |line: &str| eprintln!("ssdfade slog: {line}");
+    let mut progress = |line: &str| crate::note!("ssdfade slog: {line}");
     let outcome = slog::run(&request, &stop, &mut progress, observer().as_mut())?;
     if args.json {
         crate::outln!("{}", serde_json::to_string_pretty(&outcome.record)?)?;
@@ -86,7 +86,7 @@ fn run_group(
         let target = target.to_string();
         (
             observer(),
-            Box::new(move |line: &str| eprintln!("ssdfade slog: {target}: {line}")),
+            Box::new(move |line: &str| crate::note!("ssdfade slog: {target}: {line}")),
         )
     };
     let group = crate::group::slog::run(requests, &watchers, args.out.as_deref(), stop)?;
@@ -119,7 +119,7 @@ fn run_group(
     }
     for m in &group.members {
         if let Some(why) = crate::group::slog::failure(m) {
-            eprintln!("ssdfade: {} failed: {why}", m.target);
+            crate::note!("ssdfade: {} failed: {why}", m.target);
         }
     }
     Ok(group.end())

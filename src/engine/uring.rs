@@ -450,7 +450,7 @@ mod tests {
     #[test]
     fn every_slot_lands_its_own_unique_data() {
         if !available() {
-            eprintln!("skipping: this kernel does not allow io_uring");
+            crate::note!("skipping: this kernel does not allow io_uring");
             return;
         }
         // 512 writes through 32 slots: each buffer is reused 16 times, so a slot refilled before

@@ -280,7 +280,7 @@ pub fn execute(
 fn run_external(cmd: &str, path: &str, bar: &ProgressBar) -> anyhow::Result<Done> {
     bar.finish_and_clear();
     let run = external::run(cmd, path)?;
-    eprint!("{}", run.stderr);
+    crate::out::note_fmt(format_args!("{}", run.stderr));
     crate::out!("{}", run.stdout)?;
     if run.exit_status != Some(0) {
         anyhow::bail!(

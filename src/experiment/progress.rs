@@ -79,7 +79,7 @@ impl ExperimentObserver for GroupLine {
 
     fn phase_finished(&mut self, index: usize, phase: &PhaseRecord) {
         if self.bar.is_hidden() {
-            eprintln!("ssdfade: {}: {}", self.label, phase_line(index, phase));
+            crate::note!("ssdfade: {}: {}", self.label, phase_line(index, phase));
         }
     }
 
@@ -100,7 +100,7 @@ impl ExperimentObserver for GroupLine {
             .count();
         let message = format!("{} ({done} of {} phases)", record.status, self.phases);
         if self.bar.is_hidden() {
-            eprintln!("ssdfade: {}: experiment {message}", self.label);
+            crate::note!("ssdfade: {}: experiment {message}", self.label);
         }
         if record.status == "completed" {
             self.bar.finish_with_message(message);

@@ -307,7 +307,7 @@ fn run_phases(
 /// written is a note (`ssdfade report DIR` writes it again from the saved data).
 fn write_report(dir: &Path) {
     if let Err(e) = crate::report::report_dir(dir) {
-        eprintln!(
+        crate::note!(
             "ssdfade: note: no report written in {}: {e:#}",
             dir.display()
         );

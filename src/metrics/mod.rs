@@ -236,7 +236,7 @@ impl Exporter {
         if let Some(path) = &self.textfile {
             let _one_writer = self.textfile_lock.lock().unwrap_or_else(|e| e.into_inner());
             if let Err(e) = textfile::replace(path, &self.encode()) {
-                eprintln!("ssdfade: metrics textfile: {e:#}");
+                crate::note!("ssdfade: metrics textfile: {e:#}");
             }
         }
     }

@@ -461,7 +461,7 @@ fn execute(
 /// failed run (`ssdfade plot DIR` draws it again from the saved data).
 pub fn draw_charts(dir: &std::path::Path) {
     if let Err(e) = crate::plot::render_run_dir(dir, crate::plot::Format::Png) {
-        eprintln!("ssdfade: note: no charts drawn in {}: {e:#}", dir.display());
+        crate::note!("ssdfade: note: no charts drawn in {}: {e:#}", dir.display());
     }
 }
 

@@ -90,7 +90,7 @@ impl Drop for RamDevice {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        eprintln!(
+        crate::note!(
             "ssdfade: could not remove zram{}: remove it with `echo 1 > /sys/block/zram{0}/reset; echo {0} > {HOT_REMOVE}`",
             self.index
         );

@@ -160,7 +160,7 @@ pub fn listen(
                 let sessions = sessions.clone();
                 std::thread::spawn(move || {
                     if let Err(e) = serve(stream, &sessions) {
-                        eprintln!("ssdfade plp listen: connection from {peer}: {e:#}");
+                        crate::note!("ssdfade plp listen: connection from {peer}: {e:#}");
                     }
                 });
             }
@@ -203,7 +203,7 @@ fn handle(line: &str, current: &mut Option<String>, sessions: &Sessions) -> Stri
                         ..Default::default()
                     },
                 );
-                eprintln!("ssdfade plp listen: session {name} began ({slots} slots)");
+                crate::note!("ssdfade plp listen: session {name} began ({slots} slots)");
                 *current = Some(name.to_string());
                 "ok\n".into()
             }
