@@ -33,8 +33,7 @@ pub fn erase_label(name: &str, erase: Option<&serde_json::Value>) -> String {
 
 /// The drive's model, or its name when the model is unknown.
 fn device_name(run: &Run) -> String {
-    let id = &run.info.target.identity;
-    id.model.clone().unwrap_or_else(|| id.name.clone())
+    crate::results::device_name(&run.info)
 }
 
 /// Lays the experiment's phases end to end.

@@ -62,10 +62,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     let runs: Vec<_> = exp.phases.iter().filter_map(|p| p.run.as_ref()).collect();
     let first = runs.first().copied();
     let last = runs.last().copied();
-    let model = first.map_or_else(String::new, |r| {
-        let id = &r.info.target.identity;
-        id.model.clone().unwrap_or_else(|| id.name.clone())
-    });
+    let model = first.map_or_else(String::new, |r| crate::results::device_name(&r.info));
     let mut doc = Document::new(format!("ssdfade report: experiment {} · {model}", exp.name));
     let done = exp
         .phases

@@ -5,6 +5,12 @@ use super::RunInfo;
 use crate::units::{format_bytes, format_duration};
 use crate::workload::Workload;
 
+/// The drive's model, or its name when the model is unknown (a chart's or report's title).
+pub fn device_name(info: &RunInfo) -> String {
+    let id = &info.target.identity;
+    id.model.clone().unwrap_or_else(|| id.name.clone())
+}
+
 /// The device as a title names it: model (or kind) and the target path.
 pub fn device_line(info: &RunInfo) -> String {
     let id = &info.target.identity;

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-pub use describe::{device_line, workload_line};
+pub use describe::{device_line, device_name, workload_line};
 pub use experiment::{is_experiment, load_experiment, Experiment, LoadedPhase, PhaseRecord};
 pub use fade::Fade;
 pub use listing::{list_runs, RunListing};
