@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use ssdfade::plot::{
-    Chart, CompareChart, CompareRun, Event, FadeChart, FadePoint, Format, HirChart, HirPoint,
-    LatencyChart, LatencyPoint, Phase, State, SteadyWindow, SweepChart, SweepPoint, WsatChart,
-    WsatRound, SIZE,
+    Bar, BarChart, Chart, CompareChart, CompareRun, Event, FadeChart, FadePoint, Format, HirChart,
+    HirPoint, LatencyChart, LatencyPoint, Phase, State, SteadyWindow, SweepChart, SweepPoint,
+    WsatChart, WsatRound, SIZE,
 };
 
 /// An RGB picture read back from a PNG file.
@@ -262,4 +262,24 @@ fn compare_chart_overlays_runs_of_different_lengths() {
         ],
     };
     check(&chart, "Compare — two runs");
+}
+
+#[test]
+fn bar_chart_draws_every_point_and_its_figure() {
+    let bars: Vec<Bar> = (0..48)
+        .map(|i| Bar {
+            label: format!("{}k-rnd-write", 1 << (i / 4)),
+            value: 50.0 * f64::from(i + 1),
+            text: format!("{:.1} MB/s", 50.0 * f64::from(i + 1)),
+            color: plotters::style::RGBColor(31, 119, (i * 5) as u8),
+        })
+        .collect();
+    let chart = BarChart {
+        title: "Iometer's All-in-one set — test drive".into(),
+        subtitle: "1.0s per point".into(),
+        x_desc: "MB/s".into(),
+        bars,
+        legend: vec![("reads".into(), plotters::style::RGBColor(31, 119, 180))],
+    };
+    check(&chart, "Iometer's All-in-one set — test drive");
 }

@@ -52,9 +52,13 @@ pub struct ExperimentOutcome {
 
 impl ExperimentOutcome {
     /// The charts drawn in the experiment directory: the timeline and its latency, and the
-    /// protocol's own chart when it has one.
+    /// protocol's own chart when it has one (a preset's bars are named after it).
     pub fn charts(&self) -> Vec<String> {
-        ["fade", "fade-latency", "sweep", "wsat", "hir"]
+        let mut names = vec!["fade", "fade-latency", "sweep", "wsat", "hir"];
+        if !names.contains(&self.record.name.as_str()) {
+            names.push(&self.record.name); // a preset's bars are named after it
+        }
+        names
             .iter()
             .map(|name| self.dir.join(format!("{name}.png")))
             .filter(|path| path.is_file())

@@ -4,12 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
+use super::bars::{Bar, BarChart};
 use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 use super::hir::{HirChart, HirPoint};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
-use super::{Chart, Format};
+use super::{style, Chart, Format};
 use crate::results::{workload_line, Experiment, Run};
 
 /// The experiment's phases on one timeline.
@@ -174,6 +175,63 @@ pub fn render_experiment(
     Ok(written)
 }
 
+/// The bars of a benchmark preset (`measure --preset`): MB/s (10^6 bytes/s, as the benchmarks
+/// count) of every point, reads and writes in two colours; the preparation write left out.
+fn preset_chart(exp: &Experiment) -> Option<BarChart> {
+    if !crate::experiment::preset::is_preset(&exp.name) {
+        return None;
+    }
+    let (read, write) = (style::palette(0), style::palette(1));
+    let mut bars = Vec::new();
+    let mut first = None;
+    for phase in exp.phases.iter().filter(|p| p.record.name != "prepare") {
+        let Some(run) = &phase.run else { continue };
+        let (Some(a), Some(b)) = (run.samples.first(), run.samples.last()) else {
+            continue;
+        };
+        let seconds = b.t_end_s - a.t_start_s;
+        if seconds <= 0.0 {
+            continue;
+        }
+        first.get_or_insert(run);
+        let bytes: u64 = run.samples.iter().map(|s| s.bytes).sum();
+        let ops: u64 = run.samples.iter().map(|s| s.ops).sum();
+        let mb = bytes as f64 / seconds / 1e6;
+        bars.push(Bar {
+            label: phase.record.name.clone(),
+            value: mb,
+            text: format!(
+                "{mb:.1} MB/s · {} IOPS",
+                style::iops_text(ops as f64 / seconds)
+            ),
+            color: if run.info.workload.read_pct >= 50 {
+                read
+            } else {
+                write
+            },
+        });
+    }
+    let run = first?;
+    Some(BarChart {
+        title: format!(
+            "{} — {}",
+            match exp.name.as_str() {
+                "cdm" => "CrystalDiskMark's set",
+                "tiobench" => "tiobench's set",
+                _ => "Iometer's All-in-one set",
+            },
+            device_name(run)
+        ),
+        subtitle: format!(
+            "{} per point · MB/s = 10^6 bytes/s",
+            crate::units::format_duration(run.info.workload.duration.unwrap_or_default())
+        ),
+        x_desc: "MB/s".into(),
+        bars,
+        legend: vec![("reads".into(), read), ("writes".into(), write)],
+    })
+}
+
 /// SNIA's WSAT chart of a write-saturation experiment: one point per round of its `wsat`
 /// phase, against time and against host data written.
 fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
@@ -295,6 +353,8 @@ pub enum ProtocolChart {
     Sweep(SweepChart),
     Wsat(WsatChart),
     Hir(HirChart),
+    /// A benchmark preset's points as bars, named after the preset.
+    Preset(String, BarChart),
 }
 
 impl ProtocolChart {
@@ -304,14 +364,16 @@ impl ProtocolChart {
             .map(ProtocolChart::Sweep)
             .or_else(|| wsat_chart(exp).map(ProtocolChart::Wsat))
             .or_else(|| hir_chart(exp).map(ProtocolChart::Hir))
+            .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.clone(), c)))
     }
 
     /// The chart's file name without extension.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> &str {
         match self {
             ProtocolChart::Sweep(_) => "sweep",
             ProtocolChart::Wsat(_) => "wsat",
             ProtocolChart::Hir(_) => "hir",
+            ProtocolChart::Preset(name, _) => name,
         }
     }
 
@@ -321,6 +383,7 @@ impl ProtocolChart {
             ProtocolChart::Sweep(_) => "IOPS and mean latency against queue depth, and latency against IOPS (demand intensity)",
             ProtocolChart::Wsat(_) => "SNIA WSAT: IOPS per round against time and against total host data written",
             ProtocolChart::Hir(_) => "SNIA HIR: IOPS of each burst after each idle gap, beside preconditioning and the returns to baseline",
+            ProtocolChart::Preset(..) => "MB/s of every point of the benchmark, in the order they ran",
         }
     }
 
@@ -329,6 +392,7 @@ impl ProtocolChart {
             ProtocolChart::Sweep(c) => c.write(path, format),
             ProtocolChart::Wsat(c) => c.write(path, format),
             ProtocolChart::Hir(c) => c.write(path, format),
+            ProtocolChart::Preset(_, c) => c.write(path, format),
         }
     }
 
@@ -337,6 +401,7 @@ impl ProtocolChart {
             ProtocolChart::Sweep(c) => c.svg(),
             ProtocolChart::Wsat(c) => c.svg(),
             ProtocolChart::Hir(c) => c.svg(),
+            ProtocolChart::Preset(_, c) => c.svg(),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! Each chart is a struct of plain data implementing [`Chart`]; [`render_run_dir`] draws the
 //! charts of a run directory from its saved data alone.
 
+mod bars;
 mod compare;
 mod downsample;
 mod experiment;
@@ -24,6 +25,7 @@ use anyhow::Context;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+pub use bars::{Bar, BarChart};
 pub use compare::{CompareChart, CompareRun};
 pub use downsample::{min_max, moving_average, MAX_BUCKETS};
 pub use experiment::{erase_label, render_experiment, timeline, ProtocolChart, Timeline};

@@ -52,7 +52,12 @@ pub fn axis_desc_font() -> TextStyle<'static> {
 
 /// Tick labels.
 pub fn tick_font() -> TextStyle<'static> {
-    font(18.0, FontStyle::Normal).color(&RGBColor(40, 40, 40))
+    tick_font_of(18.0)
+}
+
+/// Tick labels at `size` pixels (rows too narrow for the usual size).
+pub fn tick_font_of(size: f64) -> TextStyle<'static> {
+    font(size, FontStyle::Normal).color(&RGBColor(40, 40, 40))
 }
 
 /// Legend entries.
