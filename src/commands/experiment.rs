@@ -174,21 +174,15 @@ fn print_group(group: &GroupExperiment, json: bool) -> anyhow::Result<RunEnd> {
         crate::outln!("{}", serde_json::to_string_pretty(&value)?)?;
     } else {
         crate::out!("{}", crate::group::experiment_table(group))?;
-        crate::outln!("  Group directory: {}", group.dir.display())?;
-        if let Some(Ok(files)) = &group.comparison {
-            for path in files {
-                crate::outln!("  Compared: {}", path.display())?;
-            }
-        }
+        super::group::print_where(&group.dir, &group.comparison)?;
     }
-    if let Some(Err(why)) = &group.comparison {
-        crate::note!("ssdfade: could not draw the comparison: {why}");
-    }
-    for m in &group.members {
-        if let Some(why) = failure(m) {
-            crate::note!("ssdfade: {} failed: {why}", m.target);
-        }
-    }
+    super::group::note_failures(
+        &group.comparison,
+        group
+            .members
+            .iter()
+            .map(|m| (m.target.as_str(), failure(m))),
+    );
     let end = group.end();
     if end != RunEnd::Completed {
         crate::note!(

@@ -81,20 +81,43 @@ pub fn run(args: &RunArgs, base: RunRequest) -> anyhow::Result<RunEnd> {
             crate::outln!("{line}")?;
         }
         crate::out!("{}", crate::group::table(&group))?;
-        crate::outln!("  Group directory: {}", group.dir.display())?;
-        if let Some(Ok(files)) = &group.comparison {
-            for path in files {
-                crate::outln!("  Compared: {}", path.display())?;
-            }
+        print_where(&group.dir, &group.comparison)?;
+    }
+    note_failures(
+        &group.comparison,
+        group
+            .members
+            .iter()
+            .map(|m| (m.target.as_str(), m.failure())),
+    );
+    Ok(group.end())
+}
+
+/// Where a group's results are: its directory and the comparison drawn in it.
+pub fn print_where(
+    dir: &std::path::Path,
+    comparison: &Option<Result<Vec<std::path::PathBuf>, String>>,
+) -> anyhow::Result<()> {
+    crate::outln!("  Group directory: {}", dir.display())?;
+    if let Some(Ok(files)) = comparison {
+        for path in files {
+            crate::outln!("  Compared: {}", path.display())?;
         }
     }
-    if let Some(Err(why)) = &group.comparison {
+    Ok(())
+}
+
+/// One line on stderr for a comparison that could not be drawn and for each failed member.
+pub fn note_failures<'a>(
+    comparison: &Option<Result<Vec<std::path::PathBuf>, String>>,
+    failures: impl Iterator<Item = (&'a str, Option<String>)>,
+) {
+    if let Some(Err(why)) = comparison {
         crate::note!("ssdfade: could not draw the comparison: {why}");
     }
-    for m in &group.members {
-        if let Some(why) = m.failure() {
-            crate::note!("ssdfade: {} failed: {why}", m.target);
+    for (target, why) in failures {
+        if let Some(why) = why {
+            crate::note!("ssdfade: {target} failed: {why}");
         }
     }
-    Ok(group.end())
 }

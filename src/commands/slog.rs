@@ -117,11 +117,13 @@ fn run_group(
             crate::outln!("    {}", m.dir.display())?;
         }
     }
-    for m in &group.members {
-        if let Some(why) = crate::group::slog::failure(m) {
-            crate::note!("ssdfade: {} failed: {why}", m.target);
-        }
-    }
+    super::group::note_failures(
+        &None,
+        group
+            .members
+            .iter()
+            .map(|m| (m.target.as_str(), crate::group::slog::failure(m))),
+    );
     Ok(group.end())
 }
 

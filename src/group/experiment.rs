@@ -166,14 +166,7 @@ fn compare(group: &GroupExperiment) -> Option<Result<Vec<PathBuf>, String>> {
                 .then_some(sub)
         })
         .collect();
-    if dirs.len() < 2 {
-        return None;
-    }
-    Some(
-        crate::report::compare_dirs(&dirs, &group.dir)
-            .map(|c| c.files)
-            .map_err(|e| format!("{e:#}")),
-    )
+    super::compare_members(&dirs, &group.dir)
 }
 
 /// One target's experiment.

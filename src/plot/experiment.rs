@@ -12,6 +12,7 @@ use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
 use super::{style, Chart, Format};
 use crate::results::{workload_line, Experiment, Run};
+use crate::stats::Sample;
 
 /// The experiment's phases on one timeline.
 pub struct Timeline {
@@ -35,6 +36,16 @@ pub fn erase_label(name: &str, erase: Option<&serde_json::Value>) -> String {
 /// The drive's model, or its name when the model is unknown.
 fn device_name(run: &Run) -> String {
     crate::results::device_name(&run.info)
+}
+
+/// I/Os and bytes per second over a stretch of samples (first start to last end); `None`
+/// when it has no length.
+fn rates(samples: &[Sample]) -> Option<(f64, f64)> {
+    let (a, b) = (samples.first()?, samples.last()?);
+    let seconds = b.t_end_s - a.t_start_s;
+    let ops: u64 = samples.iter().map(|s| s.ops).sum();
+    let bytes: u64 = samples.iter().map(|s| s.bytes).sum();
+    (seconds > 0.0).then(|| (ops as f64 / seconds, bytes as f64 / seconds))
 }
 
 /// Lays the experiment's phases end to end.
@@ -83,15 +94,9 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             end_s: t0 + last.t_end_s,
         });
         if phase.record.kind == "measure" {
-            let ops: u64 = run.samples.iter().map(|s| s.ops).sum();
-            let seconds = last.t_end_s - first.t_start_s;
             states.push(State {
                 name: name.clone(),
-                iops: if seconds > 0.0 {
-                    ops as f64 / seconds
-                } else {
-                    0.0
-                },
+                iops: rates(&run.samples).map_or(0.0, |(iops, _)| iops),
                 start_s: t0 + first.t_start_s,
                 end_s: t0 + last.t_end_s,
             });
@@ -186,24 +191,15 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
     let mut first = None;
     for phase in exp.phases.iter().filter(|p| p.record.name != "prepare") {
         let Some(run) = &phase.run else { continue };
-        let (Some(a), Some(b)) = (run.samples.first(), run.samples.last()) else {
+        let Some((iops, bytes_per_s)) = rates(&run.samples) else {
             continue;
         };
-        let seconds = b.t_end_s - a.t_start_s;
-        if seconds <= 0.0 {
-            continue;
-        }
         first.get_or_insert(run);
-        let bytes: u64 = run.samples.iter().map(|s| s.bytes).sum();
-        let ops: u64 = run.samples.iter().map(|s| s.ops).sum();
-        let mb = bytes as f64 / seconds / 1e6;
+        let mb = bytes_per_s / 1e6;
         bars.push(Bar {
             label: phase.record.name.clone(),
             value: mb,
-            text: format!(
-                "{mb:.1} MB/s · {} IOPS",
-                style::iops_text(ops as f64 / seconds)
-            ),
+            text: format!("{mb:.1} MB/s · {} IOPS", style::iops_text(iops)),
             color: if run.info.workload.read_pct >= 50 {
                 read
             } else {
@@ -319,12 +315,10 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
             run.samples.len()
         };
         for part in run.samples.chunks(chunk) {
-            let ops: u64 = part.iter().map(|s| s.ops).sum();
-            let (start, end) = (part[0].t_start_s, part[part.len() - 1].t_end_s);
-            if end > start {
+            if let Some((iops, _)) = rates(part) {
                 points.push(HirPoint {
-                    t_s: t + end,
-                    iops: ops as f64 / (end - start),
+                    t_s: t + part[part.len() - 1].t_end_s,
+                    iops,
                     wait_state: label.clone(),
                 });
             }
@@ -420,23 +414,19 @@ fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
             return None; // a thread sweep: the timeline tells it
         }
         let ops: u64 = run.samples.iter().map(|s| s.ops).sum();
-        let (Some(a), Some(b)) = (run.samples.first(), run.samples.last()) else {
+        let Some((iops, _)) = rates(&run.samples).filter(|_| ops > 0) else {
             continue;
         };
-        let seconds = b.t_end_s - a.t_start_s;
         let lat_weighted: f64 = run
             .samples
             .iter()
             .filter_map(|s| s.lat_us.map(|l| s.ops as f64 * l.mean))
             .sum();
-        if ops == 0 || seconds <= 0.0 {
-            continue;
-        }
         first.get_or_insert(run);
         points.push(SweepPoint {
             threads: 1,
             qd: run.info.workload.qd,
-            iops: ops as f64 / seconds,
+            iops,
             avg_lat_us: lat_weighted / ops as f64,
         });
     }
