@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::device::nvme::SanitizeAction;
 use crate::engine::EngineKind;
-use crate::erase::nvme::SanitizeAction;
 use crate::erase::Method;
 use crate::pattern::Pattern;
 use crate::plot::Format;

@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::erase::{ata, nvme};
-use crate::smart::Wear;
+use crate::device::smart::Wear;
+use crate::device::{ata, nvme};
 
 /// Everything `info` reports about a target.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

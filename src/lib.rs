@@ -5,13 +5,13 @@
 
 pub mod cli;
 pub mod commands;
+pub mod device;
 pub mod drive;
 pub mod engine;
 pub mod erase;
 pub mod error;
 pub mod experiment;
 pub mod group;
-pub mod inspect;
 pub mod metrics;
 pub mod out;
 pub mod pattern;
@@ -21,8 +21,7 @@ pub mod results;
 pub mod run;
 pub mod sim;
 pub mod slog;
-pub mod smart;
 pub mod stats;
-pub mod target;
+
 pub mod units;
 pub mod workload;

@@ -1,8 +1,8 @@
-//! `ssdfade info TARGET [--json]`: print what [`crate::inspect`] finds about a target, as a
+//! `ssdfade info TARGET [--json]`: print what [`crate::device::inspect`] finds about a target, as a
 //! table (unknowns shown as unknown) or one JSON object. Read-only: safe on any device, the
 //! system disk included.
 
-use crate::inspect::{gather, DriveInfo};
+use crate::device::inspect::{gather, DriveInfo};
 
 /// Runs `ssdfade info`.
 pub fn run(target: &str, json: bool) -> anyhow::Result<()> {

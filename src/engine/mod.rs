@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 pub use buffer::AlignedBuf;
 pub use offsets::OffsetGen;
 
+use crate::device::Target;
 use crate::stats::IntervalStats;
-use crate::target::Target;
 use crate::workload::Workload;
 
 /// Receives each finished interval.
@@ -68,7 +68,7 @@ pub trait Engine {
     ) -> anyhow::Result<RunEnd>;
     /// The drive's identity and wear as the engine itself knows them (a simulated drive);
     /// `None` means ask the system about the target instead.
-    fn drive_info(&self) -> Option<crate::inspect::DriveInfo> {
+    fn drive_info(&self) -> Option<crate::device::inspect::DriveInfo> {
         None
     }
 }

@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use super::realtime::{drive, WorkerStats};
 use super::{AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
+use crate::device::Target;
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
-use crate::target::Target;
 use crate::workload::Workload;
 
 /// Synchronous I/O from one thread per outstanding I/O.

@@ -19,9 +19,9 @@ use io_uring::{opcode, squeue, types, IoUring};
 
 use super::realtime::{drive, WorkerStats};
 use super::{AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
+use crate::device::Target;
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
-use crate::target::Target;
 use crate::workload::Workload;
 
 /// Asynchronous I/O from one thread through io_uring.
@@ -393,9 +393,9 @@ impl Submitter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::OpenRequest;
     use crate::pattern::{Pattern, SECTOR};
     use crate::stats::IntervalStats;
-    use crate::target::OpenRequest;
     use crate::workload::OnError;
     use std::collections::HashSet;
     use std::time::Duration;

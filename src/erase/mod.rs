@@ -6,10 +6,8 @@
 //! a method for a target lives in [`plan`]; the whole erase as a library call (gates, record in
 //! erase.json) in `request.rs`.
 
-pub mod ata;
 pub mod discard;
 pub mod external;
-pub mod nvme;
 pub mod plan;
 pub mod punch;
 mod request;
@@ -27,6 +25,7 @@ use std::time::Duration;
 
 use indicatif::ProgressBar;
 
+use crate::device::{ata, nvme};
 use discard::RangeOp;
 
 /// `--method`.

@@ -3,11 +3,12 @@
 //! safety checks that reach beyond the opened target and what they would say in a dry run.
 
 use crate::bad_input;
-use crate::inspect::DriveInfo;
-use crate::target::{safety, same_object};
+use crate::device::inspect::DriveInfo;
+use crate::device::{safety, same_object};
 
-use super::nvme::{FormatErase, SanitizeAction};
-use super::{ata, discard, nvme, EraseRequest, Method, Plan};
+use super::{discard, EraseRequest, Method, Plan};
+use crate::device::nvme::{FormatErase, SanitizeAction};
+use crate::device::{ata, nvme};
 
 /// A method with its settings, resolved for a target.
 #[derive(Clone, Debug)]
@@ -347,7 +348,7 @@ pub(super) fn gate_preview(req: &EraseRequest, facts: &DriveInfo) -> Vec<String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inspect::{Discard, NvmeInfo};
+    use crate::device::inspect::{Discard, NvmeInfo};
 
     fn request(method: Method) -> EraseRequest {
         EraseRequest {

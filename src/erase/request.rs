@@ -10,16 +10,16 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
-use super::nvme::SanitizeAction;
 use super::plan::{build_plan, choose, ensure_namespaces_unused, gate_preview, whole_controller};
 use super::{Done, Interrupted, Method, Plan};
 use crate::bad_input;
+use crate::device::inspect::{gather, DriveInfo};
+use crate::device::nvme::SanitizeAction;
+use crate::device::{OpenRequest, Target};
 use crate::engine::RunEnd;
-use crate::inspect::{gather, DriveInfo};
 use crate::results::record::write_record;
 use crate::results::{claim_dir, utc_now, ProcessStamp};
 use crate::sim::{is_sim_target, SimErase};
-use crate::target::{OpenRequest, Target};
 
 /// Everything an erase needs, as plain values.
 #[derive(Clone, Debug)]

@@ -68,7 +68,11 @@ pub fn seed_align(target: &str) -> anyhow::Result<(u64, Option<String>)> {
     let logical = if is_sim_target(target) {
         u64::from(crate::sim::identity(target)?.logical_block)
     } else {
-        u64::from(crate::inspect::gather(target)?.logical_block.unwrap_or(512))
+        u64::from(
+            crate::device::inspect::gather(target)?
+                .logical_block
+                .unwrap_or(512),
+        )
     };
     Ok(if logical <= 512 {
         (512, None)

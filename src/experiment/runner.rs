@@ -87,7 +87,7 @@ pub fn identity_of(target: &str) -> anyhow::Result<TargetIdentity> {
             size_bytes: Some(id.size_bytes),
         });
     }
-    let info = crate::inspect::gather(target)?;
+    let info = crate::device::inspect::gather(target)?;
     Ok(TargetIdentity {
         kind: info.kind,
         model: info.model,
@@ -138,7 +138,7 @@ pub fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
         (id.size_bytes, id.logical_block, None)
     } else {
         let o = &record.options;
-        let opened = crate::target::Target::open(&crate::target::OpenRequest {
+        let opened = crate::device::Target::open(&crate::device::OpenRequest {
             path: PathBuf::from(target),
             writes: true,
             destroy_data: o.destroy_data.clone(),

@@ -105,7 +105,7 @@ pub fn confirmations(
         })
         .unwrap_or_default();
     let names = |entry: &Path, target: &str| {
-        entry == Path::new(target) || crate::target::same_object(entry, Path::new(target))
+        entry == Path::new(target) || crate::device::same_object(entry, Path::new(target))
     };
     for entry in &entries {
         if !targets.iter().any(|t| names(entry, t)) {

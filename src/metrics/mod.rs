@@ -21,8 +21,8 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 
+use crate::device::inspect::DriveInfo;
 use crate::engine::RunEnd;
-use crate::inspect::DriveInfo;
 use crate::results::RunInfo;
 use crate::run::RunObserver;
 use crate::stats::steady::SteadyState;
@@ -281,7 +281,7 @@ struct PhaseOf {
 }
 
 impl<O: RunObserver + ?Sized> MetricsObserver<O> {
-    fn set_wear(&self, labels: &RunLabels, wear: &crate::smart::Wear) {
+    fn set_wear(&self, labels: &RunLabels, wear: &crate::device::smart::Wear) {
         let f = &self.exporter.families;
         if let Some(used) = wear.percentage_used {
             f.wear_used.get_or_create(labels).set(i64::from(used));

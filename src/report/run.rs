@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use crate::inspect::DriveInfo;
+use crate::device::inspect::DriveInfo;
+use crate::device::smart::Wear;
 use crate::plot::{fade_chart, latency_chart, Chart};
 use crate::results::{device_line, Fade, Run};
-use crate::smart::Wear;
 use crate::stats::Sample;
 use crate::units::{format_bytes, format_duration, format_latency_us};
 

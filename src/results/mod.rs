@@ -29,12 +29,12 @@ pub use steady::steady_line;
 pub use summary::Summary;
 pub use table::run_table;
 
+use crate::device::inspect::DriveInfo;
+use crate::device::smart::WriteAmplification;
+use crate::device::Identity;
 use crate::engine::RunEnd;
-use crate::inspect::DriveInfo;
-use crate::smart::WriteAmplification;
 use crate::stats::steady::SteadyState;
 use crate::stats::Sample;
-use crate::target::Identity;
 use crate::workload::Workload;
 
 /// Everything `run.json` records.

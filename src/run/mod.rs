@@ -14,13 +14,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::device::{Identity, OpenRequest, Target};
 use crate::engine::{real_engine, Control, Engine, EngineKind, RunEnd};
 use crate::pattern::Pattern;
 use crate::results::{utc_now, ProcessStamp, RunDir, RunInfo, Summary, TargetRecord};
 use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::steady::{Criteria, SteadyTracker};
-use crate::target::{Identity, OpenRequest, Target};
 use crate::workload::{OnError, Workload};
 
 pub use interrupt::install_signal_flag;
@@ -292,10 +292,10 @@ struct Opened {
 }
 
 impl Opened {
-    fn drive_info(&self, target: &str) -> Option<crate::inspect::DriveInfo> {
+    fn drive_info(&self, target: &str) -> Option<crate::device::inspect::DriveInfo> {
         self.engine
             .drive_info()
-            .or_else(|| crate::inspect::gather_for_record(target))
+            .or_else(|| crate::device::inspect::gather_for_record(target))
     }
 }
 
@@ -442,7 +442,7 @@ fn execute(
         observer.drive_after(drive);
     }
     info.write_amplification =
-        crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
+        crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
     info.steady_state = writes.then_some(steady);
     run_dir.write_info(&info)?;
     draw_charts(&dir);

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
+use crate::device::inspect::DriveInfo;
 use crate::engine::RunEnd;
-use crate::inspect::DriveInfo;
 use crate::results::RunInfo;
 use crate::stats::steady::SteadyState;
 use crate::stats::Sample;

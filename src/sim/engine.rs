@@ -44,7 +44,7 @@ impl SimEngine {
     }
 
     /// The drive's identity as a target.
-    pub fn identity(&self) -> crate::target::Identity {
+    pub fn identity(&self) -> crate::device::Identity {
         super::identity_of(&self.device().spec)
     }
 

@@ -30,7 +30,7 @@ pub use drive::SimDrive;
 pub use engine::SimEngine;
 pub use spec::SimSpec;
 
-use crate::target::Identity;
+use crate::device::Identity;
 
 /// What the drive's write cache does with acknowledged writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,7 +208,7 @@ pub fn drive_info(spec: &str, id: Identity, w: SimWear) -> crate::drive::DriveIn
             .iter()
             .map(|state| format!("state file: {state}"))
             .collect(),
-        wear: crate::smart::Wear {
+        wear: crate::device::smart::Wear {
             source: "sim".into(),
             percentage_used: used.map(|u| u.round() as u32),
             life_left_percent: used.map(|u| (100.0 - u).clamp(0.0, 100.0).round() as u32),

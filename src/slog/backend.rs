@@ -12,13 +12,13 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+use crate::device::Target;
 use crate::engine::AlignedBuf;
 use crate::pattern::{make_pool, Pattern, PatternGen};
 use crate::sim::device::Activity;
 use crate::sim::drive::SimDrive;
 use crate::sim::{CacheMode, SimDevice};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
-use crate::target::Target;
 
 /// How a write is made durable before the next one starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

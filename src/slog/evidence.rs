@@ -185,7 +185,7 @@ fn endurance(infos: &[(&Path, &RunInfo)], tbw: Option<u64>) -> Option<EnduranceE
         .filter_map(|(dir, info)| {
             let before = &info.drive_before.as_ref()?.wear;
             let after = &info.drive_after.as_ref()?.wear;
-            let used = |w: &crate::smart::Wear| {
+            let used = |w: &crate::device::smart::Wear| {
                 w.percentage_used
                     .map(f64::from)
                     .or(w.life_left_percent.map(|l| 100.0 - f64::from(l)))

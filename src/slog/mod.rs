@@ -33,13 +33,13 @@ use baseline::{Baseline, RamDevice};
 use sweep::{Measured, Plan};
 use verdict::{Evidence, Verdict};
 
+use crate::device::inspect::DriveInfo;
+use crate::device::{OpenRequest, Target};
 use crate::engine::RunEnd;
-use crate::inspect::DriveInfo;
 use crate::results::{utc_now, write_json_atomic, ProcessStamp, RunDir, RunInfo, TargetRecord};
 use crate::run::RunObserver;
 use crate::sim::{is_sim_target, SimSpec};
 use crate::stats::{IntervalStats, Sample};
-use crate::target::{OpenRequest, Target};
 use crate::workload::{OnError, Workload};
 
 /// Largest write the sweep accepts (`--max-size`), as `diskinfo -wS`.
@@ -150,7 +150,7 @@ pub fn read_record(dir: &Path) -> anyhow::Result<SlogRecord> {
 /// A target opened for the SLOG test, and what is known about it.
 struct Opened {
     backend: Box<dyn SyncBackend>,
-    identity: crate::target::Identity,
+    identity: crate::device::Identity,
     /// The simulated drive's spec, to save it afterwards.
     sim: Option<SimSpec>,
     /// A test file this run created (removed again when the run is refused).
@@ -173,7 +173,7 @@ fn open(target: &str, req: &Request) -> anyhow::Result<Opened> {
     let confirm = req
         .destroy_data
         .iter()
-        .find(|d| crate::target::same_object(d, &path))
+        .find(|d| crate::device::same_object(d, &path))
         .or(req.destroy_data.first())
         .cloned();
     let t = Target::open(&OpenRequest {
@@ -211,7 +211,7 @@ fn drive_info(target: &str, backend: &dyn SyncBackend) -> Option<DriveInfo> {
             crate::sim::identity(target).ok()?,
             crate::sim::wear_of(dev),
         )),
-        None => crate::inspect::gather_for_record(target),
+        None => crate::device::inspect::gather_for_record(target),
     }
 }
 
@@ -270,7 +270,7 @@ pub fn prepare(req: &Request) -> anyhow::Result<Prepared> {
     let baseline_target = match &req.baseline {
         Some(Baseline::Target(path)) => {
             let name = path.display().to_string();
-            if crate::target::same_object(path, Path::new(&req.target)) {
+            if crate::device::same_object(path, Path::new(&req.target)) {
                 crate::bad_input!("--baseline {name} is the device under test: name another device, a file or ram");
             }
             let opened = open(&name, req)?;
@@ -432,7 +432,7 @@ fn execute(
                 let mut confirmed = req.clone();
                 confirmed.destroy_data = vec![ram.path.clone()];
                 let mut opened = open(&name, &confirmed)?;
-                let info = crate::inspect::gather_for_record(&name);
+                let info = crate::device::inspect::gather_for_record(&name);
                 let mut none = |_: f64, _: f64, _: &IntervalStats| Ok(());
                 let (m, e) = sweep::run(
                     opened.backend.as_mut(),
@@ -495,7 +495,7 @@ fn execute(
     info.summary = Some(summary);
     info.drive_after = drive_after;
     info.write_amplification =
-        crate::inspect::write_amplification(&info.drive_before, &info.drive_after);
+        crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
     recorder.run_dir.write_info(&info)?;
     let samples = crate::results::read_samples(&dir)?;
     let evidence = evidence::collect(

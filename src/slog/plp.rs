@@ -43,11 +43,11 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+use crate::device::{OpenRequest, Target};
 use crate::engine::AlignedBuf;
 use crate::pattern::{mix64, WriteContent};
 use crate::sim::drive::SimDrive;
 use crate::sim::{is_sim_target, SimDevice, SimSpec};
-use crate::target::{OpenRequest, Target};
 
 /// Bytes per record (and per slot).
 pub const RECORD: u64 = 4096;

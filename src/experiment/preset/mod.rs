@@ -251,7 +251,7 @@ fn geometry(setup: &Setup) -> anyhow::Result<(u64, u64)> {
             None => bad_input!("{target} does not exist: give --size to create a test file"),
         };
     }
-    let info = crate::inspect::gather(target)?;
+    let info = crate::device::inspect::gather(target)?;
     let size = setup.options.size.or(info.size_bytes).unwrap_or(0);
     Ok((size, u64::from(info.logical_block.unwrap_or(512))))
 }

@@ -4,11 +4,15 @@
 //! Opening is the one place that decides whether writing is allowed; everything after it trusts
 //! the [`Target`] it was given.
 
+pub mod ata;
 pub mod block;
 pub mod busy;
 mod file;
+pub mod inspect;
 pub mod lock;
+pub mod nvme;
 pub mod safety;
+pub mod smart;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::erase::nvme;
+use crate::device::nvme;
 
 /// One NVMe data unit: 1000 × 512 bytes.
 pub const NVME_DATA_UNIT: u64 = 512_000;

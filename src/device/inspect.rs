@@ -7,10 +7,10 @@ use std::fs::File;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;
 
+use crate::device::smart::{self, Wear, WriteAmplification};
+use crate::device::{ata, nvme};
+use crate::device::{block, safety};
 pub use crate::drive::{Discard, DriveInfo, NvmeInfo};
-use crate::erase::{ata, nvme};
-use crate::smart::{self, Wear, WriteAmplification};
-use crate::target::{block, safety};
 
 /// Inspects `target` without writing to it.
 pub fn gather(target: &str) -> anyhow::Result<DriveInfo> {
@@ -119,7 +119,7 @@ fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
         let why = e.to_string();
         info.in_use = Some(why.replace(" (refusing to write)", ""));
     } else {
-        info.in_use = crate::target::busy::exclusive_holder(path, rdev);
+        info.in_use = crate::device::busy::exclusive_holder(path, rdev);
     }
     let file = match File::open(path) {
         Ok(f) => f,

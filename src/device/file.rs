@@ -140,7 +140,7 @@ fn open_error(req: &OpenRequest, e: std::io::Error) -> anyhow::Error {
 fn target(req: &OpenRequest, file: File, size: u64) -> anyhow::Result<Target> {
     let meta = file.metadata()?;
     let (logical, physical) = dio_alignment(&req.path, &meta);
-    let backing = crate::target::block::sysfs_name_of(meta.dev());
+    let backing = crate::device::block::sysfs_name_of(meta.dev());
     Ok(Target {
         path: req.path.clone(),
         file,
