@@ -6,6 +6,8 @@
 
 use std::time::Duration;
 
+use crate::bad_input;
+
 /// Parses a size such as `4k`, `512`, `60G`, `1.5GB` into bytes.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
@@ -96,7 +98,7 @@ pub fn parse_positive_duration(text: &str) -> Result<Duration, String> {
 /// A transfer size (`--bs`): larger than zero and at most what one Linux read or write moves.
 pub fn parse_transfer_size(text: &str) -> Result<u64, String> {
     let n = parse_positive_size(text)?;
-    crate::workload::memory::check_transfer(n).map_err(|e| e.to_string())?;
+    check_transfer(n).map_err(|e| e.to_string())?;
     Ok(n)
 }
 
@@ -146,6 +148,30 @@ pub fn format_duration(d: Duration) -> String {
     } else {
         format!("{:.1}s", d.as_secs_f64())
     }
+}
+
+/// The most one `read`/`write` (and one io_uring transfer) moves on Linux: 2 GiB − 4 KiB.
+pub const MAX_TRANSFER: u64 = 0x7fff_f000;
+
+/// Refuses (exit 2) a transfer size above [`MAX_TRANSFER`].
+pub fn check_transfer(bs: u64) -> anyhow::Result<()> {
+    if bs > MAX_TRANSFER {
+        bad_input!(
+            "--bs {} is larger than one Linux read or write can transfer ({}, {MAX_TRANSFER} bytes): use --bs 1G or less",
+            format_bytes(bs),
+            format_bytes(MAX_TRANSFER)
+        );
+    }
+    Ok(())
+}
+
+/// Bytes as space-separated hex pairs (commands sent to a drive, in dry runs and records).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

@@ -96,7 +96,7 @@ impl Workload {
         if self.duration.is_none() && self.bytes.is_none() {
             bad_input!("no stop rule: give --duration, --bytes or both");
         }
-        memory::check_transfer(self.bs)?;
+        crate::units::check_transfer(self.bs)?;
         if self.duration.is_some_and(|d| d.is_zero()) {
             bad_input!("--duration must be longer than zero");
         }

@@ -129,12 +129,12 @@ impl AtaCommand {
             self.name,
             self.cdb[14],
             self.timeout_ms / 1000,
-            crate::erase::hex(&self.cdb)
+            crate::units::hex(&self.cdb)
         );
         if let Some(d) = &self.data_out {
             s.push_str(&format!(
                 "\n  data out (512 bytes, the rest zero): {}",
-                crate::erase::hex(&d[..36])
+                crate::units::hex(&d[..36])
             ));
         }
         s

@@ -170,7 +170,7 @@ impl AdminCommand {
             self.cdw12,
             self.data_len,
             self.timeout_ms,
-            crate::erase::hex(&self.submission_entry())
+            crate::units::hex(&self.submission_entry())
         )
     }
 }

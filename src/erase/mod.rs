@@ -98,15 +98,6 @@ impl fmt::Display for Method {
     }
 }
 
-/// Bytes as space-separated hex pairs.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Exactly what an erase will send, resolved for one target.
 #[derive(Clone, Debug)]
 pub enum Plan {
@@ -150,7 +141,7 @@ impl Plan {
                         "  start {} len {}: {}",
                         r[0],
                         r[1],
-                        hex(&discard::range_bytes(**r))
+                        crate::units::hex(&discard::range_bytes(**r))
                     ));
                 }
                 lines

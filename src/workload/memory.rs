@@ -3,10 +3,7 @@
 //! write-data pool) must fit in the memory the kernel says is available.
 
 use crate::bad_input;
-use crate::units::format_bytes;
-
-/// The most one `read`/`write` (and one io_uring transfer) moves on Linux: 2 GiB − 4 KiB.
-pub const MAX_TRANSFER: u64 = 0x7fff_f000;
+use crate::units::{check_transfer, format_bytes};
 
 /// Of `MemAvailable`, the share a run may take for its buffers; the rest stays for the page
 /// cache, the kernel and everything else running.
@@ -19,18 +16,6 @@ pub fn run_buffer_bytes(bs: u64, qd: u32) -> u64 {
     per_io
         .saturating_mul(u64::from(qd))
         .saturating_add(crate::pattern::pool_bytes(bs as usize) as u64)
-}
-
-/// Refuses (exit 2) a transfer size above [`MAX_TRANSFER`].
-pub fn check_transfer(bs: u64) -> anyhow::Result<()> {
-    if bs > MAX_TRANSFER {
-        bad_input!(
-            "--bs {} is larger than one Linux read or write can transfer ({}, {MAX_TRANSFER} bytes): use --bs 1G or less",
-            format_bytes(bs),
-            format_bytes(MAX_TRANSFER)
-        );
-    }
-    Ok(())
 }
 
 /// Refuses (exit 2) a real run whose buffers (`bs` × `qd` plus the pool) do not fit in the

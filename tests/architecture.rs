@@ -1,0 +1,351 @@
+//! The layering rules (edge → device → run → record → analysis → presenters; docs/ says more),
+//! read from the source: which top-level module of `src/` names which other one. Code under
+//! `#[cfg(test)]` is left out; a module's own files may name each other freely.
+//!
+//! A failure names the files that break the rule, so the fix starts there.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `src/` with its text up to its first `#[cfg(test)]`.
+fn sources() -> Vec<(PathBuf, String)> {
+    fn walk(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let code = text.split("#[cfg(test)]").next().unwrap().to_string();
+                out.push((path, code));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&src(), &mut out);
+    assert!(out.len() > 50, "only {} source files under src/", out.len());
+    out
+}
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The top-level module a file belongs to: `src/plot/fade.rs` → `plot`, `src/units.rs` → `units`.
+fn module_of(path: &Path) -> String {
+    let rel = path.strip_prefix(src()).unwrap();
+    let first = rel
+        .components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// Lines that are comments (`//`, `//!`, `///`) name modules in prose, not in code.
+fn code_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|l| !l.trim_start().starts_with("//"))
+}
+
+/// The top-level modules a file's code names: `crate::x` paths and the heads of
+/// `use crate::{x, y::z}` groups.
+fn named_modules(text: &str) -> BTreeSet<String> {
+    let code: Vec<&str> = code_lines(text).collect();
+    let code = code.join("\n");
+    let mut out = BTreeSet::new();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (i, _) in code.match_indices("crate::") {
+        let rest = &code[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0;
+            let end = group
+                .char_indices()
+                .find(|&(_, c)| {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => return true,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    false
+                })
+                .map_or(group.len(), |(j, _)| j);
+            let mut depth = 0;
+            let mut start = 0;
+            let inner = &group[..end];
+            for (j, c) in inner.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        out.insert(ident(inner[start..j].trim()));
+                        start = j + 1;
+                    }
+                    _ => {}
+                }
+            }
+            out.insert(ident(inner[start..].trim()));
+        } else {
+            out.insert(ident(rest));
+        }
+    }
+    out.retain(|m| !m.is_empty() && m.chars().all(|c| c.is_lowercase() || c == '_'));
+    out
+}
+
+/// Module → the modules it names, with the files that name each.
+type Graph = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
+
+fn graph() -> Graph {
+    let files = sources();
+    let modules: BTreeSet<String> = files.iter().map(|(p, _)| module_of(p)).collect();
+    let mut g = Graph::new();
+    for (path, text) in &files {
+        let from = module_of(path);
+        g.entry(from.clone()).or_default();
+        for to in named_modules(text) {
+            if to != from && modules.contains(&to) {
+                let rel = path.strip_prefix(src()).unwrap().display().to_string();
+                g.get_mut(&from).unwrap().entry(to).or_default().insert(rel);
+            }
+        }
+    }
+    g
+}
+
+/// The strongly connected components of more than one module (Tarjan).
+fn cycles(g: &Graph) -> Vec<Vec<String>> {
+    struct State<'a> {
+        g: &'a Graph,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        out: Vec<Vec<String>>,
+    }
+    fn visit<'a>(s: &mut State<'a>, v: &'a str) {
+        let n = s.index.len();
+        s.index.insert(v, n);
+        s.low.insert(v, n);
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        let g = s.g;
+        for w in g.get(v).into_iter().flat_map(|m| m.keys()) {
+            let w = w.as_str();
+            if !s.index.contains_key(w) {
+                visit(s, w);
+                let lw = s.low[w];
+                let lv = s.low.get_mut(v).unwrap();
+                *lv = (*lv).min(lw);
+            } else if s.on_stack.contains(w) {
+                let iw = s.index[w];
+                let lv = s.low.get_mut(v).unwrap();
+                *lv = (*lv).min(iw);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut comp = Vec::new();
+            loop {
+                let w = s.stack.pop().unwrap();
+                s.on_stack.remove(w);
+                comp.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                comp.sort();
+                s.out.push(comp);
+            }
+        }
+    }
+    let mut s = State {
+        g,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in g.keys() {
+        if !s.index.contains_key(v.as_str()) {
+            visit(&mut s, v);
+        }
+    }
+    s.out
+}
+
+/// The edges inside a cycle, with the files that make them, for the failure message.
+fn describe(g: &Graph, comp: &[String]) -> String {
+    let mut out = String::new();
+    for from in comp {
+        for (to, files) in &g[from] {
+            if comp.contains(to) {
+                let files: Vec<&str> = files.iter().map(String::as_str).collect();
+                out += &format!("\n  {from} -> {to}: {}", files.join(", "));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_top_level_modules_form_no_import_cycle() {
+    let g = graph();
+    let found = cycles(&g);
+    let text: String = found.iter().map(|c| describe(&g, c)).collect();
+    assert!(found.is_empty(), "import cycles among {found:?}:{text}");
+}
+
+/// Presenting renders figures; it never reaches into how they were measured.
+#[test]
+fn presenters_do_not_import_measuring() {
+    let g = graph();
+    let presenters = ["plot", "report", "metrics", "analysis", "output"];
+    let measuring = [
+        "engine",
+        "run",
+        "sim",
+        "slog",
+        "experiment",
+        "erase",
+        "group",
+    ];
+    let mut bad = Vec::new();
+    for p in presenters {
+        for (to, files) in g.get(p).into_iter().flatten() {
+            if measuring.contains(&to.as_str()) {
+                bad.push(format!("{p} -> {to}: {files:?}"));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "presenting imports measuring:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// The records and the figures computed from them sit below everything that measures.
+#[test]
+fn records_and_analysis_do_not_import_measuring_or_presenting() {
+    let g = graph();
+    let above = [
+        "engine",
+        "run",
+        "sim",
+        "slog",
+        "experiment",
+        "erase",
+        "group",
+        "plot",
+        "report",
+        "metrics",
+        "output",
+        "commands",
+        "cli",
+    ];
+    let mut bad = Vec::new();
+    for m in ["results", "analysis", "drive"] {
+        for (to, files) in g.get(m).into_iter().flatten() {
+            if above.contains(&to.as_str()) {
+                bad.push(format!("{m} -> {to}: {files:?}"));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "a lower layer imports a higher one:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// The simulator is one device implementation: it knows nothing of how real devices are
+/// inspected or erased.
+#[test]
+fn the_simulator_does_not_import_inspect_or_erase() {
+    let mut bad = Vec::new();
+    for (path, text) in sources() {
+        if module_of(&path) == "sim" {
+            let code: Vec<&str> = code_lines(&text).collect();
+            let code = code.join("\n");
+            for needle in ["inspect::", "crate::erase", "erase::{"] {
+                if code.contains(needle) {
+                    bad.push(format!("{} names {needle}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Only `device/` and `sim/` know whether a target is simulated.
+#[test]
+fn only_device_and_sim_ask_whether_a_target_is_simulated() {
+    let questions = [
+        "is_sim_target",
+        "SimSpec::parse",
+        "starts_with(\"sim:\")",
+        "is_sim(",
+    ];
+    let mut bad = Vec::new();
+    for (path, text) in sources() {
+        let module = module_of(&path);
+        if module == "device" || module == "sim" {
+            continue;
+        }
+        for (n, line) in code_lines(&text).enumerate() {
+            if questions.iter().any(|q| line.contains(q)) {
+                bad.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "asks whether a target is simulated:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// `commands/` parses, calls the library and hands the result to output: it issues no I/O and
+/// times nothing itself.
+#[test]
+fn commands_hold_no_domain_logic() {
+    let forbidden = [
+        "crate::engine",
+        "crate::stats",
+        "crate::sim::",
+        "Instant::now",
+        "write_at(",
+        "read_at(",
+        "pwrite",
+    ];
+    let mut bad = Vec::new();
+    for (path, text) in sources() {
+        if module_of(&path) != "commands" {
+            continue;
+        }
+        for (n, line) in code_lines(&text).enumerate() {
+            if forbidden.iter().any(|f| line.contains(f)) {
+                bad.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "domain logic in commands/:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_import_reader_finds_grouped_and_nested_paths() {
+    let text = "use crate::{a::B, c, d::{e, f}};\nlet x = crate::g::h();\n// crate::comment\n";
+    let found: Vec<String> = named_modules(text).into_iter().collect();
+    assert_eq!(found, ["a", "c", "d", "g"]);
+}
