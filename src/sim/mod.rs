@@ -30,7 +30,7 @@ pub use drive::SimDrive;
 pub use engine::SimEngine;
 pub use spec::SimSpec;
 
-use crate::device::Identity;
+use crate::drive::Identity;
 
 /// What the drive's write cache does with acknowledged writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
