@@ -2,7 +2,8 @@
 //! for safety before anything is written.
 //!
 //! Opening is the one place that decides whether writing is allowed; everything after it trusts
-//! the [`Target`] it was given.
+//! the [`Target`] it was given. A target string is parsed once into a [`Spec`]; its [`Device`]
+//! is the one interface the rest of the tool uses, a path or a simulated drive behind it.
 
 pub mod ata;
 pub mod block;
@@ -11,13 +12,17 @@ mod file;
 pub mod inspect;
 pub mod lock;
 pub mod nvme;
+mod path;
 pub mod safety;
+mod sim;
 pub mod smart;
+mod spec;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 pub use crate::drive::Identity;
+pub use spec::{open, short_name, Checked, Device, Gates, Opened, Readback, Spec, Storage};
 
 /// What the user asked to write to, and how far they confirmed it.
 #[derive(Clone, Debug, Default)]

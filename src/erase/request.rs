@@ -19,7 +19,7 @@ use crate::device::{OpenRequest, Target};
 use crate::engine::RunEnd;
 use crate::results::record::write_record;
 use crate::results::{claim_dir, utc_now, ProcessStamp};
-use crate::sim::{is_sim_target, SimErase};
+use crate::sim::SimErase;
 
 /// Everything an erase needs, as plain values.
 #[derive(Clone, Debug)]
@@ -139,20 +139,9 @@ pub fn plan_erase(req: &EraseRequest, dry_run: bool) -> anyhow::Result<ErasePlan
             req.method
         );
     }
-    if is_sim_target(&req.target) {
-        let how = match &req.method {
-            Method::Sim | Method::Auto => SimErase::Secure,
-            Method::Trim => {
-                let len = match req.span {
-                    Some(s) => s,
-                    None => crate::sim::identity(&req.target)?.size_bytes,
-                };
-                SimErase::Trim { offset: 0, len }
-            }
-            other => bad_input!(
-                "--method {other} does not apply to a simulated drive: use --method sim (secure erase) or trim"
-            ),
-        };
+    let device = crate::device::open(&req.target)?;
+    if let Some(how) = device.own_erase(&req.method.to_string(), req.span) {
+        let how = how?;
         return Ok(ErasePlan {
             method: Method::Sim,
             notes: Vec::new(),

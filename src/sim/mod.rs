@@ -13,6 +13,7 @@
 //!
 //! This module's functions are what other commands (`erase`, `info`) call.
 
+pub mod bench;
 pub mod device;
 pub mod drive;
 pub mod engine;
