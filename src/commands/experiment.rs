@@ -11,7 +11,6 @@ use crate::cli::{
     ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, ResumeArgs, SweepArgs,
 };
 use crate::engine::RunEnd;
-use crate::experiment::progress::{phase_line, GroupLine};
 use crate::experiment::report::{summary_json, summary_text};
 use crate::experiment::{
     hir, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, ExperimentRecord, Options,
@@ -19,7 +18,8 @@ use crate::experiment::{
 };
 use crate::group::experiment::GroupExperiment;
 use crate::metrics::Exporter;
-use crate::run::progress::ProgressBarObserver;
+use crate::output::experiment::{phase_line, GroupLine};
+use crate::output::run::ProgressBarObserver;
 use crate::run::{install_signal_flag, NoProgress, RunObserver, WorkloadSpec};
 
 /// Runs `ssdfade experiment …` on one target, or on several at once (a group).

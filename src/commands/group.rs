@@ -37,7 +37,7 @@ pub fn run(args: &RunArgs, base: RunRequest) -> anyhow::Result<RunEnd> {
         .map(|t| -> Box<dyn RunObserver + Send> {
             let line: Box<dyn RunObserver + Send> = if shows_progress(args) {
                 let label = format!("{t:<width$}");
-                Box::new(crate::run::progress::ProgressBarObserver::line_of(
+                Box::new(crate::output::run::ProgressBarObserver::line_of(
                     &multi, &label,
                 ))
             } else {

@@ -11,8 +11,8 @@ use crate::engine::RunEnd;
 use crate::experiment::preset::Knobs;
 use crate::experiment::{ExperimentObserver, Options, PhaseRecord, Setup};
 use crate::metrics::Exporter;
+use crate::output::run::ProgressBarObserver;
 use crate::results::run_table;
-use crate::run::progress::ProgressBarObserver;
 use crate::run::{install_signal_flag, NoProgress, Outcome, RunObserver, WorkloadSpec};
 
 /// How long a measure runs, and its sample period, unless told.

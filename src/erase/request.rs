@@ -7,7 +7,6 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
 use super::plan::{build_plan, choose, ensure_namespaces_unused, gate_preview, whole_controller};
@@ -81,9 +80,10 @@ pub struct EraseRecord {
 pub trait EraseObserver {
     /// The gates passed and erase.json exists (notes in `record.notes`): the erase starts now.
     fn started(&mut self, _dir: &Path, _record: &EraseRecord) {}
-    /// The bar a device erase drives (asked for just before the first command is sent).
-    fn progress_bar(&mut self) -> ProgressBar {
-        ProgressBar::hidden()
+    /// What a device erase reports its progress to (asked for just before the first command
+    /// is sent).
+    fn progress(&mut self) -> Box<dyn super::Progress> {
+        Box::new(super::NoProgress)
     }
 }
 
@@ -222,12 +222,12 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
     let mut record = new_record(req, &planned, Some(facts));
     let dir = create_record(req.out.as_deref(), &name, &record)?;
     observer.started(&dir, &record);
-    let bar = observer.progress_bar();
+    let bar = observer.progress();
     let t0 = Instant::now();
     let file = target.as_ref().map(|t| &t.file);
-    let result = super::execute(steps, file, &req.target, &bar, &req.interrupt);
+    let result = super::execute(steps, file, &req.target, bar.as_ref(), &req.interrupt);
     let seconds = t0.elapsed().as_secs_f64();
-    bar.finish_and_clear();
+    bar.finish();
     drop(target);
     record.drive_after = gather(&req.target).ok();
     finish(dir, &mut record, seconds, result)

@@ -16,7 +16,6 @@ pub mod hir;
 pub mod idle;
 pub mod phase;
 pub mod preset;
-pub mod progress;
 pub mod record;
 pub mod report;
 pub mod runner;

@@ -5,7 +5,6 @@
 
 mod interrupt;
 mod observer;
-pub mod progress;
 mod recorder;
 mod resume;
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
-use super::{ExperimentObserver, ExperimentRecord, PhaseRecord};
+use crate::experiment::{ExperimentObserver, ExperimentRecord, PhaseRecord};
 use crate::results::RunInfo;
 use crate::run::RunObserver;
 use crate::stats::Sample;
