@@ -20,7 +20,7 @@ use crate::group::experiment::GroupExperiment;
 use crate::metrics::Exporter;
 use crate::output::experiment::{phase_line, GroupLine};
 use crate::output::run::ProgressBarObserver;
-use crate::run::{install_signal_flag, NoProgress, RunObserver, WorkloadSpec};
+use crate::run::{install_signal_flag, NoProgress, RunObserver};
 
 /// Runs `ssdfade experiment …` on one target, or on several at once (a group).
 pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
@@ -29,13 +29,13 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
         ExperimentCommand::Vertex2(a) => {
             let v = vertex2::Vertex2 {
                 measure_duration: a.measure_duration,
-                measure_interval: std::time::Duration::from_secs(1),
+                measure_interval: vertex2::MEASURE_INTERVAL,
                 soak_duration: a.soak_duration,
                 soak_bytes: a.soak_bytes,
                 soak_interval: a.soak_interval,
                 erase_method: a.common.erase_method.clone(),
                 pattern_check: a.pattern_check,
-                pattern_bs: 512,
+                pattern_bs: vertex2::PATTERN_BS,
             };
             let make = move |s| vertex2::record(s, v.clone());
             (
@@ -224,10 +224,10 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
         options: options(
             &args.safety,
             &args.workload,
-            std::time::Duration::from_secs(60),
+            crate::experiment::DEFAULT_SS_ROUND,
             None,
         ),
-        workload: workload(&args.workload, 1),
+        workload: args.workload.access.spec(1),
     };
     let mut t = watched(
         Box::new(Terminal::new(args.json)),
@@ -250,7 +250,7 @@ fn setup(target: &str, a: &ExperimentArgs) -> Setup {
     Setup {
         target: target.to_string(),
         options: options(&a.safety, &a.workload, a.ss_round, Some(a.checkpoint)),
-        workload: workload(&a.workload, a.qd),
+        workload: a.workload.access.spec(a.qd),
     }
 }
 
@@ -267,21 +267,6 @@ fn options(
         engine: w.engine,
         ss_round_s: ss_round.as_secs_f64(),
         checkpoint_s: checkpoint.map(|c| c.as_secs_f64()),
-    }
-}
-
-fn workload(w: &ExperimentWorkloadArgs, qd: u32) -> WorkloadSpec {
-    WorkloadSpec {
-        bs: w.bs,
-        align: w.align,
-        read_pct: w.read_pct,
-        random_pct: w.random_pct,
-        qd,
-        span: w.span,
-        seed: w.seed,
-        pattern: w.pattern,
-        refill: w.refill,
-        on_error: w.on_error,
     }
 }
 

@@ -33,6 +33,9 @@ use crate::pattern::Pattern;
 use crate::run::WorkloadSpec;
 use crate::workload::OnError;
 
+/// The SNIA steady-state round of protocols that take no `--ss-round` (a sweep, a preset).
+pub const DEFAULT_SS_ROUND: Duration = Duration::from_secs(60);
+
 /// What every experiment command shares: the target and how to treat it.
 #[derive(Clone, Debug)]
 pub struct Setup {
