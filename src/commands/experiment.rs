@@ -14,13 +14,12 @@ use crate::engine::RunEnd;
 use crate::experiment::report::{summary_json, summary_text};
 use crate::experiment::{
     hir, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, ExperimentRecord, Options,
-    PhaseKind, PhaseRecord, Quiet, Setup,
+    Quiet, Setup,
 };
 use crate::group::experiment::GroupExperiment;
 use crate::metrics::Exporter;
-use crate::output::experiment::{phase_line, GroupLine};
-use crate::output::run::ProgressBarObserver;
-use crate::run::{install_signal_flag, NoProgress, RunObserver};
+use crate::output::experiment::{GroupLine, Terminal};
+use crate::run::install_signal_flag;
 
 /// Runs `ssdfade experiment …` on one target, or on several at once (a group).
 pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
@@ -289,41 +288,4 @@ pub(crate) fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<R
         );
     }
     Ok(outcome.end.clone())
-}
-
-/// One line on stderr per phase, and the soak's progress bar (nothing with --json).
-pub(crate) struct Terminal {
-    quiet: bool,
-}
-
-impl Terminal {
-    pub(crate) fn new(quiet: bool) -> Terminal {
-        Terminal { quiet }
-    }
-}
-
-impl ExperimentObserver for Terminal {
-    fn phase_started(&mut self, _index: usize, phase: &PhaseRecord) {
-        if !self.quiet && phase.attempts > 1 {
-            crate::note!(
-                "ssdfade: phase {} again (attempt {})",
-                phase.phase.name,
-                phase.attempts
-            );
-        }
-    }
-
-    fn phase_finished(&mut self, index: usize, p: &PhaseRecord) {
-        if !self.quiet {
-            crate::note!("ssdfade: {}", phase_line(index, p));
-        }
-    }
-
-    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver> {
-        if !self.quiet && matches!(phase.phase.kind, PhaseKind::Soak(_)) {
-            Box::new(ProgressBarObserver::default())
-        } else {
-            Box::new(NoProgress)
-        }
-    }
 }

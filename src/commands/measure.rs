@@ -4,13 +4,13 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use super::experiment::Terminal;
 use super::run::request;
 use crate::cli::{MeasureArgs, RunArgs};
 use crate::engine::RunEnd;
 use crate::experiment::preset::Knobs;
 use crate::experiment::{ExperimentObserver, Options, PhaseRecord, Setup};
 use crate::metrics::Exporter;
+use crate::output::experiment::Terminal;
 use crate::output::run::ProgressBarObserver;
 use crate::results::run_table;
 use crate::run::{install_signal_flag, NoProgress, Outcome, RunObserver, WorkloadSpec};
