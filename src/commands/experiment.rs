@@ -5,8 +5,6 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use indicatif::MultiProgress;
-
 use crate::cli::{
     ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, ResumeArgs, SweepArgs,
 };
@@ -19,6 +17,7 @@ use crate::experiment::{
 use crate::group::experiment::GroupExperiment;
 use crate::metrics::Exporter;
 use crate::output::experiment::{GroupLine, Terminal};
+use crate::output::MultiProgress;
 use crate::run::install_signal_flag;
 
 /// Runs `ssdfade experiment …` on one target, or on several at once (a group).

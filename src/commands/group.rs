@@ -1,12 +1,11 @@
 //! `measure`/`soak` with several targets: one progress line per target, then a table of all
 //! targets side by side and a line per failed target.
 
-use indicatif::MultiProgress;
-
 use super::measure::{outcome_json, progress, shows_progress};
 use crate::cli::RunArgs;
 use crate::engine::RunEnd;
 use crate::metrics::Exporter;
+use crate::output::MultiProgress;
 use crate::run::{RunObserver, RunRequest};
 
 /// Runs `base` (a measure or soak request) on every target of `args` at once and prints the

@@ -11,6 +11,9 @@ pub mod erase;
 pub mod experiment;
 pub mod run;
 
+/// The terminal lines several targets share (one per target of a group).
+pub use indicatif::MultiProgress;
+
 use std::fmt;
 use std::io::Write;
 
