@@ -10,6 +10,7 @@ use crate::engine::EngineKind;
 use crate::erase::Method;
 use crate::pattern::Pattern;
 use crate::plot::Format;
+use crate::run::WorkloadSpec;
 use crate::units::{
     parse_duration, parse_positive_duration, parse_positive_size, parse_size, parse_transfer_size,
 };
@@ -378,13 +379,15 @@ pub struct SafetyArgs {
     pub size: Option<u64>,
 }
 
-/// The access specification and stop rule.
+/// The access specification every command that writes takes: one field and one parser per
+/// option, turned into the library's [`WorkloadSpec`] in [`AccessArgs::spec`] only.
 #[derive(Args, Debug, Clone)]
-pub struct WorkloadArgs {
+pub struct AccessArgs {
     /// Transfer size (at most 2 GiB − 4 KiB, what one Linux read or write moves).
     #[arg(long, default_value = "4k", value_parser = parse_transfer_size)]
     pub bs: u64,
-    /// Offset granularity (default: the transfer size); 512 gives the seed's unaligned writes.
+    /// Offset granularity (default: the transfer size; vertex2: 512 where the target allows
+    /// it); 512 gives the seed's unaligned writes.
     #[arg(long, value_parser = parse_size)]
     pub align: Option<u64>,
     /// Percent of I/Os that are reads.
@@ -393,22 +396,10 @@ pub struct WorkloadArgs {
     /// Percent of I/Os at random offsets (the rest sequential).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub random_pct: u8,
-    /// Outstanding I/Os (worker threads for the threads engine, ring depth for uring).
-    #[arg(long, default_value_t = 128)]
-    pub qd: u32,
     /// How much of the target to use, from offset 0 (default: all of it).
     #[arg(long, value_parser = parse_size)]
     pub span: Option<u64>,
-    /// Stop after this long (measure: 60s, soak: 8h, unless --bytes is given).
-    #[arg(long, value_parser = parse_positive_duration)]
-    pub duration: Option<Duration>,
-    /// Stop after this many bytes transferred.
-    #[arg(long, value_parser = parse_positive_size)]
-    pub bytes: Option<u64>,
-    /// Sample period (measure: 1s, soak: 10s).
-    #[arg(long, value_parser = parse_duration)]
-    pub interval: Option<Duration>,
-    /// Seed for offsets and data (default: a fresh one, recorded in run.json).
+    /// Seed for offsets and data (default: a fresh one per run, recorded in its run.json).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Write data: random (incompressible, unique), repeat, zero, compressible:N, dedupe:N.
@@ -420,6 +411,49 @@ pub struct WorkloadArgs {
     /// What an I/O error does: stop the run (exit 1) or continue counting errors.
     #[arg(long, value_enum, default_value_t = OnError::Stop)]
     pub on_error: OnError,
+}
+
+impl AccessArgs {
+    /// The library's workload spec at `qd` outstanding I/Os.
+    pub fn spec(&self, qd: u32) -> WorkloadSpec {
+        WorkloadSpec {
+            bs: self.bs,
+            align: self.align,
+            read_pct: self.read_pct,
+            random_pct: self.random_pct,
+            qd,
+            span: self.span,
+            seed: self.seed,
+            pattern: self.pattern,
+            refill: self.refill,
+            on_error: self.on_error,
+        }
+    }
+}
+
+/// The access specification and stop rule of measure and soak.
+#[derive(Args, Debug, Clone)]
+pub struct WorkloadArgs {
+    #[command(flatten)]
+    pub access: AccessArgs,
+    /// Outstanding I/Os (worker threads for the threads engine, ring depth for uring).
+    #[arg(long, default_value_t = 128)]
+    pub qd: u32,
+    /// Stop after this long (measure: 60s, soak: 8h, unless --bytes is given).
+    #[arg(long, value_parser = parse_positive_duration)]
+    pub duration: Option<Duration>,
+    /// Stop after this many bytes transferred.
+    #[arg(long, value_parser = parse_positive_size)]
+    pub bytes: Option<u64>,
+    /// Sample period (measure: 1s, soak: 10s).
+    #[arg(long, value_parser = parse_duration)]
+    pub interval: Option<Duration>,
+}
+
+impl From<&WorkloadArgs> for WorkloadSpec {
+    fn from(w: &WorkloadArgs) -> WorkloadSpec {
+        w.access.spec(w.qd)
+    }
 }
 
 /// Options of `plot`.
@@ -578,33 +612,8 @@ pub struct ExperimentArgs {
 /// protocol's own).
 #[derive(Args, Debug, Clone)]
 pub struct ExperimentWorkloadArgs {
-    /// Transfer size.
-    #[arg(long, default_value = "4k", value_parser = parse_size)]
-    pub bs: u64,
-    /// Offset granularity (vertex2: 512 where the target allows it; others: the transfer size).
-    #[arg(long, value_parser = parse_size)]
-    pub align: Option<u64>,
-    /// Percent of I/Os that are reads.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
-    pub read_pct: u8,
-    /// Percent of I/Os at random offsets (the rest sequential).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
-    pub random_pct: u8,
-    /// How much of the target to use, from offset 0 (default: all of it).
-    #[arg(long, value_parser = parse_size)]
-    pub span: Option<u64>,
-    /// Seed for offsets and data (default: a fresh one per run, recorded in its run.json).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Write data: random (incompressible, unique), repeat, zero, compressible:N, dedupe:N.
-    #[arg(long, default_value = "random")]
-    pub pattern: Pattern,
-    /// Fill every write with fresh random bytes instead of the keyed pool (slower).
-    #[arg(long)]
-    pub refill: bool,
-    /// What an I/O error does: stop the run (exit 1) or continue counting errors.
-    #[arg(long, value_enum, default_value_t = OnError::Stop)]
-    pub on_error: OnError,
+    #[command(flatten)]
+    pub access: AccessArgs,
     /// I/O engine (default: uring where the kernel allows it, else threads).
     #[arg(long, value_enum)]
     pub engine: Option<EngineKind>,

@@ -1,11 +1,9 @@
 //! What describes a drive, real or simulated: the record `info` prints and runs keep before and
 //! after (identity, geometry, cache, discard, erase capabilities, wear). `inspect` fills it from a
-//! real device; the simulator fills it from its model, so neither needs the other.
+//! real device; the simulator fills it from its model, so neither needs the other. Also how a
+//! run ended. A leaf: it imports nothing of the crate, so every layer can share these values.
 
 use serde::{Deserialize, Serialize};
-
-use crate::device::smart::Wear;
-use crate::device::{ata, nvme};
 
 /// Everything `info` reports about a target.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -26,7 +24,7 @@ pub struct DriveInfo {
     pub fua: Option<bool>,
     pub discard: Option<Discard>,
     /// ATA security feature set (SATA drives).
-    pub ata_security: Option<ata::Security>,
+    pub ata_security: Option<Security>,
     /// NVMe namespace and erase capabilities.
     pub nvme: Option<NvmeInfo>,
     /// Why writing would be refused (mounted, swap, holders), when it would.
@@ -59,5 +57,106 @@ pub struct NvmeInfo {
     pub nsid: Option<u32>,
     /// LBA format in use (kept by a format).
     pub lba_format: Option<u8>,
-    pub caps: Option<nvme::ControllerCaps>,
+    pub caps: Option<ControllerCaps>,
+}
+
+/// What the target is, as far as the system tells.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Identity {
+    /// `file`, `nvme`, `sata/sas`, `virtio`, `zram`, `loop`, `block` or `sim`.
+    pub kind: String,
+    /// Kernel name (`sda`, `zram1`) or file name.
+    pub name: String,
+    pub size_bytes: u64,
+    pub logical_block: u32,
+    pub physical_block: u32,
+    pub model: Option<String>,
+    pub serial: Option<String>,
+    pub firmware: Option<String>,
+    pub rotational: Option<bool>,
+    /// `write back` or `write through`, from the kernel's view of the device.
+    pub write_cache: Option<String>,
+    /// For files: the block device holding the filesystem.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backing_device: Option<String>,
+}
+
+/// Wear and write counters of a drive.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Wear {
+    /// Where the figures come from: `smartctl`, `nvme-smart-log`, `sim` or `none`.
+    pub source: String,
+    /// Endurance used, percent (NVMe percentage_used; may exceed 100).
+    pub percentage_used: Option<u32>,
+    /// Life left, percent, from a normalized ATA wear attribute.
+    pub life_left_percent: Option<u32>,
+    pub host_bytes_written: Option<u64>,
+    pub host_bytes_read: Option<u64>,
+    /// NAND (flash) writes, where the drive reports them.
+    pub nand_bytes_written: Option<u64>,
+    /// Average program/erase cycles per block.
+    pub erase_cycles: Option<u64>,
+    pub media_errors: Option<u64>,
+    pub power_on_hours: Option<u64>,
+    pub unsafe_shutdowns: Option<u64>,
+    pub available_spare_percent: Option<u32>,
+    pub critical_warning: Option<u32>,
+    pub temperature_c: Option<i64>,
+    /// The ATA attributes the figures were taken from, as the drive reported them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attributes: Vec<AtaAttribute>,
+    /// Why figures are missing, or caveats about them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// One ATA SMART attribute.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AtaAttribute {
+    pub id: u32,
+    pub name: String,
+    pub value: u32,
+    pub worst: u32,
+    pub thresh: u32,
+    pub raw: u64,
+    /// What ssdfade read it as.
+    pub meaning: String,
+}
+
+/// The security state from IDENTIFY DEVICE words 82, 89, 90 and 128.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Security {
+    pub supported: bool,
+    pub enabled: bool,
+    pub locked: bool,
+    pub frozen: bool,
+    pub enhanced_erase: bool,
+    /// Estimated minutes for a normal erase, when the drive says.
+    pub erase_minutes: Option<u32>,
+    pub enhanced_erase_minutes: Option<u32>,
+}
+
+/// What Identify Controller says about erasing.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ControllerCaps {
+    pub format_nvm: bool,
+    /// FNA bit 0: a format applies to every namespace.
+    pub format_all_namespaces: bool,
+    /// FNA bit 2: cryptographic erase supported as part of format.
+    pub format_crypto_erase: bool,
+    pub sanitize_crypto: bool,
+    pub sanitize_block: bool,
+    pub sanitize_overwrite: bool,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "reason", content = "detail")]
+pub enum RunEnd {
+    /// The stop rule was met.
+    Completed,
+    /// Ctrl-C or SIGTERM.
+    Interrupted,
+    /// An I/O error stopped the run.
+    Failed(String),
 }

@@ -13,7 +13,7 @@ pub mod error;
 pub mod experiment;
 pub mod group;
 pub mod metrics;
-pub mod out;
+pub mod output;
 pub mod pattern;
 pub mod plot;
 pub mod report;

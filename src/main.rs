@@ -6,7 +6,7 @@ use clap::Parser;
 use ssdfade::cli::{Cli, Command};
 use ssdfade::commands;
 use ssdfade::engine::RunEnd;
-use ssdfade::out::OutputFailed;
+use ssdfade::output::OutputFailed;
 
 fn main() {
     let cli = match Cli::try_parse() {

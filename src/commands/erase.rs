@@ -2,14 +2,9 @@
 //! given (or the one `auto` chooses), timed and recorded in a run directory (`erase.json`).
 //! `--dry-run` prints the commands and their bytes and writes nothing.
 
-use std::path::Path;
-use std::time::Duration;
-
-use indicatif::{ProgressBar, ProgressStyle};
-
 use crate::cli::EraseArgs;
 use crate::engine::RunEnd;
-use crate::erase::{EraseObserver, EraseRecord, EraseRequest};
+use crate::erase::EraseRequest;
 use crate::run::install_signal_flag;
 
 /// Runs `ssdfade erase`: completed, or interrupted by Ctrl-C / SIGTERM (recorded as such).
@@ -33,7 +28,7 @@ pub fn run(args: &EraseArgs) -> anyhow::Result<RunEnd> {
         return Ok(RunEnd::Completed);
     }
     request.interrupt = install_signal_flag()?;
-    let outcome = crate::erase::erase(&request, &mut Terminal)?;
+    let outcome = crate::erase::erase(&request, &mut crate::output::erase::Terminal)?;
     let record = &outcome.record;
     let seconds = record.duration_s.unwrap_or(0.0);
     let erase_json = outcome.dir.join("erase.json");
@@ -56,28 +51,4 @@ pub fn run(args: &EraseArgs) -> anyhow::Result<RunEnd> {
         )?;
     }
     Ok(outcome.end)
-}
-
-/// The notes on stderr as the erase starts, and a progress bar while it runs.
-struct Terminal;
-
-impl EraseObserver for Terminal {
-    fn started(&mut self, _dir: &Path, record: &EraseRecord) {
-        for n in &record.notes {
-            crate::note!("ssdfade: {n}");
-        }
-    }
-
-    fn progress_bar(&mut self) -> ProgressBar {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] [{bar:30}] {percent}% {msg}",
-            )
-            .expect("progress template")
-            .progress_chars("=> "),
-        );
-        bar.enable_steady_tick(Duration::from_millis(250));
-        bar
-    }
 }

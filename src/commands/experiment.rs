@@ -5,22 +5,20 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use indicatif::MultiProgress;
-
 use crate::cli::{
     ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, ResumeArgs, SweepArgs,
 };
 use crate::engine::RunEnd;
-use crate::experiment::progress::{phase_line, GroupLine};
 use crate::experiment::report::{summary_json, summary_text};
 use crate::experiment::{
     hir, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, ExperimentRecord, Options,
-    PhaseKind, PhaseRecord, Quiet, Setup,
+    Quiet, Setup,
 };
 use crate::group::experiment::GroupExperiment;
 use crate::metrics::Exporter;
-use crate::run::progress::ProgressBarObserver;
-use crate::run::{install_signal_flag, NoProgress, RunObserver, WorkloadSpec};
+use crate::output::experiment::{GroupLine, Terminal};
+use crate::output::MultiProgress;
+use crate::run::install_signal_flag;
 
 /// Runs `ssdfade experiment …` on one target, or on several at once (a group).
 pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
@@ -29,13 +27,13 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
         ExperimentCommand::Vertex2(a) => {
             let v = vertex2::Vertex2 {
                 measure_duration: a.measure_duration,
-                measure_interval: std::time::Duration::from_secs(1),
+                measure_interval: vertex2::MEASURE_INTERVAL,
                 soak_duration: a.soak_duration,
                 soak_bytes: a.soak_bytes,
                 soak_interval: a.soak_interval,
                 erase_method: a.common.erase_method.clone(),
                 pattern_check: a.pattern_check,
-                pattern_bs: 512,
+                pattern_bs: vertex2::PATTERN_BS,
             };
             let make = move |s| vertex2::record(s, v.clone());
             (
@@ -224,10 +222,10 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
         options: options(
             &args.safety,
             &args.workload,
-            std::time::Duration::from_secs(60),
+            crate::experiment::DEFAULT_SS_ROUND,
             None,
         ),
-        workload: workload(&args.workload, 1),
+        workload: args.workload.access.spec(1),
     };
     let mut t = watched(
         Box::new(Terminal::new(args.json)),
@@ -250,7 +248,7 @@ fn setup(target: &str, a: &ExperimentArgs) -> Setup {
     Setup {
         target: target.to_string(),
         options: options(&a.safety, &a.workload, a.ss_round, Some(a.checkpoint)),
-        workload: workload(&a.workload, a.qd),
+        workload: a.workload.access.spec(a.qd),
     }
 }
 
@@ -267,21 +265,6 @@ fn options(
         engine: w.engine,
         ss_round_s: ss_round.as_secs_f64(),
         checkpoint_s: checkpoint.map(|c| c.as_secs_f64()),
-    }
-}
-
-fn workload(w: &ExperimentWorkloadArgs, qd: u32) -> WorkloadSpec {
-    WorkloadSpec {
-        bs: w.bs,
-        align: w.align,
-        read_pct: w.read_pct,
-        random_pct: w.random_pct,
-        qd,
-        span: w.span,
-        seed: w.seed,
-        pattern: w.pattern,
-        refill: w.refill,
-        on_error: w.on_error,
     }
 }
 
@@ -304,41 +287,4 @@ pub(crate) fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<R
         );
     }
     Ok(outcome.end.clone())
-}
-
-/// One line on stderr per phase, and the soak's progress bar (nothing with --json).
-pub(crate) struct Terminal {
-    quiet: bool,
-}
-
-impl Terminal {
-    pub(crate) fn new(quiet: bool) -> Terminal {
-        Terminal { quiet }
-    }
-}
-
-impl ExperimentObserver for Terminal {
-    fn phase_started(&mut self, _index: usize, phase: &PhaseRecord) {
-        if !self.quiet && phase.attempts > 1 {
-            crate::note!(
-                "ssdfade: phase {} again (attempt {})",
-                phase.phase.name,
-                phase.attempts
-            );
-        }
-    }
-
-    fn phase_finished(&mut self, index: usize, p: &PhaseRecord) {
-        if !self.quiet {
-            crate::note!("ssdfade: {}", phase_line(index, p));
-        }
-    }
-
-    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver> {
-        if !self.quiet && matches!(phase.phase.kind, PhaseKind::Soak(_)) {
-            Box::new(ProgressBarObserver::default())
-        } else {
-            Box::new(NoProgress)
-        }
-    }
 }

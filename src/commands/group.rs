@@ -1,12 +1,11 @@
 //! `measure`/`soak` with several targets: one progress line per target, then a table of all
 //! targets side by side and a line per failed target.
 
-use indicatif::MultiProgress;
-
 use super::measure::{outcome_json, progress, shows_progress};
 use crate::cli::RunArgs;
 use crate::engine::RunEnd;
 use crate::metrics::Exporter;
+use crate::output::MultiProgress;
 use crate::run::{RunObserver, RunRequest};
 
 /// Runs `base` (a measure or soak request) on every target of `args` at once and prints the
@@ -37,7 +36,7 @@ pub fn run(args: &RunArgs, base: RunRequest) -> anyhow::Result<RunEnd> {
         .map(|t| -> Box<dyn RunObserver + Send> {
             let line: Box<dyn RunObserver + Send> = if shows_progress(args) {
                 let label = format!("{t:<width$}");
-                Box::new(crate::run::progress::ProgressBarObserver::line_of(
+                Box::new(crate::output::run::ProgressBarObserver::line_of(
                     &multi, &label,
                 ))
             } else {

@@ -4,15 +4,15 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use super::experiment::Terminal;
 use super::run::request;
 use crate::cli::{MeasureArgs, RunArgs};
 use crate::engine::RunEnd;
 use crate::experiment::preset::Knobs;
 use crate::experiment::{ExperimentObserver, Options, PhaseRecord, Setup};
 use crate::metrics::Exporter;
+use crate::output::experiment::Terminal;
+use crate::output::run::ProgressBarObserver;
 use crate::results::run_table;
-use crate::run::progress::ProgressBarObserver;
 use crate::run::{install_signal_flag, NoProgress, Outcome, RunObserver, WorkloadSpec};
 
 /// How long a measure runs, and its sample period, unless told.
@@ -93,24 +93,14 @@ pub fn preset(args: &MeasureArgs) -> anyhow::Result<RunEnd> {
             force: run.safety.force,
             size: run.safety.size,
             engine: run.engine,
-            ss_round_s: 60.0,
+            ss_round_s: crate::experiment::DEFAULT_SS_ROUND.as_secs_f64(),
             checkpoint_s: None,
         },
-        workload: WorkloadSpec {
-            bs: w.bs,
-            align: None,
-            read_pct: 0,
-            random_pct: 0,
-            qd: 1,
-            span: w.span,
-            seed: w.seed,
-            pattern: w.pattern,
-            refill: w.refill,
-            on_error: w.on_error,
-        },
+        // The preset sets every point's transfer size, mix, QD and alignment itself.
+        workload: WorkloadSpec::from(w),
     };
     let knobs = Knobs {
-        span: w.span,
+        span: w.access.span,
         duration: w.duration,
         interval: w.interval,
     };

@@ -16,18 +16,7 @@ pub fn request(
     let w = &args.workload;
     Ok(RunRequest {
         target: args.target.clone(),
-        workload: WorkloadSpec {
-            bs: w.bs,
-            align: w.align,
-            read_pct: w.read_pct,
-            random_pct: w.random_pct,
-            qd: w.qd,
-            span: w.span,
-            seed: w.seed,
-            pattern: w.pattern,
-            refill: w.refill,
-            on_error: w.on_error,
-        },
+        workload: WorkloadSpec::from(w),
         stop: Stop::new(w.duration, w.bytes, default_duration),
         // A run shorter than the default sample period is sampled once, over its whole length.
         interval: w.interval.unwrap_or_else(|| {

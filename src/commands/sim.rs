@@ -2,16 +2,10 @@
 //! writes per second the model simulates, for the speed figures in README.md), and
 //! `ssdfade sim idle` / `sim power-cut` on a drive kept in a `state=` file.
 
-use std::time::{Duration, Instant};
-
 use crate::cli::SimCommand;
-use crate::engine::{Control, Engine, IntervalSink};
-use crate::pattern::Pattern;
 use crate::sim::presets::PRESETS;
-use crate::sim::{SimDrive, SimEngine, SimSpec};
-use crate::stats::IntervalStats;
+use crate::sim::SimDrive;
 use crate::units::format_bytes;
-use crate::workload::{OnError, Workload};
 
 /// Runs a `sim` subcommand.
 pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
@@ -107,56 +101,19 @@ Quote a value holding a comma: state='/tmp/a,b.sim' (or \"…\", or escape it: a
     out
 }
 
-/// Discards intervals (the benchmark only wants the time).
-struct Discard;
-
-impl IntervalSink for Discard {
-    fn interval(&mut self, _: f64, _: f64, _: &IntervalStats) -> anyhow::Result<()> {
-        Ok(())
-    }
-}
-
 fn bench(target: &str, writes: Option<u64>, align: u64) -> anyhow::Result<()> {
-    let spec = SimSpec::parse(target)?;
-    if spec.state.is_some() {
-        crate::bad_input!(
-            "sim bench writes hundreds of MiB into the drive it times, so it takes no state= drive: remove state= from {target}"
-        );
-    }
-    let writes = writes.unwrap_or(2 * u64::from(spec.user_pages()));
-    let t0 = Instant::now();
-    let mut engine = SimEngine::open(target)?;
-    let build = t0.elapsed().as_secs_f64();
-    let workload = Workload {
-        bs: 4096,
-        align,
-        read_pct: 0,
-        random_pct: 100,
-        qd: 128,
-        span: spec.size_bytes(),
-        duration: None,
-        bytes: Some(writes * 4096 * u64::from(spec.scale)),
-        interval: Duration::from_secs(10),
-        seed: 1,
-        pattern: Pattern::Random,
-        refill: false,
-        on_error: OnError::Stop,
-    };
-    workload.validate(spec.size_bytes(), 512)?;
-    let t1 = Instant::now();
-    engine.run(&workload, &Control::default(), &mut Discard)?;
-    let run = t1.elapsed().as_secs_f64();
-    let wear = crate::sim::wear_of(engine.device());
-    let simulated_s = engine.device().lifetime().power_on_s;
+    let r = crate::sim::bench::bench(target, writes, align)?;
+    let writes = r.writes;
     crate::outln!(
         "sim bench {target}: 4 KiB random writes aligned to {align} bytes, QD128, {writes} simulated host writes"
     )?;
-    crate::outln!("  model built in {build:.2} s")?;
+    crate::outln!("  model built in {:.2} s", r.build_s)?;
     crate::outln!(
-        "  {:.2} M host writes/s ({run:.2} s), lifetime write amplification {:.2}, power-on time {:.0} s",
-        writes as f64 / run / 1e6,
-        wear.write_amplification,
-        simulated_s
+        "  {:.2} M host writes/s ({:.2} s), lifetime write amplification {:.2}, power-on time {:.0} s",
+        writes as f64 / r.run_s / 1e6,
+        r.run_s,
+        r.write_amplification,
+        r.simulated_s
     )?;
     crate::outln!("  peak RSS {} MiB", max_rss_kib() / 1024)?;
     Ok(())

@@ -5,6 +5,8 @@
 
 use std::os::fd::AsRawFd;
 
+pub use crate::drive::Security;
+
 pub const CMD_IDENTIFY: u8 = 0xEC;
 pub const CMD_SECURITY_SET_PASSWORD: u8 = 0xF1;
 pub const CMD_SECURITY_UNLOCK: u8 = 0xF2;
@@ -139,19 +141,6 @@ impl AtaCommand {
         }
         s
     }
-}
-
-/// The security state from IDENTIFY DEVICE words 82, 89, 90 and 128.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Security {
-    pub supported: bool,
-    pub enabled: bool,
-    pub locked: bool,
-    pub frozen: bool,
-    pub enhanced_erase: bool,
-    /// Estimated minutes for a normal erase, when the drive says.
-    pub erase_minutes: Option<u32>,
-    pub enhanced_erase_minutes: Option<u32>,
 }
 
 fn word(id: &[u8], n: usize) -> u16 {

@@ -2,7 +2,8 @@
 //! for safety before anything is written.
 //!
 //! Opening is the one place that decides whether writing is allowed; everything after it trusts
-//! the [`Target`] it was given.
+//! the [`Target`] it was given. A target string is parsed once into a [`Spec`]; its [`Device`]
+//! is the one interface the rest of the tool uses, a path or a simulated drive behind it.
 
 pub mod ata;
 pub mod block;
@@ -11,13 +12,17 @@ mod file;
 pub mod inspect;
 pub mod lock;
 pub mod nvme;
+mod path;
 pub mod safety;
+mod sim;
 pub mod smart;
+mod spec;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+pub use crate::drive::Identity;
+pub use spec::{open, short_name, Checked, Device, Gates, Opened, Readback, Spec, Storage};
 
 /// What the user asked to write to, and how far they confirmed it.
 #[derive(Clone, Debug, Default)]
@@ -45,27 +50,6 @@ pub struct Target {
     pub identity: Identity,
     /// This open created the file (so a run refused afterwards should remove it again).
     pub created: bool,
-}
-
-/// What the target is, as far as the system tells.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Identity {
-    /// `file`, `nvme`, `sata/sas`, `virtio`, `zram`, `loop`, `block` or `sim`.
-    pub kind: String,
-    /// Kernel name (`sda`, `zram1`) or file name.
-    pub name: String,
-    pub size_bytes: u64,
-    pub logical_block: u32,
-    pub physical_block: u32,
-    pub model: Option<String>,
-    pub serial: Option<String>,
-    pub firmware: Option<String>,
-    pub rotational: Option<bool>,
-    /// `write back` or `write through`, from the kernel's view of the device.
-    pub write_cache: Option<String>,
-    /// For files: the block device holding the filesystem.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub backing_device: Option<String>,
 }
 
 impl Target {

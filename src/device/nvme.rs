@@ -4,6 +4,8 @@
 
 use std::os::fd::AsRawFd;
 
+pub use crate::drive::ControllerCaps;
+
 /// `struct nvme_passthru_cmd` from `include/uapi/linux/nvme_ioctl.h` (72 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -209,19 +211,6 @@ pub fn namespace_id(fd: &impl AsRawFd) -> std::io::Result<u32> {
     unsafe { nvme_ioctl_id(fd.as_raw_fd()) }
         .map(|n| n as u32)
         .map_err(std::io::Error::from)
-}
-
-/// What Identify Controller says about erasing.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ControllerCaps {
-    pub format_nvm: bool,
-    /// FNA bit 0: a format applies to every namespace.
-    pub format_all_namespaces: bool,
-    /// FNA bit 2: cryptographic erase supported as part of format.
-    pub format_crypto_erase: bool,
-    pub sanitize_crypto: bool,
-    pub sanitize_block: bool,
-    pub sanitize_overwrite: bool,
 }
 
 /// Parses the erase capabilities out of a 4096-byte Identify Controller structure.

@@ -10,53 +10,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::device::nvme;
+pub use crate::drive::{AtaAttribute, Wear};
 
 /// One NVMe data unit: 1000 × 512 bytes.
 pub const NVME_DATA_UNIT: u64 = 512_000;
 const GIB: u64 = 1 << 30;
 const MIB: u64 = 1 << 20;
-
-/// Wear and write counters of a drive.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Wear {
-    /// Where the figures come from: `smartctl`, `nvme-smart-log`, `sim` or `none`.
-    pub source: String,
-    /// Endurance used, percent (NVMe percentage_used; may exceed 100).
-    pub percentage_used: Option<u32>,
-    /// Life left, percent, from a normalized ATA wear attribute.
-    pub life_left_percent: Option<u32>,
-    pub host_bytes_written: Option<u64>,
-    pub host_bytes_read: Option<u64>,
-    /// NAND (flash) writes, where the drive reports them.
-    pub nand_bytes_written: Option<u64>,
-    /// Average program/erase cycles per block.
-    pub erase_cycles: Option<u64>,
-    pub media_errors: Option<u64>,
-    pub power_on_hours: Option<u64>,
-    pub unsafe_shutdowns: Option<u64>,
-    pub available_spare_percent: Option<u32>,
-    pub critical_warning: Option<u32>,
-    pub temperature_c: Option<i64>,
-    /// The ATA attributes the figures were taken from, as the drive reported them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub attributes: Vec<AtaAttribute>,
-    /// Why figures are missing, or caveats about them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-}
-
-/// One ATA SMART attribute.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct AtaAttribute {
-    pub id: u32,
-    pub name: String,
-    pub value: u32,
-    pub worst: u32,
-    pub thresh: u32,
-    pub raw: u64,
-    /// What ssdfade read it as.
-    pub meaning: String,
-}
 
 impl Wear {
     /// No wear data, and why.

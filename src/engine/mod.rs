@@ -13,8 +13,7 @@ pub mod uring;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::drive::RunEnd;
 pub use buffer::AlignedBuf;
 pub use offsets::OffsetGen;
 
@@ -31,18 +30,6 @@ pub trait IntervalSink {
         t_end_s: f64,
         stats: &IntervalStats,
     ) -> anyhow::Result<()>;
-}
-
-/// How a run ended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "reason", content = "detail")]
-pub enum RunEnd {
-    /// The stop rule was met.
-    Completed,
-    /// Ctrl-C or SIGTERM.
-    Interrupted,
-    /// An I/O error stopped the run.
-    Failed(String),
 }
 
 /// What an engine shares with whoever started it.

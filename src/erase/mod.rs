@@ -23,10 +23,24 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use indicatif::ProgressBar;
-
 use crate::device::{ata, nvme};
 use discard::RangeOp;
+
+/// How far an erase is, for whoever shows it (the terminal's bar lives in `output/`).
+pub trait Progress {
+    /// The work ahead, in the units of [`Progress::set_position`].
+    fn set_length(&self, _total: u64) {}
+    fn set_position(&self, _done: u64) {}
+    /// What the erase is doing now.
+    fn set_message(&self, _what: &str) {}
+    /// The erase is done or stopped: clear what is shown.
+    fn finish(&self) {}
+}
+
+/// Shows nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {}
 
 /// `--method`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -209,7 +223,7 @@ pub fn execute(
     plan: &Plan,
     file: Option<&File>,
     path: &str,
-    bar: &ProgressBar,
+    bar: &dyn Progress,
     stop: &AtomicBool,
 ) -> anyhow::Result<Done> {
     if let Plan::External(cmd) = plan {
@@ -267,10 +281,10 @@ pub fn execute(
     }
 }
 
-fn run_external(cmd: &str, path: &str, bar: &ProgressBar) -> anyhow::Result<Done> {
-    bar.finish_and_clear();
+fn run_external(cmd: &str, path: &str, bar: &dyn Progress) -> anyhow::Result<Done> {
+    bar.finish();
     let run = external::run(cmd, path)?;
-    crate::out::note_fmt(format_args!("{}", run.stderr));
+    crate::output::note_fmt(format_args!("{}", run.stderr));
     crate::out!("{}", run.stdout)?;
     if run.exit_status != Some(0) {
         anyhow::bail!(
@@ -302,7 +316,7 @@ fn run_sanitize(
     mut cmd: nvme::AdminCommand,
     file: &File,
     path: &str,
-    bar: &ProgressBar,
+    bar: &dyn Progress,
     stop: &AtomicBool,
 ) -> anyhow::Result<Done> {
     let status =
@@ -340,7 +354,7 @@ fn run_ata(
     cmds: &[ata::AtaCommand],
     file: &File,
     path: &str,
-    bar: &ProgressBar,
+    bar: &dyn Progress,
 ) -> anyhow::Result<Done> {
     let mut password_set = false;
     for cmd in cmds {

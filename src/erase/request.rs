@@ -7,7 +7,6 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
 use super::plan::{build_plan, choose, ensure_namespaces_unused, gate_preview, whole_controller};
@@ -19,7 +18,7 @@ use crate::device::{OpenRequest, Target};
 use crate::engine::RunEnd;
 use crate::results::record::write_record;
 use crate::results::{claim_dir, utc_now, ProcessStamp};
-use crate::sim::{is_sim_target, SimErase};
+use crate::sim::SimErase;
 
 /// Everything an erase needs, as plain values.
 #[derive(Clone, Debug)]
@@ -81,9 +80,10 @@ pub struct EraseRecord {
 pub trait EraseObserver {
     /// The gates passed and erase.json exists (notes in `record.notes`): the erase starts now.
     fn started(&mut self, _dir: &Path, _record: &EraseRecord) {}
-    /// The bar a device erase drives (asked for just before the first command is sent).
-    fn progress_bar(&mut self) -> ProgressBar {
-        ProgressBar::hidden()
+    /// What a device erase reports its progress to (asked for just before the first command
+    /// is sent).
+    fn progress(&mut self) -> Box<dyn super::Progress> {
+        Box::new(super::NoProgress)
     }
 }
 
@@ -139,20 +139,9 @@ pub fn plan_erase(req: &EraseRequest, dry_run: bool) -> anyhow::Result<ErasePlan
             req.method
         );
     }
-    if is_sim_target(&req.target) {
-        let how = match &req.method {
-            Method::Sim | Method::Auto => SimErase::Secure,
-            Method::Trim => {
-                let len = match req.span {
-                    Some(s) => s,
-                    None => crate::sim::identity(&req.target)?.size_bytes,
-                };
-                SimErase::Trim { offset: 0, len }
-            }
-            other => bad_input!(
-                "--method {other} does not apply to a simulated drive: use --method sim (secure erase) or trim"
-            ),
-        };
+    let device = crate::device::open(&req.target)?;
+    if let Some(how) = device.own_erase(&req.method.to_string(), req.span) {
+        let how = how?;
         return Ok(ErasePlan {
             method: Method::Sim,
             notes: Vec::new(),
@@ -233,12 +222,12 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
     let mut record = new_record(req, &planned, Some(facts));
     let dir = create_record(req.out.as_deref(), &name, &record)?;
     observer.started(&dir, &record);
-    let bar = observer.progress_bar();
+    let bar = observer.progress();
     let t0 = Instant::now();
     let file = target.as_ref().map(|t| &t.file);
-    let result = super::execute(steps, file, &req.target, &bar, &req.interrupt);
+    let result = super::execute(steps, file, &req.target, bar.as_ref(), &req.interrupt);
     let seconds = t0.elapsed().as_secs_f64();
-    bar.finish_and_clear();
+    bar.finish();
     drop(target);
     record.drive_after = gather(&req.target).ok();
     finish(dir, &mut record, seconds, result)

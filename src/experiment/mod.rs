@@ -16,7 +16,6 @@ pub mod hir;
 pub mod idle;
 pub mod phase;
 pub mod preset;
-pub mod progress;
 pub mod record;
 pub mod report;
 pub mod runner;
@@ -32,8 +31,10 @@ pub use runner::{preflight, resume, start, ExperimentObserver, ExperimentOutcome
 
 use crate::pattern::Pattern;
 use crate::run::WorkloadSpec;
-use crate::sim::is_sim_target;
 use crate::workload::OnError;
+
+/// The SNIA steady-state round of protocols that take no `--ss-round` (a sweep, a preset).
+pub const DEFAULT_SS_ROUND: Duration = Duration::from_secs(60);
 
 /// What every experiment command shares: the target and how to treat it.
 #[derive(Clone, Debug)]
@@ -65,15 +66,12 @@ pub fn seed_workload() -> WorkloadSpec {
 /// The smallest offset alignment the target allows, 512 where it can (the seed's unaligned
 /// writes), with a note when it cannot.
 pub fn seed_align(target: &str) -> anyhow::Result<(u64, Option<String>)> {
-    let logical = if is_sim_target(target) {
-        u64::from(crate::sim::identity(target)?.logical_block)
-    } else {
-        u64::from(
-            crate::device::inspect::gather(target)?
-                .logical_block
-                .unwrap_or(512),
-        )
-    };
+    let logical = u64::from(
+        crate::device::open(target)?
+            .describe()?
+            .logical_block
+            .unwrap_or(512),
+    );
     Ok(if logical <= 512 {
         (512, None)
     } else {
@@ -95,7 +93,8 @@ pub fn new_record(
     settings: serde_json::Value,
     notes: Vec<String>,
 ) -> anyhow::Result<ExperimentRecord> {
-    let drive_state = (is_sim_target(&setup.target) && !setup.target.contains("state="))
+    let drive_state = crate::device::open(&setup.target)?
+        .wants_state_file()
         .then(|| "drive.sim".to_string());
     let width = phases.len().to_string().len().max(2);
     let phases = phases
@@ -159,15 +158,7 @@ pub fn default_dir(name: &str, target: &str) -> std::path::PathBuf {
 
 /// A target's short name: the simulated drive's or the file's (`zram3`, `nvme0n1`).
 pub fn short_name(target: &str) -> String {
-    if is_sim_target(target) {
-        crate::sim::identity(target)
-            .map(|i| i.name)
-            .unwrap_or_else(|_| "sim".into())
-    } else {
-        std::path::Path::new(target)
-            .file_name()
-            .map_or("target".into(), |n| n.to_string_lossy().to_string())
-    }
+    crate::device::short_name(target)
 }
 
 /// Makes the record of a new experiment and runs it in `out` (default

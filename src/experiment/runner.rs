@@ -20,7 +20,6 @@ use crate::engine::RunEnd;
 use crate::erase::{EraseRequest, Method, NoEraseProgress};
 use crate::results::{read_info, read_samples, utc_now, RunInfo};
 use crate::run::{continue_run, RunObserver, RunRequest, Safety, Stop};
-use crate::sim::is_sim_target;
 
 /// Watches an experiment: its start and end, each phase as it starts and ends, and the runs
 /// inside them.
@@ -78,16 +77,7 @@ pub fn effective_target(dir: &Path, record: &ExperimentRecord) -> String {
 
 /// The identity of `target` as an experiment records it (cheap for simulated drives).
 pub fn identity_of(target: &str) -> anyhow::Result<TargetIdentity> {
-    if is_sim_target(target) {
-        let id = crate::sim::identity(target)?;
-        return Ok(TargetIdentity {
-            kind: id.kind,
-            model: id.model,
-            serial: id.serial,
-            size_bytes: Some(id.size_bytes),
-        });
-    }
-    let info = crate::device::inspect::gather(target)?;
+    let info = crate::device::open(target)?.describe()?;
     Ok(TargetIdentity {
         kind: info.kind,
         model: info.model,
@@ -133,25 +123,18 @@ pub fn start(
 /// gates of writing and every workload suits it (bad input: one line, exit 2, nothing written).
 pub fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
     let target = &record.target;
-    let (size, logical_block, created) = if is_sim_target(target) {
-        let id = crate::sim::identity(target)?;
-        (id.size_bytes, id.logical_block, None)
-    } else {
-        let o = &record.options;
-        let opened = crate::device::Target::open(&crate::device::OpenRequest {
-            path: PathBuf::from(target),
-            writes: true,
-            destroy_data: o.destroy_data.clone(),
-            force: o.force,
-            size: o.size,
-        })?;
-        let created = opened.created.then(|| opened.path.clone());
-        (
-            opened.identity.size_bytes,
-            opened.identity.logical_block,
-            created,
-        )
-    };
+    let o = &record.options;
+    let checked = crate::device::open(target)?.check(&crate::device::Gates {
+        writes: true,
+        destroy_data: o.destroy_data.clone(),
+        force: o.force,
+        size: o.size,
+    })?;
+    let (size, logical_block, created) = (
+        checked.identity.size_bytes,
+        checked.identity.logical_block,
+        checked.created,
+    );
     for p in &record.phases {
         let (PhaseKind::Measure(params) | PhaseKind::SweepPoint(params) | PhaseKind::Soak(params)) =
             &p.phase.kind
@@ -431,7 +414,9 @@ fn run_in(
         }
         // A soak goes on with its series; on a simulated drive any run goes on from what the
         // drive saved (for a measure, its start), so the drive and the samples agree.
-        Some(_) if soak || is_sim_target(&request.target) => continue_run(request, observer)?,
+        Some(_) if soak || crate::device::open(&request.target)?.keeps_state() => {
+            continue_run(request, observer)?
+        }
         _ => {
             if sub.exists() {
                 std::fs::remove_dir_all(&sub)?;

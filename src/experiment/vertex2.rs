@@ -9,6 +9,12 @@ use super::phase::{EraseParams, Phase, PhaseKind};
 use super::{run_params, Setup};
 use crate::pattern::Pattern;
 
+/// The sample period of the measure phases (the protocol's own, not an option).
+pub const MEASURE_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The pattern pair's transfer size (raised to the logical block size when that is larger).
+pub const PATTERN_BS: u64 = 512;
+
 /// What the protocol is made of.
 #[derive(Clone, Debug)]
 pub struct Vertex2 {
@@ -95,7 +101,7 @@ pub fn run(
 pub fn record(mut setup: Setup, v: Vertex2) -> anyhow::Result<super::ExperimentRecord> {
     let notes = super::apply_seed_align(&mut setup)?;
     let v = Vertex2 {
-        pattern_bs: setup.workload.align.unwrap_or(512).max(512),
+        pattern_bs: setup.workload.align.unwrap_or(PATTERN_BS).max(PATTERN_BS),
         ..v
     };
     let settings = serde_json::json!({

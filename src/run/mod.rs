@@ -5,7 +5,6 @@
 
 mod interrupt;
 mod observer;
-pub mod progress;
 mod recorder;
 mod resume;
 
@@ -14,11 +13,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::device::{Identity, OpenRequest, Target};
-use crate::engine::{real_engine, Control, Engine, EngineKind, RunEnd};
+use crate::device::Identity;
+use crate::engine::{Control, Engine, EngineKind, RunEnd};
 use crate::pattern::Pattern;
 use crate::results::{utc_now, ProcessStamp, RunDir, RunInfo, Summary, TargetRecord};
-use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::workload::{OnError, Workload};
@@ -211,8 +209,8 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         opened.identity.size_bytes,
         opened.identity.logical_block,
     )?;
-    if !is_sim_target(&request.target) {
-        // A simulated drive allocates no I/O buffers; a real run needs bs × QD plus the pool.
+    if opened.device.needs_io_buffers() {
+        // A real run needs bs × QD plus the pool (a simulated drive allocates no I/O buffers).
         crate::workload::memory::check_run(workload.bs, workload.qd)?;
     }
     let record = TargetRecord {
@@ -289,6 +287,7 @@ impl Prepared {
 struct Opened {
     identity: Identity,
     engine: Box<dyn Engine>,
+    device: Box<dyn crate::device::Device>,
 }
 
 impl Opened {
@@ -300,56 +299,20 @@ impl Opened {
 }
 
 fn open(request: &RunRequest, created: &mut CreatedFile) -> anyhow::Result<Opened> {
-    let target = &request.target;
-    // A simulated drive needs no confirmation (no real data is at stake).
-    if is_sim_target(target) {
-        refuse_real_only_options(request)?;
-        let engine = SimEngine::open(target)?;
-        return Ok(Opened {
-            identity: engine.identity(),
-            engine: Box::new(engine),
-        });
-    }
-    let open = OpenRequest {
-        path: PathBuf::from(target),
+    let device = crate::device::open(&request.target)?;
+    let gates = crate::device::Gates {
         writes: request.workload.read_pct < 100,
         destroy_data: request.safety.destroy_data.clone(),
         force: request.safety.force,
         size: request.safety.size,
     };
-    let opened = Target::open(&open)?;
-    if opened.created {
-        created.0 = Some(opened.path.clone());
-    }
+    let opened = device.open_engine(&gates, request.engine)?;
+    created.0 = opened.created;
     Ok(Opened {
-        identity: opened.identity.clone(),
-        engine: real_engine(request.engine, Arc::new(opened))?,
+        identity: opened.identity,
+        engine: opened.engine,
+        device,
     })
-}
-
-/// A simulated drive runs on its own engine, has its size from its preset and needs no
-/// confirmation: options that only a real target takes are refused rather than ignored.
-fn refuse_real_only_options(request: &RunRequest) -> anyhow::Result<()> {
-    let target = &request.target;
-    if request.engine.is_some() {
-        crate::bad_input!(
-            "--engine does not apply to {target}: a simulated drive runs on its own engine; drop --engine"
-        );
-    }
-    if request.safety.size.is_some() {
-        crate::bad_input!(
-            "--size does not apply to {target}: a simulated drive's size comes from its preset (sim list); drop --size"
-        );
-    }
-    if let Some(named) = &request.safety.destroy_data {
-        if named.as_os_str() != target.as_str() {
-            crate::bad_input!(
-                "--destroy-data names {}, not {target}: a simulated drive needs no confirmation; drop --destroy-data",
-                named.display()
-            );
-        }
-    }
-    Ok(())
 }
 
 /// Runs the engine on `engine_workload` (the whole workload, or what is left of it when a run

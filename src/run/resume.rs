@@ -14,7 +14,6 @@ use std::time::{Duration, SystemTime};
 use super::{execute, open, CreatedFile, Outcome, RunObserver, RunRequest};
 use crate::bad_input;
 use crate::results::{read_info, read_samples, utc_now, ProcessStamp, Resume, RunDir, Summary};
-use crate::sim::is_sim_target;
 use crate::stats::{LatencySummary, Sample};
 
 /// Continues the run in `request.out` (which must hold one that did not complete) with the
@@ -56,7 +55,7 @@ pub fn continue_run(
         .map(|d| d.as_secs_f64());
     let mut created = CreatedFile(None);
     let opened = open(request, &mut created)?;
-    let (keep, note) = if is_sim_target(&request.target) {
+    let (keep, note) = if opened.device.keeps_state() {
         let host = |d: &Option<crate::device::inspect::DriveInfo>| {
             d.as_ref()
                 .and_then(|d| d.wear.host_bytes_written)
@@ -105,9 +104,7 @@ pub fn continue_run(
         index,
         at_s,
         resumed_utc: utc_now(),
-        outage_s: (!is_sim_target(&request.target))
-            .then_some(outage_s)
-            .flatten(),
+        outage_s: (!opened.device.keeps_state()).then_some(outage_s).flatten(),
         dropped_samples: (samples.len() - keep) as u64,
         note,
     });

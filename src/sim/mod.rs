@@ -13,6 +13,7 @@
 //!
 //! This module's functions are what other commands (`erase`, `info`) call.
 
+pub mod bench;
 pub mod device;
 pub mod drive;
 pub mod engine;
@@ -30,7 +31,7 @@ pub use drive::SimDrive;
 pub use engine::SimEngine;
 pub use spec::SimSpec;
 
-use crate::device::Identity;
+use crate::drive::Identity;
 
 /// What the drive's write cache does with acknowledged writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -34,11 +34,11 @@ use sweep::{Measured, Plan};
 use verdict::{Evidence, Verdict};
 
 use crate::device::inspect::DriveInfo;
-use crate::device::{OpenRequest, Target};
+use crate::device::Storage;
 use crate::engine::RunEnd;
 use crate::results::{utc_now, write_json_atomic, ProcessStamp, RunDir, RunInfo, TargetRecord};
 use crate::run::RunObserver;
-use crate::sim::{is_sim_target, SimSpec};
+use crate::sim::SimSpec;
 use crate::stats::{IntervalStats, Sample};
 use crate::workload::{OnError, Workload};
 
@@ -158,17 +158,7 @@ struct Opened {
 }
 
 fn open(target: &str, req: &Request) -> anyhow::Result<Opened> {
-    if is_sim_target(target) {
-        let spec = SimSpec::parse(target)?;
-        let drive = crate::sim::drive::SimDrive::open(target)?;
-        let identity = crate::sim::identity(target)?;
-        return Ok(Opened {
-            backend: Box::new(SimBackend::new(drive)),
-            identity,
-            sim: Some(spec),
-            created: None,
-        });
-    }
+    let device = crate::device::open(target)?;
     let path = PathBuf::from(target);
     let confirm = req
         .destroy_data
@@ -176,20 +166,32 @@ fn open(target: &str, req: &Request) -> anyhow::Result<Opened> {
         .find(|d| crate::device::same_object(d, &path))
         .or(req.destroy_data.first())
         .cloned();
-    let t = Target::open(&OpenRequest {
-        path,
+    let gates = crate::device::Gates {
         writes: true,
         destroy_data: confirm,
         force: req.force,
         size: req.size,
-    })?;
-    let created = t.created.then(|| t.path.clone());
-    let identity = t.identity.clone();
-    Ok(Opened {
-        backend: Box::new(RealBackend::new(Arc::new(t))),
-        identity,
-        sim: None,
-        created,
+    };
+    Ok(match device.open_storage(&gates, None)? {
+        Storage::Model(drive) => {
+            let spec = drive.device().spec.clone();
+            Opened {
+                identity: device.check(&gates)?.identity,
+                backend: Box::new(SimBackend::new(*drive)),
+                sim: Some(spec),
+                created: None,
+            }
+        }
+        Storage::File(t) => {
+            let created = t.created.then(|| t.path.clone());
+            let identity = t.identity.clone();
+            Opened {
+                backend: Box::new(RealBackend::new(Arc::from(t))),
+                identity,
+                sim: None,
+                created,
+            }
+        }
     })
 }
 

@@ -43,11 +43,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::device::{OpenRequest, Target};
+use crate::device::{Readback, Storage};
 use crate::engine::AlignedBuf;
 use crate::pattern::{mix64, WriteContent};
-use crate::sim::drive::SimDrive;
-use crate::sim::{is_sim_target, SimDevice, SimSpec};
 
 /// Bytes per record (and per slot).
 pub const RECORD: u64 = 4096;
@@ -336,28 +334,23 @@ pub struct WriteReport {
     pub seconds: f64,
 }
 
-enum Store {
-    Real(Box<Target>),
-    Sim(Box<SimDrive>),
-}
-
 /// Writes records until `stop` or the duration; returns what was written.
 pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteReport> {
-    let (mut store, size) = if is_sim_target(&req.target) {
-        let spec = SimSpec::parse(&req.target)?;
-        let drive = SimDrive::open_kept(&req.target, "the power-loss check")?;
-        let size = spec.size_bytes() / u64::from(spec.scale);
-        (Store::Sim(Box::new(drive)), size)
-    } else {
-        let t = Target::open(&OpenRequest {
-            path: PathBuf::from(&req.target),
+    let mut store = crate::device::open(&req.target)?.open_storage(
+        &crate::device::Gates {
             writes: true,
             destroy_data: req.destroy_data.clone(),
             force: req.force,
             size: req.size,
-        })?;
-        let size = t.size;
-        (Store::Real(Box::new(t)), size)
+        },
+        Some("the power-loss check"),
+    )?;
+    let size = match &store {
+        Storage::File(t) => t.size,
+        Storage::Model(drive) => {
+            let spec = &drive.device().spec;
+            spec.size_bytes() / u64::from(spec.scale)
+        }
     };
     let span = req.span.unwrap_or(size).min(size);
     let slots = span / RECORD;
@@ -389,7 +382,7 @@ pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteRepor
             client.request(&format!("pre {} {} {}", r.seq, r.slot, r.value))?;
             report.records_written += 1;
             match &mut store {
-                Store::Real(t) => {
+                Storage::File(t) => {
                     let now = std::time::SystemTime::now()
                         .duration_since(std::time::UNIX_EPOCH)
                         .map_or(0, |d| d.as_nanos() as u64);
@@ -403,7 +396,7 @@ pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteRepor
                             .with_context(|| format!("flushing record {}", r.seq))?;
                     }
                 }
-                Store::Sim(drive) => {
+                Storage::Model(drive) => {
                     let dev = drive.device_mut();
                     let content = WriteContent {
                         stamp: sim_stamp(r.seq, r.value),
@@ -423,7 +416,7 @@ pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteRepor
         Ok(())
     })();
     report.seconds = start.elapsed().as_secs_f64();
-    if let Store::Sim(mut drive) = store {
+    if let Storage::Model(mut drive) = store {
         // Saved with its cache as it is: `ssdfade sim power-cut` decides what survives.
         drive.save()?;
     }
@@ -525,7 +518,7 @@ pub fn verify(target: &str, log: &str) -> anyhow::Result<VerifyReport> {
     };
     let mut buf = AlignedBuf::new(RECORD as usize)?;
     for (slot, l) in logs {
-        let found = read.slot(slot, &l, &mut buf)?;
+        let found = read_slot(&read, slot, &l, &mut buf)?;
         let loss = |found: String| Loss {
             slot,
             seq: l.post_seq,
@@ -554,33 +547,20 @@ enum Slot {
     Other(String),
 }
 
-enum Reader {
-    Real(Box<Target>),
-    Sim(Box<SimDevice>),
+fn reader(target: &str) -> anyhow::Result<Readback> {
+    crate::device::open(target)?.open_readback()
 }
 
-fn reader(target: &str) -> anyhow::Result<Reader> {
-    if is_sim_target(target) {
-        let spec = SimSpec::parse(target)?;
-        if spec.state.as_ref().is_none_or(|p| !p.exists()) {
-            crate::bad_input!(
-                "{target}: no state= file with the drive plp write used: give the same target"
-            );
-        }
-        return Ok(Reader::Sim(Box::new(crate::sim::open_device(&spec)?)));
-    }
-    Ok(Reader::Real(Box::new(Target::open(&OpenRequest {
-        path: PathBuf::from(target),
-        writes: false,
-        ..Default::default()
-    })?)))
-}
-
-impl Reader {
-    /// What a slot holds; a simulated drive's tag is matched against the records `log` names.
-    fn slot(&self, slot: u64, log: &SlotLog, buf: &mut AlignedBuf) -> anyhow::Result<Slot> {
-        match self {
-            Reader::Real(t) => {
+/// What a slot holds; a simulated drive's tag is matched against the records `log` names.
+fn read_slot(
+    reader: &Readback,
+    slot: u64,
+    log: &SlotLog,
+    buf: &mut AlignedBuf,
+) -> anyhow::Result<Slot> {
+    {
+        match reader {
+            Readback::File(t) => {
                 t.file
                     .read_exact_at(buf.as_mut_slice(), slot * RECORD)
                     .with_context(|| format!("reading slot {slot} of {}", t.path.display()))?;
@@ -591,7 +571,7 @@ impl Reader {
                     Found::Empty => Slot::Other("no record".into()),
                 })
             }
-            Reader::Sim(dev) => {
+            Readback::Model(dev) => {
                 let tag = dev.content_tag(slot as u32);
                 Ok(if tag == sim_tag(log.post_seq, log.post_value) {
                     Slot::Is(log.post_seq)
@@ -609,13 +589,7 @@ impl Reader {
 
 /// Writes `plp.json` into `out` (default `results/<UTC time>-<target name>-plp`).
 pub fn record(report: &VerifyReport, out: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let name = if is_sim_target(&report.target) {
-        SimSpec::parse(&report.target)?.short_name()
-    } else {
-        std::path::Path::new(&report.target)
-            .file_name()
-            .map_or_else(|| "target".into(), |n| n.to_string_lossy().into_owned())
-    };
+    let name = crate::device::open(&report.target)?.short_name();
     let dir = crate::results::claim_dir(out.as_deref(), &format!("{name}-plp"), "plp.json")?;
     crate::results::write_json_atomic(&dir.join("plp.json"), report)?;
     Ok(dir)

@@ -23,7 +23,6 @@ use super::{run_params, ExperimentObserver, ExperimentOutcome, Setup};
 use crate::bad_input;
 use crate::results::{read_info, RunInfo};
 use crate::run::WorkloadSpec;
-use crate::sim::is_sim_target;
 use crate::units::{format_bytes, format_duration};
 
 /// The test region unless `--span` says otherwise: CrystalDiskMark's default 1 GiB.
@@ -134,11 +133,11 @@ impl Plan {
 /// Options that do not suit the target (a span larger than it, an engine tiobench cannot use)
 /// are bad input.
 pub fn plan(preset: Preset, setup: Setup, knobs: &Knobs) -> anyhow::Result<Plan> {
-    let sim = is_sim_target(&setup.target);
+    let device = crate::device::open(&setup.target)?;
     if preset == Preset::Tiobench && setup.options.engine.is_some() {
         bad_input!("--engine does not apply to --preset tiobench: it runs the threads engine, one I/O per thread; drop --engine");
     }
-    let (size, logical_block) = geometry(&setup)?;
+    let (size, logical_block) = device.geometry(setup.options.size)?;
     let span = match knobs.span {
         Some(s) => s,
         None => DEFAULT_SPAN.min(size),
@@ -155,7 +154,7 @@ pub fn plan(preset: Preset, setup: Setup, knobs: &Knobs) -> anyhow::Result<Plan>
         .interval
         .unwrap_or(Duration::from_secs(1))
         .min(duration);
-    let (points, left_out) = preset.points(logical_block, sim);
+    let (points, left_out) = preset.points(logical_block, !device.takes_engine_choice());
     let left_out_line = iometer::left_out_line(&left_out, logical_block);
     let base = WorkloadSpec {
         span: Some(span),
@@ -235,25 +234,6 @@ pub fn run(
         interrupt,
         observer,
     )
-}
-
-/// The target's size and logical block size, before anything is opened for writing (a test
-/// file still to be created takes its `--size`).
-fn geometry(setup: &Setup) -> anyhow::Result<(u64, u64)> {
-    let target = &setup.target;
-    if is_sim_target(target) {
-        let id = crate::sim::identity(target)?;
-        return Ok((id.size_bytes, u64::from(id.logical_block)));
-    }
-    if !Path::new(target).exists() {
-        return match setup.options.size {
-            Some(size) => Ok((size, 512)),
-            None => bad_input!("{target} does not exist: give --size to create a test file"),
-        };
-    }
-    let info = crate::device::inspect::gather(target)?;
-    let size = setup.options.size.or(info.size_bytes).unwrap_or(0);
-    Ok((size, u64::from(info.logical_block.unwrap_or(512))))
 }
 
 /// True for the experiment names presets record.

@@ -1,9 +1,18 @@
-//! Standard output that reports a closed pipe or a full disk as an error instead of panicking
+//! Everything the tool shows a person or prints for a script: progress bars and terminal
+//! observers of runs ([`run`]), experiments ([`experiment`]) and erases ([`erase`]), and standard
+//! output that reports a closed pipe or a full disk as an error instead of panicking
 //! (`println!` panics on both). Commands print with [`outln!`](crate::outln) and
 //! [`out!`](crate::out), which return `anyhow::Result<()>`; `main` turns an [`OutputFailed`]
 //! into a quiet non-zero exit. Notes and progress lines for a person go to standard error
 //! through [`note!`](crate::note), which ignores a closed or full stderr: a soak must go on
 //! when nobody reads them (`eprintln!` panics).
+
+pub mod erase;
+pub mod experiment;
+pub mod run;
+
+/// The terminal lines several targets share (one per target of a group).
+pub use indicatif::MultiProgress;
 
 use std::fmt;
 use std::io::Write;
@@ -40,7 +49,7 @@ pub fn write_fmt(args: fmt::Arguments<'_>) -> anyhow::Result<()> {
 #[macro_export]
 macro_rules! out {
     ($($arg:tt)*) => {
-        $crate::out::write_fmt(format_args!($($arg)*))
+        $crate::output::write_fmt(format_args!($($arg)*))
     };
 }
 
@@ -48,10 +57,10 @@ macro_rules! out {
 #[macro_export]
 macro_rules! outln {
     () => {
-        $crate::out::write_fmt(format_args!("\n"))
+        $crate::output::write_fmt(format_args!("\n"))
     };
     ($($arg:tt)*) => {
-        $crate::out::write_fmt(format_args!("{}\n", format_args!($($arg)*)))
+        $crate::output::write_fmt(format_args!("{}\n", format_args!($($arg)*)))
     };
 }
 
@@ -66,6 +75,6 @@ pub fn note_fmt(args: fmt::Arguments<'_>) {
 #[macro_export]
 macro_rules! note {
     ($($arg:tt)*) => {
-        $crate::out::note_fmt(format_args!("{}\n", format_args!($($arg)*)))
+        $crate::output::note_fmt(format_args!("{}\n", format_args!($($arg)*)))
     };
 }

@@ -8,9 +8,11 @@ use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
-use super::{ExperimentObserver, ExperimentRecord, PhaseRecord};
+use crate::experiment::phase::PhaseKind;
+use crate::experiment::{ExperimentObserver, ExperimentRecord, PhaseRecord};
+use crate::output::run::ProgressBarObserver;
 use crate::results::RunInfo;
-use crate::run::RunObserver;
+use crate::run::{NoProgress, RunObserver};
 use crate::stats::Sample;
 
 /// `[3] fresh (measure): completed 41250 IOPS`.
@@ -133,5 +135,42 @@ impl RunObserver for LineRun {
         self.bar.set_position((done.min(1.0) * 1000.0) as u64);
         self.bar
             .set_message(format!("{}  {:.0} IOPS", self.phase, sample.iops));
+    }
+}
+
+/// One line on stderr per phase, and the soak's progress bar (nothing with --json).
+pub struct Terminal {
+    quiet: bool,
+}
+
+impl Terminal {
+    pub fn new(quiet: bool) -> Terminal {
+        Terminal { quiet }
+    }
+}
+
+impl ExperimentObserver for Terminal {
+    fn phase_started(&mut self, _index: usize, phase: &PhaseRecord) {
+        if !self.quiet && phase.attempts > 1 {
+            crate::note!(
+                "ssdfade: phase {} again (attempt {})",
+                phase.phase.name,
+                phase.attempts
+            );
+        }
+    }
+
+    fn phase_finished(&mut self, index: usize, p: &PhaseRecord) {
+        if !self.quiet {
+            crate::note!("ssdfade: {}", phase_line(index, p));
+        }
+    }
+
+    fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver> {
+        if !self.quiet && matches!(phase.phase.kind, PhaseKind::Soak(_)) {
+            Box::new(ProgressBarObserver::default())
+        } else {
+            Box::new(NoProgress)
+        }
     }
 }

@@ -1,0 +1,136 @@
+//! A file or block device as a [`Device`]: opened with O_DIRECT through the safety gates,
+//! described by `inspect`, driven by the real engines, idle on the wall clock.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::spec::{file_name, Checked, Device, Gates, Opened, Readback, Storage};
+use super::{OpenRequest, Target};
+use crate::drive::{DriveInfo, RunEnd};
+use crate::engine::EngineKind;
+use crate::sim::SimErase;
+
+/// A path the user named.
+pub struct PathDevice {
+    path: PathBuf,
+    text: String,
+}
+
+impl PathDevice {
+    pub fn new(path: PathBuf) -> PathDevice {
+        let text = path.to_string_lossy().into_owned();
+        PathDevice { path, text }
+    }
+
+    fn open_target(&self, gates: &Gates) -> anyhow::Result<Target> {
+        Target::open(&OpenRequest {
+            path: self.path.clone(),
+            writes: gates.writes,
+            destroy_data: gates.destroy_data.clone(),
+            force: gates.force,
+            size: gates.size,
+        })
+    }
+}
+
+impl Device for PathDevice {
+    fn target(&self) -> &str {
+        &self.text
+    }
+
+    fn short_name(&self) -> String {
+        file_name(&self.path, "target")
+    }
+
+    fn drive_info(&self) -> anyhow::Result<DriveInfo> {
+        super::inspect::gather(&self.text)
+    }
+
+    fn describe(&self) -> anyhow::Result<DriveInfo> {
+        super::inspect::gather(&self.text)
+    }
+
+    fn geometry(&self, size: Option<u64>) -> anyhow::Result<(u64, u64)> {
+        let target = &self.text;
+        if !Path::new(target).exists() {
+            return match size {
+                Some(size) => Ok((size, 512)),
+                None => {
+                    crate::bad_input!("{target} does not exist: give --size to create a test file")
+                }
+            };
+        }
+        let info = super::inspect::gather(target)?;
+        let size = size.or(info.size_bytes).unwrap_or(0);
+        Ok((size, u64::from(info.logical_block.unwrap_or(512))))
+    }
+
+    fn check(&self, gates: &Gates) -> anyhow::Result<Checked> {
+        let opened = self.open_target(gates)?;
+        Ok(Checked {
+            created: opened.created.then(|| opened.path.clone()),
+            identity: opened.identity,
+        })
+    }
+
+    fn open_engine(&self, gates: &Gates, engine: Option<EngineKind>) -> anyhow::Result<Opened> {
+        let opened = self.open_target(gates)?;
+        let created = opened.created.then(|| opened.path.clone());
+        let identity = opened.identity.clone();
+        // A refused engine choice must not leave a created test file behind.
+        let engine = crate::engine::real_engine(engine, Arc::new(opened)).inspect_err(|_| {
+            if let Some(file) = &created {
+                let _ = std::fs::remove_file(file);
+            }
+        })?;
+        Ok(Opened {
+            identity,
+            engine,
+            created,
+        })
+    }
+
+    fn open_storage(&self, gates: &Gates, _kept: Option<&str>) -> anyhow::Result<Storage> {
+        Ok(Storage::File(Box::new(self.open_target(gates)?)))
+    }
+
+    fn open_readback(&self) -> anyhow::Result<Readback> {
+        Ok(Readback::File(Box::new(
+            self.open_target(&Gates::default())?,
+        )))
+    }
+
+    fn idle(&self, seconds: f64, interrupt: &AtomicBool) -> anyhow::Result<RunEnd> {
+        let until = Instant::now() + Duration::from_secs_f64(seconds);
+        while Instant::now() < until {
+            if interrupt.load(Ordering::Relaxed) {
+                return Ok(RunEnd::Interrupted);
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            std::thread::sleep(left.min(Duration::from_millis(100)));
+        }
+        Ok(RunEnd::Completed)
+    }
+
+    fn own_erase(&self, _method: &str, _span: Option<u64>) -> Option<anyhow::Result<SimErase>> {
+        None
+    }
+
+    fn takes_engine_choice(&self) -> bool {
+        true
+    }
+
+    fn needs_io_buffers(&self) -> bool {
+        true
+    }
+
+    fn keeps_state(&self) -> bool {
+        false
+    }
+
+    fn wants_state_file(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,176 @@
+//! A simulated drive (`sim:PRESET[,…]`) as a [`Device`]: the adapter between the device
+//! interface and the simulator, which runs on its own clock and keeps its state in a `state=`
+//! file between commands.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::spec::{Checked, Device, Gates, Opened, Readback, Storage};
+use crate::drive::{DriveInfo, Identity, RunEnd};
+use crate::engine::EngineKind;
+use crate::sim::{SimDrive, SimEngine, SimErase, SimSpec};
+
+/// A simulated drive the user named.
+pub struct SimTarget {
+    spec: SimSpec,
+}
+
+impl SimTarget {
+    pub fn new(spec: SimSpec) -> SimTarget {
+        SimTarget { spec }
+    }
+
+    fn identity(&self) -> anyhow::Result<Identity> {
+        crate::sim::identity(&self.spec.text)
+    }
+
+    /// A simulated drive runs on its own engine, has its size from its preset and needs no
+    /// confirmation: options that only a real target takes are refused rather than ignored.
+    fn refuse_real_only_options(
+        &self,
+        gates: &Gates,
+        engine: Option<EngineKind>,
+    ) -> anyhow::Result<()> {
+        let target = &self.spec.text;
+        if engine.is_some() {
+            crate::bad_input!(
+                "--engine does not apply to {target}: a simulated drive runs on its own engine; drop --engine"
+            );
+        }
+        if gates.size.is_some() {
+            crate::bad_input!(
+                "--size does not apply to {target}: a simulated drive's size comes from its preset (sim list); drop --size"
+            );
+        }
+        if let Some(named) = &gates.destroy_data {
+            if named.as_os_str() != target.as_str() {
+                crate::bad_input!(
+                    "--destroy-data names {}, not {target}: a simulated drive needs no confirmation; drop --destroy-data",
+                    named.display()
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Device for SimTarget {
+    fn target(&self) -> &str {
+        &self.spec.text
+    }
+
+    fn short_name(&self) -> String {
+        self.spec.short_name()
+    }
+
+    fn drive_info(&self) -> anyhow::Result<DriveInfo> {
+        let text = &self.spec.text;
+        Ok(crate::sim::drive_info(
+            text,
+            self.identity()?,
+            crate::sim::wear(text)?,
+        ))
+    }
+
+    fn describe(&self) -> anyhow::Result<DriveInfo> {
+        let id = self.identity()?;
+        Ok(DriveInfo {
+            path: self.spec.text.clone(),
+            kind: id.kind,
+            name: id.name,
+            model: id.model,
+            serial: id.serial,
+            firmware: id.firmware,
+            size_bytes: Some(id.size_bytes),
+            logical_block: Some(id.logical_block),
+            physical_block: Some(id.physical_block),
+            rotational: id.rotational,
+            write_cache: id.write_cache,
+            ..Default::default()
+        })
+    }
+
+    fn geometry(&self, _size: Option<u64>) -> anyhow::Result<(u64, u64)> {
+        let id = self.identity()?;
+        Ok((id.size_bytes, u64::from(id.logical_block)))
+    }
+
+    fn check(&self, _gates: &Gates) -> anyhow::Result<Checked> {
+        Ok(Checked {
+            identity: self.identity()?,
+            created: None,
+        })
+    }
+
+    fn open_engine(&self, gates: &Gates, engine: Option<EngineKind>) -> anyhow::Result<Opened> {
+        self.refuse_real_only_options(gates, engine)?;
+        let engine = SimEngine::open(&self.spec.text)?;
+        Ok(Opened {
+            identity: engine.identity(),
+            engine: Box::new(engine),
+            created: None,
+        })
+    }
+
+    fn open_storage(&self, _gates: &Gates, kept: Option<&str>) -> anyhow::Result<Storage> {
+        let text = &self.spec.text;
+        let drive = match kept {
+            Some(what) => SimDrive::open_kept(text, what)?,
+            None => SimDrive::open(text)?,
+        };
+        Ok(Storage::Model(Box::new(drive)))
+    }
+
+    fn open_readback(&self) -> anyhow::Result<Readback> {
+        let target = &self.spec.text;
+        if self.spec.state.as_ref().is_none_or(|p| !p.exists()) {
+            crate::bad_input!(
+                "{target}: no state= file with the drive plp write used: give the same target"
+            );
+        }
+        Ok(Readback::Model(Box::new(crate::sim::open_device(
+            &self.spec,
+        )?)))
+    }
+
+    fn idle(&self, seconds: f64, _interrupt: &AtomicBool) -> anyhow::Result<RunEnd> {
+        SimDrive::open_kept(&self.spec.text, "idle time")?
+            .idle(Duration::from_secs_f64(seconds))?;
+        Ok(RunEnd::Completed)
+    }
+
+    fn own_erase(&self, method: &str, span: Option<u64>) -> Option<anyhow::Result<SimErase>> {
+        Some(match method {
+            "sim" | "auto" => Ok(SimErase::Secure),
+            "trim" => match span {
+                Some(len) => Ok(SimErase::Trim { offset: 0, len }),
+                None => self
+                    .identity()
+                    .map(|id| SimErase::Trim {
+                        offset: 0,
+                        len: id.size_bytes,
+                    }),
+            },
+            other => Err(crate::error::BadInput(format!(
+                "--method {other} does not apply to a simulated drive: use --method sim (secure erase) or trim"
+            ))
+            .into()),
+        })
+    }
+
+    fn takes_engine_choice(&self) -> bool {
+        false
+    }
+
+    fn needs_io_buffers(&self) -> bool {
+        false
+    }
+
+    fn keeps_state(&self) -> bool {
+        true
+    }
+
+    fn wants_state_file(&self) -> bool {
+        self.spec.state.is_none()
+    }
+}
