@@ -75,6 +75,7 @@ fn parse_mem_available(meminfo: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::MAX_TRANSFER;
 
     #[test]
     fn meminfo_gives_available_bytes() {
