@@ -25,7 +25,7 @@ const GC_SLOTS: usize = 1;
 const ERASES: usize = 2;
 const FOLD_PAGES: usize = 10;
 /// How many counts an [`Activity`] has.
-const COUNTS: usize = 11;
+const COUNTS: usize = 12;
 
 /// Resource seconds of counts (`unit` from [`SimDevice::unit_seconds`]).
 #[inline]
@@ -72,6 +72,8 @@ pub struct Activity {
     /// Pages folded from the SLC cache into TLC while the host writes: each read from SLC,
     /// programmed into TLC, and its share of the SLC block's erase.
     pub fold_pages: u64,
+    /// Reads served from the read-ahead buffer (their NAND reads were issued ahead of them).
+    pub readahead_reads: u64,
 }
 
 impl Activity {
@@ -90,6 +92,7 @@ impl Activity {
             self.slc_slots,
             self.subpage_incompressible_writes,
             self.fold_pages,
+            self.readahead_reads,
         ]
     }
 
@@ -109,6 +112,7 @@ impl Activity {
             slc_slots: c[8],
             subpage_incompressible_writes: c[9],
             fold_pages: c[10],
+            readahead_reads: c[11],
         }
     }
 
@@ -160,6 +164,10 @@ pub struct SimDevice {
     fold_slots: u64,
     /// Fraction of a page of SLC data still to fold (simulated pages).
     fold_carry: f64,
+    /// Where the last read ended (simulated bytes): a read starting there is sequential.
+    next_read: u64,
+    /// Latencies as the host sees them (see [`SimDevice::set_host_protocol`]).
+    host_protocol: bool,
 }
 
 impl SimDevice {
@@ -199,6 +207,8 @@ impl SimDevice {
             io_seq: 0,
             fold_slots: 0,
             fold_carry: 0.0,
+            next_read: u64::MAX,
+            host_protocol: false,
         }
     }
 
@@ -394,6 +404,10 @@ impl SimDevice {
     /// Reads `len` bytes at `offset`; unwritten pages cost the controller only.
     #[inline]
     pub fn read(&mut self, offset: u64, len: u64) {
+        if self.spec.preset.readahead && offset == self.next_read {
+            self.activity.readahead_reads += 1;
+        }
+        self.next_read = offset + len;
         let pages = u64::from(self.ftl.geometry().user_pages);
         for page in offset / PAGE..=((offset + len - 1) / PAGE).min(pages - 1) {
             if self.ftl.is_mapped(page as u32) {
@@ -560,20 +574,36 @@ impl SimDevice {
         let writes = (total.aligned_writes + total.unaligned_writes) as f64;
         let reads = total.reads as f64;
         let ops = (writes + reads) * k;
-        // The fastest one I/O can complete: acknowledged from the cache, or after its program.
+        // The fastest each I/O can complete (see [`SimDevice::floor_seconds`]).
         let [read_us, program_us, _] = self.nand_us();
-        let write_floor = match self.spec.cache {
-            CacheMode::None => (p.transfer_us + program_us) * 1e-6,
-            _ => p.ack_us * 1e-6,
-        };
-        let read_floor = (p.transfer_us + read_us) * 1e-6;
-        let floor = if ops > 0.0 {
-            (writes * write_floor + reads * read_floor) / (writes + reads)
+        let mut floor_sum = 0.0;
+        for a in ios {
+            floor_sum += self.floor_seconds(a, read_us, program_us);
+        }
+        let floor = if ios.is_empty() {
+            self.floor_seconds(&Activity::default(), read_us, program_us)
         } else {
-            write_floor
+            floor_sum / ios.len() as f64
         };
         let throughput = (ops / busy.max(1e-12)).min(f64::from(qd) / floor);
-        let seconds = if ops > 0.0 { ops / throughput } else { 0.0 };
+        let floors = k * floor_sum / f64::from(qd);
+        // Client firmware collects in the foreground: a write that finds the free pool at its
+        // low watermark waits for the collection, so at a low queue depth, where the I/Os'
+        // floors (the protocol's time) bind, the collection adds to them instead of hiding in
+        // the gaps between commands. Enterprise firmware slips it in between.
+        let serial_gc = if p.gc.interleaved {
+            0.0
+        } else {
+            k * max_of(&gc)
+        };
+        let floor_bound = ops > 0.0 && floors + serial_gc > ops / throughput;
+        let seconds = if ops <= 0.0 {
+            0.0
+        } else if floor_bound {
+            floors + serial_gc
+        } else {
+            ops / throughput
+        };
         self.life.power_on_s += seconds;
 
         // The resources' time is linear in the counts: price each count once, by the time all
@@ -594,9 +624,10 @@ impl SimDevice {
                 .sum::<f64>();
             demand += *s;
         }
-        let floors = k * (writes * write_floor + reads * read_floor) / f64::from(qd);
         let spare = (seconds - floors).max(0.0);
-        let gc_seconds = if busy > busy_host {
+        let gc_seconds = if floor_bound {
+            spare
+        } else if busy > busy_host {
             spare * (busy - busy_host) / busy
         } else {
             0.0
@@ -607,7 +638,7 @@ impl SimDevice {
             0.0
         };
         for (s, a) in service.iter_mut().zip(ios) {
-            let floor = if a.reads > 0 { read_floor } else { write_floor };
+            let floor = self.floor_seconds(a, read_us, program_us);
             *s = k * floor / f64::from(qd) + *s * per_demand;
         }
         // Consecutive I/Os are striped over the dies. The collection's time is owed to the
@@ -643,6 +674,42 @@ impl SimDevice {
         }
         self.io_seq += n;
         seconds
+    }
+
+    /// Latencies from now on include what the host's side of the protocol adds to each
+    /// command (the preset's `host_us`, its link time and the controller's per-command time;
+    /// see [`SimDevice::floor_seconds`]): on for the `sim` engine, whose latencies are the
+    /// host's; off (the default) for callers that model the host's side themselves.
+    pub fn set_host_protocol(&mut self, on: bool) {
+        self.host_protocol = on;
+    }
+
+    /// The fastest one I/O (`a`, what it did) can complete, in seconds: a write acknowledged
+    /// from the write cache (or, without one, after its transfer and program); a read after
+    /// its NAND read and transfer, or, when the read-ahead buffer holds it or it reads unwritten
+    /// pages, at once. With the host protocol on (see [`SimDevice::set_host_protocol`]) the
+    /// command's protocol latency, its link time and the controller's per-command time come on
+    /// top, which is what sets queue-depth-1 latencies.
+    #[inline]
+    fn floor_seconds(&self, a: &Activity, read_us: f64, program_us: f64) -> f64 {
+        let p = &self.spec.preset;
+        let device_us = if a.reads > 0 {
+            if a.readahead_reads > 0 || a.read_pages == 0 {
+                0.0
+            } else {
+                p.transfer_us + read_us
+            }
+        } else {
+            match self.spec.cache {
+                CacheMode::None => p.transfer_us + program_us,
+                _ => p.ack_us,
+            }
+        };
+        if !self.host_protocol {
+            return device_us * 1e-6;
+        }
+        let link_us = p.link_command_us + a.bytes as f64 / p.link_bytes_per_s * 1e6;
+        (p.host_us + link_us + 1e6 / p.controller_iops + device_us) * 1e-6
     }
 
     /// Garbage collection as it happens. The FTL reclaims in bursts (when the free pool falls
@@ -784,9 +851,11 @@ impl SimDevice {
         let controller = (a.aligned_writes as f64
             + a.unaligned_writes as f64 * p.unaligned_cost
             + a.subpage_incompressible_writes as f64 * p.subpage_incompressible_cost
-            + a.reads as f64)
+            + a.reads as f64
+            + gc_slots / spp * p.gc_command_cost)
             / p.controller_iops;
-        let link = a.bytes as f64 / p.link_bytes_per_s;
+        let commands = (a.aligned_writes + a.unaligned_writes + a.reads) as f64;
+        let link = commands * p.link_command_us * 1e-6 + a.bytes as f64 / p.link_bytes_per_s;
         [die, channel, controller, link, programs / program_rate]
     }
 

@@ -87,6 +87,10 @@ pub struct Preset {
     pub transfer_us: f64,
     /// Controller limit in aligned 4 KiB commands per second.
     pub controller_iops: f64,
+    /// Controller time of one page relocated by garbage collection, in aligned commands: the
+    /// firmware issues its read and program and updates the mapping, time the host's commands
+    /// then do not get (0: collection is done by hardware beside the controller's commands).
+    pub gc_command_cost: f64,
     /// Controller cost of an unaligned write relative to an aligned one.
     pub unaligned_cost: f64,
     /// Further controller cost (relative to an aligned write) of a write smaller than a page
@@ -95,6 +99,16 @@ pub struct Preset {
     pub subpage_incompressible_cost: f64,
     /// Host link bandwidth in bytes per second.
     pub link_bytes_per_s: f64,
+    /// Link time per command beyond its bytes (command, status and setup frames; doorbells and
+    /// completions on NVMe), in µs: the link carries `commands × this + bytes / bandwidth`.
+    pub link_command_us: f64,
+    /// Host-protocol latency per command in µs (driver, interrupt, AHCI or NVMe queue
+    /// handling): part of every I/O's latency as the host sees it, spent by no resource of the
+    /// drive, so it matters at low queue depth only.
+    pub host_us: f64,
+    /// The controller reads ahead: a read that continues the previous one is served from the
+    /// read-ahead buffer (its NAND work still counts, its latency is the controller's alone).
+    pub readahead: bool,
     /// Time to acknowledge a write into the write cache.
     pub ack_us: f64,
     /// Write cache capacity in bytes (unflushed writes a power cut can lose).
@@ -137,9 +151,13 @@ pub const PRESETS: [Preset; 4] = [
         endurance_pe: 5000.0,
         transfer_us: 80.0,
         controller_iops: 40_000.0,
+        gc_command_cost: 0.0,
         unaligned_cost: 5.71,
         subpage_incompressible_cost: 2.78,
         link_bytes_per_s: 280e6,
+        link_command_us: 5.5,
+        host_us: 22.0,
+        readahead: true,
         ack_us: 100.0,
         cache_bytes: 4 << 20,
         cache: super::CacheMode::Volatile,
@@ -181,9 +199,13 @@ pub const PRESETS: [Preset; 4] = [
         endurance_pe: 1500.0,
         transfer_us: 5.0,
         controller_iops: 400_000.0,
+        gc_command_cost: 0.0,
         unaligned_cost: 1.2,
         subpage_incompressible_cost: 0.0,
         link_bytes_per_s: 3.5e9,
+        link_command_us: 0.5,
+        host_us: 5.0,
+        readahead: true,
         ack_us: 20.0,
         cache_bytes: 256 << 20,
         cache: super::CacheMode::Volatile,
@@ -222,9 +244,13 @@ pub const PRESETS: [Preset; 4] = [
         endurance_pe: 30_000.0,
         transfer_us: 56.0,
         controller_iops: 75_000.0,
+        gc_command_cost: 0.73,
         unaligned_cost: 1.2,
         subpage_incompressible_cost: 0.0,
-        link_bytes_per_s: 560e6,
+        link_bytes_per_s: 525e6,
+        link_command_us: 5.5,
+        host_us: 22.0,
+        readahead: true,
         ack_us: 20.0,
         cache_bytes: 512 << 20,
         cache: super::CacheMode::Plp,
@@ -259,9 +285,13 @@ pub const PRESETS: [Preset; 4] = [
         endurance_pe: 0.0,
         transfer_us: 0.5,
         controller_iops: 300_000.0,
+        gc_command_cost: 0.0,
         unaligned_cost: 1.0,
         subpage_incompressible_cost: 0.0,
         link_bytes_per_s: 2.0e9,
+        link_command_us: 0.0,
+        host_us: 0.0,
+        readahead: false,
         ack_us: 3.0,
         cache_bytes: 0,
         cache: super::CacheMode::Plp,
