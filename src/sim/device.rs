@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use super::ftl::{Ftl, Geometry, Work, GC_RESERVE};
+use super::presets::GcPacing;
 use super::spec::SimSpec;
 use super::CacheMode;
 use crate::pattern::{mix64, WriteContent};
@@ -152,6 +153,10 @@ pub struct SimDevice {
     gc_backlog: [f64; 2],
     /// True while a GC burst is being worked off (host I/O slowed).
     gc_burst_on: bool,
+    /// The burstiness of the current burst (see [`super::presets::GcPacing`]).
+    gc_b: f64,
+    /// Draws each burst's burstiness where the pacing is stochastic (seeded by `seed=`).
+    gc_rng: ChaCha8Rng,
     /// False until the first batch (a drive loaded in steady state starts between bursts).
     gc_primed: bool,
     /// Collection time not yet given to an I/O waiting for it.
@@ -201,6 +206,8 @@ impl SimDevice {
             writes_this_session: 0,
             gc_backlog: [0.0; 2],
             gc_burst_on: false,
+            gc_b: spec.preset.gc.burstiness,
+            gc_rng: ChaCha8Rng::seed_from_u64(spec.seed ^ 0x6c_5ca1e),
             gc_primed: false,
             gc_owed: 0.0,
             gc_die: 0,
@@ -752,17 +759,23 @@ impl SimDevice {
             }
         }
         if counts[GC_SLOTS] + counts[ERASES] > 0.0 {
+            if !self.gc_burst_on {
+                self.gc_b = self.draw_burstiness();
+            }
             self.gc_burst_on = true;
         }
         self.gc_backlog[0] += counts[GC_SLOTS];
         self.gc_backlog[1] += counts[ERASES];
         let g = gc_seconds(self.gc_backlog[0], self.gc_backlog[1]);
         let backlog = max_of(&g);
-        if backlog <= 0.0 {
-            return [0.0; 5];
-        }
         if self.gc_burst_on && backlog <= band {
             self.gc_burst_on = false;
+            // A stall is over once its collection is done: the host then runs as after any
+            // burst, not faster.
+            self.gc_b = self.gc_b.min(self.spec.preset.gc.burstiness);
+        }
+        if backlog <= 0.0 {
+            return [0.0; 5];
         }
         let sustained = if h > 0.0 {
             max_of(&gc_seconds(
@@ -772,7 +785,7 @@ impl SimDevice {
         } else {
             0.0
         };
-        let b = self.spec.preset.gc.burstiness;
+        let b = self.gc_b;
         let per_host_second = if self.gc_burst_on {
             (1.0 + sustained) / (1.0 - b) - 1.0
         } else {
@@ -793,6 +806,26 @@ impl SimDevice {
         paid
     }
 
+    /// The burstiness of a burst starting now, by the preset's pacing.
+    fn draw_burstiness(&mut self) -> f64 {
+        let g = self.spec.preset.gc;
+        match g.pacing {
+            GcPacing::Waves => g.burstiness,
+            GcPacing::Continuous => 0.0,
+            GcPacing::Stalls { chance } => {
+                let u = (self.gc_rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                if u < chance {
+                    // A stall: the host gets (almost) nothing until the burst is collected.
+                    0.99
+                } else {
+                    // Mild and dense: burstiness spread over [0, b], most of it small.
+                    let v = (u - chance) / (1.0 - chance);
+                    g.burstiness * v * v
+                }
+            }
+        }
+    }
+
     /// How long garbage collection holds one die from host I/O: one erase where the firmware
     /// interleaves host I/O between GC operations, else the relocation of a whole victim (its
     /// valid pages read and programmed) and its erase.
@@ -800,7 +833,11 @@ impl SimDevice {
         let p = self.spec.preset;
         let erase = self.nand_us()[2] * 1e-6;
         if p.gc.interleaved {
-            return erase;
+            return if p.gc.suspend_us > 0.0 {
+                erase.min(p.gc.suspend_us * 1e-6)
+            } else {
+                erase
+            };
         }
         let spb = f64::from(self.ftl.geometry().slots_per_block());
         let v = self.ftl.victim_valid_fraction().unwrap_or(0.0);
@@ -1085,14 +1122,15 @@ mod tests {
             longest - typical > 0.1,
             "{longest} s against a median {typical} s"
         );
-        // An enterprise drive interleaves host I/O with GC operations: one erase at most.
+        // An enterprise drive interleaves host I/O with GC operations and suspends erases: a
+        // write waits at most the suspend (300 µs), never a whole erase (3 ms).
         let (_, services) = steady_batches("sim:dc-ssd-400g,scale=256", 3);
         let typical = median(&services);
         let longest = services.iter().copied().fold(0.0, f64::max);
-        let erase = 3e-3;
+        let (suspend, erase) = (300e-6, 3e-3);
         assert!(
-            longest > erase && longest < erase + 20.0 * typical,
-            "longest {longest} s, median {typical} s, erase {erase} s"
+            longest > typical && longest - typical < erase,
+            "longest {longest} s, median {typical} s, suspend {suspend} s"
         );
     }
 }

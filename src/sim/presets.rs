@@ -37,6 +37,22 @@ pub struct SlcCache {
     pub program_us: f64,
 }
 
+/// How the firmware paces garbage collection against host I/O, second to second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GcPacing {
+    /// Each burst is worked off at (1 − b) × the host's mean, then the host runs at (1 + b) ×
+    /// until the next: a regular wave (b: `burstiness`).
+    Waves,
+    /// The collection takes exactly what each host write needs, all the time (enterprise
+    /// firmware that budgets GC per command): 1-second IOPS stay flat.
+    Continuous,
+    /// Client firmware: each burst draws its own burstiness, mostly mild (up to b, the dense
+    /// band around the mean), and with probability `chance` the burst is a stall that holds
+    /// the host until the collection is done (seconds near zero), after which the host runs
+    /// fast until the next burst.
+    Stalls { chance: f64 },
+}
+
 /// How garbage collection is scheduled against host I/O (the second-to-second shape of
 /// steady state; the mean is set by the NAND work alone).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,6 +66,11 @@ pub struct GcSchedule {
     /// Host I/O slips in between GC operations (enterprise firmware): a host I/O waits at most
     /// one erase for a die busy collecting, not a whole victim's relocation.
     pub interleaved: bool,
+    /// Second-to-second pacing of the collection.
+    pub pacing: GcPacing,
+    /// Erase suspend: a host I/O on a die that is erasing waits at most this long, in µs, for
+    /// the erase to be suspended (0: the firmware does not suspend; it waits the whole erase).
+    pub suspend_us: f64,
 }
 
 /// History applied by `aged=`: years of service compressed into a preconditioning.
@@ -176,6 +197,8 @@ pub const PRESETS: [Preset; 4] = [
             burst_blocks: 32,
             burstiness: 0.5,
             interleaved: false,
+            pacing: GcPacing::Waves,
+            suspend_us: 0.0,
         },
         service: Service {
             hot_fraction: 0.20,
@@ -221,6 +244,8 @@ pub const PRESETS: [Preset; 4] = [
             burst_blocks: 256,
             burstiness: 0.5,
             interleaved: false,
+            pacing: GcPacing::Stalls { chance: 0.05 },
+            suspend_us: 0.0,
         },
         service: Service {
             hot_fraction: 0.3,
@@ -262,6 +287,8 @@ pub const PRESETS: [Preset; 4] = [
             burst_blocks: 512,
             burstiness: 0.12,
             interleaved: true,
+            pacing: GcPacing::Continuous,
+            suspend_us: 300.0,
         },
         service: Service {
             hot_fraction: 0.3,
@@ -303,6 +330,8 @@ pub const PRESETS: [Preset; 4] = [
             burst_blocks: 64,
             burstiness: 0.0,
             interleaved: true,
+            pacing: GcPacing::Continuous,
+            suspend_us: 0.0,
         },
         service: Service {
             hot_fraction: 0.3,
