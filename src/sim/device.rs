@@ -377,11 +377,21 @@ impl SimDevice {
     }
 
     /// Bytes the SLC cache holds now: its static part plus free TLC space run as SLC (a third
-    /// of it), up to the largest size.
+    /// of it), up to the largest size; with a free-space threshold (`dynamic_min_free`), the
+    /// largest size while that much is free, else the static part.
     #[inline]
     fn slc_capacity(&self, slc: &super::presets::SlcCache) -> f64 {
-        let free_pages = u64::from(self.ftl.geometry().user_pages) - self.ftl.mapped_pages();
+        let user_pages = u64::from(self.ftl.geometry().user_pages);
+        let free_pages = user_pages - self.ftl.mapped_pages();
         let free = (free_pages * PAGE * u64::from(self.spec.scale)) as f64;
+        if slc.dynamic_min_free > 0.0 {
+            // All or nothing: the whole dynamic part while enough is free, else none of it.
+            return if free_pages as f64 >= slc.dynamic_min_free * user_pages as f64 {
+                slc.bytes as f64
+            } else {
+                slc.static_bytes as f64
+            };
+        }
         (free / 3.0).clamp(slc.static_bytes as f64, slc.bytes as f64)
     }
 
@@ -390,6 +400,11 @@ impl SimDevice {
     /// hold, all out of free space, so they fit while the data in them is at most half of it.
     #[inline]
     fn slc_room(&self, slc: &super::presets::SlcCache) -> f64 {
+        if slc.static_bytes >= slc.bytes {
+            // A static-only cache has blocks of its own: it never needs the host's space, so
+            // there is no folding phase while the host writes (only at idle).
+            return slc.static_bytes as f64;
+        }
         let free_pages = u64::from(self.ftl.geometry().user_pages) - self.ftl.mapped_pages();
         let free = (free_pages * PAGE * u64::from(self.spec.scale)) as f64;
         slc.static_bytes as f64 + free / 2.0
@@ -951,6 +966,7 @@ pub fn geometry(spec: &SimSpec) -> Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::presets::SlcCache;
 
     fn content(stamp: u64) -> WriteContent {
         WriteContent {
@@ -1072,6 +1088,46 @@ mod tests {
         // 50 GB free, run as SLC at a third of its capacity, while the data written into the
         // cache takes free space too: x = (50 GB − x) / 3, a quarter of it.
         assert!((12e9..=13e9).contains(&(full as f64)), "95 % full: {full}");
+    }
+
+    /// The SLC cache policy as preset parameters: a dynamic part that exists only above a
+    /// free-space threshold, whole; a static-only cache that never folds while the host writes.
+    #[test]
+    fn slc_cache_policies_all_or_nothing_and_static_only() {
+        let mut spec = SimSpec::parse("sim:nvme-tlc-1t,scale=256").unwrap();
+        let slc = spec.preset.slc.unwrap();
+        spec.preset.slc = Some(SlcCache {
+            dynamic_min_free: 0.2,
+            ..slc
+        });
+        let mut dev = SimDevice::create(&spec);
+        let empty = slc_bytes_before_the_cliff(&mut dev, 0);
+        let pages = u64::from(dev.ftl().geometry().user_pages);
+        for page in empty / 4096 / 256..pages * 85 / 100 {
+            dev.write(page * 4096, 4096, &content(page), 1.0);
+        }
+        dev.idle(3600.0);
+        let full = slc_bytes_before_the_cliff(&mut dev, pages * 85 / 100);
+        println!("all or nothing: {empty} B empty, {full} B at 85 % full");
+        assert!((39e9..=40.1e9).contains(&(empty as f64)), "{empty}");
+        // 15 % free is under the 20 % threshold: the static 6 GB only.
+        assert!((5.9e9..=6.1e9).contains(&(full as f64)), "{full}");
+
+        spec.preset.slc = Some(SlcCache {
+            bytes: slc.static_bytes,
+            ..slc
+        });
+        let mut dev = SimDevice::create(&spec);
+        let cached = slc_bytes_before_the_cliff(&mut dev, 0);
+        for page in cached / 4096 / 256..pages {
+            dev.write(page * 4096, 4096, &content(page), 1.0);
+        }
+        assert!((5.9e9..=6.1e9).contains(&(cached as f64)), "{cached}");
+        assert_eq!(
+            dev.activity().fold_pages,
+            0,
+            "a static cache folds only at idle"
+        );
     }
 
     /// Random 4 KiB writes in batches of 64 at QD128 until `fills` drive-fills are written,

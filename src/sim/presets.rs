@@ -35,6 +35,10 @@ pub struct SlcCache {
     pub static_bytes: u64,
     /// SLC program time per 4 KiB.
     pub program_us: f64,
+    /// The dynamic part exists only while at least this fraction of the user capacity is free,
+    /// and then whole (all or nothing, as some vendors document it); 0: it shrinks with the
+    /// free space instead (a third of it, down to the static part).
+    pub dynamic_min_free: f64,
 }
 
 /// How the firmware paces garbage collection against host I/O, second to second.
@@ -239,6 +243,7 @@ pub const PRESETS: [Preset; 4] = [
             bytes: 40_000_000_000,
             static_bytes: 6_000_000_000,
             program_us: 40.0,
+            dynamic_min_free: 0.0,
         }),
         gc: GcSchedule {
             burst_blocks: 256,
