@@ -134,3 +134,85 @@ fn a_faded_drive_has_a_gc_tail_and_latency_grows_with_queue_depth() {
         "mean latency at QD1, 32, 128: {means:?} s, want it to grow with the queue depth"
     );
 }
+
+/// One run of `bs` I/Os on `engine`: `read_pct` % reads, `random_pct` % random, at `qd`;
+/// returns (IOPS, mean latency in µs).
+fn io_run(engine: &mut SimEngine, bs: u64, read_pct: u8, random_pct: u8, qd: u32) -> (f64, f64) {
+    let size = engine.identity().size_bytes;
+    let w = Workload {
+        bs,
+        read_pct,
+        random_pct,
+        ..writes(size, qd, Some(Duration::from_secs(5)), None)
+    };
+    let mut total = Total::default();
+    let end = engine.run(&w, &Control::default(), &mut total).unwrap();
+    assert_eq!(end, RunEnd::Completed);
+    let (r, wr) = (&total.stats.read, &total.stats.write);
+    let ops = (r.ops + wr.ops) as f64;
+    let mean_ns =
+        (r.latency_ns.mean() * r.ops as f64 + wr.latency_ns.mean() * wr.ops as f64) / ops.max(1.0);
+    (ops / total.seconds, mean_ns * 1e-3)
+}
+
+/// The enterprise preset against the DC S3700 datasheet: average sequential latency 50 µs read
+/// (read-ahead) and 65 µs write at QD1; random 8 KiB reads 47 500 IOPS and random 4 KiB reads
+/// 75 000 IOPS at QD32 (the link's per-command and per-byte cost); sequential reads 500 MB/s.
+/// A random read at QD1 pays its NAND read and transfer on top.
+#[test]
+fn dc_ssd_400g_lands_the_class_latencies_and_read_rates() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = format!(
+        "sim:dc-ssd-400g,scale=64,state={}",
+        dir.path().join("d.sim").display()
+    );
+    let mut engine = SimEngine::open(&spec).unwrap();
+    let size = engine.identity().size_bytes;
+    let fill = Workload {
+        bs: 128 << 10,
+        align: 128 << 10,
+        random_pct: 0,
+        ..writes(size, 32, None, Some(size))
+    };
+    engine
+        .run(&fill, &Control::default(), &mut Total::default())
+        .unwrap();
+    let near = |what: &str, got: f64, want: f64| {
+        println!("  {what}: {got:.1} (class {want})");
+        assert!(
+            (got - want).abs() <= 0.15 * want,
+            "{what}: {got:.1}, class {want}"
+        );
+    };
+    near(
+        "QD1 sequential read, µs",
+        io_run(&mut engine, 4096, 100, 0, 1).1,
+        50.0,
+    );
+    near(
+        "QD1 sequential write, µs",
+        io_run(&mut engine, 4096, 0, 0, 1).1,
+        65.0,
+    );
+    near(
+        "QD32 8 KiB random reads, IOPS",
+        io_run(&mut engine, 8192, 100, 100, 32).0,
+        47_500.0,
+    );
+    near(
+        "QD32 4 KiB random reads, IOPS",
+        io_run(&mut engine, 4096, 100, 100, 32).0,
+        75_000.0,
+    );
+    let (iops, _) = io_run(&mut engine, 128 << 10, 100, 0, 32);
+    near(
+        "QD32 128 KiB sequential reads, MB/s",
+        iops * 131_072.0 / 1e6,
+        500.0,
+    );
+    let (_, random_read_us) = io_run(&mut engine, 4096, 100, 100, 1);
+    assert!(
+        random_read_us > 100.0,
+        "QD1 random read {random_read_us:.1} µs"
+    );
+}

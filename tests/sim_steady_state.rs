@@ -41,6 +41,19 @@ impl Run {
         self.intervals.iter().map(|i| i.2).sum::<u64>() as f64 / self.seconds() / 1e6
     }
 
+    /// The 1-second IOPS over their mean, sorted (whole intervals only).
+    fn relative(&self) -> Vec<f64> {
+        let mut iops: Vec<f64> = self
+            .intervals
+            .iter()
+            .filter(|i| i.0 > 0.99)
+            .map(|i| i.1 as f64 / i.0)
+            .collect();
+        let mean = iops.iter().sum::<f64>() / iops.len() as f64;
+        iops.sort_by(f64::total_cmp);
+        iops.iter().map(|x| x / mean).collect()
+    }
+
     /// The 5th and 95th percentile of the 1-second IOPS over their mean (whole intervals only).
     fn spread(&self) -> (f64, f64) {
         let mut iops: Vec<f64> = self
@@ -111,8 +124,11 @@ fn steady(spec: &str, fills: u64) -> SimEngine {
 
 const SECOND: Duration = Duration::from_secs(1);
 
+/// Client firmware paces collection stochastically: a dense band around the mean, and sparse
+/// stalls, some to near zero (the shape of published 1-second consistency charts of consumer
+/// drives), not a regular wave.
 #[test]
-fn a_client_drive_in_steady_state_swings_between_half_and_one_and_a_half_its_mean() {
+fn a_client_drive_in_steady_state_keeps_a_dense_band_with_sparse_stalls() {
     let mut engine = steady("sim:nvme-tlc-1t,scale=64", 3);
     let r = run(
         &mut engine,
@@ -129,8 +145,28 @@ fn a_client_drive_in_steady_state_swings_between_half_and_one_and_a_half_its_mea
         "nvme-tlc-1t steady state: {:.0} IOPS, 1-second IOPS p5 {p5:.2}× and p95 {p95:.2}× the mean",
         r.iops()
     );
-    assert!(p5 < 0.65 && p5 > 0.35, "p5 {p5:.2}× the mean");
-    assert!(p95 > 1.35 && p95 < 1.7, "p95 {p95:.2}× the mean");
+    let rel = r.relative();
+    let stalled = rel.iter().filter(|&&x| x < 0.2).count() as f64 / rel.len() as f64;
+    let band = rel.iter().filter(|&&x| (0.6..1.6).contains(&x)).count() as f64 / rel.len() as f64;
+    println!(
+        "  {:.1} % of seconds below 0.2×, {:.1} % within 0.6–1.6×, min {:.2}×",
+        stalled * 100.0,
+        band * 100.0,
+        rel[0]
+    );
+    assert!(rel[0] < 0.2, "no stall: min {:.2}× the mean", rel[0]);
+    assert!(stalled < 0.1, "{:.1} % of seconds stalled", stalled * 100.0);
+    assert!(
+        band > 0.85,
+        "only {:.1} % of seconds in the band",
+        band * 100.0
+    );
+    let p50 = rel[rel.len() / 2];
+    assert!(
+        (0.85..1.15).contains(&p50),
+        "median second {p50:.2}× the mean"
+    );
+    assert!(p95 < 1.7, "p95 {p95:.2}× the mean");
 }
 
 #[test]
@@ -175,13 +211,15 @@ fn dc_ssd_400g_matches_the_dc_s3700_class_and_stays_flat() {
     within("fresh 4 KiB random-write IOPS", fresh, 75_000.0);
     within("steady-state 4 KiB random-write IOPS", r.iops(), 36_000.0);
     within("sequential write MB/s", seq, 460.0);
+    // Intel's performance consistency: the 99.9th-percentile slowest second at ≥ 90 % of the
+    // mean (continuous pacing). Four fills leave the drive still settling (its mean drifts
+    // down over the 300 s), so the slowest seconds get some slack; after the 4 h soak of
+    // README's calibration row the slowest second is at 0.99×.
+    let rel = r.relative();
+    let p0_1 = rel[(0.001 * (rel.len() - 1) as f64).round() as usize];
     assert!(
-        p5 > 0.75 && p95 < 1.25,
-        "1-second IOPS {p5:.2}× to {p95:.2}× the mean"
-    );
-    assert!(
-        p95 > 1.03,
-        "steady state should still breathe with GC: p95 {p95:.2}×"
+        p5 >= 0.9 && p0_1 >= 0.85 && p95 < 1.1,
+        "1-second IOPS p0.1 {p0_1:.2}×, p5 {p5:.2}×, p95 {p95:.2}× the mean"
     );
 }
 

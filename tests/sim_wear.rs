@@ -88,7 +88,9 @@ fn worn_flash_reads_slower_and_retires_blocks() {
     println!(
         "QD1 4 KiB random reads: 1 month {young_reads:.0} IOPS, 28 months {worn_reads:.0} IOPS"
     );
-    assert!(worn_reads < 0.85 * young_reads);
+    // Each read also pays the host protocol, the link and the controller (~100 µs of its
+    // ~200 µs at QD1), which the wear does not slow: the NAND part's slowdown shows diluted.
+    assert!(worn_reads < 0.9 * young_reads);
 
     // Two drive-fills of random writes: the worn drive retires blocks, and its smaller spare
     // area costs write amplification.

@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use super::ftl::{Ftl, Geometry, Work, GC_RESERVE};
+use super::presets::GcPacing;
 use super::spec::SimSpec;
 use super::CacheMode;
 use crate::pattern::{mix64, WriteContent};
@@ -25,7 +26,7 @@ const GC_SLOTS: usize = 1;
 const ERASES: usize = 2;
 const FOLD_PAGES: usize = 10;
 /// How many counts an [`Activity`] has.
-const COUNTS: usize = 11;
+const COUNTS: usize = 12;
 
 /// Resource seconds of counts (`unit` from [`SimDevice::unit_seconds`]).
 #[inline]
@@ -72,6 +73,8 @@ pub struct Activity {
     /// Pages folded from the SLC cache into TLC while the host writes: each read from SLC,
     /// programmed into TLC, and its share of the SLC block's erase.
     pub fold_pages: u64,
+    /// Reads served from the read-ahead buffer (their NAND reads were issued ahead of them).
+    pub readahead_reads: u64,
 }
 
 impl Activity {
@@ -90,6 +93,7 @@ impl Activity {
             self.slc_slots,
             self.subpage_incompressible_writes,
             self.fold_pages,
+            self.readahead_reads,
         ]
     }
 
@@ -109,6 +113,7 @@ impl Activity {
             slc_slots: c[8],
             subpage_incompressible_writes: c[9],
             fold_pages: c[10],
+            readahead_reads: c[11],
         }
     }
 
@@ -148,6 +153,10 @@ pub struct SimDevice {
     gc_backlog: [f64; 2],
     /// True while a GC burst is being worked off (host I/O slowed).
     gc_burst_on: bool,
+    /// The burstiness of the current burst (see [`super::presets::GcPacing`]).
+    gc_b: f64,
+    /// Draws each burst's burstiness where the pacing is stochastic (seeded by `seed=`).
+    gc_rng: ChaCha8Rng,
     /// False until the first batch (a drive loaded in steady state starts between bursts).
     gc_primed: bool,
     /// Collection time not yet given to an I/O waiting for it.
@@ -160,6 +169,10 @@ pub struct SimDevice {
     fold_slots: u64,
     /// Fraction of a page of SLC data still to fold (simulated pages).
     fold_carry: f64,
+    /// Where the last read ended (simulated bytes): a read starting there is sequential.
+    next_read: u64,
+    /// Latencies as the host sees them (see [`SimDevice::set_host_protocol`]).
+    host_protocol: bool,
 }
 
 impl SimDevice {
@@ -193,12 +206,16 @@ impl SimDevice {
             writes_this_session: 0,
             gc_backlog: [0.0; 2],
             gc_burst_on: false,
+            gc_b: spec.preset.gc.burstiness,
+            gc_rng: ChaCha8Rng::seed_from_u64(spec.seed ^ 0x6c_5ca1e),
             gc_primed: false,
             gc_owed: 0.0,
             gc_die: 0,
             io_seq: 0,
             fold_slots: 0,
             fold_carry: 0.0,
+            next_read: u64::MAX,
+            host_protocol: false,
         }
     }
 
@@ -360,11 +377,21 @@ impl SimDevice {
     }
 
     /// Bytes the SLC cache holds now: its static part plus free TLC space run as SLC (a third
-    /// of it), up to the largest size.
+    /// of it), up to the largest size; with a free-space threshold (`dynamic_min_free`), the
+    /// largest size while that much is free, else the static part.
     #[inline]
     fn slc_capacity(&self, slc: &super::presets::SlcCache) -> f64 {
-        let free_pages = u64::from(self.ftl.geometry().user_pages) - self.ftl.mapped_pages();
+        let user_pages = u64::from(self.ftl.geometry().user_pages);
+        let free_pages = user_pages - self.ftl.mapped_pages();
         let free = (free_pages * PAGE * u64::from(self.spec.scale)) as f64;
+        if slc.dynamic_min_free > 0.0 {
+            // All or nothing: the whole dynamic part while enough is free, else none of it.
+            return if free_pages as f64 >= slc.dynamic_min_free * user_pages as f64 {
+                slc.bytes as f64
+            } else {
+                slc.static_bytes as f64
+            };
+        }
         (free / 3.0).clamp(slc.static_bytes as f64, slc.bytes as f64)
     }
 
@@ -373,6 +400,11 @@ impl SimDevice {
     /// hold, all out of free space, so they fit while the data in them is at most half of it.
     #[inline]
     fn slc_room(&self, slc: &super::presets::SlcCache) -> f64 {
+        if slc.static_bytes >= slc.bytes {
+            // A static-only cache has blocks of its own: it never needs the host's space, so
+            // there is no folding phase while the host writes (only at idle).
+            return slc.static_bytes as f64;
+        }
         let free_pages = u64::from(self.ftl.geometry().user_pages) - self.ftl.mapped_pages();
         let free = (free_pages * PAGE * u64::from(self.spec.scale)) as f64;
         slc.static_bytes as f64 + free / 2.0
@@ -394,6 +426,10 @@ impl SimDevice {
     /// Reads `len` bytes at `offset`; unwritten pages cost the controller only.
     #[inline]
     pub fn read(&mut self, offset: u64, len: u64) {
+        if self.spec.preset.readahead && offset == self.next_read {
+            self.activity.readahead_reads += 1;
+        }
+        self.next_read = offset + len;
         let pages = u64::from(self.ftl.geometry().user_pages);
         for page in offset / PAGE..=((offset + len - 1) / PAGE).min(pages - 1) {
             if self.ftl.is_mapped(page as u32) {
@@ -560,20 +596,36 @@ impl SimDevice {
         let writes = (total.aligned_writes + total.unaligned_writes) as f64;
         let reads = total.reads as f64;
         let ops = (writes + reads) * k;
-        // The fastest one I/O can complete: acknowledged from the cache, or after its program.
+        // The fastest each I/O can complete (see [`SimDevice::floor_seconds`]).
         let [read_us, program_us, _] = self.nand_us();
-        let write_floor = match self.spec.cache {
-            CacheMode::None => (p.transfer_us + program_us) * 1e-6,
-            _ => p.ack_us * 1e-6,
-        };
-        let read_floor = (p.transfer_us + read_us) * 1e-6;
-        let floor = if ops > 0.0 {
-            (writes * write_floor + reads * read_floor) / (writes + reads)
+        let mut floor_sum = 0.0;
+        for a in ios {
+            floor_sum += self.floor_seconds(a, read_us, program_us);
+        }
+        let floor = if ios.is_empty() {
+            self.floor_seconds(&Activity::default(), read_us, program_us)
         } else {
-            write_floor
+            floor_sum / ios.len() as f64
         };
         let throughput = (ops / busy.max(1e-12)).min(f64::from(qd) / floor);
-        let seconds = if ops > 0.0 { ops / throughput } else { 0.0 };
+        let floors = k * floor_sum / f64::from(qd);
+        // Client firmware collects in the foreground: a write that finds the free pool at its
+        // low watermark waits for the collection, so at a low queue depth, where the I/Os'
+        // floors (the protocol's time) bind, the collection adds to them instead of hiding in
+        // the gaps between commands. Enterprise firmware slips it in between.
+        let serial_gc = if p.gc.interleaved {
+            0.0
+        } else {
+            k * max_of(&gc)
+        };
+        let floor_bound = ops > 0.0 && floors + serial_gc > ops / throughput;
+        let seconds = if ops <= 0.0 {
+            0.0
+        } else if floor_bound {
+            floors + serial_gc
+        } else {
+            ops / throughput
+        };
         self.life.power_on_s += seconds;
 
         // The resources' time is linear in the counts: price each count once, by the time all
@@ -594,9 +646,10 @@ impl SimDevice {
                 .sum::<f64>();
             demand += *s;
         }
-        let floors = k * (writes * write_floor + reads * read_floor) / f64::from(qd);
         let spare = (seconds - floors).max(0.0);
-        let gc_seconds = if busy > busy_host {
+        let gc_seconds = if floor_bound {
+            spare
+        } else if busy > busy_host {
             spare * (busy - busy_host) / busy
         } else {
             0.0
@@ -607,7 +660,7 @@ impl SimDevice {
             0.0
         };
         for (s, a) in service.iter_mut().zip(ios) {
-            let floor = if a.reads > 0 { read_floor } else { write_floor };
+            let floor = self.floor_seconds(a, read_us, program_us);
             *s = k * floor / f64::from(qd) + *s * per_demand;
         }
         // Consecutive I/Os are striped over the dies. The collection's time is owed to the
@@ -643,6 +696,42 @@ impl SimDevice {
         }
         self.io_seq += n;
         seconds
+    }
+
+    /// Latencies from now on include what the host's side of the protocol adds to each
+    /// command (the preset's `host_us`, its link time and the controller's per-command time;
+    /// see [`SimDevice::floor_seconds`]): on for the `sim` engine, whose latencies are the
+    /// host's; off (the default) for callers that model the host's side themselves.
+    pub fn set_host_protocol(&mut self, on: bool) {
+        self.host_protocol = on;
+    }
+
+    /// The fastest one I/O (`a`, what it did) can complete, in seconds: a write acknowledged
+    /// from the write cache (or, without one, after its transfer and program); a read after
+    /// its NAND read and transfer, or, when the read-ahead buffer holds it or it reads unwritten
+    /// pages, at once. With the host protocol on (see [`SimDevice::set_host_protocol`]) the
+    /// command's protocol latency, its link time and the controller's per-command time come on
+    /// top, which is what sets queue-depth-1 latencies.
+    #[inline]
+    fn floor_seconds(&self, a: &Activity, read_us: f64, program_us: f64) -> f64 {
+        let p = &self.spec.preset;
+        let device_us = if a.reads > 0 {
+            if a.readahead_reads > 0 || a.read_pages == 0 {
+                0.0
+            } else {
+                p.transfer_us + read_us
+            }
+        } else {
+            match self.spec.cache {
+                CacheMode::None => p.transfer_us + program_us,
+                _ => p.ack_us,
+            }
+        };
+        if !self.host_protocol {
+            return device_us * 1e-6;
+        }
+        let link_us = p.link_command_us + a.bytes as f64 / p.link_bytes_per_s * 1e6;
+        (p.host_us + link_us + 1e6 / p.controller_iops + device_us) * 1e-6
     }
 
     /// Garbage collection as it happens. The FTL reclaims in bursts (when the free pool falls
@@ -685,17 +774,23 @@ impl SimDevice {
             }
         }
         if counts[GC_SLOTS] + counts[ERASES] > 0.0 {
+            if !self.gc_burst_on {
+                self.gc_b = self.draw_burstiness();
+            }
             self.gc_burst_on = true;
         }
         self.gc_backlog[0] += counts[GC_SLOTS];
         self.gc_backlog[1] += counts[ERASES];
         let g = gc_seconds(self.gc_backlog[0], self.gc_backlog[1]);
         let backlog = max_of(&g);
-        if backlog <= 0.0 {
-            return [0.0; 5];
-        }
         if self.gc_burst_on && backlog <= band {
             self.gc_burst_on = false;
+            // A stall is over once its collection is done: the host then runs as after any
+            // burst, not faster.
+            self.gc_b = self.gc_b.min(self.spec.preset.gc.burstiness);
+        }
+        if backlog <= 0.0 {
+            return [0.0; 5];
         }
         let sustained = if h > 0.0 {
             max_of(&gc_seconds(
@@ -705,7 +800,7 @@ impl SimDevice {
         } else {
             0.0
         };
-        let b = self.spec.preset.gc.burstiness;
+        let b = self.gc_b;
         let per_host_second = if self.gc_burst_on {
             (1.0 + sustained) / (1.0 - b) - 1.0
         } else {
@@ -726,6 +821,26 @@ impl SimDevice {
         paid
     }
 
+    /// The burstiness of a burst starting now, by the preset's pacing.
+    fn draw_burstiness(&mut self) -> f64 {
+        let g = self.spec.preset.gc;
+        match g.pacing {
+            GcPacing::Waves => g.burstiness,
+            GcPacing::Continuous => 0.0,
+            GcPacing::Stalls { chance } => {
+                let u = (self.gc_rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                if u < chance {
+                    // A stall: the host gets (almost) nothing until the burst is collected.
+                    0.99
+                } else {
+                    // Mild and dense: burstiness spread over [0, b], most of it small.
+                    let v = (u - chance) / (1.0 - chance);
+                    g.burstiness * v * v
+                }
+            }
+        }
+    }
+
     /// How long garbage collection holds one die from host I/O: one erase where the firmware
     /// interleaves host I/O between GC operations, else the relocation of a whole victim (its
     /// valid pages read and programmed) and its erase.
@@ -733,7 +848,11 @@ impl SimDevice {
         let p = self.spec.preset;
         let erase = self.nand_us()[2] * 1e-6;
         if p.gc.interleaved {
-            return erase;
+            return if p.gc.suspend_us > 0.0 {
+                erase.min(p.gc.suspend_us * 1e-6)
+            } else {
+                erase
+            };
         }
         let spb = f64::from(self.ftl.geometry().slots_per_block());
         let v = self.ftl.victim_valid_fraction().unwrap_or(0.0);
@@ -784,9 +903,11 @@ impl SimDevice {
         let controller = (a.aligned_writes as f64
             + a.unaligned_writes as f64 * p.unaligned_cost
             + a.subpage_incompressible_writes as f64 * p.subpage_incompressible_cost
-            + a.reads as f64)
+            + a.reads as f64
+            + gc_slots / spp * p.gc_command_cost)
             / p.controller_iops;
-        let link = a.bytes as f64 / p.link_bytes_per_s;
+        let commands = (a.aligned_writes + a.unaligned_writes + a.reads) as f64;
+        let link = commands * p.link_command_us * 1e-6 + a.bytes as f64 / p.link_bytes_per_s;
         [die, channel, controller, link, programs / program_rate]
     }
 
@@ -845,6 +966,7 @@ pub fn geometry(spec: &SimSpec) -> Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::presets::SlcCache;
 
     fn content(stamp: u64) -> WriteContent {
         WriteContent {
@@ -968,6 +1090,46 @@ mod tests {
         assert!((12e9..=13e9).contains(&(full as f64)), "95 % full: {full}");
     }
 
+    /// The SLC cache policy as preset parameters: a dynamic part that exists only above a
+    /// free-space threshold, whole; a static-only cache that never folds while the host writes.
+    #[test]
+    fn slc_cache_policies_all_or_nothing_and_static_only() {
+        let mut spec = SimSpec::parse("sim:nvme-tlc-1t,scale=256").unwrap();
+        let slc = spec.preset.slc.unwrap();
+        spec.preset.slc = Some(SlcCache {
+            dynamic_min_free: 0.2,
+            ..slc
+        });
+        let mut dev = SimDevice::create(&spec);
+        let empty = slc_bytes_before_the_cliff(&mut dev, 0);
+        let pages = u64::from(dev.ftl().geometry().user_pages);
+        for page in empty / 4096 / 256..pages * 85 / 100 {
+            dev.write(page * 4096, 4096, &content(page), 1.0);
+        }
+        dev.idle(3600.0);
+        let full = slc_bytes_before_the_cliff(&mut dev, pages * 85 / 100);
+        println!("all or nothing: {empty} B empty, {full} B at 85 % full");
+        assert!((39e9..=40.1e9).contains(&(empty as f64)), "{empty}");
+        // 15 % free is under the 20 % threshold: the static 6 GB only.
+        assert!((5.9e9..=6.1e9).contains(&(full as f64)), "{full}");
+
+        spec.preset.slc = Some(SlcCache {
+            bytes: slc.static_bytes,
+            ..slc
+        });
+        let mut dev = SimDevice::create(&spec);
+        let cached = slc_bytes_before_the_cliff(&mut dev, 0);
+        for page in cached / 4096 / 256..pages {
+            dev.write(page * 4096, 4096, &content(page), 1.0);
+        }
+        assert!((5.9e9..=6.1e9).contains(&(cached as f64)), "{cached}");
+        assert_eq!(
+            dev.activity().fold_pages,
+            0,
+            "a static cache folds only at idle"
+        );
+    }
+
     /// Random 4 KiB writes in batches of 64 at QD128 until `fills` drive-fills are written,
     /// then one more fill whose (batch seconds, service times) are returned.
     fn steady_batches(spec: &str, fills: u64) -> (Vec<f64>, Vec<f64>) {
@@ -1016,14 +1178,15 @@ mod tests {
             longest - typical > 0.1,
             "{longest} s against a median {typical} s"
         );
-        // An enterprise drive interleaves host I/O with GC operations: one erase at most.
+        // An enterprise drive interleaves host I/O with GC operations and suspends erases: a
+        // write waits at most the suspend (300 µs), never a whole erase (3 ms).
         let (_, services) = steady_batches("sim:dc-ssd-400g,scale=256", 3);
         let typical = median(&services);
         let longest = services.iter().copied().fold(0.0, f64::max);
-        let erase = 3e-3;
+        let (suspend, erase) = (300e-6, 3e-3);
         assert!(
-            longest > erase && longest < erase + 20.0 * typical,
-            "longest {longest} s, median {typical} s, erase {erase} s"
+            longest > typical && longest - typical < erase,
+            "longest {longest} s, median {typical} s, suspend {suspend} s"
         );
     }
 }

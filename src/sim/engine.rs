@@ -55,6 +55,8 @@ impl SimEngine {
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
         let mut device = self.drive.device_mut();
+        // The engine's latencies are the host's: protocol, link and controller time included.
+        device.set_host_protocol(true);
         let k = u64::from(device.spec.scale);
         // The scaled drive runs the same workload on a span k times smaller.
         let mut scaled = w.clone();

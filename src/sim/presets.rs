@@ -35,6 +35,26 @@ pub struct SlcCache {
     pub static_bytes: u64,
     /// SLC program time per 4 KiB.
     pub program_us: f64,
+    /// The dynamic part exists only while at least this fraction of the user capacity is free,
+    /// and then whole (all or nothing, as some vendors document it); 0: it shrinks with the
+    /// free space instead (a third of it, down to the static part).
+    pub dynamic_min_free: f64,
+}
+
+/// How the firmware paces garbage collection against host I/O, second to second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GcPacing {
+    /// Each burst is worked off at (1 − b) × the host's mean, then the host runs at (1 + b) ×
+    /// until the next: a regular wave (b: `burstiness`).
+    Waves,
+    /// The collection takes exactly what each host write needs, all the time (enterprise
+    /// firmware that budgets GC per command): 1-second IOPS stay flat.
+    Continuous,
+    /// Client firmware: each burst draws its own burstiness, mostly mild (up to b, the dense
+    /// band around the mean), and with probability `chance` the burst is a stall that holds
+    /// the host until the collection is done (seconds near zero), after which the host runs
+    /// fast until the next burst.
+    Stalls { chance: f64 },
 }
 
 /// How garbage collection is scheduled against host I/O (the second-to-second shape of
@@ -50,6 +70,11 @@ pub struct GcSchedule {
     /// Host I/O slips in between GC operations (enterprise firmware): a host I/O waits at most
     /// one erase for a die busy collecting, not a whole victim's relocation.
     pub interleaved: bool,
+    /// Second-to-second pacing of the collection.
+    pub pacing: GcPacing,
+    /// Erase suspend: a host I/O on a die that is erasing waits at most this long, in µs, for
+    /// the erase to be suspended (0: the firmware does not suspend; it waits the whole erase).
+    pub suspend_us: f64,
 }
 
 /// History applied by `aged=`: years of service compressed into a preconditioning.
@@ -87,6 +112,10 @@ pub struct Preset {
     pub transfer_us: f64,
     /// Controller limit in aligned 4 KiB commands per second.
     pub controller_iops: f64,
+    /// Controller time of one page relocated by garbage collection, in aligned commands: the
+    /// firmware issues its read and program and updates the mapping, time the host's commands
+    /// then do not get (0: collection is done by hardware beside the controller's commands).
+    pub gc_command_cost: f64,
     /// Controller cost of an unaligned write relative to an aligned one.
     pub unaligned_cost: f64,
     /// Further controller cost (relative to an aligned write) of a write smaller than a page
@@ -95,6 +124,16 @@ pub struct Preset {
     pub subpage_incompressible_cost: f64,
     /// Host link bandwidth in bytes per second.
     pub link_bytes_per_s: f64,
+    /// Link time per command beyond its bytes (command, status and setup frames; doorbells and
+    /// completions on NVMe), in µs: the link carries `commands × this + bytes / bandwidth`.
+    pub link_command_us: f64,
+    /// Host-protocol latency per command in µs (driver, interrupt, AHCI or NVMe queue
+    /// handling): part of every I/O's latency as the host sees it, spent by no resource of the
+    /// drive, so it matters at low queue depth only.
+    pub host_us: f64,
+    /// The controller reads ahead: a read that continues the previous one is served from the
+    /// read-ahead buffer (its NAND work still counts, its latency is the controller's alone).
+    pub readahead: bool,
     /// Time to acknowledge a write into the write cache.
     pub ack_us: f64,
     /// Write cache capacity in bytes (unflushed writes a power cut can lose).
@@ -137,9 +176,13 @@ pub const PRESETS: [Preset; 4] = [
         endurance_pe: 5000.0,
         transfer_us: 80.0,
         controller_iops: 40_000.0,
+        gc_command_cost: 0.0,
         unaligned_cost: 5.71,
         subpage_incompressible_cost: 2.78,
         link_bytes_per_s: 280e6,
+        link_command_us: 5.5,
+        host_us: 22.0,
+        readahead: true,
         ack_us: 100.0,
         cache_bytes: 4 << 20,
         cache: super::CacheMode::Volatile,
@@ -158,6 +201,8 @@ pub const PRESETS: [Preset; 4] = [
             burst_blocks: 32,
             burstiness: 0.5,
             interleaved: false,
+            pacing: GcPacing::Waves,
+            suspend_us: 0.0,
         },
         service: Service {
             hot_fraction: 0.20,
@@ -181,9 +226,13 @@ pub const PRESETS: [Preset; 4] = [
         endurance_pe: 1500.0,
         transfer_us: 5.0,
         controller_iops: 400_000.0,
+        gc_command_cost: 0.0,
         unaligned_cost: 1.2,
         subpage_incompressible_cost: 0.0,
         link_bytes_per_s: 3.5e9,
+        link_command_us: 0.5,
+        host_us: 5.0,
+        readahead: true,
         ack_us: 20.0,
         cache_bytes: 256 << 20,
         cache: super::CacheMode::Volatile,
@@ -194,11 +243,14 @@ pub const PRESETS: [Preset; 4] = [
             bytes: 40_000_000_000,
             static_bytes: 6_000_000_000,
             program_us: 40.0,
+            dynamic_min_free: 0.0,
         }),
         gc: GcSchedule {
             burst_blocks: 256,
             burstiness: 0.5,
             interleaved: false,
+            pacing: GcPacing::Stalls { chance: 0.05 },
+            suspend_us: 0.0,
         },
         service: Service {
             hot_fraction: 0.3,
@@ -222,9 +274,13 @@ pub const PRESETS: [Preset; 4] = [
         endurance_pe: 30_000.0,
         transfer_us: 56.0,
         controller_iops: 75_000.0,
+        gc_command_cost: 0.73,
         unaligned_cost: 1.2,
         subpage_incompressible_cost: 0.0,
-        link_bytes_per_s: 560e6,
+        link_bytes_per_s: 525e6,
+        link_command_us: 5.5,
+        host_us: 22.0,
+        readahead: true,
         ack_us: 20.0,
         cache_bytes: 512 << 20,
         cache: super::CacheMode::Plp,
@@ -236,6 +292,8 @@ pub const PRESETS: [Preset; 4] = [
             burst_blocks: 512,
             burstiness: 0.12,
             interleaved: true,
+            pacing: GcPacing::Continuous,
+            suspend_us: 300.0,
         },
         service: Service {
             hot_fraction: 0.3,
@@ -259,9 +317,13 @@ pub const PRESETS: [Preset; 4] = [
         endurance_pe: 0.0,
         transfer_us: 0.5,
         controller_iops: 300_000.0,
+        gc_command_cost: 0.0,
         unaligned_cost: 1.0,
         subpage_incompressible_cost: 0.0,
         link_bytes_per_s: 2.0e9,
+        link_command_us: 0.0,
+        host_us: 0.0,
+        readahead: false,
         ack_us: 3.0,
         cache_bytes: 0,
         cache: super::CacheMode::Plp,
@@ -273,6 +335,8 @@ pub const PRESETS: [Preset; 4] = [
             burst_blocks: 64,
             burstiness: 0.0,
             interleaved: true,
+            pacing: GcPacing::Continuous,
+            suspend_us: 0.0,
         },
         service: Service {
             hot_fraction: 0.3,
