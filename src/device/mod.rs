@@ -18,10 +18,10 @@ mod sim;
 pub mod smart;
 mod spec;
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 pub use crate::drive::Identity;
+pub use crate::engine::Target;
 pub use spec::{open, short_name, Checked, Device, Gates, Opened, Readback, Spec, Storage};
 
 /// What the user asked to write to, and how far they confirmed it.
@@ -36,20 +36,6 @@ pub struct OpenRequest {
     pub force: bool,
     /// `--size`: size of a file to create (or grow to).
     pub size: Option<u64>,
-}
-
-/// A file or device ready for O_DIRECT I/O.
-#[derive(Debug)]
-pub struct Target {
-    pub path: PathBuf,
-    pub file: File,
-    pub size: u64,
-    /// Smallest offset and length granularity O_DIRECT accepts.
-    pub logical_block: u32,
-    pub physical_block: u32,
-    pub identity: Identity,
-    /// This open created the file (so a run refused afterwards should remove it again).
-    pub created: bool,
 }
 
 impl Target {

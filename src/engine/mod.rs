@@ -7,6 +7,7 @@
 mod buffer;
 mod offsets;
 pub mod realtime;
+mod target;
 pub mod threads;
 pub mod uring;
 
@@ -16,8 +17,8 @@ use std::sync::Arc;
 pub use crate::drive::RunEnd;
 pub use buffer::AlignedBuf;
 pub use offsets::OffsetGen;
+pub use target::Target;
 
-use crate::device::Target;
 use crate::stats::IntervalStats;
 use crate::workload::Workload;
 
@@ -55,7 +56,7 @@ pub trait Engine {
     ) -> anyhow::Result<RunEnd>;
     /// The drive's identity and wear as the engine itself knows them (a simulated drive);
     /// `None` means ask the system about the target instead.
-    fn drive_info(&self) -> Option<crate::device::inspect::DriveInfo> {
+    fn drive_info(&self) -> Option<crate::drive::DriveInfo> {
         None
     }
 }

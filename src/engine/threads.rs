@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::realtime::{drive, WorkerStats};
 use super::{AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
-use crate::device::Target;
+use crate::engine::Target;
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
 use crate::workload::Workload;

@@ -19,7 +19,7 @@ use io_uring::{opcode, squeue, types, IoUring};
 
 use super::realtime::{drive, WorkerStats};
 use super::{AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
-use crate::device::Target;
+use crate::engine::Target;
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
 use crate::workload::Workload;

@@ -44,7 +44,7 @@ impl SimEngine {
     }
 
     /// The drive's identity as a target.
-    pub fn identity(&self) -> crate::device::Identity {
+    pub fn identity(&self) -> crate::drive::Identity {
         super::identity_of(&self.device().spec)
     }
 

@@ -209,7 +209,7 @@ pub fn drive_info(spec: &str, id: Identity, w: SimWear) -> crate::drive::DriveIn
             .iter()
             .map(|state| format!("state file: {state}"))
             .collect(),
-        wear: crate::device::smart::Wear {
+        wear: crate::drive::Wear {
             source: "sim".into(),
             percentage_used: used.map(|u| u.round() as u32),
             life_left_percent: used.map(|u| (100.0 - u).clamp(0.0, 100.0).round() as u32),
