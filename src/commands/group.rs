@@ -60,7 +60,7 @@ pub fn run(args: &RunArgs, base: RunRequest) -> anyhow::Result<RunEnd> {
                 Err(_) => serde_json::json!({"run_dir": m.dir.display().to_string()}),
             };
             value["target"] = m.target.clone().into();
-            value["status"] = m.status().into();
+            value["status"] = m.status().as_str().into();
             if let Some(why) = m.failure() {
                 value["error"] = why.into();
             }

@@ -18,6 +18,7 @@ use crate::device::nvme::SanitizeAction;
 use crate::device::{OpenRequest, Target};
 use crate::engine::RunEnd;
 use crate::results::record::write_record;
+use crate::results::Status;
 use crate::results::{claim_dir, utc_now, ProcessStamp};
 use crate::sim::{is_sim_target, SimErase};
 
@@ -67,7 +68,7 @@ pub struct EraseRecord {
     pub ended_utc: Option<String>,
     pub duration_s: Option<f64>,
     /// `running`, then `completed`, `failed` or `interrupted`.
-    pub outcome: String,
+    pub outcome: Status,
     pub error: Option<String>,
     pub done: Option<Done>,
     pub drive_before: Option<DriveInfo>,
@@ -281,7 +282,7 @@ fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>)
         started_utc: utc_now(),
         ended_utc: None,
         duration_s: None,
-        outcome: "running".into(),
+        outcome: Status::Running,
         error: None,
         done: None,
         drive_before: facts,
@@ -302,7 +303,7 @@ fn write_erase_record(dir: &Path, record: &EraseRecord) -> anyhow::Result<()> {
     write_record(
         &dir.join("erase.json"),
         record,
-        record.outcome == "running",
+        record.outcome == Status::Running,
         |v| {
             v["outcome"] = "interrupted".into();
             v["ended_utc"] = utc_now().into();
@@ -322,17 +323,17 @@ fn finish(
     record.duration_s = Some(seconds);
     let end = match result {
         Ok(done) => {
-            record.outcome = "completed".into();
+            record.outcome = Status::Completed;
             record.done = Some(done);
             Ok(RunEnd::Completed)
         }
         Err(e) if e.downcast_ref::<Interrupted>().is_some() => {
-            record.outcome = "interrupted".into();
+            record.outcome = Status::Interrupted;
             record.error = Some(format!("{e:#}"));
             Ok(RunEnd::Interrupted)
         }
         Err(e) => {
-            record.outcome = "failed".into();
+            record.outcome = Status::Failed;
             record.error = Some(format!("{e:#}"));
             Err(e)
         }

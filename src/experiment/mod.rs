@@ -31,6 +31,7 @@ pub use record::{ExperimentRecord, Headline, Options, PhaseRecord, SCHEMA_VERSIO
 pub use runner::{preflight, resume, start, ExperimentObserver, ExperimentOutcome, Quiet};
 
 use crate::pattern::Pattern;
+use crate::results::Status;
 use crate::run::WorkloadSpec;
 use crate::sim::is_sim_target;
 use crate::workload::OnError;
@@ -107,7 +108,7 @@ pub fn new_record(
                 .has_dir()
                 .then(|| format!("{:0width$}-{}", i + 1, phase.name)),
             phase,
-            status: "pending".into(),
+            status: Status::Pending,
             started_utc: None,
             ended_utc: None,
             attempts: 0,
@@ -130,7 +131,7 @@ pub fn new_record(
         command_line: std::env::args().collect(),
         created_utc: now.clone(),
         updated_utc: now,
-        status: "pending".into(),
+        status: Status::Pending,
         phases,
     })
 }

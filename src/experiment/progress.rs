@@ -10,6 +10,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
 use super::{ExperimentObserver, ExperimentRecord, PhaseRecord};
 use crate::results::RunInfo;
+use crate::results::Status;
 use crate::run::RunObserver;
 use crate::stats::Sample;
 
@@ -96,13 +97,13 @@ impl ExperimentObserver for GroupLine {
         let done = record
             .phases
             .iter()
-            .filter(|p| p.status == "completed")
+            .filter(|p| p.status == Status::Completed)
             .count();
         let message = format!("{} ({done} of {} phases)", record.status, self.phases);
         if self.bar.is_hidden() {
             crate::note!("ssdfade: {}: experiment {message}", self.label);
         }
-        if record.status == "completed" {
+        if record.status == Status::Completed {
             self.bar.finish_with_message(message);
         } else {
             self.bar.abandon_with_message(message);

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::phase::Phase;
 use crate::bad_input;
 use crate::engine::EngineKind;
-use crate::results::write_json_atomic;
+use crate::results::{write_json_atomic, Status};
 use crate::stats::steady::SteadyState;
 use crate::stats::LatencySummary;
 
@@ -43,7 +43,7 @@ pub struct ExperimentRecord {
     pub created_utc: String,
     pub updated_utc: String,
     /// `running`, `completed`, `interrupted` or `failed`.
-    pub status: String,
+    pub status: Status,
     pub phases: Vec<PhaseRecord>,
 }
 
@@ -78,7 +78,7 @@ pub struct PhaseRecord {
     #[serde(flatten)]
     pub phase: Phase,
     /// `pending`, `running`, `completed`, `interrupted` or `failed`.
-    pub status: String,
+    pub status: Status,
     pub started_utc: Option<String>,
     pub ended_utc: Option<String>,
     /// Subdirectory (`01-in-service`), relative to the experiment directory; none for idle.

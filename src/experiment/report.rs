@@ -6,6 +6,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::record::{ExperimentRecord, PhaseRecord};
+use crate::results::Status;
 use crate::results::{read_info, read_samples, steady_line, Fade};
 use crate::units::format_duration;
 
@@ -22,7 +23,7 @@ pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
     value["experiment"] = record.name.clone().into();
     value["dir"] = dir.display().to_string().into();
     value["target"] = record.target.clone().into();
-    value["status"] = record.status.clone().into();
+    value["status"] = record.status.as_str().into();
     value["phases"] = record.phases.iter().map(phase_json).collect();
     value
 }
@@ -32,7 +33,7 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
     let done = record
         .phases
         .iter()
-        .filter(|p| p.status == "completed")
+        .filter(|p| p.status == Status::Completed)
         .count();
     let mut out = format!(
         "experiment {} on {}: {} ({} of {} phases done)\n",
@@ -108,7 +109,7 @@ fn state_of(
 ) -> Option<(f64, f64, crate::stats::LatencySummary)> {
     let h = record
         .phase(name)
-        .filter(|p| p.status == "completed")?
+        .filter(|p| p.status == Status::Completed)?
         .headline
         .as_ref()?;
     Some((h.iops?, h.mb_per_s?, h.lat_us?))

@@ -18,6 +18,7 @@ use super::record::{ExperimentRecord, Headline, PhaseRecord, TargetIdentity};
 use crate::bad_input;
 use crate::engine::RunEnd;
 use crate::erase::{EraseRequest, Method, NoEraseProgress};
+use crate::results::Status;
 use crate::results::{read_info, read_samples, utc_now, RunInfo};
 use crate::run::{continue_run, RunObserver, RunRequest, Safety, Stop};
 use crate::sim::is_sim_target;
@@ -183,7 +184,7 @@ pub fn resume(
 ) -> anyhow::Result<ExperimentOutcome> {
     let record = ExperimentRecord::load(dir)?;
     let dir = dir.canonicalize()?;
-    if record.phases.iter().all(|p| p.status == "completed") {
+    if record.phases.iter().all(|p| p.status == Status::Completed) {
         bad_input!(
             "{} is a completed experiment ({} phases): nothing to resume",
             dir.display(),
@@ -237,16 +238,16 @@ fn run_phases(
 ) -> anyhow::Result<ExperimentOutcome> {
     let _lock = lock(dir)?;
     let target = effective_target(dir, &record);
-    record.status = "running".into();
+    record.status = Status::Running;
     record.save(dir)?;
     observer.started(dir, &record);
     for i in 0..record.phases.len() {
-        if record.phases[i].status == "completed" {
+        if record.phases[i].status == Status::Completed {
             continue;
         }
         {
             let p = &mut record.phases[i];
-            p.status = "running".into();
+            p.status = Status::Running;
             p.started_utc = Some(utc_now());
             p.ended_utc = None;
             p.error = None;
@@ -260,16 +261,16 @@ fn run_phases(
         let end = match result {
             Ok((end, headline)) => {
                 p.headline = Some(headline);
-                p.status = status_of(&end).into();
+                p.status = Status::of_end(&end);
                 if let RunEnd::Failed(why) = &end {
                     p.error = Some(why.clone());
                 }
                 end
             }
             Err(e) => {
-                p.status = "failed".into();
+                p.status = Status::Failed;
                 p.error = Some(format!("{e:#}"));
-                record.status = "failed".into();
+                record.status = Status::Failed;
                 record.save(dir)?;
                 observer.finished(&record);
                 return Err(e.context(format!(
@@ -285,7 +286,7 @@ fn run_phases(
         crate::run::draw_charts(dir);
         observer.phase_finished(i, &record.phases[i]);
         if end != RunEnd::Completed {
-            record.status = status_of(&end).into();
+            record.status = Status::of_end(&end);
             record.save(dir)?;
             write_report(dir);
             observer.finished(&record);
@@ -296,7 +297,7 @@ fn run_phases(
             });
         }
     }
-    record.status = "completed".into();
+    record.status = Status::Completed;
     record.save(dir)?;
     write_report(dir);
     observer.finished(&record);
@@ -315,14 +316,6 @@ fn write_report(dir: &Path) {
             "ssdfade: note: no report written in {}: {e:#}",
             dir.display()
         );
-    }
-}
-
-fn status_of(end: &RunEnd) -> &'static str {
-    match end {
-        RunEnd::Completed => "completed",
-        RunEnd::Interrupted => "interrupted",
-        RunEnd::Failed(_) => "failed",
     }
 }
 
@@ -426,7 +419,7 @@ fn run_in(
     let previous: Option<RunInfo> = read_info(&sub).ok();
     let outcome = match previous {
         // The run ended but the experiment did not hear of it (a crash in between).
-        Some(info) if info.status == "completed" => {
+        Some(info) if info.status == Status::Completed => {
             return Ok((RunEnd::Completed, headline(&sub, &info)))
         }
         // A soak goes on with its series; on a simulated drive any run goes on from what the
@@ -473,7 +466,7 @@ fn erase_in(
     };
     if let Ok(text) = std::fs::read_to_string(sub.join("erase.json")) {
         if let Ok(r) = serde_json::from_str::<crate::erase::EraseRecord>(&text) {
-            if r.outcome == "completed" {
+            if r.outcome == Status::Completed {
                 return Ok((RunEnd::Completed, done(&r)));
             }
         }

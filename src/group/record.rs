@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use crate::results::{claim_dir, utc_now};
+use crate::results::{claim_dir, utc_now, Status};
 
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct GroupRecord {
@@ -19,7 +19,7 @@ pub struct GroupRecord {
     pub started_utc: String,
     pub ended_utc: Option<String>,
     /// `running`, `completed`, `interrupted` or `failed` (any member failed).
-    pub status: String,
+    pub status: Status,
     pub members: Vec<MemberRecord>,
 }
 
@@ -28,7 +28,7 @@ pub struct MemberRecord {
     pub target: String,
     /// The member's run directory, relative to the group directory.
     pub run_dir: String,
-    pub status: String,
+    pub status: Status,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -61,14 +61,14 @@ pub(super) fn create_dirs(
         command_line: std::env::args().collect(),
         started_utc: utc_now(),
         ended_utc: None,
-        status: "running".into(),
+        status: Status::Running,
         members: targets
             .iter()
             .zip(&relative)
             .map(|(target, rel)| MemberRecord {
                 target: target.clone(),
                 run_dir: rel.clone(),
-                status: "running".into(),
+                status: Status::Running,
                 error: None,
             })
             .collect(),

@@ -11,6 +11,7 @@ use super::latency::{LatencyChart, LatencyPoint};
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
 use super::{style, Chart, Format};
+use crate::results::Status;
 use crate::results::{workload_line, Experiment, Run};
 use crate::stats::Sample;
 
@@ -271,7 +272,7 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
     for phase in &exp.phases {
         let name = &phase.record.name;
         if let Some(idle) = phase.record.idle_seconds() {
-            if phase.record.status == "completed" && started {
+            if phase.record.status == Status::Completed && started {
                 t += idle;
             }
             continue;

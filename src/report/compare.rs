@@ -170,7 +170,7 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
                     label.clone(),
                     id.model.clone().unwrap_or_else(|| id.kind.clone()),
                     run.info.command.clone(),
-                    run.info.status.clone(),
+                    run.info.status.to_string(),
                 ]
             })
             .collect(),

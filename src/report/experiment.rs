@@ -172,7 +172,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
                 vec![
                     p.record.name.clone(),
                     p.record.kind.clone(),
-                    p.record.status.clone(),
+                    p.record.status.to_string(),
                     p.record
                         .dir
                         .as_ref()

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::reader::{load_run, Run};
+use super::Status;
 use crate::bad_input;
 
 /// One entry of experiment.json's `phases`.
@@ -24,7 +25,7 @@ pub struct PhaseRecord {
     /// `measure`, `soak`, `erase`, `idle`, …
     pub kind: String,
     #[serde(default)]
-    pub status: String,
+    pub status: Status,
     /// The phase's directory, relative to the experiment directory (none for a phase that
     /// records nothing, such as idle time).
     #[serde(default)]

@@ -8,6 +8,7 @@ mod fade;
 mod listing;
 mod reader;
 pub mod record;
+mod status;
 mod steady;
 mod summary;
 mod table;
@@ -25,6 +26,7 @@ pub use fade::Fade;
 pub use listing::{list_runs, RunListing};
 pub use reader::{load_run, read_samples, Run, SteadyWindowRecord};
 pub use record::{write_json_atomic, ProcessStamp};
+pub use status::Status;
 pub use steady::steady_line;
 pub use summary::Summary;
 pub use table::run_table;
@@ -50,7 +52,7 @@ pub struct RunInfo {
     pub engine: String,
     pub started_utc: String,
     /// `running` until the run ends, then `completed`, `interrupted` or `failed`.
-    pub status: String,
+    pub status: Status,
     #[serde(default)]
     pub ended_utc: Option<String>,
     #[serde(default)]
@@ -101,14 +103,7 @@ impl RunInfo {
     /// The status as a reader should show it: a run recorded as `running` whose process is
     /// gone is `crashed`, with the reason.
     pub fn effective_status(&self) -> (String, Option<String>) {
-        if self.status != "running" {
-            return (self.status.clone(), None);
-        }
-        match record::liveness(self.process.as_ref()) {
-            record::Liveness::Running => ("running".into(), None),
-            record::Liveness::Crashed(why) => ("crashed".into(), Some(why)),
-            record::Liveness::Unknown(why) => ("running?".into(), Some(why)),
-        }
+        self.status.shown(self.process.as_ref())
     }
 }
 
@@ -268,7 +263,7 @@ impl RunDir {
     /// Replaces `run.json` atomically (write, fsync, rename). A final record (status other than
     /// `running`) first gives back the space held for it.
     pub fn write_info(&self, info: &RunInfo) -> anyhow::Result<()> {
-        let running = info.status == "running";
+        let running = info.status == Status::Running;
         if !running {
             release_space_reserve(&self.dir);
         }

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use crate::device::{Identity, OpenRequest, Target};
 use crate::engine::{real_engine, Control, Engine, EngineKind, RunEnd};
 use crate::pattern::Pattern;
+use crate::results::Status;
 use crate::results::{utc_now, ProcessStamp, RunDir, RunInfo, Summary, TargetRecord};
 use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
@@ -228,7 +229,7 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         workload: workload.clone(),
         engine: opened.engine.name().into(),
         started_utc: utc_now(),
-        status: "running".into(),
+        status: Status::Running,
         ended_utc: None,
         end: None,
         summary: None,
@@ -428,12 +429,7 @@ fn execute(
     } else {
         resume::whole_run_summary(&previous, &segment)
     };
-    info.status = match &end {
-        RunEnd::Completed => "completed",
-        RunEnd::Interrupted => "interrupted",
-        RunEnd::Failed(_) => "failed",
-    }
-    .into();
+    info.status = Status::of_end(&end);
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary.clone());

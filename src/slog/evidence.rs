@@ -12,6 +12,7 @@ use super::verdict::{
     FADE_OK_PCT,
 };
 use super::SyncMode;
+use crate::results::Status;
 use crate::results::{read_info, read_samples, Fade, RunInfo};
 use crate::stats::Sample;
 
@@ -105,7 +106,7 @@ pub fn collect(
         }),
     };
     let recovery = sources.erases.iter().find_map(|(dir, e)| {
-        (e.outcome == "completed").then_some(())?;
+        (e.outcome == Status::Completed).then_some(())?;
         Some(RecoveryEvidence {
             erase_seconds: e.duration_s?,
             method: e.method.clone(),

@@ -36,6 +36,7 @@ use verdict::{Evidence, Verdict};
 use crate::device::inspect::DriveInfo;
 use crate::device::{OpenRequest, Target};
 use crate::engine::RunEnd;
+use crate::results::Status;
 use crate::results::{utc_now, write_json_atomic, ProcessStamp, RunDir, RunInfo, TargetRecord};
 use crate::run::RunObserver;
 use crate::sim::{is_sim_target, SimSpec};
@@ -361,7 +362,7 @@ fn execute(
         workload,
         engine: engine.into(),
         started_utc: utc_now(),
-        status: "running".into(),
+        status: Status::Running,
         ended_utc: None,
         end: None,
         summary: None,
@@ -484,12 +485,7 @@ fn execute(
         recorder.observer.drive_after(drive);
     }
     let summary = crate::results::Summary::new(&recorder.total, recorder.t_end, 0.0, 0.0, engine);
-    info.status = match &end {
-        RunEnd::Completed => "completed",
-        RunEnd::Interrupted => "interrupted",
-        RunEnd::Failed(_) => "failed",
-    }
-    .into();
+    info.status = Status::of_end(&end);
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary);

@@ -21,6 +21,7 @@ use super::phase::{Phase, PhaseKind};
 use super::record::ExperimentRecord;
 use super::{run_params, ExperimentObserver, ExperimentOutcome, Setup};
 use crate::bad_input;
+use crate::results::Status;
 use crate::results::{read_info, RunInfo};
 use crate::run::WorkloadSpec;
 use crate::sim::is_sim_target;
@@ -273,7 +274,11 @@ pub struct Measured {
 pub fn measured(dir: &Path, record: &ExperimentRecord) -> (Option<Measured>, Vec<Measured>) {
     let mut prepare = None;
     let mut points = Vec::new();
-    for p in record.phases.iter().filter(|p| p.status == "completed") {
+    for p in record
+        .phases
+        .iter()
+        .filter(|p| p.status == Status::Completed)
+    {
         let Some(sub) = p.dir.as_ref().map(|d| dir.join(d)) else {
             continue;
         };
