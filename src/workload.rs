@@ -23,6 +23,24 @@ pub enum OnError {
     Continue,
 }
 
+/// The access specification before it meets a target: `None` fields take the target's values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadSpec {
+    pub bs: u64,
+    /// `None`: the transfer size.
+    pub align: Option<u64>,
+    pub read_pct: u8,
+    pub random_pct: u8,
+    pub qd: u32,
+    /// `None`: the whole target.
+    pub span: Option<u64>,
+    /// `None`: a fresh seed (recorded in run.json).
+    pub seed: Option<u64>,
+    pub pattern: Pattern,
+    pub refill: bool,
+    pub on_error: OnError,
+}
+
 /// One workload, fully resolved against its target.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Workload {

@@ -9,7 +9,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::EraseArgs;
 use crate::engine::RunEnd;
-use crate::erase::{EraseObserver, EraseRecord, EraseRequest};
+use crate::erase::{EraseObserver, EraseRequest};
+use crate::results::EraseRecord;
 use crate::run::install_signal_flag;
 
 /// Runs `ssdfade erase`: completed, or interrupted by Ctrl-C / SIGTERM (recorded as such).

@@ -8,18 +8,16 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use indicatif::ProgressBar;
-use serde::{Deserialize, Serialize};
 
 use super::plan::{build_plan, choose, ensure_namespaces_unused, gate_preview, whole_controller};
-use super::{Done, Interrupted, Method, Plan};
+use super::{Interrupted, Method, Plan};
 use crate::bad_input;
 use crate::device::inspect::{gather, DriveInfo};
 use crate::device::nvme::SanitizeAction;
 use crate::device::{OpenRequest, Target};
 use crate::engine::RunEnd;
 use crate::results::record::write_record;
-use crate::results::Status;
-use crate::results::{claim_dir, utc_now, ProcessStamp};
+use crate::results::{claim_dir, utc_now, Done, EraseRecord, ProcessStamp, Status};
 use crate::sim::{is_sim_target, SimErase};
 
 /// Everything an erase needs, as plain values.
@@ -46,36 +44,6 @@ pub struct EraseRequest {
     /// Set it to stop between range requests and sanitize polls; the outcome is then
     /// [`RunEnd::Interrupted`]. A single ATA or NVMe command is never cut short.
     pub interrupt: Arc<AtomicBool>,
-}
-
-/// What `erase.json` records.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct EraseRecord {
-    pub tool: String,
-    pub version: String,
-    pub command: String,
-    pub command_line: Vec<String>,
-    pub target: String,
-    pub method_requested: String,
-    /// The method used (differs from the request for `auto`).
-    pub method: String,
-    /// Why `auto` chose it, and other notes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-    /// What was sent, with the command bytes.
-    pub plan: Vec<String>,
-    pub started_utc: String,
-    pub ended_utc: Option<String>,
-    pub duration_s: Option<f64>,
-    /// `running`, then `completed`, `failed` or `interrupted`.
-    pub outcome: Status,
-    pub error: Option<String>,
-    pub done: Option<Done>,
-    pub drive_before: Option<DriveInfo>,
-    pub drive_after: Option<DriveInfo>,
-    /// The process running the erase, to tell a crashed erase from a running one.
-    #[serde(default)]
-    pub process: Option<ProcessStamp>,
 }
 
 /// Watches an erase (a progress bar, an experiment's log).

@@ -14,10 +14,8 @@
 
 pub mod hir;
 pub mod idle;
-pub mod phase;
 pub mod preset;
 pub mod progress;
-pub mod record;
 pub mod report;
 pub mod runner;
 pub mod sweep;
@@ -26,8 +24,11 @@ pub mod wsat;
 
 use std::time::Duration;
 
-pub use phase::{Phase, PhaseKind, RunParams};
-pub use record::{ExperimentRecord, Headline, Options, PhaseRecord, SCHEMA_VERSION};
+pub use crate::results::experiment as record;
+pub use crate::results::phase;
+pub use crate::results::{
+    ExperimentRecord, Headline, Options, Phase, PhaseKind, PhaseRecord, RunParams, SCHEMA_VERSION,
+};
 pub use runner::{preflight, resume, start, ExperimentObserver, ExperimentOutcome, Quiet};
 
 use crate::pattern::Pattern;

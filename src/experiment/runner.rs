@@ -18,8 +18,8 @@ use super::record::{ExperimentRecord, Headline, PhaseRecord, TargetIdentity};
 use crate::bad_input;
 use crate::engine::RunEnd;
 use crate::erase::{EraseRequest, Method, NoEraseProgress};
-use crate::results::Status;
 use crate::results::{read_info, read_samples, utc_now, RunInfo};
+use crate::results::{EraseRecord, Status};
 use crate::run::{continue_run, RunObserver, RunRequest, Safety, Stop};
 use crate::sim::is_sim_target;
 
@@ -459,16 +459,14 @@ fn erase_in(
     sub: &Path,
     interrupt: &Arc<AtomicBool>,
 ) -> anyhow::Result<(RunEnd, Headline)> {
-    let done = |r: &crate::erase::EraseRecord| Headline {
+    let done = |r: &EraseRecord| Headline {
         seconds: r.duration_s.unwrap_or(0.0),
         method: Some(r.method.clone()),
         ..Headline::default()
     };
-    if let Ok(text) = std::fs::read_to_string(sub.join("erase.json")) {
-        if let Ok(r) = serde_json::from_str::<crate::erase::EraseRecord>(&text) {
-            if r.outcome == Status::Completed {
-                return Ok((RunEnd::Completed, done(&r)));
-            }
+    if let Ok(r) = EraseRecord::load(sub) {
+        if r.outcome == Status::Completed {
+            return Ok((RunEnd::Completed, done(&r)));
         }
     }
     if sub.exists() {

@@ -11,8 +11,7 @@ use super::latency::{LatencyChart, LatencyPoint};
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
 use super::{style, Chart, Format};
-use crate::results::Status;
-use crate::results::{workload_line, Experiment, Run};
+use crate::results::{workload_line, EraseRecord, Experiment, PhaseKind, Run, Status};
 use crate::stats::Sample;
 
 /// The experiment's phases on one timeline.
@@ -27,8 +26,8 @@ fn first_run(exp: &Experiment) -> Option<&Run> {
 }
 
 /// The label of an erase phase: its name and, when recorded, the method used.
-pub fn erase_label(name: &str, erase: Option<&serde_json::Value>) -> String {
-    match erase.and_then(|e| e.get("method")?.as_str()) {
+pub fn erase_label(name: &str, erase: Option<&EraseRecord>) -> String {
+    match erase.map(|e| e.method.as_str()) {
         Some(method) if method != name => format!("{name} ({method})"),
         _ => name.to_string(),
     }
@@ -59,9 +58,9 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     let mut steady = None;
     let (mut t0, mut bytes0) = (0.0, 0u64);
     for phase in &exp.phases {
-        let name = &phase.record.name;
+        let name = &phase.record.phase.name;
         let Some(run) = &phase.run else {
-            if phase.record.kind == "erase" && phase.erase.is_some() {
+            if matches!(phase.record.phase.kind, PhaseKind::Erase(_)) && phase.erase.is_some() {
                 events.push(Event {
                     label: erase_label(name, phase.erase.as_ref()),
                     t_s: t0,
@@ -94,7 +93,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             start_s: t0 + first.t_start_s,
             end_s: t0 + last.t_end_s,
         });
-        if phase.record.kind == "measure" {
+        if matches!(phase.record.phase.kind, PhaseKind::Measure(_)) {
             states.push(State {
                 name: name.clone(),
                 iops: rates(&run.samples).map_or(0.0, |(iops, _)| iops),
@@ -125,9 +124,9 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     let (soak_name, soak) = exp
         .phases
         .iter()
-        .filter(|p| p.record.kind == "soak")
+        .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
         .chain(&exp.phases)
-        .find_map(|p| Some((p.record.name.as_str(), p.run.as_ref()?)))
+        .find_map(|p| Some((p.record.phase.name.as_str(), p.run.as_ref()?)))
         .unzip();
     let subtitle = soak.map_or_else(String::new, |r| {
         format!(
@@ -190,7 +189,11 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
     let (read, write) = (style::palette(0), style::palette(1));
     let mut bars = Vec::new();
     let mut first = None;
-    for phase in exp.phases.iter().filter(|p| p.record.name != "prepare") {
+    for phase in exp
+        .phases
+        .iter()
+        .filter(|p| p.record.phase.name != "prepare")
+    {
         let Some(run) = &phase.run else { continue };
         let Some((iops, bytes_per_s)) = rates(&run.samples) else {
             continue;
@@ -198,7 +201,7 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
         first.get_or_insert(run);
         let mb = bytes_per_s / 1e6;
         bars.push(Bar {
-            label: phase.record.name.clone(),
+            label: phase.record.phase.name.clone(),
             value: mb,
             text: format!("{mb:.1} MB/s · {} IOPS", style::iops_text(iops)),
             color: if run.info.workload.read_pct >= 50 {
@@ -238,7 +241,7 @@ fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
     let run = exp
         .phases
         .iter()
-        .find(|p| p.record.name == "wsat")?
+        .find(|p| p.record.phase.name == "wsat")?
         .run
         .as_ref()?;
     Some(WsatChart {
@@ -270,7 +273,7 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
     let mut started = false;
     let mut first = None;
     for phase in &exp.phases {
-        let name = &phase.record.name;
+        let name = &phase.record.phase.name;
         if let Some(idle) = phase.record.idle_seconds() {
             if phase.record.status == Status::Completed && started {
                 t += idle;
@@ -411,7 +414,7 @@ fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
     let mut first = None;
     for phase in &exp.phases {
         let Some(run) = &phase.run else { continue };
-        if !phase.record.name.starts_with("qd") {
+        if !phase.record.phase.name.starts_with("qd") {
             return None; // a thread sweep: the timeline tells it
         }
         let ops: u64 = run.samples.iter().map(|s| s.ops).sum();

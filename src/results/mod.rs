@@ -3,9 +3,12 @@
 //! taken so a crash or power loss loses at most the interval in progress.
 
 mod describe;
-mod experiment;
+pub mod erase;
+pub mod experiment;
+mod experiment_dir;
 mod fade;
 mod listing;
+pub mod phase;
 mod reader;
 pub mod record;
 mod status;
@@ -21,9 +24,12 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 pub use describe::{device_line, device_name, workload_line};
-pub use experiment::{is_experiment, load_experiment, Experiment, LoadedPhase, PhaseRecord};
+pub use erase::{Done, EraseRecord, ToolRun};
+pub use experiment::{ExperimentRecord, Headline, Options, PhaseRecord, SCHEMA_VERSION};
+pub use experiment_dir::{is_experiment, load_experiment, Experiment, LoadedPhase};
 pub use fade::Fade;
 pub use listing::{list_runs, RunListing};
+pub use phase::{Phase, PhaseKind, RunParams};
 pub use reader::{load_run, read_samples, Run, SteadyWindowRecord};
 pub use record::{write_json_atomic, ProcessStamp};
 pub use status::Status;

@@ -16,14 +16,13 @@ use std::time::{Duration, Instant};
 
 use crate::device::{Identity, OpenRequest, Target};
 use crate::engine::{real_engine, Control, Engine, EngineKind, RunEnd};
-use crate::pattern::Pattern;
-use crate::results::Status;
-use crate::results::{utc_now, ProcessStamp, RunDir, RunInfo, Summary, TargetRecord};
+use crate::results::{utc_now, ProcessStamp, RunDir, RunInfo, Status, Summary, TargetRecord};
 use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::steady::{Criteria, SteadyTracker};
-use crate::workload::{OnError, Workload};
+use crate::workload::Workload;
 
+pub use crate::workload::WorkloadSpec;
 pub use interrupt::install_signal_flag;
 pub use observer::{NoProgress, RunObserver};
 use recorder::Recorder;
@@ -55,24 +54,6 @@ pub struct RunRequest {
     /// clock (as a sample is recorded), so a crash loses at most that much of the run; `None`:
     /// only when the run ends. Real drives ignore it.
     pub checkpoint: Option<Duration>,
-}
-
-/// The access specification before it meets a target: `None` fields take the target's values.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct WorkloadSpec {
-    pub bs: u64,
-    /// `None`: the transfer size.
-    pub align: Option<u64>,
-    pub read_pct: u8,
-    pub random_pct: u8,
-    pub qd: u32,
-    /// `None`: the whole target.
-    pub span: Option<u64>,
-    /// `None`: a fresh seed (recorded in run.json).
-    pub seed: Option<u64>,
-    pub pattern: Pattern,
-    pub refill: bool,
-    pub on_error: OnError,
 }
 
 impl WorkloadSpec {

@@ -12,8 +12,7 @@ use super::verdict::{
     FADE_OK_PCT,
 };
 use super::SyncMode;
-use crate::results::Status;
-use crate::results::{read_info, read_samples, Fade, RunInfo};
+use crate::results::{read_info, read_samples, EraseRecord, Fade, RunInfo, Status};
 use crate::stats::Sample;
 
 /// What `--from` directories hold, loaded once.
@@ -21,7 +20,7 @@ use crate::stats::Sample;
 pub struct Sources {
     /// Soaks and measures: their run.json and samples.
     pub runs: Vec<(PathBuf, RunInfo, Vec<Sample>)>,
-    pub erases: Vec<(PathBuf, crate::erase::EraseRecord)>,
+    pub erases: Vec<(PathBuf, EraseRecord)>,
     pub plp: Vec<(PathBuf, super::plp::VerifyReport)>,
     /// Earlier slog runs: their 4 KiB latency.
     pub slogs: Vec<(PathBuf, super::SlogRecord)>,
@@ -40,10 +39,7 @@ impl Sources {
                     .with_context(|| format!("parsing {}/plp.json", dir.display()))?;
                 s.plp.push((dir.clone(), report));
             } else if dir.join("erase.json").exists() {
-                let text = std::fs::read_to_string(dir.join("erase.json"))?;
-                let v = serde_json::from_str(&text)
-                    .with_context(|| format!("parsing {}/erase.json", dir.display()))?;
-                s.erases.push((dir.clone(), v));
+                s.erases.push((dir.clone(), EraseRecord::load(dir)?));
             } else if dir.join("run.json").exists() {
                 let info = read_info(dir)?;
                 let samples = read_samples(dir)?;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::run::WorkloadSpec;
+use crate::workload::WorkloadSpec;
 
 /// One step of an experiment.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
