@@ -238,6 +238,7 @@ fn erase_sim(
 
 fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>) -> EraseRecord {
     EraseRecord {
+        schema_version: crate::results::erase::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: "erase".into(),

@@ -27,8 +27,9 @@ use std::time::Duration;
 pub use crate::results::experiment as record;
 pub use crate::results::phase;
 pub use crate::results::{
-    ExperimentRecord, Headline, Options, Phase, PhaseKind, PhaseRecord, RunParams, SCHEMA_VERSION,
+    ExperimentRecord, Headline, Options, Phase, PhaseKind, PhaseRecord, RunParams,
 };
+pub use record::SCHEMA_VERSION;
 pub use runner::{preflight, resume, start, ExperimentObserver, ExperimentOutcome, Quiet};
 
 use crate::pattern::Pattern;

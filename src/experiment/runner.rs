@@ -183,6 +183,7 @@ pub fn resume(
     observer: &mut dyn ExperimentObserver,
 ) -> anyhow::Result<ExperimentOutcome> {
     let record = ExperimentRecord::load(dir)?;
+    record.check_resumable(dir)?;
     let dir = dir.canonicalize()?;
     if record.phases.iter().all(|p| p.status == Status::Completed) {
         bad_input!(

@@ -16,8 +16,8 @@ use crate::engine::RunEnd;
 use crate::results::Status;
 use crate::run::{Outcome, RunObserver, RunRequest};
 
+pub use crate::results::GroupRecord;
 pub use experiment_table::table as experiment_table;
-pub use record::GroupRecord;
 pub use table::{headline, table};
 pub use together::{Finished, Job};
 

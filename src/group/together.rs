@@ -9,7 +9,8 @@ use std::sync::mpsc;
 use crate::error::BadInput;
 use crate::results::Status;
 
-use super::record::{self, GroupRecord};
+use super::record;
+use crate::results::GroupRecord;
 
 /// One target's share of a group.
 pub trait Job: Send {

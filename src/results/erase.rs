@@ -10,12 +10,18 @@ use super::record::ProcessStamp;
 use super::Status;
 use crate::device::inspect::DriveInfo;
 
+/// The version of erase.json this build writes; it reads this one and every older one.
+pub const SCHEMA_VERSION: u32 = 1;
+
 /// The file name inside an erase directory.
 pub const FILE: &str = "erase.json";
 
 /// What `erase.json` records.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct EraseRecord {
+    /// The layout of this record ([`SCHEMA_VERSION`]); records older than the field are 1.
+    #[serde(default = "super::version::first")]
+    pub schema_version: u32,
     pub tool: String,
     pub version: String,
     pub command: String,
@@ -71,6 +77,9 @@ impl EraseRecord {
         let path = dir.join(FILE);
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+        let record: EraseRecord =
+            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        super::version::check(&path, record.schema_version, SCHEMA_VERSION)?;
+        Ok(record)
     }
 }

@@ -12,7 +12,9 @@ use crate::engine::EngineKind;
 use crate::stats::steady::SteadyState;
 use crate::stats::LatencySummary;
 
-/// The version of experiment.json this build writes and reads.
+/// The version of experiment.json this build writes, reads and resumes. Version 0 is the
+/// layout before versions (a name and phases with their kind, status and directory): it is
+/// read for plots and reports, never resumed.
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// The file name inside an experiment directory.
@@ -21,28 +23,40 @@ pub const FILE: &str = "experiment.json";
 /// The whole record.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ExperimentRecord {
+    /// [`SCHEMA_VERSION`]; 0 (absent) for the layout before versions.
+    #[serde(default)]
     pub schema_version: u32,
+    #[serde(default)]
     pub tool: String,
+    #[serde(default)]
     pub version: String,
     /// `vertex2`, `wsat`, `hir`, `sweep`, or a preset: `cdm`, `tiobench`, `iometer-allinone`.
     pub name: String,
     /// The target as the user gave it.
+    #[serde(default)]
     pub target: String,
     /// For a simulated drive without `state=`: the state file, relative to the experiment
     /// directory, that keeps it the same drive across phases and resumes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drive_state: Option<String>,
     /// The target's identity when the experiment started (a resume refuses another drive).
+    #[serde(default)]
     pub identity: TargetIdentity,
+    #[serde(default)]
     pub options: Options,
     /// Protocol-specific settings, for the summary (`--pattern-check`, the sweep's axis…).
     #[serde(default)]
     pub settings: serde_json::Value,
+    #[serde(default)]
     pub notes: Vec<String>,
+    #[serde(default)]
     pub command_line: Vec<String>,
+    #[serde(default)]
     pub created_utc: String,
+    #[serde(default)]
     pub updated_utc: String,
     /// `running`, `completed`, `interrupted` or `failed`.
+    #[serde(default)]
     pub status: Status,
     pub phases: Vec<PhaseRecord>,
 }
@@ -78,12 +92,14 @@ pub struct PhaseRecord {
     #[serde(flatten)]
     pub phase: Phase,
     /// `pending`, `running`, `completed`, `interrupted` or `failed`.
+    #[serde(default)]
     pub status: Status,
     pub started_utc: Option<String>,
     pub ended_utc: Option<String>,
     /// Subdirectory (`01-in-service`), relative to the experiment directory; none for idle.
     pub dir: Option<String>,
     /// How many times the phase was started (more than 1 after a resume).
+    #[serde(default)]
     pub attempts: u32,
     pub headline: Option<Headline>,
     pub error: Option<String>,
@@ -138,7 +154,7 @@ impl ExperimentRecord {
                 path.display()
             ),
         };
-        let value: serde_json::Value = match serde_json::from_str(&text) {
+        let mut value: serde_json::Value = match serde_json::from_str(&text) {
             Ok(v) => v,
             Err(e) => bad_input!(
                 "{} is corrupt ({e}): it can be neither read nor resumed; start a new experiment",
@@ -146,12 +162,13 @@ impl ExperimentRecord {
             ),
         };
         let schema = value.get("schema_version").and_then(|v| v.as_u64());
-        if schema != Some(u64::from(SCHEMA_VERSION)) {
-            bad_input!(
-                "{} has schema version {}, this ssdfade reads version {SCHEMA_VERSION}: read or resume it with the ssdfade that wrote it",
-                path.display(),
-                schema.map_or("none".to_string(), |s| s.to_string())
-            );
+        match schema {
+            None => unversioned::upgrade(&mut value),
+            Some(v) if v <= u64::from(SCHEMA_VERSION) => {}
+            Some(v) => bad_input!(
+                "{} has schema version {v}, this ssdfade reads up to version {SCHEMA_VERSION}: read or resume it with the ssdfade that wrote it",
+                path.display()
+            ),
         }
         match serde_json::from_value(value) {
             Ok(r) => Ok(r),
@@ -160,6 +177,18 @@ impl ExperimentRecord {
                 path.display()
             ),
         }
+    }
+
+    /// Refuses to resume a record of another version than this build writes (one line, exit 2).
+    pub fn check_resumable(&self, dir: &Path) -> anyhow::Result<()> {
+        if self.schema_version != SCHEMA_VERSION {
+            bad_input!(
+                "{} has schema version {}, this ssdfade resumes version {SCHEMA_VERSION}: resume it with the ssdfade that started it",
+                dir.join(FILE).display(),
+                self.schema_version
+            );
+        }
+        Ok(())
     }
 
     /// The phase named `name`.
@@ -187,5 +216,50 @@ mod engine_name {
             Some("uring") => Some(EngineKind::Uring),
             _ => None,
         })
+    }
+}
+
+/// The layout before schema versions, read for plots and reports: its phases name their kind
+/// but not their parameters.
+mod unversioned {
+    use serde_json::{json, Value};
+
+    use crate::pattern::Pattern;
+    use crate::workload::{OnError, WorkloadSpec};
+
+    /// Gives every phase without `params` the neutral ones of its kind, so the record reads as
+    /// version 0 ([`super::ExperimentRecord::check_resumable`] keeps them from being run).
+    pub fn upgrade(value: &mut Value) {
+        let Some(phases) = value.get_mut("phases").and_then(Value::as_array_mut) else {
+            return;
+        };
+        for phase in phases {
+            if phase.get("params").is_some() {
+                continue;
+            }
+            let params = match phase.get("kind").and_then(Value::as_str) {
+                Some("erase") => json!({"method": "auto"}),
+                Some("idle") => json!({"seconds": 0.0}),
+                _ => {
+                    json!({"workload": neutral_workload(), "duration_s": null, "bytes": null, "interval_s": 1.0})
+                }
+            };
+            phase["params"] = params;
+        }
+    }
+
+    fn neutral_workload() -> WorkloadSpec {
+        WorkloadSpec {
+            bs: 4096,
+            align: None,
+            read_pct: 0,
+            random_pct: 0,
+            qd: 1,
+            span: None,
+            seed: None,
+            pattern: Pattern::Random,
+            refill: false,
+            on_error: OnError::Stop,
+        }
     }
 }

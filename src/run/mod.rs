@@ -202,6 +202,7 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         identity: opened.identity.clone(),
     };
     let info = RunInfo {
+        schema_version: crate::results::run::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: request.command.clone(),

@@ -351,6 +351,7 @@ fn execute(
     };
     let engine = if device.sim.is_some() { "sim" } else { "sync" };
     let mut info = RunInfo {
+        schema_version: crate::results::run::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: "slog".into(),
