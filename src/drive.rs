@@ -8,7 +8,7 @@ use crate::device::smart::Wear;
 use crate::device::{ata, nvme};
 
 /// Everything `info` reports about a target.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DriveInfo {
     pub path: String,
     /// `file`, `nvme`, `sata/sas`, `virtio`, `zram`, `loop`, `block` or `sim`.
@@ -45,7 +45,7 @@ pub struct DriveInfo {
 }
 
 /// Discard (TRIM) support as the block layer reports it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Discard {
     pub supported: bool,
     pub granularity: Option<u64>,
@@ -54,7 +54,7 @@ pub struct Discard {
 }
 
 /// NVMe namespace facts that Format NVM and Sanitize need.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NvmeInfo {
     pub nsid: Option<u32>,
     /// LBA format in use (kept by a format).

@@ -14,7 +14,9 @@ use crate::pattern::Pattern;
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
 
 /// What to do when an I/O fails.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum OnError {
     /// End the run (exit 1), keeping every sample.
@@ -24,7 +26,7 @@ pub enum OnError {
 }
 
 /// The access specification before it meets a target: `None` fields take the target's values.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WorkloadSpec {
     pub bs: u64,
     /// `None`: the transfer size.
@@ -42,7 +44,7 @@ pub struct WorkloadSpec {
 }
 
 /// One workload, fully resolved against its target.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Workload {
     /// Transfer size in bytes.
     pub bs: u64,
@@ -58,11 +60,13 @@ pub struct Workload {
     pub span: u64,
     /// Stop after this long.
     #[serde(with = "secs_opt")]
+    #[schemars(with = "Option<f64>")]
     pub duration: Option<Duration>,
     /// Stop after this many bytes transferred.
     pub bytes: Option<u64>,
     /// Sample period.
     #[serde(with = "secs")]
+    #[schemars(with = "f64")]
     pub interval: Duration,
     pub seed: u64,
     pub pattern: Pattern,

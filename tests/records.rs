@@ -1,9 +1,14 @@
-//! Every directory the tool ever wrote still loads: each run, experiment, erase, group, slog
-//! and power-loss record under `results/examples/` is read through the typed loaders of
-//! `ssdfade::results` (and `ssdfade::slog` for slog.json and plp.json).
+//! The records on disk: every directory the tool ever wrote still loads (each run, experiment,
+//! erase, group, slog and power-loss record under `results/examples/` is read through the
+//! typed loaders of `ssdfade::results`, and `ssdfade::slog` for slog.json and plp.json), and
+//! the JSON Schemas published under `docs/schema/` are the ones the record types generate.
+//!
+//! After changing a record type, refresh the schemas with
+//! `SSDFADE_WRITE_SCHEMAS=1 cargo test --release --test records` and commit them.
 
 use std::path::{Path, PathBuf};
 
+use ssdfade::results::schema::{schema_file_name, schemas};
 use ssdfade::results::{load_experiment, load_run, EraseRecord, GroupRecord, Status};
 
 /// Files in a run directory that are not records read back (charts' tables, reports).
@@ -96,5 +101,42 @@ fn every_example_directory_loads_through_the_typed_records() {
     assert!(
         records >= 40,
         "only {records} records under results/examples"
+    );
+}
+
+#[test]
+fn the_published_schemas_are_the_ones_the_record_types_generate() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema");
+    let write = std::env::var_os("SSDFADE_WRITE_SCHEMAS").is_some_and(|v| v == "1");
+    let mut expected = Vec::new();
+    let mut stale = Vec::new();
+    for (file, schema) in schemas() {
+        let name = schema_file_name(file);
+        let path = dir.join(&name);
+        let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
+        if write {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &text).unwrap();
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            stale.push(format!(
+                "{} differs from the schema of {file}",
+                path.display()
+            ));
+        }
+        expected.push(name);
+    }
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !expected.contains(&name) {
+            stale.push(format!(
+                "{}/{name} is the schema of no record",
+                dir.display()
+            ));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{}\nrefresh them: SSDFADE_WRITE_SCHEMAS=1 cargo test --release --test records",
+        stale.join("\n")
     );
 }

@@ -142,7 +142,9 @@ impl AtaCommand {
 }
 
 /// The security state from IDENTIFY DEVICE words 82, 89, 90 and 128.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Security {
     pub supported: bool,
     pub enabled: bool,

@@ -48,7 +48,7 @@ pub struct Target {
 }
 
 /// What the target is, as far as the system tells.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Identity {
     /// `file`, `nvme`, `sata/sas`, `virtio`, `zram`, `loop`, `block` or `sim`.
     pub kind: String,

@@ -212,7 +212,9 @@ pub fn namespace_id(fd: &impl AsRawFd) -> std::io::Result<u32> {
 }
 
 /// What Identify Controller says about erasing.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct ControllerCaps {
     pub format_nvm: bool,
     /// FNA bit 0: a format applies to every namespace.

@@ -17,7 +17,7 @@ const GIB: u64 = 1 << 30;
 const MIB: u64 = 1 << 20;
 
 /// Wear and write counters of a drive.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Wear {
     /// Where the figures come from: `smartctl`, `nvme-smart-log`, `sim` or `none`.
     pub source: String,
@@ -46,7 +46,7 @@ pub struct Wear {
 }
 
 /// One ATA SMART attribute.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AtaAttribute {
     pub id: u32,
     pub name: String,
@@ -353,7 +353,7 @@ pub fn from_nvme_log(log: &nvme::SmartLog) -> Wear {
 }
 
 /// Write amplification of a run: NAND writes over host writes between two readings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WriteAmplification {
     pub host_bytes: u64,
     pub nand_bytes: u64,

@@ -34,7 +34,7 @@ pub trait IntervalSink {
 }
 
 /// How a run ended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "reason", content = "detail")]
 pub enum RunEnd {
     /// The stop rule was met.

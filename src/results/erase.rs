@@ -17,7 +17,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub const FILE: &str = "erase.json";
 
 /// What `erase.json` records.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EraseRecord {
     /// The layout of this record ([`SCHEMA_VERSION`]); records older than the field are 1.
     #[serde(default = "super::version::first")]
@@ -50,7 +50,7 @@ pub struct EraseRecord {
 }
 
 /// What running a plan produced, for the record.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Done {
     /// One line saying what happened.
     pub detail: String,
@@ -63,7 +63,7 @@ pub struct Done {
 }
 
 /// What a vendor erase tool (`command:`) did.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ToolRun {
     pub command: String,
     pub exit_status: Option<i32>,

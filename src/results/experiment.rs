@@ -21,7 +21,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub const FILE: &str = "experiment.json";
 
 /// The whole record.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ExperimentRecord {
     /// [`SCHEMA_VERSION`]; 0 (absent) for the layout before versions.
     #[serde(default)]
@@ -62,7 +62,7 @@ pub struct ExperimentRecord {
 }
 
 /// What identifies the drive: a resume on another one is refused.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TargetIdentity {
     pub kind: String,
     pub model: Option<String>,
@@ -71,7 +71,7 @@ pub struct TargetIdentity {
 }
 
 /// Options shared by every phase.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Options {
     /// The `--destroy-data` confirmation given when the experiment was started.
     pub destroy_data: Option<PathBuf>,
@@ -79,6 +79,7 @@ pub struct Options {
     /// Size of a test file to create.
     pub size: Option<u64>,
     #[serde(with = "engine_name")]
+    #[schemars(with = "Option<String>")]
     pub engine: Option<EngineKind>,
     /// SNIA steady-state round, seconds.
     pub ss_round_s: f64,
@@ -87,7 +88,7 @@ pub struct Options {
 }
 
 /// One phase and how it went.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PhaseRecord {
     #[serde(flatten)]
     pub phase: Phase,
@@ -106,7 +107,7 @@ pub struct PhaseRecord {
 }
 
 /// A finished phase's figures.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Headline {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iops: Option<f64>,

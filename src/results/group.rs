@@ -13,7 +13,7 @@ use super::Status;
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// The whole record.
-#[derive(Serialize, Deserialize, Debug, Clone)]
+#[derive(Serialize, Deserialize, Debug, Clone, schemars::JsonSchema)]
 pub struct GroupRecord {
     /// The layout of this record ([`SCHEMA_VERSION`]); records older than the field are 1.
     #[serde(default = "super::version::first")]
@@ -30,7 +30,7 @@ pub struct GroupRecord {
 }
 
 /// One target of the group.
-#[derive(Serialize, Deserialize, Debug, Clone)]
+#[derive(Serialize, Deserialize, Debug, Clone, schemars::JsonSchema)]
 pub struct MemberRecord {
     pub target: String,
     /// The member's run directory, relative to the group directory.

@@ -13,6 +13,7 @@ pub mod phase;
 mod reader;
 pub mod record;
 pub mod run;
+pub mod schema;
 mod status;
 mod steady;
 mod summary;

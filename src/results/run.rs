@@ -22,7 +22,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub const FILE: &str = "run.json";
 
 /// Everything `run.json` records.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RunInfo {
     /// The layout of this record ([`SCHEMA_VERSION`]); records older than the field are 1.
     #[serde(default = "super::version::first")]
@@ -68,7 +68,7 @@ pub struct RunInfo {
 
 /// One continuation of a run cut short: the series goes on at `index` and `at_s` (sample
 /// indexes and the run's time line continue without a hole); the outage is recorded here.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Resume {
     /// Index of the first sample written after the resume.
     pub index: u64,
@@ -93,7 +93,7 @@ impl RunInfo {
 }
 
 /// The target as run.json records it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TargetRecord {
     pub path: String,
     pub identity: Identity,

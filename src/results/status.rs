@@ -10,7 +10,9 @@ use super::record::{liveness, Liveness, ProcessStamp};
 use crate::engine::RunEnd;
 
 /// Where a run, phase, erase, experiment or group stands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// A phase not started yet.
