@@ -274,7 +274,7 @@ fn write_erase_record(dir: &Path, record: &EraseRecord) -> anyhow::Result<()> {
         record,
         record.outcome == Status::Running,
         |v| {
-            v["outcome"] = "interrupted".into();
+            v["outcome"] = Status::Interrupted.as_str().into();
             v["ended_utc"] = utc_now().into();
             v["error"] = "stopped by a second Ctrl-C while the erase ran: whether it completed is unknown; erase again".into();
         },

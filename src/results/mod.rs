@@ -198,7 +198,7 @@ impl RunDir {
             release_space_reserve(&self.dir);
         }
         record::write_record(&self.dir.join("run.json"), info, running, |v| {
-            v["status"] = "interrupted".into();
+            v["status"] = Status::Interrupted.as_str().into();
             v["ended_utc"] = utc_now().into();
             v["end"] = serde_json::json!({"reason": "interrupted"});
         })
