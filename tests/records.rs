@@ -1,6 +1,6 @@
 //! The records on disk: every directory the tool ever wrote still loads (each run, experiment,
 //! erase, group, slog and power-loss record under `results/examples/` is read through the
-//! typed loaders of `ssdfade::results`, and `ssdfade::slog` for slog.json and plp.json), and
+//! typed loaders of `ssdfade::results`), and
 //! the JSON Schemas published under `docs/schema/` are the ones the record types generate.
 //!
 //! After changing a record type, refresh the schemas with
@@ -60,12 +60,11 @@ fn load_records(dir: &Path) -> anyhow::Result<Vec<&'static str>> {
         loaded.push("group.json");
     }
     if dir.join("slog.json").is_file() {
-        ssdfade::slog::read_record(dir)?;
+        ssdfade::results::slog::read_record(dir)?;
         loaded.push("slog.json");
     }
     if dir.join("plp.json").is_file() {
-        let text = std::fs::read_to_string(dir.join("plp.json"))?;
-        serde_json::from_str::<ssdfade::slog::plp::VerifyReport>(&text)?;
+        ssdfade::results::plp::VerifyReport::load(dir)?;
         loaded.push("plp.json");
     }
     Ok(loaded)

@@ -3,6 +3,8 @@
 
 use schemars::schema_for;
 
+use super::plp::VerifyReport;
+use super::slog::SlogRecord;
 use super::{EraseRecord, ExperimentRecord, GroupRecord, RunInfo};
 use crate::stats::Sample;
 
@@ -14,6 +16,8 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("experiment.json", schema_for!(ExperimentRecord)),
         ("erase.json", schema_for!(EraseRecord)),
         ("group.json", schema_for!(GroupRecord)),
+        ("slog.json", schema_for!(SlogRecord)),
+        ("plp.json", schema_for!(VerifyReport)),
     ]
     .into_iter()
     .map(|(file, schema)| (file, schema.to_value()))

@@ -4,8 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
 use super::sweep::{Measured, LOG_WRITE};
 use super::verdict::{
     EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, PlpEvidence, RecoveryEvidence,
@@ -34,10 +32,8 @@ impl Sources {
             if dir.join("slog.json").exists() {
                 s.slogs.push((dir.clone(), super::read_record(dir)?));
             } else if dir.join("plp.json").exists() {
-                let text = std::fs::read_to_string(dir.join("plp.json"))?;
-                let report = serde_json::from_str(&text)
-                    .with_context(|| format!("parsing {}/plp.json", dir.display()))?;
-                s.plp.push((dir.clone(), report));
+                s.plp
+                    .push((dir.clone(), super::plp::VerifyReport::load(dir)?));
             } else if dir.join("erase.json").exists() {
                 s.erases.push((dir.clone(), EraseRecord::load(dir)?));
             } else if dir.join("run.json").exists() {
