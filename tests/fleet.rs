@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use common::{root_or_skip, ssdfade, Zram};
 use ssdfade::group::GroupRecord;
-use ssdfade::results::Status;
 use ssdfade::results::{read_info, read_samples};
+use ssdfade::results::{Command, Status};
 
 fn dev(z: &Zram) -> String {
     z.path.to_str().unwrap().to_string()
@@ -90,7 +90,7 @@ fn zram_devices_soaked_together_each_get_a_complete_run_dir_and_a_table_row() {
         let info = read_info(&run).unwrap();
         assert_eq!(&info.target.path, dev);
         assert_eq!(info.status, Status::Completed);
-        assert_eq!(info.command, "soak");
+        assert_eq!(info.command, Command::Soak);
         let samples = read_samples(&run).unwrap();
         assert!(
             samples.len() >= 3,
@@ -522,7 +522,7 @@ fn a_vertex2_experiment_on_two_targets_completes_each_and_the_table_matches_thei
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     let group = dir.path().join("grp");
     let record = GroupRecord::read(&group).unwrap();
-    assert_eq!(record.command, "experiment vertex2");
+    assert_eq!(record.command, Command::Experiment("vertex2".into()));
     assert_eq!(record.status, Status::Completed);
     let targets = [zdev.as_str(), sim];
     assert_eq!(
@@ -838,7 +838,7 @@ fn slog_on_two_targets_prints_each_verdict_from_its_own_slog_json() {
     let group = dir.path().join("grp");
     let record = GroupRecord::read(&group).unwrap();
     assert_eq!(
-        (record.command.as_str(), record.status.as_str()),
+        (record.command.to_string().as_str(), record.status.as_str()),
         ("slog", "completed")
     );
     for (member, t) in record.members.iter().zip(targets) {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use ssdfade::engine::RunEnd;
 use ssdfade::erase::{EraseRequest, Method, NoEraseProgress};
 use ssdfade::pattern::Pattern;
-use ssdfade::results::{read_info, read_samples, RunInfo, Status};
+use ssdfade::results::{read_info, read_samples, Command, RunInfo, Status};
 use ssdfade::run::{run, RunObserver, RunRequest, Safety, Stop, WorkloadSpec};
 use ssdfade::stats::Sample;
 use ssdfade::workload::OnError;
@@ -50,7 +50,7 @@ struct Log {
 
 impl RunObserver for Log {
     fn started(&mut self, _dir: &Path, info: &RunInfo) {
-        self.started.push(info.command.clone());
+        self.started.push(info.command.to_string());
     }
     fn sample(&mut self, sample: &Sample) {
         self.samples.push(sample.clone());
@@ -88,7 +88,7 @@ fn a_run_from_code_records_what_its_observer_saw() {
     assert_eq!(samples.last().unwrap().bytes_written_total, bytes);
 
     let info = read_info(&dir).unwrap();
-    assert_eq!(info.command, "library-test");
+    assert_eq!(info.command, Command::Other("library-test".into()));
     assert_eq!(info.status, Status::Completed);
     assert_eq!(info.workload.qd, 32);
     assert_eq!(info.workload.seed, 7);

@@ -12,7 +12,7 @@ use crate::run::{RunObserver, RunRequest};
 /// Runs `base` (a measure or soak request) on every target of `args` at once and prints the
 /// results.
 pub fn run(args: &RunArgs, base: RunRequest) -> anyhow::Result<RunEnd> {
-    let command = base.command.clone();
+    let command = base.command.to_string();
     let targets: Vec<String> = std::iter::once(args.target.clone())
         .chain(args.more_targets.iter().cloned())
         .collect();

@@ -17,7 +17,7 @@ use crate::device::nvme::SanitizeAction;
 use crate::device::{OpenRequest, Target};
 use crate::engine::RunEnd;
 use crate::results::record::write_record;
-use crate::results::{claim_dir, utc_now, Done, EraseRecord, ProcessStamp, Status};
+use crate::results::{claim_dir, utc_now, Command, Done, EraseRecord, ProcessStamp, Status};
 use crate::sim::{is_sim_target, SimErase};
 
 /// Everything an erase needs, as plain values.
@@ -241,7 +241,7 @@ fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>)
         schema_version: crate::results::erase::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        command: "erase".into(),
+        command: Command::Erase,
         command_line: std::env::args().collect(),
         target: req.target.clone(),
         method_requested: req.method.to_string(),

@@ -19,7 +19,7 @@ use crate::bad_input;
 use crate::engine::RunEnd;
 use crate::erase::{EraseRequest, Method, NoEraseProgress};
 use crate::results::{read_info, read_samples, utc_now, RunInfo};
-use crate::results::{EraseRecord, Status};
+use crate::results::{Command, EraseRecord, Status};
 use crate::run::{continue_run, RunObserver, RunRequest, Safety, Stop};
 use crate::sim::is_sim_target;
 
@@ -400,7 +400,7 @@ fn run_request(
             size: o.size,
         },
         out: Some(sub.to_path_buf()),
-        command: format!("experiment {} {}", record.name, p.phase.name),
+        command: Command::Experiment(format!("{} {}", record.name, p.phase.name)),
         interrupt: interrupt.clone(),
         checkpoint: if soak {
             o.checkpoint_s.map(Duration::from_secs_f64)

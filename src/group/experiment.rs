@@ -89,7 +89,7 @@ pub fn resume(
     interrupt: Arc<AtomicBool>,
 ) -> anyhow::Result<GroupExperiment> {
     let mut record = GroupRecord::read(dir)?;
-    if !record.command.starts_with("experiment ") {
+    if !matches!(record.command, crate::results::Command::Experiment(_)) {
         crate::bad_input!(
             "{} is a group of `{}` runs, which cannot be resumed: only experiment groups can",
             dir.display(),

@@ -158,7 +158,7 @@ pub fn plot_dir(dir: &Path, format: Format, out: Option<&Path>) -> anyhow::Resul
     }
     let run = load_run(dir)?;
     let mut written = render_run(&run, &fade_path, format)?;
-    if run.info.command == "slog" {
+    if run.info.command == crate::results::Command::Slog {
         let path = fade_path.with_file_name(format!("slog.{}", format.extension()));
         super::slog_chart(dir)?.write(&path, format)?;
         written.push(path);

@@ -7,7 +7,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::record::ProcessStamp;
-use super::Status;
+use super::{Command, Status};
 use crate::device::inspect::DriveInfo;
 
 /// The version of erase.json this build writes; it reads this one and every older one.
@@ -24,7 +24,7 @@ pub struct EraseRecord {
     pub schema_version: u32,
     pub tool: String,
     pub version: String,
-    pub command: String,
+    pub command: Command,
     pub command_line: Vec<String>,
     pub target: String,
     pub method_requested: String,

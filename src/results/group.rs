@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use super::Status;
+use super::{Command, Status};
 
 /// The version of group.json this build writes; it reads this one and every older one.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -20,7 +20,7 @@ pub struct GroupRecord {
     pub schema_version: u32,
     pub tool: String,
     pub version: String,
-    pub command: String,
+    pub command: Command,
     pub command_line: Vec<String>,
     pub started_utc: String,
     pub ended_utc: Option<String>,

@@ -94,7 +94,7 @@ fn describe_run(dir: &Path) -> RunListing {
     };
     RunListing {
         dir: dir.to_path_buf(),
-        command: info.command,
+        command: info.command.to_string(),
         status,
         note,
         target: info.target.path,

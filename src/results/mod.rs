@@ -1,7 +1,12 @@
-//! The run directory, the contract between measuring and presenting: `run.json` describes the
-//! run, `samples.jsonl` holds one [`Sample`] per line, each flushed to stable storage as it is
-//! taken so a crash or power loss loses at most the interval in progress.
+//! Everything the tool keeps on disk, the contract between measuring and presenting: one
+//! plain serde type per record file (run.json in [`run`], experiment.json in [`experiment`],
+//! erase.json, group.json, slog.json, plp.json in their own files), each with its schema
+//! version, load and save, and the status they share ([`Status`]); no other module parses them.
+//! The run directory is written here too: `samples.jsonl` holds one [`Sample`] per line, each
+//! flushed to stable storage as it is taken so a crash or power loss loses at most the
+//! interval in progress. The JSON Schemas under `docs/schema/` come from [`schema`].
 
+mod command;
 mod describe;
 pub mod erase;
 pub mod experiment;
@@ -28,6 +33,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+pub use command::Command;
 pub use describe::{device_line, device_name, workload_line};
 pub use erase::{Done, EraseRecord, ToolRun};
 pub use experiment::{ExperimentRecord, Headline, Options, PhaseRecord};

@@ -7,7 +7,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::record::ProcessStamp;
-use super::{Status, Summary};
+use super::{Command, Status, Summary};
 use crate::device::inspect::DriveInfo;
 use crate::device::smart::WriteAmplification;
 use crate::device::Identity;
@@ -30,7 +30,7 @@ pub struct RunInfo {
     pub tool: String,
     pub version: String,
     /// `measure`, `soak`, …
-    pub command: String,
+    pub command: Command,
     pub command_line: Vec<String>,
     pub target: TargetRecord,
     pub workload: Workload,

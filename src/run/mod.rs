@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 use crate::device::{Identity, OpenRequest, Target};
 use crate::engine::{real_engine, Control, Engine, EngineKind, RunEnd};
-use crate::results::{utc_now, ProcessStamp, RunDir, RunInfo, Status, Summary, TargetRecord};
+use crate::results::{
+    utc_now, Command, ProcessStamp, RunDir, RunInfo, Status, Summary, TargetRecord,
+};
 use crate::sim::{is_sim_target, SimEngine};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::steady::{Criteria, SteadyTracker};
@@ -46,7 +48,7 @@ pub struct RunRequest {
     /// Run directory; `None`: `results/<UTC time>-<target name>`.
     pub out: Option<PathBuf>,
     /// Recorded in run.json as `command` (`measure`, `soak`, …).
-    pub command: String,
+    pub command: Command,
     /// Set it (e.g. with [`install_signal_flag`]) to end the run cleanly after the current
     /// interval; the outcome is then [`RunEnd::Interrupted`].
     pub interrupt: Arc<AtomicBool>,

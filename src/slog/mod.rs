@@ -33,8 +33,8 @@ use verdict::Verdict;
 use crate::device::inspect::DriveInfo;
 use crate::device::{OpenRequest, Target};
 use crate::engine::RunEnd;
-use crate::results::Status;
 use crate::results::{utc_now, write_json_atomic, ProcessStamp, RunDir, RunInfo, TargetRecord};
+use crate::results::{Command, Status};
 use crate::run::RunObserver;
 use crate::sim::{is_sim_target, SimSpec};
 use crate::stats::{IntervalStats, Sample};
@@ -306,7 +306,7 @@ fn execute(
         schema_version: crate::results::run::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        command: "slog".into(),
+        command: Command::Slog,
         command_line: std::env::args().collect(),
         target: TargetRecord {
             path: req.target.clone(),
