@@ -198,7 +198,7 @@ pub fn launch_record(
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
     observer: &mut dyn ExperimentObserver,
 ) -> anyhow::Result<ExperimentOutcome> {
-    let dir = out.unwrap_or_else(|| default_dir(&record.name, &record.target));
+    let dir = out.unwrap_or_else(|| default_dir(record.name.as_str(), &record.target));
     start(&dir, record, interrupt, observer)
 }
 

@@ -57,7 +57,7 @@ impl ExperimentOutcome {
     pub fn charts(&self) -> Vec<String> {
         let mut names = vec!["fade", "fade-latency", "sweep", "wsat", "hir"];
         if !names.contains(&self.record.name.as_str()) {
-            names.push(&self.record.name); // a preset's bars are named after it
+            names.push(self.record.name.as_str()); // a preset's bars are named after it
         }
         names
             .iter()

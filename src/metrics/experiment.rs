@@ -123,7 +123,7 @@ impl ExperimentObserver for ExperimentMetrics {
             target: record.target.clone(),
             model: record.identity.model.clone().unwrap_or_default(),
             serial: record.identity.serial.clone().unwrap_or_default(),
-            experiment: record.name.clone(),
+            experiment: record.name.to_string(),
             run: dir
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())

@@ -11,7 +11,9 @@ use super::latency::{LatencyChart, LatencyPoint};
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
 use super::{style, Chart, Format};
-use crate::results::{workload_line, EraseRecord, Experiment, PhaseKind, Run, Status};
+use crate::results::{
+    workload_line, EraseRecord, Experiment, ExperimentKind, PhaseKind, Run, Status,
+};
 use crate::stats::Sample;
 
 /// The experiment's phases on one timeline.
@@ -183,7 +185,7 @@ pub fn render_experiment(
 /// The bars of a benchmark preset (`measure --preset`): MB/s (10^6 bytes/s, as the benchmarks
 /// count) of every point, reads and writes in two colours; the preparation write left out.
 fn preset_chart(exp: &Experiment) -> Option<BarChart> {
-    if !crate::experiment::preset::is_preset(&exp.name) {
+    if !crate::experiment::preset::is_preset(exp.name.as_str()) {
         return None;
     }
     let (read, write) = (style::palette(0), style::palette(1));
@@ -235,7 +237,7 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
 /// SNIA's WSAT chart of a write-saturation experiment: one point per round of its `wsat`
 /// phase, against time and against host data written.
 fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
-    if exp.name != "wsat" {
+    if exp.name != ExperimentKind::Wsat {
         return None;
     }
     let run = exp
@@ -265,7 +267,7 @@ fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
 /// preconditioning (its steady-state window) for reference. Time includes the idle gaps and
 /// starts where the steady-state window starts.
 fn hir_chart(exp: &Experiment) -> Option<HirChart> {
-    if exp.name != "hir" {
+    if exp.name != ExperimentKind::Hir {
         return None;
     }
     let mut points = Vec::new();
@@ -362,7 +364,7 @@ impl ProtocolChart {
             .map(ProtocolChart::Sweep)
             .or_else(|| wsat_chart(exp).map(ProtocolChart::Wsat))
             .or_else(|| hir_chart(exp).map(ProtocolChart::Hir))
-            .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.clone(), c)))
+            .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.to_string(), c)))
     }
 
     /// The chart's file name without extension.
@@ -407,7 +409,7 @@ impl ProtocolChart {
 /// The IOPS-and-latency-against-QD chart of a queue-depth sweep (`ssdfade sweep --qd`): one
 /// point per sweep point that ran, recomputed from its samples.
 fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
-    if exp.name != "sweep" {
+    if exp.name != ExperimentKind::Sweep {
         return None;
     }
     let mut points = Vec::new();

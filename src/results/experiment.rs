@@ -31,7 +31,7 @@ pub struct ExperimentRecord {
     #[serde(default)]
     pub version: String,
     /// `vertex2`, `wsat`, `hir`, `sweep`, or a preset: `cdm`, `tiobench`, `iometer-allinone`.
-    pub name: String,
+    pub name: ExperimentKind,
     /// The target as the user gave it.
     #[serde(default)]
     pub target: String,
@@ -59,6 +59,75 @@ pub struct ExperimentRecord {
     #[serde(default)]
     pub status: Status,
     pub phases: Vec<PhaseRecord>,
+}
+
+/// Which experiment a record is, written as its name (`vertex2`, `cdm`…).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum ExperimentKind {
+    Vertex2,
+    Wsat,
+    Hir,
+    Sweep,
+    /// A preset (`cdm`, `tiobench`, `iometer-allinone`: `experiment::preset` knows them), or
+    /// a name written by hand.
+    Named(String),
+}
+
+impl ExperimentKind {
+    /// The name written in experiment.json.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ExperimentKind::Vertex2 => "vertex2",
+            ExperimentKind::Wsat => "wsat",
+            ExperimentKind::Hir => "hir",
+            ExperimentKind::Sweep => "sweep",
+            ExperimentKind::Named(name) => name,
+        }
+    }
+}
+
+impl From<&str> for ExperimentKind {
+    fn from(name: &str) -> ExperimentKind {
+        match name {
+            "vertex2" => ExperimentKind::Vertex2,
+            "wsat" => ExperimentKind::Wsat,
+            "hir" => ExperimentKind::Hir,
+            "sweep" => ExperimentKind::Sweep,
+            _ => ExperimentKind::Named(name.to_string()),
+        }
+    }
+}
+
+impl From<String> for ExperimentKind {
+    fn from(name: String) -> ExperimentKind {
+        ExperimentKind::from(name.as_str())
+    }
+}
+
+impl From<ExperimentKind> for String {
+    fn from(kind: ExperimentKind) -> String {
+        kind.as_str().to_string()
+    }
+}
+
+impl std::fmt::Display for ExperimentKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl schemars::JsonSchema for ExperimentKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ExperimentKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "`vertex2`, `wsat`, `hir`, `sweep`, or a preset: `cdm`, `tiobench`, `iometer-allinone`."
+        })
+    }
 }
 
 /// What identifies the drive: a resume on another one is refused.

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use super::reader::{load_run, Run};
-use super::{EraseRecord, ExperimentRecord, PhaseRecord};
+use super::{EraseRecord, ExperimentKind, ExperimentRecord, PhaseRecord};
 use crate::bad_input;
 
 /// A phase as read back: its record and, when it ran, its samples or its erase record.
@@ -25,7 +25,7 @@ pub struct LoadedPhase {
 pub struct Experiment {
     pub dir: PathBuf,
     /// The experiment's kind as recorded (`vertex2`, `wsat`, a preset…).
-    pub name: String,
+    pub name: ExperimentKind,
     pub record: ExperimentRecord,
     pub phases: Vec<LoadedPhase>,
 }
