@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Everything `info` reports about a target.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DriveInfo {
     pub path: String,
     /// `file`, `nvme`, `sata/sas`, `virtio`, `zram`, `loop`, `block` or `sim`.
@@ -43,7 +43,7 @@ pub struct DriveInfo {
 }
 
 /// Discard (TRIM) support as the block layer reports it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Discard {
     pub supported: bool,
     pub granularity: Option<u64>,
@@ -52,7 +52,7 @@ pub struct Discard {
 }
 
 /// NVMe namespace facts that Format NVM and Sanitize need.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NvmeInfo {
     pub nsid: Option<u32>,
     /// LBA format in use (kept by a format).
@@ -61,7 +61,7 @@ pub struct NvmeInfo {
 }
 
 /// What the target is, as far as the system tells.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Identity {
     /// `file`, `nvme`, `sata/sas`, `virtio`, `zram`, `loop`, `block` or `sim`.
     pub kind: String,
@@ -82,7 +82,7 @@ pub struct Identity {
 }
 
 /// Wear and write counters of a drive.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Wear {
     /// Where the figures come from: `smartctl`, `nvme-smart-log`, `sim` or `none`.
     pub source: String,
@@ -111,7 +111,7 @@ pub struct Wear {
 }
 
 /// One ATA SMART attribute.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AtaAttribute {
     pub id: u32,
     pub name: String,
@@ -124,7 +124,9 @@ pub struct AtaAttribute {
 }
 
 /// The security state from IDENTIFY DEVICE words 82, 89, 90 and 128.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Security {
     pub supported: bool,
     pub enabled: bool,
@@ -137,7 +139,9 @@ pub struct Security {
 }
 
 /// What Identify Controller says about erasing.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct ControllerCaps {
     pub format_nvm: bool,
     /// FNA bit 0: a format applies to every namespace.
@@ -150,7 +154,7 @@ pub struct ControllerCaps {
 }
 
 /// How a run ended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "reason", content = "detail")]
 pub enum RunEnd {
     /// The stop rule was met.

@@ -23,7 +23,9 @@ const POOL_BYTES: usize = 1 << 20;
 const DEDUPE_HISTORY: usize = 1024;
 
 /// The data pattern the user chose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "percent")]
 pub enum Pattern {
     /// Incompressible, unique per write (the default).

@@ -14,7 +14,9 @@ use crate::pattern::Pattern;
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
 
 /// What to do when an I/O fails.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum OnError {
     /// End the run (exit 1), keeping every sample.
@@ -23,8 +25,26 @@ pub enum OnError {
     Continue,
 }
 
+/// The access specification before it meets a target: `None` fields take the target's values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct WorkloadSpec {
+    pub bs: u64,
+    /// `None`: the transfer size.
+    pub align: Option<u64>,
+    pub read_pct: u8,
+    pub random_pct: u8,
+    pub qd: u32,
+    /// `None`: the whole target.
+    pub span: Option<u64>,
+    /// `None`: a fresh seed (recorded in run.json).
+    pub seed: Option<u64>,
+    pub pattern: Pattern,
+    pub refill: bool,
+    pub on_error: OnError,
+}
+
 /// One workload, fully resolved against its target.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Workload {
     /// Transfer size in bytes.
     pub bs: u64,
@@ -40,11 +60,13 @@ pub struct Workload {
     pub span: u64,
     /// Stop after this long.
     #[serde(with = "secs_opt")]
+    #[schemars(with = "Option<f64>")]
     pub duration: Option<Duration>,
     /// Stop after this many bytes transferred.
     pub bytes: Option<u64>,
     /// Sample period.
     #[serde(with = "secs")]
+    #[schemars(with = "f64")]
     pub interval: Duration,
     pub seed: u64,
     pub pattern: Pattern,

@@ -19,7 +19,7 @@ use std::time::Duration;
 use common::{json_ok, lines_in, root_or_skip, run_ok, ssdfade, wait_for, Loop};
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
-use ssdfade::results::{read_info, read_samples};
+use ssdfade::results::{read_info, read_samples, Status};
 
 fn signal(child: &std::process::Child, sig: Signal) {
     kill(Pid::from_raw(child.id() as i32), sig).unwrap();
@@ -45,7 +45,7 @@ fn ctrl_c_keeps_the_partial_last_sample() {
     let run = dir.path().join("run");
     let samples = read_samples(&run).unwrap();
     let info = read_info(&run).unwrap();
-    assert_eq!(info.status, "interrupted");
+    assert_eq!(info.status, Status::Interrupted);
     let last = samples.last().unwrap();
     let spans: Vec<(f64, f64)> = samples.iter().map(|s| (s.t_start_s, s.t_end_s)).collect();
     let length = last.t_end_s - last.t_start_s;

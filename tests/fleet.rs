@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use common::{root_or_skip, ssdfade, Zram};
 use ssdfade::group::GroupRecord;
 use ssdfade::results::{read_info, read_samples};
+use ssdfade::results::{Command, Status};
 
 fn dev(z: &Zram) -> String {
     z.path.to_str().unwrap().to_string()
@@ -62,7 +63,7 @@ fn zram_devices_soaked_together_each_get_a_complete_run_dir_and_a_table_row() {
     );
     let group = dir.path().join("grp");
     let record = GroupRecord::read(&group).unwrap();
-    assert_eq!(record.status, "completed");
+    assert_eq!(record.status, Status::Completed);
     assert_eq!(record.members.len(), 3);
     // The overlay of the three fade curves, drawn by `compare` into the group directory.
     let png = std::fs::read(group.join("compare.png")).unwrap();
@@ -78,7 +79,7 @@ fn zram_devices_soaked_together_each_get_a_complete_run_dir_and_a_table_row() {
     let mut run_dirs = std::collections::HashSet::new();
     for (member, dev) in record.members.iter().zip(&devs) {
         assert_eq!(&member.target, dev);
-        assert_eq!(member.status, "completed");
+        assert_eq!(member.status, Status::Completed);
         let run = group.join(&member.run_dir);
         assert!(
             run_dirs.insert(run.clone()),
@@ -88,8 +89,8 @@ fn zram_devices_soaked_together_each_get_a_complete_run_dir_and_a_table_row() {
         // Each run directory stands alone: its own run.json naming its own device, its own samples.
         let info = read_info(&run).unwrap();
         assert_eq!(&info.target.path, dev);
-        assert_eq!(info.status, "completed");
-        assert_eq!(info.command, "soak");
+        assert_eq!(info.status, Status::Completed);
+        assert_eq!(info.command, Command::Soak);
         let samples = read_samples(&run).unwrap();
         assert!(
             samples.len() >= 3,
@@ -156,17 +157,17 @@ fn a_failing_target_does_not_stop_the_others_and_the_exit_status_says_which() {
     assert!(!stderr.contains(&format!("{good_dev} failed")), "{stderr}");
     let group = dir.path().join("grp");
     let record = GroupRecord::read(&group).unwrap();
-    assert_eq!(record.status, "failed");
+    assert_eq!(record.status, Status::Failed);
     let by_target: HashMap<&str, _> = record
         .members
         .iter()
         .map(|m| (m.target.as_str(), m))
         .collect();
-    assert_eq!(by_target[full_dev.as_str()].status, "failed");
+    assert_eq!(by_target[full_dev.as_str()].status, Status::Failed);
     assert!(by_target[full_dev.as_str()].error.is_some());
     for ok in [good_dev.as_str(), "sim:ram-8g,scale=64"] {
         let member = by_target[ok];
-        assert_eq!(member.status, "completed", "{ok}");
+        assert_eq!(member.status, Status::Completed, "{ok}");
         // It ran its whole duration, after the other target had failed.
         let samples = read_samples(&group.join(&member.run_dir)).unwrap();
         assert!(
@@ -176,7 +177,7 @@ fn a_failing_target_does_not_stop_the_others_and_the_exit_status_says_which() {
         );
     }
     let failed = read_info(&group.join(&by_target[full_dev.as_str()].run_dir)).unwrap();
-    assert_eq!(failed.status, "failed");
+    assert_eq!(failed.status, Status::Failed);
 }
 
 #[test]
@@ -521,8 +522,8 @@ fn a_vertex2_experiment_on_two_targets_completes_each_and_the_table_matches_thei
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     let group = dir.path().join("grp");
     let record = GroupRecord::read(&group).unwrap();
-    assert_eq!(record.command, "experiment vertex2");
-    assert_eq!(record.status, "completed");
+    assert_eq!(record.command, Command::Experiment("vertex2".into()));
+    assert_eq!(record.status, Status::Completed);
     let targets = [zdev.as_str(), sim];
     assert_eq!(
         record
@@ -534,7 +535,7 @@ fn a_vertex2_experiment_on_two_targets_completes_each_and_the_table_matches_thei
     );
     for member in &record.members {
         let t = member.target.as_str();
-        assert_eq!(member.status, "completed", "{t}");
+        assert_eq!(member.status, Status::Completed, "{t}");
         let exp_dir = group.join(&member.run_dir);
         let exp = experiment_json(&exp_dir);
         assert_eq!(exp["target"], t);
@@ -614,7 +615,7 @@ fn a_failing_target_does_not_stop_the_other_experiment_and_resume_leaves_the_fin
     assert_eq!(row_of(&stdout, sim)[1], "completed");
     let group = dir.path().join("grp");
     let record = GroupRecord::read(&group).unwrap();
-    assert_eq!(record.status, "failed");
+    assert_eq!(record.status, Status::Failed);
     let (failed, done) = (&record.members[0], &record.members[1]);
     assert_eq!(
         (failed.status.as_str(), done.status.as_str()),
@@ -837,7 +838,7 @@ fn slog_on_two_targets_prints_each_verdict_from_its_own_slog_json() {
     let group = dir.path().join("grp");
     let record = GroupRecord::read(&group).unwrap();
     assert_eq!(
-        (record.command.as_str(), record.status.as_str()),
+        (record.command.to_string().as_str(), record.status.as_str()),
         ("slog", "completed")
     );
     for (member, t) in record.members.iter().zip(targets) {

@@ -10,6 +10,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{root_or_skip, ssdfade};
+use ssdfade::results::Status;
 use ssdfade::results::{read_info, read_samples};
 
 /// Waits until `dir/samples.jsonl` holds at least `lines` lines (the run is under way).
@@ -82,7 +83,7 @@ fn a_killed_run_is_listed_as_crashed_with_its_iops_from_the_samples() {
     child.wait().unwrap();
     assert_eq!(
         read_info(&run).unwrap().status,
-        "running",
+        Status::Running,
         "the record itself cannot know"
     );
     let listed = runs_json(dir.path());
@@ -117,7 +118,7 @@ fn a_second_ctrl_c_still_records_the_run_as_interrupted() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     let info = read_info(&run).unwrap();
-    assert_eq!(info.status, "interrupted");
+    assert_eq!(info.status, Status::Interrupted);
     assert!(info.ended_utc.is_some());
     assert!(read_samples(&run).unwrap().len() >= 3);
     let names: Vec<String> = std::fs::read_dir(&run)
@@ -175,7 +176,7 @@ fn a_full_disk_ends_the_run_as_failed_with_whole_sample_lines() {
     assert!(stderr.contains("samples.jsonl"), "{stderr}");
     let run = mnt.join("run");
     let info = read_info(&run).unwrap();
-    assert_eq!(info.status, "failed");
+    assert_eq!(info.status, Status::Failed);
     let text = std::fs::read_to_string(run.join("samples.jsonl")).unwrap();
     assert!(text.ends_with('\n'), "samples.jsonl ends with a whole line");
     let lines = text.lines().count();

@@ -9,7 +9,7 @@ use std::time::Duration;
 use ssdfade::engine::RunEnd;
 use ssdfade::erase::{EraseRequest, Method, NoEraseProgress};
 use ssdfade::pattern::Pattern;
-use ssdfade::results::{read_info, read_samples, RunInfo};
+use ssdfade::results::{read_info, read_samples, Command, RunInfo, Status};
 use ssdfade::run::{run, RunObserver, RunRequest, Safety, Stop, WorkloadSpec};
 use ssdfade::stats::Sample;
 use ssdfade::workload::OnError;
@@ -50,7 +50,7 @@ struct Log {
 
 impl RunObserver for Log {
     fn started(&mut self, _dir: &Path, info: &RunInfo) {
-        self.started.push(info.command.clone());
+        self.started.push(info.command.to_string());
     }
     fn sample(&mut self, sample: &Sample) {
         self.samples.push(sample.clone());
@@ -88,8 +88,8 @@ fn a_run_from_code_records_what_its_observer_saw() {
     assert_eq!(samples.last().unwrap().bytes_written_total, bytes);
 
     let info = read_info(&dir).unwrap();
-    assert_eq!(info.command, "library-test");
-    assert_eq!(info.status, "completed");
+    assert_eq!(info.command, Command::Other("library-test".into()));
+    assert_eq!(info.status, Status::Completed);
     assert_eq!(info.workload.qd, 32);
     assert_eq!(info.workload.seed, 7);
     assert_eq!(
@@ -109,7 +109,7 @@ fn a_run_whose_interrupt_flag_is_set_ends_interrupted_with_its_directory() {
         .store(true, std::sync::atomic::Ordering::Relaxed);
     let outcome = run(&req, &mut ssdfade::run::NoProgress).unwrap();
     assert_eq!(outcome.end, RunEnd::Interrupted);
-    assert_eq!(read_info(&dir).unwrap().status, "interrupted");
+    assert_eq!(read_info(&dir).unwrap().status, Status::Interrupted);
     assert!(outcome.summary.seconds < 3600.0);
 }
 

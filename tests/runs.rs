@@ -9,6 +9,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use common::{json_ok, root_or_skip, ssdfade, Zram};
+use ssdfade::results::Status;
 use ssdfade::results::{read_info, read_samples};
 
 fn run_json(dir: &Path, args: &[&str]) -> serde_json::Value {
@@ -64,7 +65,7 @@ fn measure_samples_add_up_to_the_total() {
         assert_eq!(s.bytes_written_total, written);
     }
     let info = read_info(&dir.path().join("run")).unwrap();
-    assert_eq!(info.status, "completed");
+    assert_eq!(info.status, Status::Completed);
     assert_eq!(info.workload.bs, 4096);
     assert!(info.command_line.iter().any(|a| a == "measure"));
 }
@@ -215,7 +216,7 @@ fn sigint_ends_a_soak_cleanly_with_status_130() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     let info = read_info(&dir.path().join("run")).unwrap();
-    assert_eq!(info.status, "interrupted");
+    assert_eq!(info.status, Status::Interrupted);
     let samples = read_samples(&dir.path().join("run")).unwrap();
     assert!(samples.len() >= 4, "{} samples", samples.len());
     let last = samples.last().unwrap();
@@ -261,7 +262,7 @@ fn sigkill_leaves_only_whole_sample_lines() {
     }
     assert_eq!(
         read_info(&dir.path().join("run")).unwrap().status,
-        "running"
+        Status::Running
     );
 }
 
@@ -312,7 +313,10 @@ fn io_error_stops_the_run_and_is_recorded() {
     assert!(!errors.is_empty());
     assert_eq!(errors[0].errno, libc::EIO);
     assert!(errors[0].offset % 4096 == 0 && errors[0].t_s > 0.0);
-    assert_eq!(read_info(&dir.path().join("run")).unwrap().status, "failed");
+    assert_eq!(
+        read_info(&dir.path().join("run")).unwrap().status,
+        Status::Failed
+    );
 }
 
 #[test]

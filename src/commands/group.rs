@@ -11,7 +11,7 @@ use crate::run::{RunObserver, RunRequest};
 /// Runs `base` (a measure or soak request) on every target of `args` at once and prints the
 /// results.
 pub fn run(args: &RunArgs, base: RunRequest) -> anyhow::Result<RunEnd> {
-    let command = base.command.clone();
+    let command = base.command.to_string();
     let targets: Vec<String> = std::iter::once(args.target.clone())
         .chain(args.more_targets.iter().cloned())
         .collect();
@@ -59,7 +59,7 @@ pub fn run(args: &RunArgs, base: RunRequest) -> anyhow::Result<RunEnd> {
                 Err(_) => serde_json::json!({"run_dir": m.dir.display().to_string()}),
             };
             value["target"] = m.target.clone().into();
-            value["status"] = m.status().into();
+            value["status"] = m.status().as_str().into();
             if let Some(why) = m.failure() {
                 value["error"] = why.into();
             }

@@ -68,7 +68,7 @@ pub fn observer(args: &RunArgs) -> anyhow::Result<Box<dyn RunObserver>> {
 pub fn outcome_json(outcome: &Outcome) -> anyhow::Result<serde_json::Value> {
     let mut value = serde_json::to_value(&outcome.summary)?;
     value["run_dir"] = outcome.dir.display().to_string().into();
-    value["status"] = outcome.info.status.clone().into();
+    value["status"] = outcome.info.status.as_str().into();
     Ok(value)
 }
 

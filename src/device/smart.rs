@@ -312,7 +312,7 @@ pub fn from_nvme_log(log: &nvme::SmartLog) -> Wear {
 }
 
 /// Write amplification of a run: NAND writes over host writes between two readings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WriteAmplification {
     pub host_bytes: u64,
     pub nand_bytes: u64,

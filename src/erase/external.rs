@@ -5,14 +5,7 @@
 
 use std::process::{Command, Stdio};
 
-/// What the tool did.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct ToolRun {
-    pub command: String,
-    pub exit_status: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-}
+use crate::results::ToolRun;
 
 /// The shell command line that will run for `target`: every `{target}` becomes the path as one
 /// single-quoted shell word.

@@ -13,7 +13,7 @@ pub mod punch;
 mod request;
 
 pub use request::{
-    dry_run, erase, plan_erase, EraseObserver, EraseOutcome, ErasePlan, EraseRecord, EraseRequest,
+    dry_run, erase, plan_erase, EraseObserver, EraseOutcome, ErasePlan, EraseRequest,
     NoEraseProgress, Steps,
 };
 
@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::device::{ata, nvme};
+use crate::results::Done;
 use discard::RangeOp;
 
 /// How far an erase is, for whoever shows it (the terminal's bar lives in `output/`).
@@ -189,19 +190,6 @@ impl Plan {
             Plan::External(cmd) => vec![format!("sh -c {cmd:?}")],
         }
     }
-}
-
-/// What running a plan produced, for the record.
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct Done {
-    /// One line saying what happened.
-    pub detail: String,
-    /// Bytes covered, for range erases and punches.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bytes: Option<u64>,
-    /// The vendor tool's output, for `command:`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool: Option<external::ToolRun>,
 }
 
 /// The erase stopped at the user's request (Ctrl-C or SIGTERM); says how far it got.

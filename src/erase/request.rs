@@ -7,17 +7,15 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
-
 use super::plan::{build_plan, choose, ensure_namespaces_unused, gate_preview, whole_controller};
-use super::{Done, Interrupted, Method, Plan};
+use super::{Interrupted, Method, Plan};
 use crate::bad_input;
 use crate::device::inspect::{gather, DriveInfo};
 use crate::device::nvme::SanitizeAction;
 use crate::device::{OpenRequest, Target};
 use crate::engine::RunEnd;
 use crate::results::record::write_record;
-use crate::results::{claim_dir, utc_now, ProcessStamp};
+use crate::results::{claim_dir, utc_now, Command, Done, EraseRecord, ProcessStamp, Status};
 use crate::sim::SimErase;
 
 /// Everything an erase needs, as plain values.
@@ -44,36 +42,6 @@ pub struct EraseRequest {
     /// Set it to stop between range requests and sanitize polls; the outcome is then
     /// [`RunEnd::Interrupted`]. A single ATA or NVMe command is never cut short.
     pub interrupt: Arc<AtomicBool>,
-}
-
-/// What `erase.json` records.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct EraseRecord {
-    pub tool: String,
-    pub version: String,
-    pub command: String,
-    pub command_line: Vec<String>,
-    pub target: String,
-    pub method_requested: String,
-    /// The method used (differs from the request for `auto`).
-    pub method: String,
-    /// Why `auto` chose it, and other notes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-    /// What was sent, with the command bytes.
-    pub plan: Vec<String>,
-    pub started_utc: String,
-    pub ended_utc: Option<String>,
-    pub duration_s: Option<f64>,
-    /// `running`, then `completed`, `failed` or `interrupted`.
-    pub outcome: String,
-    pub error: Option<String>,
-    pub done: Option<Done>,
-    pub drive_before: Option<DriveInfo>,
-    pub drive_after: Option<DriveInfo>,
-    /// The process running the erase, to tell a crashed erase from a running one.
-    #[serde(default)]
-    pub process: Option<ProcessStamp>,
 }
 
 /// Watches an erase (a progress bar, an experiment's log).
@@ -258,9 +226,10 @@ fn erase_sim(
 
 fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>) -> EraseRecord {
     EraseRecord {
+        schema_version: crate::results::erase::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        command: "erase".into(),
+        command: Command::Erase,
         command_line: std::env::args().collect(),
         target: req.target.clone(),
         method_requested: req.method.to_string(),
@@ -270,7 +239,7 @@ fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>)
         started_utc: utc_now(),
         ended_utc: None,
         duration_s: None,
-        outcome: "running".into(),
+        outcome: Status::Running,
         error: None,
         done: None,
         drive_before: facts,
@@ -291,9 +260,9 @@ fn write_erase_record(dir: &Path, record: &EraseRecord) -> anyhow::Result<()> {
     write_record(
         &dir.join("erase.json"),
         record,
-        record.outcome == "running",
+        record.outcome == Status::Running,
         |v| {
-            v["outcome"] = "interrupted".into();
+            v["outcome"] = Status::Interrupted.as_str().into();
             v["ended_utc"] = utc_now().into();
             v["error"] = "stopped by a second Ctrl-C while the erase ran: whether it completed is unknown; erase again".into();
         },
@@ -311,17 +280,17 @@ fn finish(
     record.duration_s = Some(seconds);
     let end = match result {
         Ok(done) => {
-            record.outcome = "completed".into();
+            record.outcome = Status::Completed;
             record.done = Some(done);
             Ok(RunEnd::Completed)
         }
         Err(e) if e.downcast_ref::<Interrupted>().is_some() => {
-            record.outcome = "interrupted".into();
+            record.outcome = Status::Interrupted;
             record.error = Some(format!("{e:#}"));
             Ok(RunEnd::Interrupted)
         }
         Err(e) => {
-            record.outcome = "failed".into();
+            record.outcome = Status::Failed;
             record.error = Some(format!("{e:#}"));
             Err(e)
         }

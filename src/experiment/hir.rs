@@ -16,6 +16,7 @@ use super::phase::{EraseParams, IdleParams, Phase, PhaseKind};
 use super::record::ExperimentRecord;
 use super::{run_params, Setup};
 use crate::results::steady_line;
+use crate::results::Status;
 
 /// SNIA's idle gaps, seconds.
 pub const WAIT_STATES: [u32; 5] = [5, 10, 15, 25, 50];
@@ -88,7 +89,7 @@ pub fn phases(
 fn iops_of(record: &ExperimentRecord, name: &str) -> Option<f64> {
     record
         .phase(name)
-        .filter(|p| p.status == "completed")?
+        .filter(|p| p.status == Status::Completed)?
         .headline
         .as_ref()?
         .iops

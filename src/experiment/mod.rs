@@ -14,9 +14,7 @@
 
 pub mod hir;
 pub mod idle;
-pub mod phase;
 pub mod preset;
-pub mod record;
 pub mod report;
 pub mod runner;
 pub mod sweep;
@@ -25,11 +23,16 @@ pub mod wsat;
 
 use std::time::Duration;
 
-pub use phase::{Phase, PhaseKind, RunParams};
-pub use record::{ExperimentRecord, Headline, Options, PhaseRecord, SCHEMA_VERSION};
+pub use crate::results::experiment as record;
+pub use crate::results::phase;
+pub use crate::results::{
+    ExperimentRecord, Headline, Options, Phase, PhaseKind, PhaseRecord, RunParams,
+};
+pub use record::SCHEMA_VERSION;
 pub use runner::{preflight, resume, start, ExperimentObserver, ExperimentOutcome, Quiet};
 
 use crate::pattern::Pattern;
+use crate::results::Status;
 use crate::run::WorkloadSpec;
 use crate::workload::OnError;
 
@@ -106,7 +109,7 @@ pub fn new_record(
                 .has_dir()
                 .then(|| format!("{:0width$}-{}", i + 1, phase.name)),
             phase,
-            status: "pending".into(),
+            status: Status::Pending,
             started_utc: None,
             ended_utc: None,
             attempts: 0,
@@ -129,7 +132,7 @@ pub fn new_record(
         command_line: std::env::args().collect(),
         created_utc: now.clone(),
         updated_utc: now,
-        status: "pending".into(),
+        status: Status::Pending,
         phases,
     })
 }
@@ -186,7 +189,7 @@ pub fn launch_record(
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
     observer: &mut dyn ExperimentObserver,
 ) -> anyhow::Result<ExperimentOutcome> {
-    let dir = out.unwrap_or_else(|| default_dir(&record.name, &record.target));
+    let dir = out.unwrap_or_else(|| default_dir(record.name.as_str(), &record.target));
     start(&dir, record, interrupt, observer)
 }
 

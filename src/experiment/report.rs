@@ -6,23 +6,26 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::record::{ExperimentRecord, PhaseRecord};
-use crate::results::{read_info, read_samples, steady_line, Fade};
+use crate::results::Status;
+use crate::results::{read_info, read_samples, steady_line, ExperimentKind, Fade};
 use crate::units::format_duration;
 
 /// The summary as one JSON object: the protocol's figures plus `phases[]`.
 pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
-    let mut value = match record.name.as_str() {
-        "vertex2" => vertex2_json(dir, record),
-        "wsat" => super::wsat::summary_json(dir, record),
-        "hir" => super::hir::summary_json(dir, record),
-        "sweep" => super::sweep::summary_json(dir, record),
-        name if super::preset::is_preset(name) => super::preset::summary_json(dir, record),
-        _ => json!({}),
+    let mut value = match &record.name {
+        ExperimentKind::Vertex2 => vertex2_json(dir, record),
+        ExperimentKind::Wsat => super::wsat::summary_json(dir, record),
+        ExperimentKind::Hir => super::hir::summary_json(dir, record),
+        ExperimentKind::Sweep => super::sweep::summary_json(dir, record),
+        ExperimentKind::Named(name) if super::preset::is_preset(name) => {
+            super::preset::summary_json(dir, record)
+        }
+        ExperimentKind::Named(_) => json!({}),
     };
-    value["experiment"] = record.name.clone().into();
+    value["experiment"] = record.name.as_str().into();
     value["dir"] = dir.display().to_string().into();
     value["target"] = record.target.clone().into();
-    value["status"] = record.status.clone().into();
+    value["status"] = record.status.as_str().into();
     value["phases"] = record.phases.iter().map(phase_json).collect();
     value
 }
@@ -32,7 +35,7 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
     let done = record
         .phases
         .iter()
-        .filter(|p| p.status == "completed")
+        .filter(|p| p.status == Status::Completed)
         .count();
     let mut out = format!(
         "experiment {} on {}: {} ({} of {} phases done)\n",
@@ -42,16 +45,18 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
         done,
         record.phases.len()
     );
-    out.push_str(&match record.name.as_str() {
-        "vertex2" => vertex2_text(dir, record),
-        "wsat" => super::wsat::summary_text(dir, record),
-        "hir" => super::hir::summary_text(dir, record),
-        "sweep" => super::sweep::summary_text(dir, record),
-        name if super::preset::is_preset(name) => super::preset::summary_text(dir, record),
-        _ => String::new(),
+    out.push_str(&match &record.name {
+        ExperimentKind::Vertex2 => vertex2_text(dir, record),
+        ExperimentKind::Wsat => super::wsat::summary_text(dir, record),
+        ExperimentKind::Hir => super::hir::summary_text(dir, record),
+        ExperimentKind::Sweep => super::sweep::summary_text(dir, record),
+        ExperimentKind::Named(name) if super::preset::is_preset(name) => {
+            super::preset::summary_text(dir, record)
+        }
+        ExperimentKind::Named(_) => String::new(),
     });
     // hir's and the presets' tables already give every phase.
-    if record.name != "hir" && !super::preset::is_preset(&record.name) {
+    if record.name != ExperimentKind::Hir && !super::preset::is_preset(record.name.as_str()) {
         out.push_str(&phase_table(record));
     }
     out.push_str(&format!("  Experiment directory: {}\n", dir.display()));
@@ -108,7 +113,7 @@ fn state_of(
 ) -> Option<(f64, f64, crate::stats::LatencySummary)> {
     let h = record
         .phase(name)
-        .filter(|p| p.status == "completed")?
+        .filter(|p| p.status == Status::Completed)?
         .headline
         .as_ref()?;
     Some((h.iops?, h.mb_per_s?, h.lat_us?))

@@ -19,6 +19,7 @@ use crate::bad_input;
 use crate::engine::RunEnd;
 use crate::erase::{EraseRequest, Method, NoEraseProgress};
 use crate::results::{read_info, read_samples, utc_now, RunInfo};
+use crate::results::{Command, EraseRecord, Status};
 use crate::run::{continue_run, RunObserver, RunRequest, Safety, Stop};
 
 /// Watches an experiment: its start and end, each phase as it starts and ends, and the runs
@@ -55,7 +56,7 @@ impl ExperimentOutcome {
     pub fn charts(&self) -> Vec<String> {
         let mut names = vec!["fade", "fade-latency", "sweep", "wsat", "hir"];
         if !names.contains(&self.record.name.as_str()) {
-            names.push(&self.record.name); // a preset's bars are named after it
+            names.push(self.record.name.as_str()); // a preset's bars are named after it
         }
         names
             .iter()
@@ -165,8 +166,9 @@ pub fn resume(
     observer: &mut dyn ExperimentObserver,
 ) -> anyhow::Result<ExperimentOutcome> {
     let record = ExperimentRecord::load(dir)?;
+    record.check_resumable(dir)?;
     let dir = dir.canonicalize()?;
-    if record.phases.iter().all(|p| p.status == "completed") {
+    if record.phases.iter().all(|p| p.status == Status::Completed) {
         bad_input!(
             "{} is a completed experiment ({} phases): nothing to resume",
             dir.display(),
@@ -220,16 +222,16 @@ fn run_phases(
 ) -> anyhow::Result<ExperimentOutcome> {
     let _lock = lock(dir)?;
     let target = effective_target(dir, &record);
-    record.status = "running".into();
+    record.status = Status::Running;
     record.save(dir)?;
     observer.started(dir, &record);
     for i in 0..record.phases.len() {
-        if record.phases[i].status == "completed" {
+        if record.phases[i].status == Status::Completed {
             continue;
         }
         {
             let p = &mut record.phases[i];
-            p.status = "running".into();
+            p.status = Status::Running;
             p.started_utc = Some(utc_now());
             p.ended_utc = None;
             p.error = None;
@@ -243,16 +245,16 @@ fn run_phases(
         let end = match result {
             Ok((end, headline)) => {
                 p.headline = Some(headline);
-                p.status = status_of(&end).into();
+                p.status = Status::of_end(&end);
                 if let RunEnd::Failed(why) = &end {
                     p.error = Some(why.clone());
                 }
                 end
             }
             Err(e) => {
-                p.status = "failed".into();
+                p.status = Status::Failed;
                 p.error = Some(format!("{e:#}"));
-                record.status = "failed".into();
+                record.status = Status::Failed;
                 record.save(dir)?;
                 observer.finished(&record);
                 return Err(e.context(format!(
@@ -268,7 +270,7 @@ fn run_phases(
         crate::run::draw_charts(dir);
         observer.phase_finished(i, &record.phases[i]);
         if end != RunEnd::Completed {
-            record.status = status_of(&end).into();
+            record.status = Status::of_end(&end);
             record.save(dir)?;
             write_report(dir);
             observer.finished(&record);
@@ -279,7 +281,7 @@ fn run_phases(
             });
         }
     }
-    record.status = "completed".into();
+    record.status = Status::Completed;
     record.save(dir)?;
     write_report(dir);
     observer.finished(&record);
@@ -298,14 +300,6 @@ fn write_report(dir: &Path) {
             "ssdfade: note: no report written in {}: {e:#}",
             dir.display()
         );
-    }
-}
-
-fn status_of(end: &RunEnd) -> &'static str {
-    match end {
-        RunEnd::Completed => "completed",
-        RunEnd::Interrupted => "interrupted",
-        RunEnd::Failed(_) => "failed",
     }
 }
 
@@ -389,7 +383,7 @@ fn run_request(
             size: o.size,
         },
         out: Some(sub.to_path_buf()),
-        command: format!("experiment {} {}", record.name, p.phase.name),
+        command: Command::Experiment(format!("{} {}", record.name, p.phase.name)),
         interrupt: interrupt.clone(),
         checkpoint: if soak {
             o.checkpoint_s.map(Duration::from_secs_f64)
@@ -409,7 +403,7 @@ fn run_in(
     let previous: Option<RunInfo> = read_info(&sub).ok();
     let outcome = match previous {
         // The run ended but the experiment did not hear of it (a crash in between).
-        Some(info) if info.status == "completed" => {
+        Some(info) if info.status == Status::Completed => {
             return Ok((RunEnd::Completed, headline(&sub, &info)))
         }
         // A soak goes on with its series; on a simulated drive any run goes on from what the
@@ -451,16 +445,14 @@ fn erase_in(
     sub: &Path,
     interrupt: &Arc<AtomicBool>,
 ) -> anyhow::Result<(RunEnd, Headline)> {
-    let done = |r: &crate::erase::EraseRecord| Headline {
+    let done = |r: &EraseRecord| Headline {
         seconds: r.duration_s.unwrap_or(0.0),
         method: Some(r.method.clone()),
         ..Headline::default()
     };
-    if let Ok(text) = std::fs::read_to_string(sub.join("erase.json")) {
-        if let Ok(r) = serde_json::from_str::<crate::erase::EraseRecord>(&text) {
-            if r.outcome == "completed" {
-                return Ok((RunEnd::Completed, done(&r)));
-            }
+    if let Ok(r) = EraseRecord::load(sub) {
+        if r.outcome == Status::Completed {
+            return Ok((RunEnd::Completed, done(&r)));
         }
     }
     if sub.exists() {

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use super::phase::{Phase, PhaseKind};
 use super::record::ExperimentRecord;
 use super::{run_params, Setup};
+use crate::results::Status;
 use crate::results::{read_info, write_json_atomic};
 
 /// What varies from point to point.
@@ -62,7 +63,7 @@ pub fn points(dir: &Path, record: &ExperimentRecord) -> Vec<Value> {
     record
         .phases
         .iter()
-        .filter(|p| p.status == "completed")
+        .filter(|p| p.status == Status::Completed)
         .filter_map(|p| {
             let sub = dir.join(p.dir.as_ref()?);
             let info = read_info(&sub).ok()?;

@@ -13,6 +13,7 @@ use crate::engine::RunEnd;
 use crate::experiment::{
     preflight, start, ExperimentObserver, ExperimentOutcome, ExperimentRecord, PhaseKind, Setup,
 };
+use crate::results::Status;
 
 /// Makes each target's observer (its progress line, its metrics).
 pub type ObserverFor<'a> = dyn Fn(&str) -> Box<dyn ExperimentObserver + Send> + 'a;
@@ -35,10 +36,10 @@ impl GroupExperiment {
 }
 
 /// `completed`, `interrupted` or `failed`.
-pub fn status(m: &Finished<ExperimentOutcome>) -> &str {
+pub fn status(m: &Finished<ExperimentOutcome>) -> Status {
     match &m.result {
-        Ok(o) => &o.record.status,
-        Err(_) => "failed",
+        Ok(o) => o.record.status,
+        Err(_) => Status::Failed,
     }
 }
 
@@ -88,7 +89,7 @@ pub fn resume(
     interrupt: Arc<AtomicBool>,
 ) -> anyhow::Result<GroupExperiment> {
     let mut record = GroupRecord::read(dir)?;
-    if !record.command.starts_with("experiment ") {
+    if !matches!(record.command, crate::results::Command::Experiment(_)) {
         crate::bad_input!(
             "{} is a group of `{}` runs, which cannot be resumed: only experiment groups can",
             dir.display(),
@@ -107,7 +108,7 @@ pub fn resume(
                 let interrupt = interrupt.clone();
                 scope.spawn(move || {
                     let result = match ExperimentRecord::load(&member_dir) {
-                        Ok(r) if r.status == "completed" => Ok(ExperimentOutcome {
+                        Ok(r) if r.status == Status::Completed => Ok(ExperimentOutcome {
                             dir: member_dir.clone(),
                             end: RunEnd::Completed,
                             record: r,
@@ -128,10 +129,8 @@ pub fn resume(
             .map(|h| h.join().expect("a member's thread panicked"))
             .collect()
     });
-    let statuses: Vec<(String, Option<String>)> = members
-        .iter()
-        .map(|m| (status(m).to_string(), failure(m)))
-        .collect();
+    let statuses: Vec<(Status, Option<String>)> =
+        members.iter().map(|m| (status(m), failure(m))).collect();
     together::finish(&mut record, &statuses);
     record.write(&dir)?;
     Ok(finish(dir, members))
@@ -197,11 +196,11 @@ impl Job for ExperimentJob<'_> {
         start(&dir, record, self.interrupt, self.observer.as_mut())
     }
 
-    fn status(done: &ExperimentOutcome) -> (String, Option<String>) {
+    fn status(done: &ExperimentOutcome) -> (Status, Option<String>) {
         let error = match &done.end {
             RunEnd::Failed(why) => Some(why.clone()),
             _ => None,
         };
-        (done.record.status.clone(), error)
+        (done.record.status, error)
     }
 }

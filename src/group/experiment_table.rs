@@ -7,6 +7,7 @@ use super::experiment::{status, GroupExperiment};
 use super::table::render;
 use crate::experiment::report::summary_json;
 use crate::experiment::ExperimentRecord;
+use crate::results::Status;
 use crate::units::format_duration;
 
 /// The table for the group's experiment (`vertex2`, `wsat`, `hir`, …).
@@ -15,7 +16,7 @@ pub fn table(group: &GroupExperiment) -> String {
         .members
         .iter()
         .filter_map(|m| m.result.as_ref().ok())
-        .all(|o| o.record.name == "vertex2");
+        .all(|o| o.record.name == crate::results::ExperimentKind::Vertex2);
     if vertex2 {
         vertex2_table(group)
     } else {
@@ -35,7 +36,7 @@ fn vertex2_table(group: &GroupExperiment) -> String {
     for m in &group.members {
         let mut row: [String; 8] = std::array::from_fn(|_| "-".to_string());
         row[0] = m.target.clone();
-        row[1] = status(m).into();
+        row[1] = status(m).to_string();
         if let Ok(o) = &m.result {
             let v = summary_json(&o.dir, &o.record);
             for (i, (_, key)) in crate::experiment::vertex2::STATES.iter().enumerate() {
@@ -73,10 +74,14 @@ fn steady_table(group: &GroupExperiment) -> String {
     for m in &group.members {
         let mut row: [String; 6] = std::array::from_fn(|_| "-".to_string());
         row[0] = m.target.clone();
-        row[1] = status(m).into();
+        row[1] = status(m).to_string();
         if let Ok(o) = &m.result {
             let r = &o.record;
-            let done = r.phases.iter().filter(|p| p.status == "completed").count();
+            let done = r
+                .phases
+                .iter()
+                .filter(|p| p.status == Status::Completed)
+                .count();
             row[2] = format!("{done}/{}", r.phases.len());
             match steady_of(r) {
                 Some((at, iops)) => {
@@ -89,7 +94,7 @@ fn steady_table(group: &GroupExperiment) -> String {
                 .phases
                 .iter()
                 .rev()
-                .filter(|p| p.status == "completed")
+                .filter(|p| p.status == Status::Completed)
                 .find_map(|p| p.headline.as_ref()?.iops)
                 .map_or("-".into(), |x| format!("{x:.0}"));
         }

@@ -13,12 +13,13 @@ mod together;
 use std::path::{Path, PathBuf};
 
 use crate::engine::RunEnd;
+use crate::results::Status;
 use crate::run::{Outcome, RunObserver, RunRequest};
 
+pub use crate::results::GroupRecord;
 pub use experiment_table::table as experiment_table;
-pub use record::GroupRecord;
 pub use table::{headline, table};
-pub use together::{group_status, Finished, Job};
+pub use together::{Finished, Job};
 
 /// One target's part of a finished group.
 pub struct Member {
@@ -31,10 +32,10 @@ pub struct Member {
 
 impl Member {
     /// `completed`, `interrupted` or `failed`.
-    pub fn status(&self) -> &str {
+    pub fn status(&self) -> Status {
         match &self.result {
-            Ok(outcome) => &outcome.info.status,
-            Err(_) => "failed",
+            Ok(outcome) => outcome.info.status,
+            Err(_) => Status::Failed,
         }
     }
 
@@ -70,20 +71,20 @@ impl GroupOutcome {
 
 /// How a group of `(target, status)` members ended: failed (naming the failed targets) when
 /// any failed, else interrupted when any was, else completed.
-pub fn end_of<'a>(members: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> RunEnd {
+pub fn end_of<'a>(members: impl Iterator<Item = (&'a str, Status)> + Clone) -> RunEnd {
     let failed: Vec<&str> = members
         .clone()
-        .filter(|(_, s)| *s == "failed")
+        .filter(|(_, s)| *s == Status::Failed)
         .map(|(t, _)| t)
         .collect();
-    match group_status(members.clone().map(|(_, s)| s)) {
-        "failed" => RunEnd::Failed(format!(
+    match Status::of_group(members.clone().map(|(_, s)| s)) {
+        Status::Failed => RunEnd::Failed(format!(
             "{} of {} targets failed: {}",
             failed.len(),
             members.count(),
             failed.join(", ")
         )),
-        "interrupted" => RunEnd::Interrupted,
+        Status::Interrupted => RunEnd::Interrupted,
         _ => RunEnd::Completed,
     }
 }
@@ -175,12 +176,12 @@ impl Job for RunJob {
         ready.with_out(dir).execute(self.observer.as_mut())
     }
 
-    fn status(done: &Outcome) -> (String, Option<String>) {
+    fn status(done: &Outcome) -> (Status, Option<String>) {
         let error = match &done.end {
             RunEnd::Failed(why) => Some(why.clone()),
             _ => None,
         };
-        (done.info.status.clone(), error)
+        (done.info.status, error)
     }
 }
 

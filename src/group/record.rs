@@ -1,37 +1,10 @@
-//! `group.json`: what a group ran, where each member's run directory is and how each ended.
-//! Written when the group starts (members `running`) and again at its end; the member run
-//! directories are complete on their own and can be copied and compared apart from it.
+//! Claiming a group's directory: one subdirectory per member, and the first `group.json`
+//! ([`GroupRecord`]) saying every member is running.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-use serde::{Deserialize, Serialize};
-
-use crate::results::{claim_dir, utc_now};
-
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct GroupRecord {
-    pub tool: String,
-    pub version: String,
-    pub command: String,
-    pub command_line: Vec<String>,
-    pub started_utc: String,
-    pub ended_utc: Option<String>,
-    /// `running`, `completed`, `interrupted` or `failed` (any member failed).
-    pub status: String,
-    pub members: Vec<MemberRecord>,
-}
-
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct MemberRecord {
-    pub target: String,
-    /// The member's run directory, relative to the group directory.
-    pub run_dir: String,
-    pub status: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
+use crate::results::{claim_dir, utc_now, GroupRecord, MemberRecord, Status};
 
 /// Claims the group directory and names each member's run directory in it (the target's name,
 /// with `-2`, `-3`… when two targets share one), then writes the first group.json.
@@ -55,20 +28,21 @@ pub(super) fn create_dirs(
         });
     }
     let record = GroupRecord {
+        schema_version: crate::results::group::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: command.into(),
         command_line: std::env::args().collect(),
         started_utc: utc_now(),
         ended_utc: None,
-        status: "running".into(),
+        status: Status::Running,
         members: targets
             .iter()
             .zip(&relative)
             .map(|(target, rel)| MemberRecord {
                 target: target.clone(),
                 run_dir: rel.clone(),
-                status: "running".into(),
+                status: Status::Running,
                 error: None,
             })
             .collect(),
@@ -76,23 +50,4 @@ pub(super) fn create_dirs(
     record.write(&dir)?;
     let dirs = relative.iter().map(|r| dir.join(r)).collect();
     Ok((dir, dirs, record))
-}
-
-impl GroupRecord {
-    /// Writes `dir/group.json` by way of a temporary file.
-    pub(super) fn write(&self, dir: &Path) -> anyhow::Result<()> {
-        let path = dir.join("group.json");
-        let tmp = dir.join(".group.json.tmp");
-        let text = serde_json::to_string_pretty(self)? + "\n";
-        std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
-    }
-
-    /// Reads `dir/group.json`.
-    pub fn read(dir: &Path) -> anyhow::Result<GroupRecord> {
-        let path = dir.join("group.json");
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {}", path.display()))?;
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
-    }
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::table::render;
 use super::together::{self, Finished, Job};
 use crate::engine::RunEnd;
+use crate::results::Status;
 use crate::run::RunObserver;
 use crate::slog::{self, verdict::Rating, Outcome, Request};
 
@@ -26,18 +27,10 @@ impl GroupSlog {
 }
 
 /// `completed`, `interrupted` or `failed`.
-pub fn status(m: &Finished<Outcome>) -> &'static str {
+pub fn status(m: &Finished<Outcome>) -> Status {
     match &m.result {
-        Ok(o) => status_of(&o.record.end),
-        Err(_) => "failed",
-    }
-}
-
-fn status_of(end: &RunEnd) -> &'static str {
-    match end {
-        RunEnd::Completed => "completed",
-        RunEnd::Interrupted => "interrupted",
-        RunEnd::Failed(_) => "failed",
+        Ok(o) => Status::of_end(&o.record.end),
+        Err(_) => Status::Failed,
     }
 }
 
@@ -99,7 +92,7 @@ pub fn table(group: &GroupSlog) -> String {
     for m in &group.members {
         let mut row: [String; 6] = std::array::from_fn(|_| "-".to_string());
         row[0] = m.target.clone();
-        row[1] = status(m).into();
+        row[1] = status(m).to_string();
         if let Ok(o) = &m.result {
             let v = &o.record.verdict;
             row[2] = v.rating.word().into();
@@ -147,11 +140,11 @@ impl Job for SlogJob {
             .execute(&self.stop, &mut self.progress, self.observer.as_mut())
     }
 
-    fn status(done: &Outcome) -> (String, Option<String>) {
+    fn status(done: &Outcome) -> (Status, Option<String>) {
         let error = match &done.record.end {
             RunEnd::Failed(why) => Some(why.clone()),
             _ => None,
         };
-        (status_of(&done.record.end).into(), error)
+        (Status::of_end(&done.record.end), error)
     }
 }

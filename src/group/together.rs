@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
 use crate::error::BadInput;
+use crate::results::Status;
 
-use super::record::{self, GroupRecord};
+use super::record;
+use crate::results::GroupRecord;
 
 /// One target's share of a group.
 pub trait Job: Send {
@@ -23,7 +25,7 @@ pub trait Job: Send {
     /// Runs into the member's directory `dir` (not yet created).
     fn execute(self, ready: Self::Ready, dir: PathBuf) -> anyhow::Result<Self::Done>;
     /// `completed`, `interrupted` or `failed`, with why it failed, for group.json.
-    fn status(done: &Self::Done) -> (String, Option<String>);
+    fn status(done: &Self::Done) -> (Status, Option<String>);
 }
 
 /// One member of a finished group.
@@ -120,11 +122,11 @@ pub fn run_jobs<J: Job>(
                 result,
             });
         }
-        let statuses: Vec<(String, Option<String>)> = members
+        let statuses: Vec<(Status, Option<String>)> = members
             .iter()
             .map(|m| match &m.result {
                 Ok(done) => J::status(done),
-                Err(e) => ("failed".into(), Some(e.clone())),
+                Err(e) => (Status::Failed, Some(e.clone())),
             })
             .collect();
         finish(&mut record, &statuses);
@@ -134,24 +136,13 @@ pub fn run_jobs<J: Job>(
 }
 
 /// Fills in how every member and the group ended.
-pub(super) fn finish(record: &mut GroupRecord, statuses: &[(String, Option<String>)]) {
+pub(super) fn finish(record: &mut GroupRecord, statuses: &[(Status, Option<String>)]) {
     for (m, (status, error)) in record.members.iter_mut().zip(statuses) {
-        m.status = status.clone();
+        m.status = *status;
         m.error = error.clone();
     }
-    record.status = group_status(statuses.iter().map(|(s, _)| s.as_str())).into();
+    record.status = Status::of_group(statuses.iter().map(|(s, _)| *s));
     record.ended_utc = Some(crate::results::utc_now());
-}
-
-/// Failed when any member failed, else interrupted when any was, else completed.
-pub fn group_status<'a>(statuses: impl Iterator<Item = &'a str> + Clone) -> &'static str {
-    if statuses.clone().any(|s| s == "failed") {
-        "failed"
-    } else if statuses.clone().any(|s| s == "interrupted") {
-        "interrupted"
-    } else {
-        "completed"
-    }
 }
 
 /// `e` with the target it is about in front, keeping a refusal a refusal (exit 2).

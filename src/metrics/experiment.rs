@@ -13,6 +13,7 @@ use prometheus_client::registry::Registry;
 
 use super::{Exporter, MetricsObserver, PhaseOf, STATES};
 use crate::experiment::{ExperimentObserver, ExperimentRecord, PhaseRecord};
+use crate::results::Status;
 use crate::run::RunObserver;
 
 /// Which experiment a series belongs to.
@@ -100,11 +101,11 @@ impl ExperimentMetrics {
         }
     }
 
-    fn set_state(&self, labels: &ExperimentLabels, now: &str) {
+    fn set_state(&self, labels: &ExperimentLabels, now: Status) {
         for state in STATES {
             let key = StateLabels {
                 experiment: labels.clone(),
-                state: state.into(),
+                state: state.to_string(),
             };
             self.exporter
                 .families
@@ -122,7 +123,7 @@ impl ExperimentObserver for ExperimentMetrics {
             target: record.target.clone(),
             model: record.identity.model.clone().unwrap_or_default(),
             serial: record.identity.serial.clone().unwrap_or_default(),
-            experiment: record.name.clone(),
+            experiment: record.name.to_string(),
             run: dir
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -132,7 +133,7 @@ impl ExperimentObserver for ExperimentMetrics {
         f.phases
             .get_or_create(&labels)
             .set(record.phases.len() as i64);
-        self.set_state(&labels, "running");
+        self.set_state(&labels, Status::Running);
         self.labels = Some(labels);
         self.exporter.write_textfile();
         self.inner.started(dir, record);
@@ -180,7 +181,7 @@ impl ExperimentObserver for ExperimentMetrics {
 
     fn finished(&mut self, record: &ExperimentRecord) {
         if let Some(labels) = &self.labels {
-            self.set_state(labels, &record.status);
+            self.set_state(labels, record.status);
             self.exporter.write_textfile();
         }
         self.inner.finished(record);

@@ -23,7 +23,7 @@ use prometheus_client::registry::Registry;
 
 use crate::device::inspect::DriveInfo;
 use crate::engine::RunEnd;
-use crate::results::RunInfo;
+use crate::results::{RunInfo, Status};
 use crate::run::RunObserver;
 use crate::stats::steady::SteadyState;
 use crate::stats::Sample;
@@ -58,7 +58,12 @@ struct StateLabels {
 type FloatGauge = Gauge<f64, AtomicU64>;
 
 /// The run states `ssdfade_run_state` reports, one series each (1 for the current one).
-const STATES: [&str; 4] = ["running", "completed", "interrupted", "failed"];
+const STATES: [Status; 4] = [
+    Status::Running,
+    Status::Completed,
+    Status::Interrupted,
+    Status::Failed,
+];
 
 /// The metric families of every run in this process.
 struct Families {
@@ -291,11 +296,11 @@ impl<O: RunObserver + ?Sized> MetricsObserver<O> {
         }
     }
 
-    fn set_state(&self, labels: &RunLabels, now: &str) {
+    fn set_state(&self, labels: &RunLabels, now: Status) {
         for state in STATES {
             let key = StateLabels {
                 run: labels.clone(),
-                state: state.into(),
+                state: state.to_string(),
             };
             self.exporter
                 .families
@@ -336,7 +341,7 @@ impl<O: RunObserver + ?Sized> RunObserver for MetricsObserver<O> {
         if let Some(drive) = &info.drive_before {
             self.set_wear(&labels, &drive.wear);
         }
-        self.set_state(&labels, "running");
+        self.set_state(&labels, Status::Running);
         self.labels = Some(labels);
         self.exporter.write_textfile();
         self.inner.started(dir, info);
@@ -411,12 +416,7 @@ impl<O: RunObserver + ?Sized> RunObserver for MetricsObserver<O> {
 
     fn finished(&mut self, end: &RunEnd) {
         if let Some(labels) = &self.labels {
-            let state = match end {
-                RunEnd::Completed => "completed",
-                RunEnd::Interrupted => "interrupted",
-                RunEnd::Failed(_) => "failed",
-            };
-            self.set_state(labels, state);
+            self.set_state(labels, Status::of_end(end));
             self.exporter.write_textfile();
         }
         self.inner.finished(end);

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::erase::{EraseObserver, EraseRecord, Progress};
+use crate::erase::{EraseObserver, Progress};
+use crate::results::EraseRecord;
 
 /// The notes on stderr as the erase starts, and a progress bar while it runs.
 pub struct Terminal;

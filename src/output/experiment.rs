@@ -12,6 +12,7 @@ use crate::experiment::phase::PhaseKind;
 use crate::experiment::{ExperimentObserver, ExperimentRecord, PhaseRecord};
 use crate::output::run::ProgressBarObserver;
 use crate::results::RunInfo;
+use crate::results::Status;
 use crate::run::{NoProgress, RunObserver};
 use crate::stats::Sample;
 
@@ -98,13 +99,13 @@ impl ExperimentObserver for GroupLine {
         let done = record
             .phases
             .iter()
-            .filter(|p| p.status == "completed")
+            .filter(|p| p.status == Status::Completed)
             .count();
         let message = format!("{} ({done} of {} phases)", record.status, self.phases);
         if self.bar.is_hidden() {
             crate::note!("ssdfade: {}: experiment {message}", self.label);
         }
-        if record.status == "completed" {
+        if record.status == Status::Completed {
             self.bar.finish_with_message(message);
         } else {
             self.bar.abandon_with_message(message);

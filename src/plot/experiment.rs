@@ -11,7 +11,9 @@ use super::latency::{LatencyChart, LatencyPoint};
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
 use super::{style, Chart, Format};
-use crate::results::{workload_line, Experiment, Run};
+use crate::results::{
+    workload_line, EraseRecord, Experiment, ExperimentKind, PhaseKind, Run, Status,
+};
 use crate::stats::Sample;
 
 /// The experiment's phases on one timeline.
@@ -26,8 +28,8 @@ fn first_run(exp: &Experiment) -> Option<&Run> {
 }
 
 /// The label of an erase phase: its name and, when recorded, the method used.
-pub fn erase_label(name: &str, erase: Option<&serde_json::Value>) -> String {
-    match erase.and_then(|e| e.get("method")?.as_str()) {
+pub fn erase_label(name: &str, erase: Option<&EraseRecord>) -> String {
+    match erase.map(|e| e.method.as_str()) {
         Some(method) if method != name => format!("{name} ({method})"),
         _ => name.to_string(),
     }
@@ -58,9 +60,9 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     let mut steady = None;
     let (mut t0, mut bytes0) = (0.0, 0u64);
     for phase in &exp.phases {
-        let name = &phase.record.name;
+        let name = &phase.record.phase.name;
         let Some(run) = &phase.run else {
-            if phase.record.kind == "erase" && phase.erase.is_some() {
+            if matches!(phase.record.phase.kind, PhaseKind::Erase(_)) && phase.erase.is_some() {
                 events.push(Event {
                     label: erase_label(name, phase.erase.as_ref()),
                     t_s: t0,
@@ -93,7 +95,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             start_s: t0 + first.t_start_s,
             end_s: t0 + last.t_end_s,
         });
-        if phase.record.kind == "measure" {
+        if matches!(phase.record.phase.kind, PhaseKind::Measure(_)) {
             states.push(State {
                 name: name.clone(),
                 iops: rates(&run.samples).map_or(0.0, |(iops, _)| iops),
@@ -124,9 +126,9 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     let (soak_name, soak) = exp
         .phases
         .iter()
-        .filter(|p| p.record.kind == "soak")
+        .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
         .chain(&exp.phases)
-        .find_map(|p| Some((p.record.name.as_str(), p.run.as_ref()?)))
+        .find_map(|p| Some((p.record.phase.name.as_str(), p.run.as_ref()?)))
         .unzip();
     let subtitle = soak.map_or_else(String::new, |r| {
         format!(
@@ -183,13 +185,17 @@ pub fn render_experiment(
 /// The bars of a benchmark preset (`measure --preset`): MB/s (10^6 bytes/s, as the benchmarks
 /// count) of every point, reads and writes in two colours; the preparation write left out.
 fn preset_chart(exp: &Experiment) -> Option<BarChart> {
-    if !crate::experiment::preset::is_preset(&exp.name) {
+    if !crate::experiment::preset::is_preset(exp.name.as_str()) {
         return None;
     }
     let (read, write) = (style::palette(0), style::palette(1));
     let mut bars = Vec::new();
     let mut first = None;
-    for phase in exp.phases.iter().filter(|p| p.record.name != "prepare") {
+    for phase in exp
+        .phases
+        .iter()
+        .filter(|p| p.record.phase.name != "prepare")
+    {
         let Some(run) = &phase.run else { continue };
         let Some((iops, bytes_per_s)) = rates(&run.samples) else {
             continue;
@@ -197,7 +203,7 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
         first.get_or_insert(run);
         let mb = bytes_per_s / 1e6;
         bars.push(Bar {
-            label: phase.record.name.clone(),
+            label: phase.record.phase.name.clone(),
             value: mb,
             text: format!("{mb:.1} MB/s · {} IOPS", style::iops_text(iops)),
             color: if run.info.workload.read_pct >= 50 {
@@ -231,13 +237,13 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
 /// SNIA's WSAT chart of a write-saturation experiment: one point per round of its `wsat`
 /// phase, against time and against host data written.
 fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
-    if exp.name != "wsat" {
+    if exp.name != ExperimentKind::Wsat {
         return None;
     }
     let run = exp
         .phases
         .iter()
-        .find(|p| p.record.name == "wsat")?
+        .find(|p| p.record.phase.name == "wsat")?
         .run
         .as_ref()?;
     Some(WsatChart {
@@ -261,7 +267,7 @@ fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
 /// preconditioning (its steady-state window) for reference. Time includes the idle gaps and
 /// starts where the steady-state window starts.
 fn hir_chart(exp: &Experiment) -> Option<HirChart> {
-    if exp.name != "hir" {
+    if exp.name != ExperimentKind::Hir {
         return None;
     }
     let mut points = Vec::new();
@@ -269,9 +275,9 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
     let mut started = false;
     let mut first = None;
     for phase in &exp.phases {
-        let name = &phase.record.name;
+        let name = &phase.record.phase.name;
         if let Some(idle) = phase.record.idle_seconds() {
-            if phase.record.status == "completed" && started {
+            if phase.record.status == Status::Completed && started {
                 t += idle;
             }
             continue;
@@ -358,7 +364,7 @@ impl ProtocolChart {
             .map(ProtocolChart::Sweep)
             .or_else(|| wsat_chart(exp).map(ProtocolChart::Wsat))
             .or_else(|| hir_chart(exp).map(ProtocolChart::Hir))
-            .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.clone(), c)))
+            .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.to_string(), c)))
     }
 
     /// The chart's file name without extension.
@@ -403,14 +409,14 @@ impl ProtocolChart {
 /// The IOPS-and-latency-against-QD chart of a queue-depth sweep (`ssdfade sweep --qd`): one
 /// point per sweep point that ran, recomputed from its samples.
 fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
-    if exp.name != "sweep" {
+    if exp.name != ExperimentKind::Sweep {
         return None;
     }
     let mut points = Vec::new();
     let mut first = None;
     for phase in &exp.phases {
         let Some(run) = &phase.run else { continue };
-        if !phase.record.name.starts_with("qd") {
+        if !phase.record.phase.name.starts_with("qd") {
             return None; // a thread sweep: the timeline tells it
         }
         let ops: u64 = run.samples.iter().map(|s| s.ops).sum();

@@ -7,7 +7,9 @@ use std::time::Duration;
 use super::fade::{FadeChart, FadePoint, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::{Chart, Format};
-use crate::results::{device_line, is_experiment, load_experiment, load_run, workload_line, Run};
+use crate::results::{
+    device_line, is_experiment, load_experiment, load_run, workload_line, Run, Status,
+};
 use crate::stats::Sample;
 
 /// The title of a run's charts: what was measured and on what.
@@ -21,10 +23,10 @@ pub fn run_title(kind: &str, run: &Run) -> String {
 
 /// The line under the title: how the run ended when not cleanly, then the workload.
 pub fn run_subtitle(run: &Run) -> String {
-    let status = match run.info.status.as_str() {
-        "completed" => String::new(),
-        "running" => "UNFINISHED (crashed or still running) · ".into(),
-        other => format!("{} · ", other.to_uppercase()),
+    let status = match run.info.status {
+        Status::Completed => String::new(),
+        Status::Running => "UNFINISHED (crashed or still running) · ".into(),
+        other => format!("{} · ", other.as_str().to_uppercase()),
     };
     format!("{status}{}", workload_line(&run.info.workload))
 }
@@ -156,7 +158,7 @@ pub fn plot_dir(dir: &Path, format: Format, out: Option<&Path>) -> anyhow::Resul
     }
     let run = load_run(dir)?;
     let mut written = render_run(&run, &fade_path, format)?;
-    if run.info.command == "slog" {
+    if run.info.command == crate::results::Command::Slog {
         let path = fade_path.with_file_name(format!("slog.{}", format.extension()));
         super::slog_chart(dir)?.write(&path, format)?;
         written.push(path);

@@ -169,8 +169,8 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
                 vec![
                     label.clone(),
                     id.model.clone().unwrap_or_else(|| id.kind.clone()),
-                    run.info.command.clone(),
-                    run.info.status.clone(),
+                    run.info.command.to_string(),
+                    run.info.status.to_string(),
                 ]
             })
             .collect(),

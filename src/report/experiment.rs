@@ -3,7 +3,7 @@
 //! whole timeline, wear from the first phase to the last, and the commands that ran.
 
 use crate::plot::{erase_label, states_caption, timeline, Chart, ProtocolChart};
-use crate::results::{workload_line, Experiment};
+use crate::results::{workload_line, Experiment, PhaseKind};
 
 use super::document::{Block, Document};
 use super::figures::Figures;
@@ -14,18 +14,21 @@ use super::run::{figures_row, identity_table, reproduce_command, secs, wear_tabl
 fn fade_and_recovery(exp: &Experiment) -> Vec<String> {
     let measure_iops = |i: usize| {
         let p = &exp.phases[i];
-        (p.record.kind == "measure")
+        (matches!(p.record.phase.kind, PhaseKind::Measure(_)))
             .then(|| p.run.as_ref().map(|r| Figures::of(&r.samples).iops))
             .flatten()
     };
     let n = exp.phases.len();
-    let last_erase = exp.phases.iter().rposition(|p| p.record.kind == "erase");
+    let last_erase = exp
+        .phases
+        .iter()
+        .rposition(|p| matches!(p.record.phase.kind, PhaseKind::Erase(_)));
     // The reference is the phase named "fresh" (measured just after an erase) when there is
     // one, else the first measure.
     let fresh = exp
         .phases
         .iter()
-        .position(|p| p.record.name == "fresh")
+        .position(|p| p.record.phase.name == "fresh")
         .and_then(|i| measure_iops(i).map(|v| (i, v)))
         .or_else(|| (0..n).find_map(|i| measure_iops(i).map(|v| (i, v))));
     let faded = (0..last_erase.unwrap_or(n))
@@ -33,7 +36,7 @@ fn fade_and_recovery(exp: &Experiment) -> Vec<String> {
         .find_map(|i| measure_iops(i).map(|v| (i, v)));
     let recovered =
         last_erase.and_then(|e| (e + 1..n).find_map(|i| measure_iops(i).map(|v| (i, v))));
-    let name = |i: usize| exp.phases[i].record.name.clone();
+    let name = |i: usize| exp.phases[i].record.phase.name.clone();
     let mut lines = Vec::new();
     if let (Some((fi, f)), Some((di, d))) = (fresh, faded) {
         if di != fi && f > 0.0 {
@@ -79,11 +82,11 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     let reference = exp
         .phases
         .iter()
-        .find(|p| p.record.name == "fresh" && p.run.is_some())
+        .find(|p| p.record.phase.name == "fresh" && p.run.is_some())
         .or(exp
             .phases
             .iter()
-            .find(|p| p.record.kind == "measure" && p.run.is_some()))
+            .find(|p| matches!(p.record.phase.kind, PhaseKind::Measure(_)) && p.run.is_some()))
         .or(exp.phases.iter().find(|p| p.run.is_some()));
     let reference_iops = reference
         .and_then(|p| p.run.as_ref())
@@ -94,7 +97,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         .filter_map(|p| {
             let run = p.run.as_ref()?;
             Some(figures_row(
-                &p.record.name,
+                &p.record.phase.name,
                 &Figures::of(&run.samples),
                 reference_iops,
             ))
@@ -103,7 +106,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     doc.table(&FIGURES_HEAD, rows);
     doc.paragraph(format!(
         "Recomputed from each phase's samples.jsonl. % of ref is the share of {}'s IOPS. p99 is estimated from the intervals' own percentiles.",
-        reference.map_or("the first phase", |p| p.record.name.as_str())
+        reference.map_or("the first phase", |p| p.record.phase.name.as_str())
     ));
     let states = timeline(exp).fade.states;
     if !states.is_empty() {
@@ -117,7 +120,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         .iter()
         .filter_map(|p| {
             let wa = p.run.as_ref()?.info.write_amplification.as_ref()?;
-            Some(format!("{} {:.2}", p.record.name, wa.factor))
+            Some(format!("{} {:.2}", p.record.phase.name, wa.factor))
         })
         .collect();
     doc.paragraph(if amplification.is_empty() {
@@ -133,12 +136,9 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         if let Some(erase) = &p.erase {
             doc.paragraph(format!(
                 "Erase: {} took {}, outcome {}.",
-                erase_label(&p.record.name, Some(erase)),
-                erase
-                    .get("duration_s")
-                    .and_then(|d| d.as_f64())
-                    .map_or("—".into(), secs),
-                erase.get("outcome").and_then(|o| o.as_str()).unwrap_or("—")
+                erase_label(&p.record.phase.name, Some(erase)),
+                erase.duration_s.map_or("—".into(), secs),
+                erase.outcome
             ));
         }
     }
@@ -170,13 +170,10 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             .iter()
             .map(|p| {
                 vec![
-                    p.record.name.clone(),
-                    p.record.kind.clone(),
-                    p.record.status.clone(),
-                    p.record
-                        .dir
-                        .as_ref()
-                        .map_or("-".into(), |d| d.display().to_string()),
+                    p.record.phase.name.clone(),
+                    p.record.phase.kind.label().to_string(),
+                    p.record.status.to_string(),
+                    p.record.dir.clone().unwrap_or_else(|| "-".into()),
                 ]
             })
             .collect(),
@@ -185,7 +182,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         if let Some(run) = &p.run {
             doc.paragraph(format!(
                 "{}: {}",
-                p.record.name,
+                p.record.phase.name,
                 workload_line(&run.info.workload)
             ));
         }
@@ -211,8 +208,8 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             if let Some(run) = &p.run {
                 return Some(reproduce_command(run));
             }
-            let line = p.erase.as_ref()?.get("command_line")?.as_array()?;
-            let args: Vec<&str> = line.iter().skip(1).filter_map(|a| a.as_str()).collect();
+            let line = &p.erase.as_ref()?.command_line;
+            let args: Vec<&str> = line.iter().skip(1).map(String::as_str).collect();
             Some(format!("ssdfade {}", args.join(" ")))
         })
         .collect();

@@ -52,7 +52,7 @@ pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
         let run = load_run(dir)?;
         let files = crate::plot::render_run(&run, &fade, Format::Png)?;
         let mut doc = run::document(&run, &file_name(&files[0]), &file_name(&files[1]))?;
-        if run.info.command == "slog" {
+        if run.info.command == crate::results::Command::Slog {
             slog::add_verdict(&mut doc, dir)?;
         }
         (files, doc)

@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::device::inspect::DriveInfo;
 use crate::device::smart::Wear;
 use crate::plot::{fade_chart, latency_chart, Chart};
-use crate::results::{device_line, Fade, Run};
+use crate::results::{device_line, Fade, Run, Status};
 use crate::stats::Sample;
 use crate::units::{format_bytes, format_duration, format_latency_us};
 
@@ -242,8 +242,8 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         info.command,
         device_line(info)
     ));
-    let status = match info.status.as_str() {
-        "running" => "running — the run did not finish (crashed or still going); the report covers the samples saved so far".to_string(),
+    let status = match info.status {
+        Status::Running => "running — the run did not finish (crashed or still going); the report covers the samples saved so far".to_string(),
         other => other.to_string(),
     };
     doc.paragraph(format!(

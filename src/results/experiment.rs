@@ -1,118 +1,335 @@
-//! Reading an experiment directory back: `experiment.json` lists the phases in order, each
-//! with its own subdirectory (an ordinary run directory, or an erase record with erase.json).
-//!
-//! ```json
-//! {"name": "vertex2", "phases": [
-//!   {"name": "fresh", "kind": "measure", "status": "completed", "dir": "01-fresh"},
-//!   {"name": "trim",  "kind": "erase",   "status": "completed", "dir": "04-trim"}]}
-//! ```
-//!
-//! Phases that have not run yet (no samples, or no directory) are kept with no data, so an
-//! unfinished experiment reads as far as it got.
+//! `experiment.json`: what an experiment is (name, target, options, phases) and how far it got,
+//! rewritten atomically after every change of a phase, so a crash leaves the last state.
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use super::reader::{load_run, Run};
+use super::phase::{Phase, PhaseKind};
+use super::{write_json_atomic, Status};
 use crate::bad_input;
+use crate::engine::EngineKind;
+use crate::stats::steady::SteadyState;
+use crate::stats::LatencySummary;
 
-/// One entry of experiment.json's `phases`.
-#[derive(Clone, Debug, Deserialize)]
-pub struct PhaseRecord {
-    pub name: String,
-    /// `measure`, `soak`, `erase`, `idle`, …
+/// The version of experiment.json this build writes, reads and resumes. Version 0 is the
+/// layout before versions (a name and phases with their kind, status and directory): it is
+/// read for plots and reports, never resumed.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The file name inside an experiment directory.
+pub const FILE: &str = "experiment.json";
+
+/// The whole record.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ExperimentRecord {
+    /// [`SCHEMA_VERSION`]; 0 (absent) for the layout before versions.
+    #[serde(default)]
+    pub schema_version: u32,
+    #[serde(default)]
+    pub tool: String,
+    #[serde(default)]
+    pub version: String,
+    /// `vertex2`, `wsat`, `hir`, `sweep`, or a preset: `cdm`, `tiobench`, `iometer-allinone`.
+    pub name: ExperimentKind,
+    /// The target as the user gave it.
+    #[serde(default)]
+    pub target: String,
+    /// For a simulated drive without `state=`: the state file, relative to the experiment
+    /// directory, that keeps it the same drive across phases and resumes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_state: Option<String>,
+    /// The target's identity when the experiment started (a resume refuses another drive).
+    #[serde(default)]
+    pub identity: TargetIdentity,
+    #[serde(default)]
+    pub options: Options,
+    /// Protocol-specific settings, for the summary (`--pattern-check`, the sweep's axis…).
+    #[serde(default)]
+    pub settings: serde_json::Value,
+    #[serde(default)]
+    pub notes: Vec<String>,
+    #[serde(default)]
+    pub command_line: Vec<String>,
+    #[serde(default)]
+    pub created_utc: String,
+    #[serde(default)]
+    pub updated_utc: String,
+    /// `running`, `completed`, `interrupted` or `failed`.
+    #[serde(default)]
+    pub status: Status,
+    pub phases: Vec<PhaseRecord>,
+}
+
+/// Which experiment a record is, written as its name (`vertex2`, `cdm`…).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum ExperimentKind {
+    Vertex2,
+    Wsat,
+    Hir,
+    Sweep,
+    /// A preset (`cdm`, `tiobench`, `iometer-allinone`: `experiment::preset` knows them), or
+    /// a name written by hand.
+    Named(String),
+}
+
+impl ExperimentKind {
+    /// The name written in experiment.json.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ExperimentKind::Vertex2 => "vertex2",
+            ExperimentKind::Wsat => "wsat",
+            ExperimentKind::Hir => "hir",
+            ExperimentKind::Sweep => "sweep",
+            ExperimentKind::Named(name) => name,
+        }
+    }
+}
+
+impl From<&str> for ExperimentKind {
+    fn from(name: &str) -> ExperimentKind {
+        match name {
+            "vertex2" => ExperimentKind::Vertex2,
+            "wsat" => ExperimentKind::Wsat,
+            "hir" => ExperimentKind::Hir,
+            "sweep" => ExperimentKind::Sweep,
+            _ => ExperimentKind::Named(name.to_string()),
+        }
+    }
+}
+
+impl From<String> for ExperimentKind {
+    fn from(name: String) -> ExperimentKind {
+        ExperimentKind::from(name.as_str())
+    }
+}
+
+impl From<ExperimentKind> for String {
+    fn from(kind: ExperimentKind) -> String {
+        kind.as_str().to_string()
+    }
+}
+
+impl std::fmt::Display for ExperimentKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl schemars::JsonSchema for ExperimentKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ExperimentKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "`vertex2`, `wsat`, `hir`, `sweep`, or a preset: `cdm`, `tiobench`, `iometer-allinone`."
+        })
+    }
+}
+
+/// What identifies the drive: a resume on another one is refused.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TargetIdentity {
     pub kind: String,
+    pub model: Option<String>,
+    pub serial: Option<String>,
+    pub size_bytes: Option<u64>,
+}
+
+/// Options shared by every phase.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Options {
+    /// The `--destroy-data` confirmation given when the experiment was started.
+    pub destroy_data: Option<PathBuf>,
+    pub force: bool,
+    /// Size of a test file to create.
+    pub size: Option<u64>,
+    #[serde(with = "engine_name")]
+    #[schemars(with = "Option<String>")]
+    pub engine: Option<EngineKind>,
+    /// SNIA steady-state round, seconds.
+    pub ss_round_s: f64,
+    /// Simulated drives save themselves every this many simulated seconds during a soak.
+    pub checkpoint_s: Option<f64>,
+}
+
+/// One phase and how it went.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PhaseRecord {
+    #[serde(flatten)]
+    pub phase: Phase,
+    /// `pending`, `running`, `completed`, `interrupted` or `failed`.
     #[serde(default)]
-    pub status: String,
-    /// The phase's directory, relative to the experiment directory (none for a phase that
-    /// records nothing, such as idle time).
+    pub status: Status,
+    pub started_utc: Option<String>,
+    pub ended_utc: Option<String>,
+    /// Subdirectory (`01-in-service`), relative to the experiment directory; none for idle.
+    pub dir: Option<String>,
+    /// How many times the phase was started (more than 1 after a resume).
     #[serde(default)]
-    pub dir: Option<PathBuf>,
-    /// The phase's parameters as recorded (an idle phase's `seconds`, a run's workload…).
-    #[serde(default)]
-    pub params: serde_json::Value,
+    pub attempts: u32,
+    pub headline: Option<Headline>,
+    pub error: Option<String>,
+}
+
+/// A finished phase's figures.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Headline {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iops: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mb_per_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lat_us: Option<LatencySummary>,
+    /// Seconds the run covered, the erase took or the drive idled.
+    pub seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_written: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steady_state: Option<SteadyState>,
+    /// The erase method used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
 }
 
 impl PhaseRecord {
     /// The length of an idle phase, in seconds.
     pub fn idle_seconds(&self) -> Option<f64> {
-        (self.kind == "idle").then(|| self.params["seconds"].as_f64())?
-    }
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct ExperimentRecord {
-    #[serde(default)]
-    name: Option<String>,
-    phases: Vec<PhaseRecord>,
-}
-
-/// A phase as read back: its record and, when it ran, its samples or its erase record.
-#[derive(Clone, Debug)]
-pub struct LoadedPhase {
-    pub record: PhaseRecord,
-    pub run: Option<Run>,
-    /// erase.json as written by `erase`, for an erase phase that ran.
-    pub erase: Option<serde_json::Value>,
-}
-
-/// An experiment directory as read back.
-#[derive(Clone, Debug)]
-pub struct Experiment {
-    pub dir: PathBuf,
-    pub name: String,
-    pub phases: Vec<LoadedPhase>,
-}
-
-/// True when `dir` holds an experiment (experiment.json) rather than a single run.
-pub fn is_experiment(dir: &Path) -> bool {
-    dir.join("experiment.json").is_file()
-}
-
-/// Reads experiment.json and every phase that ran. A phase directory with a damaged sample
-/// line is bad input naming the line, as for a single run.
-pub fn load_experiment(dir: &Path) -> anyhow::Result<Experiment> {
-    let path = dir.join("experiment.json");
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) => bad_input!("cannot read {}: {e}", path.display()),
-    };
-    let record: ExperimentRecord = match serde_json::from_str(&text) {
-        Ok(r) => r,
-        Err(e) => bad_input!("{} is damaged: {e}", path.display()),
-    };
-    let mut phases = Vec::new();
-    for phase in record.phases {
-        let pdir = phase.dir.as_ref().map(|d| dir.join(d));
-        let has_samples = pdir
-            .as_ref()
-            .is_some_and(|d| std::fs::metadata(d.join("samples.jsonl")).is_ok_and(|m| m.len() > 0));
-        let run = match &pdir {
-            Some(d) if has_samples => Some(load_run(d)?),
+        match &self.phase.kind {
+            PhaseKind::Idle(idle) => Some(idle.seconds),
             _ => None,
+        }
+    }
+}
+
+impl ExperimentRecord {
+    /// Writes the record to `dir/experiment.json` atomically, stamping the time.
+    pub fn save(&mut self, dir: &Path) -> anyhow::Result<()> {
+        self.updated_utc = crate::results::utc_now();
+        write_json_atomic(&dir.join(FILE), self)
+    }
+
+    /// Reads an experiment directory (to report it or resume it); a record this build cannot
+    /// read is bad input (one line, exit 2).
+    pub fn load(dir: &Path) -> anyhow::Result<ExperimentRecord> {
+        let path = dir.join(FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => bad_input!(
+                "{} is not an experiment directory ({}: {e}): give the directory `ssdfade experiment` printed",
+                dir.display(),
+                path.display()
+            ),
         };
-        let erase = pdir
-            .and_then(|d| std::fs::read_to_string(d.join("erase.json")).ok())
-            .and_then(|t| serde_json::from_str(&t).ok());
-        phases.push(LoadedPhase {
-            record: phase,
-            run,
-            erase,
-        });
+        let mut value: serde_json::Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => bad_input!(
+                "{} is corrupt ({e}): it can be neither read nor resumed; start a new experiment",
+                path.display()
+            ),
+        };
+        let schema = value.get("schema_version").and_then(|v| v.as_u64());
+        match schema {
+            None => unversioned::upgrade(&mut value),
+            Some(v) if v <= u64::from(SCHEMA_VERSION) => {}
+            Some(v) => bad_input!(
+                "{} has schema version {v}, this ssdfade reads up to version {SCHEMA_VERSION}: read or resume it with the ssdfade that wrote it",
+                path.display()
+            ),
+        }
+        match serde_json::from_value(value) {
+            Ok(r) => Ok(r),
+            Err(e) => bad_input!(
+                "{} is corrupt ({e}): it can be neither read nor resumed; start a new experiment",
+                path.display()
+            ),
+        }
     }
-    if phases.iter().all(|p| p.run.is_none()) {
-        bad_input!(
-            "{} has no phase with samples yet: nothing to plot or report",
-            dir.display()
-        );
+
+    /// Refuses to resume a record of another version than this build writes (one line, exit 2).
+    pub fn check_resumable(&self, dir: &Path) -> anyhow::Result<()> {
+        if self.schema_version != SCHEMA_VERSION {
+            bad_input!(
+                "{} has schema version {}, this ssdfade resumes version {SCHEMA_VERSION}: resume it with the ssdfade that started it",
+                dir.join(FILE).display(),
+                self.schema_version
+            );
+        }
+        Ok(())
     }
-    Ok(Experiment {
-        dir: dir.to_path_buf(),
-        name: record.name.unwrap_or_else(|| {
-            dir.file_name()
-                .map_or("experiment".into(), |n| n.to_string_lossy().into())
-        }),
-        phases,
-    })
+
+    /// The phase named `name`.
+    pub fn phase(&self, name: &str) -> Option<&PhaseRecord> {
+        self.phases.iter().find(|p| p.phase.name == name)
+    }
+}
+
+mod engine_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::engine::EngineKind;
+
+    pub fn serialize<S: Serializer>(v: &Option<EngineKind>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(EngineKind::Threads) => s.serialize_some("threads"),
+            Some(EngineKind::Uring) => s.serialize_some("uring"),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<EngineKind>, D::Error> {
+        Ok(match Option::<String>::deserialize(d)?.as_deref() {
+            Some("threads") => Some(EngineKind::Threads),
+            Some("uring") => Some(EngineKind::Uring),
+            _ => None,
+        })
+    }
+}
+
+/// The layout before schema versions, read for plots and reports: its phases name their kind
+/// but not their parameters.
+mod unversioned {
+    use serde_json::{json, Value};
+
+    use crate::pattern::Pattern;
+    use crate::workload::{OnError, WorkloadSpec};
+
+    /// Gives every phase without `params` the neutral ones of its kind, so the record reads as
+    /// version 0 ([`super::ExperimentRecord::check_resumable`] keeps them from being run).
+    pub fn upgrade(value: &mut Value) {
+        let Some(phases) = value.get_mut("phases").and_then(Value::as_array_mut) else {
+            return;
+        };
+        for phase in phases {
+            if phase.get("params").is_some() {
+                continue;
+            }
+            let params = match phase.get("kind").and_then(Value::as_str) {
+                Some("erase") => json!({"method": "auto"}),
+                Some("idle") => json!({"seconds": 0.0}),
+                _ => {
+                    json!({"workload": neutral_workload(), "duration_s": null, "bytes": null, "interval_s": 1.0})
+                }
+            };
+            phase["params"] = params;
+        }
+    }
+
+    fn neutral_workload() -> WorkloadSpec {
+        WorkloadSpec {
+            bs: 4096,
+            align: None,
+            read_pct: 0,
+            random_pct: 0,
+            qd: 1,
+            span: None,
+            seed: None,
+            pattern: Pattern::Random,
+            refill: false,
+            on_error: OnError::Stop,
+        }
+    }
 }

@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::record::{liveness, Liveness, ProcessStamp};
-use super::{read_info, read_samples};
+use super::{read_info, read_samples, EraseRecord};
 
 /// One line of the listing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -95,7 +94,7 @@ fn describe_run(dir: &Path) -> RunListing {
     };
     RunListing {
         dir: dir.to_path_buf(),
-        command: info.command,
+        command: info.command.to_string(),
         status,
         note,
         target: info.target.path,
@@ -105,32 +104,15 @@ fn describe_run(dir: &Path) -> RunListing {
 }
 
 fn describe_erase(dir: &Path) -> Option<RunListing> {
-    let text = std::fs::read_to_string(dir.join("erase.json")).ok()?;
-    let record: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let field = |k: &str| record[k].as_str().unwrap_or("?").to_string();
-    let mut status = field("outcome");
-    let mut note = None;
-    if status == "running" {
-        let stamp: Option<ProcessStamp> = serde_json::from_value(record["process"].clone()).ok();
-        match liveness(stamp.as_ref()) {
-            Liveness::Running => {}
-            Liveness::Crashed(why) => {
-                status = "crashed".into();
-                note = Some(why);
-            }
-            Liveness::Unknown(why) => {
-                status = "running?".into();
-                note = Some(why);
-            }
-        }
-    }
+    let record = EraseRecord::load(dir).ok()?;
+    let (status, note) = record.outcome.shown(record.process.as_ref());
     Some(RunListing {
         dir: dir.to_path_buf(),
-        command: format!("erase {}", field("method")),
+        command: format!("erase {}", record.method),
         status,
         note,
-        target: field("target"),
-        seconds: record["duration_s"].as_f64(),
+        target: record.target,
+        seconds: record.duration_s,
         iops: None,
     })
 }

@@ -1,123 +1,56 @@
-//! The run directory, the contract between measuring and presenting: `run.json` describes the
-//! run, `samples.jsonl` holds one [`Sample`] per line, each flushed to stable storage as it is
-//! taken so a crash or power loss loses at most the interval in progress.
+//! Everything the tool keeps on disk, the contract between measuring and presenting: one
+//! plain serde type per record file (run.json in [`run`], experiment.json in [`experiment`],
+//! erase.json, group.json, slog.json, plp.json in their own files), each with its schema
+//! version, load and save, and the status they share ([`Status`]); no other module parses them.
+//! The run directory is written here too: `samples.jsonl` holds one [`Sample`] per line, each
+//! flushed to stable storage as it is taken so a crash or power loss loses at most the
+//! interval in progress. The JSON Schemas under `docs/schema/` come from [`schema`].
 
+mod command;
 mod describe;
-mod experiment;
+pub mod erase;
+pub mod experiment;
+mod experiment_dir;
 mod fade;
+pub mod group;
 mod listing;
+pub mod phase;
+pub mod plp;
 mod reader;
 pub mod record;
+pub mod run;
+pub mod schema;
+pub mod slog;
+mod status;
 mod steady;
 mod summary;
 mod table;
+mod version;
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use serde::{Deserialize, Serialize};
 
+pub use command::Command;
 pub use describe::{device_line, device_name, workload_line};
-pub use experiment::{is_experiment, load_experiment, Experiment, LoadedPhase, PhaseRecord};
+pub use erase::{Done, EraseRecord, ToolRun};
+pub use experiment::{ExperimentKind, ExperimentRecord, Headline, Options, PhaseRecord};
+pub use experiment_dir::{is_experiment, load_experiment, Experiment, LoadedPhase};
 pub use fade::Fade;
+pub use group::{GroupRecord, MemberRecord};
 pub use listing::{list_runs, RunListing};
+pub use phase::{Phase, PhaseKind, RunParams};
 pub use reader::{load_run, read_samples, Run, SteadyWindowRecord};
 pub use record::{write_json_atomic, ProcessStamp};
+pub use run::{read_info, Resume, RunInfo, TargetRecord};
+pub use status::Status;
 pub use steady::steady_line;
 pub use summary::Summary;
 pub use table::run_table;
 
-use crate::device::inspect::DriveInfo;
-use crate::device::smart::WriteAmplification;
-use crate::device::Identity;
-use crate::engine::RunEnd;
-use crate::stats::steady::SteadyState;
 use crate::stats::Sample;
-use crate::workload::Workload;
-
-/// Everything `run.json` records.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RunInfo {
-    pub tool: String,
-    pub version: String,
-    /// `measure`, `soak`, …
-    pub command: String,
-    pub command_line: Vec<String>,
-    pub target: TargetRecord,
-    pub workload: Workload,
-    pub engine: String,
-    pub started_utc: String,
-    /// `running` until the run ends, then `completed`, `interrupted` or `failed`.
-    pub status: String,
-    #[serde(default)]
-    pub ended_utc: Option<String>,
-    #[serde(default)]
-    pub end: Option<RunEnd>,
-    #[serde(default)]
-    pub summary: Option<Summary>,
-    /// The target as `info` saw it (with wear) before and after the run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub drive_before: Option<DriveInfo>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub drive_after: Option<DriveInfo>,
-    /// NAND over host writes during the run, when the drive reports both.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub write_amplification: Option<WriteAmplification>,
-    /// The process writing the run, to tell a crashed run from a running one.
-    #[serde(default)]
-    pub process: Option<ProcessStamp>,
-    /// Wall-clock time of the last sample written (updated at most once a second).
-    #[serde(default)]
-    pub heartbeat_utc: Option<String>,
-    /// SNIA PTS steady state over the run's samples (runs that write).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub steady_state: Option<SteadyState>,
-    /// Every time the run was continued after a crash or an interruption: where, and the gap.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resumes: Vec<Resume>,
-}
-
-/// One continuation of a run cut short: the series goes on at `index` and `at_s` (sample
-/// indexes and the run's time line continue without a hole); the outage is recorded here.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Resume {
-    /// Index of the first sample written after the resume.
-    pub index: u64,
-    /// The run's time (s) at which it continued: the end of the last sample kept.
-    pub at_s: f64,
-    pub resumed_utc: String,
-    /// Wall seconds between the last sample kept being written and the resume (the drive
-    /// sat idle or was powered off meanwhile); `None` when not known.
-    pub outage_s: Option<f64>,
-    /// Samples found after the last one kept and dropped (a simulated drive saved before them:
-    /// the drive and the series must agree).
-    pub dropped_samples: u64,
-    pub note: String,
-}
-
-impl RunInfo {
-    /// The status as a reader should show it: a run recorded as `running` whose process is
-    /// gone is `crashed`, with the reason.
-    pub fn effective_status(&self) -> (String, Option<String>) {
-        if self.status != "running" {
-            return (self.status.clone(), None);
-        }
-        match record::liveness(self.process.as_ref()) {
-            record::Liveness::Running => ("running".into(), None),
-            record::Liveness::Crashed(why) => ("crashed".into(), Some(why)),
-            record::Liveness::Unknown(why) => ("running?".into(), Some(why)),
-        }
-    }
-}
-
-/// The target as run.json records it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TargetRecord {
-    pub path: String,
-    pub identity: Identity,
-}
 
 /// An open run directory being written.
 pub struct RunDir {
@@ -268,22 +201,14 @@ impl RunDir {
     /// Replaces `run.json` atomically (write, fsync, rename). A final record (status other than
     /// `running`) first gives back the space held for it.
     pub fn write_info(&self, info: &RunInfo) -> anyhow::Result<()> {
-        let running = info.status == "running";
+        let running = info.status == Status::Running;
         if !running {
             release_space_reserve(&self.dir);
         }
         record::write_record(&self.dir.join("run.json"), info, running, |v| {
-            v["status"] = "interrupted".into();
+            v["status"] = Status::Interrupted.as_str().into();
             v["ended_utc"] = utc_now().into();
             v["end"] = serde_json::json!({"reason": "interrupted"});
         })
     }
-}
-
-/// Reads a run directory's `run.json`.
-pub fn read_info(dir: &Path) -> anyhow::Result<RunInfo> {
-    let path = dir.join("run.json");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
 }

@@ -45,6 +45,7 @@ pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
         Ok(info) => info,
         Err(e) => bad_input!("{} is damaged: {e}", info_path.display()),
     };
+    super::version::check(&info_path, info.schema_version, super::run::SCHEMA_VERSION)?;
     let steady_state = serde_json::from_str::<serde_json::Value>(&text)
         .ok()
         .and_then(|v| serde_json::from_value(v.get("steady_state")?.clone()).ok());

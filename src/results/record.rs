@@ -17,7 +17,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 /// Who is writing a record: enough to tell later whether that process still runs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ProcessStamp {
     pub pid: u32,
     /// The process's start time in clock ticks since boot (/proc/PID/stat field 22): a pid

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::stats::{IntervalStats, LatencySummary};
 
 /// Totals and averages over a whole run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Summary {
     /// Seconds covered by the samples (engine clock).
     pub seconds: f64,

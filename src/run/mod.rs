@@ -15,12 +15,14 @@ use std::time::{Duration, Instant};
 
 use crate::device::Identity;
 use crate::engine::{Control, Engine, EngineKind, RunEnd};
-use crate::pattern::Pattern;
-use crate::results::{utc_now, ProcessStamp, RunDir, RunInfo, Summary, TargetRecord};
+use crate::results::{
+    utc_now, Command, ProcessStamp, RunDir, RunInfo, Status, Summary, TargetRecord,
+};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::steady::{Criteria, SteadyTracker};
-use crate::workload::{OnError, Workload};
+use crate::workload::Workload;
 
+pub use crate::workload::WorkloadSpec;
 pub use interrupt::install_signal_flag;
 pub use observer::{NoProgress, RunObserver};
 use recorder::Recorder;
@@ -44,7 +46,7 @@ pub struct RunRequest {
     /// Run directory; `None`: `results/<UTC time>-<target name>`.
     pub out: Option<PathBuf>,
     /// Recorded in run.json as `command` (`measure`, `soak`, …).
-    pub command: String,
+    pub command: Command,
     /// Set it (e.g. with [`install_signal_flag`]) to end the run cleanly after the current
     /// interval; the outcome is then [`RunEnd::Interrupted`].
     pub interrupt: Arc<AtomicBool>,
@@ -52,24 +54,6 @@ pub struct RunRequest {
     /// clock (as a sample is recorded), so a crash loses at most that much of the run; `None`:
     /// only when the run ends. Real drives ignore it.
     pub checkpoint: Option<Duration>,
-}
-
-/// The access specification before it meets a target: `None` fields take the target's values.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct WorkloadSpec {
-    pub bs: u64,
-    /// `None`: the transfer size.
-    pub align: Option<u64>,
-    pub read_pct: u8,
-    pub random_pct: u8,
-    pub qd: u32,
-    /// `None`: the whole target.
-    pub span: Option<u64>,
-    /// `None`: a fresh seed (recorded in run.json).
-    pub seed: Option<u64>,
-    pub pattern: Pattern,
-    pub refill: bool,
-    pub on_error: OnError,
 }
 
 impl WorkloadSpec {
@@ -218,6 +202,7 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         identity: opened.identity.clone(),
     };
     let info = RunInfo {
+        schema_version: crate::results::run::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: request.command.clone(),
@@ -226,7 +211,7 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         workload: workload.clone(),
         engine: opened.engine.name().into(),
         started_utc: utc_now(),
-        status: "running".into(),
+        status: Status::Running,
         ended_utc: None,
         end: None,
         summary: None,
@@ -391,12 +376,7 @@ fn execute(
     } else {
         resume::whole_run_summary(&previous, &segment)
     };
-    info.status = match &end {
-        RunEnd::Completed => "completed",
-        RunEnd::Interrupted => "interrupted",
-        RunEnd::Failed(_) => "failed",
-    }
-    .into();
+    info.status = Status::of_end(&end);
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary.clone());

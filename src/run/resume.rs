@@ -13,6 +13,7 @@ use std::time::{Duration, SystemTime};
 
 use super::{execute, open, CreatedFile, Outcome, RunObserver, RunRequest};
 use crate::bad_input;
+use crate::results::Status;
 use crate::results::{read_info, read_samples, utc_now, ProcessStamp, Resume, RunDir, Summary};
 use crate::stats::{LatencySummary, Sample};
 
@@ -33,7 +34,7 @@ pub fn continue_run(
             dir.display()
         ),
     };
-    if info.status == "completed" {
+    if info.status == Status::Completed {
         bad_input!(
             "{} holds a completed run: nothing to continue",
             dir.display()
@@ -108,7 +109,7 @@ pub fn continue_run(
         dropped_samples: (samples.len() - keep) as u64,
         note,
     });
-    info.status = "running".into();
+    info.status = Status::Running;
     info.ended_utc = None;
     info.end = None;
     info.process = Some(ProcessStamp::current());

@@ -10,7 +10,6 @@ use std::time::Instant;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use serde::{Deserialize, Serialize};
 
 use crate::device::Target;
 use crate::engine::AlignedBuf;
@@ -20,16 +19,6 @@ use crate::sim::drive::SimDrive;
 use crate::sim::{CacheMode, SimDevice};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
 
-/// How a write is made durable before the next one starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SyncMode {
-    /// pwrite, then fdatasync (a cache flush: what ZFS's ZIL does on Linux).
-    Fdatasync,
-    /// Each write with O_DSYNC semantics (`pwritev2` with `RWF_DSYNC`: FUA or write + flush).
-    Dsync,
-}
-
 impl SyncMode {
     pub fn label(self) -> &'static str {
         match self {
@@ -38,6 +27,8 @@ impl SyncMode {
         }
     }
 }
+
+pub use crate::results::slog::SyncMode;
 
 /// One measurement: `writers` threads each writing `size` bytes synchronously at random
 /// size-aligned offsets until both `min_seconds` and `min_writes` are reached.

@@ -4,15 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
 use super::sweep::{Measured, LOG_WRITE};
 use super::verdict::{
     EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, PlpEvidence, RecoveryEvidence,
     FADE_OK_PCT,
 };
 use super::SyncMode;
-use crate::results::{read_info, read_samples, Fade, RunInfo};
+use crate::results::{read_info, read_samples, EraseRecord, Fade, RunInfo, Status};
 use crate::stats::Sample;
 
 /// What `--from` directories hold, loaded once.
@@ -20,7 +18,7 @@ use crate::stats::Sample;
 pub struct Sources {
     /// Soaks and measures: their run.json and samples.
     pub runs: Vec<(PathBuf, RunInfo, Vec<Sample>)>,
-    pub erases: Vec<(PathBuf, crate::erase::EraseRecord)>,
+    pub erases: Vec<(PathBuf, EraseRecord)>,
     pub plp: Vec<(PathBuf, super::plp::VerifyReport)>,
     /// Earlier slog runs: their 4 KiB latency.
     pub slogs: Vec<(PathBuf, super::SlogRecord)>,
@@ -34,15 +32,10 @@ impl Sources {
             if dir.join("slog.json").exists() {
                 s.slogs.push((dir.clone(), super::read_record(dir)?));
             } else if dir.join("plp.json").exists() {
-                let text = std::fs::read_to_string(dir.join("plp.json"))?;
-                let report = serde_json::from_str(&text)
-                    .with_context(|| format!("parsing {}/plp.json", dir.display()))?;
-                s.plp.push((dir.clone(), report));
+                s.plp
+                    .push((dir.clone(), super::plp::VerifyReport::load(dir)?));
             } else if dir.join("erase.json").exists() {
-                let text = std::fs::read_to_string(dir.join("erase.json"))?;
-                let v = serde_json::from_str(&text)
-                    .with_context(|| format!("parsing {}/erase.json", dir.display()))?;
-                s.erases.push((dir.clone(), v));
+                s.erases.push((dir.clone(), EraseRecord::load(dir)?));
             } else if dir.join("run.json").exists() {
                 let info = read_info(dir)?;
                 let samples = read_samples(dir)?;
@@ -105,7 +98,7 @@ pub fn collect(
         }),
     };
     let recovery = sources.erases.iter().find_map(|(dir, e)| {
-        (e.outcome == "completed").then_some(())?;
+        (e.outcome == Status::Completed).then_some(())?;
         Some(RecoveryEvidence {
             erase_seconds: e.duration_s?,
             method: e.method.clone(),

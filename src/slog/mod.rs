@@ -24,19 +24,17 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use anyhow::Context;
-use serde::{Deserialize, Serialize};
-
-pub use backend::SyncMode;
+pub use crate::results::slog::{read_record, CacheReport, Measurement, SlogRecord, SyncMode};
 use backend::{RealBackend, SimBackend, SyncBackend};
 use baseline::{Baseline, RamDevice};
-use sweep::{Measured, Plan};
-use verdict::{Evidence, Verdict};
+use sweep::Plan;
+use verdict::Verdict;
 
 use crate::device::inspect::DriveInfo;
 use crate::device::Storage;
 use crate::engine::RunEnd;
 use crate::results::{utc_now, write_json_atomic, ProcessStamp, RunDir, RunInfo, TargetRecord};
+use crate::results::{Command, Status};
 use crate::run::RunObserver;
 use crate::sim::SimSpec;
 use crate::stats::{IntervalStats, Sample};
@@ -60,17 +58,6 @@ pub struct Request {
     pub zil_bytes_per_day: f64,
     pub tbw: Option<u64>,
     pub out: Option<PathBuf>,
-}
-
-/// The device's write cache as the kernel (or the simulator) reports it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct CacheReport {
-    /// `write back` or `write through`.
-    pub write_cache: Option<String>,
-    /// Forced Unit Access: O_DSYNC writes go as FUA writes instead of write + flush.
-    pub fua: Option<bool>,
-    /// What that means for the figures.
-    pub meaning: String,
 }
 
 impl CacheReport {
@@ -107,44 +94,10 @@ impl CacheReport {
     }
 }
 
-/// One measured target (the device, or the baseline).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Measurement {
-    /// `ram (zram3)`, a path or `run DIR`.
-    pub label: String,
-    pub target: String,
-    pub kind: String,
-    pub cache: CacheReport,
-    pub measured: Measured,
-}
-
-/// `slog.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SlogRecord {
-    pub tool: String,
-    pub version: String,
-    pub plan: Plan,
-    pub device: Measurement,
-    #[serde(default)]
-    pub baseline: Option<Measurement>,
-    pub end: RunEnd,
-    pub from: Vec<PathBuf>,
-    pub evidence: Evidence,
-    pub verdict: Verdict,
-}
-
 /// The outcome for the command to print.
 pub struct Outcome {
     pub dir: PathBuf,
     pub record: SlogRecord,
-}
-
-/// Reads an earlier run's `slog.json`.
-pub fn read_record(dir: &Path) -> anyhow::Result<SlogRecord> {
-    let path = dir.join("slog.json");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
 }
 
 /// A target opened for the SLOG test, and what is known about it.
@@ -352,9 +305,10 @@ fn execute(
     };
     let engine = if device.sim.is_some() { "sim" } else { "sync" };
     let mut info = RunInfo {
+        schema_version: crate::results::run::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        command: "slog".into(),
+        command: Command::Slog,
         command_line: std::env::args().collect(),
         target: TargetRecord {
             path: req.target.clone(),
@@ -363,7 +317,7 @@ fn execute(
         workload,
         engine: engine.into(),
         started_utc: utc_now(),
-        status: "running".into(),
+        status: Status::Running,
         ended_utc: None,
         end: None,
         summary: None,
@@ -486,12 +440,7 @@ fn execute(
         recorder.observer.drive_after(drive);
     }
     let summary = crate::results::Summary::new(&recorder.total, recorder.t_end, 0.0, 0.0, engine);
-    info.status = match &end {
-        RunEnd::Completed => "completed",
-        RunEnd::Interrupted => "interrupted",
-        RunEnd::Failed(_) => "failed",
-    }
-    .into();
+    info.status = Status::of_end(&end);
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary);
@@ -512,6 +461,7 @@ fn execute(
         req.tbw,
     );
     let record = SlogRecord {
+        schema_version: crate::results::slog::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         plan: req.plan.clone(),

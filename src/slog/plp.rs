@@ -46,6 +46,7 @@ use serde::{Deserialize, Serialize};
 use crate::device::{Readback, Storage};
 use crate::engine::AlignedBuf;
 use crate::pattern::{mix64, WriteContent};
+pub use crate::results::plp::{Loss, VerifyReport};
 
 /// Bytes per record (and per slot).
 pub const RECORD: u64 = 4096;
@@ -430,33 +431,6 @@ fn session_name(target: &str) -> String {
 }
 
 // ---------------------------------------------------------------- verify
-
-/// An acknowledged record that did not survive.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Loss {
-    pub slot: u64,
-    pub seq: u64,
-    /// Seconds between its acknowledgement and the writer's last message (the power cut).
-    pub acknowledged_s_before_end: f64,
-    /// What the slot held instead.
-    pub found: String,
-}
-
-/// `plp.json`: the outcome of the check.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct VerifyReport {
-    pub target: String,
-    pub listener: String,
-    pub verified_utc: String,
-    /// Slots holding an acknowledged record.
-    pub acknowledged: u64,
-    pub intact: u64,
-    /// Slots where a newer, unacknowledged write had begun and is what the slot holds (or its
-    /// torn remains): allowed.
-    pub newer_in_flight: u64,
-    pub lost: Vec<Loss>,
-    pub torn: Vec<Loss>,
-}
 
 impl VerifyReport {
     pub fn passed(&self) -> bool {

@@ -5,10 +5,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use serde::{Deserialize, Serialize};
-
-use super::backend::{IntervalFn, Phase, SyncBackend, SyncMode};
+use super::backend::{IntervalFn, Phase, SyncBackend};
 use crate::engine::RunEnd;
+pub use crate::results::slog::{Measured, Plan, Point, SyncLatency, SyncMode};
 use crate::stats::{DirStats, IntervalStats};
 
 /// Every size is measured for at least this long…
@@ -19,25 +18,6 @@ pub const MIN_WRITES: u64 = 250;
 pub const LOG_WRITE: u64 = 4096;
 /// Concurrent ZIL writers measured.
 pub const WRITERS: [u32; 4] = [1, 2, 4, 8];
-
-/// What to measure.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Plan {
-    pub max_size: u64,
-    /// Seconds of the sustained phase (0: skip it).
-    pub sustain_s: f64,
-    pub seed: u64,
-}
-
-/// Latency of synchronous writes in µs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SyncLatency {
-    pub mean: f64,
-    pub p50: f64,
-    pub p99: f64,
-    pub p9999: f64,
-    pub max: f64,
-}
 
 impl SyncLatency {
     pub fn of(dir: &DirStats) -> Self {
@@ -56,20 +36,6 @@ impl SyncLatency {
     }
 }
 
-/// One measured phase: a size in one mode, or a number of writers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Point {
-    pub mode: SyncMode,
-    pub size: u64,
-    pub writers: u32,
-    pub writes: u64,
-    pub seconds: f64,
-    pub iops: f64,
-    /// 10^6 bytes per second.
-    pub mb_per_s: f64,
-    pub lat_us: SyncLatency,
-}
-
 impl Point {
     fn of(phase: &Phase, total: &IntervalStats, seconds: f64) -> Point {
         let per_s = |x: f64| if seconds > 0.0 { x / seconds } else { 0.0 };
@@ -84,16 +50,6 @@ impl Point {
             lat_us: SyncLatency::of(&total.write),
         }
     }
-}
-
-/// Everything the sweep measured.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Measured {
-    /// Size sweep, both modes (fdatasync first).
-    pub sizes: Vec<Point>,
-    pub concurrency: Vec<Point>,
-    /// The sustained phase as a whole (its seconds are in samples.jsonl).
-    pub sustained: Option<Point>,
 }
 
 impl Measured {

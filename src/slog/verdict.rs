@@ -3,7 +3,10 @@
 //! threshold, and — when fade is the problem — the maintenance plan the figures support.
 //! Where the figures come from (run directories) is [`super::evidence`]'s job.
 
-use serde::{Deserialize, Serialize};
+pub use crate::results::slog::{
+    EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, PlpEvidence, Rating, Reason,
+    RecoveryEvidence, Verdict,
+};
 
 /// 4 KiB sync-write latency bands (mean µs per write, as `diskinfo -wS` prints it).
 pub const LAT_EXCELLENT_US: f64 = 50.0;
@@ -25,15 +28,6 @@ pub const PLAN_MIN_DAYS: f64 = 7.0;
 /// …using at most this many devices.
 pub const PLAN_MAX_DEVICES: u32 = 8;
 
-/// Best to worst.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Rating {
-    Suitable,
-    Marginal,
-    Unsuitable,
-}
-
 impl Rating {
     pub fn word(self) -> &'static str {
         match self {
@@ -42,85 +36,6 @@ impl Rating {
             Rating::Unsuitable => "unsuitable",
         }
     }
-}
-
-/// 4 KiB QD1 write + flush latency.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LatencyEvidence {
-    pub mean_us: f64,
-    pub p99_us: f64,
-    pub source: String,
-}
-
-/// How a sustained write phase (a soak, or the slog run's sustained phase) faded.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FadeEvidence {
-    pub start_iops: f64,
-    pub end_iops: f64,
-    /// Seconds the phase lasted.
-    pub seconds: f64,
-    /// Bytes written until the rate first fell below [`FADE_OK_PCT`] of the start (None: it
-    /// never did).
-    pub bytes_to_threshold: Option<u64>,
-    pub source: String,
-}
-
-/// How long an erase that restores the device takes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RecoveryEvidence {
-    pub erase_seconds: f64,
-    pub method: String,
-    pub source: String,
-}
-
-/// The outcome of `ssdfade plp verify`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PlpEvidence {
-    pub acknowledged: u64,
-    pub lost: u64,
-    pub torn: u64,
-    pub source: String,
-}
-
-/// Endurance left, in host bytes, and the figure it was computed from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EnduranceEvidence {
-    pub bytes_left: f64,
-    pub figure: String,
-}
-
-/// Everything the verdict is computed from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Evidence {
-    pub latency: Option<LatencyEvidence>,
-    pub fade: Option<FadeEvidence>,
-    pub recovery: Option<RecoveryEvidence>,
-    pub plp: Option<PlpEvidence>,
-    pub endurance: Option<EnduranceEvidence>,
-    /// The user's ZIL write rate in bytes per day.
-    pub zil_bytes_per_day: f64,
-}
-
-/// One line of the verdict: what was judged, the figure, the threshold and the result
-/// (`None`: not tested, which never counts for or against the device).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Reason {
-    pub topic: String,
-    pub rating: Option<Rating>,
-    pub value: String,
-    pub threshold: String,
-    pub source: String,
-}
-
-/// The verdict.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Verdict {
-    pub rating: Rating,
-    pub reasons: Vec<Reason>,
-    /// The latency bands and where they come from.
-    pub bands: String,
-    /// What keeps a fading device usable, when fade is the problem.
-    pub plan: Option<String>,
 }
 
 /// Judges the evidence.

@@ -9,7 +9,9 @@ const MAX_TRACKED_NS: u64 = 100_000_000_000;
 const MAX_ERROR_EVENTS: usize = 16;
 
 /// Read or write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum OpKind {
     Read,
@@ -90,7 +92,7 @@ impl DirStats {
 }
 
 /// An I/O that failed: when, where and why.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct ErrorEvent {
     /// Seconds since the start of the run, on the engine's clock.
     pub t_s: f64,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::{DirStats, ErrorEvent, IntervalStats};
 
 /// Latency figures in microseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LatencySummary {
     pub mean: f64,
     pub p50: f64,
@@ -33,7 +33,7 @@ impl LatencySummary {
 }
 
 /// Rates and latency of one direction in one interval.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DirSample {
     pub ops: u64,
     pub bytes: u64,
@@ -63,7 +63,7 @@ fn rate(amount: f64, seconds: f64) -> f64 {
 }
 
 /// One interval of a run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sample {
     /// 0-based interval number.
     pub index: u64,

@@ -44,7 +44,7 @@ pub struct Round {
 }
 
 /// A window of rounds and how far it is from steady.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Window {
     pub start_s: f64,
     pub end_s: f64,
@@ -59,7 +59,7 @@ pub struct Window {
 /// What `run.json` records: whether and when the run reached steady state. When it did not,
 /// `window` is the last window evaluated (how close it came), or absent with fewer rounds than
 /// one window.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SteadyState {
     pub reached: bool,
     /// End of the first steady window, seconds since the run started.

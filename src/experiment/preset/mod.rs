@@ -21,6 +21,7 @@ use super::phase::{Phase, PhaseKind};
 use super::record::ExperimentRecord;
 use super::{run_params, ExperimentObserver, ExperimentOutcome, Setup};
 use crate::bad_input;
+use crate::results::Status;
 use crate::results::{read_info, RunInfo};
 use crate::run::WorkloadSpec;
 use crate::units::{format_bytes, format_duration};
@@ -253,7 +254,11 @@ pub struct Measured {
 pub fn measured(dir: &Path, record: &ExperimentRecord) -> (Option<Measured>, Vec<Measured>) {
     let mut prepare = None;
     let mut points = Vec::new();
-    for p in record.phases.iter().filter(|p| p.status == "completed") {
+    for p in record
+        .phases
+        .iter()
+        .filter(|p| p.status == Status::Completed)
+    {
         let Some(sub) = p.dir.as_ref().map(|d| dir.join(d)) else {
             continue;
         };
@@ -296,7 +301,7 @@ pub fn point_json(m: &Measured) -> Value {
 /// The summary as JSON: the preset's settings, the preparation write and every point.
 pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
     let (prepare, points) = measured(dir, record);
-    let figures = |m: &Measured| match Preset::from_name(&record.name) {
+    let figures = |m: &Measured| match Preset::from_name(record.name.as_str()) {
         Some(Preset::Cdm) => cdm::figures(m),
         Some(Preset::Tiobench) => tiobench::figures(m),
         _ => iometer::figures(m),
@@ -331,7 +336,7 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
     let (prepare, points) = measured(dir, record);
     let span = record.settings["span"].as_u64().unwrap_or(0);
     let duration = record.settings["point_duration_s"].as_f64().unwrap_or(0.0);
-    let mut out = match Preset::from_name(&record.name) {
+    let mut out = match Preset::from_name(record.name.as_str()) {
         Some(Preset::Cdm) => cdm::table(&points, span, duration),
         Some(Preset::Tiobench) => tiobench::table(&points, span),
         _ => iometer::table(&points, record.settings["left_out"].as_str()),

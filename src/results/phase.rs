@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::run::WorkloadSpec;
+use crate::workload::WorkloadSpec;
 
 /// One step of an experiment.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Phase {
     /// `in-service`, `erase-1`, `burst-ws10-3`…, unique in the experiment.
     pub name: String,
@@ -18,7 +18,7 @@ pub struct Phase {
 /// a `soak` continues its series; an `erase` is run again (its outcome is unknown); an `idle`
 /// leaves the drive powered and idle (real drives: the tool sleeps; simulated drives: their
 /// background garbage collection and throttling recovery run for that long).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", content = "params", rename_all = "kebab-case")]
 pub enum PhaseKind {
     Measure(RunParams),
@@ -47,7 +47,7 @@ impl PhaseKind {
 }
 
 /// A run's workload and stop rule.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RunParams {
     pub workload: WorkloadSpec,
     /// Seconds to run (with `bytes`, whichever comes first).
@@ -64,14 +64,14 @@ pub struct RunParams {
 }
 
 /// An erase.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EraseParams {
     /// As `erase --method` takes it (`auto`, `trim`, `sim`, …).
     pub method: String,
 }
 
 /// Powered idle time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct IdleParams {
     pub seconds: f64,
 }

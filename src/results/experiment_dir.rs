@@ -1,0 +1,74 @@
+//! Reading an experiment directory back: `experiment.json` ([`ExperimentRecord`]) lists the
+//! phases in order, each with its own subdirectory (an ordinary run directory, or an erase
+//! record with erase.json).
+//!
+//! Phases that have not run yet (no samples, or no directory) are kept with no data, so an
+//! unfinished experiment reads as far as it got.
+
+use std::path::{Path, PathBuf};
+
+use super::reader::{load_run, Run};
+use super::{EraseRecord, ExperimentKind, ExperimentRecord, PhaseRecord};
+use crate::bad_input;
+
+/// A phase as read back: its record and, when it ran, its samples or its erase record.
+#[derive(Clone, Debug)]
+pub struct LoadedPhase {
+    pub record: PhaseRecord,
+    pub run: Option<Run>,
+    /// erase.json as written by `erase`, for an erase phase that ran.
+    pub erase: Option<EraseRecord>,
+}
+
+/// An experiment directory as read back.
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    pub dir: PathBuf,
+    /// The experiment's kind as recorded (`vertex2`, `wsat`, a preset…).
+    pub name: ExperimentKind,
+    pub record: ExperimentRecord,
+    pub phases: Vec<LoadedPhase>,
+}
+
+/// True when `dir` holds an experiment (experiment.json) rather than a single run.
+pub fn is_experiment(dir: &Path) -> bool {
+    dir.join(super::experiment::FILE).is_file()
+}
+
+/// Reads experiment.json and every phase that ran. A phase directory with a damaged sample
+/// line is bad input naming the line, as for a single run.
+pub fn load_experiment(dir: &Path) -> anyhow::Result<Experiment> {
+    let record = ExperimentRecord::load(dir)?;
+    let mut phases = Vec::new();
+    for phase in &record.phases {
+        let pdir = phase.dir.as_ref().map(|d| dir.join(d));
+        let has_samples = pdir
+            .as_ref()
+            .is_some_and(|d| std::fs::metadata(d.join("samples.jsonl")).is_ok_and(|m| m.len() > 0));
+        let run = match &pdir {
+            Some(d) if has_samples => Some(load_run(d)?),
+            _ => None,
+        };
+        let erase = match &pdir {
+            Some(d) if d.join(super::erase::FILE).is_file() => Some(EraseRecord::load(d)?),
+            _ => None,
+        };
+        phases.push(LoadedPhase {
+            record: phase.clone(),
+            run,
+            erase,
+        });
+    }
+    if phases.iter().all(|p| p.run.is_none()) {
+        bad_input!(
+            "{} has no phase with samples yet: nothing to plot or report",
+            dir.display()
+        );
+    }
+    Ok(Experiment {
+        dir: dir.to_path_buf(),
+        name: record.name.clone(),
+        record,
+        phases,
+    })
+}

@@ -1,0 +1,111 @@
+//! `run.json`: what a run was (command, target, workload, engine) and how it stands or ended
+//! (status, summary, the drive before and after, steady state, resumes).
+
+use std::path::Path;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+use super::record::ProcessStamp;
+use super::{Command, Status, Summary};
+use crate::device::inspect::DriveInfo;
+use crate::device::smart::WriteAmplification;
+use crate::device::Identity;
+use crate::engine::RunEnd;
+use crate::stats::steady::SteadyState;
+use crate::workload::Workload;
+
+/// The version of run.json this build writes; it reads this one and every older one.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The file name inside a run directory.
+pub const FILE: &str = "run.json";
+
+/// Everything `run.json` records.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RunInfo {
+    /// The layout of this record ([`SCHEMA_VERSION`]); records older than the field are 1.
+    #[serde(default = "super::version::first")]
+    pub schema_version: u32,
+    pub tool: String,
+    pub version: String,
+    /// `measure`, `soak`, …
+    pub command: Command,
+    pub command_line: Vec<String>,
+    pub target: TargetRecord,
+    pub workload: Workload,
+    pub engine: String,
+    pub started_utc: String,
+    /// `running` until the run ends, then `completed`, `interrupted` or `failed`.
+    pub status: Status,
+    #[serde(default)]
+    pub ended_utc: Option<String>,
+    #[serde(default)]
+    pub end: Option<RunEnd>,
+    #[serde(default)]
+    pub summary: Option<Summary>,
+    /// The target as `info` saw it (with wear) before and after the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_before: Option<DriveInfo>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_after: Option<DriveInfo>,
+    /// NAND over host writes during the run, when the drive reports both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_amplification: Option<WriteAmplification>,
+    /// The process writing the run, to tell a crashed run from a running one.
+    #[serde(default)]
+    pub process: Option<ProcessStamp>,
+    /// Wall-clock time of the last sample written (updated at most once a second).
+    #[serde(default)]
+    pub heartbeat_utc: Option<String>,
+    /// SNIA PTS steady state over the run's samples (runs that write).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_state: Option<SteadyState>,
+    /// Every time the run was continued after a crash or an interruption: where, and the gap.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resumes: Vec<Resume>,
+}
+
+/// One continuation of a run cut short: the series goes on at `index` and `at_s` (sample
+/// indexes and the run's time line continue without a hole); the outage is recorded here.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Resume {
+    /// Index of the first sample written after the resume.
+    pub index: u64,
+    /// The run's time (s) at which it continued: the end of the last sample kept.
+    pub at_s: f64,
+    pub resumed_utc: String,
+    /// Wall seconds between the last sample kept being written and the resume (the drive
+    /// sat idle or was powered off meanwhile); `None` when not known.
+    pub outage_s: Option<f64>,
+    /// Samples found after the last one kept and dropped (a simulated drive saved before them:
+    /// the drive and the series must agree).
+    pub dropped_samples: u64,
+    pub note: String,
+}
+
+impl RunInfo {
+    /// The status as a reader should show it: a run recorded as `running` whose process is
+    /// gone is `crashed`, with the reason.
+    pub fn effective_status(&self) -> (String, Option<String>) {
+        self.status.shown(self.process.as_ref())
+    }
+}
+
+/// The target as run.json records it.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TargetRecord {
+    pub path: String,
+    pub identity: Identity,
+}
+
+/// Reads a run directory's `run.json`.
+pub fn read_info(dir: &Path) -> anyhow::Result<RunInfo> {
+    let path = dir.join("run.json");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let info: RunInfo =
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    super::version::check(&path, info.schema_version, SCHEMA_VERSION)?;
+    Ok(info)
+}

@@ -1,0 +1,210 @@
+//! `slog.json`: a SLOG suitability run as its directory records it (the plan, the device and
+//! baseline measured, the evidence and the verdict), beside the sustained phase's run.json and
+//! samples.jsonl. The measuring and judging that fill it live in `crate::slog`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::RunEnd;
+
+/// The version of slog.json this build writes; it reads this one and every older one.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The file name inside a slog run directory.
+pub const FILE: &str = "slog.json";
+
+/// The device's write cache as the kernel (or the simulator) reports it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CacheReport {
+    /// `write back` or `write through`.
+    pub write_cache: Option<String>,
+    /// Forced Unit Access: O_DSYNC writes go as FUA writes instead of write + flush.
+    pub fua: Option<bool>,
+    /// What that means for the figures.
+    pub meaning: String,
+}
+
+/// One measured target (the device, or the baseline).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Measurement {
+    /// `ram (zram3)`, a path or `run DIR`.
+    pub label: String,
+    pub target: String,
+    pub kind: String,
+    pub cache: CacheReport,
+    pub measured: Measured,
+}
+
+/// `slog.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SlogRecord {
+    /// The layout of this record ([`SCHEMA_VERSION`]); records older than the field are 1.
+    #[serde(default = "super::version::first")]
+    pub schema_version: u32,
+    pub tool: String,
+    pub version: String,
+    pub plan: Plan,
+    pub device: Measurement,
+    #[serde(default)]
+    pub baseline: Option<Measurement>,
+    pub end: RunEnd,
+    pub from: Vec<PathBuf>,
+    pub evidence: Evidence,
+    pub verdict: Verdict,
+}
+
+/// What to measure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Plan {
+    pub max_size: u64,
+    /// Seconds of the sustained phase (0: skip it).
+    pub sustain_s: f64,
+    pub seed: u64,
+}
+
+/// Latency of synchronous writes in µs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SyncLatency {
+    pub mean: f64,
+    pub p50: f64,
+    pub p99: f64,
+    pub p9999: f64,
+    pub max: f64,
+}
+
+/// One measured phase: a size in one mode, or a number of writers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Point {
+    pub mode: SyncMode,
+    pub size: u64,
+    pub writers: u32,
+    pub writes: u64,
+    pub seconds: f64,
+    pub iops: f64,
+    /// 10^6 bytes per second.
+    pub mb_per_s: f64,
+    pub lat_us: SyncLatency,
+}
+
+/// Everything the sweep measured.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Measured {
+    /// Size sweep, both modes (fdatasync first).
+    pub sizes: Vec<Point>,
+    pub concurrency: Vec<Point>,
+    /// The sustained phase as a whole (its seconds are in samples.jsonl).
+    pub sustained: Option<Point>,
+}
+
+/// How a write is made durable before the next one starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SyncMode {
+    /// pwrite, then fdatasync (a cache flush: what ZFS's ZIL does on Linux).
+    Fdatasync,
+    /// Each write with O_DSYNC semantics (`pwritev2` with `RWF_DSYNC`: FUA or write + flush).
+    Dsync,
+}
+
+/// Best to worst.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Rating {
+    Suitable,
+    Marginal,
+    Unsuitable,
+}
+
+/// 4 KiB QD1 write + flush latency.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct LatencyEvidence {
+    pub mean_us: f64,
+    pub p99_us: f64,
+    pub source: String,
+}
+
+/// How a sustained write phase (a soak, or the slog run's sustained phase) faded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FadeEvidence {
+    pub start_iops: f64,
+    pub end_iops: f64,
+    /// Seconds the phase lasted.
+    pub seconds: f64,
+    /// Bytes written until the rate first fell below `slog::verdict::FADE_OK_PCT` of the start (None: it
+    /// never did).
+    pub bytes_to_threshold: Option<u64>,
+    pub source: String,
+}
+
+/// How long an erase that restores the device takes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RecoveryEvidence {
+    pub erase_seconds: f64,
+    pub method: String,
+    pub source: String,
+}
+
+/// The outcome of `ssdfade plp verify`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PlpEvidence {
+    pub acknowledged: u64,
+    pub lost: u64,
+    pub torn: u64,
+    pub source: String,
+}
+
+/// Endurance left, in host bytes, and the figure it was computed from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct EnduranceEvidence {
+    pub bytes_left: f64,
+    pub figure: String,
+}
+
+/// Everything the verdict is computed from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Evidence {
+    pub latency: Option<LatencyEvidence>,
+    pub fade: Option<FadeEvidence>,
+    pub recovery: Option<RecoveryEvidence>,
+    pub plp: Option<PlpEvidence>,
+    pub endurance: Option<EnduranceEvidence>,
+    /// The user's ZIL write rate in bytes per day.
+    pub zil_bytes_per_day: f64,
+}
+
+/// One line of the verdict: what was judged, the figure, the threshold and the result
+/// (`None`: not tested, which never counts for or against the device).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Reason {
+    pub topic: String,
+    pub rating: Option<Rating>,
+    pub value: String,
+    pub threshold: String,
+    pub source: String,
+}
+
+/// The verdict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Verdict {
+    pub rating: Rating,
+    pub reasons: Vec<Reason>,
+    /// The latency bands and where they come from.
+    pub bands: String,
+    /// What keeps a fading device usable, when fade is the problem.
+    pub plan: Option<String>,
+}
+
+/// Reads an earlier run's `slog.json`.
+pub fn read_record(dir: &Path) -> anyhow::Result<SlogRecord> {
+    let path = dir.join(FILE);
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let record: SlogRecord =
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    super::version::check(&path, record.schema_version, SCHEMA_VERSION)?;
+    Ok(record)
+}
