@@ -4,7 +4,6 @@
 
 mod describe;
 mod experiment;
-mod fade;
 mod listing;
 mod reader;
 pub mod record;
@@ -21,9 +20,8 @@ use serde::{Deserialize, Serialize};
 
 pub use describe::{device_line, device_name, workload_line};
 pub use experiment::{is_experiment, load_experiment, Experiment, LoadedPhase, PhaseRecord};
-pub use fade::Fade;
 pub use listing::{list_runs, RunListing};
-pub use reader::{load_run, read_samples, Run, SteadyWindowRecord};
+pub use reader::{load_run, read_samples, Run};
 pub use record::{write_json_atomic, ProcessStamp};
 pub use steady::steady_line;
 pub use summary::Summary;

@@ -12,7 +12,8 @@ use super::verdict::{
     FADE_OK_PCT,
 };
 use super::SyncMode;
-use crate::results::{read_info, read_samples, Fade, RunInfo};
+use crate::analysis::Fade;
+use crate::results::{read_info, read_samples, RunInfo};
 use crate::stats::Sample;
 
 /// What `--from` directories hold, loaded once.
