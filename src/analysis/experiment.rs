@@ -35,7 +35,7 @@ pub struct ExperimentStates {
 impl StateFigure {
     /// state ÷ fresh − 100, percent: negative when slower than fresh.
     pub fn vs_fresh_pct(&self) -> Option<f64> {
-        self.of_fresh.map(|r| -r.loss_pct())
+        self.of_fresh.map(|r| r.pct_of_fresh - 100.0)
     }
 }
 

@@ -26,7 +26,7 @@ impl FadeRatio {
         (fresh_iops > 0.0).then(|| FadeRatio {
             fresh_iops,
             faded_iops,
-            pct_of_fresh: 100.0 * faded_iops / fresh_iops,
+            pct_of_fresh: faded_iops / fresh_iops * 100.0,
         })
     }
 

@@ -40,6 +40,10 @@ pub struct ExperimentRecord {
     pub settings: serde_json::Value,
     pub notes: Vec<String>,
     pub command_line: Vec<String>,
+    /// The experiment's seed, given or drawn when none was: every phase's seed derives from
+    /// it, so the command line plus `--seed` this repeats the experiment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     pub created_utc: String,
     pub updated_utc: String,
     /// `running`, `completed`, `interrupted` or `failed`.

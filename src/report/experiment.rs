@@ -7,7 +7,9 @@ use crate::plot::{erase_label, states_caption, timeline, Chart, ProtocolChart};
 use crate::results::{workload_line, Experiment};
 
 use super::document::{Block, Document};
-use super::run::{figures_row, identity_table, reproduce_command, secs, wear_table, FIGURES_HEAD};
+use super::run::{
+    figures_row, identity_table, reproduce_command, reproduce_line, secs, wear_table, FIGURES_HEAD,
+};
 
 /// The fade and recovery lines: only an experiment with a `fresh` phase has them (a preset's
 /// figures are its table).
@@ -173,18 +175,23 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     }
 
     doc.heading("Reproduce");
-    let commands: Vec<String> = exp
-        .phases
-        .iter()
-        .filter_map(|p| {
-            if let Some(run) = &p.run {
-                return Some(reproduce_command(run));
-            }
-            let line = p.erase.as_ref()?.get("command_line")?.as_array()?;
-            let args: Vec<&str> = line.iter().skip(1).filter_map(|a| a.as_str()).collect();
-            Some(format!("ssdfade {}", args.join(" ")))
-        })
-        .collect();
+    // The command given plus the experiment's seed; records from before those were kept give
+    // every phase's own command.
+    let commands: Vec<String> = if !exp.command_line.is_empty() && exp.seed.is_some() {
+        vec![reproduce_line(&exp.command_line, exp.seed)]
+    } else {
+        exp.phases
+            .iter()
+            .filter_map(|p| {
+                if let Some(run) = &p.run {
+                    return Some(reproduce_command(run));
+                }
+                let line = p.erase.as_ref()?.get("command_line")?.as_array()?;
+                let args: Vec<&str> = line.iter().skip(1).filter_map(|a| a.as_str()).collect();
+                Some(format!("ssdfade {}", args.join(" ")))
+            })
+            .collect()
+    };
     doc.blocks.push(Block::Code(commands.join("\n")));
     doc.paragraph(format!(
         "Report written by ssdfade {}.",

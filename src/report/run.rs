@@ -193,16 +193,23 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
     ]
 }
 
-/// The recorded command line as a shell command that repeats the run exactly (the seed made
-/// explicit when it was drawn at random).
+/// The recorded command line of a run as a shell command that repeats it exactly (the seed
+/// made explicit when it was drawn at random).
 pub fn reproduce_command(run: &Run) -> String {
-    let mut args: Vec<String> = run.info.command_line.iter().skip(1).cloned().collect();
-    if !args
-        .iter()
-        .any(|a| a == "--seed" || a.starts_with("--seed="))
-    {
+    reproduce_line(&run.info.command_line, Some(run.info.workload.seed))
+}
+
+/// `command_line` (as recorded, program name first) as one shell line, with `--seed seed`
+/// added when the command did not give one.
+pub fn reproduce_line(command_line: &[String], seed: Option<u64>) -> String {
+    let mut args: Vec<String> = command_line.iter().skip(1).cloned().collect();
+    if let Some(seed) = seed.filter(|_| {
+        !args
+            .iter()
+            .any(|a| a == "--seed" || a.starts_with("--seed="))
+    }) {
         args.push("--seed".into());
-        args.push(run.info.workload.seed.to_string());
+        args.push(seed.to_string());
     }
     std::iter::once("ssdfade".to_string())
         .chain(args.iter().map(|a| shell_quote(a)))
@@ -395,5 +402,23 @@ mod tests {
         assert_eq!(shell_quote("sim:vertex2-60g"), "sim:vertex2-60g");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn the_seed_is_added_once_and_only_when_not_given() {
+        let line = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            reproduce_line(&line(&["/usr/bin/ssdfade", "measure", "a b"]), Some(42)),
+            "ssdfade measure 'a b' --seed 42"
+        );
+        assert_eq!(
+            reproduce_line(&line(&["ssdfade", "soak", "--seed", "7"]), Some(42)),
+            "ssdfade soak --seed 7"
+        );
+        assert_eq!(
+            reproduce_line(&line(&["ssdfade", "soak", "--seed=7"]), Some(42)),
+            "ssdfade soak --seed=7"
+        );
+        assert_eq!(reproduce_line(&line(&["ssdfade", "x"]), None), "ssdfade x");
     }
 }

@@ -45,6 +45,10 @@ impl PhaseRecord {
 struct ExperimentRecord {
     #[serde(default)]
     name: Option<String>,
+    #[serde(default)]
+    command_line: Vec<String>,
+    #[serde(default)]
+    seed: Option<u64>,
     phases: Vec<PhaseRecord>,
 }
 
@@ -62,6 +66,10 @@ pub struct LoadedPhase {
 pub struct Experiment {
     pub dir: PathBuf,
     pub name: String,
+    /// The command that started the experiment, as given (empty for records that lack it).
+    pub command_line: Vec<String>,
+    /// The experiment's seed (None in records written before it was recorded).
+    pub seed: Option<u64>,
     pub phases: Vec<LoadedPhase>,
 }
 
@@ -113,6 +121,8 @@ pub fn load_experiment(dir: &Path) -> anyhow::Result<Experiment> {
             dir.file_name()
                 .map_or("experiment".into(), |n| n.to_string_lossy().into())
         }),
+        command_line: record.command_line,
+        seed: record.seed,
         phases,
     })
 }
