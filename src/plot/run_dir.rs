@@ -45,14 +45,14 @@ pub fn fade_chart(run: &Run) -> FadeChart {
         .map(|(first, last)| {
             vec![
                 State {
-                    name: "start".into(),
+                    name: "fresh".into(),
                     iops: first.iops,
                     start_s: first.t_start_s,
                     end_s: first.t_end_s,
                     pct_of_ref: None,
                 },
                 State {
-                    name: "end".into(),
+                    name: "faded".into(),
                     iops: last.iops,
                     start_s: last.t_start_s,
                     end_s: last.t_end_s,
