@@ -3,6 +3,7 @@
 //! The pipeline: [`target`] → [`workload`] + [`pattern`] → [`engine`] → [`stats`] →
 //! [`results`] (the run directory), tied together by [`run`] and driven by [`commands`].
 
+pub mod analysis;
 pub mod cli;
 pub mod commands;
 pub mod device;

@@ -133,12 +133,14 @@ fn fade_chart_draws_phases_events_states_and_steady_window() {
                 iops: 6000.0,
                 start_s: 0.0,
                 end_s: 10.0,
+                pct_of_ref: None,
             },
             State {
                 name: "faded".into(),
                 iops: 910.0,
                 start_s: 3000.0,
                 end_s: 4000.0,
+                pct_of_ref: Some(15.2),
             },
         ],
         steady: Some(SteadyWindow {

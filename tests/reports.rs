@@ -148,13 +148,14 @@ fn a_run_without_samples_or_run_json_is_refused() {
 }
 
 #[test]
-fn report_figures_are_recomputed_from_the_samples() {
+fn report_whole_run_figures_are_the_exact_summary_and_agree_with_the_samples() {
     let tmp = tempfile::tempdir().unwrap();
     let run = sim_run(tmp.path(), "run", 32);
-    // A summary that disagrees with the samples must not leak into the report.
     let mut info: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
-    info["summary"]["iops"] = 12345.0.into();
+    // The summary's percentiles are the whole run's histogram: the report prints them, not an
+    // estimate. A p99 no interval could give shows that it is the one printed.
+    info["summary"]["lat_us"]["p99"] = 4321.0.into();
     std::fs::write(run.join("run.json"), info.to_string()).unwrap();
 
     let printed = run_ok(ssdfade(tmp.path()).arg("report").arg(&run));
@@ -181,9 +182,25 @@ fn report_figures_are_recomputed_from_the_samples() {
 
     let whole = row(&markdown, "whole run");
     assert_eq!(whole[2], format!("{:.0}", ops / seconds));
-    assert_ne!(whole[2], "12345");
     assert_eq!(whole[3], format!("{:.2}", bytes / seconds / 1e6));
-    assert_eq!(whole[4], format_latency_us(mean));
+    assert_eq!(
+        whole[4]
+            .trim_end_matches(" µs")
+            .parse::<f64>()
+            .ok()
+            .map(|v| v.round()),
+        format_latency_us(mean)
+            .trim_end_matches(" µs")
+            .parse::<f64>()
+            .ok()
+            .map(|v| v.round()),
+        "{whole:?} vs {mean}"
+    );
+    assert_eq!(
+        whole[5],
+        format_latency_us(4321.0),
+        "exact p99 from run.json"
+    );
     assert_eq!(whole[6], format_latency_us(max));
     let first = row(&markdown, "first interval");
     assert_eq!(first[2], format!("{:.0}", f(&samples[0], "iops")));
@@ -192,11 +209,24 @@ fn report_figures_are_recomputed_from_the_samples() {
         markdown.contains(&format!("{} I/Os", ops as u64)),
         "{markdown}"
     );
+    assert!(markdown.contains("exact percentiles"), "{markdown}");
     assert!(
         markdown.contains("--seed 7"),
         "reproduce command: {markdown}"
     );
     assert_eq!(png_size(&run.join("fade.png")), (1600, 900));
+
+    // A run that wrote no summary (it crashed) falls back to the estimate, and says so.
+    info["summary"] = serde_json::Value::Null;
+    std::fs::write(run.join("run.json"), info.to_string()).unwrap();
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&run));
+    let markdown = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(markdown.contains("estimated"), "{markdown}");
+    assert_ne!(row(&markdown, "whole run")[5], format_latency_us(4321.0));
+    assert_eq!(
+        row(&markdown, "whole run")[2],
+        format!("{:.0}", ops / seconds)
+    );
 }
 
 #[test]

@@ -223,7 +223,7 @@ fn vertex2_after_a_soak_is_unsuitable_for_its_fade_with_a_maintenance_answer() {
         .unwrap()
         .bytes_written_total;
     assert_eq!(e["bytes_to_threshold"].as_u64().unwrap(), threshold);
-    let pct = format!("{:.0} % of start", 100.0 * last / samples[0].iops);
+    let pct = format!("{:.0} % of fresh", 100.0 * last / samples[0].iops);
     assert!(fade["value"].as_str().unwrap().contains(&pct), "{fade}");
     let plan = r["verdict"]["plan"].as_str().unwrap();
     assert!(

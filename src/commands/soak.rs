@@ -4,9 +4,10 @@ use std::time::Duration;
 
 use super::measure::{observer, outcome_json, print_table};
 use super::run::request;
+use crate::analysis::Fade;
 use crate::cli::SoakArgs;
 use crate::engine::RunEnd;
-use crate::results::{read_samples, steady_line, Fade};
+use crate::results::{read_samples, steady_line};
 use crate::run::{Outcome, RunRequest};
 
 /// The request of a soak: measure's options, its own defaults, and the steady-state rule.

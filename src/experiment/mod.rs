@@ -100,8 +100,19 @@ pub fn new_record(
         .wants_state_file()
         .then(|| "drive.sim".to_string());
     let width = phases.len().to_string().len().max(2);
+    // One seed for the experiment, drawn when none was given, recorded, and given to every
+    // phase that runs I/O (the runner derives each phase's own seed from it).
+    let seed = setup.workload.seed.unwrap_or_else(crate::run::fresh_seed);
     let phases = phases
         .into_iter()
+        .map(|mut phase| {
+            if let PhaseKind::Measure(p) | PhaseKind::SweepPoint(p) | PhaseKind::Soak(p) =
+                &mut phase.kind
+            {
+                p.workload.seed.get_or_insert(seed);
+            }
+            phase
+        })
         .enumerate()
         .map(|(i, phase)| PhaseRecord {
             dir: phase
@@ -130,6 +141,7 @@ pub fn new_record(
         settings,
         notes,
         command_line: std::env::args().collect(),
+        seed: Some(seed),
         created_utc: now.clone(),
         updated_utc: now,
         status: Status::Pending,

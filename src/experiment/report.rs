@@ -6,8 +6,10 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::record::{ExperimentRecord, PhaseRecord};
-use crate::results::Status;
-use crate::results::{read_info, read_samples, steady_line, ExperimentKind, Fade};
+use crate::analysis::{ExperimentStates, Fade, FadeRatio};
+use crate::results::{
+    load_experiment, read_info, read_samples, steady_line, ExperimentKind, Status,
+};
 use crate::units::format_duration;
 
 /// The summary as one JSON object: the protocol's figures plus `phases[]`.
@@ -106,21 +108,11 @@ pub fn phase_table(record: &ExperimentRecord) -> String {
     out
 }
 
-/// A measured state's figures, from its phase's headline.
-fn state_of(
-    record: &ExperimentRecord,
-    name: &str,
-) -> Option<(f64, f64, crate::stats::LatencySummary)> {
-    let h = record
-        .phase(name)
-        .filter(|p| p.status == Status::Completed)?
-        .headline
-        .as_ref()?;
-    Some((h.iops?, h.mb_per_s?, h.lat_us?))
-}
-
-fn pct(a: f64, b: f64) -> Option<f64> {
-    (b > 0.0).then(|| 100.0 * a / b)
+/// The measured states of the experiment in `dir` (none when it cannot be read back).
+fn measured(dir: &Path) -> ExperimentStates {
+    load_experiment(dir)
+        .map(|e| ExperimentStates::of(&e))
+        .unwrap_or_default()
 }
 
 fn soak_figures(dir: &Path, record: &ExperimentRecord) -> (Option<Fade>, Option<Value>) {
@@ -139,92 +131,85 @@ fn soak_figures(dir: &Path, record: &ExperimentRecord) -> (Option<Fade>, Option<
 }
 
 fn vertex2_json(dir: &Path, record: &ExperimentRecord) -> Value {
-    let fresh = state_of(record, "fresh").map(|s| s.0);
+    let m = measured(dir);
     let mut states = serde_json::Map::new();
     for (name, key) in super::vertex2::STATES {
-        if let Some((iops, mb, lat)) = state_of(record, name) {
+        if let Some(s) = m.state(name) {
+            let f = &s.figures;
             states.insert(
                 key.into(),
                 json!({
-                    "iops": iops,
-                    "mb_per_s": mb,
-                    "lat_us": lat,
-                    "vs_fresh_pct": fresh.and_then(|f| pct(iops - f, f)),
+                    "iops": f.iops,
+                    "mb_per_s": f.mb_per_s,
+                    "lat_us": f.lat_us,
+                    "vs_fresh_pct": s.vs_fresh_pct(),
                 }),
             );
         }
     }
-    let of_fresh = |name| {
-        state_of(record, name)
-            .zip(fresh)
-            .and_then(|(s, f)| pct(s.0, f))
-    };
-    let recovery = of_fresh("recovered");
-    let pattern = match (
-        state_of(record, "pattern-repeat"),
-        state_of(record, "pattern-random"),
-    ) {
-        (Some(rep), Some(ran)) => json!({
-            "repeat": {"iops": rep.0, "mb_per_s": rep.1},
-            "random": {"iops": ran.0, "mb_per_s": ran.1},
-            "repeat_over_random": if ran.0 > 0.0 { rep.0 / ran.0 } else { 0.0 },
-        }),
+    let pct = |r: Option<FadeRatio>| r.map(|r| r.pct_of_fresh);
+    let pattern = match (m.state("pattern-repeat"), m.state("pattern-random")) {
+        (Some(rep), Some(ran)) => {
+            let (rep, ran) = (&rep.figures, &ran.figures);
+            json!({
+                "repeat": {"iops": rep.iops, "mb_per_s": rep.mb_per_s},
+                "random": {"iops": ran.iops, "mb_per_s": ran.mb_per_s},
+                "repeat_over_random": if ran.iops > 0.0 { rep.iops / ran.iops } else { 0.0 },
+            })
+        }
         _ => Value::Null,
     };
     let (fade, steady) = soak_figures(dir, record);
     json!({
         "states": states,
-        "fade_pct": of_fresh("faded"),
-        "recovery_pct": recovery,
-        "lasting_loss_pct": recovery.map(|r| (100.0 - r).max(0.0)),
-        "in_service_pct": of_fresh("in-service"),
+        "fade_pct": pct(m.fade),
+        "loss_pct": m.fade.map(|f| f.loss_pct()),
+        "recovery_pct": pct(m.recovery),
+        "lasting_loss_pct": m.lasting_loss_pct(),
+        "in_service_pct": pct(m.in_service),
         "pattern_check": pattern,
         "soak": {"fade": fade, "steady_state": steady},
     })
 }
 
 fn vertex2_text(dir: &Path, record: &ExperimentRecord) -> String {
-    let fresh = state_of(record, "fresh").map(|s| s.0);
+    let m = measured(dir);
     let mut out = format!(
-        "  {:<18} {:>9} {:>9} {:>12} {:>10}\n",
-        "state", "IOPS", "MB/s", "mean lat", "vs fresh"
+        "  {:<18} {:>9} {:>9} {:>12} {:>12} {:>10}\n",
+        "state", "IOPS", "MB/s", "mean lat", "p99 lat", "vs fresh"
     );
     for (name, _) in super::vertex2::STATES {
-        let Some((iops, mb, lat)) = state_of(record, name) else {
+        let Some(s) = m.state(name) else {
             out.push_str(&format!("  {name:<18} {:>9}\n", "-"));
             continue;
         };
-        let vs = fresh
-            .and_then(|f| pct(iops - f, f))
+        let f = &s.figures;
+        let vs = s
+            .vs_fresh_pct()
             .map_or("-".into(), |v| format!("{v:+.0} %"));
         out.push_str(&format!(
-            "  {name:<18} {iops:>9.0} {mb:>9.2} {:>12} {vs:>10}\n",
-            crate::units::format_latency_us(lat.mean)
+            "  {name:<18} {:>9.0} {:>9.2} {:>12} {:>12} {vs:>10}\n",
+            f.iops,
+            f.mb_per_s,
+            crate::units::format_latency_us(f.avg_lat_us),
+            crate::units::format_latency_us(f.p99_lat_us),
         ));
     }
-    let v = vertex2_json(dir, record);
     let line = |label: &str, text: String| format!("  {label:<28} {text}\n");
-    if let Some(f) = v["fade_pct"].as_f64() {
-        out.push_str(&line("Fade (faded / fresh)", format!("{f:.0} % of fresh")));
+    if let Some(f) = m.fade {
+        out.push_str(&line("Fade (faded ÷ fresh)", f.words()));
     }
-    if let Some(r) = v["recovery_pct"].as_f64() {
-        out.push_str(&line(
-            "Recovery (recovered / fresh)",
-            format!(
-                "{r:.0} % of fresh; lasting loss {:.0} %",
-                v["lasting_loss_pct"].as_f64().unwrap_or(0.0)
-            ),
-        ));
+    if let Some(r) = m.recovery {
+        out.push_str(&line("Recovery (recovered ÷ fresh)", r.words()));
     }
-    if let Some(ratio) = v["pattern_check"]["repeat_over_random"].as_f64() {
-        out.push_str(&line(
-            "Repeating / random bytes",
-            format!(
-                "{:.0} / {:.0} IOPS ({ratio:.2} ×)",
-                v["pattern_check"]["repeat"]["iops"].as_f64().unwrap_or(0.0),
-                v["pattern_check"]["random"]["iops"].as_f64().unwrap_or(0.0)
-            ),
-        ));
+    if let (Some(rep), Some(ran)) = (m.state("pattern-repeat"), m.state("pattern-random")) {
+        let (rep, ran) = (rep.figures.iops, ran.figures.iops);
+        if ran > 0.0 {
+            out.push_str(&line(
+                "Repeating / random bytes",
+                format!("{rep:.0} / {ran:.0} IOPS ({:.2} ×)", rep / ran),
+            ));
+        }
     }
     let (fade, _) = soak_figures(dir, record);
     if let Some(f) = fade {
@@ -238,10 +223,12 @@ fn vertex2_text(dir: &Path, record: &ExperimentRecord) -> String {
             })
             .unwrap_or_default();
         out.push_str(&line(
-            "Soak (first → last sample)",
+            "Soak (first → last interval)",
             format!(
-                "{:.0} → {:.0} IOPS ({:.0} %){half}",
-                f.start_iops, f.end_iops, f.end_pct_of_start
+                "{:.0} → {:.0} IOPS, {}{half}",
+                f.start_iops,
+                f.end_iops,
+                f.ratio().map_or("-".into(), |r| r.words())
             ),
         ));
     }

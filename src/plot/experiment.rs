@@ -11,10 +11,10 @@ use super::latency::{LatencyChart, LatencyPoint};
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
 use super::{style, Chart, Format};
+use crate::analysis::{self, ExperimentStates, Figures};
 use crate::results::{
     workload_line, EraseRecord, Experiment, ExperimentKind, PhaseKind, Run, Status,
 };
-use crate::stats::Sample;
 
 /// The experiment's phases on one timeline.
 pub struct Timeline {
@@ -40,16 +40,6 @@ fn device_name(run: &Run) -> String {
     crate::results::device_name(&run.info)
 }
 
-/// I/Os and bytes per second over a stretch of samples (first start to last end); `None`
-/// when it has no length.
-fn rates(samples: &[Sample]) -> Option<(f64, f64)> {
-    let (a, b) = (samples.first()?, samples.last()?);
-    let seconds = b.t_end_s - a.t_start_s;
-    let ops: u64 = samples.iter().map(|s| s.ops).sum();
-    let bytes: u64 = samples.iter().map(|s| s.bytes).sum();
-    (seconds > 0.0).then(|| (ops as f64 / seconds, bytes as f64 / seconds))
-}
-
 /// Lays the experiment's phases end to end.
 pub fn timeline(exp: &Experiment) -> Timeline {
     let mut points = Vec::new();
@@ -58,8 +48,9 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     let mut events = Vec::new();
     let mut states = Vec::new();
     let mut steady = None;
+    let measured = ExperimentStates::of(exp);
     let (mut t0, mut bytes0) = (0.0, 0u64);
-    for phase in &exp.phases {
+    for (index, phase) in exp.phases.iter().enumerate() {
         let name = &phase.record.phase.name;
         let Some(run) = &phase.run else {
             if matches!(phase.record.phase.kind, PhaseKind::Erase(_)) && phase.erase.is_some() {
@@ -95,12 +86,17 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             start_s: t0 + first.t_start_s,
             end_s: t0 + last.t_end_s,
         });
-        if matches!(phase.record.phase.kind, PhaseKind::Measure(_)) {
+        if let Some(s) = measured.of_phase(index) {
             states.push(State {
                 name: name.clone(),
-                iops: rates(&run.samples).map_or(0.0, |(iops, _)| iops),
+                iops: s.figures.iops,
                 start_s: t0 + first.t_start_s,
                 end_s: t0 + last.t_end_s,
+                // The reference itself carries no share.
+                pct_of_ref: s
+                    .of_fresh
+                    .filter(|_| s.name != "fresh")
+                    .map(|r| r.pct_of_fresh),
             });
         }
         if let Some(w) = super::run_dir::steady_window(run) {
@@ -197,11 +193,12 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
         .filter(|p| p.record.phase.name != "prepare")
     {
         let Some(run) = &phase.run else { continue };
-        let Some((iops, bytes_per_s)) = rates(&run.samples) else {
+        let f = Figures::of_run(run);
+        if f.seconds <= 0.0 {
             continue;
-        };
+        }
         first.get_or_insert(run);
-        let mb = bytes_per_s / 1e6;
+        let (iops, mb) = (f.iops, f.mb_per_s);
         bars.push(Bar {
             label: phase.record.phase.name.clone(),
             value: mb,
@@ -284,7 +281,7 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
         }
         let Some(run) = &phase.run else { continue };
         if name == "precondition" {
-            let window_start = run.steady_state.map_or_else(
+            let window_start = analysis::SteadyWindow::of(run).map_or_else(
                 || run.samples.first().map_or(0.0, |s| s.t_start_s),
                 |w| w.start_s,
             );
@@ -321,10 +318,11 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
             run.samples.len()
         };
         for part in run.samples.chunks(chunk) {
-            if let Some((iops, _)) = rates(part) {
+            let f = Figures::of_samples(part);
+            if f.seconds > 0.0 {
                 points.push(HirPoint {
                     t_s: t + part[part.len() - 1].t_end_s,
-                    iops,
+                    iops: f.iops,
                     wait_state: label.clone(),
                 });
             }
@@ -419,21 +417,16 @@ fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
         if !phase.record.phase.name.starts_with("qd") {
             return None; // a thread sweep: the timeline tells it
         }
-        let ops: u64 = run.samples.iter().map(|s| s.ops).sum();
-        let Some((iops, _)) = rates(&run.samples).filter(|_| ops > 0) else {
+        let f = Figures::of_run(run);
+        if f.ops == 0 || f.seconds <= 0.0 {
             continue;
-        };
-        let lat_weighted: f64 = run
-            .samples
-            .iter()
-            .filter_map(|s| s.lat_us.map(|l| s.ops as f64 * l.mean))
-            .sum();
+        }
         first.get_or_insert(run);
         points.push(SweepPoint {
             threads: 1,
             qd: run.info.workload.qd,
-            iops,
-            avg_lat_us: lat_weighted / ops as f64,
+            iops: f.iops,
+            avg_lat_us: f.avg_lat_us,
         });
     }
     let run = first?;

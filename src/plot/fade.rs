@@ -1,7 +1,8 @@
 //! The fade chart, the main picture: IOPS per interval and its moving average against elapsed
 //! time, and below against host data written with the drive fills marked; phases as shaded
 //! named bands, erase events as labelled markers, measured states as labelled levels (and one
-//! line under the title: "fresh 6000 → faded 910 (−85 %) → recovered 4000 (67 % of fresh)"),
+//! line under the title: "fresh 6000 → faded 910 (15 % of fresh) → recovered 4000 (67 % of
+//! fresh)", the fade of [`crate::analysis::fade`]),
 //! and the steady-state window when one was reached.
 
 use plotters::coord::Shift;
@@ -42,6 +43,9 @@ pub struct State {
     pub iops: f64,
     pub start_s: f64,
     pub end_s: f64,
+    /// Its level as a percent of the reference state (the first state with none), as
+    /// analysis computed it; None for the reference and when there is no reference.
+    pub pct_of_ref: Option<f64>,
 }
 
 /// The window in which steady state was reached, and its average IOPS.
@@ -70,31 +74,24 @@ pub struct FadeChart {
     pub steady: Option<SteadyWindow>,
 }
 
-/// The states as one line: the first is the reference, the second shows its change from it,
-/// later ones their share of it, e.g. "fresh 6000 → faded 910 (−85 %) → recovered 4000 (67 %
-/// of fresh)".
+/// The states as one line, each later state with its share of the reference (the state
+/// without a share, "fresh" in an experiment), e.g. "fresh 6000 IOPS → faded 910 (15 % of
+/// fresh) → recovered 4000 (67 % of fresh)".
 pub fn states_caption(states: &[State]) -> String {
-    // Changes are told against the state named "fresh" (the drive just erased) when there is
-    // one, else against the first.
-    let reference = states.iter().position(|s| s.name == "fresh").unwrap_or(0);
-    let Some(base) = states.get(reference) else {
-        return String::new();
-    };
+    let reference = states
+        .iter()
+        .find(|s| s.pct_of_ref.is_none())
+        .map_or("", |s| s.name.as_str());
     let parts: Vec<String> = states
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let change = if i <= reference || base.iops <= 0.0 {
-                String::new()
-            } else if i == reference + 1 {
-                let pct = 100.0 * (s.iops - base.iops) / base.iops;
-                let sign = if pct < 0.0 { "−" } else { "+" };
-                format!(" ({sign}{:.0} %)", pct.abs())
-            } else {
-                format!(" ({:.0} % of {})", 100.0 * s.iops / base.iops, base.name)
-            };
+            let share = s
+                .pct_of_ref
+                .map(|p| format!(" ({p:.0} % of {reference})"))
+                .unwrap_or_default();
             let unit = if i == 0 { " IOPS" } else { "" };
-            format!("{} {}{unit}{change}", s.name, style::iops_text(s.iops))
+            format!("{} {}{unit}{share}", s.name, style::iops_text(s.iops))
         })
         .collect();
     parts.join(" → ")
@@ -261,26 +258,30 @@ impl Chart for FadeChart {
 mod tests {
     use super::*;
 
-    fn state(name: &str, iops: f64) -> State {
+    fn state(name: &str, iops: f64, pct_of_ref: Option<f64>) -> State {
         State {
             name: name.into(),
             iops,
             start_s: 0.0,
             end_s: 0.0,
+            pct_of_ref,
         }
     }
 
     #[test]
     fn caption_reads_fade_then_recovery() {
         let states = [
-            state("fresh", 6000.0),
-            state("faded", 910.0),
-            state("recovered", 4000.0),
+            state("fresh", 6000.0, None),
+            state("faded", 910.0, Some(15.2)),
+            state("recovered", 4000.0, Some(66.7)),
         ];
         assert_eq!(
             states_caption(&states),
-            "fresh 6000 IOPS → faded 910 (−85 %) → recovered 4000 (67 % of fresh)"
+            "fresh 6000 IOPS → faded 910 (15 % of fresh) → recovered 4000 (67 % of fresh)"
         );
+        // Without a reference (a preset), levels only.
+        let levels = [state("a", 100.0, None), state("b", 200.0, None)];
+        assert_eq!(states_caption(&levels), "a 100 IOPS → b 200");
     }
 
     #[test]

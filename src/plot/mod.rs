@@ -32,10 +32,7 @@ pub use experiment::{erase_label, render_experiment, timeline, ProtocolChart, Ti
 pub use fade::{states_caption, Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
-pub use run_dir::{
-    fade_chart, first_and_last_full, latency_chart, plot_dir, render_run, render_run_dir,
-    steady_window,
-};
+pub use run_dir::{fade_chart, latency_chart, plot_dir, render_run, render_run_dir, steady_window};
 pub use slog::{slog_chart, SizeLine, SlogChart};
 pub use style::SIZE;
 pub use sweep::{SweepChart, SweepPoint};

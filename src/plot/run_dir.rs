@@ -2,15 +2,14 @@
 //! samples.jsonl), so a finished, interrupted or crashed run can be drawn again at any time.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use super::fade::{FadeChart, FadePoint, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::{Chart, Format};
+use crate::analysis::{self, first_and_last_full, Fade};
 use crate::results::{
     device_line, is_experiment, load_experiment, load_run, workload_line, Run, Status,
 };
-use crate::stats::Sample;
 
 /// The title of a run's charts: what was measured and on what.
 pub fn run_title(kind: &str, run: &Run) -> String {
@@ -31,51 +30,35 @@ pub fn run_subtitle(run: &Run) -> String {
     format!("{status}{}", workload_line(&run.info.workload))
 }
 
-/// The first interval and the last full one, judged by the configured `interval` (a run cut
-/// short ends with a partial interval; a slow start may make the first one long).
-pub fn first_and_last_full(samples: &[Sample], interval: Duration) -> Option<(&Sample, &Sample)> {
-    let first = samples.first()?;
-    let length = interval.as_secs_f64();
-    let last = samples
-        .iter()
-        .rev()
-        .find(|s| s.t_end_s - s.t_start_s >= 0.99 * length)
-        .or(samples.last())?;
-    Some((first, last))
-}
-
-/// The mean IOPS of the intervals inside the recorded steady-state window.
+/// The steady-state window of a run as the chart draws it (None unless it reached one).
 pub fn steady_window(run: &Run) -> Option<SteadyWindow> {
-    let w = run.steady_state?;
-    let inside: Vec<f64> = run
-        .samples
-        .iter()
-        .filter(|s| s.t_start_s >= w.start_s - 1e-9 && s.t_end_s <= w.end_s + 1e-9)
-        .map(|s| s.iops)
-        .collect();
-    (!inside.is_empty()).then(|| SteadyWindow {
+    analysis::SteadyWindow::of(run).map(|w| SteadyWindow {
         start_s: w.start_s,
         end_s: w.end_s,
-        iops: inside.iter().sum::<f64>() / inside.len() as f64,
+        iops: w.iops,
     })
 }
 
 /// The fade chart of a run: its IOPS, the start and end levels, the steady-state window.
 pub fn fade_chart(run: &Run) -> FadeChart {
-    let states = first_and_last_full(&run.samples, run.info.workload.interval)
+    let interval = run.info.workload.interval;
+    let fade = Fade::of(&run.samples, interval).and_then(|f| f.ratio());
+    let states = first_and_last_full(&run.samples, interval)
         .map(|(first, last)| {
             vec![
                 State {
-                    name: "start".into(),
+                    name: "fresh".into(),
                     iops: first.iops,
                     start_s: first.t_start_s,
                     end_s: first.t_end_s,
+                    pct_of_ref: None,
                 },
                 State {
-                    name: "end".into(),
+                    name: "faded".into(),
                     iops: last.iops,
                     start_s: last.t_start_s,
                     end_s: last.t_end_s,
+                    pct_of_ref: fade.map(|f| f.pct_of_fresh),
                 },
             ]
         })

@@ -1,15 +1,16 @@
 //! `compare`: several runs side by side — a table of their headline figures with ratios to the
 //! first run, and an overlay of their IOPS on a shared 0–100 % time axis. Figures are
-//! recomputed from each run's samples.
+//! those of [`crate::analysis`] (whole-run figures from run.json's summary, fade from the
+//! samples).
 
 use std::path::{Path, PathBuf};
 
-use crate::plot::{first_and_last_full, Chart, CompareChart, CompareRun, Format};
+use crate::analysis::{Fade, Figures};
+use crate::plot::{Chart, CompareChart, CompareRun, Format};
 use crate::results::{load_run, workload_line, Run};
 use crate::units::{format_duration, format_latency_us};
 
 use super::document::{Block, Document};
-use super::figures::Figures;
 use super::run::gb;
 use super::write_file;
 
@@ -24,27 +25,21 @@ pub struct Comparison {
 struct Headline {
     first_iops: f64,
     last_iops: f64,
+    /// The fade, last full interval ÷ first, percent (0 without a first interval's I/O).
+    fade_pct: f64,
     whole: Figures,
     written: u64,
 }
 
 impl Headline {
     fn of(run: &Run) -> Headline {
-        let (first, last) = first_and_last_full(&run.samples, run.info.workload.interval)
-            .map_or((0.0, 0.0), |(f, l)| (f.iops, l.iops));
+        let fade = Fade::of(&run.samples, run.info.workload.interval);
         Headline {
-            first_iops: first,
-            last_iops: last,
-            whole: Figures::of(&run.samples),
+            first_iops: fade.as_ref().map_or(0.0, |f| f.start_iops),
+            last_iops: fade.as_ref().map_or(0.0, |f| f.end_iops),
+            fade_pct: fade.map_or(0.0, |f| f.end_pct_of_start),
+            whole: Figures::of_run(run),
             written: run.samples.last().map_or(0, |s| s.bytes_written_total),
-        }
-    }
-
-    fn end_pct(&self) -> f64 {
-        if self.first_iops > 0.0 {
-            100.0 * self.last_iops / self.first_iops
-        } else {
-            0.0
         }
     }
 }
@@ -85,9 +80,11 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
         ("Host data written", |h| h.written as f64, |v| gb(v as u64)),
         ("IOPS, first interval", |h| h.first_iops, iops),
         ("IOPS, last full interval", |h| h.last_iops, iops),
-        ("End, % of start", Headline::end_pct, |v| {
-            format!("{v:.0} %")
-        }),
+        (
+            "Fade, last ÷ first, %",
+            |h| h.fade_pct,
+            |v| format!("{v:.0} %"),
+        ),
         ("IOPS, whole run", |h| h.whole.iops, iops),
         (
             "MB/s, whole run",
@@ -95,7 +92,7 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
             |v| format!("{v:.2}"),
         ),
         ("Avg latency", |h| h.whole.avg_lat_us, lat),
-        ("p99 latency (est.)", |h| h.whole.p99_lat_us, lat),
+        ("p99 latency", |h| h.whole.p99_lat_us, lat),
     ];
     let mut head = vec!["Figure".to_string()];
     head.extend(labels.iter().cloned());
@@ -187,7 +184,7 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     let (head, rows) = headline_table(&labels, &heads);
     doc.blocks.push(Block::Table(head, rows));
     doc.paragraph(
-        "Recomputed from each run's samples.jsonl; (×r) is the ratio to the first run. p99 over a run is estimated from its intervals' percentiles.",
+        "Whole-run figures from each run's run.json (exact percentiles; estimated from samples.jsonl for a run that wrote no summary); fade = last full interval ÷ first. (×r) is the ratio to the first run.",
     );
     doc.heading("IOPS overlay");
     doc.blocks.push(Block::Chart {

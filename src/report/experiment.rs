@@ -2,60 +2,36 @@
 //! samples), fade and recovery between the measured states, the erases, the charts of the
 //! whole timeline, wear from the first phase to the last, and the commands that ran.
 
+use crate::analysis::{ExperimentStates, Figures};
 use crate::plot::{erase_label, states_caption, timeline, Chart, ProtocolChart};
-use crate::results::{workload_line, Experiment, PhaseKind};
+use crate::results::{workload_line, Experiment};
 
 use super::document::{Block, Document};
-use super::figures::Figures;
-use super::run::{figures_row, identity_table, reproduce_command, secs, wear_table, FIGURES_HEAD};
+use super::run::{
+    figures_row, identity_table, reproduce_command, reproduce_line, secs, wear_table, FIGURES_HEAD,
+};
 
-/// The measured states that tell the story: the fresh phase (or the first measure), the last one
-/// before the last erase (faded), and the first one after the last erase (recovered).
-fn fade_and_recovery(exp: &Experiment) -> Vec<String> {
-    let measure_iops = |i: usize| {
-        let p = &exp.phases[i];
-        (matches!(p.record.phase.kind, PhaseKind::Measure(_)))
-            .then(|| p.run.as_ref().map(|r| Figures::of(&r.samples).iops))
-            .flatten()
-    };
-    let n = exp.phases.len();
-    let last_erase = exp
-        .phases
-        .iter()
-        .rposition(|p| matches!(p.record.phase.kind, PhaseKind::Erase(_)));
-    // The reference is the phase named "fresh" (measured just after an erase) when there is
-    // one, else the first measure.
-    let fresh = exp
-        .phases
-        .iter()
-        .position(|p| p.record.phase.name == "fresh")
-        .and_then(|i| measure_iops(i).map(|v| (i, v)))
-        .or_else(|| (0..n).find_map(|i| measure_iops(i).map(|v| (i, v))));
-    let faded = (0..last_erase.unwrap_or(n))
-        .rev()
-        .find_map(|i| measure_iops(i).map(|v| (i, v)));
-    let recovered =
-        last_erase.and_then(|e| (e + 1..n).find_map(|i| measure_iops(i).map(|v| (i, v))));
-    let name = |i: usize| exp.phases[i].record.phase.name.clone();
+/// The fade and recovery lines: only an experiment with a `fresh` phase has them (a preset's
+/// figures are its table).
+fn fade_and_recovery(states: &ExperimentStates) -> Vec<String> {
     let mut lines = Vec::new();
-    if let (Some((fi, f)), Some((di, d))) = (fresh, faded) {
-        if di != fi && f > 0.0 {
-            lines.push(format!(
-                "Fade: {} {f:.0} → {} {d:.0} IOPS: {:.0} % lost.",
-                name(fi),
-                name(di),
-                100.0 * (f - d) / f
-            ));
-        }
+    if let Some(f) = &states.fade {
+        lines.push(format!(
+            "Fade (faded ÷ fresh {:.0} IOPS): faded {:.0} IOPS is {}.",
+            f.fresh_iops,
+            f.faded_iops,
+            f.words()
+        ));
     }
-    match (fresh, recovered) {
-        (Some((fi, f)), Some((ri, r))) if f > 0.0 => lines.push(format!(
-            "Recovery: {} {r:.0} IOPS after the erase is {:.0} % of {} {f:.0}.",
-            name(ri),
-            100.0 * r / f,
-            name(fi)
+    match (&states.recovery, states.state("fresh")) {
+        (Some(r), _) => lines.push(format!(
+            "Recovery (recovered ÷ fresh {:.0} IOPS): recovered {:.0} IOPS is {}.",
+            r.fresh_iops,
+            r.faded_iops,
+            r.words()
         )),
-        _ => lines.push("Recovery: no measure phase after an erase yet.".into()),
+        (None, Some(_)) => lines.push("Recovery: no recovered phase yet.".into()),
+        (None, None) => {}
     }
     lines
 }
@@ -79,18 +55,9 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     ));
 
     doc.heading("Results");
-    let reference = exp
-        .phases
-        .iter()
-        .find(|p| p.record.phase.name == "fresh" && p.run.is_some())
-        .or(exp
-            .phases
-            .iter()
-            .find(|p| matches!(p.record.phase.kind, PhaseKind::Measure(_)) && p.run.is_some()))
-        .or(exp.phases.iter().find(|p| p.run.is_some()));
-    let reference_iops = reference
-        .and_then(|p| p.run.as_ref())
-        .map_or(0.0, |r| Figures::of(&r.samples).iops);
+    let measured = ExperimentStates::of(exp);
+    // Only a state named fresh is a reference: a preset's phases are not states of one drive.
+    let reference_iops = measured.state("fresh").map_or(0.0, |s| s.figures.iops);
     let rows = exp
         .phases
         .iter()
@@ -98,21 +65,22 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             let run = p.run.as_ref()?;
             Some(figures_row(
                 &p.record.phase.name,
-                &Figures::of(&run.samples),
+                &Figures::of_run(run),
                 reference_iops,
             ))
         })
         .collect();
     doc.table(&FIGURES_HEAD, rows);
-    doc.paragraph(format!(
-        "Recomputed from each phase's samples.jsonl. % of ref is the share of {}'s IOPS. p99 is estimated from the intervals' own percentiles.",
-        reference.map_or("the first phase", |p| p.record.phase.name.as_str())
-    ));
+    doc.paragraph(if reference_iops > 0.0 {
+        "Each phase's whole-run figures from its run.json (exact percentiles). % of ref is the share of fresh's IOPS."
+    } else {
+        "Each phase's whole-run figures from its run.json (exact percentiles)."
+    });
     let states = timeline(exp).fade.states;
     if !states.is_empty() {
         doc.paragraph(format!("States: {}.", states_caption(&states)));
     }
-    for line in fade_and_recovery(exp) {
+    for line in fade_and_recovery(&measured) {
         doc.paragraph(line);
     }
     let amplification: Vec<String> = exp
@@ -201,18 +169,24 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     }
 
     doc.heading("Reproduce");
-    let commands: Vec<String> = exp
-        .phases
-        .iter()
-        .filter_map(|p| {
-            if let Some(run) = &p.run {
-                return Some(reproduce_command(run));
-            }
-            let line = &p.erase.as_ref()?.command_line;
-            let args: Vec<&str> = line.iter().skip(1).map(String::as_str).collect();
-            Some(format!("ssdfade {}", args.join(" ")))
-        })
-        .collect();
+    // The command given plus the experiment's seed; records from before those were kept give
+    // every phase's own command.
+    let commands: Vec<String> = if !exp.record.command_line.is_empty() && exp.record.seed.is_some()
+    {
+        vec![reproduce_line(&exp.record.command_line, exp.record.seed)]
+    } else {
+        exp.phases
+            .iter()
+            .filter_map(|p| {
+                if let Some(run) = &p.run {
+                    return Some(reproduce_command(run));
+                }
+                let line = &p.erase.as_ref()?.command_line;
+                let args: Vec<&str> = line.iter().skip(1).map(String::as_str).collect();
+                Some(format!("ssdfade {}", args.join(" ")))
+            })
+            .collect()
+    };
     doc.blocks.push(Block::Code(commands.join("\n")));
     doc.paragraph(format!(
         "Report written by ssdfade {}.",

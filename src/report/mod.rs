@@ -4,7 +4,6 @@
 mod compare;
 mod document;
 mod experiment;
-mod figures;
 mod run;
 mod slog;
 
@@ -14,7 +13,6 @@ use anyhow::Context;
 
 pub use compare::{compare_dirs, Comparison};
 pub use document::{Block, Document};
-pub use figures::{pooled_quantile, Figures};
 pub use run::reproduce_command;
 
 /// What `report` wrote.

@@ -2,17 +2,15 @@
 //! specification, the results recomputed from the samples, the fade, steady state, write
 //! amplification, the charts, and the command that reproduces the run.
 
-use std::time::Duration;
-
+use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
 use crate::device::inspect::DriveInfo;
 use crate::device::smart::Wear;
 use crate::plot::{fade_chart, latency_chart, Chart};
-use crate::results::{device_line, Fade, Run, Status};
+use crate::results::{device_line, Run, Status};
 use crate::stats::Sample;
 use crate::units::{format_bytes, format_duration, format_latency_us};
 
 use super::document::{Block, Document};
-use super::figures::Figures;
 
 /// GB (10^9 bytes) with one decimal.
 pub fn gb(bytes: u64) -> String {
@@ -195,16 +193,23 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
     ]
 }
 
-/// The recorded command line as a shell command that repeats the run exactly (the seed made
-/// explicit when it was drawn at random).
+/// The recorded command line of a run as a shell command that repeats it exactly (the seed
+/// made explicit when it was drawn at random).
 pub fn reproduce_command(run: &Run) -> String {
-    let mut args: Vec<String> = run.info.command_line.iter().skip(1).cloned().collect();
-    if !args
-        .iter()
-        .any(|a| a == "--seed" || a.starts_with("--seed="))
-    {
+    reproduce_line(&run.info.command_line, Some(run.info.workload.seed))
+}
+
+/// `command_line` (as recorded, program name first) as one shell line, with `--seed seed`
+/// added when the command did not give one.
+pub fn reproduce_line(command_line: &[String], seed: Option<u64>) -> String {
+    let mut args: Vec<String> = command_line.iter().skip(1).cloned().collect();
+    if let Some(seed) = seed.filter(|_| {
+        !args
+            .iter()
+            .any(|a| a == "--seed" || a.starts_with("--seed="))
+    }) {
         args.push("--seed".into());
-        args.push(run.info.workload.seed.to_string());
+        args.push(seed.to_string());
     }
     std::iter::once("ssdfade".to_string())
         .chain(args.iter().map(|a| shell_quote(a)))
@@ -222,15 +227,6 @@ fn shell_quote(arg: &str) -> String {
     } else {
         format!("'{}'", arg.replace('\'', r"'\''"))
     }
-}
-
-/// The lowest-IOPS full interval (a run cut short ends with a partial one).
-fn lowest_full(samples: &[Sample], interval: Duration) -> Option<&Sample> {
-    let length = interval.as_secs_f64();
-    samples
-        .iter()
-        .filter(|s| s.t_end_s - s.t_start_s >= 0.99 * length)
-        .min_by(|a, b| a.iops.total_cmp(&b.iops))
 }
 
 /// The report of one run, with its charts (PNG names for Markdown, SVG for HTML).
@@ -255,10 +251,10 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     ));
 
     doc.heading("Results");
-    let whole = Figures::of(samples);
-    if let Some((first, last)) = crate::plot::first_and_last_full(samples, info.workload.interval) {
+    let whole = Figures::of_run(run);
+    if let Some((first, last)) = first_and_last_full(samples, info.workload.interval) {
         let reference = first.iops;
-        let one = |s: &Sample| Figures::of(std::slice::from_ref(s));
+        let one = |s: &Sample| Figures::of_samples(std::slice::from_ref(s));
         let mut rows = vec![
             figures_row("first interval", &one(first), reference),
             figures_row("whole run", &whole, reference),
@@ -274,9 +270,13 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         doc.table(&FIGURES_HEAD, rows);
     }
     doc.paragraph(format!(
-        "Recomputed from samples.jsonl: {} I/Os, {} transferred, {} written by the host, {} errors. \
-         % of ref is the share of the first interval's IOPS. p99 over more than one interval is \
-         estimated from the intervals' own percentiles.",
+        "{} {} I/Os, {} transferred, {} written by the host, {} errors. \
+         % of ref is the share of the first interval's IOPS.",
+        if whole.p99_exact {
+            "Whole run from run.json's summary (exact percentiles of all I/Os); intervals from samples.jsonl:"
+        } else {
+            "Whole run recomputed from samples.jsonl (run.json has no summary: the run did not finish), its p99 estimated from the intervals' own percentiles:"
+        },
         whole.ops,
         gb(whole.bytes),
         gb(samples.last().map_or(0, |s| s.bytes_written_total)),
@@ -300,33 +300,30 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
                 )
             })
             .unwrap_or_default();
-        let change = fade.end_pct_of_start - 100.0;
         doc.paragraph(format!(
-            "Fade: {:.0} → {:.0} IOPS from the first to the last full interval ({}{:.0} %), lowest full interval {:.0}{half}.",
+            "Fade: {:.0} → {:.0} IOPS from the first (fresh) to the last full interval (faded), {}; lowest full interval {:.0}{half}.",
             fade.start_iops,
             fade.end_iops,
-            if change < 0.0 { "−" } else { "+" },
-            change.abs(),
+            fade.ratio().map_or("-".into(), |r| r.words()),
             low.iops
         ));
     }
-    doc.paragraph(match crate::plot::steady_window(run) {
-        Some(w) => {
-            let written = samples
-                .iter()
-                .take_while(|s| s.t_end_s <= w.start_s + 1e-9)
-                .last()
-                .map_or(0, |s| s.bytes_written_total);
-            format!(
-                "Steady state: reached after {} with {} written; window {} – {}, {:.0} IOPS on average.",
-                secs(w.start_s),
-                gb(written),
-                secs(w.start_s),
-                secs(w.end_s),
-                w.iops
-            )
-        }
-        None => "Steady state: not recorded for this run.".into(),
+    doc.paragraph(match (SteadyWindow::of(run), &info.steady_state) {
+        (Some(w), _) => format!(
+            "Steady state (SNIA PTS): reached at {}{}; window {} – {}, {:.0} IOPS on average.",
+            secs(w.end_s),
+            w.bytes_written
+                .map(|b| format!(" with {} written", gb(b)))
+                .unwrap_or_default(),
+            secs(w.start_s),
+            secs(w.end_s),
+            w.iops
+        ),
+        (None, Some(s)) => format!(
+            "Steady state (SNIA PTS): not reached in {} rounds.",
+            s.rounds
+        ),
+        (None, None) => "Steady state: not evaluated for this run (it did not write).".into(),
     });
     doc.paragraph(
         "Recovery: a single run has none to show; an experiment with an erase phase reports it.",
@@ -405,5 +402,23 @@ mod tests {
         assert_eq!(shell_quote("sim:vertex2-60g"), "sim:vertex2-60g");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn the_seed_is_added_once_and_only_when_not_given() {
+        let line = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            reproduce_line(&line(&["/usr/bin/ssdfade", "measure", "a b"]), Some(42)),
+            "ssdfade measure 'a b' --seed 42"
+        );
+        assert_eq!(
+            reproduce_line(&line(&["ssdfade", "soak", "--seed", "7"]), Some(42)),
+            "ssdfade soak --seed 7"
+        );
+        assert_eq!(
+            reproduce_line(&line(&["ssdfade", "soak", "--seed=7"]), Some(42)),
+            "ssdfade soak --seed=7"
+        );
+        assert_eq!(reproduce_line(&line(&["ssdfade", "x"]), None), "ssdfade x");
     }
 }

@@ -51,6 +51,10 @@ pub struct ExperimentRecord {
     pub notes: Vec<String>,
     #[serde(default)]
     pub command_line: Vec<String>,
+    /// The experiment's seed, given or drawn when none was: every phase's seed derives from
+    /// it, so the command line plus `--seed` this repeats the experiment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     #[serde(default)]
     pub created_utc: String,
     #[serde(default)]

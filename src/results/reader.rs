@@ -7,8 +7,6 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
 use super::RunInfo;
 use crate::bad_input;
 use crate::stats::Sample;
@@ -19,16 +17,6 @@ pub struct Run {
     pub dir: PathBuf,
     pub info: RunInfo,
     pub samples: Vec<Sample>,
-    /// The steady-state window when the run recorded one (`"steady_state": {"start_s": …,
-    /// "end_s": …}` in run.json, seconds on the run's engine clock).
-    pub steady_state: Option<SteadyWindowRecord>,
-}
-
-/// A steady-state window as run.json records it.
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
-pub struct SteadyWindowRecord {
-    pub start_s: f64,
-    pub end_s: f64,
 }
 
 /// Reads `run.json` and every sample of `dir`; a directory without samples is bad input.
@@ -46,9 +34,6 @@ pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
         Err(e) => bad_input!("{} is damaged: {e}", info_path.display()),
     };
     super::version::check(&info_path, info.schema_version, super::run::SCHEMA_VERSION)?;
-    let steady_state = serde_json::from_str::<serde_json::Value>(&text)
-        .ok()
-        .and_then(|v| serde_json::from_value(v.get("steady_state")?.clone()).ok());
     let samples = read_samples(dir)?;
     if samples.is_empty() {
         bad_input!(
@@ -60,7 +45,6 @@ pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
         dir: dir.to_path_buf(),
         info,
         samples,
-        steady_state,
     })
 }
 

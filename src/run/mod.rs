@@ -471,7 +471,8 @@ fn resolve_workload(
     Ok(workload)
 }
 
-fn fresh_seed() -> u64 {
+/// A seed drawn from the clock and the process id, for a run or experiment given none.
+pub fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())

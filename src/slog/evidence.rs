@@ -10,7 +10,8 @@ use super::verdict::{
     FADE_OK_PCT,
 };
 use super::SyncMode;
-use crate::results::{read_info, read_samples, EraseRecord, Fade, RunInfo, Status};
+use crate::analysis::Fade;
+use crate::results::{read_info, read_samples, EraseRecord, RunInfo, Status};
 use crate::stats::Sample;
 
 /// What `--from` directories hold, loaded once.

@@ -8,6 +8,8 @@ pub use crate::results::slog::{
     RecoveryEvidence, Verdict,
 };
 
+use crate::analysis::FadeRatio;
+
 /// 4 KiB sync-write latency bands (mean µs per write, as `diskinfo -wS` prints it).
 pub const LAT_EXCELLENT_US: f64 = 50.0;
 pub const LAT_GOOD_US: f64 = 300.0;
@@ -100,7 +102,7 @@ fn latency_reason(l: Option<&LatencyEvidence>) -> Reason {
 
 fn fade_reason(f: Option<&FadeEvidence>) -> Reason {
     let threshold =
-        format!("keeps ≥ {FADE_OK_PCT:.0} % of its start rate; < {FADE_BAD_PCT:.0} % unsuitable");
+        format!("keeps ≥ {FADE_OK_PCT:.0} % of fresh (its first interval); < {FADE_BAD_PCT:.0} % unsuitable");
     let Some(f) = f else {
         return Reason {
             topic: "fade under sustained writes".into(),
@@ -110,7 +112,8 @@ fn fade_reason(f: Option<&FadeEvidence>) -> Reason {
             source: "give --from a soak of this device, or --sustain".into(),
         };
     };
-    let pct = end_pct(f);
+    let ratio = FadeRatio::new(f.start_iops, f.end_iops);
+    let pct = ratio.map_or(0.0, |r| r.pct_of_fresh);
     let rating = if pct >= FADE_OK_PCT {
         Rating::Suitable
     } else if pct >= FADE_BAD_PCT {
@@ -122,21 +125,14 @@ fn fade_reason(f: Option<&FadeEvidence>) -> Reason {
         topic: "fade under sustained writes".into(),
         rating: Some(rating),
         value: format!(
-            "{:.0} → {:.0} IOPS = {pct:.0} % of start after {}",
+            "{:.0} → {:.0} IOPS = {} after {}",
             f.start_iops,
             f.end_iops,
+            ratio.map_or("-".into(), |r| r.words()),
             crate::units::format_duration(std::time::Duration::from_secs_f64(f.seconds))
         ),
         threshold,
         source: f.source.clone(),
-    }
-}
-
-fn end_pct(f: &FadeEvidence) -> f64 {
-    if f.start_iops > 0.0 {
-        100.0 * f.end_iops / f.start_iops
-    } else {
-        0.0
     }
 }
 
@@ -206,8 +202,8 @@ fn endurance_reason(en: Option<&EnduranceEvidence>, per_day: f64) -> Reason {
 fn plan(f: &FadeEvidence, recovery: Option<&RecoveryEvidence>, per_day: f64) -> String {
     let Some(budget) = f.bytes_to_threshold else {
         return format!(
-            "no plan: the rate ended at {:.0} % of start without a clear point where it fell below {FADE_OK_PCT:.0} %",
-            end_pct(f)
+            "no plan: the rate ended at {:.0} % of fresh without a clear point where it fell below {FADE_OK_PCT:.0} %",
+            FadeRatio::new(f.start_iops, f.end_iops).map_or(0.0, |r| r.pct_of_fresh)
         );
     };
     let days = |n: u32| budget as f64 * f64::from(n) / per_day;
@@ -316,7 +312,7 @@ mod tests {
         });
         let v = judge(&e);
         assert_eq!(v.rating, Rating::Unsuitable);
-        assert!(v.reasons[1].value.contains("25 % of start"));
+        assert!(v.reasons[1].value.contains("25 % of fresh (loss 75 %)"));
         // 400 GB per device at 200/N GB a day: N = 4 gives 8 days (3 gives 6).
         let plan = v.plan.unwrap();
         assert!(

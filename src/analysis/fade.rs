@@ -1,24 +1,63 @@
-//! How far and how fast a run faded, from its samples: the first and last intervals' IOPS, the
-//! lowest, and how long it took to lose half of what it lost.
+//! Fade, one definition everywhere: **fade = faded ÷ fresh, as a percent** (100 % means no
+//! change), and **loss = 100 % − fade** (never below 0 in words: a gain is told as fade above
+//! 100 %). In a single run the fresh sample is the first interval and the faded one the last
+//! full interval; in an experiment they are the whole-run IOPS of the phases named `fresh` and
+//! `faded` (recovery is `recovered` ÷ `fresh` the same way). Presets and sweeps have no fade.
 
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::run::first_and_last_full;
 use crate::stats::Sample;
 
-/// The fade of one run.
+/// A level against its fresh reference.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FadeRatio {
+    pub fresh_iops: f64,
+    pub faded_iops: f64,
+    /// faded ÷ fresh × 100.
+    pub pct_of_fresh: f64,
+}
+
+impl FadeRatio {
+    /// `faded` against `fresh`; None when fresh has no I/O (no reference to compare with).
+    pub fn new(fresh_iops: f64, faded_iops: f64) -> Option<FadeRatio> {
+        (fresh_iops > 0.0).then(|| FadeRatio {
+            fresh_iops,
+            faded_iops,
+            pct_of_fresh: faded_iops / fresh_iops * 100.0,
+        })
+    }
+
+    /// 100 − fade: the share of fresh performance lost (negative for a gain).
+    pub fn loss_pct(&self) -> f64 {
+        100.0 - self.pct_of_fresh
+    }
+
+    /// The one wording of a fade, used by every presenter: "15 % of fresh (loss 85 %)".
+    pub fn words(&self) -> String {
+        format!(
+            "{:.0} % of fresh (loss {:.0} %)",
+            self.pct_of_fresh,
+            self.loss_pct()
+        )
+    }
+}
+
+/// The fade of one run's samples.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Fade {
-    /// IOPS of the first interval.
+    /// IOPS of the first interval (the fresh sample).
     pub start_iops: f64,
-    /// IOPS of the last full interval: the last sample at least as long as the configured
-    /// interval (less 1 %), so a short partial sample at the end of an interrupted or
-    /// byte-limited run is not taken as the end; the last sample when none is full.
+    /// IOPS of the last full interval (the faded sample): the last sample at least as long as
+    /// the configured interval (less 1 %), so a short partial sample at the end of an
+    /// interrupted or byte-limited run is not taken as the end; the last sample when none is
+    /// full.
     pub end_iops: f64,
     /// Lowest interval IOPS.
     pub min_iops: f64,
-    /// End as a percentage of start.
+    /// End as a percentage of start: the fade.
     pub end_pct_of_start: f64,
     /// Engine-clock seconds until IOPS first fell halfway from start to end (None when it did
     /// not fade).
@@ -28,20 +67,14 @@ pub struct Fade {
 impl Fade {
     /// The fade of a run's samples taken every `interval`; None when there are none.
     pub fn of(samples: &[Sample], interval: Duration) -> Option<Fade> {
-        let first = samples.first()?;
-        let full = |s: &&Sample| s.t_end_s - s.t_start_s >= 0.99 * interval.as_secs_f64();
-        let last = samples.iter().rev().find(full).or(samples.last())?;
+        let (first, last) = first_and_last_full(samples, interval)?;
         let (start, end) = (first.iops, last.iops);
         let halfway = (start + end) / 2.0;
         Some(Fade {
             start_iops: start,
             end_iops: end,
             min_iops: samples.iter().map(|s| s.iops).fold(f64::INFINITY, f64::min),
-            end_pct_of_start: if start > 0.0 {
-                100.0 * end / start
-            } else {
-                0.0
-            },
+            end_pct_of_start: FadeRatio::new(start, end).map_or(0.0, |r| r.pct_of_fresh),
             half_fade_s: (end < start)
                 .then(|| {
                     samples
@@ -53,6 +86,11 @@ impl Fade {
         })
     }
 
+    /// The fade as a ratio of the first interval (None when it had no I/O).
+    pub fn ratio(&self) -> Option<FadeRatio> {
+        FadeRatio::new(self.start_iops, self.end_iops)
+    }
+
     /// One line for the soak report.
     pub fn line(&self) -> String {
         let half = self
@@ -60,17 +98,14 @@ impl Fade {
             .map(|s| {
                 format!(
                     "; half of the fade after {}",
-                    crate::units::format_duration(std::time::Duration::from_secs_f64(s))
+                    crate::units::format_duration(Duration::from_secs_f64(s))
                 )
             })
             .unwrap_or_default();
+        let words = self.ratio().map_or("-".into(), |r| r.words());
         format!(
-            "  {:<28} {:.0} → {:.0} IOPS ({:.0} % of start, lowest {:.0}){half}\n",
-            "Fade (first → last interval)",
-            self.start_iops,
-            self.end_iops,
-            self.end_pct_of_start,
-            self.min_iops
+            "  {:<28} {:.0} → {:.0} IOPS, {words}, lowest {:.0}{half}\n",
+            "Fade (first → last interval)", self.start_iops, self.end_iops, self.min_iops
         )
     }
 }
@@ -95,6 +130,19 @@ mod tests {
     }
 
     #[test]
+    fn fade_is_faded_over_fresh_and_loss_its_complement() {
+        let r = FadeRatio::new(6000.0, 900.0).unwrap();
+        assert!((r.pct_of_fresh - 15.0).abs() < 1e-9);
+        assert!((r.loss_pct() - 85.0).abs() < 1e-9);
+        assert_eq!(r.words(), "15 % of fresh (loss 85 %)");
+        // A gain is a fade above 100 % and a negative loss.
+        let g = FadeRatio::new(1000.0, 1200.0).unwrap();
+        assert!((g.pct_of_fresh - 120.0).abs() < 1e-9);
+        assert!((g.loss_pct() + 20.0).abs() < 1e-9);
+        assert!(FadeRatio::new(0.0, 5.0).is_none());
+    }
+
+    #[test]
     fn fade_reads_start_end_and_half_time() {
         let samples: Vec<Sample> = [6000, 5000, 3000, 2000, 1000, 1000]
             .iter()
@@ -108,6 +156,7 @@ mod tests {
         );
         assert!((f.end_pct_of_start - 16.67).abs() < 0.01);
         assert_eq!(f.half_fade_s, Some(3.0));
+        assert_eq!(f.ratio().unwrap().words(), "17 % of fresh (loss 83 %)");
     }
 
     #[test]

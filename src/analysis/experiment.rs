@@ -1,0 +1,99 @@
+//! The measured states of an experiment and the fade and recovery between them: each measure
+//! phase's whole-run figures ([`Figures::of_run`], exact percentiles), each against the phase
+//! named `fresh` (`vs_fresh_pct` = state ÷ fresh − 100 %, negative when slower); fade is
+//! `faded` ÷ `fresh` and recovery `recovered` ÷ `fresh` ([`FadeRatio`]). An experiment without
+//! a `fresh` phase (a preset, a sweep) has states but no fade.
+
+use super::fade::FadeRatio;
+use super::run::Figures;
+use crate::results::{Experiment, PhaseKind};
+
+/// One measured state: a measure phase that has samples.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateFigure {
+    pub name: String,
+    pub figures: Figures,
+    /// This state against the `fresh` one (None without a fresh state).
+    pub of_fresh: Option<FadeRatio>,
+    /// Start and end of the phase on the experiment's timeline are the chart's business; the
+    /// index of the phase in the experiment is kept to find them.
+    pub phase_index: usize,
+}
+
+/// Every measured state, with fade and recovery when the experiment has the states for them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExperimentStates {
+    pub states: Vec<StateFigure>,
+    /// `faded` against `fresh`.
+    pub fade: Option<FadeRatio>,
+    /// `recovered` against `fresh`.
+    pub recovery: Option<FadeRatio>,
+    /// `in-service` against `fresh`.
+    pub in_service: Option<FadeRatio>,
+}
+
+impl StateFigure {
+    /// state ÷ fresh − 100, percent: negative when slower than fresh.
+    pub fn vs_fresh_pct(&self) -> Option<f64> {
+        self.of_fresh.map(|r| r.pct_of_fresh - 100.0)
+    }
+}
+
+impl ExperimentStates {
+    /// The states of `exp`.
+    pub fn of(exp: &Experiment) -> ExperimentStates {
+        let mut states: Vec<StateFigure> = exp
+            .phases
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| matches!(p.record.phase.kind, PhaseKind::Measure(_)))
+            .filter_map(|(i, p)| {
+                Some(StateFigure {
+                    name: p.record.phase.name.clone(),
+                    figures: Figures::of_run(p.run.as_ref()?),
+                    of_fresh: None,
+                    phase_index: i,
+                })
+            })
+            .collect();
+        let iops = |name: &str| {
+            states
+                .iter()
+                .find(|s| s.name == name)
+                .map(|s| s.figures.iops)
+        };
+        let fresh = iops("fresh");
+        let against = |name: &str| FadeRatio::new(fresh?, iops(name)?);
+        let (fade, recovery, in_service) = (
+            against("faded"),
+            against("recovered"),
+            against("in-service"),
+        );
+        if let Some(f) = fresh {
+            for s in &mut states {
+                s.of_fresh = FadeRatio::new(f, s.figures.iops);
+            }
+        }
+        ExperimentStates {
+            states,
+            fade,
+            recovery,
+            in_service,
+        }
+    }
+
+    /// The state of the experiment's phase number `index`.
+    pub fn of_phase(&self, index: usize) -> Option<&StateFigure> {
+        self.states.iter().find(|s| s.phase_index == index)
+    }
+
+    /// The state named `name`.
+    pub fn state(&self, name: &str) -> Option<&StateFigure> {
+        self.states.iter().find(|s| s.name == name)
+    }
+
+    /// The recovery's lasting loss: 100 − recovery, never below 0.
+    pub fn lasting_loss_pct(&self) -> Option<f64> {
+        self.recovery.map(|r| r.loss_pct().max(0.0))
+    }
+}

@@ -1,0 +1,12 @@
+//! Figures computed once: turns a loaded run or experiment directory into typed figures
+//! (throughput, latency, fade, steady state, the states of an experiment). The terminal, the
+//! report, the charts and compare render these figures and never compute their own; each
+//! figure's definition is written in README.md ("How figures are defined").
+
+pub mod experiment;
+pub mod fade;
+pub mod run;
+
+pub use experiment::{ExperimentStates, StateFigure};
+pub use fade::{Fade, FadeRatio};
+pub use run::{first_and_last_full, lowest_full, pooled_quantile, Figures, SteadyWindow};
