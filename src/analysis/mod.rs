@@ -6,6 +6,7 @@
 pub mod experiment;
 pub mod fade;
 pub mod run;
+pub mod slog;
 
 pub use experiment::{ExperimentStates, StateFigure};
 pub use fade::{Fade, FadeRatio};

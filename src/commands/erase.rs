@@ -3,7 +3,7 @@
 //! `--dry-run` prints the commands and their bytes and writes nothing.
 
 use crate::cli::EraseArgs;
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::erase::EraseRequest;
 use crate::run::install_signal_flag;
 

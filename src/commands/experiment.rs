@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::cli::{
     ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, ResumeArgs, SweepArgs,
 };
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::experiment::report::{summary_json, summary_text};
 use crate::experiment::{
     hir, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, ExperimentRecord, Options,

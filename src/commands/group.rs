@@ -3,7 +3,7 @@
 
 use super::measure::{outcome_json, progress, shows_progress};
 use crate::cli::RunArgs;
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::metrics::Exporter;
 use crate::output::MultiProgress;
 use crate::run::{RunObserver, RunRequest};

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::run::request;
 use crate::cli::{MeasureArgs, RunArgs};
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::experiment::preset::Knobs;
 use crate::experiment::{ExperimentObserver, Options, PhaseRecord, Setup};
 use crate::metrics::Exporter;
@@ -20,7 +20,7 @@ pub const DEFAULT_DURATION: Duration = Duration::from_secs(60);
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Measures every target given at once (a group) and prints the table of all of them.
-pub fn run_group(args: &RunArgs) -> anyhow::Result<crate::engine::RunEnd> {
+pub fn run_group(args: &RunArgs) -> anyhow::Result<crate::drive::RunEnd> {
     super::group::run(
         args,
         request(args, "measure", DEFAULT_DURATION, DEFAULT_INTERVAL)?,

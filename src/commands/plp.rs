@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::cli::PlpCommand;
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::run::install_signal_flag;
 use crate::slog::plp;
 

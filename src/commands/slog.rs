@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
 use crate::cli::SlogArgs;
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::metrics::Exporter;
 use crate::run::{NoProgress, RunObserver};
 use crate::slog::baseline::Baseline;

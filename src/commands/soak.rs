@@ -6,7 +6,7 @@ use super::measure::{observer, outcome_json, print_table};
 use super::run::request;
 use crate::analysis::Fade;
 use crate::cli::SoakArgs;
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::results::{read_samples, steady_line};
 use crate::run::{Outcome, RunRequest};
 

@@ -6,11 +6,10 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::device::nvme;
-pub use crate::drive::{AtaAttribute, Wear};
+pub use crate::drive::{AtaAttribute, Wear, WriteAmplification};
 
 /// One NVMe data unit: 1000 × 512 bytes.
 pub const NVME_DATA_UNIT: u64 = 512_000;
@@ -309,16 +308,6 @@ pub fn from_nvme_log(log: &nvme::SmartLog) -> Wear {
         temperature_c: (log.temperature_k > 0).then(|| i64::from(log.temperature_k) - 273),
         ..Default::default()
     }
-}
-
-/// Write amplification of a run: NAND writes over host writes between two readings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct WriteAmplification {
-    pub host_bytes: u64,
-    pub nand_bytes: u64,
-    pub factor: f64,
-    /// The counters' resolution, as a caveat for short runs.
-    pub note: String,
 }
 
 /// The write amplification between `before` and `after`, when both report host and NAND

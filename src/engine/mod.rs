@@ -15,6 +15,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 pub use crate::drive::RunEnd;
+pub use crate::workload::EngineKind;
 pub use buffer::AlignedBuf;
 pub use offsets::OffsetGen;
 pub use target::Target;
@@ -59,15 +60,6 @@ pub trait Engine {
     fn drive_info(&self) -> Option<crate::drive::DriveInfo> {
         None
     }
-}
-
-/// The real engines a user can choose with `--engine`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum EngineKind {
-    /// One thread per outstanding I/O, synchronous pread/pwrite (fio psync, numjobs = QD).
-    Threads,
-    /// One thread keeping QD I/Os in flight through io_uring (fio io_uring, iodepth = QD).
-    Uring,
 }
 
 /// The engine the user chose, or by default `uring` where the kernel allows it, else `threads`.

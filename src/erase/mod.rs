@@ -12,10 +12,8 @@ pub mod plan;
 pub mod punch;
 mod request;
 
-pub use request::{
-    dry_run, erase, plan_erase, EraseObserver, EraseOutcome, ErasePlan, EraseRequest,
-    NoEraseProgress, Steps,
-};
+pub use crate::observe::erase::{EraseObserver, NoEraseProgress, NoProgress, Progress};
+pub use request::{dry_run, erase, plan_erase, EraseOutcome, ErasePlan, EraseRequest, Steps};
 
 use std::fmt;
 use std::fs::File;
@@ -26,22 +24,6 @@ use std::time::Duration;
 use crate::device::{ata, nvme};
 use crate::results::Done;
 use discard::RangeOp;
-
-/// How far an erase is, for whoever shows it (the terminal's bar lives in `output/`).
-pub trait Progress {
-    /// The work ahead, in the units of [`Progress::set_position`].
-    fn set_length(&self, _total: u64) {}
-    fn set_position(&self, _done: u64) {}
-    /// What the erase is doing now.
-    fn set_message(&self, _what: &str) {}
-    /// The erase is done or stopped: clear what is shown.
-    fn finish(&self) {}
-}
-
-/// Shows nothing.
-pub struct NoProgress;
-
-impl Progress for NoProgress {}
 
 /// `--method`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! safety checks that reach beyond the opened target and what they would say in a dry run.
 
 use crate::bad_input;
-use crate::device::inspect::DriveInfo;
 use crate::device::{safety, same_object};
+use crate::drive::DriveInfo;
 
 use super::{discard, EraseRequest, Method, Plan};
 use crate::device::nvme::{FormatErase, SanitizeAction};

@@ -13,7 +13,8 @@ use crate::bad_input;
 use crate::device::inspect::{gather, DriveInfo};
 use crate::device::nvme::SanitizeAction;
 use crate::device::{OpenRequest, Target};
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
+use crate::observe::erase::EraseObserver;
 use crate::results::record::write_record;
 use crate::results::{claim_dir, utc_now, Command, Done, EraseRecord, ProcessStamp, Status};
 use crate::sim::SimErase;
@@ -43,22 +44,6 @@ pub struct EraseRequest {
     /// [`RunEnd::Interrupted`]. A single ATA or NVMe command is never cut short.
     pub interrupt: Arc<AtomicBool>,
 }
-
-/// Watches an erase (a progress bar, an experiment's log).
-pub trait EraseObserver {
-    /// The gates passed and erase.json exists (notes in `record.notes`): the erase starts now.
-    fn started(&mut self, _dir: &Path, _record: &EraseRecord) {}
-    /// What a device erase reports its progress to (asked for just before the first command
-    /// is sent).
-    fn progress(&mut self) -> Box<dyn super::Progress> {
-        Box::new(super::NoProgress)
-    }
-}
-
-/// Watches nothing.
-pub struct NoEraseProgress;
-
-impl EraseObserver for NoEraseProgress {}
 
 /// A finished or interrupted erase (a failed one is an error, recorded all the same).
 pub struct EraseOutcome {

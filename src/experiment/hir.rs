@@ -21,7 +21,7 @@ use crate::results::Status;
 /// SNIA's idle gaps, seconds.
 pub const WAIT_STATES: [u32; 5] = [5, 10, 15, 25, 50];
 /// Length of one burst.
-pub const BURST: Duration = Duration::from_secs(5);
+pub const BURST: Duration = crate::results::experiment::HIR_BURST;
 /// Shortest return to baseline after a wait state.
 pub const MIN_RETURN: Duration = Duration::from_secs(300);
 

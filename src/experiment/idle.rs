@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 
 /// Leaves `target` idle for `seconds` (simulated seconds for a simulated drive).
 pub fn idle(target: &str, seconds: f64, interrupt: &Arc<AtomicBool>) -> anyhow::Result<RunEnd> {

@@ -23,13 +23,14 @@ pub mod wsat;
 
 use std::time::Duration;
 
+pub use crate::observe::experiment::{ExperimentObserver, Quiet};
 pub use crate::results::experiment as record;
 pub use crate::results::phase;
 pub use crate::results::{
     ExperimentRecord, Headline, Options, Phase, PhaseKind, PhaseRecord, RunParams,
 };
 pub use record::SCHEMA_VERSION;
-pub use runner::{preflight, resume, start, ExperimentObserver, ExperimentOutcome, Quiet};
+pub use runner::{preflight, resume, start, ExperimentOutcome};
 
 use crate::pattern::Pattern;
 use crate::results::Status;

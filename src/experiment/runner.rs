@@ -16,32 +16,12 @@ use std::time::Duration;
 use super::phase::{EraseParams, PhaseKind, RunParams};
 use super::record::{ExperimentRecord, Headline, PhaseRecord, TargetIdentity};
 use crate::bad_input;
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::erase::{EraseRequest, Method, NoEraseProgress};
+use crate::observe::experiment::ExperimentObserver;
 use crate::results::{read_info, read_samples, utc_now, RunInfo};
 use crate::results::{Command, EraseRecord, Status};
 use crate::run::{continue_run, RunObserver, RunRequest, Safety, Stop};
-
-/// Watches an experiment: its start and end, each phase as it starts and ends, and the runs
-/// inside them.
-pub trait ExperimentObserver {
-    /// The experiment directory holds its record and the first phase not completed is next.
-    fn started(&mut self, _dir: &Path, _record: &ExperimentRecord) {}
-    fn phase_started(&mut self, _index: usize, _phase: &PhaseRecord) {}
-    fn phase_finished(&mut self, _index: usize, _phase: &PhaseRecord) {}
-    /// Watches the run of a measure or soak phase.
-    fn run_observer(&mut self, _phase: &PhaseRecord) -> Box<dyn RunObserver> {
-        Box::new(crate::run::NoProgress)
-    }
-    /// The experiment stopped (completed, interrupted or failed: `record.status`); its record
-    /// is saved.
-    fn finished(&mut self, _record: &ExperimentRecord) {}
-}
-
-/// Watches nothing.
-pub struct Quiet;
-
-impl ExperimentObserver for Quiet {}
 
 /// An experiment that ran (to its end, or until interrupted or failed).
 pub struct ExperimentOutcome {

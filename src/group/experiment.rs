@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::together::{self, Finished, Job};
 use super::GroupRecord;
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::experiment::{
     preflight, start, ExperimentObserver, ExperimentOutcome, ExperimentRecord, PhaseKind, Setup,
 };

@@ -12,7 +12,7 @@ mod together;
 
 use std::path::{Path, PathBuf};
 
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::results::Status;
 use crate::run::{Outcome, RunObserver, RunRequest};
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::table::render;
 use super::together::{self, Finished, Job};
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 use crate::results::Status;
 use crate::run::RunObserver;
 use crate::slog::{self, verdict::Rating, Outcome, Request};

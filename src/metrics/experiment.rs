@@ -12,9 +12,10 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 
 use super::{Exporter, MetricsObserver, PhaseOf, STATES};
-use crate::experiment::{ExperimentObserver, ExperimentRecord, PhaseRecord};
+use crate::observe::experiment::ExperimentObserver;
+use crate::observe::run::RunObserver;
 use crate::results::Status;
-use crate::run::RunObserver;
+use crate::results::{ExperimentRecord, PhaseRecord};
 
 /// Which experiment a series belongs to.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]

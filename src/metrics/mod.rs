@@ -21,10 +21,10 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 
-use crate::device::inspect::DriveInfo;
-use crate::engine::RunEnd;
+use crate::drive::DriveInfo;
+use crate::drive::RunEnd;
+use crate::observe::run::RunObserver;
 use crate::results::{RunInfo, Status};
-use crate::run::RunObserver;
 use crate::stats::steady::SteadyState;
 use crate::stats::Sample;
 
@@ -259,7 +259,7 @@ impl Exporter {
     /// Wraps `inner` so the experiment it watches, and every run in it, is exported too.
     pub fn experiment_observer(
         self: &Arc<Self>,
-        inner: Box<dyn crate::experiment::ExperimentObserver + Send>,
+        inner: Box<dyn crate::observe::experiment::ExperimentObserver + Send>,
     ) -> ExperimentMetrics {
         ExperimentMetrics::new(self.clone(), inner)
     }

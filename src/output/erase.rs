@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::erase::{EraseObserver, Progress};
+use crate::observe::erase::{EraseObserver, Progress};
 use crate::results::EraseRecord;
 
 /// The notes on stderr as the erase starts, and a progress bar while it runs.

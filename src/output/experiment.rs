@@ -8,12 +8,13 @@ use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
-use crate::experiment::phase::PhaseKind;
-use crate::experiment::{ExperimentObserver, ExperimentRecord, PhaseRecord};
+use crate::observe::experiment::ExperimentObserver;
+use crate::observe::run::{NoProgress, RunObserver};
 use crate::output::run::ProgressBarObserver;
+use crate::results::PhaseKind;
 use crate::results::RunInfo;
 use crate::results::Status;
-use crate::run::{NoProgress, RunObserver};
+use crate::results::{ExperimentRecord, PhaseRecord};
 use crate::stats::Sample;
 
 /// `[3] fresh (measure): completed 41250 IOPS`.

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
+use crate::observe::run::RunObserver;
 use crate::results::RunInfo;
-use crate::run::RunObserver;
 use crate::stats::Sample;
 use crate::units::format_bytes;
 

@@ -181,7 +181,7 @@ pub fn render_experiment(
 /// The bars of a benchmark preset (`measure --preset`): MB/s (10^6 bytes/s, as the benchmarks
 /// count) of every point, reads and writes in two colours; the preparation write left out.
 fn preset_chart(exp: &Experiment) -> Option<BarChart> {
-    if !crate::experiment::preset::is_preset(exp.name.as_str()) {
+    if !exp.name.is_preset() {
         return None;
     }
     let (read, write) = (style::palette(0), style::palette(1));
@@ -311,9 +311,10 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
         };
         // A burst is one point; a return to baseline one point per burst length, as SNIA plots.
         let chunk = if label == "baseline" {
-            (crate::experiment::hir::BURST.as_secs_f64() / run.info.workload.interval.as_secs_f64())
-                .round()
-                .max(1.0) as usize
+            (crate::results::experiment::HIR_BURST.as_secs_f64()
+                / run.info.workload.interval.as_secs_f64())
+            .round()
+            .max(1.0) as usize
         } else {
             run.samples.len()
         };
@@ -339,7 +340,7 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
             w.random_pct,
             w.read_pct,
             w.qd,
-            crate::experiment::hir::BURST.as_secs()
+            crate::results::experiment::HIR_BURST.as_secs()
         ),
         points,
     })

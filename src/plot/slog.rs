@@ -162,11 +162,11 @@ impl Chart for SlogChart {
 
 /// The SLOG chart of a slog run directory, from its slog.json and samples.jsonl.
 pub fn slog_chart(dir: &std::path::Path) -> anyhow::Result<SlogChart> {
-    use crate::slog::SyncMode;
-    let record = crate::slog::read_record(dir)?;
+    use crate::results::slog::SyncMode;
+    let record = crate::results::slog::read_record(dir)?;
     let samples = crate::results::read_samples(dir)?;
     let mut sizes = Vec::new();
-    let mut add = |m: &crate::slog::Measurement, baseline: bool| {
+    let mut add = |m: &crate::results::slog::Measurement, baseline: bool| {
         for (mode, name) in [
             (SyncMode::Fdatasync, "write+fdatasync"),
             (SyncMode::Dsync, "O_DSYNC write"),

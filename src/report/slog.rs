@@ -7,7 +7,7 @@ use super::document::Document;
 
 /// Adds the verdict of the slog run in `dir` to `doc`.
 pub fn add_verdict(doc: &mut Document, dir: &Path) -> anyhow::Result<()> {
-    let verdict = crate::slog::verdict_of_dir(dir)?;
+    let verdict = crate::analysis::slog::verdict_of_dir(dir)?;
     doc.heading("SLOG verdict");
     doc.paragraph(format!(
         "{} as a ZFS log device (SLOG).",

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::record::ProcessStamp;
 use super::{Command, Status};
-use crate::device::inspect::DriveInfo;
+use crate::drive::DriveInfo;
 
 /// The version of erase.json this build writes; it reads this one and every older one.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use super::phase::{Phase, PhaseKind};
 use super::{write_json_atomic, Status};
 use crate::bad_input;
-use crate::engine::EngineKind;
 use crate::stats::steady::SteadyState;
 use crate::stats::LatencySummary;
+use crate::workload::EngineKind;
 
 /// The version of experiment.json this build writes, reads and resumes. Version 0 is the
 /// layout before versions (a name and phases with their kind, status and directory): it is
@@ -89,7 +89,15 @@ impl ExperimentKind {
             ExperimentKind::Named(name) => name,
         }
     }
+
+    /// A benchmark preset of `measure --preset`: its figures are its table, not a fade.
+    pub fn is_preset(&self) -> bool {
+        matches!(self.as_str(), "cdm" | "tiobench" | "iometer-allinone")
+    }
 }
+
+/// The length of one HIR burst (SNIA PTS host idle recovery).
+pub const HIR_BURST: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl From<&str> for ExperimentKind {
     fn from(name: &str) -> ExperimentKind {
@@ -274,7 +282,7 @@ impl ExperimentRecord {
 mod engine_name {
     use serde::{Deserialize, Deserializer, Serializer};
 
-    use crate::engine::EngineKind;
+    use crate::workload::EngineKind;
 
     pub fn serialize<S: Serializer>(v: &Option<EngineKind>, s: S) -> Result<S::Ok, S::Error> {
         match v {

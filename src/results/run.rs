@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::record::ProcessStamp;
 use super::{Command, Status, Summary};
-use crate::device::inspect::DriveInfo;
-use crate::device::smart::WriteAmplification;
-use crate::device::Identity;
-use crate::engine::RunEnd;
+use crate::drive::DriveInfo;
+use crate::drive::Identity;
+use crate::drive::RunEnd;
+use crate::drive::WriteAmplification;
 use crate::stats::steady::SteadyState;
 use crate::workload::Workload;
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 
 /// The version of slog.json this build writes; it reads this one and every older one.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -87,6 +87,9 @@ pub struct Point {
     pub mb_per_s: f64,
     pub lat_us: SyncLatency,
 }
+
+/// The write size of the concurrency and sustained phases, and of the verdict's latency.
+pub const LOG_WRITE: u64 = 4096;
 
 /// Everything the sweep measured.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::record::{liveness, Liveness, ProcessStamp};
-use crate::engine::RunEnd;
+use crate::drive::RunEnd;
 
 /// Where a run, phase, erase, experiment or group stands.
 #[derive(

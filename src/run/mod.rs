@@ -4,7 +4,6 @@
 //! of plain values and get the [`Outcome`] back; printing is left to the caller.
 
 mod interrupt;
-mod observer;
 mod recorder;
 mod resume;
 
@@ -22,9 +21,9 @@ use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::workload::Workload;
 
+pub use crate::observe::run::{NoProgress, RunObserver};
 pub use crate::workload::WorkloadSpec;
 pub use interrupt::install_signal_flag;
-pub use observer::{NoProgress, RunObserver};
 use recorder::Recorder;
 pub use resume::continue_run;
 
@@ -276,7 +275,7 @@ struct Opened {
 }
 
 impl Opened {
-    fn drive_info(&self, target: &str) -> Option<crate::device::inspect::DriveInfo> {
+    fn drive_info(&self, target: &str) -> Option<crate::drive::DriveInfo> {
         self.engine
             .drive_info()
             .or_else(|| crate::device::inspect::gather_for_record(target))

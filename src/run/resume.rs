@@ -57,7 +57,7 @@ pub fn continue_run(
     let mut created = CreatedFile(None);
     let opened = open(request, &mut created)?;
     let (keep, note) = if opened.device.keeps_state() {
-        let host = |d: &Option<crate::device::inspect::DriveInfo>| {
+        let host = |d: &Option<crate::drive::DriveInfo>| {
             d.as_ref()
                 .and_then(|d| d.wear.host_bytes_written)
                 .unwrap_or(0)

@@ -14,25 +14,23 @@
 
 pub mod backend;
 pub mod baseline;
-pub mod evidence;
 pub mod plp;
 pub mod sweep;
 pub mod table;
-pub mod verdict;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+pub use crate::analysis::slog::{evidence, verdict, verdict_of_dir};
 pub use crate::results::slog::{read_record, CacheReport, Measurement, SlogRecord, SyncMode};
 use backend::{RealBackend, SimBackend, SyncBackend};
 use baseline::{Baseline, RamDevice};
 use sweep::Plan;
-use verdict::Verdict;
 
-use crate::device::inspect::DriveInfo;
 use crate::device::Storage;
-use crate::engine::RunEnd;
+use crate::drive::DriveInfo;
+use crate::drive::RunEnd;
 use crate::results::{utc_now, write_json_atomic, ProcessStamp, RunDir, RunInfo, TargetRecord};
 use crate::results::{Command, Status};
 use crate::run::RunObserver;
@@ -475,31 +473,6 @@ fn execute(
     write_json_atomic(&dir.join("slog.json"), &record)?;
     crate::run::draw_charts(&dir);
     Ok(Outcome { dir, record })
-}
-
-/// The verdict of an earlier slog run directory, recomputed from its records (for reports).
-pub fn verdict_of_dir(dir: &Path) -> anyhow::Result<Verdict> {
-    let record = read_record(dir)?;
-    let info = crate::results::read_info(dir)?;
-    let samples = crate::results::read_samples(dir)?;
-    let sources = evidence::Sources::load(&record.from)?;
-    let evidence = evidence::collect(
-        Some(&evidence::ThisRun {
-            dir,
-            measured: &record.device.measured,
-            info: &info,
-            samples: &samples,
-        }),
-        &sources,
-        record.evidence.zil_bytes_per_day,
-        None,
-    );
-    let mut evidence = evidence;
-    // The vendor rating given on the command line is kept in the record.
-    if evidence.endurance.is_none() {
-        evidence.endurance = record.evidence.endurance.clone();
-    }
-    Ok(verdict::judge(&evidence))
 }
 
 /// Writes the sustained phase's intervals as ordinary samples and passes them on.

@@ -6,16 +6,14 @@
 use std::sync::atomic::AtomicBool;
 
 use super::backend::{IntervalFn, Phase, SyncBackend};
-use crate::engine::RunEnd;
-pub use crate::results::slog::{Measured, Plan, Point, SyncLatency, SyncMode};
+use crate::drive::RunEnd;
+pub use crate::results::slog::{Measured, Plan, Point, SyncLatency, SyncMode, LOG_WRITE};
 use crate::stats::{DirStats, IntervalStats};
 
 /// Every size is measured for at least this long…
 pub const MIN_SECONDS: f64 = 1.0;
 /// …and at least this many writes (diskinfo's batch).
 pub const MIN_WRITES: u64 = 250;
-/// The write size of the concurrency and sustained phases, and of the verdict's latency.
-pub const LOG_WRITE: u64 = 4096;
 /// Concurrent ZIL writers measured.
 pub const WRITERS: [u32; 4] = [1, 2, 4, 8];
 

@@ -239,7 +239,7 @@ pub fn run(
 
 /// True for the experiment names presets record.
 pub fn is_preset(name: &str) -> bool {
-    Preset::from_name(name).is_some()
+    crate::results::ExperimentKind::from(name).is_preset()
 }
 
 /// A finished point: its phase name, its run.json and where it is.
@@ -355,4 +355,17 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
 /// Milliseconds from microseconds.
 fn ms(us: f64) -> f64 {
     us / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_known_as_one_by_its_record() {
+        for p in [Preset::Cdm, Preset::Tiobench, Preset::IometerAllinone] {
+            assert!(is_preset(p.name()), "{}", p.name());
+        }
+        assert!(!is_preset("vertex2") && !is_preset("my-own"));
+    }
 }

@@ -10,6 +10,8 @@
 //! [`WriteContent`]) and [`PatternGen::render`] turns that into bytes. A simulated device only
 //! needs the first step: it reads compressibility and duplication from the descriptor.
 
+pub mod speed;
+
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;

@@ -1,9 +1,10 @@
-//! What a run tells whoever watches it: its start, every interval sample, its end.
+//! What a run tells whoever watches it (a progress bar, an exporter): its start, every interval
+//! sample, its end.
 
 use std::path::Path;
 
-use crate::device::inspect::DriveInfo;
-use crate::engine::RunEnd;
+use crate::drive::DriveInfo;
+use crate::drive::RunEnd;
 use crate::results::RunInfo;
 use crate::stats::steady::SteadyState;
 use crate::stats::Sample;

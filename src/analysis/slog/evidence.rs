@@ -4,13 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::sweep::{Measured, LOG_WRITE};
 use super::verdict::{
     EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, PlpEvidence, RecoveryEvidence,
     FADE_OK_PCT,
 };
-use super::SyncMode;
 use crate::analysis::Fade;
+use crate::results::slog::{Measured, SyncMode, LOG_WRITE};
 use crate::results::{read_info, read_samples, EraseRecord, RunInfo, Status};
 use crate::stats::Sample;
 
@@ -20,9 +19,9 @@ pub struct Sources {
     /// Soaks and measures: their run.json and samples.
     pub runs: Vec<(PathBuf, RunInfo, Vec<Sample>)>,
     pub erases: Vec<(PathBuf, EraseRecord)>,
-    pub plp: Vec<(PathBuf, super::plp::VerifyReport)>,
+    pub plp: Vec<(PathBuf, crate::results::plp::VerifyReport)>,
     /// Earlier slog runs: their 4 KiB latency.
-    pub slogs: Vec<(PathBuf, super::SlogRecord)>,
+    pub slogs: Vec<(PathBuf, crate::results::slog::SlogRecord)>,
 }
 
 impl Sources {
@@ -31,10 +30,11 @@ impl Sources {
         let mut s = Sources::default();
         for dir in dirs {
             if dir.join("slog.json").exists() {
-                s.slogs.push((dir.clone(), super::read_record(dir)?));
+                s.slogs
+                    .push((dir.clone(), crate::results::slog::read_record(dir)?));
             } else if dir.join("plp.json").exists() {
                 s.plp
-                    .push((dir.clone(), super::plp::VerifyReport::load(dir)?));
+                    .push((dir.clone(), crate::results::plp::VerifyReport::load(dir)?));
             } else if dir.join("erase.json").exists() {
                 s.erases.push((dir.clone(), EraseRecord::load(dir)?));
             } else if dir.join("run.json").exists() {
@@ -179,7 +179,7 @@ fn endurance(infos: &[(&Path, &RunInfo)], tbw: Option<u64>) -> Option<EnduranceE
         .filter_map(|(dir, info)| {
             let before = &info.drive_before.as_ref()?.wear;
             let after = &info.drive_after.as_ref()?.wear;
-            let used = |w: &crate::device::smart::Wear| {
+            let used = |w: &crate::drive::Wear| {
                 w.percentage_used
                     .map(f64::from)
                     .or(w.life_left_percent.map(|l| 100.0 - f64::from(l)))
