@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod cli;
 pub mod commands;
+pub mod console;
 pub mod device;
 pub mod drive;
 pub mod engine;

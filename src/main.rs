@@ -31,6 +31,7 @@ fn main() {
         }
         Err(e) => e.exit(),
     };
+    ssdfade::observe::finish::install(Box::new(ssdfade::output::finish::ChartsAndReports));
     let result = match &cli.command {
         Command::Measure(args) if args.preset.is_some() => commands::measure::preset(args),
         Command::Measure(args) if !args.run.more_targets.is_empty() => {

@@ -231,6 +231,23 @@ fn presenters_do_not_import_measuring() {
     );
 }
 
+/// Measuring returns its outcome; the finisher the edge installs draws and reports.
+#[test]
+fn measuring_does_not_import_presenting() {
+    let g = graph();
+    let measuring = ["engine", "run", "sim", "slog", "experiment", "erase", "group", "device"];
+    let presenters = ["plot", "report", "metrics", "output", "commands", "cli"];
+    let mut bad = Vec::new();
+    for m in measuring {
+        for (to, files) in g.get(m).into_iter().flatten() {
+            if presenters.contains(&to.as_str()) {
+                bad.push(format!("{m} -> {to}: {files:?}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "measuring imports presenting:\n{}", bad.join("\n"));
+}
+
 /// The records and the figures computed from them sit below everything that measures.
 #[test]
 fn records_and_analysis_do_not_import_measuring_or_presenting() {

@@ -254,7 +254,7 @@ pub fn execute(
 fn run_external(cmd: &str, path: &str, bar: &dyn Progress) -> anyhow::Result<Done> {
     bar.finish();
     let run = external::run(cmd, path)?;
-    crate::output::note_fmt(format_args!("{}", run.stderr));
+    crate::console::note_fmt(format_args!("{}", run.stderr));
     crate::out!("{}", run.stdout)?;
     if run.exit_status != Some(0) {
         anyhow::bail!(

@@ -247,12 +247,12 @@ fn run_phases(
         };
         record.save(dir)?;
         // The experiment's charts so far, so an unfinished 8 h experiment has them too.
-        crate::run::draw_charts(dir);
+        crate::observe::finish::experiment(dir, false);
         observer.phase_finished(i, &record.phases[i]);
         if end != RunEnd::Completed {
             record.status = Status::of_end(&end);
             record.save(dir)?;
-            write_report(dir);
+            crate::observe::finish::experiment(dir, true);
             observer.finished(&record);
             return Ok(ExperimentOutcome {
                 dir: dir.to_path_buf(),
@@ -263,24 +263,13 @@ fn run_phases(
     }
     record.status = Status::Completed;
     record.save(dir)?;
-    write_report(dir);
+    crate::observe::finish::experiment(dir, true);
     observer.finished(&record);
     Ok(ExperimentOutcome {
         dir: dir.to_path_buf(),
         record,
         end: RunEnd::Completed,
     })
-}
-
-/// Writes report.md and report.html into the experiment directory; a report that cannot be
-/// written is a note (`ssdfade report DIR` writes it again from the saved data).
-fn write_report(dir: &Path) {
-    if let Err(e) = crate::report::report_dir(dir) {
-        crate::note!(
-            "ssdfade: note: no report written in {}: {e:#}",
-            dir.display()
-        );
-    }
 }
 
 fn run_phase(

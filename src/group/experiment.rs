@@ -165,7 +165,7 @@ fn compare(group: &GroupExperiment) -> Option<Result<Vec<PathBuf>, String>> {
                 .then_some(sub)
         })
         .collect();
-    super::compare_members(&dirs, &group.dir)
+    crate::observe::finish::compare(&dirs, &group.dir)
 }
 
 /// One target's experiment.

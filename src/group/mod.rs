@@ -194,18 +194,5 @@ fn compare(group: &GroupOutcome) -> Option<Result<Vec<PathBuf>, String>> {
         .filter(|m| crate::results::read_samples(&m.dir).is_ok_and(|samples| !samples.is_empty()))
         .map(|m| m.dir.clone())
         .collect();
-    compare_members(&dirs, &group.dir)
-}
-
-/// Draws `dirs` (the members' run directories with samples) over each other into the group
-/// directory `into`; `None` with fewer than two.
-pub(crate) fn compare_members(
-    dirs: &[PathBuf],
-    into: &Path,
-) -> Option<Result<Vec<PathBuf>, String>> {
-    (dirs.len() >= 2).then(|| {
-        crate::report::compare_dirs(dirs, into)
-            .map(|c| c.files)
-            .map_err(|e| format!("{e:#}"))
-    })
+    crate::observe::finish::compare(&dirs, &group.dir)
 }

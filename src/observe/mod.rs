@@ -4,4 +4,5 @@
 
 pub mod erase;
 pub mod experiment;
+pub mod finish;
 pub mod run;

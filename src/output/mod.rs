@@ -1,80 +1,14 @@
 //! Everything the tool shows a person or prints for a script: progress bars and terminal
-//! observers of runs ([`run`]), experiments ([`experiment`]) and erases ([`erase`]), and standard
-//! output that reports a closed pipe or a full disk as an error instead of panicking
-//! (`println!` panics on both). Commands print with [`outln!`](crate::outln) and
-//! [`out!`](crate::out), which return `anyhow::Result<()>`; `main` turns an [`OutputFailed`]
-//! into a quiet non-zero exit. Notes and progress lines for a person go to standard error
-//! through [`note!`](crate::note), which ignores a closed or full stderr: a soak must go on
-//! when nobody reads them (`eprintln!` panics).
+//! observers of runs ([`run`]), experiments ([`experiment`]) and erases ([`erase`]), and the
+//! charts and reports drawn when a run ends ([`finish`]). The printing itself (a closed pipe or a
+//! full disk is an error, not a panic) is [`crate::console`].
 
 pub mod erase;
 pub mod experiment;
+pub mod finish;
 pub mod run;
 
 /// The terminal lines several targets share (one per target of a group).
 pub use indicatif::MultiProgress;
 
-use std::fmt;
-use std::io::Write;
-
-/// Writing to standard output failed (EPIPE when the reader went away, ENOSPC on a full disk).
-#[derive(Debug)]
-pub struct OutputFailed(pub std::io::Error);
-
-impl OutputFailed {
-    /// True when the reader closed the pipe (`| head -1`): nothing is worth saying then.
-    pub fn is_broken_pipe(&self) -> bool {
-        self.0.kind() == std::io::ErrorKind::BrokenPipe
-    }
-}
-
-impl fmt::Display for OutputFailed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot write to standard output: {}", self.0)
-    }
-}
-
-impl std::error::Error for OutputFailed {}
-
-/// Writes formatted text to standard output and flushes it, so a failure shows here.
-pub fn write_fmt(args: fmt::Arguments<'_>) -> anyhow::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_fmt(args)
-        .and_then(|()| stdout.flush())
-        .map_err(|e| anyhow::Error::new(OutputFailed(e)))
-}
-
-/// Like `print!`, but returns `anyhow::Result<()>` instead of panicking.
-#[macro_export]
-macro_rules! out {
-    ($($arg:tt)*) => {
-        $crate::output::write_fmt(format_args!($($arg)*))
-    };
-}
-
-/// Like `println!`, but returns `anyhow::Result<()>` instead of panicking.
-#[macro_export]
-macro_rules! outln {
-    () => {
-        $crate::output::write_fmt(format_args!("\n"))
-    };
-    ($($arg:tt)*) => {
-        $crate::output::write_fmt(format_args!("{}\n", format_args!($($arg)*)))
-    };
-}
-
-/// Writes formatted text to standard error, ignoring failure (see [`note!`](crate::note)).
-pub fn note_fmt(args: fmt::Arguments<'_>) {
-    let mut stderr = std::io::stderr().lock();
-    // Nobody reading stderr is no reason to stop a run.
-    let _ = stderr.write_fmt(args).and_then(|()| stderr.flush());
-}
-
-/// Like `eprintln!`, but a closed or full standard error is ignored instead of panicking.
-#[macro_export]
-macro_rules! note {
-    ($($arg:tt)*) => {
-        $crate::output::note_fmt(format_args!("{}\n", format_args!($($arg)*)))
-    };
-}
+pub use crate::console::OutputFailed;

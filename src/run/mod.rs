@@ -387,7 +387,7 @@ fn execute(
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
     info.steady_state = writes.then_some(steady);
     run_dir.write_info(&info)?;
-    draw_charts(&dir);
+    crate::observe::finish::run(&dir);
     if let Some(e) = error {
         return Err(e);
     }
@@ -397,14 +397,6 @@ fn execute(
         summary,
         end,
     })
-}
-
-/// Draws the run's charts into its directory; a chart that cannot be drawn is a note, not a
-/// failed run (`ssdfade plot DIR` draws it again from the saved data).
-pub fn draw_charts(dir: &std::path::Path) {
-    if let Err(e) = crate::plot::render_run_dir(dir, crate::plot::Format::Png) {
-        crate::note!("ssdfade: note: no charts drawn in {}: {e:#}", dir.display());
-    }
 }
 
 /// Copies the user's interrupt flag into the engine's while a run that may also stop by itself

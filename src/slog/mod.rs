@@ -471,7 +471,7 @@ fn execute(
         evidence,
     };
     write_json_atomic(&dir.join("slog.json"), &record)?;
-    crate::run::draw_charts(&dir);
+    crate::observe::finish::run(&dir);
     Ok(Outcome { dir, record })
 }
 
