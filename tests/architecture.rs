@@ -235,7 +235,16 @@ fn presenters_do_not_import_measuring() {
 #[test]
 fn measuring_does_not_import_presenting() {
     let g = graph();
-    let measuring = ["engine", "run", "sim", "slog", "experiment", "erase", "group", "device"];
+    let measuring = [
+        "engine",
+        "run",
+        "sim",
+        "slog",
+        "experiment",
+        "erase",
+        "group",
+        "device",
+    ];
     let presenters = ["plot", "report", "metrics", "output", "commands", "cli"];
     let mut bad = Vec::new();
     for m in measuring {
@@ -245,7 +254,11 @@ fn measuring_does_not_import_presenting() {
             }
         }
     }
-    assert!(bad.is_empty(), "measuring imports presenting:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "measuring imports presenting:\n{}",
+        bad.join("\n")
+    );
 }
 
 /// The records and the figures computed from them sit below everything that measures.
