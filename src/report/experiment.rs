@@ -58,19 +58,23 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     let measured = ExperimentStates::of(exp);
     // Only a state named fresh is a reference: a preset's phases are not states of one drive.
     let reference_iops = measured.state("fresh").map_or(0.0, |s| s.figures.iops);
+    // Without a fresh state there is no reference: the "% of ref" column is left out.
+    let columns = if reference_iops > 0.0 {
+        FIGURES_HEAD.len()
+    } else {
+        FIGURES_HEAD.len() - 1
+    };
     let rows = exp
         .phases
         .iter()
         .filter_map(|p| {
             let run = p.run.as_ref()?;
-            Some(figures_row(
-                &p.record.phase.name,
-                &Figures::of_run(run),
-                reference_iops,
-            ))
+            let mut row = figures_row(&p.record.phase.name, &Figures::of_run(run), reference_iops);
+            row.truncate(columns);
+            Some(row)
         })
         .collect();
-    doc.table(&FIGURES_HEAD, rows);
+    doc.table(&FIGURES_HEAD[..columns], rows);
     doc.paragraph(if reference_iops > 0.0 {
         "Each phase's whole-run figures from its run.json (exact percentiles). % of ref is the share of fresh's IOPS."
     } else {

@@ -24,11 +24,14 @@ impl SyncLatency {
         }
         let h = &dir.latency_ns;
         let us = |ns: u64| ns as f64 / 1000.0;
+        // The histogram answers with the top of a value's bucket, which can lie above the
+        // largest latency recorded: a percentile never exceeds the maximum.
+        let at = |q: f64| us(h.value_at_quantile(q).min(dir.max_ns));
         SyncLatency {
             mean: h.mean() / 1000.0,
-            p50: us(h.value_at_quantile(0.50)),
-            p99: us(h.value_at_quantile(0.99)),
-            p9999: us(h.value_at_quantile(0.9999)),
+            p50: at(0.50),
+            p99: at(0.99),
+            p9999: at(0.9999),
             max: us(dir.max_ns),
         }
     }

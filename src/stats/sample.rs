@@ -22,11 +22,14 @@ impl LatencySummary {
         }
         let h = &dir.latency_ns;
         let us = |ns: u64| ns as f64 / 1000.0;
+        // The histogram answers with the top of a value's bucket, which can lie above the
+        // largest latency recorded: a percentile never exceeds the maximum.
+        let at = |q: f64| us(h.value_at_quantile(q).min(dir.max_ns));
         Some(LatencySummary {
             mean: h.mean() / 1000.0,
-            p50: us(h.value_at_quantile(0.50)),
-            p99: us(h.value_at_quantile(0.99)),
-            p999: us(h.value_at_quantile(0.999)),
+            p50: at(0.50),
+            p99: at(0.99),
+            p999: at(0.999),
             max: us(dir.max_ns),
         })
     }
@@ -118,5 +121,27 @@ impl Sample {
             error_events: stats.error_events.clone(),
             bytes_written_total: bytes_written_before + stats.write.bytes,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_percentile_never_lies_above_the_largest_latency_recorded() {
+        // 2 560 000 ns falls in a histogram bucket whose top is 2 561 023 ns.
+        let mut dir = DirStats::default();
+        dir.record_n(100, 4096, 2_560_000);
+        let s = LatencySummary::of(&dir).unwrap();
+        assert_eq!(s.max, 2560.0);
+        assert!(s.p99 <= s.max && s.p999 <= s.max && s.p50 <= s.max, "{s:?}");
+        // 980 I/Os at 100 µs and 20 at 10 ms: p99 is the slow one, p50 the fast one.
+        let mut dir = DirStats::default();
+        dir.record_n(980, 4096, 100_000);
+        dir.record_n(20, 4096, 10_000_000);
+        let s = LatencySummary::of(&dir).unwrap();
+        assert!((s.p50 - 100.0).abs() < 0.2, "{s:?}");
+        assert!((s.p99 - 10_000.0).abs() < 10.0, "{s:?}");
     }
 }
