@@ -2,13 +2,14 @@
 //! samples), fade and recovery between the measured states, the erases, the charts of the
 //! whole timeline, wear from the first phase to the last, and the commands that ran.
 
-use crate::analysis::{ExperimentStates, Figures};
+use crate::analysis::{ExperimentStates, Figures, SteadyWindow};
 use crate::plot::{erase_label, states_caption, timeline, Chart, ProtocolChart};
 use crate::results::{workload_line, Experiment};
 
 use super::document::{Block, Document};
 use super::run::{
-    figures_row, identity_table, reproduce_command, reproduce_line, secs, wear_table, FIGURES_HEAD,
+    figures_row, identity_table, reproduce_command, reproduce_line, secs, steady_words, wear_table,
+    FIGURES_HEAD,
 };
 
 /// The fade and recovery lines: only an experiment with a `fresh` phase has them (a preset's
@@ -86,6 +87,15 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     }
     for line in fade_and_recovery(&measured) {
         doc.paragraph(line);
+    }
+    for p in &exp.phases {
+        if let Some(w) = p.run.as_ref().and_then(SteadyWindow::of) {
+            doc.paragraph(format!(
+                "Steady state (SNIA PTS) in {}: {}.",
+                p.record.phase.name,
+                steady_words(&w)
+            ));
+        }
     }
     let amplification: Vec<String> = exp
         .phases

@@ -44,6 +44,20 @@ pub fn figures_row(name: &str, f: &Figures, reference_iops: f64) -> Vec<String> 
     ]
 }
 
+/// When and where a run reached steady state, in the words every report uses.
+pub(super) fn steady_words(w: &SteadyWindow) -> String {
+    format!(
+        "reached at {}{}; window {} – {}, {:.0} IOPS on average",
+        secs(w.end_s),
+        w.bytes_written
+            .map(|b| format!(" with {} written", gb(b)))
+            .unwrap_or_default(),
+        secs(w.start_s),
+        secs(w.end_s),
+        w.iops
+    )
+}
+
 /// The header of the results table that [`figures_row`] fills.
 pub const FIGURES_HEAD: [&str; 8] = [
     "Part", "Time", "IOPS", "MB/s", "Avg lat", "p99 lat", "Max lat", "% of ref",
@@ -309,16 +323,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         ));
     }
     doc.paragraph(match (SteadyWindow::of(run), &info.steady_state) {
-        (Some(w), _) => format!(
-            "Steady state (SNIA PTS): reached at {}{}; window {} – {}, {:.0} IOPS on average.",
-            secs(w.end_s),
-            w.bytes_written
-                .map(|b| format!(" with {} written", gb(b)))
-                .unwrap_or_default(),
-            secs(w.start_s),
-            secs(w.end_s),
-            w.iops
-        ),
+        (Some(w), _) => format!("Steady state (SNIA PTS): {}.", steady_words(&w)),
         (None, Some(s)) => format!(
             "Steady state (SNIA PTS): not reached in {} rounds.",
             s.rounds

@@ -28,7 +28,7 @@ impl SyncLatency {
         // largest latency recorded: a percentile never exceeds the maximum.
         let at = |q: f64| us(h.value_at_quantile(q).min(dir.max_ns));
         SyncLatency {
-            mean: h.mean() / 1000.0,
+            mean: (h.mean() / 1000.0).min(us(dir.max_ns)),
             p50: at(0.50),
             p99: at(0.99),
             p9999: at(0.9999),

@@ -26,7 +26,7 @@ impl LatencySummary {
         // largest latency recorded: a percentile never exceeds the maximum.
         let at = |q: f64| us(h.value_at_quantile(q).min(dir.max_ns));
         Some(LatencySummary {
-            mean: h.mean() / 1000.0,
+            mean: (h.mean() / 1000.0).min(us(dir.max_ns)),
             p50: at(0.50),
             p99: at(0.99),
             p999: at(0.999),
