@@ -5,7 +5,8 @@
 /// At most this many buckets per series (two points each) whatever the run's length.
 pub const MAX_BUCKETS: usize = 1500;
 
-/// `points` reduced to the minimum and maximum of each of at most `buckets` buckets.
+/// `points` reduced to the minimum and maximum of each of at most `buckets` buckets, plus the
+/// series' first and last points, so the line starts and ends where the data does.
 pub fn min_max(points: &[(f64, f64)], buckets: usize) -> Vec<(f64, f64)> {
     if points.len() <= 2 * buckets.max(1) {
         return points.to_vec();
@@ -30,6 +31,12 @@ pub fn min_max(points: &[(f64, f64)], buckets: usize) -> Vec<(f64, f64)> {
         if lo != hi {
             out.push(chunk[lo.max(hi)]);
         }
+    }
+    if out.first() != points.first() {
+        out.insert(0, points[0]);
+    }
+    if out.last() != points.last() {
+        out.push(points[n - 1]);
     }
     out
 }
@@ -74,6 +81,32 @@ mod tests {
         assert!(few.contains(&(43_210.0, 12.0)));
         assert!(few.contains(&(70_000.0, 9000.0)));
         assert!(few.windows(2).all(|w| w[0].0 < w[1].0), "x stays in order");
+    }
+
+    #[test]
+    fn downsampling_keeps_the_first_and_last_points() {
+        // A rising middle: neither end is the lowest or highest of its bucket.
+        let points: Vec<(f64, f64)> = (0..1000)
+            .map(|i| {
+                (
+                    i as f64,
+                    if i == 0 || i == 999 {
+                        50.0
+                    } else {
+                        (i % 7) as f64 * 100.0
+                    },
+                )
+            })
+            .collect();
+        let out = min_max(&points, 10);
+        assert_eq!(out.first(), Some(&(0.0, 50.0)));
+        assert_eq!(out.last(), Some(&(999.0, 50.0)));
+        assert!(out.windows(2).all(|w| w[0].0 < w[1].0), "in time order");
+        assert!(out.len() <= 2 * 10 + 2);
+        assert!(
+            out.contains(&(6.0, 600.0)) && out.contains(&(7.0, 0.0)),
+            "each bucket's extremes"
+        );
     }
 
     #[test]

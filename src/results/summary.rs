@@ -88,3 +88,25 @@ impl Summary {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_io_shares_and_rates_are_counted_over_both_directions() {
+        // 900 writes at 1 ms, 70 reads at 3 s and 30 writes at 12 s, 4 KiB each, in 2 s.
+        let mut total = IntervalStats::default();
+        total.write.record_n(900, 900 * 4096, 1_000_000);
+        total.read.record_n(70, 70 * 4096, 3_000_000_000);
+        total.write.record_n(30, 30 * 4096, 12_000_000_000);
+        let s = Summary::new(&total, 2.0, 0.0, 2.0, "threads");
+        assert!((s.pct_over_2s - 10.0).abs() < 1e-9, "{}", s.pct_over_2s);
+        assert!((s.pct_over_10s - 3.0).abs() < 1e-9, "{}", s.pct_over_10s);
+        assert!((s.iops - 500.0).abs() < 1e-9);
+        assert!((s.read_iops - 35.0).abs() < 1e-9);
+        // MB/s counts 10^6 bytes: 4 096 000 bytes in 2 s.
+        assert!((s.mb_per_s - 2.048).abs() < 1e-9, "{}", s.mb_per_s);
+        assert_eq!(s.lat_us.unwrap().max, 12_000_000.0);
+    }
+}
