@@ -202,28 +202,38 @@ fn the_top_level_modules_form_no_import_cycle() {
     assert!(found.is_empty(), "import cycles among {found:?}:{text}");
 }
 
-/// Presenting renders figures; it never reaches into how they were measured.
-#[test]
-fn presenters_do_not_import_measuring() {
+/// The layers, bottom-up, by the modules in them.
+const MEASURING: [&str; 8] = [
+    "device",
+    "engine",
+    "sim",
+    "run",
+    "slog",
+    "experiment",
+    "erase",
+    "group",
+];
+const PRESENTING: [&str; 5] = ["analysis", "plot", "report", "metrics", "output"];
+const EDGE: [&str; 2] = ["commands", "cli"];
+
+/// Every import from one of `from` into one of `to`, with the files that make it.
+fn imports_between(from: &[&str], to: &[&str]) -> Vec<String> {
     let g = graph();
-    let presenters = ["plot", "report", "metrics", "analysis", "output"];
-    let measuring = [
-        "engine",
-        "run",
-        "sim",
-        "slog",
-        "experiment",
-        "erase",
-        "group",
-    ];
-    let mut bad = Vec::new();
-    for p in presenters {
-        for (to, files) in g.get(p).into_iter().flatten() {
-            if measuring.contains(&to.as_str()) {
-                bad.push(format!("{p} -> {to}: {files:?}"));
+    let mut found = Vec::new();
+    for m in from {
+        for (target, files) in g.get(*m).into_iter().flatten() {
+            if to.contains(&target.as_str()) {
+                found.push(format!("{m} -> {target}: {files:?}"));
             }
         }
     }
+    found
+}
+
+/// Presenting renders figures; it never reaches into how they were measured.
+#[test]
+fn presenters_do_not_import_measuring() {
+    let bad = imports_between(&PRESENTING, &MEASURING);
     assert!(
         bad.is_empty(),
         "presenting imports measuring:\n{}",
@@ -233,27 +243,9 @@ fn presenters_do_not_import_measuring() {
 
 /// Measuring returns its outcome; the finisher the edge installs draws and reports.
 #[test]
-fn measuring_does_not_import_presenting() {
-    let g = graph();
-    let measuring = [
-        "engine",
-        "run",
-        "sim",
-        "slog",
-        "experiment",
-        "erase",
-        "group",
-        "device",
-    ];
-    let presenters = ["plot", "report", "metrics", "output", "commands", "cli"];
-    let mut bad = Vec::new();
-    for m in measuring {
-        for (to, files) in g.get(m).into_iter().flatten() {
-            if presenters.contains(&to.as_str()) {
-                bad.push(format!("{m} -> {to}: {files:?}"));
-            }
-        }
-    }
+fn measuring_does_not_import_presenting_or_the_edge() {
+    let above: Vec<&str> = PRESENTING[1..].iter().chain(&EDGE).copied().collect();
+    let bad = imports_between(&MEASURING, &above);
     assert!(
         bad.is_empty(),
         "measuring imports presenting:\n{}",
@@ -264,30 +256,13 @@ fn measuring_does_not_import_presenting() {
 /// The records and the figures computed from them sit below everything that measures.
 #[test]
 fn records_and_analysis_do_not_import_measuring_or_presenting() {
-    let g = graph();
-    let above = [
-        "engine",
-        "run",
-        "sim",
-        "slog",
-        "experiment",
-        "erase",
-        "group",
-        "plot",
-        "report",
-        "metrics",
-        "output",
-        "commands",
-        "cli",
-    ];
-    let mut bad = Vec::new();
-    for m in ["results", "analysis", "drive"] {
-        for (to, files) in g.get(m).into_iter().flatten() {
-            if above.contains(&to.as_str()) {
-                bad.push(format!("{m} -> {to}: {files:?}"));
-            }
-        }
-    }
+    let above: Vec<&str> = MEASURING
+        .iter()
+        .chain(&PRESENTING[1..])
+        .chain(&EDGE)
+        .copied()
+        .collect();
+    let bad = imports_between(&["results", "analysis", "drive"], &above);
     assert!(
         bad.is_empty(),
         "a lower layer imports a higher one:\n{}",

@@ -286,7 +286,7 @@ struct PhaseOf {
 }
 
 impl<O: RunObserver + ?Sized> MetricsObserver<O> {
-    fn set_wear(&self, labels: &RunLabels, wear: &crate::device::smart::Wear) {
+    fn set_wear(&self, labels: &RunLabels, wear: &crate::drive::Wear) {
         let f = &self.exporter.families;
         if let Some(used) = wear.percentage_used {
             f.wear_used.get_or_create(labels).set(i64::from(used));

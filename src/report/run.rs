@@ -3,8 +3,8 @@
 //! amplification, the charts, and the command that reproduces the run.
 
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
-use crate::device::smart::Wear;
 use crate::drive::DriveInfo;
+use crate::drive::Wear;
 use crate::plot::{fade_chart, latency_chart, Chart};
 use crate::results::{device_line, Run, Status};
 use crate::stats::Sample;
