@@ -43,6 +43,62 @@ pub struct WorkloadSpec {
     pub on_error: OnError,
 }
 
+/// The command line's defaults (4 KiB random writes at QD 128, random data, stop on an error):
+/// code that builds a spec names what differs and takes the rest from here.
+impl Default for WorkloadSpec {
+    fn default() -> Self {
+        WorkloadSpec {
+            bs: 4096,
+            align: None,
+            read_pct: 0,
+            random_pct: 100,
+            qd: 128,
+            span: None,
+            seed: None,
+            pattern: Pattern::Random,
+            refill: false,
+            on_error: OnError::Stop,
+        }
+    }
+}
+
+impl WorkloadSpec {
+    /// The workload on a target of `size` bytes with this stop rule and sample period; a seed
+    /// not given is a fresh one. Not yet validated against the target.
+    pub fn on_target(
+        &self,
+        size: u64,
+        duration: Option<Duration>,
+        bytes: Option<u64>,
+        interval: Duration,
+    ) -> Workload {
+        Workload {
+            bs: self.bs,
+            align: self.align.unwrap_or(self.bs),
+            read_pct: self.read_pct,
+            random_pct: self.random_pct,
+            qd: self.qd,
+            span: self.span.unwrap_or(size),
+            duration,
+            bytes,
+            interval,
+            seed: self.seed.unwrap_or_else(fresh_seed),
+            pattern: self.pattern,
+            refill: self.refill,
+            on_error: self.on_error,
+        }
+    }
+}
+
+/// A seed drawn from the clock and the process id, for a run or experiment given none.
+pub fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    crate::pattern::mix64(nanos as u64 ^ u64::from(std::process::id()) << 32)
+}
+
 /// One workload, fully resolved against its target.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Workload {
@@ -73,6 +129,29 @@ pub struct Workload {
     /// Fresh ChaCha data for every write instead of the keyed pool.
     pub refill: bool,
     pub on_error: OnError,
+}
+
+/// The defaults of [`WorkloadSpec`] on an empty target (span 0: set it), one-second intervals,
+/// seed 0 and no stop rule: code that builds a workload names what differs.
+impl Default for Workload {
+    fn default() -> Self {
+        let spec = WorkloadSpec::default();
+        Workload {
+            bs: spec.bs,
+            align: spec.bs,
+            read_pct: spec.read_pct,
+            random_pct: spec.random_pct,
+            qd: spec.qd,
+            span: 0,
+            duration: None,
+            bytes: None,
+            interval: Duration::from_secs(1),
+            seed: 0,
+            pattern: spec.pattern,
+            refill: spec.refill,
+            on_error: spec.on_error,
+        }
+    }
 }
 
 impl Workload {
@@ -201,8 +280,7 @@ mod tests {
             interval: Duration::from_secs(1),
             seed: 1,
             pattern: Pattern::Random,
-            refill: false,
-            on_error: OnError::Stop,
+            ..Default::default()
         }
     }
 

@@ -12,7 +12,6 @@ use ssdfade::pattern::Pattern;
 use ssdfade::results::{read_info, read_samples, Command, RunInfo, Status};
 use ssdfade::run::{run, RunObserver, RunRequest, Safety, Stop, WorkloadSpec};
 use ssdfade::stats::Sample;
-use ssdfade::workload::OnError;
 
 fn request(target: &str, out: &Path, duration: Duration) -> RunRequest {
     RunRequest {
@@ -26,8 +25,7 @@ fn request(target: &str, out: &Path, duration: Duration) -> RunRequest {
             span: None,
             seed: Some(7),
             pattern: Pattern::Random,
-            refill: false,
-            on_error: OnError::Stop,
+            ..Default::default()
         },
         stop: Stop::new(Some(duration), None, Duration::from_secs(60)),
         interval: Duration::from_secs(5),

@@ -10,7 +10,7 @@ use ssdfade::engine::{Control, Engine, IntervalSink, RunEnd};
 use ssdfade::pattern::Pattern;
 use ssdfade::sim::{self, ftl::lambert_w_write_amplification, SimEngine, SimErase};
 use ssdfade::stats::IntervalStats;
-use ssdfade::workload::{OnError, Workload};
+use ssdfade::workload::Workload;
 
 /// Collects (end time, write ops) of every interval.
 #[derive(Default)]
@@ -38,8 +38,7 @@ fn seed_workload(size: u64, duration: Duration, pattern: Pattern, bs: u64) -> Wo
         interval: Duration::from_secs(10),
         seed: 910,
         pattern,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     }
 }
 

@@ -8,7 +8,7 @@ use ssdfade::engine::{Control, Engine, IntervalSink};
 use ssdfade::pattern::Pattern;
 use ssdfade::sim::{SimDrive, SimEngine};
 use ssdfade::stats::IntervalStats;
-use ssdfade::workload::{OnError, Workload};
+use ssdfade::workload::Workload;
 
 #[derive(Default)]
 struct Count {
@@ -39,8 +39,7 @@ fn write(spec: &str, duration: Option<Duration>, bytes: Option<u64>) -> f64 {
         interval: Duration::from_secs(1),
         seed: 11,
         pattern: Pattern::Random,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     };
     let mut c = Count::default();
     engine.run(&w, &Control::default(), &mut c).unwrap();

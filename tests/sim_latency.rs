@@ -8,7 +8,7 @@ use ssdfade::engine::{Control, Engine, IntervalSink, RunEnd};
 use ssdfade::pattern::Pattern;
 use ssdfade::sim::SimEngine;
 use ssdfade::stats::IntervalStats;
-use ssdfade::workload::{OnError, Workload};
+use ssdfade::workload::Workload;
 
 /// Adds up every interval of a run.
 #[derive(Default)]
@@ -41,8 +41,7 @@ fn writes(size: u64, qd: u32, duration: Option<Duration>, bytes: Option<u64>) ->
         // would overwrite the blocks the last run filled, in order, and need no GC).
         seed: 7 + u64::from(qd),
         pattern: Pattern::Random,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     }
 }
 

@@ -9,7 +9,7 @@ use ssdfade::engine::{Control, Engine, IntervalSink};
 use ssdfade::pattern::Pattern;
 use ssdfade::sim::{self, SimDrive, SimEngine};
 use ssdfade::stats::IntervalStats;
-use ssdfade::workload::{OnError, Workload};
+use ssdfade::workload::Workload;
 
 /// MB/s of each 1-second sample.
 #[derive(Default)]
@@ -36,8 +36,7 @@ fn sequential(engine: &mut SimEngine, bytes: u64) -> Vec<f64> {
         interval: Duration::from_secs(1),
         seed: 7,
         pattern: Pattern::Random,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     };
     let mut rates = Rates::default();
     engine.run(&w, &Control::default(), &mut rates).unwrap();

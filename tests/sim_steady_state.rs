@@ -11,7 +11,7 @@ use ssdfade::engine::{Control, Engine, IntervalSink, RunEnd};
 use ssdfade::pattern::Pattern;
 use ssdfade::sim::SimEngine;
 use ssdfade::stats::IntervalStats;
-use ssdfade::workload::{OnError, Workload};
+use ssdfade::workload::Workload;
 
 /// Every interval of a run: (seconds, write ops, write bytes) and the merged statistics.
 #[derive(Default)]
@@ -95,8 +95,7 @@ fn run(
         interval,
         seed,
         pattern: Pattern::Random,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     };
     let mut r = Run::default();
     let end = engine.run(&w, &Control::default(), &mut r).unwrap();

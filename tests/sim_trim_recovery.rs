@@ -8,7 +8,7 @@ use ssdfade::engine::{Control, Engine, IntervalSink};
 use ssdfade::pattern::Pattern;
 use ssdfade::sim::{self, SimDrive, SimEngine, SimErase};
 use ssdfade::stats::IntervalStats;
-use ssdfade::workload::{OnError, Workload};
+use ssdfade::workload::Workload;
 
 #[derive(Default)]
 struct Count {
@@ -40,8 +40,7 @@ fn write(spec: &str, bs: u64, random: bool, duration: Option<Duration>, bytes: O
         interval: Duration::from_secs(10),
         seed: 3,
         pattern: Pattern::Random,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     };
     let mut c = Count::default();
     engine.run(&w, &Control::default(), &mut c).unwrap();
@@ -125,8 +124,7 @@ fn trim_frees_compressible_data_fully() {
         interval: Duration::from_secs(10),
         seed: 3,
         pattern: Pattern::Repeat,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     };
     engine
         .run(&w, &Control::default(), &mut Count::default())

@@ -8,7 +8,7 @@ use ssdfade::engine::{Control, Engine, IntervalSink, RunEnd};
 use ssdfade::pattern::Pattern;
 use ssdfade::sim::{self, SimEngine};
 use ssdfade::stats::IntervalStats;
-use ssdfade::workload::{OnError, Workload};
+use ssdfade::workload::Workload;
 
 /// Operations counted over a run.
 #[derive(Default)]
@@ -41,8 +41,7 @@ fn run(engine: &mut SimEngine, read_pct: u8, qd: u32, bytes: Option<u64>) -> (Ru
         interval: Duration::from_secs(10),
         seed: 5,
         pattern: Pattern::Random,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     };
     let mut c = Count::default();
     let end = engine.run(&w, &Control::default(), &mut c).unwrap();

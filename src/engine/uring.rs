@@ -396,7 +396,6 @@ mod tests {
     use crate::device::OpenRequest;
     use crate::pattern::{Pattern, SECTOR};
     use crate::stats::IntervalStats;
-    use crate::workload::OnError;
     use std::collections::HashSet;
     use std::time::Duration;
 
@@ -435,8 +434,7 @@ mod tests {
             interval: Duration::from_secs(60),
             seed: 3,
             pattern: Pattern::Random,
-            refill: false,
-            on_error: OnError::Stop,
+            ..Default::default()
         };
         let mut total = Total::default();
         let end = UringEngine::new(Arc::new(target))

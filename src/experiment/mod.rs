@@ -35,7 +35,6 @@ pub use runner::{preflight, resume, start, ExperimentOutcome};
 use crate::pattern::Pattern;
 use crate::results::Status;
 use crate::run::WorkloadSpec;
-use crate::workload::OnError;
 
 /// The SNIA steady-state round of protocols that take no `--ss-round` (a sweep, a preset).
 pub const DEFAULT_SS_ROUND: Duration = Duration::from_secs(60);
@@ -62,8 +61,7 @@ pub fn seed_workload() -> WorkloadSpec {
         span: None,
         seed: None,
         pattern: Pattern::Random,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     }
 }
 

@@ -307,7 +307,7 @@ mod unversioned {
     use serde_json::{json, Value};
 
     use crate::pattern::Pattern;
-    use crate::workload::{OnError, WorkloadSpec};
+    use crate::workload::WorkloadSpec;
 
     /// Gives every phase without `params` the neutral ones of its kind, so the record reads as
     /// version 0 ([`super::ExperimentRecord::check_resumable`] keeps them from being run).
@@ -340,8 +340,7 @@ mod unversioned {
             span: None,
             seed: None,
             pattern: Pattern::Random,
-            refill: false,
-            on_error: OnError::Stop,
+            ..Default::default()
         }
     }
 }

@@ -22,6 +22,7 @@ use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::workload::Workload;
 
 pub use crate::observe::run::{NoProgress, RunObserver};
+pub use crate::workload::fresh_seed;
 pub use crate::workload::WorkloadSpec;
 pub use interrupt::install_signal_flag;
 use recorder::Recorder;
@@ -53,34 +54,6 @@ pub struct RunRequest {
     /// clock (as a sample is recorded), so a crash loses at most that much of the run; `None`:
     /// only when the run ends. Real drives ignore it.
     pub checkpoint: Option<Duration>,
-}
-
-impl WorkloadSpec {
-    /// The workload on a target of `size` bytes with this stop rule and sample period; a seed
-    /// not given is a fresh one. Not yet validated against the target.
-    pub fn on_target(
-        &self,
-        size: u64,
-        duration: Option<Duration>,
-        bytes: Option<u64>,
-        interval: Duration,
-    ) -> Workload {
-        Workload {
-            bs: self.bs,
-            align: self.align.unwrap_or(self.bs),
-            read_pct: self.read_pct,
-            random_pct: self.random_pct,
-            qd: self.qd,
-            span: self.span.unwrap_or(size),
-            duration,
-            bytes,
-            interval,
-            seed: self.seed.unwrap_or_else(fresh_seed),
-            pattern: self.pattern,
-            refill: self.refill,
-            on_error: self.on_error,
-        }
-    }
 }
 
 /// The stop rule: whichever comes first; at least one of duration and bytes is set.
@@ -460,13 +433,4 @@ fn resolve_workload(
     );
     workload.validate(size, logical_block)?;
     Ok(workload)
-}
-
-/// A seed drawn from the clock and the process id, for a run or experiment given none.
-pub fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    crate::pattern::mix64(nanos as u64 ^ u64::from(std::process::id()) << 32)
 }

@@ -6,7 +6,7 @@ use super::{SimEngine, SimSpec};
 use crate::engine::{Control, Engine, IntervalSink};
 use crate::pattern::Pattern;
 use crate::stats::IntervalStats;
-use crate::workload::{OnError, Workload};
+use crate::workload::Workload;
 
 /// What one benchmark measured.
 pub struct BenchReport {
@@ -55,8 +55,7 @@ pub fn bench(target: &str, writes: Option<u64>, align: u64) -> anyhow::Result<Be
         interval: Duration::from_secs(10),
         seed: 1,
         pattern: Pattern::Random,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     };
     workload.validate(spec.size_bytes(), 512)?;
     let t1 = Instant::now();

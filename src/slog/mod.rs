@@ -36,7 +36,7 @@ use crate::results::{Command, Status};
 use crate::run::RunObserver;
 use crate::sim::SimSpec;
 use crate::stats::{IntervalStats, Sample};
-use crate::workload::{OnError, Workload};
+use crate::workload::Workload;
 
 /// Largest write the sweep accepts (`--max-size`), as `diskinfo -wS`.
 pub const MAX_SIZE_LIMIT: u64 = 8 << 20;
@@ -298,8 +298,7 @@ fn execute(
         interval: std::time::Duration::from_secs(1),
         seed: req.plan.seed,
         pattern: crate::pattern::Pattern::Random,
-        refill: false,
-        on_error: OnError::Stop,
+        ..Default::default()
     };
     let engine = if device.sim.is_some() { "sim" } else { "sync" };
     let mut info = RunInfo {
