@@ -32,7 +32,6 @@ pub use crate::results::{
 pub use record::SCHEMA_VERSION;
 pub use runner::{preflight, resume, start, ExperimentOutcome};
 
-use crate::pattern::Pattern;
 use crate::results::Status;
 use crate::run::WorkloadSpec;
 
@@ -52,17 +51,7 @@ pub struct Setup {
 /// The seed's access specification (4 KiB, 100 % random writes, QD128, incompressible data):
 /// the default of every experiment.
 pub fn seed_workload() -> WorkloadSpec {
-    WorkloadSpec {
-        bs: 4096,
-        align: None,
-        read_pct: 0,
-        random_pct: 100,
-        qd: 128,
-        span: None,
-        seed: None,
-        pattern: Pattern::Random,
-        ..Default::default()
-    }
+    WorkloadSpec::default()
 }
 
 /// The smallest offset alignment the target allows, 512 where it can (the seed's unaligned

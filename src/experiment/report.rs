@@ -216,8 +216,10 @@ fn vertex2_text(dir: &Path, record: &ExperimentRecord) -> String {
         let half = f
             .half_fade_s
             .map(|s| {
+                // Its own line, aligned under the figures: the soak line stays within 80 columns.
                 format!(
-                    ", half after {}",
+                    "\n{:31}half the loss after {}",
+                    "",
                     format_duration(std::time::Duration::from_secs_f64(s))
                 )
             })
