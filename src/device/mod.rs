@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 
 pub use crate::drive::Identity;
 pub use crate::engine::Target;
-pub use spec::{open, short_name, Checked, Device, Gates, Opened, Readback, Spec, Storage};
+pub use spec::{
+    open, short_name, Checked, Device, Gates, Opened, Readback, Spec, Storage, SyncOpened,
+};
 
 /// What the user asked to write to, and how far they confirmed it.
 #[derive(Clone, Debug, Default)]

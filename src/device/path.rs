@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::spec::{file_name, Checked, Device, Gates, Opened, Readback, Storage};
+use super::spec::{file_name, Checked, Device, Gates, Opened, Readback, Storage, SyncOpened};
 use super::{OpenRequest, Target};
 use crate::drive::{DriveInfo, RunEnd};
+use crate::engine::sync::FileSyncWriter;
 use crate::engine::EngineKind;
 use crate::sim::SimErase;
 
@@ -89,6 +90,15 @@ impl Device for PathDevice {
             identity,
             engine,
             created,
+        })
+    }
+
+    fn open_sync_writer(&self, gates: &Gates) -> anyhow::Result<SyncOpened> {
+        let opened = self.open_target(gates)?;
+        Ok(SyncOpened {
+            identity: opened.identity.clone(),
+            created: opened.created.then(|| opened.path.clone()),
+            writer: Box::new(FileSyncWriter::new(Arc::new(opened))),
         })
     }
 

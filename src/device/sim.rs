@@ -5,9 +5,10 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::spec::{Checked, Device, Gates, Opened, Readback, Storage};
+use super::spec::{Checked, Device, Gates, Opened, Readback, Storage, SyncOpened};
 use crate::drive::{DriveInfo, Identity, RunEnd};
 use crate::engine::EngineKind;
+use crate::sim::sync::SimSyncWriter;
 use crate::sim::{SimDrive, SimEngine, SimErase, SimSpec};
 
 /// A simulated drive the user named.
@@ -108,6 +109,22 @@ impl Device for SimTarget {
         Ok(Opened {
             identity: engine.identity(),
             engine: Box::new(engine),
+            created: None,
+        })
+    }
+
+    /// `--destroy-data` may name the other device of the test (a baseline): it is not refused.
+    fn open_sync_writer(&self, gates: &Gates) -> anyhow::Result<SyncOpened> {
+        self.refuse_real_only_options(
+            &Gates {
+                destroy_data: None,
+                ..gates.clone()
+            },
+            None,
+        )?;
+        Ok(SyncOpened {
+            identity: self.identity()?,
+            writer: Box::new(SimSyncWriter::new(SimDrive::open(&self.spec.text)?)),
             created: None,
         })
     }

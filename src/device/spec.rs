@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use crate::drive::{DriveInfo, Identity, RunEnd};
+use crate::engine::sync::SyncWriter;
 use crate::engine::{Engine, EngineKind};
 use crate::sim::{SimDevice, SimDrive, SimErase, SimSpec};
 
@@ -77,7 +78,15 @@ pub struct Opened {
     pub created: Option<PathBuf>,
 }
 
-/// Where sync writes land (slog, plp): a real file or device, or a simulated drive.
+/// A device opened for the SLOG test's sync writes: its identity, the writer and the test file
+/// this open created (removed again when the run is refused).
+pub struct SyncOpened {
+    pub identity: Identity,
+    pub writer: Box<dyn SyncWriter>,
+    pub created: Option<PathBuf>,
+}
+
+/// Where sync writes land (plp): a real file or device, or a simulated drive.
 pub enum Storage {
     File(Box<Target>),
     Model(Box<SimDrive>),
@@ -108,6 +117,8 @@ pub trait Device {
     fn check(&self, gates: &Gates) -> anyhow::Result<Checked>;
     /// Opens the target for a workload with the engine chosen (`None`: the default).
     fn open_engine(&self, gates: &Gates, engine: Option<EngineKind>) -> anyhow::Result<Opened>;
+    /// Opens the target for the SLOG test's timed sync writes.
+    fn open_sync_writer(&self, gates: &Gates) -> anyhow::Result<SyncOpened>;
     /// Opens the target for sync writes. `kept` names a command that needs the state the
     /// device kept from earlier commands (a simulated drive must then have a `state=` file).
     fn open_storage(&self, gates: &Gates, kept: Option<&str>) -> anyhow::Result<Storage>;

@@ -85,6 +85,38 @@ pub struct Resume {
 }
 
 impl RunInfo {
+    /// The record of a run starting now in this process: `running`, nothing measured yet.
+    pub fn started(
+        command: Command,
+        target: TargetRecord,
+        workload: Workload,
+        engine: &str,
+        drive_before: Option<DriveInfo>,
+    ) -> RunInfo {
+        RunInfo {
+            schema_version: SCHEMA_VERSION,
+            tool: "ssdfade".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            command,
+            command_line: std::env::args().collect(),
+            target,
+            workload,
+            engine: engine.into(),
+            started_utc: super::utc_now(),
+            status: Status::Running,
+            ended_utc: None,
+            end: None,
+            summary: None,
+            drive_before,
+            drive_after: None,
+            write_amplification: None,
+            steady_state: None,
+            resumes: Vec::new(),
+            process: Some(ProcessStamp::current()),
+            heartbeat_utc: None,
+        }
+    }
+
     /// The status as a reader should show it: a run recorded as `running` whose process is
     /// gone is `crashed`, with the reason.
     pub fn effective_status(&self) -> (String, Option<String>) {

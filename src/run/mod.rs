@@ -14,9 +14,7 @@ use std::time::{Duration, Instant};
 
 use crate::device::Identity;
 use crate::engine::{Control, Engine, EngineKind, RunEnd};
-use crate::results::{
-    utc_now, Command, ProcessStamp, RunDir, RunInfo, Status, Summary, TargetRecord,
-};
+use crate::results::{utc_now, Command, RunDir, RunInfo, Status, Summary, TargetRecord};
 use crate::stats::cpu::process_cpu_seconds;
 use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::workload::Workload;
@@ -173,28 +171,13 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         path: request.target.clone(),
         identity: opened.identity.clone(),
     };
-    let info = RunInfo {
-        schema_version: crate::results::run::SCHEMA_VERSION,
-        tool: "ssdfade".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        command: request.command.clone(),
-        command_line: std::env::args().collect(),
-        target: record,
-        workload: workload.clone(),
-        engine: opened.engine.name().into(),
-        started_utc: utc_now(),
-        status: Status::Running,
-        ended_utc: None,
-        end: None,
-        summary: None,
-        drive_before: opened.drive_info(&request.target),
-        drive_after: None,
-        write_amplification: None,
-        steady_state: None,
-        resumes: Vec::new(),
-        process: Some(ProcessStamp::current()),
-        heartbeat_utc: None,
-    };
+    let info = RunInfo::started(
+        request.command.clone(),
+        record,
+        workload.clone(),
+        opened.engine.name(),
+        opened.drive_info(&request.target),
+    );
     Ok(Prepared {
         request: request.clone(),
         opened,

@@ -23,6 +23,7 @@ pub mod queue;
 pub mod spec;
 pub mod state;
 pub mod store;
+pub mod sync;
 
 use std::fmt;
 

@@ -2,7 +2,7 @@
 //! go to a RAM log device? Measures what a ZIL does to its device — queue-depth-1 synchronous
 //! writes — and judges the figures.
 //!
-//! - [`backend`]: the synchronous write loop on real targets and on simulated drives;
+//! - the synchronous writes themselves: [`crate::engine::sync`] on the device's writer;
 //! - [`sweep`]: the plan (size sweep in two modes, concurrency, sustained phase);
 //! - [`baseline`]: the RAM (zram) or other baseline;
 //! - [`evidence`] and [`verdict`]: figures from run directories, and the judgement;
@@ -12,7 +12,6 @@
 //! A run directory is written like every other run's (`run.json`, `samples.jsonl` holding the
 //! sustained phase) plus `slog.json` with the sweep, the baseline and the verdict.
 
-pub mod backend;
 pub mod baseline;
 pub mod plp;
 pub mod sweep;
@@ -20,21 +19,19 @@ pub mod table;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 pub use crate::analysis::slog::{evidence, verdict, verdict_of_dir};
+use crate::engine::sync::SyncWriter;
 pub use crate::results::slog::{read_record, CacheReport, Measurement, SlogRecord, SyncMode};
-use backend::{RealBackend, SimBackend, SyncBackend};
 use baseline::{Baseline, RamDevice};
 use sweep::Plan;
 
-use crate::device::Storage;
+use crate::device::SyncOpened;
 use crate::drive::DriveInfo;
 use crate::drive::RunEnd;
-use crate::results::{utc_now, write_json_atomic, ProcessStamp, RunDir, RunInfo, TargetRecord};
+use crate::results::{utc_now, write_json_atomic, RunDir, RunInfo, TargetRecord};
 use crate::results::{Command, Status};
 use crate::run::RunObserver;
-use crate::sim::SimSpec;
 use crate::stats::{IntervalStats, Sample};
 use crate::workload::Workload;
 
@@ -58,57 +55,13 @@ pub struct Request {
     pub out: Option<PathBuf>,
 }
 
-impl CacheReport {
-    pub fn of(info: Option<&DriveInfo>) -> CacheReport {
-        let write_cache = info.and_then(|i| i.write_cache.clone());
-        let fua = info.and_then(|i| i.fua);
-        let meaning = match (write_cache.as_deref(), fua) {
-            (Some(w), _) if w.starts_with("write through") => "write through: the kernel sends no cache flush (fdatasync returns after the write), so the figures are the device's write latency — correct when the device has no volatile cache or protects it".to_string(),
-            (Some(w), Some(true)) if w.starts_with("write back") => "write back with FUA: fdatasync sends a cache flush, O_DSYNC writes go as FUA writes".to_string(),
-            (Some(w), _) if w.starts_with("write back") => "write back without FUA: fdatasync and O_DSYNC writes both wait for a cache flush".to_string(),
-            _ => "cache mode unknown (a file: the filesystem decides)".to_string(),
-        };
-        CacheReport {
-            write_cache,
-            fua,
-            meaning,
-        }
-    }
-
-    /// A simulated drive's cache (O_DSYNC writes are modelled as FUA writes).
-    pub fn of_sim(spec: &SimSpec) -> CacheReport {
-        use crate::sim::CacheMode;
-        let (write_cache, meaning) = match spec.cache {
-            CacheMode::None => ("write through", "no write cache: the data is on NAND when the write completes, so the flush has nothing left to do"),
-            CacheMode::Volatile => ("write back (volatile)", "volatile write cache: every flush (and FUA write) waits for NAND programs"),
-            CacheMode::Plp => ("write back (plp)", "write cache protected by power-loss capacitors: flushes return at once"),
-            CacheMode::Lying => ("write back (lying)", "a cache that acknowledges flushes without persisting: as fast as a protected one, and only the power-loss check (ssdfade plp) tells them apart"),
-        };
-        CacheReport {
-            write_cache: Some(write_cache.into()),
-            fua: Some(true),
-            meaning: meaning.into(),
-        }
-    }
-}
-
 /// The outcome for the command to print.
 pub struct Outcome {
     pub dir: PathBuf,
     pub record: SlogRecord,
 }
 
-/// A target opened for the SLOG test, and what is known about it.
-struct Opened {
-    backend: Box<dyn SyncBackend>,
-    identity: crate::device::Identity,
-    /// The simulated drive's spec, to save it afterwards.
-    sim: Option<SimSpec>,
-    /// A test file this run created (removed again when the run is refused).
-    created: Option<PathBuf>,
-}
-
-fn open(target: &str, req: &Request) -> anyhow::Result<Opened> {
+fn open(target: &str, req: &Request) -> anyhow::Result<SyncOpened> {
     let device = crate::device::open(target)?;
     let path = PathBuf::from(target);
     let confirm = req
@@ -117,32 +70,11 @@ fn open(target: &str, req: &Request) -> anyhow::Result<Opened> {
         .find(|d| crate::device::same_object(d, &path))
         .or(req.destroy_data.first())
         .cloned();
-    let gates = crate::device::Gates {
+    device.open_sync_writer(&crate::device::Gates {
         writes: true,
         destroy_data: confirm,
         force: req.force,
         size: req.size,
-    };
-    Ok(match device.open_storage(&gates, None)? {
-        Storage::Model(drive) => {
-            let spec = drive.device().spec.clone();
-            Opened {
-                identity: device.check(&gates)?.identity,
-                backend: Box::new(SimBackend::new(*drive)),
-                sim: Some(spec),
-                created: None,
-            }
-        }
-        Storage::File(t) => {
-            let created = t.created.then(|| t.path.clone());
-            let identity = t.identity.clone();
-            Opened {
-                backend: Box::new(RealBackend::new(Arc::from(t))),
-                identity,
-                sim: None,
-                created,
-            }
-        }
     })
 }
 
@@ -157,15 +89,10 @@ impl Drop for CreatedFiles {
     }
 }
 
-fn drive_info(target: &str, backend: &dyn SyncBackend) -> Option<DriveInfo> {
-    match backend.sim_device() {
-        Some(dev) => Some(crate::sim::drive_info(
-            target,
-            crate::sim::identity(target).ok()?,
-            crate::sim::wear_of(dev),
-        )),
-        None => crate::device::inspect::gather_for_record(target),
-    }
+fn drive_info(target: &str, writer: &dyn SyncWriter) -> Option<DriveInfo> {
+    writer
+        .drive_info()
+        .or_else(|| crate::device::inspect::gather_for_record(target))
 }
 
 /// Checks the request before anything is opened or written.
@@ -203,8 +130,8 @@ pub struct Prepared {
     sources: evidence::Sources,
     earlier_baseline: Option<SlogRecord>,
     created: CreatedFiles,
-    device: Opened,
-    baseline_target: Option<(String, Opened)>,
+    device: SyncOpened,
+    baseline_target: Option<(String, SyncOpened)>,
 }
 
 /// The first half of [`run`]: checks the request and opens the target and the baseline with
@@ -284,15 +211,15 @@ fn execute(
     } = prepared;
     let req = &req;
 
-    let drive_before = drive_info(&req.target, device.backend.as_ref());
-    let small = sweep::LOG_WRITE.max(device.backend.logical_block());
+    let drive_before = drive_info(&req.target, device.writer.as_ref());
+    let small = sweep::LOG_WRITE.max(device.writer.logical_block());
     let workload = Workload {
         bs: small,
         align: small,
         read_pct: 0,
         random_pct: 100,
         qd: 1,
-        span: device.backend.size(),
+        span: device.writer.size(),
         duration: Some(std::time::Duration::from_secs_f64(req.plan.sustain_s)),
         bytes: None,
         interval: std::time::Duration::from_secs(1),
@@ -300,32 +227,17 @@ fn execute(
         pattern: crate::pattern::Pattern::Random,
         ..Default::default()
     };
-    let engine = if device.sim.is_some() { "sim" } else { "sync" };
-    let mut info = RunInfo {
-        schema_version: crate::results::run::SCHEMA_VERSION,
-        tool: "ssdfade".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        command: Command::Slog,
-        command_line: std::env::args().collect(),
-        target: TargetRecord {
+    let engine = device.writer.name();
+    let mut info = RunInfo::started(
+        Command::Slog,
+        TargetRecord {
             path: req.target.clone(),
             identity: device.identity.clone(),
         },
         workload,
-        engine: engine.into(),
-        started_utc: utc_now(),
-        status: Status::Running,
-        ended_utc: None,
-        end: None,
-        summary: None,
-        drive_before: drive_before.clone(),
-        drive_after: None,
-        write_amplification: None,
-        process: Some(ProcessStamp::current()),
-        heartbeat_utc: None,
-        steady_state: None,
-        resumes: Vec::new(),
-    };
+        engine,
+        drive_before.clone(),
+    );
     let run_dir = RunDir::create(
         req.out.as_deref(),
         &format!("{}-slog", device.identity.name),
@@ -345,20 +257,11 @@ fn execute(
     };
     let (measured, mut end) = {
         let mut sink = |t0: f64, t1: f64, stats: &IntervalStats| recorder.interval(t0, t1, stats);
-        sweep::run(
-            device.backend.as_mut(),
-            &req.plan,
-            stop,
-            &mut sink,
-            progress,
-        )?
+        sweep::run(device.writer.as_mut(), &req.plan, stop, &mut sink, progress)?
     };
-    device.backend.save()?;
-    let drive_after = drive_info(&req.target, device.backend.as_ref());
-    let cache = match &device.sim {
-        Some(spec) => CacheReport::of_sim(spec),
-        None => CacheReport::of(drive_before.as_ref()),
-    };
+    device.writer.save()?;
+    let drive_after = drive_info(&req.target, device.writer.as_ref());
+    let cache = device.writer.cache(drive_before.as_ref());
     let device_measurement = Measurement {
         label: "device".into(),
         target: req.target.clone(),
@@ -385,10 +288,12 @@ fn execute(
                 let mut confirmed = req.clone();
                 confirmed.destroy_data = vec![ram.path.clone()];
                 let mut opened = open(&name, &confirmed)?;
-                let info = crate::device::inspect::gather_for_record(&name);
+                let cache = opened
+                    .writer
+                    .cache(crate::device::inspect::gather_for_record(&name).as_ref());
                 let mut none = |_: f64, _: f64, _: &IntervalStats| Ok(());
                 let (m, e) = sweep::run(
-                    opened.backend.as_mut(),
+                    opened.writer.as_mut(),
                     &base_plan,
                     stop,
                     &mut none,
@@ -401,17 +306,17 @@ fn execute(
                     label: format!("ram ({name}, removed)"),
                     target: name,
                     kind: "zram".into(),
-                    cache: CacheReport::of(info.as_ref()),
+                    cache,
                     measured: m,
                 })
             }
             (Some(Baseline::Target(_)), _) => {
                 let (name, mut opened) = baseline_target.take().expect("opened above");
                 progress(&format!("baseline: {name}"));
-                let info = drive_info(&name, opened.backend.as_ref());
+                let info = drive_info(&name, opened.writer.as_ref());
                 let mut none = |_: f64, _: f64, _: &IntervalStats| Ok(());
                 let (m, e) = sweep::run(
-                    opened.backend.as_mut(),
+                    opened.writer.as_mut(),
                     &base_plan,
                     stop,
                     &mut none,
@@ -422,7 +327,7 @@ fn execute(
                     label: name.clone(),
                     target: name,
                     kind: opened.identity.kind.clone(),
-                    cache: CacheReport::of(info.as_ref()),
+                    cache: opened.writer.cache(info.as_ref()),
                     measured: m,
                 })
             }

@@ -5,8 +5,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::backend::{IntervalFn, Phase, SyncBackend};
 use crate::drive::RunEnd;
+use crate::engine::sync::{IntervalFn, Phase, SyncWriter};
 pub use crate::results::slog::{Measured, Plan, Point, SyncLatency, SyncMode, LOG_WRITE};
 use crate::stats::{DirStats, IntervalStats};
 
@@ -74,7 +74,7 @@ pub fn sizes(logical_block: u64, max: u64, target_size: u64) -> Vec<u64> {
 /// Runs the plan on `backend`; the sustained phase's intervals go to `samples`, and `progress`
 /// hears a line before each phase. Stops at the first failed write or when `stop` is set.
 pub fn run(
-    backend: &mut dyn SyncBackend,
+    backend: &mut dyn SyncWriter,
     plan: &Plan,
     stop: &AtomicBool,
     samples: &mut IntervalFn,

@@ -1,7 +1,8 @@
-//! Where the synchronous writes of a SLOG test land: a real file or block device (pwrite, then
-//! `fdatasync`, or `pwritev2(RWF_DSYNC)` — O_DSYNC for one write — from one thread per writer),
-//! or a simulated drive (write + flush on simulated time). Both run one [`Phase`] at a time and
-//! return its counts; only the phase loop is here, what phases to run is [`super::sweep`]'s job.
+//! The sync-write engine (fio's `psync` with `fdatasync=1`, or `sync=dsync`): each writer
+//! thread writes, then waits until the device says the data is durable — what a ZFS intent log
+//! does to its device. [`SyncWriter`] is the interface the SLOG test drives one [`Phase`] at a
+//! time; [`FileSyncWriter`] is its implementation on a real file or block device (a simulated
+//! drive has its own, in `sim`). What phases to run is the SLOG plan's job.
 
 use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -11,12 +12,10 @@ use std::time::Instant;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use crate::device::Target;
-use crate::engine::AlignedBuf;
+use crate::drive::DriveInfo;
+use crate::engine::{AlignedBuf, Target};
 use crate::pattern::{make_pool, Pattern, PatternGen};
-use crate::sim::device::Activity;
-use crate::sim::drive::SimDrive;
-use crate::sim::{CacheMode, SimDevice};
+pub use crate::results::slog::{CacheReport, SyncMode};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
 
 impl SyncMode {
@@ -27,8 +26,6 @@ impl SyncMode {
         }
     }
 }
-
-pub use crate::results::slog::SyncMode;
 
 /// One measurement: `writers` threads each writing `size` bytes synchronously at random
 /// size-aligned offsets until both `min_seconds` and `min_writes` are reached.
@@ -56,7 +53,9 @@ pub struct PhaseCounts {
 pub type IntervalFn<'a> = dyn FnMut(f64, f64, &IntervalStats) -> anyhow::Result<()> + 'a;
 
 /// A target the SLOG test can write to.
-pub trait SyncBackend {
+pub trait SyncWriter {
+    /// Engine name recorded in run.json (`sync`, `sim`).
+    fn name(&self) -> &'static str;
     /// Runs one phase; `stop` ends it early (Ctrl-C).
     fn run_phase(
         &mut self,
@@ -68,10 +67,14 @@ pub trait SyncBackend {
     fn size(&self) -> u64;
     /// Smallest write (the logical block size).
     fn logical_block(&self) -> u64;
-    /// The simulated drive, when the target is one.
-    fn sim_device(&self) -> Option<&SimDevice> {
+    /// The drive's identity and wear as the writer itself knows them (a simulated drive);
+    /// `None` means ask the system about the target instead.
+    fn drive_info(&self) -> Option<DriveInfo> {
         None
     }
+    /// What the target's write cache makes of a sync write, from what the system reported
+    /// about it (`info`).
+    fn cache(&self, info: Option<&DriveInfo>) -> CacheReport;
     /// Keeps what the phases did (a simulated drive's `state=` file); real targets hold it already.
     fn save(&mut self) -> anyhow::Result<()> {
         Ok(())
@@ -79,23 +82,43 @@ pub trait SyncBackend {
 }
 
 /// A random offset aligned to `size` inside `span`.
-fn random_offset(rng: &mut ChaCha8Rng, span: u64, size: u64) -> u64 {
+pub fn random_offset(rng: &mut ChaCha8Rng, span: u64, size: u64) -> u64 {
     let slots = (span / size).max(1);
     (rng.next_u64() % slots) * size
 }
 
-/// A real file or block device opened (with every safety check) by [`Target::open`].
-pub struct RealBackend {
+/// A real file or block device opened (with every safety check) by the device layer.
+pub struct FileSyncWriter {
     target: Arc<Target>,
 }
 
-impl RealBackend {
+impl FileSyncWriter {
     pub fn new(target: Arc<Target>) -> Self {
-        RealBackend { target }
+        FileSyncWriter { target }
     }
 }
 
-impl SyncBackend for RealBackend {
+impl SyncWriter for FileSyncWriter {
+    fn name(&self) -> &'static str {
+        "sync"
+    }
+
+    fn cache(&self, info: Option<&DriveInfo>) -> CacheReport {
+        let write_cache = info.and_then(|i| i.write_cache.clone());
+        let fua = info.and_then(|i| i.fua);
+        let meaning = match (write_cache.as_deref(), fua) {
+            (Some(w), _) if w.starts_with("write through") => "write through: the kernel sends no cache flush (fdatasync returns after the write), so the figures are the device's write latency — correct when the device has no volatile cache or protects it",
+            (Some(w), Some(true)) if w.starts_with("write back") => "write back with FUA: fdatasync sends a cache flush, O_DSYNC writes go as FUA writes",
+            (Some(w), _) if w.starts_with("write back") => "write back without FUA: fdatasync and O_DSYNC writes both wait for a cache flush",
+            _ => "cache mode unknown (a file: the filesystem decides)",
+        };
+        CacheReport {
+            write_cache,
+            fua,
+            meaning: meaning.into(),
+        }
+    }
+
     fn size(&self) -> u64 {
         self.target.size
     }
@@ -291,149 +314,4 @@ fn durable_write(fd: RawFd, buf: &[u8], offset: u64, mode: SyncMode) -> std::io:
         }
     }
     Ok(())
-}
-
-/// A simulated drive: each sync write is the device's write followed by a flush, on
-/// simulated time. The flush costs what the drive's cache makes it cost: a write-through drive
-/// (`cache=none`) has programmed the data already; a `volatile` cache programs the pages it
-/// holds (spread over the dies); `plp` and `lying` acknowledge at once (the first because its
-/// capacitors will finish the job, the second because it lies).
-pub struct SimBackend {
-    drive: SimDrive,
-}
-
-impl SimBackend {
-    pub fn new(drive: SimDrive) -> Self {
-        SimBackend { drive }
-    }
-
-    /// Seconds (host units) the flush after `pages` freshly written 4 KiB pages costs.
-    fn persist_seconds(&self, pages: u64, mode: SyncMode) -> f64 {
-        let device = self.drive.device();
-        let p = &device.spec.preset;
-        let command = match mode {
-            SyncMode::Fdatasync => p.ack_us,
-            // FUA on the write itself: no separate flush command.
-            SyncMode::Dsync => 0.0,
-        };
-        let us = match device.spec.cache {
-            CacheMode::None | CacheMode::Plp | CacheMode::Lying => command,
-            CacheMode::Volatile => {
-                let cached = (p.cache_bytes / 4096).max(1);
-                let pages = pages.min(cached) as f64;
-                let life = device.lifetime();
-                let program = match p.slc {
-                    Some(slc) if life.slc_fill_bytes < slc.bytes as f64 => slc.program_us,
-                    _ => p.program_us,
-                };
-                command
-                    + (pages / f64::from(p.dies)).ceil() * program
-                    + pages * p.transfer_us / f64::from(p.channels)
-            }
-        };
-        us * 1e-6
-    }
-}
-
-impl SyncBackend for SimBackend {
-    fn size(&self) -> u64 {
-        self.drive.device().spec.size_bytes()
-    }
-
-    fn logical_block(&self) -> u64 {
-        512
-    }
-
-    fn sim_device(&self) -> Option<&SimDevice> {
-        Some(self.drive.device())
-    }
-
-    fn save(&mut self) -> anyhow::Result<()> {
-        self.drive.save()
-    }
-
-    /// Rounds of `writers` concurrent writes: the batch at queue depth `writers` (the model's
-    /// service times), then one flush persisting all of them (the block layer merges
-    /// concurrent flushes). With `scale=k` each simulated write stands for k host writes made
-    /// one after another by the same writer.
-    fn run_phase(
-        &mut self,
-        phase: &Phase,
-        stop: &AtomicBool,
-        intervals: &mut IntervalFn,
-    ) -> anyhow::Result<PhaseCounts> {
-        let k = u64::from(self.drive.device().spec.scale);
-        let kf = k as f64;
-        let n = phase.writers.max(1) as usize;
-        let span = self.drive.device().spec.size_bytes() / k;
-        let pool = make_pool(phase.seed, 0)?;
-        let mut content = PatternGen::new(Pattern::Random, false, pool, phase.seed, 0);
-        let compressed = content.compressed_fraction();
-        let mut rng = ChaCha8Rng::seed_from_u64(phase.seed ^ 0x5109);
-        let pages_per_write = phase.size.div_ceil(4096);
-        let mut ios = vec![Activity::default(); n];
-        let mut service = vec![0.0; n];
-        let (mut t, mut t_cut, mut writes) = (0.0f64, 0.0f64, 0u64);
-        let mut total = IntervalStats::new();
-        let mut interval = IntervalStats::new();
-        let mut failed = None;
-        loop {
-            let done = t >= phase.min_seconds && writes >= phase.min_writes;
-            if done || stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let device = self.drive.device_mut();
-            let mut before = device.activity();
-            for io in ios.iter_mut() {
-                let offset = random_offset(&mut rng, span, phase.size);
-                if let Some(fault) = device.fault(true, offset, phase.size) {
-                    let event = ErrorEvent {
-                        t_s: t,
-                        op: OpKind::Write,
-                        offset: offset * k,
-                        errno: fault.errno,
-                        message: "Input/output error (injected by the simulated drive)".into(),
-                    };
-                    failed = Some(event.describe());
-                    interval.record_error(event);
-                    break;
-                }
-                device.write(offset, phase.size, &content.next_content(), compressed);
-                let now = device.activity();
-                *io = now.since(&before);
-                before = now;
-            }
-            if failed.is_some() {
-                break;
-            }
-            let batch = device.finish_batch(&ios, n as u32, &mut service);
-            let flush = self.persist_seconds(pages_per_write * n as u64, phase.mode);
-            self.drive.device_mut().flush();
-            for &s in &service {
-                let latency = n as f64 * s / kf + flush;
-                interval
-                    .write
-                    .record_n(k, k * phase.size, (latency * 1e9 + 0.5) as u64);
-            }
-            t += batch + kf * flush;
-            writes += k * n as u64;
-            if let Some(every) = phase.interval {
-                if t - t_cut >= every {
-                    intervals(t_cut, t, &interval)?;
-                    total.merge(&interval);
-                    interval.clear();
-                    t_cut = t;
-                }
-            }
-        }
-        if phase.interval.is_some() && (interval.ops() > 0 || interval.errors > 0) {
-            intervals(t_cut, t, &interval)?;
-        }
-        total.merge(&interval);
-        Ok(PhaseCounts {
-            total,
-            seconds: t,
-            failed,
-        })
-    }
 }
