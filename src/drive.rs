@@ -174,3 +174,21 @@ pub struct WriteAmplification {
     /// The counters' resolution, as a caveat for short runs.
     pub note: String,
 }
+
+/// An erase a device does by itself, outside the protocol plans (a simulated drive erasing the
+/// state it keeps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OwnErase {
+    /// Reset the mapping (wear, power-on time and throttling debt stay).
+    Secure,
+    /// Deallocate the whole 4 KiB pages inside a byte range.
+    Trim { offset: u64, len: u64 },
+}
+
+/// An own erase, its device opened (and locked) so nothing else changes it until it runs.
+pub trait OwnEraser {
+    /// The name result directories carry.
+    fn name(&self) -> String;
+    /// Runs the erase and says in one line what was done.
+    fn run(self: Box<Self>) -> anyhow::Result<String>;
+}

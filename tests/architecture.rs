@@ -297,11 +297,13 @@ fn only_device_and_sim_ask_whether_a_target_is_simulated() {
         "SimSpec::parse",
         "starts_with(\"sim:\")",
         "is_sim(",
+        "crate::sim",
     ];
     let mut bad = Vec::new();
     for (path, text) in sources() {
         let module = module_of(&path);
-        if module == "device" || module == "sim" {
+        // `ssdfade sim` (list presets, bench the model) is the simulator's own command.
+        if module == "device" || module == "sim" || path.ends_with("commands/sim.rs") {
             continue;
         }
         for (n, line) in code_lines(&text).enumerate() {

@@ -8,10 +8,9 @@ use std::time::{Duration, Instant};
 
 use super::spec::{file_name, Checked, Device, Gates, Opened, Readback, Storage, SyncOpened};
 use super::{OpenRequest, Target};
-use crate::drive::{DriveInfo, RunEnd};
+use crate::drive::{DriveInfo, OwnErase, OwnEraser, RunEnd};
 use crate::engine::sync::FileSyncWriter;
 use crate::engine::EngineKind;
-use crate::sim::SimErase;
 
 /// A path the user named.
 pub struct PathDevice {
@@ -124,7 +123,14 @@ impl Device for PathDevice {
         Ok(RunEnd::Completed)
     }
 
-    fn own_erase(&self, _method: &str, _span: Option<u64>) -> Option<anyhow::Result<SimErase>> {
+    fn open_own_erase(&self, _how: OwnErase) -> anyhow::Result<Box<dyn OwnEraser>> {
+        crate::bad_input!(
+            "{}: a file or block device is erased through its protocol (--method), not by itself",
+            self.path.display()
+        )
+    }
+
+    fn own_erase(&self, _method: &str, _span: Option<u64>) -> Option<anyhow::Result<OwnErase>> {
         None
     }
 

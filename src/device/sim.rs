@@ -6,10 +6,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::spec::{Checked, Device, Gates, Opened, Readback, Storage, SyncOpened};
-use crate::drive::{DriveInfo, Identity, RunEnd};
+use crate::drive::{DriveInfo, Identity, OwnErase, OwnEraser, RunEnd};
 use crate::engine::EngineKind;
 use crate::sim::sync::SimSyncWriter;
-use crate::sim::{SimDrive, SimEngine, SimErase, SimSpec};
+use crate::sim::{SimDrive, SimEngine, SimSpec};
 
 /// A simulated drive the user named.
 pub struct SimTarget {
@@ -156,14 +156,14 @@ impl Device for SimTarget {
         Ok(RunEnd::Completed)
     }
 
-    fn own_erase(&self, method: &str, span: Option<u64>) -> Option<anyhow::Result<SimErase>> {
+    fn own_erase(&self, method: &str, span: Option<u64>) -> Option<anyhow::Result<OwnErase>> {
         Some(match method {
-            "sim" | "auto" => Ok(SimErase::Secure),
+            "sim" | "auto" => Ok(OwnErase::Secure),
             "trim" => match span {
-                Some(len) => Ok(SimErase::Trim { offset: 0, len }),
+                Some(len) => Ok(OwnErase::Trim { offset: 0, len }),
                 None => self
                     .identity()
-                    .map(|id| SimErase::Trim {
+                    .map(|id| OwnErase::Trim {
                         offset: 0,
                         len: id.size_bytes,
                     }),
@@ -173,6 +173,16 @@ impl Device for SimTarget {
             ))
             .into()),
         })
+    }
+
+    /// Opened (and locked) first: a drive without state=, held or damaged is refused before
+    /// any record is made.
+    fn open_own_erase(&self, how: OwnErase) -> anyhow::Result<Box<dyn OwnEraser>> {
+        Ok(Box::new(SimDriveErase {
+            drive: SimDrive::open_kept(&self.spec.text, "an erase")?,
+            name: self.spec.short_name(),
+            how,
+        }))
     }
 
     fn takes_engine_choice(&self) -> bool {
@@ -189,5 +199,22 @@ impl Device for SimTarget {
 
     fn wants_state_file(&self) -> bool {
         self.spec.state.is_none()
+    }
+}
+
+/// A simulated drive opened to erase the state it keeps.
+struct SimDriveErase {
+    drive: SimDrive,
+    name: String,
+    how: OwnErase,
+}
+
+impl OwnEraser for SimDriveErase {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn run(mut self: Box<Self>) -> anyhow::Result<String> {
+        self.drive.erase(self.how)
     }
 }

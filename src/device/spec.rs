@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use crate::drive::{DriveInfo, Identity, RunEnd};
+use crate::drive::{OwnErase, OwnEraser};
 use crate::engine::sync::SyncWriter;
 use crate::engine::{Engine, EngineKind};
-use crate::sim::{SimDevice, SimDrive, SimErase, SimSpec};
+use crate::sim::{SimDevice, SimDrive, SimSpec};
 
 use super::Target;
 
@@ -129,7 +130,9 @@ pub trait Device {
     /// The erase the device does by itself for `--method method` (and `--span`); `None` when
     /// erasing it goes through the protocol plans (NVMe, ATA, discard…). Bad input when the
     /// method cannot apply to it.
-    fn own_erase(&self, method: &str, span: Option<u64>) -> Option<anyhow::Result<SimErase>>;
+    fn own_erase(&self, method: &str, span: Option<u64>) -> Option<anyhow::Result<OwnErase>>;
+    /// Opens (and locks) the device for the erase [`Device::own_erase`] planned.
+    fn open_own_erase(&self, how: OwnErase) -> anyhow::Result<Box<dyn OwnEraser>>;
     /// Whether `--engine` applies (a simulated drive runs on its own engine).
     fn takes_engine_choice(&self) -> bool;
     /// Whether a run needs I/O buffers in memory (bs × QD plus the data pool).

@@ -13,11 +13,10 @@ use crate::bad_input;
 use crate::device::inspect::{gather, DriveInfo};
 use crate::device::nvme::SanitizeAction;
 use crate::device::{OpenRequest, Target};
-use crate::drive::RunEnd;
+use crate::drive::{OwnErase, RunEnd};
 use crate::observe::erase::EraseObserver;
 use crate::results::record::write_record;
 use crate::results::{claim_dir, utc_now, Command, Done, EraseRecord, ProcessStamp, Status};
-use crate::sim::SimErase;
 
 /// Everything an erase needs, as plain values.
 #[derive(Clone, Debug)]
@@ -68,8 +67,8 @@ pub struct ErasePlan {
 pub enum Steps {
     /// To a real device or file, with what it is.
     Device { plan: Plan, facts: Box<DriveInfo> },
-    /// To a simulated drive's state file.
-    Sim(SimErase),
+    /// Done by the device itself (a simulated drive erasing its state file).
+    Own(OwnErase),
 }
 
 impl ErasePlan {
@@ -77,7 +76,7 @@ impl ErasePlan {
     pub fn describe(&self) -> Vec<String> {
         match &self.steps {
             Steps::Device { plan, .. } => plan.describe(),
-            Steps::Sim(how) => vec![format!("simulator: {how:?}")],
+            Steps::Own(how) => vec![format!("simulator: {how:?}")],
         }
     }
 }
@@ -98,7 +97,7 @@ pub fn plan_erase(req: &EraseRequest, dry_run: bool) -> anyhow::Result<ErasePlan
         return Ok(ErasePlan {
             method: Method::Sim,
             notes: Vec::new(),
-            steps: Steps::Sim(how),
+            steps: Steps::Own(how),
         });
     }
     let facts = gather(&req.target)?;
@@ -120,7 +119,7 @@ pub fn dry_run(req: &EraseRequest) -> anyhow::Result<Vec<String>> {
     let planned = plan_erase(req, true)?;
     let facts = match &planned.steps {
         Steps::Device { facts, .. } => facts,
-        Steps::Sim(how) => {
+        Steps::Own(how) => {
             return Ok(vec![format!(
                 "dry run: would send {how:?} to the simulated drive {}; nothing was changed",
                 req.target
@@ -149,7 +148,7 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
     let planned = plan_erase(req, false)?;
     let (steps, facts) = match &planned.steps {
         Steps::Device { plan, facts } => (plan, (**facts).clone()),
-        Steps::Sim(how) => return erase_sim(req, &planned, *how, observer),
+        Steps::Own(how) => return erase_own(req, &planned, *how, observer),
     };
     let request = OpenRequest {
         path: PathBuf::from(&req.target),
@@ -186,22 +185,20 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
     finish(dir, &mut record, seconds, result)
 }
 
-/// The sim case: the simulator erases its own state.
-fn erase_sim(
+/// A device that erases itself (a simulated drive its kept state).
+fn erase_own(
     req: &EraseRequest,
     planned: &ErasePlan,
-    how: SimErase,
+    how: OwnErase,
     observer: &mut dyn EraseObserver,
 ) -> anyhow::Result<EraseOutcome> {
-    // Opened (and locked) first: a drive without state=, held or damaged is refused before
-    // any record is made.
-    let mut drive = crate::sim::SimDrive::open_kept(&req.target, "an erase")?;
-    let name = crate::sim::identity(&req.target)?.name;
+    let eraser = crate::device::open(&req.target)?.open_own_erase(how)?;
+    let name = eraser.name();
     let mut record = new_record(req, planned, None);
     let dir = create_record(req.out.as_deref(), &format!("{name}-erase"), &record)?;
     observer.started(&dir, &record);
     let t0 = Instant::now();
-    let result = drive.erase(how).map(|detail| Done {
+    let result = eraser.run().map(|detail| Done {
         detail,
         ..Default::default()
     });

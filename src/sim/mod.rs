@@ -63,14 +63,7 @@ pub fn is_sim_target(target: &str) -> bool {
     target.starts_with("sim:")
 }
 
-/// An erase applied to a simulated drive kept in a `state=` file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SimErase {
-    /// Reset the mapping (wear, power-on time and throttling debt stay).
-    Secure,
-    /// Deallocate the whole 4 KiB pages inside a byte range.
-    Trim { offset: u64, len: u64 },
-}
+pub use crate::drive::OwnErase as SimErase;
 
 /// Erases the drive kept in the spec's `state=` file (refused as bad input without one; a
 /// new drive when the file is absent or empty), saves it and returns one line saying what was
