@@ -7,6 +7,7 @@ pub mod experiment;
 pub mod fade;
 pub mod run;
 pub mod slog;
+pub mod sweep;
 
 pub use experiment::{ExperimentStates, StateFigure};
 pub use fade::{Fade, FadeRatio};

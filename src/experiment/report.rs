@@ -18,7 +18,9 @@ pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
         ExperimentKind::Vertex2 => vertex2_json(dir, record),
         ExperimentKind::Wsat => super::wsat::summary_json(dir, record),
         ExperimentKind::Hir => super::hir::summary_json(dir, record),
-        ExperimentKind::Sweep => super::sweep::summary_json(dir, record),
+        ExperimentKind::Sweep => {
+            super::sweep::summary_json(dir).unwrap_or_else(|e| json!({ "error": format!("{e:#}") }))
+        }
         ExperimentKind::Named(name) if super::preset::is_preset(name) => {
             super::preset::summary_json(dir, record)
         }
@@ -51,7 +53,9 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
         ExperimentKind::Vertex2 => vertex2_text(dir, record),
         ExperimentKind::Wsat => super::wsat::summary_text(dir, record),
         ExperimentKind::Hir => super::hir::summary_text(dir, record),
-        ExperimentKind::Sweep => super::sweep::summary_text(dir, record),
+        ExperimentKind::Sweep => {
+            super::sweep::summary_text(dir).unwrap_or_else(|e| format!("  no sweep table: {e:#}\n"))
+        }
         ExperimentKind::Named(name) if super::preset::is_preset(name) => {
             super::preset::summary_text(dir, record)
         }

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::analysis::sweep::SweepTable;
+
 use super::phase::{Phase, PhaseKind};
-use super::record::ExperimentRecord;
 use super::{run_params, Setup};
-use crate::results::Status;
-use crate::results::{read_info, write_json_atomic};
+use crate::results::{load_experiment, write_json_atomic};
 
 /// What varies from point to point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,53 +57,27 @@ pub fn phases(
         .collect()
 }
 
-/// The points measured so far, from their run directories.
-pub fn points(dir: &Path, record: &ExperimentRecord) -> Vec<Value> {
-    let axis = record.settings["axis"].as_str().unwrap_or("qd").to_string();
-    record
-        .phases
-        .iter()
-        .filter(|p| p.status == Status::Completed)
-        .filter_map(|p| {
-            let sub = dir.join(p.dir.as_ref()?);
-            let info = read_info(&sub).ok()?;
-            let s = info.summary?;
-            let ms = |us: f64| us / 1000.0;
-            let qd = info.workload.qd;
-            Some(json!({
-                "name": p.phase.name,
-                axis.clone(): qd,
-                "iops": s.iops,
-                "mb_per_s": s.mb_per_s,
-                "avg_ms": s.lat_us.map(|l| ms(l.mean)),
-                "avg_read_ms": s.read_lat_us.map(|l| ms(l.mean)),
-                "avg_write_ms": s.write_lat_us.map(|l| ms(l.mean)),
-                "p99_ms": s.lat_us.map(|l| ms(l.p99)),
-                "little_ms": if s.iops > 0.0 { 1000.0 * f64::from(qd) / s.iops } else { 0.0 },
-                "engine": info.engine,
-                "run_dir": sub.display().to_string(),
-            }))
-        })
-        .collect()
+/// The sweep's table ([`crate::analysis::sweep`]), also written to `sweep.json` in the
+/// experiment directory.
+pub fn table(dir: &Path) -> anyhow::Result<SweepTable> {
+    let table = crate::analysis::sweep::table(&load_experiment(dir)?);
+    write_json_atomic(&dir.join(crate::results::sweep::FILE), &table)?;
+    Ok(table)
 }
 
-/// The sweep's table as JSON; also written to `sweep.json` in the experiment directory.
-pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
-    let value = json!({
-        "axis": record.settings["axis"],
-        "workload": record.settings["workload"],
-        "points": points(dir, record),
-    });
-    let _ = write_json_atomic(&dir.join("sweep.json"), &value);
-    value
+pub fn summary_json(dir: &Path) -> anyhow::Result<Value> {
+    Ok(serde_json::to_value(table(dir)?)?)
 }
 
-pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
-    let axis = record.settings["axis"].as_str().unwrap_or("qd");
-    let v = summary_json(dir, record);
+pub fn summary_text(dir: &Path) -> anyhow::Result<String> {
+    let table = table(dir)?;
     let mut out = format!(
         "  {:>7} {:>9} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8}\n",
-        if axis == "threads" { "threads" } else { "QD" },
+        if table.axis == "threads" {
+            "threads"
+        } else {
+            "QD"
+        },
         "IOPS",
         "MB/s",
         "avg ms",
@@ -112,21 +86,21 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
         "p99 ms",
         "QD/IOPS"
     );
-    let ms = |x: &Value| x.as_f64().map_or("-".to_string(), |m| format!("{m:.3}"));
-    for p in v["points"].as_array().into_iter().flatten() {
+    let ms = |x: Option<f64>| x.map_or("-".to_string(), |m| format!("{m:.3}"));
+    for p in &table.points {
         out.push_str(&format!(
             "  {:>7} {:>9.0} {:>8.2} {:>9} {:>9} {:>9} {:>9} {:>8}\n",
-            p[axis].to_string(),
-            p["iops"].as_f64().unwrap_or(0.0),
-            p["mb_per_s"].as_f64().unwrap_or(0.0),
-            ms(&p["avg_ms"]),
-            ms(&p["avg_read_ms"]),
-            ms(&p["avg_write_ms"]),
-            ms(&p["p99_ms"]),
-            ms(&p["little_ms"]),
+            p.qd,
+            p.iops,
+            p.mb_per_s,
+            ms(p.avg_ms),
+            ms(p.avg_read_ms),
+            ms(p.avg_write_ms),
+            ms(p.p99_ms),
+            ms(p.little_ms),
         ));
     }
-    out
+    Ok(out)
 }
 
 /// Runs the sweep: one point per value of `axis`, in the order given.

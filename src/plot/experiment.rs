@@ -406,30 +406,28 @@ impl ProtocolChart {
 }
 
 /// The IOPS-and-latency-against-QD chart of a queue-depth sweep (`ssdfade sweep --qd`): one
-/// point per sweep point that ran, recomputed from its samples.
+/// point per sweep point that ran, as the sweep's table gives it.
 fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
     if exp.name != ExperimentKind::Sweep {
         return None;
     }
-    let mut points = Vec::new();
-    let mut first = None;
-    for phase in &exp.phases {
-        let Some(run) = &phase.run else { continue };
-        if !phase.record.phase.name.starts_with("qd") {
-            return None; // a thread sweep: the timeline tells it
-        }
-        let f = Figures::of_run(run);
-        if f.ops == 0 || f.seconds <= 0.0 {
-            continue;
-        }
-        first.get_or_insert(run);
-        points.push(SweepPoint {
-            threads: 1,
-            qd: run.info.workload.qd,
-            iops: f.iops,
-            avg_lat_us: f.avg_lat_us,
-        });
+    let table = crate::analysis::sweep::table(exp);
+    if table.axis != "qd" {
+        return None; // a thread sweep: the timeline tells it
     }
+    let points = table
+        .points
+        .iter()
+        .filter_map(|p| {
+            Some(SweepPoint {
+                threads: 1,
+                qd: p.qd,
+                iops: p.iops,
+                avg_lat_us: p.avg_ms? * 1000.0,
+            })
+        })
+        .collect();
+    let first = exp.phases.iter().find_map(|p| p.run.as_ref());
     let run = first?;
     Some(SweepChart {
         title: format!(

@@ -23,6 +23,7 @@ pub mod slog;
 mod status;
 mod steady;
 mod summary;
+pub mod sweep;
 mod table;
 mod version;
 

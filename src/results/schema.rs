@@ -18,6 +18,7 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("group.json", schema_for!(GroupRecord)),
         ("slog.json", schema_for!(SlogRecord)),
         ("plp.json", schema_for!(VerifyReport)),
+        ("sweep.json", schema_for!(crate::results::sweep::SweepTable)),
     ]
     .into_iter()
     .map(|(file, schema)| (file, schema.to_value()))

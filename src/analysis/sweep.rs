@@ -1,0 +1,124 @@
+//! The figures of a queue-depth or thread sweep: one [`SweepPoint`] per point that ran, from its
+//! run (exact figures from run.json's summary, else its samples). The terminal table,
+//! `sweep.json`, `--json` and sweep.png all show these.
+
+pub use crate::results::sweep::{SweepPoint, SweepTable};
+use crate::results::{Experiment, Run, Status};
+
+use super::Figures;
+
+impl SweepPoint {
+    /// The point `name` measured by `run`; `threads` for a thread sweep.
+    pub fn of(name: &str, run: &Run, threads: bool) -> SweepPoint {
+        let f = Figures::of_run(run);
+        let summary = run.info.summary.as_ref();
+        let qd = run.info.workload.qd;
+        let ms = |us: f64| us / 1000.0;
+        let measured = f.ops > 0;
+        SweepPoint {
+            name: name.into(),
+            qd,
+            threads: threads.then_some(qd),
+            iops: f.iops,
+            mb_per_s: f.mb_per_s,
+            avg_ms: measured.then(|| ms(f.avg_lat_us)),
+            avg_read_ms: summary.and_then(|s| s.read_lat_us).map(|l| ms(l.mean)),
+            avg_write_ms: summary.and_then(|s| s.write_lat_us).map(|l| ms(l.mean)),
+            p99_ms: measured.then(|| ms(f.p99_lat_us)),
+            little_ms: (f.iops > 0.0).then(|| 1000.0 * f64::from(qd) / f.iops),
+            engine: run.info.engine.clone(),
+            run_dir: run.dir.display().to_string(),
+        }
+    }
+}
+
+/// The sweep's table: every completed point in the order run.
+pub fn table(exp: &Experiment) -> SweepTable {
+    let axis = exp.record.settings["axis"]
+        .as_str()
+        .unwrap_or("qd")
+        .to_string();
+    let points = exp
+        .phases
+        .iter()
+        .filter(|p| p.record.status == Status::Completed)
+        .filter_map(|p| {
+            let run = p.run.as_ref()?;
+            Some(SweepPoint::of(&p.record.phase.name, run, axis == "threads"))
+        })
+        .collect();
+    SweepTable {
+        schema_version: crate::results::sweep::SCHEMA_VERSION,
+        axis,
+        workload: exp.record.settings["workload"].clone(),
+        points,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{Command, RunInfo, Summary, TargetRecord};
+    use crate::stats::LatencySummary;
+
+    fn run_at(qd: u32, ops: u64, seconds: f64, mean_us: f64, read_mean_us: f64) -> Run {
+        let workload = crate::workload::Workload {
+            qd,
+            ..Default::default()
+        };
+        let target = TargetRecord {
+            path: "t".into(),
+            identity: Default::default(),
+        };
+        let mut info = RunInfo::started(Command::Measure, target, workload, "sim", None);
+        let lat = |mean: f64| LatencySummary {
+            mean,
+            p50: mean,
+            p99: 4.0 * mean,
+            p999: 5.0 * mean,
+            max: 6.0 * mean,
+        };
+        info.summary = Some(Summary {
+            seconds,
+            ops,
+            bytes: ops * 8192,
+            iops: ops as f64 / seconds,
+            mb_per_s: ops as f64 * 8192.0 / seconds / 1e6,
+            lat_us: Some(lat(mean_us)),
+            read_lat_us: Some(lat(read_mean_us)),
+            write_lat_us: None,
+            ..Default::default()
+        });
+        Run {
+            dir: "p".into(),
+            info,
+            samples: Vec::new(),
+        }
+    }
+
+    /// QD 8 at 4000 IOPS: Little's law says 2 ms; the table's other figures are the summary's,
+    /// in ms.
+    #[test]
+    fn a_point_carries_little_law_and_its_latencies_in_ms() {
+        let p = SweepPoint::of("qd8", &run_at(8, 40_000, 10.0, 1_950.0, 2_500.0), false);
+        assert_eq!(p.qd, 8);
+        assert_eq!(p.threads, None);
+        assert!((p.iops - 4000.0).abs() < 1e-9);
+        assert!((p.little_ms.unwrap() - 2.0).abs() < 1e-12);
+        assert!((p.avg_ms.unwrap() - 1.95).abs() < 1e-12);
+        assert!((p.avg_read_ms.unwrap() - 2.5).abs() < 1e-12);
+        assert_eq!(p.avg_write_ms, None);
+        assert!((p.p99_ms.unwrap() - 7.8).abs() < 1e-12);
+        assert!((p.mb_per_s - 32.768).abs() < 1e-9);
+    }
+
+    /// A point where nothing completed has no latency and no Little's-law figure (not 0 ms).
+    #[test]
+    fn a_point_without_io_has_no_latency_figures() {
+        let p = SweepPoint::of("threads4", &run_at(4, 0, 10.0, 0.0, 0.0), true);
+        assert_eq!(p.threads, Some(4));
+        assert_eq!(p.little_ms, None);
+        assert_eq!(p.avg_ms, None);
+        assert_eq!(p.p99_ms, None);
+    }
+}

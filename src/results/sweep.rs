@@ -1,0 +1,65 @@
+//! `sweep.json`: the table of a queue-depth or thread sweep, one row per point that ran, written
+//! beside the point directories for the user (nothing reads it back to measure).
+
+use std::path::Path;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+/// The file's name in the experiment directory.
+pub const FILE: &str = "sweep.json";
+
+/// The current version of sweep.json's layout.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The sweep's table.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SweepTable {
+    #[serde(default = "super::version::first")]
+    pub schema_version: u32,
+    /// `qd` or `threads`: what varies from point to point.
+    pub axis: String,
+    /// The workload every point shares (its QD is the point's).
+    pub workload: serde_json::Value,
+    pub points: Vec<SweepPoint>,
+}
+
+impl SweepTable {
+    /// Reads `dir/sweep.json`, refusing a layout newer than this build reads.
+    pub fn load(dir: &Path) -> anyhow::Result<SweepTable> {
+        let path = dir.join(FILE);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let table: SweepTable =
+            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        super::version::check(&path, table.schema_version, SCHEMA_VERSION)?;
+        Ok(table)
+    }
+}
+
+/// One point of a sweep, as [`crate::analysis::sweep`] computes it from the point's run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SweepPoint {
+    /// The phase name (`qd4`, `threads16`).
+    pub name: String,
+    /// Outstanding I/Os (the thread count of a thread sweep).
+    pub qd: u32,
+    /// Threads, one I/O each (a thread sweep only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<u32>,
+    pub iops: f64,
+    /// 10^6 bytes per second.
+    pub mb_per_s: f64,
+    /// Mean latency of every I/O, of reads and of writes, ms (`null`: no such I/O).
+    pub avg_ms: Option<f64>,
+    pub avg_read_ms: Option<f64>,
+    pub avg_write_ms: Option<f64>,
+    /// 99th-percentile latency of every I/O, ms.
+    pub p99_ms: Option<f64>,
+    /// Little's law: the mean latency a closed loop of `qd` I/Os at `iops` must have,
+    /// 1000 × qd / IOPS ms (`null` when nothing completed).
+    pub little_ms: Option<f64>,
+    pub engine: String,
+    /// The point's run directory.
+    pub run_dir: String,
+}
