@@ -227,3 +227,71 @@ fn endurance(infos: &[(&Path, &RunInfo)], tbw: Option<u64>) -> Option<EnduranceE
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::drive::{DriveInfo, Wear};
+    use crate::results::{Command, TargetRecord};
+
+    fn run_with_wear(before: Wear, after: Wear) -> RunInfo {
+        let target = TargetRecord {
+            path: "t".into(),
+            identity: Default::default(),
+        };
+        let drive = |wear| DriveInfo {
+            wear,
+            ..Default::default()
+        };
+        let mut info = RunInfo::started(Command::Soak, target, Default::default(), "sim", None);
+        info.drive_before = Some(drive(before));
+        info.drive_after = Some(drive(after));
+        info
+    }
+
+    fn wear(used: Option<u32>, life_left: Option<u32>, written: u64) -> Wear {
+        Wear {
+            percentage_used: used,
+            life_left_percent: life_left,
+            host_bytes_written: Some(written),
+            ..Default::default()
+        }
+    }
+
+    /// 2 TB written moved NVMe's percentage used from 10 to 12: 1 TB per percent, 88 % left
+    /// is 88 TB — whatever --tbw says.
+    #[test]
+    fn endurance_from_a_wear_change_is_bytes_per_percent_times_what_is_left() {
+        let info = run_with_wear(
+            wear(Some(10), None, 1e12 as u64),
+            wear(Some(12), None, 3e12 as u64),
+        );
+        let e = endurance(&[(Path::new("soak"), &info)], Some(1)).unwrap();
+        assert!((e.bytes_left - 88e12).abs() < 1.0, "{}", e.bytes_left);
+        assert!(
+            e.figure.starts_with("measured: wear 10 → 12 % used"),
+            "{}",
+            e.figure
+        );
+    }
+
+    /// An ATA drive gives life left: 95 → 90 % left while 0.5 TB were written.
+    #[test]
+    fn endurance_from_ata_life_left_counts_the_percent_used() {
+        let info = run_with_wear(wear(None, Some(95), 0), wear(None, Some(90), 5e11 as u64));
+        let e = endurance(&[(Path::new("soak"), &info)], None).unwrap();
+        assert!((e.bytes_left - 90.0 * 1e11).abs() < 1.0, "{}", e.bytes_left);
+    }
+
+    /// No wear change: the vendor's TBW less what the drive reports written.
+    #[test]
+    fn without_a_wear_change_endurance_is_tbw_less_bytes_written() {
+        let info = run_with_wear(
+            wear(Some(10), None, 1e12 as u64),
+            wear(Some(10), None, 4e12 as u64),
+        );
+        let e = endurance(&[(Path::new("soak"), &info)], Some(150e12 as u64)).unwrap();
+        assert!((e.bytes_left - 146e12).abs() < 1.0, "{}", e.bytes_left);
+        assert!(endurance(&[(Path::new("soak"), &info)], None).is_none());
+    }
+}

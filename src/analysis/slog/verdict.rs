@@ -354,4 +354,50 @@ mod tests {
         assert_eq!(v.reasons[3].rating, Some(Rating::Marginal));
         assert_eq!(v.rating, Rating::Marginal);
     }
+
+    fn plan_for(budget: u64) -> String {
+        let fade = FadeEvidence {
+            start_iops: 4000.0,
+            end_iops: 1000.0,
+            seconds: 3600.0,
+            bytes_to_threshold: Some(budget),
+            source: "soak".into(),
+        };
+        plan(&fade, None, 200e9)
+    }
+
+    /// The plan's edges at 200 GB/day: 700 GB per device lasts exactly 7 days on 2 devices
+    /// (the weekly erase is allowed); 175 GB lasts exactly 7 days on 8, the most striped;
+    /// one byte less is no practical plan.
+    #[test]
+    fn the_plan_takes_the_fewest_devices_with_an_erase_at_most_weekly() {
+        assert!(
+            plan_for(700_000_000_000)
+                .starts_with("stripe the log over 2 devices; secure-erase each every 7 days"),
+            "{}",
+            plan_for(700_000_000_000)
+        );
+        assert!(plan_for(699_999_999_999)
+            .starts_with("stripe the log over 3 devices; secure-erase each every 10 days"));
+        assert!(plan_for(175_000_000_000)
+            .starts_with("stripe the log over 8 devices; secure-erase each every 7 days"));
+        assert!(plan_for(174_999_999_999).starts_with("no practical plan"));
+    }
+
+    /// Endurance bands at 200 GB/day: exactly 3 years is suitable, exactly 1 year marginal,
+    /// less unsuitable.
+    #[test]
+    fn endurance_bands_include_their_lower_edges() {
+        let rating = |years: f64| {
+            let en = EnduranceEvidence {
+                bytes_left: years * 365.0 * 200e9,
+                figure: "test".into(),
+            };
+            endurance_reason(Some(&en), 200e9).rating
+        };
+        assert_eq!(rating(3.0), Some(Rating::Suitable));
+        assert_eq!(rating(2.99), Some(Rating::Marginal));
+        assert_eq!(rating(1.0), Some(Rating::Marginal));
+        assert_eq!(rating(0.99), Some(Rating::Unsuitable));
+    }
 }
