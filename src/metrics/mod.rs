@@ -422,3 +422,113 @@ impl<O: RunObserver + ?Sized> RunObserver for MetricsObserver<O> {
         self.inner.finished(end);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::drive::{Identity, Wear};
+    use crate::observe::run::NoProgress;
+    use crate::results::{Command, TargetRecord};
+    use crate::stats::LatencySummary;
+
+    /// The value of the one series of `name` whose labels contain `label`.
+    fn value(text: &str, name: &str, label: &str) -> f64 {
+        let found: Vec<f64> = text
+            .lines()
+            .filter(|l| l.starts_with(&format!("ssdfade_{name}{{")) && l.contains(label))
+            .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(found.len(), 1, "{name} {label}:\n{text}");
+        found[0]
+    }
+
+    /// Every exported metric against the crafted sample, steady state and wear it came from,
+    /// each value distinct so a metric wired to the wrong field (or unit) fails.
+    #[test]
+    fn every_metric_is_its_figure_in_base_units() {
+        let work = tempfile::tempdir().unwrap();
+        let textfile = work.path().join("ssdfade.prom");
+        let exporter = Exporter::start(None, Some(&textfile)).unwrap().unwrap();
+        let mut observer = exporter.observer(Box::new(NoProgress));
+        let target = TargetRecord {
+            path: "/dev/test0".into(),
+            identity: Identity {
+                model: Some("M".into()),
+                serial: Some("S1".into()),
+                ..Default::default()
+            },
+        };
+        let mut info = RunInfo::started(Command::Soak, target, Default::default(), "sim", None);
+        info.drive_before = Some(DriveInfo {
+            wear: Wear {
+                percentage_used: Some(6),
+                life_left_percent: Some(94),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        observer.started(&work.path().join("run-a"), &info);
+        let sample = Sample {
+            index: 0,
+            t_start_s: 10.0,
+            t_end_s: 20.0,
+            ops: 12_345,
+            bytes: 50_625_000,
+            iops: 1234.5,
+            mb_per_s: 5.0625,
+            lat_us: Some(LatencySummary {
+                mean: 300.0,
+                p50: 100.0,
+                p99: 2500.0,
+                p999: 7000.0,
+                max: 9000.0,
+            }),
+            read: None,
+            write: None,
+            errors: 3,
+            error_events: Vec::new(),
+            bytes_written_total: 8_388_608,
+        };
+        observer.sample(&sample);
+        observer.steady_reached(&SteadyState {
+            reached: true,
+            at_s: Some(15.0),
+            bytes_written: None,
+            drive_fills: None,
+            iops: Some(1111.0),
+            window: None,
+            rounds: 5,
+        });
+        observer.drive_after(&DriveInfo {
+            wear: Wear {
+                percentage_used: Some(7),
+                life_left_percent: Some(93),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        observer.finished(&RunEnd::Completed);
+        let text = std::fs::read_to_string(&textfile).unwrap();
+        assert_eq!(text, exporter.encode());
+        let run = "run=\"run-a\"";
+        assert!(text.contains("target=\"/dev/test0\",model=\"M\",serial=\"S1\",run=\"run-a\""));
+        assert_eq!(value(&text, "iops", run), 1234.5);
+        assert_eq!(value(&text, "throughput_bytes_per_second", run), 5.0625e6);
+        assert_eq!(value(&text, "latency_seconds", "quantile=\"0.5\""), 1e-4);
+        assert_eq!(value(&text, "latency_seconds", "quantile=\"0.99\""), 2.5e-3);
+        assert_eq!(value(&text, "latency_seconds", "quantile=\"0.999\""), 7e-3);
+        assert_eq!(value(&text, "latency_seconds", "quantile=\"1\""), 9e-3);
+        assert_eq!(value(&text, "latency_mean_seconds", run), 3e-4);
+        assert_eq!(value(&text, "elapsed_seconds", run), 20.0);
+        assert_eq!(value(&text, "written_bytes_total", run), 8_388_608.0);
+        assert_eq!(value(&text, "errors_total", run), 3.0);
+        assert_eq!(value(&text, "samples_total", run), 1.0);
+        assert_eq!(value(&text, "run_state", "state=\"completed\""), 1.0);
+        assert_eq!(value(&text, "run_state", "state=\"running\""), 0.0);
+        assert_eq!(value(&text, "drive_percentage_used", run), 7.0);
+        assert_eq!(value(&text, "drive_life_left_percent", run), 93.0);
+        assert_eq!(value(&text, "steady_state_reached", run), 1.0);
+        assert_eq!(value(&text, "steady_state_reached_at_seconds", run), 15.0);
+        assert_eq!(value(&text, "steady_state_iops", run), 1111.0);
+    }
+}
