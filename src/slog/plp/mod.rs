@@ -5,21 +5,25 @@
 //! (posted) and then missing or torn was lost by a drive that acknowledged a flush it had not
 //! made durable.
 //!
-//! Protocol: plain line-oriented TCP, one request per line, one reply line each (`ok`, or
-//! `err TEXT`); numbers in decimal:
+//! Protocol: plain line-oriented TCP, one request per line, one reply line each (`ok …`, or
+//! `err TEXT`), lines of at most 1024 bytes; numbers in decimal:
 //!
 //! ```text
-//! begin NAME SLOTS RECORD_BYTES       start (or restart) the session NAME  → ok
-//! pre SEQ SLOT VALUE                  record SEQ is about to be written     → ok
+//! begin NAME SLOTS RECORD_BYTES       start a new session              → ok TOKEN
+//! pre SEQ SLOT VALUE                  record SEQ is about to be written → ok
 //! post SEQ SLOT VALUE                 record SEQ is durable (flush returned) → ok
-//! dump NAME                           → session NAME SLOTS RECORD_BYTES LAST_MS
+//! dump NAME TOKEN                     → session NAME SLOTS RECORD_BYTES LAST_MS RECORDS
 //!                                       slot SLOT POST_SEQ POST_VALUE POST_MS PRE_SEQ PRE_VALUE  (per slot)
 //!                                       end COUNT
 //! ```
 //!
-//! Times are milliseconds since the session began on the listener's clock; LAST_MS is the last
-//! message the writer sent (about when the power went). A slot line's PRE_SEQ is 0 when no
-//! write newer than the posted one had begun there.
+//! NAME is the target, `%`-encoded ([`wire::session_name`]). `pre` and `post` go to the
+//! connection's own session, in order (SEQ 1, 2, …, each `post` after its `pre`). Only the
+//! TOKEN `begin` answered reads a session back, and nobody can restart one: a new `begin` is a
+//! new session. Times are milliseconds since the session began, on the listener's clock;
+//! LAST_MS is the last message the writer sent (about when the power went), RECORDS the
+//! records it acknowledged. A slot line's PRE_SEQ is 0 when no write newer than the posted one
+//! had begun there.
 //!
 //! Record layout (4096 bytes, slot N at byte N × 4096): `SSDFPLP1`, then little-endian u64
 //! sequence number, slot, random value and Unix time in ns, random filler derived from the
@@ -29,13 +33,14 @@
 //! tag of its (sequence, value). The writer saves the drive with what its cache still holds;
 //! `ssdfade sim power-cut TARGET` then cuts its power before `verify`.
 
-use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+mod client;
+mod listener;
+mod store;
+pub mod wire;
+
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -46,7 +51,10 @@ use serde::{Deserialize, Serialize};
 use crate::device::{Readback, Storage};
 use crate::engine::AlignedBuf;
 use crate::pattern::{mix64, WriteContent};
-pub use crate::results::plp::{Loss, VerifyReport};
+pub use crate::results::plp::{Loss, Outcome, VerifyReport, MIN_ACKNOWLEDGED};
+use client::Client;
+pub use listener::{listen, ListenRequest, Listening};
+pub use store::MAX_SLOTS;
 
 /// Bytes per record (and per slot).
 pub const RECORD: u64 = 4096;
@@ -113,8 +121,6 @@ fn sim_tag(seq: u64, value: u64) -> u32 {
     (mix64(sim_stamp(seq, value)) as u32) | 1
 }
 
-// ---------------------------------------------------------------- listener
-
 /// What the listener holds about one slot.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SlotLog {
@@ -124,187 +130,6 @@ pub struct SlotLog {
     /// A write newer than the posted one that had begun (0: none).
     pub pre_seq: u64,
     pub pre_value: u64,
-}
-
-/// One writer's session as the listener holds it.
-#[derive(Clone, Debug, Default)]
-pub struct Session {
-    pub slots: u64,
-    pub record_bytes: u64,
-    pub last_ms: u64,
-    pub log: HashMap<u64, SlotLog>,
-    started: Option<Instant>,
-}
-
-type Sessions = Arc<Mutex<HashMap<String, Session>>>;
-
-/// Listens on `addr` until `stop` is set; `ready` hears the address it bound (port 0 picks one).
-pub fn listen(
-    addr: &str,
-    stop: &AtomicBool,
-    ready: &mut dyn FnMut(std::net::SocketAddr),
-) -> anyhow::Result<()> {
-    let listener = match TcpListener::bind(addr) {
-        Ok(l) => l,
-        Err(e) => {
-            crate::bad_input!("cannot listen on {addr}: {e} (choose another --port or --bind)")
-        }
-    };
-    listener.set_nonblocking(true)?;
-    ready(listener.local_addr()?);
-    let sessions: Sessions = Arc::default();
-    while !stop.load(Ordering::Relaxed) {
-        match listener.accept() {
-            Ok((stream, peer)) => {
-                let sessions = sessions.clone();
-                std::thread::spawn(move || {
-                    if let Err(e) = serve(stream, &sessions) {
-                        crate::note!("ssdfade plp listen: connection from {peer}: {e:#}");
-                    }
-                });
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            Err(e) => return Err(e).context("accepting a connection"),
-        }
-    }
-    Ok(())
-}
-
-fn serve(stream: TcpStream, sessions: &Sessions) -> anyhow::Result<()> {
-    stream.set_nonblocking(false)?;
-    let mut out = stream.try_clone()?;
-    let reader = BufReader::new(stream);
-    let mut current: Option<String> = None;
-    for line in reader.lines() {
-        let line = line?;
-        let reply = handle(&line, &mut current, sessions);
-        out.write_all(reply.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// Answers one request line (the reply ends with a newline).
-fn handle(line: &str, current: &mut Option<String>, sessions: &Sessions) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let num = |i: usize| words.get(i).and_then(|w| w.parse::<u64>().ok());
-    let mut all = sessions.lock().expect("sessions lock");
-    match words.first().copied() {
-        Some("begin") => match (words.get(1), num(2), num(3)) {
-            (Some(name), Some(slots), Some(bytes)) => {
-                all.insert(
-                    name.to_string(),
-                    Session {
-                        slots,
-                        record_bytes: bytes,
-                        started: Some(Instant::now()),
-                        ..Default::default()
-                    },
-                );
-                crate::note!("ssdfade plp listen: session {name} began ({slots} slots)");
-                *current = Some(name.to_string());
-                "ok\n".into()
-            }
-            _ => "err usage: begin NAME SLOTS RECORD_BYTES\n".into(),
-        },
-        Some(kind @ ("pre" | "post")) => {
-            let Some(session) = current.as_ref().and_then(|n| all.get_mut(n)) else {
-                return "err no session: send begin first\n".into();
-            };
-            let (Some(seq), Some(slot), Some(value)) = (num(1), num(2), num(3)) else {
-                return format!("err usage: {kind} SEQ SLOT VALUE\n");
-            };
-            let ms = session
-                .started
-                .map_or(0, |s| s.elapsed().as_millis() as u64);
-            session.last_ms = ms;
-            let entry = session.log.entry(slot).or_default();
-            if kind == "pre" {
-                entry.pre_seq = seq;
-                entry.pre_value = value;
-            } else if seq >= entry.post_seq {
-                entry.post_seq = seq;
-                entry.post_value = value;
-                entry.post_ms = ms;
-                if entry.pre_seq <= seq {
-                    entry.pre_seq = 0;
-                    entry.pre_value = 0;
-                }
-            }
-            "ok\n".into()
-        }
-        Some("dump") => {
-            let Some(s) = words.get(1).and_then(|n| all.get(*n)) else {
-                return format!(
-                    "err no session {}: was plp write pointed at this listener?\n",
-                    words.get(1).unwrap_or(&"")
-                );
-            };
-            let mut text = format!(
-                "session {} {} {} {}\n",
-                words[1], s.slots, s.record_bytes, s.last_ms
-            );
-            let mut count = 0;
-            for (slot, l) in &s.log {
-                if l.post_seq > 0 {
-                    text.push_str(&format!(
-                        "slot {slot} {} {} {} {} {}\n",
-                        l.post_seq, l.post_value, l.post_ms, l.pre_seq, l.pre_value
-                    ));
-                    count += 1;
-                }
-            }
-            text.push_str(&format!("end {count}\n"));
-            text
-        }
-        _ => format!("err unknown request '{line}': use begin, pre, post or dump\n"),
-    }
-}
-
-// ---------------------------------------------------------------- client
-
-struct Client {
-    reader: BufReader<TcpStream>,
-    writer: TcpStream,
-}
-
-impl Client {
-    fn connect(addr: &str) -> anyhow::Result<Client> {
-        let Ok(mut addrs) = addr.to_socket_addrs() else {
-            crate::bad_input!("--log {addr} is not HOST:PORT (e.g. 192.168.1.5:5400)");
-        };
-        let Some(sock) = addrs.next() else {
-            crate::bad_input!("--log {addr} does not resolve to an address");
-        };
-        let stream = match TcpStream::connect_timeout(&sock, Duration::from_secs(10)) {
-            Ok(s) => s,
-            Err(e) => crate::bad_input!(
-                "cannot reach the listener at {addr}: {e} (start ssdfade plp listen there first)"
-            ),
-        };
-        stream.set_read_timeout(Some(Duration::from_secs(60)))?;
-        stream.set_nodelay(true)?;
-        Ok(Client {
-            reader: BufReader::new(stream.try_clone()?),
-            writer: stream,
-        })
-    }
-
-    fn line(&mut self) -> anyhow::Result<String> {
-        let mut line = String::new();
-        let n = self.reader.read_line(&mut line)?;
-        anyhow::ensure!(n > 0, "the listener closed the connection");
-        Ok(line.trim_end().to_string())
-    }
-
-    /// Sends one request and checks the `ok`.
-    fn request(&mut self, text: &str) -> anyhow::Result<()> {
-        self.writer.write_all(format!("{text}\n").as_bytes())?;
-        let reply = self.line()?;
-        anyhow::ensure!(reply == "ok", "listener answered '{reply}' to '{text}'");
-        Ok(())
-    }
 }
 
 // ---------------------------------------------------------------- writer
@@ -329,14 +154,24 @@ pub struct WriteRequest {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct WriteReport {
     pub target: String,
+    /// The listener's token for this session: `plp verify --token` needs it.
+    pub token: String,
     pub slots: u64,
     pub records_written: u64,
     pub records_acknowledged: u64,
     pub seconds: f64,
 }
 
-/// Writes records until `stop` or the duration; returns what was written.
-pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteReport> {
+/// Writes records until `stop` or the duration; returns what was written. `began` hears the
+/// session's token as soon as the listener gave it, before the first record.
+pub fn write(
+    req: &WriteRequest,
+    stop: &AtomicBool,
+    began: &mut dyn FnMut(&WriteReport),
+) -> anyhow::Result<WriteReport> {
+    if req.duration == Some(Duration::ZERO) {
+        crate::bad_input!("--duration 0s writes no record: give how long to write (e.g. 10m), or leave it out to write until Ctrl-C");
+    }
     let mut store = crate::device::open(&req.target)?.open_storage(
         &crate::device::Gates {
             writes: true,
@@ -353,24 +188,37 @@ pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteRepor
             spec.size_bytes() / u64::from(spec.scale)
         }
     };
-    let span = req.span.unwrap_or(size).min(size);
+    if req.span.is_some_and(|s| s > MAX_SLOTS * RECORD) {
+        crate::bad_input!(
+            "--span is at most {} (a listener keeps {MAX_SLOTS} slots per session)",
+            crate::units::format_bytes(MAX_SLOTS * RECORD)
+        );
+    }
+    let span = req.span.unwrap_or(size).min(size).min(MAX_SLOTS * RECORD);
     let slots = span / RECORD;
     if slots == 0 {
         crate::bad_input!("--span {span} holds no 4096-byte record slot: give at least 4k");
     }
     let mut client = Client::connect(&req.log)?;
-    client.request(&format!(
+    let token = client.request(&format!(
         "begin {} {slots} {RECORD}",
-        session_name(&req.target)
+        wire::session_name(&req.target)
     ))?;
-    let mut rng = ChaCha8Rng::seed_from_u64(req.seed);
-    let mut buf = AlignedBuf::new(RECORD as usize)?;
-    let start = Instant::now();
+    anyhow::ensure!(
+        wire::valid_token(&token),
+        "the listener at {} answered begin without a session token: is it an ssdfade plp listener of this version?",
+        req.log
+    );
     let mut report = WriteReport {
         target: req.target.clone(),
+        token,
         slots,
         ..Default::default()
     };
+    began(&report);
+    let mut rng = ChaCha8Rng::seed_from_u64(req.seed);
+    let mut buf = AlignedBuf::new(RECORD as usize)?;
+    let start = Instant::now();
     let mut seq = 0u64;
     let result = (|| -> anyhow::Result<()> {
         while !stop.load(Ordering::Relaxed) && req.duration.is_none_or(|d| start.elapsed() < d) {
@@ -421,102 +269,148 @@ pub fn write(req: &WriteRequest, stop: &AtomicBool) -> anyhow::Result<WriteRepor
         // Saved with its cache as it is: `ssdfade sim power-cut` decides what survives.
         drive.save()?;
     }
-    result?;
+    result.with_context(|| {
+        format!(
+            "after {} acknowledged records (the listener keeps them: plp verify --token {})",
+            report.records_acknowledged, report.token
+        )
+    })?;
     Ok(report)
-}
-
-/// The session name of a target (the same for write and verify).
-fn session_name(target: &str) -> String {
-    target.split_whitespace().collect::<Vec<_>>().join("_")
 }
 
 // ---------------------------------------------------------------- verify
 
-impl VerifyReport {
-    pub fn passed(&self) -> bool {
-        self.lost.is_empty() && self.torn.is_empty()
-    }
+/// The listener's account of a session: its last message (ms), records acknowledged, and the
+/// slots holding a posted record.
+struct Dump {
+    last_ms: u64,
+    records: u64,
+    slots: Vec<(u64, SlotLog)>,
 }
 
-/// Reads every slot the listener holds a `post` for and classifies it.
-pub fn verify(target: &str, log: &str) -> anyhow::Result<VerifyReport> {
-    let name = session_name(target);
-    let mut client = Client::connect(log)?;
-    client
-        .writer
-        .write_all(format!("dump {name}\n").as_bytes())?;
+/// Asks the listener for the session `name` and reads its answer, trusting none of it: every
+/// line is bounded, every slot inside the session and named once, the count checked.
+fn dump(client: &mut Client, name: &str, token: &str, target: &str) -> anyhow::Result<Dump> {
+    let addr = client.addr.clone();
+    let odd = |line: &str| {
+        anyhow::anyhow!(
+            "the listener at {addr} sent '{}' where the session belongs: is it an ssdfade plp listener of this version?",
+            wire::shown(line)
+        )
+    };
+    client.send(&format!("dump {name} {token}"))?;
     let head = client.line()?;
     if let Some(why) = head.strip_prefix("err ") {
-        crate::bad_input!("the listener at {log} has nothing for {target}: {why}");
+        crate::bad_input!(
+            "the listener at {addr} has nothing for {target}: {}",
+            wire::shown(why)
+        );
     }
     let h: Vec<&str> = head.split_whitespace().collect();
-    anyhow::ensure!(
-        h.len() == 5 && h[0] == "session",
-        "unexpected reply from the listener: {head}"
-    );
-    let last_ms: u64 = h[4].parse()?;
-    let mut logs = Vec::new();
+    let num = |w: &str| w.parse::<u64>().ok();
+    let (slots, last_ms, records) = match h.as_slice() {
+        ["session", n, slots, bytes, last, records] if *n == name => {
+            match (num(slots), num(bytes), num(last), num(records)) {
+                (Some(s), Some(RECORD), Some(l), Some(r)) if (1..=MAX_SLOTS).contains(&s) => {
+                    (s, l, r)
+                }
+                _ => return Err(odd(&head)),
+            }
+        }
+        _ => return Err(odd(&head)),
+    };
+    let mut logs: Vec<(u64, SlotLog)> = Vec::new();
     loop {
         let line = client.line()?;
-        let w: Vec<&str> = line.split_whitespace().collect();
-        match w.first().copied() {
-            Some("end") => break,
-            Some("slot") if w.len() == 7 => {
-                let n: Vec<u64> = w[1..]
-                    .iter()
-                    .map(|x| x.parse())
-                    .collect::<Result<_, _>>()
-                    .with_context(|| format!("bad slot line from the listener: {line}"))?;
+        let n: Option<Vec<u64>> = line.split_whitespace().skip(1).map(num).collect();
+        match (line.split_whitespace().next(), n.as_deref()) {
+            (Some("end"), Some(&[count])) if count == logs.len() as u64 => break,
+            (Some("slot"), Some(&[slot, post_seq, post_value, post_ms, pre_seq, pre_value]))
+                if slot < slots
+                    && post_seq > 0
+                    && logs.last().is_none_or(|l| l.0 < slot) =>
+            {
                 logs.push((
-                    n[0],
+                    slot,
                     SlotLog {
-                        post_seq: n[1],
-                        post_value: n[2],
-                        post_ms: n[3],
-                        pre_seq: n[4],
-                        pre_value: n[5],
+                        post_seq,
+                        post_value,
+                        post_ms,
+                        pre_seq,
+                        pre_value,
                     },
                 ));
             }
-            _ => anyhow::bail!("unexpected reply from the listener: {line}"),
+            _ => return Err(odd(&line)),
         }
     }
-    logs.sort_by_key(|l| l.0);
+    Ok(Dump {
+        last_ms,
+        records,
+        slots: logs,
+    })
+}
+
+/// Reads every slot the listener holds a `post` for and classifies it.
+pub fn verify(target: &str, log: &str, token: &str) -> anyhow::Result<VerifyReport> {
+    if !wire::valid_token(token) {
+        crate::bad_input!(
+            "--token {} is not a session token: give the 32 hex digits plp write printed (the listener printed them too)",
+            wire::shown(token)
+        );
+    }
     let read = reader(target)?;
+    let mut client = Client::connect(log)?;
+    let dump = dump(&mut client, &wire::session_name(target), token, target)?;
+    drop(client);
+    let acknowledged = dump.slots.len() as u64;
     let mut report = VerifyReport {
         target: target.into(),
         listener: log.into(),
         verified_utc: crate::results::utc_now(),
-        acknowledged: logs.len() as u64,
+        acknowledged,
+        acknowledged_bytes: acknowledged * RECORD,
+        records_acknowledged: dump.records,
+        seconds: dump.last_ms as f64 / 1000.0,
+        min_acknowledged: MIN_ACKNOWLEDGED,
         ..Default::default()
     };
     let mut buf = AlignedBuf::new(RECORD as usize)?;
-    for (slot, l) in logs {
+    for (slot, l) in dump.slots {
         let found = read_slot(&read, slot, &l, &mut buf)?;
         let loss = |found: String| Loss {
             slot,
             seq: l.post_seq,
-            acknowledged_s_before_end: last_ms.saturating_sub(l.post_ms) as f64 / 1000.0,
+            acknowledged_s_before_end: dump.last_ms.saturating_sub(l.post_ms) as f64 / 1000.0,
             found,
         };
         let in_flight = l.pre_seq > l.post_seq;
         match found {
-            Slot::Is(seq) if seq == l.post_seq => report.intact += 1,
-            Slot::Is(seq) if in_flight && seq == l.pre_seq => report.newer_in_flight += 1,
+            Slot::Is(r) if r == (l.post_seq, l.post_value) => report.intact += 1,
+            Slot::Is(r) if in_flight && r == (l.pre_seq, l.pre_value) => {
+                report.newer_in_flight += 1
+            }
             Slot::Torn if in_flight => report.newer_in_flight += 1,
             Slot::Torn => report
                 .torn
                 .push(loss("a torn record (checksum fails)".into())),
-            Slot::Is(seq) => report.lost.push(loss(format!("record {seq} (older)"))),
+            Slot::Is((seq, _)) if seq < l.post_seq => {
+                report.lost.push(loss(format!("record {seq} (older)")))
+            }
+            Slot::Is((seq, _)) => report.lost.push(loss(format!(
+                "record {seq} with another value (not one this session acknowledged)"
+            ))),
             Slot::Other(what) => report.lost.push(loss(what)),
         }
     }
+    report.outcome = report.judged();
     Ok(report)
 }
 
 /// What a slot holds, as far as verify cares.
 enum Slot {
-    Is(u64),
+    /// A whole record of this slot: (sequence, value).
+    Is((u64, u64)),
     Torn,
     Other(String),
 }
@@ -532,31 +426,29 @@ fn read_slot(
     log: &SlotLog,
     buf: &mut AlignedBuf,
 ) -> anyhow::Result<Slot> {
-    {
-        match reader {
-            Readback::File(t) => {
-                t.file
-                    .read_exact_at(buf.as_mut_slice(), slot * RECORD)
-                    .with_context(|| format!("reading slot {slot} of {}", t.path.display()))?;
-                Ok(match decode(buf.as_slice()) {
-                    Found::Record(r) if r.slot == slot => Slot::Is(r.seq),
-                    Found::Record(r) => Slot::Other(format!("record {} of slot {}", r.seq, r.slot)),
-                    Found::Torn => Slot::Torn,
-                    Found::Empty => Slot::Other("no record".into()),
-                })
-            }
-            Readback::Model(dev) => {
-                let tag = dev.content_tag(slot as u32);
-                Ok(if tag == sim_tag(log.post_seq, log.post_value) {
-                    Slot::Is(log.post_seq)
-                } else if log.pre_seq > 0 && tag == sim_tag(log.pre_seq, log.pre_value) {
-                    Slot::Is(log.pre_seq)
-                } else if tag == 0 {
-                    Slot::Other("no record".into())
-                } else {
-                    Slot::Other(format!("other content (tag {tag:08x})"))
-                })
-            }
+    match reader {
+        Readback::File(t) => {
+            t.file
+                .read_exact_at(buf.as_mut_slice(), slot * RECORD)
+                .with_context(|| format!("reading slot {slot} of {}", t.path.display()))?;
+            Ok(match decode(buf.as_slice()) {
+                Found::Record(r) if r.slot == slot => Slot::Is((r.seq, r.value)),
+                Found::Record(r) => Slot::Other(format!("record {} of slot {}", r.seq, r.slot)),
+                Found::Torn => Slot::Torn,
+                Found::Empty => Slot::Other("no record".into()),
+            })
+        }
+        Readback::Model(dev) => {
+            let tag = dev.content_tag(slot as u32);
+            Ok(if tag == sim_tag(log.post_seq, log.post_value) {
+                Slot::Is((log.post_seq, log.post_value))
+            } else if log.pre_seq > 0 && tag == sim_tag(log.pre_seq, log.pre_value) {
+                Slot::Is((log.pre_seq, log.pre_value))
+            } else if tag == 0 {
+                Slot::Other("no record".into())
+            } else {
+                Slot::Other(format!("other content (tag {tag:08x})"))
+            })
         }
     }
 }
@@ -572,9 +464,12 @@ pub fn record(report: &VerifyReport, out: Option<PathBuf>) -> anyhow::Result<Pat
 /// The summary `plp verify` prints.
 pub fn summary(r: &VerifyReport) -> String {
     let mut t = format!(
-        "power-loss check of {}: {} acknowledged records, {} intact, {} overwritten by a newer write in flight, {} lost, {} torn\n",
+        "power-loss check of {}: {} acknowledged records checked ({}, {} acknowledged in {:.1} s of writing), {} intact, {} overwritten by a newer write in flight, {} lost, {} torn\n",
         r.target,
         r.acknowledged,
+        crate::units::format_bytes(r.acknowledged_bytes),
+        r.records_acknowledged,
+        r.seconds,
         r.intact,
         r.newer_in_flight,
         r.lost.len(),
@@ -590,10 +485,18 @@ pub fn summary(r: &VerifyReport) -> String {
     if more > 0 {
         t.push_str(&format!("  … and {more} more (all in plp.json)\n"));
     }
-    t.push_str(if r.passed() {
-        "PASS: every acknowledged record survived\n"
-    } else {
-        "FAIL: the device acknowledged writes it did not keep\n"
+    t.push_str(&match r.outcome {
+        Outcome::Pass => format!(
+            "PASS: all {} acknowledged records ({}, {:.1} s of writing) survived\n",
+            r.acknowledged,
+            crate::units::format_bytes(r.acknowledged_bytes),
+            r.seconds
+        ),
+        Outcome::Fail => "FAIL: the device acknowledged writes it did not keep\n".into(),
+        Outcome::NotTested => format!(
+            "NOT TESTED: {} acknowledged records are too few to show anything (a pass needs at least {}): run plp write longer before cutting the power\n",
+            r.acknowledged, r.min_acknowledged
+        ),
     });
     t
 }
