@@ -107,9 +107,10 @@ pub fn collect(
         })
     });
     // A check too small to show anything is no evidence either way.
-    let plp = sources.plp.iter().filter(|(_, r)| {
-        r.evidence() != crate::results::plp::Outcome::NotTested
-    });
+    let plp = sources
+        .plp
+        .iter()
+        .filter(|(_, r)| r.evidence() != crate::results::plp::Outcome::NotTested);
     let plp = plp.map(|(dir, r)| PlpEvidence {
         acknowledged: r.acknowledged,
         lost: r.lost.len() as u64,

@@ -53,7 +53,10 @@ pub fn listen(
     }
     let sessions = match store::count(&req.dir) {
         Ok(n) => n,
-        Err(e) => crate::bad_input!("cannot read {}: {e} (give another --dir)", req.dir.display()),
+        Err(e) => crate::bad_input!(
+            "cannot read {}: {e} (give another --dir)",
+            req.dir.display()
+        ),
     };
     let (soft, _) = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE)?;
     let allowed = soft.saturating_sub(FDS_RESERVED) / FDS_PER_CONNECTION;
@@ -88,9 +91,12 @@ pub fn listen(
         match listener.accept() {
             Ok((stream, peer)) => {
                 if shared.open.load(Ordering::SeqCst) >= max_connections {
-                    refuse(stream, &format!(
-                        "busy: {max_connections} connections are open; try again when one ends"
-                    ));
+                    refuse(
+                        stream,
+                        &format!(
+                            "busy: {max_connections} connections are open; try again when one ends"
+                        ),
+                    );
                     crate::note!("ssdfade plp listen: refused {peer}: {max_connections} connections are open");
                     continue;
                 }
@@ -113,7 +119,9 @@ pub fn listen(
                 // Out of descriptors or memory, or a connection reset before it was taken:
                 // the listener keeps going and says so, at most once a minute.
                 if last_complaint.is_none_or(|t| t.elapsed() > Duration::from_secs(60)) {
-                    crate::note!("ssdfade plp listen: cannot take a connection: {e} (still listening)");
+                    crate::note!(
+                        "ssdfade plp listen: cannot take a connection: {e} (still listening)"
+                    );
                     last_complaint = Some(Instant::now());
                 }
                 std::thread::sleep(Duration::from_millis(200));
@@ -311,4 +319,3 @@ impl Connection {
         writeln!(out, "end {count}")
     }
 }
-

@@ -326,9 +326,7 @@ fn dump(client: &mut Client, name: &str, token: &str, target: &str) -> anyhow::R
         match (line.split_whitespace().next(), n.as_deref()) {
             (Some("end"), Some(&[count])) if count == logs.len() as u64 => break,
             (Some("slot"), Some(&[slot, post_seq, post_value, post_ms, pre_seq, pre_value]))
-                if slot < slots
-                    && post_seq > 0
-                    && logs.last().is_none_or(|l| l.0 < slot) =>
+                if slot < slots && post_seq > 0 && logs.last().is_none_or(|l| l.0 < slot) =>
             {
                 logs.push((
                     slot,
@@ -359,10 +357,10 @@ pub fn verify(target: &str, log: &str, token: &str) -> anyhow::Result<VerifyRepo
             wire::shown(token)
         );
     }
-    let read = reader(target)?;
     let mut client = Client::connect(log)?;
     let dump = dump(&mut client, &wire::session_name(target), token, target)?;
     drop(client);
+    let read = reader(target)?;
     let acknowledged = dump.slots.len() as u64;
     let mut report = VerifyReport {
         target: target.into(),

@@ -84,14 +84,14 @@ pub fn valid_token(token: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-/// Peer text as a message shows it: at most 60 characters, control characters as `?`.
+/// Peer text as a message shows it: at most 200 characters, control characters as `?`.
 pub fn shown(text: &str) -> String {
     let mut s: String = text
         .chars()
-        .take(60)
+        .take(200)
         .map(|c| if c.is_control() { '?' } else { c })
         .collect();
-    if text.chars().nth(60).is_some() {
+    if text.chars().nth(200).is_some() {
         s.push('…');
     }
     s
@@ -125,6 +125,6 @@ mod tests {
     #[test]
     fn peer_text_is_shown_short_and_without_control_characters() {
         assert_eq!(shown("a\u{1b}b"), "a?b");
-        assert_eq!(shown(&"z".repeat(500)).chars().count(), 61);
+        assert_eq!(shown(&"z".repeat(500)).chars().count(), 201);
     }
 }
