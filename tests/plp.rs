@@ -612,10 +612,18 @@ fn verify_bounds_what_a_hostile_listener_sends() {
     std::fs::write(&file, vec![0u8; 65536]).unwrap();
     let target = file.to_str().unwrap();
     let token = "0123456789abcdef0123456789abcdef";
-    // A reply of 8 MiB without a newline.
+    // A reply without a newline, up to 1 GiB: verify stops reading after a line's worth.
+    let sent = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let flooded = sent.clone();
     let flood = fake_listener(move |mut r, mut w| {
         name_of(&mut r);
-        let _ = w.write_all(&vec![b'A'; 8 << 20]);
+        let chunk = vec![b'A'; 1 << 20];
+        for _ in 0..1024 {
+            if w.write_all(&chunk).is_err() {
+                break;
+            }
+            flooded.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
     });
     // Slot lines without end.
     let endless = fake_listener(move |mut r, mut w| {
@@ -649,6 +657,8 @@ fn verify_bounds_what_a_hostile_listener_sends() {
         assert!(err.contains(&addr), "the error names the listener: {err}");
         assert!(!dir.path().join(format!("v-{token}/plp.json")).exists());
     }
+    let mib = sent.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(mib < 64, "verify read {mib} MiB of a line");
 }
 
 #[test]
