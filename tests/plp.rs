@@ -552,6 +552,25 @@ fn overlong_lines_and_binary_are_refused_and_the_listener_keeps_serving() {
 }
 
 #[test]
+fn a_silent_connection_is_closed_after_the_idle_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::spawn(ssdfade(dir.path()).args([
+        "plp",
+        "listen",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--idle-timeout",
+        "1s",
+    ]));
+    let mut c = Raw::connect(&listener.addr);
+    c.begin("idle", 4);
+    // Nothing more is sent: the listener closes the connection (the test waits up to 20 s).
+    assert_eq!(c.reply(), "");
+}
+
+#[test]
 fn more_connections_than_descriptors_are_refused_and_the_listener_lives() {
     let dir = tempfile::tempdir().unwrap();
     // 40 descriptors: room for 8 connections.

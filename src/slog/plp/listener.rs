@@ -5,6 +5,7 @@
 
 use std::io::{BufReader, BufWriter, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -45,7 +46,12 @@ pub fn listen(
     stop: &AtomicBool,
     ready: &mut dyn FnMut(&Listening),
 ) -> anyhow::Result<()> {
-    if let Err(e) = std::fs::create_dir_all(&req.dir) {
+    // Session files are named by their tokens: only the listener's user may list them.
+    let made = std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&req.dir);
+    if let Err(e) = made {
         crate::bad_input!(
             "cannot keep sessions in {}: {e} (give another --dir)",
             req.dir.display()
