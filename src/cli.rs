@@ -135,18 +135,33 @@ fn parse_rate_per_day(text: &str) -> Result<u64, String> {
 #[derive(Subcommand, Debug)]
 pub enum PlpCommand {
     /// Run on a second machine: record what the writer reports, answer verify.
-    Listen {
-        /// TCP port.
-        #[arg(long, default_value_t = 5400)]
-        port: u16,
-        /// Address to listen on.
-        #[arg(long, default_value = "0.0.0.0")]
-        bind: String,
-    },
+    Listen(PlpListenArgs),
     /// Write numbered, checksummed records until Ctrl-C (then cut the power).
     Write(PlpWriteArgs),
     /// After the power cut: check every acknowledged record; exit 1 when any was lost.
     Verify(PlpVerifyArgs),
+}
+
+/// Options of `plp listen`.
+#[derive(Args, Debug, Clone)]
+pub struct PlpListenArgs {
+    /// Address to listen on, required: this machine's address on the network the machine under
+    /// test reaches (0.0.0.0 for every interface).
+    #[arg(long, value_name = "ADDRESS")]
+    pub bind: String,
+    /// TCP port.
+    #[arg(long, default_value_t = 5400)]
+    pub port: u16,
+    /// Directory keeping the sessions (they survive a restart of the listener).
+    #[arg(long, default_value = "plp-sessions")]
+    pub dir: PathBuf,
+    /// Connections served at once (lowered to what the open-file limit allows); more are
+    /// refused.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..))]
+    pub max_connections: u16,
+    /// Close a connection silent for this long.
+    #[arg(long, default_value = "2m", value_parser = parse_positive_duration)]
+    pub idle_timeout: Duration,
 }
 
 /// Options of `plp write`.
@@ -163,7 +178,7 @@ pub struct PlpWriteArgs {
     #[arg(long, value_parser = parse_size)]
     pub span: Option<u64>,
     /// Stop after this long (default: until Ctrl-C).
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = parse_positive_duration)]
     pub duration: Option<Duration>,
     /// Acknowledge a record when its write returns, without a cache flush (shows what a
     /// volatile write cache loses).
@@ -182,6 +197,9 @@ pub struct PlpVerifyArgs {
     /// The listener, HOST:PORT.
     #[arg(long, value_name = "HOST:PORT")]
     pub log: String,
+    /// The session token plp write printed (the listener printed it too).
+    #[arg(long)]
+    pub token: String,
     /// Run directory for plp.json (default results/<UTC time>-<target name>-plp).
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -106,7 +106,12 @@ pub fn collect(
             source: dir.display().to_string(),
         })
     });
-    let plp = sources.plp.iter().map(|(dir, r)| PlpEvidence {
+    // A check too small to show anything is no evidence either way.
+    let plp = sources
+        .plp
+        .iter()
+        .filter(|(_, r)| r.evidence() != crate::results::plp::Outcome::NotTested);
+    let plp = plp.map(|(dir, r)| PlpEvidence {
         acknowledged: r.acknowledged,
         lost: r.lost.len() as u64,
         torn: r.torn.len() as u64,
