@@ -154,7 +154,13 @@ pub struct RecoveryEvidence {
 /// The outcome of `ssdfade plp verify`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PlpEvidence {
+    /// Acknowledged records checked, and their bytes.
     pub acknowledged: u64,
+    #[serde(default)]
+    pub acknowledged_bytes: u64,
+    /// Seconds of writing the check covers.
+    #[serde(default)]
+    pub seconds: f64,
     pub lost: u64,
     pub torn: u64,
     pub source: String,

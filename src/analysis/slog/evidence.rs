@@ -113,6 +113,8 @@ pub fn collect(
         .filter(|(_, r)| r.evidence() != crate::results::plp::Outcome::NotTested);
     let plp = plp.map(|(dir, r)| PlpEvidence {
         acknowledged: r.acknowledged,
+        acknowledged_bytes: r.acknowledged_bytes,
+        seconds: r.seconds,
         lost: r.lost.len() as u64,
         torn: r.torn.len() as u64,
         source: format!("plp verify {}", dir.display()),

@@ -156,8 +156,12 @@ fn plp_reason(p: Option<&PlpEvidence>) -> Reason {
             Rating::Unsuitable
         }),
         value: format!(
-            "{} of {} acknowledged records lost, {} torn",
-            p.lost, p.acknowledged, p.torn
+            "{} of {} acknowledged records lost, {} torn ({} over {:.0} s of writing)",
+            p.lost,
+            p.acknowledged,
+            p.torn,
+            crate::units::format_bytes(p.acknowledged_bytes),
+            p.seconds
         ),
         threshold,
         source: p.source.clone(),
@@ -283,6 +287,8 @@ mod tests {
         let mut e = evidence(20.0);
         e.plp = Some(PlpEvidence {
             acknowledged: 1000,
+            acknowledged_bytes: 4_096_000,
+            seconds: 62.4,
             lost: 3,
             torn: 0,
             source: "plp".into(),
@@ -291,7 +297,7 @@ mod tests {
         assert_eq!(v.rating, Rating::Unsuitable);
         assert_eq!(
             v.reasons[2].value,
-            "3 of 1000 acknowledged records lost, 0 torn"
+            "3 of 1000 acknowledged records lost, 0 torn (3.9 MiB over 62 s of writing)"
         );
     }
 
