@@ -286,6 +286,7 @@ fn run_phase(
         PhaseKind::Measure(params) | PhaseKind::SweepPoint(params) | PhaseKind::Soak(params) => {
             let soak = matches!(p.phase.kind, PhaseKind::Soak(_));
             let sub = sub.expect("run phases have a directory");
+            follow_move(&sub, record, target)?;
             let request = run_request(record, p, params, target, &sub, soak, interrupt);
             let mut run_observer = observer.run_observer(p);
             run_in(&request, soak, run_observer.as_mut())
@@ -360,6 +361,24 @@ fn run_request(
             None
         },
     }
+}
+
+/// A phase run of an experiment directory moved or copied since it ran names the experiment's
+/// simulated drive where it was then: it is the same drive, named now where it is.
+fn follow_move(sub: &Path, record: &ExperimentRecord, target: &str) -> anyhow::Result<()> {
+    let (Some(file), Ok(mut info)) = (&record.drive_state, read_info(sub)) else {
+        return Ok(());
+    };
+    let recorded = &info.target.path;
+    let moved = recorded != target
+        && recorded
+            .strip_prefix(&format!("{},state=", record.target))
+            .is_some_and(|state| Path::new(state).ends_with(file));
+    if moved {
+        info.target.path = target.to_string();
+        crate::results::write_json_atomic(&sub.join(crate::results::run::FILE), &info)?;
+    }
+    Ok(())
 }
 
 /// Runs (or finishes) a measure or soak in its directory.

@@ -81,7 +81,8 @@ pub fn points(dir: &Path, record: &ExperimentRecord) -> Vec<Value> {
                 "p99_ms": s.lat_us.map(|l| ms(l.p99)),
                 "little_ms": if s.iops > 0.0 { 1000.0 * f64::from(qd) / s.iops } else { 0.0 },
                 "engine": info.engine,
-                "run_dir": sub.display().to_string(),
+                // Relative to the experiment directory, which can be moved or copied.
+                "run_dir": p.dir,
             }))
         })
         .collect()

@@ -252,13 +252,30 @@ impl ExperimentRecord {
                 path.display()
             ),
         }
-        match serde_json::from_value(value) {
-            Ok(r) => Ok(r),
+        let record: ExperimentRecord = match serde_json::from_value(value) {
+            Ok(r) => r,
             Err(e) => bad_input!(
                 "{} is corrupt ({e}): it can be neither read nor resumed; start a new experiment",
                 path.display()
             ),
+        };
+        record.check_names(dir, &path)?;
+        Ok(record)
+    }
+
+    /// Refuses a record whose phase directories or drive state file are not names inside
+    /// `dir` (see [`super::names`]).
+    fn check_names(&self, dir: &Path, path: &Path) -> anyhow::Result<()> {
+        if let Some(file) = &self.drive_state {
+            super::names::check_own(dir, path, "drive_state", file)?;
         }
+        for p in &self.phases {
+            if let Some(d) = &p.dir {
+                let field = format!("the dir of phase {}", p.phase.name);
+                super::names::check_own(dir, path, &field, d)?;
+            }
+        }
+        Ok(())
     }
 
     /// Refuses to resume a record of another version than this build writes (one line, exit 2).
