@@ -856,3 +856,71 @@ fn a_damaged_sample_line_never_costs_the_good_samples_before_it() {
         before
     );
 }
+
+#[test]
+fn resume_refuses_a_missing_swapped_or_older_simulated_drive_without_advising_deletion() {
+    let work = tempfile::tempdir().unwrap();
+    let done = quick_vertex2(work.path(), "done");
+    let other = quick_vertex2(work.path(), "other");
+    let stamp = read_json(&done.join("experiment.json"))["drive_stamp"].clone();
+    assert_eq!(stamp["id"].as_str().unwrap().len(), 16, "{stamp}");
+    // Unfinished from the faded phase on, its drive then changed by `change`.
+    let cut = |name: &str, change: &dyn Fn(&Path)| -> PathBuf {
+        let d = work.path().join(name);
+        let status = Command::new("cp").arg("-a").arg(&done).arg(&d).status();
+        assert!(status.unwrap().success());
+        edit_record(&d, |r| {
+            for p in r["phases"].as_array_mut().unwrap().iter_mut().skip(4) {
+                p["status"] = "pending".into();
+            }
+        });
+        change(&d.join("drive.sim"));
+        d
+    };
+    let cases: [(&str, &dyn Fn(&Path), &str); 5] = [
+        ("missing", &|f| std::fs::remove_file(f).unwrap(), "missing"),
+        (
+            "empty",
+            &|f| std::fs::write(f, "").unwrap(),
+            "missing or empty",
+        ),
+        (
+            "swapped",
+            &|f| {
+                std::fs::copy(other.join("drive.sim"), f).unwrap();
+            },
+            "another simulated drive",
+        ),
+        (
+            "truncated",
+            &|f| {
+                let bytes = std::fs::read(f).unwrap();
+                std::fs::write(f, &bytes[..1000]).unwrap();
+            },
+            "truncated",
+        ),
+        ("older", &|_| {}, "older copy"),
+    ];
+    for (name, change, why) in cases {
+        let dir = cut(name, change);
+        if name == "older" {
+            // The record saw more saves than the drive holds: an older copy was put back.
+            let saves = stamp["saves"].as_u64().unwrap() + 1;
+            edit_record(&dir, |r| r["drive_stamp"]["saves"] = saves.into());
+        }
+        let before = std::fs::read(dir.join("drive.sim")).ok();
+        let err = resume_refused(work.path(), &dir);
+        assert!(err.contains(why), "{name}: {err}");
+        assert!(!err.contains("delete") && !err.contains("remove"), "{err}");
+        assert_eq!(std::fs::read(dir.join("drive.sim")).ok(), before, "{name}");
+    }
+    // The drive untouched, a resume goes on and the stamp follows the drive.
+    let dir = cut("own", &|_| {});
+    for phase in ["05-faded", "06-erase-2", "07-recovered"] {
+        std::fs::remove_dir_all(dir.join(phase)).unwrap();
+    }
+    json_ok(ssdfade(work.path()).arg("resume").arg(&dir).arg("--json"));
+    let now = read_json(&dir.join("experiment.json"))["drive_stamp"].clone();
+    assert_eq!(now["id"], stamp["id"]);
+    assert!(now["saves"].as_u64() > stamp["saves"].as_u64(), "{now}");
+}

@@ -39,6 +39,11 @@ pub struct ExperimentRecord {
     /// directory, that keeps it the same drive across phases and resumes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drive_state: Option<String>,
+    /// The experiment's simulated drive as last seen (its id, drawn when the experiment made
+    /// it, and its saves, updated after every phase): a resume refuses a missing drive,
+    /// another one, or an older copy of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_stamp: Option<crate::drive::StateStamp>,
     /// The target's identity when the experiment started (a resume refuses another drive).
     #[serde(default)]
     pub identity: TargetIdentity,
