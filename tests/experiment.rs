@@ -877,7 +877,8 @@ fn resume_refuses_a_missing_swapped_or_older_simulated_drive_without_advising_de
         change(&d.join("drive.sim"));
         d
     };
-    let cases: [(&str, &dyn Fn(&Path), &str); 5] = [
+    type Change<'a> = &'a dyn Fn(&Path);
+    let cases: [(&str, Change, &str); 5] = [
         ("missing", &|f| std::fs::remove_file(f).unwrap(), "missing"),
         (
             "empty",
