@@ -925,3 +925,57 @@ fn resume_refuses_a_missing_swapped_or_older_simulated_drive_without_advising_de
     assert_eq!(now["id"], stamp["id"]);
     assert!(now["saves"].as_u64() > stamp["saves"].as_u64(), "{now}");
 }
+
+#[test]
+fn numbers_edited_into_records_are_refused_in_one_line_not_a_panic() {
+    let work = tempfile::tempdir().unwrap();
+    let done = quick_vertex2(work.path(), "done");
+    let copy = |name: &str| -> PathBuf {
+        let d = work.path().join(name);
+        let status = Command::new("cp").arg("-a").arg(&done).arg(&d).status();
+        assert!(status.unwrap().success());
+        std::fs::remove_dir_all(d.join("05-faded")).unwrap();
+        d
+    };
+    let edits: [(&str, &str, Value); 4] = [
+        ("long", "duration_s", 1e30.into()),
+        ("negative", "duration_s", (-5.0).into()),
+        ("interval", "interval_s", (-1.0).into()),
+        ("zero", "interval_s", 0.0.into()),
+    ];
+    for (name, field, value) in edits {
+        let dir = copy(name);
+        edit_record(&dir, |r| {
+            r["phases"][4]["status"] = "pending".into();
+            r["phases"][4]["params"][field] = value;
+        });
+        let err = resume_refused(work.path(), &dir);
+        assert!(err.contains(field), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // A run directory: an edited sample time, and an edited interval in run.json.
+    let refused = |dir: &Path, what: &str| {
+        let out = ssdfade(work.path()).arg("plot").arg(dir).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{what}: {err}");
+        err.to_string()
+    };
+    let run = work.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    for f in ["run.json", "samples.jsonl"] {
+        std::fs::copy(done.join("04-soak").join(f), run.join(f)).unwrap();
+    }
+    let text = std::fs::read_to_string(run.join("samples.jsonl")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut third: Value = serde_json::from_str(&lines[2]).unwrap();
+    third["t_end_s"] = 1e30.into();
+    lines[2] = third.to_string();
+    std::fs::write(run.join("samples.jsonl"), lines.join("\n") + "\n").unwrap();
+    assert!(refused(&run, "sample").contains("samples.jsonl:3"));
+    std::fs::write(run.join("samples.jsonl"), text).unwrap();
+    let mut info = read_json(&run.join("run.json"));
+    info["workload"]["interval"] = (-1.0).into();
+    std::fs::write(run.join("run.json"), info.to_string()).unwrap();
+    assert!(refused(&run, "run.json").contains("-1"));
+}

@@ -265,7 +265,37 @@ impl ExperimentRecord {
             ),
         };
         record.check_names(dir, &path)?;
+        if let Err(why) = record.check_numbers() {
+            bad_input!(
+                "{} is corrupt ({why}): the record was edited or is damaged; it can be neither read nor resumed",
+                path.display()
+            );
+        }
         Ok(record)
+    }
+
+    /// Every time the record holds can be a time (see [`super::valid`]).
+    fn check_numbers(&self) -> Result<(), String> {
+        use super::valid::{period, seconds};
+        // 0 in a record older than the field: no steady-state rounds were asked for.
+        seconds("options.ss_round_s", self.options.ss_round_s)?;
+        if let Some(c) = self.options.checkpoint_s {
+            period("options.checkpoint_s", c)?;
+        }
+        for p in &self.phases {
+            let name = &p.phase.name;
+            match &p.phase.kind {
+                PhaseKind::Measure(r) | PhaseKind::SweepPoint(r) | PhaseKind::Soak(r) => {
+                    if let Some(d) = r.duration_s {
+                        seconds(&format!("phase {name}: duration_s"), d)?;
+                    }
+                    period(&format!("phase {name}: interval_s"), r.interval_s)?;
+                }
+                PhaseKind::Idle(idle) => seconds(&format!("phase {name}: seconds"), idle.seconds)?,
+                PhaseKind::Erase(_) => {}
+            }
+        }
+        Ok(())
     }
 
     /// Refuses a record whose phase directories or drive state file are not names inside

@@ -25,6 +25,7 @@ mod status;
 mod steady;
 mod summary;
 mod table;
+mod valid;
 mod version;
 
 use std::fs::{File, OpenOptions};

@@ -102,7 +102,9 @@ pub fn read_samples_to_damage(dir: &Path) -> anyhow::Result<(Vec<Sample>, Option
         if line.trim_ascii().is_empty() && complete {
             continue;
         }
-        let parsed = serde_json::from_slice::<Sample>(line.trim_ascii_end());
+        let parsed = serde_json::from_slice::<Sample>(line.trim_ascii_end())
+            .map_err(|e| e.to_string())
+            .and_then(|s| super::valid::sample(&s).map(|()| s));
         if let Some(d) = &mut damage {
             d.lines_from_there += 1;
             d.good_after |= parsed.is_ok();
@@ -115,7 +117,7 @@ pub fn read_samples_to_damage(dir: &Path) -> anyhow::Result<(Vec<Sample>, Option
                 damage = Some(Damage {
                     path: path.clone(),
                     line: number,
-                    why: e.to_string(),
+                    why: e,
                     lines_from_there: 1,
                     good_after: false,
                 })
