@@ -5,6 +5,16 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Which saved state a device keeps (a simulated drive's `state=` file): the drive's id, drawn
+/// when it was made, and how many times it was saved. An experiment records it to refuse
+/// another drive, or an older copy of its own, on resume.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StateStamp {
+    /// 16 hex digits.
+    pub id: String,
+    pub saves: u64,
+}
+
 /// Everything `info` reports about a target.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DriveInfo {

@@ -229,12 +229,26 @@ impl Workload {
 
 mod secs {
     use std::time::Duration;
+
+    /// A time read from a record: a negative, infinite or huge one is an error like a type
+    /// error, not a panic.
+    pub fn seconds<E: serde::de::Error>(v: f64) -> Result<Duration, E> {
+        const MAX: f64 = 10.0 * 365.25 * 86400.0;
+        if v.is_finite() && (0.0..=MAX).contains(&v) {
+            Ok(Duration::from_secs_f64(v))
+        } else {
+            Err(E::custom(format!(
+                "{v} is not a number of seconds from 0 to {MAX}"
+            )))
+        }
+    }
+
     pub fn serialize<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_f64(d.as_secs_f64())
     }
     pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
         let v: f64 = serde::Deserialize::deserialize(d)?;
-        Ok(Duration::from_secs_f64(v))
+        seconds(v)
     }
 }
 
@@ -250,7 +264,7 @@ mod secs_opt {
         d: D,
     ) -> Result<Option<Duration>, D::Error> {
         let v: Option<f64> = serde::Deserialize::deserialize(d)?;
-        Ok(v.map(Duration::from_secs_f64))
+        v.map(super::secs::seconds).transpose()
     }
 }
 

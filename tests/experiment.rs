@@ -386,12 +386,15 @@ fn sweep_latency_follows_little_law_at_saturation() {
         assert!(p["avg_read_ms"].as_f64().unwrap() > 0.0);
         assert!(p["avg_write_ms"].as_f64().unwrap() > 0.0);
         assert!(p["p99_ms"].as_f64().unwrap() >= p["avg_ms"].as_f64().unwrap() * 0.5);
-        let run = read_json(&Path::new(p["run_dir"].as_str().unwrap()).join("run.json"));
+        let run = read_json(&dir.join(p["run_dir"].as_str().unwrap()).join("run.json"));
         assert_eq!(run["workload"]["qd"].as_u64(), Some(qd));
         assert_eq!(run["workload"]["read_pct"], 67);
         assert_eq!(run["summary"]["iops"].as_f64(), Some(iops));
     }
     assert_eq!(read_json(&dir.join("sweep.json"))["points"], v["points"]);
+    // Nothing in the directory names its own absolute path: a moved copy reads the same.
+    let sweep = std::fs::read_to_string(dir.join("sweep.json")).unwrap();
+    assert!(!sweep.contains(dir.to_str().unwrap()), "{sweep}");
 }
 
 #[test]
@@ -685,4 +688,294 @@ fn a_seeded_experiment_is_reproducible_and_its_phases_do_not_repeat_one_offset_s
         first[0] != first[1] && first[1] != first[2] && first[0] != first[2],
         "each phase its own offsets: {first:?}"
     );
+}
+
+/// A quick vertex2 on the simulated drive, completed, in `work/name`.
+fn quick_vertex2(work: &Path, name: &str) -> PathBuf {
+    let dir = work.join(name);
+    json_ok(
+        ssdfade(work)
+            .args(["experiment", "vertex2", "sim:vertex2-60g,scale=16"])
+            .args(["--measure-duration", "5s", "--soak-duration", "10m"])
+            .args(["--json", "--out"])
+            .arg(&dir),
+    );
+    dir
+}
+
+/// `resume` on `dir` is refused: exit 2, one line, which is returned.
+fn resume_refused(work: &Path, dir: &Path) -> String {
+    let out = ssdfade(work).arg("resume").arg(dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    err
+}
+
+/// Rewrites experiment.json in `dir` with `edit`, the experiment made unfinished.
+fn edit_record(dir: &Path, edit: impl FnOnce(&mut Value)) {
+    let path = dir.join("experiment.json");
+    let mut record = read_json(&path);
+    record["status"] = "interrupted".into();
+    edit(&mut record);
+    std::fs::write(&path, serde_json::to_string_pretty(&record).unwrap()).unwrap();
+}
+
+#[test]
+fn no_name_read_from_a_record_makes_resume_write_outside_the_experiment_directory() {
+    let work = tempfile::tempdir().unwrap();
+    let done = quick_vertex2(work.path(), "done");
+    let victim = work.path().join("victim");
+    std::fs::create_dir(&victim).unwrap();
+    std::fs::write(victim.join("precious"), "keep me").unwrap();
+    let copy = |name: &str| -> PathBuf {
+        let d = work.path().join(name);
+        let status = Command::new("cp").arg("-a").arg(&done).arg(&d).status();
+        assert!(status.unwrap().success());
+        d
+    };
+    let faded = 4;
+    // A phase directory that climbs out (a pending phase's directory is emptied first).
+    for (name, value) in [("up", "../victim"), ("abs", victim.to_str().unwrap())] {
+        let dir = copy(name);
+        edit_record(&dir, |r| {
+            r["phases"][faded]["status"] = "pending".into();
+            r["phases"][faded]["dir"] = value.into();
+        });
+        let err = resume_refused(work.path(), &dir);
+        assert!(err.contains(value), "{err}");
+    }
+    // A phase directory that is a symbolic link out of the experiment.
+    let dir = copy("link");
+    std::fs::remove_dir_all(dir.join("05-faded")).unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("05-faded")).unwrap();
+    edit_record(&dir, |r| r["phases"][faded]["status"] = "pending".into());
+    assert!(resume_refused(work.path(), &dir).contains("symbolic link"));
+    // The simulated drive's state file outside the directory.
+    let dir = copy("state");
+    edit_record(&dir, |r| {
+        r["phases"][faded]["status"] = "pending".into();
+        r["drive_state"] = "../victim/drive.sim".into();
+    });
+    assert!(resume_refused(work.path(), &dir).contains("../victim/drive.sim"));
+    assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 1);
+    assert_eq!(
+        std::fs::read_to_string(victim.join("precious")).unwrap(),
+        "keep me"
+    );
+    // A group's member directory outside the group.
+    let group = work.path().join("group");
+    std::fs::create_dir(&group).unwrap();
+    let record = serde_json::json!({
+        "schema_version": 1, "tool": "ssdfade", "version": "0.1.0",
+        "command": "experiment vertex2", "command_line": [], "started_utc": "",
+        "ended_utc": null, "status": "interrupted",
+        "members": [{"target": "sim:vertex2-60g,scale=16", "run_dir": "../done", "status": "interrupted"}]
+    });
+    std::fs::write(group.join("group.json"), record.to_string()).unwrap();
+    assert!(resume_refused(work.path(), &group).contains("../done"));
+}
+
+/// A copy of the completed experiment `done` whose soak was cut short (it and every phase after
+/// it unfinished), its samples.jsonl rewritten by `damage` (lines without their newline).
+fn cut_soak(
+    work: &Path,
+    done: &Path,
+    name: &str,
+    damage: impl FnOnce(&mut Vec<String>),
+) -> PathBuf {
+    let dir = work.join(name);
+    assert!(Command::new("cp")
+        .arg("-a")
+        .arg(done)
+        .arg(&dir)
+        .status()
+        .unwrap()
+        .success());
+    edit_record(&dir, |r| {
+        for p in r["phases"].as_array_mut().unwrap().iter_mut().skip(3) {
+            p["status"] = "pending".into();
+        }
+        r["phases"][3]["status"] = "interrupted".into();
+    });
+    let soak = dir.join("04-soak");
+    let mut run = read_json(&soak.join("run.json"));
+    run["status"] = "interrupted".into();
+    std::fs::write(soak.join("run.json"), run.to_string()).unwrap();
+    let text = std::fs::read_to_string(soak.join("samples.jsonl")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    damage(&mut lines);
+    std::fs::write(soak.join("samples.jsonl"), lines.join("\n") + "\n").unwrap();
+    dir
+}
+
+#[test]
+fn a_damaged_sample_line_never_costs_the_good_samples_before_it() {
+    let work = tempfile::tempdir().unwrap();
+    let done = quick_vertex2(work.path(), "done");
+    let good: Vec<Value> = samples(&done.join("04-soak"));
+    assert!(good.len() >= 40, "{} samples", good.len());
+    // Damage at the end (a crash that wrote garbage): the 29 good samples before it are kept,
+    // and the record says how many lines were dropped.
+    let dir = cut_soak(work.path(), &done, "tail", |lines| {
+        lines.truncate(32);
+        lines[29] = "{\"index\": 29, garbage".into();
+        lines[30] = "\u{0}\u{0}\u{0}".into();
+        lines[31] = "{}".into();
+    });
+    json_ok(ssdfade(work.path()).arg("resume").arg(&dir).arg("--json"));
+    let soak = dir.join("04-soak");
+    let s = assert_series_continuous(&soak);
+    assert!(
+        s[..29] == good[..29],
+        "the samples before the damage changed"
+    );
+    let run = read_json(&soak.join("run.json"));
+    let r = &run["resumes"][0];
+    assert_eq!(r["index"], 29, "{run}");
+    assert_eq!(r["dropped_samples"], 3, "{run}");
+    assert!(
+        r["note"].as_str().unwrap().contains("3 damaged line"),
+        "{r}"
+    );
+    // Damage with good samples after it is refused naming the line; nothing is changed.
+    let dir = cut_soak(work.path(), &done, "middle", |lines| {
+        lines[9] = "{\"index\": 9, garbage".into();
+    });
+    let before = std::fs::read(dir.join("04-soak/samples.jsonl")).unwrap();
+    let out = ssdfade(work.path())
+        .arg("resume")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("04-soak/samples.jsonl:10: damaged"), "{err}");
+    assert_eq!(
+        std::fs::read(dir.join("04-soak/samples.jsonl")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn resume_refuses_a_missing_swapped_or_older_simulated_drive_without_advising_deletion() {
+    let work = tempfile::tempdir().unwrap();
+    let done = quick_vertex2(work.path(), "done");
+    let other = quick_vertex2(work.path(), "other");
+    let stamp = read_json(&done.join("experiment.json"))["drive_stamp"].clone();
+    assert_eq!(stamp["id"].as_str().unwrap().len(), 16, "{stamp}");
+    // Unfinished from the faded phase on, its drive then changed by `change`.
+    let cut = |name: &str, change: &dyn Fn(&Path)| -> PathBuf {
+        let d = work.path().join(name);
+        let status = Command::new("cp").arg("-a").arg(&done).arg(&d).status();
+        assert!(status.unwrap().success());
+        edit_record(&d, |r| {
+            for p in r["phases"].as_array_mut().unwrap().iter_mut().skip(4) {
+                p["status"] = "pending".into();
+            }
+        });
+        change(&d.join("drive.sim"));
+        d
+    };
+    type Change<'a> = &'a dyn Fn(&Path);
+    let cases: [(&str, Change, &str); 5] = [
+        ("missing", &|f| std::fs::remove_file(f).unwrap(), "missing"),
+        (
+            "empty",
+            &|f| std::fs::write(f, "").unwrap(),
+            "missing or empty",
+        ),
+        (
+            "swapped",
+            &|f| {
+                std::fs::copy(other.join("drive.sim"), f).unwrap();
+            },
+            "another simulated drive",
+        ),
+        (
+            "truncated",
+            &|f| {
+                let bytes = std::fs::read(f).unwrap();
+                std::fs::write(f, &bytes[..1000]).unwrap();
+            },
+            "truncated",
+        ),
+        ("older", &|_| {}, "older copy"),
+    ];
+    for (name, change, why) in cases {
+        let dir = cut(name, change);
+        if name == "older" {
+            // The record saw more saves than the drive holds: an older copy was put back.
+            let saves = stamp["saves"].as_u64().unwrap() + 1;
+            edit_record(&dir, |r| r["drive_stamp"]["saves"] = saves.into());
+        }
+        let before = std::fs::read(dir.join("drive.sim")).ok();
+        let err = resume_refused(work.path(), &dir);
+        assert!(err.contains(why), "{name}: {err}");
+        assert!(!err.contains("delete") && !err.contains("remove"), "{err}");
+        assert_eq!(std::fs::read(dir.join("drive.sim")).ok(), before, "{name}");
+    }
+    // The drive untouched, a resume goes on and the stamp follows the drive.
+    let dir = cut("own", &|_| {});
+    for phase in ["05-faded", "06-erase-2", "07-recovered"] {
+        std::fs::remove_dir_all(dir.join(phase)).unwrap();
+    }
+    json_ok(ssdfade(work.path()).arg("resume").arg(&dir).arg("--json"));
+    let now = read_json(&dir.join("experiment.json"))["drive_stamp"].clone();
+    assert_eq!(now["id"], stamp["id"]);
+    assert!(now["saves"].as_u64() > stamp["saves"].as_u64(), "{now}");
+}
+
+#[test]
+fn numbers_edited_into_records_are_refused_in_one_line_not_a_panic() {
+    let work = tempfile::tempdir().unwrap();
+    let done = quick_vertex2(work.path(), "done");
+    let copy = |name: &str| -> PathBuf {
+        let d = work.path().join(name);
+        let status = Command::new("cp").arg("-a").arg(&done).arg(&d).status();
+        assert!(status.unwrap().success());
+        std::fs::remove_dir_all(d.join("05-faded")).unwrap();
+        d
+    };
+    let edits: [(&str, &str, Value); 4] = [
+        ("long", "duration_s", 1e30.into()),
+        ("negative", "duration_s", (-5.0).into()),
+        ("interval", "interval_s", (-1.0).into()),
+        ("zero", "interval_s", 0.0.into()),
+    ];
+    for (name, field, value) in edits {
+        let dir = copy(name);
+        edit_record(&dir, |r| {
+            r["phases"][4]["status"] = "pending".into();
+            r["phases"][4]["params"][field] = value;
+        });
+        let err = resume_refused(work.path(), &dir);
+        assert!(err.contains(field), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // A run directory: an edited sample time, and an edited interval in run.json.
+    let refused = |dir: &Path, what: &str| {
+        let out = ssdfade(work.path()).arg("plot").arg(dir).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{what}: {err}");
+        err.to_string()
+    };
+    let run = work.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    for f in ["run.json", "samples.jsonl"] {
+        std::fs::copy(done.join("04-soak").join(f), run.join(f)).unwrap();
+    }
+    let text = std::fs::read_to_string(run.join("samples.jsonl")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut third: Value = serde_json::from_str(&lines[2]).unwrap();
+    third["t_end_s"] = 1e30.into();
+    lines[2] = third.to_string();
+    std::fs::write(run.join("samples.jsonl"), lines.join("\n") + "\n").unwrap();
+    assert!(refused(&run, "sample").contains("samples.jsonl:3"));
+    std::fs::write(run.join("samples.jsonl"), text).unwrap();
+    let mut info = read_json(&run.join("run.json"));
+    info["workload"]["interval"] = (-1.0).into();
+    std::fs::write(run.join("run.json"), info.to_string()).unwrap();
+    assert!(refused(&run, "run.json").contains("-1"));
 }

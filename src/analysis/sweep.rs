@@ -8,7 +8,7 @@ use crate::results::{Experiment, Run, Status};
 use super::Figures;
 
 impl SweepPoint {
-    /// The point `name` measured by `run`; `threads` for a thread sweep.
+    /// The point `name` measured by `run` (`run_dir` as loaded); `threads` for a thread sweep.
     pub fn of(name: &str, run: &Run, threads: bool) -> SweepPoint {
         let f = Figures::of_run(run);
         let summary = run.info.summary.as_ref();
@@ -44,7 +44,10 @@ pub fn table(exp: &Experiment) -> SweepTable {
         .filter(|p| p.record.status == Status::Completed)
         .filter_map(|p| {
             let run = p.run.as_ref()?;
-            Some(SweepPoint::of(&p.record.phase.name, run, axis == "threads"))
+            let mut point = SweepPoint::of(&p.record.phase.name, run, axis == "threads");
+            // Relative to the experiment directory, which can be moved or copied.
+            point.run_dir = p.record.dir.clone()?;
+            Some(point)
         })
         .collect();
     SweepTable {

@@ -149,4 +149,8 @@ impl Device for PathDevice {
     fn wants_state_file(&self) -> bool {
         false
     }
+
+    fn saved_state(&self) -> anyhow::Result<Option<crate::drive::StateStamp>> {
+        Ok(None)
+    }
 }

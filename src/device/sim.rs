@@ -200,6 +200,10 @@ impl Device for SimTarget {
     fn wants_state_file(&self) -> bool {
         self.spec.state.is_none()
     }
+
+    fn saved_state(&self) -> anyhow::Result<Option<crate::drive::StateStamp>> {
+        crate::sim::saved_stamp(&self.spec.text)
+    }
 }
 
 /// A simulated drive opened to erase the state it keeps.

@@ -143,6 +143,9 @@ pub trait Device {
     /// A device that keeps its state but was given no file to keep it in: an experiment gives
     /// it one in its directory.
     fn wants_state_file(&self) -> bool;
+    /// Which saved state the device holds now (`None`: it keeps none, or none is saved yet);
+    /// bad input when the saved state cannot be trusted.
+    fn saved_state(&self) -> anyhow::Result<Option<crate::drive::StateStamp>>;
 }
 
 /// A path's last component, or `fallback`.

@@ -124,6 +124,7 @@ pub fn new_record(
         name: name.into(),
         target: setup.target.clone(),
         drive_state,
+        drive_stamp: None,
         identity: runner::identity_of(&setup.target)?,
         options: setup.options.clone(),
         settings,

@@ -96,8 +96,51 @@ pub fn start(
             dir.display()
         );
     }
+    if record.drive_state.is_some() {
+        // The drive is made and saved now, so the record holds its stamp from the start.
+        let drive = crate::device::open(&effective_target(&dir, &record))?;
+        drive.idle(0.0, &AtomicBool::new(false))?;
+        record.drive_stamp = drive.saved_state()?;
+    }
     record.save(&dir)?;
     run_phases(&dir, record, interrupt, observer)
+}
+
+/// Refuses to resume an experiment whose simulated drive is not the one it left: missing (a
+/// new drive would silently start the protocol over), another drive, or an older copy.
+fn check_own_drive(dir: &Path, record: &ExperimentRecord) -> anyhow::Result<()> {
+    let Some(file) = &record.drive_state else {
+        return Ok(());
+    };
+    let path = dir.join(file);
+    let keep = "resume refused, nothing was changed";
+    let now = match crate::device::open(&effective_target(dir, record))?.saved_state() {
+        Ok(now) => now,
+        Err(e) => bad_input!(
+            "the experiment's simulated drive cannot be used ({e:#}): put back the experiment's own {} (from a copy of the experiment directory); {keep}",
+            path.display()
+        ),
+    };
+    let started = record.phases.iter().any(|p| p.attempts > 0);
+    match (&record.drive_stamp, now) {
+        (Some(_), None) | (None, None) if started => bad_input!(
+            "the experiment's simulated drive {} is missing or empty, and its phases so far wrote to it (a new drive would start the story over): put the file back from a copy of the experiment directory; {keep}",
+            path.display()
+        ),
+        (Some(want), Some(now)) if now.id != want.id => bad_input!(
+            "{} holds another simulated drive (id {}) than the one this experiment made (id {}): put the experiment's own drive back; {keep}",
+            path.display(),
+            now.id,
+            want.id
+        ),
+        (Some(want), Some(now)) if now.saves < want.saves => bad_input!(
+            "{} is an older copy of the experiment's drive (saved {} times; the experiment saw {}): put the latest one back; {keep}",
+            path.display(),
+            now.saves,
+            want.saves
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// Checks before anything is created that every phase can run: the target passes the safety
@@ -174,6 +217,7 @@ pub fn resume(
             record.identity.serial.as_deref().unwrap_or("?")
         );
     }
+    check_own_drive(&dir, &record)?;
     run_phases(&dir, record, interrupt, observer)
 }
 
@@ -220,6 +264,12 @@ fn run_phases(
         record.save(dir)?;
         observer.phase_started(i, &record.phases[i]);
         let result = run_phase(dir, &record, i, &target, &interrupt, observer);
+        if record.drive_state.is_some() {
+            // The drive as the phase left it (a drive that cannot be read stays as last seen).
+            if let Ok(Some(stamp)) = crate::device::open(&target).and_then(|d| d.saved_state()) {
+                record.drive_stamp = Some(stamp);
+            }
+        }
         let p = &mut record.phases[i];
         p.ended_utc = Some(utc_now());
         let end = match result {
@@ -286,6 +336,7 @@ fn run_phase(
         PhaseKind::Measure(params) | PhaseKind::SweepPoint(params) | PhaseKind::Soak(params) => {
             let soak = matches!(p.phase.kind, PhaseKind::Soak(_));
             let sub = sub.expect("run phases have a directory");
+            follow_move(&sub, record, target)?;
             let request = run_request(record, p, params, target, &sub, soak, interrupt);
             let mut run_observer = observer.run_observer(p);
             run_in(&request, soak, run_observer.as_mut())
@@ -360,6 +411,24 @@ fn run_request(
             None
         },
     }
+}
+
+/// A phase run of an experiment directory moved or copied since it ran names the experiment's
+/// simulated drive where it was then: it is the same drive, named now where it is.
+fn follow_move(sub: &Path, record: &ExperimentRecord, target: &str) -> anyhow::Result<()> {
+    let (Some(file), Ok(mut info)) = (&record.drive_state, read_info(sub)) else {
+        return Ok(());
+    };
+    let recorded = &info.target.path;
+    let moved = recorded != target
+        && recorded
+            .strip_prefix(&format!("{},state=", record.target))
+            .is_some_and(|state| Path::new(state).ends_with(file));
+    if moved {
+        info.target.path = target.to_string();
+        crate::results::write_json_atomic(&sub.join(crate::results::run::FILE), &info)?;
+    }
+    Ok(())
 }
 
 /// Runs (or finishes) a measure or soak in its directory.

@@ -39,6 +39,11 @@ pub struct ExperimentRecord {
     /// directory, that keeps it the same drive across phases and resumes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drive_state: Option<String>,
+    /// The experiment's simulated drive as last seen (its id, drawn when the experiment made
+    /// it, and its saves, updated after every phase): a resume refuses a missing drive,
+    /// another one, or an older copy of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_stamp: Option<crate::drive::StateStamp>,
     /// The target's identity when the experiment started (a resume refuses another drive).
     #[serde(default)]
     pub identity: TargetIdentity,
@@ -252,13 +257,60 @@ impl ExperimentRecord {
                 path.display()
             ),
         }
-        match serde_json::from_value(value) {
-            Ok(r) => Ok(r),
+        let record: ExperimentRecord = match serde_json::from_value(value) {
+            Ok(r) => r,
             Err(e) => bad_input!(
                 "{} is corrupt ({e}): it can be neither read nor resumed; start a new experiment",
                 path.display()
             ),
+        };
+        record.check_names(dir, &path)?;
+        if let Err(why) = record.check_numbers() {
+            bad_input!(
+                "{} is corrupt ({why}): the record was edited or is damaged; it can be neither read nor resumed",
+                path.display()
+            );
         }
+        Ok(record)
+    }
+
+    /// Every time the record holds can be a time (see [`super::valid`]).
+    fn check_numbers(&self) -> Result<(), String> {
+        use super::valid::{period, seconds};
+        // 0 in a record older than the field: no steady-state rounds were asked for.
+        seconds("options.ss_round_s", self.options.ss_round_s)?;
+        if let Some(c) = self.options.checkpoint_s {
+            period("options.checkpoint_s", c)?;
+        }
+        for p in &self.phases {
+            let name = &p.phase.name;
+            match &p.phase.kind {
+                PhaseKind::Measure(r) | PhaseKind::SweepPoint(r) | PhaseKind::Soak(r) => {
+                    if let Some(d) = r.duration_s {
+                        seconds(&format!("phase {name}: duration_s"), d)?;
+                    }
+                    period(&format!("phase {name}: interval_s"), r.interval_s)?;
+                }
+                PhaseKind::Idle(idle) => seconds(&format!("phase {name}: seconds"), idle.seconds)?,
+                PhaseKind::Erase(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a record whose phase directories or drive state file are not names inside
+    /// `dir` (see [`super::names`]).
+    fn check_names(&self, dir: &Path, path: &Path) -> anyhow::Result<()> {
+        if let Some(file) = &self.drive_state {
+            super::names::check_own(dir, path, "drive_state", file)?;
+        }
+        for p in &self.phases {
+            if let Some(d) = &p.dir {
+                let field = format!("the dir of phase {}", p.phase.name);
+                super::names::check_own(dir, path, &field, d)?;
+            }
+        }
+        Ok(())
     }
 
     /// Refuses to resume a record of another version than this build writes (one line, exit 2).

@@ -58,6 +58,9 @@ impl GroupRecord {
         let record: GroupRecord =
             serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
         super::version::check(&path, record.schema_version, SCHEMA_VERSION)?;
+        for m in &record.members {
+            super::names::check_own(dir, &path, "a member's run_dir", &m.run_dir)?;
+        }
         Ok(record)
     }
 }

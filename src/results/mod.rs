@@ -13,6 +13,7 @@ pub mod experiment;
 mod experiment_dir;
 pub mod group;
 mod listing;
+mod names;
 pub mod phase;
 pub mod plp;
 mod reader;
@@ -25,6 +26,7 @@ mod steady;
 mod summary;
 pub mod sweep;
 mod table;
+mod valid;
 mod version;
 
 use std::fs::{File, OpenOptions};
@@ -41,7 +43,7 @@ pub use experiment_dir::{is_experiment, load_experiment, Experiment, LoadedPhase
 pub use group::{GroupRecord, MemberRecord};
 pub use listing::{list_runs, RunListing};
 pub use phase::{Phase, PhaseKind, RunParams};
-pub use reader::{load_run, read_samples, Run};
+pub use reader::{load_run, read_samples, read_samples_to_damage, Damage, Run};
 pub use record::{write_json_atomic, ProcessStamp};
 pub use run::{read_info, Resume, RunInfo, TargetRecord};
 pub use status::Status;

@@ -51,6 +51,34 @@ pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
 /// Reads `samples.jsonl` line by line. A line that does not parse is bad input naming its line
 /// number, except the last line when it lacks its newline (torn by a crash), which is skipped.
 pub fn read_samples(dir: &Path) -> anyhow::Result<Vec<Sample>> {
+    let (samples, damage) = read_samples_to_damage(dir)?;
+    match damage {
+        Some(d) => bad_input!(
+            "{}:{}: damaged sample line ({}): remove or repair that line to plot the rest",
+            d.path.display(),
+            d.line,
+            d.why
+        ),
+        None => Ok(samples),
+    }
+}
+
+/// Where samples.jsonl stops being readable.
+#[derive(Clone, Debug)]
+pub struct Damage {
+    pub path: PathBuf,
+    /// The first damaged line (1-based).
+    pub line: usize,
+    pub why: String,
+    /// Lines from the damaged one to the end of the file.
+    pub lines_from_there: usize,
+    /// Some line after the damaged one holds a good sample.
+    pub good_after: bool,
+}
+
+/// Reads the samples of `dir` up to the first damaged line, and says where that is (a torn last
+/// line, without its newline, is skipped as a crash mid-write, not damage).
+pub fn read_samples_to_damage(dir: &Path) -> anyhow::Result<(Vec<Sample>, Option<Damage>)> {
     let path = dir.join("samples.jsonl");
     let file = match File::open(&path) {
         Ok(f) => f,
@@ -61,26 +89,40 @@ pub fn read_samples(dir: &Path) -> anyhow::Result<Vec<Sample>> {
     };
     let mut reader = BufReader::new(file);
     let mut samples = Vec::new();
-    let mut line = String::new();
+    let mut damage: Option<Damage> = None;
+    let mut line = Vec::new();
     for number in 1.. {
         line.clear();
-        match reader.read_line(&mut line) {
+        match reader.read_until(b'\n', &mut line) {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => bad_input!("{}:{number}: cannot read the line: {e}", path.display()),
         }
-        let complete = line.ends_with('\n');
-        if line.trim().is_empty() && complete {
+        let complete = line.ends_with(b"\n");
+        if line.trim_ascii().is_empty() && complete {
             continue;
         }
-        match serde_json::from_str::<Sample>(line.trim_end()) {
+        let parsed = serde_json::from_slice::<Sample>(line.trim_ascii_end())
+            .map_err(|e| e.to_string())
+            .and_then(|s| super::valid::sample(&s).map(|()| s));
+        if let Some(d) = &mut damage {
+            d.lines_from_there += 1;
+            d.good_after |= parsed.is_ok();
+            continue;
+        }
+        match parsed {
             Ok(sample) => samples.push(sample),
             Err(_) if !complete => break,
-            Err(e) => bad_input!(
-                "{}:{number}: damaged sample line ({e}): remove or repair that line to plot the rest",
-                path.display()
-            ),
+            Err(e) => {
+                damage = Some(Damage {
+                    path: path.clone(),
+                    line: number,
+                    why: e,
+                    lines_from_there: 1,
+                    good_after: false,
+                })
+            }
         }
     }
-    Ok(samples)
+    Ok((samples, damage))
 }

@@ -78,8 +78,8 @@ pub struct Resume {
     /// Wall seconds between the last sample kept being written and the resume (the drive
     /// sat idle or was powered off meanwhile); `None` when not known.
     pub outage_s: Option<f64>,
-    /// Samples found after the last one kept and dropped (a simulated drive saved before them:
-    /// the drive and the series must agree).
+    /// Samples found after the last one kept and dropped: a simulated drive saved before them
+    /// (the drive and the series must agree), or damaged lines at the end of samples.jsonl.
     pub dropped_samples: u64,
     pub note: String,
 }

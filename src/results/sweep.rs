@@ -60,6 +60,6 @@ pub struct SweepPoint {
     /// 1000 × qd / IOPS ms (`null` when nothing completed).
     pub little_ms: Option<f64>,
     pub engine: String,
-    /// The point's run directory.
+    /// The point's run directory, relative to the experiment directory.
     pub run_dir: String,
 }

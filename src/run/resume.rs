@@ -14,7 +14,9 @@ use std::time::{Duration, SystemTime};
 use super::{execute, open, CreatedFile, Outcome, RunObserver, RunRequest};
 use crate::bad_input;
 use crate::results::Status;
-use crate::results::{read_info, read_samples, utc_now, ProcessStamp, Resume, RunDir, Summary};
+use crate::results::{
+    read_info, read_samples_to_damage, utc_now, ProcessStamp, Resume, RunDir, Summary,
+};
 use crate::stats::{LatencySummary, Sample};
 
 /// Continues the run in `request.out` (which must hold one that did not complete) with the
@@ -48,7 +50,18 @@ pub fn continue_run(
             request.target
         );
     }
-    let samples = read_samples(&dir).unwrap_or_default();
+    // Good samples before a damaged line are kept; damage with good samples after it is
+    // refused (naming the line) rather than dropping them.
+    let (samples, damage) = read_samples_to_damage(&dir)?;
+    if let Some(d) = damage.as_ref().filter(|d| d.good_after) {
+        bad_input!(
+            "{}:{}: damaged sample line ({}) with good samples after it: repair that line, then resume (nothing was changed)",
+            d.path.display(),
+            d.line,
+            d.why
+        );
+    }
+    let damaged = damage.map_or(0, |d| d.lines_from_there);
     let outage_s = std::fs::metadata(dir.join("samples.jsonl"))
         .and_then(|m| m.modified())
         .ok()
@@ -84,6 +97,13 @@ pub fn continue_run(
                 .to_string(),
         )
     };
+    let note = match damaged {
+        0 => note,
+        n => format!(
+            "{note}; {n} damaged line(s) at the end of samples.jsonl dropped (the {} good samples before them kept)",
+            samples.len()
+        ),
+    };
     let kept = samples[..keep].to_vec();
     let run_dir = RunDir::reopen(&dir, &kept)?;
     let (index, at_s) = kept.last().map_or((0, 0.0), |s| (s.index + 1, s.t_end_s));
@@ -106,7 +126,7 @@ pub fn continue_run(
         at_s,
         resumed_utc: utc_now(),
         outage_s: (!opened.device.keeps_state()).then_some(outage_s).flatten(),
-        dropped_samples: (samples.len() - keep) as u64,
+        dropped_samples: (samples.len() - keep + damaged) as u64,
         note,
     });
     info.status = Status::Running;

@@ -39,6 +39,16 @@ fn max_of(v: &[f64; 5]) -> f64 {
     v.iter().copied().fold(0.0, f64::max)
 }
 
+/// Which drive a state file holds, and how often it was saved: an experiment records it, so a
+/// resume can tell its own drive from another one or an older copy of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DriveStamp {
+    /// Drawn when the drive is made (0: a file older than the stamp).
+    pub id: u64,
+    /// Saves since the drive was made.
+    pub saves: u64,
+}
+
 /// Lifetime figures that outlive the FTL's per-session counters (kept in the state file).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Lifetime {
@@ -171,6 +181,8 @@ pub struct SimDevice {
     fold_carry: f64,
     /// Where the last read ended (simulated bytes): a read starting there is sequential.
     next_read: u64,
+    /// Which drive this is (kept in the state file).
+    stamp: DriveStamp,
     /// Latencies as the host sees them (see [`SimDevice::set_host_protocol`]).
     host_protocol: bool,
 }
@@ -215,6 +227,10 @@ impl SimDevice {
             fold_slots: 0,
             fold_carry: 0.0,
             next_read: u64::MAX,
+            stamp: DriveStamp {
+                id: crate::workload::fresh_seed(),
+                saves: 0,
+            },
             host_protocol: false,
         }
     }
@@ -238,6 +254,14 @@ impl SimDevice {
     /// Sets lifetime figures loaded from a state file (on a drive just rebuilt from it).
     pub fn set_lifetime(&mut self, life: Lifetime) {
         self.life = life;
+    }
+
+    pub fn stamp(&self) -> DriveStamp {
+        self.stamp
+    }
+
+    pub fn set_stamp(&mut self, stamp: DriveStamp) {
+        self.stamp = stamp;
     }
 
     /// What the device has done since it was made or loaded.

@@ -86,12 +86,16 @@ impl SimDrive {
         &mut self.device
     }
 
-    /// Saves the drive to its state file (nothing without `state=`).
+    /// Saves the drive to its state file (nothing without `state=`), counting the save in its
+    /// stamp.
     pub fn save(&mut self) -> anyhow::Result<()> {
-        match &mut self.store {
-            Some(store) => store.replace(|w| state::encode(&self.device, w)),
-            None => Ok(()),
-        }
+        let Some(store) = &mut self.store else {
+            return Ok(());
+        };
+        let mut stamp = self.device.stamp();
+        stamp.saves += 1;
+        self.device.set_stamp(stamp);
+        store.replace(|w| state::encode(&self.device, w))
     }
 
     /// Applies an erase, saves the drive and returns one line saying what was done.
@@ -206,6 +210,29 @@ impl std::fmt::Display for PowerCutReport {
             "power cut (cache={}): {} acknowledged 4 KiB writes lost ({why})",
             self.cache, self.lost_writes
         )
+    }
+}
+
+/// The stamp of the drive saved in the spec's `state=` file; `None` when none is saved (no
+/// `state=`, no file, or an empty one). A file that cannot be trusted is bad input saying why.
+pub fn saved_stamp(spec: &SimSpec) -> anyhow::Result<Option<super::device::DriveStamp>> {
+    let Some(path) = &spec.state else {
+        return Ok(None);
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => bad_input!("cannot read state={} ({e})", path.display()),
+    };
+    let len = file.metadata()?.len();
+    if len == 0 {
+        return Ok(None);
+    }
+    check_memory(spec)?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    match state::decode(spec, &mut reader, len) {
+        Ok(dev) => Ok(Some(dev.stamp())),
+        Err(why) => bad_input!("state={} {why}", path.display()),
     }
 }
 

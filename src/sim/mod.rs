@@ -170,6 +170,16 @@ pub fn wear_of(dev: &SimDevice) -> SimWear {
     }
 }
 
+/// Which drive the spec's `state=` file holds and how often it was saved (`None`: no saved
+/// drive).
+pub fn saved_stamp(spec: &str) -> anyhow::Result<Option<crate::drive::StateStamp>> {
+    let stamp = drive::saved_stamp(&SimSpec::parse(spec)?)?;
+    Ok(stamp.map(|s| crate::drive::StateStamp {
+        id: format!("{:016x}", s.id),
+        saves: s.saves,
+    }))
+}
+
 /// The drive of `spec` as last saved in its `state=` file, or new (read-only: not locked).
 pub fn open_device(spec: &SimSpec) -> anyhow::Result<SimDevice> {
     drive::saved_device(spec)

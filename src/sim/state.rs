@@ -26,7 +26,7 @@
 
 use std::io::{self, Read, Write};
 
-use super::device::{geometry, Lifetime, SimDevice};
+use super::device::{geometry, DriveStamp, Lifetime, SimDevice};
 use super::ftl::{BlockState, Ftl, Geometry, GC_RESERVE, UNMAPPED};
 use super::spec::SimSpec;
 
@@ -47,6 +47,8 @@ const BLOCK_STATES: [u8; 4] = *b"BSTA";
 const FREE_POOL: [u8; 4] = *b"FREE";
 const MAP: [u8; 4] = *b"MAP ";
 const UNFLUSHED: [u8; 4] = *b"CACH";
+/// Which drive and how many saves ([`DriveStamp`]); written second, so it is read cheaply.
+const STAMP: [u8; 4] = *b"DRID";
 
 /// Why a state file was refused (the caller prefixes the path and says what to do).
 pub type Refusal = String;
@@ -58,6 +60,10 @@ pub fn encode<W: Write + io::Seek>(dev: &SimDevice, w: &mut W) -> io::Result<()>
     let (map, erase_count, states, free, frontier, write_ptr) = dev.ftl().persistent();
     let life = dev.lifetime();
     section(&mut out, IDENTITY, identity_key(&dev.spec).as_bytes())?;
+    let stamp = dev.stamp();
+    let mut body = stamp.id.to_le_bytes().to_vec();
+    body.extend_from_slice(&stamp.saves.to_le_bytes());
+    section(&mut out, STAMP, &body)?;
     let mut body = Vec::with_capacity(40);
     for v in [life.power_on_s, life.history_pe, life.slc_fill_bytes] {
         body.extend_from_slice(&v.to_bits().to_le_bytes());
@@ -170,6 +176,7 @@ struct Parts {
     free: Option<Vec<u32>>,
     map: Option<Vec<[u32; 2]>>,
     unflushed: Vec<(u32, u32)>,
+    stamp: DriveStamp,
 }
 
 fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
@@ -237,6 +244,14 @@ fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
                     }
                 }
                 parts.life = Some(life);
+            }
+            STAMP => {
+                expect(16)?;
+                let v = read_u64s(r, 2).map_err(io)?;
+                parts.stamp = DriveStamp {
+                    id: v[0],
+                    saves: v[1],
+                };
             }
             FRONTIER => {
                 expect(8)?;
@@ -316,6 +331,7 @@ impl Parts {
         .map_err(|e| format!("is inconsistent: {e}"))?;
         let mut dev = SimDevice::from_parts(spec, ftl);
         dev.set_lifetime(life);
+        dev.set_stamp(self.stamp);
         if self.unflushed.len() > dev.cache_pages() {
             return Err(format!(
                 "is inconsistent: {} unflushed writes in a cache of {} pages",

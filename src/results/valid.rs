@@ -1,0 +1,86 @@
+//! The numbers a record holds, checked when it is read: a time that is negative, not finite or
+//! beyond any run (an edit like `-5`, `1e30`) is refused like a type error, one line naming the
+//! field, before anything computes a duration from it.
+
+/// The longest time any record can hold: ten years, in seconds.
+pub const MAX_SECONDS: f64 = 10.0 * 365.25 * 86400.0;
+
+/// `v` as a number of seconds a record can hold, or why not.
+pub fn seconds(field: &str, v: f64) -> Result<(), String> {
+    if v.is_finite() && (0.0..=MAX_SECONDS).contains(&v) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{field} is {v}, not a number of seconds from 0 to {MAX_SECONDS}"
+        ))
+    }
+}
+
+/// `v` as a sample period: more than 0 seconds.
+pub fn period(field: &str, v: f64) -> Result<(), String> {
+    seconds(field, v)?;
+    if v > 0.0 {
+        Ok(())
+    } else {
+        Err(format!("{field} is 0: a period must be longer than 0 s"))
+    }
+}
+
+/// A sample whose times run backwards or out of range, or whose rates or latencies are
+/// negative, cannot have been measured.
+pub fn sample(s: &crate::stats::Sample) -> Result<(), String> {
+    seconds("t_start_s", s.t_start_s)?;
+    seconds("t_end_s", s.t_end_s)?;
+    if s.t_end_s < s.t_start_s {
+        return Err(format!(
+            "t_end_s {} is before t_start_s {}",
+            s.t_end_s, s.t_start_s
+        ));
+    }
+    let lats = [
+        ("lat_us", s.lat_us),
+        ("read.lat_us", s.read.as_ref().and_then(|d| d.lat_us)),
+        ("write.lat_us", s.write.as_ref().and_then(|d| d.lat_us)),
+    ];
+    for (name, lat) in lats {
+        let Some(l) = lat else { continue };
+        for (what, v) in [
+            ("mean", l.mean),
+            ("p50", l.p50),
+            ("p99", l.p99),
+            ("p999", l.p999),
+            ("max", l.max),
+        ] {
+            if !v.is_finite() || v < 0.0 {
+                return Err(format!("{name}.{what} is {v}, not a latency"));
+            }
+        }
+    }
+    for (name, v) in [("iops", s.iops), ("mb_per_s", s.mb_per_s)] {
+        if !v.is_finite() || v < 0.0 {
+            return Err(format!("{name} is {v}, not a rate"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_outside_what_a_run_can_take_are_refused() {
+        for ok in [0.0, 1.5, MAX_SECONDS] {
+            assert!(seconds("t", ok).is_ok(), "{ok}");
+        }
+        for bad in [-1.0, f64::NAN, f64::INFINITY, 1e30] {
+            assert!(
+                seconds("t", bad)
+                    .unwrap_err()
+                    .contains("not a number of seconds"),
+                "{bad}"
+            );
+        }
+        assert!(period("interval_s", 0.0).is_err());
+    }
+}
