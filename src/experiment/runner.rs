@@ -203,6 +203,7 @@ fn run_phases(
     let _lock = lock(dir)?;
     let target = effective_target(dir, &record);
     record.status = Status::Running;
+    record.interrupted_by = None;
     record.save(dir)?;
     observer.started(dir, &record);
     for i in 0..record.phases.len() {
@@ -251,6 +252,9 @@ fn run_phases(
         observer.phase_finished(i, &record.phases[i]);
         if end != RunEnd::Completed {
             record.status = Status::of_end(&end);
+            if end == RunEnd::Interrupted {
+                record.interrupted_by = crate::run::interrupted_by();
+            }
             record.save(dir)?;
             crate::observe::finish::experiment(dir, true);
             observer.finished(&record);

@@ -317,6 +317,7 @@ fn execute(
         status: Status::Running,
         ended_utc: None,
         end: None,
+        interrupted_by: None,
         summary: None,
         drive_before: drive_before.clone(),
         drive_after: None,
