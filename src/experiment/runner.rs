@@ -255,6 +255,28 @@ fn lock(dir: &Path) -> anyhow::Result<std::fs::File> {
     Ok(file)
 }
 
+/// Ends the experiment before its last phase (interrupted or failed): recorded, charts and
+/// report of what ran drawn.
+fn stop_early(
+    dir: &Path,
+    mut record: ExperimentRecord,
+    end: RunEnd,
+    observer: &mut dyn ExperimentObserver,
+) -> anyhow::Result<ExperimentOutcome> {
+    record.status = Status::of_end(&end);
+    if end == RunEnd::Interrupted {
+        record.interrupted_by = crate::run::interrupted_by();
+    }
+    record.save(dir)?;
+    crate::observe::finish::experiment(dir, true);
+    observer.finished(&record);
+    Ok(ExperimentOutcome {
+        dir: dir.to_path_buf(),
+        record,
+        end,
+    })
+}
+
 fn run_phases(
     dir: &Path,
     mut record: ExperimentRecord,
@@ -270,6 +292,10 @@ fn run_phases(
     for i in 0..record.phases.len() {
         if record.phases[i].status == Status::Completed {
             continue;
+        }
+        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            // Between phases: the next one is not started.
+            return stop_early(dir, record, RunEnd::Interrupted, observer);
         }
         {
             let p = &mut record.phases[i];
@@ -312,18 +338,7 @@ fn run_phases(
         crate::observe::finish::experiment(dir, false);
         observer.phase_finished(i, &record.phases[i]);
         if end != RunEnd::Completed {
-            record.status = Status::of_end(&end);
-            if end == RunEnd::Interrupted {
-                record.interrupted_by = crate::run::interrupted_by();
-            }
-            record.save(dir)?;
-            crate::observe::finish::experiment(dir, true);
-            observer.finished(&record);
-            return Ok(ExperimentOutcome {
-                dir: dir.to_path_buf(),
-                record,
-                end,
-            });
+            return stop_early(dir, record, end, observer);
         }
     }
     record.status = Status::Completed;
