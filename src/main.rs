@@ -59,8 +59,9 @@ fn main() {
     let code = match result {
         Ok(RunEnd::Completed) => 0,
         Ok(RunEnd::Interrupted) => {
+            let by = ssdfade::run::interrupted_by().map_or(String::new(), |s| format!(" ({s})"));
             say(format_args!(
-                "ssdfade: interrupted; what was recorded so far is kept"
+                "ssdfade: interrupted{by}; what was recorded so far is kept"
             ));
             130
         }

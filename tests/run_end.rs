@@ -272,3 +272,107 @@ fn a_refused_run_or_erase_creates_no_directory() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn a_hangup_ends_a_soak_as_interrupted_with_hangup_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = file_soak(dir.path());
+    let run = dir.path().join("run");
+    wait_for_samples(&mut child, &run, 3);
+    signal(&child, nix::sys::signal::SIGHUP);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted (hangup)"), "{stderr}");
+    let info = read_info(&run).unwrap();
+    assert_eq!(info.status, Status::Interrupted);
+    assert_eq!(info.interrupted_by.as_deref(), Some("hangup"));
+    assert!(read_samples(&run).unwrap().len() >= 3);
+    assert_eq!(runs_json(dir.path())[0]["status"], "interrupted");
+}
+
+#[test]
+fn a_soak_started_with_hangups_ignored_keeps_running_through_one() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = ssdfade(dir.path());
+    cmd.args(["soak", "t.img", "--size", "32M", "--interval", "100ms"])
+        .args(["--duration", "2s", "--out", "run"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: only an async-signal-safe call between fork and exec, as `nohup` does.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let run = dir.path().join("run");
+    wait_for_samples(&mut child, &run, 3);
+    signal(&child, nix::sys::signal::SIGHUP);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let info = read_info(&run).unwrap();
+    assert_eq!(info.status, Status::Completed);
+    assert_eq!(info.interrupted_by, None);
+}
+
+#[test]
+fn a_hangup_interrupts_an_experiment_that_resumes_to_its_end() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("exp");
+    let mut child = ssdfade(work.path())
+        .args(["experiment", "wsat", "sim:vertex2-60g,scale=16", "--out"])
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    let run = loop {
+        let started = std::fs::read_dir(&dir).ok().and_then(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| p.join("samples.jsonl").exists())
+        });
+        if let Some(run) = started {
+            break run;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "ended before a phase");
+        assert!(t0.elapsed() < Duration::from_secs(60), "no phase started");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    wait_for_samples(&mut child, &run, 2);
+    signal(&child, nix::sys::signal::SIGHUP);
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    assert_eq!(record["status"], "interrupted", "{record}");
+    assert_eq!(record["interrupted_by"], "hangup", "{record}");
+    let info = read_info(&run).unwrap();
+    assert_eq!(info.status, Status::Interrupted);
+    assert_eq!(info.interrupted_by.as_deref(), Some("hangup"));
+
+    let out = ssdfade(work.path())
+        .arg("resume")
+        .arg(&dir)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    assert_eq!(record["status"], "completed", "{record}");
+    assert!(record.get("interrupted_by").is_none(), "{record}");
+}

@@ -410,3 +410,92 @@ fn refused_run_leaves_no_new_test_file_behind() {
         );
     }
 }
+
+/// Refused with status 2 and one line holding `expect`, run in an empty directory that stays
+/// empty (no experiment, run or results directory made).
+fn refused_in_empty_dir(args: &[&str], expect: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path()).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(expect),
+        "{args:?}: expected '{expect}' in: {stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "{args:?} left {left:?}");
+}
+
+#[test]
+fn options_that_do_not_apply_are_refused_before_any_directory_is_made() {
+    let sim = "sim:vertex2-60g";
+    refused_in_empty_dir(
+        &["sweep", sim, "--threads", "1,2", "--point-duration", "2s"],
+        "the threads engine does not apply to sim:vertex2-60g",
+    );
+    refused_in_empty_dir(
+        &["measure", sim, "--preset", "cdm", "--size", "1G"],
+        "--size does not apply to sim:vertex2-60g",
+    );
+    refused_in_empty_dir(
+        &[
+            "experiment",
+            "vertex2",
+            sim,
+            "--erase-method",
+            "nvme-format",
+        ],
+        "phase erase-1: --method nvme-format does not apply to a simulated drive",
+    );
+    refused_in_empty_dir(
+        &[
+            "experiment",
+            "hir",
+            sim,
+            "--erase-method",
+            "ata-secure-erase",
+        ],
+        "phase purge: --method ata-secure-erase does not apply",
+    );
+}
+
+#[test]
+fn periods_too_short_to_mean_anything_are_refused_up_front() {
+    let sim = "sim:vertex2-60g";
+    refused_in_empty_dir(
+        &["experiment", "vertex2", sim, "--checkpoint", "0s"],
+        "--checkpoint 0 s: give a period above zero",
+    );
+    refused_in_empty_dir(
+        &["experiment", "vertex2", sim, "--ss-round", "5s"],
+        "--ss-round 5 s is shorter than the 10 s sample interval of phase soak",
+    );
+    refused_in_empty_dir(
+        &["soak", sim, "--ss-round", "1s"],
+        "--ss-round 1s is shorter than the sample interval 10s",
+    );
+    refused_in_empty_dir(
+        &["soak", sim, "--ss-round", "0s", "--interval", "1s"],
+        "--ss-round 0s is shorter than the sample interval 1s",
+    );
+    refused_in_empty_dir(
+        &["slog", sim, "--sustain", "1500ms"],
+        "--sustain 1.5 s is shorter than two of its 1 s intervals",
+    );
+}
+
+#[test]
+fn plans_that_would_explode_are_refused_before_they_are_built() {
+    let sim = "sim:vertex2-60g";
+    refused_in_empty_dir(
+        &["experiment", "hir", sim, "--bursts", "1000000"],
+        "--bursts 1000000: from 1 to 360 bursts per wait state",
+    );
+    let many: Vec<String> = (1..=65).map(|n| n.to_string()).collect();
+    let many = many.join(",");
+    refused_in_empty_dir(
+        &["sweep", sim, "--qd", &many],
+        "--qd lists 65 points: a sweep takes at most 64",
+    );
+}

@@ -96,7 +96,8 @@ impl Device for SimTarget {
         Ok((id.size_bytes, u64::from(id.logical_block)))
     }
 
-    fn check(&self, _gates: &Gates) -> anyhow::Result<Checked> {
+    fn check(&self, gates: &Gates) -> anyhow::Result<Checked> {
+        self.refuse_real_only_options(gates, None)?;
         Ok(Checked {
             identity: self.identity()?,
             created: None,

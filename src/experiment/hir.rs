@@ -24,6 +24,9 @@ pub const WAIT_STATES: [u32; 5] = [5, 10, 15, 25, 50];
 pub const BURST: Duration = crate::results::experiment::HIR_BURST;
 /// Shortest return to baseline after a wait state.
 pub const MIN_RETURN: Duration = Duration::from_secs(300);
+/// Most bursts per wait state: SNIA's count. Each burst is two phases, so the plan stays
+/// within a few thousand phases.
+pub const MAX_BURSTS: u32 = 360;
 
 /// The phases: `purge`, `fill` (2 × capacity), `precondition` (until steady, at most
 /// `max_duration`), then per wait state `wsN-idleK` / `wsN-burstK` pairs and `wsN-baseline`.
@@ -180,8 +183,13 @@ pub fn record(
     max_duration: Duration,
     erase_method: &str,
 ) -> anyhow::Result<super::ExperimentRecord> {
+    if !(1..=MAX_BURSTS).contains(&bursts) {
+        crate::bad_input!(
+            "--bursts {bursts}: from 1 to {MAX_BURSTS} bursts per wait state (SNIA's count is {MAX_BURSTS})"
+        );
+    }
     let mut notes = Vec::new();
-    if bursts < 360 {
+    if bursts < MAX_BURSTS {
         notes.push(format!(
             "{bursts} bursts per wait state (SNIA: 360); the return to baseline lasts {} s (SNIA: 1800 s)",
             (BURST * bursts).max(MIN_RETURN).as_secs()

@@ -134,6 +134,7 @@ pub fn new_record(
         created_utc: now.clone(),
         updated_utc: now,
         status: Status::Pending,
+        interrupted_by: None,
         phases,
     })
 }

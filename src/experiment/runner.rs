@@ -148,35 +148,98 @@ fn check_own_drive(dir: &Path, record: &ExperimentRecord) -> anyhow::Result<()> 
 pub fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
     let target = &record.target;
     let o = &record.options;
-    let checked = crate::device::open(target)?.check(&crate::device::Gates {
+    check_options(record)?;
+    let device = crate::device::open(target)?;
+    let checked = device.check(&crate::device::Gates {
         writes: true,
         destroy_data: o.destroy_data.clone(),
         force: o.force,
         size: o.size,
     })?;
-    let (size, logical_block, created) = (
-        checked.identity.size_bytes,
-        checked.identity.logical_block,
-        checked.created,
-    );
+    let result = check_phases(record, device.as_ref(), &checked);
+    if result.is_err() {
+        if let Some(file) = &checked.created {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+    result
+}
+
+/// The experiment's own options: a checkpoint period above zero, and SNIA rounds that hold at
+/// least one sample interval of every soak (the phases judged by them).
+fn check_options(record: &ExperimentRecord) -> anyhow::Result<()> {
+    let o = &record.options;
+    if let Some(c) = o.checkpoint_s {
+        if c.is_nan() || c <= 0.0 {
+            bad_input!("--checkpoint {c} s: give a period above zero such as 4h (how often a simulated drive saves itself)");
+        }
+    }
     for p in &record.phases {
-        let (PhaseKind::Measure(params) | PhaseKind::SweepPoint(params) | PhaseKind::Soak(params)) =
-            &p.phase.kind
-        else {
+        let PhaseKind::Soak(params) = &p.phase.kind else {
             continue;
         };
+        if o.ss_round_s.partial_cmp(&params.interval_s) == Some(std::cmp::Ordering::Less)
+            || o.ss_round_s.is_nan()
+        {
+            bad_input!(
+                "--ss-round {} s is shorter than the {} s sample interval of phase {}: a steady-state round holds whole intervals; use --ss-round {} s or more",
+                o.ss_round_s,
+                params.interval_s,
+                p.phase.name,
+                params.interval_s
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Every phase against the target as the gates let it through: its workload fits, an engine
+/// it asks for can be chosen, and its erase method applies, before any phase runs.
+fn check_phases(
+    record: &ExperimentRecord,
+    device: &dyn crate::device::Device,
+    checked: &crate::device::Checked,
+) -> anyhow::Result<()> {
+    let o = &record.options;
+    let (size, logical_block) = (checked.identity.size_bytes, checked.identity.logical_block);
+    for p in &record.phases {
+        let params = match &p.phase.kind {
+            PhaseKind::Measure(params)
+            | PhaseKind::SweepPoint(params)
+            | PhaseKind::Soak(params) => params,
+            PhaseKind::Erase(params) => {
+                let request =
+                    erase_request(record, params, &record.target, None, &Default::default())?;
+                crate::erase::plan_erase(&request, false)
+                    .map_err(|e| e.context(format!("phase {}", p.phase.name)))?;
+                continue;
+            }
+            PhaseKind::Idle(_) => continue,
+        };
+        if !device.takes_engine_choice() {
+            if let Some(engine) = &params.engine {
+                bad_input!(
+                    "phase {}: the {engine} engine does not apply to {}: a simulated drive runs on its own engine; sweep --qd instead of --threads",
+                    p.phase.name,
+                    record.target
+                );
+            }
+            if o.engine.is_some() {
+                bad_input!(
+                    "--engine does not apply to {}: a simulated drive runs on its own engine; drop --engine",
+                    record.target
+                );
+            }
+        }
         let workload = params.workload.on_target(
             size,
             params.duration_s.map(Duration::from_secs_f64),
             params.bytes,
             Duration::from_secs_f64(params.interval_s),
         );
-        if let Err(e) = workload.validate(size, logical_block) {
-            if let Some(file) = &created {
-                let _ = std::fs::remove_file(file);
-            }
-            return Err(e.context(format!("phase {}", p.phase.name)));
-        }
+        workload
+            .validate(size, logical_block)
+            .map_err(|e| e.context(format!("phase {}", p.phase.name)))?;
     }
     Ok(())
 }
@@ -238,6 +301,28 @@ fn lock(dir: &Path) -> anyhow::Result<std::fs::File> {
     Ok(file)
 }
 
+/// Ends the experiment before its last phase (interrupted or failed): recorded, charts and
+/// report of what ran drawn.
+fn stop_early(
+    dir: &Path,
+    mut record: ExperimentRecord,
+    end: RunEnd,
+    observer: &mut dyn ExperimentObserver,
+) -> anyhow::Result<ExperimentOutcome> {
+    record.status = Status::of_end(&end);
+    if end == RunEnd::Interrupted {
+        record.interrupted_by = crate::run::interrupted_by();
+    }
+    record.save(dir)?;
+    crate::observe::finish::experiment(dir, true);
+    observer.finished(&record);
+    Ok(ExperimentOutcome {
+        dir: dir.to_path_buf(),
+        record,
+        end,
+    })
+}
+
 fn run_phases(
     dir: &Path,
     mut record: ExperimentRecord,
@@ -247,11 +332,16 @@ fn run_phases(
     let _lock = lock(dir)?;
     let target = effective_target(dir, &record);
     record.status = Status::Running;
+    record.interrupted_by = None;
     record.save(dir)?;
     observer.started(dir, &record);
     for i in 0..record.phases.len() {
         if record.phases[i].status == Status::Completed {
             continue;
+        }
+        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            // Between phases: the next one is not started.
+            return stop_early(dir, record, RunEnd::Interrupted, observer);
         }
         {
             let p = &mut record.phases[i];
@@ -300,15 +390,7 @@ fn run_phases(
         crate::observe::finish::experiment(dir, false);
         observer.phase_finished(i, &record.phases[i]);
         if end != RunEnd::Completed {
-            record.status = Status::of_end(&end);
-            record.save(dir)?;
-            crate::observe::finish::experiment(dir, true);
-            observer.finished(&record);
-            return Ok(ExperimentOutcome {
-                dir: dir.to_path_buf(),
-                record,
-                end,
-            });
+            return stop_early(dir, record, end, observer);
         }
     }
     record.status = Status::Completed;
@@ -496,11 +578,24 @@ fn erase_in(
     if sub.exists() {
         std::fs::remove_dir_all(sub)?;
     }
+    let request = erase_request(record, params, target, Some(sub), interrupt)?;
+    let outcome = crate::erase::erase(&request, &mut NoEraseProgress)?;
+    Ok((outcome.end.clone(), done(&outcome.record)))
+}
+
+/// The erase an erase phase sends to `target`, recorded in `sub`.
+fn erase_request(
+    record: &ExperimentRecord,
+    params: &EraseParams,
+    target: &str,
+    sub: Option<&Path>,
+    interrupt: &Arc<AtomicBool>,
+) -> anyhow::Result<EraseRequest> {
     let method: Method = match params.method.parse() {
         Ok(m) => m,
         Err(e) => bad_input!("erase method {}: {e}", params.method),
     };
-    let request = EraseRequest {
+    Ok(EraseRequest {
         target: target.to_string(),
         method,
         destroy_data: record.options.destroy_data.clone(),
@@ -509,9 +604,7 @@ fn erase_in(
         action: None,
         span: None,
         chunk: 1 << 30,
-        out: Some(sub.to_path_buf()),
+        out: sub.map(Path::to_path_buf),
         interrupt: interrupt.clone(),
-    };
-    let outcome = crate::erase::erase(&request, &mut NoEraseProgress)?;
-    Ok((outcome.end.clone(), done(&outcome.record)))
+    })
 }

@@ -14,6 +14,9 @@ use super::phase::{Phase, PhaseKind};
 use super::{run_params, Setup};
 use crate::results::{load_experiment, write_json_atomic};
 
+/// Most points a sweep takes (each is a run directory of its own).
+pub const MAX_POINTS: usize = 64;
+
 /// What varies from point to point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Axis {
@@ -119,6 +122,13 @@ pub fn run(
         crate::bad_input!(
             "--{} needs a list of positive numbers such as 1,2,4,8",
             axis.name()
+        );
+    }
+    if values.len() > MAX_POINTS {
+        crate::bad_input!(
+            "--{} lists {} points: a sweep takes at most {MAX_POINTS}; split it into several sweeps",
+            axis.name(),
+            values.len()
         );
     }
     let settings = json!({

@@ -67,6 +67,10 @@ pub struct ExperimentRecord {
     /// `running`, `completed`, `interrupted` or `failed`.
     #[serde(default)]
     pub status: Status,
+    /// The signal that interrupted the experiment: `interrupt` (Ctrl-C), `terminate` (SIGTERM)
+    /// or `hangup` (SIGHUP: the terminal or SSH session went away).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted_by: Option<String>,
     pub phases: Vec<PhaseRecord>,
 }
 

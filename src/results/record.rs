@@ -151,9 +151,10 @@ fn write_json_atomic_unlocked<T: Serialize>(path: &Path, value: &T) -> anyhow::R
         .unwrap_or("record");
     let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
     let written = (|| -> anyhow::Result<()> {
+        let mut text = serde_json::to_vec_pretty(value)?;
+        text.push(b'\n');
         let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-        serde_json::to_writer_pretty(&mut f, value)?;
-        f.write_all(b"\n")
+        f.write_all(&text)
             .and_then(|_| f.sync_all())
             .with_context(|| format!("writing {}", tmp.display()))?;
         std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))

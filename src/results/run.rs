@@ -42,6 +42,10 @@ pub struct RunInfo {
     pub ended_utc: Option<String>,
     #[serde(default)]
     pub end: Option<RunEnd>,
+    /// The signal that interrupted the run: `interrupt` (Ctrl-C), `terminate` (SIGTERM) or
+    /// `hangup` (SIGHUP: the terminal or SSH session went away).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted_by: Option<String>,
     #[serde(default)]
     pub summary: Option<Summary>,
     /// The target as `info` saw it (with wear) before and after the run.
@@ -106,6 +110,7 @@ impl RunInfo {
             status: Status::Running,
             ended_utc: None,
             end: None,
+            interrupted_by: None,
             summary: None,
             drive_before,
             drive_after: None,

@@ -22,7 +22,7 @@ use crate::workload::Workload;
 pub use crate::observe::run::{NoProgress, RunObserver};
 pub use crate::workload::fresh_seed;
 pub use crate::workload::WorkloadSpec;
-pub use interrupt::install_signal_flag;
+pub use interrupt::{install_signal_flag, interrupted_by};
 use recorder::Recorder;
 pub use resume::continue_run;
 
@@ -334,6 +334,10 @@ fn execute(
     info.status = Status::of_end(&end);
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
+    info.interrupted_by = match end {
+        RunEnd::Interrupted => interrupt::interrupted_by(),
+        _ => None,
+    };
     info.summary = Some(summary.clone());
     info.drive_after = opened.drive_info(&request.target);
     if let Some(drive) = &info.drive_after {

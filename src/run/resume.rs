@@ -132,6 +132,7 @@ pub fn continue_run(
     info.status = Status::Running;
     info.ended_utc = None;
     info.end = None;
+    info.interrupted_by = None;
     info.process = Some(ProcessStamp::current());
     run_dir.write_info(&info)?;
     execute(request, opened, info, run_dir, &left, kept, observer)

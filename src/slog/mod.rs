@@ -109,6 +109,14 @@ fn validate(req: &Request) -> anyhow::Result<()> {
     if !req.plan.sustain_s.is_finite() || req.plan.sustain_s < 0.0 {
         crate::bad_input!("--sustain must be a duration such as 60s (0 skips the phase)");
     }
+    let shortest = 2.0 * sweep::SUSTAIN_INTERVAL_S;
+    if req.plan.sustain_s > 0.0 && req.plan.sustain_s < shortest {
+        crate::bad_input!(
+            "--sustain {} s is shorter than two of its {} s intervals: give {shortest} s or more (or 0 to skip the phase)",
+            req.plan.sustain_s,
+            sweep::SUSTAIN_INTERVAL_S
+        );
+    }
     Ok(())
 }
 

@@ -71,6 +71,9 @@ pub fn sizes(logical_block: u64, max: u64, target_size: u64) -> Vec<u64> {
     out
 }
 
+/// The sustained phase's sample period, seconds.
+pub const SUSTAIN_INTERVAL_S: f64 = 1.0;
+
 /// Runs the plan on `backend`; the sustained phase's intervals go to `samples`, and `progress`
 /// hears a line before each phase. Stops at the first failed write or when `stop` is set.
 pub fn run(
@@ -99,7 +102,7 @@ pub fn run(
         let mut p = phase(small, SyncMode::Fdatasync, 1, plan.seed ^ 0x5057);
         p.min_seconds = plan.sustain_s;
         p.min_writes = 0;
-        p.interval = Some(1.0);
+        p.interval = Some(SUSTAIN_INTERVAL_S);
         phases.push((Slot::Sustained, p));
     }
     let mut none = |_: f64, _: f64, _: &IntervalStats| Ok(());
