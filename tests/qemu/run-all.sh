@@ -1,8 +1,8 @@
 #!/bin/bash
 # run-all.sh: the full set, every guest script with its profile and cache mode, after setup and
 # an initramfs of the given binary (default target/release/ssdfade). Logs in target/qemu/share/out;
-# RESULT and CHECK lines gathered in target/qemu/share/out/summary.txt. Long under TCG (tens of
-# minutes on 2 loaded cores).
+# RESULT and CHECK lines gathered in target/qemu/share/out/summary.txt, the erase tables (table.sh)
+# beside them. Long under TCG (tens of minutes on 2 loaded cores).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 QDIR=${QDIR:-$HERE/../../target/qemu}
@@ -22,3 +22,5 @@ cp "$QDIR/share/out/io.sh.log" "$QDIR/share/out/io-writethrough.log" 2>/dev/null
 cd "$QDIR/share/out" && grep -h -E "^(RESULT|CHECK)" ci.sh.log erase-all-main.log \
   erase-all-nodiscard.log io-writeback.log io-writethrough.log smart.sh.log > summary.txt
 echo "run-all: $(grep -c 'CHECK ok' summary.txt) checks passed, $(grep -c 'CHECK FAIL' summary.txt) failed; $QDIR/share/out/summary.txt"
+for p in main nodiscard; do bash "$HERE/table.sh" "erase-all-$p.log" > "table-$p.md"; done
+echo "run-all: erase tables in $QDIR/share/out/table-main.md and table-nodiscard.md (docs/qemu.md keeps a copy)"
