@@ -19,11 +19,17 @@ pub struct StateStamp {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DriveInfo {
     pub path: String,
-    /// `file`, `nvme`, `sata/sas`, `virtio`, `zram`, `loop`, `block` or `sim`.
+    /// `file`, `nvme`, `sata` (ATA, also behind a SCSI-ATA translation), `scsi` (SCSI, SAS,
+    /// virtio-scsi), `virtio` (virtio-blk), `zram`, `loop`, `block` or `sim`.
     pub kind: String,
     pub name: String,
     pub model: Option<String>,
+    /// The serial number from the device's own identify data (ATA IDENTIFY, SCSI VPD page 0x80,
+    /// NVMe Identify Controller, virtio-blk serial).
     pub serial: Option<String>,
+    /// World wide name (`naa.…`, `eui.…`, `t10.…`) as the kernel reports it, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wwn: Option<String>,
     pub firmware: Option<String>,
     pub size_bytes: Option<u64>,
     pub logical_block: Option<u32>,
@@ -73,7 +79,8 @@ pub struct NvmeInfo {
 /// What the target is, as far as the system tells.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Identity {
-    /// `file`, `nvme`, `sata/sas`, `virtio`, `zram`, `loop`, `block` or `sim`.
+    /// `file`, `nvme`, `sata` (ATA, also behind a SCSI-ATA translation), `scsi` (SCSI, SAS,
+    /// virtio-scsi), `virtio` (virtio-blk), `zram`, `loop`, `block` or `sim`.
     pub kind: String,
     /// Kernel name (`sda`, `zram1`) or file name.
     pub name: String,
@@ -81,7 +88,11 @@ pub struct Identity {
     pub logical_block: u32,
     pub physical_block: u32,
     pub model: Option<String>,
+    /// From the device's own identify data, as in [`DriveInfo::serial`].
     pub serial: Option<String>,
+    /// World wide name, as in [`DriveInfo::wwn`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wwn: Option<String>,
     pub firmware: Option<String>,
     pub rotational: Option<bool>,
     /// `write back` or `write through`, from the kernel's view of the device.

@@ -208,31 +208,236 @@ fn dry_runs_print_the_command_bytes_and_change_nothing() {
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let format = dry(&["--method", "nvme-format"]);
-    assert!(format.contains("cdw10 0x00000200"), "{format}");
+    let trim = dry(&["--method", "trim", "--chunk", "8M"]);
+    assert!(trim.contains("BLKDISCARD (0x1277) × 2 call(s)"), "{trim}");
     assert!(
-        format.contains("SQE bytes: 80 00 00 00 01 00 00 00"),
-        "{format}"
+        trim.contains("start 8388608 len 8388608: 00 00 80 00 00 00 00 00 00 00 80 00 00 00 00 00"),
+        "{trim}"
     );
-    let crypto = dry(&["--method", "nvme-format", "--crypto"]);
-    assert!(crypto.contains("cdw10 0x00000400"), "{crypto}");
-    let sanitize = dry(&["--method", "nvme-sanitize", "--action", "crypto"]);
-    assert!(sanitize.contains("opcode 0x84"), "{sanitize}");
-    assert!(sanitize.contains("cdw10 0x00000004"), "{sanitize}");
-    let ata = dry(&["--method", "ata-secure-erase"]);
-    assert!(
-        ata.contains("CDB: 85 0a 06 00 00 00 01 00 00 00 00 00 00 40 f1 00"),
-        "{ata}"
-    );
-    assert!(
-        ata.contains("CDB: 85 06 20 00 00 00 00 00 00 00 00 00 00 40 f3 00"),
-        "{ata}"
-    );
-    assert!(ata.contains("00 00 73 73 64 66 61 64 65 00"), "{ata}");
-    let trim = dry(&["--method", "trim"]);
-    assert!(trim.contains("BLKDISCARD (0x1277)"), "{trim}");
+    let zero = dry(&["--method", "zeroout"]);
+    assert!(zero.contains("BLKZEROOUT (0x127f)"), "{zero}");
     assert!(is_filled(&zram.path));
     assert!(!dir.path().join("results").exists());
+}
+
+/// Runs `erase` on `dev` with `args`, with and without `--dry-run`, and returns both outputs.
+fn real_and_dry(dir: &Path, dev: &str, args: &[&str]) -> [std::process::Output; 2] {
+    let run = |extra: &[&str]| {
+        ssdfade(dir)
+            .args(["erase", dev, "--destroy-data", dev])
+            .args(args)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    [run(&["--out", "rec"]), run(&["--dry-run"])]
+}
+
+#[test]
+fn a_dry_run_refuses_what_the_real_run_refuses() {
+    if !root_or_skip("a_dry_run_refuses_what_the_real_run_refuses") {
+        return;
+    }
+    let zram = Zram::new(16 << 20);
+    fill(&zram.path);
+    let d = zram.path.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["--method", "ata-secure-erase"][..],
+        &["--method", "nvme-format"],
+        &["--method", "nvme-sanitize", "--action", "crypto"],
+        &["--method", "punch"],
+    ] {
+        let [real, dry] = real_and_dry(dir.path(), d, args);
+        let (real_err, dry_err) = (
+            String::from_utf8_lossy(&real.stderr),
+            String::from_utf8_lossy(&dry.stderr),
+        );
+        assert_eq!(real.status.code(), Some(2), "{args:?}: {real_err}");
+        assert_eq!(dry.status.code(), Some(2), "{args:?}: {dry_err}");
+        assert_eq!(real_err, dry_err, "{args:?}");
+        assert!(dry.stdout.is_empty(), "{args:?}");
+    }
+    assert!(is_filled(&zram.path));
+    assert!(!dir.path().join("rec").exists());
+}
+
+#[test]
+fn secure_discard_the_device_rejects_is_refused_before_a_run_directory_exists() {
+    if !root_or_skip("secure_discard_the_device_rejects_is_refused_before_a_run_directory_exists") {
+        return;
+    }
+    // Neither zram nor a loop device supports BLKSECDISCARD, and sysfs cannot say so.
+    let zram = Zram::new(16 << 20);
+    fill(&zram.path);
+    let d = zram.path.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let [real, dry] = real_and_dry(dir.path(), d, &["--method", "secure-discard"]);
+    for out in [&real, &dry] {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("does not support secure discard"), "{err}");
+        assert!(err.contains("no sysfs attribute"), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    assert!(!dir.path().join("rec").exists());
+    assert!(is_filled(&zram.path));
+}
+
+/// A directory holding one executable `blkid` shell script with `body`.
+fn fake_blkid(body: &str) -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("blkid");
+    std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+/// `info --json` and the signature it found, with PATH set to `path`.
+fn signature_with_path(dev: &str, path: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .env("PATH", path)
+        .args(["info", dev, "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "info with PATH={path}: exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["signature"].clone()
+}
+
+#[test]
+fn the_signature_check_works_when_blkid_is_absent_failing_or_ambivalent() {
+    if !root_or_skip("the_signature_check_works_when_blkid_is_absent_failing_or_ambivalent") {
+        return;
+    }
+    let lo = Loop::new(32 << 20);
+    let d = lo.path.to_str().unwrap();
+    let failing = fake_blkid("exit 4");
+    let ambivalent = fake_blkid("exit 8");
+    let busybox = fake_blkid("echo \"$4: TYPE=\\\"ext4\\\"\"");
+    let empty = tempfile::tempdir().unwrap();
+    let path = |d: &tempfile::TempDir| format!("{}:/usr/bin:/bin", d.path().display());
+    // Empty: no signature (an empty PATH finds /usr/sbin/blkid all the same).
+    for p in [path(&empty), path(&failing), path(&busybox)] {
+        assert!(signature_with_path(d, &p).is_null(), "{p}");
+    }
+    run_ok(
+        std::process::Command::new("mkfs.ext4")
+            .args(common::INERT_EXT4)
+            .arg(d),
+    );
+    assert_eq!(signature_with_path(d, &path(&empty)), "ext4");
+    for p in [path(&failing), path(&busybox)] {
+        assert_eq!(signature_with_path(d, &p), "ext2/3/4", "{p}");
+    }
+    let sig = signature_with_path(d, &path(&ambivalent));
+    assert!(sig.as_str().unwrap().contains("several"), "{sig}");
+    // The gate holds with a failing blkid: no --force, no write.
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .env("PATH", path(&failing))
+        .args([
+            "erase",
+            d,
+            "--method",
+            "zeroout",
+            "--destroy-data",
+            d,
+            "--out",
+            "rec",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("ext2/3/4 signature") && err.contains("--force"),
+        "{err}"
+    );
+    assert!(!dir.path().join("rec").exists());
+}
+
+#[test]
+fn partition_table_entries_alone_are_not_a_signature() {
+    if !root_or_skip("partition_table_entries_alone_are_not_a_signature") {
+        return;
+    }
+    // What `blkid -p` prints for an empty partition: where it lies, nothing about its contents.
+    let lo = Loop::new(16 << 20);
+    let d = lo.path.to_str().unwrap();
+    let entries = fake_blkid(
+        "printf 'DEVNAME=%s\\nPART_ENTRY_SCHEME=dos\\nPART_ENTRY_TYPE=0x83\\nPART_ENTRY_NUMBER=1\\n' \"$4\"",
+    );
+    let path = format!("{}:/usr/bin:/bin", entries.path().display());
+    assert!(signature_with_path(d, &path).is_null());
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .env("PATH", &path)
+        .args([
+            "erase",
+            d,
+            "--method",
+            "zeroout",
+            "--destroy-data",
+            d,
+            "--out",
+            "rec",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn an_empty_partition_of_a_loop_device_needs_no_force() {
+    if !root_or_skip("an_empty_partition_of_a_loop_device_needs_no_force") {
+        return;
+    }
+    let Some(lo) = Loop::partitioned(16 << 20, &[(2048, 8192)]) else {
+        common::skip(
+            "an_empty_partition_of_a_loop_device_needs_no_force",
+            "this kernel reads no MSDOS partition tables (CONFIG_MSDOS_PARTITION); tests/qemu.rs covers partitions",
+        );
+        return;
+    };
+    let part = format!("{}p1", lo.path.display());
+    let dir = tempfile::tempdir().unwrap();
+    let info = json_ok(ssdfade(dir.path()).args(["info", &part, "--json"]));
+    assert!(info["signature"].is_null(), "{info}");
+    assert_eq!(
+        info["partition_of"],
+        lo.path.file_name().unwrap().to_str().unwrap()
+    );
+    let whole = json_ok(ssdfade(dir.path()).args(["info", lo.path.to_str().unwrap(), "--json"]));
+    assert_eq!(whole["signature"], "dos");
+    let out = ssdfade(dir.path())
+        .args([
+            "erase",
+            &part,
+            "--method",
+            "zeroout",
+            "--destroy-data",
+            &part,
+            "--out",
+            "rec",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

@@ -160,7 +160,7 @@ fn an_erase_from_code_writes_its_record_and_resets_the_simulated_drive() {
         out: Some(dir.clone()),
         interrupt: Arc::new(AtomicBool::new(false)),
     };
-    let planned = ssdfade::erase::plan_erase(&erase, false).unwrap();
+    let planned = ssdfade::erase::plan_erase(&erase).unwrap();
     assert_eq!(planned.method, Method::Sim);
     assert_eq!(planned.describe(), vec!["simulator: Secure".to_string()]);
 

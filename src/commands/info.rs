@@ -59,6 +59,9 @@ pub fn table(i: &DriveInfo) -> String {
         ("write cache", or_unknown(&i.write_cache)),
         ("FUA", i.fua.map_or("unknown".into(), |r| yes_no(r).into())),
     ];
+    if let Some(w) = &i.wwn {
+        rows.insert(4, ("WWN", w.clone()));
+    }
     if let Some(d) = &i.partition_of {
         rows.push(("partition of", format!("/dev/{d}")));
     }
@@ -149,7 +152,7 @@ fn ata_line(i: &DriveInfo) -> String {
                 minutes(s.enhanced_erase_minutes)
             )
         }
-        None if i.kind == "sata/sas" => "unknown".into(),
+        None if i.kind == "sata" => "unknown".into(),
         None => "n/a (not an ATA drive)".into(),
     }
 }

@@ -315,13 +315,45 @@ pub fn send(fd: &impl AsRawFd, cmd: &AtaCommand) -> anyhow::Result<(Vec<u8>, Opt
     Ok((data, regs))
 }
 
-/// Reads the security state with IDENTIFY DEVICE.
-pub fn read_security(fd: &impl AsRawFd) -> anyhow::Result<Security> {
+/// What IDENTIFY DEVICE says about the drive: its security state and who it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Identify {
+    pub security: Security,
+    /// Words 10–19.
+    pub serial: Option<String>,
+    /// Words 27–46.
+    pub model: Option<String>,
+    /// Words 23–26.
+    pub firmware: Option<String>,
+}
+
+/// An ATA string: words `first..first + words`, each holding two characters high byte first.
+fn ata_string(id: &[u8], first: usize, words: usize) -> Option<String> {
+    let bytes: Vec<u8> = (first..first + words)
+        .flat_map(|n| [id[2 * n + 1], id[2 * n]])
+        .collect();
+    let text = String::from_utf8_lossy(&bytes);
+    let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// Decodes a 512-byte IDENTIFY DEVICE block.
+pub fn parse_identify(id: &[u8]) -> Identify {
+    Identify {
+        security: parse_security(id),
+        serial: ata_string(id, 10, 10),
+        model: ata_string(id, 27, 20),
+        firmware: ata_string(id, 23, 4),
+    }
+}
+
+/// Sends IDENTIFY DEVICE and decodes the answer.
+pub fn read_identify(fd: &impl AsRawFd) -> anyhow::Result<Identify> {
     let (id, _) = send(fd, &identify())?;
     if id.iter().all(|&b| b == 0) {
         anyhow::bail!("IDENTIFY DEVICE returned no data");
     }
-    Ok(parse_security(&id))
+    Ok(parse_identify(&id))
 }
 
 /// The commands of a security erase, in order.
@@ -419,6 +451,25 @@ mod tests {
         assert!(!s.enabled && !s.locked);
         assert_eq!(s.erase_minutes, Some(10));
         assert_eq!(s.enhanced_erase_minutes, Some(32));
+    }
+
+    #[test]
+    fn identify_strings_are_byte_swapped_words() {
+        let mut id = vec![0u8; 512];
+        let put = |id: &mut Vec<u8>, word: usize, text: &[u8]| {
+            for (i, pair) in text.chunks(2).enumerate() {
+                id[2 * (word + i)] = pair[1];
+                id[2 * (word + i) + 1] = pair[0];
+            }
+        };
+        put(&mut id, 10, b"            SATA0001");
+        put(&mut id, 23, b"2.5+    ");
+        put(&mut id, 27, b"QEMU-SATA-DISK                          ");
+        let ident = parse_identify(&id);
+        assert_eq!(ident.serial.as_deref(), Some("SATA0001"));
+        assert_eq!(ident.firmware.as_deref(), Some("2.5+"));
+        assert_eq!(ident.model.as_deref(), Some("QEMU-SATA-DISK"));
+        assert_eq!(parse_identify(&[0u8; 512]).serial, None);
     }
 
     #[test]

@@ -97,6 +97,13 @@ pub(super) fn open(req: &OpenRequest) -> anyhow::Result<Target> {
     identity.size_bytes = size;
     identity.logical_block = logical;
     identity.physical_block = physical;
+    if identity.kind == "nvme" {
+        // The kernel's "write back" only says a cache is present; ask whether it is on.
+        let id = super::nvme::submit_read(&file, super::nvme::identify(1, 0, 0), 4096);
+        if let Ok(state) = id.and_then(|id| super::nvme::volatile_write_cache(&file, &id)) {
+            identity.write_cache = Some(super::nvme::write_cache_text(state));
+        }
+    }
     if identity.name.is_empty() {
         identity.name = path
             .file_name()
@@ -142,12 +149,25 @@ fn read_trimmed(path: impl AsRef<Path>) -> Option<String> {
     (!t.is_empty()).then(|| t.to_string())
 }
 
-/// Family of a block device from its kernel name.
-pub fn kind_of(name: &str) -> &'static str {
+/// Family of a block device: from its kernel name, and for SCSI disks (`sd…`) from the transport
+/// under them: libata puts an `ataN` directory in the sysfs path, and a SCSI-ATA translation layer
+/// elsewhere (a SAS HBA, a USB bridge) reports the vendor `ATA`. Only `sata` devices are asked
+/// ATA questions.
+pub fn kind_of(name: &str, sysfs_path: &Path, vendor: Option<&str>) -> &'static str {
     if name.starts_with("nvme") {
         "nvme"
     } else if name.starts_with("sd") {
-        "sata/sas"
+        let libata = sysfs_path.components().any(|c| {
+            c.as_os_str()
+                .to_str()
+                .and_then(|s| s.strip_prefix("ata"))
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        });
+        if libata || vendor == Some("ATA") {
+            "sata"
+        } else {
+            "scsi"
+        }
     } else if name.starts_with("vd") {
         "virtio"
     } else if name.starts_with("zram") {
@@ -159,6 +179,33 @@ pub fn kind_of(name: &str) -> &'static str {
     }
 }
 
+/// The product serial number in a VPD page 0x80 (Unit Serial Number) as sysfs holds it.
+pub fn vpd80_serial(page: &[u8]) -> Option<String> {
+    if page.len() < 4 || page[1] != 0x80 {
+        return None;
+    }
+    let len = usize::from(u16::from_be_bytes([page[2], page[3]]));
+    let text = String::from_utf8_lossy(page.get(4..4 + len).unwrap_or(&page[4..]));
+    let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// Serial number and world wide name of a disk from its sysfs directory. The serial comes from the
+/// device's own identify data as the kernel keeps it (NVMe Identify Controller and virtio-blk
+/// `serial`, SCSI and SATA-behind-SAT VPD page 0x80); the WWN (`wwid`) is never taken for it.
+pub fn serial_and_wwn(disk: &Path, kind: &str) -> (Option<String>, Option<String>) {
+    let dev = disk.join("device");
+    let serial = match kind {
+        "virtio" => read_trimmed(disk.join("serial")),
+        "sata" | "scsi" => std::fs::read(dev.join("vpd_pg80"))
+            .ok()
+            .and_then(|p| vpd80_serial(&p)),
+        _ => read_trimmed(dev.join("serial")),
+    };
+    let wwn = read_trimmed(disk.join("wwid")).or_else(|| read_trimmed(dev.join("wwid")));
+    (serial, wwn)
+}
+
 /// Model, serial, firmware and queue properties from sysfs; missing files stay unknown.
 pub fn identity_of(rdev: u64) -> Option<Identity> {
     let dir = sysfs_dir(rdev)?;
@@ -167,15 +214,100 @@ pub fn identity_of(rdev: u64) -> Option<Identity> {
     let dev = disk.join("device");
     let queue = disk.join("queue");
     let firmware = read_trimmed(dev.join("firmware_rev")).or_else(|| read_trimmed(dev.join("rev")));
-    let serial = read_trimmed(dev.join("serial")).or_else(|| read_trimmed(dev.join("wwid")));
+    let disk_name = disk.file_name()?.to_string_lossy().into_owned();
+    let kind = kind_of(
+        &disk_name,
+        &disk,
+        read_trimmed(dev.join("vendor")).as_deref(),
+    );
+    let (serial, wwn) = serial_and_wwn(&disk, kind);
     Some(Identity {
-        kind: kind_of(&name).into(),
+        kind: kind.into(),
         name,
         model: read_trimmed(dev.join("model")),
         serial,
+        wwn,
         firmware,
         rotational: read_trimmed(queue.join("rotational")).map(|r| r == "1"),
         write_cache: read_trimmed(queue.join("write_cache")),
         ..Default::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scsi_disks_are_classed_by_their_transport() {
+        let ahci = Path::new(
+            "/sys/devices/pci0000:00/0000:00:04.0/ata1/host0/target0:0:0/0:0:0:0/block/sda",
+        );
+        let virtio_scsi = Path::new(
+            "/sys/devices/pci0000:00/0000:00:03.0/virtio1/host2/target2:0:0/2:0:0:0/block/sdb",
+        );
+        assert_eq!(kind_of("sda", ahci, Some("ATA")), "sata");
+        assert_eq!(kind_of("sdb", virtio_scsi, Some("QEMU")), "scsi");
+        // A SATA drive behind a SAS HBA's translation layer: no ataN, vendor ATA.
+        let sas = Path::new("/sys/devices/pci0000:00/0000:00:05.0/host3/port-3:0/end_device-3:0/target3:0:0/3:0:0:0/block/sdc");
+        assert_eq!(kind_of("sdc", sas, Some("ATA")), "sata");
+        assert_eq!(kind_of("sdc", sas, Some("SEAGATE")), "scsi");
+        assert_eq!(
+            kind_of("vda", Path::new("/sys/devices/x/virtio2/block/vda"), None),
+            "virtio"
+        );
+        assert_eq!(
+            kind_of(
+                "nvme0n1",
+                Path::new("/sys/devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1"),
+                None
+            ),
+            "nvme"
+        );
+    }
+
+    #[test]
+    fn vpd_page_0x80_gives_the_serial() {
+        let mut page = vec![0x00, 0x80, 0x00, 0x14];
+        page.extend_from_slice(b"            SATA0001");
+        assert_eq!(vpd80_serial(&page).as_deref(), Some("SATA0001"));
+        assert_eq!(vpd80_serial(&[0x00, 0x83, 0, 0]), None);
+        assert_eq!(vpd80_serial(&[0x00, 0x80, 0, 4, b' ', b' ', 0, 0]), None);
+    }
+
+    /// A sysfs-shaped directory: `files` are (relative path, contents).
+    fn sysfs(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, data) in files {
+            let p = dir.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, data).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_sata_serial_is_the_drives_own_never_its_wwn() {
+        let disk = sysfs(&[
+            ("device/wwid", b"naa.5000c50015ea71ac\n"),
+            ("device/vpd_pg80", b"\x00\x80\x00\x08SATA0001"),
+        ]);
+        let (serial, wwn) = serial_and_wwn(disk.path(), "sata");
+        assert_eq!(serial.as_deref(), Some("SATA0001"));
+        assert_eq!(wwn.as_deref(), Some("naa.5000c50015ea71ac"));
+        // Without a VPD page the serial is unknown, not the t10 or naa name.
+        let bare = sysfs(&[("device/wwid", b"t10.ATA     QEMU HARDDISK   SATA0001\n")]);
+        let (serial, wwn) = serial_and_wwn(bare.path(), "sata");
+        assert_eq!(serial, None);
+        assert!(wwn.unwrap().starts_with("t10.ATA"));
+    }
+
+    #[test]
+    fn a_virtio_blk_serial_is_read_from_the_disk() {
+        let disk = sysfs(&[("serial", b"VBLK0001\n")]);
+        assert_eq!(
+            serial_and_wwn(disk.path(), "virtio").0.as_deref(),
+            Some("VBLK0001")
+        );
+    }
 }

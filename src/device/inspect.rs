@@ -77,6 +77,7 @@ fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
         name: id.name.clone(),
         model: id.model.clone(),
         serial: id.serial.clone(),
+        wwn: id.wwn.clone(),
         firmware: id.firmware.clone(),
         rotational: id.rotational,
         write_cache: id.write_cache.clone(),
@@ -141,9 +142,14 @@ fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
     }
     info.signature = safety::signature(path, &file);
     match info.kind.as_str() {
-        "nvme" => info.nvme = Some(nvme_info(&file, &mut info.notes)),
-        "sata/sas" => match ata::read_security(&file) {
-            Ok(s) => info.ata_security = Some(s),
+        "nvme" => nvme_facts(&file, &mut info),
+        "sata" => match ata::read_identify(&file) {
+            Ok(id) => {
+                info.ata_security = Some(id.security);
+                info.serial = id.serial.or(info.serial);
+                info.model = id.model.or(info.model);
+                info.firmware = id.firmware.or(info.firmware);
+            }
             Err(e) => info
                 .notes
                 .push(format!("ATA security state unknown: {e:#}")),
@@ -158,15 +164,29 @@ fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
     Ok(info)
 }
 
-/// Namespace id, LBA format and erase capabilities; what fails is noted and left unknown.
-pub fn nvme_info(file: &File, notes: &mut Vec<String>) -> NvmeInfo {
+/// Namespace id, LBA format, erase capabilities, identity and write cache from the controller;
+/// what fails is noted and left as it was.
+fn nvme_facts(file: &File, info: &mut DriveInfo) {
+    let notes = &mut info.notes;
     let mut out = NvmeInfo::default();
     match nvme::namespace_id(file) {
         Ok(n) => out.nsid = Some(n),
         Err(e) => notes.push(format!("NVMe namespace id: {e}")),
     }
     match nvme::submit_read(file, nvme::identify(1, 0, 0), 4096) {
-        Ok(id) => out.caps = Some(nvme::parse_controller_caps(&id)),
+        Ok(id) => {
+            out.caps = Some(nvme::parse_controller_caps(&id));
+            let ident = nvme::parse_controller_identity(&id);
+            info.serial = ident.serial.or(info.serial.take());
+            info.model = ident.model.or(info.model.take());
+            info.firmware = ident.firmware.or(info.firmware.take());
+            match nvme::volatile_write_cache(file, &id) {
+                Ok(state) => info.write_cache = Some(nvme::write_cache_text(state)),
+                Err(e) => notes.push(format!(
+                    "NVMe volatile write cache (Get Features 0x06): {e:#}; the write cache shown is the kernel's view"
+                )),
+            }
+        }
         Err(e) => notes.push(format!("NVMe Identify Controller: {e:#}")),
     }
     if let Some(nsid) = out.nsid {
@@ -175,7 +195,7 @@ pub fn nvme_info(file: &File, notes: &mut Vec<String>) -> NvmeInfo {
             Err(e) => notes.push(format!("NVMe Identify Namespace: {e:#}")),
         }
     }
-    out
+    info.nvme = Some(out);
 }
 
 fn gather_file(target: &str, meta: &std::fs::Metadata) -> DriveInfo {

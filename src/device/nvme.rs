@@ -35,6 +35,9 @@ nix::ioctl_none!(nvme_ioctl_id, b'N', 0x40);
 
 pub const OPC_GET_LOG_PAGE: u8 = 0x02;
 pub const OPC_IDENTIFY: u8 = 0x06;
+pub const OPC_GET_FEATURES: u8 = 0x0A;
+/// Feature 0x06: Volatile Write Cache (result bit 0: WCE, the cache is on).
+pub const FID_VOLATILE_WRITE_CACHE: u8 = 0x06;
 pub const OPC_FORMAT_NVM: u8 = 0x80;
 pub const OPC_SANITIZE: u8 = 0x84;
 /// All namespaces (or "not namespace-specific" for controller-wide logs).
@@ -140,6 +143,16 @@ pub fn identify(cns: u8, nsid: u32, addr: u64) -> AdminCommand {
     }
 }
 
+/// Get Features of `fid`, its current value (SEL 0); the value comes back in the result dword.
+pub fn get_features(fid: u8) -> AdminCommand {
+    AdminCommand {
+        opcode: OPC_GET_FEATURES,
+        nsid: 0,
+        cdw10: u32::from(fid),
+        ..Default::default()
+    }
+}
+
 impl AdminCommand {
     /// The 64-byte submission queue entry the controller receives, with the command identifier
     /// and data pointer (both filled in by the kernel) left as zero.
@@ -203,6 +216,68 @@ pub fn submit_read(
         );
     }
     Ok(buf)
+}
+
+/// Sends a command that returns no data; its result dword (Get Features' value) on success.
+pub fn submit_result(fd: &impl AsRawFd, mut cmd: AdminCommand) -> anyhow::Result<u32> {
+    let status = submit(fd, &mut cmd)
+        .map_err(|e| anyhow::anyhow!("NVMe admin opcode 0x{:02x}: {e}", cmd.opcode))?;
+    if status != 0 {
+        anyhow::bail!(
+            "NVMe admin opcode 0x{:02x} failed with status 0x{status:x}",
+            cmd.opcode
+        );
+    }
+    Ok(cmd.result)
+}
+
+/// Who the controller is, from Identify Controller.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ControllerIdentity {
+    /// SN, bytes 4–23.
+    pub serial: Option<String>,
+    /// MN, bytes 24–63.
+    pub model: Option<String>,
+    /// FR, bytes 64–71.
+    pub firmware: Option<String>,
+    /// VWC bit 0 (byte 525): a volatile write cache is present.
+    pub volatile_write_cache: bool,
+}
+
+fn id_string(b: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(b);
+    let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// Parses serial, model, firmware and the write cache bit out of Identify Controller.
+pub fn parse_controller_identity(id: &[u8]) -> ControllerIdentity {
+    ControllerIdentity {
+        serial: id_string(&id[4..24]),
+        model: id_string(&id[24..64]),
+        firmware: id_string(&id[64..72]),
+        volatile_write_cache: id[525] & 0x1 != 0,
+    }
+}
+
+/// The volatile write cache as the controller has it: `None` when it has none (VWC clear in
+/// Identify Controller `id`), else whether it is switched on (Get Features 0x06, WCE). The
+/// kernel's "write back" says only that a cache is present.
+pub fn volatile_write_cache(fd: &impl AsRawFd, id: &[u8]) -> anyhow::Result<Option<bool>> {
+    if !parse_controller_identity(id).volatile_write_cache {
+        return Ok(None);
+    }
+    let value = submit_result(fd, get_features(FID_VOLATILE_WRITE_CACHE))?;
+    Ok(Some(value & 0x1 != 0))
+}
+
+/// How `info` and the records say it: the cache state in the kernel's words, with why.
+pub fn write_cache_text(state: Option<bool>) -> String {
+    match state {
+        None => "write through (the controller has no volatile write cache)".into(),
+        Some(true) => "write back".into(),
+        Some(false) => "write through (the controller's volatile write cache is switched off: Get Features 0x06 WCE = 0)".into(),
+    }
 }
 
 /// Namespace id of an NVMe block device.
@@ -405,6 +480,35 @@ mod tests {
         assert_eq!(log.percentage_used, 7);
         assert_eq!(log.data_units_written, 123_456);
         assert_eq!(log.media_errors, 2);
+    }
+
+    #[test]
+    fn get_features_volatile_write_cache_is_opcode_0x0a_cdw10_6() {
+        let c = get_features(FID_VOLATILE_WRITE_CACHE);
+        assert_eq!((c.opcode, c.nsid, c.cdw10, c.data_len), (0x0A, 0, 6, 0));
+    }
+
+    #[test]
+    fn controller_identity_and_cache_bit_come_from_identify_controller() {
+        let mut id = vec![0u8; 4096];
+        id[4..24].copy_from_slice(b"deadbeef            ");
+        id[24..64].copy_from_slice(&[b' '; 40]);
+        id[24..39].copy_from_slice(b"QEMU NVMe Ctrl ");
+        id[64..72].copy_from_slice(b"7.2.22  ");
+        let c = parse_controller_identity(&id);
+        assert_eq!(c.serial.as_deref(), Some("deadbeef"));
+        assert_eq!(c.model.as_deref(), Some("QEMU NVMe Ctrl"));
+        assert_eq!(c.firmware.as_deref(), Some("7.2.22"));
+        assert!(!c.volatile_write_cache);
+        id[525] = 0x07;
+        assert!(parse_controller_identity(&id).volatile_write_cache);
+    }
+
+    #[test]
+    fn a_switched_off_cache_reads_as_write_through() {
+        assert!(write_cache_text(Some(false)).starts_with("write through"));
+        assert!(write_cache_text(None).starts_with("write through"));
+        assert_eq!(write_cache_text(Some(true)), "write back");
     }
 
     #[test]

@@ -111,36 +111,72 @@ fn dev_number(path: &str) -> Option<u64> {
 }
 
 /// Names the filesystem, RAID or partition-table signature on the device, if any: `blkid -p`
-/// when it is installed, else a check of the common magic numbers.
+/// (from PATH, else /usr/sbin or /sbin, where cron's PATH does not look) when it gives a clear
+/// answer, else a check of the common magic numbers. Partition-table entries (`PART_ENTRY_*`, what
+/// `blkid -p` prints for a partition) describe where the partition lies, not what it holds.
 pub fn signature(path: &Path, file: &File) -> Option<String> {
-    if let Ok(out) = std::process::Command::new("blkid")
-        .args(["-p", "-o", "export"])
-        .arg(path)
-        .output()
-    {
-        match out.status.code() {
-            Some(0) => {
-                let text = String::from_utf8_lossy(&out.stdout);
-                let kind = text
-                    .lines()
-                    .find_map(|l| {
-                        l.strip_prefix("TYPE=")
-                            .or_else(|| l.strip_prefix("PTTYPE="))
-                    })
-                    .unwrap_or("unknown");
-                return Some(kind.to_string());
+    match run_blkid(path) {
+        Some(Blkid::Found(kind)) => Some(kind),
+        Some(Blkid::Nothing) => None,
+        Some(Blkid::Ambivalent) => Some(match magic_signature(file) {
+            Some(kind) => format!("{kind} and another (blkid -p finds several signatures)"),
+            None => "several (blkid -p finds more than one signature)".to_string(),
+        }),
+        None => magic_signature(file),
+    }
+}
+
+/// What `blkid -p -o export` answered.
+#[derive(Debug, PartialEq, Eq)]
+enum Blkid {
+    /// A filesystem, RAID member or partition table of this type.
+    Found(String),
+    /// Exit 2: no signature.
+    Nothing,
+    /// Exit 8: several signatures, none preferred.
+    Ambivalent,
+}
+
+/// Runs the first `blkid` found; `None` when none runs or its answer is unclear (another exit
+/// status, or output that is not util-linux's export format, as busybox's blkid prints).
+fn run_blkid(path: &Path) -> Option<Blkid> {
+    for program in ["blkid", "/usr/sbin/blkid", "/sbin/blkid"] {
+        match std::process::Command::new(program)
+            .args(["-p", "-o", "export"])
+            .arg(path)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+        {
+            Ok(out) => {
+                return blkid_verdict(out.status.code(), &String::from_utf8_lossy(&out.stdout))
             }
-            Some(2) => return None,
-            _ => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(_) => return None,
         }
     }
-    magic_signature(file)
+    None
+}
+
+/// Reads blkid's exit status and `-o export` lines; `None` when they settle nothing.
+fn blkid_verdict(code: Option<i32>, stdout: &str) -> Option<Blkid> {
+    match code? {
+        0 => stdout
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("TYPE=")
+                    .or_else(|| l.strip_prefix("PTTYPE="))
+            })
+            .map(|kind| Blkid::Found(kind.to_string())),
+        2 => Some(Blkid::Nothing),
+        8 => Some(Blkid::Ambivalent),
+        _ => None,
+    }
 }
 
 fn magic_signature(file: &File) -> Option<String> {
-    let mut head = vec![0u8; 70 * 1024];
-    let n = read_aligned(file, &mut head)?;
-    let head = &head[..n];
+    let buf = read_head(file, 70 * 1024)?;
+    let head = buf.as_slice();
     let at = |off: usize, magic: &[u8]| head.get(off..off + magic.len()) == Some(magic);
     let checks: [(&str, usize, &[u8]); 6] = [
         ("gpt", 512, b"EFI PART"),
@@ -156,12 +192,13 @@ fn magic_signature(file: &File) -> Option<String> {
         .map(|(name, _, _)| name.to_string())
 }
 
-/// Reads the start of an O_DIRECT file into an aligned buffer.
-fn read_aligned(file: &File, out: &mut [u8]) -> Option<usize> {
-    let mut buf = crate::engine::AlignedBuf::new(out.len()).ok()?;
+/// The first `len` bytes (or fewer, if the file is shorter) read into a page-aligned buffer, as
+/// an O_DIRECT descriptor needs; the buffer's length is what was read.
+fn read_head(file: &File, len: usize) -> Option<Vec<u8>> {
+    let mut buf = crate::engine::AlignedBuf::new(len).ok()?;
+    // The aligned buffer is a whole number of pages: read all of it, keep what was read.
     let n = file.read_at(buf.as_mut_slice(), 0).ok()?;
-    out[..n].copy_from_slice(&buf.as_slice()[..n]);
-    Some(n)
+    Some(buf.as_slice()[..n].to_vec())
 }
 
 #[cfg(test)]
@@ -170,5 +207,55 @@ mod tests {
     fn device_numbers_parse_from_mountinfo_fields() {
         assert_eq!(super::parse_devnum("254:3"), Some(libc::makedev(254, 3)));
         assert_eq!(super::parse_devnum("nonsense"), None);
+    }
+
+    #[test]
+    fn partition_entries_alone_are_no_signature() {
+        let part =
+            "DEVNAME=/dev/sda1\nPART_ENTRY_SCHEME=dos\nPART_ENTRY_TYPE=0x83\nPART_ENTRY_NUMBER=1\n";
+        assert_eq!(super::blkid_verdict(Some(0), part), None);
+        let fs = "DEVNAME=/dev/sda1\nUUID=1\nTYPE=ext4\nPART_ENTRY_TYPE=0x83\n";
+        assert_eq!(
+            super::blkid_verdict(Some(0), fs),
+            Some(super::Blkid::Found("ext4".into()))
+        );
+        assert_eq!(
+            super::blkid_verdict(Some(0), "PTTYPE=gpt\n"),
+            Some(super::Blkid::Found("gpt".into()))
+        );
+    }
+
+    #[test]
+    fn blkid_exit_statuses_are_read_as_util_linux_defines_them() {
+        assert_eq!(
+            super::blkid_verdict(Some(2), ""),
+            Some(super::Blkid::Nothing)
+        );
+        assert_eq!(
+            super::blkid_verdict(Some(8), ""),
+            Some(super::Blkid::Ambivalent)
+        );
+        // Busybox prints `/dev/x: TYPE="ext4"` lines: not the export format, so unclear.
+        assert_eq!(
+            super::blkid_verdict(Some(0), "/dev/vda: TYPE=\"ext4\"\n"),
+            None
+        );
+        assert_eq!(super::blkid_verdict(Some(4), ""), None);
+        assert_eq!(super::blkid_verdict(None, ""), None);
+    }
+
+    #[test]
+    fn magic_check_reads_a_head_longer_than_its_window() {
+        // 100 KiB: more than the 70 KiB window rounded up to whole pages (72 KiB).
+        let mut f = tempfile::tempfile().unwrap();
+        let mut data = vec![0u8; 100 * 1024];
+        data[1080] = 0x53;
+        data[1081] = 0xEF;
+        std::io::Write::write_all(&mut f, &data).unwrap();
+        assert_eq!(super::magic_signature(&f).as_deref(), Some("ext2/3/4"));
+        data[1080] = 0;
+        let mut empty = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut empty, &data).unwrap();
+        assert_eq!(super::magic_signature(&empty), None);
     }
 }

@@ -42,7 +42,7 @@ pub struct SmartIdentity {
     pub firmware: Option<String>,
 }
 
-/// Reads the wear of a block device of the given kind (`nvme`, `sata/sas`, …) open as `fd`.
+/// Reads the wear of a block device of the given kind (`nvme`, `sata`, `scsi`, …) open as `fd`.
 pub fn read(path: &str, kind: &str, fd: &std::fs::File) -> (Wear, SmartIdentity) {
     if matches!(kind, "zram" | "loop" | "virtio") {
         let why = format!(

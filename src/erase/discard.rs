@@ -103,6 +103,16 @@ pub fn run(
     Ok(done)
 }
 
+/// Whether the device accepts BLKSECDISCARD, asked with a request that does nothing: start 1 is
+/// not sector-aligned, so a kernel that supports it answers EINVAL, one that does not EOPNOTSUPP
+/// (checked first since Linux 5.19). `fd` must be open for writing. True when the device
+/// rejects it; an older kernel that checks alignment first finds out only when erasing.
+pub fn secure_discard_rejected(fd: &impl AsRawFd) -> bool {
+    // SAFETY: the ioctl reads the two u64 of the array.
+    let r = unsafe { blksecdiscard(fd.as_raw_fd(), &[1, 0]) };
+    r == Err(nix::errno::Errno::EOPNOTSUPP)
+}
+
 /// Drops the kernel's cached pages of the device, so later reads see what the drive holds.
 pub fn flush_buffers(fd: &impl AsRawFd) {
     // SAFETY: BLKFLSBUF takes no argument. Failure only leaves stale cache; ignore it.

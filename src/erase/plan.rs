@@ -78,7 +78,7 @@ fn choose_auto(facts: &DriveInfo, req: &EraseRequest) -> Choice {
             Some(_) => "the controller supports neither Sanitize nor Format NVM".into(),
             None => "the NVMe erase capabilities could not be read (run as root?)".into(),
         },
-        "sata/sas" => match &facts.ata_security {
+        "sata" => match &facts.ata_security {
             Some(s) if s.supported && !s.frozen && !s.enabled && !s.locked => {
                 choice.method = Method::AtaSecureErase;
                 format!(
@@ -108,26 +108,19 @@ fn choose_auto(facts: &DriveInfo, req: &EraseRequest) -> Choice {
 }
 
 /// Resolves the chosen method into the exact commands for this target, refusing what cannot apply.
-/// In a dry run, a target of the wrong kind gets assumed values and a note instead.
+/// A dry run plans through here too, so it refuses exactly what a real run refuses.
 pub fn build_plan(
     choice: &mut Choice,
     facts: &DriveInfo,
     req: &EraseRequest,
-    dry_run: bool,
 ) -> anyhow::Result<Plan> {
     let target = &req.target;
     let kind = facts.kind.as_str();
     let size = facts.size_bytes.unwrap_or(0);
-    let wrong_kind = |choice: &mut Choice, wanted: &str, method: &Method| -> anyhow::Result<()> {
-        if !dry_run {
-            bad_input!(
-                "{target} is a {kind} target, not {wanted}: --method {method} cannot apply (try --method auto)"
-            );
-        }
-        choice.notes.push(format!(
-            "{target} is a {kind} target, not {wanted}: assumed values below; a real run would refuse"
-        ));
-        Ok(())
+    let wrong_kind = |wanted: &str, method: &Method| -> anyhow::Result<()> {
+        bad_input!(
+            "{target} is a {kind} target, not {wanted}: --method {method} cannot apply (try --method auto)"
+        );
     };
     let method = choice.method.clone();
     let whole_drive = matches!(
@@ -155,10 +148,13 @@ pub fn build_plan(
                 bad_input!("--chunk must be a non-zero multiple of {lb} bytes");
             }
             let no_discard = facts.discard.as_ref().is_some_and(|d| !d.supported);
-            if method == Method::Trim && no_discard && !dry_run {
+            if method == Method::Trim && no_discard {
                 bad_input!(
                     "{target} does not support discard (TRIM): try --method zeroout, or --method auto"
                 );
+            }
+            if method == Method::SecureDiscard {
+                choice.notes.push(SECURE_DISCARD_UNSEEN.into());
             }
             let op = match method {
                 Method::Trim => discard::RangeOp::Discard,
@@ -181,7 +177,7 @@ pub fn build_plan(
         }
         Method::NvmeFormat => {
             if kind != "nvme" {
-                wrong_kind(choice, "an NVMe namespace", &method)?;
+                wrong_kind("an NVMe namespace", &method)?;
             }
             let info = facts.nvme.clone().unwrap_or_default();
             if let Some(c) = &info.caps {
@@ -191,7 +187,7 @@ pub fn build_plan(
                 if choice.crypto && !c.format_crypto_erase {
                     bad_input!("{target}: the controller does not support cryptographic erase in Format NVM (FNA bit 2): drop --crypto");
                 }
-            } else if kind == "nvme" && !dry_run {
+            } else {
                 bad_input!("{target}: cannot read the controller's capabilities (Identify Controller): run as root");
             }
             let all = info.caps.as_ref().is_some_and(|c| c.format_all_namespaces);
@@ -212,7 +208,7 @@ pub fn build_plan(
         }
         Method::NvmeSanitize => {
             if kind != "nvme" {
-                wrong_kind(choice, "an NVMe namespace", &method)?;
+                wrong_kind("an NVMe namespace", &method)?;
             }
             let action = choice.action.unwrap_or(if choice.crypto {
                 SanitizeAction::Crypto
@@ -229,7 +225,7 @@ pub fn build_plan(
                 if !ok {
                     bad_input!("{target}: the controller does not support Sanitize {} (SANICAP); see `ssdfade info {target}` for what it supports", action.name());
                 }
-            } else if kind == "nvme" && !dry_run {
+            } else {
                 bad_input!("{target}: cannot read the controller's capabilities (Identify Controller): run as root");
             }
             choice
@@ -238,18 +234,13 @@ pub fn build_plan(
             Plan::NvmeSanitize(nvme::sanitize(action))
         }
         Method::AtaSecureErase => {
-            if kind != "sata/sas" {
-                wrong_kind(choice, "an ATA (SATA) drive", &method)?;
+            if kind != "sata" {
+                wrong_kind("an ATA (SATA) drive", &method)?;
             }
-            let sec = match (&facts.ata_security, dry_run) {
-                (Some(s), _) => s.clone(),
-                (None, true) => ata::Security {
-                    supported: true,
-                    ..Default::default()
-                },
-                (None, false) => bad_input!(
-                    "{target}: cannot read the ATA security state (IDENTIFY DEVICE through SG_IO): is it a SATA drive behind a SAS HBA or USB bridge?"
-                ),
+            let Some(sec) = facts.ata_security.clone() else {
+                bad_input!(
+                    "{target}: cannot read the ATA security state (IDENTIFY DEVICE through SG_IO): run as root; behind a SAS HBA or USB bridge the pass-through may be missing"
+                );
             };
             if !sec.supported {
                 bad_input!("{target} does not support the ATA security feature set: try --method trim");
@@ -318,21 +309,52 @@ pub(super) fn ensure_namespaces_unused(name: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What the safety gates would say about a real run, without opening anything for writing.
-pub(super) fn gate_preview(req: &EraseRequest, facts: &DriveInfo) -> Vec<String> {
-    let mut out = Vec::new();
+/// Why secure discard cannot be checked ahead like discard.
+pub(super) const SECURE_DISCARD_UNSEEN: &str = "no sysfs attribute tells whether a device accepts secure discard (BLKSECDISCARD; mostly eMMC does): the erase first sends one malformed request that does nothing, and refuses before anything is written when the device rejects it (EOPNOTSUPP)";
+
+/// The refusal when the secure discard probe says no.
+pub(super) fn refuse_secure_discard(target: &str) -> anyhow::Result<()> {
+    bad_input!(
+        "{target} does not support secure discard: BLKSECDISCARD is rejected (EOPNOTSUPP), which shows only when it is sent (no sysfs attribute tells); nothing was written: try --method trim or --method auto"
+    )
+}
+
+/// The gates of a real run that do not depend on the user's confirmations, checked the same way
+/// for a dry run: the target in use (mounted, swap, held, opened exclusively), `--destroy-data`
+/// naming something else, and any namespace a controller-wide command reaches.
+pub(super) fn dry_run_gates(
+    req: &EraseRequest,
+    facts: &DriveInfo,
+    plan: &Plan,
+) -> anyhow::Result<()> {
     let path = std::path::Path::new(&req.target);
-    match &req.destroy_data {
-        Some(named) if same_object(named, path) => {}
-        Some(named) => out.push(format!(
-            "would be refused: --destroy-data names {}, not {}",
-            named.display(),
-            req.target
-        )),
-        None => out.push(format!("needs --destroy-data {}", req.target)),
+    if let Some(named) = &req.destroy_data {
+        if !same_object(named, path) {
+            bad_input!(
+                "--destroy-data names {}, but the target is {}: name the same device twice to confirm",
+                named.display(),
+                path.display()
+            );
+        }
     }
     if let Some(why) = &facts.in_use {
-        out.push(format!("would be refused: {why}"));
+        let target = &req.target;
+        if why.starts_with(target.as_str()) {
+            bad_input!("{why} (refusing to write)");
+        }
+        bad_input!("{target}: {why} (refusing to write)");
+    }
+    if whole_controller(plan, facts) {
+        ensure_namespaces_unused(&facts.name)?;
+    }
+    Ok(())
+}
+
+/// The confirmations a real run would still need, as lines for the dry run.
+pub(super) fn gate_preview(req: &EraseRequest, facts: &DriveInfo) -> Vec<String> {
+    let mut out = Vec::new();
+    if req.destroy_data.is_none() {
+        out.push(format!("needs --destroy-data {}", req.target));
     }
     if let Some(sig) = &facts.signature {
         if !req.force {
@@ -368,7 +390,7 @@ mod tests {
     fn sata(security: ata::Security) -> DriveInfo {
         DriveInfo {
             path: "/dev/sdz".into(),
-            kind: "sata/sas".into(),
+            kind: "sata".into(),
             name: "sdz".into(),
             size_bytes: Some(60_000_000_000),
             logical_block: Some(512),
@@ -383,7 +405,7 @@ mod tests {
 
     fn plan_for(facts: &DriveInfo, a: &EraseRequest) -> anyhow::Result<(Plan, Vec<String>)> {
         let mut choice = choose(facts, a);
-        let plan = build_plan(&mut choice, facts, a, false)?;
+        let plan = build_plan(&mut choice, facts, a)?;
         Ok((plan, choice.notes))
     }
 
@@ -512,6 +534,108 @@ mod tests {
             }
         ));
         assert!(notes[0].starts_with("auto chose zeroout"), "{notes:?}");
+    }
+
+    fn nvme_drive() -> DriveInfo {
+        DriveInfo {
+            path: "/dev/nvme9n1".into(),
+            kind: "nvme".into(),
+            name: "nvme9n1".into(),
+            size_bytes: Some(1 << 30),
+            logical_block: Some(4096),
+            nvme: Some(NvmeInfo {
+                nsid: Some(1),
+                lba_format: Some(0),
+                caps: Some(nvme::ControllerCaps {
+                    format_nvm: true,
+                    format_crypto_erase: true,
+                    sanitize_block: true,
+                    sanitize_crypto: true,
+                    sanitize_overwrite: true,
+                    ..Default::default()
+                }),
+            }),
+            ..Default::default()
+        }
+    }
+
+    fn described(facts: &DriveInfo, req: &EraseRequest) -> String {
+        plan_for(facts, req).unwrap().0.describe().join("\n")
+    }
+
+    #[test]
+    fn nvme_and_ata_plans_carry_their_exact_bytes() {
+        let nvme = nvme_drive();
+        let mut req = request(Method::NvmeFormat);
+        req.target = "/dev/nvme9n1".into();
+        let format = described(&nvme, &req);
+        assert!(format.contains("cdw10 0x00000200"), "{format}");
+        assert!(
+            format.contains("SQE bytes: 80 00 00 00 01 00 00 00 00 00 00 00"),
+            "{format}"
+        );
+        req.crypto = true;
+        assert!(described(&nvme, &req).contains("cdw10 0x00000400"));
+        let mut sanitize = request(Method::NvmeSanitize);
+        sanitize.action = Some(SanitizeAction::Crypto);
+        let text = described(&nvme, &sanitize);
+        assert!(
+            text.contains("opcode 0x84") && text.contains("cdw10 0x00000004"),
+            "{text}"
+        );
+        sanitize.action = Some(SanitizeAction::Overwrite);
+        assert!(described(&nvme, &sanitize).contains("cdw10 0x00000013"));
+        let ata = described(
+            &sata(ata::Security {
+                supported: true,
+                ..Default::default()
+            }),
+            &request(Method::AtaSecureErase),
+        );
+        assert!(
+            ata.contains("CDB: 85 0a 06 00 00 00 01 00 00 00 00 00 00 40 f1 00"),
+            "{ata}"
+        );
+        assert!(
+            ata.contains("CDB: 85 06 20 00 00 00 00 00 00 00 00 00 00 40 f3 00"),
+            "{ata}"
+        );
+        assert!(ata.contains("00 00 73 73 64 66 61 64 65 00"), "{ata}");
+    }
+
+    #[test]
+    fn ata_methods_apply_to_ata_drives_only() {
+        let mut scsi = sata(ata::Security::default());
+        scsi.kind = "scsi".into();
+        scsi.ata_security = None;
+        let err = plan_for(&scsi, &request(Method::AtaSecureErase)).unwrap_err();
+        assert_eq!(crate::error::exit_code(&err), 2);
+        assert!(err.to_string().contains("is a scsi target"), "{err}");
+        let (plan, notes) = plan_for(&scsi, &request(Method::Auto)).unwrap();
+        assert!(matches!(
+            plan,
+            Plan::Range {
+                op: discard::RangeOp::Discard,
+                ..
+            }
+        ));
+        assert!(
+            notes[0].contains("a scsi device has no secure-erase command"),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn secure_discard_says_it_cannot_be_checked_in_sysfs() {
+        let (_, notes) = plan_for(
+            &sata(ata::Security::default()),
+            &request(Method::SecureDiscard),
+        )
+        .unwrap();
+        assert!(
+            notes.iter().any(|n| n.contains("no sysfs attribute")),
+            "{notes:?}"
+        );
     }
 
     #[test]

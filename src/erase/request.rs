@@ -7,7 +7,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::plan::{build_plan, choose, ensure_namespaces_unused, gate_preview, whole_controller};
+use super::discard::{secure_discard_rejected, RangeOp};
+use super::plan::{
+    build_plan, choose, dry_run_gates, ensure_namespaces_unused, gate_preview,
+    refuse_secure_discard, whole_controller,
+};
 use super::{Interrupted, Method, Plan};
 use crate::bad_input;
 use crate::device::inspect::{gather, DriveInfo};
@@ -82,9 +86,8 @@ impl ErasePlan {
 }
 
 /// Chooses the method and resolves it into commands for this target, refusing what cannot
-/// apply (exit 2). With `dry_run`, a target of the wrong kind gets assumed values and a note
-/// instead of a refusal. Reads the target's facts; changes nothing.
-pub fn plan_erase(req: &EraseRequest, dry_run: bool) -> anyhow::Result<ErasePlan> {
+/// apply (exit 2), for a dry run as for a real one. Reads the target's facts; changes nothing.
+pub fn plan_erase(req: &EraseRequest) -> anyhow::Result<ErasePlan> {
     if req.action.is_some() && !matches!(req.method, Method::NvmeSanitize | Method::Auto) {
         bad_input!(
             "--action applies to --method nvme-sanitize only, not {}: drop --action",
@@ -102,7 +105,7 @@ pub fn plan_erase(req: &EraseRequest, dry_run: bool) -> anyhow::Result<ErasePlan
     }
     let facts = gather(&req.target)?;
     let mut choice = choose(&facts, req);
-    let plan = build_plan(&mut choice, &facts, req, dry_run)?;
+    let plan = build_plan(&mut choice, &facts, req)?;
     Ok(ErasePlan {
         method: choice.method,
         notes: choice.notes,
@@ -113,12 +116,20 @@ pub fn plan_erase(req: &EraseRequest, dry_run: bool) -> anyhow::Result<ErasePlan
     })
 }
 
-/// What `--dry-run` prints: the method, the notes, every command with its bytes and what the
-/// safety gates would say about a real run. Sends nothing and writes nothing.
+/// What `--dry-run` prints: the method, the notes, every command with its bytes and the
+/// confirmations a real run still needs. It refuses whatever a real run refuses (the method, the
+/// target in use, secure discard the device rejects); it sends nothing that changes data and
+/// writes nothing.
 pub fn dry_run(req: &EraseRequest) -> anyhow::Result<Vec<String>> {
-    let planned = plan_erase(req, true)?;
+    let planned = plan_erase(req)?;
     let facts = match &planned.steps {
-        Steps::Device { facts, .. } => facts,
+        Steps::Device { plan, facts } => {
+            dry_run_gates(req, facts, plan)?;
+            if is_secure_discard(plan) && probe_secure_discard(&req.target) {
+                refuse_secure_discard(&req.target)?;
+            }
+            facts
+        }
         Steps::Own(how) => {
             return Ok(vec![format!(
                 "dry run: would send {how:?} to the simulated drive {}; nothing was changed",
@@ -145,7 +156,7 @@ pub fn dry_run(req: &EraseRequest) -> anyhow::Result<Vec<String>> {
 /// timed and records its outcome there. Refusals are errors (exit 2) and write nothing; a
 /// failed erase is an error too, recorded in erase.json first.
 pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Result<EraseOutcome> {
-    let planned = plan_erase(req, false)?;
+    let planned = plan_erase(req)?;
     let (steps, facts) = match &planned.steps {
         Steps::Device { plan, facts } => (plan, (**facts).clone()),
         Steps::Own(how) => return erase_own(req, &planned, *how, observer),
@@ -160,6 +171,9 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
     let target = Target::open(&request)?;
     if whole_controller(steps, &facts) {
         ensure_namespaces_unused(&facts.name)?;
+    }
+    if is_secure_discard(steps) && secure_discard_rejected(&target.file) {
+        refuse_secure_discard(&req.target)?;
     }
     let target = match steps {
         // The vendor tool may need the device to itself: the gates have passed, let go of it.
@@ -183,6 +197,25 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
     drop(target);
     record.drive_after = gather(&req.target).ok();
     finish(dir, &mut record, seconds, result)
+}
+
+fn is_secure_discard(plan: &Plan) -> bool {
+    matches!(
+        plan,
+        Plan::Range {
+            op: RangeOp::SecureDiscard,
+            ..
+        }
+    )
+}
+
+/// The dry run's secure discard check: the device opened for writing (not exclusively) only to
+/// send the request that does nothing; false when it cannot be opened so.
+fn probe_secure_discard(target: &str) -> bool {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(target)
+        .is_ok_and(|f| secure_discard_rejected(&f))
 }
 
 /// A device that erases itself (a simulated drive its kept state).

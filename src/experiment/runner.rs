@@ -210,7 +210,7 @@ fn check_phases(
             PhaseKind::Erase(params) => {
                 let request =
                     erase_request(record, params, &record.target, None, &Default::default())?;
-                crate::erase::plan_erase(&request, false)
+                crate::erase::plan_erase(&request)
                     .map_err(|e| e.context(format!("phase {}", p.phase.name)))?;
                 continue;
             }

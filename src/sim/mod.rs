@@ -87,6 +87,7 @@ fn identity_of(spec: &SimSpec) -> Identity {
         physical_block: 4096,
         model: Some(spec.preset.model.into()),
         serial: Some(format!("SIM-{}-{}", spec.preset.name, spec.seed)),
+        wwn: None,
         firmware: Some(format!("ssdfade-sim {}", env!("CARGO_PKG_VERSION"))),
         rotational: Some(false),
         write_cache: Some(match spec.cache {

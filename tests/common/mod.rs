@@ -131,6 +131,46 @@ impl Loop {
 }
 
 impl Loop {
+    /// A loop device over a file of `size` bytes with an MBR partition table holding `parts`
+    /// (first sector, sectors; type 0x83, nothing inside), its partitions scanned (`-P`); `None`
+    /// (the device detached again) when the kernel shows no partition: one built without
+    /// MSDOS partition support.
+    pub fn partitioned(size: u64, parts: &[(u32, u32)]) -> Option<Loop> {
+        let dir = tempfile::tempdir_in(std::env::temp_dir()).expect("temp dir");
+        let backing = dir.path().join("backing.img");
+        let mut mbr = vec![0u8; 512];
+        for (i, (start, sectors)) in parts.iter().enumerate() {
+            let e = 446 + 16 * i;
+            mbr[e + 4] = 0x83;
+            mbr[e + 8..e + 12].copy_from_slice(&start.to_le_bytes());
+            mbr[e + 12..e + 16].copy_from_slice(&sectors.to_le_bytes());
+        }
+        mbr[510] = 0x55;
+        mbr[511] = 0xAA;
+        std::fs::write(&backing, &mbr).expect("backing file");
+        std::fs::File::options()
+            .write(true)
+            .open(&backing)
+            .and_then(|f| f.set_len(size))
+            .expect("backing file size");
+        let path = sh(Command::new("losetup")
+            .args(["--direct-io=on", "--partscan", "--find", "--show"])
+            .arg(&backing));
+        let first = PathBuf::from(format!("{path}p1"));
+        // Made before waiting, so that it is detached whatever happens.
+        let lo = Loop {
+            path: PathBuf::from(path),
+            _dir: dir,
+        };
+        for _ in 0..100 {
+            if first.exists() {
+                return Some(lo);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        None
+    }
+
     /// The file the loop device reads and writes.
     pub fn backing(&self) -> PathBuf {
         self._dir.path().join("backing.img")

@@ -1,0 +1,92 @@
+# The short subset tests/qemu.rs runs (profile main): on every controller info, erase and measure,
+# slog on NVMe (write cache off) and virtio-scsi; the panic cases (blkid absent, busybox's, ambivalent), an empty partition, serials, the
+# NVMe write cache, transport classes and dry runs that refuse what real runs refuse.
+. /host/guest/lib.sh
+R=$OUT/ci; rm -rf $R; mkdir -p $R
+KINDS="nvme-legacy nvme-ns1 nvme-wt scsi sata vblk"
+sec "devices"
+for k in $KINDS nvme-ns2; do d=$(dev_of $k); echo "$k = $d"; check "boot: $k present" [ -b "$d" ]; done
+
+sec "info: kind, serial, WWN, write cache"
+expect_kind() { case $1 in nvme*) echo nvme;; scsi) echo scsi;; sata) echo sata;; vblk) echo virtio;; esac; }
+expect_serial() { case $1 in nvme-legacy) echo deadbeef;; nvme-ns1) echo cafe0001;; nvme-wt) echo wt000001;;
+  scsi) echo SCSI0001;; sata) echo SATA0001;; vblk) echo VBLK0001;; esac; }
+for k in $KINDS; do d=$(dev_of $k)
+  rc_is 0 "info $k" ssdfade info $d --json
+  cp /tmp/out $R/$k.info.json
+  has "info $k: kind $(expect_kind $k)" "\"kind\": \"$(expect_kind $k)\""
+  has "info $k: serial $(expect_serial $k)" "\"serial\": \"$(expect_serial $k)\""
+  lacks "info $k: asks no ATA question unless SATA" "$([ $k = sata ] && echo NEVER-MATCHES || echo 'IDENTIFY|ATA security')"
+done
+rc_is 0 "info sata --json" ssdfade info $(dev_of sata) --json
+has "sata: WWN kept apart from the serial" '"wwn": "(naa|t10)\.'
+has "sata: serial from IDENTIFY" '"serial": "SATA0001"'
+has "sata: ATA security read" '"ata_security": \{'
+rc_is 0 "info nvme-wt" ssdfade info $(dev_of nvme-wt)
+has "nvme-wt: volatile write cache off is write through" "write cache +write through .*WCE = 0"
+rc_is 0 "info nvme-legacy" ssdfade info $(dev_of nvme-legacy)
+has "nvme-legacy: write back" "write cache +write back"
+
+sec "erase: trim reads back as zeros, whole-drive methods where they apply"
+rc_is 0 "erase scsi trim --dry-run" ssdfade erase $(dev_of scsi) --method trim --destroy-data $(dev_of scsi) --dry-run
+for k in $KINDS; do d=$(dev_of $k)
+  fill $d 4
+  rc_is 0 "erase $k trim" ssdfade erase $d --method trim --span 64M --destroy-data $d --out $R/$k-trim
+  check "erase $k trim: first 4 MiB read back as zeros" [ "$(nonzero $d 0 4)" = 0 ]
+done
+N=$(dev_of nvme-legacy); fill $N 4
+rc_is 0 "erase nvme-legacy nvme-format" ssdfade erase $N --method nvme-format --destroy-data $N --out $R/nvme-format
+check "nvme-format: first 4 MiB read back as zeros" [ "$(nonzero $N 0 4)" = 0 ]
+for m in ata-secure-erase secure-discard; do S=$(dev_of scsi)
+  rc_is 2 "scsi $m refused" ssdfade erase $S --method $m --destroy-data $S --out $R/scsi-$m
+  cp /tmp/out /tmp/real
+  rc_is 2 "scsi $m --dry-run refused too" ssdfade erase $S --method $m --destroy-data $S --dry-run
+  check "scsi $m: the dry run's refusal is the real run's" cmp -s /tmp/out /tmp/real
+  check "scsi $m: no run directory" [ ! -e $R/scsi-$m ]
+done
+rc_is 2 "nvme-sanitize refused (QEMU 7.2 has none), dry run too" ssdfade erase $N --method nvme-sanitize --destroy-data $N --dry-run
+has "nvme-sanitize: says why" "does not support Sanitize"
+
+sec "measure and slog"
+for k in $KINDS; do d=$(dev_of $k)
+  rc_is 0 "measure $k" ssdfade measure $d --destroy-data $d --duration 1s --qd 4 --out $R/$k-measure
+done
+# slog on two controllers only (a sweep takes 15-50 s under TCG on a loaded host); io.sh runs
+# it on every one
+for k in nvme-wt scsi; do d=$(dev_of $k)
+  rc_is 0 "slog $k" ssdfade slog $d --destroy-data $d --sustain 0 --max-size 4k --out $R/$k-slog
+done
+check "slog nvme-wt: recorded as write through" grep -q '"write_cache": "write through' $R/nvme-wt-slog/slog.json
+check "slog scsi: recorded as write back" grep -q '"write_cache": "write back' $R/scsi-slog/slog.json
+
+sec "signature check without util-linux blkid, with busybox's, and ambivalent"
+V=$(dev_of vblk)
+mkdir -p /tmp/nob; ln -sf /bin/busybox /tmp/nob/sh
+mv /usr/sbin/blkid /usr/sbin/blkid.off
+rc_is 0 "info with no blkid at all" env PATH=/tmp/nob /usr/bin/ssdfade info $V
+rc_is 0 "erase with no blkid at all" env PATH=/tmp/nob /usr/bin/ssdfade erase $V --method zeroout --span 1M --destroy-data $V --out $R/noblkid
+mv /usr/sbin/blkid.off /usr/sbin/blkid
+rc_is 0 "info with busybox blkid (PATH=/bin)" env PATH=/bin /usr/bin/ssdfade info $V
+rc_is 0 "erase --dry-run with busybox blkid" env PATH=/bin /usr/bin/ssdfade erase $V --method trim --dry-run
+mkfs.ext4 -q -F $V
+mkdir -p /tmp/amb; printf '#!/bin/sh\nexit 8\n' > /tmp/amb/blkid; chmod +x /tmp/amb/blkid
+rc_is 0 "info when blkid is ambivalent (exit 8)" env PATH=/tmp/amb:/usr/bin:/bin ssdfade info $V
+has "ambivalent: shown as several signatures" "signature +ext2/3/4 and another"
+rc_is 2 "measure when blkid is ambivalent needs --force" env PATH=/tmp/amb:/usr/bin:/bin ssdfade measure $V --destroy-data $V --duration 1s
+rc_is 0 "with --force it runs" env PATH=/tmp/amb:/usr/bin:/bin ssdfade erase $V --method zeroout --span 1M --destroy-data $V --force --out $R/ambivalent
+
+sec "an empty partition needs no --force; its neighbour is untouched"
+S=$(dev_of scsi)
+mbr $S 2048 131072 133120 131072
+check "partition 1 read" [ -b ${S}1 ]
+check "partition 2 read" [ -b ${S}2 ]
+dd if=/dev/zero of=${S}1 bs=1M count=64 oflag=direct 2>/dev/null
+rc_is 0 "blkid -p on the empty partition (PART_ENTRY lines only)" blkid -p -o export ${S}1
+rc_is 0 "info on the empty partition" ssdfade info ${S}1
+has "empty partition: no signature" "signature +none found"
+fill ${S}1 4; fill ${S}2 4
+rc_is 0 "zeroout of partition 1 without --force" ssdfade erase ${S}1 --method zeroout --destroy-data ${S}1 --span 4M --out $R/part
+check "partition 1 zeroed" [ "$(nonzero ${S}1 0 4)" = 0 ]
+check "partition 2 untouched" [ "$(nonzero ${S}2 0 4)" = 4 ]
+rc_is 2 "a whole-disk write over the partition table needs --force" ssdfade erase $S --method trim --destroy-data $S
+echo "ci: done"
