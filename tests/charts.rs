@@ -335,6 +335,9 @@ fn strokes(svg: &str) -> (Vec<Stroke>, Vec<(u8, u8, u8)>) {
     (lines, others)
 }
 
+/// A segment's ends and how far from it a pixel of the line may lie.
+type Segment = ((f64, f64), (f64, f64), f64);
+
 fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len2 = dx * dx + dy * dy;
@@ -366,8 +369,7 @@ fn wide_lines_stay_on_their_data(chart: &impl Chart) -> usize {
             continue;
         }
         // Segments of this colour by pixel column, for a quick nearest-segment search.
-        let mut columns: Vec<Vec<((f64, f64), (f64, f64), f64)>> =
-            vec![Vec::new(); picture.width as usize];
+        let mut columns: Vec<Vec<Segment>> = vec![Vec::new(); picture.width as usize];
         for line in lines.iter().filter(|l| l.color == color) {
             let reach = line.width / 2.0 + 1.0;
             for pair in line.points.windows(2) {
