@@ -62,8 +62,8 @@ fn check_sweep(record: &Value, sizes: &[u64]) {
     assert_eq!(writers, [1, 2, 4, 8]);
 }
 
-/// The verdict's latency is the 4 KiB fdatasync point, and its fade is the samples' first and
-/// last interval.
+/// The verdict's latency is the 4 KiB fdatasync point, and its fade starts at the median of the
+/// samples' first window.
 fn check_verdict_numbers(record: &Value, run: &Path) {
     let p = point(record, "fdatasync", 4096);
     let latency = &record["evidence"]["latency"];
@@ -77,7 +77,9 @@ fn check_verdict_numbers(record: &Value, run: &Path) {
     );
     let samples = read_samples(run).unwrap();
     let fade = &record["evidence"]["fade"];
-    assert_eq!(fade["start_iops"].as_f64().unwrap(), samples[0].iops);
+    let interval = samples[0].t_end_s - samples[0].t_start_s;
+    let (start, _) = common::window_medians(&samples, interval);
+    assert_eq!(fade["start_iops"].as_f64().unwrap(), start);
     let sustained = &record["device"]["measured"]["sustained"];
     let ops: u64 = samples.iter().map(|s| s.ops).sum();
     assert_eq!(sustained["writes"].as_u64().unwrap(), ops);
@@ -206,16 +208,9 @@ fn vertex2_after_a_soak_is_unsuitable_for_its_fade_with_a_maintenance_answer() {
     assert_eq!(fade["rating"], "unsuitable", "{fade}");
     let samples = read_samples(&dir.path().join("soak")).unwrap();
     let e = &r["evidence"]["fade"];
-    assert_eq!(e["start_iops"].as_f64().unwrap(), samples[0].iops);
-    // The last full interval (the run's last one may be cut short).
-    let span = |s: &&ssdfade::stats::Sample| s.t_end_s - s.t_start_s;
-    let first_span = span(&&samples[0]);
-    let last = samples
-        .iter()
-        .rev()
-        .find(|s| span(s) >= 0.99 * first_span)
-        .unwrap()
-        .iops;
+    // The medians of the first and last windows (the run's last interval may be cut short).
+    let (start, last) = common::window_medians(&samples, 60.0);
+    assert_eq!(e["start_iops"].as_f64().unwrap(), start);
     assert_eq!(e["end_iops"].as_f64().unwrap(), last);
     let threshold = samples
         .iter()
@@ -223,7 +218,7 @@ fn vertex2_after_a_soak_is_unsuitable_for_its_fade_with_a_maintenance_answer() {
         .unwrap()
         .bytes_written_total;
     assert_eq!(e["bytes_to_threshold"].as_u64().unwrap(), threshold);
-    let pct = format!("{:.0} % of fresh", 100.0 * last / samples[0].iops);
+    let pct = format!("{:.0} % of fresh", 100.0 * last / start);
     assert!(fade["value"].as_str().unwrap().contains(&pct), "{fade}");
     let plan = r["verdict"]["plan"].as_str().unwrap();
     assert!(

@@ -44,7 +44,7 @@ impl Chart for CompareChart {
                 .map(|&(t, iops)| (100.0 * t / end, iops))
                 .collect();
             let color = style::palette(i);
-            let window = average_window(share.len());
+            let window = average_window(100.0, 100.0 / share.len().max(1) as f64);
             panel.lines.push(Line {
                 label: None,
                 points: min_max(&share, MAX_BUCKETS),
@@ -53,12 +53,14 @@ impl Chart for CompareChart {
                 dots: false,
             });
             panel.lines.push(Line {
-                label: Some(if window > 1 {
-                    format!("{} (moving average of {window})", run.label)
-                } else {
-                    run.label.clone()
+                label: Some(match window {
+                    Some(w) => format!("{} (moving average over {w:.0} %)", run.label),
+                    None => run.label.clone(),
                 }),
-                points: min_max(&moving_average(&share, window), MAX_BUCKETS),
+                points: min_max(
+                    &window.map_or_else(|| share.clone(), |w| moving_average(&share, w)),
+                    MAX_BUCKETS,
+                ),
                 color,
                 width: 3,
                 dots: false,

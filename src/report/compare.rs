@@ -25,7 +25,7 @@ pub struct Comparison {
 struct Headline {
     first_iops: f64,
     last_iops: f64,
-    /// The fade, last full interval ÷ first, percent (0 without a first interval's I/O).
+    /// The fade, last window ÷ first (medians, see [`Fade`]), percent (0 without a first interval's I/O).
     fade_pct: f64,
     whole: Figures,
     written: u64,
@@ -78,8 +78,8 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
             |v| format_duration(std::time::Duration::from_secs_f64(v.max(0.0))),
         ),
         ("Host data written", |h| h.written as f64, |v| gb(v as u64)),
-        ("IOPS, first interval", |h| h.first_iops, iops),
-        ("IOPS, last full interval", |h| h.last_iops, iops),
+        ("IOPS, first window (median)", |h| h.first_iops, iops),
+        ("IOPS, last window (median)", |h| h.last_iops, iops),
         (
             "Fade, last ÷ first, %",
             |h| h.fade_pct,
@@ -184,7 +184,7 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     let (head, rows) = headline_table(&labels, &heads);
     doc.blocks.push(Block::Table(head, rows));
     doc.paragraph(
-        "Whole-run figures from each run's run.json (exact percentiles; estimated from samples.jsonl for a run that wrote no summary); fade = last full interval ÷ first. (×r) is the ratio to the first run.",
+        "Whole-run figures from each run's run.json (exact percentiles; estimated from samples.jsonl for a run that wrote no summary); fade = last window ÷ first window, each the median IOPS of the full intervals in the run's first or last 2 % (at least five intervals). (×r) is the ratio to the first run.",
     );
     doc.heading("IOPS overlay");
     doc.blocks.push(Block::Chart {
