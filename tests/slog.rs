@@ -214,7 +214,7 @@ fn vertex2_after_a_soak_is_unsuitable_for_its_fade_with_a_maintenance_answer() {
     assert_eq!(e["end_iops"].as_f64().unwrap(), last);
     let threshold = samples
         .iter()
-        .find(|s| s.iops < samples[0].iops * 0.8)
+        .find(|s| s.iops < start * 0.8)
         .unwrap()
         .bytes_written_total;
     assert_eq!(e["bytes_to_threshold"].as_u64().unwrap(), threshold);
@@ -581,7 +581,12 @@ fn the_report_of_a_slog_run_carries_its_verdict() {
         String::from_utf8_lossy(&out.stderr)
     );
     let report = std::fs::read_to_string(dir.path().join("v/report.md")).unwrap();
-    assert!(report.contains("## SLOG verdict"), "{report}");
+    // The verdict opens the report, with the SLOG chart drawn beside it.
+    let headings: Vec<&str> = report.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(headings.first(), Some(&"## SLOG verdict"), "{report}");
+    let verdict_part = &report[..report.find("## Results").unwrap_or(report.len())];
+    assert!(verdict_part.contains("(slog.png)"), "{report}");
+    assert!(dir.path().join("v/slog.png").is_file());
     assert!(
         report.contains(&format!("{} as a ZFS log device", rating.to_uppercase())),
         "{report}"

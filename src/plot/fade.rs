@@ -188,7 +188,7 @@ impl FadeChart {
             .map(|(i, p)| Band {
                 label: p.name.clone(),
                 x: x(p.start_s)..x(p.end_s),
-                color: style::palette(i),
+                color: style::BAND[i % 2],
                 opacity: 0.10,
             })
             .collect();

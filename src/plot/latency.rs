@@ -102,10 +102,10 @@ impl Chart for LatencyChart {
             let (x0, x1) = (phase.start_s / unit.seconds, phase.end_s / unit.seconds);
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(x0, y.start), (x1, top)],
-                style::palette(i).mix(0.10).filled(),
+                style::BAND[i % 2].mix(0.10).filled(),
             )))?;
             // Only bands wide enough for their name are named (the fade chart names them all).
-            let font = style::note_font(style::palette(i));
+            let font = style::note_font(style::BAND_TEXT);
             let pixels = chart.backend_coord(&(x1, top)).0 - chart.backend_coord(&(x0, top)).0;
             let needed = body
                 .estimate_text_size(&phase.name, &font)
@@ -136,10 +136,10 @@ impl Chart for LatencyChart {
         }
         type Pick = fn(&LatencyPoint) -> f64;
         let series: [(&str, Pick, RGBColor, u32); 4] = [
-            ("max", |p| p.max_us, RGBColor(90, 90, 90), 1),
-            ("p99.9", |p| p.p999_us, style::palette(3), 2),
-            ("p99", |p| p.p99_us, style::palette(1), 2),
-            ("p50", |p| p.p50_us, style::palette(0), 2),
+            ("max", |p| p.max_us, style::MAX, 1),
+            ("p99.9", |p| p.p999_us, style::P999, 2),
+            ("p99", |p| p.p99_us, style::P99, 2),
+            ("p50", |p| p.p50_us, style::P50, 2),
         ];
         for (name, pick, color, width) in series {
             let points: Vec<(f64, f64)> = self
