@@ -256,10 +256,12 @@ fn compare_chart_overlays_runs_of_different_lengths() {
                 points: (1..=360)
                     .map(|i| (i as f64 * 10.0, 5000.0 - i as f64))
                     .collect(),
+                fresh_iops: Some(5000.0),
             },
             CompareRun {
                 label: "long".into(),
                 points: (1..=2880).map(|i| (i as f64 * 10.0, 3000.0)).collect(),
+                fresh_iops: None,
             },
         ],
     };
