@@ -481,10 +481,8 @@ fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
     }
     let run = first?;
     Some(SweepChart {
-        title: format!(
-            "Queue-depth sweep — {}",
-            crate::results::device_line(&run.info)
-        ),
+        // The model, not the target string: a simulated target carries its state file's path.
+        title: format!("Queue-depth sweep — {}", device_name(run)),
         subtitle: workload_line(&run.info.workload),
         points,
     })
