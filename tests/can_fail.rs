@@ -295,10 +295,11 @@ fn fade_reports_the_last_interval_as_its_end_not_the_lowest() {
             "fade.{field} = {got}, want {want} (samples {iops:?})"
         );
     };
-    close("start_iops", iops[0]);
-    close("end_iops", last_full);
+    let (start, end) = common::window_medians(&samples, 1.0);
+    close("start_iops", start);
+    close("end_iops", end);
     close("min_iops", lowest);
-    close("end_pct_of_start", 100.0 * last_full / iops[0]);
+    close("end_pct_of_start", 100.0 * end / start);
 }
 
 /// Blocks of 512 bytes the file holds on its filesystem.

@@ -256,10 +256,12 @@ fn compare_chart_overlays_runs_of_different_lengths() {
                 points: (1..=360)
                     .map(|i| (i as f64 * 10.0, 5000.0 - i as f64))
                     .collect(),
+                fresh_iops: Some(5000.0),
             },
             CompareRun {
                 label: "long".into(),
                 points: (1..=2880).map(|i| (i as f64 * 10.0, 3000.0)).collect(),
+                fresh_iops: None,
             },
         ],
     };
@@ -284,4 +286,156 @@ fn bar_chart_draws_every_point_and_its_figure() {
         legend: vec![("reads".into(), plotters::style::RGBColor(31, 119, 180))],
     };
     check(&chart, "Iometer's All-in-one set — test drive");
+}
+
+/// One stroked polyline of an SVG chart: its colour, width and points in pixels.
+struct Stroke {
+    color: (u8, u8, u8),
+    width: f64,
+    points: Vec<(f64, f64)>,
+}
+
+fn hex_color(text: &str) -> Option<(u8, u8, u8)> {
+    let hex = text.strip_prefix('#')?;
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some((byte(0)?, byte(2)?, byte(4)?))
+}
+
+/// The polylines of `svg` and the colours anything else (text, shapes) is drawn in.
+fn strokes(svg: &str) -> (Vec<Stroke>, Vec<(u8, u8, u8)>) {
+    let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+    let mut lines = Vec::new();
+    let mut others = Vec::new();
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        let color = ["stroke", "fill"]
+            .iter()
+            .filter_map(|a| node.attribute(*a).and_then(hex_color))
+            .next();
+        let Some(color) = color else { continue };
+        if node.has_tag_name("polyline") {
+            let points = node
+                .attribute("points")
+                .unwrap_or("")
+                .split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').expect("x,y");
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect();
+            let width = node
+                .attribute("stroke-width")
+                .map_or(1.0, |w| w.parse().unwrap());
+            lines.push(Stroke {
+                color,
+                width,
+                points,
+            });
+        } else {
+            others.push(color);
+        }
+    }
+    (lines, others)
+}
+
+/// A segment's ends and how far from it a pixel of the line may lie.
+type Segment = ((f64, f64), (f64, f64), f64);
+
+fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    ((p.0 - a.0 - t * dx).powi(2) + (p.1 - a.1 - t * dy).powi(2)).sqrt()
+}
+
+/// Draws `chart` as PNG and SVG and checks that every PNG pixel in the colour of a wide line
+/// lies within half the line's width (plus a pixel of rasterising) of that line as the SVG
+/// draws it: the SVG's points are the data's values, so a pixel further away draws a value the
+/// data does not have. Returns how many pixels were checked.
+fn wide_lines_stay_on_their_data(chart: &impl Chart) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("chart.png");
+    chart.write(&png, Format::Png).unwrap();
+    let picture = Picture::read(&png);
+    let (lines, others) = strokes(&chart.svg().unwrap());
+    let mut checked = 0;
+    let wide: Vec<&Stroke> = lines.iter().filter(|l| l.width >= 2.0).collect();
+    assert!(!wide.is_empty(), "the chart draws no wide line");
+    for color in wide.iter().map(|l| l.color) {
+        // Greys are also the antialiased edges of black text; a colour used by anything else
+        // (text, markers) is not the line's alone.
+        if others.contains(&color) || (color.0 == color.1 && color.1 == color.2) {
+            continue;
+        }
+        // Segments of this colour by pixel column, for a quick nearest-segment search.
+        let mut columns: Vec<Vec<Segment>> = vec![Vec::new(); picture.width as usize];
+        for line in lines.iter().filter(|l| l.color == color) {
+            let reach = line.width / 2.0 + 1.0;
+            for pair in line.points.windows(2) {
+                let (a, b) = (pair[0], pair[1]);
+                let x0 = (a.0.min(b.0) - reach).floor().max(0.0) as usize;
+                let x1 = ((a.0.max(b.0) + reach).ceil() as usize).min(picture.width as usize - 1);
+                for column in &mut columns[x0..=x1] {
+                    column.push((a, b, reach));
+                }
+            }
+        }
+        for y in 0..picture.height {
+            for x in 0..picture.width {
+                if picture.pixel(x, y) != color {
+                    continue;
+                }
+                checked += 1;
+                let p = (x as f64, y as f64);
+                let near = columns[x as usize]
+                    .iter()
+                    .any(|&(a, b, reach)| distance_to_segment(p, a, b) <= reach);
+                assert!(
+                    near,
+                    "a pixel of the line coloured {color:?} at ({x}, {y}) lies off the data"
+                );
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn png_lines_never_draw_values_the_data_does_not_have() {
+    // A bimodal p50 that alternates every interval (the pattern that made plotters' wide
+    // lines shoot above p99.9 and through the title) under steady upper percentiles.
+    let latency = LatencyChart {
+        title: "Latency — bimodal".into(),
+        subtitle: "1 s intervals".into(),
+        points: (0..3000)
+            .map(|i| LatencyPoint {
+                t_s: i as f64,
+                p50_us: if i % 2 == 0 { 25_000.0 } else { 115_000.0 },
+                p99_us: 210_000.0 + (i % 3) as f64 * 40_000.0,
+                p999_us: 330_000.0 + (i % 5) as f64 * 30_000.0,
+                max_us: 600_000.0,
+            })
+            .collect(),
+        phases: Vec::new(),
+        events: Vec::new(),
+    };
+    assert!(wide_lines_stay_on_their_data(&latency) > 5000);
+    // A fade whose IOPS jump between two levels every interval, with its moving average.
+    let fade = FadeChart {
+        title: "Fade — jumpy".into(),
+        subtitle: String::new(),
+        interval_s: 1.0,
+        points: (0..4000)
+            .map(|i| FadePoint {
+                t_s: (i + 1) as f64,
+                iops: if (i / 3) % 2 == 0 { 6000.0 } else { 900.0 } + (i % 7) as f64 * 100.0,
+                bytes_written: 0,
+            })
+            .collect(),
+        ..Default::default()
+    };
+    assert!(wide_lines_stay_on_their_data(&fade) > 1000);
 }

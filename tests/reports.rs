@@ -378,3 +378,43 @@ fn an_experiment_directory_is_plotted_and_reported_as_one_timeline() {
     let html = std::fs::read_to_string(exp.join("report.html")).unwrap();
     assert_eq!(html.matches("<svg").count(), 2);
 }
+
+#[test]
+fn compare_takes_experiment_directories_and_names_runs_shortly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples");
+    let out = tmp.path().join("cmp");
+    let printed = run_ok(
+        ssdfade(tmp.path())
+            .arg("compare")
+            .arg(examples.join("vertex2-sim"))
+            .arg(examples.join("vertex2-dc-ssd-400g"))
+            .arg("--out")
+            .arg(&out),
+    );
+    // Each experiment is compared by its soak, named by its directory, never its full path.
+    let cells = row(&printed, "Time");
+    assert_eq!(cells[1], "8h00m00s", "{printed}");
+    let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
+    assert!(
+        html.contains("vertex2-sim (8h00m00s)"),
+        "legend with its length"
+    );
+    assert!(!html.contains(&examples.display().to_string()));
+    // Runs whose directories share a name are told apart by their parents.
+    std::fs::create_dir_all(tmp.path().join("a")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("b")).unwrap();
+    let a = sim_run(&tmp.path().join("a"), "run", 1);
+    let b = sim_run(&tmp.path().join("b"), "run", 4);
+    let printed = run_ok(
+        ssdfade(tmp.path())
+            .arg("compare")
+            .arg(&a)
+            .arg(&b)
+            .arg("--out")
+            .arg(&out),
+    );
+    let head = printed.lines().find(|l| l.starts_with("| Figure")).unwrap();
+    assert!(head.contains("a/run") && head.contains("b/run"), "{head}");
+    assert!(!head.contains(&tmp.path().display().to_string()), "{head}");
+}

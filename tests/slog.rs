@@ -62,8 +62,8 @@ fn check_sweep(record: &Value, sizes: &[u64]) {
     assert_eq!(writers, [1, 2, 4, 8]);
 }
 
-/// The verdict's latency is the 4 KiB fdatasync point, and its fade is the samples' first and
-/// last interval.
+/// The verdict's latency is the 4 KiB fdatasync point, and its fade starts at the median of the
+/// samples' first window.
 fn check_verdict_numbers(record: &Value, run: &Path) {
     let p = point(record, "fdatasync", 4096);
     let latency = &record["evidence"]["latency"];
@@ -77,7 +77,9 @@ fn check_verdict_numbers(record: &Value, run: &Path) {
     );
     let samples = read_samples(run).unwrap();
     let fade = &record["evidence"]["fade"];
-    assert_eq!(fade["start_iops"].as_f64().unwrap(), samples[0].iops);
+    let interval = samples[0].t_end_s - samples[0].t_start_s;
+    let (start, _) = common::window_medians(&samples, interval);
+    assert_eq!(fade["start_iops"].as_f64().unwrap(), start);
     let sustained = &record["device"]["measured"]["sustained"];
     let ops: u64 = samples.iter().map(|s| s.ops).sum();
     assert_eq!(sustained["writes"].as_u64().unwrap(), ops);
@@ -206,24 +208,17 @@ fn vertex2_after_a_soak_is_unsuitable_for_its_fade_with_a_maintenance_answer() {
     assert_eq!(fade["rating"], "unsuitable", "{fade}");
     let samples = read_samples(&dir.path().join("soak")).unwrap();
     let e = &r["evidence"]["fade"];
-    assert_eq!(e["start_iops"].as_f64().unwrap(), samples[0].iops);
-    // The last full interval (the run's last one may be cut short).
-    let span = |s: &&ssdfade::stats::Sample| s.t_end_s - s.t_start_s;
-    let first_span = span(&&samples[0]);
-    let last = samples
-        .iter()
-        .rev()
-        .find(|s| span(s) >= 0.99 * first_span)
-        .unwrap()
-        .iops;
+    // The medians of the first and last windows (the run's last interval may be cut short).
+    let (start, last) = common::window_medians(&samples, 60.0);
+    assert_eq!(e["start_iops"].as_f64().unwrap(), start);
     assert_eq!(e["end_iops"].as_f64().unwrap(), last);
     let threshold = samples
         .iter()
-        .find(|s| s.iops < samples[0].iops * 0.8)
+        .find(|s| s.iops < start * 0.8)
         .unwrap()
         .bytes_written_total;
     assert_eq!(e["bytes_to_threshold"].as_u64().unwrap(), threshold);
-    let pct = format!("{:.0} % of fresh", 100.0 * last / samples[0].iops);
+    let pct = format!("{:.0} % of fresh", 100.0 * last / start);
     assert!(fade["value"].as_str().unwrap().contains(&pct), "{fade}");
     let plan = r["verdict"]["plan"].as_str().unwrap();
     assert!(
@@ -586,7 +581,12 @@ fn the_report_of_a_slog_run_carries_its_verdict() {
         String::from_utf8_lossy(&out.stderr)
     );
     let report = std::fs::read_to_string(dir.path().join("v/report.md")).unwrap();
-    assert!(report.contains("## SLOG verdict"), "{report}");
+    // The verdict opens the report, with the SLOG chart drawn beside it.
+    let headings: Vec<&str> = report.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(headings.first(), Some(&"## SLOG verdict"), "{report}");
+    let verdict_part = &report[..report.find("## Results").unwrap_or(report.len())];
+    assert!(verdict_part.contains("(slog.png)"), "{report}");
+    assert!(dir.path().join("v/slog.png").is_file());
     assert!(
         report.contains(&format!("{} as a ZFS log device", rating.to_uppercase())),
         "{report}"

@@ -1,14 +1,28 @@
 //! Fade, one definition everywhere: **fade = faded ÷ fresh, as a percent** (100 % means no
 //! change), and **loss = 100 % − fade** (never below 0 in words: a gain is told as fade above
-//! 100 %). In a single run the fresh sample is the first interval and the faded one the last
-//! full interval; in an experiment they are the whole-run IOPS of the phases named `fresh` and
+//! 100 %). In a single run fresh is the median IOPS of the full intervals in the run's first
+//! window and faded the median of those in its last window, each window 2 % of the run and at
+//! least five intervals (at most a quarter of the run), so one slow or fast interval does not
+//! make the headline; in an experiment they are the whole-run IOPS of the phases named `fresh` and
 //! `faded` (recovery is `recovered` ÷ `fresh` the same way). Presets and sweeps have no fade.
 
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::run::first_and_last_full;
+use super::run::{first_and_last_full, is_full};
+
+/// The median of `values` (None when there are none).
+fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let mut v: Vec<f64> = values.collect();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
 use crate::stats::Sample;
 
 /// A level against its fresh reference.
@@ -48,13 +62,18 @@ impl FadeRatio {
 /// The fade of one run's samples.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Fade {
-    /// IOPS of the first interval (the fresh sample).
+    /// The fresh level: median IOPS of the full intervals (at least as long as the configured
+    /// interval, less 1 %) ending within `window_s` of the run's start; the first interval
+    /// when none does.
     pub start_iops: f64,
-    /// IOPS of the last full interval (the faded sample): the last sample at least as long as
-    /// the configured interval (less 1 %), so a short partial sample at the end of an
-    /// interrupted or byte-limited run is not taken as the end; the last sample when none is
-    /// full.
+    /// The faded level: median IOPS of the full intervals starting within `window_s` of the
+    /// end of the last full interval, so a short partial sample at the end of an interrupted
+    /// or byte-limited run is not taken as the end; the last sample when none is full.
     pub end_iops: f64,
+    /// Seconds each of the two windows spans: 2 % of the run, at least five intervals, at most
+    /// a quarter of the run (and at least one interval).
+    #[serde(default)]
+    pub window_s: f64,
     /// Lowest interval IOPS.
     pub min_iops: f64,
     /// End as a percentage of start: the fade.
@@ -68,11 +87,28 @@ impl Fade {
     /// The fade of a run's samples taken every `interval`; None when there are none.
     pub fn of(samples: &[Sample], interval: Duration) -> Option<Fade> {
         let (first, last) = first_and_last_full(samples, interval)?;
-        let (start, end) = (first.iops, last.iops);
+        let (t0, t1) = (first.t_start_s, last.t_end_s);
+        let step = interval.as_secs_f64();
+        let span = t1 - t0;
+        let window_s = (0.02 * span).max(5.0 * step).min(span / 4.0).max(step);
+        let full = || samples.iter().filter(|s| is_full(s, interval));
+        let start = median(
+            full()
+                .filter(|s| s.t_end_s <= t0 + window_s + 1e-9)
+                .map(|s| s.iops),
+        )
+        .unwrap_or(first.iops);
+        let end = median(
+            full()
+                .filter(|s| s.t_start_s >= t1 - window_s - 1e-9)
+                .map(|s| s.iops),
+        )
+        .unwrap_or(last.iops);
         let halfway = (start + end) / 2.0;
         Some(Fade {
             start_iops: start,
             end_iops: end,
+            window_s,
             min_iops: samples.iter().map(|s| s.iops).fold(f64::INFINITY, f64::min),
             end_pct_of_start: FadeRatio::new(start, end).map_or(0.0, |r| r.pct_of_fresh),
             half_fade_s: (end < start)
@@ -105,7 +141,7 @@ impl Fade {
         let words = self.ratio().map_or("-".into(), |r| r.words());
         format!(
             "  {:<28} {:.0} → {:.0} IOPS, {words}, lowest {:.0}{half}\n",
-            "Fade (first → last interval)", self.start_iops, self.end_iops, self.min_iops
+            "Fade (first → last window)", self.start_iops, self.end_iops, self.min_iops
         )
     }
 }
@@ -157,6 +193,29 @@ mod tests {
         assert!((f.end_pct_of_start - 16.67).abs() < 0.01);
         assert_eq!(f.half_fade_s, Some(3.0));
         assert_eq!(f.ratio().unwrap().words(), "17 % of fresh (loss 83 %)");
+    }
+
+    #[test]
+    fn fade_rests_on_the_median_of_each_end_window() {
+        // 200 one-second intervals: windows of 5 s (5 intervals > 2 % of 200 s). One fast
+        // interval at the start and one slow one at the end do not move the medians.
+        let samples: Vec<Sample> = (0..200)
+            .map(|i| {
+                let iops = match i {
+                    0 => 9000,
+                    199 => 10,
+                    1..=4 => 6000 + 10 * i,
+                    _ if i >= 195 => 1000 + 10 * (i - 195),
+                    _ => 3000,
+                };
+                sample(i, iops)
+            })
+            .collect();
+        let f = Fade::of(&samples, SECOND).unwrap();
+        assert_eq!(f.window_s, 5.0);
+        // First five: 9000, 6010, 6020, 6030, 6040 → 6030; last five: 1000..1030, 10 → 1010.
+        assert_eq!((f.start_iops, f.end_iops), (6030.0, 1010.0));
+        assert_eq!(f.min_iops, 10.0);
     }
 
     #[test]

@@ -11,4 +11,6 @@ pub mod sweep;
 
 pub use experiment::{ExperimentStates, StateFigure};
 pub use fade::{Fade, FadeRatio};
-pub use run::{first_and_last_full, lowest_full, pooled_quantile, Figures, SteadyWindow};
+pub use run::{
+    drawn_intervals, first_and_last_full, lowest_full, pooled_quantile, Figures, SteadyWindow,
+};

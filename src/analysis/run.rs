@@ -113,7 +113,17 @@ pub fn lowest_full(samples: &[Sample], interval: Duration) -> Option<&Sample> {
         .min_by(|a, b| a.iops.total_cmp(&b.iops))
 }
 
-fn is_full(s: &Sample, interval: Duration) -> bool {
+/// The intervals a chart draws: all but a partial last one (a run cut short or stopped by a
+/// byte count ends with a fraction of an interval whose IOPS would read as a cliff); a run of
+/// one partial interval keeps it.
+pub fn drawn_intervals(samples: &[Sample], interval: Duration) -> &[Sample] {
+    match samples.split_last() {
+        Some((last, rest)) if !rest.is_empty() && !is_full(last, interval) => rest,
+        _ => samples,
+    }
+}
+
+pub(super) fn is_full(s: &Sample, interval: Duration) -> bool {
     s.t_end_s - s.t_start_s >= 0.99 * interval.as_secs_f64()
 }
 
@@ -295,5 +305,12 @@ mod tests {
         let (a, b) = first_and_last_full(&samples, one).unwrap();
         assert_eq!((a.index, b.index), (0, 3));
         assert_eq!(lowest_full(&samples, one).unwrap().index, 3);
+        let drawn = drawn_intervals(&samples, one);
+        assert_eq!(drawn.last().unwrap().index, 3, "the 0.2 s tail is left out");
+        assert_eq!(
+            drawn_intervals(&samples[4..], one).len(),
+            1,
+            "alone, it stays"
+        );
     }
 }

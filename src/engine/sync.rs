@@ -107,7 +107,7 @@ impl SyncWriter for FileSyncWriter {
         let write_cache = info.and_then(|i| i.write_cache.clone());
         let fua = info.and_then(|i| i.fua);
         let meaning = match (write_cache.as_deref(), fua) {
-            (Some(w), _) if w.starts_with("write through") => "write through: the kernel sends no cache flush (fdatasync returns after the write), so the figures are the device's write latency — correct when the device has no volatile cache or protects it",
+            (Some(w), _) if w.starts_with("write through") => "write through: the device stores each write before it completes it (no volatile cache, or one that is off), so a flush has nothing left to wait for and the figures are the device's write latency",
             (Some(w), Some(true)) if w.starts_with("write back") => "write back with FUA: fdatasync sends a cache flush, O_DSYNC writes go as FUA writes",
             (Some(w), _) if w.starts_with("write back") => "write back without FUA: fdatasync and O_DSYNC writes both wait for a cache flush",
             _ => "cache mode unknown (a file: the filesystem decides)",

@@ -229,7 +229,7 @@ fn vertex2_text(dir: &Path, record: &ExperimentRecord) -> String {
             })
             .unwrap_or_default();
         out.push_str(&line(
-            "Soak (first → last interval)",
+            "Soak (first → last window)",
             format!(
                 "{:.0} → {:.0} IOPS, {}{half}",
                 f.start_iops,

@@ -1,19 +1,23 @@
-//! The compare overlay: one IOPS line per run against the share of its run elapsed, so runs of
-//! different lengths line up from start to end.
+//! The compare overlay: one IOPS line per run against elapsed time (each run as long as it
+//! ran, its length in the legend), and below the same runs as a percentage of each run's own
+//! fresh level, so a 60k-IOPS drive does not flatten the 6k ones.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::downsample::{average_window, min_max, moving_average, MAX_BUCKETS};
 use super::panel::{Line, Panel};
-use super::style;
+use super::style::{self, time_unit};
 use super::Chart;
 
-/// One run on the overlay: its legend label and its (elapsed seconds, IOPS) per interval.
+/// One run on the overlay: its legend label, its (elapsed seconds, IOPS) per interval and its
+/// fresh level (the fade's first-window median, for the relative panel).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareRun {
     pub label: String,
     pub points: Vec<(f64, f64)>,
+    /// The IOPS the relative panel calls 100 %; None leaves the run out of it.
+    pub fresh_iops: Option<f64>,
 }
 
 /// Everything the compare chart shows.
@@ -24,6 +28,67 @@ pub struct CompareChart {
     pub runs: Vec<CompareRun>,
 }
 
+impl CompareChart {
+    /// A panel of every run's line (raw and moving average) against time, y picked by `y`.
+    fn panel(
+        &self,
+        y_desc: &str,
+        y: impl Fn(&CompareRun, f64) -> Option<f64>,
+        legend: bool,
+    ) -> Panel {
+        let end = self
+            .runs
+            .iter()
+            .filter_map(|r| r.points.last().map(|p| p.0))
+            .fold(0.0, f64::max)
+            .max(f64::MIN_POSITIVE);
+        let unit = time_unit(end);
+        let mut panel = Panel::new(
+            format!("Elapsed time ({})", unit.name),
+            y_desc,
+            0.0..end / unit.seconds,
+        );
+        for (i, run) in self.runs.iter().enumerate() {
+            let points: Vec<(f64, f64)> = run
+                .points
+                .iter()
+                .filter_map(|&(t, iops)| Some((t, y(run, iops)?)))
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            let color = style::palette(i);
+            let scaled = |p: &[(f64, f64)]| -> Vec<(f64, f64)> {
+                p.iter().map(|&(t, v)| (t / unit.seconds, v)).collect()
+            };
+            let span = points.last().map_or(0.0, |p| p.0) - points[0].0;
+            let step = span / points.len().max(1) as f64;
+            let window = average_window(span, step);
+            panel.lines.push(Line {
+                label: None,
+                points: min_max(&scaled(&points), MAX_BUCKETS),
+                color: style::lighter(color, 0.65),
+                width: 1,
+                dots: false,
+            });
+            let length = crate::units::format_duration(std::time::Duration::from_secs_f64(
+                run.points.last().map_or(0.0, |p| p.0).max(0.0),
+            ));
+            panel.lines.push(Line {
+                label: legend.then(|| format!("{} ({length})", run.label)),
+                points: min_max(
+                    &scaled(&window.map_or_else(|| points.clone(), |w| moving_average(&points, w))),
+                    MAX_BUCKETS,
+                ),
+                color,
+                width: 3,
+                dots: false,
+            });
+        }
+        panel
+    }
+}
+
 impl Chart for CompareChart {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
     where
@@ -31,39 +96,13 @@ impl Chart for CompareChart {
     {
         root.fill(&WHITE)?;
         let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
-        let mut panel = Panel::new("Share of the run elapsed (%)", "IOPS", 0.0..100.0);
-        for (i, run) in self.runs.iter().enumerate() {
-            let end = run
-                .points
-                .last()
-                .map_or(1.0, |p| p.0)
-                .max(f64::MIN_POSITIVE);
-            let share: Vec<(f64, f64)> = run
-                .points
-                .iter()
-                .map(|&(t, iops)| (100.0 * t / end, iops))
-                .collect();
-            let color = style::palette(i);
-            let window = average_window(share.len());
-            panel.lines.push(Line {
-                label: None,
-                points: min_max(&share, MAX_BUCKETS),
-                color: style::lighter(color, 0.65),
-                width: 1,
-                dots: false,
-            });
-            panel.lines.push(Line {
-                label: Some(if window > 1 {
-                    format!("{} (moving average of {window})", run.label)
-                } else {
-                    run.label.clone()
-                }),
-                points: min_max(&moving_average(&share, window), MAX_BUCKETS),
-                color,
-                width: 3,
-                dots: false,
-            });
-        }
-        panel.draw(&body)
+        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 / 2);
+        self.panel("IOPS", |_, v| Some(v), true).draw(&top)?;
+        self.panel(
+            "% of the run's fresh IOPS",
+            |r, v| r.fresh_iops.filter(|f| *f > 0.0).map(|f| 100.0 * v / f),
+            false,
+        )
+        .draw(&bottom)
     }
 }

@@ -1,6 +1,7 @@
 //! Fewer points for long runs without hiding what matters: each bucket of consecutive points
 //! keeps its lowest and its highest point (in their original order), so a one-interval collapse
-//! in a 24-hour soak still shows; and a centred moving average computed over every point.
+//! in a 24-hour soak still shows; and a centred moving average over a span of time computed
+//! over every point.
 
 /// At most this many buckets per series (two points each) whatever the run's length.
 pub const MAX_BUCKETS: usize = 1500;
@@ -41,30 +42,36 @@ pub fn min_max(points: &[(f64, f64)], buckets: usize) -> Vec<(f64, f64)> {
     out
 }
 
-/// The centred moving average of `points`' y over `window` points (shorter at the ends).
-pub fn moving_average(points: &[(f64, f64)], window: usize) -> Vec<(f64, f64)> {
-    let half = window.max(1) / 2;
+/// The centred moving average of `points`' y over a span of `window` in x: each point is the
+/// mean of the points within `window / 2` of it on either side (fewer at the ends). Points are
+/// in x order; a span in x, not a count of points, so intervals of different lengths weigh
+/// by the time they cover and a plateau stays flat up to its edges.
+pub fn moving_average(points: &[(f64, f64)], window: f64) -> Vec<(f64, f64)> {
+    let half = window.max(0.0) / 2.0;
     let mut prefix = Vec::with_capacity(points.len() + 1);
     prefix.push(0.0);
     for p in points {
         prefix.push(prefix.last().unwrap() + p.1);
     }
-    (0..points.len())
-        .map(|i| {
-            let lo = i.saturating_sub(half);
-            let hi = (i + half + 1).min(points.len());
-            (points[i].0, (prefix[hi] - prefix[lo]) / (hi - lo) as f64)
+    let (mut lo, mut hi) = (0, 0);
+    points
+        .iter()
+        .map(|&(x, _)| {
+            while points[lo].0 < x - half {
+                lo += 1;
+            }
+            while hi < points.len() && points[hi].0 <= x + half {
+                hi += 1;
+            }
+            (x, (prefix[hi] - prefix[lo]) / (hi - lo) as f64)
         })
         .collect()
 }
 
-/// A moving-average window of about 2 % of the run, at least 5 points (1 for short runs).
-pub fn average_window(points: usize) -> usize {
-    if points < 20 {
-        1
-    } else {
-        (points / 50).max(5)
-    }
+/// A moving-average span of about 1 % of a run lasting `span` and sampled every `step`: at
+/// least five steps; None when that leaves fewer than 20 steps in the run (nothing to smooth).
+pub fn average_window(span: f64, step: f64) -> Option<f64> {
+    (step > 0.0 && span >= 20.0 * step).then(|| (span / 100.0).max(5.0 * step))
 }
 
 #[cfg(test)]
@@ -122,9 +129,23 @@ mod tests {
             .enumerate()
             .map(|(i, &y)| (i as f64, y))
             .collect();
-        let avg = moving_average(&points, 3);
+        let avg = moving_average(&points, 2.0);
         assert_eq!(avg[0], (0.0, 1.5));
         assert_eq!(avg[2], (2.0, 3.0));
         assert_eq!(avg[4], (4.0, 4.5));
+    }
+
+    #[test]
+    fn moving_average_spans_time_not_points() {
+        // Ten 1 s intervals at 100, then one 10 s interval at 40: a 4 s span around t = 5 sees
+        // only the 1 s intervals; around t = 20 only the long one.
+        let mut points: Vec<(f64, f64)> = (1..=10).map(|t| (t as f64, 100.0)).collect();
+        points.push((20.0, 40.0));
+        let avg = moving_average(&points, 4.0);
+        assert_eq!(avg[4], (5.0, 100.0), "a plateau stays flat");
+        assert_eq!(avg[10], (20.0, 40.0));
+        assert_eq!(average_window(3600.0, 1.0), Some(36.0));
+        assert_eq!(average_window(100.0, 1.0), Some(5.0));
+        assert_eq!(average_window(10.0, 1.0), None);
     }
 }

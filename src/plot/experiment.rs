@@ -64,7 +64,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
         let (Some(first), Some(last)) = (run.samples.first(), run.samples.last()) else {
             continue;
         };
-        for s in &run.samples {
+        for s in analysis::drawn_intervals(&run.samples, run.info.workload.interval) {
             points.push(FadePoint {
                 t_s: t0 + s.t_end_s,
                 iops: s.iops,
@@ -231,6 +231,50 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
     })
 }
 
+/// The states of a Vertex 2 experiment as bars (in-service, fresh, faded, recovered: each
+/// phase's whole-run IOPS and its share of fresh, as analysis computed them), the picture that
+/// opens its report: minute-long phases are invisible on the hours-long timeline.
+fn states_chart(exp: &Experiment) -> Option<BarChart> {
+    if exp.name != ExperimentKind::Vertex2 {
+        return None;
+    }
+    let measured = ExperimentStates::of(exp);
+    measured.state("fresh")?;
+    let run = first_run(exp)?;
+    let bars = measured
+        .states
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Bar {
+            label: s.name.clone(),
+            value: s.figures.iops,
+            text: match (&s.of_fresh, s.name.as_str()) {
+                (_, "fresh") => {
+                    format!("{} IOPS · the reference", style::iops_text(s.figures.iops))
+                }
+                (Some(r), _) => format!(
+                    "{} IOPS · {:.0} % of fresh",
+                    style::iops_text(s.figures.iops),
+                    r.pct_of_fresh
+                ),
+                (None, _) => format!("{} IOPS", style::iops_text(s.figures.iops)),
+            },
+            color: style::palette(i),
+        })
+        .collect();
+    let loss = measured
+        .lasting_loss_pct()
+        .map(|l| format!(" · lasting loss after recovery {l:.0} %"))
+        .unwrap_or_default();
+    Some(BarChart {
+        title: format!("States — {}", device_name(run)),
+        subtitle: format!("IOPS of each measured phase, whole phase{loss}"),
+        x_desc: "IOPS".into(),
+        bars,
+        legend: Vec::new(),
+    })
+}
+
 /// SNIA's WSAT chart of a write-saturation experiment: one point per round of its `wsat`
 /// phase, against time and against host data written.
 fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
@@ -354,6 +398,8 @@ pub enum ProtocolChart {
     Hir(HirChart),
     /// A benchmark preset's points as bars, named after the preset.
     Preset(String, BarChart),
+    /// The measured states of a Vertex 2 experiment as bars.
+    States(BarChart),
 }
 
 impl ProtocolChart {
@@ -364,6 +410,7 @@ impl ProtocolChart {
             .or_else(|| wsat_chart(exp).map(ProtocolChart::Wsat))
             .or_else(|| hir_chart(exp).map(ProtocolChart::Hir))
             .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.to_string(), c)))
+            .or_else(|| states_chart(exp).map(ProtocolChart::States))
     }
 
     /// The chart's file name without extension.
@@ -373,6 +420,7 @@ impl ProtocolChart {
             ProtocolChart::Wsat(_) => "wsat",
             ProtocolChart::Hir(_) => "hir",
             ProtocolChart::Preset(name, _) => name,
+            ProtocolChart::States(_) => "states",
         }
     }
 
@@ -383,6 +431,7 @@ impl ProtocolChart {
             ProtocolChart::Wsat(_) => "SNIA WSAT: IOPS per round against time and against total host data written",
             ProtocolChart::Hir(_) => "SNIA HIR: IOPS of each burst after each idle gap, beside preconditioning and the returns to baseline",
             ProtocolChart::Preset(..) => "MB/s of every point of the benchmark, in the order they ran",
+            ProtocolChart::States(_) => "The measured states: each phase's IOPS and its share of fresh",
         }
     }
 
@@ -391,7 +440,7 @@ impl ProtocolChart {
             ProtocolChart::Sweep(c) => c.write(path, format),
             ProtocolChart::Wsat(c) => c.write(path, format),
             ProtocolChart::Hir(c) => c.write(path, format),
-            ProtocolChart::Preset(_, c) => c.write(path, format),
+            ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.write(path, format),
         }
     }
 
@@ -400,7 +449,7 @@ impl ProtocolChart {
             ProtocolChart::Sweep(c) => c.svg(),
             ProtocolChart::Wsat(c) => c.svg(),
             ProtocolChart::Hir(c) => c.svg(),
-            ProtocolChart::Preset(_, c) => c.svg(),
+            ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.svg(),
         }
     }
 }
@@ -430,10 +479,8 @@ fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
     let first = exp.phases.iter().find_map(|p| p.run.as_ref());
     let run = first?;
     Some(SweepChart {
-        title: format!(
-            "Queue-depth sweep — {}",
-            crate::results::device_line(&run.info)
-        ),
+        // The model, not the target string: a simulated target carries its state file's path.
+        title: format!("Queue-depth sweep — {}", device_name(run)),
         subtitle: workload_line(&run.info.workload),
         points,
     })

@@ -127,10 +127,26 @@ impl FadeChart {
         }
     }
 
-    /// The IOPS lines against `x` (a function of the point), downsampled, with their average.
+    /// The points split at phase boundaries (the whole series when there are no phases): a
+    /// moving average never runs from one phase into another.
+    fn segments(&self) -> Vec<&[FadePoint]> {
+        let phase_of = |p: &FadePoint| {
+            self.phases
+                .iter()
+                .position(|ph| p.t_s > ph.start_s && p.t_s <= ph.end_s + 1e-9)
+        };
+        self.points
+            .chunk_by(|a, b| phase_of(a) == phase_of(b))
+            .collect()
+    }
+
+    /// The IOPS lines against `x` (a function of the point), downsampled, with their moving
+    /// average over time, one line per phase.
     fn lines(&self, x: impl Fn(&FadePoint) -> f64, legend: bool) -> Vec<Line> {
         let all: Vec<(f64, f64)> = self.points.iter().map(|p| (x(p), p.iops)).collect();
-        let window = average_window(all.len());
+        let span =
+            self.points.last().map_or(0.0, |p| p.t_s) - self.points.first().map_or(0.0, |p| p.t_s);
+        let window = average_window(span, self.interval_s);
         let mut lines = vec![Line {
             label: legend.then(|| self.interval_label()),
             points: min_max(&all, MAX_BUCKETS),
@@ -138,10 +154,24 @@ impl FadeChart {
             width: 1,
             dots: false,
         }];
-        if window > 1 {
+        let Some(window) = window else {
+            return lines;
+        };
+        for (i, segment) in self.segments().into_iter().enumerate() {
+            let by_time: Vec<(f64, f64)> = segment.iter().map(|p| (p.t_s, p.iops)).collect();
+            let points: Vec<(f64, f64)> = moving_average(&by_time, window)
+                .into_iter()
+                .zip(segment)
+                .map(|((_, avg), p)| (x(p), avg))
+                .collect();
             lines.push(Line {
-                label: legend.then(|| format!("moving average ({window} intervals)")),
-                points: min_max(&moving_average(&all, window), MAX_BUCKETS),
+                label: (legend && i == 0).then(|| {
+                    format!(
+                        "moving average ({}, within each phase)",
+                        crate::units::format_duration(std::time::Duration::from_secs_f64(window))
+                    )
+                }),
+                points: min_max(&points, MAX_BUCKETS),
                 color: style::AVERAGE,
                 width: 3,
                 dots: false,
@@ -158,7 +188,7 @@ impl FadeChart {
             .map(|(i, p)| Band {
                 label: p.name.clone(),
                 x: x(p.start_s)..x(p.end_s),
-                color: style::palette(i),
+                color: style::BAND[i % 2],
                 opacity: 0.10,
             })
             .collect();

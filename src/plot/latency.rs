@@ -52,15 +52,8 @@ impl Chart for LatencyChart {
         } else {
             (1.0, 10.0)
         };
-        // Milliseconds once the typical latency reaches them, else microseconds.
-        let mut p50s: Vec<f64> = self.points.iter().map(|p| p.p50_us).collect();
-        p50s.sort_by(f64::total_cmp);
-        let typical = p50s.get(p50s.len() / 2).copied().unwrap_or(0.0);
-        let (scale, unit_name) = if typical >= 1000.0 {
-            (1000.0, "ms")
-        } else {
-            (1.0, "µs")
-        };
+        // The axis holds µs; each tick names its own unit (50 µs, 2 ms, 1 s).
+        let scale = 1.0;
         // The y axis holds log10 of the latency, with ticks drawn at 1-2-5 values below.
         let y = (lowest / scale / 1.5).log10()..(highest / scale * 2.5).log10();
         let mut chart = ChartBuilder::on(&body)
@@ -74,7 +67,7 @@ impl Chart for LatencyChart {
         chart
             .configure_mesh()
             .x_desc(format!("Elapsed time ({})", unit.name))
-            .y_desc(format!("Latency per interval ({unit_name}, log scale)"))
+            .y_desc("Latency per interval (log scale)")
             .x_labels(12)
             .y_labels(0)
             .x_label_formatter(&|v| style::plain_label(*v))
@@ -92,7 +85,7 @@ impl Chart for LatencyChart {
             )))?;
             let (px, py) = chart.backend_coord(&(0.0, ty));
             root.draw(&Text::new(
-                latency_label(tick),
+                style::us_label(tick),
                 (px - 10, py),
                 style::tick_font().pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;
@@ -102,10 +95,10 @@ impl Chart for LatencyChart {
             let (x0, x1) = (phase.start_s / unit.seconds, phase.end_s / unit.seconds);
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(x0, y.start), (x1, top)],
-                style::palette(i).mix(0.10).filled(),
+                style::BAND[i % 2].mix(0.10).filled(),
             )))?;
             // Only bands wide enough for their name are named (the fade chart names them all).
-            let font = style::note_font(style::palette(i));
+            let font = style::note_font(style::BAND_TEXT);
             let pixels = chart.backend_coord(&(x1, top)).0 - chart.backend_coord(&(x0, top)).0;
             let needed = body
                 .estimate_text_size(&phase.name, &font)
@@ -136,10 +129,10 @@ impl Chart for LatencyChart {
         }
         type Pick = fn(&LatencyPoint) -> f64;
         let series: [(&str, Pick, RGBColor, u32); 4] = [
-            ("max", |p| p.max_us, RGBColor(90, 90, 90), 1),
-            ("p99.9", |p| p.p999_us, style::palette(3), 2),
-            ("p99", |p| p.p99_us, style::palette(1), 2),
-            ("p50", |p| p.p50_us, style::palette(0), 2),
+            ("max", |p| p.max_us, style::MAX, 1),
+            ("p99.9", |p| p.p999_us, style::P999, 2),
+            ("p99", |p| p.p99_us, style::P99, 2),
+            ("p50", |p| p.p50_us, style::P50, 2),
         ];
         for (name, pick, color, width) in series {
             let points: Vec<(f64, f64)> = self
@@ -170,11 +163,11 @@ impl Chart for LatencyChart {
     }
 }
 
-/// The 1-2-5 values between 10^lo and 10^hi (thinned to 1 and 5 when there are many decades).
+/// The 1-2-5 values between 10^lo and 10^hi (thinned to 1 and 3, then 1, over many decades).
 fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let steps: &[f64] = if hi - lo > 4.0 {
+    let steps: &[f64] = if hi - lo > 5.0 {
         &[1.0]
-    } else if hi - lo > 2.0 {
+    } else if hi - lo > 2.5 {
         &[1.0, 3.0]
     } else {
         &[1.0, 2.0, 5.0]
@@ -189,18 +182,4 @@ fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
         }
     }
     ticks
-}
-
-/// A tick on the log latency axis: `0.5`, `20`, `1500`.
-fn latency_label(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else if v >= 1.0 {
-        format!("{:.3}", v)
-            .trim_end_matches('0')
-            .trim_end_matches('.')
-            .to_string()
-    } else {
-        format!("{v:.3}")
-    }
 }

@@ -6,6 +6,7 @@
 //! charts of a run directory from its saved data alone.
 
 mod bars;
+mod bitmap;
 mod compare;
 mod downsample;
 mod experiment;
@@ -67,13 +68,10 @@ pub trait Chart {
         style::register_fonts();
         let drawn = match format {
             Format::Png => {
-                let root = BitMapBackend::new(path, SIZE).into_drawing_area();
+                let root = bitmap::Pixels(BitMapBackend::new(path, SIZE)).into_drawing_area();
                 self.draw(&root).and_then(|()| Ok(root.present()?))
             }
-            Format::Svg => {
-                let root = SVGBackend::new(path, SIZE).into_drawing_area();
-                self.draw(&root).and_then(|()| Ok(root.present()?))
-            }
+            Format::Svg => self.svg().and_then(|text| Ok(std::fs::write(path, text)?)),
         };
         drawn.with_context(|| format!("drawing the chart {}", path.display()))
     }
@@ -87,6 +85,7 @@ pub trait Chart {
             self.draw(&root)?;
             root.present()?;
         }
-        Ok(text)
+        // Round joins: a mitre join at a spike would draw past the data's value.
+        Ok(text.replace("<polyline ", "<polyline stroke-linejoin=\"round\" "))
     }
 }

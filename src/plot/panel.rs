@@ -231,6 +231,9 @@ impl Panel {
                 )?;
             }
         }
+        // Label boxes already placed, in pixels: a level's label moves away from its level
+        // until it overlaps none (states a minute apart on an hours-long axis).
+        let mut taken: Vec<[i32; 4]> = Vec::new();
         for level in &self.levels {
             let color = level.color;
             if level.x.end > level.x.start {
@@ -244,15 +247,36 @@ impl Panel {
                 6,
                 color.filled(),
             )))?;
+            let font = style::note_font(color);
             let (dx, anchor) = label_side(level.x.start, &x);
+            let (w, h) = area
+                .estimate_text_size(&level.label, &font)
+                .map_or((100, 18), |(w, h)| (w as i32, h as i32));
+            let (px, py) = chart.backend_coord(&(level.x.start, level.y));
+            let left = if matches!(anchor, HPos::Right) {
+                px + dx - w
+            } else {
+                px + dx
+            };
             // Near the top the label goes under its level, clear of the names along the top.
-            let dy = if level.y > 0.7 * y_max { 10 } else { -26 };
+            let mut dy = if level.y > 0.7 * y_max { 10 } else { -26 };
+            let step = if dy > 0 { h + 4 } else { -(h + 4) };
+            let overlaps = |top: i32, r: &[i32; 4]| {
+                left < r[2] && left + w > r[0] && top < r[3] && top + h > r[1]
+            };
+            for _ in 0..8 {
+                if !taken.iter().any(|r| overlaps(py + dy, r)) {
+                    break;
+                }
+                dy += step;
+            }
+            taken.push([left, py + dy, left + w, py + dy + h]);
             chart.draw_series(std::iter::once(
                 EmptyElement::at((level.x.start, level.y))
                     + Text::new(
                         level.label.clone(),
                         (dx, dy),
-                        style::note_font(color).pos(Pos::new(anchor, VPos::Top)),
+                        font.pos(Pos::new(anchor, VPos::Top)),
                     ),
             ))?;
         }

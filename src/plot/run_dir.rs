@@ -42,33 +42,35 @@ pub fn steady_window(run: &Run) -> Option<SteadyWindow> {
 /// The fade chart of a run: its IOPS, the start and end levels, the steady-state window.
 pub fn fade_chart(run: &Run) -> FadeChart {
     let interval = run.info.workload.interval;
-    let fade = Fade::of(&run.samples, interval).and_then(|f| f.ratio());
-    let states = first_and_last_full(&run.samples, interval)
-        .map(|(first, last)| {
-            vec![
-                State {
-                    name: "fresh".into(),
-                    iops: first.iops,
-                    start_s: first.t_start_s,
-                    end_s: first.t_end_s,
-                    pct_of_ref: None,
-                },
-                State {
-                    name: "faded".into(),
-                    iops: last.iops,
-                    start_s: last.t_start_s,
-                    end_s: last.t_end_s,
-                    pct_of_ref: fade.map(|f| f.pct_of_fresh),
-                },
-            ]
-        })
-        .unwrap_or_default();
+    // The headline levels: the medians of the run's first and last windows.
+    let states = match (
+        Fade::of(&run.samples, interval),
+        first_and_last_full(&run.samples, interval),
+    ) {
+        (Some(fade), Some((first, last))) => vec![
+            State {
+                name: "fresh".into(),
+                iops: fade.start_iops,
+                start_s: first.t_start_s,
+                end_s: first.t_start_s + fade.window_s,
+                pct_of_ref: None,
+            },
+            State {
+                name: "faded".into(),
+                iops: fade.end_iops,
+                start_s: last.t_end_s - fade.window_s,
+                end_s: last.t_end_s,
+                pct_of_ref: fade.ratio().map(|r| r.pct_of_fresh),
+            },
+        ],
+        _ => Vec::new(),
+    };
+    let drawn = analysis::drawn_intervals(&run.samples, interval);
     FadeChart {
         title: run_title("Fade", run),
         subtitle: run_subtitle(run),
         interval_s: run.info.workload.interval.as_secs_f64(),
-        points: run
-            .samples
+        points: drawn
             .iter()
             .map(|s| FadePoint {
                 t_s: s.t_end_s,
@@ -89,8 +91,7 @@ pub fn latency_chart(run: &Run) -> LatencyChart {
     LatencyChart {
         title: run_title("Latency", run),
         subtitle: run_subtitle(run),
-        points: run
-            .samples
+        points: analysis::drawn_intervals(&run.samples, run.info.workload.interval)
             .iter()
             .filter_map(|s| {
                 let lat = s.lat_us?;

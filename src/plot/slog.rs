@@ -1,6 +1,8 @@
 //! The SLOG chart: µs per synchronous write against write size on log axes, one line per mode
-//! (write + fdatasync, O_DSYNC) for the device and, dashed, for the baseline; beside it the
-//! latency of every second of the sustained 4 KiB phase.
+//! (write + fdatasync, O_DSYNC) for the device and, dashed, for the baseline, over the
+//! verdict's latency bands; beside it the mean, p99 and maximum latency of every interval of
+//! the sustained 4 KiB phase on a log axis (so a stall of tens of ms shows beside 100 µs
+//! writes), with the phase's mean written on it.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -23,8 +25,12 @@ pub struct SlogChart {
     pub title: String,
     pub subtitle: String,
     pub sizes: Vec<SizeLine>,
-    /// Sustained phase: (seconds, mean µs, p99 µs) per interval.
-    pub sustained: Vec<(f64, f64, f64)>,
+    /// Sustained phase: (seconds, mean µs, p99 µs, max µs) per interval.
+    pub sustained: Vec<(f64, f64, f64, f64)>,
+    /// The sustained phase's figures in one line ("mean 120 µs · p99 … · max 45 ms").
+    pub sustained_figures: String,
+    /// The verdict's latency bands: (µs, name) drawn as horizontal lines on the size panel.
+    pub thresholds: Vec<(f64, String)>,
 }
 
 /// `lo..hi` widened by a margin for a log axis (never empty or non-positive).
@@ -62,7 +68,11 @@ impl Chart for SlogChart {
         let all = || self.sizes.iter().flat_map(|l| l.points.iter());
         let x = log_range(all().map(|p| p.0));
         // Room below the lowest line for the legend.
-        let y = log_range(all().map(|p| p.1));
+        let y = log_range(
+            all()
+                .map(|p| p.1)
+                .chain(self.thresholds.iter().map(|t| t.0)),
+        );
         let y = y.start / 6.0..y.end;
         // Ticks at the sizes measured (powers of two), not at powers of ten.
         let mut ticks: Vec<f64> = all().map(|p| p.0).collect();
@@ -72,17 +82,34 @@ impl Chart for SlogChart {
             .margin(16)
             .x_label_area_size(58)
             .y_label_area_size(100)
-            .build_cartesian_2d(x.log_scale().with_key_points(ticks), y.log_scale())?;
+            .build_cartesian_2d(x.clone().log_scale().with_key_points(ticks), y.log_scale())?;
         chart
             .configure_mesh()
             .x_desc("Write size (log scale)")
             .y_desc("µs per synchronous write, mean (log scale)")
             .x_label_formatter(&|v| size_label(*v))
-            .y_label_formatter(&|v| style::plain_label(*v))
+            .y_label_formatter(&|v| style::us_label(*v))
+            .y_labels(12)
             .axis_desc_style(style::axis_desc_font())
             .label_style(style::tick_font())
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
+        for (us, name) in &self.thresholds {
+            chart.draw_series(DashedLineSeries::new(
+                [(x.start, *us), (x.end, *us)],
+                8,
+                6,
+                style::THRESHOLD.stroke_width(1),
+            ))?;
+            chart.draw_series(std::iter::once(
+                EmptyElement::at((x.start, *us))
+                    + Text::new(
+                        format!("{name} {}", style::us_label(*us)),
+                        (8, -22),
+                        style::note_font(style::THRESHOLD),
+                    ),
+            ))?;
+        }
         for (i, line) in self.sizes.iter().enumerate() {
             let color = style::palette(i % 2);
             let stroke = color.stroke_width(3);
@@ -110,38 +137,47 @@ impl Chart for SlogChart {
             .draw()?;
 
         let end = self.sustained.last().map_or(1.0, |p| p.0).max(1.0);
-        let top = self
-            .sustained
-            .iter()
-            .map(|p| p.2.max(p.1))
-            .fold(0.0, f64::max)
-            .max(1.0);
+        let y = log_range(self.sustained.iter().flat_map(|p| [p.1, p.2, p.3]));
+        let caption = if self.sustained_figures.is_empty() {
+            "Sustained 4 KiB write+fdatasync".to_string()
+        } else {
+            format!(
+                "Sustained 4 KiB write+fdatasync: {}",
+                self.sustained_figures
+            )
+        };
         let mut chart = ChartBuilder::on(&right)
             .margin(16)
-            .caption("Sustained 4 KiB write+fdatasync", style::axis_desc_font())
+            .caption(caption, style::tick_font())
             .x_label_area_size(58)
             .y_label_area_size(100)
-            .build_cartesian_2d(0.0..end, 0.0..top * 1.25)?;
+            .build_cartesian_2d(0.0..end, y.log_scale())?;
         chart
             .configure_mesh()
             .x_desc("Elapsed time (s)")
-            .y_desc("µs per write")
+            .y_desc("Latency per interval (log scale)")
             .x_label_formatter(&|v| style::plain_label(*v))
-            .y_label_formatter(&|v| style::plain_label(*v))
+            .y_label_formatter(&|v| style::us_label(*v))
+            .y_labels(12)
             .axis_desc_style(style::axis_desc_font())
             .label_style(style::tick_font())
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
-        for (i, (name, pick)) in [("p99", 2usize), ("mean", 1)].into_iter().enumerate() {
-            let color = style::palette(i + 2);
+        type Pick = fn(&(f64, f64, f64, f64)) -> f64;
+        let series: [(&str, Pick, RGBColor, u32); 3] = [
+            ("max", |p| p.3, style::MAX, 1),
+            ("p99", |p| p.2, style::P99, 2),
+            ("mean", |p| p.1, style::MEAN, 3),
+        ];
+        for (name, pick, color, width) in series {
             let points: Vec<(f64, f64)> = self
                 .sustained
                 .iter()
-                .map(|p| (p.0, if pick == 1 { p.1 } else { p.2 }))
+                .map(|p| (p.0, pick(p)))
                 .filter(|p| p.1 > 0.0)
                 .collect();
             chart
-                .draw_series(LineSeries::new(points, color.stroke_width(3)))?
+                .draw_series(LineSeries::new(points, color.stroke_width(width)))?
                 .label(name)
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
@@ -193,8 +229,25 @@ pub fn slog_chart(dir: &std::path::Path) -> anyhow::Result<SlogChart> {
     }
     let sustained = samples
         .iter()
-        .filter_map(|s| s.lat_us.map(|l| (s.t_end_s, l.mean, l.p99)))
+        .filter_map(|s| s.lat_us.map(|l| (s.t_end_s, l.mean, l.p99, l.max)))
         .collect();
+    let whole = crate::analysis::Figures::of_samples(&samples);
+    let sustained_figures = if whole.ops > 0 {
+        format!(
+            "mean {} · p99 {} · max {}",
+            style::us_label(whole.avg_lat_us),
+            style::us_label(whole.p99_lat_us),
+            style::us_label(whole.max_lat_us)
+        )
+    } else {
+        String::new()
+    };
+    use crate::analysis::slog::verdict::{LAT_EXCELLENT_US, LAT_GOOD_US, LAT_UNSUITABLE_US};
+    let thresholds = vec![
+        (LAT_EXCELLENT_US, "excellent ≤".to_string()),
+        (LAT_GOOD_US, "good ≤".to_string()),
+        (LAT_UNSUITABLE_US, "unsuitable ≥".to_string()),
+    ];
     Ok(SlogChart {
         title: format!(
             "SLOG test — {} ({})",
@@ -206,5 +259,7 @@ pub fn slog_chart(dir: &std::path::Path) -> anyhow::Result<SlogChart> {
         ),
         sizes,
         sustained,
+        sustained_figures,
+        thresholds,
     })
 }

@@ -70,31 +70,48 @@ pub fn note_font(color: RGBColor) -> TextStyle<'static> {
     font(17.0, FontStyle::Bold).color(&color)
 }
 
-/// IOPS per interval.
-pub const RAW: RGBColor = RGBColor(120, 160, 215);
-/// Moving average.
-pub const AVERAGE: RGBColor = RGBColor(10, 50, 140);
-/// Measured states and their levels.
-pub const STATE: RGBColor = RGBColor(205, 90, 0);
-/// Erase events.
-pub const EVENT: RGBColor = RGBColor(200, 20, 30);
-/// The steady-state window.
-pub const STEADY: RGBColor = RGBColor(0, 130, 60);
+// One palette for every chart: Okabe & Ito's colour-blind-safe set (blue, orange, bluish
+// green, vermillion, sky blue, reddish purple), chosen so that lines drawn together also differ
+// in lightness and stay apart in greyscale; phase bands are tints of grey, never a series'
+// colour.
+
+/// IOPS per interval (sky blue, light).
+pub const RAW: RGBColor = RGBColor(86, 180, 233);
+/// Moving average (blue, dark).
+pub const AVERAGE: RGBColor = RGBColor(0, 90, 160);
+/// Measured states and their levels (vermillion).
+pub const STATE: RGBColor = RGBColor(213, 94, 0);
+/// Erase events (reddish purple, darkened: never a percentile's colour).
+pub const EVENT: RGBColor = RGBColor(150, 60, 120);
+/// The steady-state window (bluish green).
+pub const STEADY: RGBColor = RGBColor(0, 158, 115);
 /// Drive-fill marks.
 pub const FILL: RGBColor = RGBColor(110, 110, 110);
+/// Thresholds drawn as lines (the SLOG latency bands).
+pub const THRESHOLD: RGBColor = RGBColor(0, 120, 90);
+/// Latency percentiles, dark to light: p50 blue, p99.9 vermillion, p99 orange; the maximum a
+/// thin dark grey.
+pub const P50: RGBColor = RGBColor(0, 114, 178);
+pub const P99: RGBColor = RGBColor(230, 159, 0);
+pub const P999: RGBColor = RGBColor(213, 94, 0);
+pub const MAX: RGBColor = RGBColor(60, 60, 60);
+/// A mean latency.
+pub const MEAN: RGBColor = P50;
+/// Phase bands: alternating grey tints, named in dark grey.
+pub const BAND: [RGBColor; 2] = [RGBColor(120, 120, 120), RGBColor(40, 40, 40)];
+/// Phase band names.
+pub const BAND_TEXT: RGBColor = RGBColor(70, 70, 70);
 
-/// Distinct colours for one line per run, thread count or wait state (Tableau 10).
-pub const PALETTE: [RGBColor; 10] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
+/// Distinct colours for one line per run, thread count or wait state (Okabe–Ito, without its
+/// yellow, which is unreadable on white).
+pub const PALETTE: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),
+    RGBColor(230, 159, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(213, 94, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(204, 121, 167),
+    RGBColor(0, 0, 0),
 ];
 
 /// The `i`-th palette colour, wrapping around.
@@ -213,6 +230,28 @@ pub fn plain_label(v: f64) -> String {
     }
 }
 
+/// A latency in microseconds for a tick or a label, in the unit that reads best: `50 µs`,
+/// `1.5 ms`, `45 ms`, `2 s`.
+pub fn us_label(us: f64) -> String {
+    let (v, unit) = match us.abs() {
+        a if a >= 1e6 => (us / 1e6, "s"),
+        a if a >= 1e3 => (us / 1e3, "ms"),
+        _ => (us, "µs"),
+    };
+    // Three significant digits at most: 700 µs, 45.1 ms, 1.55 s.
+    let text = match v.abs() {
+        a if a >= 100.0 => format!("{v:.0}"),
+        a if a >= 10.0 => format!("{v:.1}"),
+        _ => format!("{v:.2}"),
+    };
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    format!("{text} {unit}")
+}
+
 /// An IOPS figure in text: `6000`, `910`, `12.3`.
 pub fn iops_text(v: f64) -> String {
     if v >= 100.0 {
@@ -234,5 +273,11 @@ mod tests {
         assert_eq!(plain_label(0.25), "0.25");
         assert_eq!(count_label(12_400.0), "12k");
         assert_eq!(count_label(950.0), "950");
+        assert_eq!(us_label(50.0), "50 µs");
+        assert_eq!(us_label(100_000.0), "100 ms");
+        assert_eq!(us_label(1500.0), "1.5 ms");
+        assert_eq!(us_label(2_000_000.0), "2 s");
+        assert_eq!(us_label(700.24), "700 µs");
+        assert_eq!(us_label(45_100.0), "45.1 ms");
     }
 }

@@ -1,5 +1,6 @@
-//! `compare`: several runs side by side — a table of their headline figures with ratios to the
-//! first run, and an overlay of their IOPS on a shared 0–100 % time axis. Figures are
+//! `compare`: several runs (or experiments, by their soak) side by side — a table of their
+//! headline figures with ratios to the first run, and an overlay of their IOPS against elapsed
+//! time, absolute and as % of each run's fresh level. Figures are
 //! those of [`crate::analysis`] (whole-run figures from run.json's summary, fade from the
 //! samples).
 
@@ -25,7 +26,7 @@ pub struct Comparison {
 struct Headline {
     first_iops: f64,
     last_iops: f64,
-    /// The fade, last full interval ÷ first, percent (0 without a first interval's I/O).
+    /// The fade, last window ÷ first (medians, see [`Fade`]), percent (0 without a first interval's I/O).
     fade_pct: f64,
     whole: Figures,
     written: u64,
@@ -44,23 +45,55 @@ impl Headline {
     }
 }
 
-/// Short names for the runs: their directory names, or whole paths when those repeat.
+/// Short names for the runs: the fewest trailing path components that tell them apart (their
+/// directory names when those differ), never the whole path unless that is what differs.
 fn labels(dirs: &[PathBuf]) -> Vec<String> {
-    let names: Vec<String> = dirs
+    let parts: Vec<Vec<String>> = dirs
         .iter()
         .map(|d| {
-            d.file_name()
-                .map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into())
+            d.components()
+                .filter(|c| matches!(c, std::path::Component::Normal(_)))
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect()
         })
         .collect();
-    let unique = names
-        .iter()
-        .enumerate()
-        .all(|(i, n)| !names[..i].contains(n));
-    if unique {
-        names
-    } else {
-        dirs.iter().map(|d| d.display().to_string()).collect()
+    let longest = parts.iter().map(Vec::len).max().unwrap_or(1).max(1);
+    let tail = |p: &Vec<String>, k: usize| p[p.len().saturating_sub(k)..].join("/");
+    for k in 1..=longest {
+        let names: Vec<String> = parts.iter().map(|p| tail(p, k)).collect();
+        if names
+            .iter()
+            .enumerate()
+            .all(|(i, n)| !names[..i].contains(n))
+        {
+            return names;
+        }
+    }
+    dirs.iter().map(|d| d.display().to_string()).collect()
+}
+
+/// The run `compare` takes from `dir`: the run directory itself, or of an experiment directory
+/// its (first) soak phase, else its longest phase.
+fn compared_run(dir: &Path) -> anyhow::Result<Run> {
+    if !crate::results::is_experiment(dir) {
+        return load_run(dir);
+    }
+    let exp = crate::results::load_experiment(dir)?;
+    let runs = || exp.phases.iter().filter_map(|p| Some((p, p.run.as_ref()?)));
+    let soak =
+        runs().find(|(p, _)| matches!(p.record.phase.kind, crate::results::PhaseKind::Soak(_)));
+    let longest = || {
+        runs().max_by(|a, b| {
+            let len = |r: &Run| r.samples.last().map_or(0.0, |s| s.t_end_s);
+            len(a.1).total_cmp(&len(b.1))
+        })
+    };
+    match soak.or_else(longest) {
+        Some((_, run)) => Ok(run.clone()),
+        None => crate::bad_input!(
+            "{} is an experiment with no phase that ran: run it first, or compare its phase directories",
+            dir.display()
+        ),
     }
 }
 
@@ -78,8 +111,8 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
             |v| format_duration(std::time::Duration::from_secs_f64(v.max(0.0))),
         ),
         ("Host data written", |h| h.written as f64, |v| gb(v as u64)),
-        ("IOPS, first interval", |h| h.first_iops, iops),
-        ("IOPS, last full interval", |h| h.last_iops, iops),
+        ("IOPS, first window (median)", |h| h.first_iops, iops),
+        ("IOPS, last window (median)", |h| h.last_iops, iops),
         (
             "Fade, last ÷ first, %",
             |h| h.fade_pct,
@@ -118,7 +151,10 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
 /// Compares the run directories `dirs` (ratios to the first), writes compare.md, compare.html
 /// and compare.png into `out` and returns the Markdown and the files written.
 pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> {
-    let runs: Vec<Run> = dirs.iter().map(|d| load_run(d)).collect::<Result<_, _>>()?;
+    let runs: Vec<Run> = dirs
+        .iter()
+        .map(|d| compared_run(d))
+        .collect::<Result<_, _>>()?;
     if let Err(e) = std::fs::create_dir_all(out) {
         crate::bad_input!("cannot create the output directory {}: {e}", out.display());
     }
@@ -127,28 +163,18 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
 
     let chart = CompareChart {
         title: "Compare — IOPS over each run".into(),
-        subtitle: format!(
-            "Each run drawn over its own length: {}",
-            labels
-                .iter()
-                .zip(&heads)
-                .map(|(label, h)| format!(
-                    "{label} {}",
-                    format_duration(std::time::Duration::from_secs_f64(h.whole.seconds.max(0.0)))
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        subtitle: "IOPS against elapsed time (each run as long as it ran); below, as % of each run's fresh level (median of its first window)".into(),
         runs: runs
             .iter()
             .zip(&labels)
-            .map(|(run, label)| CompareRun {
+            .zip(&heads)
+            .map(|((run, label), h)| CompareRun {
                 label: label.clone(),
-                points: run
-                    .samples
+                points: crate::analysis::drawn_intervals(&run.samples, run.info.workload.interval)
                     .iter()
                     .map(|s| (s.t_end_s - run.samples[0].t_start_s, s.iops))
                     .collect(),
+                fresh_iops: Some(h.first_iops).filter(|v| *v > 0.0),
             })
             .collect(),
     };
@@ -173,9 +199,9 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
             .collect(),
     );
     for (run, label) in runs.iter().zip(&labels) {
+        // The label, not the directory's path: a report names nothing of the machine's layout.
         doc.paragraph(format!(
-            "{label}: {} on {} — {}",
-            run.dir.display(),
+            "{label}: on {} — {}",
             run.info.target.path,
             workload_line(&run.info.workload)
         ));
@@ -184,11 +210,11 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     let (head, rows) = headline_table(&labels, &heads);
     doc.blocks.push(Block::Table(head, rows));
     doc.paragraph(
-        "Whole-run figures from each run's run.json (exact percentiles; estimated from samples.jsonl for a run that wrote no summary); fade = last full interval ÷ first. (×r) is the ratio to the first run.",
+        "Whole-run figures from each run's run.json (exact percentiles; estimated from samples.jsonl for a run that wrote no summary); fade = last window ÷ first window, each the median IOPS of the full intervals in the run's first or last 2 % (at least five intervals). (×r) is the ratio to the first run.",
     );
     doc.heading("IOPS overlay");
     doc.blocks.push(Block::Chart {
-        caption: "IOPS of each run against the share of that run elapsed".into(),
+        caption: "IOPS of each run against elapsed time, and as % of each run's fresh level".into(),
         png: "compare.png".into(),
         svg: chart.svg()?,
     });

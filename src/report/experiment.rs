@@ -85,6 +85,15 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     if !states.is_empty() {
         doc.paragraph(format!("States: {}.", states_caption(&states)));
     }
+    let protocol = ProtocolChart::of(exp);
+    // The states open the report: the timeline below cannot show minute-long phases.
+    if let Some(chart @ ProtocolChart::States(_)) = &protocol {
+        doc.blocks.push(Block::Chart {
+            caption: chart.caption().into(),
+            png: format!("{}.png", chart.name()),
+            svg: chart.svg()?,
+        });
+    }
     for line in fade_and_recovery(&measured) {
         doc.paragraph(line);
     }
@@ -137,7 +146,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         png: latency_png.into(),
         svg: t.latency.svg()?,
     });
-    if let Some(chart) = ProtocolChart::of(exp) {
+    if let Some(chart) = protocol.filter(|c| !matches!(c, ProtocolChart::States(_))) {
         doc.blocks.push(Block::Chart {
             caption: chart.caption().into(),
             png: format!("{}.png", chart.name()),

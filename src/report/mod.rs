@@ -48,10 +48,14 @@ pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
         (files, doc)
     } else {
         let run = load_run(dir)?;
-        let files = crate::plot::render_run(&run, &fade, Format::Png)?;
+        let mut files = crate::plot::render_run(&run, &fade, Format::Png)?;
         let mut doc = run::document(&run, &file_name(&files[0]), &file_name(&files[1]))?;
         if run.info.command == crate::results::Command::Slog {
-            slog::add_verdict(&mut doc, dir)?;
+            let chart = crate::plot::slog_chart(dir)?;
+            let png = dir.join("slog.png");
+            crate::plot::Chart::write(&chart, &png, Format::Png)?;
+            slog::add_verdict(&mut doc, dir, &chart, &file_name(&png))?;
+            files.push(png);
         }
         (files, doc)
     };

@@ -315,9 +315,11 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             })
             .unwrap_or_default();
         doc.paragraph(format!(
-            "Fade: {:.0} → {:.0} IOPS from the first (fresh) to the last full interval (faded), {}; lowest full interval {:.0}{half}.",
+            "Fade: {:.0} → {:.0} IOPS, the median of the full intervals in the first {} (fresh) and in the last {} (faded), {}; lowest full interval {:.0}{half}.",
             fade.start_iops,
             fade.end_iops,
+            secs(fade.window_s),
+            secs(fade.window_s),
             fade.ratio().map_or("-".into(), |r| r.words()),
             low.iops
         ));

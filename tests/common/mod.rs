@@ -225,3 +225,45 @@ pub fn json_ok(cmd: &mut Command) -> serde_json::Value {
 pub fn run_ok(cmd: &mut Command) -> String {
     sh(cmd)
 }
+
+/// The headline fade's fresh and faded levels recomputed from `samples` by README's definition
+/// ("How figures are defined"): the median IOPS of the full intervals (at least 99 % of
+/// `interval_s` long) in the first and in the last window, each window 2 % of the run, at least
+/// five intervals, at most a quarter of the run and at least one interval.
+pub fn window_medians(samples: &[ssdfade::stats::Sample], interval_s: f64) -> (f64, f64) {
+    let full: Vec<&ssdfade::stats::Sample> = samples
+        .iter()
+        .filter(|s| s.t_end_s - s.t_start_s >= 0.99 * interval_s)
+        .collect();
+    let (t0, t1) = (samples[0].t_start_s, full.last().unwrap().t_end_s);
+    let span = t1 - t0;
+    let window = (0.02 * span)
+        .max(5.0 * interval_s)
+        .min(span / 4.0)
+        .max(interval_s);
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        }
+    };
+    let start = full
+        .iter()
+        .filter(|s| s.t_end_s <= t0 + window + 1e-9)
+        .map(|s| s.iops)
+        .collect::<Vec<_>>();
+    let end = full
+        .iter()
+        .filter(|s| s.t_start_s >= t1 - window - 1e-9)
+        .map(|s| s.iops)
+        .collect();
+    let start = if start.is_empty() {
+        samples[0].iops
+    } else {
+        median(start)
+    };
+    (start, median(end))
+}

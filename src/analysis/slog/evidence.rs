@@ -157,8 +157,8 @@ fn latency_of(dir: &Path, m: &Measured) -> Option<LatencyEvidence> {
     })
 }
 
-/// The fade of a series: first and last interval, and the bytes written when the rate first
-/// fell below the threshold.
+/// The fade of a series: its first and last window (medians, see [`Fade`]), and the bytes
+/// written when the rate first fell below the threshold.
 pub fn fade_of(
     samples: &[Sample],
     interval: std::time::Duration,

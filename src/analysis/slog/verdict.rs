@@ -102,7 +102,7 @@ fn latency_reason(l: Option<&LatencyEvidence>) -> Reason {
 
 fn fade_reason(f: Option<&FadeEvidence>) -> Reason {
     let threshold =
-        format!("keeps ≥ {FADE_OK_PCT:.0} % of fresh (its first interval); < {FADE_BAD_PCT:.0} % unsuitable");
+        format!("keeps ≥ {FADE_OK_PCT:.0} % of fresh (median of its first window); < {FADE_BAD_PCT:.0} % unsuitable");
     let Some(f) = f else {
         return Reason {
             topic: "fade under sustained writes".into(),
