@@ -204,6 +204,13 @@ impl Workload {
         if self.bytes == Some(0) {
             bad_input!("--bytes must be larger than zero");
         }
+        if let Some(bytes) = self.bytes.filter(|&b| b < self.bs) {
+            bad_input!(
+                "--bytes {bytes} is smaller than one transfer of --bs {}: give at least {} bytes",
+                self.bs,
+                self.bs
+            );
+        }
         if self.interval < MIN_INTERVAL {
             bad_input!(
                 "--interval {} is shorter than {} ms: sample at least 10 ms apart (e.g. --interval 1s)",

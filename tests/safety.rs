@@ -122,6 +122,15 @@ fn bad_input_is_one_line_and_status_2() {
         &with(&base, &["--pattern", "noise"]),
         "unknown pattern",
     );
+    // Less than one transfer: refused on every target alike (not 0 bytes here, bs there).
+    refused(
+        dir.path(),
+        &f,
+        &with(&base, &["--bytes", "100"]),
+        "smaller than one transfer",
+    );
+    let sim = ["measure", "sim:vertex2-60g", "--bytes", "4095"];
+    refused(dir.path(), &f, &sim, "smaller than one transfer");
     refused(
         dir.path(),
         &f,
