@@ -240,7 +240,7 @@ mod secs {
     /// A time read from a record: a negative, infinite or huge one is an error like a type
     /// error, not a panic.
     pub fn seconds<E: serde::de::Error>(v: f64) -> Result<Duration, E> {
-        const MAX: f64 = 10.0 * 365.25 * 86400.0;
+        const MAX: f64 = crate::units::MAX_DURATION.as_secs_f64();
         if v.is_finite() && (0.0..=MAX).contains(&v) {
             Ok(Duration::from_secs_f64(v))
         } else {
