@@ -204,6 +204,13 @@ impl Workload {
         if self.bytes == Some(0) {
             bad_input!("--bytes must be larger than zero");
         }
+        if let Some(bytes) = self.bytes.filter(|&b| b < self.bs) {
+            bad_input!(
+                "--bytes {bytes} is smaller than one transfer of --bs {}: give at least {} bytes",
+                self.bs,
+                self.bs
+            );
+        }
         if self.interval < MIN_INTERVAL {
             bad_input!(
                 "--interval {} is shorter than {} ms: sample at least 10 ms apart (e.g. --interval 1s)",
@@ -233,7 +240,7 @@ mod secs {
     /// A time read from a record: a negative, infinite or huge one is an error like a type
     /// error, not a panic.
     pub fn seconds<E: serde::de::Error>(v: f64) -> Result<Duration, E> {
-        const MAX: f64 = 10.0 * 365.25 * 86400.0;
+        const MAX: f64 = crate::units::MAX_DURATION.as_secs_f64();
         if v.is_finite() && (0.0..=MAX).contains(&v) {
             Ok(Duration::from_secs_f64(v))
         } else {

@@ -122,6 +122,15 @@ fn bad_input_is_one_line_and_status_2() {
         &with(&base, &["--pattern", "noise"]),
         "unknown pattern",
     );
+    // Less than one transfer: refused on every target alike (not 0 bytes here, bs there).
+    refused(
+        dir.path(),
+        &f,
+        &with(&base, &["--bytes", "100"]),
+        "smaller than one transfer",
+    );
+    let sim = ["measure", "sim:vertex2-60g", "--bytes", "4095"];
+    refused(dir.path(), &f, &sim, "smaller than one transfer");
     refused(
         dir.path(),
         &f,
@@ -498,4 +507,66 @@ fn plans_that_would_explode_are_refused_before_they_are_built() {
         &["sweep", sim, "--qd", &many],
         "--qd lists 65 points: a sweep takes at most 64",
     );
+#[test]
+fn outputs_never_land_among_or_over_files_the_tool_did_not_write() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    // A directory with someone's file, a link to a system directory, an existing file.
+    let occupied = w.join("occupied");
+    std::fs::create_dir(&occupied).unwrap();
+    std::fs::write(occupied.join("notes.txt"), "mine").unwrap();
+    std::os::unix::fs::symlink("/etc", w.join("etc-link")).unwrap();
+    std::fs::write(w.join("a-file"), "mine").unwrap();
+    let keep = w.join("notes.txt");
+    std::fs::write(&keep, "mine").unwrap();
+    let sim = "sim:vertex2-60g,scale=16";
+    for out in ["occupied", "etc-link", "a-file"] {
+        for cmd in [
+            vec!["measure", sim, "--duration", "1s", "--out", out],
+            vec!["experiment", "wsat", sim, "--out", out],
+        ] {
+            refused(w, &keep, &cmd, "--out");
+        }
+    }
+    assert_eq!(std::fs::read_dir(&occupied).unwrap().count(), 1);
+    assert_eq!(std::fs::read_to_string(w.join("a-file")).unwrap(), "mine");
+    // plot --out and --metrics-textfile replace only what ssdfade wrote there.
+    run_ok(ssdfade(w).args(["measure", sim, "--duration", "2s", "--out", "run"]));
+    let record = w.join("run/run.json");
+    refused(
+        w,
+        &record,
+        &["plot", "run", "--out", "run/run.json"],
+        "plot --out",
+    );
+    refused(
+        w,
+        &keep,
+        &["plot", "run", "--out", "notes.txt"],
+        "plot --out",
+    );
+    refused(
+        w,
+        &keep,
+        &["plot", "run", "--out", "etc-link"],
+        "plot --out",
+    );
+    run_ok(ssdfade(w).args(["plot", "run", "--out", "chart.png"]));
+    run_ok(ssdfade(w).args(["plot", "run", "--out", "chart.png"]));
+    let metrics = ["measure", sim, "--duration", "1s", "--metrics-textfile"];
+    refused(
+        w,
+        &keep,
+        &[&metrics[..], &["notes.txt"]].concat(),
+        "--metrics-textfile",
+    );
+    refused(
+        w,
+        &record,
+        &[&metrics[..], &["run/run.json"]].concat(),
+        "--metrics-textfile",
+    );
+    run_ok(ssdfade(w).args(metrics).args(["m.prom", "--out", "m1"]));
+    run_ok(ssdfade(w).args(metrics).args(["m.prom", "--out", "m2"]));
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "mine");
 }

@@ -82,6 +82,7 @@ pub fn start(
             dir.display()
         );
     }
+    crate::results::refuse_occupied(dir)?;
     if let Err(e) = std::fs::create_dir_all(dir) {
         bad_input!(
             "cannot create the experiment directory {}: {e}",

@@ -17,7 +17,9 @@ pub(super) fn check(path: &Path) -> anyhow::Result<()> {
             dir.display()
         );
     }
-    Ok(())
+    crate::results::refuse_foreign_file(path, "--metrics-textfile", |head| {
+        String::from_utf8_lossy(head).contains(" ssdfade_")
+    })
 }
 
 /// Writes `text` to `path` by way of a temporary file renamed over it.

@@ -136,6 +136,11 @@ pub fn plot_dir(dir: &Path, format: Format, out: Option<&Path>) -> anyhow::Resul
         || dir.join(format!("fade.{}", format.extension())),
         Path::to_path_buf,
     );
+    if let Some(out) = out {
+        crate::results::refuse_foreign_file(out, "plot --out", |head| {
+            head.starts_with(b"\x89PNG") || String::from_utf8_lossy(head).contains("<svg")
+        })?;
+    }
     if is_experiment(dir) {
         let exp = load_experiment(dir)?;
         return super::experiment::render_experiment(&exp, &fade_path, format);

@@ -82,6 +82,7 @@ pub fn claim_dir(out: Option<&Path>, name: &str, record: &str) -> anyhow::Result
                 dir.display()
             );
         }
+        refuse_occupied(dir)?;
         if let Err(e) = std::fs::create_dir_all(dir) {
             crate::bad_input!("cannot create the run directory {}: {e}", dir.display());
         }
@@ -106,6 +107,63 @@ pub fn claim_dir(out: Option<&Path>, name: &str, record: &str) -> anyhow::Result
         }
     }
     unreachable!("an unbounded range ends only by returning")
+}
+
+/// Refuses an output directory that exists and is not an empty directory (a file, a
+/// directory with anything in it, a link to a system directory): the tool writes only into a
+/// directory it makes or an empty one, never among files it did not create.
+pub fn refuse_occupied(dir: &Path) -> anyhow::Result<()> {
+    let meta = match std::fs::metadata(dir) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => crate::bad_input!("cannot look at --out {}: {e}", dir.display()),
+    };
+    if !meta.is_dir() {
+        crate::bad_input!(
+            "--out {} is an existing file, not a directory: give a new or empty directory",
+            dir.display()
+        );
+    }
+    let occupied = match std::fs::read_dir(dir) {
+        Ok(mut entries) => entries.next().is_some(),
+        Err(e) => crate::bad_input!("cannot read --out {}: {e}", dir.display()),
+    };
+    if occupied {
+        crate::bad_input!(
+            "--out {} is a directory that already holds files this command did not write: give a new or empty directory (an unfinished experiment is continued with `ssdfade resume`)",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// Refuses to replace `path` (given as `flag`) unless it is absent, empty, or a regular file
+/// whose first bytes `ours` recognises as what the tool writes there: never a record, a
+/// symbolic link or any other file the tool did not create for this purpose.
+pub fn refuse_foreign_file(path: &Path, flag: &str, ours: fn(&[u8]) -> bool) -> anyhow::Result<()> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => crate::bad_input!("cannot look at {flag} {}: {e}", path.display()),
+    };
+    if meta.file_type().is_symlink() || !meta.is_file() {
+        crate::bad_input!(
+            "{flag} {} exists and is not a regular file (a link, a directory or a device): give a new file name",
+            path.display()
+        );
+    }
+    let mut head = Vec::with_capacity(512);
+    if let Ok(f) = File::open(path) {
+        use std::io::Read;
+        let _ = f.take(512).read_to_end(&mut head);
+    }
+    if !head.is_empty() && !ours(&head) {
+        crate::bad_input!(
+            "{flag} {} exists and is not a file ssdfade wrote there: give a new file name (it is not replaced)",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Current UTC time as RFC 3339 (`2026-11-29T18:39:29Z`).

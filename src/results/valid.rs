@@ -2,8 +2,8 @@
 //! beyond any run (an edit like `-5`, `1e30`) is refused like a type error, one line naming the
 //! field, before anything computes a duration from it.
 
-/// The longest time any record can hold: ten years, in seconds.
-pub const MAX_SECONDS: f64 = 10.0 * 365.25 * 86400.0;
+/// The longest time any record can hold: the longest duration the command line takes.
+pub const MAX_SECONDS: f64 = crate::units::MAX_DURATION.as_secs_f64();
 
 /// `v` as a number of seconds a record can hold, or why not.
 pub fn seconds(field: &str, v: f64) -> Result<(), String> {

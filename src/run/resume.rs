@@ -116,7 +116,7 @@ pub fn continue_run(
     left.bytes = left.bytes.map(|b| b.saturating_sub(bytes_done));
     // Fresh offsets and data for the rest: replaying the first interval's sequence would not.
     left.seed = crate::pattern::mix64(left.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    if left.duration.is_some_and(|d| d.is_zero()) || left.bytes == Some(0) {
+    if left.duration.is_some_and(|d| d.is_zero()) || left.bytes.is_some_and(|b| b < left.bs) {
         // Nothing left but the bookkeeping: a run cut between its last sample and run.json.
         left.duration = Some(Duration::from_millis(1));
         left.bytes = None;
