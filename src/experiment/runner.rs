@@ -100,6 +100,35 @@ pub fn start(
     run_phases(&dir, record, interrupt, observer)
 }
 
+/// Refuses to go on while the vendor tool of an erase phase still runs (its ssdfade was
+/// killed; the tool, in a process group of its own, was not): a second erase, or writes, would
+/// race it.
+fn refuse_running_tools(dir: &Path, record: &ExperimentRecord) -> anyhow::Result<()> {
+    let this_boot = crate::results::record::ProcessStamp::current().boot_id;
+    for p in &record.phases {
+        let Some(sub) = p.dir.as_ref().map(|d| dir.join(d)) else {
+            continue;
+        };
+        let Ok(erase) = EraseRecord::load(&sub) else {
+            continue;
+        };
+        let Some(group) = erase.tool_process_group else {
+            continue;
+        };
+        let same_boot = erase
+            .process
+            .as_ref()
+            .is_some_and(|s| s.boot_id == this_boot);
+        if same_boot && crate::erase::external::group_alive(group) {
+            bad_input!(
+                "the erase command of phase {} still runs (process group {group}): wait for it to end, or stop it with `kill -- -{group}`, then resume",
+                p.phase.name
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Checks before anything is created that every phase can run: the target passes the safety
 /// gates of writing and every workload suits it (bad input: one line, exit 2, nothing written).
 pub fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
@@ -235,6 +264,7 @@ pub fn resume(
             record.identity.serial.as_deref().unwrap_or("?")
         );
     }
+    refuse_running_tools(&dir, &record)?;
     run_phases(&dir, record, interrupt, observer)
 }
 
