@@ -399,7 +399,7 @@ fn group_alive(group: i32) -> bool {
 fn sigterm_during_a_command_erase_stops_its_process_group_and_records_an_interruption() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("x.img"), vec![1u8; 1 << 20]).unwrap();
-    let mut child = ssdfade(dir.path())
+    let child = ssdfade(dir.path())
         .args(["erase", "x.img", "--destroy-data", "x.img", "--out", "er"])
         .args(["--method", "command:sleep 600 & echo started; wait"])
         .stdout(std::process::Stdio::null())

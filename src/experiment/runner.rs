@@ -156,7 +156,7 @@ pub fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
 fn check_options(record: &ExperimentRecord) -> anyhow::Result<()> {
     let o = &record.options;
     if let Some(c) = o.checkpoint_s {
-        if !(c > 0.0) {
+        if c.is_nan() || c <= 0.0 {
             bad_input!("--checkpoint {c} s: give a period above zero such as 4h (how often a simulated drive saves itself)");
         }
     }
@@ -164,7 +164,7 @@ fn check_options(record: &ExperimentRecord) -> anyhow::Result<()> {
         let PhaseKind::Soak(params) = &p.phase.kind else {
             continue;
         };
-        if !(o.ss_round_s >= params.interval_s) {
+        if o.ss_round_s.is_nan() || o.ss_round_s < params.interval_s {
             bad_input!(
                 "--ss-round {} s is shorter than the {} s sample interval of phase {}: a steady-state round holds whole intervals; use --ss-round {} s or more",
                 o.ss_round_s,
