@@ -584,3 +584,98 @@ fn sim_secure_erase_restores_sim_performance() {
         .expect("sim reports host and NAND writes");
     assert!(wa.factor >= 1.0, "{wa:?}");
 }
+
+/// Waits until `path` exists and holds `text`.
+fn wait_for_text(path: &Path, text: &str) {
+    common::wait_for(&format!("{text} in {}", path.display()), 60, || {
+        std::fs::read_to_string(path).is_ok_and(|t| t.contains(text))
+    });
+}
+
+fn erase_json(dir: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join("erase.json")).unwrap()).unwrap()
+}
+
+fn group_alive(group: i32) -> bool {
+    ssdfade::erase::external::group_alive(group as u32)
+}
+
+#[test]
+fn sigterm_during_a_command_erase_stops_its_process_group_and_records_an_interruption() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("x.img"), vec![1u8; 1 << 20]).unwrap();
+    let child = ssdfade(dir.path())
+        .args(["erase", "x.img", "--destroy-data", "x.img", "--out", "er"])
+        .args(["--method", "command:sleep 600 & echo started; wait"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let record = dir.path().join("er/erase.json");
+    wait_for_text(&record, "tool_process_group");
+    let group = erase_json(&dir.path().join("er"))["tool_process_group"]
+        .as_i64()
+        .unwrap() as i32;
+    assert_ne!(group, child.id() as i32, "the tool has a group of its own");
+    assert!(group_alive(group));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::SIGTERM,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let record = erase_json(&dir.path().join("er"));
+    assert_eq!(record["outcome"], "interrupted", "{record}");
+    assert!(record["done"].is_null(), "{record}");
+    assert!(!group_alive(group), "the tool's sleep still runs");
+}
+
+#[test]
+fn resume_refuses_while_a_killed_experiments_erase_command_still_runs() {
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("t.img"), vec![1u8; 16 << 20]).unwrap();
+    let mut child = ssdfade(work.path())
+        .args([
+            "experiment",
+            "wsat",
+            "t.img",
+            "--destroy-data",
+            "t.img",
+            "--out",
+            "exp",
+        ])
+        .args(["--erase-method", "command:sleep 600; true"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let record = work.path().join("exp/01-purge/erase.json");
+    wait_for_text(&record, "tool_process_group");
+    let group = erase_json(&work.path().join("exp/01-purge"))["tool_process_group"]
+        .as_i64()
+        .unwrap() as i32;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let stop_tool = || {
+        let _ =
+            nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), nix::sys::signal::SIGKILL);
+    };
+    let result = std::panic::catch_unwind(|| {
+        assert!(group_alive(group), "the tool outlived its ssdfade");
+        let out = ssdfade(work.path())
+            .args(["resume", "exp"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!("still runs (process group {group})")),
+            "{stderr}"
+        );
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    });
+    stop_tool();
+    result.unwrap();
+}

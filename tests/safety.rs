@@ -507,6 +507,8 @@ fn plans_that_would_explode_are_refused_before_they_are_built() {
         &["sweep", sim, "--qd", &many],
         "--qd lists 65 points: a sweep takes at most 64",
     );
+}
+
 #[test]
 fn outputs_never_land_among_or_over_files_the_tool_did_not_write() {
     let work = tempfile::tempdir().unwrap();

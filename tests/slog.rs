@@ -351,7 +351,7 @@ fn loop_device_sweep_starts_at_its_logical_block() {
             "--max-size",
             "8k",
             "--sustain",
-            "1s",
+            "2s",
             "--out",
             "run",
         ],

@@ -38,11 +38,7 @@ impl SimTarget {
                 "--engine does not apply to {target}: a simulated drive runs on its own engine; drop --engine"
             );
         }
-        if gates.size.is_some() {
-            crate::bad_input!(
-                "--size does not apply to {target}: a simulated drive's size comes from its preset (sim list); drop --size"
-            );
-        }
+        self.refuse_size(gates)?;
         if let Some(named) = &gates.destroy_data {
             if named.as_os_str() != target.as_str() {
                 crate::bad_input!(
@@ -50,6 +46,19 @@ impl SimTarget {
                     named.display()
                 );
             }
+        }
+        Ok(())
+    }
+}
+
+impl SimTarget {
+    /// `--size`: a simulated drive's size comes from its preset.
+    fn refuse_size(&self, gates: &Gates) -> anyhow::Result<()> {
+        if gates.size.is_some() {
+            crate::bad_input!(
+                "--size does not apply to {}: a simulated drive's size comes from its preset (sim list); drop --size",
+                self.spec.text
+            );
         }
         Ok(())
     }
@@ -97,7 +106,7 @@ impl Device for SimTarget {
     }
 
     fn check(&self, gates: &Gates) -> anyhow::Result<Checked> {
-        self.refuse_real_only_options(gates, None)?;
+        self.refuse_size(gates)?;
         Ok(Checked {
             identity: self.identity()?,
             created: None,

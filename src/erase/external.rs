@@ -1,11 +1,20 @@
 //! `command:'…'`: erase with a vendor tool (as the seed did with the vendor's toolbox). The
-//! command runs through `sh -c`; `{target}` is replaced by the target path, shell-quoted so that
-//! a name holding spaces, quotes or `;` stays one word, and `SSDFADE_TARGET` holds it too. The
-//! tool's output is shown and recorded.
+//! command runs through `sh -c` in a process group of its own (recorded in erase.json, so a
+//! `resume` can tell that it still runs, and stopped as a whole on Ctrl-C, SIGTERM or SIGHUP);
+//! `{target}` is replaced by the target path, shell-quoted so that a name holding spaces,
+//! quotes or `;` stays one word, and `SSDFADE_TARGET` holds it too. The tool's output is shown
+//! and recorded.
 
+use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::results::ToolRun;
+
+/// How long a stopped tool gets between SIGTERM and SIGKILL of its process group.
+const GRACE: Duration = Duration::from_secs(5);
 
 /// The shell command line that will run for `target`: every `{target}` becomes the path as one
 /// single-quoted shell word.
@@ -18,26 +27,132 @@ pub fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
-/// Runs the tool, passing its stdin through, and captures its output.
-pub fn run(template: &str, target: &str) -> anyhow::Result<ToolRun> {
+/// What became of the tool.
+pub struct Ran {
+    pub run: ToolRun,
+    /// `stop` was set while it ran: its process group was sent SIGTERM (SIGKILL after a grace
+    /// period) and it ended before completing.
+    pub stopped: bool,
+}
+
+/// Runs the tool in a process group of its own, passing its stdin through and capturing its
+/// output; `started` learns the group's id once it runs. While it runs `stop` is watched: once
+/// set, the whole group is sent SIGTERM, then SIGKILL if it has not ended within [`GRACE`].
+pub fn run(
+    template: &str,
+    target: &str,
+    stop: &AtomicBool,
+    started: &mut dyn FnMut(u32),
+) -> anyhow::Result<Ran> {
     let command = expand(template, target);
-    let out = Command::new("sh")
+    let mut child = Command::new("sh")
         .arg("-c")
         .arg(&command)
         .env("SSDFADE_TARGET", target)
         .stdin(Stdio::inherit())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
         .map_err(|e| anyhow::anyhow!("cannot run `sh -c {command}`: {e}"))?;
-    Ok(ToolRun {
-        command,
-        exit_status: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    let group = child.id();
+    started(group);
+    let stdout = collect(child.stdout.take());
+    let stderr = collect(child.stderr.take());
+    let mut stopped_at: Option<Instant> = None;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if stop.load(Ordering::Relaxed) {
+            let since = *stopped_at.get_or_insert_with(|| {
+                signal_group(group, libc::SIGTERM);
+                Instant::now()
+            });
+            if since.elapsed() > GRACE {
+                signal_group(group, libc::SIGKILL);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    if stopped_at.is_some() {
+        // The shell may be gone while tools it started still run: the group goes too.
+        signal_group(group, libc::SIGKILL);
+    }
+    Ok(Ran {
+        run: ToolRun {
+            command,
+            exit_status: status.code(),
+            stdout: stdout.join().unwrap_or_default(),
+            stderr: stderr.join().unwrap_or_default(),
+        },
+        stopped: stopped_at.is_some(),
+    })
+}
+
+/// Whether a process of group `group` still runs (a tool started by an erase that is gone).
+/// Zombies waiting to be reaped do not count.
+pub fn group_alive(group: u32) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            return false;
+        };
+        // After the command name in parentheses: state, ppid, pgrp.
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            return false;
+        };
+        let mut fields = rest.split_whitespace();
+        let state = fields.next();
+        let pgrp = fields.nth(1).and_then(|f| f.parse::<u32>().ok());
+        pgrp == Some(group) && state != Some("Z") && state != Some("X")
+    })
+}
+
+fn signal_group(group: u32, signal: i32) {
+    if let Ok(id) = i32::try_from(group) {
+        // SAFETY: kill(2) on the tool's own process group, which this process created.
+        unsafe { libc::kill(-id, signal) };
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own (two pipes read in turn could deadlock).
+fn collect<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
     })
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    fn run(template: &str, target: &str) -> crate::results::ToolRun {
+        let ran = super::run(template, target, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        assert!(!ran.stopped);
+        ran.run
+    }
+
+    #[test]
+    fn a_stop_ends_the_tool_and_every_process_it_started() {
+        let stop = AtomicBool::new(false);
+        let mut group = 0;
+        let mut started = |g| {
+            group = g;
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        };
+        // The shell ignores SIGTERM; its child does not: SIGKILL after the grace period ends both.
+        let ran = super::run("sleep 600 & trap '' TERM; wait", "x", &stop, &mut started).unwrap();
+        assert!(ran.stopped);
+        assert_ne!(ran.run.exit_status, Some(0));
+        assert!(!super::group_alive(group), "group {group} still runs");
+    }
     #[test]
     fn target_placeholder_is_replaced_by_one_quoted_word() {
         assert_eq!(
@@ -49,7 +164,7 @@ mod tests {
 
     #[test]
     fn output_and_status_are_captured() {
-        let r = super::run("echo out {target}; echo err >&2; exit 3", "x").unwrap();
+        let r = run("echo out {target}; echo err >&2; exit 3", "x");
         assert_eq!(r.stdout, "out x\n");
         assert_eq!(r.stderr, "err\n");
         assert_eq!(r.exit_status, Some(3));
@@ -72,11 +187,10 @@ mod tests {
         for name in &names {
             let target = dir.path().join(name);
             let target = target.to_str().unwrap();
-            let r = super::run(
+            let r = run(
                 r#"printf '%s' {target}; printf '|%s' "$SSDFADE_TARGET""#,
                 target,
-            )
-            .unwrap();
+            );
             assert_eq!(r.exit_status, Some(0), "{name:?}: {}", r.stderr);
             assert_eq!(r.stdout, format!("{target}|{target}"), "{name:?}");
             assert!(!canary.exists(), "{name:?} ran an injected command");

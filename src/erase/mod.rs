@@ -188,16 +188,18 @@ impl std::error::Error for Interrupted {}
 
 /// Runs `plan` on the open target `file` (`path` for messages), driving `bar`. Only a vendor
 /// tool runs without an open file (it opens the device itself). `stop` is checked between
-/// range requests and sanitize polls; a single ATA or NVMe command is never cut short.
+/// range requests and sanitize polls, and stops a vendor tool's whole process group (whose id
+/// `tool_started` learns); a single ATA or NVMe command is never cut short.
 pub fn execute(
     plan: &Plan,
     file: Option<&File>,
     path: &str,
     bar: &dyn Progress,
     stop: &AtomicBool,
+    tool_started: &mut dyn FnMut(u32),
 ) -> anyhow::Result<Done> {
     if let Plan::External(cmd) = plan {
-        return run_external(cmd, path, bar);
+        return run_external(cmd, path, bar, stop, tool_started);
     }
     let Some(file) = file else {
         anyhow::bail!("{path} is not open for the erase");
@@ -251,11 +253,26 @@ pub fn execute(
     }
 }
 
-fn run_external(cmd: &str, path: &str, bar: &dyn Progress) -> anyhow::Result<Done> {
+fn run_external(
+    cmd: &str,
+    path: &str,
+    bar: &dyn Progress,
+    stop: &AtomicBool,
+    started: &mut dyn FnMut(u32),
+) -> anyhow::Result<Done> {
     bar.finish();
-    let run = external::run(cmd, path)?;
+    let ran = external::run(cmd, path, stop, started)?;
+    let run = ran.run;
     crate::console::note_fmt(format_args!("{}", run.stderr));
     crate::out!("{}", run.stdout)?;
+    if ran.stopped {
+        return Err(anyhow::Error::new(Interrupted(format!(
+            "the erase command was stopped before it ended (exit status {}): whether it erased is unknown; erase again: {}",
+            run.exit_status
+                .map_or("none, killed by a signal".to_string(), |c| c.to_string()),
+            run.command
+        ))));
+    }
     if run.exit_status != Some(0) {
         anyhow::bail!(
             "the erase command exited with status {}: {}",

@@ -191,7 +191,19 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
     let bar = observer.progress();
     let t0 = Instant::now();
     let file = target.as_ref().map(|t| &t.file);
-    let result = super::execute(steps, file, &req.target, bar.as_ref(), &req.interrupt);
+    let mut tool_started = |group: u32| {
+        record.tool_process_group = Some(group);
+        // Best effort: the erase goes on even if the record cannot say so.
+        let _ = write_erase_record(&dir, &record);
+    };
+    let result = super::execute(
+        steps,
+        file,
+        &req.target,
+        bar.as_ref(),
+        &req.interrupt,
+        &mut tool_started,
+    );
     let seconds = t0.elapsed().as_secs_f64();
     bar.finish();
     drop(target);
@@ -260,6 +272,7 @@ fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>)
         drive_before: facts,
         drive_after: None,
         process: Some(ProcessStamp::current()),
+        tool_process_group: None,
     }
 }
 

@@ -144,6 +144,35 @@ fn check_own_drive(dir: &Path, record: &ExperimentRecord) -> anyhow::Result<()> 
     }
 }
 
+/// Refuses to go on while the vendor tool of an erase phase still runs (its ssdfade was
+/// killed; the tool, in a process group of its own, was not): a second erase, or writes, would
+/// race it.
+fn refuse_running_tools(dir: &Path, record: &ExperimentRecord) -> anyhow::Result<()> {
+    let this_boot = crate::results::record::ProcessStamp::current().boot_id;
+    for p in &record.phases {
+        let Some(sub) = p.dir.as_ref().map(|d| dir.join(d)) else {
+            continue;
+        };
+        let Ok(erase) = EraseRecord::load(&sub) else {
+            continue;
+        };
+        let Some(group) = erase.tool_process_group else {
+            continue;
+        };
+        let same_boot = erase
+            .process
+            .as_ref()
+            .is_some_and(|s| s.boot_id == this_boot);
+        if same_boot && crate::erase::external::group_alive(group) {
+            bad_input!(
+                "the erase command of phase {} still runs (process group {group}): wait for it to end, or stop it with `kill -- -{group}`, then resume",
+                p.phase.name
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Checks before anything is created that every phase can run: the target passes the safety
 /// gates of writing and every workload suits it (bad input: one line, exit 2, nothing written).
 pub fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
@@ -179,9 +208,7 @@ fn check_options(record: &ExperimentRecord) -> anyhow::Result<()> {
         let PhaseKind::Soak(params) = &p.phase.kind else {
             continue;
         };
-        if o.ss_round_s.partial_cmp(&params.interval_s) == Some(std::cmp::Ordering::Less)
-            || o.ss_round_s.is_nan()
-        {
+        if o.ss_round_s.is_nan() || o.ss_round_s < params.interval_s {
             bad_input!(
                 "--ss-round {} s is shorter than the {} s sample interval of phase {}: a steady-state round holds whole intervals; use --ss-round {} s or more",
                 o.ss_round_s,
@@ -282,6 +309,7 @@ pub fn resume(
         );
     }
     check_own_drive(&dir, &record)?;
+    refuse_running_tools(&dir, &record)?;
     run_phases(&dir, record, interrupt, observer)
 }
 

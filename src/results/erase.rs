@@ -47,6 +47,10 @@ pub struct EraseRecord {
     /// The process running the erase, to tell a crashed erase from a running one.
     #[serde(default)]
     pub process: Option<ProcessStamp>,
+    /// The process group a `command:` erase's tool runs in (its own): while any process of
+    /// it lives, the erase is not over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_process_group: Option<u32>,
 }
 
 /// What running a plan produced, for the record.
