@@ -150,9 +150,15 @@ fn fade_chart_draws_phases_events_states_and_steady_window() {
         }),
     };
     let picture = check(&chart, "Fade — test drive");
-    // The erase marker is a red vertical line; the steady window a green band.
-    let red = picture.count(0..1600, 100..900, |p| p.0 > 150 && p.1 < 60 && p.2 < 70);
-    assert!(red > 200, "erase marker missing ({red} red pixels)");
+    // The erase marker is a purple vertical line (never a percentile's red or orange); the
+    // steady window a green band.
+    let purple = picture.count(0..1600, 100..900, |p| {
+        p.0 > 120 && p.1 < 90 && p.2 > 90 && p.2 > p.1 + 40
+    });
+    assert!(
+        purple > 200,
+        "erase marker missing ({purple} purple pixels)"
+    );
     let green = picture.count(0..1600, 100..900, |p| p.1 > p.0 + 20 && p.1 > p.2 + 10);
     assert!(
         green > 2000,

@@ -244,6 +244,26 @@ fn html_report_references_nothing_outside_itself() {
     assert_eq!(html.matches("<svg").count(), 2, "both charts inline");
     assert!(html.contains("<table>"));
     assert!(html.trim_end().ends_with("</html>"));
+    // Usable at 400 px: every table scrolls inside its own box.
+    assert_eq!(
+        html.matches("<table>").count(),
+        html.matches("<div class=\"scroll\"><table>").count()
+    );
+    // Each inline chart is an image named by its caption, for screen readers.
+    assert_eq!(
+        html.matches("<svg").count(),
+        html.matches("role=\"img\"").count()
+    );
+    assert_eq!(
+        html.matches("<svg").count(),
+        html.matches("<title id=").count()
+    );
+    // No path of the machine that made it; the date it was made.
+    assert!(
+        !html.contains(&tmp.path().display().to_string()),
+        "absolute path in the report"
+    );
+    assert!(html.contains("<footer>Generated 20"), "no date");
 }
 
 #[test]

@@ -87,7 +87,7 @@ impl Document {
             escape(&self.title),
             escape(&self.title)
         );
-        for block in &self.blocks {
+        for (index, block) in self.blocks.iter().enumerate() {
             match block {
                 Block::Heading(level, text) => {
                     let _ = writeln!(out, "<h{level}>{}</h{level}>", escape(text));
@@ -103,7 +103,8 @@ impl Document {
                             ""
                         }
                     };
-                    out.push_str("<table>\n<thead><tr>");
+                    // Wide tables scroll sideways inside their box on a narrow screen.
+                    out.push_str("<div class=\"scroll\"><table>\n<thead><tr>");
                     for (i, cell) in head.iter().enumerate() {
                         let _ = write!(out, "<th{}>{}</th>", align(i), escape(cell));
                     }
@@ -115,13 +116,13 @@ impl Document {
                         }
                         out.push_str("</tr>\n");
                     }
-                    out.push_str("</tbody>\n</table>\n");
+                    out.push_str("</tbody>\n</table></div>\n");
                 }
-                Block::Chart { caption, svg, .. } => {
+                Block::Chart { caption, svg, png } => {
                     let _ = writeln!(
                         out,
                         "<figure>\n{}\n<figcaption>{}</figcaption>\n</figure>",
-                        inline_svg(svg),
+                        inline_svg(svg, &format!("chart-{index}"), caption, png),
                         escape(caption)
                     );
                 }
@@ -130,6 +131,12 @@ impl Document {
                 }
             }
         }
+        let _ = writeln!(
+            out,
+            "<footer>Generated {} by ssdfade {}.</footer>",
+            crate::results::utc_now(),
+            env!("CARGO_PKG_VERSION")
+        );
         out.push_str("</body>\n</html>\n");
         out
     }
@@ -141,12 +148,27 @@ border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:.6em 0}\
 th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}\
 .n{text-align:right}th{background:#f0f0f0}\
 figure{margin:1em 0}svg{max-width:100%;height:auto;border:1px solid #ddd}\
-figcaption{color:#555;font-size:.9em}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}";
+figcaption{color:#555;font-size:.9em}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
+.scroll{overflow-x:auto;max-width:100%}footer{margin-top:2em;color:#666;font-size:.85em}";
 
 /// An SVG document ready to sit inside HTML: no XML namespace declaration (the HTML parser
-/// knows `<svg>`), so the page holds no address at all.
-fn inline_svg(svg: &str) -> String {
-    svg.replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1)
+/// knows `<svg>`), so the page holds no address at all; an image to assistive technology,
+/// named by its `<title>` (the caption) and described by its `<desc>`.
+fn inline_svg(svg: &str, id: &str, caption: &str, png: &str) -> String {
+    let svg = svg.replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1);
+    let Some(open) = svg
+        .find("<svg")
+        .and_then(|at| Some(at + svg[at..].find('>')?))
+    else {
+        return svg;
+    };
+    format!(
+        "{} role=\"img\" aria-labelledby=\"{id}-title {id}-desc\"><title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">Chart drawn by ssdfade from the saved samples; also saved beside this report as {}.</desc>{}",
+        &svg[..open],
+        escape(caption),
+        escape(png),
+        &svg[open + 1..]
+    )
 }
 
 /// Text made safe for HTML.

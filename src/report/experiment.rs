@@ -51,7 +51,11 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         .count();
     doc.paragraph(format!(
         "Experiment directory {} · {done} of {} phases have results",
-        exp.dir.display(),
+        // Its name, not its path: the report names nothing of the machine's layout.
+        exp.dir.file_name().map_or_else(
+            || exp.dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned()
+        ),
         exp.phases.len()
     ));
 

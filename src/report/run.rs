@@ -214,9 +214,23 @@ pub fn reproduce_command(run: &Run) -> String {
 }
 
 /// `command_line` (as recorded, program name first) as one shell line, with `--seed seed`
-/// added when the command did not give one.
+/// added when the command did not give one, and `--out` cut to its last component (a report
+/// names nothing of the machine's directory layout).
 pub fn reproduce_line(command_line: &[String], seed: Option<u64>) -> String {
-    let mut args: Vec<String> = command_line.iter().skip(1).cloned().collect();
+    let last = |p: &str| {
+        std::path::Path::new(p)
+            .file_name()
+            .map_or_else(|| p.to_string(), |n| n.to_string_lossy().into_owned())
+    };
+    let mut args: Vec<String> = Vec::new();
+    for arg in command_line.iter().skip(1) {
+        let out = args.last().is_some_and(|a| a == "--out");
+        args.push(match arg.strip_prefix("--out=") {
+            Some(path) => format!("--out={}", last(path)),
+            None if out => last(arg),
+            None => arg.clone(),
+        });
+    }
     if let Some(seed) = seed.filter(|_| {
         !args
             .iter()
@@ -258,7 +272,10 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     };
     doc.paragraph(format!(
         "Run directory {} · started {} · ended {} · status {status} · {} samples",
-        run.dir.display(),
+        run.dir.file_name().map_or_else(
+            || run.dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned()
+        ),
         info.started_utc,
         info.ended_utc.as_deref().unwrap_or("—"),
         samples.len()
