@@ -81,18 +81,26 @@ pub fn ensure_unused(path: &Path, rdev: u64) -> anyhow::Result<()> {
     }
     for (name, number) in &members {
         if let Some(dir) = sysfs_dir(*number) {
-            if let Ok(entries) = std::fs::read_dir(dir.join("holders")) {
-                let holders: Vec<String> = entries
-                    .flatten()
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect();
-                if !holders.is_empty() {
-                    bad_input!(
-                        "{name} is held by {} (device-mapper, LVM, md or bcache): release it first (refusing to write)",
-                        holders.join(", ")
-                    );
-                }
-            }
+            refuse_held(name, &dir)?;
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a device whose sysfs directory `dir` lists holders (device-mapper, LVM, md, bcache
+/// built on it).
+fn refuse_held(name: &str, dir: &std::path::Path) -> anyhow::Result<()> {
+    if let Ok(entries) = std::fs::read_dir(dir.join("holders")) {
+        let mut holders: Vec<String> = entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        holders.sort();
+        if !holders.is_empty() {
+            bad_input!(
+                "{name} is held by {} (device-mapper, LVM, md or bcache): release it first (refusing to write)",
+                holders.join(", ")
+            );
         }
     }
     Ok(())
@@ -203,6 +211,26 @@ fn read_head(file: &File, len: usize) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    /// The holder gate on a sysfs tree made here: no `holders/` or an empty one lets the write
+    /// through; an entry (a dm target, an md array) refuses it naming every holder.
+    #[test]
+    fn a_device_with_holders_is_refused_naming_them() {
+        let sys = tempfile::tempdir().unwrap();
+        let dir = sys.path().join("loop7");
+        std::fs::create_dir(&dir).unwrap();
+        assert!(super::refuse_held("loop7", &dir).is_ok());
+        std::fs::create_dir(dir.join("holders")).unwrap();
+        assert!(super::refuse_held("loop7", &dir).is_ok());
+        std::os::unix::fs::symlink("../../dm-3", dir.join("holders/dm-3")).unwrap();
+        std::os::unix::fs::symlink("../../md0", dir.join("holders/md0")).unwrap();
+        let e = super::refuse_held("loop7", &dir).unwrap_err();
+        assert!(e.is::<crate::error::BadInput>(), "{e:#}");
+        assert_eq!(
+            e.to_string(),
+            "loop7 is held by dm-3, md0 (device-mapper, LVM, md or bcache): release it first (refusing to write)"
+        );
+    }
+
     #[test]
     fn device_numbers_parse_from_mountinfo_fields() {
         assert_eq!(super::parse_devnum("254:3"), Some(libc::makedev(254, 3)));
