@@ -68,6 +68,29 @@ pub enum Command {
     Resume(ResumeArgs),
     /// The same workload at several queue depths or thread counts: one table.
     Sweep(SweepArgs),
+    /// Print the shell completion script for bash, zsh or fish.
+    Completions(CompletionsArgs),
+    /// Print the man page of ssdfade or of one command (roff), or write them all to a folder.
+    Man(ManArgs),
+}
+
+/// Options of `completions`.
+#[derive(Args, Debug, Clone)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Options of `man`.
+#[derive(Args, Debug, Clone)]
+pub struct ManArgs {
+    /// The command whose page to print (e.g. soak, or experiment vertex2); none: ssdfade(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
+    /// Write every page (ssdfade.1, ssdfade-soak.1, …) into this folder instead.
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub out_dir: Option<PathBuf>,
 }
 
 /// Options of `slog`.

@@ -5,6 +5,7 @@ pub mod erase;
 pub mod experiment;
 pub mod group;
 pub mod info;
+pub mod manual;
 pub mod measure;
 pub mod plot;
 pub mod plp;

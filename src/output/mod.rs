@@ -6,6 +6,7 @@
 pub mod erase;
 pub mod experiment;
 pub mod finish;
+pub mod manual;
 pub mod run;
 
 /// The terminal lines several targets share (one per target of a group).
