@@ -68,10 +68,26 @@ pub enum Command {
     Resume(ResumeArgs),
     /// The same workload at several queue depths or thread counts: one table.
     Sweep(SweepArgs),
+    /// Write the samples of a run, an experiment or a group as one table (CSV or JSON lines),
+    /// units in the column names, for a spreadsheet or a script.
+    Export(ExportArgs),
     /// Print the shell completion script for bash, zsh or fish.
     Completions(CompletionsArgs),
     /// Print the man page of ssdfade or of one command (roff), or write them all to a folder.
     Man(ManArgs),
+}
+
+/// Options of `export`.
+#[derive(Args, Debug, Clone)]
+pub struct ExportArgs {
+    /// Run, experiment or group directory.
+    pub dir: PathBuf,
+    /// Table format.
+    #[arg(long, value_enum, default_value_t = crate::output::export::Format::Csv)]
+    pub format: crate::output::export::Format,
+    /// File to write (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 /// Options of `completions`.

@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod erase;
 pub mod experiment;
+pub mod export;
 pub mod group;
 pub mod info;
 pub mod manual;

@@ -5,6 +5,7 @@
 
 pub mod erase;
 pub mod experiment;
+pub mod export;
 pub mod finish;
 pub mod manual;
 pub mod run;
