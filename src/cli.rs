@@ -19,7 +19,7 @@ use crate::workload::OnError;
 #[derive(Parser, Debug)]
 #[command(
     name = "ssdfade",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SSDFADE_BUILD"), ")"),
     about = "Soak-test an SSD: how fast it starts, how far it fades, whether TRIM or a secure erase brings it back",
     after_help = "Writing to a block device destroys its data and needs --destroy-data naming the same device.",
     arg_required_else_help = true

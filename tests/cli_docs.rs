@@ -132,3 +132,28 @@ fn man_of_an_unknown_command_is_refused_in_one_line() {
         "{err}"
     );
 }
+
+#[test]
+fn version_names_the_commit_and_the_build_date() {
+    let said = stdout_of(&["--version"]);
+    let inner = said
+        .trim()
+        .strip_prefix(&format!("ssdfade {} (", env!("CARGO_PKG_VERSION")))
+        .and_then(|s| s.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("--version printed {said:?}"));
+    let (commit, date) = inner.split_once(' ').unwrap();
+    let d: Vec<&str> = date.split('-').collect();
+    assert!(
+        d.len() == 3 && d.iter().all(|p| p.parse::<u32>().is_ok()) && d[0].len() == 4,
+        "not a YYYY-MM-DD date: {date}"
+    );
+    let head = Command::new("git")
+        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "--short", "HEAD"])
+        .output();
+    match head {
+        Ok(out) if out.status.success() => {
+            assert_eq!(commit, String::from_utf8_lossy(&out.stdout).trim())
+        }
+        _ => assert_eq!(commit, "unknown"),
+    }
+}
