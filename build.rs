@@ -54,9 +54,8 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
 
 /// True when `dir` is the top of a git checkout (not a tarball unpacked inside another one).
 fn own_checkout(dir: &Path) -> bool {
-    git(dir, &["rev-parse", "--show-toplevel"]).is_some_and(|top| {
-        Path::new(&top).canonicalize().ok() == dir.canonicalize().ok()
-    })
+    git(dir, &["rev-parse", "--show-toplevel"])
+        .is_some_and(|top| Path::new(&top).canonicalize().ok() == dir.canonicalize().ok())
 }
 
 /// `YYYY-MM-DD` of the UTC day holding `epoch` seconds (Howard Hinnant's civil_from_days).

@@ -148,7 +148,13 @@ fn version_names_the_commit_and_the_build_date() {
         "not a YYYY-MM-DD date: {date}"
     );
     let head = Command::new("git")
-        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "--short", "HEAD"])
+        .args([
+            "-C",
+            env!("CARGO_MANIFEST_DIR"),
+            "rev-parse",
+            "--short",
+            "HEAD",
+        ])
         .output();
     match head {
         Ok(out) if out.status.success() => {
