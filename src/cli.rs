@@ -19,7 +19,7 @@ use crate::workload::OnError;
 #[derive(Parser, Debug)]
 #[command(
     name = "ssdfade",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SSDFADE_BUILD"), ")"),
     about = "Soak-test an SSD: how fast it starts, how far it fades, whether TRIM or a secure erase brings it back",
     after_help = "Writing to a block device destroys its data and needs --destroy-data naming the same device.",
     arg_required_else_help = true
@@ -68,6 +68,45 @@ pub enum Command {
     Resume(ResumeArgs),
     /// The same workload at several queue depths or thread counts: one table.
     Sweep(SweepArgs),
+    /// Write the samples of a run, an experiment or a group as one table (CSV or JSON lines),
+    /// units in the column names, for a spreadsheet or a script.
+    Export(ExportArgs),
+    /// Print the shell completion script for bash, zsh or fish.
+    Completions(CompletionsArgs),
+    /// Print the man page of ssdfade or of one command (roff), or write them all to a folder.
+    Man(ManArgs),
+}
+
+/// Options of `export`.
+#[derive(Args, Debug, Clone)]
+pub struct ExportArgs {
+    /// Run, experiment or group directory.
+    pub dir: PathBuf,
+    /// Table format.
+    #[arg(long, value_enum, default_value_t = crate::output::export::Format::Csv)]
+    pub format: crate::output::export::Format,
+    /// File to write (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Options of `completions`.
+#[derive(Args, Debug, Clone)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Options of `man`.
+#[derive(Args, Debug, Clone)]
+pub struct ManArgs {
+    /// The command whose page to print (e.g. soak, or experiment vertex2); none: ssdfade(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
+    /// Write every page (ssdfade.1, ssdfade-soak.1, …) into this folder instead.
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub out_dir: Option<PathBuf>,
 }
 
 /// Options of `slog`.

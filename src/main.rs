@@ -55,6 +55,11 @@ fn main() {
         Command::Experiment(cmd) => commands::experiment::run(cmd),
         Command::Resume(args) => commands::experiment::resume(args),
         Command::Sweep(args) => commands::experiment::sweep(args),
+        Command::Export(args) => commands::export::run(args).map(|()| RunEnd::Completed),
+        Command::Completions(args) => {
+            commands::manual::completions(args).map(|()| RunEnd::Completed)
+        }
+        Command::Man(args) => commands::manual::man(args).map(|()| RunEnd::Completed),
     };
     let code = match result {
         Ok(RunEnd::Completed) => 0,

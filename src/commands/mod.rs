@@ -3,8 +3,10 @@
 pub mod compare;
 pub mod erase;
 pub mod experiment;
+pub mod export;
 pub mod group;
 pub mod info;
+pub mod manual;
 pub mod measure;
 pub mod plot;
 pub mod plp;

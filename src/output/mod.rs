@@ -5,7 +5,9 @@
 
 pub mod erase;
 pub mod experiment;
+pub mod export;
 pub mod finish;
+pub mod manual;
 pub mod run;
 
 /// The terminal lines several targets share (one per target of a group).

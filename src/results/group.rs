@@ -40,6 +40,11 @@ pub struct MemberRecord {
     pub error: Option<String>,
 }
 
+/// True when `dir` holds a group of targets (group.json) rather than one run or experiment.
+pub fn is_group(dir: &Path) -> bool {
+    dir.join("group.json").is_file()
+}
+
 impl GroupRecord {
     /// Writes `dir/group.json` by way of a temporary file.
     pub fn write(&self, dir: &Path) -> anyhow::Result<()> {

@@ -40,7 +40,7 @@ pub use describe::{device_line, device_name, workload_line};
 pub use erase::{Done, EraseRecord, ToolRun};
 pub use experiment::{ExperimentKind, ExperimentRecord, Headline, Options, PhaseRecord};
 pub use experiment_dir::{is_experiment, load_experiment, Experiment, LoadedPhase};
-pub use group::{GroupRecord, MemberRecord};
+pub use group::{is_group, GroupRecord, MemberRecord};
 pub use listing::{list_runs, RunListing};
 pub use phase::{Phase, PhaseKind, RunParams};
 pub use reader::{load_run, read_samples, read_samples_to_damage, Damage, Run};

@@ -1,0 +1,27 @@
+//! `ssdfade export DIR [--format csv|jsonl] [--out FILE]`: the samples as one table, built by
+//! [`crate::output::export`], printed or written to a file.
+
+use anyhow::Context;
+
+use crate::cli::ExportArgs;
+use crate::output::export;
+
+pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
+    let table = export::table(&args.dir)?;
+    let mut bytes = Vec::new();
+    export::write(&table, args.format, &mut bytes)?;
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, &bytes)
+                .with_context(|| format!("writing the export to {}", path.display()))?;
+            crate::note!(
+                "wrote {} rows of {} to {}",
+                table.rows.len(),
+                args.dir.display(),
+                path.display()
+            );
+            Ok(())
+        }
+        None => crate::out!("{}", String::from_utf8_lossy(&bytes)),
+    }
+}
