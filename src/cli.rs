@@ -417,9 +417,9 @@ pub struct SteadyArgs {
     /// --duration, 8h).
     #[arg(long, value_parser = parse_duration, requires = "until_steady")]
     pub max_duration: Option<Duration>,
-    /// Length of one steady-state round.
-    #[arg(long, default_value = "1m", value_parser = parse_duration)]
-    pub ss_round: Duration,
+    /// Length of one steady-state round (default: 1m, or the sample interval when longer).
+    #[arg(long, value_parser = parse_duration)]
+    pub ss_round: Option<Duration>,
 }
 
 /// Confirmation that data may be destroyed.

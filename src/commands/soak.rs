@@ -19,20 +19,22 @@ fn soak_request(args: &SoakArgs) -> anyhow::Result<RunRequest> {
         Duration::from_secs(10),
     )?;
     let steady = &args.steady;
-    if steady.ss_round < request.interval {
-        crate::bad_input!(
+    let ss_round = match steady.ss_round {
+        Some(round) if round < request.interval => crate::bad_input!(
             "--ss-round {} is shorter than the sample interval {}: a steady-state round holds whole intervals; use --ss-round {} or more",
-            humantime::format_duration(steady.ss_round),
+            humantime::format_duration(round),
             humantime::format_duration(request.interval),
             humantime::format_duration(request.interval)
-        );
-    }
+        ),
+        Some(round) => round,
+        None => Duration::from_secs(60).max(request.interval),
+    };
     if let Some(max) = steady.max_duration {
         request.stop.duration = Some(max);
     }
     request.stop = request
         .stop
-        .with_steady(steady.ss_round, steady.until_steady);
+        .with_steady(ss_round, steady.until_steady);
     Ok(request)
 }
 
