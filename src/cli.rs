@@ -14,7 +14,7 @@ use crate::run::WorkloadSpec;
 use crate::units::{
     parse_duration, parse_positive_duration, parse_positive_size, parse_size, parse_transfer_size,
 };
-use crate::workload::OnError;
+use crate::workload::{Distribution, OnError, SpanStart};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -453,9 +453,18 @@ pub struct AccessArgs {
     /// Percent of I/Os at random offsets (the rest sequential).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub random_pct: u8,
-    /// How much of the target to use, from offset 0 (default: all of it).
+    /// How much of the target to use, from --offset (default: the rest of the target).
     #[arg(long, value_parser = parse_size)]
     pub span: Option<u64>,
+    /// Where the span starts: a size (1G) or a percent of the target (50%), a multiple of
+    /// --align.
+    #[arg(long, default_value = "0")]
+    pub offset: SpanStart,
+    /// How random offsets spread over the span (fio's random_distribution): uniform, zipf:θ,
+    /// pareto:h, normal:σ% of the span around its middle, hotcold:P/Q (P % of I/Os to the
+    /// first Q % of the span).
+    #[arg(long, default_value = "uniform")]
+    pub distribution: Distribution,
     /// Seed for offsets and data (default: a fresh one per run, recorded in its run.json).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -480,6 +489,8 @@ impl AccessArgs {
             random_pct: self.random_pct,
             qd,
             span: self.span,
+            offset: self.offset,
+            distribution: self.distribution,
             seed: self.seed,
             pattern: self.pattern,
             refill: self.refill,

@@ -1,6 +1,7 @@
 //! The access specification (Iometer's terms, fio's basics) and the stop rule, checked against
 //! the target before anything runs.
 
+pub mod distribution;
 pub mod memory;
 
 use std::time::Duration;
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bad_input;
 use crate::pattern::Pattern;
+pub use distribution::{Distribution, SpanStart};
 
 /// The shortest sample period: below it the clock reads and bookkeeping dominate the interval.
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
@@ -34,8 +36,14 @@ pub struct WorkloadSpec {
     pub read_pct: u8,
     pub random_pct: u8,
     pub qd: u32,
-    /// `None`: the whole target.
+    /// `None`: the rest of the target from `offset`.
     pub span: Option<u64>,
+    /// Where the span starts.
+    #[serde(default)]
+    pub offset: SpanStart,
+    /// How random offsets spread over the span.
+    #[serde(default)]
+    pub distribution: Distribution,
     /// `None`: a fresh seed (recorded in run.json).
     pub seed: Option<u64>,
     pub pattern: Pattern,
@@ -54,6 +62,8 @@ impl Default for WorkloadSpec {
             random_pct: 100,
             qd: 128,
             span: None,
+            offset: SpanStart::default(),
+            distribution: Distribution::Uniform,
             seed: None,
             pattern: Pattern::Random,
             refill: false,
@@ -72,13 +82,17 @@ impl WorkloadSpec {
         bytes: Option<u64>,
         interval: Duration,
     ) -> Workload {
+        let align = self.align.unwrap_or(self.bs);
+        let offset = self.offset.bytes(size, align);
         Workload {
             bs: self.bs,
-            align: self.align.unwrap_or(self.bs),
+            align,
             read_pct: self.read_pct,
             random_pct: self.random_pct,
             qd: self.qd,
-            span: self.span.unwrap_or(size),
+            span: self.span.unwrap_or(size.saturating_sub(offset)),
+            offset,
+            distribution: self.distribution,
             duration,
             bytes,
             interval,
@@ -112,8 +126,14 @@ pub struct Workload {
     pub random_pct: u8,
     /// Outstanding I/Os.
     pub qd: u32,
-    /// Bytes of the target in use, from offset 0.
+    /// Bytes of the target in use, from `offset`.
     pub span: u64,
+    /// First byte of the span.
+    #[serde(default)]
+    pub offset: u64,
+    /// How random offsets spread over the span.
+    #[serde(default)]
+    pub distribution: Distribution,
     /// Stop after this long.
     #[serde(with = "secs_opt")]
     #[schemars(with = "Option<f64>")]
@@ -143,6 +163,8 @@ impl Default for Workload {
             random_pct: spec.random_pct,
             qd: spec.qd,
             span: 0,
+            offset: 0,
+            distribution: spec.distribution,
             duration: None,
             bytes: None,
             interval: Duration::from_secs(1),
@@ -178,6 +200,30 @@ impl Workload {
             bad_input!(
                 "--qd {} is out of range: use 1 to 4096 outstanding I/Os",
                 self.qd
+            );
+        }
+        if !self.offset.is_multiple_of(self.align) {
+            bad_input!(
+                "--offset {} is not a multiple of the offset alignment {} B (--align, default the transfer size): use e.g. --offset {}",
+                self.offset,
+                self.align,
+                self.offset / self.align * self.align
+            );
+        }
+        if self.offset >= target_size {
+            bad_input!(
+                "--offset {} is at or beyond the end of the target ({} bytes): give a smaller offset",
+                self.offset,
+                target_size
+            );
+        }
+        if self.offset > 0 && self.offset.saturating_add(self.span) > target_size {
+            bad_input!(
+                "--offset {} plus --span {} ends beyond the target ({} bytes): give at most --span {}",
+                self.offset,
+                self.span,
+                target_size,
+                target_size - self.offset
             );
         }
         if self.span > target_size {

@@ -351,3 +351,66 @@ fn on_error_continue_counts_errors_and_goes_on() {
         v["errors"].as_u64().unwrap()
     );
 }
+
+/// `--offset` and `--distribution` reach the engine and the record: every sample was written
+/// inside `[offset, offset + span)` (the bytes outside keep their old content) and run.json,
+/// the report and the workload line name them.
+#[test]
+fn offset_and_distribution_confine_writes_and_are_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("t.img");
+    std::fs::write(&img, vec![0xA5u8; 16 << 20]).unwrap();
+    let p = img.to_str().unwrap();
+    run_json(
+        dir.path(),
+        &[
+            "measure",
+            p,
+            "--destroy-data",
+            p,
+            "--qd",
+            "4",
+            "--bytes",
+            "32M",
+            "--interval",
+            "100ms",
+            "--offset",
+            "25%",
+            "--span",
+            "4M",
+            "--distribution",
+            "hotcold:80/20",
+            "--out",
+            "run",
+        ],
+    );
+    let info = read_info(&dir.path().join("run")).unwrap();
+    assert_eq!(info.workload.offset, 4 << 20);
+    assert_eq!(info.workload.span, 4 << 20);
+    assert_eq!(info.workload.distribution.to_string(), "hotcold:80/20");
+    let data = read_file(&img);
+    assert!(
+        data[..4 << 20].iter().all(|&b| b == 0xA5),
+        "written before the offset"
+    );
+    assert!(
+        data[8 << 20..].iter().all(|&b| b == 0xA5),
+        "written past the span"
+    );
+    assert!(
+        data[4 << 20..8 << 20].iter().any(|&b| b != 0xA5),
+        "nothing written in the span"
+    );
+    let line = ssdfade::results::workload_line(&info.workload);
+    assert!(
+        line.contains("random (hotcold:80/20) writes")
+            && line.contains("span 4.0 MiB from byte 4194304"),
+        "{line}"
+    );
+    let report = ssdfade(dir.path())
+        .args(["report", "run"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&report.stdout);
+    assert!(text.contains("hotcold:80/20"), "{text}");
+}

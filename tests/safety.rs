@@ -134,6 +134,30 @@ fn bad_input_is_one_line_and_status_2() {
     refused(
         dir.path(),
         &f,
+        &with(&base, &["--offset", "512K", "--span", "768K"]),
+        "ends beyond the target (1048576 bytes): give at most --span 524288",
+    );
+    refused(
+        dir.path(),
+        &f,
+        &with(&base, &["--offset", "1000"]),
+        "--offset 1000 is not a multiple of the offset alignment 4096 B",
+    );
+    refused(
+        dir.path(),
+        &f,
+        &with(&base, &["--offset", "1M"]),
+        "at or beyond the end of the target",
+    );
+    refused(
+        dir.path(),
+        &f,
+        &with(&base, &["--distribution", "zipf:0"]),
+        "the zipf exponent θ must be above 0",
+    );
+    refused(
+        dir.path(),
+        &f,
         &["measure", p, "--destroy-data", p, "--duration", "5 parsecs"],
         "not a duration",
     );

@@ -1,4 +1,7 @@
-//! Where the next I/O goes and whether it reads or writes.
+//! Where the next I/O goes and whether it reads or writes: random offsets are drawn from the
+//! workload's distribution (uniform, zipf, pareto, normal, hot/cold) over the aligned positions
+//! of `[offset, offset + span)`, from tables built once per stream so that a draw allocates
+//! nothing.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -7,13 +10,15 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use crate::stats::OpKind;
-use crate::workload::Workload;
+use crate::workload::{Distribution, Workload};
 
 /// Per-stream chooser of (operation, offset); sequential I/O shares one cursor across streams so
 /// that outstanding sequential I/Os are adjacent, as Iometer issues them.
 pub struct OffsetGen {
     rng: ChaCha8Rng,
     positions: u64,
+    picker: Picker,
+    base: u64,
     align: u64,
     bs: u64,
     sequential_span: u64,
@@ -30,6 +35,8 @@ impl OffsetGen {
                 w.seed ^ 0x6f66_6673 ^ stream.wrapping_mul(0xd6e8_feb8_6659_fd93),
             ),
             positions: w.positions(),
+            picker: Picker::new(w.distribution, w.positions(), w.seed),
+            base: w.offset,
             align: w.align,
             bs: w.bs,
             sequential_span: w.span / w.bs * w.bs,
@@ -52,12 +59,353 @@ impl OffsetGen {
         let offset = if self.random_pct == 100
             || (self.random_pct > 0 && self.rng.next_u32() % 100 < self.random_pct)
         {
-            let r = self.rng.next_u64();
-            ((u128::from(r) * u128::from(self.positions)) >> 64) as u64 * self.align
+            self.picker.pick(&mut self.rng, self.positions) * self.align
         } else {
-            // Sequential transfers follow each other from 0 and wrap before the end of the span.
+            // Sequential transfers follow each other from the span's start and wrap before its
+            // end.
             self.cursor.fetch_add(self.bs, Ordering::Relaxed) % self.sequential_span
         };
-        (op, offset)
+        (op, self.base + offset)
+    }
+}
+
+/// Ranks of the zipf distribution summed exactly; the rest of the ranks are drawn from the
+/// continuous x^−θ density, which differs from the sum by under 1e-6 beyond this rank.
+const ZIPF_HEAD: usize = 256;
+
+/// A distribution over positions `0..n`, ready to draw from.
+enum Picker {
+    Uniform,
+    /// Rank drawn by inverse CDF (head table + continuous tail), then scattered.
+    Zipf {
+        theta: f64,
+        /// Cumulative weights of ranks 1..=head.
+        head: Vec<f64>,
+        /// Weight of all ranks.
+        total: f64,
+        scatter: Scatter,
+    },
+    /// Rank fraction 1 − u^power, then scattered.
+    Pareto {
+        power: f64,
+        scatter: Scatter,
+    },
+    /// Middle and standard deviation in positions.
+    Normal {
+        middle: f64,
+        sigma: f64,
+    },
+    /// I/Os under `threshold` (of 100) go to positions `0..hot`, the rest to `hot..n`.
+    HotCold {
+        threshold: u32,
+        hot: u64,
+    },
+}
+
+/// A fixed permutation of `0..n` (`i·step + shift mod n`, `step` coprime to `n`) that spreads
+/// the hottest ranks over the span as fio's hashing does, shared by every stream of a run.
+struct Scatter {
+    n: u64,
+    step: u64,
+    shift: u64,
+}
+
+impl Scatter {
+    fn new(n: u64, seed: u64) -> Scatter {
+        let gcd = |mut a: u64, mut b: u64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        // Near n/φ, so that neighbouring ranks land far apart.
+        let mut step = ((n as f64 * 0.618_033_988_749_895) as u64).max(1);
+        while gcd(step, n) != 1 {
+            step += 1;
+        }
+        Scatter {
+            n,
+            step,
+            shift: crate::pattern::mix64(seed) % n.max(1),
+        }
+    }
+
+    #[inline]
+    fn apply(&self, rank: u64) -> u64 {
+        ((u128::from(rank) * u128::from(self.step) + u128::from(self.shift)) % u128::from(self.n))
+            as u64
+    }
+}
+
+impl Picker {
+    fn new(d: Distribution, n: u64, seed: u64) -> Picker {
+        match d {
+            Distribution::Uniform => Picker::Uniform,
+            Distribution::Zipf { theta } => {
+                let head_len = (ZIPF_HEAD as u64).min(n) as usize;
+                let mut head = Vec::with_capacity(head_len);
+                let mut sum = 0.0;
+                for i in 1..=head_len {
+                    sum += (i as f64).powf(-theta);
+                    head.push(sum);
+                }
+                let tail = zipf_tail_weight(theta, head_len as f64 + 0.5, n as f64 + 0.5);
+                Picker::Zipf {
+                    theta,
+                    head,
+                    total: sum + tail,
+                    scatter: Scatter::new(n, seed),
+                }
+            }
+            Distribution::Pareto { h } => Picker::Pareto {
+                power: h.ln() / (1.0 - h).ln(),
+                scatter: Scatter::new(n, seed),
+            },
+            Distribution::Normal { sigma_pct } => Picker::Normal {
+                middle: n as f64 / 2.0,
+                sigma: n as f64 * sigma_pct / 100.0,
+            },
+            Distribution::Hotcold {
+                hot_io_pct,
+                hot_span_pct,
+            } => Picker::HotCold {
+                threshold: u32::from(hot_io_pct),
+                hot: (n * u64::from(hot_span_pct) / 100).clamp(1, (n - 1).max(1)),
+            },
+        }
+    }
+
+    /// A position in `0..n`.
+    #[inline]
+    fn pick(&self, rng: &mut ChaCha8Rng, n: u64) -> u64 {
+        match self {
+            Picker::Uniform => below(rng.next_u64(), n),
+            Picker::Zipf {
+                theta,
+                head,
+                total,
+                scatter,
+            } => {
+                let v = unit(rng) * total;
+                let last = head.last().copied().unwrap_or(0.0);
+                let rank = if v < last {
+                    head.partition_point(|&c| c <= v) as u64
+                } else {
+                    let a = head.len() as f64 + 0.5;
+                    let x = zipf_tail_inverse(*theta, a, v - last);
+                    // Rank r (1-based) covers [r − ½, r + ½); as an index, r − 1.
+                    ((x - 0.5) as u64).max(head.len() as u64).min(n - 1)
+                };
+                scatter.apply(rank)
+            }
+            Picker::Pareto { power, scatter } => {
+                let rank = (n as f64 * (1.0 - unit(rng).powf(*power))) as u64;
+                scatter.apply(rank.min(n - 1))
+            }
+            Picker::Normal { middle, sigma } => {
+                // Box–Muller; a draw past either end wraps around to the other.
+                let r = (-2.0 * (1.0 - unit(rng)).ln()).sqrt();
+                let z = r * (std::f64::consts::TAU * unit(rng)).cos();
+                let x = (middle + sigma * z).rem_euclid(n as f64) as u64;
+                x.min(n - 1)
+            }
+            Picker::HotCold { threshold, hot } => {
+                if n < 2 {
+                    0
+                } else if rng.next_u32() % 100 < *threshold {
+                    below(rng.next_u64(), *hot)
+                } else {
+                    hot + below(rng.next_u64(), n - hot)
+                }
+            }
+        }
+    }
+}
+
+/// A uniform number in `0..n` from 64 random bits.
+#[inline]
+fn below(r: u64, n: u64) -> u64 {
+    ((u128::from(r) * u128::from(n)) >> 64) as u64
+}
+
+/// A uniform number in `[0, 1)`.
+#[inline]
+fn unit(rng: &mut ChaCha8Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// ∫ x^−θ dx from `a` to `b`.
+fn zipf_tail_weight(theta: f64, a: f64, b: f64) -> f64 {
+    if b <= a {
+        0.0
+    } else if (theta - 1.0).abs() < 1e-12 {
+        (b / a).ln()
+    } else {
+        (b.powf(1.0 - theta) - a.powf(1.0 - theta)) / (1.0 - theta)
+    }
+}
+
+/// The x with ∫ t^−θ dt from `a` to x equal to `w`.
+#[inline]
+fn zipf_tail_inverse(theta: f64, a: f64, w: f64) -> f64 {
+    if (theta - 1.0).abs() < 1e-12 {
+        a * w.exp()
+    } else {
+        (a.powf(1.0 - theta) + (1.0 - theta) * w).powf(1.0 / (1.0 - theta))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DRAWS: usize = 500_000;
+
+    /// Random writes of 4 KiB over `positions` aligned slots starting at 1 MiB.
+    fn workload(distribution: Distribution, positions: u64) -> Workload {
+        Workload {
+            span: positions * 4096,
+            offset: 1 << 20,
+            distribution,
+            seed: 7,
+            ..Default::default()
+        }
+    }
+
+    /// How often each position was drawn, checking that every offset is aligned and inside
+    /// `[offset, offset + span)`.
+    fn histogram(d: &str, positions: u64) -> Vec<u64> {
+        let w = workload(d.parse().unwrap(), positions);
+        let mut gen = OffsetGen::new(&w, 3, Arc::new(AtomicU64::new(0)));
+        let mut counts = vec![0u64; positions as usize];
+        for _ in 0..DRAWS {
+            let (op, offset) = gen.next_op();
+            assert_eq!(op, OpKind::Write);
+            assert!(
+                offset >= w.offset && offset + w.bs <= w.offset + w.span,
+                "{d}: offset {offset} outside the span"
+            );
+            assert_eq!((offset - w.offset) % w.align, 0, "{d}: offset {offset}");
+            counts[((offset - w.offset) / w.align) as usize] += 1;
+        }
+        counts
+    }
+
+    fn share(counts: &[u64]) -> f64 {
+        counts.iter().sum::<u64>() as f64 / DRAWS as f64
+    }
+
+    /// Share of the draws that went to the hottest `fraction` of the positions.
+    fn hottest_share(mut counts: Vec<u64>, fraction: f64) -> f64 {
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        let top = (counts.len() as f64 * fraction) as usize;
+        share(&counts[..top])
+    }
+
+    fn within(what: &str, got: f64, want: f64, tolerance: f64) {
+        assert!(
+            (got - want).abs() <= tolerance,
+            "{what}: {got:.4}, expected {want:.4} ± {tolerance}"
+        );
+    }
+
+    #[test]
+    fn uniform_covers_the_span_evenly() {
+        let counts = histogram("uniform", 100);
+        for (i, &c) in counts.iter().enumerate() {
+            within(
+                &format!("position {i}"),
+                c as f64 / DRAWS as f64,
+                0.01,
+                0.001,
+            );
+        }
+    }
+
+    #[test]
+    fn hotcold_sends_p_percent_to_the_first_q_percent() {
+        let counts = histogram("hotcold:80/20", 10_000);
+        within("80/20: first 20 %", share(&counts[..2000]), 0.80, 0.01);
+        let counts = histogram("hotcold:90/5", 10_000);
+        within("90/5: first 5 %", share(&counts[..500]), 0.90, 0.01);
+    }
+
+    #[test]
+    fn zipf_gives_the_hottest_percent_of_blocks_the_zipf_share() {
+        let n = 10_000u64;
+        for theta in [0.8, 1.0, 1.2] {
+            let weight = |k: u64| (1..=k).map(|i| (i as f64).powf(-theta)).sum::<f64>();
+            let want = weight(n / 100) / weight(n);
+            let counts = histogram(&format!("zipf:{theta}"), n);
+            within(
+                &format!("zipf:{theta} top 1 %"),
+                hottest_share(counts.clone(), 0.01),
+                want,
+                0.01,
+            );
+            let hottest = counts.iter().copied().max().unwrap_or(0) as f64 / DRAWS as f64;
+            within(
+                &format!("zipf:{theta} hottest block"),
+                hottest,
+                1.0 / weight(n),
+                0.003,
+            );
+        }
+    }
+
+    #[test]
+    fn zipf_spreads_its_hottest_blocks_over_the_span() {
+        let counts = histogram("zipf:1.2", 10_000);
+        let mut order: Vec<usize> = (0..counts.len()).collect();
+        order.sort_unstable_by(|&a, &b| counts[b].cmp(&counts[a]));
+        let halves = order[..10].iter().filter(|&&i| i < 5000).count();
+        assert!(
+            (1..10).contains(&halves),
+            "hottest ten blocks all in one half: {:?}",
+            &order[..10]
+        );
+    }
+
+    #[test]
+    fn pareto_h_sends_h_of_the_io_to_the_hottest_one_minus_h() {
+        for h in [0.9, 0.8] {
+            let counts = histogram(&format!("pareto:{h}"), 10_000);
+            within(
+                &format!("pareto:{h}"),
+                hottest_share(counts, 1.0 - h),
+                h,
+                0.01,
+            );
+        }
+    }
+
+    #[test]
+    fn normal_puts_68_percent_within_one_sigma_of_the_middle() {
+        let counts = histogram("normal:10", 10_000);
+        within("±1σ", share(&counts[4000..6000]), 0.6827, 0.01);
+        within("±2σ", share(&counts[3000..7000]), 0.9545, 0.01);
+    }
+
+    #[test]
+    fn scatter_is_a_permutation() {
+        for n in [1u64, 2, 6, 97, 1000, 4096] {
+            let s = Scatter::new(n, 11);
+            let mut seen = vec![false; n as usize];
+            for r in 0..n {
+                seen[s.apply(r) as usize] = true;
+            }
+            assert!(seen.iter().all(|&b| b), "n {n}");
+        }
+    }
+
+    #[test]
+    fn sequential_io_starts_at_the_offset_and_wraps_within_the_span() {
+        let w = Workload {
+            random_pct: 0,
+            ..workload(Distribution::Uniform, 4)
+        };
+        let mut gen = OffsetGen::new(&w, 0, Arc::new(AtomicU64::new(0)));
+        let got: Vec<u64> = (0..5).map(|_| gen.next_op().1 - w.offset).collect();
+        assert_eq!(got, [0, 4096, 8192, 12288, 0]);
     }
 }

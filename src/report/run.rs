@@ -182,6 +182,11 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
         ),
         row("Queue depth", w.qd.to_string()),
         row("Span", format!("{} ({} B)", format_bytes(w.span), w.span)),
+        row(
+            "Offset",
+            format!("{} ({} B)", format_bytes(w.offset), w.offset),
+        ),
+        row("Random offsets", w.distribution.to_string()),
         row("Data pattern", w.pattern.to_string()),
         row(
             "Data source",

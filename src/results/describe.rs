@@ -23,7 +23,9 @@ pub fn device_line(info: &RunInfo) -> String {
 }
 
 /// The whole access specification on one line, e.g. `4 KiB random writes (offsets aligned to
-/// 512 B), QD128, random data, span 55.9 GiB, 10 s intervals, stop after 8h00m00s`.
+/// 512 B), QD128, random data, span 55.9 GiB, 10 s intervals, stop after 8h00m00s`; a skewed
+/// distribution follows the access (`random (hotcold:80/20) writes`), an offset the span (`span
+/// 1 GiB from byte 1073741824`).
 pub fn workload_line(w: &Workload) -> String {
     let mix = match w.read_pct {
         0 => "writes".to_string(),
@@ -34,6 +36,16 @@ pub fn workload_line(w: &Workload) -> String {
         100 => "random".to_string(),
         0 => "sequential".to_string(),
         r => format!("{r} % random"),
+    };
+    let access = if w.distribution.is_uniform() || w.random_pct == 0 {
+        access
+    } else {
+        format!("{access} ({})", w.distribution)
+    };
+    let span = if w.offset > 0 {
+        format!("{} from byte {}", format_bytes(w.span), w.offset)
+    } else {
+        format_bytes(w.span)
     };
     let align = if w.align != w.bs {
         format!(" (offsets aligned to {} B)", w.align)
@@ -52,7 +64,7 @@ pub fn workload_line(w: &Workload) -> String {
         format_bytes(w.bs),
         w.qd,
         w.pattern,
-        format_bytes(w.span),
+        span,
         format_duration(w.interval),
         stop.join(" or ")
     )

@@ -61,6 +61,7 @@ impl SimEngine {
         // The scaled drive runs the same workload on a span k times smaller.
         let mut scaled = w.clone();
         scaled.span = (w.span / k / w.align * w.align).max(w.bs);
+        scaled.offset = w.offset / k / w.align * w.align;
         let mut offsets = OffsetGen::new(&scaled, 0, Arc::new(AtomicU64::new(0)));
         let pool = make_pool(w.seed, 0)?;
         let mut content = PatternGen::new(w.pattern, false, pool, w.seed, 0);

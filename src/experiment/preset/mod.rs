@@ -139,9 +139,10 @@ pub fn plan(preset: Preset, setup: Setup, knobs: &Knobs) -> anyhow::Result<Plan>
         bad_input!("--engine does not apply to --preset tiobench: it runs the threads engine, one I/O per thread; drop --engine");
     }
     let (size, logical_block) = device.geometry(setup.options.size)?;
+    let offset = setup.workload.offset.bytes(size, logical_block);
     let span = match knobs.span {
         Some(s) => s,
-        None => DEFAULT_SPAN.min(size),
+        None => DEFAULT_SPAN.min(size.saturating_sub(offset)),
     } / PREPARE_BS
         * PREPARE_BS;
     if span == 0 {
