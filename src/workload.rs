@@ -13,6 +13,9 @@ use crate::pattern::Pattern;
 /// The shortest sample period: below it the clock reads and bookkeeping dominate the interval.
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
 
+/// The highest `--rate-iops` accepted (a billion would be a typo, not a device).
+pub const MAX_RATE_IOPS: u64 = 100_000_000;
+
 /// What to do when an I/O fails.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, schemars::JsonSchema,
@@ -41,6 +44,39 @@ pub struct WorkloadSpec {
     pub pattern: Pattern,
     pub refill: bool,
     pub on_error: OnError,
+    /// `None`: as fast as the device goes (closed loop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+}
+
+/// An issue rate per target (fio's `rate_iops` / `rate`): I/O n is due at start + n / rate,
+/// whenever the I/Os before it completed (open loop, at most `qd` in flight).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Rate {
+    /// I/Os per second.
+    Iops(u64),
+    /// Bytes per second (I/Os per second = this / the transfer size).
+    BytesPerS(u64),
+}
+
+impl Rate {
+    /// Nanoseconds from the start of the schedule to I/O `n` of `bs` bytes (exact: no drift).
+    pub fn due_ns(self, n: u64, bs: u64) -> u64 {
+        let (num, den) = match self {
+            Rate::Iops(iops) => (1_000_000_000u128, u128::from(iops.max(1))),
+            Rate::BytesPerS(b) => (1_000_000_000u128 * u128::from(bs), u128::from(b.max(1))),
+        };
+        u64::try_from(u128::from(n) * num / den).unwrap_or(u64::MAX)
+    }
+
+    /// I/Os per second at `bs` bytes per I/O.
+    pub fn iops(self, bs: u64) -> f64 {
+        match self {
+            Rate::Iops(iops) => iops as f64,
+            Rate::BytesPerS(b) => b as f64 / bs.max(1) as f64,
+        }
+    }
 }
 
 /// The command line's defaults (4 KiB random writes at QD 128, random data, stop on an error):
@@ -58,6 +94,7 @@ impl Default for WorkloadSpec {
             pattern: Pattern::Random,
             refill: false,
             on_error: OnError::Stop,
+            rate: None,
         }
     }
 }
@@ -86,6 +123,7 @@ impl WorkloadSpec {
             pattern: self.pattern,
             refill: self.refill,
             on_error: self.on_error,
+            rate: self.rate,
         }
     }
 }
@@ -129,6 +167,9 @@ pub struct Workload {
     /// Fresh ChaCha data for every write instead of the keyed pool.
     pub refill: bool,
     pub on_error: OnError,
+    /// Issue rate; `None`: closed loop, as fast as the target goes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
 }
 
 /// The defaults of [`WorkloadSpec`] on an empty target (span 0: set it), one-second intervals,
@@ -150,6 +191,7 @@ impl Default for Workload {
             pattern: spec.pattern,
             refill: spec.refill,
             on_error: spec.on_error,
+            rate: spec.rate,
         }
     }
 }
@@ -216,6 +258,33 @@ impl Workload {
                 "--interval {} is longer than --duration {}: give an interval at most as long as the run",
                 humantime::format_duration(self.interval),
                 humantime::format_duration(duration)
+            );
+        }
+        self.validate_rate()?;
+        Ok(())
+    }
+
+    /// Checks `--rate-iops` / `--rate` against the transfer size and the byte budget.
+    fn validate_rate(&self) -> anyhow::Result<()> {
+        match self.rate {
+            None => {}
+            Some(Rate::Iops(0)) => {
+                bad_input!("--rate-iops 0 issues nothing: give a rate of at least 1 I/O per second")
+            }
+            Some(Rate::BytesPerS(b)) if b < self.bs => bad_input!(
+                "--rate {b} bytes/s is less than one --bs {} transfer per second: give at least {}",
+                self.bs,
+                self.bs
+            ),
+            Some(Rate::Iops(n)) if n > MAX_RATE_IOPS => bad_input!(
+                "--rate-iops {n} is above {MAX_RATE_IOPS}: no device here goes that fast; leave the rate out to run flat out"
+            ),
+            Some(_) => {}
+        }
+        if let (Some(_), Some(bytes)) = (self.rate, self.bytes.filter(|&b| b < self.bs)) {
+            bad_input!(
+                "--bytes {bytes} is smaller than one --bs {} transfer: a rate-limited run would issue nothing",
+                self.bs
             );
         }
         Ok(())
