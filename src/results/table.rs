@@ -24,7 +24,7 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
         info.engine,
         human_seconds(summary.seconds)
     );
-    let spec = [
+    let mut spec = vec![
         format!("{} transfers", size(w.bs)),
         format!("{} aligned", size(w.align)),
         format!("{} % read", w.read_pct),
@@ -32,6 +32,9 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
         format!("QD {}", w.qd),
         format!("{} data", w.pattern),
     ];
+    if let Some(rate) = w.rate {
+        spec.push(format!("rate {:.0} I/Os per second", rate.iops(w.bs)));
+    }
     out.push_str(&wrapped(&spec, 80));
     out.push_str(&figures(summary));
     let _ = writeln!(out, "  Run directory: {}", dir.display());
@@ -94,6 +97,19 @@ fn figures(s: &Summary) -> String {
         format!("{:.3} % / {:.3} %", s.pct_over_2s, s.pct_over_10s),
     );
     row("Errors", s.errors.to_string());
+    if let Some(p) = &s.pacing {
+        row(
+            "Issued late (over 1 ms)",
+            format!(
+                "{} of {} (mean {}, max {})",
+                p.late,
+                p.paced,
+                ms(Some(p.late_mean_us)),
+                ms(Some(p.late_max_us))
+            ),
+        );
+        row("Mean schedule lag", ms(Some(p.mean_lag_us)));
+    }
     // A simulated drive's time is not the machine's: CPU per I/O would mean nothing.
     if s.engine != "sim" {
         row(

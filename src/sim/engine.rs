@@ -54,6 +54,11 @@ impl SimEngine {
         control: &Control,
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
+        if w.rate.is_some() {
+            crate::bad_input!(
+                "--rate-iops / --rate are not simulated yet: leave the rate out on a sim: target"
+            );
+        }
         let mut device = self.drive.device_mut();
         // The engine's latencies are the host's: protocol, link and controller time included.
         device.set_host_protocol(true);
