@@ -399,6 +399,32 @@ mod tests {
     }
 
     #[test]
+    fn rates_that_issue_nothing_are_refused() {
+        let mut w = workload();
+        w.rate = Some(Rate::Iops(0));
+        assert!(refusal(&w).contains("--rate-iops 0 issues nothing"));
+        w.rate = Some(Rate::BytesPerS(4095));
+        assert!(refusal(&w).contains("less than one --bs 4096 transfer per second"));
+        w.rate = Some(Rate::BytesPerS(4096));
+        assert!(w.validate(1 << 30, 512).is_ok());
+        w.bytes = Some(4095);
+        assert!(refusal(&w).contains("--bytes 4095 is smaller than one --bs 4096"));
+        w.rate = Some(Rate::Iops(MAX_RATE_IOPS + 1));
+        w.bytes = None;
+        assert!(refusal(&w).contains("is above"));
+    }
+
+    #[test]
+    fn the_schedule_is_exact_at_any_distance() {
+        assert_eq!(Rate::Iops(3).due_ns(1, 4096), 333_333_333);
+        assert_eq!(
+            Rate::Iops(3).due_ns(3_000_000_000, 4096),
+            1_000_000_000_000_000_000
+        );
+        assert_eq!(Rate::BytesPerS(8192).due_ns(5, 4096), 2_500_000_000);
+    }
+
+    #[test]
     fn a_transfer_beyond_one_linux_write_is_refused() {
         let mut w = workload();
         w.bs = 2 << 30;

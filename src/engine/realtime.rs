@@ -233,7 +233,10 @@ impl WorkerStats {
         if due_ns >= pacer.horizon_ns {
             return None;
         }
-        let origin = *pacer.origin.get().expect("the schedule starts before the workers");
+        let origin = *pacer
+            .origin
+            .get()
+            .expect("the schedule starts before the workers");
         Some(Some(origin + Duration::from_nanos(due_ns)))
     }
 
@@ -348,9 +351,9 @@ where
             bs: workload.bs,
             origin: OnceLock::new(),
             tickets: AtomicU64::new(0),
-            horizon_ns: workload
-                .duration
-                .map_or(u64::MAX, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
+            horizon_ns: workload.duration.map_or(u64::MAX, |d| {
+                u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+            }),
         }),
     });
     let (report_tx, report_rx) = unbounded::<Report>();
