@@ -207,4 +207,26 @@ mod tests {
         assert_eq!(ms(Some(545.2)), "0.545 ms");
         assert_eq!(ms(Some(19_700.0)), "19.700 ms");
     }
+
+    #[test]
+    fn late_issues_show_only_under_a_rate() {
+        let mut s = Summary {
+            engine: "uring".into(),
+            ..Default::default()
+        };
+        assert!(!figures(&s).contains("Issued late"));
+        s.pacing = Some(crate::stats::PacingSummary {
+            paced: 1000,
+            mean_lag_us: 40.0,
+            late: 3,
+            late_mean_us: 2500.0,
+            late_max_us: 4000.0,
+        });
+        let t = figures(&s);
+        assert!(
+            t.contains("Issued late (over 1 ms)      3 of 1000 (mean 2.500 ms, max 4.000 ms)"),
+            "{t}"
+        );
+        assert!(t.contains("Mean schedule lag            0.040 ms"), "{t}");
+    }
 }
