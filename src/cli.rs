@@ -14,7 +14,7 @@ use crate::run::WorkloadSpec;
 use crate::units::{
     parse_duration, parse_positive_duration, parse_positive_size, parse_size, parse_transfer_size,
 };
-use crate::workload::{Distribution, OnError, SpanStart};
+use crate::workload::{Distribution, OnError, Rate, SpanStart};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -477,6 +477,13 @@ pub struct AccessArgs {
     /// What an I/O error does: stop the run (exit 1) or continue counting errors.
     #[arg(long, value_enum, default_value_t = OnError::Stop)]
     pub on_error: OnError,
+    /// Issue at most this many I/Os per second (fio's rate_iops): open loop, I/O n is due at
+    /// start + n / rate; one issued after its time is counted late (default: flat out).
+    #[arg(long, conflicts_with = "rate")]
+    pub rate_iops: Option<u64>,
+    /// Issue at most this many bytes per second (fio's rate), e.g. 40M.
+    #[arg(long, value_parser = parse_size)]
+    pub rate: Option<u64>,
 }
 
 impl AccessArgs {
@@ -495,6 +502,10 @@ impl AccessArgs {
             pattern: self.pattern,
             refill: self.refill,
             on_error: self.on_error,
+            rate: self
+                .rate_iops
+                .map(Rate::Iops)
+                .or(self.rate.map(Rate::BytesPerS)),
         }
     }
 }

@@ -15,6 +15,9 @@ pub use distribution::{Distribution, SpanStart};
 /// The shortest sample period: below it the clock reads and bookkeeping dominate the interval.
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
 
+/// The highest `--rate-iops` accepted (a billion would be a typo, not a device).
+pub const MAX_RATE_IOPS: u64 = 100_000_000;
+
 /// What to do when an I/O fails.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, schemars::JsonSchema,
@@ -49,6 +52,39 @@ pub struct WorkloadSpec {
     pub pattern: Pattern,
     pub refill: bool,
     pub on_error: OnError,
+    /// `None`: as fast as the device goes (closed loop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+}
+
+/// An issue rate per target (fio's `rate_iops` / `rate`): I/O n is due at start + n / rate,
+/// whenever the I/Os before it completed (open loop, at most `qd` in flight).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Rate {
+    /// I/Os per second.
+    Iops(u64),
+    /// Bytes per second (I/Os per second = this / the transfer size).
+    BytesPerS(u64),
+}
+
+impl Rate {
+    /// Nanoseconds from the start of the schedule to I/O `n` of `bs` bytes (exact: no drift).
+    pub fn due_ns(self, n: u64, bs: u64) -> u64 {
+        let (num, den) = match self {
+            Rate::Iops(iops) => (1_000_000_000u128, u128::from(iops.max(1))),
+            Rate::BytesPerS(b) => (1_000_000_000u128 * u128::from(bs), u128::from(b.max(1))),
+        };
+        u64::try_from(u128::from(n) * num / den).unwrap_or(u64::MAX)
+    }
+
+    /// I/Os per second at `bs` bytes per I/O.
+    pub fn iops(self, bs: u64) -> f64 {
+        match self {
+            Rate::Iops(iops) => iops as f64,
+            Rate::BytesPerS(b) => b as f64 / bs.max(1) as f64,
+        }
+    }
 }
 
 /// The command line's defaults (4 KiB random writes at QD 128, random data, stop on an error):
@@ -68,6 +104,7 @@ impl Default for WorkloadSpec {
             pattern: Pattern::Random,
             refill: false,
             on_error: OnError::Stop,
+            rate: None,
         }
     }
 }
@@ -100,6 +137,7 @@ impl WorkloadSpec {
             pattern: self.pattern,
             refill: self.refill,
             on_error: self.on_error,
+            rate: self.rate,
         }
     }
 }
@@ -149,6 +187,9 @@ pub struct Workload {
     /// Fresh ChaCha data for every write instead of the keyed pool.
     pub refill: bool,
     pub on_error: OnError,
+    /// Issue rate; `None`: closed loop, as fast as the target goes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
 }
 
 /// The defaults of [`WorkloadSpec`] on an empty target (span 0: set it), one-second intervals,
@@ -172,6 +213,7 @@ impl Default for Workload {
             pattern: spec.pattern,
             refill: spec.refill,
             on_error: spec.on_error,
+            rate: spec.rate,
         }
     }
 }
@@ -269,6 +311,33 @@ impl Workload {
                 "--interval {} is longer than --duration {}: give an interval at most as long as the run",
                 humantime::format_duration(self.interval),
                 humantime::format_duration(duration)
+            );
+        }
+        self.validate_rate()?;
+        Ok(())
+    }
+
+    /// Checks `--rate-iops` / `--rate` against the transfer size and the byte budget.
+    fn validate_rate(&self) -> anyhow::Result<()> {
+        match self.rate {
+            None => {}
+            Some(Rate::Iops(0)) => {
+                bad_input!("--rate-iops 0 issues nothing: give a rate of at least 1 I/O per second")
+            }
+            Some(Rate::BytesPerS(b)) if b < self.bs => bad_input!(
+                "--rate {b} bytes/s is less than one --bs {} transfer per second: give at least {}",
+                self.bs,
+                self.bs
+            ),
+            Some(Rate::Iops(n)) if n > MAX_RATE_IOPS => bad_input!(
+                "--rate-iops {n} is above {MAX_RATE_IOPS}: no device here goes that fast; leave the rate out to run flat out"
+            ),
+            Some(_) => {}
+        }
+        if let (Some(_), Some(bytes)) = (self.rate, self.bytes.filter(|&b| b < self.bs)) {
+            bad_input!(
+                "--bytes {bytes} is smaller than one --bs {} transfer: a rate-limited run would issue nothing",
+                self.bs
             );
         }
         Ok(())
@@ -380,6 +449,32 @@ mod tests {
             w.validate(1 << 30, 512).is_ok(),
             "no duration: any interval"
         );
+    }
+
+    #[test]
+    fn rates_that_issue_nothing_are_refused() {
+        let mut w = workload();
+        w.rate = Some(Rate::Iops(0));
+        assert!(refusal(&w).contains("--rate-iops 0 issues nothing"));
+        w.rate = Some(Rate::BytesPerS(4095));
+        assert!(refusal(&w).contains("less than one --bs 4096 transfer per second"));
+        w.rate = Some(Rate::BytesPerS(4096));
+        assert!(w.validate(1 << 30, 512).is_ok());
+        w.bytes = Some(4095);
+        assert!(refusal(&w).contains("--bytes 4095 is smaller than one --bs 4096"));
+        w.rate = Some(Rate::Iops(MAX_RATE_IOPS + 1));
+        w.bytes = None;
+        assert!(refusal(&w).contains("is above"));
+    }
+
+    #[test]
+    fn the_schedule_is_exact_at_any_distance() {
+        assert_eq!(Rate::Iops(3).due_ns(1, 4096), 333_333_333);
+        assert_eq!(
+            Rate::Iops(3).due_ns(3_000_000_000, 4096),
+            1_000_000_000_000_000_000
+        );
+        assert_eq!(Rate::BytesPerS(8192).due_ns(5, 4096), 2_500_000_000);
     }
 
     #[test]

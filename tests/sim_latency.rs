@@ -215,3 +215,29 @@ fn dc_ssd_400g_lands_the_class_latencies_and_read_rates() {
         "QD1 random read {random_read_us:.1} µs"
     );
 }
+
+#[test]
+fn a_rate_limit_delivers_its_rate_on_simulated_time_and_counts_late_issues() {
+    use ssdfade::workload::Rate;
+    let mut engine = SimEngine::open("sim:vertex2-60g,aged=0s").unwrap();
+    let size = engine.identity().size_bytes;
+    for (rate, late) in [(2000, false), (1_000_000, true)] {
+        let mut w = writes(size, 32, Some(Duration::from_secs(30)), None);
+        w.rate = Some(Rate::Iops(rate));
+        let mut total = Total::default();
+        let end = engine.run(&w, &Control::default(), &mut total).unwrap();
+        assert_eq!(end, RunEnd::Completed);
+        let iops = total.stats.write.ops as f64 / total.seconds;
+        let p = total.stats.pacing;
+        assert_eq!(p.paced, total.stats.write.ops);
+        if late {
+            // The drive does a few ten thousand I/Os a second: nearly all go out late.
+            assert!(iops < rate as f64 / 10.0, "{iops}");
+            assert!(p.late * 10 > p.paced * 9, "{p:?}");
+        } else {
+            // Below the drive's capacity: the rate exactly, nothing late.
+            assert!((iops / rate as f64 - 1.0).abs() < 0.001, "{iops}");
+            assert_eq!(p.late, 0, "{p:?}");
+        }
+    }
+}

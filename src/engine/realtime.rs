@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 use crossbeam::channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
 
 use super::{Control, IntervalSink, RunEnd};
-use crate::stats::{ErrorEvent, IntervalStats};
-use crate::workload::{OnError, Workload};
+use crate::stats::{ErrorEvent, IntervalStats, Pacing};
+use crate::workload::{OnError, Rate, Workload};
 
 /// How often the driver looks at the interrupt flag while waiting.
 const POLL: Duration = Duration::from_millis(50);
@@ -54,6 +54,21 @@ struct Shared {
     budget: Option<AtomicI64>,
     failure: OnceLock<String>,
     on_error: OnError,
+    /// The issue schedule under `--rate-iops` / `--rate`: I/O n is due at `origin` + n / rate.
+    pacer: Option<Pacer>,
+}
+
+/// An open-loop schedule shared by every worker: each I/O takes the next ticket, whose due time
+/// depends on nothing that completed, so a slow device makes I/Os late instead of slowing the
+/// schedule.
+struct Pacer {
+    rate: Rate,
+    bs: u64,
+    /// Set by the driver right before it releases the workers: the schedule's time zero.
+    origin: OnceLock<Instant>,
+    tickets: AtomicU64,
+    /// No I/O is due at or after this far from `origin` (the `--duration`).
+    horizon_ns: u64,
 }
 
 /// One worker's counts for one interval (or its last, partial one).
@@ -131,6 +146,7 @@ impl WorkerStats {
         }
         self.current.read.clear();
         self.current.write.clear();
+        self.current.pacing = Pacing::default();
         self.boundary = Some(start + self.shared.interval);
         self.deadline = self.shared.duration.map(|d| start + d);
     }
@@ -202,6 +218,50 @@ impl WorkerStats {
         match &self.shared.budget {
             None => true,
             Some(left) => left.fetch_sub(bytes as i64, Ordering::Relaxed) >= bytes as i64,
+        }
+    }
+
+    /// Under an issue rate, claims the next I/O of the schedule and returns when it is due
+    /// (`Some(None)` without a rate); `None` when it would fall after the `--duration`.
+    #[inline]
+    pub fn next_due(&self) -> Option<Option<Instant>> {
+        let Some(pacer) = &self.shared.pacer else {
+            return Some(None);
+        };
+        let n = pacer.tickets.fetch_add(1, Ordering::Relaxed);
+        let due_ns = pacer.rate.due_ns(n, pacer.bs);
+        if due_ns >= pacer.horizon_ns {
+            return None;
+        }
+        let origin = *pacer
+            .origin
+            .get()
+            .expect("the schedule starts before the workers");
+        Some(Some(origin + Duration::from_nanos(due_ns)))
+    }
+
+    /// Sleeps until `due`, looking at the stop flag at least every [`POLL`]; false when the run
+    /// ended meanwhile.
+    pub fn wait_until(&self, due: Instant) -> bool {
+        loop {
+            let now = Instant::now();
+            if now >= due {
+                return true;
+            }
+            if self.should_stop() {
+                return false;
+            }
+            std::thread::sleep((due - now).min(POLL));
+        }
+    }
+
+    /// Counts how far behind its due time an I/O that completed was issued (call after
+    /// [`WorkerStats::tick`], with the latency).
+    #[inline]
+    pub fn paced(&mut self, due: Option<Instant>, issued: Instant) {
+        if let Some(due) = due {
+            let lag = issued.saturating_duration_since(due).as_nanos() as u64;
+            self.current.pacing.record(lag);
         }
     }
 
@@ -286,6 +346,15 @@ where
         budget: workload.bytes.map(|b| AtomicI64::new(b as i64)),
         failure: OnceLock::new(),
         on_error: workload.on_error,
+        pacer: workload.rate.map(|rate| Pacer {
+            rate,
+            bs: workload.bs,
+            origin: OnceLock::new(),
+            tickets: AtomicU64::new(0),
+            horizon_ns: workload.duration.map_or(u64::MAX, |d| {
+                u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+            }),
+        }),
     });
     let (report_tx, report_rx) = unbounded::<Report>();
     let mut spare_txs = Vec::with_capacity(workers);
@@ -337,6 +406,9 @@ where
         }
         while shared.ready.load(Ordering::Acquire) < workers {
             std::thread::park();
+        }
+        if let Some(pacer) = &shared.pacer {
+            let _ = pacer.origin.set(Instant::now());
         }
         shared.go.store(true, Ordering::Release);
         for thread in &threads {

@@ -72,10 +72,14 @@ fn worker(
     };
     stats.begin();
     while !stats.should_stop() && stats.claim(bs as u64) {
+        let Some(due) = stats.next_due() else { break };
         let (op, offset) = offsets.next_op();
         if op == OpKind::Write {
             let content = pattern.next_content();
             pattern.render(&content, &mut buf.as_mut_slice()[..bs]);
+        }
+        if due.is_some_and(|due| !stats.wait_until(due)) {
+            break;
         }
         let t0 = Instant::now();
         // SAFETY: buf is valid for bs bytes and outlives the call.
@@ -94,6 +98,7 @@ fn worker(
                 .current()
                 .dir_mut(op)
                 .record(bs as u64, (t1 - t0).as_nanos() as u64);
+            stats.paced(due, t0);
         } else {
             let (errno, message) = if rc < 0 {
                 let e = std::io::Error::last_os_error();

@@ -488,6 +488,7 @@ mod tests {
             errors: 3,
             error_events: Vec::new(),
             bytes_written_total: 8_388_608,
+            pacing: None,
         };
         observer.sample(&sample);
         observer.steady_reached(&SteadyState {

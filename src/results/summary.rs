@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::{IntervalStats, LatencySummary};
+use crate::stats::{IntervalStats, LatencySummary, PacingSummary};
 
 /// Totals and averages over a whole run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -34,6 +34,9 @@ pub struct Summary {
     /// CPU microseconds per I/O.
     pub cpu_us_per_io: f64,
     pub engine: String,
+    /// Under an issue rate: how far behind the schedule the I/Os were issued (absent without).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pacing: Option<PacingSummary>,
 }
 
 impl Summary {
@@ -85,6 +88,7 @@ impl Summary {
                 0.0
             },
             engine: engine.to_string(),
+            pacing: PacingSummary::of(&total.pacing),
         }
     }
 }

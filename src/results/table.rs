@@ -24,7 +24,7 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
         info.engine,
         human_seconds(summary.seconds)
     );
-    let spec = [
+    let mut spec = vec![
         format!("{} transfers", size(w.bs)),
         format!("{} aligned", size(w.align)),
         format!("{} % read", w.read_pct),
@@ -32,6 +32,9 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
         format!("QD {}", w.qd),
         format!("{} data", w.pattern),
     ];
+    if let Some(rate) = w.rate {
+        spec.push(format!("rate {:.0} I/Os per second", rate.iops(w.bs)));
+    }
     out.push_str(&wrapped(&spec, 80));
     out.push_str(&figures(summary));
     let _ = writeln!(out, "  Run directory: {}", dir.display());
@@ -94,6 +97,19 @@ fn figures(s: &Summary) -> String {
         format!("{:.3} % / {:.3} %", s.pct_over_2s, s.pct_over_10s),
     );
     row("Errors", s.errors.to_string());
+    if let Some(p) = &s.pacing {
+        row(
+            "Issued late (over 1 ms)",
+            format!(
+                "{} of {} (mean {}, max {})",
+                p.late,
+                p.paced,
+                ms(Some(p.late_mean_us)),
+                ms(Some(p.late_max_us))
+            ),
+        );
+        row("Mean schedule lag", ms(Some(p.mean_lag_us)));
+    }
     // A simulated drive's time is not the machine's: CPU per I/O would mean nothing.
     if s.engine != "sim" {
         row(
@@ -190,5 +206,27 @@ mod tests {
         assert_eq!(ms(None), "-");
         assert_eq!(ms(Some(545.2)), "0.545 ms");
         assert_eq!(ms(Some(19_700.0)), "19.700 ms");
+    }
+
+    #[test]
+    fn late_issues_show_only_under_a_rate() {
+        let mut s = Summary {
+            engine: "uring".into(),
+            ..Default::default()
+        };
+        assert!(!figures(&s).contains("Issued late"));
+        s.pacing = Some(crate::stats::PacingSummary {
+            paced: 1000,
+            mean_lag_us: 40.0,
+            late: 3,
+            late_mean_us: 2500.0,
+            late_max_us: 4000.0,
+        });
+        let t = figures(&s);
+        assert!(
+            t.contains("Issued late (over 1 ms)      3 of 1000 (mean 2.500 ms, max 4.000 ms)"),
+            "{t}"
+        );
+        assert!(t.contains("Mean schedule lag            0.040 ms"), "{t}");
     }
 }

@@ -7,14 +7,16 @@
 //! the grid of the simulated clock (a batch that crosses a boundary is split there), so an
 //! 8-hour soak at 10 s takes seconds and gives 2880 samples of 10.000 s; a run with a duration
 //! ends exactly at it (I/Os still in flight then are not counted), one with a byte budget
-//! issues exactly the I/Os it needs.
+//! issues exactly the I/Os it needs. Under an issue rate an [`OpenLoop`] replaces the closed
+//! one: I/Os go out on the rate's schedule, and the drive stands still between them (simulated
+//! time passes; the drive does no idle-time work in those gaps).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::device::{Activity, SimDevice};
 use super::drive::SimDrive;
-use super::queue::ClosedLoop;
+use super::queue::{ClosedLoop, OpenLoop};
 use crate::engine::{Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
@@ -78,6 +80,9 @@ impl SimEngine {
         let mut done_ios = [Activity::default(); BATCH];
         let mut service = [0.0f64; BATCH];
         let mut queue = ClosedLoop::new(w.qd, device.spec.scale, 0.0);
+        let mut paced = w
+            .rate
+            .map(|rate| OpenLoop::new(rate, w.bs, w.qd, device.spec.scale));
         let checkpoint = control.checkpoint.map(|c| c.as_secs_f64());
         let mut next_checkpoint = checkpoint.unwrap_or(f64::INFINITY);
         loop {
@@ -134,8 +139,17 @@ impl SimEngine {
             let mut completion = t_batch;
             let mut past_end = false;
             for (io, &s) in done_ios[..served].iter().zip(&service[..served]) {
-                let latency = nanos(queue.serve(s));
-                completion += s;
+                let (latency, lag) = match &mut paced {
+                    Some(open) => {
+                        let (done, latency, lag) = open.serve(s);
+                        completion = done;
+                        (nanos(latency), Some(nanos(lag)))
+                    }
+                    None => {
+                        completion += s;
+                        (nanos(queue.serve(s)), None)
+                    }
+                };
                 if duration.is_some_and(|d| completion > d) {
                     past_end = true;
                     break;
@@ -147,6 +161,9 @@ impl SimEngine {
                     &mut stats.write
                 };
                 dir.record_n(k, k * w.bs, latency);
+                if let Some(lag) = lag {
+                    stats.pacing.record_n(k, lag);
+                }
                 t = completion;
             }
             if served == 0 {

@@ -71,9 +71,73 @@ impl ClosedLoop {
     }
 }
 
+/// The host's open loop around a simulated drive under an issue rate: I/O n (each standing for
+/// `scale` host I/Os) is due at the schedule's time of host I/O n·scale, and is issued then, or
+/// later when `qd` host I/Os are already outstanding (it is then late by the difference). The
+/// drive serves I/Os one after another; when none is waiting it stands still until the next
+/// is issued. That gap is plain time passing on the simulated clock: the drive does no idle
+/// work (background collection) in it.
+pub struct OpenLoop {
+    rate: crate::workload::Rate,
+    bs: u64,
+    scale: u64,
+    /// Completion time of simulated I/O j at `j % depth`.
+    completions: Vec<f64>,
+    served: u64,
+    /// Completion time of the last I/O served.
+    clock: f64,
+}
+
+impl OpenLoop {
+    /// An empty schedule at `rate` for `bs`-byte host I/Os, at most `qd` outstanding.
+    pub fn new(rate: crate::workload::Rate, bs: u64, qd: u32, scale: u32) -> OpenLoop {
+        let depth = (f64::from(qd) / f64::from(scale)).round().max(1.0) as usize;
+        OpenLoop {
+            rate,
+            bs,
+            scale: u64::from(scale),
+            completions: vec![0.0; depth],
+            served: 0,
+            clock: 0.0,
+        }
+    }
+
+    /// Serves the next I/O for `service` seconds; returns its completion time, its latency
+    /// (from issue) and its lag (issue minus due time), in seconds.
+    #[inline]
+    pub fn serve(&mut self, service: f64) -> (f64, f64, f64) {
+        let n = self.served;
+        let due = self.rate.due_ns(n * self.scale, self.bs) as f64 / 1e9;
+        let slot = (n % self.completions.len() as u64) as usize;
+        // The slot frees when the I/O `depth` places earlier completes (0 for the first ones).
+        let issued = due.max(self.completions[slot]);
+        let completion = issued.max(self.clock) + service;
+        self.completions[slot] = completion;
+        self.clock = completion;
+        self.served += 1;
+        (completion, completion - issued, issued - due)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_open_loop_waits_for_due_times_and_counts_late_issues() {
+        use crate::workload::Rate;
+        // 1000 I/Os per second, QD 1: a 0.2 ms I/O leaves the drive idle until the next is due.
+        let mut q = OpenLoop::new(Rate::Iops(1000), 4096, 1, 1);
+        assert_eq!(q.serve(0.0002), (0.0002, 0.0002, 0.0));
+        let (c, lat, lag) = q.serve(0.0002);
+        assert!((c - 0.0012).abs() < 1e-12 && (lat - 0.0002).abs() < 1e-12 && lag == 0.0);
+        // A 3 ms I/O: the next one (due at 2 ms) is issued late, when the slot frees at 4.001 ms.
+        let (c, _, _) = q.serve(0.003);
+        assert!((c - 0.005).abs() < 1e-12, "{c}");
+        let (c, lat, lag) = q.serve(0.0001);
+        assert!((lag - 0.002).abs() < 1e-12, "{lag}");
+        assert!((lat - 0.0001).abs() < 1e-12 && (c - 0.0051).abs() < 1e-12);
+    }
 
     fn latencies(qd: u32, scale: u32, services: &[f64]) -> Vec<f64> {
         let mut q = ClosedLoop::new(qd, scale, 0.0);

@@ -123,6 +123,8 @@ pub struct IntervalStats {
     pub write: DirStats,
     pub errors: u64,
     pub error_events: Vec<ErrorEvent>,
+    /// How far behind an issue rate's schedule the I/Os went (empty without a rate).
+    pub pacing: super::Pacing,
 }
 
 impl IntervalStats {
@@ -156,6 +158,7 @@ impl IntervalStats {
         self.read.merge(&other.read);
         self.write.merge(&other.write);
         self.errors += other.errors;
+        self.pacing.merge(&other.pacing);
         let room = MAX_ERROR_EVENTS.saturating_sub(self.error_events.len());
         self.error_events
             .extend(other.error_events.iter().take(room).cloned());
@@ -167,6 +170,7 @@ impl IntervalStats {
         self.write.clear();
         self.errors = 0;
         self.error_events.clear();
+        self.pacing = super::Pacing::default();
     }
 
     /// Reads and writes together.

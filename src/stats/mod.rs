@@ -3,8 +3,10 @@
 
 pub mod cpu;
 mod interval;
+mod pacing;
 mod sample;
 pub mod steady;
 
 pub use interval::{DirStats, ErrorEvent, IntervalStats, OpKind};
+pub use pacing::{Pacing, PacingSummary, LATE_NS};
 pub use sample::{DirSample, LatencySummary, Sample};

@@ -91,6 +91,9 @@ pub struct Sample {
     pub error_events: Vec<ErrorEvent>,
     /// Bytes written since the run started, this interval included.
     pub bytes_written_total: u64,
+    /// Under an issue rate: how far behind the schedule this interval's I/Os were issued.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pacing: Option<super::PacingSummary>,
 }
 
 impl Sample {
@@ -120,6 +123,7 @@ impl Sample {
             errors: stats.errors,
             error_events: stats.error_events.clone(),
             bytes_written_total: bytes_written_before + stats.write.bytes,
+            pacing: super::PacingSummary::of(&stats.pacing),
         }
     }
 }

@@ -242,6 +242,7 @@ mod tests {
                     errors: 0,
                     error_events: Vec::new(),
                     bytes_written_total: total,
+                    pacing: None,
                 }
             })
             .collect()
