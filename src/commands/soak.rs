@@ -32,9 +32,7 @@ fn soak_request(args: &SoakArgs) -> anyhow::Result<RunRequest> {
     if let Some(max) = steady.max_duration {
         request.stop.duration = Some(max);
     }
-    request.stop = request
-        .stop
-        .with_steady(ss_round, steady.until_steady);
+    request.stop = request.stop.with_steady(ss_round, steady.until_steady);
     Ok(request)
 }
 
