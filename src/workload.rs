@@ -334,12 +334,6 @@ impl Workload {
             ),
             Some(_) => {}
         }
-        if let (Some(_), Some(bytes)) = (self.rate, self.bytes.filter(|&b| b < self.bs)) {
-            bad_input!(
-                "--bytes {bytes} is smaller than one --bs {} transfer: a rate-limited run would issue nothing",
-                self.bs
-            );
-        }
         Ok(())
     }
 
@@ -461,7 +455,7 @@ mod tests {
         w.rate = Some(Rate::BytesPerS(4096));
         assert!(w.validate(1 << 30, 512).is_ok());
         w.bytes = Some(4095);
-        assert!(refusal(&w).contains("--bytes 4095 is smaller than one --bs 4096"));
+        assert!(refusal(&w).contains("--bytes 4095 is smaller than one transfer of --bs 4096"));
         w.rate = Some(Rate::Iops(MAX_RATE_IOPS + 1));
         w.bytes = None;
         assert!(refusal(&w).contains("is above"));
