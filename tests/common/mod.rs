@@ -235,7 +235,10 @@ pub fn window_medians(samples: &[ssdfade::stats::Sample], interval_s: f64) -> (f
         .iter()
         .filter(|s| s.t_end_s - s.t_start_s >= 0.99 * interval_s)
         .collect();
-    let (t0, t1) = (samples[0].t_start_s, full.last().unwrap().t_end_s);
+    // No full interval: the last one stands for the end (README: "when no sample is full, the
+    // last one is used").
+    let last: &ssdfade::stats::Sample = full.last().copied().unwrap_or(samples.last().unwrap());
+    let (t0, t1) = (samples[0].t_start_s, last.t_end_s);
     let span = t1 - t0;
     let window = (0.02 * span)
         .max(5.0 * interval_s)
@@ -259,11 +262,17 @@ pub fn window_medians(samples: &[ssdfade::stats::Sample], interval_s: f64) -> (f
         .iter()
         .filter(|s| s.t_start_s >= t1 - window - 1e-9)
         .map(|s| s.iops)
-        .collect();
+        .collect::<Vec<_>>();
+    // A window shorter than the interval at its edge holds none: the edge interval stands.
     let start = if start.is_empty() {
         samples[0].iops
     } else {
         median(start)
     };
-    (start, median(end))
+    let end = if end.is_empty() {
+        last.iops
+    } else {
+        median(end)
+    };
+    (start, end)
 }
