@@ -1,7 +1,7 @@
 //! Figures computed once: turns a loaded run or experiment directory into typed figures
 //! (throughput, latency, fade, steady state, the states of an experiment). The terminal, the
 //! report, the charts and compare render these figures and never compute their own; each
-//! figure's definition is written in README.md ("How figures are defined").
+//! figure's definition is written in docs/charts-and-reports.md ("How figures are defined").
 
 pub mod experiment;
 pub mod fade;

@@ -1,5 +1,5 @@
 //! `ssdfade sim list` (the presets and their parameters), `ssdfade sim bench` (how many host
-//! writes per second the model simulates, for the speed figures in README.md), and
+//! writes per second the model simulates, for the speed figures in docs/simulator.md), and
 //! `ssdfade sim idle` / `sim power-cut` on a drive kept in a `state=` file.
 
 use crate::cli::SimCommand;

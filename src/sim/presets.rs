@@ -1,8 +1,8 @@
 //! The simulated drives `sim:NAME` can name, with every parameter of their model.
 //!
 //! Timing is per 4 KiB of NAND (a controller that programs larger pages or several planes at
-//! once is folded into a shorter time per 4 KiB). Sources for the figures are in README.md
-//! ("Simulated SSDs") and in the FTL model notes the presets were calibrated from.
+//! once is folded into a shorter time per 4 KiB). Sources for the figures are in docs/simulator.md
+//! ("Calibration") and in the FTL model notes the presets were calibrated from.
 
 use std::time::Duration;
 

@@ -17,7 +17,7 @@ pub const LAT_UNSUITABLE_US: f64 = 1000.0;
 /// Where the latency bands come from, printed with them.
 pub const LAT_BANDS_SOURCE: &str = "FreeBSD diskinfo -wS figures (Intel 710 with PLP 158 µs, \
 Samsung 950 PRO without PLP 2091 µs), Optane P4800X spec (<10 µs), fio fdatasync on a \
-consumer NVMe (1.7 ms): see the prior-art notes in the README";
+consumer NVMe (1.7 ms): see docs/slog.md";
 /// Sustained writes must keep this percentage of the starting rate…
 pub const FADE_OK_PCT: f64 = 80.0;
 /// …and a device below this percentage needs maintenance to serve as a log.
