@@ -117,7 +117,9 @@ fn broken(page: &Path, link: &str) -> Option<String> {
     let target = if path.is_empty() {
         page.to_path_buf()
     } else if path.starts_with('/') {
-        return Some(format!("`{link}` is absolute: a code-hosting page needs a relative link"));
+        return Some(format!(
+            "`{link}` is absolute: a code-hosting page needs a relative link"
+        ));
     } else {
         normalise(&page.parent().unwrap().join(path))
     };
@@ -127,7 +129,9 @@ fn broken(page: &Path, link: &str) -> Option<String> {
     }
     if !anchor.is_empty() {
         if target.extension().is_none_or(|x| x != "md") {
-            return Some(format!("`{link}`: an anchor into a file that is not markdown"));
+            return Some(format!(
+                "`{link}`: an anchor into a file that is not markdown"
+            ));
         }
         if !anchors(&read(&target)).contains(anchor) {
             return Some(format!(
@@ -238,7 +242,17 @@ fn commands(block: &[String]) -> Vec<(String, Vec<String>)> {
                 .replace(&format!("${name}"), value);
         }
         let Some(words) = shlex::split(&expanded) else {
-            out.push((line.to_string(), vec!["<unbalanced quotes>".into()]));
+            // Output or prose with an apostrophe, unless it starts like a command.
+            if words_start_a_command(
+                &line
+                    .split_whitespace()
+                    .map(String::from)
+                    .collect::<Vec<_>>(),
+            )
+            .is_some()
+            {
+                out.push((line.to_string(), vec!["<unbalanced quotes>".into()]));
+            }
             continue;
         };
         let end = words
@@ -250,21 +264,26 @@ fn commands(block: &[String]) -> Vec<(String, Vec<String>)> {
             })
             .unwrap_or(words.len());
         let words = &words[..end];
-        let is_binary = |w: &String| w == "ssdfade" || w.ends_with("/ssdfade");
-        let cargo_run = ["cargo", "run", "--release", "--"].map(String::from);
-        let start = match words.first() {
-            Some(w) if is_binary(w) => Some(1),
-            Some(_) if words.starts_with(&cargo_run) => Some(cargo_run.len()),
-            Some(w) if ["sudo", "nohup", "systemd-run", "time", "exec", "setsid"].contains(&w.as_str()) => {
-                words.iter().position(is_binary).map(|i| i + 1)
-            }
-            _ => None,
-        };
-        if let Some(start) = start {
+        if let Some(start) = words_start_a_command(words) {
             out.push((line.to_string(), words[start..].to_vec()));
         }
     }
     out
+}
+
+/// Where the arguments of `ssdfade` start in a command line's words, if it runs ssdfade.
+fn words_start_a_command(words: &[String]) -> Option<usize> {
+    let is_binary = |w: &String| w == "ssdfade" || w.ends_with("/ssdfade");
+    let cargo_run = ["cargo", "run", "--release", "--"].map(String::from);
+    let wrappers = ["sudo", "nohup", "systemd-run", "time", "exec", "setsid"];
+    match words.first() {
+        Some(w) if is_binary(w) => Some(1),
+        Some(_) if words.starts_with(&cargo_run) => Some(cargo_run.len()),
+        Some(w) if wrappers.contains(&w.as_str()) => {
+            words.iter().position(is_binary).map(|i| i + 1)
+        }
+        _ => None,
+    }
 }
 
 /// `name=value` (or several, `a=1; b=2`) that sets a shell variable.
@@ -314,12 +333,18 @@ fn a_command_that_does_not_parse_is_caught() {
         "ssdfade soak --no-such-option",
         "ssdfade man soak | man -l -",
         "echo ssdfade is not run here",
+        "  group.json   each member's directory",
+        "ssdfade soak 'unclosed",
     ]
     .map(String::from)
     .to_vec();
     let found = commands(&block);
-    assert_eq!(found.len(), 3, "{found:?}");
-    assert_eq!(found[0].1, ["measure", "sim:vertex2-60g,scale=8", "--qd", "4"]);
+    assert_eq!(found.len(), 4, "{found:?}");
+    assert!(parse_error(&found[3].1).is_some());
+    assert_eq!(
+        found[0].1,
+        ["measure", "sim:vertex2-60g,scale=8", "--qd", "4"]
+    );
     assert_eq!(parse_error(&found[0].1), None);
     assert!(parse_error(&found[1].1).is_some());
     assert_eq!(found[2].1, ["man", "soak"]);
