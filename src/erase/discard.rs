@@ -26,7 +26,8 @@ impl RangeOp {
         }
     }
 
-    pub fn ioctl_code(self) -> libc::c_ulong {
+    /// The request number, of the C library's type (`c_ulong` with glibc, `c_int` with musl).
+    pub fn ioctl_code(self) -> nix::sys::ioctl::ioctl_num_type {
         match self {
             RangeOp::Discard => nix::request_code_none!(0x12, 119),
             RangeOp::SecureDiscard => nix::request_code_none!(0x12, 125),
