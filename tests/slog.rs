@@ -487,6 +487,14 @@ fn ram_baseline_is_removed_after_ctrl_c() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("run/run.json")).unwrap())
             .unwrap();
     assert_eq!(info["status"], "interrupted");
+    // The baseline's point under way when Ctrl-C came is a run that ended interrupted.
+    let mut points: Vec<_> = std::fs::read_dir(dir.path().join("run/baseline"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    points.sort();
+    let last = run_json(points.last().unwrap());
+    assert_eq!(last["status"], "interrupted", "{last}");
 }
 
 #[test]
