@@ -358,7 +358,7 @@ impl SyncEngine {
             writers,
             min_seconds: workload.duration.map_or(0.0, |d| d.as_secs_f64()),
             min_writes: sync.min_writes,
-            interval: (writers == 1).then(|| workload.interval.as_secs_f64()),
+            interval: (writers == 1).then_some(workload.interval.as_secs_f64()),
             seed: workload.seed,
         })
     }
