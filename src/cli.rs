@@ -506,6 +506,7 @@ impl AccessArgs {
                 .rate_iops
                 .map(Rate::Iops)
                 .or(self.rate.map(Rate::BytesPerS)),
+            sync: None,
         }
     }
 }

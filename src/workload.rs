@@ -55,6 +55,29 @@ pub struct WorkloadSpec {
     /// `None`: as fast as the device goes (closed loop).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
+    /// Every write made durable before the writer's next one; `None`: ordinary I/O.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync: Option<SyncWrites>,
+}
+
+/// Sync mode of a workload, what a ZFS intent log does to its device: each of `qd` writers
+/// writes and waits until the device says the data is durable before it writes again. The run
+/// goes on past its duration until at least `min_writes` writes are done (diskinfo's batch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SyncWrites {
+    pub mode: SyncMode,
+    #[serde(default)]
+    pub min_writes: u64,
+}
+
+/// How a write is made durable before the next one starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SyncMode {
+    /// pwrite, then fdatasync (a cache flush: what ZFS's ZIL does on Linux).
+    Fdatasync,
+    /// Each write with O_DSYNC semantics (`pwritev2` with `RWF_DSYNC`: FUA or write + flush).
+    Dsync,
 }
 
 /// An issue rate per target (fio's `rate_iops` / `rate`): I/O n is due at start + n / rate,
@@ -105,6 +128,7 @@ impl Default for WorkloadSpec {
             refill: false,
             on_error: OnError::Stop,
             rate: None,
+            sync: None,
         }
     }
 }
@@ -138,6 +162,7 @@ impl WorkloadSpec {
             refill: self.refill,
             on_error: self.on_error,
             rate: self.rate,
+            sync: self.sync,
         }
     }
 }
@@ -190,6 +215,9 @@ pub struct Workload {
     /// Issue rate; `None`: closed loop, as fast as the target goes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
+    /// Every write made durable before the writer's next one (the SLOG test's points).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync: Option<SyncWrites>,
 }
 
 /// The defaults of [`WorkloadSpec`] on an empty target (span 0: set it), one-second intervals,
@@ -214,6 +242,7 @@ impl Default for Workload {
             refill: spec.refill,
             on_error: spec.on_error,
             rate: spec.rate,
+            sync: spec.sync,
         }
     }
 }

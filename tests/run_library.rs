@@ -190,3 +190,33 @@ fn an_erase_from_code_writes_its_record_and_resets_the_simulated_drive() {
     assert_eq!(ssdfade::error::exit_code(&err), 2, "{err:#}");
     assert!(!tmp.path().join("refused").exists());
 }
+
+#[test]
+fn a_sync_mode_workload_is_an_ordinary_run_of_durable_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sync");
+    let mut req = request("sim:dc-ssd-400g", &out, Duration::from_secs(3));
+    req.interval = Duration::from_secs(1);
+    req.workload.qd = 1;
+    req.workload.sync = Some(ssdfade::workload::SyncWrites {
+        mode: ssdfade::workload::SyncMode::Dsync,
+        min_writes: 0,
+    });
+    let mut log = Log::default();
+    let outcome = run(&req, &mut log).unwrap();
+    assert_eq!(outcome.end, RunEnd::Completed);
+    let info = read_info(&out).unwrap();
+    assert_eq!(info.status, Status::Completed);
+    assert_eq!(info.engine, "sim");
+    assert_eq!(info.workload.sync, req.workload.sync);
+    let samples = read_samples(&out).unwrap();
+    let ops = |s: &[Sample]| s.iter().map(|s| (s.index, s.ops)).collect::<Vec<_>>();
+    assert_eq!(ops(&samples), ops(&log.samples));
+    assert_eq!(samples.len(), 3);
+    let writes: u64 = samples.iter().map(|s| s.ops).sum();
+    assert!(writes > 0);
+    assert_eq!(writes, outcome.summary.ops);
+    assert!(samples
+        .iter()
+        .all(|s| s.read.is_none() && s.write.is_some()));
+}

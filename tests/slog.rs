@@ -487,6 +487,14 @@ fn ram_baseline_is_removed_after_ctrl_c() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("run/run.json")).unwrap())
             .unwrap();
     assert_eq!(info["status"], "interrupted");
+    // The baseline's point under way when Ctrl-C came is a run that ended interrupted.
+    let mut points: Vec<_> = std::fs::read_dir(dir.path().join("run/baseline"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    points.sort();
+    let last = run_json(points.last().unwrap());
+    assert_eq!(last["status"], "interrupted", "{last}");
 }
 
 #[test]
@@ -597,4 +605,118 @@ fn the_report_of_a_slog_run_carries_its_verdict() {
         .unwrap()
         .to_string();
     assert!(report.contains(&latency), "{latency} not in {report}");
+}
+
+fn run_json(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
+}
+
+fn point_dirs(run: &Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = std::fs::read_dir(run.join("points"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+#[test]
+fn every_point_is_a_run_with_its_own_directory_status_and_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = slog_json(
+        dir.path(),
+        &[
+            "sim:dc-ssd-400g",
+            "--max-size",
+            "8k",
+            "--sustain",
+            "3s",
+            "--out",
+            "run",
+        ],
+    );
+    let run = dir.path().join("run");
+    let dirs = point_dirs(&run);
+    let names: Vec<String> = dirs
+        .iter()
+        .map(|d| d.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "01-fdatasync-512",
+            "02-fdatasync-1024",
+            "03-fdatasync-2048",
+            "04-fdatasync-4096",
+            "05-fdatasync-8192",
+            "06-dsync-512",
+            "07-dsync-1024",
+            "08-dsync-2048",
+            "09-dsync-4096",
+            "10-dsync-8192",
+            "11-writers-1",
+            "12-writers-2",
+            "13-writers-4",
+            "14-writers-8",
+            "15-sustained"
+        ]
+    );
+    let measured = &r["device"]["measured"];
+    let table: Vec<&Value> = measured["sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(measured["concurrency"].as_array().unwrap())
+        .chain(std::iter::once(&measured["sustained"]))
+        .collect();
+    for (d, p) in dirs.iter().zip(table) {
+        let info = run_json(d);
+        assert_eq!(info["status"], "completed", "{}", d.display());
+        assert_eq!(info["command"], "slog");
+        assert_eq!(
+            info["workload"]["sync"]["mode"],
+            p["mode"],
+            "{}",
+            d.display()
+        );
+        assert_eq!(info["workload"]["bs"], p["size"]);
+        assert_eq!(info["workload"]["qd"], p["writers"]);
+        // The point's run directory holds every write the table counts.
+        let samples = read_samples(d).unwrap();
+        let ops: u64 = samples.iter().map(|s| s.ops).sum();
+        assert_eq!(Some(ops), p["writes"].as_u64(), "{}", d.display());
+        assert_eq!(info["summary"]["ops"], p["writes"]);
+    }
+    // The sustained point's series is the slog run's own.
+    assert_eq!(
+        read_samples(&dirs[14]).unwrap(),
+        read_samples(&run).unwrap()
+    );
+    assert_eq!(run_json(&run)["summary"], run_json(&dirs[14])["summary"]);
+}
+
+#[test]
+fn a_failed_write_ends_its_point_and_the_slog_run_as_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .args(["slog", "sim:dc-ssd-400g,fail_after=1000", "--sustain", "0"])
+        .args(["--out", "run"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = dir.path().join("run");
+    let dirs = point_dirs(&run);
+    assert_eq!(dirs.len(), 1, "the plan stops at the failed point");
+    let point = run_json(&dirs[0]);
+    assert_eq!(point["status"], "failed");
+    assert!(
+        point["end"].to_string().contains("Input/output error"),
+        "{point}"
+    );
+    assert_eq!(run_json(&run)["status"], "failed");
 }

@@ -13,6 +13,7 @@ pub mod inspect;
 pub mod lock;
 pub mod nvme;
 mod path;
+pub mod record;
 pub mod safety;
 mod sim;
 pub mod smart;
@@ -22,9 +23,7 @@ use std::path::{Path, PathBuf};
 
 pub use crate::drive::Identity;
 pub use crate::engine::Target;
-pub use spec::{
-    open, short_name, Checked, Device, Gates, Opened, Readback, Spec, Storage, SyncOpened,
-};
+pub use spec::{open, short_name, Checked, Device, Gates, Opened, Spec, SyncOpened};
 
 /// What the user asked to write to, and how far they confirmed it.
 #[derive(Clone, Debug, Default)]

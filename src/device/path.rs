@@ -1,16 +1,19 @@
 //! A file or block device as a [`Device`]: opened with O_DIRECT through the safety gates,
 //! described by `inspect`, driven by the real engines, idle on the wall clock.
 
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::spec::{file_name, Checked, Device, Gates, Opened, Readback, Storage, SyncOpened};
+use super::record::{decode, encode, Found, RecordId, RecordReader, RecordStore, RECORD};
+use super::spec::{file_name, Checked, Device, Gates, Opened, SyncOpened};
 use super::{OpenRequest, Target};
 use crate::drive::{DriveInfo, OwnErase, OwnEraser, RunEnd};
 use crate::engine::sync::FileSyncWriter;
-use crate::engine::EngineKind;
+use crate::engine::{AlignedBuf, EngineKind};
+use anyhow::Context;
 
 /// A path the user named.
 pub struct PathDevice {
@@ -101,14 +104,22 @@ impl Device for PathDevice {
         })
     }
 
-    fn open_storage(&self, gates: &Gates, _kept: Option<&str>) -> anyhow::Result<Storage> {
-        Ok(Storage::File(Box::new(self.open_target(gates)?)))
+    fn open_storage(
+        &self,
+        gates: &Gates,
+        _kept: Option<&str>,
+    ) -> anyhow::Result<Box<dyn RecordStore>> {
+        Ok(Box::new(Records {
+            target: self.open_target(gates)?,
+            buf: AlignedBuf::new(RECORD as usize)?,
+        }))
     }
 
-    fn open_readback(&self) -> anyhow::Result<Readback> {
-        Ok(Readback::File(Box::new(
-            self.open_target(&Gates::default())?,
-        )))
+    fn open_readback(&self) -> anyhow::Result<Box<dyn RecordReader>> {
+        Ok(Box::new(Records {
+            target: self.open_target(&Gates::default())?,
+            buf: AlignedBuf::new(RECORD as usize)?,
+        }))
     }
 
     fn idle(&self, seconds: f64, interrupt: &AtomicBool) -> anyhow::Result<RunEnd> {
@@ -152,5 +163,49 @@ impl Device for PathDevice {
 
     fn saved_state(&self) -> anyhow::Result<Option<crate::drive::StateStamp>> {
         Ok(None)
+    }
+}
+
+/// The power-loss check's records on a file or block device: the bytes of each record.
+struct Records {
+    target: Target,
+    buf: AlignedBuf,
+}
+
+impl RecordStore for Records {
+    fn size(&self) -> u64 {
+        self.target.size
+    }
+
+    fn put(&mut self, r: RecordId, flush: bool) -> anyhow::Result<()> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        encode(r, now, self.buf.as_mut_slice());
+        self.target
+            .file
+            .write_all_at(self.buf.as_slice(), r.slot * RECORD)
+            .with_context(|| format!("writing record {} at slot {}", r.seq, r.slot))?;
+        if flush {
+            self.target
+                .file
+                .sync_data()
+                .with_context(|| format!("flushing record {}", r.seq))?;
+        }
+        Ok(())
+    }
+
+    fn close(self: Box<Self>) -> anyhow::Result<()> {
+        Ok(())
+    }
+}
+
+impl RecordReader for Records {
+    fn get(&mut self, slot: u64, _written: &[RecordId]) -> anyhow::Result<Found> {
+        self.target
+            .file
+            .read_exact_at(self.buf.as_mut_slice(), slot * RECORD)
+            .with_context(|| format!("reading slot {slot} of {}", self.target.path.display()))?;
+        Ok(decode(self.buf.as_slice()))
     }
 }

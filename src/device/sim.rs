@@ -5,11 +5,13 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::spec::{Checked, Device, Gates, Opened, Readback, Storage, SyncOpened};
+use super::record::{Found, RecordId, RecordReader, RecordStore, RECORD};
+use super::spec::{Checked, Device, Gates, Opened, SyncOpened};
 use crate::drive::{DriveInfo, Identity, OwnErase, OwnEraser, RunEnd};
 use crate::engine::EngineKind;
+use crate::pattern::{mix64, WriteContent};
 use crate::sim::sync::SimSyncWriter;
-use crate::sim::{SimDrive, SimEngine, SimSpec};
+use crate::sim::{SimDevice, SimDrive, SimEngine, SimSpec};
 
 /// A simulated drive the user named.
 pub struct SimTarget {
@@ -139,25 +141,27 @@ impl Device for SimTarget {
         })
     }
 
-    fn open_storage(&self, _gates: &Gates, kept: Option<&str>) -> anyhow::Result<Storage> {
+    fn open_storage(
+        &self,
+        _gates: &Gates,
+        kept: Option<&str>,
+    ) -> anyhow::Result<Box<dyn RecordStore>> {
         let text = &self.spec.text;
         let drive = match kept {
             Some(what) => SimDrive::open_kept(text, what)?,
             None => SimDrive::open(text)?,
         };
-        Ok(Storage::Model(Box::new(drive)))
+        Ok(Box::new(SimRecords(drive)))
     }
 
-    fn open_readback(&self) -> anyhow::Result<Readback> {
+    fn open_readback(&self) -> anyhow::Result<Box<dyn RecordReader>> {
         let target = &self.spec.text;
         if self.spec.state.as_ref().is_none_or(|p| !p.exists()) {
             crate::bad_input!(
                 "{target}: no state= file with the drive plp write used: give the same target"
             );
         }
-        Ok(Readback::Model(Box::new(crate::sim::open_device(
-            &self.spec,
-        )?)))
+        Ok(Box::new(SimReadback(crate::sim::open_device(&self.spec)?)))
     }
 
     fn idle(&self, seconds: f64, _interrupt: &AtomicBool) -> anyhow::Result<RunEnd> {
@@ -230,5 +234,60 @@ impl OwnEraser for SimDriveErase {
 
     fn run(mut self: Box<Self>) -> anyhow::Result<String> {
         self.drive.erase(self.how)
+    }
+}
+
+/// The content stamp a simulated drive keeps for a record.
+fn record_stamp(r: &RecordId) -> u64 {
+    mix64(r.seq ^ r.value.rotate_left(17))
+}
+
+/// The tag a simulated drive shows for a record's page.
+fn record_tag(r: &RecordId) -> u32 {
+    (mix64(record_stamp(r)) as u32) | 1
+}
+
+/// The power-loss check's records on a simulated drive: each is a page write (and a flush)
+/// stamped with the record's identity.
+struct SimRecords(SimDrive);
+
+impl RecordStore for SimRecords {
+    fn size(&self) -> u64 {
+        let spec = &self.0.device().spec;
+        spec.size_bytes() / u64::from(spec.scale)
+    }
+
+    fn put(&mut self, r: RecordId, flush: bool) -> anyhow::Result<()> {
+        let dev = self.0.device_mut();
+        let content = WriteContent {
+            stamp: record_stamp(&r),
+            key: 0,
+            pool_offset: 0,
+            duplicate: false,
+        };
+        dev.write(r.slot * RECORD, RECORD, &content, 1.0);
+        if flush {
+            dev.flush();
+        }
+        Ok(())
+    }
+
+    fn close(mut self: Box<Self>) -> anyhow::Result<()> {
+        self.0.save()
+    }
+}
+
+/// A simulated drive read back after the power-loss check: a page's tag names the record it
+/// holds, among those the listener says were written there.
+struct SimReadback(SimDevice);
+
+impl RecordReader for SimReadback {
+    fn get(&mut self, slot: u64, written: &[RecordId]) -> anyhow::Result<Found> {
+        let tag = self.0.content_tag(slot as u32);
+        Ok(match written.iter().find(|r| record_tag(r) == tag) {
+            Some(r) => Found::Record(*r),
+            None if tag == 0 => Found::Empty,
+            None => Found::Other(format!("other content (tag {tag:08x})")),
+        })
     }
 }

@@ -11,9 +11,9 @@ use crate::drive::{DriveInfo, Identity, RunEnd};
 use crate::drive::{OwnErase, OwnEraser};
 use crate::engine::sync::SyncWriter;
 use crate::engine::{Engine, EngineKind};
-use crate::sim::{SimDevice, SimDrive, SimSpec};
+use crate::sim::SimSpec;
 
-use super::Target;
+use super::record::{RecordReader, RecordStore};
 
 /// A parsed target: a file or block device, or a simulated drive (`sim:PRESET[,…]`).
 #[derive(Clone, Debug, PartialEq)]
@@ -87,18 +87,6 @@ pub struct SyncOpened {
     pub created: Option<PathBuf>,
 }
 
-/// Where sync writes land (plp): a real file or device, or a simulated drive.
-pub enum Storage {
-    File(Box<Target>),
-    Model(Box<SimDrive>),
-}
-
-/// A device opened for reading back what sync writes left (plp verify).
-pub enum Readback {
-    File(Box<Target>),
-    Model(Box<SimDevice>),
-}
-
 /// One target, whatever it is.
 pub trait Device {
     /// The target as the user wrote it.
@@ -122,9 +110,13 @@ pub trait Device {
     fn open_sync_writer(&self, gates: &Gates) -> anyhow::Result<SyncOpened>;
     /// Opens the target for sync writes. `kept` names a command that needs the state the
     /// device kept from earlier commands (a simulated drive must then have a `state=` file).
-    fn open_storage(&self, gates: &Gates, kept: Option<&str>) -> anyhow::Result<Storage>;
+    fn open_storage(
+        &self,
+        gates: &Gates,
+        kept: Option<&str>,
+    ) -> anyhow::Result<Box<dyn RecordStore>>;
     /// Opens the target to read back what sync writes left.
-    fn open_readback(&self) -> anyhow::Result<Readback>;
+    fn open_readback(&self) -> anyhow::Result<Box<dyn RecordReader>>;
     /// Leaves the device powered with no host I/O for `seconds` (its own seconds).
     fn idle(&self, seconds: f64, interrupt: &AtomicBool) -> anyhow::Result<RunEnd>;
     /// The erase the device does by itself for `--method method` (and `--span`); `None` when

@@ -19,6 +19,14 @@ pub use crate::results::slog::{CacheReport, SyncMode};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
 
 impl SyncMode {
+    /// The mode in a point's directory name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SyncMode::Fdatasync => "fdatasync",
+            SyncMode::Dsync => "dsync",
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             SyncMode::Fdatasync => "write+fdatasync",
@@ -314,4 +322,84 @@ fn durable_write(fd: RawFd, buf: &[u8], offset: u64, mode: SyncMode) -> std::io:
         }
     }
     Ok(())
+}
+
+/// A workload in sync mode as an [`crate::engine::Engine`]: each run is one phase of the
+/// device's [`SyncWriter`] (`qd` writers, `bs` bytes, the workload's duration and
+/// `min_writes`), so the SLOG test's points are runs of the one run pipeline. The full counts
+/// of the last run (exact latency histograms) stay readable for the SLOG table.
+pub struct SyncEngine {
+    writer: Box<dyn SyncWriter>,
+    last: Option<PhaseCounts>,
+}
+
+impl SyncEngine {
+    pub fn new(writer: Box<dyn SyncWriter>) -> Self {
+        SyncEngine { writer, last: None }
+    }
+
+    /// The writer the runs go through (size, logical block, cache, saving a simulated drive).
+    pub fn writer(&mut self) -> &mut dyn SyncWriter {
+        self.writer.as_mut()
+    }
+
+    /// What the last run did, taken (`None` before the first run).
+    pub fn take_counts(&mut self) -> Option<PhaseCounts> {
+        self.last.take()
+    }
+
+    /// The phase a sync-mode workload describes.
+    pub fn phase_of(workload: &crate::workload::Workload) -> Option<Phase> {
+        let sync = workload.sync?;
+        let writers = workload.qd.max(1);
+        Some(Phase {
+            size: workload.bs,
+            mode: sync.mode,
+            writers,
+            min_seconds: workload.duration.map_or(0.0, |d| d.as_secs_f64()),
+            min_writes: sync.min_writes,
+            interval: (writers == 1).then_some(workload.interval.as_secs_f64()),
+            seed: workload.seed,
+        })
+    }
+}
+
+impl crate::engine::Engine for SyncEngine {
+    fn name(&self) -> &'static str {
+        self.writer.name()
+    }
+
+    fn drive_info(&self) -> Option<DriveInfo> {
+        self.writer.drive_info()
+    }
+
+    fn run(
+        &mut self,
+        workload: &crate::workload::Workload,
+        control: &crate::engine::Control,
+        sink: &mut dyn crate::engine::IntervalSink,
+    ) -> anyhow::Result<crate::engine::RunEnd> {
+        use crate::engine::RunEnd;
+        let Some(phase) = Self::phase_of(workload) else {
+            anyhow::bail!("the sync engine runs sync-mode workloads only (an internal error)");
+        };
+        let mut intervals = |t0: f64, t1: f64, s: &IntervalStats| sink.interval(t0, t1, s);
+        let counts = self
+            .writer
+            .run_phase(&phase, &control.interrupted, &mut intervals)?;
+        // Several writers are not cut into intervals: their phase is one sample.
+        if phase.interval.is_none() && (counts.total.ops() > 0 || counts.total.errors > 0) {
+            sink.interval(0.0, counts.seconds, &counts.total)?;
+        }
+        self.writer.save()?;
+        let end = if let Some(why) = &counts.failed {
+            RunEnd::Failed(why.clone())
+        } else if control.interrupted.load(Ordering::Relaxed) {
+            RunEnd::Interrupted
+        } else {
+            RunEnd::Completed
+        };
+        self.last = Some(counts);
+        Ok(end)
+    }
 }

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::analysis::{Fade, Figures};
+use crate::analysis::compare::{rows, Figure, Headline};
 use crate::plot::{Chart, CompareChart, CompareRun, Format};
 use crate::results::{load_run, workload_line, Run};
 use crate::units::{format_duration, format_latency_us};
@@ -20,29 +20,6 @@ pub struct Comparison {
     /// The comparison as Markdown (also what the terminal shows).
     pub markdown: String,
     pub files: Vec<PathBuf>,
-}
-
-/// One run's headline figures.
-struct Headline {
-    first_iops: f64,
-    last_iops: f64,
-    /// The fade, last window ÷ first (medians, see [`Fade`]), percent (0 without a first interval's I/O).
-    fade_pct: f64,
-    whole: Figures,
-    written: u64,
-}
-
-impl Headline {
-    fn of(run: &Run) -> Headline {
-        let fade = Fade::of(&run.samples, run.info.workload.interval);
-        Headline {
-            first_iops: fade.as_ref().map_or(0.0, |f| f.start_iops),
-            last_iops: fade.as_ref().map_or(0.0, |f| f.end_iops),
-            fade_pct: fade.map_or(0.0, |f| f.end_pct_of_start),
-            whole: Figures::of_run(run),
-            written: run.samples.last().map_or(0, |s| s.bytes_written_total),
-        }
-    }
 }
 
 /// Short names for the runs: the fewest trailing path components that tell them apart (their
@@ -97,52 +74,46 @@ fn compared_run(dir: &Path) -> anyhow::Result<Run> {
     }
 }
 
-/// The headline table: one row per figure, one column per run, later runs with their ratio
-/// to the first.
+/// The headline table ([`crate::analysis::compare`]): one row per figure, one column per run,
+/// later runs with their ratio to the first.
 fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Vec<String>>) {
-    type Pick = fn(&Headline) -> f64;
-    type Show = fn(f64) -> String;
-    let iops: Show = |v| format!("{v:.0}");
-    let lat: Show = format_latency_us;
-    let rows: [(&str, Pick, Show); 9] = [
-        (
-            "Time",
-            |h| h.whole.seconds,
-            |v| format_duration(std::time::Duration::from_secs_f64(v.max(0.0))),
-        ),
-        ("Host data written", |h| h.written as f64, |v| gb(v as u64)),
-        ("IOPS, first window (median)", |h| h.first_iops, iops),
-        ("IOPS, last window (median)", |h| h.last_iops, iops),
-        (
-            "Fade, last ÷ first, %",
-            |h| h.fade_pct,
-            |v| format!("{v:.0} %"),
-        ),
-        ("IOPS, whole run", |h| h.whole.iops, iops),
-        (
-            "MB/s, whole run",
-            |h| h.whole.mb_per_s,
-            |v| format!("{v:.2}"),
-        ),
-        ("Avg latency", |h| h.whole.avg_lat_us, lat),
-        ("p99 latency", |h| h.whole.p99_lat_us, lat),
-    ];
+    let iops = |v: f64| format!("{v:.0}");
+    let show = |figure: Figure, v: f64| match figure {
+        Figure::Seconds => format_duration(std::time::Duration::from_secs_f64(v.max(0.0))),
+        Figure::Written => gb(v as u64),
+        Figure::FirstIops | Figure::LastIops | Figure::Iops => iops(v),
+        Figure::FadePct => format!("{v:.0} %"),
+        Figure::MbPerS => format!("{v:.2}"),
+        Figure::AvgLatUs | Figure::P99LatUs => format_latency_us(v),
+    };
+    let name = |figure: Figure| match figure {
+        Figure::Seconds => "Time",
+        Figure::Written => "Host data written",
+        Figure::FirstIops => "IOPS, first window (median)",
+        Figure::LastIops => "IOPS, last window (median)",
+        Figure::FadePct => "Fade, last ÷ first, %",
+        Figure::Iops => "IOPS, whole run",
+        Figure::MbPerS => "MB/s, whole run",
+        Figure::AvgLatUs => "Avg latency",
+        Figure::P99LatUs => "p99 latency",
+    };
     let mut head = vec!["Figure".to_string()];
     head.extend(labels.iter().cloned());
-    let body = rows
+    let body = rows(heads)
         .iter()
-        .map(|(name, pick, show)| {
-            let reference = pick(&heads[0]);
-            let mut row = vec![name.to_string(), show(reference)];
-            row.extend(heads[1..].iter().map(|h| {
-                let v = pick(h);
-                if reference > 0.0 {
-                    format!("{} (×{:.2})", show(v), v / reference)
-                } else {
-                    show(v)
-                }
-            }));
-            row
+        .map(|row| {
+            let f = row.figure;
+            let mut cells = vec![name(f).to_string(), show(f, row.values[0])];
+            cells.extend(
+                row.values[1..]
+                    .iter()
+                    .zip(&row.ratios[1..])
+                    .map(|(&v, r)| match r {
+                        Some(r) => format!("{} (×{r:.2})", show(f, v)),
+                        None => show(f, v),
+                    }),
+            );
+            cells
         })
         .collect();
     (head, body)

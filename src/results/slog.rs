@@ -101,15 +101,7 @@ pub struct Measured {
     pub sustained: Option<Point>,
 }
 
-/// How a write is made durable before the next one starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SyncMode {
-    /// pwrite, then fdatasync (a cache flush: what ZFS's ZIL does on Linux).
-    Fdatasync,
-    /// Each write with O_DSYNC semantics (`pwritev2` with `RWF_DSYNC`: FUA or write + flush).
-    Dsync,
-}
+pub use crate::workload::SyncMode;
 
 /// Best to worst.
 #[derive(

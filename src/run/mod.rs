@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::device::Identity;
+use crate::engine::sync::SyncEngine;
 use crate::engine::{Control, Engine, EngineKind, RunEnd};
 use crate::results::{utc_now, Command, RunDir, RunInfo, Status, Summary, TargetRecord};
 use crate::stats::cpu::process_cpu_seconds;
@@ -176,7 +177,7 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         record,
         workload.clone(),
         opened.engine.name(),
-        opened.drive_info(&request.target),
+        drive_info(opened.engine.as_ref(), &request.target),
     );
     Ok(Prepared {
         request: request.clone(),
@@ -203,7 +204,7 @@ impl Prepared {
     pub fn execute(self, observer: &mut dyn RunObserver) -> anyhow::Result<Outcome> {
         let Prepared {
             request,
-            opened,
+            mut opened,
             info,
             workload,
             mut created,
@@ -211,15 +212,18 @@ impl Prepared {
         let name = info.target.identity.name.clone();
         let run_dir = RunDir::create(request.out.as_deref(), &name, &info)?;
         created.0 = None;
-        execute(
+        let dir = run_dir.dir.clone();
+        let outcome = execute(
             &request,
-            opened,
+            opened.engine.as_mut(),
             info,
             run_dir,
             &workload,
             Vec::new(),
             observer,
-        )
+        );
+        crate::observe::finish::run(&dir);
+        outcome
     }
 }
 
@@ -230,12 +234,45 @@ struct Opened {
     device: Box<dyn crate::device::Device>,
 }
 
-impl Opened {
-    fn drive_info(&self, target: &str) -> Option<crate::drive::DriveInfo> {
-        self.engine
-            .drive_info()
-            .or_else(|| crate::device::inspect::gather_for_record(target))
-    }
+/// The drive's identity and wear, from the engine (a simulated drive) or the system.
+fn drive_info(engine: &dyn Engine, target: &str) -> Option<crate::drive::DriveInfo> {
+    engine
+        .drive_info()
+        .or_else(|| crate::device::inspect::gather_for_record(target))
+}
+
+/// Runs `request` on an engine the caller opened once for several runs (the SLOG test's
+/// points, one device opened once): as [`run`], without opening the target again and without
+/// drawing (the caller's directory holding these runs is drawn as a whole). `identity` is the
+/// target's, as the open gave it.
+pub fn run_on(
+    request: &RunRequest,
+    identity: &Identity,
+    engine: &mut dyn Engine,
+    observer: &mut dyn RunObserver,
+) -> anyhow::Result<Outcome> {
+    let workload = resolve_workload(request, identity.size_bytes, identity.logical_block)?;
+    let record = TargetRecord {
+        path: request.target.clone(),
+        identity: identity.clone(),
+    };
+    let info = RunInfo::started(
+        request.command.clone(),
+        record,
+        workload.clone(),
+        engine.name(),
+        drive_info(engine, &request.target),
+    );
+    let run_dir = RunDir::create(request.out.as_deref(), &identity.name, &info)?;
+    execute(
+        request,
+        engine,
+        info,
+        run_dir,
+        &workload,
+        Vec::new(),
+        observer,
+    )
 }
 
 fn open(request: &RunRequest, created: &mut CreatedFile) -> anyhow::Result<Opened> {
@@ -246,7 +283,16 @@ fn open(request: &RunRequest, created: &mut CreatedFile) -> anyhow::Result<Opene
         force: request.safety.force,
         size: request.safety.size,
     };
-    let opened = device.open_engine(&gates, request.engine)?;
+    let opened = if request.workload.sync.is_some() {
+        let opened = device.open_sync_writer(&gates)?;
+        crate::device::Opened {
+            identity: opened.identity,
+            engine: Box::new(SyncEngine::new(opened.writer)),
+            created: opened.created,
+        }
+    } else {
+        device.open_engine(&gates, request.engine)?
+    };
     created.0 = opened.created;
     Ok(Opened {
         identity: opened.identity,
@@ -259,7 +305,7 @@ fn open(request: &RunRequest, created: &mut CreatedFile) -> anyhow::Result<Opene
 /// continues after `previous` samples), records every interval and finishes run.json.
 fn execute(
     request: &RunRequest,
-    mut opened: Opened,
+    engine: &mut dyn Engine,
     mut info: RunInfo,
     run_dir: RunDir,
     engine_workload: &Workload,
@@ -300,7 +346,7 @@ fn execute(
     );
     let cpu0 = process_cpu_seconds();
     let wall0 = Instant::now();
-    let result = opened.engine.run(engine_workload, &control, &mut recorder);
+    let result = engine.run(engine_workload, &control, &mut recorder);
     drop(forwarder);
     // Anything that stopped the engine (a full disk under the run directory, a worker that
     // could not start) ends the run as failed in run.json, not as "running" forever.
@@ -324,7 +370,7 @@ fn execute(
     };
     observer.finished(&end);
 
-    let engine_name = opened.engine.name();
+    let engine_name = engine.name();
     let segment = Summary::new(&total, t_end - t_start, cpu, wall, engine_name);
     let summary = if previous.is_empty() {
         segment
@@ -339,7 +385,7 @@ fn execute(
         _ => None,
     };
     info.summary = Some(summary.clone());
-    info.drive_after = opened.drive_info(&request.target);
+    info.drive_after = drive_info(engine, &request.target);
     if let Some(drive) = &info.drive_after {
         observer.drive_after(drive);
     }
@@ -347,7 +393,6 @@ fn execute(
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
     info.steady_state = writes.then_some(steady);
     run_dir.write_info(&info)?;
-    crate::observe::finish::run(&dir);
     if let Some(e) = error {
         return Err(e);
     }

@@ -68,15 +68,15 @@ pub fn continue_run(
         .and_then(|t| SystemTime::now().duration_since(t).ok())
         .map(|d| d.as_secs_f64());
     let mut created = CreatedFile(None);
-    let opened = open(request, &mut created)?;
+    let mut opened = open(request, &mut created)?;
     let (keep, note) = if opened.device.keeps_state() {
         let host = |d: &Option<crate::drive::DriveInfo>| {
             d.as_ref()
                 .and_then(|d| d.wear.host_bytes_written)
                 .unwrap_or(0)
         };
-        let saved =
-            host(&opened.drive_info(&request.target)).saturating_sub(host(&info.drive_before));
+        let saved = host(&super::drive_info(opened.engine.as_ref(), &request.target))
+            .saturating_sub(host(&info.drive_before));
         let keep = samples
             .iter()
             .take_while(|s| s.bytes_written_total <= saved)
@@ -135,7 +135,17 @@ pub fn continue_run(
     info.interrupted_by = None;
     info.process = Some(ProcessStamp::current());
     run_dir.write_info(&info)?;
-    execute(request, opened, info, run_dir, &left, kept, observer)
+    let outcome = execute(
+        request,
+        opened.engine.as_mut(),
+        info,
+        run_dir,
+        &left,
+        kept,
+        observer,
+    );
+    crate::observe::finish::run(&dir);
+    outcome
 }
 
 /// The whole-run summary of a continued run: counts, rates, means and the maximum are exact

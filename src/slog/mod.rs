@@ -19,9 +19,10 @@ pub mod table;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 pub use crate::analysis::slog::{evidence, verdict, verdict_of_dir};
-use crate::engine::sync::SyncWriter;
+use crate::engine::sync::{SyncEngine, SyncWriter};
 pub use crate::results::slog::{read_record, CacheReport, Measurement, SlogRecord, SyncMode};
 use baseline::{Baseline, RamDevice};
 use sweep::Plan;
@@ -31,7 +32,7 @@ use crate::drive::DriveInfo;
 use crate::drive::RunEnd;
 use crate::results::{utc_now, write_json_atomic, RunDir, RunInfo, TargetRecord};
 use crate::results::{Command, Status};
-use crate::run::RunObserver;
+use crate::run::{NoProgress, RunObserver};
 use crate::stats::{IntervalStats, Sample};
 use crate::workload::Workload;
 
@@ -125,7 +126,7 @@ fn validate(req: &Request) -> anyhow::Result<()> {
 /// phase's samples, its end).
 pub fn run(
     req: &Request,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(&str),
     observer: &mut dyn RunObserver,
 ) -> anyhow::Result<Outcome> {
@@ -195,7 +196,7 @@ impl Prepared {
     /// Creates the run directory, measures and judges: the second half of [`run`].
     pub fn execute(
         self,
-        stop: &AtomicBool,
+        stop: &Arc<AtomicBool>,
         progress: &mut dyn FnMut(&str),
         observer: &mut dyn RunObserver,
     ) -> anyhow::Result<Outcome> {
@@ -205,7 +206,7 @@ impl Prepared {
 
 fn execute(
     prepared: Prepared,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(&str),
     observer: &mut dyn RunObserver,
 ) -> anyhow::Result<Outcome> {
@@ -214,7 +215,7 @@ fn execute(
         sources,
         earlier_baseline,
         mut created,
-        mut device,
+        device,
         mut baseline_target,
     } = prepared;
     let req = &req;
@@ -246,7 +247,7 @@ fn execute(
         engine,
         drive_before.clone(),
     );
-    let run_dir = RunDir::create(
+    let mut run_dir = RunDir::create(
         req.out.as_deref(),
         &format!("{}-slog", device.identity.name),
         &info,
@@ -255,34 +256,51 @@ fn execute(
     created.0.clear();
     observer.started(&dir, &info);
 
-    let mut recorder = Recorder {
-        run_dir,
-        index: 0,
-        written: 0,
-        total: IntervalStats::new(),
-        t_end: 0.0,
-        observer,
+    let identity = device.identity;
+    let mut writer = SyncEngine::new(device.writer);
+    let swept = {
+        let mut sustained = Sustained {
+            run_dir: &mut run_dir,
+            observer: &mut *observer,
+        };
+        let points = sweep::Points {
+            target: &req.target,
+            identity: &identity,
+            engine: &mut writer,
+            dir: &dir.join(POINTS),
+            interrupt: stop,
+        };
+        sweep::run(points, &req.plan, &mut sustained, progress)?
     };
-    let (measured, mut end) = {
-        let mut sink = |t0: f64, t1: f64, stats: &IntervalStats| recorder.interval(t0, t1, stats);
-        sweep::run(device.writer.as_mut(), &req.plan, stop, &mut sink, progress)?
-    };
-    device.writer.save()?;
-    let drive_after = drive_info(&req.target, device.writer.as_ref());
-    let cache = device.writer.cache(drive_before.as_ref());
+    let mut end = swept.end;
+    let drive_after = drive_info(&req.target, writer.writer());
+    let cache = writer.writer().cache(drive_before.as_ref());
     let device_measurement = Measurement {
         label: "device".into(),
         target: req.target.clone(),
-        kind: device.identity.kind.clone(),
+        kind: identity.kind.clone(),
         cache,
-        measured,
+        measured: swept.measured,
     };
-    drop(device);
+    drop(writer);
 
     let baseline = if end == RunEnd::Completed {
         let base_plan = Plan {
             sustain_s: 0.0,
             ..req.plan.clone()
+        };
+        let base_dir = dir.join(BASELINE_POINTS);
+        let sweep_baseline = |target: &str, opened: SyncOpened, progress: &mut dyn FnMut(&str)| {
+            let mut engine = SyncEngine::new(opened.writer);
+            let points = sweep::Points {
+                target,
+                identity: &opened.identity,
+                engine: &mut engine,
+                dir: &base_dir,
+                interrupt: stop,
+            };
+            let swept = sweep::run(points, &base_plan, &mut NoProgress, progress)?;
+            anyhow::Ok((swept, engine))
         };
         match (&req.baseline, earlier_baseline) {
             (Some(Baseline::RunDir(d)), Some(rec)) => Some(Measurement {
@@ -295,48 +313,35 @@ fn execute(
                 progress(&format!("baseline: RAM device {name}"));
                 let mut confirmed = req.clone();
                 confirmed.destroy_data = vec![ram.path.clone()];
-                let mut opened = open(&name, &confirmed)?;
+                let opened = open(&name, &confirmed)?;
                 let cache = opened
                     .writer
                     .cache(crate::device::inspect::gather_for_record(&name).as_ref());
-                let mut none = |_: f64, _: f64, _: &IntervalStats| Ok(());
-                let (m, e) = sweep::run(
-                    opened.writer.as_mut(),
-                    &base_plan,
-                    stop,
-                    &mut none,
-                    progress,
-                )?;
-                drop(opened);
+                let (swept, engine) = sweep_baseline(&name, opened, progress)?;
+                drop(engine);
                 drop(ram);
-                end = e;
+                end = swept.end;
                 Some(Measurement {
                     label: format!("ram ({name}, removed)"),
                     target: name,
                     kind: "zram".into(),
                     cache,
-                    measured: m,
+                    measured: swept.measured,
                 })
             }
             (Some(Baseline::Target(_)), _) => {
-                let (name, mut opened) = baseline_target.take().expect("opened above");
+                let (name, opened) = baseline_target.take().expect("opened above");
                 progress(&format!("baseline: {name}"));
                 let info = drive_info(&name, opened.writer.as_ref());
-                let mut none = |_: f64, _: f64, _: &IntervalStats| Ok(());
-                let (m, e) = sweep::run(
-                    opened.writer.as_mut(),
-                    &base_plan,
-                    stop,
-                    &mut none,
-                    progress,
-                )?;
-                end = e;
+                let kind = opened.identity.kind.clone();
+                let (swept, mut engine) = sweep_baseline(&name, opened, progress)?;
+                end = swept.end;
                 Some(Measurement {
                     label: name.clone(),
                     target: name,
-                    kind: opened.identity.kind.clone(),
-                    cache: opened.writer.cache(info.as_ref()),
-                    measured: m,
+                    kind,
+                    cache: engine.writer().cache(info.as_ref()),
+                    measured: swept.measured,
                 })
             }
             _ => None,
@@ -345,11 +350,13 @@ fn execute(
         None
     };
 
-    recorder.observer.finished(&end);
+    observer.finished(&end);
     if let Some(drive) = &drive_after {
-        recorder.observer.drive_after(drive);
+        observer.drive_after(drive);
     }
-    let summary = crate::results::Summary::new(&recorder.total, recorder.t_end, 0.0, 0.0, engine);
+    let summary = swept.sustained.unwrap_or_else(|| {
+        crate::results::Summary::new(&IntervalStats::new(), 0.0, 0.0, 0.0, engine)
+    });
     info.status = Status::of_end(&end);
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
@@ -357,7 +364,7 @@ fn execute(
     info.drive_after = drive_after;
     info.write_amplification =
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
-    recorder.run_dir.write_info(&info)?;
+    run_dir.write_info(&info)?;
     let samples = crate::results::read_samples(&dir)?;
     let evidence = evidence::collect(
         Some(&evidence::ThisRun {
@@ -387,25 +394,29 @@ fn execute(
     Ok(Outcome { dir, record })
 }
 
-/// Writes the sustained phase's intervals as ordinary samples and passes them on.
-struct Recorder<'a> {
-    run_dir: RunDir,
-    index: u64,
-    written: u64,
-    total: IntervalStats,
-    t_end: f64,
+/// The folder of the device's point runs in a SLOG run directory.
+pub const POINTS: &str = "points";
+/// The folder of the baseline's point runs (a RAM or other baseline device measured now).
+pub const BASELINE_POINTS: &str = "baseline";
+
+/// Watches the sustained point: its samples are also the SLOG run's own `samples.jsonl` (the
+/// series every reader of a run directory charts), and go on to the SLOG run's observer.
+struct Sustained<'a> {
+    run_dir: &'a mut RunDir,
     observer: &'a mut dyn RunObserver,
 }
 
-impl Recorder<'_> {
-    fn interval(&mut self, t0: f64, t1: f64, stats: &IntervalStats) -> anyhow::Result<()> {
-        let sample = Sample::new(self.index, t0, t1, stats, self.written);
-        self.run_dir.append(&sample)?;
-        self.written = sample.bytes_written_total;
-        self.total.merge(stats);
-        self.index += 1;
-        self.t_end = t1;
-        self.observer.sample(&sample);
-        Ok(())
+impl RunObserver for Sustained<'_> {
+    fn sample(&mut self, sample: &Sample) {
+        // The point's own samples.jsonl holds the sample already; a copy that cannot be
+        // written here leaves the SLOG run's series short, which its readers report.
+        if let Err(e) = self.run_dir.append(sample) {
+            crate::note!("ssdfade: note: {e:#}");
+        }
+        self.observer.sample(sample);
+    }
+
+    fn steady_reached(&mut self, state: &crate::stats::steady::SteadyState) {
+        self.observer.steady_reached(state);
     }
 }

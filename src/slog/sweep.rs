@@ -1,14 +1,24 @@
 //! The SLOG measurement plan, as FreeBSD's `diskinfo -wS` and the usual fio sync tests do it:
 //! queue-depth-1 synchronous writes from the logical block size doubling to `--max-size`
 //! (each size ≥ 1 s and ≥ 250 writes) in both sync modes; 4 KiB sync writes from 1, 2, 4 and 8
-//! writers; and a sustained phase of 4 KiB sync writes sampled every second.
+//! writers; and a sustained phase of 4 KiB sync writes sampled every second. Every point is a
+//! run of the run pipeline, a workload in sync mode, with a run directory of its own.
 
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
+use anyhow::Context;
+
+use crate::device::Identity;
 use crate::drive::RunEnd;
-use crate::engine::sync::{IntervalFn, Phase, SyncWriter};
+use crate::engine::sync::{Phase, SyncEngine};
 pub use crate::results::slog::{Measured, Plan, Point, SyncLatency, SyncMode, LOG_WRITE};
+use crate::results::{Command, Summary};
+use crate::run::{NoProgress, RunObserver, RunRequest, Safety, Stop};
 use crate::stats::{DirStats, IntervalStats};
+use crate::workload::{SyncWrites, WorkloadSpec};
 
 /// Every size is measured for at least this long…
 pub const MIN_SECONDS: f64 = 1.0;
@@ -74,21 +84,46 @@ pub fn sizes(logical_block: u64, max: u64, target_size: u64) -> Vec<u64> {
 /// The sustained phase's sample period, seconds.
 pub const SUSTAIN_INTERVAL_S: f64 = 1.0;
 
-/// Runs the plan on `backend`; the sustained phase's intervals go to `samples`, and `progress`
-/// hears a line before each phase. Stops at the first failed write or when `stop` is set.
+/// Where a plan's points run: a device opened once, and the directory their run directories
+/// go in (`NN-<mode>-<size>` for the size sweep, `NN-writers-<n>`, `NN-sustained`).
+pub struct Points<'a> {
+    /// The target as the user named it (recorded in each point's run.json).
+    pub target: &'a str,
+    pub identity: &'a Identity,
+    pub engine: &'a mut SyncEngine,
+    pub dir: &'a Path,
+    /// Ctrl-C: ends the point in progress (recorded as interrupted) and the plan.
+    pub interrupt: &'a Arc<AtomicBool>,
+}
+
+/// What a plan measured: its table, how it ended, and the sustained point's summary.
+pub struct Swept {
+    pub measured: Measured,
+    pub end: RunEnd,
+    pub sustained: Option<Summary>,
+}
+
+/// Runs the plan, each point a run of the run pipeline ([`crate::run::run_on`]) in sync mode:
+/// its own run directory with heartbeat, samples, steady state and status. The sustained
+/// point's samples also go to `sustained` as they are recorded; `progress` hears a line before
+/// each point. Stops at the first failed or interrupted point.
 pub fn run(
-    backend: &mut dyn SyncWriter,
+    points: Points,
     plan: &Plan,
-    stop: &AtomicBool,
-    samples: &mut IntervalFn,
+    sustained: &mut dyn RunObserver,
     progress: &mut dyn FnMut(&str),
-) -> anyhow::Result<(Measured, RunEnd)> {
-    let mut out = Measured::default();
-    let lb = backend.logical_block();
+) -> anyhow::Result<Swept> {
+    let mut out = Swept {
+        measured: Measured::default(),
+        end: RunEnd::Completed,
+        sustained: None,
+    };
+    let lb = points.engine.writer().logical_block();
+    let size = points.engine.writer().size();
     let small = LOG_WRITE.max(lb);
     let mut phases = Vec::new();
     for mode in [SyncMode::Fdatasync, SyncMode::Dsync] {
-        for size in sizes(lb, plan.max_size, backend.size()) {
+        for size in sizes(lb, plan.max_size, size) {
             phases.push((Slot::Size, phase(size, mode, 1, plan.seed)));
         }
     }
@@ -102,37 +137,69 @@ pub fn run(
         let mut p = phase(small, SyncMode::Fdatasync, 1, plan.seed ^ 0x5057);
         p.min_seconds = plan.sustain_s;
         p.min_writes = 0;
-        p.interval = Some(SUSTAIN_INTERVAL_S);
         phases.push((Slot::Sustained, p));
     }
-    let mut none = |_: f64, _: f64, _: &IntervalStats| Ok(());
-    for (slot, p) in phases {
+    for (n, (slot, p)) in phases.into_iter().enumerate() {
         progress(&format!(
             "{} × {} {} …",
             p.writers,
             crate::units::format_bytes(p.size),
             p.mode.label()
         ));
-        let sink: &mut IntervalFn = if slot == Slot::Sustained {
-            samples
+        let request = request(&points, &p, &points.dir.join(slot.dir_name(n + 1, &p)));
+        let outcome = if slot == Slot::Sustained {
+            crate::run::run_on(&request, points.identity, points.engine, sustained)?
         } else {
-            &mut none
+            crate::run::run_on(&request, points.identity, points.engine, &mut NoProgress)?
         };
-        let counts = backend.run_phase(&p, stop, sink)?;
+        let counts = points
+            .engine
+            .take_counts()
+            .context("a SLOG point ended without counts (an internal error)")?;
         let point = Point::of(&p, &counts.total, counts.seconds);
         match slot {
-            Slot::Size => out.sizes.push(point),
-            Slot::Concurrency => out.concurrency.push(point),
-            Slot::Sustained => out.sustained = Some(point),
+            Slot::Size => out.measured.sizes.push(point),
+            Slot::Concurrency => out.measured.concurrency.push(point),
+            Slot::Sustained => {
+                out.measured.sustained = Some(point);
+                out.sustained = Some(outcome.summary);
+            }
         }
-        if let Some(why) = counts.failed {
-            return Ok((out, RunEnd::Failed(why)));
-        }
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok((out, RunEnd::Interrupted));
+        if outcome.end != RunEnd::Completed {
+            out.end = outcome.end;
+            return Ok(out);
         }
     }
-    Ok((out, RunEnd::Completed))
+    Ok(out)
+}
+
+/// The run request of one point: the phase as a sync-mode workload.
+fn request(points: &Points, p: &Phase, out: &Path) -> RunRequest {
+    let seconds = Duration::from_secs_f64(p.min_seconds);
+    RunRequest {
+        target: points.target.to_string(),
+        workload: WorkloadSpec {
+            bs: p.size,
+            align: Some(p.size),
+            read_pct: 0,
+            random_pct: 100,
+            qd: p.writers,
+            seed: Some(p.seed),
+            sync: Some(SyncWrites {
+                mode: p.mode,
+                min_writes: p.min_writes,
+            }),
+            ..WorkloadSpec::default()
+        },
+        stop: Stop::new(Some(seconds), None, seconds),
+        interval: Duration::from_secs_f64(SUSTAIN_INTERVAL_S),
+        engine: None,
+        safety: Safety::default(),
+        out: Some(out.to_path_buf()),
+        command: Command::Slog,
+        interrupt: points.interrupt.clone(),
+        checkpoint: None,
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -140,6 +207,17 @@ enum Slot {
     Size,
     Concurrency,
     Sustained,
+}
+
+impl Slot {
+    /// The run directory of the `n`th point (1-based).
+    fn dir_name(self, n: usize, p: &Phase) -> String {
+        match self {
+            Slot::Size => format!("{n:02}-{}-{}", p.mode.name(), p.size),
+            Slot::Concurrency => format!("{n:02}-writers-{}", p.writers),
+            Slot::Sustained => format!("{n:02}-sustained"),
+        }
+    }
 }
 
 fn phase(size: u64, mode: SyncMode, writers: u32, seed: u64) -> Phase {

@@ -1,6 +1,7 @@
 //! The text `ssdfade slog` prints: the cache mode, the size sweep per mode, the concurrency
-//! levels, the sustained phase, the baseline side by side with ratios, and the verdict. Tables
-//! fit 80 columns; prose is wrapped.
+//! levels, the sustained phase, the baseline side by side with its ratios (computed in
+//! [`crate::analysis::slog::baseline`]), and the verdict. Tables fit 80 columns; prose is
+//! wrapped.
 
 use std::fmt::Write;
 
@@ -119,15 +120,13 @@ fn concurrency_table(t: &mut String, d: &Measurement) {
     }
 }
 
-fn ratio(device: f64, baseline: f64) -> String {
-    if baseline > 0.0 {
-        format!("{:.2}", device / baseline)
-    } else {
-        "-".into()
-    }
+/// A ratio with `digits` decimals and `unit`, or "-" when there is none.
+fn ratio(r: Option<f64>, digits: usize, unit: &str) -> String {
+    r.map_or_else(|| "-".into(), |r| format!("{r:.digits$}{unit}"))
 }
 
 fn baseline_table(t: &mut String, d: &Measurement, b: &Measurement) {
+    let c = crate::analysis::slog::baseline::compare(&d.measured, &b.measured);
     let _ = writeln!(t, "\nBaseline: {}", b.label);
     let _ = writeln!(t, "  mean µs per QD1 write+fdatasync, and MB/s:");
     let _ = writeln!(
@@ -135,35 +134,17 @@ fn baseline_table(t: &mut String, d: &Measurement, b: &Measurement) {
         "  {:>9} {:>10} {:>10} {:>8} {:>9} {:>9} {:>8}",
         "size", "device", "baseline", "slower", "dev MB/s", "base MB/s", "of base"
     );
-    for p in d
-        .measured
-        .sizes
-        .iter()
-        .filter(|p| p.mode == SyncMode::Fdatasync)
-    {
-        let Some(q) = b.measured.size_point(SyncMode::Fdatasync, p.size) else {
-            continue;
-        };
-        let slower = if q.lat_us.mean > 0.0 {
-            format!("{:.1}×", p.lat_us.mean / q.lat_us.mean)
-        } else {
-            "-".into()
-        };
-        let share = if q.mb_per_s > 0.0 {
-            format!("{:.0} %", 100.0 * p.mb_per_s / q.mb_per_s)
-        } else {
-            "-".into()
-        };
+    for r in &c.sizes {
         let _ = writeln!(
             t,
             "  {:>9} {:>10} {:>10} {:>8} {:>9.2} {:>9.2} {:>8}",
-            format_bytes(p.size),
-            us(p.lat_us.mean),
-            us(q.lat_us.mean),
-            slower,
-            p.mb_per_s,
-            q.mb_per_s,
-            share
+            format_bytes(r.size),
+            us(r.device_mean_us),
+            us(r.baseline_mean_us),
+            ratio(r.slower, 1, "×"),
+            r.device_mb_per_s,
+            r.baseline_mb_per_s,
+            ratio(r.share_pct, 0, " %")
         );
     }
     let _ = writeln!(
@@ -171,16 +152,16 @@ fn baseline_table(t: &mut String, d: &Measurement, b: &Measurement) {
         "  {:>7} {:>11} {:>13} {:>9} {:>10} {:>10}",
         "writers", "device IOPS", "baseline IOPS", "dev/base", "dev µs", "base µs"
     );
-    for (p, q) in d.measured.concurrency.iter().zip(&b.measured.concurrency) {
+    for r in &c.writers {
         let _ = writeln!(
             t,
             "  {:>7} {:>11.0} {:>13.0} {:>9} {:>10} {:>10}",
-            p.writers,
-            p.iops,
-            q.iops,
-            ratio(p.iops, q.iops),
-            us(p.lat_us.mean),
-            us(q.lat_us.mean)
+            r.writers,
+            r.device_iops,
+            r.baseline_iops,
+            ratio(r.ratio, 2, ""),
+            us(r.device_mean_us),
+            us(r.baseline_mean_us)
         );
     }
 }

@@ -1,6 +1,8 @@
 //! The SLOG figures: the evidence gathered from a slog run and the directories it names
-//! (soaks, erases, power-loss checks), and the verdict judged from it.
+//! (soaks, erases, power-loss checks), the verdict judged from it, and the device beside its
+//! baseline.
 
+pub mod baseline;
 pub mod evidence;
 pub mod verdict;
 

@@ -27,18 +27,17 @@
 //!
 //! Record layout (4096 bytes, slot N at byte N × 4096): `SSDFPLP1`, then little-endian u64
 //! sequence number, slot, random value and Unix time in ns, random filler derived from the
-//! value, and a CRC-32 of everything before it in the last 4 bytes.
-//!
-//! A simulated drive keeps content tags instead of bytes, so on `sim:` targets a record is the
-//! tag of its (sequence, value). The writer saves the drive with what its cache still holds;
-//! `ssdfade sim power-cut TARGET` then cuts its power before `verify`.
+//! value, and a CRC-32 of everything before it in the last 4 bytes ([`crate::device::record`]).
+//! Records are written and read back through the device's record interface; a simulated drive
+//! recognises a record among those the listener says went to the slot, and keeps what its
+//! cache still holds when the writing ends (`ssdfade sim power-cut TARGET` then cuts its power
+//! before `verify`).
 
 mod client;
 mod listener;
 mod store;
 pub mod wire;
 
-use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -48,78 +47,15 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::device::{Readback, Storage};
-use crate::engine::AlignedBuf;
-use crate::pattern::{mix64, WriteContent};
+use crate::device::record::RecordReader;
+pub use crate::device::record::{decode, encode, Found, RecordId, RECORD};
 pub use crate::results::plp::{Loss, Outcome, VerifyReport, MIN_ACKNOWLEDGED};
 use client::Client;
 pub use listener::{listen, ListenRequest, Listening};
 pub use store::MAX_SLOTS;
 
-/// Bytes per record (and per slot).
-pub const RECORD: u64 = 4096;
-const MAGIC: &[u8; 8] = b"SSDFPLP1";
 /// The listener's default port (diskchecker's).
 pub const DEFAULT_PORT: u16 = 5400;
-
-/// One record's identity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RecordId {
-    pub seq: u64,
-    pub slot: u64,
-    pub value: u64,
-}
-
-/// Fills `buf` (RECORD bytes) with the record.
-pub fn encode(r: RecordId, unix_ns: u64, buf: &mut [u8]) {
-    let n = RECORD as usize;
-    buf[..8].copy_from_slice(MAGIC);
-    for (i, v) in [r.seq, r.slot, r.value, unix_ns].iter().enumerate() {
-        buf[8 + 8 * i..16 + 8 * i].copy_from_slice(&v.to_le_bytes());
-    }
-    ChaCha8Rng::seed_from_u64(r.value).fill_bytes(&mut buf[40..n - 4]);
-    let crc = crc32fast::hash(&buf[..n - 4]);
-    buf[n - 4..n].copy_from_slice(&crc.to_le_bytes());
-}
-
-/// What a slot holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Found {
-    /// A whole record.
-    Record(RecordId),
-    /// The magic is there but the checksum fails: a write cut half way.
-    Torn,
-    /// No record (never written, or the write did not survive).
-    Empty,
-}
-
-/// Reads a slot's bytes.
-pub fn decode(buf: &[u8]) -> Found {
-    let n = RECORD as usize;
-    if buf.len() < n || &buf[..8] != MAGIC {
-        return Found::Empty;
-    }
-    let crc = u32::from_le_bytes(buf[n - 4..n].try_into().expect("4 bytes"));
-    if crc32fast::hash(&buf[..n - 4]) != crc {
-        return Found::Torn;
-    }
-    let u = |i: usize| u64::from_le_bytes(buf[8 + 8 * i..16 + 8 * i].try_into().expect("8"));
-    Found::Record(RecordId {
-        seq: u(0),
-        slot: u(1),
-        value: u(2),
-    })
-}
-
-/// The content stamp a simulated drive keeps for a record.
-fn sim_stamp(seq: u64, value: u64) -> u64 {
-    mix64(seq ^ value.rotate_left(17))
-}
-
-/// The tag a simulated drive shows for a record's page.
-fn sim_tag(seq: u64, value: u64) -> u32 {
-    (mix64(sim_stamp(seq, value)) as u32) | 1
-}
 
 /// What the listener holds about one slot.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -181,13 +117,7 @@ pub fn write(
         },
         Some("the power-loss check"),
     )?;
-    let size = match &store {
-        Storage::File(t) => t.size,
-        Storage::Model(drive) => {
-            let spec = &drive.device().spec;
-            spec.size_bytes() / u64::from(spec.scale)
-        }
-    };
+    let size = store.size();
     if req.span.is_some_and(|s| s > MAX_SLOTS * RECORD) {
         crate::bad_input!(
             "--span is at most {} (a listener keeps {MAX_SLOTS} slots per session)",
@@ -217,7 +147,6 @@ pub fn write(
     };
     began(&report);
     let mut rng = ChaCha8Rng::seed_from_u64(req.seed);
-    let mut buf = AlignedBuf::new(RECORD as usize)?;
     let start = Instant::now();
     let mut seq = 0u64;
     let result = (|| -> anyhow::Result<()> {
@@ -230,45 +159,15 @@ pub fn write(
             };
             client.request(&format!("pre {} {} {}", r.seq, r.slot, r.value))?;
             report.records_written += 1;
-            match &mut store {
-                Storage::File(t) => {
-                    let now = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_nanos() as u64);
-                    encode(r, now, buf.as_mut_slice());
-                    t.file
-                        .write_all_at(buf.as_slice(), r.slot * RECORD)
-                        .with_context(|| format!("writing record {} at slot {}", r.seq, r.slot))?;
-                    if !req.no_flush {
-                        t.file
-                            .sync_data()
-                            .with_context(|| format!("flushing record {}", r.seq))?;
-                    }
-                }
-                Storage::Model(drive) => {
-                    let dev = drive.device_mut();
-                    let content = WriteContent {
-                        stamp: sim_stamp(r.seq, r.value),
-                        key: 0,
-                        pool_offset: 0,
-                        duplicate: false,
-                    };
-                    dev.write(r.slot * RECORD, RECORD, &content, 1.0);
-                    if !req.no_flush {
-                        dev.flush();
-                    }
-                }
-            }
+            store.put(r, !req.no_flush)?;
             client.request(&format!("post {} {} {}", r.seq, r.slot, r.value))?;
             report.records_acknowledged += 1;
         }
         Ok(())
     })();
     report.seconds = start.elapsed().as_secs_f64();
-    if let Storage::Model(mut drive) = store {
-        // Saved with its cache as it is: `ssdfade sim power-cut` decides what survives.
-        drive.save()?;
-    }
+    // Kept whatever the writing ended with.
+    store.close()?;
     result.with_context(|| {
         format!(
             "after {} acknowledged records (the listener keeps them: plp verify --token {})",
@@ -360,7 +259,7 @@ pub fn verify(target: &str, log: &str, token: &str) -> anyhow::Result<VerifyRepo
     let mut client = Client::connect(log)?;
     let dump = dump(&mut client, &wire::session_name(target), token, target)?;
     drop(client);
-    let read = reader(target)?;
+    let mut read = reader(target)?;
     let acknowledged = dump.slots.len() as u64;
     let mut report = VerifyReport {
         target: target.into(),
@@ -373,9 +272,8 @@ pub fn verify(target: &str, log: &str, token: &str) -> anyhow::Result<VerifyRepo
         min_acknowledged: MIN_ACKNOWLEDGED,
         ..Default::default()
     };
-    let mut buf = AlignedBuf::new(RECORD as usize)?;
     for (slot, l) in dump.slots {
-        let found = read_slot(&read, slot, &l, &mut buf)?;
+        let found = read_slot(read.as_mut(), slot, &l)?;
         let loss = |found: String| Loss {
             slot,
             seq: l.post_seq,
@@ -413,42 +311,24 @@ enum Slot {
     Other(String),
 }
 
-fn reader(target: &str) -> anyhow::Result<Readback> {
+fn reader(target: &str) -> anyhow::Result<Box<dyn RecordReader>> {
     crate::device::open(target)?.open_readback()
 }
 
-/// What a slot holds; a simulated drive's tag is matched against the records `log` names.
-fn read_slot(
-    reader: &Readback,
-    slot: u64,
-    log: &SlotLog,
-    buf: &mut AlignedBuf,
-) -> anyhow::Result<Slot> {
-    match reader {
-        Readback::File(t) => {
-            t.file
-                .read_exact_at(buf.as_mut_slice(), slot * RECORD)
-                .with_context(|| format!("reading slot {slot} of {}", t.path.display()))?;
-            Ok(match decode(buf.as_slice()) {
-                Found::Record(r) if r.slot == slot => Slot::Is((r.seq, r.value)),
-                Found::Record(r) => Slot::Other(format!("record {} of slot {}", r.seq, r.slot)),
-                Found::Torn => Slot::Torn,
-                Found::Empty => Slot::Other("no record".into()),
-            })
-        }
-        Readback::Model(dev) => {
-            let tag = dev.content_tag(slot as u32);
-            Ok(if tag == sim_tag(log.post_seq, log.post_value) {
-                Slot::Is((log.post_seq, log.post_value))
-            } else if log.pre_seq > 0 && tag == sim_tag(log.pre_seq, log.pre_value) {
-                Slot::Is((log.pre_seq, log.pre_value))
-            } else if tag == 0 {
-                Slot::Other("no record".into())
-            } else {
-                Slot::Other(format!("other content (tag {tag:08x})"))
-            })
-        }
+/// What a slot holds, among the records `log` says were written there.
+fn read_slot(reader: &mut dyn RecordReader, slot: u64, log: &SlotLog) -> anyhow::Result<Slot> {
+    let id = |seq, value| RecordId { seq, slot, value };
+    let mut written = vec![id(log.post_seq, log.post_value)];
+    if log.pre_seq > 0 {
+        written.push(id(log.pre_seq, log.pre_value));
     }
+    Ok(match reader.get(slot, &written)? {
+        Found::Record(r) if r.slot == slot => Slot::Is((r.seq, r.value)),
+        Found::Record(r) => Slot::Other(format!("record {} of slot {}", r.seq, r.slot)),
+        Found::Torn => Slot::Torn,
+        Found::Empty => Slot::Other("no record".into()),
+        Found::Other(what) => Slot::Other(what),
+    })
 }
 
 /// Writes `plp.json` into `out` (default `results/<UTC time>-<target name>-plp`).
