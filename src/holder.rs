@@ -103,7 +103,15 @@ mod tests {
             .arg("30")
             .spawn()
             .unwrap();
-        let text = describe(child.id());
+        // Its command line shows once it has exec'd.
+        let mut text = describe(child.id());
+        for _ in 0..500 {
+            if text.contains("sleep") {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            text = describe(child.id());
+        }
         child.kill().unwrap();
         child.wait().unwrap();
         assert!(text.contains("sleep 30"), "{text}");

@@ -489,6 +489,7 @@ mod tests {
             error_events: Vec::new(),
             bytes_written_total: 8_388_608,
             pacing: None,
+            stopped_s: None,
         };
         observer.sample(&sample);
         observer.steady_reached(&SteadyState {

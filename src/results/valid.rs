@@ -37,6 +37,14 @@ pub fn sample(s: &crate::stats::Sample) -> Result<(), String> {
             s.t_end_s, s.t_start_s
         ));
     }
+    if let Some(stopped) = s.stopped_s {
+        if !(0.0..=s.t_end_s - s.t_start_s).contains(&stopped) {
+            return Err(format!(
+                "stopped_s {stopped} is not within the interval's {} s",
+                s.t_end_s - s.t_start_s
+            ));
+        }
+    }
     latencies(&[
         ("lat_us", s.lat_us),
         ("read.lat_us", s.read.as_ref().and_then(|d| d.lat_us)),
