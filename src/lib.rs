@@ -14,6 +14,7 @@ pub mod erase;
 pub mod error;
 pub mod experiment;
 pub mod group;
+pub mod holder;
 pub mod metrics;
 pub mod observe;
 pub mod output;

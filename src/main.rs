@@ -1,5 +1,6 @@
 //! The `ssdfade` binary: parse the command line, run a command, map the outcome to an exit status
-//! (0 done, 1 run failed, 2 bad input or refused, 130 interrupted).
+//! (0 done, 1 run failed, 2 bad input or refused, 3 `soak --until-steady` ended at its limit
+//! without reaching steady state, 130 interrupted).
 
 use clap::error::ErrorKind;
 use clap::Parser;
@@ -32,6 +33,8 @@ fn main() {
         Err(e) => e.exit(),
     };
     ssdfade::observe::finish::install(Box::new(ssdfade::output::finish::ChartsAndReports));
+    // `soak --until-steady` that gave up: its run is complete, but not what was asked for.
+    let mut not_steady = false;
     let result = match &cli.command {
         Command::Measure(args) if args.preset.is_some() => commands::measure::preset(args),
         Command::Measure(args) if !args.run.more_targets.is_empty() => {
@@ -39,7 +42,10 @@ fn main() {
         }
         Command::Soak(args) if !args.run.more_targets.is_empty() => commands::soak::run_group(args),
         Command::Measure(args) => commands::measure::run(&args.run).map(|o| o.end),
-        Command::Soak(args) => commands::soak::run(args).map(|o| o.end),
+        Command::Soak(args) => commands::soak::run(args).map(|o| {
+            not_steady = commands::soak::gave_up(args, &o);
+            o.end
+        }),
         Command::Selftest(args) => commands::selftest::run(args).map(|()| RunEnd::Completed),
         Command::Sim(cmd) => commands::sim::run(cmd).map(|()| RunEnd::Completed),
         Command::Info(args) => {
@@ -62,6 +68,12 @@ fn main() {
         Command::Man(args) => commands::manual::man(args).map(|()| RunEnd::Completed),
     };
     let code = match result {
+        Ok(RunEnd::Completed) if not_steady => {
+            say(format_args!(
+                "ssdfade: --until-steady gave up: steady state was not reached before the limit (exit status 3); the run is kept"
+            ));
+            3
+        }
         Ok(RunEnd::Completed) => 0,
         Ok(RunEnd::Interrupted) => {
             let by = ssdfade::run::interrupted_by().map_or(String::new(), |s| format!(" ({s})"));

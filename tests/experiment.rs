@@ -238,6 +238,39 @@ fn sigkill_in_a_measure_an_erase_and_a_soak_then_resume_gives_the_same_experimen
     assert!((iops("recovered") - 4000.0).abs() <= 800.0, "{v}");
 }
 
+/// A byte-budgeted soak killed after a checkpoint and resumed writes what was left, exactly:
+/// the series is cut back to the saved drive and the budget counts only what the samples kept.
+#[test]
+fn a_soak_bytes_soak_killed_and_resumed_ends_at_exactly_its_budget() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("budget");
+    let budget: u64 = 6 << 30;
+    let mut cmd = vertex2_cmd(work.path(), "sim:vertex2-60g,scale=16", &dir);
+    cmd.args(["--soak-bytes", "6G", "--checkpoint", "2m"]);
+    let mut child = spawn(&mut cmd);
+    let soak = dir.join("04-soak");
+    wait_for(
+        "the soak to pass a checkpoint",
+        Duration::from_secs(300),
+        || {
+            std::fs::read_to_string(soak.join("samples.jsonl"))
+                .map(|t| t.lines().count() > 20)
+                .unwrap_or(false)
+        },
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(phase_status(&dir, "soak").as_deref(), Some("running"));
+    let v = json_ok(ssdfade(work.path()).arg("resume").arg(&dir).arg("--json"));
+    assert_eq!(v["status"], "completed");
+    let run = read_json(&soak.join("run.json"));
+    assert_eq!(run["resumes"].as_array().unwrap().len(), 1, "{run}");
+    let s = assert_series_continuous(&soak);
+    let written: u64 = s.iter().map(|x| x["bytes"].as_u64().unwrap()).sum();
+    assert_eq!(written, budget);
+    assert_eq!(run["summary"]["bytes"].as_u64(), Some(budget), "{run}");
+}
+
 #[test]
 fn ctrl_c_exits_130_and_the_experiment_resumes() {
     let work = tempfile::tempdir().unwrap();
@@ -319,6 +352,30 @@ fn resume_refuses_what_cannot_be_resumed() {
     assert!(refuse(&copy("future", &future), "schema").contains("schema version 99"));
     let other = pending.replace("SIM-vertex2-60g", "SIM-another-drive");
     assert!(refuse(&copy("other", &other), "other drive").contains("another drive"));
+}
+
+/// Two one-minute rounds cannot make the five a steady state needs: the soak gives up at its
+/// limit, keeps its run, and says so with its own exit status.
+#[test]
+fn soak_until_steady_that_gives_up_exits_3_and_keeps_its_run() {
+    let work = tempfile::tempdir().unwrap();
+    let out = ssdfade(work.path())
+        .args(["soak", "sim:vertex2-60g,scale=64", "--until-steady"])
+        .args(["--max-duration", "2m", "--ss-round", "1m", "--json"])
+        .args(["--out", "s"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "completed", "{v}");
+    assert_eq!(v["steady_state"]["reached"], false, "{v}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--until-steady gave up"));
+    assert!(work.path().join("s/run.json").exists());
 }
 
 #[test]
@@ -491,14 +548,17 @@ fn wsat_writes_four_drive_fills_in_one_minute_rounds() {
             .args(["--seed", "5", "--json", "--out", "wsat"]),
     );
     let rounds = v["rounds"].as_array().unwrap();
-    let last = rounds.last().unwrap();
+    // Four fills end mid-round: that fraction of a round is shown apart, never as a round.
+    let partial = &v["partial_round"];
+    assert!(partial["seconds"].as_f64().unwrap() < 59.0, "{partial}");
     assert!(
-        last["drive_fills"].as_f64().unwrap() >= 4.0 - 1e-3,
-        "{last}"
+        partial["drive_fills"].as_f64().unwrap() >= 4.0 - 1e-3,
+        "{partial}"
     );
+    let last = rounds.last().unwrap();
     assert!(rounds.len() > 100);
     let mut t = 0.0;
-    for r in &rounds[..rounds.len() - 1] {
+    for r in rounds {
         let end = r["t_end_s"].as_f64().unwrap();
         // A round ends with the simulator's batch that crosses the minute (1024 I/Os here).
         assert!((end - t - 60.0).abs() < 3.0, "rounds of a minute: {r}");

@@ -451,6 +451,79 @@ fn textfile_is_replaced_atomically_after_every_sample() {
     );
 }
 
+/// Kills the child it holds when dropped, so a failing test leaves no run behind.
+struct Reaped(std::process::Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Everything a client sends back before the server closes; Err when it kept the connection
+/// open for 20 s.
+fn answer_of(mut s: &std::net::TcpStream) -> std::io::Result<String> {
+    s.set_read_timeout(Some(Duration::from_secs(20)))?;
+    let mut text = Vec::new();
+    s.read_to_end(&mut text)?;
+    Ok(String::from_utf8_lossy(&text).into_owned())
+}
+
+#[test]
+fn the_metrics_endpoint_outlives_idle_floods_oversized_requests_and_a_low_open_file_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = format!("127.0.0.1:{}", free_port());
+    // 64 descriptors: a server that gives each idle client a descriptor runs out (EMFILE).
+    let _run = Reaped(
+        std::process::Command::new("sh")
+            .args(["-c", "ulimit -n 64 && exec \"$0\" \"$@\""])
+            .arg(env!("CARGO_BIN_EXE_ssdfade"))
+            .args(["measure", "t.img", "--size", "16M", "--qd", "1"])
+            .args([
+                "--duration",
+                "120s",
+                "--metrics-listen",
+                &addr,
+                "--out",
+                "run",
+            ])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    common::wait_for("the metrics endpoint", 30, || scrape(&addr).is_some());
+    let idle: Vec<std::net::TcpStream> = (0..200)
+        .map(|_| std::net::TcpStream::connect(&addr).unwrap())
+        .collect();
+    let mut refused = 0;
+    for (i, s) in idle.iter().enumerate() {
+        // Each is either refused at once or closed when it stays silent: none is left open.
+        let text = answer_of(s).unwrap_or_else(|e| panic!("idle client {i} kept open: {e}"));
+        if text.contains(" 503 ") {
+            refused += 1;
+        } else {
+            assert_eq!(text, "", "idle client {i}");
+        }
+    }
+    assert!(refused > 0, "200 idle clients and none refused");
+    drop(idle);
+    // A request head that never ends is cut off at its bound, with a status saying so.
+    let mut big = std::net::TcpStream::connect(&addr).unwrap();
+    let pad = format!(
+        "GET /metrics HTTP/1.0\r\nX-Pad: {}\r\n",
+        "a".repeat(64 << 10)
+    );
+    let _ = big.write_all(pad.as_bytes());
+    let text = answer_of(&big).expect("an oversized request kept open");
+    assert!(text.contains(" 431 "), "{text}");
+    // And the endpoint still answers a scraper.
+    let body = scrape(&addr).expect("the endpoint stopped answering");
+    assert!(body.contains("ssdfade_"), "{body}");
+}
+
 #[test]
 fn a_metrics_address_that_cannot_be_bound_refuses_before_anything_is_written() {
     let dir = tempfile::tempdir().unwrap();

@@ -376,3 +376,41 @@ fn a_hangup_interrupts_an_experiment_that_resumes_to_its_end() {
     assert_eq!(record["status"], "completed", "{record}");
     assert!(record.get("interrupted_by").is_none(), "{record}");
 }
+
+/// A run stopped with SIGSTOP and continued with SIGCONT: the seconds it was stopped are
+/// recorded as the tool's, on the intervals they fell in, and no interval reads as the drive
+/// doing nothing.
+#[test]
+fn a_run_stopped_and_continued_records_the_gap_as_its_own_not_the_drives() {
+    let work = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(work.path())
+        .args(["measure", "t.img", "--size", "32M", "--qd", "2"])
+        .args(["--interval", "1s", "--duration", "10s", "--out", "run"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let run = work.path().join("run");
+    wait_for_samples(&mut child, &run, 2);
+    signal(&child, nix::sys::signal::SIGSTOP);
+    std::thread::sleep(Duration::from_secs(5));
+    signal(&child, nix::sys::signal::SIGCONT);
+    assert!(child.wait().unwrap().success());
+    let samples = read_samples(&run).unwrap();
+    let stopped: f64 = samples.iter().filter_map(|s| s.stopped_s).sum();
+    assert!(
+        (4.0..7.0).contains(&stopped),
+        "stopped {stopped} s: {samples:?}"
+    );
+    for s in &samples {
+        let ran = s.t_end_s - s.t_start_s - s.stopped_s.unwrap_or(0.0);
+        if ran > 0.05 {
+            // Every interval with time to run saw the drive work, at its rate over that time.
+            assert!(s.iops > 0.0, "{s:?}");
+            assert!(
+                (s.iops - s.ops as f64 / ran).abs() <= 1e-6 * s.iops,
+                "{s:?}"
+            );
+        }
+    }
+}

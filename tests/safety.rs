@@ -596,3 +596,59 @@ fn outputs_never_land_among_or_over_files_the_tool_did_not_write() {
     run_ok(ssdfade(w).args(metrics).args(["m.prom", "--out", "m2"]));
     assert_eq!(std::fs::read_to_string(&keep).unwrap(), "mine");
 }
+
+/// A file that backs a loop device in use is refused like the loop device itself (the writes
+/// would land under whoever holds it), and `info` on the file names the loop device.
+#[test]
+fn a_file_backing_a_loop_device_in_use_is_refused_and_info_names_the_loop() {
+    if !root_or_skip("a_file_backing_a_loop_device_in_use_is_refused") {
+        return;
+    }
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let lo = Loop::new(16 << 20);
+    let backing = lo.backing();
+    let (file, dev) = (backing.to_str().unwrap(), lo.path.to_str().unwrap());
+    let info = run_ok(ssdfade(dir.path()).args(["info", file]));
+    assert!(
+        info.contains(&format!(
+            "backs the loop device {dev}, which is not mounted or held"
+        )),
+        "{info}"
+    );
+    // Held exclusively, as a mounted filesystem or mkfs would hold it.
+    let held = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL)
+        .open(&lo.path)
+        .unwrap();
+    let before = std::fs::read(&backing).unwrap();
+    let out = ssdfade(dir.path())
+        .args([
+            "measure",
+            file,
+            "--destroy-data",
+            file,
+            "--duration",
+            "1s",
+            "--out",
+            "run",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(dev) && err.contains("in use"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(!dir.path().join("run").exists());
+    assert!(
+        std::fs::read(&backing).unwrap() == before,
+        "the backing file was written"
+    );
+    let info = run_ok(ssdfade(dir.path()).args(["info", file]));
+    assert!(
+        info.contains(&format!("backs the loop device {dev}, which is in use")),
+        "{info}"
+    );
+    drop(held);
+}

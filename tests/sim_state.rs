@@ -295,7 +295,7 @@ fn a_second_command_on_a_held_state_file_is_refused_naming_the_holder() {
     make_drive(d, &target, "m0");
     let before = std::fs::read(d.join("held.sim")).unwrap();
     let held = SimDrive::open(&target).unwrap();
-    let me = format!("pid {}", std::process::id());
+    let me = format!("process {}", std::process::id());
     for args in [
         vec![
             "measure",

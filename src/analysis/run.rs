@@ -123,8 +123,10 @@ pub fn drawn_intervals(samples: &[Sample], interval: Duration) -> &[Sample] {
     }
 }
 
+/// An interval that ran its whole length: not cut short at the end of a run, and not one in
+/// which the tool itself was stopped (its rates cover less than the interval).
 pub(super) fn is_full(s: &Sample, interval: Duration) -> bool {
-    s.t_end_s - s.t_start_s >= 0.99 * interval.as_secs_f64()
+    s.t_end_s - s.t_start_s >= 0.99 * interval.as_secs_f64() && s.stopped_s.is_none()
 }
 
 /// The steady-state window of a run that reached steady state (SNIA PTS, see

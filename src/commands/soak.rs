@@ -63,3 +63,15 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
     }
     Ok(outcome)
 }
+
+/// True when `--until-steady` was asked for and the soak ended at its limit without reaching
+/// steady state: the run completed, but not as asked (exit status 3).
+pub fn gave_up(args: &SoakArgs, outcome: &Outcome) -> bool {
+    args.steady.until_steady
+        && outcome.end == RunEnd::Completed
+        && !outcome
+            .info
+            .steady_state
+            .as_ref()
+            .is_some_and(|s| s.reached)
+}

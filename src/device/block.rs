@@ -76,8 +76,9 @@ pub(super) fn open(req: &OpenRequest) -> anyhow::Result<Target> {
         // SAFETY: flock on a descriptor we own; the lock lives as long as the descriptor.
         if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
             bad_input!(
-                "{} is locked by another program (flock): stop it first",
-                path.display()
+                "{} is locked (flock) by {}: stop it first",
+                path.display(),
+                crate::holder::of_flock(&file)
             );
         }
     }

@@ -6,7 +6,7 @@ use std::fs::OpenOptions;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
-use super::lock::describe;
+use crate::holder::describe;
 
 /// `Some(who)` when the block device `path` (device number `rdev`) is held exclusively by
 /// someone else: an O_EXCL open of it fails with EBUSY. `who` names the processes that have it
@@ -22,7 +22,7 @@ pub fn exclusive_holder(path: &Path, rdev: u64) -> Option<String> {
     }
 }
 
-/// The processes other than this one that have device `rdev` open, described for a message.
+/// The processes that have device `rdev` open, described for a message.
 pub fn describe_openers(rdev: u64) -> String {
     let pids = openers(rdev);
     if pids.is_empty() {
@@ -33,16 +33,15 @@ pub fn describe_openers(rdev: u64) -> String {
     }
 }
 
-/// Pids (other than ours) with a descriptor on the block device `rdev`.
+/// Pids with a descriptor on the block device `rdev`, this process's too (a target named twice).
 pub fn openers(rdev: u64) -> Vec<u32> {
-    let me = std::process::id();
     let Ok(procs) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     let mut pids: Vec<u32> = procs
         .flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&pid| pid != me && has_open(pid, rdev))
+        .filter(|&pid| has_open(pid, rdev))
         .collect();
     pids.sort_unstable();
     pids

@@ -60,6 +60,9 @@ pub(super) fn create(req: &OpenRequest) -> anyhow::Result<Target> {
 
 /// Opens an existing file, refusing to overwrite data the user did not name.
 pub(super) fn open_existing(req: &OpenRequest, meta: &Metadata) -> anyhow::Result<Target> {
+    if req.writes {
+        super::loopback::ensure_file_unused(&req.path)?;
+    }
     let holds_data = meta.len() > 0;
     if req.writes && holds_data {
         match &req.destroy_data {

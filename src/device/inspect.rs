@@ -223,6 +223,8 @@ fn gather_file(target: &str, meta: &std::fs::Metadata) -> DriveInfo {
         write_cache: q("write_cache"),
         fua: q("fua").map(|v| v == "1"),
         backing_device: backing,
+        in_use: super::loopback::file_in_use(Path::new(target)),
+        notes: super::loopback::notes(Path::new(target)),
         wear: Wear::unknown(wear_note),
         ..Default::default()
     }

@@ -11,6 +11,7 @@ pub mod busy;
 mod file;
 pub mod inspect;
 pub mod lock;
+pub mod loopback;
 pub mod nvme;
 mod path;
 pub mod record;

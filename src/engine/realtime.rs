@@ -27,6 +27,9 @@ use crate::workload::{OnError, Rate, Workload};
 
 /// How often the driver looks at the interrupt flag while waiting.
 const POLL: Duration = Duration::from_millis(50);
+/// A wait of the sampler that overran by this much means the process itself was not running
+/// (SIGSTOP, a machine that would not schedule it): the time is marked as the tool's.
+const STOPPED: Duration = Duration::from_secs(2);
 
 /// State every worker of a run reads.
 struct Shared {
@@ -428,6 +431,7 @@ where
             finished_before: vec![0; workers],
             first: 0,
             pending: VecDeque::new(),
+            stopped: Vec::new(),
         };
         let result = sampler.run(start, workload, control, sink);
         // Whatever happened, make the workers stop and wait for them (the scope joins).
@@ -458,6 +462,8 @@ struct Sampler<'a> {
     /// Index of the interval `pending[0]` counts.
     first: u64,
     pending: VecDeque<IntervalStats>,
+    /// Spans (seconds from the start) in which the sampler found it had not been running.
+    stopped: Vec<(f64, f64)>,
 }
 
 impl Sampler<'_> {
@@ -476,8 +482,11 @@ impl Sampler<'_> {
             let until = deadline.map_or(boundary, |d| d.min(boundary));
             let mut interrupted = false;
             // Wait for the boundary, taking in the reports that arrive meanwhile.
+            let mut seen = Instant::now();
             while self.live.iter().any(|&l| l) {
                 let now = Instant::now();
+                self.note_stop(start, seen, now);
+                seen = now;
                 if now >= until {
                     break;
                 }
@@ -493,6 +502,10 @@ impl Sampler<'_> {
                     Err(RecvTimeoutError::Timeout) => {}
                     Err(RecvTimeoutError::Disconnected) => break,
                 }
+                // A wait that ran long while nothing arrived: the process was stopped.
+                let now = Instant::now();
+                self.note_stop(start, seen, now);
+                seen = now;
             }
             let all_done = !self.live.iter().any(|&l| l);
             let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
@@ -511,13 +524,15 @@ impl Sampler<'_> {
                 // Intervals the workers finished while this thread waited for a CPU keep their
                 // place on the grid; the last one ends with the run.
                 let mut buckets = std::mem::take(&mut self.pending);
-                let last = buckets.pop_back().unwrap_or_default();
-                for done in buckets {
+                let mut last = buckets.pop_back().unwrap_or_default();
+                for mut done in buckets {
                     let t_grid = (workload.interval * (self.first as u32 + 1)).as_secs_f64();
+                    done.stopped_s = self.stopped_within(t_prev, t_grid);
                     sink.interval(t_prev, t_grid, &done)?;
                     self.first += 1;
                     t_prev = t_grid;
                 }
+                last.stopped_s = self.stopped_within(t_prev, t_end.max(t_prev));
                 sink.interval(t_prev, t_end.max(t_prev), &last)?;
                 return Ok(if let Some(why) = self.shared.failure.get() {
                     RunEnd::Failed(why.clone())
@@ -529,11 +544,29 @@ impl Sampler<'_> {
             }
             self.collect(Until::Past(index));
             let t_end = (workload.interval * (index as u32 + 1)).as_secs_f64();
-            let done = self.pending.pop_front().unwrap_or_default();
+            let mut done = self.pending.pop_front().unwrap_or_default();
+            done.stopped_s = self.stopped_within(t_prev, t_end);
             sink.interval(t_prev, t_end, &done)?;
             self.first += 1;
             t_prev = t_end;
         }
+    }
+
+    /// Records `seen..now` as time the process was stopped when it is far longer than any
+    /// wait of the sampler (at most [`POLL`]) could take.
+    fn note_stop(&mut self, start: Instant, seen: Instant, now: Instant) {
+        if now.duration_since(seen) > POLL + STOPPED {
+            let at = |t: Instant| t.saturating_duration_since(start).as_secs_f64();
+            self.stopped.push((at(seen), at(now)));
+        }
+    }
+
+    /// Seconds of `t0..t1` in which the process was stopped.
+    fn stopped_within(&self, t0: f64, t1: f64) -> f64 {
+        self.stopped
+            .iter()
+            .map(|&(a, b)| (b.min(t1) - a.max(t0)).max(0.0))
+            .sum()
     }
 
     /// Takes in reports until every live worker is done with what `until` names.

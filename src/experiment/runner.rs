@@ -323,8 +323,9 @@ fn lock(dir: &Path) -> anyhow::Result<std::fs::File> {
     // SAFETY: flock on a descriptor we own; the lock lives as long as the returned file.
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
         bad_input!(
-            "{} is in use by another ssdfade process: wait for it to end (or stop it) first",
-            dir.display()
+            "{} is in use by another ssdfade process, {}: wait for it to end (or stop it) first",
+            dir.display(),
+            crate::holder::of_flock(&file)
         );
     }
     Ok(file)

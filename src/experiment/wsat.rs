@@ -41,25 +41,28 @@ pub fn phases(
     ]
 }
 
-/// One round of the curve.
-fn rounds(dir: &Path, record: &ExperimentRecord) -> Vec<Value> {
+/// The rounds of the curve, and apart from them a partial last one (the byte budget or the
+/// time limit reached, or an interruption, before the round's end), which is not a round.
+fn rounds(dir: &Path, record: &ExperimentRecord) -> (Vec<Value>, Option<Value>) {
     let capacity = record.identity.size_bytes.unwrap_or(0).max(1) as f64;
     let Some(sub) = record.phase("wsat").and_then(|p| p.dir.clone()) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
-    read_samples(&dir.join(sub))
-        .unwrap_or_default()
-        .iter()
-        .map(|s| {
-            json!({
-                "index": s.index,
-                "t_end_s": s.t_end_s,
-                "iops": s.iops,
-                "tgbw_bytes": s.bytes_written_total,
-                "drive_fills": s.bytes_written_total as f64 / capacity,
-            })
+    let samples = read_samples(&dir.join(sub)).unwrap_or_default();
+    let round = Duration::from_secs_f64(record.options.ss_round_s);
+    let full = crate::analysis::drawn_intervals(&samples, round);
+    let row = |s: &crate::stats::Sample| {
+        json!({
+            "index": s.index,
+            "t_end_s": s.t_end_s,
+            "seconds": s.t_end_s - s.t_start_s,
+            "iops": s.iops,
+            "tgbw_bytes": s.bytes_written_total,
+            "drive_fills": s.bytes_written_total as f64 / capacity,
         })
-        .collect()
+    };
+    let partial = samples[full.len()..].first().map(row);
+    (full.iter().map(row).collect(), partial)
 }
 
 pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
@@ -67,12 +70,13 @@ pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
         .phase("wsat")
         .and_then(|p| p.headline.as_ref())
         .and_then(|h| h.steady_state.clone());
-    json!({ "rounds": rounds(dir, record), "steady_state": steady })
+    let (rounds, partial) = rounds(dir, record);
+    json!({ "rounds": rounds, "partial_round": partial, "steady_state": steady })
 }
 
 /// At most 16 rounds, evenly spread and always the first and the last.
 pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
-    let all = rounds(dir, record);
+    let (all, partial) = rounds(dir, record);
     let mut out = format!(
         "  {:>6} {:>10} {:>10} {:>12} {:>12}\n",
         "round", "time", "IOPS", "TGBW GB", "drive fills"
@@ -92,6 +96,14 @@ pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
             r["iops"].as_f64().unwrap_or(0.0),
             r["tgbw_bytes"].as_f64().unwrap_or(0.0) / 1e9,
             r["drive_fills"].as_f64().unwrap_or(0.0)
+        ));
+    }
+    if let Some(p) = partial {
+        out.push_str(&format!(
+            "  and a partial last round of {:.1} s ({:.0} IOPS, {:.2} drive fills by its end), not counted as a round\n",
+            p["seconds"].as_f64().unwrap_or(0.0),
+            p["iops"].as_f64().unwrap_or(0.0),
+            p["drive_fills"].as_f64().unwrap_or(0.0)
         ));
     }
     if let Some(s) = record

@@ -215,7 +215,7 @@ impl Exporter {
             textfile: textfile.map(Path::to_path_buf),
             textfile_lock: Mutex::new(()),
             consistent: Mutex::new(()),
-            listen_addr: http.as_ref().and_then(|h| h.server_addr().to_ip()),
+            listen_addr: http.as_ref().and_then(|h| h.local_addr().ok()),
         });
         if let Some(http) = http {
             server::serve(http, Arc::downgrade(&exporter))?;
@@ -489,6 +489,7 @@ mod tests {
             error_events: Vec::new(),
             bytes_written_total: 8_388_608,
             pacing: None,
+            stopped_s: None,
         };
         observer.sample(&sample);
         observer.steady_reached(&SteadyState {

@@ -1,45 +1,207 @@
-//! The `/metrics` endpoint: one route on a small HTTP server in a background thread.
+//! The `/metrics` endpoint: one route on a small HTTP server in a background thread, built to
+//! outlive hostile clients. It serves at most [`MAX_CONNECTIONS`] at once (more are answered
+//! `503` and closed, never by running out of descriptors), gives a client [`TIMEOUT`] to send a
+//! request of at most [`MAX_REQUEST`] bytes, and keeps listening when `accept` fails (EMFILE, a
+//! reset), so neither a slow scraper nor a descriptor shortage stops the endpoint or the run.
 
-use std::sync::Weak;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
 
 use super::Exporter;
 
+/// Connections answered at once; one more is refused with `503`.
+pub const MAX_CONNECTIONS: usize = 16;
+/// The longest request head read; a longer one is answered `431`.
+pub const MAX_REQUEST: usize = 8 * 1024;
+/// A client has this long to send its request (and to take the answer).
+pub const TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Binds `addr` (`ADDR:PORT`); an address that cannot be bound is bad input.
-pub(super) fn bind(addr: &str) -> anyhow::Result<tiny_http::Server> {
-    match tiny_http::Server::http(addr) {
-        Ok(server) => Ok(server),
+pub(super) fn bind(addr: &str) -> anyhow::Result<TcpListener> {
+    match TcpListener::bind(addr) {
+        Ok(listener) => Ok(listener),
         Err(e) => crate::bad_input!(
             "--metrics-listen {addr}: cannot listen there ({e}); give ADDR:PORT of a free local port, e.g. 127.0.0.1:9477"
         ),
     }
 }
 
-/// Answers `GET /metrics` with the exposition text, anything else with 404, until the process
-/// ends (or the exporter is gone).
-pub(super) fn serve(http: tiny_http::Server, exporter: Weak<Exporter>) -> anyhow::Result<()> {
+/// Answers `GET /metrics` with the exposition text, anything else with an error status, until
+/// the process ends (or the exporter is gone).
+pub(super) fn serve(listener: TcpListener, exporter: Weak<Exporter>) -> anyhow::Result<()> {
     std::thread::Builder::new()
         .name("metrics".into())
-        .spawn(move || {
-            for request in http.incoming_requests() {
-                let Some(exporter) = exporter.upgrade() else {
-                    break;
-                };
-                let path = request.url().split('?').next().unwrap_or("");
-                let response = if path == "/metrics" {
-                    tiny_http::Response::from_string(exporter.encode()).with_header(
-                        tiny_http::Header::from_bytes(
-                            "Content-Type",
-                            "application/openmetrics-text; version=1.0.0; charset=utf-8",
-                        )
-                        .expect("static header"),
-                    )
-                } else {
-                    tiny_http::Response::from_string("ssdfade: metrics are on /metrics\n")
-                        .with_status_code(404)
-                };
-                // A scraper that hung up is its own problem.
-                let _ = request.respond(response);
-            }
-        })?;
+        .spawn(move || accept_loop(&listener, &exporter))?;
     Ok(())
+}
+
+fn accept_loop(listener: &TcpListener, exporter: &Weak<Exporter>) {
+    let open = Arc::new(AtomicUsize::new(0));
+    let mut last_complaint: Option<Instant> = None;
+    loop {
+        let (stream, peer) = match listener.accept() {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of descriptors or memory, or a connection reset before it was taken:
+                // the endpoint keeps going and says so, at most once a minute.
+                if last_complaint.is_none_or(|t| t.elapsed() > Duration::from_secs(60)) {
+                    crate::note!(
+                        "ssdfade: metrics endpoint cannot take a connection: {e} (still listening)"
+                    );
+                    last_complaint = Some(Instant::now());
+                }
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            }
+        };
+        if exporter.strong_count() == 0 {
+            break;
+        }
+        if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+            let busy = format!("{MAX_CONNECTIONS} connections are open; try again when one ends");
+            respond(&stream, "503 Service Unavailable", "text/plain", &busy);
+            continue;
+        }
+        let slot = Slot::take(&open);
+        let exporter = exporter.clone();
+        let spawned = std::thread::Builder::new()
+            .name("metrics-client".into())
+            .spawn(move || {
+                let _slot = slot;
+                answer(stream, &exporter);
+            });
+        if let Err(e) = spawned {
+            // The closure (with its slot and the connection) was dropped.
+            crate::note!("ssdfade: metrics endpoint cannot serve {peer}: {e}");
+        }
+    }
+}
+
+/// One connection being served, counted until dropped.
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    fn take(open: &Arc<AtomicUsize>) -> Self {
+        open.fetch_add(1, Ordering::SeqCst);
+        Slot(open.clone())
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Reads one bounded request within [`TIMEOUT`] and answers it; the connection then closes.
+fn answer(stream: TcpStream, exporter: &Weak<Exporter>) {
+    if stream.set_read_timeout(Some(TIMEOUT)).is_err()
+        || stream.set_write_timeout(Some(TIMEOUT)).is_err()
+    {
+        return;
+    }
+    let head = match read_head(&stream) {
+        Head::Complete(head) => head,
+        Head::TooLong => {
+            let why = format!("a request head is at most {MAX_REQUEST} bytes");
+            respond(
+                &stream,
+                "431 Request Header Fields Too Large",
+                "text/plain",
+                &why,
+            );
+            return drain(&stream);
+        }
+        Head::Gone => return,
+    };
+    let line = head.lines().next().unwrap_or("");
+    let mut words = line.split(' ');
+    let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+    if method != "GET" {
+        return respond(
+            &stream,
+            "405 Method Not Allowed",
+            "text/plain",
+            "ssdfade: GET /metrics",
+        );
+    }
+    if target.split('?').next() != Some("/metrics") {
+        return respond(
+            &stream,
+            "404 Not Found",
+            "text/plain",
+            "ssdfade: metrics are on /metrics",
+        );
+    }
+    let Some(exporter) = exporter.upgrade() else {
+        return;
+    };
+    respond(
+        &stream,
+        "200 OK",
+        "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        &exporter.encode(),
+    );
+}
+
+enum Head {
+    Complete(String),
+    TooLong,
+    /// The client hung up, went silent or dawdled past [`TIMEOUT`].
+    Gone,
+}
+
+/// The request up to its blank line, read with a bound on size and on total time (a client
+/// trickling a byte at a time is cut off like a silent one).
+fn read_head(mut stream: &TcpStream) -> Head {
+    let deadline = Instant::now() + TIMEOUT;
+    let mut head = Vec::with_capacity(512);
+    let mut buf = [0u8; 1024];
+    loop {
+        let ends =
+            |h: &[u8]| h.windows(4).any(|w| w == b"\r\n\r\n") || h.windows(2).any(|w| w == b"\n\n");
+        if ends(&head) {
+            return Head::Complete(String::from_utf8_lossy(&head).into_owned());
+        }
+        if head.len() > MAX_REQUEST {
+            return Head::TooLong;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return Head::Gone;
+        }
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => return Head::Gone,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// Writes a whole HTTP/1.1 answer; a client that hung up is its own problem.
+fn respond(mut stream: &TcpStream, status: &str, content_type: &str, body: &str) {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream
+        .write_all(head.as_bytes())
+        .and_then(|()| stream.write_all(body.as_bytes()))
+        .and_then(|()| stream.flush());
+}
+
+/// Reads and drops what the client still sends (a bounded amount, for a second) before the
+/// connection closes, so that the answer reaches it rather than a reset.
+fn drain(mut stream: &TcpStream) {
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+    let mut buf = [0u8; 4096];
+    for _ in 0..64 {
+        if matches!(stream.read(&mut buf), Ok(0) | Err(_)) {
+            break;
+        }
+    }
 }

@@ -290,8 +290,8 @@ fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
     Some(WsatChart {
         title: format!("Write saturation (SNIA WSAT) — {}", device_name(run)),
         subtitle: workload_line(&run.info.workload),
-        rounds: run
-            .samples
+        // A partial last round (the byte budget reached mid-round) is not a round.
+        rounds: analysis::drawn_intervals(&run.samples, run.info.workload.interval)
             .iter()
             .map(|s| WsatRound {
                 t_s: s.t_end_s,

@@ -144,5 +144,18 @@ pub fn read_info(dir: &Path) -> anyhow::Result<RunInfo> {
     let info: RunInfo =
         serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
     super::version::check(&path, info.schema_version, SCHEMA_VERSION)?;
+    if let Some(s) = &info.summary {
+        let lats = [
+            ("summary.lat_us", s.lat_us),
+            ("summary.read_lat_us", s.read_lat_us),
+            ("summary.write_lat_us", s.write_lat_us),
+        ];
+        if let Err(why) = super::valid::latencies(&lats) {
+            crate::bad_input!(
+                "{} is corrupt ({why}): the record was edited or is damaged",
+                path.display()
+            );
+        }
+    }
     Ok(info)
 }

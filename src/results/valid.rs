@@ -37,28 +37,52 @@ pub fn sample(s: &crate::stats::Sample) -> Result<(), String> {
             s.t_end_s, s.t_start_s
         ));
     }
-    let lats = [
+    if let Some(stopped) = s.stopped_s {
+        if !(0.0..=s.t_end_s - s.t_start_s).contains(&stopped) {
+            return Err(format!(
+                "stopped_s {stopped} is not within the interval's {} s",
+                s.t_end_s - s.t_start_s
+            ));
+        }
+    }
+    latencies(&[
         ("lat_us", s.lat_us),
         ("read.lat_us", s.read.as_ref().and_then(|d| d.lat_us)),
         ("write.lat_us", s.write.as_ref().and_then(|d| d.lat_us)),
-    ];
+    ])?;
+    for (name, v) in [("iops", s.iops), ("mb_per_s", s.mb_per_s)] {
+        if !v.is_finite() || v < 0.0 {
+            return Err(format!("{name} is {v}, not a rate"));
+        }
+    }
+    Ok(())
+}
+
+/// Latency figures as measured: finite, not negative, the mean and every percentile at most
+/// the maximum and the percentiles in order (no table can then show a p99 above its max).
+pub fn latencies(lats: &[(&str, Option<crate::stats::LatencySummary>)]) -> Result<(), String> {
     for (name, lat) in lats {
         let Some(l) = lat else { continue };
-        for (what, v) in [
+        let figures = [
             ("mean", l.mean),
             ("p50", l.p50),
             ("p99", l.p99),
             ("p999", l.p999),
             ("max", l.max),
-        ] {
+        ];
+        for (what, v) in figures {
             if !v.is_finite() || v < 0.0 {
                 return Err(format!("{name}.{what} is {v}, not a latency"));
             }
+            if v > l.max {
+                return Err(format!("{name}.{what} {v} is above {name}.max {}", l.max));
+            }
         }
-    }
-    for (name, v) in [("iops", s.iops), ("mb_per_s", s.mb_per_s)] {
-        if !v.is_finite() || v < 0.0 {
-            return Err(format!("{name} is {v}, not a rate"));
+        if !(l.p50 <= l.p99 && l.p99 <= l.p999) {
+            return Err(format!(
+                "{name}: p50 {} p99 {} p999 {} are not in order",
+                l.p50, l.p99, l.p999
+            ));
         }
     }
     Ok(())
@@ -82,5 +106,26 @@ mod tests {
             );
         }
         assert!(period("interval_s", 0.0).is_err());
+    }
+
+    #[test]
+    fn a_mean_or_percentile_above_the_maximum_is_refused() {
+        let l = |mean, p50, p99, p999, max| crate::stats::LatencySummary {
+            mean,
+            p50,
+            p99,
+            p999,
+            max,
+        };
+        assert!(latencies(&[("lat_us", Some(l(10.0, 8.0, 20.0, 30.0, 30.0)))]).is_ok());
+        for bad in [
+            l(31.0, 8.0, 20.0, 30.0, 30.0),
+            l(10.0, 8.0, 31.0, 30.0, 30.0),
+            l(10.0, 8.0, 20.0, 30.5, 30.0),
+            l(10.0, 21.0, 20.0, 30.0, 30.0),
+        ] {
+            let why = latencies(&[("write.lat_us", Some(bad))]).unwrap_err();
+            assert!(why.starts_with("write.lat_us"), "{why}");
+        }
     }
 }

@@ -226,31 +226,6 @@ fn open_or_create(path: &Path) -> anyhow::Result<(File, bool)> {
 
 /// Who holds the lock on the file `meta` describes: "pid N (command line)", from /proc/locks.
 fn holder(meta: &std::fs::Metadata) -> String {
-    let (major, minor) = (libc::major(meta.dev()), libc::minor(meta.dev()));
-    let wanted = format!("{major:02x}:{minor:02x}:{}", meta.ino());
-    let locks = std::fs::read_to_string("/proc/locks").unwrap_or_default();
-    let pid = locks.lines().find_map(|line| {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        // "1: FLOCK  ADVISORY  WRITE 12345 fd:01:1234 0 EOF" (waiters have "->" after the id).
-        let at = fields.iter().position(|f| *f == "FLOCK")?;
-        (fields.get(at + 4) == Some(&wanted.as_str()))
-            .then(|| fields.get(at + 3)?.parse::<u32>().ok())
-            .flatten()
-    });
-    match pid {
-        Some(pid) => {
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            let words: Vec<String> = cmdline
-                .split(|&b| b == 0)
-                .filter(|w| !w.is_empty())
-                .map(|w| String::from_utf8_lossy(w).into_owned())
-                .collect();
-            if words.is_empty() {
-                format!("pid {pid}")
-            } else {
-                format!("pid {pid} ({})", words.join(" "))
-            }
-        }
-        None => "another process".into(),
-    }
+    crate::holder::flock_holder(meta.dev(), meta.ino())
+        .map_or_else(|| "another process".into(), crate::holder::describe)
 }

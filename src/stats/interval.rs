@@ -125,6 +125,9 @@ pub struct IntervalStats {
     pub error_events: Vec<ErrorEvent>,
     /// How far behind an issue rate's schedule the I/Os went (empty without a rate).
     pub pacing: super::Pacing,
+    /// Seconds of the interval in which ssdfade itself was not running (SIGSTOP, a machine
+    /// too busy to schedule it): set by the sampler, not the workers.
+    pub stopped_s: f64,
 }
 
 impl IntervalStats {
@@ -171,6 +174,7 @@ impl IntervalStats {
         self.errors = 0;
         self.error_events.clear();
         self.pacing = super::Pacing::default();
+        self.stopped_s = 0.0;
     }
 
     /// Reads and writes together.

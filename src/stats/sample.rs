@@ -94,6 +94,11 @@ pub struct Sample {
     /// Under an issue rate: how far behind the schedule this interval's I/Os were issued.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pacing: Option<super::PacingSummary>,
+    /// Seconds of this interval in which ssdfade itself was stopped (SIGSTOP and SIGCONT, a
+    /// machine that did not schedule it): the gap is the tool's, not the drive's. The rates are
+    /// over the time it ran, and the interval is not a full one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_s: Option<f64>,
 }
 
 impl Sample {
@@ -105,7 +110,9 @@ impl Sample {
         stats: &IntervalStats,
         bytes_written_before: u64,
     ) -> Self {
-        let seconds = t_end_s - t_start_s;
+        // The time the tool was stopped is nobody's throughput.
+        let stopped = stats.stopped_s.clamp(0.0, (t_end_s - t_start_s).max(0.0));
+        let seconds = t_end_s - t_start_s - stopped;
         let mut both = stats.write.clone();
         both.merge(&stats.read);
         let dir = |d: &DirStats| (d.ops > 0).then(|| DirSample::of(d, seconds));
@@ -124,6 +131,7 @@ impl Sample {
             error_events: stats.error_events.clone(),
             bytes_written_total: bytes_written_before + stats.write.bytes,
             pacing: super::PacingSummary::of(&stats.pacing),
+            stopped_s: (stopped > 0.0).then_some(stopped),
         }
     }
 }

@@ -243,6 +243,7 @@ mod tests {
                     error_events: Vec::new(),
                     bytes_written_total: total,
                     pacing: None,
+                    stopped_s: None,
                 }
             })
             .collect()
