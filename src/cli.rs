@@ -484,6 +484,16 @@ pub struct AccessArgs {
     /// Issue at most this many bytes per second (fio's rate), e.g. 40M.
     #[arg(long, value_parser = parse_size)]
     pub rate: Option<u64>,
+    /// Data verification: every written block carries its offset, write generation and a
+    /// checksum; bad blocks found make the run fail (exit 1). See docs/verify.md.
+    #[arg(long)]
+    pub verify: bool,
+    /// Read back a sample of written blocks this often during the run (implies --verify).
+    #[arg(long, value_parser = parse_positive_duration)]
+    pub verify_every: Option<Duration>,
+    /// Read back every written block when the run ends (implies --verify).
+    #[arg(long)]
+    pub verify_end: bool,
 }
 
 impl AccessArgs {
@@ -506,6 +516,12 @@ impl AccessArgs {
                 .rate_iops
                 .map(Rate::Iops)
                 .or(self.rate.map(Rate::BytesPerS)),
+            verify: (self.verify || self.verify_every.is_some() || self.verify_end).then_some(
+                crate::workload::VerifyOptions {
+                    every: self.verify_every,
+                    end: self.verify_end,
+                },
+            ),
         }
     }
 }

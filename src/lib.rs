@@ -27,4 +27,5 @@ pub mod slog;
 pub mod stats;
 
 pub mod units;
+pub mod verify;
 pub mod workload;

@@ -3,6 +3,7 @@
 
 pub mod distribution;
 pub mod memory;
+pub mod verify;
 
 use std::time::Duration;
 
@@ -11,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::bad_input;
 use crate::pattern::Pattern;
 pub use distribution::{Distribution, SpanStart};
+pub use verify::VerifyOptions;
 
 /// The shortest sample period: below it the clock reads and bookkeeping dominate the interval.
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
@@ -55,6 +57,9 @@ pub struct WorkloadSpec {
     /// `None`: as fast as the device goes (closed loop).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
+    /// Data verification (`--verify`…), if asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<VerifyOptions>,
 }
 
 /// An issue rate per target (fio's `rate_iops` / `rate`): I/O n is due at start + n / rate,
@@ -105,6 +110,7 @@ impl Default for WorkloadSpec {
             refill: false,
             on_error: OnError::Stop,
             rate: None,
+            verify: None,
         }
     }
 }
@@ -138,6 +144,7 @@ impl WorkloadSpec {
             refill: self.refill,
             on_error: self.on_error,
             rate: self.rate,
+            verify: self.verify,
         }
     }
 }
@@ -190,6 +197,9 @@ pub struct Workload {
     /// Issue rate; `None`: closed loop, as fast as the target goes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
+    /// Data verification (`--verify`…), if asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<VerifyOptions>,
 }
 
 /// The defaults of [`WorkloadSpec`] on an empty target (span 0: set it), one-second intervals,
@@ -214,6 +224,7 @@ impl Default for Workload {
             refill: spec.refill,
             on_error: spec.on_error,
             rate: spec.rate,
+            verify: spec.verify,
         }
     }
 }
@@ -314,6 +325,7 @@ impl Workload {
             );
         }
         self.validate_rate()?;
+        self.validate_verify()?;
         Ok(())
     }
 

@@ -99,6 +99,23 @@ pub enum Readback {
     Model(Box<SimDevice>),
 }
 
+impl Readback {
+    /// A reader of the blocks a run of `w` made with `--verify` wrote, for `v`.
+    pub fn block_reader(
+        self,
+        w: &crate::workload::Workload,
+        v: &crate::verify::Verifier,
+    ) -> anyhow::Result<Box<dyn crate::verify::BlockReader>> {
+        Ok(match self {
+            Readback::File(target) => Box::new(crate::engine::verifying::FileReader::new(
+                std::sync::Arc::new(*target),
+                w.bs,
+            )?),
+            Readback::Model(device) => Box::new(crate::sim::verify::SimReader::new(device, w, v)),
+        })
+    }
+}
+
 /// One target, whatever it is.
 pub trait Device {
     /// The target as the user wrote it.
