@@ -71,10 +71,27 @@ pub enum Command {
     /// Write the samples of a run, an experiment or a group as one table (CSV or JSON lines),
     /// units in the column names, for a spreadsheet or a script.
     Export(ExportArgs),
+    /// Check, reading only, every block a run made with --verify wrote: lost, misdirected,
+    /// corrupt and unreadable blocks, with their offsets; exit 1 when any is found.
+    Verify(VerifyArgs),
     /// Print the shell completion script for bash, zsh or fish.
     Completions(CompletionsArgs),
     /// Print the man page of ssdfade or of one command (roff), or write them all to a folder.
     Man(ManArgs),
+}
+
+/// Options of `verify`.
+#[derive(Args, Debug, Clone)]
+pub struct VerifyArgs {
+    /// The file, block device or `sim:…,state=FILE` drive the run wrote to.
+    pub target: String,
+    /// The run directory (made with --verify): its run.json and verify.map say what each
+    /// block should hold.
+    #[arg(long, value_name = "DIR")]
+    pub from: PathBuf,
+    /// Print the findings as JSON instead of the summary.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `export`.

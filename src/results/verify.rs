@@ -128,6 +128,56 @@ impl VerifyReport {
     }
 }
 
+impl Finding {
+    /// One line: kind, offset and what was found there.
+    pub fn line(&self) -> String {
+        let what = match self.kind {
+            FindingKind::Lost => format!(
+                "holds generation {} instead of {}",
+                self.found_generation.unwrap_or(0),
+                self.expected_generation
+            ),
+            FindingKind::Misdirected => format!(
+                "holds the write for offset {} (generation {})",
+                self.found_offset.unwrap_or(0),
+                self.found_generation.unwrap_or(0)
+            ),
+            FindingKind::Corrupt => format!(
+                "checksum does not match (generation {} expected)",
+                self.expected_generation
+            ),
+            FindingKind::Unreadable => {
+                format!("cannot be read: {}", self.error.as_deref().unwrap_or("?"))
+            }
+        };
+        format!(
+            "{:<11} offset {} (0x{:x}): {what}",
+            self.kind.as_str(),
+            self.offset,
+            self.offset
+        )
+    }
+}
+
+impl VerifyReport {
+    /// The summary line and the first `listed` findings, one per line.
+    pub fn text(&self, listed: usize) -> String {
+        let mut out = format!("{}
+", self.line());
+        for f in self.findings.iter().take(listed) {
+            out.push_str(&format!("  {}
+", f.line()));
+        }
+        let more = self.counts.total().saturating_sub(listed as u64);
+        if more > 0 && !self.findings.is_empty() {
+            out.push_str(&format!(
+                "  … and {more} more (run.json, or ssdfade verify --json)\n"
+            ));
+        }
+        out
+    }
+}
+
 /// Saves the generation of every block (little-endian u32 each, trailing unwritten blocks
 /// left out) as `dir/verify.map`.
 pub fn save_map(dir: &Path, generations: &[u32]) -> anyhow::Result<()> {
