@@ -44,8 +44,7 @@ impl Engine for ThreadsEngine {
         verifying::checked(&self.target, w, control, || {
             drive(w, control, sink, w.qd as usize, |id, stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
-                let pattern =
-                    PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
+                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
                 worker(fd, w.bs as usize, offsets, pattern, verify, stats);
             })
         })

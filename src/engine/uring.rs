@@ -79,10 +79,8 @@ impl Engine for UringEngine {
         verifying::checked(&self.target, w, control, || {
             drive(w, control, sink, 1, |id, stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
-                let pattern =
-                    PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
-                let submitter =
-                    Submitter::new(fd, w.bs as usize, w.qd as usize, offsets, pattern);
+                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
+                let submitter = Submitter::new(fd, w.bs as usize, w.qd as usize, offsets, pattern);
                 match submitter {
                     Ok(s) => s.verified(control.verify.clone()).run(stats),
                     Err(e) => ring_failure(stats, &e),

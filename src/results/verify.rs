@@ -42,7 +42,7 @@ impl FindingKind {
 }
 
 /// One bad block.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Finding {
     pub kind: FindingKind,
     /// Byte offset of the block on the target.
@@ -61,7 +61,9 @@ pub struct Finding {
 }
 
 /// Findings by kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct FindingCounts {
     pub lost: u64,
     pub misdirected: u64,
@@ -162,11 +164,17 @@ impl Finding {
 impl VerifyReport {
     /// The summary line and the first `listed` findings, one per line.
     pub fn text(&self, listed: usize) -> String {
-        let mut out = format!("{}
-", self.line());
+        let mut out = format!(
+            "{}
+",
+            self.line()
+        );
         for f in self.findings.iter().take(listed) {
-            out.push_str(&format!("  {}
-", f.line()));
+            out.push_str(&format!(
+                "  {}
+",
+                f.line()
+            ));
         }
         let more = self.counts.total().saturating_sub(listed as u64);
         if more > 0 && !self.findings.is_empty() {
@@ -228,7 +236,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let map = vec![3, 0, 7, 1, 0, 0];
         save_map(dir.path(), &map).unwrap();
-        assert_eq!(std::fs::metadata(dir.path().join(MAP_FILE)).unwrap().len(), 16);
+        assert_eq!(
+            std::fs::metadata(dir.path().join(MAP_FILE)).unwrap().len(),
+            16
+        );
         assert_eq!(load_map(dir.path(), 6).unwrap(), map);
         assert!(load_map(dir.path(), 3).is_err());
     }

@@ -41,6 +41,12 @@ pub(super) fn finish(
 /// Checks every block the run in `dir` wrote on `target`, reading only: what each block
 /// should hold comes from the run's record and its `verify.map`. `stop` ends the pass early.
 pub fn verify_run(target: &str, dir: &Path, stop: &AtomicBool) -> anyhow::Result<VerifyReport> {
+    if !dir.join(crate::results::run::FILE).is_file() {
+        crate::bad_input!(
+            "{} holds no run.json: name the run directory of a run made with --verify",
+            dir.display()
+        );
+    }
     let info = crate::results::read_info(dir)?;
     let w = &info.workload;
     if w.verify.is_none() {
@@ -49,9 +55,8 @@ pub fn verify_run(target: &str, dir: &Path, stop: &AtomicBool) -> anyhow::Result
             dir.display()
         );
     }
-    let map = load_map(dir, Verifier::blocks_of(w)).map_err(|e| {
-        crate::error::BadInput(format!("{e:#}"))
-    })?;
+    let map = load_map(dir, Verifier::blocks_of(w))
+        .map_err(|e| crate::error::BadInput(format!("{e:#}")))?;
     let v = Verifier::with_map(w, &map);
     let device = crate::device::open(target)?;
     let mut reader = device.open_readback()?.block_reader(w, &v)?;

@@ -361,7 +361,11 @@ impl SimDevice {
         let unaligned = !offset.is_multiple_of(PAGE) || !len.is_multiple_of(PAGE);
         let mut tag = tag_of(content.stamp);
         let pages = u64::from(self.ftl.geometry().user_pages);
-        let offset = match self.spec.fault.and_then(|f| f.strikes(self.writes_this_session + 1)) {
+        let offset = match self
+            .spec
+            .fault
+            .and_then(|f| f.strikes(self.writes_this_session + 1))
+        {
             Some(WriteFault::Drop(_)) => {
                 self.writes_this_session += 1;
                 return;

@@ -17,10 +17,10 @@ use std::sync::Arc;
 use super::device::{Activity, SimDevice};
 use super::drive::SimDrive;
 use super::queue::{ClosedLoop, OpenLoop};
+use super::verify::SimReader;
 use crate::engine::{Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
-use super::verify::SimReader;
 use crate::verify;
 use crate::workload::{OnError, Workload};
 use rand_chacha::ChaCha8Rng;
@@ -195,7 +195,9 @@ impl SimEngine {
                 *b -= served as u64;
             }
             if let Some((v, every)) = verify.zip(verify_every).filter(|_| t >= next_check) {
-                verify::sample(v, &mut SimReader::new(&*device, w, v), &mut || picks.next_u64());
+                verify::sample(v, &mut SimReader::new(&*device, w, v), &mut || {
+                    picks.next_u64()
+                });
                 next_check = t + every;
             }
             let end = if let Some(why) = failure {

@@ -12,6 +12,8 @@ use crate::workload::Workload;
 
 /// Older generations of a block looked for before a page counts as corrupt.
 const HISTORY: u32 = 1024;
+/// Generations of every block looked for when a page holds another block's write.
+const OWNED: u32 = 64;
 
 /// Reads a simulated drive's blocks back for the verifier.
 pub struct SimReader<D: Borrow<SimDevice>> {
@@ -19,9 +21,9 @@ pub struct SimReader<D: Borrow<SimDevice>> {
     /// Offset of block 0 and bytes per block on the simulated (scaled) drive.
     base: u64,
     bs: u64,
-    /// The tag each written block should hold → that block (built at the first page that
-    /// holds something else, to name where a misdirected write belonged).
-    expected: Option<HashMap<u32, u64>>,
+    /// The tag of each recent write → its block and generation (built at the first page that
+    /// holds another block's write, to name where that write belonged).
+    expected: Option<HashMap<u32, (u64, u32)>>,
 }
 
 /// Where the engine puts the blocks of `w` on a drive scaled `scale` times smaller:
@@ -46,15 +48,20 @@ impl<D: Borrow<SimDevice>> SimReader<D> {
         }
     }
 
-    /// The block (and its generation) that wrote `tag` last, if any block should hold it.
+    /// The write (block and generation) whose tag is `tag`, among the last [`OWNED`]
+    /// generations of every block written.
     fn owner_of(&mut self, v: &Verifier, tag: u32) -> Option<(u64, u32)> {
         let map = self.expected.get_or_insert_with(|| {
-            (0..v.blocks())
-                .filter(|&b| v.expected(b) != 0)
-                .map(|b| (tag_of(v.content_id(b, v.expected(b))), b))
-                .collect()
+            let mut map = HashMap::new();
+            for b in 0..v.blocks() {
+                let last = v.expected(b);
+                for g in last.saturating_sub(OWNED - 1).max(1)..=last {
+                    map.insert(tag_of(v.content_id(b, g)), (b, g));
+                }
+            }
+            map
         });
-        map.get(&tag).map(|&b| (b, v.expected(b)))
+        map.get(&tag).copied()
     }
 }
 
@@ -64,6 +71,10 @@ impl<D: Borrow<SimDevice>> BlockReader for SimReader<D> {
         let first = (self.base + block * self.bs) / PAGE;
         let pages = self.bs / PAGE;
         let device = self.device.borrow();
+        if let Some(fault) = device.fault(false, self.base + block * self.bs, self.bs) {
+            let error = std::io::Error::from_raw_os_error(fault.errno);
+            return Seen::Unreadable(format!("{error} (simulated drive)"));
+        }
         let Some(found) = (first..first + pages)
             .map(|p| device.content_tag(p as u32))
             .find(|&t| t != want)

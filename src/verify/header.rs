@@ -96,7 +96,14 @@ mod tests {
     fn the_header_keeps_the_stamp_and_looks_random() {
         let plain = block();
         let mut b = plain.clone();
-        stamp(&mut b, Header { offset: 0, generation: 1, tag: 1 });
+        stamp(
+            &mut b,
+            Header {
+                offset: 0,
+                generation: 1,
+                tag: 1,
+            },
+        );
         assert_eq!(b[..START], plain[..START]);
         // Small numbers are hidden by the keys: no run of zero bytes in the header.
         assert!(b[START..END].windows(3).all(|w| w != [0, 0, 0]));

@@ -11,6 +11,7 @@
 
 pub mod header;
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -74,6 +75,8 @@ pub struct Verifier {
 struct Found {
     counts: FindingCounts,
     listed: Vec<Finding>,
+    /// Each bad block counts once, however many passes see it.
+    seen: HashSet<Finding>,
 }
 
 impl Verifier {
@@ -117,7 +120,9 @@ impl Verifier {
     /// Tells the verifier that a simulated drive scaled `scale` times smaller uses only its
     /// first `blocks` blocks.
     pub fn set_scale(&self, blocks: u64, scale: u64) {
-        let _ = self.scaled.set((blocks.min(self.map.len() as u64), self.bs * scale));
+        let _ = self
+            .scaled
+            .set((blocks.min(self.map.len() as u64), self.bs * scale));
     }
 
     /// What a simulated drive keeps of write `generation` of `block` (it keeps no bytes, so no
@@ -223,9 +228,11 @@ impl Verifier {
         };
         if let Some(finding) = self.judge(block, value, seen) {
             let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
-            found.counts.add(finding.kind);
-            if found.listed.len() < MAX_LISTED {
-                found.listed.push(finding);
+            if found.seen.insert(finding.clone()) {
+                found.counts.add(finding.kind);
+                if found.listed.len() < MAX_LISTED {
+                    found.listed.push(finding);
+                }
             }
         }
         true
@@ -347,15 +354,27 @@ mod tests {
             v.finish_write(2, g, true);
         }
         let at = v.offset_of(2);
-        let header = |offset, generation, tag| Seen::Header(Header { offset, generation, tag });
+        let header = |offset, generation, tag| {
+            Seen::Header(Header {
+                offset,
+                generation,
+                tag,
+            })
+        };
         let kind = |seen| v.judge(2, 3, seen).map(|f| f.kind);
         assert_eq!(kind(header(at, 3, v.tag)), None);
         assert_eq!(kind(header(at, 2, v.tag)), Some(FindingKind::Lost));
         assert_eq!(kind(header(at, 3, v.tag ^ 1)), Some(FindingKind::Lost));
-        assert_eq!(kind(header(at + 4096, 3, v.tag)), Some(FindingKind::Misdirected));
+        assert_eq!(
+            kind(header(at + 4096, 3, v.tag)),
+            Some(FindingKind::Misdirected)
+        );
         assert_eq!(kind(Seen::BadChecksum), Some(FindingKind::Corrupt));
         assert_eq!(kind(Seen::Blank), Some(FindingKind::Lost));
-        assert_eq!(kind(Seen::Unreadable("EIO".into())), Some(FindingKind::Unreadable));
+        assert_eq!(
+            kind(Seen::Unreadable("EIO".into())),
+            Some(FindingKind::Unreadable)
+        );
         // A failed write leaves either generation.
         assert_eq!(v.judge(2, 3 | UNSURE, header(at, 2, v.tag)), None);
     }

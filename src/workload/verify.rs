@@ -10,7 +10,9 @@ use crate::bad_input;
 use crate::pattern::Pattern;
 
 /// Data verification of a run (see `docs/verify.md`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct VerifyOptions {
     /// Read back a sample of written blocks this often, in seconds (`--verify-every`).
     #[serde(default, with = "super::secs_opt")]
