@@ -71,10 +71,27 @@ pub enum Command {
     /// Write the samples of a run, an experiment or a group as one table (CSV or JSON lines),
     /// units in the column names, for a spreadsheet or a script.
     Export(ExportArgs),
+    /// Check, reading only, every block a run made with --verify wrote: lost, misdirected,
+    /// corrupt and unreadable blocks, with their offsets; exit 1 when any is found.
+    Verify(VerifyArgs),
     /// Print the shell completion script for bash, zsh or fish.
     Completions(CompletionsArgs),
     /// Print the man page of ssdfade or of one command (roff), or write them all to a folder.
     Man(ManArgs),
+}
+
+/// Options of `verify`.
+#[derive(Args, Debug, Clone)]
+pub struct VerifyArgs {
+    /// The file, block device or `sim:…,state=FILE` drive the run wrote to.
+    pub target: String,
+    /// The run directory (made with --verify): its run.json and verify.map say what each
+    /// block should hold.
+    #[arg(long, value_name = "DIR")]
+    pub from: PathBuf,
+    /// Print the findings as JSON instead of the summary.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `export`.
@@ -484,6 +501,16 @@ pub struct AccessArgs {
     /// Issue at most this many bytes per second (fio's rate), e.g. 40M.
     #[arg(long, value_parser = parse_size)]
     pub rate: Option<u64>,
+    /// Data verification: every written block carries its offset, write generation and a
+    /// checksum; bad blocks found make the run fail (exit 1). See docs/verify.md.
+    #[arg(long)]
+    pub verify: bool,
+    /// Read back a sample of written blocks this often during the run (implies --verify).
+    #[arg(long, value_parser = parse_positive_duration)]
+    pub verify_every: Option<Duration>,
+    /// Read back every written block when the run ends (implies --verify).
+    #[arg(long)]
+    pub verify_end: bool,
 }
 
 impl AccessArgs {
@@ -507,6 +534,12 @@ impl AccessArgs {
                 .map(Rate::Iops)
                 .or(self.rate.map(Rate::BytesPerS)),
             sync: None,
+            verify: (self.verify || self.verify_every.is_some() || self.verify_end).then_some(
+                crate::workload::VerifyOptions {
+                    every: self.verify_every,
+                    end: self.verify_end,
+                },
+            ),
         }
     }
 }

@@ -28,4 +28,5 @@ pub mod slog;
 pub mod stats;
 
 pub mod units;
+pub mod verify;
 pub mod workload;

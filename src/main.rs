@@ -62,6 +62,7 @@ fn main() {
         Command::Resume(args) => commands::experiment::resume(args),
         Command::Sweep(args) => commands::experiment::sweep(args),
         Command::Export(args) => commands::export::run(args).map(|()| RunEnd::Completed),
+        Command::Verify(args) => commands::verify::run(args),
         Command::Completions(args) => {
             commands::manual::completions(args).map(|()| RunEnd::Completed)
         }

@@ -3,6 +3,7 @@
 
 pub mod distribution;
 pub mod memory;
+pub mod verify;
 
 use std::time::Duration;
 
@@ -11,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::bad_input;
 use crate::pattern::Pattern;
 pub use distribution::{Distribution, SpanStart};
+pub use verify::VerifyOptions;
 
 /// The shortest sample period: below it the clock reads and bookkeeping dominate the interval.
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
@@ -58,6 +60,9 @@ pub struct WorkloadSpec {
     /// Every write made durable before the writer's next one; `None`: ordinary I/O.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sync: Option<SyncWrites>,
+    /// Data verification (`--verify`…), if asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<VerifyOptions>,
 }
 
 /// Sync mode of a workload, what a ZFS intent log does to its device: each of `qd` writers
@@ -129,6 +134,7 @@ impl Default for WorkloadSpec {
             on_error: OnError::Stop,
             rate: None,
             sync: None,
+            verify: None,
         }
     }
 }
@@ -163,6 +169,7 @@ impl WorkloadSpec {
             on_error: self.on_error,
             rate: self.rate,
             sync: self.sync,
+            verify: self.verify,
         }
     }
 }
@@ -218,6 +225,9 @@ pub struct Workload {
     /// Every write made durable before the writer's next one (the SLOG test's points).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sync: Option<SyncWrites>,
+    /// Data verification (`--verify`…), if asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<VerifyOptions>,
 }
 
 /// The defaults of [`WorkloadSpec`] on an empty target (span 0: set it), one-second intervals,
@@ -243,6 +253,7 @@ impl Default for Workload {
             on_error: spec.on_error,
             rate: spec.rate,
             sync: spec.sync,
+            verify: spec.verify,
         }
     }
 }
@@ -343,6 +354,7 @@ impl Workload {
             );
         }
         self.validate_rate()?;
+        self.validate_verify()?;
         Ok(())
     }
 

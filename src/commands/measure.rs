@@ -69,6 +69,9 @@ pub fn outcome_json(outcome: &Outcome) -> anyhow::Result<serde_json::Value> {
     let mut value = serde_json::to_value(&outcome.summary)?;
     value["run_dir"] = outcome.dir.display().to_string().into();
     value["status"] = outcome.info.status.as_str().into();
+    if let Some(v) = &outcome.info.verify {
+        value["verify"] = serde_json::to_value(v)?;
+    }
     Ok(value)
 }
 

@@ -17,3 +17,4 @@ pub mod selftest;
 pub mod sim;
 pub mod slog;
 pub mod soak;
+pub mod verify;

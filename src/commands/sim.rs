@@ -96,6 +96,7 @@ pub fn list() -> String {
     out += "Options: aged=DURATION (service history of a new drive, e.g. 4months; 0s = new),\n\
   scale=N (simulate an N× smaller drive, each I/O standing for N), alpha=X, cache=none|volatile|plp|lying,\n\
   compression=on|off, throttle=on|off, fail_after=N (EIO after N writes), fail_at=OFFSET (EIO there),\n\
+  fault=drop|misdirect|corrupt:N (every Nth write lost, one block off, or damaged: see --verify),\n\
   state=PATH (keep the drive between commands), seed=N (aging history).\n\
 Quote a value holding a comma: state='/tmp/a,b.sim' (or \"…\", or escape it: a\\,b).\n";
     out

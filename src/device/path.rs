@@ -122,6 +122,17 @@ impl Device for PathDevice {
         }))
     }
 
+    fn open_block_reader(
+        &self,
+        w: &crate::workload::Workload,
+        _v: &crate::verify::Verifier,
+    ) -> anyhow::Result<Box<dyn crate::verify::BlockReader>> {
+        let target = Arc::new(self.open_target(&Gates::default())?);
+        Ok(Box::new(crate::engine::verifying::FileReader::new(
+            target, w.bs,
+        )?))
+    }
+
     fn idle(&self, seconds: f64, interrupt: &AtomicBool) -> anyhow::Result<RunEnd> {
         let until = Instant::now() + Duration::from_secs_f64(seconds);
         while Instant::now() < until {

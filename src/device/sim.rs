@@ -164,6 +164,21 @@ impl Device for SimTarget {
         Ok(Box::new(SimReadback(crate::sim::open_device(&self.spec)?)))
     }
 
+    fn open_block_reader(
+        &self,
+        w: &crate::workload::Workload,
+        v: &crate::verify::Verifier,
+    ) -> anyhow::Result<Box<dyn crate::verify::BlockReader>> {
+        let target = &self.spec.text;
+        if self.spec.state.as_ref().is_none_or(|p| !p.exists()) {
+            crate::bad_input!(
+                "{target}: no state= file with the drive the run wrote: give the run's target with its state= file"
+            );
+        }
+        let device = crate::sim::open_device(&self.spec)?;
+        Ok(Box::new(crate::sim::verify::SimReader::new(device, w, v)))
+    }
+
     fn idle(&self, seconds: f64, _interrupt: &AtomicBool) -> anyhow::Result<RunEnd> {
         SimDrive::open_kept(&self.spec.text, "idle time")?
             .idle(Duration::from_secs_f64(seconds))?;

@@ -117,6 +117,12 @@ pub trait Device {
     ) -> anyhow::Result<Box<dyn RecordStore>>;
     /// Opens the target to read back what sync writes left.
     fn open_readback(&self) -> anyhow::Result<Box<dyn RecordReader>>;
+    /// Opens the target to read back the blocks a run of `w` made with `--verify` wrote.
+    fn open_block_reader(
+        &self,
+        w: &crate::workload::Workload,
+        v: &crate::verify::Verifier,
+    ) -> anyhow::Result<Box<dyn crate::verify::BlockReader>>;
     /// Leaves the device powered with no host I/O for `seconds` (its own seconds).
     fn idle(&self, seconds: f64, interrupt: &AtomicBool) -> anyhow::Result<RunEnd>;
     /// The erase the device does by itself for `--method method` (and `--span`); `None` when

@@ -11,6 +11,7 @@ pub mod sync;
 mod target;
 pub mod threads;
 pub mod uring;
+pub mod verifying;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -43,6 +44,9 @@ pub struct Control {
     /// A simulated drive with a state file saves itself every this much of its clock, right
     /// after the sample of that moment is recorded (real engines have nothing to save).
     pub checkpoint: Option<std::time::Duration>,
+    /// The run's data verification (`--verify`): claims and stamps every write, keeps what
+    /// checking found.
+    pub verify: Option<Arc<crate::verify::Verifier>>,
 }
 
 /// An I/O engine.

@@ -7,10 +7,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::realtime::{drive, WorkerStats};
+use super::verifying;
 use super::{AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
+use crate::verify::Verifier;
 use crate::workload::Workload;
 
 /// Synchronous I/O from one thread per outstanding I/O.
@@ -38,10 +40,13 @@ impl Engine for ThreadsEngine {
         let pool = make_pool(w.seed, w.bs as usize)?;
         let cursor = Arc::new(AtomicU64::new(0));
         let fd = self.target.file.as_raw_fd();
-        drive(w, control, sink, w.qd as usize, |id, stats| {
-            let offsets = OffsetGen::new(w, id as u64, cursor.clone());
-            let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
-            worker(fd, w.bs as usize, offsets, pattern, stats);
+        let verify = control.verify.as_deref();
+        verifying::checked(&self.target, w, control, || {
+            drive(w, control, sink, w.qd as usize, |id, stats| {
+                let offsets = OffsetGen::new(w, id as u64, cursor.clone());
+                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
+                worker(fd, w.bs as usize, offsets, pattern, verify, stats);
+            })
         })
     }
 }
@@ -64,6 +69,7 @@ fn worker(
     bs: usize,
     mut offsets: OffsetGen,
     mut pattern: PatternGen,
+    verify: Option<&Verifier>,
     mut stats: WorkerStats,
 ) {
     let mut buf = match AlignedBuf::new(bs) {
@@ -73,12 +79,18 @@ fn worker(
     stats.begin();
     while !stats.should_stop() && stats.claim(bs as u64) {
         let Some(due) = stats.next_due() else { break };
-        let (op, offset) = offsets.next_op();
+        let (op, offset, generation) = verifying::next_op(&mut offsets, verify);
         if op == OpKind::Write {
             let content = pattern.next_content();
             pattern.render(&content, &mut buf.as_mut_slice()[..bs]);
+            if let Some(v) = verify {
+                v.stamp(&mut buf.as_mut_slice()[..bs], offset, generation);
+            }
         }
         if due.is_some_and(|due| !stats.wait_until(due)) {
+            if let Some(v) = verify.filter(|_| op == OpKind::Write) {
+                v.finish_write(v.block_of(offset), generation, false);
+            }
             break;
         }
         let t0 = Instant::now();
@@ -92,6 +104,9 @@ fn worker(
             }
         };
         let t1 = Instant::now();
+        if let Some(v) = verify.filter(|_| op == OpKind::Write) {
+            v.finish_write(v.block_of(offset), generation, rc == bs as isize);
+        }
         stats.tick(t1);
         if rc == bs as isize {
             stats

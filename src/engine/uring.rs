@@ -18,10 +18,12 @@ use std::time::Instant;
 use io_uring::{opcode, squeue, types, IoUring};
 
 use super::realtime::{drive, WorkerStats};
+use super::verifying;
 use super::{AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
+use crate::verify::Verifier;
 use crate::workload::Workload;
 
 /// Asynchronous I/O from one thread through io_uring.
@@ -74,14 +76,16 @@ impl Engine for UringEngine {
         let pool = make_pool(w.seed, w.bs as usize)?;
         let cursor = Arc::new(AtomicU64::new(0));
         let fd = self.target.file.as_raw_fd();
-        drive(w, control, sink, 1, |id, stats| {
-            let offsets = OffsetGen::new(w, id as u64, cursor.clone());
-            let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
-            let submitter = Submitter::new(fd, w.bs as usize, w.qd as usize, offsets, pattern);
-            match submitter {
-                Ok(s) => s.run(stats),
-                Err(e) => ring_failure(stats, &e),
-            }
+        verifying::checked(&self.target, w, control, || {
+            drive(w, control, sink, 1, |id, stats| {
+                let offsets = OffsetGen::new(w, id as u64, cursor.clone());
+                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
+                let submitter = Submitter::new(fd, w.bs as usize, w.qd as usize, offsets, pattern);
+                match submitter {
+                    Ok(s) => s.verified(control.verify.clone()).run(stats),
+                    Err(e) => ring_failure(stats, &e),
+                }
+            })
         })
     }
 }
@@ -124,6 +128,8 @@ struct Slot {
     submitted: Instant,
     /// When the issue rate's schedule wanted it issued.
     due: Option<Instant>,
+    /// The block's write generation under `--verify`.
+    generation: u32,
 }
 
 /// What [`Submitter::refill`] leaves behind.
@@ -165,9 +171,16 @@ struct Submitter {
     pending: Option<Instant>,
     offsets: OffsetGen,
     pattern: PatternGen,
+    verify: Option<Arc<Verifier>>,
 }
 
 impl Submitter {
+    /// The same submitter, claiming and stamping every write for `verify`.
+    fn verified(mut self, verify: Option<Arc<Verifier>>) -> Submitter {
+        self.verify = verify;
+        self
+    }
+
     fn new(
         fd: RawFd,
         bs: usize,
@@ -209,6 +222,7 @@ impl Submitter {
                     offset: 0,
                     submitted: now,
                     due: None,
+                    generation: 0,
                 };
                 qd
             ],
@@ -218,6 +232,7 @@ impl Submitter {
             pending: None,
             offsets,
             pattern,
+            verify: None,
         })
     }
 
@@ -253,11 +268,15 @@ impl Submitter {
                     offset,
                     submitted,
                     due,
+                    generation,
                 } = self.slots[slot as usize];
                 self.free.push(slot);
                 self.in_flight -= 1;
                 stats.tick(completed);
                 let rc = cqe.result();
+                if let Some(v) = self.verify.as_deref().filter(|_| op == OpKind::Write) {
+                    v.finish_write(v.block_of(offset), generation, rc == self.bs as i32);
+                }
                 if rc == self.bs as i32 {
                     stats
                         .current()
@@ -330,18 +349,23 @@ impl Submitter {
                 self.pending = Some(due);
                 return Ok(Refill::At(due));
             }
-            let (op, offset) = self.offsets.next_op();
+            let (op, offset, generation) =
+                verifying::next_op(&mut self.offsets, self.verify.as_deref());
             let at = slot as usize * self.stride;
             let buf = &mut self.buffers.as_mut_slice()[at..at + self.bs];
             if op == OpKind::Write {
                 let content = self.pattern.next_content();
                 self.pattern.render(&content, buf);
+                if let Some(v) = &self.verify {
+                    v.stamp(buf, offset, generation);
+                }
             }
             let ptr = buf.as_mut_ptr();
             let entry = self.entry(op, ptr, slot, offset);
             self.slots[slot as usize].op = op;
             self.slots[slot as usize].offset = offset;
             self.slots[slot as usize].due = due;
+            self.slots[slot as usize].generation = generation;
             // SAFETY: the buffer stays valid and untouched until this slot's completion is reaped;
             // the submission queue has a place for every slot.
             unsafe { self.ring.submission().push(&entry) }.expect("a queue place per slot");

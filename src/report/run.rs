@@ -380,6 +380,10 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         doc.heading("Errors");
         doc.blocks.push(Block::Code(events.join("\n")));
     }
+    if let Some(v) = &info.verify {
+        doc.heading("Data verification");
+        doc.blocks.push(Block::Code(v.text(20)));
+    }
 
     doc.heading("Charts");
     doc.blocks.push(Block::Chart {

@@ -27,6 +27,7 @@ mod summary;
 pub mod sweep;
 mod table;
 mod valid;
+pub mod verify;
 mod version;
 
 use std::fs::{File, OpenOptions};

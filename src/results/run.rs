@@ -68,6 +68,9 @@ pub struct RunInfo {
     /// Every time the run was continued after a crash or an interruption: where, and the gap.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resumes: Vec<Resume>,
+    /// What data verification (`--verify`) checked and found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<super::verify::VerifyReport>,
 }
 
 /// One continuation of a run cut short: the series goes on at `index` and `at_s` (sample
@@ -117,6 +120,7 @@ impl RunInfo {
             write_amplification: None,
             steady_state: None,
             resumes: Vec::new(),
+            verify: None,
             process: Some(ProcessStamp::current()),
             heartbeat_utc: None,
         }

@@ -35,8 +35,14 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
     if let Some(rate) = w.rate {
         spec.push(format!("rate {:.0} I/Os per second", rate.iops(w.bs)));
     }
+    if w.verify.is_some() {
+        spec.push("verified".into());
+    }
     out.push_str(&wrapped(&spec, 80));
     out.push_str(&figures(summary));
+    if let Some(v) = &info.verify {
+        out.push_str(&v.text(10));
+    }
     let _ = writeln!(out, "  Run directory: {}", dir.display());
     out
 }

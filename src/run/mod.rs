@@ -6,6 +6,7 @@
 mod interrupt;
 mod recorder;
 mod resume;
+mod verify;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -26,6 +27,7 @@ pub use crate::workload::WorkloadSpec;
 pub use interrupt::{install_signal_flag, interrupted_by};
 use recorder::Recorder;
 pub use resume::continue_run;
+pub use verify::verify_run;
 
 /// Everything a run needs, as plain values.
 #[derive(Clone, Debug)]
@@ -331,9 +333,11 @@ fn execute(
         request.interrupt.clone()
     };
     let forwarder = until_steady.then(|| Forwarder::start(&request.interrupt, &engine_flag));
+    let verifier = verify::start(engine_workload);
     let control = Control {
         interrupted: engine_flag.clone(),
         checkpoint: request.checkpoint,
+        verify: verifier.clone(),
     };
     let steady_stop = until_steady.then_some(engine_flag.clone());
     let mut recorder = Recorder::new(
@@ -368,6 +372,7 @@ fn execute(
         RunEnd::Interrupted if until_steady && steady.reached && !user_stop => RunEnd::Completed,
         other => other,
     };
+    let (end, verified) = verify::finish(verifier.as_deref(), &dir, end)?;
     observer.finished(&end);
 
     let engine_name = engine.name();
@@ -392,6 +397,7 @@ fn execute(
     info.write_amplification =
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
     info.steady_state = writes.then_some(steady);
+    info.verify = verified;
     run_dir.write_info(&info)?;
     if let Some(e) = error {
         return Err(e);

@@ -13,11 +13,11 @@ use rand_core::{RngCore, SeedableRng};
 
 use super::ftl::{Ftl, Geometry, Work, GC_RESERVE};
 use super::presets::GcPacing;
-use super::spec::SimSpec;
+use super::spec::{SimSpec, WriteFault};
 use super::CacheMode;
 use crate::pattern::{mix64, WriteContent};
 
-const PAGE: u64 = 4096;
+pub const PAGE: u64 = 4096;
 /// Region-fills of random writes the aging service makes in its hot region.
 const SERVICE_FILLS: u32 = 4;
 /// Positions in [`Activity::counts`].
@@ -140,6 +140,12 @@ impl Activity {
         let (mine, theirs) = (self.counts(), other.counts());
         *self = Activity::from_counts(std::array::from_fn(|f| mine[f] + theirs[f]));
     }
+}
+
+/// The content tag a page written with `stamp` holds (never 0, which means unwritten).
+#[inline]
+pub fn tag_of(stamp: u64) -> u32 {
+    (mix64(stamp) as u32) | 1
 }
 
 /// An I/O the device failed on purpose (`fail_after=`, `fail_at=`).
@@ -345,8 +351,6 @@ impl SimDevice {
     /// of their size. Partly covered 4 KiB pages are read, merged and rewritten.
     #[inline]
     pub fn write(&mut self, offset: u64, len: u64, content: &WriteContent, compressed: f64) {
-        let first = offset / PAGE;
-        let last = (offset + len - 1) / PAGE;
         let slots = if self.ftl.geometry().slots_per_page == 2
             && (content.duplicate || compressed <= 0.5)
         {
@@ -355,8 +359,26 @@ impl SimDevice {
             self.ftl.geometry().slots_per_page
         };
         let unaligned = !offset.is_multiple_of(PAGE) || !len.is_multiple_of(PAGE);
-        let tag = (mix64(content.stamp) as u32) | 1;
+        let mut tag = tag_of(content.stamp);
         let pages = u64::from(self.ftl.geometry().user_pages);
+        let offset = match self
+            .spec
+            .fault
+            .and_then(|f| f.strikes(self.writes_this_session + 1))
+        {
+            Some(WriteFault::Drop(_)) => {
+                self.writes_this_session += 1;
+                return;
+            }
+            Some(WriteFault::Misdirect(_)) if offset + 2 * len <= pages * PAGE => offset + len,
+            Some(WriteFault::Misdirect(_)) => offset % PAGE,
+            Some(WriteFault::Corrupt(_)) => {
+                tag ^= 2;
+                offset
+            }
+            None => offset,
+        };
+        let (first, last) = (offset / PAGE, (offset + len - 1) / PAGE);
         for page in first..=last.min(pages - 1) {
             let lpn = page as u32;
             let partial = page * PAGE < offset || (page + 1) * PAGE > offset + len;

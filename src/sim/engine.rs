@@ -17,10 +17,14 @@ use std::sync::Arc;
 use super::device::{Activity, SimDevice};
 use super::drive::SimDrive;
 use super::queue::{ClosedLoop, OpenLoop};
+use super::verify::SimReader;
 use crate::engine::{Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
+use crate::verify;
 use crate::workload::{OnError, Workload};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
 
 /// Simulated I/Os per batch: enough for their cache misses to overlap (see the prefetches).
 const BATCH: usize = 64;
@@ -83,6 +87,15 @@ impl SimEngine {
         let mut paced = w
             .rate
             .map(|rate| OpenLoop::new(rate, w.bs, w.qd, device.spec.scale));
+        let verify = control.verify.as_deref();
+        let (verify_base, _) = super::verify::scaled_blocks(w, k);
+        if let Some(v) = verify {
+            // Tells the verifier how the drive is scaled.
+            SimReader::new(&*device, w, v);
+        }
+        let verify_every = w.verify.and_then(|o| o.every).map(|d| d.as_secs_f64());
+        let mut next_check = verify_every.unwrap_or(f64::INFINITY);
+        let mut picks = ChaCha8Rng::seed_from_u64(w.seed ^ 0x5a3b);
         let checkpoint = control.checkpoint.map(|c| c.as_secs_f64());
         let mut next_checkpoint = checkpoint.unwrap_or(f64::INFINITY);
         loop {
@@ -122,8 +135,17 @@ impl SimEngine {
                     continue;
                 }
                 if write {
-                    let c = content.next_content();
-                    device.write(offset, w.bs, &c, compressed);
+                    let mut c = content.next_content();
+                    match verify {
+                        Some(v) => {
+                            let block = (offset - verify_base) / w.bs;
+                            let generation = v.claim_write(block).expect("one write at a time");
+                            c.stamp = v.content_id(block, generation);
+                            device.write(offset, w.bs, &c, compressed);
+                            v.finish_write(block, generation, true);
+                        }
+                        None => device.write(offset, w.bs, &c, compressed),
+                    }
                 } else {
                     device.read(offset, w.bs);
                 }
@@ -171,6 +193,12 @@ impl SimEngine {
             }
             if let Some(b) = &mut budget {
                 *b -= served as u64;
+            }
+            if let Some((v, every)) = verify.zip(verify_every).filter(|_| t >= next_check) {
+                verify::sample(v, &mut SimReader::new(&*device, w, v), &mut || {
+                    picks.next_u64()
+                });
+                next_check = t + every;
             }
             let end = if let Some(why) = failure {
                 Some(RunEnd::Failed(why))
@@ -271,6 +299,13 @@ impl Engine for SimEngine {
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
         let end = self.simulate(workload, control, sink)?;
+        if let Some(v) = control.verify.as_deref() {
+            if workload.verify.is_some_and(|o| o.end) && end == RunEnd::Completed {
+                let mut reader = SimReader::new(self.drive.device(), workload, v);
+                let interrupted = &control.interrupted;
+                verify::full_pass(v, &mut reader, &|| interrupted.load(Ordering::Relaxed));
+            }
+        }
         self.drive.save()?;
         Ok(end)
     }

@@ -29,17 +29,49 @@ pub struct SimSpec {
     pub fail_after: Option<u64>,
     /// I/O covering this byte offset fails with EIO.
     pub fail_at: Option<u64>,
+    /// `fault=`: writes the drive acknowledges but gets wrong (to prove `--verify` finds them).
+    pub fault: Option<WriteFault>,
     /// Where the drive is kept between commands.
     pub state: Option<PathBuf>,
     /// Seed of the aging history.
     pub seed: u64,
 }
 
+/// `fault=KIND:N`: every Nth write of a session is acknowledged but dropped (`drop`), stored
+/// one block further on (`misdirect`) or stored damaged (`corrupt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteFault {
+    Drop(u64),
+    Misdirect(u64),
+    Corrupt(u64),
+}
+
+impl WriteFault {
+    /// This fault when it strikes write number `n` (counted from 1), else `None`.
+    pub fn strikes(self, n: u64) -> Option<WriteFault> {
+        let (WriteFault::Drop(every) | WriteFault::Misdirect(every) | WriteFault::Corrupt(every)) =
+            self;
+        n.is_multiple_of(every).then_some(self)
+    }
+
+    fn parse(value: &str) -> Option<WriteFault> {
+        let (kind, n) = value.split_once(':')?;
+        let n = n.parse::<u64>().ok().filter(|&n| n > 0)?;
+        match kind {
+            "drop" => Some(WriteFault::Drop(n)),
+            "misdirect" => Some(WriteFault::Misdirect(n)),
+            "corrupt" => Some(WriteFault::Corrupt(n)),
+            _ => None,
+        }
+    }
+}
+
 /// The oldest service history `aged=` accepts.
 const MAX_AGE: Duration = Duration::from_secs(30 * 365 * 86_400);
 
 const OPTIONS: &str = "aged=DURATION, scale=N, alpha=X, cache=none|volatile|plp|lying, \
-compression=on|off, throttle=on|off, fail_after=N, fail_at=OFFSET, state=PATH, seed=N";
+compression=on|off, throttle=on|off, fail_after=N, fail_at=OFFSET, fault=drop|misdirect|corrupt:N, \
+state=PATH, seed=N";
 
 impl SimSpec {
     /// Parses `sim:PRESET[,key=value…]`; bad input names the offending part and what to use.
@@ -69,6 +101,7 @@ impl SimSpec {
             cache: preset.cache,
             fail_after: None,
             fail_at: None,
+            fault: None,
             state: None,
             seed: 1,
         };
@@ -128,6 +161,10 @@ impl SimSpec {
                     Ok(n) if n < preset.user_bytes => spec.fail_at = Some(n),
                     Ok(_) => bad("the offset is beyond the end of the drive")?,
                     Err(e) => bad(&e)?,
+                },
+                "fault" => match WriteFault::parse(value) {
+                    Some(f) => spec.fault = Some(f),
+                    None => bad("use drop:N, misdirect:N or corrupt:N (every Nth write, N ≥ 1)")?,
                 },
                 "state" if !value.is_empty() => spec.state = Some(PathBuf::from(value)),
                 "seed" => match value.parse::<u64>() {

@@ -1,0 +1,246 @@
+//! What data verification (`--verify`, `ssdfade verify`) found, as recorded in run.json and
+//! printed by `verify --json`, and `verify.map`: the generation of every block a run wrote,
+//! kept beside run.json so a later `ssdfade verify` knows what each block should hold.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+/// The file name of the generation map inside a run directory.
+pub const MAP_FILE: &str = "verify.map";
+
+/// At most this many findings are kept one by one; the counts cover them all.
+pub const MAX_LISTED: usize = 1000;
+
+/// What a bad block held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// A valid block of this run, but of another generation than the last acknowledged write
+    /// (normally an older one: the write was lost), or nothing this run wrote.
+    Lost,
+    /// A valid block written for another offset.
+    Misdirected,
+    /// The block's checksum does not match its bytes.
+    Corrupt,
+    /// Reading the block failed.
+    Unreadable,
+}
+
+impl FindingKind {
+    /// The kind as written in the record (`lost`, `misdirected`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingKind::Lost => "lost",
+            FindingKind::Misdirected => "misdirected",
+            FindingKind::Corrupt => "corrupt",
+            FindingKind::Unreadable => "unreadable",
+        }
+    }
+}
+
+/// One bad block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Finding {
+    pub kind: FindingKind,
+    /// Byte offset of the block on the target.
+    pub offset: u64,
+    /// Generation of the last write the target acknowledged there.
+    pub expected_generation: u32,
+    /// Generation the block holds (lost and misdirected writes; 0: nothing of this run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_generation: Option<u32>,
+    /// Offset the block was written for (misdirected writes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_offset: Option<u64>,
+    /// The read error (unreadable blocks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Findings by kind.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub struct FindingCounts {
+    pub lost: u64,
+    pub misdirected: u64,
+    pub corrupt: u64,
+    pub unreadable: u64,
+}
+
+impl FindingCounts {
+    /// Every finding.
+    pub fn total(&self) -> u64 {
+        self.lost + self.misdirected + self.corrupt + self.unreadable
+    }
+
+    /// Counts one more finding of `kind`.
+    pub fn add(&mut self, kind: FindingKind) {
+        match kind {
+            FindingKind::Lost => self.lost += 1,
+            FindingKind::Misdirected => self.misdirected += 1,
+            FindingKind::Corrupt => self.corrupt += 1,
+            FindingKind::Unreadable => self.unreadable += 1,
+        }
+    }
+}
+
+/// What verification of one run (or one `ssdfade verify`) checked and found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct VerifyReport {
+    /// Blocks the run wrote at least once.
+    pub blocks_written: u64,
+    /// Blocks read back by the samples taken during the run (`--verify-every`).
+    pub sampled_checks: u64,
+    /// Blocks read back by the full pass (`--verify-end`, or `ssdfade verify`).
+    pub full_pass_checks: u64,
+    pub counts: FindingCounts,
+    /// The first [`MAX_LISTED`] findings, in the order found.
+    pub findings: Vec<Finding>,
+}
+
+impl VerifyReport {
+    /// True when nothing bad was found.
+    pub fn clean(&self) -> bool {
+        self.counts.total() == 0
+    }
+
+    /// One line: what was checked and what was found.
+    pub fn line(&self) -> String {
+        let c = &self.counts;
+        let checked = format!(
+            "{} blocks written, {} sampled checks, {} checked at the end",
+            self.blocks_written, self.sampled_checks, self.full_pass_checks
+        );
+        if self.clean() {
+            format!("verify: {checked}: no bad block")
+        } else {
+            format!(
+                "verify: {checked}: {} BAD blocks ({} lost writes, {} misdirected, {} corrupt, {} unreadable)",
+                c.total(),
+                c.lost,
+                c.misdirected,
+                c.corrupt,
+                c.unreadable
+            )
+        }
+    }
+}
+
+impl Finding {
+    /// One line: kind, offset and what was found there.
+    pub fn line(&self) -> String {
+        let what = match self.kind {
+            FindingKind::Lost => format!(
+                "holds generation {} instead of {}",
+                self.found_generation.unwrap_or(0),
+                self.expected_generation
+            ),
+            FindingKind::Misdirected => format!(
+                "holds the write for offset {} (generation {})",
+                self.found_offset.unwrap_or(0),
+                self.found_generation.unwrap_or(0)
+            ),
+            FindingKind::Corrupt => format!(
+                "checksum does not match (generation {} expected)",
+                self.expected_generation
+            ),
+            FindingKind::Unreadable => {
+                format!("cannot be read: {}", self.error.as_deref().unwrap_or("?"))
+            }
+        };
+        format!(
+            "{:<11} offset {} (0x{:x}): {what}",
+            self.kind.as_str(),
+            self.offset,
+            self.offset
+        )
+    }
+}
+
+impl VerifyReport {
+    /// The summary line and the first `listed` findings, one per line.
+    pub fn text(&self, listed: usize) -> String {
+        let mut out = format!(
+            "{}
+",
+            self.line()
+        );
+        for f in self.findings.iter().take(listed) {
+            out.push_str(&format!(
+                "  {}
+",
+                f.line()
+            ));
+        }
+        let more = self.counts.total().saturating_sub(listed as u64);
+        if more > 0 && !self.findings.is_empty() {
+            out.push_str(&format!(
+                "  … and {more} more (run.json, or ssdfade verify --json)\n"
+            ));
+        }
+        out
+    }
+}
+
+/// Saves the generation of every block (little-endian u32 each, trailing unwritten blocks
+/// left out) as `dir/verify.map`.
+pub fn save_map(dir: &Path, generations: &[u32]) -> anyhow::Result<()> {
+    let used = generations
+        .iter()
+        .rposition(|&g| g != 0)
+        .map_or(0, |i| i + 1);
+    let path = dir.join(MAP_FILE);
+    let mut bytes = Vec::with_capacity(used * 4);
+    for g in &generations[..used] {
+        bytes.extend_from_slice(&g.to_le_bytes());
+    }
+    let mut file = std::fs::File::create(&path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    file.write_all(&bytes)
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Loads `dir/verify.map` for a run of `blocks` blocks.
+pub fn load_map(dir: &Path, blocks: u64) -> anyhow::Result<Vec<u32>> {
+    let path = dir.join(MAP_FILE);
+    let bytes = std::fs::read(&path).with_context(|| {
+        format!(
+            "cannot read {}: only a run made with --verify keeps one",
+            path.display()
+        )
+    })?;
+    if bytes.len() % 4 != 0 || (bytes.len() / 4) as u64 > blocks {
+        anyhow::bail!(
+            "{} does not fit the run's {blocks} blocks: it is damaged or from another run",
+            path.display()
+        );
+    }
+    let mut map = vec![0u32; blocks as usize];
+    for (g, b) in map.iter_mut().zip(bytes.chunks_exact(4)) {
+        *g = u32::from_le_bytes(b.try_into().expect("four bytes"));
+    }
+    Ok(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_map_reads_back_as_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let map = vec![3, 0, 7, 1, 0, 0];
+        save_map(dir.path(), &map).unwrap();
+        assert_eq!(
+            std::fs::metadata(dir.path().join(MAP_FILE)).unwrap().len(),
+            16
+        );
+        assert_eq!(load_map(dir.path(), 6).unwrap(), map);
+        assert!(load_map(dir.path(), 3).is_err());
+    }
+}

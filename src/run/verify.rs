@@ -1,0 +1,67 @@
+//! Data verification around a run (`--verify`): the run's [`Verifier`] before the engine starts,
+//! its generation map and report after it ends (a run with bad blocks fails, exit 1), and
+//! `ssdfade verify`: a finished run's blocks checked again, read-only, from its directory.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use crate::drive::RunEnd;
+use crate::results::verify::{load_map, save_map, VerifyReport};
+use crate::verify::Verifier;
+use crate::workload::Workload;
+
+/// The verifier of a run of `w`, when it asked for verification.
+pub(super) fn start(w: &Workload) -> Option<Arc<Verifier>> {
+    w.verify.map(|_| Arc::new(Verifier::new(w)))
+}
+
+/// Saves the generation map into `dir` and returns the run's end (failed when bad blocks were
+/// found in a run that had not failed already) with the report.
+pub(super) fn finish(
+    verifier: Option<&Verifier>,
+    dir: &Path,
+    end: RunEnd,
+) -> anyhow::Result<(RunEnd, Option<VerifyReport>)> {
+    let Some(v) = verifier else {
+        return Ok((end, None));
+    };
+    save_map(dir, &v.generations())?;
+    let report = v.report();
+    let end = match end {
+        RunEnd::Completed | RunEnd::Interrupted if !report.clean() => RunEnd::Failed(format!(
+            "data verification found {} bad blocks: see \"verify\" in run.json",
+            report.counts.total()
+        )),
+        other => other,
+    };
+    Ok((end, Some(report)))
+}
+
+/// Checks every block the run in `dir` wrote on `target`, reading only: what each block
+/// should hold comes from the run's record and its `verify.map`. `stop` ends the pass early.
+pub fn verify_run(target: &str, dir: &Path, stop: &AtomicBool) -> anyhow::Result<VerifyReport> {
+    if !dir.join(crate::results::run::FILE).is_file() {
+        crate::bad_input!(
+            "{} holds no run.json: name the run directory of a run made with --verify",
+            dir.display()
+        );
+    }
+    let info = crate::results::read_info(dir)?;
+    let w = &info.workload;
+    if w.verify.is_none() {
+        crate::bad_input!(
+            "{} was not written with --verify: its blocks carry no header to check; run it again with --verify",
+            dir.display()
+        );
+    }
+    let map = load_map(dir, Verifier::blocks_of(w))
+        .map_err(|e| crate::error::BadInput(format!("{e:#}")))?;
+    let v = Verifier::with_map(w, &map);
+    let device = crate::device::open(target)?;
+    let mut reader = device.open_block_reader(w, &v)?;
+    crate::verify::full_pass(&v, reader.as_mut(), &|| {
+        stop.load(std::sync::atomic::Ordering::Relaxed)
+    });
+    Ok(v.report())
+}

@@ -1,0 +1,337 @@
+//! Data verification (`--verify`, `ssdfade verify`): every kind of bad block is found at its
+//! offset (a file tampered with between write and verify, a simulated drive that drops,
+//! misdirects or damages writes), no false alarm on long clean runs, refusals.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Output;
+
+use common::{root_or_skip, ssdfade, Zram};
+
+const BLOCK: usize = 4096;
+
+fn status(out: &Output) -> i32 {
+    out.status.code().unwrap_or(-1)
+}
+
+/// `ssdfade verify TARGET --from DIR --json`: its exit status and findings as (kind, offset).
+fn verify_cmd(dir: &Path, target: &str, run: &str) -> (i32, serde_json::Value) {
+    let out = ssdfade(dir)
+        .args(["verify", target, "--from", run, "--json"])
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "verify printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (status(&out), report)
+}
+
+fn kinds_at(report: &serde_json::Value) -> BTreeSet<(String, u64)> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap().to_string(),
+                f["offset"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_file_tampered_with_after_the_run_shows_each_kind_of_bad_block_at_its_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("t.img");
+    let img = img.to_str().unwrap();
+    // 64 blocks written in turn at 1000 writes/s: each is rewritten every 64 ms, so a copy
+    // taken half-way holds older generations of every block.
+    let mut child = ssdfade(dir.path())
+        .args([
+            "measure",
+            img,
+            "--size",
+            "256k",
+            "--destroy-data",
+            img,
+            "--random-pct",
+            "0",
+            "--qd",
+            "1",
+            "--engine",
+            "threads",
+            "--rate-iops",
+            "1000",
+            "--duration",
+            "3s",
+            "--verify",
+            "--out",
+            "run",
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let old = std::fs::read(img).unwrap();
+    assert!(child.wait().unwrap().success());
+    let (code, report) = verify_cmd(dir.path(), img, "run");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["full_pass_checks"], 64, "{report}");
+
+    let mut now = std::fs::read(img).unwrap();
+    let block = |i: usize| i * BLOCK..(i + 1) * BLOCK;
+    assert_ne!(old[block(5)], now[block(5)]);
+    now[block(5)].copy_from_slice(&old[block(5)]); // a lost write
+    let tenth = now[block(10)].to_vec();
+    now[block(9)].copy_from_slice(&tenth); // a misdirected write
+    now[20 * BLOCK + 100] ^= 1; // corruption
+    now.truncate(63 * BLOCK); // the last block cannot be read
+    std::fs::write(img, &now).unwrap();
+
+    let (code, report) = verify_cmd(dir.path(), img, "run");
+    assert_eq!(code, 1, "{report}");
+    let at = |k: &str, i: usize| (k.to_string(), (i * BLOCK) as u64);
+    let want: BTreeSet<_> = [
+        at("lost", 5),
+        at("misdirected", 9),
+        at("corrupt", 20),
+        at("unreadable", 63),
+    ]
+    .into();
+    assert_eq!(kinds_at(&report), want, "{report}");
+    let findings = report["findings"].as_array().unwrap();
+    let lost = findings.iter().find(|f| f["kind"] == "lost").unwrap();
+    assert!(lost["found_generation"].as_u64() < lost["expected_generation"].as_u64());
+    let misdirected = findings
+        .iter()
+        .find(|f| f["kind"] == "misdirected")
+        .unwrap();
+    assert_eq!(misdirected["found_offset"], 10 * BLOCK as u64);
+}
+
+/// A measure with --verify-end on a simulated drive with `fault`: exit status and the
+/// verification record in run.json.
+fn sim_run(dir: &Path, fault: &str, out: &str) -> (i32, serde_json::Value) {
+    let target = format!("sim:vertex2-60g,scale=64,aged=0s{fault}");
+    let run = ssdfade(dir)
+        .args([
+            "measure",
+            &target,
+            "--span",
+            "64M",
+            "--qd",
+            "4",
+            "--duration",
+            "20s",
+            "--verify-every",
+            "2s",
+            "--verify-end",
+            "--out",
+            out,
+        ])
+        .output()
+        .unwrap();
+    let info: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join(out).join("run.json")).unwrap()).unwrap();
+    (status(&run), info["verify"].clone())
+}
+
+#[test]
+fn a_simulated_drive_that_drops_misdirects_or_damages_writes_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, clean) = sim_run(dir.path(), "", "clean");
+    assert_eq!(code, 0, "{clean}");
+    assert_eq!(clean["counts"]["lost"], 0, "{clean}");
+    assert!(clean["sampled_checks"].as_u64().unwrap() > 0, "{clean}");
+    assert_eq!(clean["full_pass_checks"], 256, "{clean}");
+    for (fault, kind) in [
+        ("drop:7", "lost"),
+        ("misdirect:7", "misdirected"),
+        ("corrupt:7", "corrupt"),
+    ] {
+        let (code, v) = sim_run(dir.path(), &format!(",fault={fault}"), fault);
+        assert_eq!(code, 1, "{fault}: {v}");
+        assert!(v["counts"][kind].as_u64().unwrap() > 0, "{fault}: {v}");
+        for f in v["findings"].as_array().unwrap() {
+            // Offsets on the drive: blocks of 4 KiB standing for 64 each.
+            assert_eq!(
+                f["offset"].as_u64().unwrap() % (64 * BLOCK as u64),
+                0,
+                "{f}"
+            );
+            let expected = [kind, "lost"];
+            assert!(
+                expected.contains(&f["kind"].as_str().unwrap()),
+                "{fault}: {f}"
+            );
+        }
+    }
+}
+
+#[test]
+fn verify_reads_a_kept_simulated_drive_back_and_finds_what_it_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("d.sim");
+    let target = format!("sim:vertex2-60g,scale=64,aged=0s,state={}", state.display());
+    let run = ssdfade(dir.path())
+        .args([
+            "measure",
+            &target,
+            "--span",
+            "64M",
+            "--duration",
+            "5s",
+            "--verify",
+            "--out",
+            "run",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(status(&run), 0, "{}", String::from_utf8_lossy(&run.stderr));
+    let (code, report) = verify_cmd(dir.path(), &target, "run");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["full_pass_checks"], 256, "{report}");
+    let (code, report) = verify_cmd(dir.path(), &format!("{target},fail_at=8M"), "run");
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(
+        kinds_at(&report),
+        [("unreadable".to_string(), 8 << 20)].into()
+    );
+}
+
+#[test]
+fn an_eight_hour_simulated_soak_verifies_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = ssdfade(dir.path())
+        .args([
+            "soak",
+            "sim:vertex2-60g,scale=16",
+            "--duration",
+            "8h",
+            "--qd",
+            "32",
+            "--verify-every",
+            "10m",
+            "--verify-end",
+            "--json",
+            "--out",
+            "run",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(status(&run), 0, "{}", String::from_utf8_lossy(&run.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let verify = &v["verify"];
+    assert_eq!(verify["counts"]["lost"], 0, "{verify}");
+    assert_eq!(verify["counts"]["misdirected"], 0, "{verify}");
+    assert_eq!(verify["counts"]["corrupt"], 0, "{verify}");
+    // Most of the drive was written, many blocks more than once, and all of it read back.
+    let written = verify["blocks_written"].as_u64().unwrap();
+    assert!(written > 500_000, "{verify}");
+    assert_eq!(verify["full_pass_checks"].as_u64(), Some(written));
+    assert!(
+        verify["sampled_checks"].as_u64().unwrap() > 40 * 200,
+        "{verify}"
+    );
+}
+
+#[test]
+fn a_zram_soak_on_both_engines_verifies_clean() {
+    if !root_or_skip("a_zram_soak_on_both_engines_verifies_clean") {
+        return;
+    }
+    let zram = Zram::new(64 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let dev = zram.path.to_str().unwrap();
+    for engine in ["threads", "uring"] {
+        let run = ssdfade(dir.path())
+            .args([
+                "soak",
+                dev,
+                "--destroy-data",
+                dev,
+                "--engine",
+                engine,
+                "--qd",
+                "16",
+                "--duration",
+                "6s",
+                "--interval",
+                "1s",
+                "--verify-every",
+                "1s",
+                "--verify-end",
+                "--json",
+                "--out",
+                engine,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(status(&run), 0, "{}", String::from_utf8_lossy(&run.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+        let verify = &v["verify"];
+        assert_eq!(verify["counts"]["lost"], 0, "{engine}: {verify}");
+        assert_eq!(verify["counts"]["corrupt"], 0, "{engine}: {verify}");
+        assert_eq!(verify["counts"]["misdirected"], 0, "{engine}: {verify}");
+        assert!(
+            verify["sampled_checks"].as_u64().unwrap() >= 256,
+            "{verify}"
+        );
+        // 64 MiB are 16384 blocks: a few seconds at QD 16 write nearly all of them.
+        assert!(
+            verify["blocks_written"].as_u64().unwrap() > 10_000,
+            "{verify}"
+        );
+        let (code, report) = verify_cmd(dir.path(), dev, engine);
+        assert_eq!(code, 0, "{engine}: {report}");
+    }
+}
+
+#[test]
+fn workloads_whose_blocks_cannot_be_verified_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("t.img");
+    let img = img.to_str().unwrap();
+    for (extra, says) in [
+        (&["--pattern", "repeat"][..], "--pattern repeat"),
+        (&["--pattern", "zero"][..], "--pattern zero"),
+        (&["--pattern", "dedupe:30"][..], "--pattern dedupe:30"),
+        (&["--pattern", "compressible:95"][..], "compressible:95"),
+        (&["--align", "512"][..], "--align 512"),
+        (&["--read-pct", "100"][..], "--read-pct 100"),
+        (&["--bs", "512"][..], "--bs 512"),
+    ] {
+        let out = ssdfade(dir.path())
+            .args([
+                "measure",
+                img,
+                "--size",
+                "1M",
+                "--destroy-data",
+                img,
+                "--duration",
+                "1s",
+            ])
+            .arg("--verify")
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(status(&out), 2, "{extra:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(!Path::new(img).exists(), "{extra:?} left the file behind");
+        assert!(!dir.path().join("results").exists());
+    }
+    let out = ssdfade(dir.path())
+        .args(["verify", img, "--from", "nowhere"])
+        .output()
+        .unwrap();
+    assert_eq!(status(&out), 2);
+}
