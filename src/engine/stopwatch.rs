@@ -50,7 +50,7 @@ impl StopWatch {
     fn overdue(&self, now: Instant) -> Option<(f64, f64)> {
         let last = Duration::from_nanos(self.last_ns.load(Ordering::Relaxed));
         let now = now.saturating_duration_since(self.start);
-        (now.saturating_sub(last) > TICK + LATE).then(|| (last.as_secs_f64(), now.as_secs_f64()))
+        (now.saturating_sub(last) > TICK + LATE).then_some((last.as_secs_f64(), now.as_secs_f64()))
     }
 
     /// Seconds of `t0..t1` (from the run's start) in which the process was stopped, counting
