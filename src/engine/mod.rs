@@ -7,6 +7,7 @@
 mod buffer;
 mod offsets;
 pub mod realtime;
+mod stopwatch;
 pub mod sync;
 mod target;
 pub mod threads;

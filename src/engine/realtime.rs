@@ -21,15 +21,13 @@ use std::time::{Duration, Instant};
 
 use crossbeam::channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
 
+use super::stopwatch::StopWatch;
 use super::{Control, IntervalSink, RunEnd};
 use crate::stats::{ErrorEvent, IntervalStats, Pacing};
 use crate::workload::{OnError, Rate, Workload};
 
 /// How often the driver looks at the interrupt flag while waiting.
 const POLL: Duration = Duration::from_millis(50);
-/// A wait of the sampler that overran by this much means the process itself was not running
-/// (SIGSTOP, a machine that would not schedule it): the time is marked as the tool's.
-const STOPPED: Duration = Duration::from_secs(2);
 
 /// State every worker of a run reads.
 struct Shared {
@@ -423,6 +421,13 @@ where
             }
             std::thread::park();
         };
+        let watch = std::sync::Arc::new(StopWatch::new(start));
+        let ticking = watch.clone();
+        let stop = &shared.stop;
+        // Without the ticker a stop goes unnoticed, as before: not a reason to fail the run.
+        let _ = std::thread::Builder::new()
+            .name("ssdfade-stopwatch".into())
+            .spawn_scoped(scope, move || ticking.run(stop));
         let mut sampler = Sampler {
             shared: &shared,
             reports: &report_rx,
@@ -431,7 +436,7 @@ where
             finished_before: vec![0; workers],
             first: 0,
             pending: VecDeque::new(),
-            stopped: Vec::new(),
+            watch,
         };
         let result = sampler.run(start, workload, control, sink);
         // Whatever happened, make the workers stop and wait for them (the scope joins).
@@ -462,8 +467,8 @@ struct Sampler<'a> {
     /// Index of the interval `pending[0]` counts.
     first: u64,
     pending: VecDeque<IntervalStats>,
-    /// Spans (seconds from the start) in which the sampler found it had not been running.
-    stopped: Vec<(f64, f64)>,
+    /// When the process itself was stopped.
+    watch: std::sync::Arc<StopWatch>,
 }
 
 impl Sampler<'_> {
@@ -482,11 +487,8 @@ impl Sampler<'_> {
             let until = deadline.map_or(boundary, |d| d.min(boundary));
             let mut interrupted = false;
             // Wait for the boundary, taking in the reports that arrive meanwhile.
-            let mut seen = Instant::now();
             while self.live.iter().any(|&l| l) {
                 let now = Instant::now();
-                self.note_stop(start, seen, now);
-                seen = now;
                 if now >= until {
                     break;
                 }
@@ -502,10 +504,6 @@ impl Sampler<'_> {
                     Err(RecvTimeoutError::Timeout) => {}
                     Err(RecvTimeoutError::Disconnected) => break,
                 }
-                // A wait that ran long while nothing arrived: the process was stopped.
-                let now = Instant::now();
-                self.note_stop(start, seen, now);
-                seen = now;
             }
             let all_done = !self.live.iter().any(|&l| l);
             let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
@@ -527,12 +525,12 @@ impl Sampler<'_> {
                 let mut last = buckets.pop_back().unwrap_or_default();
                 for mut done in buckets {
                     let t_grid = (workload.interval * (self.first as u32 + 1)).as_secs_f64();
-                    done.stopped_s = self.stopped_within(t_prev, t_grid);
+                    done.stopped_s = self.watch.stopped_within(t_prev, t_grid);
                     sink.interval(t_prev, t_grid, &done)?;
                     self.first += 1;
                     t_prev = t_grid;
                 }
-                last.stopped_s = self.stopped_within(t_prev, t_end.max(t_prev));
+                last.stopped_s = self.watch.stopped_within(t_prev, t_end.max(t_prev));
                 sink.interval(t_prev, t_end.max(t_prev), &last)?;
                 return Ok(if let Some(why) = self.shared.failure.get() {
                     RunEnd::Failed(why.clone())
@@ -545,28 +543,11 @@ impl Sampler<'_> {
             self.collect(Until::Past(index));
             let t_end = (workload.interval * (index as u32 + 1)).as_secs_f64();
             let mut done = self.pending.pop_front().unwrap_or_default();
-            done.stopped_s = self.stopped_within(t_prev, t_end);
+            done.stopped_s = self.watch.stopped_within(t_prev, t_end);
             sink.interval(t_prev, t_end, &done)?;
             self.first += 1;
             t_prev = t_end;
         }
-    }
-
-    /// Records `seen..now` as time the process was stopped when it is far longer than any
-    /// wait of the sampler (at most [`POLL`]) could take.
-    fn note_stop(&mut self, start: Instant, seen: Instant, now: Instant) {
-        if now.duration_since(seen) > POLL + STOPPED {
-            let at = |t: Instant| t.saturating_duration_since(start).as_secs_f64();
-            self.stopped.push((at(seen), at(now)));
-        }
-    }
-
-    /// Seconds of `t0..t1` in which the process was stopped.
-    fn stopped_within(&self, t0: f64, t1: f64) -> f64 {
-        self.stopped
-            .iter()
-            .map(|&(a, b)| (b.min(t1) - a.max(t0)).max(0.0))
-            .sum()
     }
 
     /// Takes in reports until every live worker is done with what `until` names.
