@@ -92,15 +92,20 @@ impl Chart for RateSweepChart {
                 });
             chart.draw_series(line.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
         }
-        // Each point's rate (and late issues) above its p99.9 (or p99) mark.
-        chart.draw_series(points.iter().map(|p| {
+        // Each point's rate (and late issues) above its p99.9 (or p99) mark, every other one
+        // higher so that neighbours near the maximum do not overlap.
+        chart.draw_series(points.iter().enumerate().map(|(i, p)| {
             let top = p.p999_us.unwrap_or(p.p99_us).max(p.avg_us).max(y_min);
             let text = match p.late {
                 Some(late) if late > 0 => format!("{} ({late} late)", p.label),
                 _ => p.label.clone(),
             };
             EmptyElement::at((p.iops, top))
-                + Text::new(text, (-20, -28), style::note_font(style::palette(3)))
+                + Text::new(
+                    text,
+                    (-20, if i % 2 == 0 { -28 } else { -54 }),
+                    style::note_font(style::palette(3)),
+                )
         }))?;
         chart
             .configure_series_labels()
