@@ -18,7 +18,9 @@
 # Environment: CPU_SECONDS (6), CPU_ROUNDS (3), CPU_ENGINES ("threads uring"), CPU_QD (32),
 # CPU_RECORD (0), MULTI_DEVICES (2), MULTI_ROUNDS (5), MULTI_SECONDS (5), MULTI_ENGINE (uring),
 # MULTI_QD (32), ZRAM_SIZE (1G), PARTS ("cpu multi"), SSDFADE (binary; default: cargo build
-# --release and target/release/ssdfade).
+# --release and target/release/ssdfade), SSDFADE_BEFORE (a second binary, e.g. of an earlier
+# commit: each round then runs it right before SSDFADE with the same engine, for an A/B on the
+# same load).
 set -euo pipefail
 
 CPU_SECONDS=${CPU_SECONDS:-6}
@@ -83,12 +85,17 @@ if [[ " $PARTS " == *" cpu "* ]]; then
   "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --random-pct 0 --bytes "$ZRAM_SIZE" \
     --qd 8 --json --out "$WORK/fill" >/dev/null 2>&1
   echo "CPU per 4 KiB I/O, random writes, QD $CPU_QD, $CPU_SECONDS s per run, zram $ZRAM_SIZE"
-  printf '  %-8s %5s %10s %12s %12s %12s\n' engine round IOPS "user µs/IO" "sys µs/IO" "task ms/s"
+  BINS=("$SSDFADE")
+  [ -n "${SSDFADE_BEFORE:-}" ] && BINS=("$SSDFADE_BEFORE" "$SSDFADE")
+  printf '  %-16s %5s %10s %12s %12s %12s\n' engine round IOPS "user µs/IO" "sys µs/IO" "task ms/s"
   for round in $(seq "$CPU_ROUNDS"); do
     for engine in $CPU_ENGINES; do
-      out=$WORK/$engine-$round
+     for bin in "${BINS[@]}"; do
+      tag=$engine
+      [ "$bin" = "${SSDFADE_BEFORE:-}" ] && tag="$engine (before)"
+      out=$WORK/${tag// /-}-$round
       perf stat -x, -e task-clock,user_time,system_time -o "$out.perf" -- \
-        "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
+        "$bin" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
         --bs 4k --duration "${CPU_SECONDS}s" --interval 1s --json --out "$out" \
         > "$out.json" 2>/dev/null
       ops=$(jq -r '.ops // (.iops * .seconds)' "$out.json")
@@ -98,9 +105,10 @@ if [[ " $PARTS " == *" cpu "* ]]; then
       task_ms=$(awk -F, '$3=="task-clock" {print $1}' "$out.perf")
       user=$(echo "$user_ns / 1000 / $ops" | bc -l)
       sys=$(echo "$sys_ns / 1000 / $ops" | bc -l)
-      printf '  %-8s %5d %10.0f %12.3f %12.3f %12.0f\n' "$engine" "$round" "$iops" "$user" "$sys" \
+      printf '  %-16s %5d %10.0f %12.3f %12.3f %12.0f\n' "$tag" "$round" "$iops" "$user" "$sys" \
         "$(echo "$task_ms / $CPU_SECONDS" | bc -l)"
-      echo "$user" >> "$WORK/user-$engine"
+      echo "$user" >> "$WORK/user-${tag// /-}"
+     done
       if [ "$CPU_RECORD" = 1 ] && [ "$round" = 1 ]; then
         perf record -q -e cpu-clock:u -o "$WORK/$engine.data" -- \
           "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
@@ -111,9 +119,12 @@ if [[ " $PARTS " == *" cpu "* ]]; then
     done
   done
   for engine in $CPU_ENGINES; do
-    printf '  %-8s user µs per I/O: min %.3f median %.3f max %.3f\n' "$engine" \
-      "$(sort -g "$WORK/user-$engine" | head -1)" "$(median < "$WORK/user-$engine")" \
-      "$(sort -g "$WORK/user-$engine" | tail -1)"
+   for tag in "$engine-(before)" "$engine"; do
+    [ -f "$WORK/user-$tag" ] || continue
+    printf '  %-16s user µs per I/O: min %.3f median %.3f max %.3f\n' "$tag" \
+      "$(sort -g "$WORK/user-$tag" | head -1)" "$(median < "$WORK/user-$tag")" \
+      "$(sort -g "$WORK/user-$tag" | tail -1)"
+   done
     if [ -f "$WORK/$engine.top" ]; then
       echo "  profile of $engine (perf record -e cpu-clock:u: where the user-space CPU goes):"
       sed 's/^/    /' "$WORK/$engine.top"
