@@ -498,9 +498,11 @@ pub struct AccessArgs {
     /// start + n / rate; one issued after its time is counted late (default: flat out).
     #[arg(long, conflicts_with = "rate")]
     pub rate_iops: Option<u64>,
-    /// Issue at most this many bytes per second (fio's rate), e.g. 40M.
-    #[arg(long, value_parser = parse_size)]
-    pub rate: Option<u64>,
+    /// Issue at most this many bytes per second (fio's rate), e.g. 40M. With `sweep`: the
+    /// points, each a percent of the IOPS measured flat out first (50%) or IOPS (4000), e.g.
+    /// 10%,25%,50%,75%,90%,100%.
+    #[arg(long, value_name = "RATE")]
+    pub rate: Option<String>,
     /// Data verification: every written block carries its offset, write generation and a
     /// checksum; bad blocks found make the run fail (exit 1). See docs/verify.md.
     #[arg(long)]
@@ -514,9 +516,21 @@ pub struct AccessArgs {
 }
 
 impl AccessArgs {
-    /// The library's workload spec at `qd` outstanding I/Os.
-    pub fn spec(&self, qd: u32) -> WorkloadSpec {
-        WorkloadSpec {
+    /// The library's workload spec at `qd` outstanding I/Os; a `--rate` that is not one rate in
+    /// bytes per second (a sweep's list) is refused.
+    pub fn spec(&self, qd: u32) -> anyhow::Result<WorkloadSpec> {
+        let rate = match (self.rate_iops, &self.rate) {
+            (Some(iops), _) => Some(Rate::Iops(iops)),
+            (None, Some(text)) if text.contains([',', '%']) => crate::bad_input!(
+                "--rate {text}: a list or a percent of the maximum is for `ssdfade sweep`; give one rate in bytes per second such as 40M, or --rate-iops"
+            ),
+            (None, Some(text)) => match parse_size(text) {
+                Ok(bytes) => Some(Rate::BytesPerS(bytes)),
+                Err(e) => crate::bad_input!("--rate {text}: {e}; give bytes per second such as 40M"),
+            },
+            (None, None) => None,
+        };
+        Ok(WorkloadSpec {
             bs: self.bs,
             align: self.align,
             read_pct: self.read_pct,
@@ -529,10 +543,7 @@ impl AccessArgs {
             pattern: self.pattern,
             refill: self.refill,
             on_error: self.on_error,
-            rate: self
-                .rate_iops
-                .map(Rate::Iops)
-                .or(self.rate.map(Rate::BytesPerS)),
+            rate,
             sync: None,
             verify: (self.verify || self.verify_every.is_some() || self.verify_end).then_some(
                 crate::workload::VerifyOptions {
@@ -540,7 +551,7 @@ impl AccessArgs {
                     end: self.verify_end,
                 },
             ),
-        }
+        })
     }
 }
 
@@ -563,9 +574,10 @@ pub struct WorkloadArgs {
     pub interval: Option<Duration>,
 }
 
-impl From<&WorkloadArgs> for WorkloadSpec {
-    fn from(w: &WorkloadArgs) -> WorkloadSpec {
-        w.access.spec(w.qd)
+impl WorkloadArgs {
+    /// The library's workload spec (see [`AccessArgs::spec`]).
+    pub fn spec(&self) -> anyhow::Result<WorkloadSpec> {
+        self.access.spec(self.qd)
     }
 }
 
@@ -756,16 +768,17 @@ pub struct SweepArgs {
     pub safety: SafetyArgs,
     #[command(flatten)]
     pub workload: ExperimentWorkloadArgs,
-    /// Queue depths to measure, e.g. 1,2,4,8,16,32.
+    /// Queue depths to measure, e.g. 1,2,4,8,16,32; with --rate, the one queue depth of every
+    /// point (default 32).
     #[arg(
         long,
         value_delimiter = ',',
         conflicts_with = "threads",
-        required_unless_present = "threads"
+        required_unless_present_any = ["threads", "rate"]
     )]
     pub qd: Vec<u32>,
     /// Thread counts to measure with the threads engine (one I/O per thread), e.g. 1,2,4,8.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', conflicts_with = "rate")]
     pub threads: Vec<u32>,
     /// Length of each point.
     #[arg(long, default_value = "60s", value_parser = parse_duration)]

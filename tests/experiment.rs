@@ -455,6 +455,94 @@ fn sweep_latency_follows_little_law_at_saturation() {
     assert!(!sweep.contains(dir.to_str().unwrap()), "{sweep}");
 }
 
+/// `sweep --rate`: an unpaced `max` point first, then each percent paced at that share of its
+/// IOPS (and an absolute rate as given), delivered within 2 % on the simulated drive; each
+/// point has mean, p99 and p99.9 latency and its late issues, and sweep.png is drawn.
+#[test]
+fn rate_sweep_paces_each_point_at_its_share_of_the_maximum() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("rates");
+    let v = json_ok(
+        ssdfade(work.path())
+            .args(["sweep", "sim:vertex2-60g,aged=0s", "--qd", "16"])
+            .args(["--rate", "25%,50%,100%,1500", "--seed", "5"])
+            .args(["--point-duration", "20s", "--json", "--out"])
+            .arg(&dir),
+    );
+    assert_eq!(v["axis"], "rate", "{v}");
+    let points = v["points"].as_array().unwrap();
+    let names: Vec<&str> = points.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "max",
+            "rate25pct",
+            "rate50pct",
+            "rate100pct",
+            "rate1500iops"
+        ]
+    );
+    let max = points[0]["iops"].as_f64().unwrap();
+    assert!(points[0]["rate_iops"].is_null() && points[0]["late"].is_null());
+    for (p, want) in points[1..]
+        .iter()
+        .zip([Some(0.25 * max), Some(0.5 * max), Some(max), None])
+    {
+        assert_eq!(p["qd"], 16, "{p}");
+        let rate = p["rate_iops"].as_f64().unwrap();
+        assert_eq!(rate, want.map_or(1500.0, f64::round), "{p}");
+        let run = read_json(&dir.join(p["run_dir"].as_str().unwrap()).join("run.json"));
+        assert_eq!(
+            run["workload"]["rate"]["iops"].as_f64(),
+            Some(rate),
+            "{run}"
+        );
+        let iops = p["iops"].as_f64().unwrap();
+        if rate < 0.6 * max {
+            assert!((iops - rate).abs() <= 0.02 * rate, "{p}");
+        }
+        let (avg, p99, p999) = (
+            p["avg_ms"].as_f64().unwrap(),
+            p["p99_ms"].as_f64().unwrap(),
+            p["p999_ms"].as_f64().unwrap(),
+        );
+        assert!(avg > 0.0 && p99 >= avg && p999 >= p99, "{p}");
+        assert!(p["late"].as_u64().is_some(), "{p}");
+    }
+    assert_eq!(read_json(&dir.join("sweep.json"))["points"], v["points"]);
+    assert!(dir.join("sweep.png").is_file());
+}
+
+/// A rate sweep's `--rate` is a list; measure's is one byte rate, and a percent there (or a
+/// thread sweep with rates) is refused with one line, exit 2.
+#[test]
+fn rate_lists_and_percents_are_refused_where_they_mean_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    for args in [
+        &["measure", "t.img", "--size", "16M", "--rate", "50%"][..],
+        &["measure", "t.img", "--size", "16M", "--rate", "4M,8M"],
+        &["sweep", "sim:vertex2-60g", "--rate", "10%,abc"],
+        &["sweep", "sim:vertex2-60g", "--rate", "10%", "--qd", "1,2"],
+        &[
+            "sweep",
+            "sim:vertex2-60g",
+            "--rate",
+            "10%",
+            "--threads",
+            "2",
+        ],
+    ] {
+        let out = ssdfade(work.path()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--rate") || err.contains("--threads"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!work.path().join("t.img").exists());
+}
+
 #[test]
 fn sweep_on_zram_follows_little_law_at_saturation() {
     if !root_or_skip("sweep_on_zram_follows_little_law_at_saturation") {

@@ -229,6 +229,51 @@ fn report_whole_run_figures_are_the_exact_summary_and_agree_with_the_samples() {
     );
 }
 
+/// A paced run's report names its issue rate (in the access specification and beside the
+/// results, with the late issues); an unpaced run's says it ran flat out.
+#[test]
+fn the_report_of_a_paced_run_shows_its_rate_and_late_issues() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, rate) in [("paced", Some("2000")), ("flat", None)] {
+        let out = tmp.path().join(name);
+        let mut cmd = ssdfade(tmp.path());
+        cmd.args([
+            "measure",
+            "sim:vertex2-60g",
+            "--duration",
+            "10s",
+            "--qd",
+            "8",
+        ]);
+        if let Some(rate) = rate {
+            cmd.args(["--rate-iops", rate]);
+        }
+        run_ok(cmd.arg("--out").arg(&out));
+        run_ok(ssdfade(tmp.path()).arg("report").arg(&out));
+        let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+        let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+        // The access specification's row (a paced run's results paragraph starts alike).
+        let table = markdown
+            .lines()
+            .filter(|l| l.starts_with('|'))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if rate.is_some() {
+            for text in [&markdown, &html] {
+                assert!(text.contains("2000 IOPS (--rate-iops 2000)"), "{text}");
+                assert!(text.contains("paced I/Os were issued late"), "{text}");
+            }
+            assert_eq!(
+                row(&markdown, "Issue rate")[1],
+                "2000 IOPS (--rate-iops 2000)"
+            );
+        } else {
+            assert_eq!(row(&table, "Issue rate")[1], "flat out (closed loop)");
+            assert!(!markdown.contains("issued late"), "{markdown}");
+        }
+    }
+}
+
 #[test]
 fn html_report_references_nothing_outside_itself() {
     let tmp = tempfile::tempdir().unwrap();

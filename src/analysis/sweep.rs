@@ -1,9 +1,10 @@
-//! The figures of a queue-depth or thread sweep: one [`SweepPoint`] per point that ran, from its
-//! run (exact figures from run.json's summary, else its samples). The terminal table,
-//! `sweep.json`, `--json` and sweep.png all show these.
+//! The figures of a queue-depth, thread or rate sweep: one [`SweepPoint`] per point that ran,
+//! from its run (exact figures from run.json's summary, else its samples). The terminal table,
+//! `sweep.json`, `--json` and sweep.png all show these. A paced point also carries its rate
+//! (from the run's workload) and its late issues (from the run's schedule counts).
 
 pub use crate::results::sweep::{SweepPoint, SweepTable};
-use crate::results::{Experiment, Run, Status};
+use crate::results::{Experiment, PhaseKind, Run, Status};
 
 use super::Figures;
 
@@ -25,6 +26,13 @@ impl SweepPoint {
             avg_read_ms: summary.and_then(|s| s.read_lat_us).map(|l| ms(l.mean)),
             avg_write_ms: summary.and_then(|s| s.write_lat_us).map(|l| ms(l.mean)),
             p99_ms: measured.then(|| ms(f.p99_lat_us)),
+            p999_ms: f.lat_us.filter(|_| measured).map(|l| ms(l.p999)),
+            rate_iops: run.info.workload.rate.map(|r| r.iops(run.info.workload.bs)),
+            rate_percent: None,
+            late: summary.and_then(|s| s.pacing.as_ref()).map(|p| p.late),
+            late_max_ms: summary
+                .and_then(|s| s.pacing.as_ref())
+                .map(|p| ms(p.late_max_us)),
             little_ms: (f.iops > 0.0).then(|| 1000.0 * f64::from(qd) / f.iops),
             engine: run.info.engine.clone(),
             run_dir: run.dir.display().to_string(),
@@ -45,6 +53,9 @@ pub fn table(exp: &Experiment) -> SweepTable {
         .filter_map(|p| {
             let run = p.run.as_ref()?;
             let mut point = SweepPoint::of(&p.record.phase.name, run, axis == "threads");
+            if let PhaseKind::SweepPoint(params) = &p.record.phase.kind {
+                point.rate_percent = params.rate_percent;
+            }
             // Relative to the experiment directory, which can be moved or copied.
             point.run_dir = p.record.dir.clone()?;
             Some(point)
@@ -113,6 +124,30 @@ mod tests {
         assert_eq!(p.avg_write_ms, None);
         assert!((p.p99_ms.unwrap() - 7.8).abs() < 1e-12);
         assert!((p.mb_per_s - 32.768).abs() < 1e-9);
+    }
+
+    /// A paced point carries its rate in IOPS (a byte rate divided by the transfer size), its
+    /// p99.9 and its late issues from the run's schedule counts; an unpaced one has none.
+    #[test]
+    fn a_paced_point_carries_its_rate_p999_and_late_issues() {
+        let mut run = run_at(8, 40_000, 10.0, 1_000.0, 1_000.0);
+        assert_eq!(SweepPoint::of("max", &run, false).rate_iops, None);
+        assert_eq!(SweepPoint::of("max", &run, false).late, None);
+        run.info.workload.bs = 8192;
+        run.info.workload.rate = Some(crate::workload::Rate::BytesPerS(8192 * 4000));
+        let summary = run.info.summary.as_mut().unwrap();
+        summary.pacing = Some(crate::stats::PacingSummary {
+            paced: 40_000,
+            mean_lag_us: 10.0,
+            late: 7,
+            late_mean_us: 1_500.0,
+            late_max_us: 2_500.0,
+        });
+        let p = SweepPoint::of("rate4000iops", &run, false);
+        assert_eq!(p.rate_iops, Some(4000.0));
+        assert_eq!(p.late, Some(7));
+        assert!((p.late_max_ms.unwrap() - 2.5).abs() < 1e-12);
+        assert!((p.p999_ms.unwrap() - 5.0).abs() < 1e-12);
     }
 
     /// A point where nothing completed has no latency and no Little's-law figure (not 0 ms).

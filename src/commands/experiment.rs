@@ -65,7 +65,7 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
         return run_group(name, &targets, common, &make, &exporter, interrupt);
     }
     let mut observer = watched(Box::new(Terminal::new(common.json)), &exporter);
-    let record = make(setup(target, common))?;
+    let record = make(setup(target, common)?)?;
     let outcome =
         crate::experiment::launch_record(record, common.out.clone(), interrupt, observer.as_mut())?;
     print(&outcome, common.json)
@@ -104,11 +104,11 @@ fn run_group(
         .iter()
         .zip(confirmed)
         .map(|(target, destroy_data)| {
-            let mut s = setup(target, common);
+            let mut s = setup(target, common)?;
             s.options.destroy_data = destroy_data;
-            s
+            Ok(s)
         })
-        .collect();
+        .collect::<anyhow::Result<_>>()?;
     let multi = MultiProgress::new();
     let observer_for = group_lines(&multi, targets, common.json, exporter);
     let group = crate::group::experiment::run(
@@ -211,12 +211,17 @@ pub fn resume(args: &ResumeArgs) -> anyhow::Result<RunEnd> {
 
 /// Runs `ssdfade sweep`.
 pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
-    let interrupt = install_signal_flag()?;
-    let (axis, values) = if args.threads.is_empty() {
-        (sweep::Axis::QueueDepth, &args.qd)
-    } else {
-        (sweep::Axis::Threads, &args.threads)
+    let (axis, values) = match (&args.workload.access.rate, args.threads.is_empty()) {
+        (Some(text), _) => (
+            sweep::Axis::Rate(sweep::parse_rates(text)?),
+            args.qd.clone(),
+        ),
+        (None, true) => (sweep::Axis::QueueDepth, args.qd.clone()),
+        (None, false) => (sweep::Axis::Threads, args.threads.clone()),
     };
+    let mut access = args.workload.access.clone();
+    // A rate sweep's --rate is its list of points, not one rate for every point.
+    access.rate = None;
     let setup = Setup {
         target: args.target.clone(),
         options: options(
@@ -225,8 +230,9 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
             crate::experiment::DEFAULT_SS_ROUND,
             None,
         ),
-        workload: args.workload.access.spec(1),
+        workload: access.spec(1)?,
     };
+    let interrupt = install_signal_flag()?;
     let mut t = watched(
         Box::new(Terminal::new(args.json)),
         &exporter(&args.metrics)?,
@@ -234,7 +240,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
     let outcome = sweep::run(
         setup,
         axis,
-        values,
+        &values,
         args.point_duration,
         args.interval,
         args.out.clone(),
@@ -244,12 +250,12 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
     print(&outcome, args.json)
 }
 
-fn setup(target: &str, a: &ExperimentArgs) -> Setup {
-    Setup {
+fn setup(target: &str, a: &ExperimentArgs) -> anyhow::Result<Setup> {
+    Ok(Setup {
         target: target.to_string(),
         options: options(&a.safety, &a.workload, a.ss_round, Some(a.checkpoint)),
-        workload: a.workload.access.spec(a.qd),
-    }
+        workload: a.workload.access.spec(a.qd)?,
+    })
 }
 
 fn options(

@@ -13,7 +13,7 @@ use crate::metrics::Exporter;
 use crate::output::experiment::Terminal;
 use crate::output::run::ProgressBarObserver;
 use crate::results::run_table;
-use crate::run::{install_signal_flag, NoProgress, Outcome, RunObserver, WorkloadSpec};
+use crate::run::{install_signal_flag, NoProgress, Outcome, RunObserver};
 
 /// How long a measure runs, and its sample period, unless told.
 pub const DEFAULT_DURATION: Duration = Duration::from_secs(60);
@@ -100,7 +100,7 @@ pub fn preset(args: &MeasureArgs) -> anyhow::Result<RunEnd> {
             checkpoint_s: None,
         },
         // The preset sets every point's transfer size, mix, QD and alignment itself.
-        workload: WorkloadSpec::from(w),
+        workload: w.spec()?,
     };
     let knobs = Knobs {
         span: w.access.span,

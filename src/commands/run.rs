@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::cli::RunArgs;
-use crate::run::{install_signal_flag, RunRequest, Safety, Stop, WorkloadSpec};
+use crate::run::{install_signal_flag, RunRequest, Safety, Stop};
 
 /// The request `args` make, with this command's default duration and sample period; Ctrl-C and
 /// SIGTERM end the run cleanly.
@@ -16,7 +16,7 @@ pub fn request(
     let w = &args.workload;
     Ok(RunRequest {
         target: args.target.clone(),
-        workload: WorkloadSpec::from(w),
+        workload: w.spec()?,
         stop: Stop::new(w.duration, w.bytes, default_duration),
         // A run shorter than the default sample period is sampled once, over its whole length.
         interval: w.interval.unwrap_or_else(|| {

@@ -153,6 +153,7 @@ pub fn run_params(
         interval_s: interval.as_secs_f64(),
         until_steady: false,
         engine: None,
+        rate_percent: None,
     }
 }
 

@@ -449,7 +449,8 @@ fn run_phase(
             let soak = matches!(p.phase.kind, PhaseKind::Soak(_));
             let sub = sub.expect("run phases have a directory");
             follow_move(&sub, record, target)?;
-            let request = run_request(record, p, params, target, &sub, soak, interrupt);
+            let params = super::sweep::resolve_rate(dir, record, params)?;
+            let request = run_request(record, p, &params, target, &sub, soak, interrupt);
             let mut run_observer = observer.run_observer(p);
             run_in(&request, soak, run_observer.as_mut())
         }

@@ -1,10 +1,14 @@
 //! Write data: what bytes go into every write buffer.
 //!
 //! The default, `random`, is incompressible and unique for every write, so a controller that
-//! compresses or deduplicates (SandForce did both) gains nothing from it. It costs one pass over
-//! the buffer per write: bytes are copied from a shared ChaCha-filled pool at a random offset,
-//! XORed with a per-write key, and every 512-byte sector starts with a 16-byte stamp that is
-//! unique in the run. `--refill` makes every write a fresh ChaCha stream instead (slower).
+//! compresses or deduplicates (SandForce did both) gains nothing from it. It costs one pass of
+//! stores over the buffer per write and no reads: 32 xorshift64 generators, seeded per write
+//! through SplitMix64 from the write's random key and unique stamp, each fill every 32nd word
+//! (the compiler keeps them in vector registers), and every 512-byte sector starts with a 16-byte
+//! stamp that is unique in the run. Reading nothing matters: on a busy host the I/O path's
+//! kernel work evicts any table of random bytes between two writes, and copying from one cost
+//! twice as much (docs/performance-cpu.md). `--refill` makes every write a fresh ChaCha stream
+//! instead (slower). `compressible:N` XORs its random part from a shared ChaCha-filled pool.
 //!
 //! Generation is split in two: [`PatternGen::next_content`] decides what a write contains (a small
 //! [`WriteContent`]) and [`PatternGen::render`] turns that into bytes. A simulated device only
@@ -203,8 +207,7 @@ impl PatternGen {
                 stamp_sectors(buf, content.stamp, SECTOR);
             }
             Pattern::Random | Pattern::Dedupe(_) => {
-                let start = content.pool_offset as usize;
-                xor_copy(&self.pool[start..start + buf.len()], buf, content.key);
+                fill_random(buf, content.key ^ mix64(content.stamp));
                 stamp_sectors(buf, content.stamp, SECTOR);
             }
             Pattern::Compressible(percent) => {
@@ -223,6 +226,60 @@ impl PatternGen {
                     stamp_sectors(buf, content.stamp, SECTOR);
                 }
             }
+        }
+    }
+}
+
+/// Independent generators filling a buffer word by word in turn: enough of them that the
+/// vector units always have work while one generator's step (six dependent operations) runs.
+const LANES: usize = 32;
+
+/// Fills `buf` (a multiple of 256 bytes) with the output of [`LANES`] xorshift64 generators
+/// seeded from `seed`, with the widest vector instructions this CPU has.
+fn fill_random(buf: &mut [u8], seed: u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+        {
+            // SAFETY: the CPU has the features the function is compiled for.
+            return unsafe { fill_random_avx512(buf, seed) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: as above.
+            return unsafe { fill_random_avx2(buf, seed) };
+        }
+    }
+    fill_lanes(buf, seed);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+unsafe fn fill_random_avx512(buf: &mut [u8], seed: u64) {
+    fill_lanes(buf, seed);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn fill_random_avx2(buf: &mut [u8], seed: u64) {
+    fill_lanes(buf, seed);
+}
+
+/// The generators of [`fill_random`]: lane `i` starts at the SplitMix64 output `i + 1` of
+/// `seed` (never 0) and steps xorshift64 (13, 7, 17), whose period is 2^64 − 1.
+#[inline(always)]
+fn fill_lanes(buf: &mut [u8], seed: u64) {
+    debug_assert_eq!(buf.len() % (LANES * 8), 0);
+    let mut lanes = [0u64; LANES];
+    for (i, x) in lanes.iter_mut().enumerate() {
+        *x = mix64(seed.wrapping_add((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15))) | 1;
+    }
+    for block in buf.chunks_exact_mut(LANES * 8) {
+        for (x, word) in lanes.iter_mut().zip(block.chunks_exact_mut(8)) {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            word.copy_from_slice(&x.to_le_bytes());
         }
     }
 }
@@ -282,6 +339,42 @@ mod tests {
             let unique: HashSet<_> = sectors.iter().collect();
             assert_eq!(unique.len(), sectors.len());
         }
+    }
+
+    #[test]
+    fn random_pattern_does_not_compress() {
+        let data: Vec<u8> = sectors_of(Pattern::Random, 256, false).concat();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut gz, &data).unwrap();
+        let compressed = gz.finish().unwrap().len();
+        assert!(
+            compressed >= data.len(),
+            "gzip made {} bytes of {}",
+            compressed,
+            data.len()
+        );
+    }
+
+    #[test]
+    fn a_duplicate_write_renders_the_bytes_of_its_original() {
+        let pool = make_pool(5, 4096).unwrap();
+        let mut g = PatternGen::new(Pattern::Dedupe(50), false, pool, 5, 0);
+        let mut originals = std::collections::HashMap::new();
+        let (mut a, mut b) = (vec![0u8; 4096], vec![0u8; 4096]);
+        let mut checked = 0;
+        for _ in 0..200 {
+            let c = g.next_content();
+            g.render(&c, &mut a);
+            if c.duplicate {
+                let original: &WriteContent = &originals[&c.stamp];
+                g.render(original, &mut b);
+                assert_eq!(a, b);
+                checked += 1;
+            } else {
+                originals.insert(c.stamp, c);
+            }
+        }
+        assert!(checked > 50, "{checked} duplicates");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::bars::{Bar, BarChart};
 use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 use super::hir::{HirChart, HirPoint};
 use super::latency::{LatencyChart, LatencyPoint};
+use super::rate_sweep::{RatePoint, RateSweepChart};
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
 use super::{style, Chart, Format};
@@ -394,6 +395,8 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
 /// WSAT or SNIA's HIR.
 pub enum ProtocolChart {
     Sweep(SweepChart),
+    /// A rate sweep: latency against delivered IOPS.
+    RateSweep(RateSweepChart),
     Wsat(WsatChart),
     Hir(HirChart),
     /// A benchmark preset's points as bars, named after the preset.
@@ -407,6 +410,7 @@ impl ProtocolChart {
     pub fn of(exp: &Experiment) -> Option<ProtocolChart> {
         sweep_chart(exp)
             .map(ProtocolChart::Sweep)
+            .or_else(|| rate_sweep_chart(exp).map(ProtocolChart::RateSweep))
             .or_else(|| wsat_chart(exp).map(ProtocolChart::Wsat))
             .or_else(|| hir_chart(exp).map(ProtocolChart::Hir))
             .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.to_string(), c)))
@@ -416,7 +420,7 @@ impl ProtocolChart {
     /// The chart's file name without extension.
     pub fn name(&self) -> &str {
         match self {
-            ProtocolChart::Sweep(_) => "sweep",
+            ProtocolChart::Sweep(_) | ProtocolChart::RateSweep(_) => "sweep",
             ProtocolChart::Wsat(_) => "wsat",
             ProtocolChart::Hir(_) => "hir",
             ProtocolChart::Preset(name, _) => name,
@@ -428,6 +432,7 @@ impl ProtocolChart {
     pub fn caption(&self) -> &'static str {
         match self {
             ProtocolChart::Sweep(_) => "IOPS and mean latency against queue depth, and latency against IOPS (demand intensity)",
+            ProtocolChart::RateSweep(_) => "Latency (mean, p99, p99.9) against delivered IOPS at each issue rate: the hockey stick",
             ProtocolChart::Wsat(_) => "SNIA WSAT: IOPS per round against time and against total host data written",
             ProtocolChart::Hir(_) => "SNIA HIR: IOPS of each burst after each idle gap, beside preconditioning and the returns to baseline",
             ProtocolChart::Preset(..) => "MB/s of every point of the benchmark, in the order they ran",
@@ -438,6 +443,7 @@ impl ProtocolChart {
     pub fn write(&self, path: &Path, format: Format) -> anyhow::Result<()> {
         match self {
             ProtocolChart::Sweep(c) => c.write(path, format),
+            ProtocolChart::RateSweep(c) => c.write(path, format),
             ProtocolChart::Wsat(c) => c.write(path, format),
             ProtocolChart::Hir(c) => c.write(path, format),
             ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.write(path, format),
@@ -447,6 +453,7 @@ impl ProtocolChart {
     pub fn svg(&self) -> anyhow::Result<String> {
         match self {
             ProtocolChart::Sweep(c) => c.svg(),
+            ProtocolChart::RateSweep(c) => c.svg(),
             ProtocolChart::Wsat(c) => c.svg(),
             ProtocolChart::Hir(c) => c.svg(),
             ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.svg(),
@@ -482,6 +489,45 @@ fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
         // The model, not the target string: a simulated target carries its state file's path.
         title: format!("Queue-depth sweep — {}", device_name(run)),
         subtitle: workload_line(&run.info.workload),
+        points,
+    })
+}
+
+/// The hockey stick of a rate sweep (`ssdfade sweep --rate`): one point per point that ran, as
+/// the sweep's table gives it.
+fn rate_sweep_chart(exp: &Experiment) -> Option<RateSweepChart> {
+    if exp.name != ExperimentKind::Sweep {
+        return None;
+    }
+    let table = crate::analysis::sweep::table(exp);
+    if table.axis != "rate" {
+        return None;
+    }
+    let points = table
+        .points
+        .iter()
+        .filter_map(|p| {
+            let label = match (p.rate_percent, p.rate_iops) {
+                (Some(pct), _) => format!("{pct}%"),
+                (None, Some(iops)) => format!("{iops:.0} IOPS"),
+                (None, None) => p.name.clone(),
+            };
+            Some(RatePoint {
+                label,
+                iops: p.iops,
+                avg_us: p.avg_ms? * 1000.0,
+                p99_us: p.p99_ms? * 1000.0,
+                p999_us: p.p999_ms.map(|m| m * 1000.0),
+                late: p.late,
+            })
+        })
+        .collect();
+    let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
+    let mut workload = run.info.workload.clone();
+    workload.rate = None;
+    Some(RateSweepChart {
+        title: format!("Rate sweep — {}", device_name(run)),
+        subtitle: workload_line(&workload),
         points,
     })
 }

@@ -1,5 +1,6 @@
 //! Charts of runs, drawn with plotters from plain data so every command can use them: the fade
-//! chart, the latency chart, the QD sweep with its demand-intensity view, SNIA's WSAT and HIR,
+//! chart, the latency chart, the QD sweep with its demand-intensity view, the rate sweep's hockey
+//! stick, SNIA's WSAT and HIR,
 //! and the compare overlay. PNG or SVG, 1600×900, text in a bundled font.
 //!
 //! Each chart is a struct of plain data implementing [`Chart`]; [`render_run_dir`] draws the
@@ -14,6 +15,7 @@ mod fade;
 mod hir;
 mod latency;
 mod panel;
+mod rate_sweep;
 mod run_dir;
 mod slog;
 mod style;
@@ -33,6 +35,7 @@ pub use experiment::{erase_label, render_experiment, timeline, ProtocolChart, Ti
 pub use fade::{states_caption, Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
+pub use rate_sweep::{RatePoint, RateSweepChart};
 pub use run_dir::{fade_chart, latency_chart, plot_dir, render_run, render_run_dir, steady_window};
 pub use slog::{slog_chart, SizeLine, SlogChart};
 pub use style::SIZE;

@@ -162,6 +162,34 @@ pub(super) fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec
         .collect()
 }
 
+/// What a paced run's report says of its schedule: the rate, how much of it was delivered and
+/// how many I/Os were issued late.
+fn pacing_words(
+    rate: crate::workload::Rate,
+    bs: u64,
+    whole: &Figures,
+    pacing: Option<&crate::stats::PacingSummary>,
+) -> String {
+    let target = rate.iops(bs);
+    let mut text = format!(
+        "Issue rate: {}, open loop (each I/O due at a fixed time, whatever completed before it); delivered {:.0} IOPS, {:.1} % of the rate.",
+        crate::results::rate_text(bs)(rate),
+        whole.iops,
+        100.0 * whole.iops / target
+    );
+    if let Some(p) = pacing {
+        text.push_str(&format!(
+            " {} of {} paced I/Os were issued late (over 1 ms after their due time; mean {}, max {}); mean schedule lag {}.",
+            p.late,
+            p.paced,
+            format_latency_us(p.late_mean_us),
+            format_latency_us(p.late_max_us),
+            format_latency_us(p.mean_lag_us)
+        ));
+    }
+    text
+}
+
 /// The access specification, every field of it.
 fn workload_table(run: &Run) -> Vec<Vec<String>> {
     let w = &run.info.workload;
@@ -193,7 +221,7 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
             if w.refill {
                 "fresh random bytes for every write".into()
             } else {
-                "keyed pool".into()
+                "keyed generator per write".into()
             },
         ),
         row(
@@ -204,6 +232,13 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
                 (None, Some(b)) => format_bytes(b),
                 (None, None) => "—".into(),
             },
+        ),
+        row(
+            "Issue rate",
+            w.rate.map_or_else(
+                || "flat out (closed loop)".into(),
+                crate::results::rate_text(w.bs),
+            ),
         ),
         row("Sample interval", format_duration(w.interval)),
         row("Seed", w.seed.to_string()),
@@ -318,6 +353,14 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         gb(samples.last().map_or(0, |s| s.bytes_written_total)),
         whole.errors
     ));
+    if let Some(rate) = info.workload.rate {
+        doc.paragraph(pacing_words(
+            rate,
+            info.workload.bs,
+            &whole,
+            info.summary.as_ref().and_then(|s| s.pacing.as_ref()),
+        ));
+    }
     if let (Some(fade), Some(low)) = (
         Fade::of(samples, info.workload.interval),
         lowest_full(samples, info.workload.interval),

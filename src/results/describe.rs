@@ -3,7 +3,7 @@
 
 use super::RunInfo;
 use crate::units::{format_bytes, format_duration};
-use crate::workload::Workload;
+use crate::workload::{Rate, Workload};
 
 /// The drive's model, or its name when the model is unknown (a chart's or report's title).
 pub fn device_name(info: &RunInfo) -> String {
@@ -22,10 +22,24 @@ pub fn device_line(info: &RunInfo) -> String {
     )
 }
 
+/// An issue rate as a report prints it, for transfers of `bs` bytes: `4000 IOPS (--rate-iops
+/// 4000)`, `40.0 MB/s = 9766 IOPS (--rate 40000000)`.
+pub fn rate_text(bs: u64) -> impl Fn(Rate) -> String {
+    move |rate| match rate {
+        Rate::Iops(n) => format!("{n} IOPS (--rate-iops {n})"),
+        Rate::BytesPerS(b) => format!(
+            "{:.1} MB/s = {:.0} IOPS (--rate {b})",
+            b as f64 / 1e6,
+            rate.iops(bs)
+        ),
+    }
+}
+
 /// The whole access specification on one line, e.g. `4 KiB random writes (offsets aligned to
 /// 512 B), QD128, random data, span 55.9 GiB, 10 s intervals, stop after 8h00m00s`; a skewed
 /// distribution follows the access (`random (hotcold:80/20) writes`), an offset the span (`span
-/// 1 GiB from byte 1073741824`).
+/// 1 GiB from byte 1073741824`), an issue rate the QD (`QD32, paced at 4000 IOPS (--rate-iops
+/// 4000)`).
 pub fn workload_line(w: &Workload) -> String {
     let mix = match w.read_pct {
         0 => "writes".to_string(),
@@ -59,8 +73,11 @@ pub fn workload_line(w: &Workload) -> String {
     if let Some(b) = w.bytes {
         stop.push(format_bytes(b));
     }
+    let paced = w.rate.map_or_else(String::new, |r| {
+        format!(", paced at {}", rate_text(w.bs)(r))
+    });
     format!(
-        "{} {access} {mix}{align}, QD{}, {} data, span {}, {} intervals, stop after {}",
+        "{} {access} {mix}{align}, QD{}{paced}, {} data, span {}, {} intervals, stop after {}",
         format_bytes(w.bs),
         w.qd,
         w.pattern,

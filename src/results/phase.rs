@@ -61,6 +61,10 @@ pub struct RunParams {
     /// `threads` or `uring` for this phase alone (a thread sweep); `None`: the experiment's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
+    /// A rate sweep's point paced at this percent of the IOPS its `max` point measured: the
+    /// rate (IOPS) is set when the point starts and recorded in the point's run.json.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_percent: Option<f64>,
 }
 
 /// An erase.

@@ -1,5 +1,5 @@
-//! `sweep.json`: the table of a queue-depth or thread sweep, one row per point that ran, written
-//! beside the point directories for the user (nothing reads it back to measure).
+//! `sweep.json`: the table of a queue-depth, thread or rate sweep, one row per point that ran,
+//! written beside the point directories for the user (nothing reads it back to measure).
 
 use std::path::Path;
 
@@ -17,7 +17,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct SweepTable {
     #[serde(default = "super::version::first")]
     pub schema_version: u32,
-    /// `qd` or `threads`: what varies from point to point.
+    /// `qd`, `threads` or `rate`: what varies from point to point.
     pub axis: String,
     /// The workload every point shares (its QD is the point's).
     pub workload: serde_json::Value,
@@ -56,6 +56,21 @@ pub struct SweepPoint {
     pub avg_write_ms: Option<f64>,
     /// 99th-percentile latency of every I/O, ms.
     pub p99_ms: Option<f64>,
+    /// 99.9th-percentile latency of every I/O, ms (`null`: not known exactly, or no I/O).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p999_ms: Option<f64>,
+    /// The issue rate the point was paced at, IOPS (`null`: flat out, closed loop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_iops: Option<f64>,
+    /// A rate sweep's rate as a percent of its `max` point's IOPS, when given so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_percent: Option<f64>,
+    /// Paced points: I/Os issued more than 1 ms after their due time, and the largest such lag
+    /// (ms; 0 when none was late).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_max_ms: Option<f64>,
     /// Little's law: the mean latency a closed loop of `qd` I/Os at `iops` must have,
     /// 1000 × qd / IOPS ms (`null` when nothing completed).
     pub little_ms: Option<f64>,

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# ssdfade's own CPU per I/O, and how several RAM devices at once compare with each alone.
+#
+#   scripts/cpu-per-io.sh            # makes zram devices, measures, removes them
+#
+# Part 1, CPU per I/O: 4 KiB random writes of the default data (unique, incompressible) at
+# QD 32 on a zram device for CPU_SECONDS per run, with each engine (threads, uring), CPU_ROUNDS
+# rounds alternating the engines. Each run goes under `perf stat` (task-clock, user and system
+# time of the whole process); the figure is user-space CPU ÷ I/Os completed, in µs. With
+# CPU_RECORD=1 one more run of each engine is sampled with `perf record -e cpu-clock:u` and the
+# top CPU_TOP (15) user-space symbols of `perf report` are printed (the profile).
+#
+# Part 2, several devices at once: MULTI_DEVICES zram devices; each round measures every device
+# alone (one after the other) and then all of them at once (one `ssdfade measure A B …`, the
+# tool's own way of running several targets together), MULTI_ROUNDS rounds alternating. The ratio of a round is the sum of the IOPS
+# together ÷ the sum of the IOPS alone; min / median / max over rounds are printed.
+#
+# Environment: CPU_SECONDS (6), CPU_ROUNDS (3), CPU_ENGINES ("threads uring"), CPU_QD (32),
+# CPU_RECORD (0), MULTI_DEVICES (2), MULTI_ROUNDS (5), MULTI_SECONDS (5), MULTI_ENGINE (uring),
+# MULTI_QD (32), ZRAM_SIZE (1G), PARTS ("cpu multi"), SSDFADE (binary; default: cargo build
+# --release and target/release/ssdfade), SSDFADE_BEFORE (a second binary, e.g. of an earlier
+# commit: each round then runs it right before SSDFADE with the same engine, for an A/B on the
+# same load).
+set -euo pipefail
+
+CPU_SECONDS=${CPU_SECONDS:-6}
+CPU_ROUNDS=${CPU_ROUNDS:-3}
+CPU_ENGINES=${CPU_ENGINES:-"threads uring"}
+CPU_QD=${CPU_QD:-32}
+CPU_RECORD=${CPU_RECORD:-0}
+MULTI_DEVICES=${MULTI_DEVICES:-2}
+MULTI_ROUNDS=${MULTI_ROUNDS:-5}
+MULTI_SECONDS=${MULTI_SECONDS:-5}
+MULTI_ENGINE=${MULTI_ENGINE:-uring}
+MULTI_QD=${MULTI_QD:-32}
+ZRAM_SIZE=${ZRAM_SIZE:-1G}
+PARTS=${PARTS:-"cpu multi"}
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+
+die() { echo "cpu-per-io: $*" >&2; exit 2; }
+
+[ "$(id -u)" -eq 0 ] || die "run as root (it makes zram devices)"
+command -v perf >/dev/null || apt-get install -y linux-perf >/dev/null 2>&1 \
+  || die "perf is missing: apt-get install linux-perf"
+command -v jq >/dev/null || apt-get install -y jq >/dev/null 2>&1 || die "jq is missing"
+
+if [ -z "${SSDFADE:-}" ]; then
+  (cd "$REPO" && cargo build --release --quiet) || die "cargo build --release failed"
+  SSDFADE=$REPO/target/release/ssdfade
+fi
+
+WORK=$(mktemp -d /tmp/cpu-per-io.XXXXXX)
+ZRAMS=()
+cleanup() {
+  for i in "${ZRAMS[@]}"; do
+    echo 1 > "/sys/block/zram$i/reset" 2>/dev/null || true
+    echo "$i" > /sys/class/zram-control/hot_remove 2>/dev/null || true
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+[ -e /sys/class/zram-control ] || modprobe zram num_devices=0 || die "no zram module"
+new_zram() {
+  local i
+  i=$(cat /sys/class/zram-control/hot_add)
+  ZRAMS+=("$i")
+  echo "$ZRAM_SIZE" > "/sys/block/zram$i/disksize"
+  for _ in $(seq 50); do [ -b "/dev/zram$i" ] && break; sleep 0.1; done
+  LAST_ZRAM=/dev/zram$i
+}
+
+# run DEV ENGINE QD SECONDS OUT: one measure run; prints its IOPS.
+run() {
+  "$SSDFADE" measure "$1" --destroy-data "$1" --engine "$2" --qd "$3" --bs 4k \
+    --duration "$4s" --interval 1s --json --out "$5" 2>/dev/null | jq -r '.iops'
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+if [[ " $PARTS " == *" cpu "* ]]; then
+  new_zram; DEV=$LAST_ZRAM
+  # Written once, so that no run meets unwritten blocks.
+  "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --random-pct 0 --bytes "$ZRAM_SIZE" \
+    --qd 8 --json --out "$WORK/fill" >/dev/null 2>&1
+  echo "CPU per 4 KiB I/O, random writes, QD $CPU_QD, $CPU_SECONDS s per run, zram $ZRAM_SIZE"
+  BINS=("$SSDFADE")
+  [ -n "${SSDFADE_BEFORE:-}" ] && BINS=("$SSDFADE_BEFORE" "$SSDFADE")
+  printf '  %-16s %5s %10s %12s %12s %12s\n' engine round IOPS "user µs/IO" "sys µs/IO" "task ms/s"
+  for round in $(seq "$CPU_ROUNDS"); do
+    for engine in $CPU_ENGINES; do
+     for bin in "${BINS[@]}"; do
+      tag=$engine
+      [ "$bin" = "${SSDFADE_BEFORE:-}" ] && tag="$engine (before)"
+      out=$WORK/${tag// /-}-$round
+      perf stat -x, -e task-clock,user_time,system_time -o "$out.perf" -- \
+        "$bin" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
+        --bs 4k --duration "${CPU_SECONDS}s" --interval 1s --json --out "$out" \
+        > "$out.json" 2>/dev/null
+      ops=$(jq -r '.ops // (.iops * .seconds)' "$out.json")
+      iops=$(jq -r '.iops' "$out.json")
+      user_ns=$(awk -F, '$3=="user_time" {print $1}' "$out.perf")
+      sys_ns=$(awk -F, '$3=="system_time" {print $1}' "$out.perf")
+      task_ms=$(awk -F, '$3=="task-clock" {print $1}' "$out.perf")
+      user=$(echo "$user_ns / 1000 / $ops" | bc -l)
+      sys=$(echo "$sys_ns / 1000 / $ops" | bc -l)
+      printf '  %-16s %5d %10.0f %12.3f %12.3f %12.0f\n' "$tag" "$round" "$iops" "$user" "$sys" \
+        "$(echo "$task_ms / $CPU_SECONDS" | bc -l)"
+      echo "$user" >> "$WORK/user-${tag// /-}"
+     done
+      if [ "$CPU_RECORD" = 1 ] && [ "$round" = 1 ]; then
+        perf record -q -e cpu-clock:u -o "$WORK/$engine.data" -- \
+          "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
+          --bs 4k --duration "${CPU_SECONDS}s" --json --out "$out-rec" >/dev/null 2>&1
+        perf report -i "$WORK/$engine.data" --sort dso,sym --stdio 2>/dev/null \
+          | grep -E '^ +[0-9.]+%' | head -"${CPU_TOP:-15}" > "$WORK/$engine.top" || true
+      fi
+    done
+  done
+  for engine in $CPU_ENGINES; do
+   for tag in "$engine-(before)" "$engine"; do
+    [ -f "$WORK/user-$tag" ] || continue
+    printf '  %-16s user µs per I/O: min %.3f median %.3f max %.3f\n' "$tag" \
+      "$(sort -g "$WORK/user-$tag" | head -1)" "$(median < "$WORK/user-$tag")" \
+      "$(sort -g "$WORK/user-$tag" | tail -1)"
+   done
+    if [ -f "$WORK/$engine.top" ]; then
+      echo "  profile of $engine (perf record -e cpu-clock:u: where the user-space CPU goes):"
+      sed 's/^/    /' "$WORK/$engine.top"
+    fi
+  done
+fi
+
+if [[ " $PARTS " == *" multi "* ]]; then
+  DEVS=()
+  for _ in $(seq "$MULTI_DEVICES"); do new_zram; DEVS+=("$LAST_ZRAM"); done
+  for d in "${DEVS[@]}"; do
+    "$SSDFADE" measure "$d" --destroy-data "$d" --random-pct 0 --bytes "$ZRAM_SIZE" --qd 8 \
+      --json --out "$WORK/fill-${d##*/}" >/dev/null 2>&1
+  done
+  echo "Several RAM devices at once: $MULTI_DEVICES zram, --engine $MULTI_ENGINE --qd $MULTI_QD," \
+    "$MULTI_SECONDS s per run, $MULTI_ROUNDS rounds"
+  printf '  %5s %14s %14s %7s\n' round "sum alone" together ratio
+  for round in $(seq "$MULTI_ROUNDS"); do
+    alone=0
+    for d in "${DEVS[@]}"; do
+      i=$(run "$d" "$MULTI_ENGINE" "$MULTI_QD" "$MULTI_SECONDS" "$WORK/a-$round-${d##*/}")
+      alone=$(echo "$alone + $i" | bc -l)
+    done
+    list=$(IFS=,; echo "${DEVS[*]}")
+    together=$("$SSDFADE" measure "${DEVS[@]}" --destroy-data "$list" --engine "$MULTI_ENGINE" \
+      --qd "$MULTI_QD" --bs 4k --duration "${MULTI_SECONDS}s" --interval 1s --json \
+      --out "$WORK/t-$round" 2>/dev/null | jq -r '[.members[].iops] | add')
+    ratio=$(echo "$together / $alone" | bc -l)
+    printf '  %5d %14.0f %14.0f %7.3f\n' "$round" "$alone" "$together" "$ratio"
+    echo "$ratio" >> "$WORK/ratios"
+  done
+  printf '  together ÷ alone: min %.3f median %.3f max %.3f\n' \
+    "$(sort -g "$WORK/ratios" | head -1)" "$(median < "$WORK/ratios")" \
+    "$(sort -g "$WORK/ratios" | tail -1)"
+fi

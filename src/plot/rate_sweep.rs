@@ -1,0 +1,144 @@
+//! The rate sweep's hockey stick: latency (mean, p99, p99.9; log scale) against the IOPS each
+//! paced point delivered, every point labelled with its rate and its late issues. Latency stays
+//! flat while the device keeps up and turns sharply up near its maximum.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::style;
+use super::Chart;
+
+/// One point of a rate sweep: what was asked and what it measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatePoint {
+    /// `50%`, `4000 IOPS`, `max`.
+    pub label: String,
+    pub iops: f64,
+    pub avg_us: f64,
+    pub p99_us: f64,
+    /// `None`: not known exactly.
+    pub p999_us: Option<f64>,
+    /// I/Os issued more than 1 ms late (`None`: the point was not paced).
+    pub late: Option<u64>,
+}
+
+/// Everything the rate sweep chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RateSweepChart {
+    pub title: String,
+    pub subtitle: String,
+    pub points: Vec<RatePoint>,
+}
+
+impl RateSweepChart {
+    /// The points ordered by delivered IOPS.
+    fn ordered(&self) -> Vec<&RatePoint> {
+        let mut points: Vec<&RatePoint> = self.points.iter().collect();
+        points.sort_by(|a, b| a.iops.total_cmp(&b.iops));
+        points
+    }
+}
+
+impl Chart for RateSweepChart {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE)?;
+        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
+        let points = self.ordered();
+        let x_max = points.iter().map(|p| p.iops).fold(0.0, f64::max).max(1.0) * 1.12;
+        let lat = |p: &RatePoint| [Some(p.avg_us), Some(p.p99_us), p.p999_us];
+        let all: Vec<f64> = points
+            .iter()
+            .flat_map(|p| lat(p))
+            .flatten()
+            .filter(|&v| v > 0.0)
+            .collect();
+        let y_min = all.iter().copied().fold(f64::INFINITY, f64::min);
+        let y_min = if y_min.is_finite() { y_min / 1.5 } else { 1.0 };
+        let y_max = all.iter().copied().fold(0.0, f64::max).max(y_min * 10.0) * 1.8;
+        let mut chart = ChartBuilder::on(&body)
+            .margin_left(12)
+            .margin_right(48)
+            .margin_top(8)
+            .x_label_area_size(58)
+            .y_label_area_size(110)
+            .build_cartesian_2d(0f64..x_max, (y_min..y_max).log_scale())?;
+        chart
+            .configure_mesh()
+            .x_desc("Delivered IOPS")
+            .y_desc("Latency (log scale)")
+            .x_label_formatter(&|v| style::count_label(*v))
+            .y_label_formatter(&|v| style::us_label(*v))
+            .x_labels(8)
+            .label_style(style::tick_font())
+            .axis_desc_style(style::axis_desc_font())
+            .bold_line_style(BLACK.mix(0.10))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+        let series: [(&str, usize); 3] = [("mean", 0), ("p99", 1), ("p99.9", 2)];
+        for (name, k) in series {
+            let color = style::palette(k);
+            let line: Vec<(f64, f64)> = points
+                .iter()
+                .filter_map(|p| lat(p)[k].filter(|&v| v > 0.0).map(|v| (p.iops, v)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(line.clone(), color.stroke_width(3)))?
+                .label(name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
+                });
+            chart.draw_series(line.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
+        }
+        // Each point's rate (and late issues) above its p99.9 (or p99) mark, every other one
+        // higher so that neighbours near the maximum do not overlap.
+        chart.draw_series(points.iter().enumerate().map(|(i, p)| {
+            let top = p.p999_us.unwrap_or(p.p99_us).max(p.avg_us).max(y_min);
+            let text = match p.late {
+                Some(late) if late > 0 => format!("{} ({late} late)", p.label),
+                _ => p.label.clone(),
+            };
+            EmptyElement::at((p.iops, top))
+                + Text::new(
+                    text,
+                    (-20, if i % 2 == 0 { -28 } else { -54 }),
+                    style::note_font(style::palette(3)),
+                )
+        }))?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font(style::legend_font())
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK.mix(0.3))
+            .margin(12)
+            .draw()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_are_drawn_in_order_of_delivered_iops() {
+        let point = |label: &str, iops: f64| RatePoint {
+            label: label.into(),
+            iops,
+            avg_us: 100.0,
+            p99_us: 200.0,
+            p999_us: None,
+            late: None,
+        };
+        let chart = RateSweepChart {
+            points: vec![point("max", 900.0), point("10%", 90.0), point("50%", 450.0)],
+            ..Default::default()
+        };
+        let order: Vec<&str> = chart.ordered().iter().map(|p| p.label.as_str()).collect();
+        assert_eq!(order, ["10%", "50%", "max"]);
+        assert!(chart.svg().unwrap().contains("p99.9"));
+    }
+}
