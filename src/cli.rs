@@ -484,6 +484,11 @@ pub struct AccessArgs {
     /// Issue at most this many bytes per second (fio's rate), e.g. 40M.
     #[arg(long, value_parser = parse_size)]
     pub rate: Option<u64>,
+    /// Before the workload, bring a purged drive to its random-write steady state: none, or
+    /// fast (one physical write of the span, see docs/fast-steady-state.md); fast:OP% names
+    /// the drive's over-provisioning when it does not report its flash size.
+    #[arg(long, default_value = "none")]
+    pub precondition: crate::workload::PreconditionSpec,
 }
 
 impl AccessArgs {
@@ -506,6 +511,7 @@ impl AccessArgs {
                 .rate_iops
                 .map(Rate::Iops)
                 .or(self.rate.map(Rate::BytesPerS)),
+            precondition: self.precondition,
         }
     }
 }

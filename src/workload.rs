@@ -3,6 +3,7 @@
 
 pub mod distribution;
 pub mod memory;
+pub mod precondition;
 
 use std::time::Duration;
 
@@ -11,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::bad_input;
 use crate::pattern::Pattern;
 pub use distribution::{Distribution, SpanStart};
+pub use precondition::PreconditionSpec;
 
 /// The shortest sample period: below it the clock reads and bookkeeping dominate the interval.
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
@@ -55,6 +57,9 @@ pub struct WorkloadSpec {
     /// `None`: as fast as the device goes (closed loop).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
+    /// Writes before the workload that bring a purged drive to its random-write steady state.
+    #[serde(default, skip_serializing_if = "PreconditionSpec::is_none")]
+    pub precondition: PreconditionSpec,
 }
 
 /// An issue rate per target (fio's `rate_iops` / `rate`): I/O n is due at start + n / rate,
@@ -105,6 +110,7 @@ impl Default for WorkloadSpec {
             refill: false,
             on_error: OnError::Stop,
             rate: None,
+            precondition: PreconditionSpec::None,
         }
     }
 }
@@ -138,6 +144,7 @@ impl WorkloadSpec {
             refill: self.refill,
             on_error: self.on_error,
             rate: self.rate,
+            precondition: None,
         }
     }
 }
@@ -190,6 +197,9 @@ pub struct Workload {
     /// Issue rate; `None`: closed loop, as fast as the target goes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
+    /// Fast preconditioning written before the workload (its bytes count in the run's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precondition: Option<precondition::Fast>,
 }
 
 /// The defaults of [`WorkloadSpec`] on an empty target (span 0: set it), one-second intervals,
@@ -214,6 +224,7 @@ impl Default for Workload {
             refill: spec.refill,
             on_error: spec.on_error,
             rate: spec.rate,
+            precondition: None,
         }
     }
 }

@@ -158,10 +158,12 @@ pub struct Prepared {
 pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
     let mut created = CreatedFile(None);
     let opened = open(request, &mut created)?;
+    let drive = opened.drive_info(&request.target);
     let workload = resolve_workload(
         request,
         opened.identity.size_bytes,
         opened.identity.logical_block,
+        drive.as_ref().and_then(|d| d.flash_bytes),
     )?;
     if opened.device.needs_io_buffers() {
         // A real run needs bs × QD plus the pool (a simulated drive allocates no I/O buffers).
@@ -176,7 +178,7 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         record,
         workload.clone(),
         opened.engine.name(),
-        opened.drive_info(&request.target),
+        drive,
     );
     Ok(Prepared {
         request: request.clone(),
@@ -269,7 +271,8 @@ fn execute(
     let dir = run_dir.dir.clone();
     observer.started(&dir, &info);
     let writes = info.workload.read_pct < 100;
-    let mut tracker = SteadyTracker::new(request.stop.criteria(), info.target.identity.size_bytes);
+    let mut tracker = SteadyTracker::new(request.stop.criteria(), info.target.identity.size_bytes)
+        .after_bytes(info.workload.precondition.map_or(0, |p| p.bytes));
     for sample in &previous {
         tracker.push(sample);
     }
@@ -411,13 +414,18 @@ fn resolve_workload(
     request: &RunRequest,
     size: u64,
     logical_block: u32,
+    flash_bytes: Option<u64>,
 ) -> anyhow::Result<Workload> {
-    let workload = request.workload.on_target(
+    let mut workload = request.workload.on_target(
         size,
         request.stop.duration,
         request.stop.bytes,
         request.interval,
     );
+    workload.precondition = request
+        .workload
+        .precondition
+        .resolve(size, workload.span, flash_bytes);
     workload.validate(size, logical_block)?;
     Ok(workload)
 }
