@@ -417,6 +417,10 @@ pub struct SteadyArgs {
     /// --duration, 8h).
     #[arg(long, value_parser = parse_duration, requires = "until_steady")]
     pub max_duration: Option<Duration>,
+    /// Stop once the steady state is predicted within ±5 % (a model of greedy garbage
+    /// collection fitted to the samples since the first cliff; see docs/fast-steady-state.md).
+    #[arg(long)]
+    pub until_predicted: bool,
     /// Length of one steady-state round (default: 1m, or the sample interval when longer).
     #[arg(long, value_parser = parse_duration)]
     pub ss_round: Option<Duration>,

@@ -62,7 +62,10 @@ fn fast_preconditioning_reaches_the_steady_iops_a_long_random_soak_settles_at() 
     let settled = iops_between(&slow, 8.0, 9.0);
     // The slow way is still far from it after one physical write of random data.
     let early = iops_between(&slow, 1.3, 1.5);
-    assert!(early > settled * 1.2, "early {early:.0}, settled {settled:.0}");
+    assert!(
+        early > settled * 1.2,
+        "early {early:.0}, settled {settled:.0}"
+    );
 
     let fast = tmp.path().join("fast");
     let info = soak(
@@ -86,9 +89,38 @@ fn fast_preconditioning_reaches_the_steady_iops_a_long_random_soak_settles_at() 
     // The rounds start after the preconditioning: the fresh-speed writes never count.
     let window = steady.window.unwrap();
     let samples = read_samples(&fast).unwrap();
-    let first_round = samples
-        .iter()
-        .find(|s| s.t_end_s > window.start_s)
-        .unwrap();
+    let first_round = samples.iter().find(|s| s.t_end_s > window.start_s).unwrap();
     assert!(first_round.bytes_written_total >= plan.bytes);
+}
+
+#[test]
+fn until_predicted_stops_after_fast_preconditioning_with_the_settled_iops_in_its_interval() {
+    let tmp = tempfile::tempdir().unwrap();
+    let slow = tmp.path().join("slow");
+    soak(
+        &slow,
+        PreconditionSpec::None,
+        Stop::new(None, Some(9 * CAPACITY), Duration::from_secs(60)),
+    );
+    let settled = iops_between(&slow, 8.0, 9.0);
+    // Before the cliff there is nothing to predict from.
+    let early = read_info(&slow).unwrap();
+    assert!(
+        early.prediction.is_some(),
+        "a 9-fill soak ends with a prediction"
+    );
+
+    let fast = tmp.path().join("fast");
+    let mut stop = Stop::new(Some(Duration::from_secs(30 * 86_400)), None, Duration::ZERO)
+        .with_steady(Duration::from_secs(60), false);
+    stop.steady.stop_when_predicted = true;
+    let info = soak(&fast, PreconditionSpec::Fast { op_pct: None }, stop);
+    let p = info.prediction.expect("a prediction");
+    assert!(p.half_width_pct <= 5.0, "{p:?}");
+    assert!(
+        p.low <= settled && settled <= p.high,
+        "{p:?} vs {settled:.0}"
+    );
+    // It stopped there: well before the month it was allowed.
+    assert!(info.summary.unwrap().seconds < 86_400.0);
 }

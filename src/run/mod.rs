@@ -4,6 +4,7 @@
 //! of plain values and get the [`Outcome`] back; printing is left to the caller.
 
 mod interrupt;
+mod predictor;
 mod recorder;
 mod resume;
 
@@ -70,6 +71,8 @@ pub struct Stop {
 pub struct SteadyRule {
     pub round: Duration,
     pub stop_when_steady: bool,
+    /// End the run once the predicted steady IOPS is known within ±5 % (`--until-predicted`).
+    pub stop_when_predicted: bool,
 }
 
 impl Default for SteadyRule {
@@ -77,6 +80,7 @@ impl Default for SteadyRule {
         SteadyRule {
             round: Duration::from_secs(60),
             stop_when_steady: false,
+            stop_when_predicted: false,
         }
     }
 }
@@ -102,6 +106,7 @@ impl Stop {
         self.steady = SteadyRule {
             round,
             stop_when_steady,
+            stop_when_predicted: self.steady.stop_when_predicted,
         };
         self
     }
@@ -281,7 +286,8 @@ fn execute(
     }
     // Reaching steady state may end the run: the engine then watches a flag of its own, to
     // which the user's Ctrl-C is forwarded.
-    let until_steady = request.stop.steady.stop_when_steady && writes;
+    let until_steady =
+        (request.stop.steady.stop_when_steady || request.stop.steady.stop_when_predicted) && writes;
     let engine_flag = if until_steady {
         Arc::new(AtomicBool::new(tracker.state().reached))
     } else {
@@ -292,7 +298,13 @@ fn execute(
         interrupted: engine_flag.clone(),
         checkpoint: request.checkpoint,
     };
-    let steady_stop = until_steady.then_some(engine_flag.clone());
+    let steady_stop =
+        (until_steady && request.stop.steady.stop_when_steady).then_some(engine_flag.clone());
+    let predictor = predictor::Predictor::of(&info, request.stop.criteria(), &previous).map(|p| {
+        p.stopping(
+            (writes && request.stop.steady.stop_when_predicted).then_some(engine_flag.clone()),
+        )
+    });
     let mut recorder = Recorder::new(
         run_dir,
         info.clone(),
@@ -300,6 +312,7 @@ fn execute(
         &previous,
         tracker,
         steady_stop,
+        predictor,
     );
     let cpu0 = process_cpu_seconds();
     let wall0 = Instant::now();
@@ -313,7 +326,7 @@ fn execute(
     };
     let cpu = process_cpu_seconds() - cpu0;
     let wall = wall0.elapsed().as_secs_f64();
-    let (run_dir, total, t_start, t_end, tracker) = recorder.finish();
+    let (run_dir, total, t_start, t_end, tracker, prediction) = recorder.finish();
     let reached_before = tracker.state().reached;
     let steady = tracker.finish();
     // The last round, cut short by the end of the run, may complete the window.
@@ -322,7 +335,7 @@ fn execute(
     }
     let user_stop = request.interrupt.load(std::sync::atomic::Ordering::Relaxed);
     let end = match end {
-        RunEnd::Interrupted if until_steady && steady.reached && !user_stop => RunEnd::Completed,
+        RunEnd::Interrupted if until_steady && !user_stop => RunEnd::Completed,
         other => other,
     };
     observer.finished(&end);
@@ -349,6 +362,7 @@ fn execute(
     info.write_amplification =
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
     info.steady_state = writes.then_some(steady);
+    info.prediction = prediction;
     run_dir.write_info(&info)?;
     crate::observe::finish::run(&dir);
     if let Some(e) = error {
@@ -426,6 +440,10 @@ fn resolve_workload(
         .workload
         .precondition
         .resolve(size, workload.span, flash_bytes);
+    // A byte budget is the workload's: the preconditioning comes on top of it.
+    if let (Some(bytes), Some(plan)) = (workload.bytes, workload.precondition) {
+        workload.bytes = Some(bytes + plan.bytes);
+    }
     workload.validate(size, logical_block)?;
     Ok(workload)
 }
