@@ -434,6 +434,10 @@ pub struct SteadyArgs {
     /// --duration, 8h).
     #[arg(long, value_parser = parse_duration, requires = "until_steady")]
     pub max_duration: Option<Duration>,
+    /// Stop once the steady state is predicted within ±5 % (a model of greedy garbage
+    /// collection fitted to the samples since the first cliff; see docs/fast-steady-state.md).
+    #[arg(long)]
+    pub until_predicted: bool,
     /// Length of one steady-state round (default: 1m, or the sample interval when longer).
     #[arg(long, value_parser = parse_duration)]
     pub ss_round: Option<Duration>,
@@ -513,6 +517,11 @@ pub struct AccessArgs {
     /// Read back every written block when the run ends (implies --verify).
     #[arg(long)]
     pub verify_end: bool,
+    /// Before the workload, bring a purged drive to its random-write steady state: none, or
+    /// fast (one physical write of the span, see docs/fast-steady-state.md); fast:OP% names
+    /// the drive's over-provisioning when it does not report its flash size.
+    #[arg(long, default_value = "none")]
+    pub precondition: crate::workload::PreconditionSpec,
 }
 
 impl AccessArgs {
@@ -551,6 +560,7 @@ impl AccessArgs {
                     end: self.verify_end,
                 },
             ),
+            precondition: self.precondition,
         })
     }
 }

@@ -32,6 +32,10 @@ pub struct DriveInfo {
     pub wwn: Option<String>,
     pub firmware: Option<String>,
     pub size_bytes: Option<u64>,
+    /// Flash capacity behind the user capacity, when the drive tells (simulated drives): what
+    /// `--precondition fast` takes the over-provisioning from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flash_bytes: Option<u64>,
     pub logical_block: Option<u32>,
     pub physical_block: Option<u32>,
     pub rotational: Option<bool>,

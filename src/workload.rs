@@ -4,6 +4,7 @@
 pub mod distribution;
 pub mod memory;
 pub mod verify;
+pub mod precondition;
 
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use crate::bad_input;
 use crate::pattern::Pattern;
 pub use distribution::{Distribution, SpanStart};
 pub use verify::VerifyOptions;
+pub use precondition::PreconditionSpec;
 
 /// The shortest sample period: below it the clock reads and bookkeeping dominate the interval.
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
@@ -63,6 +65,9 @@ pub struct WorkloadSpec {
     /// Data verification (`--verify`…), if asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<VerifyOptions>,
+    /// Writes before the workload that bring a purged drive to its random-write steady state.
+    #[serde(default, skip_serializing_if = "PreconditionSpec::is_none")]
+    pub precondition: PreconditionSpec,
 }
 
 /// Sync mode of a workload, what a ZFS intent log does to its device: each of `qd` writers
@@ -135,6 +140,7 @@ impl Default for WorkloadSpec {
             rate: None,
             sync: None,
             verify: None,
+            precondition: PreconditionSpec::None,
         }
     }
 }
@@ -170,6 +176,7 @@ impl WorkloadSpec {
             rate: self.rate,
             sync: self.sync,
             verify: self.verify,
+            precondition: None,
         }
     }
 }
@@ -228,6 +235,9 @@ pub struct Workload {
     /// Data verification (`--verify`…), if asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<VerifyOptions>,
+    /// Fast preconditioning written before the workload (its bytes count in the run's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precondition: Option<precondition::Fast>,
 }
 
 /// The defaults of [`WorkloadSpec`] on an empty target (span 0: set it), one-second intervals,
@@ -254,6 +264,7 @@ impl Default for Workload {
             rate: spec.rate,
             sync: spec.sync,
             verify: spec.verify,
+            precondition: None,
         }
     }
 }

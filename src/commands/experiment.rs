@@ -59,6 +59,9 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
             ("hir", &a.target, &a.more_targets, &a.common, Box::new(make))
         }
     };
+    if name != "wsat" {
+        refuse_precondition(&common.workload, name)?;
+    }
     let exporter = exporter(&common.metrics)?;
     if !more.is_empty() {
         let targets: Vec<String> = std::iter::once(target).chain(more).cloned().collect();
@@ -211,6 +214,7 @@ pub fn resume(args: &ResumeArgs) -> anyhow::Result<RunEnd> {
 
 /// Runs `ssdfade sweep`.
 pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
+    refuse_precondition(&args.workload, "sweep")?;
     let (axis, values) = match (&args.workload.access.rate, args.threads.is_empty()) {
         (Some(text), _) => (
             sweep::Axis::Rate(sweep::parse_rates(text)?),
@@ -248,6 +252,17 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
         t.as_mut(),
     )?;
     print(&outcome, args.json)
+}
+
+/// Experiments of several writing phases would repeat the preconditioning in each: refused.
+fn refuse_precondition(w: &ExperimentWorkloadArgs, name: &str) -> anyhow::Result<()> {
+    if !w.access.precondition.is_none() {
+        crate::bad_input!(
+            "--precondition {} does not apply to {name}: use it with soak, measure (also --preset) or experiment wsat",
+            w.access.precondition
+        );
+    }
+    Ok(())
 }
 
 fn setup(target: &str, a: &ExperimentArgs) -> anyhow::Result<Setup> {

@@ -7,7 +7,7 @@ use super::run::request;
 use crate::analysis::Fade;
 use crate::cli::SoakArgs;
 use crate::drive::RunEnd;
-use crate::results::{read_samples, steady_line};
+use crate::results::{prediction_line, read_samples, steady_line};
 use crate::run::{Outcome, RunRequest};
 
 /// The request of a soak: measure's options, its own defaults, and the steady-state rule.
@@ -33,6 +33,7 @@ fn soak_request(args: &SoakArgs) -> anyhow::Result<RunRequest> {
         request.stop.duration = Some(max);
     }
     request.stop = request.stop.with_steady(ss_round, steady.until_steady);
+    request.stop.steady.stop_when_predicted = steady.until_predicted;
     Ok(request)
 }
 
@@ -51,6 +52,7 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
         let mut value = outcome_json(&outcome)?;
         value["fade"] = serde_json::to_value(&fade)?;
         value["steady_state"] = serde_json::to_value(&outcome.info.steady_state)?;
+        value["prediction"] = serde_json::to_value(&outcome.info.prediction)?;
         crate::outln!("{value}")?;
     } else {
         print_table(&outcome)?;
@@ -59,6 +61,9 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
         }
         if let Some(steady) = &outcome.info.steady_state {
             crate::out!("{}", steady_line(steady))?;
+        }
+        if let Some(p) = &outcome.info.prediction {
+            crate::outln!("{}", prediction_line(p))?;
         }
     }
     Ok(outcome)

@@ -10,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use crate::stats::OpKind;
+use crate::workload::precondition::Plan;
 use crate::workload::{Distribution, Workload};
 
 /// Per-stream chooser of (operation, offset); sequential I/O shares one cursor across streams so
@@ -25,6 +26,8 @@ pub struct OffsetGen {
     read_pct: u32,
     random_pct: u32,
     cursor: Arc<AtomicU64>,
+    /// Fast preconditioning still to write: its plan counts writes on the shared cursor.
+    precondition: Option<Plan>,
 }
 
 impl OffsetGen {
@@ -43,12 +46,24 @@ impl OffsetGen {
             read_pct: u32::from(w.read_pct),
             random_pct: u32::from(w.random_pct),
             cursor,
+            precondition: w
+                .precondition
+                .map(|f| Plan::new(w.span / w.bs, f.span_alpha, w.seed)),
         }
     }
 
     /// The next operation and byte offset.
     #[inline]
     pub fn next_op(&mut self) -> (OpKind, u64) {
+        if let Some(plan) = &self.precondition {
+            // Every stream takes the next write of the plan until it is written; the cursor
+            // then serves sequential I/O (from wherever it stands: the span wraps).
+            let n = self.cursor.fetch_add(1, Ordering::Relaxed);
+            if n < plan.writes() {
+                return (OpKind::Write, self.base + plan.position(n) * self.bs);
+            }
+            self.precondition = None;
+        }
         let op = if self.read_pct == 100
             || (self.read_pct > 0 && self.rng.next_u32() % 100 < self.read_pct)
         {

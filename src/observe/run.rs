@@ -20,6 +20,9 @@ pub trait RunObserver {
     /// window (before that sample is passed on), or at the start of a continued run that had
     /// reached it already. `state` is what run.json will record.
     fn steady_reached(&mut self, _state: &SteadyState) {}
+    /// The steady state was predicted again (after each SNIA round once the first cliff is
+    /// passed); `p` is what run.json will record if it is the last.
+    fn predicted(&mut self, _p: &crate::results::Prediction) {}
     /// The engine stopped; run.json is written next.
     fn finished(&mut self, _end: &RunEnd) {}
     /// The drive as read again after the run (identity and wear), just before run.json is

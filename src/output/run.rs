@@ -20,6 +20,8 @@ pub struct ProgressBarObserver {
     bar: Option<ProgressBar>,
     duration_s: Option<f64>,
     bytes: Option<u64>,
+    /// The latest steady-state prediction, as a field of the bar.
+    predicted: Option<String>,
     /// One line among several (a group of targets), led by `label`.
     group: Option<(MultiProgress, String)>,
 }
@@ -97,11 +99,16 @@ impl RunObserver for ProgressBarObserver {
         let fields = [
             stop_field,
             format!("{:.0} IOPS", sample.iops),
+            self.predicted.clone().unwrap_or_default(),
             format!("{:.1} MB/s", sample.mb_per_s),
             format!("t {}", short(t)),
             format!("{} written", format_bytes(written)),
         ];
         bar.set_message(fit(&fields, self.message_width()));
+    }
+
+    fn predicted(&mut self, p: &crate::results::Prediction) {
+        self.predicted = Some(format!("steady ~{:.0} ±{:.0}%", p.iops, p.half_width_pct));
     }
 
     fn finished(&mut self, end: &RunEnd) {

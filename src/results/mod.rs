@@ -16,6 +16,7 @@ mod listing;
 mod names;
 pub mod phase;
 pub mod plp;
+pub mod prediction;
 mod reader;
 pub mod record;
 pub mod run;
@@ -44,6 +45,7 @@ pub use experiment_dir::{is_experiment, load_experiment, Experiment, LoadedPhase
 pub use group::{is_group, GroupRecord, MemberRecord};
 pub use listing::{list_runs, RunListing};
 pub use phase::{Phase, PhaseKind, RunParams};
+pub use prediction::{prediction_line, Prediction};
 pub use reader::{load_run, read_samples, read_samples_to_damage, Damage, Run};
 pub use record::{write_json_atomic, ProcessStamp};
 pub use run::{read_info, Resume, RunInfo, TargetRecord};

@@ -65,6 +65,9 @@ pub struct RunInfo {
     /// SNIA PTS steady state over the run's samples (runs that write).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steady_state: Option<SteadyState>,
+    /// The last steady state predicted early (random-write runs past their first cliff).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prediction: Option<super::Prediction>,
     /// Every time the run was continued after a crash or an interruption: where, and the gap.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resumes: Vec<Resume>,
@@ -119,6 +122,7 @@ impl RunInfo {
             drive_after: None,
             write_amplification: None,
             steady_state: None,
+            prediction: None,
             resumes: Vec::new(),
             verify: None,
             process: Some(ProcessStamp::current()),

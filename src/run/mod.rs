@@ -4,6 +4,7 @@
 //! of plain values and get the [`Outcome`] back; printing is left to the caller.
 
 mod interrupt;
+mod predictor;
 mod recorder;
 mod resume;
 mod verify;
@@ -73,6 +74,8 @@ pub struct Stop {
 pub struct SteadyRule {
     pub round: Duration,
     pub stop_when_steady: bool,
+    /// End the run once the predicted steady IOPS is known within ±5 % (`--until-predicted`).
+    pub stop_when_predicted: bool,
 }
 
 impl Default for SteadyRule {
@@ -80,6 +83,7 @@ impl Default for SteadyRule {
         SteadyRule {
             round: Duration::from_secs(60),
             stop_when_steady: false,
+            stop_when_predicted: false,
         }
     }
 }
@@ -105,6 +109,7 @@ impl Stop {
         self.steady = SteadyRule {
             round,
             stop_when_steady,
+            stop_when_predicted: self.steady.stop_when_predicted,
         };
         self
     }
@@ -161,10 +166,12 @@ pub struct Prepared {
 pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
     let mut created = CreatedFile(None);
     let opened = open(request, &mut created)?;
+    let drive = drive_info(opened.engine.as_ref(), &request.target);
     let workload = resolve_workload(
         request,
         opened.identity.size_bytes,
         opened.identity.logical_block,
+        drive.as_ref().and_then(|d| d.flash_bytes),
     )?;
     if opened.device.needs_io_buffers() {
         // A real run needs bs × QD plus the pool (a simulated drive allocates no I/O buffers).
@@ -179,7 +186,7 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         record,
         workload.clone(),
         opened.engine.name(),
-        drive_info(opened.engine.as_ref(), &request.target),
+        drive,
     );
     Ok(Prepared {
         request: request.clone(),
@@ -253,7 +260,13 @@ pub fn run_on(
     engine: &mut dyn Engine,
     observer: &mut dyn RunObserver,
 ) -> anyhow::Result<Outcome> {
-    let workload = resolve_workload(request, identity.size_bytes, identity.logical_block)?;
+    let drive = drive_info(engine, &request.target);
+    let workload = resolve_workload(
+        request,
+        identity.size_bytes,
+        identity.logical_block,
+        drive.as_ref().and_then(|d| d.flash_bytes),
+    )?;
     let record = TargetRecord {
         path: request.target.clone(),
         identity: identity.clone(),
@@ -263,7 +276,7 @@ pub fn run_on(
         record,
         workload.clone(),
         engine.name(),
-        drive_info(engine, &request.target),
+        drive,
     );
     let run_dir = RunDir::create(request.out.as_deref(), &identity.name, &info)?;
     execute(
@@ -317,7 +330,8 @@ fn execute(
     let dir = run_dir.dir.clone();
     observer.started(&dir, &info);
     let writes = info.workload.read_pct < 100;
-    let mut tracker = SteadyTracker::new(request.stop.criteria(), info.target.identity.size_bytes);
+    let mut tracker = SteadyTracker::new(request.stop.criteria(), info.target.identity.size_bytes)
+        .after_bytes(info.workload.precondition.map_or(0, |p| p.bytes));
     for sample in &previous {
         tracker.push(sample);
     }
@@ -326,7 +340,8 @@ fn execute(
     }
     // Reaching steady state may end the run: the engine then watches a flag of its own, to
     // which the user's Ctrl-C is forwarded.
-    let until_steady = request.stop.steady.stop_when_steady && writes;
+    let until_steady =
+        (request.stop.steady.stop_when_steady || request.stop.steady.stop_when_predicted) && writes;
     let engine_flag = if until_steady {
         Arc::new(AtomicBool::new(tracker.state().reached))
     } else {
@@ -339,7 +354,13 @@ fn execute(
         checkpoint: request.checkpoint,
         verify: verifier.clone(),
     };
-    let steady_stop = until_steady.then_some(engine_flag.clone());
+    let steady_stop =
+        (until_steady && request.stop.steady.stop_when_steady).then_some(engine_flag.clone());
+    let predictor = predictor::Predictor::of(&info, request.stop.criteria(), &previous).map(|p| {
+        p.stopping(
+            (writes && request.stop.steady.stop_when_predicted).then_some(engine_flag.clone()),
+        )
+    });
     let mut recorder = Recorder::new(
         run_dir,
         info.clone(),
@@ -347,6 +368,7 @@ fn execute(
         &previous,
         tracker,
         steady_stop,
+        predictor,
     );
     let cpu0 = process_cpu_seconds();
     let wall0 = Instant::now();
@@ -360,7 +382,7 @@ fn execute(
     };
     let cpu = process_cpu_seconds() - cpu0;
     let wall = wall0.elapsed().as_secs_f64();
-    let (run_dir, total, t_start, t_end, tracker) = recorder.finish();
+    let (run_dir, total, t_start, t_end, tracker, prediction) = recorder.finish();
     let reached_before = tracker.state().reached;
     let steady = tracker.finish();
     // The last round, cut short by the end of the run, may complete the window.
@@ -369,7 +391,7 @@ fn execute(
     }
     let user_stop = request.interrupt.load(std::sync::atomic::Ordering::Relaxed);
     let end = match end {
-        RunEnd::Interrupted if until_steady && steady.reached && !user_stop => RunEnd::Completed,
+        RunEnd::Interrupted if until_steady && !user_stop => RunEnd::Completed,
         other => other,
     };
     let (end, verified) = verify::finish(verifier.as_deref(), &dir, end)?;
@@ -398,6 +420,7 @@ fn execute(
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
     info.steady_state = writes.then_some(steady);
     info.verify = verified;
+    info.prediction = prediction;
     run_dir.write_info(&info)?;
     if let Some(e) = error {
         return Err(e);
@@ -462,13 +485,22 @@ fn resolve_workload(
     request: &RunRequest,
     size: u64,
     logical_block: u32,
+    flash_bytes: Option<u64>,
 ) -> anyhow::Result<Workload> {
-    let workload = request.workload.on_target(
+    let mut workload = request.workload.on_target(
         size,
         request.stop.duration,
         request.stop.bytes,
         request.interval,
     );
+    workload.precondition = request
+        .workload
+        .precondition
+        .resolve(size, workload.span, flash_bytes);
+    // A byte budget is the workload's: the preconditioning comes on top of it.
+    if let (Some(bytes), Some(plan)) = (workload.bytes, workload.precondition) {
+        workload.bytes = Some(bytes + plan.bytes);
+    }
     workload.validate(size, logical_block)?;
     Ok(workload)
 }

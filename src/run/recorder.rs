@@ -13,7 +13,9 @@ use crate::results::{utc_now, RunDir, RunInfo};
 use crate::stats::steady::SteadyTracker;
 use crate::stats::{IntervalStats, Sample};
 
+use super::predictor::Predictor;
 use super::RunObserver;
+use crate::results::Prediction;
 
 pub(super) struct Recorder<'a> {
     run_dir: RunDir,
@@ -29,6 +31,8 @@ pub(super) struct Recorder<'a> {
     steady: SteadyTracker,
     /// Set when steady state is reached, if that ends the run.
     steady_stop: Option<Arc<AtomicBool>>,
+    /// The steady state predicted as the samples come (random-write runs).
+    predictor: Option<Predictor>,
 }
 
 impl<'a> Recorder<'a> {
@@ -40,6 +44,7 @@ impl<'a> Recorder<'a> {
         previous: &[Sample],
         steady: SteadyTracker,
         steady_stop: Option<Arc<AtomicBool>>,
+        predictor: Option<Predictor>,
     ) -> Self {
         let (index, t_offset, written) = previous.last().map_or((0, 0.0, 0), |s| {
             (s.index + 1, s.t_end_s, s.bytes_written_total)
@@ -56,18 +61,29 @@ impl<'a> Recorder<'a> {
             t_end: t_offset,
             steady,
             steady_stop,
+            predictor,
         }
     }
 
     /// The run directory, the totals over this session's intervals, where the session started
-    /// and ended on the run's time line (s), and the steady-state tracker.
-    pub(super) fn finish(self) -> (RunDir, IntervalStats, f64, f64, SteadyTracker) {
+    /// and ended on the run's time line (s), the steady-state tracker and the last prediction.
+    pub(super) fn finish(
+        self,
+    ) -> (
+        RunDir,
+        IntervalStats,
+        f64,
+        f64,
+        SteadyTracker,
+        Option<Prediction>,
+    ) {
         (
             self.run_dir,
             self.total,
             self.t_offset,
             self.t_end,
             self.steady,
+            self.predictor.and_then(Predictor::last),
         )
     }
 }
@@ -99,6 +115,9 @@ impl IntervalSink for Recorder<'_> {
             if self.info.workload.read_pct < 100 {
                 self.observer.steady_reached(self.steady.state());
             }
+        }
+        if let Some(p) = self.predictor.as_mut().and_then(|p| p.push(&sample)) {
+            self.observer.predicted(p);
         }
         self.observer.sample(&sample);
         Ok(())

@@ -202,6 +202,9 @@ pub fn drive_info(spec: &str, id: Identity, w: SimWear) -> crate::drive::DriveIn
         serial: id.serial.clone(),
         firmware: id.firmware.clone(),
         size_bytes: Some(id.size_bytes),
+        flash_bytes: SimSpec::parse(spec)
+            .ok()
+            .map(|s| (s.size_bytes() as f64 * s.preset.alpha) as u64),
         logical_block: Some(id.logical_block),
         physical_block: Some(id.physical_block),
         rotational: id.rotational,

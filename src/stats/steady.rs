@@ -82,6 +82,9 @@ pub struct SteadyTracker {
     /// The round being filled: its grid number, ops and seconds covered so far.
     open: Option<(u64, u64, f64, u64)>,
     result: SteadyState,
+    /// Samples that start before this many bytes are written (a preconditioning) are no
+    /// rounds.
+    after_bytes: u64,
 }
 
 impl SteadyTracker {
@@ -92,12 +95,24 @@ impl SteadyTracker {
             rounds: Vec::new(),
             open: None,
             result: SteadyState::default(),
+            after_bytes: 0,
         }
+    }
+
+    /// The same tracker ignoring samples that start before `bytes` are written: rounds start
+    /// once the preconditioning is done.
+    pub fn after_bytes(mut self, bytes: u64) -> Self {
+        self.after_bytes = bytes;
+        self
     }
 
     /// Adds one sample; a sample belongs to the round its midpoint falls in. Returns true the
     /// first time steady state is reached.
     pub fn push(&mut self, sample: &Sample) -> bool {
+        let written = sample.write.as_ref().map_or(0, |w| w.bytes);
+        if sample.bytes_written_total.saturating_sub(written) < self.after_bytes {
+            return false;
+        }
         let round_s = self.criteria.round_s;
         let mid = (sample.t_start_s + sample.t_end_s) / 2.0;
         let grid = (mid / round_s).floor().max(0.0) as u64;

@@ -163,10 +163,13 @@ pub fn plan(preset: Preset, setup: Setup, knobs: &Knobs) -> anyhow::Result<Plan>
         align: None,
         ..setup.workload.clone()
     };
+    // The test region is written sequentially, or with `--precondition fast` by the plan
+    // (and one transfer after it: a run's byte budget counts after its preconditioning).
+    let fast = !base.precondition.is_none();
     let prepare = WorkloadSpec {
-        bs: PREPARE_BS,
+        bs: if fast { base.bs } else { PREPARE_BS },
         read_pct: 0,
-        random_pct: 0,
+        random_pct: if fast { 100 } else { 0 },
         qd: PREPARE_QD,
         ..base.clone()
     };
@@ -175,10 +178,14 @@ pub fn plan(preset: Preset, setup: Setup, knobs: &Knobs) -> anyhow::Result<Plan>
         kind: PhaseKind::Measure(run_params(
             &prepare,
             None,
-            Some(span),
+            Some(if fast { prepare.bs } else { span }),
             knobs.interval.unwrap_or(Duration::from_secs(1)),
         )),
     }];
+    let base = WorkloadSpec {
+        precondition: crate::workload::PreconditionSpec::None,
+        ..base
+    };
     for p in &points {
         let w = WorkloadSpec {
             bs: p.bs,

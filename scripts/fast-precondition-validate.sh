@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Validates `--precondition fast` on the simulated presets: for each preset, span and transfer
+# size, a soak of uniform random writes long enough to settle (the slow way: REF_FILLS writes of
+# the span, steady IOPS = the mean of the last span write) against a soak after fast
+# preconditioning run until SNIA's steady-state test passes. Prints a markdown table.
+#
+# usage: scripts/fast-precondition-validate.sh [OUT_DIR]   (env: SSDFADE, REF_FILLS, JOBS)
+set -euo pipefail
+out=${1:-/tmp/ssdfade-fast-validate}
+bin=${SSDFADE:-target/release/ssdfade}
+ref_fills=${REF_FILLS:-8}
+jobs=${JOBS:-2}
+mkdir -p "$out"
+
+# Preset targets as validated (scale= keeps each run to seconds; vertex2: a purged drive,
+# lifetime throttling off so that the slow way's extra writes are not throttled).
+targets=(
+  "sim:vertex2-60g,aged=0s,throttle=off,scale=4 60000000000"
+  "sim:nvme-tlc-1t,scale=128 1000000000000"
+  "sim:dc-ssd-400g,scale=32 400000000000"
+  "sim:ram-8g,scale=4 8589934592"
+)
+spans=(100 85 70)
+sizes=(4k 64k)
+
+jobs_file="$out/jobs.txt"
+: >"$jobs_file"
+for t in "${targets[@]}"; do
+  read -r target cap <<<"$t"
+  name=${target#sim:}; name=${name%%,*}
+  for pct in "${spans[@]}"; do
+    span=$((cap / 100 * pct / 65536 * 65536))
+    span_opt="--span $span"
+    [ "$pct" = 100 ] && span_opt=""
+    for bs in "${sizes[@]}"; do
+      id="$name-$pct-$bs"
+      echo "$bin soak '$target' $span_opt --bs $bs --align $bs --seed 1 --bytes $((span * ref_fills)) --out $out/$id-slow --json >/dev/null 2>&1" >>"$jobs_file"
+      echo "$bin soak '$target' $span_opt --bs $bs --align $bs --seed 1 --precondition fast --until-steady --duration 30d --out $out/$id-fast --json >/dev/null 2>&1" >>"$jobs_file"
+    done
+  done
+done
+if [ -z "${REPORT_ONLY:-}" ]; then
+rm -rf "$out"/*-slow "$out"/*-fast
+start=$(date +%s)
+xargs -P "$jobs" -I{} sh -c '{} || echo "failed: {}" >&2' <"$jobs_file"
+echo "ran $(wc -l <"$jobs_file") soaks in $(($(date +%s) - start)) s (wall)" >&2
+fi
+
+python3 - "$out" "$ref_fills" <<'EOF'
+import json, sys, glob, os
+out, ref_fills = sys.argv[1], float(sys.argv[2])
+def load(d):
+    info = json.load(open(os.path.join(d, "run.json")))
+    samples = [json.loads(l) for l in open(os.path.join(d, "samples.jsonl"))]
+    return info, samples
+print("| drive | span | bs | steady IOPS slow way | after fast | diff | SNIA pass after fast: drive writes (physical) | slow way settles (drive writes) | bytes saved | simulated time saved |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+worst = 0.0
+for fast in sorted(glob.glob(os.path.join(out, "*-fast"))):
+    slow = fast[:-5] + "-slow"
+    fi, fs = load(fast)
+    si, ss = load(slow)
+    cap = fi["target"]["identity"]["size_bytes"]
+    span = fi["workload"]["span"]
+    # The slow way's steady IOPS: the mean over its last write of the span.
+    last = [x for x in ss if x["bytes_written_total"] > ss[-1]["bytes_written_total"] - span]
+    ref = sum(x["ops"] for x in last) / sum(x["t_end_s"] - x["t_start_s"] for x in last)
+    # Where the slow way first comes within 5 % of it (one-span windows).
+    settle_b, settle_t = None, None
+    for i, x in enumerate(ss):
+        w = [y for y in ss[: i + 1] if y["bytes_written_total"] > x["bytes_written_total"] - span / 4]
+        if x["bytes_written_total"] < span / 4:
+            continue
+        iops = sum(y["ops"] for y in w) / sum(y["t_end_s"] - y["t_start_s"] for y in w)
+        if abs(iops / ref - 1) <= 0.05:
+            settle_b, settle_t = x["bytes_written_total"], x["t_end_s"]
+            break
+    st = fi["steady_state"]
+    got = st["iops"] if st["reached"] else None
+    diff = (got / ref - 1) * 100 if got else float("nan")
+    worst = max(worst, abs(diff))
+    fills = st["drive_fills"] if st["reached"] else float("nan")
+    alpha = fi["workload"]["precondition"]["span_alpha"] * span / cap
+    name = os.path.basename(fast)[:-5].rsplit("-", 2)
+    saved_b = (settle_b - st["bytes_written"]) / 1e9 if settle_b and got else float("nan")
+    saved_t = (settle_t - st["at_s"]) / 3600 if settle_t and got else float("nan")
+    print(f"| {name[0]} | {name[1]} % | {name[2]} | {ref:.0f} | {got or float('nan'):.0f} | {diff:+.1f} % | {fills:.2f} ({fills / alpha:.2f}) | {settle_b / cap if settle_b else float('nan'):.2f} | {saved_b:.0f} GB | {saved_t:.1f} h |")
+print(f"\nworst difference: {worst:.1f} %")
+EOF

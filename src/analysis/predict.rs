@@ -1,0 +1,363 @@
+//! Steady state predicted early, from the physics rather than a curve fit alone.
+//!
+//! A small greedy-GC flash model (uniform random writes over the span at its α, after the fast
+//! preconditioning when the run had one) gives the write amplification as a function of the
+//! span-writes done: flat until the flash is full, then rising to its steady value. The drive's
+//! time per write is taken as affine in the write amplification, `1/IOPS = a + b·WA`, and `a`,
+//! `b` are fitted to the measured samples since the cliff (bins of 2 % of a span-write). The
+//! steady IOPS is `1/(a + b·WA∞)`; its interval is twice the fit's standard error there plus a
+//! model allowance that shrinks as the measured WA approaches WA∞. SNIA's pass is predicted by
+//! running the fitted curve forward in rounds and applying the test to it.
+
+use crate::results::Prediction;
+use crate::stats::steady::{evaluate, Criteria, Round};
+use crate::stats::Sample;
+use crate::workload::precondition::{Fast, Plan};
+
+/// Model flash: blocks and pages per block (large blocks, as on real drives).
+const MODEL_BLOCKS: u32 = 512;
+const MODEL_PPB: u32 = 256;
+/// Free blocks the model keeps for garbage collection.
+const MODEL_RESERVE: usize = 2;
+/// Span-writes the model runs, and its curve's step.
+const MODEL_FILLS: f64 = 14.0;
+const STEP: f64 = 0.02;
+/// Model allowance: a floor, and a share of the WA still to come.
+const FLOOR_PCT: f64 = 2.0;
+const AHEAD_SHARE: f64 = 0.5;
+
+/// Write amplification per step of host writes (in span-writes) of the model drive.
+#[derive(Clone, Debug)]
+pub struct WaCurve {
+    /// WA over step i, i.e. host writes in [i·STEP, (i+1)·STEP) span-writes.
+    wa: Vec<f64>,
+    /// Steady WA: the mean over the last two span-writes.
+    pub steady: f64,
+}
+
+impl WaCurve {
+    /// The model WA at `x` span-writes.
+    pub fn at(&self, x: f64) -> f64 {
+        let i = ((x / STEP).floor().max(0.0) as usize).min(self.wa.len() - 1);
+        self.wa[i]
+    }
+}
+
+/// Runs the model drive at the span's `alpha`, from a purged drive (after `fast`'s plan when
+/// given).
+pub fn wa_curve(alpha: f64, fast: bool) -> WaCurve {
+    let physical = MODEL_BLOCKS * MODEL_PPB;
+    let user = ((f64::from(physical) / alpha) as u32).max(MODEL_PPB);
+    let mut m = Model::new(user);
+    let mut rng = 0x853c_49e6_748f_ea9bu64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut host_before = 0u64;
+    if fast {
+        let plan = Plan::new(u64::from(user), alpha, 11);
+        for n in 0..plan.writes() {
+            m.write(plan.position(n) as u32);
+        }
+        host_before = plan.writes();
+    }
+    let per_step = ((f64::from(user) * STEP) as u64).max(1);
+    let steps = (MODEL_FILLS / STEP) as usize;
+    let mut wa = Vec::with_capacity(steps);
+    let (mut host0, mut gc0) = (m.host, m.gc);
+    for _ in 0..steps {
+        for _ in 0..per_step {
+            let lpn = ((u128::from(next()) * u128::from(user)) >> 64) as u32;
+            m.write(lpn);
+        }
+        wa.push((m.host - host0 + m.gc - gc0) as f64 / (m.host - host0) as f64);
+        (host0, gc0) = (m.host, m.gc);
+    }
+    // The plan's own writes are the curve's first part: WA 1 while the flash fills.
+    let lead = (host_before as f64 / f64::from(user) / STEP).round() as usize;
+    let mut curve = vec![1.0; lead];
+    curve.extend(wa);
+    let tail = (2.0 / STEP) as usize;
+    let steady = curve[curve.len() - tail..].iter().sum::<f64>() / tail as f64;
+    WaCurve { wa: curve, steady }
+}
+
+/// A page-mapped greedy FTL without time: enough to count GC copies.
+struct Model {
+    loc: Vec<u32>,
+    owner: Vec<u32>,
+    valid: Vec<u32>,
+    free: Vec<u32>,
+    /// Per block: in the free pool.
+    is_free: Vec<bool>,
+    open: u32,
+    ptr: u32,
+    host: u64,
+    gc: u64,
+}
+
+const NIL: u32 = u32::MAX;
+
+impl Model {
+    fn new(user: u32) -> Model {
+        let pages = (MODEL_BLOCKS * MODEL_PPB) as usize;
+        Model {
+            loc: vec![NIL; user as usize],
+            owner: vec![NIL; pages],
+            valid: vec![0; MODEL_BLOCKS as usize],
+            free: (1..MODEL_BLOCKS).rev().collect(),
+            is_free: (0..MODEL_BLOCKS).map(|b| b != 0).collect(),
+            open: 0,
+            ptr: 0,
+            host: 0,
+            gc: 0,
+        }
+    }
+
+    fn write(&mut self, lpn: u32) {
+        self.host += 1;
+        self.place(lpn);
+    }
+
+    fn place(&mut self, lpn: u32) {
+        let old = self.loc[lpn as usize];
+        if old != NIL {
+            self.valid[(old / MODEL_PPB) as usize] -= 1;
+        }
+        if self.ptr == MODEL_PPB {
+            while self.free.len() <= MODEL_RESERVE {
+                self.collect();
+            }
+            // The collection may have left an open block with room.
+            if self.ptr == MODEL_PPB {
+                self.open = self.free.pop().expect("a free block");
+                self.is_free[self.open as usize] = false;
+                self.ptr = 0;
+            }
+        }
+        let page = self.open * MODEL_PPB + self.ptr;
+        self.ptr += 1;
+        self.owner[page as usize] = lpn;
+        self.loc[lpn as usize] = page;
+        self.valid[self.open as usize] += 1;
+    }
+
+    fn collect(&mut self) {
+        let victim = (0..MODEL_BLOCKS)
+            .filter(|&b| b != self.open && !self.is_free[b as usize])
+            .min_by_key(|&b| self.valid[b as usize])
+            .expect("a full block");
+        for page in victim * MODEL_PPB..(victim + 1) * MODEL_PPB {
+            let lpn = self.owner[page as usize];
+            if lpn != NIL && self.loc[lpn as usize] == page {
+                self.gc += 1;
+                // Copies go to the open block; it has room (the reserve covers a victim).
+                if self.ptr == MODEL_PPB {
+                    self.open = self.free.pop().expect("the reserve");
+                    self.is_free[self.open as usize] = false;
+                    self.ptr = 0;
+                }
+                self.valid[victim as usize] -= 1;
+                let to = self.open * MODEL_PPB + self.ptr;
+                self.ptr += 1;
+                self.owner[to as usize] = lpn;
+                self.loc[lpn as usize] = to;
+                self.valid[self.open as usize] += 1;
+            }
+            self.owner[page as usize] = NIL;
+        }
+        self.free.insert(0, victim);
+        self.is_free[victim as usize] = true;
+    }
+}
+
+/// What the prediction needs besides the samples.
+#[derive(Clone, Copy, Debug)]
+pub struct Setting {
+    /// Bytes of the span written to.
+    pub span: u64,
+    /// Flash over the span (its α on a purged drive).
+    pub span_alpha: f64,
+    /// The run's fast preconditioning, when it had one.
+    pub fast: Option<Fast>,
+    /// SNIA round length and criteria.
+    pub criteria: Criteria,
+}
+
+/// The prediction from `samples` (a soak of random writes, in order), or `None` before the
+/// first cliff has been passed far enough to fit.
+pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Prediction> {
+    let last = samples.last()?;
+    let fit = fit(&bins(samples, curve, s)?, curve.steady)?;
+    let wa_inf = curve.steady;
+    let ahead = ((wa_inf - fit.wa_now) / wa_inf).abs();
+    let half_pct = 200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead;
+    let iops = 1.0 / fit.y_inf;
+    let (steady_at_s, steady_at_bytes) = snia_pass(samples, curve, s, fit.a, fit.b)?;
+    Some(Prediction {
+        iops,
+        low: iops / (1.0 + half_pct / 100.0),
+        high: iops / (1.0 - (half_pct / 100.0).min(0.9)),
+        half_width_pct: half_pct,
+        write_amplification: wa_inf,
+        span_alpha: s.span_alpha,
+        steady_at_s,
+        steady_at_bytes,
+        made_at_s: last.t_end_s,
+        made_at_bytes: last.bytes_written_total,
+    })
+}
+
+/// Bins of STEP span-writes past the model cliff: (model WA, seconds per op); `None`
+/// with fewer than five.
+fn bins(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Vec<(f64, f64)>> {
+    let span = s.span.max(1) as f64;
+    let pre = s.fast.map_or(0, |f| f.bytes);
+    let mut out = Vec::new();
+    let (mut ops, mut secs, mut bin) = (0u64, 0.0f64, usize::MAX);
+    let wa_of = |bin: usize| curve.at((bin as f64 + 0.5) * STEP);
+    for x in samples {
+        let written = x.write.as_ref().map_or(0, |w| w.bytes);
+        let start = x.bytes_written_total.saturating_sub(written);
+        let at = start as f64 / span;
+        if start < pre || curve.at(at) < 1.02 {
+            continue;
+        }
+        let i = (at / STEP) as usize;
+        if i != bin && ops > 0 {
+            out.push((wa_of(bin), secs / ops as f64));
+            (ops, secs) = (0, 0.0);
+        }
+        bin = i;
+        ops += x.ops;
+        secs += x.t_end_s - x.t_start_s;
+    }
+    if ops > 0 {
+        out.push((wa_of(bin), secs / ops as f64));
+    }
+    (out.len() >= 5).then_some(out)
+}
+
+/// The fit of `1/IOPS = a + b·WA` to bins, and its value and standard error at `wa_inf`.
+struct Fit {
+    a: f64,
+    b: f64,
+    y_inf: f64,
+    se: f64,
+    wa_now: f64,
+}
+
+fn fit(bins: &[(f64, f64)], wa_inf: f64) -> Option<Fit> {
+    let n = bins.len() as f64;
+    let wbar = bins.iter().map(|b| b.0).sum::<f64>() / n;
+    let ybar = bins.iter().map(|b| b.1).sum::<f64>() / n;
+    let sxx: f64 = bins.iter().map(|b| (b.0 - wbar).powi(2)).sum();
+    let sxy: f64 = bins.iter().map(|b| (b.0 - wbar) * (b.1 - ybar)).sum();
+    // Too little spread of WA to tell a from b (flat, as after fast preconditioning): the
+    // steady cost is the measured one, where the model says it is flat.
+    let (a, b) = if sxx > 1e-4 * n {
+        let b = (sxy / sxx).max(0.0);
+        (ybar - b * wbar, b)
+    } else {
+        (ybar, 0.0)
+    };
+    let y_inf = (a + b * wa_inf).max(1e-12);
+    let resid = bins
+        .iter()
+        .map(|p| (p.1 - a - b * p.0).powi(2))
+        .sum::<f64>()
+        / (n - 2.0).max(1.0);
+    let lever = if sxx > 0.0 {
+        (wa_inf - wbar).powi(2) / sxx
+    } else {
+        0.0
+    };
+    (ybar > 0.0).then(|| Fit {
+        a,
+        b,
+        y_inf,
+        se: (resid * (1.0 / n + lever)).sqrt(),
+        wa_now: bins.last().expect("bins").0,
+    })
+}
+
+/// Runs the fitted curve forward from the last sample in SNIA rounds and returns when a
+/// window of them first passes (at most `MODEL_FILLS` span-writes ahead).
+#[allow(clippy::type_complexity)]
+fn snia_pass(
+    samples: &[Sample],
+    curve: &WaCurve,
+    s: &Setting,
+    a: f64,
+    b: f64,
+) -> Option<(Option<f64>, Option<u64>)> {
+    let last = samples.last()?;
+    let span = s.span.max(1) as f64;
+    let bytes_per_op = last
+        .write
+        .as_ref()
+        .filter(|w| w.ops > 0)
+        .map_or(4096.0, |w| w.bytes as f64 / w.ops as f64);
+    let round = s.criteria.round_s;
+    let mut t = (last.t_end_s / round).ceil() * round;
+    let mut bytes = last.bytes_written_total as f64;
+    let mut rounds: Vec<Round> = Vec::new();
+    let limit = MODEL_FILLS * span;
+    while bytes < limit {
+        // One round in ten steps along the curve.
+        let (mut ops, dt) = (0.0, round / 10.0);
+        for _ in 0..10 {
+            let iops = 1.0 / (a + b * curve.at(bytes / span)).max(1e-12);
+            ops += iops * dt;
+            bytes += iops * dt * bytes_per_op;
+        }
+        rounds.push(Round {
+            start_s: t,
+            end_s: t + round,
+            iops: ops / round,
+            bytes_written_total: bytes as u64,
+        });
+        t += round;
+        let k = s.criteria.window_rounds;
+        if rounds.len() >= k {
+            let w = evaluate(&rounds[rounds.len() - k..]);
+            if w.range_pct <= s.criteria.max_range_pct && w.slope_pct <= s.criteria.max_slope_pct {
+                return Some((Some(t), Some(bytes as u64)));
+            }
+        }
+    }
+    Some((None, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::precondition::greedy_write_amplification;
+
+    #[test]
+    fn the_model_drive_settles_at_greedy_write_amplification() {
+        let c = wa_curve(1.28, false);
+        // Flat until the flash fills (1.28 span-writes less the reserve).
+        assert!((c.at(1.0) - 1.0).abs() < 1e-9);
+        let theory = greedy_write_amplification(1.28);
+        assert!(
+            (c.steady / theory - 1.0).abs() < 0.08,
+            "model {} theory {theory}",
+            c.steady
+        );
+    }
+
+    #[test]
+    fn after_the_fast_plan_the_model_starts_in_steady_state() {
+        let c = wa_curve(1.28, true);
+        let first = c.at(1.28 + 0.1);
+        assert!(
+            (first / c.steady - 1.0).abs() < 0.06,
+            "{first} vs {}",
+            c.steady
+        );
+    }
+}

@@ -1,0 +1,52 @@
+//! The record of a steady state predicted early (run.json's `prediction`), and its line.
+
+use serde::{Deserialize, Serialize};
+
+/// Steady-state IOPS and SNIA's pass predicted from a soak's samples so far (see
+/// `analysis::predict`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Prediction {
+    /// Predicted steady-state IOPS.
+    pub iops: f64,
+    /// The interval: the steady IOPS lies in [low, high].
+    pub low: f64,
+    pub high: f64,
+    /// Half the interval's width, percent of `iops`.
+    pub half_width_pct: f64,
+    /// Steady-state write amplification of greedy GC at the span's over-provisioning.
+    pub write_amplification: f64,
+    /// Flash over the span assumed (the span's α).
+    pub span_alpha: f64,
+    /// When SNIA's steady-state test is predicted to pass: seconds and bytes since the start.
+    pub steady_at_s: Option<f64>,
+    pub steady_at_bytes: Option<u64>,
+    /// The samples the prediction was made from end here.
+    pub made_at_s: f64,
+    pub made_at_bytes: u64,
+}
+
+/// One line: "Steady state predicted  36100 IOPS ± 3.2 % (…), SNIA pass at …".
+pub fn prediction_line(p: &Prediction) -> String {
+    use crate::units::{format_bytes, format_duration};
+    let at = p
+        .steady_at_s
+        .zip(p.steady_at_bytes)
+        .map(|(t, b)| {
+            format!(
+                ", SNIA pass at {} ({})",
+                format_duration(std::time::Duration::from_secs_f64(t.max(0.0))),
+                format_bytes(b)
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "{:<28} {:.0} IOPS ± {:.1} % ({:.0}–{:.0}; greedy-GC WA {:.2} at α {:.2}){at}",
+        "Steady state predicted",
+        p.iops,
+        p.half_width_pct,
+        p.low,
+        p.high,
+        p.write_amplification,
+        p.span_alpha
+    )
+}

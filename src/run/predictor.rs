@@ -1,0 +1,86 @@
+//! The steady state predicted as a run's samples come: after every SNIA round, the samples so
+//! far go through `analysis::predict`; with `--until-predicted` the run ends once the interval
+//! is within ±5 %.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::analysis::predict::{predict, wa_curve, Setting, WaCurve};
+use crate::results::{Prediction, RunInfo};
+use crate::stats::steady::Criteria;
+use crate::stats::Sample;
+use crate::workload::precondition::DEFAULT_OP_PCT;
+
+/// Half-width, percent, at which `--until-predicted` ends the run.
+pub const UNTIL_PREDICTED_PCT: f64 = 5.0;
+
+pub(super) struct Predictor {
+    samples: Vec<Sample>,
+    curve: WaCurve,
+    setting: Setting,
+    /// The round grid number of the last prediction.
+    round: u64,
+    last: Option<Prediction>,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Predictor {
+    /// A predictor for runs of uniform random writes only (the model's workload); `previous`
+    /// are the samples of a run continued after a crash.
+    pub(super) fn of(info: &RunInfo, criteria: Criteria, previous: &[Sample]) -> Option<Self> {
+        let w = &info.workload;
+        if w.read_pct != 0 || w.random_pct != 100 || !w.distribution.is_uniform() {
+            return None;
+        }
+        let size = info.target.identity.size_bytes as f64;
+        let flash = info
+            .drive_before
+            .as_ref()
+            .and_then(|d| d.flash_bytes)
+            .map_or(size * (1.0 + DEFAULT_OP_PCT / 100.0), |f| f as f64);
+        let span_alpha = w
+            .precondition
+            .map_or(flash / w.span.max(1) as f64, |f| f.span_alpha);
+        Some(Predictor {
+            samples: previous.to_vec(),
+            curve: wa_curve(span_alpha, w.precondition.is_some()),
+            setting: Setting {
+                span: w.span,
+                span_alpha,
+                fast: w.precondition,
+                criteria,
+            },
+            round: 0,
+            last: None,
+            stop: None,
+        })
+    }
+
+    /// The same predictor ending the run through `flag` once its interval is narrow enough.
+    pub(super) fn stopping(mut self, flag: Option<Arc<AtomicBool>>) -> Self {
+        self.stop = flag;
+        self
+    }
+
+    /// Adds a sample; returns the new prediction when a round ended with one.
+    pub(super) fn push(&mut self, sample: &Sample) -> Option<&Prediction> {
+        self.samples.push(sample.clone());
+        let round = (sample.t_end_s / self.setting.criteria.round_s).floor() as u64;
+        if round == self.round {
+            return None;
+        }
+        self.round = round;
+        self.last = predict(&self.samples, &self.curve, &self.setting);
+        let p = self.last.as_ref()?;
+        if p.half_width_pct <= UNTIL_PREDICTED_PCT {
+            if let Some(flag) = &self.stop {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+        Some(p)
+    }
+
+    pub(super) fn last(self) -> Option<Prediction> {
+        self.last
+    }
+}
