@@ -347,13 +347,7 @@ impl SimDevice {
     pub fn write(&mut self, offset: u64, len: u64, content: &WriteContent, compressed: f64) {
         let first = offset / PAGE;
         let last = (offset + len - 1) / PAGE;
-        let slots = if self.ftl.geometry().slots_per_page == 2
-            && (content.duplicate || compressed <= 0.5)
-        {
-            1
-        } else {
-            self.ftl.geometry().slots_per_page
-        };
+        let slots = self.slots_for(content, compressed);
         let unaligned = !offset.is_multiple_of(PAGE) || !len.is_multiple_of(PAGE);
         let tag = (mix64(content.stamp) as u32) | 1;
         let pages = u64::from(self.ftl.geometry().user_pages);
@@ -398,6 +392,29 @@ impl SimDevice {
         }
         self.activity.bytes += len;
         self.writes_this_session += 1;
+    }
+
+    /// Slots one page of `content` takes. With compression, NAND bytes follow the compressed
+    /// size, in half pages (the floor): a page compressing to a fraction c between ½ and 1
+    /// takes two half pages with probability 2c − 1 (drawn from its content, so the same data
+    /// takes the same room), one otherwise, so on average c of a page; data compressing to
+    /// half or less, and duplicates (a reference), one half page.
+    #[inline]
+    fn slots_for(&self, content: &WriteContent, compressed: f64) -> u32 {
+        let spp = self.ftl.geometry().slots_per_page;
+        if spp != 2 {
+            return spp;
+        }
+        if content.duplicate || compressed <= 0.5 {
+            return 1;
+        }
+        let two = (2.0 * compressed - 1.0).min(1.0);
+        let u = (mix64(content.stamp ^ 0xc0_3e55) >> 11) as f64 / (1u64 << 53) as f64;
+        if u < two {
+            2
+        } else {
+            1
+        }
     }
 
     /// Bytes the SLC cache holds now: its static part plus free TLC space run as SLC (a third

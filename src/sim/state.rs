@@ -220,7 +220,7 @@ fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
                 let want = identity_key(spec);
                 if key != want {
                     return Err(format!(
-                        "holds a drive made as {key}, not {want} (give the preset and scale= it was made with)"
+                        "holds a drive made as {key}, not {want} (give the preset, scale= and capacity= it was made with)"
                     ));
                 }
             }
