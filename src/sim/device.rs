@@ -204,6 +204,7 @@ impl SimDevice {
         ftl.set_gc_burst(burst.round().max(1.0) as usize);
         ftl.set_endurance(spec.preset.endurance_pe);
         ftl.set_trim_keeps(spec.preset.trim_keeps_incompressible);
+        ftl.set_cost_benefit(spec.preset.gc.cost_benefit);
         let cache_pages = match spec.cache {
             CacheMode::None => 0,
             _ => (spec.preset.cache_bytes / PAGE / u64::from(spec.scale)) as usize,

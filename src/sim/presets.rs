@@ -72,6 +72,10 @@ pub struct GcSchedule {
     pub interleaved: bool,
     /// Second-to-second pacing of the collection.
     pub pacing: GcPacing,
+    /// Victims by cost-benefit (free space × age per cost) instead of greedily: the firmware
+    /// keeps hot and cold data apart, so skewed writes amplify less than uniform ones (see
+    /// [`super::ftl::Ftl::set_cost_benefit`]).
+    pub cost_benefit: bool,
     /// Erase suspend: a host I/O on a die that is erasing waits at most this long, in µs, for
     /// the erase to be suspended (0: the firmware does not suspend; it waits the whole erase).
     pub suspend_us: f64,
@@ -202,6 +206,7 @@ pub const PRESETS: [Preset; 6] = [
             burstiness: 0.5,
             interleaved: false,
             pacing: GcPacing::Waves,
+            cost_benefit: false,
             suspend_us: 0.0,
         },
         service: Service {
@@ -250,6 +255,7 @@ pub const PRESETS: [Preset; 6] = [
             burstiness: 0.5,
             interleaved: false,
             pacing: GcPacing::Stalls { chance: 0.05 },
+            cost_benefit: true,
             suspend_us: 0.0,
         },
         service: Service {
@@ -293,6 +299,7 @@ pub const PRESETS: [Preset; 6] = [
             burstiness: 0.12,
             interleaved: true,
             pacing: GcPacing::Continuous,
+            cost_benefit: true,
             suspend_us: 300.0,
         },
         service: Service {
@@ -336,6 +343,7 @@ pub const PRESETS: [Preset; 6] = [
             burstiness: 0.0,
             interleaved: true,
             pacing: GcPacing::Continuous,
+            cost_benefit: false,
             suspend_us: 0.0,
         },
         service: Service {
@@ -381,6 +389,7 @@ pub const PRESETS: [Preset; 6] = [
             burstiness: 0.0,
             interleaved: true,
             pacing: GcPacing::Continuous,
+            cost_benefit: false,
             suspend_us: 0.0,
         },
         service: Service {
@@ -431,6 +440,7 @@ pub const PRESETS: [Preset; 6] = [
             burstiness: 0.5,
             interleaved: false,
             pacing: GcPacing::Stalls { chance: 0.05 },
+            cost_benefit: true,
             suspend_us: 0.0,
         },
         service: Service {

@@ -38,7 +38,8 @@ pub struct SimSpec {
 /// The oldest service history `aged=` accepts.
 const MAX_AGE: Duration = Duration::from_secs(30 * 365 * 86_400);
 
-const OPTIONS: &str = "aged=DURATION, scale=N, capacity=SIZE, alpha=X, cache=none|volatile|plp|lying, \
+const OPTIONS: &str =
+    "aged=DURATION, scale=N, capacity=SIZE, alpha=X, cache=none|volatile|plp|lying, \
 compression=on|off, throttle=on|off, fail_after=N, fail_at=OFFSET, state=PATH, seed=N";
 
 impl SimSpec {
