@@ -169,6 +169,8 @@ pub struct SimDevice {
     gc_rng: ChaCha8Rng,
     /// False until the first batch (a drive loaded in steady state starts between bursts).
     gc_primed: bool,
+    /// Running mean of the victims' valid fraction (cost-benefit choice; 0: none yet).
+    gc_v: f64,
     /// Collection time not yet given to an I/O waiting for it.
     gc_owed: f64,
     /// The die garbage collection occupies, and host I/Os served (striped over the dies).
@@ -222,6 +224,7 @@ impl SimDevice {
             gc_b: spec.preset.gc.burstiness,
             gc_rng: ChaCha8Rng::seed_from_u64(spec.seed ^ 0x6c_5ca1e),
             gc_primed: false,
+            gc_v: 0.0,
             gc_owed: 0.0,
             gc_die: 0,
             io_seq: 0,
@@ -796,7 +799,20 @@ impl SimDevice {
         let h = max_of(host_r);
         // What GC needs per host slot to keep up, from the next victim's valid fraction v.
         let spb = f64::from(self.ftl.geometry().slots_per_block());
-        let need = match self.ftl.victim_valid_fraction() {
+        let mut next = self.ftl.victim_valid_fraction();
+        if self.spec.preset.gc.cost_benefit {
+            // Cost-benefit victims differ from one choice to the next: pace by their running
+            // mean, not by the one chosen now.
+            if let Some(v) = next {
+                self.gc_v = if self.gc_v > 0.0 {
+                    self.gc_v + (v - self.gc_v) / 64.0
+                } else {
+                    v
+                };
+                next = Some(self.gc_v);
+            }
+        }
+        let need = match next {
             Some(v) if v < 1.0 => [v / (1.0 - v), 1.0 / ((1.0 - v) * spb)],
             _ => [0.0, 0.0],
         };
