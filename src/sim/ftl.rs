@@ -700,7 +700,7 @@ impl Ftl {
         for _ in 0..SAMPLE * 8 {
             draw += 1;
             let h = crate::pattern::mix64((u64::from(self.clock) << 16) ^ draw ^ 0xc0_57be_4e11);
-            let b = ((h >> 32) * u64::from(self.geo.blocks) >> 32) as u32;
+            let b = (((h >> 32) * u64::from(self.geo.blocks)) >> 32) as u32;
             if self.state[b as usize] != BlockState::Full {
                 continue;
             }

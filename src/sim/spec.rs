@@ -96,7 +96,7 @@ impl SimSpec {
                     _ => bad("use a whole number from 1 to 4096")?,
                 },
                 "capacity" => match parse_size(value) {
-                    Ok(n) if n >= preset.user_bytes / 64 && n <= preset.user_bytes * 16 => {
+                    Ok(n) if (preset.user_bytes / 64..=preset.user_bytes * 16).contains(&n) => {
                         spec.preset = spec.preset.with_capacity(n)
                     }
                     Ok(_) => bad(&format!(
