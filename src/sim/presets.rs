@@ -255,7 +255,7 @@ pub const PRESETS: [Preset; 6] = [
             burstiness: 0.5,
             interleaved: false,
             pacing: GcPacing::Stalls { chance: 0.05 },
-            cost_benefit: true,
+            cost_benefit: false,
             suspend_us: 0.0,
         },
         service: Service {
