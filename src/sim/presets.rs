@@ -299,7 +299,7 @@ pub const PRESETS: [Preset; 6] = [
             burstiness: 0.12,
             interleaved: true,
             pacing: GcPacing::Continuous,
-            cost_benefit: true,
+            cost_benefit: false,
             suspend_us: 300.0,
         },
         service: Service {
