@@ -428,3 +428,133 @@ fn hot_cold_writes_change_simulated_write_amplification_both_ways() {
         "steady: hotcold WA {skewed:.3} vs uniform {uniform:.3}"
     );
 }
+
+/// The round-three presets and options land on their published figures (docs/simulator-
+/// round3.md): the Optane-class log device's µs latencies and QD16 rates with no fade, the
+/// client SATA drive's QD1 and QD32 rates, `capacity=` scaling the dies (the 250 GB model
+/// writes at 300 MB/s after its SLC cache, where the 1 TB one is held by the SATA link), and
+/// compression following the data's compressed size (25 % compressible: ¾ of a page).
+#[test]
+fn round_three_presets_and_options_land_on_their_published_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let measure = |args: &[&str]| {
+        let (code, summary) = json_run(dir.path(), &[&["measure"], args, &["--json"]].concat());
+        assert_eq!(code, 0, "{args:?}");
+        summary
+    };
+    let within = |what: &str, got: f64, want: f64| {
+        println!("{what}: {got:.1} (published {want})");
+        assert!(
+            (got / want - 1.0).abs() <= 0.15,
+            "{what}: {got:.1}, want {want} ± 15 %"
+        );
+    };
+    let optane = format!(
+        "sim:optane-375g,scale=256,state={}",
+        dir.path().join("op.sim").display()
+    );
+    let fill = ["--bs", "128k", "--random-pct", "0", "--qd", "32"];
+    measure(&[&[optane.as_str()][..], &fill, &["--bytes", "375GB"]].concat());
+    let ten = ["--duration", "10s", "--seed", "1"];
+    let run = |extra: &[&str]| measure(&[&[optane.as_str()][..], extra, &ten].concat());
+    let read_qd1 = run(&["--read-pct", "100", "--qd", "1"]);
+    let write_qd1 = run(&["--qd", "1"]);
+    assert!(
+        read_qd1["lat_us"]["mean"].as_f64().unwrap() < 10.0,
+        "{read_qd1}"
+    );
+    assert!(
+        write_qd1["lat_us"]["mean"].as_f64().unwrap() < 10.0,
+        "{write_qd1}"
+    );
+    let reads = run(&["--read-pct", "100", "--qd", "16"]);
+    within(
+        "optane QD16 reads, IOPS",
+        reads["iops"].as_f64().unwrap(),
+        550_000.0,
+    );
+    measure(&[
+        optane.as_str(),
+        "--qd",
+        "16",
+        "--duration",
+        "20m",
+        "--seed",
+        "3",
+    ]);
+    let writes = run(&["--qd", "16"]);
+    within(
+        "optane QD16 writes after 20 min, IOPS",
+        writes["iops"].as_f64().unwrap(),
+        500_000.0,
+    );
+
+    let sata = format!(
+        "sim:sata-tlc-1t,scale=256,state={}",
+        dir.path().join("sa.sim").display()
+    );
+    let fresh = measure(&[
+        "sim:sata-tlc-1t,scale=256",
+        "--qd",
+        "1",
+        "--duration",
+        "10s",
+    ]);
+    within(
+        "sata QD1 writes, IOPS",
+        fresh["iops"].as_f64().unwrap(),
+        42_000.0,
+    );
+    measure(&[&[sata.as_str()][..], &fill, &["--bytes", "1000GB"]].concat());
+    let run = |extra: &[&str]| measure(&[&[sata.as_str()][..], extra, &ten].concat());
+    within(
+        "sata QD1 reads, IOPS",
+        run(&["--read-pct", "100", "--qd", "1"])["iops"]
+            .as_f64()
+            .unwrap(),
+        10_000.0,
+    );
+    within(
+        "sata QD32 reads, IOPS",
+        run(&["--read-pct", "100", "--qd", "32"])["iops"]
+            .as_f64()
+            .unwrap(),
+        98_000.0,
+    );
+
+    // Past the 250 GB model's SLC cache (about 11 GB), before its folding phase.
+    let small = "sim:sata-tlc-1t,capacity=250GB,scale=16";
+    let post = measure(
+        &[
+            &[small][..],
+            &fill,
+            &["--offset", "50G", "--bytes", "100GB"],
+        ]
+        .concat(),
+    );
+    within(
+        "sata 250 GB after the SLC cache, MB/s",
+        post["mb_per_s"].as_f64().unwrap(),
+        300.0,
+    );
+
+    let v2 = format!(
+        "sim:vertex2-60g,scale=64,aged=0s,throttle=off,state={}",
+        dir.path().join("v2.sim").display()
+    );
+    measure(
+        &[
+            &[v2.as_str()][..],
+            &fill,
+            &["--pattern", "compressible:25", "--bytes", "60GB"],
+        ]
+        .concat(),
+    );
+    let (code, info) = json_run(dir.path(), &["info", &v2, "--json"]);
+    assert_eq!(code, 0);
+    let wear = &info["wear"];
+    let wa =
+        wear["nand_bytes_written"].as_f64().unwrap() / wear["host_bytes_written"].as_f64().unwrap();
+    println!("25 % compressible fill: write amplification {wa:.3}");
+    assert!((0.72..=0.78).contains(&wa), "write amplification {wa:.3}");
+}

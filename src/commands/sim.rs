@@ -3,7 +3,7 @@
 //! `ssdfade sim idle` / `sim power-cut` on a drive kept in a `state=` file.
 
 use crate::cli::SimCommand;
-use crate::sim::presets::PRESETS;
+use crate::sim::presets::{GcPacing, PRESETS};
 use crate::sim::SimDrive;
 use crate::units::format_bytes;
 
@@ -68,6 +68,37 @@ pub fn list() -> String {
             p.cache
         );
         out += &format!(
+            "  per command: host protocol {} µs, link {} µs plus the bytes, controller {:.1} µs (a GC relocation {}× a command); read-ahead {}\n",
+            p.host_us,
+            p.link_command_us,
+            1e6 / p.controller_iops,
+            p.gc_command_cost,
+            if p.readahead { "on" } else { "off" }
+        );
+        out += &format!(
+            "  GC pacing {}, bursts of {} blocks{}{}\n",
+            match p.gc.pacing {
+                GcPacing::Waves => format!("waves (burstiness {})", p.gc.burstiness),
+                GcPacing::Continuous => "continuous".to_string(),
+                GcPacing::Stalls { chance } => format!(
+                    "stochastic (burstiness up to {}, {} % of bursts stall)",
+                    p.gc.burstiness,
+                    chance * 100.0
+                ),
+            },
+            p.gc.burst_blocks,
+            if p.gc.interleaved {
+                ", host I/O between GC operations"
+            } else {
+                ""
+            },
+            if p.gc.suspend_us > 0.0 {
+                format!(", erase suspend {} µs", p.gc.suspend_us)
+            } else {
+                String::new()
+            }
+        );
+        out += &format!(
             "  compression/dedupe {}; ",
             if p.compression { "on" } else { "off" }
         );
@@ -81,8 +112,22 @@ pub fn list() -> String {
             None => out += "lifetime throttling off\n",
         }
         if let Some(s) = p.slc {
+            let policy = if s.static_bytes >= s.bytes {
+                "static only, folded at idle".to_string()
+            } else if s.dynamic_min_free > 0.0 {
+                format!(
+                    "{} static, the rest only while {} % of the drive is free, folded at idle and when space runs low",
+                    format_bytes(s.static_bytes),
+                    s.dynamic_min_free * 100.0
+                )
+            } else {
+                format!(
+                    "{} static plus a third of the free space, folded at idle and when space runs low",
+                    format_bytes(s.static_bytes)
+                )
+            };
             out += &format!(
-                "  SLC cache {} at {} µs per 4 KiB, folded at idle and when space runs low\n",
+                "  SLC cache up to {} at {} µs per 4 KiB: {policy}\n",
                 format_bytes(s.bytes),
                 s.program_us,
             );
@@ -94,7 +139,8 @@ pub fn list() -> String {
         );
     }
     out += "Options: aged=DURATION (service history of a new drive, e.g. 4months; 0s = new),\n\
-  scale=N (simulate an N× smaller drive, each I/O standing for N), alpha=X, cache=none|volatile|plp|lying,\n\
+  scale=N (simulate an N× smaller drive, each I/O standing for N), capacity=SIZE (another capacity of\n\
+  the family: dies, blocks, SLC cache and GC burst scale with it), alpha=X, cache=none|volatile|plp|lying,\n\
   compression=on|off, throttle=on|off, fail_after=N (EIO after N writes), fail_at=OFFSET (EIO there),\n\
   fault=drop|misdirect|corrupt:N (every Nth write lost, one block off, or damaged: see --verify),\n\
   state=PATH (keep the drive between commands), seed=N (aging history).\n\

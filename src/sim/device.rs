@@ -175,6 +175,8 @@ pub struct SimDevice {
     gc_rng: ChaCha8Rng,
     /// False until the first batch (a drive loaded in steady state starts between bursts).
     gc_primed: bool,
+    /// Running mean of the victims' valid fraction (cost-benefit choice; 0: none yet).
+    gc_v: f64,
     /// Collection time not yet given to an I/O waiting for it.
     gc_owed: f64,
     /// The die garbage collection occupies, and host I/Os served (striped over the dies).
@@ -210,6 +212,7 @@ impl SimDevice {
         ftl.set_gc_burst(burst.round().max(1.0) as usize);
         ftl.set_endurance(spec.preset.endurance_pe);
         ftl.set_trim_keeps(spec.preset.trim_keeps_incompressible);
+        ftl.set_cost_benefit(spec.preset.gc.cost_benefit);
         let cache_pages = match spec.cache {
             CacheMode::None => 0,
             _ => (spec.preset.cache_bytes / PAGE / u64::from(spec.scale)) as usize,
@@ -227,6 +230,7 @@ impl SimDevice {
             gc_b: spec.preset.gc.burstiness,
             gc_rng: ChaCha8Rng::seed_from_u64(spec.seed ^ 0x6c_5ca1e),
             gc_primed: false,
+            gc_v: 0.0,
             gc_owed: 0.0,
             gc_die: 0,
             io_seq: 0,
@@ -351,13 +355,7 @@ impl SimDevice {
     /// of their size. Partly covered 4 KiB pages are read, merged and rewritten.
     #[inline]
     pub fn write(&mut self, offset: u64, len: u64, content: &WriteContent, compressed: f64) {
-        let slots = if self.ftl.geometry().slots_per_page == 2
-            && (content.duplicate || compressed <= 0.5)
-        {
-            1
-        } else {
-            self.ftl.geometry().slots_per_page
-        };
+        let slots = self.slots_for(content, compressed);
         let unaligned = !offset.is_multiple_of(PAGE) || !len.is_multiple_of(PAGE);
         let mut tag = tag_of(content.stamp);
         let pages = u64::from(self.ftl.geometry().user_pages);
@@ -420,6 +418,29 @@ impl SimDevice {
         }
         self.activity.bytes += len;
         self.writes_this_session += 1;
+    }
+
+    /// Slots one page of `content` takes. With compression, NAND bytes follow the compressed
+    /// size, in half pages (the floor): a page compressing to a fraction c between ½ and 1
+    /// takes two half pages with probability 2c − 1 (drawn from its content, so the same data
+    /// takes the same room), one otherwise, so on average c of a page; data compressing to
+    /// half or less, and duplicates (a reference), one half page.
+    #[inline]
+    fn slots_for(&self, content: &WriteContent, compressed: f64) -> u32 {
+        let spp = self.ftl.geometry().slots_per_page;
+        if spp != 2 {
+            return spp;
+        }
+        if content.duplicate || compressed <= 0.5 {
+            return 1;
+        }
+        let two = (2.0 * compressed - 1.0).min(1.0);
+        let u = (mix64(content.stamp ^ 0xc0_3e55) >> 11) as f64 / (1u64 << 53) as f64;
+        if u < two {
+            2
+        } else {
+            1
+        }
     }
 
     /// Bytes the SLC cache holds now: its static part plus free TLC space run as SLC (a third
@@ -800,7 +821,20 @@ impl SimDevice {
         let h = max_of(host_r);
         // What GC needs per host slot to keep up, from the next victim's valid fraction v.
         let spb = f64::from(self.ftl.geometry().slots_per_block());
-        let need = match self.ftl.victim_valid_fraction() {
+        let mut next = self.ftl.victim_valid_fraction();
+        if self.spec.preset.gc.cost_benefit {
+            // Cost-benefit victims differ from one choice to the next: pace by their running
+            // mean, not by the one chosen now.
+            if let Some(v) = next {
+                self.gc_v = if self.gc_v > 0.0 {
+                    self.gc_v + (v - self.gc_v) / 64.0
+                } else {
+                    v
+                };
+                next = Some(self.gc_v);
+            }
+        }
+        let need = match next {
             Some(v) if v < 1.0 => [v / (1.0 - v), 1.0 / ((1.0 - v) * spb)],
             _ => [0.0, 0.0],
         };

@@ -113,6 +113,12 @@ pub struct Ftl {
     /// Fraction of trimmed two-slot (incompressible) pages whose flash a TRIM leaves allocated
     /// (see [`Ftl::set_trim_keeps`]).
     trim_keeps: f64,
+    /// Victims by cost-benefit instead of greedily (see [`Ftl::set_cost_benefit`]).
+    cost_benefit: bool,
+    /// Per block: the value of `clock` when it was last opened (its age, for cost-benefit).
+    opened: Vec<u32>,
+    /// Blocks opened so far.
+    clock: u32,
     work: Work,
 }
 
@@ -154,6 +160,9 @@ impl Ftl {
             endurance: 0.0,
             retired: 0,
             trim_keeps: 0.0,
+            cost_benefit: false,
+            opened: vec![0; geo.blocks as usize],
+            clock: 0,
             work: Work::default(),
         }
     }
@@ -389,6 +398,35 @@ impl Ftl {
         self.trim_keeps = fraction;
     }
 
+    /// Chooses victims by cost-benefit, as firmware that keeps hot and cold data apart does:
+    /// of a sample of full blocks, the one with the most free space times age per cost,
+    /// `(1 − u) · age / (1 + u)` (u: its valid fraction; age: blocks opened since it was).
+    /// Cold data, rewritten rarely, sits in old blocks that are collected once they are
+    /// mostly invalid, and stays together; hot blocks are collected young. Under skewed
+    /// writes this lowers write amplification below that of uniform writes, where greedy
+    /// choice raises it (Rosenblum & Ousterhout 1992; Desnoyers 2012). False (the default):
+    /// greedy, the block with the fewest valid slots.
+    pub fn set_cost_benefit(&mut self, on: bool) {
+        self.cost_benefit = on;
+    }
+
+    /// Per block: the count of blocks opened when it was last opened (kept in the state file).
+    pub fn opened(&self) -> &[u32] {
+        &self.opened
+    }
+
+    /// Restores the blocks' ages (see [`Ftl::opened`]) of a saved drive.
+    pub fn set_opened(&mut self, opened: Vec<u32>) {
+        if opened.len() == self.opened.len() {
+            self.clock = opened
+                .iter()
+                .copied()
+                .max()
+                .map_or(0, |m| m.wrapping_add(1));
+            self.opened = opened;
+        }
+    }
+
     /// Blocks retired as worn out.
     pub fn retired_blocks(&self) -> u32 {
         self.retired
@@ -527,6 +565,8 @@ impl Ftl {
             .pop_front()
             .expect("the GC reserve keeps a free block for relocation");
         self.state[b as usize] = BlockState::Open;
+        self.opened[b as usize] = self.clock;
+        self.clock = self.clock.wrapping_add(1);
         self.frontier = b;
         self.write_ptr = 0;
     }
@@ -632,6 +672,12 @@ impl Ftl {
     }
 
     fn peek_victim(&mut self) -> Option<u32> {
+        if self.cost_benefit {
+            let chosen = self.sample_victim();
+            if chosen != NIL {
+                return Some(chosen);
+            }
+        }
         while self.min_bucket < self.head.len() {
             let h = self.head[self.min_bucket];
             if h != NIL {
@@ -640,6 +686,36 @@ impl Ftl {
             self.min_bucket += 1;
         }
         None
+    }
+
+    /// Cost-benefit choice among a sample of full blocks (see [`Ftl::set_cost_benefit`]); NIL
+    /// when the sample holds no block with anything to free (greedy choice then decides). The
+    /// sample is drawn from the count of blocks opened, so the choice follows from the drive's
+    /// state alone (a drive saved and loaded chooses as one that never was).
+    fn sample_victim(&self) -> u32 {
+        const SAMPLE: usize = 32;
+        let spb = f64::from(self.geo.slots_per_block());
+        let (mut best, mut best_score) = (NIL, 0.0);
+        let (mut found, mut draw) = (0, 0u64);
+        for _ in 0..SAMPLE * 8 {
+            draw += 1;
+            let h = crate::pattern::mix64((u64::from(self.clock) << 16) ^ draw ^ 0xc0_57be_4e11);
+            let b = (((h >> 32) * u64::from(self.geo.blocks)) >> 32) as u32;
+            if self.state[b as usize] != BlockState::Full {
+                continue;
+            }
+            let u = f64::from(self.valid[b as usize]) / spb;
+            let age = f64::from(self.clock.wrapping_sub(self.opened[b as usize])) + 1.0;
+            let score = (1.0 - u) * age / (1.0 + u);
+            if score > best_score {
+                (best, best_score) = (b, score);
+            }
+            found += 1;
+            if found == SAMPLE {
+                break;
+            }
+        }
+        best
     }
 
     #[inline]

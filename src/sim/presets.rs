@@ -72,6 +72,10 @@ pub struct GcSchedule {
     pub interleaved: bool,
     /// Second-to-second pacing of the collection.
     pub pacing: GcPacing,
+    /// Victims by cost-benefit (free space × age per cost) instead of greedily: the firmware
+    /// keeps hot and cold data apart, so skewed writes amplify less than uniform ones (see
+    /// [`super::ftl::Ftl::set_cost_benefit`]).
+    pub cost_benefit: bool,
     /// Erase suspend: a host I/O on a die that is erasing waits at most this long, in µs, for
     /// the erase to be suspended (0: the firmware does not suspend; it waits the whole erase).
     pub suspend_us: f64,
@@ -160,7 +164,7 @@ pub struct Preset {
 const MONTH: u64 = 2_630_016;
 
 /// Every preset, in the order `ssdfade sim list` prints them.
-pub const PRESETS: [Preset; 4] = [
+pub const PRESETS: [Preset; 6] = [
     Preset {
         name: "vertex2-60g",
         description: "OCZ Vertex 2 60 GB as pulled from 4 months of ZIL service (SF-1200, 34 nm MLC, compression and lifetime throttling)",
@@ -202,6 +206,7 @@ pub const PRESETS: [Preset; 4] = [
             burstiness: 0.5,
             interleaved: false,
             pacing: GcPacing::Waves,
+            cost_benefit: false,
             suspend_us: 0.0,
         },
         service: Service {
@@ -250,6 +255,7 @@ pub const PRESETS: [Preset; 4] = [
             burstiness: 0.5,
             interleaved: false,
             pacing: GcPacing::Stalls { chance: 0.05 },
+            cost_benefit: false,
             suspend_us: 0.0,
         },
         service: Service {
@@ -293,6 +299,7 @@ pub const PRESETS: [Preset; 4] = [
             burstiness: 0.12,
             interleaved: true,
             pacing: GcPacing::Continuous,
+            cost_benefit: false,
             suspend_us: 300.0,
         },
         service: Service {
@@ -336,6 +343,7 @@ pub const PRESETS: [Preset; 4] = [
             burstiness: 0.0,
             interleaved: true,
             pacing: GcPacing::Continuous,
+            cost_benefit: false,
             suspend_us: 0.0,
         },
         service: Service {
@@ -345,7 +353,130 @@ pub const PRESETS: [Preset; 4] = [
         aged: Duration::ZERO,
         scale: 1,
     },
+    Preset {
+        name: "optane-375g",
+        description: "Optane-class log device 375 GB (Intel Optane SSD DC P4800X class, 3D XPoint, NVMe): write in place, µs latencies, power-loss protection, no fade",
+        model: "Generic 375GB Optane-class SSD (simulated)",
+        user_bytes: 375_000_000_000,
+        // Write in place: no erase blocks to collect. Modelled as a large spare area with
+        // nothing to erase, so the collection is 2 % of the writes and never binds.
+        alpha: 4.0,
+        pages_per_block: 64,
+        channels: 7,
+        dies: 28,
+        read_us: 1.0,
+        program_us: 55.0,
+        erase_us: 0.0,
+        endurance_pe: 0.0,
+        transfer_us: 2.0,
+        controller_iops: 600_000.0,
+        gc_command_cost: 0.0,
+        unaligned_cost: 1.0,
+        subpage_incompressible_cost: 0.0,
+        link_bytes_per_s: 2.5e9,
+        link_command_us: 0.2,
+        host_us: 2.0,
+        readahead: false,
+        ack_us: 2.0,
+        cache_bytes: 0,
+        cache: super::CacheMode::Plp,
+        compression: false,
+        trim_keeps_incompressible: 0.0,
+        throttle: None,
+        slc: None,
+        gc: GcSchedule {
+            burst_blocks: 64,
+            burstiness: 0.0,
+            interleaved: true,
+            pacing: GcPacing::Continuous,
+            cost_benefit: false,
+            suspend_us: 0.0,
+        },
+        service: Service {
+            hot_fraction: 0.3,
+            margin_pe: 0.0,
+        },
+        aged: Duration::ZERO,
+        scale: 16,
+    },
+    Preset {
+        name: "sata-tlc-1t",
+        description: "client SATA SSD 1 TB, 3D TLC behind a 6 GB static plus 36 GB dynamic SLC cache (Samsung 860 EVO class); the dynamic part only while the drive has room for it",
+        model: "Generic 1TB TLC SATA SSD (simulated)",
+        user_bytes: 1_000_000_000_000,
+        alpha: 1.0995,
+        pages_per_block: 512,
+        channels: 8,
+        dies: 32,
+        read_us: 70.0,
+        program_us: 109.0,
+        erase_us: 5000.0,
+        endurance_pe: 1500.0,
+        transfer_us: 8.0,
+        controller_iops: 98_000.0,
+        gc_command_cost: 0.0,
+        unaligned_cost: 1.2,
+        subpage_incompressible_cost: 0.0,
+        link_bytes_per_s: 550e6,
+        link_command_us: 2.5,
+        host_us: 2.0,
+        readahead: true,
+        ack_us: 1.6,
+        cache_bytes: 64 << 20,
+        cache: super::CacheMode::Volatile,
+        compression: false,
+        trim_keeps_incompressible: 0.0,
+        throttle: None,
+        slc: Some(SlcCache {
+            bytes: 42_000_000_000,
+            static_bytes: 6_000_000_000,
+            program_us: 40.0,
+            // The 36 GB dynamic part runs free TLC as SLC: it needs three times its size
+            // free (108 GB of 1 TB) and is there, whole, only while that much is free.
+            dynamic_min_free: 0.108,
+        }),
+        gc: GcSchedule {
+            burst_blocks: 256,
+            burstiness: 0.5,
+            interleaved: false,
+            pacing: GcPacing::Stalls { chance: 0.05 },
+            cost_benefit: true,
+            suspend_us: 0.0,
+        },
+        service: Service {
+            hot_fraction: 0.3,
+            margin_pe: 0.0,
+        },
+        aged: Duration::ZERO,
+        scale: 16,
+    },
 ];
+
+impl Preset {
+    /// The same drive family at `user_bytes` (`capacity=`): the dies scale with the capacity
+    /// (at least one; the channels are at most the dies), and so do the SLC cache (its static
+    /// and its dynamic part) and the GC burst; timing per die, controller and link stay. Over-
+    /// provisioning and the block size stay, so the blocks scale too.
+    pub fn with_capacity(&self, user_bytes: u64) -> Preset {
+        let f = user_bytes as f64 / self.user_bytes as f64;
+        let dies = ((f64::from(self.dies) * f).round() as u32).max(1);
+        Preset {
+            user_bytes,
+            dies,
+            channels: self.channels.min(dies),
+            slc: self.slc.map(|s| SlcCache {
+                bytes: (s.bytes as f64 * f) as u64,
+                static_bytes: (s.static_bytes as f64 * f) as u64,
+                ..s
+            }),
+            gc: GcSchedule {
+                burst_blocks: ((f64::from(self.gc.burst_blocks) * f).round() as u32).max(1),
+                ..self.gc
+            },
+            ..*self
+        }
+    }
+}
 
 /// The preset called `name`.
 pub fn find(name: &str) -> Option<&'static Preset> {

@@ -69,7 +69,8 @@ impl WriteFault {
 /// The oldest service history `aged=` accepts.
 const MAX_AGE: Duration = Duration::from_secs(30 * 365 * 86_400);
 
-const OPTIONS: &str = "aged=DURATION, scale=N, alpha=X, cache=none|volatile|plp|lying, \
+const OPTIONS: &str =
+    "aged=DURATION, scale=N, capacity=SIZE, alpha=X, cache=none|volatile|plp|lying, \
 compression=on|off, throttle=on|off, fail_after=N, fail_at=OFFSET, fault=drop|misdirect|corrupt:N, \
 state=PATH, seed=N";
 
@@ -127,6 +128,16 @@ impl SimSpec {
                     Ok(n) if (1..=4096).contains(&n) => spec.scale = n,
                     _ => bad("use a whole number from 1 to 4096")?,
                 },
+                "capacity" => match parse_size(value) {
+                    Ok(n) if (preset.user_bytes / 64..=preset.user_bytes * 16).contains(&n) => {
+                        spec.preset = spec.preset.with_capacity(n)
+                    }
+                    Ok(_) => bad(&format!(
+                        "use a capacity from 1/64 to 16 times the preset's {} GB",
+                        preset.user_bytes / 1_000_000_000
+                    ))?,
+                    Err(e) => bad(&e)?,
+                },
                 "alpha" => match value.parse::<f64>() {
                     // NaN and infinities are outside the range too.
                     Ok(a) if (1.01..=4.0).contains(&a) => spec.preset.alpha = a,
@@ -173,6 +184,12 @@ impl SimSpec {
                 },
                 _ => bad_input!("unknown option '{key}' in {text}: options are {OPTIONS}"),
             }
+        }
+        if spec.fail_at.is_some_and(|at| at >= spec.preset.user_bytes) {
+            bad_input!(
+                "fail_at= in {text} is beyond the end of the drive of capacity={}: give an offset inside it",
+                spec.preset.user_bytes
+            );
         }
         let blocks = spec.blocks();
         if blocks < 64 {

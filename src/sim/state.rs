@@ -47,6 +47,8 @@ const BLOCK_STATES: [u8; 4] = *b"BSTA";
 const FREE_POOL: [u8; 4] = *b"FREE";
 const MAP: [u8; 4] = *b"MAP ";
 const UNFLUSHED: [u8; 4] = *b"CACH";
+/// When each block was last opened (cost-benefit victim choice; older files: all alike).
+const BLOCK_AGES: [u8; 4] = *b"BAGE";
 /// Which drive and how many saves ([`DriveStamp`]); written second, so it is read cheaply.
 const STAMP: [u8; 4] = *b"DRID";
 
@@ -82,6 +84,8 @@ pub fn encode<W: Write + io::Seek>(dev: &SimDevice, w: &mut W) -> io::Result<()>
     )?;
     let states: Vec<u8> = states.iter().map(|&s| s as u8).collect();
     section(&mut out, BLOCK_STATES, &states)?;
+    let opened = dev.ftl().opened();
+    u32s(&mut out, BLOCK_AGES, opened.len(), opened.iter().copied())?;
     u32s(&mut out, FREE_POOL, free.len(), free.iter().copied())?;
     u32s(&mut out, MAP, 2 * map.len(), map.iter().flatten().copied())?;
     let cache = dev.unflushed();
@@ -177,6 +181,7 @@ struct Parts {
     map: Option<Vec<[u32; 2]>>,
     unflushed: Vec<(u32, u32)>,
     stamp: DriveStamp,
+    opened: Option<Vec<u32>>,
 }
 
 fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
@@ -220,7 +225,7 @@ fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
                 let want = identity_key(spec);
                 if key != want {
                     return Err(format!(
-                        "holds a drive made as {key}, not {want} (give the preset and scale= it was made with)"
+                        "holds a drive made as {key}, not {want} (give the preset, scale= and capacity= it was made with)"
                     ));
                 }
             }
@@ -277,6 +282,10 @@ fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
                     .collect::<Result<Vec<_>, _>>()?;
                 parts.states = Some(states);
             }
+            BLOCK_AGES => {
+                expect(4 * blocks)?;
+                parts.opened = Some(read_u32s(r, blocks).map_err(io)?);
+            }
             FREE_POOL => {
                 if len % 4 != 0 || len > 4 * blocks {
                     return Err(format!("is damaged: free pool of {len} bytes"));
@@ -319,7 +328,7 @@ impl Parts {
         let geo = geometry(spec);
         check_blocks(geo, &states, &free, frontier, write_ptr)?;
         check_map(geo, &map, &states, frontier, write_ptr)?;
-        let ftl = Ftl::restore(
+        let mut ftl = Ftl::restore(
             geo,
             map,
             erase_count,
@@ -329,6 +338,9 @@ impl Parts {
             write_ptr,
         )
         .map_err(|e| format!("is inconsistent: {e}"))?;
+        if let Some(opened) = self.opened {
+            ftl.set_opened(opened);
+        }
         let mut dev = SimDevice::from_parts(spec, ftl);
         dev.set_lifetime(life);
         dev.set_stamp(self.stamp);
