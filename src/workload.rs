@@ -3,8 +3,8 @@
 
 pub mod distribution;
 pub mod memory;
-pub mod verify;
 pub mod precondition;
+pub mod verify;
 
 use std::time::Duration;
 
@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use crate::bad_input;
 use crate::pattern::Pattern;
 pub use distribution::{Distribution, SpanStart};
-pub use verify::VerifyOptions;
 pub use precondition::PreconditionSpec;
+pub use verify::VerifyOptions;
 
 /// The shortest sample period: below it the clock reads and bookkeeping dominate the interval.
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
