@@ -5,6 +5,7 @@
 
 pub mod experiment;
 pub mod fade;
+pub mod latency;
 pub mod run;
 pub mod slog;
 pub mod sweep;

@@ -157,6 +157,15 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             svg: chart.svg()?,
         });
     }
+    let phases = crate::analysis::latency::of_phases(exp)?;
+    let named: Vec<(&str, &crate::analysis::latency::Distribution)> =
+        phases.iter().map(|(n, d)| (n.as_str(), d)).collect();
+    super::distribution::add(
+        &mut doc,
+        &named,
+        crate::plot::experiment_distribution_chart(exp)?,
+        super::distribution::png_name(fade_png),
+    )?;
 
     doc.heading("Phases");
     doc.table(

@@ -5,7 +5,7 @@
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
-use crate::plot::{fade_chart, latency_chart, Chart};
+use crate::plot::{distribution_chart, fade_chart, latency_chart, Chart};
 use crate::results::{device_line, Run, Status};
 use crate::stats::Sample;
 use crate::units::{format_bytes, format_duration, format_latency_us};
@@ -392,6 +392,14 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         png: latency_png.into(),
         svg: latency_chart(run).svg()?,
     });
+    let directions = crate::analysis::latency::Distribution::of_run(run)?;
+    let named = directions.as_ref().map(|d| d.rows()).unwrap_or_default();
+    super::distribution::add(
+        &mut doc,
+        &named,
+        distribution_chart(run)?,
+        super::distribution::png_name(fade_png),
+    )?;
 
     doc.heading("Device");
     match info.drive_before.as_ref().or(info.drive_after.as_ref()) {

@@ -346,6 +346,10 @@ fn execute(
     info.write_amplification =
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
     info.steady_state = writes.then_some(steady);
+    // The histograms of earlier sessions are lost: only a run of one session has its own.
+    if previous.is_empty() {
+        crate::results::LatencyRecord::of(&total).save(&run_dir.dir)?;
+    }
     run_dir.write_info(&info)?;
     crate::observe::finish::run(&dir);
     if let Some(e) = error {

@@ -354,6 +354,7 @@ fn execute(
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary);
+    crate::results::LatencyRecord::of(&recorder.total).save(&recorder.run_dir.dir)?;
     info.drive_after = drive_after;
     info.write_amplification =
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
