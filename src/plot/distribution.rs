@@ -196,20 +196,32 @@ impl Chart for DistributionChart {
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
         Self::x_grid(&mut chart, root, &x, &(0.0..y_top))?;
-        for s in &self.series {
-            let mut steps = Vec::new();
-            for b in &s.bins {
-                steps.push((b.lo_us.log10(), b.pct));
-                steps.push((b.hi_us.log10(), b.pct));
-            }
-            if let (Some(first), Some(last)) = (s.bins.first(), s.bins.last()) {
-                steps.insert(0, (first.lo_us.log10(), 0.0));
-                steps.push((last.hi_us.log10(), 0.0));
-            }
+        // The outlines of steps, filled in a light tint first so no fill hides a line.
+        let outlines: Vec<Vec<(f64, f64)>> = self
+            .series
+            .iter()
+            .map(|s| {
+                let mut steps = Vec::new();
+                if let Some(first) = s.bins.first() {
+                    steps.push((first.lo_us.log10(), 0.0));
+                }
+                for b in &s.bins {
+                    steps.push((b.lo_us.log10(), b.pct));
+                    steps.push((b.hi_us.log10(), b.pct));
+                }
+                if let Some(last) = s.bins.last() {
+                    steps.push((last.hi_us.log10(), 0.0));
+                }
+                steps
+            })
+            .collect();
+        for (s, steps) in self.series.iter().zip(&outlines) {
             chart.draw_series(std::iter::once(Polygon::new(
                 steps.clone(),
-                s.color.mix(0.12).filled(),
+                style::lighter(s.color, 0.85).mix(0.6).filled(),
             )))?;
+        }
+        for (s, steps) in self.series.iter().zip(outlines) {
             chart.draw_series(LineSeries::new(steps, s.color.stroke_width(2)))?;
         }
 
