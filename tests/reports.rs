@@ -484,6 +484,20 @@ fn the_distribution_table_is_the_saved_histograms_and_equals_the_summary() {
     assert_eq!(cells[7], format_latency_us(max_us));
     assert_eq!(png_size(&run.join("fade-distribution.png")), (1600, 900));
     assert!(markdown.contains("](fade-distribution.png)"), "{markdown}");
+    // The summary card opens the report with the figures the sections below print.
+    assert!(
+        markdown.find("## Summary").unwrap() < markdown.find("## Results").unwrap(),
+        "{markdown}"
+    );
+    let card = row(&markdown, "Whole run");
+    let whole = row(&markdown, "whole run");
+    assert!(
+        card[1].starts_with(&format!(
+            "{} IOPS, {} MB/s, p99 {}, p99.9 {}",
+            whole[2], whole[3], whole[5], cells[5]
+        )),
+        "{card:?} vs {whole:?} and {cells:?}"
+    );
 
     // Without latency.json (a resumed run) the report says why there is no distribution.
     std::fs::remove_file(run.join("latency.json")).unwrap();
