@@ -241,7 +241,11 @@ fn html_report_references_nothing_outside_itself() {
     ] {
         assert!(!lower.contains(outside), "report.html contains {outside}");
     }
-    assert_eq!(html.matches("<svg").count(), 2, "both charts inline");
+    assert_eq!(
+        html.matches("<svg").count(),
+        3,
+        "fade, latency and distribution charts inline"
+    );
     assert!(html.contains("<table>"));
     assert!(html.trim_end().ends_with("</html>"));
     // Usable at 400 px: every table scrolls inside its own box.
@@ -384,8 +388,10 @@ fn an_experiment_directory_is_plotted_and_reported_as_one_timeline() {
         ops / (s.last().unwrap()["t_end_s"].as_f64().unwrap() - s[0]["t_start_s"].as_f64().unwrap())
     };
     let (fresh, recovered) = (iops("01-fresh"), iops("04-recovered"));
-    assert_eq!(row(&markdown, "fresh")[2], format!("{fresh:.0}"));
-    assert_eq!(row(&markdown, "recovered")[2], format!("{recovered:.0}"));
+    // The Results table (the summary card above it names the states too).
+    let results = &markdown[markdown.find("## Results").unwrap()..];
+    assert_eq!(row(results, "fresh")[2], format!("{fresh:.0}"));
+    assert_eq!(row(results, "recovered")[2], format!("{recovered:.0}"));
     assert!(
         markdown.contains(&format!("is {:.0} % of fresh", 100.0 * recovered / fresh)),
         "{markdown}"
@@ -396,7 +402,8 @@ fn an_experiment_directory_is_plotted_and_reported_as_one_timeline() {
         "pending phase listed: {markdown}"
     );
     let html = std::fs::read_to_string(exp.join("report.html")).unwrap();
-    assert_eq!(html.matches("<svg").count(), 2);
+    // Fade, latency, and the phases' latency distributions overlaid.
+    assert_eq!(html.matches("<svg").count(), 3);
 }
 
 #[test]
