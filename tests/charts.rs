@@ -445,3 +445,65 @@ fn png_lines_never_draw_values_the_data_does_not_have() {
     };
     assert!(wide_lines_stay_on_their_data(&fade) > 1000);
 }
+
+/// The y (or x) at which the SVG writes the text `label`: tick labels sit on their grid line.
+fn text_position(svg: &str, label: &str) -> (f64, f64) {
+    let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+    let node = doc
+        .descendants()
+        .find(|n| n.has_tag_name("text") && n.text().map(str::trim) == Some(label))
+        .unwrap_or_else(|| panic!("no text {label:?} in the SVG"));
+    let at = |a: &str| node.attribute(a).unwrap().parse::<f64>().unwrap();
+    (at("x"), at("y"))
+}
+
+#[test]
+fn distribution_chart_draws_the_histograms_shares_where_the_axes_say() {
+    use ssdfade::analysis::latency::Distribution;
+    use ssdfade::plot::{DistributionChart, DistributionSeries};
+    // 980 I/Os at 100 µs, 19 at 10 ms and one at 50 ms: 2 % are slower than 100 µs, 0.1 %
+    // slower than 10 ms.
+    let mut total = ssdfade::stats::IntervalStats::new();
+    total.write.record_n(980, 980 * 4096, 100_000);
+    total.write.record_n(19, 19 * 4096, 10_000_000);
+    total.write.record_n(1, 4096, 50_000_000);
+    let record = ssdfade::results::LatencyRecord::of(&total);
+    let d = Distribution::of(record.all.as_ref().unwrap()).unwrap();
+    let series = DistributionSeries::of("writes", &d, 0);
+    let color = (series.color.0, series.color.1, series.color.2);
+    let chart = DistributionChart {
+        title: "Latency distribution — crafted".into(),
+        subtitle: String::new(),
+        series: vec![series],
+    };
+    let picture = check(&chart, "Latency distribution — crafted");
+    assert!(wide_lines_stay_on_their_data(&chart) > 500);
+    let svg = chart.svg().unwrap();
+    let row = |label: &str| text_position(&svg, label).1;
+    let column = |label: &str| text_position(&svg, label).0;
+    let (top, low) = (row("100 %"), row("0.1 % (p99.9)"));
+    // The exceedance curve (the lower panel, below the 100 % line) spans 100 % to 0.1 %
+    // exactly: no pixel of it above or below the data's shares.
+    let rows: Vec<u32> = (top as u32 - 20..picture.height)
+        .filter(|&y| (0..picture.width).any(|x| picture.pixel(x, y) == color))
+        .collect();
+    let (first, last) = (rows[0] as f64, *rows.last().unwrap() as f64);
+    assert!(
+        (first - top).abs() <= 3.0,
+        "curve starts at row {first}, 100 % is {top}"
+    );
+    assert!(
+        (last - low).abs() <= 3.0,
+        "curve ends at row {last}, 0.1 % is {low}"
+    );
+    // Between the 1 % and 0.1 % rows the curve drops at 10 ms (the 19 slow I/Os' bucket).
+    let mid = ((row("1 % (p99)") + low) / 2.0) as u32;
+    let xs: Vec<u32> = (0..picture.width)
+        .filter(|&x| picture.pixel(x, mid) == color)
+        .collect();
+    let ten_ms = column("10 ms");
+    assert!(
+        !xs.is_empty() && xs.iter().all(|&x| (x as f64 - ten_ms).abs() <= 3.0),
+        "the drop between 1 % and 0.1 % is at columns {xs:?}, 10 ms at {ten_ms}"
+    );
+}

@@ -286,7 +286,11 @@ fn html_report_references_nothing_outside_itself() {
     ] {
         assert!(!lower.contains(outside), "report.html contains {outside}");
     }
-    assert_eq!(html.matches("<svg").count(), 2, "both charts inline");
+    assert_eq!(
+        html.matches("<svg").count(),
+        3,
+        "fade, latency and distribution charts inline"
+    );
     assert!(html.contains("<table>"));
     assert!(html.trim_end().ends_with("</html>"));
     // Usable at 400 px: every table scrolls inside its own box.
@@ -429,8 +433,10 @@ fn an_experiment_directory_is_plotted_and_reported_as_one_timeline() {
         ops / (s.last().unwrap()["t_end_s"].as_f64().unwrap() - s[0]["t_start_s"].as_f64().unwrap())
     };
     let (fresh, recovered) = (iops("01-fresh"), iops("04-recovered"));
-    assert_eq!(row(&markdown, "fresh")[2], format!("{fresh:.0}"));
-    assert_eq!(row(&markdown, "recovered")[2], format!("{recovered:.0}"));
+    // The Results table (the summary card above it names the states too).
+    let results = &markdown[markdown.find("## Results").unwrap()..];
+    assert_eq!(row(results, "fresh")[2], format!("{fresh:.0}"));
+    assert_eq!(row(results, "recovered")[2], format!("{recovered:.0}"));
     assert!(
         markdown.contains(&format!("is {:.0} % of fresh", 100.0 * recovered / fresh)),
         "{markdown}"
@@ -441,7 +447,8 @@ fn an_experiment_directory_is_plotted_and_reported_as_one_timeline() {
         "pending phase listed: {markdown}"
     );
     let html = std::fs::read_to_string(exp.join("report.html")).unwrap();
-    assert_eq!(html.matches("<svg").count(), 2);
+    // Fade, latency, and the phases' latency distributions overlaid.
+    assert_eq!(html.matches("<svg").count(), 3);
 }
 
 #[test]
@@ -482,4 +489,74 @@ fn compare_takes_experiment_directories_and_names_runs_shortly() {
     let head = printed.lines().find(|l| l.starts_with("| Figure")).unwrap();
     assert!(head.contains("a/run") && head.contains("b/run"), "{head}");
     assert!(!head.contains(&tmp.path().display().to_string()), "{head}");
+}
+
+#[test]
+fn the_distribution_table_is_the_saved_histograms_and_equals_the_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = sim_run(tmp.path(), "run", 32);
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    let hist: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("latency.json")).unwrap()).unwrap();
+    let all = &hist["all"];
+    let buckets: Vec<(f64, u64)> = all["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b[0].as_f64().unwrap() / 1000.0, b[1].as_u64().unwrap()))
+        .collect();
+    let count: u64 = buckets.iter().map(|b| b.1).sum();
+    assert_eq!(count, info["summary"]["ops"].as_u64().unwrap());
+    // The q-quantile read by hand from the buckets: the first bucket whose running count
+    // reaches ceil(q × count), capped at the maximum.
+    let max_us = all["max_ns"].as_f64().unwrap() / 1000.0;
+    let quantile = |q: f64| {
+        let rank = (q * count as f64).ceil() as u64;
+        let mut seen = 0;
+        buckets
+            .iter()
+            .find(|b| {
+                seen += b.1;
+                seen >= rank
+            })
+            .map_or(max_us, |b| b.0.min(max_us))
+    };
+    assert_eq!(
+        quantile(0.99),
+        info["summary"]["lat_us"]["p99"].as_f64().unwrap()
+    );
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&run));
+    let markdown = std::fs::read_to_string(run.join("report.md")).unwrap();
+    let cells = row(&markdown, "all I/Os");
+    assert_eq!(cells[1], count.to_string());
+    for (i, q) in [0.5, 0.9, 0.99, 0.999, 0.9999].into_iter().enumerate() {
+        assert_eq!(cells[2 + i], format_latency_us(quantile(q)), "{cells:?}");
+    }
+    assert_eq!(cells[7], format_latency_us(max_us));
+    assert_eq!(png_size(&run.join("fade-distribution.png")), (1600, 900));
+    assert!(markdown.contains("](fade-distribution.png)"), "{markdown}");
+    // The summary card opens the report with the figures the sections below print.
+    assert!(
+        markdown.find("## Summary").unwrap() < markdown.find("## Results").unwrap(),
+        "{markdown}"
+    );
+    let card = row(&markdown, "Whole run");
+    let whole = row(&markdown, "whole run");
+    assert!(
+        card[1].starts_with(&format!(
+            "{} IOPS, {} MB/s, p99 {}, p99.9 {}",
+            whole[2], whole[3], whole[5], cells[5]
+        )),
+        "{card:?} vs {whole:?} and {cells:?}"
+    );
+
+    // Without latency.json (a resumed run) the report says why there is no distribution.
+    std::fs::remove_file(run.join("latency.json")).unwrap();
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&run));
+    let markdown = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(
+        markdown.contains("No latency histogram was saved"),
+        "{markdown}"
+    );
 }

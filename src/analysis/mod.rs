@@ -6,6 +6,7 @@
 pub mod compare;
 pub mod experiment;
 pub mod fade;
+pub mod latency;
 pub mod predict;
 pub mod run;
 pub mod slog;

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::bars::{Bar, BarChart};
+use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 use super::hir::{HirChart, HirPoint};
 use super::latency::{LatencyChart, LatencyPoint};
@@ -157,6 +158,22 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     }
 }
 
+/// The latency distributions of the experiment's phases overlaid (see
+/// [`analysis::latency::of_phases`]); None when no phase saved a histogram.
+pub fn distribution_chart(exp: &Experiment) -> anyhow::Result<Option<DistributionChart>> {
+    let series: Vec<DistributionSeries> = analysis::latency::of_phases(exp)?
+        .iter()
+        .enumerate()
+        .map(|(i, (name, d))| DistributionSeries::of(name.as_str(), d, i))
+        .collect();
+    let device = first_run(exp).map_or_else(String::new, device_name);
+    Ok((!series.is_empty()).then(|| DistributionChart {
+        title: format!("Latency distribution — experiment {} · {device}", exp.name),
+        subtitle: "All I/Os of each phase, from its histogram".into(),
+        series,
+    }))
+}
+
 /// Writes the experiment's fade chart to `fade_path` and its latency chart beside it.
 pub fn render_experiment(
     exp: &Experiment,
@@ -171,6 +188,11 @@ pub fn render_experiment(
     t.fade.write(fade_path, format)?;
     t.latency.write(&latency_path, format)?;
     let mut written = vec![fade_path.to_path_buf(), latency_path];
+    if let Some(chart) = distribution_chart(exp)? {
+        let path = super::run_dir::beside(fade_path, "distribution", format);
+        chart.write(&path, format)?;
+        written.push(path);
+    }
     if let Some(chart) = ProtocolChart::of(exp) {
         let path = fade_path.with_file_name(format!("{}.{}", chart.name(), format.extension()));
         chart.write(&path, format)?;

@@ -164,7 +164,7 @@ impl Chart for LatencyChart {
 }
 
 /// The 1-2-5 values between 10^lo and 10^hi (thinned to 1 and 3, then 1, over many decades).
-fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+pub(super) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let steps: &[f64] = if hi - lo > 5.0 {
         &[1.0]
     } else if hi - lo > 2.5 {

@@ -9,6 +9,7 @@
 mod bars;
 mod bitmap;
 mod compare;
+mod distribution;
 mod downsample;
 mod experiment;
 mod fade;
@@ -30,13 +31,20 @@ use plotters::prelude::*;
 
 pub use bars::{Bar, BarChart};
 pub use compare::{CompareChart, CompareRun};
+pub use distribution::{DistributionChart, DistributionSeries};
 pub use downsample::{min_max, moving_average, MAX_BUCKETS};
-pub use experiment::{erase_label, render_experiment, timeline, ProtocolChart, Timeline};
+pub use experiment::{
+    distribution_chart as experiment_distribution_chart, erase_label, render_experiment, timeline,
+    ProtocolChart, Timeline,
+};
 pub use fade::{states_caption, Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
 pub use rate_sweep::{RatePoint, RateSweepChart};
-pub use run_dir::{fade_chart, latency_chart, plot_dir, render_run, render_run_dir, steady_window};
+pub use run_dir::{
+    distribution_chart, fade_chart, latency_chart, plot_dir, render_run, render_run_dir,
+    steady_window,
+};
 pub use slog::{slog_chart, SizeLine, SlogChart};
 pub use style::SIZE;
 pub use sweep::{SweepChart, SweepPoint};

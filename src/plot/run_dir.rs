@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{FadeChart, FadePoint, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::{Chart, Format};
@@ -109,16 +110,47 @@ pub fn latency_chart(run: &Run) -> LatencyChart {
     }
 }
 
-/// Writes a run's fade chart to `fade_path` and its latency chart beside it
-/// (`<stem>-latency.<ext>`); returns both paths.
-pub fn render_run(run: &Run, fade_path: &Path, format: Format) -> anyhow::Result<Vec<PathBuf>> {
+/// The latency distribution chart of a run (all I/Os, and reads and writes apart when it did
+/// both); None when the run saved no histogram.
+pub fn distribution_chart(run: &Run) -> anyhow::Result<Option<DistributionChart>> {
+    let Some(directions) = analysis::latency::Distribution::of_run(run)? else {
+        return Ok(None);
+    };
+    let series: Vec<DistributionSeries> = directions
+        .rows()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, d))| DistributionSeries::of(name, d, i))
+        .collect();
+    Ok((!series.is_empty()).then(|| DistributionChart {
+        title: run_title("Latency distribution", run),
+        subtitle: run_subtitle(run),
+        series,
+    }))
+}
+
+/// `<stem>-<kind>.<ext>` beside `fade_path`: where a chart of the same run goes.
+pub(super) fn beside(fade_path: &Path, kind: &str, format: Format) -> PathBuf {
     let stem = fade_path
         .file_stem()
         .map_or("fade".into(), |s| s.to_string_lossy().into_owned());
-    let latency_path = fade_path.with_file_name(format!("{stem}-latency.{}", format.extension()));
+    fade_path.with_file_name(format!("{stem}-{kind}.{}", format.extension()))
+}
+
+/// Writes a run's fade chart to `fade_path`, its latency chart beside it
+/// (`<stem>-latency.<ext>`) and, when the run saved its histogram, its latency distribution
+/// (`<stem>-distribution.<ext>`); returns the paths in that order.
+pub fn render_run(run: &Run, fade_path: &Path, format: Format) -> anyhow::Result<Vec<PathBuf>> {
+    let latency_path = beside(fade_path, "latency", format);
     fade_chart(run).write(fade_path, format)?;
     latency_chart(run).write(&latency_path, format)?;
-    Ok(vec![fade_path.to_path_buf(), latency_path])
+    let mut written = vec![fade_path.to_path_buf(), latency_path];
+    if let Some(chart) = distribution_chart(run)? {
+        let path = beside(fade_path, "distribution", format);
+        chart.write(&path, format)?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 /// Draws the charts of the run directory `dir` into it (`fade.png` and `fade-latency.png`, or

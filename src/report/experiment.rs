@@ -37,6 +37,30 @@ fn fade_and_recovery(states: &ExperimentStates) -> Vec<String> {
     lines
 }
 
+/// The summary card at the top of an experiment's report: each measured state's IOPS (with
+/// its share of fresh), then fade and recovery — the figures of the Results section.
+fn summary_rows(states: &ExperimentStates) -> Vec<Vec<String>> {
+    let mut rows: Vec<Vec<String>> = states
+        .states
+        .iter()
+        .map(|s| {
+            let share = s
+                .of_fresh
+                .filter(|_| s.name != "fresh")
+                .map(|r| format!(" ({:.0} % of fresh)", r.pct_of_fresh))
+                .unwrap_or_default();
+            vec![s.name.clone(), format!("{:.0} IOPS{share}", s.figures.iops)]
+        })
+        .collect();
+    if let Some(f) = &states.fade {
+        rows.push(vec!["Fade (faded ÷ fresh)".into(), f.words()]);
+    }
+    if let Some(r) = &states.recovery {
+        rows.push(vec!["Recovery (recovered ÷ fresh)".into(), r.words()]);
+    }
+    rows
+}
+
 /// The report of an experiment, with its timeline charts (PNG names for Markdown).
 pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::Result<Document> {
     let runs: Vec<_> = exp.phases.iter().filter_map(|p| p.run.as_ref()).collect();
@@ -59,8 +83,13 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         exp.phases.len()
     ));
 
-    doc.heading("Results");
     let measured = ExperimentStates::of(exp);
+    if !measured.states.is_empty() {
+        doc.heading("Summary");
+        doc.table(&["Headline", ""], summary_rows(&measured));
+    }
+
+    doc.heading("Results");
     // Only a state named fresh is a reference: a preset's phases are not states of one drive.
     let reference_iops = measured.state("fresh").map_or(0.0, |s| s.figures.iops);
     // Without a fresh state there is no reference: the "% of ref" column is left out.
@@ -157,6 +186,15 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             svg: chart.svg()?,
         });
     }
+    let phases = crate::analysis::latency::of_phases(exp)?;
+    let named: Vec<(&str, &crate::analysis::latency::Distribution)> =
+        phases.iter().map(|(n, d)| (n.as_str(), d)).collect();
+    super::distribution::add(
+        &mut doc,
+        &named,
+        crate::plot::experiment_distribution_chart(exp)?,
+        super::distribution::png_name(fade_png),
+    )?;
 
     doc.heading("Phases");
     doc.table(

@@ -2,6 +2,7 @@
 //! and `compare` (several runs side by side). Every number is recomputed from the samples.
 
 mod compare;
+mod distribution;
 mod document;
 mod experiment;
 mod run;

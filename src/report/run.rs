@@ -5,7 +5,7 @@
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
-use crate::plot::{fade_chart, latency_chart, Chart};
+use crate::plot::{distribution_chart, fade_chart, latency_chart, Chart};
 use crate::results::{device_line, Run, Status};
 use crate::stats::Sample;
 use crate::units::{format_bytes, format_duration, format_latency_us};
@@ -297,6 +297,50 @@ fn shell_quote(arg: &str) -> String {
     }
 }
 
+/// The summary card at the top of a run's report: how it ended, the whole run's throughput
+/// and tail latency, the fade between its first and last windows, and steady state — each
+/// the same figure the sections below print.
+fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
+    let interval = run.info.workload.interval;
+    let mut rows = vec![vec!["Status".to_string(), run.info.status.to_string()]];
+    rows.push(vec![
+        "Whole run".into(),
+        format!(
+            "{:.0} IOPS, {:.2} MB/s, p99 {}{}",
+            whole.iops,
+            whole.mb_per_s,
+            format_latency_us(whole.p99_lat_us),
+            whole
+                .lat_us
+                .map(|l| format!(", p99.9 {}", format_latency_us(l.p999)))
+                .unwrap_or_default()
+        ),
+    ]);
+    if let Some(fade) = Fade::of(&run.samples, interval) {
+        rows.push(vec![
+            "Fresh → faded".into(),
+            format!(
+                "{:.0} → {:.0} IOPS (medians of the first and last {})",
+                fade.start_iops,
+                fade.end_iops,
+                secs(fade.window_s)
+            ),
+        ]);
+        if let Some(r) = fade.ratio() {
+            rows.push(vec!["Fade".into(), r.words()]);
+        }
+    }
+    rows.push(vec![
+        "Steady state".into(),
+        match (SteadyWindow::of(run), &run.info.steady_state) {
+            (Some(w), _) => steady_words(&w),
+            (None, Some(s)) => format!("not reached in {} rounds", s.rounds),
+            (None, None) => "not evaluated (the run did not write)".into(),
+        },
+    ]);
+    rows
+}
+
 /// The report of one run, with its charts (PNG names for Markdown, SVG for HTML).
 pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<Document> {
     let info = &run.info;
@@ -321,8 +365,11 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         samples.len()
     ));
 
-    doc.heading("Results");
     let whole = Figures::of_run(run);
+    doc.heading("Summary");
+    doc.table(&["Headline", ""], summary_rows(run, &whole));
+
+    doc.heading("Results");
     if let Some((first, last)) = first_and_last_full(samples, info.workload.interval) {
         let reference = first.iops;
         let one = |s: &Sample| Figures::of_samples(std::slice::from_ref(s));
@@ -439,6 +486,14 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         png: latency_png.into(),
         svg: latency_chart(run).svg()?,
     });
+    let directions = crate::analysis::latency::Distribution::of_run(run)?;
+    let named = directions.as_ref().map(|d| d.rows()).unwrap_or_default();
+    super::distribution::add(
+        &mut doc,
+        &named,
+        distribution_chart(run)?,
+        super::distribution::png_name(fade_png),
+    )?;
 
     doc.heading("Device");
     match info.drive_before.as_ref().or(info.drive_after.as_ref()) {

@@ -19,6 +19,7 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("slog.json", schema_for!(SlogRecord)),
         ("plp.json", schema_for!(VerifyReport)),
         ("sweep.json", schema_for!(crate::results::sweep::SweepTable)),
+        ("latency.json", schema_for!(crate::results::LatencyRecord)),
     ]
     .into_iter()
     .map(|(file, schema)| (file, schema.to_value()))

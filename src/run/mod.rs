@@ -421,6 +421,10 @@ fn execute(
     info.steady_state = writes.then_some(steady);
     info.verify = verified;
     info.prediction = prediction;
+    // The histograms of earlier sessions are lost: only a run of one session has its own.
+    if previous.is_empty() {
+        crate::results::LatencyRecord::of(&total).save(&run_dir.dir)?;
+    }
     run_dir.write_info(&info)?;
     if let Some(e) = error {
         return Err(e);

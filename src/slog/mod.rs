@@ -361,6 +361,16 @@ fn execute(
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary);
+    // The sustained point's histograms are the SLOG run's own, as its samples are.
+    if let Some(latency) = swept
+        .sustained_dir
+        .as_deref()
+        .map(crate::results::LatencyRecord::load)
+        .transpose()?
+        .flatten()
+    {
+        latency.save(&dir)?;
+    }
     info.drive_after = drive_after;
     info.write_amplification =
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);

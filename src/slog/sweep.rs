@@ -101,6 +101,8 @@ pub struct Swept {
     pub measured: Measured,
     pub end: RunEnd,
     pub sustained: Option<Summary>,
+    /// The sustained point's run directory.
+    pub sustained_dir: Option<std::path::PathBuf>,
 }
 
 /// Runs the plan, each point a run of the run pipeline ([`crate::run::run_on`]) in sync mode:
@@ -117,6 +119,7 @@ pub fn run(
         measured: Measured::default(),
         end: RunEnd::Completed,
         sustained: None,
+        sustained_dir: None,
     };
     let lb = points.engine.writer().logical_block();
     let size = points.engine.writer().size();
@@ -163,6 +166,7 @@ pub fn run(
             Slot::Sustained => {
                 out.measured.sustained = Some(point);
                 out.sustained = Some(outcome.summary);
+                out.sustained_dir = Some(outcome.dir.clone());
             }
         }
         if outcome.end != RunEnd::Completed {

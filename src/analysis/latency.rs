@@ -1,0 +1,240 @@
+//! The latency distribution of a run, from the histogram it saved (latency.json): exact
+//! percentiles (the same ones run.json's summary gives), the share of I/Os in each
+//! log-spaced latency bin, and the exceedance curve — the share of I/Os slower than each
+//! latency, which on a log axis shows the "nines" (1 %, 0.1 %, 0.01 % …).
+
+use crate::results::latency::Histogram;
+use crate::results::{Experiment, LatencyRecord, PhaseKind, Run};
+
+/// The percentiles every distribution table shows, with their names.
+pub const PERCENTILES: [(&str, f64); 5] = [
+    ("p50", 0.50),
+    ("p90", 0.90),
+    ("p99", 0.99),
+    ("p99.9", 0.999),
+    ("p99.99", 0.9999),
+];
+
+/// Bins per decade of latency in [`Distribution::bins`].
+pub const BINS_PER_DECADE: u32 = 10;
+
+/// One bin of the histogram chart: latencies in (lo, hi] µs and their share of all I/Os.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bin {
+    pub lo_us: f64,
+    pub hi_us: f64,
+    /// Percent of the I/Os.
+    pub pct: f64,
+}
+
+/// One direction's (or all I/Os') latency distribution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Distribution {
+    /// I/Os counted.
+    pub count: u64,
+    /// The exact largest latency, µs.
+    pub max_us: f64,
+    /// `(top µs, I/Os)` of every non-empty histogram bucket, rising.
+    buckets: Vec<(f64, u64)>,
+}
+
+impl Distribution {
+    /// The distribution of a saved histogram; None when it counted no I/O.
+    pub fn of(h: &Histogram) -> Option<Distribution> {
+        let count: u64 = h.buckets.iter().map(|b| b[1]).sum();
+        (count > 0).then(|| Distribution {
+            count,
+            max_us: h.max_ns as f64 / 1000.0,
+            buckets: h
+                .buckets
+                .iter()
+                .map(|b| (b[0] as f64 / 1000.0, b[1]))
+                .collect(),
+        })
+    }
+
+    /// The distributions of all I/Os, reads and writes of a run directory; None when the run
+    /// saved no histogram (a resumed run, or one written before latency.json existed).
+    pub fn of_run(run: &Run) -> anyhow::Result<Option<Directions>> {
+        Ok(LatencyRecord::load(&run.dir)?.map(|r| Directions {
+            all: r.all.as_ref().and_then(Distribution::of),
+            read: r.read.as_ref().and_then(Distribution::of),
+            write: r.write.as_ref().and_then(Distribution::of),
+        }))
+    }
+
+    /// The latency (µs) at or below which a fraction `q` of the I/Os completed, read from the
+    /// histogram as run.json's summary reads it (the bucket's top, never above the maximum).
+    pub fn quantile_us(&self, q: f64) -> f64 {
+        let rank = ((q.min(1.0) * self.count as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for &(top, n) in &self.buckets {
+            seen += n;
+            if seen >= rank {
+                return top.min(self.max_us);
+            }
+        }
+        self.max_us
+    }
+
+    /// `(latency µs, share of I/Os slower than it)` at every bucket top where the share is
+    /// above zero, starting at the lowest bucket with share 1; shares are fractions (0–1).
+    /// Points closer than 0.2 % of a decade are merged, the first one kept (the curve only
+    /// falls).
+    pub fn exceedance(&self) -> Vec<(f64, f64)> {
+        let Some(&(first, _)) = self.buckets.first() else {
+            return Vec::new();
+        };
+        let total = self.count as f64;
+        let mut points = vec![(first, 1.0)];
+        let mut seen = 0u64;
+        for &(top, n) in &self.buckets {
+            seen += n;
+            let above = (self.count - seen) as f64 / total;
+            if above <= 0.0 {
+                break;
+            }
+            let merge = points.len() > 1;
+            match points.last_mut() {
+                Some(last) if merge && (top / last.0).log10() < 0.002 => {
+                    *last = (last.0.max(top), above)
+                }
+                _ => points.push((top, above)),
+            }
+        }
+        points
+    }
+
+    /// The share of I/Os in each bin of [`BINS_PER_DECADE`] per decade, from the bin of the
+    /// fastest I/O to that of the slowest (empty bins between are kept at zero).
+    pub fn bins(&self) -> Vec<Bin> {
+        let per = BINS_PER_DECADE as f64;
+        let index = |us: f64| (us.max(1e-3).log10() * per).ceil() as i64;
+        let (Some(lo), Some(hi)) = (self.buckets.first(), self.buckets.last()) else {
+            return Vec::new();
+        };
+        let (lo, hi) = (index(lo.0), index(hi.0.min(self.max_us).max(lo.0)));
+        let mut counts = vec![0u64; (hi - lo + 1) as usize];
+        for &(top, n) in &self.buckets {
+            let i = (index(top.min(self.max_us)) - lo).clamp(0, hi - lo) as usize;
+            counts[i] += n;
+        }
+        counts
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let k = (lo + i as i64) as f64;
+                Bin {
+                    lo_us: 10f64.powf((k - 1.0) / per),
+                    hi_us: 10f64.powf(k / per),
+                    pct: 100.0 * n as f64 / self.count as f64,
+                }
+            })
+            .collect()
+    }
+}
+
+/// A run's distributions: all I/Os, and reads and writes apart (None for a direction without
+/// I/O).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Directions {
+    pub all: Option<Distribution>,
+    pub read: Option<Distribution>,
+    pub write: Option<Distribution>,
+}
+
+impl Directions {
+    /// The rows a report shows: all I/Os, then reads and writes when the run did both.
+    pub fn rows(&self) -> Vec<(&'static str, &Distribution)> {
+        let mixed = self.read.is_some() && self.write.is_some();
+        let mut rows: Vec<(&'static str, &Distribution)> = Vec::new();
+        if let Some(all) = &self.all {
+            rows.push(("all I/Os", all));
+        }
+        if mixed {
+            rows.extend(self.read.as_ref().map(|d| ("reads", d)));
+            rows.extend(self.write.as_ref().map(|d| ("writes", d)));
+        }
+        rows
+    }
+}
+
+/// At most this many phases are overlaid in one distribution chart (the palette's size).
+pub const MAX_PHASES: usize = 7;
+
+/// The all-I/O distributions of an experiment's phases that saved a histogram, named by phase:
+/// every such phase when there are few, else only the measured states (the first
+/// [`MAX_PHASES`] of them).
+pub fn of_phases(exp: &Experiment) -> anyhow::Result<Vec<(String, Distribution)>> {
+    let mut all = Vec::new();
+    for phase in &exp.phases {
+        let Some(run) = &phase.run else { continue };
+        let Some(d) = Distribution::of_run(run)?.and_then(|d| d.all) else {
+            continue;
+        };
+        let measured = matches!(phase.record.phase.kind, PhaseKind::Measure(_));
+        all.push((phase.record.phase.name.clone(), d, measured));
+    }
+    if all.len() > MAX_PHASES {
+        all.retain(|p| p.2);
+        all.truncate(MAX_PHASES);
+    }
+    Ok(all.into_iter().map(|(name, d, _)| (name, d)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::{IntervalStats, LatencySummary};
+
+    /// 980 I/Os at 100 µs, 19 at 10 ms and one at 50 ms.
+    fn crafted() -> (IntervalStats, Distribution) {
+        let mut total = IntervalStats::new();
+        total.write.record_n(980, 980 * 4096, 100_000);
+        total.write.record_n(19, 19 * 4096, 10_000_000);
+        total.write.record_n(1, 4096, 50_000_000);
+        let record = LatencyRecord::of(&total);
+        let d = Distribution::of(record.all.as_ref().unwrap()).unwrap();
+        (total, d)
+    }
+
+    #[test]
+    fn percentiles_are_the_histograms_own_and_equal_the_summarys() {
+        let (total, d) = crafted();
+        let summary = LatencySummary::of(&total.write).unwrap();
+        assert_eq!(d.quantile_us(0.5), summary.p50);
+        assert_eq!(d.quantile_us(0.99), summary.p99);
+        assert_eq!(d.quantile_us(0.999), summary.p999);
+        // The 980th I/O is fast, the 981st slow; p99.99 is the single 50 ms one.
+        assert!((d.quantile_us(0.98) - 100.0).abs() < 0.2);
+        assert!((d.quantile_us(0.981) - 10_000.0).abs() < 10.0);
+        assert_eq!(d.quantile_us(0.9999), 50_000.0);
+        assert_eq!(d.max_us, 50_000.0);
+    }
+
+    #[test]
+    fn exceedance_falls_by_the_share_of_each_bucket() {
+        let (_, d) = crafted();
+        let e = d.exceedance();
+        assert_eq!(e.len(), 3, "{e:?}");
+        assert_eq!(e[0].1, 1.0);
+        // Slower than 100 µs: 20 of 1000; slower than 10 ms: 1 of 1000; none beyond 50 ms.
+        assert!((e[1].0 - 100.0).abs() < 0.2 && (e[1].1 - 0.02).abs() < 1e-12);
+        assert!((e[2].0 - 10_000.0).abs() < 10.0 && (e[2].1 - 0.001).abs() < 1e-12);
+    }
+
+    #[test]
+    fn bins_hold_every_io_once_ten_to_a_decade() {
+        let (_, d) = crafted();
+        let bins = d.bins();
+        let sum: f64 = bins.iter().map(|b| b.pct).sum();
+        assert!((sum - 100.0).abs() < 1e-9);
+        let at = |us: f64| bins.iter().find(|b| b.lo_us < us && us <= b.hi_us).unwrap();
+        assert!((at(100.05).pct - 98.0).abs() < 1e-9);
+        assert!((at(10_005.0).pct - 1.9).abs() < 1e-9);
+        assert!((at(50_000.0).pct - 0.1).abs() < 1e-9);
+        // The 100 µs bucket's top is 100.03 µs: from the bin (100, 125.9] to (39 811, 50 119],
+        // 10^(21/10) to 10^(47/10), 27 bins.
+        assert_eq!(bins.len(), 27, "{:?}", bins.first());
+    }
+}

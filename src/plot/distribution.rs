@@ -1,0 +1,310 @@
+//! The latency distribution chart: above, the share of I/Os in each latency bin (10 bins a
+//! decade, a log latency axis); below, the exceedance curve — the share of I/Os slower than
+//! each latency on a log axis, where p99, p99.9 and p99.99 are the 1 %, 0.1 % and 0.01 %
+//! lines. One series per run or phase (fresh and faded overlaid), drawn from the histograms.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::latency::log_ticks;
+use super::style;
+use super::Chart;
+use crate::analysis::latency::{Bin, Distribution};
+
+/// One distribution on the chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistributionSeries {
+    pub label: String,
+    pub color: RGBColor,
+    pub bins: Vec<Bin>,
+    /// `(µs, share slower, 0–1)`, as [`Distribution::exceedance`] gives it.
+    pub exceedance: Vec<(f64, f64)>,
+    /// The slowest I/O, µs: the curve's last share holds up to it.
+    pub max_us: f64,
+}
+
+impl DistributionSeries {
+    /// The series of `d`, named `label`, in the `i`-th palette colour.
+    pub fn of(label: impl Into<String>, d: &Distribution, i: usize) -> DistributionSeries {
+        DistributionSeries {
+            label: format!(
+                "{} ({} I/Os)",
+                label.into(),
+                style::count_label(d.count as f64)
+            ),
+            color: style::palette(i),
+            bins: d.bins(),
+            exceedance: d.exceedance(),
+            max_us: d.max_us,
+        }
+    }
+}
+
+/// Everything the distribution chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DistributionChart {
+    pub title: String,
+    pub subtitle: String,
+    pub series: Vec<DistributionSeries>,
+}
+
+/// The shares the exceedance axis names (every decade, and 50 %), each with the percentile
+/// it marks: 1 % slower is p99.
+fn nines(lowest_decade: i32) -> Vec<(f64, String)> {
+    let mut marks = vec![(0.5, "50 % (p50)".to_string())];
+    for k in 0..=lowest_decade {
+        let pct = 100.0 * 10f64.powi(-k);
+        let nines = match k {
+            0 => String::new(),
+            1 => " (p90)".into(),
+            2 => " (p99)".into(),
+            3..=5 => format!(" (p99.{})", "9".repeat(k as usize - 2)),
+            _ => String::new(),
+        };
+        marks.push((
+            10f64.powi(-k),
+            format!("{pct:.*} %{nines}", (k - 2).max(0) as usize),
+        ));
+    }
+    marks
+}
+
+impl DistributionChart {
+    /// log10 of the latency range the series cover, with a margin.
+    fn x_range(&self) -> std::ops::Range<f64> {
+        let lo = self
+            .series
+            .iter()
+            .flat_map(|s| s.bins.first().map(|b| b.lo_us))
+            .fold(f64::INFINITY, f64::min);
+        let hi = self
+            .series
+            .iter()
+            .flat_map(|s| s.bins.last().map(|b| b.hi_us))
+            .fold(0.0, f64::max);
+        if hi > 0.0 && lo.is_finite() {
+            (lo / 1.3).log10()..(hi * 1.3).log10()
+        } else {
+            0.0..1.0
+        }
+    }
+
+    /// The legend row along the top of `area`; returns the area below it.
+    fn legend<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> anyhow::Result<DrawingArea<DB, Shift>>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (row, rest) = area.split_vertically(34);
+        let font = style::legend_font();
+        let widths: Vec<i32> = self
+            .series
+            .iter()
+            .map(|s| {
+                row.estimate_text_size(&s.label, &font)
+                    .map_or(9 * s.label.len() as i32, |(w, _)| w as i32)
+            })
+            .collect();
+        let total: i32 = widths.iter().map(|w| 36 + w + 36).sum::<i32>() - 36;
+        let mut x = ((row.dim_in_pixel().0 as i32 - total) / 2).max(8);
+        for (s, w) in self.series.iter().zip(widths) {
+            row.draw(&PathElement::new(
+                vec![(x, 17), (x + 28, 17)],
+                s.color.stroke_width(4),
+            ))?;
+            row.draw(&Text::new(
+                s.label.clone(),
+                (x + 36, 17),
+                font.clone().pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+            x += 36 + w + 36;
+        }
+        Ok(rest)
+    }
+
+    /// Vertical grid lines and latency labels at 1-2-5 values (or fewer over many decades).
+    fn x_grid<DB: DrawingBackend>(
+        chart: &mut ChartContext<
+            DB,
+            Cartesian2d<
+                plotters::coord::types::RangedCoordf64,
+                plotters::coord::types::RangedCoordf64,
+            >,
+        >,
+        root: &DrawingArea<DB, Shift>,
+        x: &std::ops::Range<f64>,
+        y: &std::ops::Range<f64>,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        for tick in log_ticks(x.start, x.end) {
+            let tx = tick.log10();
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(tx, y.start), (tx, y.end)],
+                BLACK.mix(0.10),
+            )))?;
+            let (px, py) = chart.backend_coord(&(tx, y.start));
+            root.draw(&Text::new(
+                style::us_label(tick),
+                (px, py + 8),
+                style::tick_font().pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+impl Chart for DistributionChart {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE)?;
+        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
+        let body = self.legend(&body)?;
+        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 * 2 / 5);
+        let x = self.x_range();
+
+        // Above: % of I/Os per bin, drawn as an outline of steps.
+        let peak = self
+            .series
+            .iter()
+            .flat_map(|s| s.bins.iter().map(|b| b.pct))
+            .fold(0.0, f64::max);
+        let y_top = if peak > 0.0 { peak * 1.1 } else { 1.0 };
+        let mut chart = ChartBuilder::on(&top)
+            .margin_left(12)
+            .margin_right(36)
+            .margin_top(8)
+            .margin_bottom(4)
+            .x_label_area_size(40)
+            .y_label_area_size(200)
+            .build_cartesian_2d(x.clone(), 0f64..y_top)?;
+        chart
+            .configure_mesh()
+            .y_desc("% of I/Os per bin")
+            .x_labels(0)
+            .y_labels(5)
+            .y_label_formatter(&|v| style::plain_label(*v))
+            .label_style(style::tick_font())
+            .axis_desc_style(style::axis_desc_font())
+            .bold_line_style(BLACK.mix(0.10))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+        Self::x_grid(&mut chart, root, &x, &(0.0..y_top))?;
+        // The outlines of steps, filled in a light tint first so no fill hides a line.
+        let outlines: Vec<Vec<(f64, f64)>> = self
+            .series
+            .iter()
+            .map(|s| {
+                let mut steps = Vec::new();
+                if let Some(first) = s.bins.first() {
+                    steps.push((first.lo_us.log10(), 0.0));
+                }
+                for b in &s.bins {
+                    steps.push((b.lo_us.log10(), b.pct));
+                    steps.push((b.hi_us.log10(), b.pct));
+                }
+                if let Some(last) = s.bins.last() {
+                    steps.push((last.hi_us.log10(), 0.0));
+                }
+                steps
+            })
+            .collect();
+        for (s, steps) in self.series.iter().zip(&outlines) {
+            chart.draw_series(std::iter::once(Polygon::new(
+                steps.clone(),
+                style::lighter(s.color, 0.85).mix(0.6).filled(),
+            )))?;
+        }
+        for (s, steps) in self.series.iter().zip(outlines) {
+            chart.draw_series(LineSeries::new(steps, s.color.stroke_width(2)))?;
+        }
+
+        // Below: share of I/Os slower than x, both axes log.
+        let smallest = self
+            .series
+            .iter()
+            .flat_map(|s| s.exceedance.last().map(|p| p.1))
+            .fold(1.0, f64::min);
+        let y = (smallest.log10().floor() - 0.3).min(-2.3)..0.15;
+        let mut chart = ChartBuilder::on(&bottom)
+            .margin_left(12)
+            .margin_right(36)
+            .margin_top(16)
+            .margin_bottom(8)
+            .x_label_area_size(70)
+            .y_label_area_size(200)
+            .build_cartesian_2d(x.clone(), y.clone())?;
+        chart
+            .configure_mesh()
+            .x_desc("Latency (log scale)")
+            .y_desc("Share of I/Os slower (log scale)")
+            .x_labels(0)
+            .y_labels(0)
+            .label_style(style::tick_font())
+            .axis_desc_style(style::axis_desc_font())
+            .light_line_style(WHITE.mix(0.0))
+            .bold_line_style(WHITE.mix(0.0))
+            .draw()?;
+        Self::x_grid(&mut chart, root, &x, &y)?;
+        for (share, label) in nines(-y.start.floor() as i32) {
+            let ty = share.log10();
+            if ty < y.start || ty > y.end {
+                continue;
+            }
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(x.start, ty), (x.end, ty)],
+                BLACK.mix(0.15),
+            )))?;
+            let (px, py) = chart.backend_coord(&(x.start, ty));
+            root.draw(&Text::new(
+                label,
+                (px - 10, py),
+                style::tick_font().pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
+        }
+        for s in &self.series {
+            // Steps: the share holds until the next bucket's top.
+            let mut steps: Vec<(f64, f64)> = Vec::new();
+            for &(us, share) in &s.exceedance {
+                if let Some(&(_, prev)) = steps.last() {
+                    steps.push((us.log10(), prev));
+                }
+                steps.push((us.log10(), share.log10()));
+            }
+            if let Some(&(_, last)) = steps.last() {
+                steps.push((s.max_us.log10(), last));
+            }
+            chart.draw_series(LineSeries::new(steps, s.color.stroke_width(3)))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_decade_of_the_exceedance_axis_names_its_percentile() {
+        let marks = nines(5);
+        let label = |share: f64| {
+            marks
+                .iter()
+                .find(|m| (m.0 - share).abs() < share * 1e-9)
+                .map(|m| m.1.as_str())
+        };
+        assert_eq!(label(1.0), Some("100 %"));
+        assert_eq!(label(0.5), Some("50 % (p50)"));
+        assert_eq!(label(0.01), Some("1 % (p99)"));
+        assert_eq!(label(0.001), Some("0.1 % (p99.9)"));
+        assert_eq!(label(1e-5), Some("0.001 % (p99.999)"));
+        assert_eq!(nines(6).last().unwrap().1, "0.0001 %");
+        assert_eq!(marks.len(), 7);
+    }
+}
