@@ -273,7 +273,8 @@ fn commands(block: &[String]) -> Vec<(String, Vec<String>)> {
 
 /// Where the arguments of `ssdfade` start in a command line's words, if it runs ssdfade.
 fn words_start_a_command(words: &[String]) -> Option<usize> {
-    let is_binary = |w: &String| w == "ssdfade" || w.ends_with("/ssdfade");
+    // `SSDFADE=target/release/ssdfade` sets a variable for a script: not a run of the binary.
+    let is_binary = |w: &String| !w.contains('=') && (w == "ssdfade" || w.ends_with("/ssdfade"));
     let cargo_run = ["cargo", "run", "--release", "--"].map(String::from);
     let wrappers = ["sudo", "nohup", "systemd-run", "time", "exec", "setsid"];
     match words.first() {

@@ -263,10 +263,7 @@ fn the_report_of_a_paced_run_shows_its_rate_and_late_issues() {
                 assert!(text.contains("2000 IOPS (--rate-iops 2000)"), "{text}");
                 assert!(text.contains("paced I/Os were issued late"), "{text}");
             }
-            assert_eq!(
-                row(&markdown, "Issue rate")[1],
-                "2000 IOPS (--rate-iops 2000)"
-            );
+            assert_eq!(row(&table, "Issue rate")[1], "2000 IOPS (--rate-iops 2000)");
         } else {
             assert_eq!(row(&table, "Issue rate")[1], "flat out (closed loop)");
             assert!(!markdown.contains("issued late"), "{markdown}");

@@ -421,8 +421,9 @@ fn execute(
     info.steady_state = writes.then_some(steady);
     info.verify = verified;
     info.prediction = prediction;
-    // The histograms of earlier sessions are lost: only a run of one session has its own.
-    if previous.is_empty() {
+    // The histograms of earlier sessions are lost: only a run of one session has its own. A
+    // run that failed writing its directory (a full disk) keeps its space for run.json.
+    if previous.is_empty() && error.is_none() {
         crate::results::LatencyRecord::of(&total).save(&run_dir.dir)?;
     }
     run_dir.write_info(&info)?;
