@@ -481,7 +481,9 @@ fn distribution_chart_draws_the_histograms_shares_where_the_axes_say() {
     let svg = chart.svg().unwrap();
     let row = |label: &str| text_position(&svg, label).1;
     let column = |label: &str| text_position(&svg, label).0;
-    let (top, low) = (row("100 %"), row("0.1 % (p99.9)"));
+    // 100 % goes unnamed (it would overprint 50 %): one decade above 10 %.
+    let (ten, one) = (row("10 % (p90)"), row("1 % (p99)"));
+    let (top, low) = (ten - (one - ten), row("0.1 % (p99.9)"));
     // The exceedance curve (the lower panel, below the 100 % line) spans 100 % to 0.1 %
     // exactly: no pixel of it above or below the data's shares.
     let rows: Vec<u32> = (top as u32 - 20..picture.height)

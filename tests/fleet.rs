@@ -942,8 +942,15 @@ fn every_series_the_grafana_dashboard_queries_is_exported_by_an_experiment() {
     let prom = dir.path().join("ssdfade.prom");
     let out = ssdfade(dir.path())
         .args(["experiment", "vertex2", "sim:vertex2-60g"])
-        // A soak long enough for a steady window of five 1 s rounds.
-        .args(["--measure-duration", "2s", "--soak-duration", "8s"])
+        // A soak long enough to write its 64 MiB span once, then five 1 s rounds of steady.
+        .args([
+            "--measure-duration",
+            "2s",
+            "--soak-duration",
+            "12s",
+            "--span",
+            "64M",
+        ])
         .args(["--soak-interval", "1s", "--ss-round", "1s"])
         .args(["--out", "exp", "--metrics-textfile"])
         .arg(&prom)

@@ -61,6 +61,10 @@ fn load_records(dir: &Path) -> anyhow::Result<Vec<&'static str>> {
         ssdfade::results::sweep::SweepTable::load(dir)?;
         loaded.push("sweep.json");
     }
+    if dir.join("latency.json").is_file() {
+        ssdfade::results::LatencyRecord::load(dir)?;
+        loaded.push("latency.json");
+    }
     if dir.join("plp.json").is_file() {
         ssdfade::results::plp::VerifyReport::load(dir)?;
         loaded.push("plp.json");

@@ -49,14 +49,14 @@ pub struct DistributionChart {
     pub series: Vec<DistributionSeries>,
 }
 
-/// The shares the exceedance axis names (every decade, and 50 %), each with the percentile
-/// it marks: 1 % slower is p99.
+/// The shares the exceedance axis names (every decade below 100 %, and 50 %), each with the
+/// percentile it marks: 1 % slower is p99. 100 % goes unnamed: on a log axis it sits a third
+/// of a decade above 50 % and the two labels would overprint.
 fn nines(lowest_decade: i32) -> Vec<(f64, String)> {
     let mut marks = vec![(0.5, "50 % (p50)".to_string())];
-    for k in 0..=lowest_decade {
+    for k in 1..=lowest_decade {
         let pct = 100.0 * 10f64.powi(-k);
         let nines = match k {
-            0 => String::new(),
             1 => " (p90)".into(),
             2 => " (p99)".into(),
             3..=5 => format!(" (p99.{})", "9".repeat(k as usize - 2)),
@@ -90,7 +90,8 @@ impl DistributionChart {
         }
     }
 
-    /// The legend row along the top of `area`; returns the area below it.
+    /// The legend along the top of `area`, in as many centred rows as the labels need (an
+    /// experiment of nine phases does not fit one); returns the area below it.
     fn legend<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
@@ -98,29 +99,49 @@ impl DistributionChart {
     where
         DB::ErrorType: 'static,
     {
-        let (row, rest) = area.split_vertically(34);
+        const ROW: i32 = 28;
         let font = style::legend_font();
-        let widths: Vec<i32> = self
+        let width = area.dim_in_pixel().0 as i32;
+        // Each entry: a 28 px swatch, 8 px, its label, 36 px to the next.
+        let entries: Vec<(&DistributionSeries, i32)> = self
             .series
             .iter()
             .map(|s| {
-                row.estimate_text_size(&s.label, &font)
-                    .map_or(9 * s.label.len() as i32, |(w, _)| w as i32)
+                let w = area
+                    .estimate_text_size(&s.label, &font)
+                    .map_or(9 * s.label.len() as i32, |(w, _)| w as i32);
+                (s, 36 + w)
             })
             .collect();
-        let total: i32 = widths.iter().map(|w| 36 + w + 36).sum::<i32>() - 36;
-        let mut x = ((row.dim_in_pixel().0 as i32 - total) / 2).max(8);
-        for (s, w) in self.series.iter().zip(widths) {
-            row.draw(&PathElement::new(
-                vec![(x, 17), (x + 28, 17)],
-                s.color.stroke_width(4),
-            ))?;
-            row.draw(&Text::new(
-                s.label.clone(),
-                (x + 36, 17),
-                font.clone().pos(Pos::new(HPos::Left, VPos::Center)),
-            ))?;
-            x += 36 + w + 36;
+        let mut rows: Vec<Vec<(&DistributionSeries, i32)>> = vec![Vec::new()];
+        let mut used = 0;
+        for (s, w) in entries {
+            let row = rows.last_mut().expect("one row at least");
+            if !row.is_empty() && used + 36 + w > width - 16 {
+                rows.push(vec![(s, w)]);
+                used = w;
+            } else {
+                used += if row.is_empty() { w } else { 36 + w };
+                row.push((s, w));
+            }
+        }
+        let (band, rest) = area.split_vertically(ROW * rows.len() as i32 + 6);
+        for (i, row) in rows.iter().enumerate() {
+            let y = ROW * i as i32 + 17;
+            let total: i32 = row.iter().map(|(_, w)| w + 36).sum::<i32>() - 36;
+            let mut x = ((width - total) / 2).max(8);
+            for (s, w) in row {
+                band.draw(&PathElement::new(
+                    vec![(x, y), (x + 28, y)],
+                    s.color.stroke_width(4),
+                ))?;
+                band.draw(&Text::new(
+                    s.label.clone(),
+                    (x + 36, y),
+                    font.clone().pos(Pos::new(HPos::Left, VPos::Center)),
+                ))?;
+                x += w + 36;
+            }
         }
         Ok(rest)
     }
@@ -299,12 +320,12 @@ mod tests {
                 .find(|m| (m.0 - share).abs() < share * 1e-9)
                 .map(|m| m.1.as_str())
         };
-        assert_eq!(label(1.0), Some("100 %"));
+        assert_eq!(label(1.0), None);
         assert_eq!(label(0.5), Some("50 % (p50)"));
         assert_eq!(label(0.01), Some("1 % (p99)"));
         assert_eq!(label(0.001), Some("0.1 % (p99.9)"));
         assert_eq!(label(1e-5), Some("0.001 % (p99.999)"));
         assert_eq!(nines(6).last().unwrap().1, "0.0001 %");
-        assert_eq!(marks.len(), 7);
+        assert_eq!(marks.len(), 6);
     }
 }

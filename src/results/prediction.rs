@@ -25,7 +25,8 @@ pub struct Prediction {
     pub made_at_bytes: u64,
 }
 
-/// One line: "Steady state predicted  36100 IOPS ± 3.2 % (…), SNIA pass at …".
+/// Two lines in the soak summary's columns: "  Steady state predicted  36100 IOPS ± 3.2 %
+/// (…)", then the model's write amplification and when SNIA's test should pass.
 pub fn prediction_line(p: &Prediction) -> String {
     use crate::units::{format_bytes, format_duration};
     let at = p
@@ -33,19 +34,20 @@ pub fn prediction_line(p: &Prediction) -> String {
         .zip(p.steady_at_bytes)
         .map(|(t, b)| {
             format!(
-                ", SNIA pass at {} ({})",
+                "; SNIA pass at {} ({})",
                 format_duration(std::time::Duration::from_secs_f64(t.max(0.0))),
                 format_bytes(b)
             )
         })
         .unwrap_or_default();
     format!(
-        "{:<28} {:.0} IOPS ± {:.1} % ({:.0}–{:.0}; greedy-GC WA {:.2} at α {:.2}){at}",
+        "  {:<28} {:.0} IOPS ± {:.1} % ({:.0}–{:.0})\n  {:<28} greedy-GC WA {:.2} at α {:.2}{at}",
         "Steady state predicted",
         p.iops,
         p.half_width_pct,
         p.low,
         p.high,
+        "",
         p.write_amplification,
         p.span_alpha
     )

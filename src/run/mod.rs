@@ -331,7 +331,15 @@ fn execute(
     observer.started(&dir, &info);
     let writes = info.workload.read_pct < 100;
     let mut tracker = SteadyTracker::new(request.stop.criteria(), info.target.identity.size_bytes)
-        .after_bytes(info.workload.precondition.map_or(0, |p| p.bytes));
+        // No window starts before the span is written once (after a purge the drive has not
+        // yet used its free blocks: its fresh plateau is no steady state), nor before a fast
+        // preconditioning is done.
+        .after_bytes(
+            info.workload
+                .precondition
+                .map_or(0, |p| p.bytes)
+                .max(info.workload.span),
+        );
     for sample in &previous {
         tracker.push(sample);
     }
