@@ -297,9 +297,8 @@ pub(crate) fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<R
         )?;
     } else {
         crate::out!("{}", summary_text(&outcome.dir, &outcome.record))?;
-        let dir = outcome.dir.display();
-        crate::outln!("  Charts: {}", outcome.charts().join(", "))?;
-        crate::outln!("  Report: {dir}/report.html (and report.md)")?;
+        crate::outln!("  Charts (in it): {}", outcome.charts().join(", "))?;
+        crate::outln!("  Report (in it): report.html (and report.md)")?;
     }
     if outcome.end == RunEnd::Interrupted {
         crate::note!(

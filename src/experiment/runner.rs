@@ -31,18 +31,26 @@ pub struct ExperimentOutcome {
 }
 
 impl ExperimentOutcome {
-    /// The charts drawn in the experiment directory: the timeline and its latency, and the
-    /// protocol's own chart when it has one (a preset's bars are named after it).
+    /// The file names of the charts drawn in the experiment directory: the timeline, the
+    /// states, latency over time and its distribution, and the protocol's own chart when it
+    /// has one (a preset's bars are named after it).
     pub fn charts(&self) -> Vec<String> {
-        let mut names = vec!["fade", "fade-latency", "sweep", "wsat", "hir"];
+        let mut names = vec![
+            "fade",
+            "states",
+            "fade-latency",
+            "fade-distribution",
+            "sweep",
+            "wsat",
+            "hir",
+        ];
         if !names.contains(&self.record.name.as_str()) {
             names.push(self.record.name.as_str()); // a preset's bars are named after it
         }
         names
             .iter()
-            .map(|name| self.dir.join(format!("{name}.png")))
-            .filter(|path| path.is_file())
-            .map(|path| path.display().to_string())
+            .map(|name| format!("{name}.png"))
+            .filter(|file| self.dir.join(file).is_file())
             .collect()
     }
 }
