@@ -299,9 +299,11 @@ fn an_erase_tool_sees_a_hostile_file_name_as_one_word_and_runs_nothing_else() {
 fn a_run_that_cannot_get_its_buffers_fails_instead_of_hanging() {
     let dir = tempfile::tempdir_in("/var/tmp").unwrap();
     for engine in ["threads", "uring"] {
-        // 16 buffers of 64 MiB do not fit under a 700 MB address-space limit.
+        // 4 buffers of 256 MiB do not fit under a 700 MB address-space limit, and the two that
+        // do leave room for everything else (16 × 64 MiB could leave less than the next small
+        // allocation needs, and the process aborted instead of failing the run).
         let script = format!(
-            "ulimit -v 700000; exec {} measure big.img --size 128M --bs 64M --qd 16 \
+            "ulimit -v 700000; exec {} measure big.img --size 512M --bs 256M --qd 4 \
              --engine {engine} --duration 2s --interval 1s --out {engine}",
             env!("CARGO_BIN_EXE_ssdfade")
         );
