@@ -160,7 +160,7 @@ fn cdm_on_a_simulated_drive_runs_the_eight_points_and_prints_them_as_crystaldisk
     // The bars of the eight points: a PNG named after the preset, listed and in the report.
     let png = std::fs::read(dir.join("cdm.png")).unwrap();
     assert_eq!(&png[1..4], b"PNG");
-    assert!(text.contains("/cdm.png"), "{text}");
+    assert!(text.contains(", cdm.png"), "{text}");
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(report.contains("(cdm.png)"), "{report}");
 }

@@ -289,6 +289,32 @@ fn options(
     }
 }
 
+/// "  Charts (in it): a.png, b.png, …", wrapped to 80 columns under its first name.
+fn charts_line(names: &[String]) -> String {
+    const LABEL: &str = "  Charts (in it): ";
+    let mut text = String::from(LABEL);
+    let mut width = LABEL.len();
+    for (i, name) in names.iter().enumerate() {
+        let item = if i + 1 < names.len() {
+            format!("{name},")
+        } else {
+            name.clone()
+        };
+        if i > 0 && width + 1 + item.len() > 80 {
+            text.push('\n');
+            text.push_str(&" ".repeat(LABEL.len()));
+            width = LABEL.len();
+        } else if i > 0 {
+            text.push(' ');
+            width += 1;
+        }
+        text.push_str(&item);
+        width += item.len();
+    }
+    text.push('\n');
+    text
+}
+
 pub(crate) fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<RunEnd> {
     if json {
         crate::outln!(
@@ -297,7 +323,7 @@ pub(crate) fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<R
         )?;
     } else {
         crate::out!("{}", summary_text(&outcome.dir, &outcome.record))?;
-        crate::outln!("  Charts (in it): {}", outcome.charts().join(", "))?;
+        crate::out!("{}", charts_line(&outcome.charts()))?;
         crate::outln!("  Report (in it): report.html (and report.md)")?;
     }
     if outcome.end == RunEnd::Interrupted {
