@@ -6,11 +6,16 @@
 pub mod compare;
 pub mod experiment;
 pub mod fade;
+pub mod hir;
 pub mod latency;
 pub mod predict;
+pub mod preset;
 pub mod run;
 pub mod slog;
+pub mod summary;
 pub mod sweep;
+pub mod vertex2;
+pub mod wsat;
 
 pub use experiment::{ExperimentStates, StateFigure};
 pub use fade::{Fade, FadeRatio};

@@ -7,16 +7,14 @@
 //! five minutes, so the spare area that idle time freed is used up again). SNIA runs 360
 //! bursts per wait state (and a 1800 s return); `--bursts` scales that down.
 
-use std::path::Path;
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::phase::{EraseParams, IdleParams, Phase, PhaseKind};
-use super::record::ExperimentRecord;
 use super::{run_params, Setup};
+use crate::analysis::hir::HirFigures;
 use crate::results::steady_line;
-use crate::results::Status;
 
 /// SNIA's idle gaps, seconds.
 pub const WAIT_STATES: [u32; 5] = [5, 10, 15, 25, 50];
@@ -89,72 +87,26 @@ pub fn phases(
     list
 }
 
-fn iops_of(record: &ExperimentRecord, name: &str) -> Option<f64> {
-    record
-        .phase(name)
-        .filter(|p| p.status == Status::Completed)?
-        .headline
-        .as_ref()?
-        .iops
-}
-
-/// Per wait state: the bursts' IOPS (each, and their mean), the return to baseline, and both
-/// against the steady state reached in preconditioning.
-pub fn summary_json(_dir: &Path, record: &ExperimentRecord) -> Value {
-    let steady = record
-        .phase("precondition")
-        .and_then(|p| p.headline.as_ref())
-        .and_then(|h| h.steady_state.clone());
-    let steady_iops = steady
-        .as_ref()
-        .and_then(|s| s.iops)
-        .or_else(|| iops_of(record, "precondition"));
-    let states: Vec<Value> = WAIT_STATES
-        .iter()
-        .map(|gap| {
-            let bursts: Vec<f64> = record
-                .phases
-                .iter()
-                .filter(|p| p.phase.name.starts_with(&format!("ws{gap}-burst")))
-                .filter_map(|p| iops_of(record, &p.phase.name))
-                .collect();
-            let mean =
-                (!bursts.is_empty()).then(|| bursts.iter().sum::<f64>() / bursts.len() as f64);
-            json!({
-                "idle_s": gap,
-                "burst_iops": bursts,
-                "burst_mean_iops": mean,
-                "burst_vs_steady": mean.zip(steady_iops).map(|(m, s)| m / s),
-                "baseline_iops": iops_of(record, &format!("ws{gap}-baseline")),
-            })
-        })
-        .collect();
-    json!({ "steady_state": steady, "steady_iops": steady_iops, "wait_states": states })
-}
-
-pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
-    let v = summary_json(dir, record);
+/// Per wait state: the bursts' mean IOPS, against the steady state reached in
+/// preconditioning, and the return to baseline.
+pub fn summary_text(h: &HirFigures) -> String {
     let mut out = String::new();
-    if let Some(s) = record
-        .phase("precondition")
-        .and_then(|p| p.headline.as_ref())
-        .and_then(|h| h.steady_state.as_ref())
-    {
+    if let Some(s) = &h.steady_state {
         out.push_str(&steady_line(s));
     }
     out.push_str(&format!(
         "  {:>8} {:>7} {:>12} {:>12} {:>12}\n",
         "idle", "bursts", "burst IOPS", "vs steady", "return IOPS"
     ));
-    let num = |x: &Value, f: &dyn Fn(f64) -> String| x.as_f64().map_or("-".to_string(), f);
-    for s in v["wait_states"].as_array().into_iter().flatten() {
+    let num = |x: Option<f64>, f: &dyn Fn(f64) -> String| x.map_or("-".to_string(), f);
+    for s in &h.wait_states {
         out.push_str(&format!(
             "  {:>8} {:>7} {:>12} {:>12} {:>12}\n",
-            format!("{} s", s["idle_s"]),
-            s["burst_iops"].as_array().map_or(0, |a| a.len()),
-            num(&s["burst_mean_iops"], &|x| format!("{x:.0}")),
-            num(&s["burst_vs_steady"], &|x| format!("{x:.2} ×")),
-            num(&s["baseline_iops"], &|x| format!("{x:.0}")),
+            format!("{} s", s.idle_s),
+            s.burst_iops.len(),
+            num(s.burst_mean_iops, &|x| format!("{x:.0}")),
+            num(s.burst_vs_steady, &|x| format!("{x:.2} ×")),
+            num(s.baseline_iops, &|x| format!("{x:.0}")),
         ));
     }
     out

@@ -12,7 +12,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::analysis::sweep::SweepTable;
 use crate::analysis::Figures;
@@ -21,7 +21,7 @@ use crate::workload::{Rate, MAX_RATE_IOPS};
 
 use super::phase::{Phase, PhaseKind};
 use super::{run_params, Setup};
-use crate::results::{load_experiment, write_json_atomic};
+use crate::results::write_json_atomic;
 
 /// Most points a sweep takes (each is a run directory of its own).
 pub const MAX_POINTS: usize = 64;
@@ -191,23 +191,17 @@ pub fn resolve_rate(
     Ok(params)
 }
 
-/// The sweep's table ([`crate::analysis::sweep`]), also written to `sweep.json` in the
-/// experiment directory.
-pub fn table(dir: &Path) -> anyhow::Result<SweepTable> {
-    let table = crate::analysis::sweep::table(&load_experiment(dir)?);
-    write_json_atomic(&dir.join(crate::results::sweep::FILE), &table)?;
-    Ok(table)
+/// Writes the sweep's table ([`crate::analysis::sweep`]) to `sweep.json` in the experiment
+/// directory `dir`.
+pub fn save_table(dir: &Path, table: &SweepTable) -> anyhow::Result<()> {
+    write_json_atomic(&dir.join(crate::results::sweep::FILE), table)
 }
 
-pub fn summary_json(dir: &Path) -> anyhow::Result<Value> {
-    Ok(serde_json::to_value(table(dir)?)?)
-}
-
-pub fn summary_text(dir: &Path) -> anyhow::Result<String> {
-    let table = table(dir)?;
+/// The sweep's table as text.
+pub fn summary_text(table: &SweepTable) -> String {
     let ms = |x: Option<f64>| x.map_or("-".to_string(), |m| format!("{m:.3}"));
     if table.axis == "rate" {
-        return Ok(rate_text(&table, ms));
+        return rate_text(table, ms);
     }
     let mut out = format!(
         "  {:>7} {:>9} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8}\n",
@@ -237,7 +231,7 @@ pub fn summary_text(dir: &Path) -> anyhow::Result<String> {
             ms(p.little_ms),
         ));
     }
-    Ok(out)
+    out
 }
 
 /// A rate sweep's table: the asked rate, what was delivered, latency and late issues.

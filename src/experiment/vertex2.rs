@@ -30,14 +30,6 @@ pub struct Vertex2 {
     pub pattern_bs: u64,
 }
 
-/// The phase names whose figures the summary compares, in order, with their JSON keys.
-pub const STATES: [(&str, &str); 4] = [
-    ("in-service", "in_service"),
-    ("fresh", "fresh"),
-    ("faded", "faded"),
-    ("recovered", "recovered"),
-];
-
 /// The phases, in order.
 pub fn phases(setup: &Setup, v: &Vertex2) -> Vec<Phase> {
     let w = &setup.workload;

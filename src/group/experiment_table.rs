@@ -5,7 +5,8 @@
 
 use super::experiment::{status, GroupExperiment};
 use super::table::render;
-use crate::experiment::report::summary_json;
+use crate::analysis::summary::KindFigures;
+use crate::experiment::report::summary;
 use crate::experiment::ExperimentRecord;
 use crate::results::Status;
 use crate::units::format_duration;
@@ -24,8 +25,8 @@ pub fn table(group: &GroupExperiment) -> String {
     }
 }
 
-fn figure(value: &serde_json::Value, format: impl Fn(f64) -> String) -> String {
-    value.as_f64().map_or("-".into(), format)
+fn figure(value: Option<f64>, format: impl Fn(f64) -> String) -> String {
+    value.map_or("-".into(), format)
 }
 
 fn vertex2_table(group: &GroupExperiment) -> String {
@@ -38,12 +39,13 @@ fn vertex2_table(group: &GroupExperiment) -> String {
         row[0] = m.target.clone();
         row[1] = status(m).to_string();
         if let Ok(o) = &m.result {
-            let v = summary_json(&o.dir, &o.record);
-            for (i, (_, key)) in crate::experiment::vertex2::STATES.iter().enumerate() {
-                row[2 + i] = figure(&v["states"][key]["iops"], |x| format!("{x:.0}"));
+            if let KindFigures::Vertex2(v) = summary(&o.dir, &o.record).figures {
+                for (i, (_, key)) in crate::analysis::vertex2::STATES.iter().enumerate() {
+                    row[2 + i] = figure(v.states.get(*key).map(|s| s.iops), |x| format!("{x:.0}"));
+                }
+                row[6] = figure(v.fade_pct, |x| format!("{x:.0} %"));
+                row[7] = figure(v.recovery_pct, |x| format!("{x:.0} %"));
             }
-            row[6] = figure(&v["fade_pct"], |x| format!("{x:.0} %"));
-            row[7] = figure(&v["recovery_pct"], |x| format!("{x:.0} %"));
         }
         rows.push(row);
     }

@@ -208,32 +208,26 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
         return None;
     }
     let (read, write) = (style::palette(0), style::palette(1));
-    let mut bars = Vec::new();
-    let mut first = None;
-    for phase in exp
+    let table = analysis::preset::PresetTable::of(exp);
+    let bars: Vec<Bar> = table
+        .points
+        .iter()
+        .filter(|p| p.seconds > 0.0)
+        .map(|p| Bar {
+            label: p.name.clone(),
+            value: p.mb_per_s,
+            text: format!("{:.1} MB/s · {} IOPS", p.mb_per_s, style::iops_text(p.iops)),
+            color: if p.read_pct >= 50 { read } else { write },
+        })
+        .collect();
+    if bars.is_empty() {
+        return None;
+    }
+    let run = exp
         .phases
         .iter()
         .filter(|p| p.record.phase.name != "prepare")
-    {
-        let Some(run) = &phase.run else { continue };
-        let f = Figures::of_run(run);
-        if f.seconds <= 0.0 {
-            continue;
-        }
-        first.get_or_insert(run);
-        let (iops, mb) = (f.iops, f.mb_per_s);
-        bars.push(Bar {
-            label: phase.record.phase.name.clone(),
-            value: mb,
-            text: format!("{mb:.1} MB/s · {} IOPS", style::iops_text(iops)),
-            color: if run.info.workload.read_pct >= 50 {
-                read
-            } else {
-                write
-            },
-        });
-    }
-    let run = first?;
+        .find_map(|p| p.run.as_ref())?;
     Some(BarChart {
         title: format!(
             "{} — {}",
@@ -314,12 +308,13 @@ fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
         title: format!("Write saturation (SNIA WSAT) — {}", device_name(run)),
         subtitle: workload_line(&run.info.workload),
         // A partial last round (the byte budget reached mid-round) is not a round.
-        rounds: analysis::drawn_intervals(&run.samples, run.info.workload.interval)
+        rounds: analysis::wsat::WsatFigures::of(exp)
+            .rounds
             .iter()
-            .map(|s| WsatRound {
-                t_s: s.t_end_s,
-                iops: s.iops,
-                bytes_written: s.bytes_written_total,
+            .map(|r| WsatRound {
+                t_s: r.t_end_s,
+                iops: r.iops,
+                bytes_written: r.tgbw_bytes,
             })
             .collect(),
         steady: super::run_dir::steady_window(run),

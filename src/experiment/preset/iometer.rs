@@ -6,9 +6,8 @@
 //! a request and its reply; these specifications have no reply, so a transaction is one I/O and
 //! its average time equals the average response time, as in Iometer's own results.
 
-use serde_json::{json, Value};
-
-use super::{ms, Measured, Point};
+use super::Point;
+use crate::analysis::preset::{BenchmarkFigures, PresetPoint};
 
 /// The transfer sizes of "All in one".
 pub const SIZES: [u64; 12] = [
@@ -79,23 +78,8 @@ pub fn left_out_line(left_out: &[u64], logical_block: u64) -> Option<String> {
     })
 }
 
-/// A point's figures under the names of Iometer's result file.
-pub fn figures(m: &Measured) -> Value {
-    let s = &m.summary;
-    let rt = s.lat_us.map(|l| ms(l.mean));
-    json!({
-        "iops": s.iops,
-        "read_mbps": s.read_mb_per_s,
-        "write_mbps": s.write_mb_per_s,
-        "avg_response_ms": rt,
-        "avg_read_response_ms": s.read_lat_us.map(|l| ms(l.mean)),
-        "avg_write_response_ms": s.write_lat_us.map(|l| ms(l.mean)),
-        "avg_transaction_ms": rt,
-    })
-}
-
 /// One line per access specification, with a legend for the abbreviated headers.
-pub fn table(points: &[Measured], left_out: Option<&str>) -> String {
+pub fn table(points: &[PresetPoint], left_out: Option<&str>) -> String {
     let mut out = String::from(
         "  RT = Average Response Time, RRT/WRT = of reads/of writes, TT = Average\n  Transaction Time (no replies: TT = RT), all in ms; MBps = 10^6 bytes/s\n",
     );
@@ -108,24 +92,25 @@ pub fn table(points: &[Measured], left_out: Option<&str>) -> String {
         "Access spec", "IOps", "Rd MBps", "Wr MBps", "RT", "RRT", "WRT", "TT"
     ));
     for m in points {
-        let w = &m.info.workload;
-        let f = figures(m);
-        let t = |k: &str| f[k].as_f64().map_or("-".to_string(), |v| format!("{v:.4}"));
+        let BenchmarkFigures::Iometer(f) = &m.figures else {
+            continue;
+        };
+        let t = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
         out.push_str(&format!(
             "  {:<14} {:>9.1} {:>8.2} {:>8.2} {:>7} {:>7} {:>7} {:>7}\n",
             format!(
                 "{} {} {}",
-                size_name(w.bs),
-                if w.random_pct == 100 { "rnd" } else { "seq" },
-                if w.read_pct == 100 { "read" } else { "write" }
+                size_name(m.bs),
+                if m.random() { "rnd" } else { "seq" },
+                if m.reads() { "read" } else { "write" }
             ),
-            m.summary.iops,
-            m.summary.read_mb_per_s,
-            m.summary.write_mb_per_s,
-            t("avg_response_ms"),
-            t("avg_read_response_ms"),
-            t("avg_write_response_ms"),
-            t("avg_transaction_ms"),
+            m.iops,
+            f.read_mbps,
+            f.write_mbps,
+            t(f.avg_response_ms),
+            t(f.avg_read_response_ms),
+            t(f.avg_write_response_ms),
+            t(f.avg_transaction_ms),
         ));
     }
     out

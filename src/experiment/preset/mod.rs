@@ -10,7 +10,7 @@ pub mod cdm;
 pub mod iometer;
 pub mod tiobench;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,11 +18,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::phase::{Phase, PhaseKind};
-use super::record::ExperimentRecord;
 use super::{run_params, ExperimentObserver, ExperimentOutcome, Setup};
+use crate::analysis::preset::PresetTable;
 use crate::bad_input;
-use crate::results::Status;
-use crate::results::{read_info, RunInfo};
 use crate::run::WorkloadSpec;
 use crate::units::{format_bytes, format_duration};
 
@@ -250,119 +248,24 @@ pub fn is_preset(name: &str) -> bool {
     crate::results::ExperimentKind::from(name).is_preset()
 }
 
-/// A finished point: its phase name, its run.json and where it is.
-pub struct Measured {
-    pub name: String,
-    pub dir: PathBuf,
-    pub info: RunInfo,
-    pub summary: crate::results::Summary,
-}
-
-/// The points measured so far (the preparation write apart), from their run directories.
-pub fn measured(dir: &Path, record: &ExperimentRecord) -> (Option<Measured>, Vec<Measured>) {
-    let mut prepare = None;
-    let mut points = Vec::new();
-    for p in record
-        .phases
-        .iter()
-        .filter(|p| p.status == Status::Completed)
-    {
-        let Some(sub) = p.dir.as_ref().map(|d| dir.join(d)) else {
-            continue;
-        };
-        let Ok(info) = read_info(&sub) else { continue };
-        let Some(summary) = info.summary.clone() else {
-            continue;
-        };
-        let m = Measured {
-            name: p.phase.name.clone(),
-            dir: sub,
-            info,
-            summary,
-        };
-        if m.name == "prepare" {
-            prepare = Some(m);
-        } else {
-            points.push(m);
-        }
-    }
-    (prepare, points)
-}
-
-/// What every point's JSON holds: its access specification as run.json recorded it.
-pub fn point_json(m: &Measured) -> Value {
-    let w = &m.info.workload;
-    json!({
-        "name": m.name,
-        "bs": w.bs,
-        "qd": w.qd,
-        "read_pct": w.read_pct,
-        "random_pct": w.random_pct,
-        "engine": m.info.engine,
-        "seconds": m.summary.seconds,
-        "ops": m.summary.ops,
-        "bytes": m.summary.bytes,
-        "run_dir": m.dir.display().to_string(),
-    })
-}
-
-/// The summary as JSON: the preset's settings, the preparation write and every point.
-pub fn summary_json(dir: &Path, record: &ExperimentRecord) -> Value {
-    let (prepare, points) = measured(dir, record);
-    let figures = |m: &Measured| match Preset::from_name(record.name.as_str()) {
-        Some(Preset::Cdm) => cdm::figures(m),
-        Some(Preset::Tiobench) => tiobench::figures(m),
-        _ => iometer::figures(m),
-    };
-    let points: Vec<Value> = points
-        .iter()
-        .map(|m| {
-            let mut v = point_json(m);
-            if let (Some(o), Value::Object(f)) = (v.as_object_mut(), figures(m)) {
-                o.extend(f);
-            }
-            v
-        })
-        .collect();
-    json!({
-        "preset": record.name,
-        "span": record.settings["span"],
-        "point_duration_s": record.settings["point_duration_s"],
-        "left_out": record.settings["left_out"],
-        "prepare": prepare.map(|m| json!({
-            "bytes": m.summary.bytes,
-            "seconds": m.summary.seconds,
-            "mb_per_s": m.summary.mb_per_s,
-            "run_dir": m.dir.display().to_string(),
-        })),
-        "points": points,
-    })
-}
-
 /// The preset's table in the benchmark's own terms, for an 80-column terminal.
-pub fn summary_text(dir: &Path, record: &ExperimentRecord) -> String {
-    let (prepare, points) = measured(dir, record);
-    let span = record.settings["span"].as_u64().unwrap_or(0);
-    let duration = record.settings["point_duration_s"].as_f64().unwrap_or(0.0);
-    let mut out = match Preset::from_name(record.name.as_str()) {
-        Some(Preset::Cdm) => cdm::table(&points, span, duration),
-        Some(Preset::Tiobench) => tiobench::table(&points, span),
-        _ => iometer::table(&points, record.settings["left_out"].as_str()),
+pub fn summary_text(table: &PresetTable) -> String {
+    let span = table.span.unwrap_or(0);
+    let duration = table.point_duration_s.unwrap_or(0.0);
+    let mut out = match Preset::from_name(&table.preset) {
+        Some(Preset::Cdm) => cdm::table(&table.points, span, duration),
+        Some(Preset::Tiobench) => tiobench::table(&table.points, span),
+        _ => iometer::table(&table.points, table.left_out.as_deref()),
     };
-    if let Some(m) = prepare {
+    if let Some(m) = &table.prepare {
         out.push_str(&format!(
             "  Prepared: the first {} written sequentially at {:.1} MB/s in {}\n",
-            format_bytes(m.summary.bytes),
-            m.summary.mb_per_s,
-            format_duration(Duration::from_secs_f64(m.summary.seconds.max(0.0)))
+            format_bytes(m.bytes),
+            m.mb_per_s,
+            format_duration(Duration::from_secs_f64(m.seconds.max(0.0)))
         ));
     }
     out
-}
-
-/// Milliseconds from microseconds.
-fn ms(us: f64) -> f64 {
-    us / 1000.0
 }
 
 #[cfg(test)]
