@@ -94,3 +94,71 @@ impl HirFigures {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A phase named `name` with `status` and, when given, a headline of `iops`.
+    fn phase(name: &str, status: &str, iops: Option<f64>) -> serde_json::Value {
+        serde_json::json!({
+            "name": name, "kind": "idle", "params": {"seconds": 1.0}, "status": status,
+            "started_utc": null, "ended_utc": null, "dir": null, "error": null,
+            "headline": iops.map(|i| serde_json::json!({"iops": i, "seconds": 5.0})),
+        })
+    }
+
+    fn record(phases: Vec<serde_json::Value>) -> ExperimentRecord {
+        serde_json::from_value(serde_json::json!({
+            "name": "hir", "options": {"destroy_data": null, "force": false, "size": null, "engine": null,
+                "ss_round_s": 60.0, "checkpoint_s": null},
+            "settings": {}, "status": "completed", "phases": phases,
+        }))
+        .unwrap()
+    }
+
+    /// Steady at 1000 IOPS; after 5 s idle two bursts of 3000 and 2000 (a third failed and does
+    /// not count) and a return of 1200; after 10 s idle one burst of 4000 and no return yet.
+    #[test]
+    fn each_wait_state_is_its_completed_bursts_mean_over_steady_and_its_return() {
+        let mut pre = phase("precondition", "completed", Some(900.0));
+        pre["headline"]["steady_state"] = serde_json::json!({"reached": true, "at_s": 60.0,
+            "bytes_written": 1, "drive_fills": 0.1, "iops": 1000.0, "rounds": 5});
+        let r = record(vec![
+            pre,
+            phase("ws5-idle1", "completed", Some(0.0)),
+            phase("ws5-burst1", "completed", Some(3000.0)),
+            phase("ws5-idle2", "completed", Some(0.0)),
+            phase("ws5-burst2", "completed", Some(2000.0)),
+            phase("ws5-burst3", "failed", Some(9000.0)),
+            phase("ws5-baseline", "completed", Some(1200.0)),
+            phase("ws10-idle1", "completed", Some(0.0)),
+            phase("ws10-burst1", "completed", Some(4000.0)),
+            phase("ws10-baseline", "pending", None),
+        ]);
+        let h = HirFigures::of(&r);
+        assert_eq!(h.steady_iops, Some(1000.0));
+        assert_eq!(h.wait_states.len(), 2);
+        let (five, ten) = (&h.wait_states[0], &h.wait_states[1]);
+        assert_eq!((five.idle_s, ten.idle_s), (5, 10));
+        assert_eq!(five.burst_iops, vec![3000.0, 2000.0]);
+        assert_eq!(five.burst_mean_iops, Some(2500.0));
+        assert_eq!(five.burst_vs_steady, Some(2.5));
+        assert_eq!(five.baseline_iops, Some(1200.0));
+        assert_eq!(ten.burst_iops, vec![4000.0]);
+        assert_eq!(ten.burst_vs_steady, Some(4.0));
+        assert_eq!(ten.baseline_iops, None);
+    }
+
+    /// Without a steady state the preconditioning's whole-phase IOPS is the reference.
+    #[test]
+    fn without_a_steady_state_bursts_compare_with_the_whole_preconditioning() {
+        let r = record(vec![
+            phase("precondition", "completed", Some(800.0)),
+            phase("ws5-burst1", "completed", Some(1200.0)),
+        ]);
+        let h = HirFigures::of(&r);
+        assert_eq!(h.steady_iops, Some(800.0));
+        assert_eq!(h.wait_states[0].burst_vs_steady, Some(1.5));
+    }
+}

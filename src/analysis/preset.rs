@@ -233,3 +233,110 @@ impl PresetTable {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{Command, RunInfo, TargetRecord};
+    use crate::stats::IntervalStats;
+
+    /// A point at 4 threads in 2 s with 0.5 s of CPU: 900 writes at 1 ms, 70 reads at 3 s and
+    /// 30 writes at 12 s, 4 KiB each.
+    fn point() -> Run {
+        let mut total = IntervalStats::default();
+        total.write.record_n(900, 900 * 4096, 1_000_000);
+        total.read.record_n(70, 70 * 4096, 3_000_000_000);
+        total.write.record_n(30, 30 * 4096, 12_000_000_000);
+        let target = TargetRecord {
+            path: "t".into(),
+            identity: Default::default(),
+        };
+        let workload = crate::workload::Workload {
+            qd: 4,
+            ..Default::default()
+        };
+        let mut info = RunInfo::started(Command::Measure, target, workload, "threads", None);
+        info.summary = Some(Summary::new(&total, 2.0, 0.5, 2.0, "threads"));
+        Run {
+            dir: "p".into(),
+            info,
+            samples: Vec::new(),
+        }
+    }
+
+    fn near(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol * b.abs()
+    }
+
+    /// MB/s (what the bars chart draws) counts 10^6 bytes: 4 096 000 bytes in 2 s.
+    #[test]
+    fn a_points_rate_is_in_millions_of_bytes_per_second() {
+        let p = PresetPoint::of(Benchmark::Cdm, "rnd4k-q4t1-write", &point()).unwrap();
+        assert!(near(p.mb_per_s, 2.048, 1e-9), "{}", p.mb_per_s);
+        assert!(near(p.iops, 500.0, 1e-9), "{}", p.iops);
+        let BenchmarkFigures::Cdm(f) = p.figures else {
+            panic!("{:?}", p.figures)
+        };
+        let mean_us = (900.0 * 1e3 + 70.0 * 3e6 + 30.0 * 12e6) / 1000.0;
+        assert!(near(f.lat_us.unwrap(), mean_us, 0.01), "{:?}", f.lat_us);
+    }
+
+    /// tiobench's columns from distinct inputs: 10 % of I/Os over 2 s, 3 % over 10 s, CPU
+    /// 0.5 s in 2 s is 25 %, efficiency 2.048 MB/s ÷ 0.25.
+    #[test]
+    fn tiobench_columns_are_each_their_own_figure() {
+        let run = point();
+        let BenchmarkFigures::Tiobench(f) = BenchmarkFigures::of(
+            Benchmark::Tiobench,
+            &run,
+            run.info.summary.as_ref().unwrap(),
+        ) else {
+            panic!("not tiobench's figures")
+        };
+        assert_eq!(f.threads, 4);
+        assert!(near(f.pct_over_2s, 10.0, 1e-9), "{}", f.pct_over_2s);
+        assert!(near(f.pct_over_10s, 3.0, 1e-9), "{}", f.pct_over_10s);
+        assert!(near(f.cpu_pct, 25.0, 1e-9), "{}", f.cpu_pct);
+        assert!(near(f.rate_mb_per_s, 2.048, 1e-9));
+        assert!(near(f.cpu_eff.unwrap(), 8.192, 1e-9), "{:?}", f.cpu_eff);
+        let mean_ms = (900.0 * 1.0 + 70.0 * 3e3 + 30.0 * 12e3) / 1000.0;
+        assert!(
+            near(f.avg_lat_ms.unwrap(), mean_ms, 0.01),
+            "{:?}",
+            f.avg_lat_ms
+        );
+        assert!(
+            near(f.max_lat_ms.unwrap(), 12_000.0, 0.01),
+            "{:?}",
+            f.max_lat_ms
+        );
+    }
+
+    /// Iometer's MBps per direction (10^6 bytes) and response times in ms, reads and writes
+    /// apart; a transaction is one I/O.
+    #[test]
+    fn iometer_columns_split_reads_and_writes_in_ms() {
+        let run = point();
+        let BenchmarkFigures::Iometer(f) =
+            BenchmarkFigures::of(Benchmark::Iometer, &run, run.info.summary.as_ref().unwrap())
+        else {
+            panic!("not Iometer's figures")
+        };
+        assert!(
+            near(f.read_mbps, 70.0 * 4096.0 / 2e6, 1e-9),
+            "{}",
+            f.read_mbps
+        );
+        assert!(
+            near(f.write_mbps, 930.0 * 4096.0 / 2e6, 1e-9),
+            "{}",
+            f.write_mbps
+        );
+        assert!(near(f.avg_read_response_ms.unwrap(), 3000.0, 0.01));
+        let write_ms = (900.0 * 1.0 + 30.0 * 12e3) / 930.0;
+        assert!(near(f.avg_write_response_ms.unwrap(), write_ms, 0.01));
+        assert_eq!(f.avg_transaction_ms, f.avg_response_ms);
+        let all_ms = (900.0 * 1.0 + 70.0 * 3e3 + 30.0 * 12e3) / 1000.0;
+        assert!(near(f.avg_response_ms.unwrap(), all_ms, 0.01));
+    }
+}

@@ -74,3 +74,84 @@ impl WsatFigures {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{Command, LoadedPhase, Run, RunInfo, TargetRecord};
+    use crate::stats::IntervalStats;
+
+    /// A 60 s round from `t` of `ops` 4 KiB writes, after `before` bytes.
+    fn round(i: u64, t: f64, len: f64, ops: u64, before: u64) -> Sample {
+        let mut stats = IntervalStats::new();
+        stats.write.record_n(ops, ops * 4096, 1_000_000);
+        Sample::new(i, t, t + len, &stats, before)
+    }
+
+    /// A WSAT experiment on a 1 GB drive whose `wsat` phase has `samples`.
+    fn experiment(samples: Vec<Sample>) -> Experiment {
+        let record: crate::results::ExperimentRecord = serde_json::from_value(serde_json::json!({
+            "name": "wsat", "identity": {"kind": "sim", "size_bytes": 1_000_000_000u64},
+            "options": {"destroy_data": null, "force": false, "size": null, "engine": null,
+                "ss_round_s": 60.0, "checkpoint_s": null}, "settings": {}, "status": "completed",
+            "phases": [{"name": "wsat", "kind": "idle", "params": {"seconds": 1.0},
+                "status": "completed", "started_utc": null, "ended_utc": null, "dir": "02-wsat",
+                "headline": null, "error": null}],
+        }))
+        .unwrap();
+        let target = TargetRecord {
+            path: "t".into(),
+            identity: Default::default(),
+        };
+        let info = RunInfo::started(Command::Soak, target, Default::default(), "sim", None);
+        Experiment {
+            dir: "e".into(),
+            name: record.name.clone(),
+            phases: vec![LoadedPhase {
+                record: record.phases[0].clone(),
+                run: Some(Run {
+                    dir: "e/02-wsat".into(),
+                    info,
+                    samples,
+                }),
+                erase: None,
+            }],
+            record,
+        }
+    }
+
+    /// Three rounds of 60 s and a partial 15 s one: each round's IOPS is its own, TGBW the bytes
+    /// written by its end, drive fills TGBW over the 1 GB capacity; the partial one stands apart.
+    #[test]
+    fn rounds_are_the_full_samples_with_host_bytes_over_capacity() {
+        let mb = 4096 * 61_035; // 250 MB less a little, per round of 61 035 writes
+        let w = WsatFigures::of(&experiment(vec![
+            round(0, 0.0, 60.0, 61_035, 0),
+            round(1, 60.0, 60.0, 30_000, mb),
+            round(2, 120.0, 60.0, 12_000, 4096 * 91_035),
+            round(3, 180.0, 15.0, 6_000, 4096 * 103_035),
+        ]));
+        assert_eq!(w.rounds.len(), 3);
+        let r = &w.rounds[1];
+        assert_eq!((r.index, r.t_end_s, r.seconds), (1, 120.0, 60.0));
+        assert!((r.iops - 500.0).abs() < 1e-9, "{}", r.iops);
+        assert_eq!(r.tgbw_bytes, 4096 * 91_035);
+        assert!((r.drive_fills - 4096.0 * 91_035.0 / 1e9).abs() < 1e-12);
+        assert!((w.rounds[2].iops - 200.0).abs() < 1e-9);
+        let p = w.partial_round.as_ref().unwrap();
+        assert_eq!((p.index, p.seconds), (3, 15.0));
+        assert!((p.iops - 400.0).abs() < 1e-9);
+        assert_eq!(p.tgbw_bytes, 4096 * 109_035);
+    }
+
+    /// A phase that ended on a round's edge has no partial round.
+    #[test]
+    fn a_run_that_ends_on_a_round_edge_has_no_partial_round() {
+        let w = WsatFigures::of(&experiment(vec![
+            round(0, 0.0, 60.0, 600, 0),
+            round(1, 60.0, 60.0, 600, 4096 * 600),
+        ]));
+        assert_eq!(w.rounds.len(), 2);
+        assert_eq!(w.partial_round, None);
+    }
+}
