@@ -97,3 +97,28 @@ impl ExperimentStates {
         self.recovery.map(|r| r.loss_pct().max(0.0))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(iops_of_fresh: Option<(f64, f64)>) -> StateFigure {
+        StateFigure {
+            name: "s".into(),
+            figures: Figures::default(),
+            of_fresh: iops_of_fresh.and_then(|(fresh, s)| FadeRatio::new(fresh, s)),
+            phase_index: 0,
+        }
+    }
+
+    /// 800 IOPS against a fresh 1000 is −20 %, 1200 is +20 %; no fresh, no figure.
+    #[test]
+    fn vs_fresh_is_negative_when_slower_and_positive_when_faster() {
+        let slower = state(Some((1000.0, 800.0))).vs_fresh_pct().unwrap();
+        let faster = state(Some((1000.0, 1200.0))).vs_fresh_pct().unwrap();
+        assert!((slower + 20.0).abs() < 1e-9, "{slower}");
+        assert!((faster - 20.0).abs() < 1e-9, "{faster}");
+        assert_eq!(state(None).vs_fresh_pct(), None);
+        assert_eq!(state(Some((0.0, 500.0))).vs_fresh_pct(), None);
+    }
+}

@@ -354,16 +354,19 @@ fn execute(
     if let Some(drive) = &drive_after {
         observer.drive_after(drive);
     }
-    let summary = swept.sustained.unwrap_or_else(|| {
-        crate::results::Summary::new(&IntervalStats::new(), 0.0, 0.0, 0.0, engine)
-    });
+    // The sustained point's summary and histograms are the SLOG run's own, as its samples are.
+    let (summary, sustained_dir) = match swept.sustained {
+        Some(s) => (s.summary, Some(s.dir)),
+        None => (
+            crate::results::Summary::new(&IntervalStats::new(), 0.0, 0.0, 0.0, engine),
+            None,
+        ),
+    };
     info.status = Status::of_end(&end);
     info.ended_utc = Some(utc_now());
     info.end = Some(end.clone());
     info.summary = Some(summary);
-    // The sustained point's histograms are the SLOG run's own, as its samples are.
-    if let Some(latency) = swept
-        .sustained_dir
+    if let Some(latency) = sustained_dir
         .as_deref()
         .map(crate::results::LatencyRecord::load)
         .transpose()?

@@ -96,13 +96,17 @@ pub struct Points<'a> {
     pub interrupt: &'a Arc<AtomicBool>,
 }
 
-/// What a plan measured: its table, how it ended, and the sustained point's summary.
+/// What a plan measured: its table, how it ended, and the sustained point's run.
 pub struct Swept {
     pub measured: Measured,
     pub end: RunEnd,
-    pub sustained: Option<Summary>,
-    /// The sustained point's run directory.
-    pub sustained_dir: Option<std::path::PathBuf>,
+    pub sustained: Option<SustainedRun>,
+}
+
+/// The sustained point as a run: its whole-run summary and its run directory.
+pub struct SustainedRun {
+    pub summary: Summary,
+    pub dir: std::path::PathBuf,
 }
 
 /// Runs the plan, each point a run of the run pipeline ([`crate::run::run_on`]) in sync mode:
@@ -119,7 +123,6 @@ pub fn run(
         measured: Measured::default(),
         end: RunEnd::Completed,
         sustained: None,
-        sustained_dir: None,
     };
     let lb = points.engine.writer().logical_block();
     let size = points.engine.writer().size();
@@ -165,8 +168,10 @@ pub fn run(
             Slot::Concurrency => out.measured.concurrency.push(point),
             Slot::Sustained => {
                 out.measured.sustained = Some(point);
-                out.sustained = Some(outcome.summary);
-                out.sustained_dir = Some(outcome.dir.clone());
+                out.sustained = Some(SustainedRun {
+                    summary: outcome.summary,
+                    dir: outcome.dir.clone(),
+                });
             }
         }
         if outcome.end != RunEnd::Completed {

@@ -364,6 +364,31 @@ mod tests {
         assert_eq!(st.iops, Some(500.0));
     }
 
+    /// 4 s samples with 10 s rounds: the samples 8–12, 28–32, 48–52 s straddle a round's edge
+    /// and belong to the round their midpoint is in (the later one). They run at 1100 IOPS, the
+    /// others at 1000, so rounds 1 and 3 are (4 × 1100 + 8 × 1000) / 12 s and the first window
+    /// (rounds 0–4) averages 1013.3 IOPS; a sample put in the round it starts or ends in gives
+    /// 1020.
+    #[test]
+    fn samples_that_straddle_a_round_edge_count_in_their_midpoints_round() {
+        let straddles = |i: usize| i % 5 == 2;
+        let mut s = series((0..15).map(|i| if straddles(i) { 1100.0 } else { 1000.0 }));
+        let mut total = 0;
+        for (i, x) in s.iter_mut().enumerate() {
+            x.t_start_s = i as f64 * 4.0;
+            x.t_end_s = x.t_start_s + 4.0;
+            x.ops = if straddles(i) { 4400 } else { 4000 };
+            total += x.ops * 4096;
+            x.bytes_written_total = total;
+        }
+        let st = detect(&s, ten_second_rounds(), 0);
+        assert!(st.reached, "{st:?}");
+        assert_eq!(st.at_s, Some(50.0));
+        let expected = (3.0 * 1000.0 + 2.0 * (4.0 * 1100.0 + 8.0 * 1000.0) / 12.0) / 5.0;
+        let iops = st.iops.unwrap();
+        assert!((iops - expected).abs() < 1e-6, "{iops} against {expected}");
+    }
+
     #[test]
     fn the_tracker_reports_the_moment_it_becomes_steady() {
         let s = series(std::iter::repeat_n(700.0, 80));
