@@ -8,6 +8,7 @@ pub mod experiment;
 pub mod fade;
 pub mod latency;
 pub mod predict;
+pub mod prediction;
 pub mod run;
 pub mod slog;
 pub mod sweep;
