@@ -373,8 +373,14 @@ mod tests {
         // rounds after the span was written (not five rounds after the start).
         let samples = flat(150);
         let (t, bytes) = snia_pass(&samples, &curve, &setting, 1e-3).expect("a pass");
-        assert!(bytes > setting.span && t >= 1000.0 + 300.0, "{t} s, {bytes} B");
-        assert!(t < 1500.0, "predicted after the last sample although it passed: {t}");
+        assert!(
+            bytes > setting.span && t >= 1000.0 + 300.0,
+            "{t} s, {bytes} B"
+        );
+        assert!(
+            t < 1500.0,
+            "predicted after the last sample although it passed: {t}"
+        );
         // Half the span measured: the pass predicted comes after the span was written.
         let (t, bytes) = snia_pass(&flat(50), &curve, &setting, 1e-3).expect("a pass");
         assert!(bytes > setting.span && t >= 1300.0, "{t} s, {bytes} B");
