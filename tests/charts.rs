@@ -5,8 +5,8 @@ use std::path::Path;
 
 use ssdfade::plot::{
     Bar, BarChart, Chart, CompareChart, CompareRun, Event, FadeChart, FadePoint, Format, HirChart,
-    HirPoint, LatencyChart, LatencyPoint, Phase, State, SteadyWindow, SweepChart, SweepPoint,
-    WsatChart, WsatRound, SIZE,
+    HirPoint, LatencyChart, LatencyPoint, Phase, Predicted, State, SteadyWindow, SweepChart,
+    SweepPoint, WsatChart, WsatRound, SIZE,
 };
 
 /// An RGB picture read back from a PNG file.
@@ -148,6 +148,7 @@ fn fade_chart_draws_phases_events_states_and_steady_window() {
             end_s: 5500.0,
             iops: 960.0,
         }),
+        prediction: None,
     };
     let picture = check(&chart, "Fade — test drive");
     // The erase marker is a purple vertical line (never a percentile's red or orange); the
@@ -164,6 +165,44 @@ fn fade_chart_draws_phases_events_states_and_steady_window() {
         green > 2000,
         "steady-state band missing ({green} green pixels)"
     );
+}
+
+#[test]
+fn fade_chart_draws_the_prediction_dashed_from_where_it_was_made() {
+    let plain = FadeChart {
+        title: "Fade — predicted".into(),
+        interval_s: 10.0,
+        points: fade_points(600),
+        drive_bytes: Some(60_000_000_000),
+        ..Default::default()
+    };
+    let predicted = FadeChart {
+        prediction: Some(Predicted {
+            iops: 3000.0,
+            low: 2500.0,
+            high: 3500.0,
+            from_s: 3000.0,
+        }),
+        ..plain.clone()
+    };
+    // Black dashes, on both panels, only after the prediction was made (the right half:
+    // 3000 s of 6000 s), far above the data (about 1000 IOPS).
+    let black = |p: (u8, u8, u8)| (p.0 as u32 + p.1 as u32 + p.2 as u32) < 60;
+    let (before, after) = (
+        check(&plain, "Fade — predicted"),
+        check(&predicted, "Fade — predicted"),
+    );
+    let right = |pic: &Picture| pic.count(950..1500, 100..880, black);
+    let left = |pic: &Picture| pic.count(200..700, 100..880, black);
+    assert!(
+        right(&after) > right(&before) + 1000,
+        "no dashed prediction: {} black pixels against {}",
+        right(&after),
+        right(&before)
+    );
+    assert_eq!(left(&after), left(&before), "drawn before it was made");
+    let svg = predicted.svg().unwrap();
+    assert!(svg.contains("predicted 3000 (2500–3500)"), "label missing");
 }
 
 #[test]

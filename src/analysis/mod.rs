@@ -9,6 +9,7 @@ pub mod fade;
 pub mod hir;
 pub mod latency;
 pub mod predict;
+pub mod prediction;
 pub mod preset;
 pub mod run;
 pub mod slog;

@@ -3,14 +3,15 @@
 //! A small greedy-GC flash model (uniform random writes over the span at its α, after the fast
 //! preconditioning when the run had one) gives the write amplification as a function of the
 //! span-writes done: flat until the flash is full, then rising to its steady value. The drive's
-//! time per write is taken as affine in the write amplification, `1/IOPS = a + b·WA`, and `a`,
-//! `b` are fitted to the measured samples since the cliff (bins of 2 % of a span-write). The
-//! steady IOPS is `1/(a + b·WA∞)`; its interval is twice the fit's standard error there plus a
-//! model allowance that shrinks as the measured WA approaches WA∞. SNIA's pass is predicted by
-//! running the fitted curve forward in rounds and applying the test to it.
+//! time per write is taken as proportional to the write amplification, `1/IOPS = b·WA` (each
+//! host write costs its own program and garbage collection's copies), and `b` is fitted to the
+//! measured samples since the cliff (bins of 2 % of a span-write). The steady IOPS is
+//! `1/(b·WA∞)`; its interval is twice the fit's standard error plus a model allowance that
+//! shrinks as the measured WA approaches WA∞. SNIA's pass is predicted by feeding the measured
+//! samples, then the fitted curve run forward, to the run's own steady-state tracker.
 
 use crate::results::Prediction;
-use crate::stats::steady::{evaluate, Criteria, Round};
+use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::stats::Sample;
 use crate::workload::precondition::{Fast, Plan};
 
@@ -22,9 +23,11 @@ const MODEL_RESERVE: usize = 2;
 /// Span-writes the model runs, and its curve's step.
 const MODEL_FILLS: f64 = 14.0;
 const STEP: f64 = 0.02;
+/// Steps either side the curve is averaged over.
+const SMOOTH: usize = 5;
 /// Model allowance: a floor, and a share of the WA still to come.
 const FLOOR_PCT: f64 = 2.0;
-const AHEAD_SHARE: f64 = 0.5;
+const AHEAD_SHARE: f64 = 0.4;
 
 /// Write amplification per step of host writes (in span-writes) of the model drive.
 #[derive(Clone, Debug)]
@@ -79,10 +82,22 @@ pub fn wa_curve(alpha: f64, fast: bool) -> WaCurve {
     // The plan's own writes are the curve's first part: WA 1 while the flash fills.
     let lead = (host_before as f64 / f64::from(user) / STEP).round() as usize;
     let mut curve = vec![1.0; lead];
-    curve.extend(wa);
+    curve.extend(smooth(&wa));
     let tail = (2.0 / STEP) as usize;
     let steady = curve[curve.len() - tail..].iter().sum::<f64>() / tail as f64;
     WaCurve { wa: curve, steady }
+}
+
+/// The curve averaged over ±`SMOOTH` steps from its first rise on: the model counts
+/// garbage collection a whole victim block at a time, a few blocks per step.
+fn smooth(wa: &[f64]) -> Vec<f64> {
+    let lead = wa.iter().position(|&w| w > 1.0).unwrap_or(wa.len());
+    let mut out = wa[..lead].to_vec();
+    out.extend((lead..wa.len()).map(|i| {
+        let part = &wa[i.saturating_sub(SMOOTH).max(lead)..(i + SMOOTH + 1).min(wa.len())];
+        part.iter().sum::<f64>() / part.len() as f64
+    }));
+    out
 }
 
 /// A page-mapped greedy FTL without time: enough to count GC copies.
@@ -196,7 +211,7 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
     let ahead = ((wa_inf - fit.wa_now) / wa_inf).abs();
     let half_pct = 200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead;
     let iops = 1.0 / fit.y_inf;
-    let (steady_at_s, steady_at_bytes) = snia_pass(samples, curve, s, fit.a, fit.b)?;
+    let pass = snia_pass(samples, curve, s, fit.b);
     Some(Prediction {
         iops,
         low: iops / (1.0 + half_pct / 100.0),
@@ -204,10 +219,11 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
         half_width_pct: half_pct,
         write_amplification: wa_inf,
         span_alpha: s.span_alpha,
-        steady_at_s,
-        steady_at_bytes,
+        steady_at_s: pass.map(|p| p.0),
+        steady_at_bytes: pass.map(|p| p.1),
         made_at_s: last.t_end_s,
         made_at_bytes: last.bytes_written_total,
+        first_made_at_s: None,
     })
 }
 
@@ -241,9 +257,8 @@ fn bins(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Vec<(f64, f6
     (out.len() >= 5).then_some(out)
 }
 
-/// The fit of `1/IOPS = a + b·WA` to bins, and its value and standard error at `wa_inf`.
+/// The fit of `1/IOPS = b·WA` to bins, and its value and standard error at `wa_inf`.
 struct Fit {
-    a: f64,
     b: f64,
     y_inf: f64,
     se: f64,
@@ -252,85 +267,63 @@ struct Fit {
 
 fn fit(bins: &[(f64, f64)], wa_inf: f64) -> Option<Fit> {
     let n = bins.len() as f64;
-    let wbar = bins.iter().map(|b| b.0).sum::<f64>() / n;
-    let ybar = bins.iter().map(|b| b.1).sum::<f64>() / n;
-    let sxx: f64 = bins.iter().map(|b| (b.0 - wbar).powi(2)).sum();
-    let sxy: f64 = bins.iter().map(|b| (b.0 - wbar) * (b.1 - ybar)).sum();
-    // Too little spread of WA to tell a from b (flat, as after fast preconditioning): the
-    // steady cost is the measured one, where the model says it is flat.
-    let (a, b) = if sxx > 1e-4 * n {
-        let b = (sxy / sxx).max(0.0);
-        (ybar - b * wbar, b)
-    } else {
-        (ybar, 0.0)
-    };
-    let y_inf = (a + b * wa_inf).max(1e-12);
-    let resid = bins
-        .iter()
-        .map(|p| (p.1 - a - b * p.0).powi(2))
-        .sum::<f64>()
-        / (n - 2.0).max(1.0);
-    let lever = if sxx > 0.0 {
-        (wa_inf - wbar).powi(2) / sxx
-    } else {
-        0.0
-    };
-    (ybar > 0.0).then(|| Fit {
-        a,
+    // Least squares through the origin: every host write costs its own program and GC's
+    // copies, so its time is proportional to the write amplification.
+    let sww: f64 = bins.iter().map(|p| p.0 * p.0).sum();
+    let swy: f64 = bins.iter().map(|p| p.0 * p.1).sum();
+    let b = swy / sww.max(f64::MIN_POSITIVE);
+    // The spread of the cost per unit of WA, relative: the fit's standard error.
+    let ratios = bins.iter().map(|p| p.1 / p.0 / b);
+    let var = ratios.map(|r| (r - 1.0).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (b > 0.0 && b.is_finite()).then(|| Fit {
         b,
-        y_inf,
-        se: (resid * (1.0 / n + lever)).sqrt(),
+        y_inf: b * wa_inf,
+        se: b * wa_inf * (var / n).sqrt(),
         wa_now: bins.last().expect("bins").0,
     })
 }
 
-/// Runs the fitted curve forward from the last sample in SNIA rounds and returns when a
-/// window of them first passes (at most `MODEL_FILLS` span-writes ahead).
-#[allow(clippy::type_complexity)]
-fn snia_pass(
-    samples: &[Sample],
-    curve: &WaCurve,
-    s: &Setting,
-    a: f64,
-    b: f64,
-) -> Option<(Option<f64>, Option<u64>)> {
+/// When SNIA's test passes under the rule the run applies (`run::` no round before the span
+/// was written once, nor before the fast plan is done): the measured samples go through the
+/// same tracker, then the fitted curve runs on from the last sample in tenths of a round,
+/// until a window passes (at most `MODEL_FILLS` span-writes ahead). A pass already measured
+/// is the answer.
+fn snia_pass(samples: &[Sample], curve: &WaCurve, s: &Setting, b: f64) -> Option<Pass> {
     let last = samples.last()?;
     let span = s.span.max(1) as f64;
+    let after = s.fast.map_or(0, |f| f.bytes).max(s.span);
+    let mut tracker = SteadyTracker::new(s.criteria, 0).after_bytes(after);
+    let passed = |t: &SteadyTracker| {
+        let st = t.state();
+        st.at_s.zip(st.bytes_written).filter(|_| st.reached)
+    };
+    for x in samples {
+        tracker.push(x);
+    }
+    if let Some(p) = passed(&tracker) {
+        return Some(p);
+    }
     let bytes_per_op = last
         .write
         .as_ref()
         .filter(|w| w.ops > 0)
         .map_or(4096.0, |w| w.bytes as f64 / w.ops as f64);
-    let round = s.criteria.round_s;
-    let mut t = (last.t_end_s / round).ceil() * round;
-    let mut bytes = last.bytes_written_total as f64;
-    let mut rounds: Vec<Round> = Vec::new();
-    let limit = MODEL_FILLS * span;
+    let dt = s.criteria.round_s / 10.0;
+    let (mut t, mut bytes) = (last.t_end_s, last.bytes_written_total as f64);
+    let limit = bytes + MODEL_FILLS * span;
     while bytes < limit {
-        // One round in ten steps along the curve.
-        let (mut ops, dt) = (0.0, round / 10.0);
-        for _ in 0..10 {
-            let iops = 1.0 / (a + b * curve.at(bytes / span)).max(1e-12);
-            ops += iops * dt;
-            bytes += iops * dt * bytes_per_op;
+        let ops = (dt / (b * curve.at(bytes / span)).max(1e-12)).round();
+        let next = bytes + ops * bytes_per_op;
+        if tracker.push_interval(t..t + dt, ops as u64, bytes as u64, next as u64) {
+            return passed(&tracker);
         }
-        rounds.push(Round {
-            start_s: t,
-            end_s: t + round,
-            iops: ops / round,
-            bytes_written_total: bytes as u64,
-        });
-        t += round;
-        let k = s.criteria.window_rounds;
-        if rounds.len() >= k {
-            let w = evaluate(&rounds[rounds.len() - k..]);
-            if w.range_pct <= s.criteria.max_range_pct && w.slope_pct <= s.criteria.max_slope_pct {
-                return Some((Some(t), Some(bytes as u64)));
-            }
-        }
+        (t, bytes) = (t + dt, next);
     }
-    Some((None, None))
+    None
 }
+
+/// When SNIA's test passes: seconds and bytes since the run started.
+type Pass = (f64, u64);
 
 #[cfg(test)]
 mod tests {
@@ -348,6 +341,49 @@ mod tests {
             "model {} theory {theory}",
             c.steady
         );
+    }
+
+    /// `n` samples of 10 s at 1000 writes of 4 KiB per second.
+    fn flat(n: u64) -> Vec<Sample> {
+        (0..n)
+            .map(|i| {
+                serde_json::from_value(serde_json::json!({
+                    "index": i, "t_start_s": i as f64 * 10.0, "t_end_s": (i + 1) as f64 * 10.0,
+                    "ops": 10_000, "bytes": 40_960_000, "iops": 1000.0, "mb_per_s": 4.096,
+                    "lat_us": null, "errors": 0, "bytes_written_total": (i + 1) * 40_960_000,
+                    "write": {"ops": 10_000, "bytes": 40_960_000, "iops": 1000.0,
+                              "mb_per_s": 4.096, "lat_us": null}
+                }))
+                .expect("a sample")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn snia_pass_follows_the_runs_rule_no_round_before_the_span_was_written_once() {
+        // The span is 100 samples' bytes; 1 s per 1000 writes is b = 1 ms per unit of WA.
+        let setting = Setting {
+            span: 100 * 40_960_000,
+            span_alpha: 1.28,
+            fast: None,
+            criteria: Criteria::default(),
+        };
+        let curve = wa_curve(1.28, false);
+        // Measured past the span and steady since: the pass measured is the answer, five
+        // rounds after the span was written (not five rounds after the start).
+        let samples = flat(150);
+        let (t, bytes) = snia_pass(&samples, &curve, &setting, 1e-3).expect("a pass");
+        assert!(
+            bytes > setting.span && t >= 1000.0 + 300.0,
+            "{t} s, {bytes} B"
+        );
+        assert!(
+            t < 1500.0,
+            "predicted after the last sample although it passed: {t}"
+        );
+        // Half the span measured: the pass predicted comes after the span was written.
+        let (t, bytes) = snia_pass(&flat(50), &curve, &setting, 1e-3).expect("a pass");
+        assert!(bytes > setting.span && t >= 1300.0, "{t} s, {bytes} B");
     }
 
     #[test]

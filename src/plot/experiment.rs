@@ -147,6 +147,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             events: events.clone(),
             states,
             steady,
+            prediction: None,
         },
         latency: LatencyChart {
             title: format!("Latency — experiment {} · {device}", exp.name),

@@ -3,13 +3,14 @@
 //! named bands, erase events as labelled markers, measured states as labelled levels (and one
 //! line under the title: "fresh 6000 → faded 910 (15 % of fresh) → recovered 4000 (67 % of
 //! fresh)", the fade of [`crate::analysis::fade`]),
-//! and the steady-state window when one was reached.
+//! the steady-state window when one was reached, and the predicted steady state (dashed, with
+//! its interval).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::downsample::{average_window, min_max, moving_average, MAX_BUCKETS};
-use super::panel::{Band, Level, Line, Marker, Panel};
+use super::panel::{Band, Forecast, Level, Line, Marker, Panel};
 use super::style::{self, time_unit};
 use super::Chart;
 
@@ -56,6 +57,15 @@ pub struct SteadyWindow {
     pub iops: f64,
 }
 
+/// The steady IOPS predicted during the run, its interval, and when it was first made.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Predicted {
+    pub iops: f64,
+    pub low: f64,
+    pub high: f64,
+    pub from_s: f64,
+}
+
 /// Everything the fade chart shows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FadeChart {
@@ -72,6 +82,8 @@ pub struct FadeChart {
     pub events: Vec<Event>,
     pub states: Vec<State>,
     pub steady: Option<SteadyWindow>,
+    /// The steady-state prediction, drawn dashed with its band from where it was first made.
+    pub prediction: Option<Predicted>,
 }
 
 /// The states as one line, each later state with its share of the reference (the state
@@ -215,6 +227,28 @@ impl FadeChart {
             .collect()
     }
 
+    /// The prediction as a dashed level in its band, from where it was first made to the
+    /// end of the run (`x` maps seconds to the panel's axis).
+    fn forecasts(&self, x: impl Fn(f64) -> f64) -> Vec<Forecast> {
+        let end = self.points.last().map_or(0.0, |p| p.t_s);
+        self.prediction
+            .filter(|p| p.from_s < end)
+            .map(|p| Forecast {
+                label: format!(
+                    "predicted {} ({}–{})",
+                    style::iops_text(p.iops),
+                    style::iops_text(p.low),
+                    style::iops_text(p.high)
+                ),
+                x: x(p.from_s)..x(end),
+                y: p.iops,
+                band: p.low..p.high,
+                color: style::PREDICTION,
+            })
+            .into_iter()
+            .collect()
+    }
+
     fn time_panel(&self) -> Panel {
         let end = self.points.last().map_or(1.0, |p| p.t_s);
         let unit = time_unit(end);
@@ -223,6 +257,7 @@ impl FadeChart {
         panel.lines = self.lines(|p| x(p.t_s), true);
         panel.bands = self.bands(x);
         panel.markers = self.markers(x);
+        panel.forecasts = self.forecasts(x);
         panel.levels = self
             .states
             .iter()
@@ -243,6 +278,7 @@ impl FadeChart {
         panel.lines = self.lines(gb, false);
         panel.bands = self.bands(|t| self.gb_at(t));
         panel.markers = self.markers(|t| self.gb_at(t));
+        panel.forecasts = self.forecasts(|t| self.gb_at(t));
         if let Some(drive) = self.drive_bytes.filter(|&b| b > 0) {
             let fill_gb = drive as f64 / 1e9;
             let fills = (end / fill_gb).floor() as usize;

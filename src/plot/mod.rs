@@ -37,7 +37,9 @@ pub use experiment::{
     distribution_chart as experiment_distribution_chart, erase_label, render_experiment, timeline,
     ProtocolChart, Timeline,
 };
-pub use fade::{states_caption, Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
+pub use fade::{
+    states_caption, Event, FadeChart, FadePoint, Phase, Predicted, State, SteadyWindow,
+};
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
 pub use rate_sweep::{RatePoint, RateSweepChart};

@@ -48,6 +48,16 @@ pub struct Level {
     pub color: RGBColor,
 }
 
+/// A dashed horizontal line at `y` over `x` inside a shaded band of y (a prediction and its
+/// interval), labelled above its start.
+pub struct Forecast {
+    pub label: String,
+    pub x: Range<f64>,
+    pub y: f64,
+    pub band: Range<f64>,
+    pub color: RGBColor,
+}
+
 /// Everything on one panel.
 pub struct Panel {
     pub x_desc: String,
@@ -57,6 +67,7 @@ pub struct Panel {
     pub bands: Vec<Band>,
     pub markers: Vec<Marker>,
     pub levels: Vec<Level>,
+    pub forecasts: Vec<Forecast>,
 }
 
 impl Panel {
@@ -70,6 +81,7 @@ impl Panel {
             bands: Vec::new(),
             markers: Vec::new(),
             levels: Vec::new(),
+            forecasts: Vec::new(),
         }
     }
 
@@ -127,8 +139,10 @@ impl Panel {
     fn y_peak(&self) -> f64 {
         let lines = self.lines.iter().flat_map(|l| l.points.iter().map(|p| p.1));
         let levels = self.levels.iter().map(|l| l.y);
+        let forecasts = self.forecasts.iter().map(|f| f.band.end.max(f.y));
         lines
             .chain(levels)
+            .chain(forecasts)
             .filter(|y| y.is_finite())
             .fold(0.0, f64::max)
     }
@@ -198,6 +212,7 @@ impl Panel {
                     ),
             ))?;
         }
+        self.draw_forecasts(&mut chart)?;
         for marker in &self.markers {
             chart.draw_series(std::iter::once(PathElement::new(
                 vec![(marker.x, 0.0), (marker.x, y_max)],
@@ -277,6 +292,45 @@ impl Panel {
                         level.label.clone(),
                         (dx, dy),
                         font.pos(Pos::new(anchor, VPos::Top)),
+                    ),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+impl Panel {
+    /// The forecasts: each band shaded, its line dashed, its label above the line's start.
+    fn draw_forecasts<DB: DrawingBackend>(
+        &self,
+        chart: &mut ChartContext<
+            DB,
+            Cartesian2d<
+                plotters::coord::types::RangedCoordf64,
+                plotters::coord::types::RangedCoordf64,
+            >,
+        >,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        for f in &self.forecasts {
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(f.x.start, f.band.start), (f.x.end, f.band.end)],
+                f.color.mix(0.15).filled(),
+            )))?;
+            chart.draw_series(DashedLineSeries::new(
+                [(f.x.start, f.y), (f.x.end, f.y)],
+                10,
+                6,
+                f.color.stroke_width(3),
+            ))?;
+            chart.draw_series(std::iter::once(
+                EmptyElement::at((f.x.start, f.band.end))
+                    + Text::new(
+                        f.label.clone(),
+                        (8, -24),
+                        style::note_font(f.color).pos(Pos::new(HPos::Left, VPos::Top)),
                     ),
             ))?;
         }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::distribution::{DistributionChart, DistributionSeries};
-use super::fade::{FadeChart, FadePoint, State, SteadyWindow};
+use super::fade::{FadeChart, FadePoint, Predicted, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::{Chart, Format};
 use crate::analysis::{self, first_and_last_full, Fade};
@@ -84,6 +84,12 @@ pub fn fade_chart(run: &Run) -> FadeChart {
         events: Vec::new(),
         states,
         steady: steady_window(run),
+        prediction: run.info.prediction.as_ref().map(|p| Predicted {
+            iops: p.iops,
+            low: p.low,
+            high: p.high,
+            from_s: p.first_made_at_s.unwrap_or(p.made_at_s),
+        }),
     }
 }
 

@@ -85,6 +85,8 @@ pub const STATE: RGBColor = RGBColor(213, 94, 0);
 pub const EVENT: RGBColor = RGBColor(150, 60, 120);
 /// The steady-state window (bluish green).
 pub const STEADY: RGBColor = RGBColor(0, 158, 115);
+/// The predicted steady state, dashed in its band (black).
+pub const PREDICTION: RGBColor = RGBColor(0, 0, 0);
 /// Drive-fill marks.
 pub const FILL: RGBColor = RGBColor(110, 110, 110);
 /// Thresholds drawn as lines (the SLOG latency bands).

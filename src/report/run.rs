@@ -2,6 +2,7 @@
 //! specification, the results recomputed from the samples, the fade, steady state, write
 //! amplification, the charts, and the command that reproduces the run.
 
+use crate::analysis::prediction::PredictionCheck;
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
@@ -338,6 +339,12 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
             (None, None) => "not evaluated (the run did not write)".into(),
         },
     ]);
+    if let Some(check) = PredictionCheck::of(run) {
+        rows.push(vec![
+            "Steady state predicted".into(),
+            super::prediction::summary(&check),
+        ]);
+    }
     rows
 }
 
@@ -444,6 +451,9 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         ),
         (None, None) => "Steady state: not evaluated for this run (it did not write).".into(),
     });
+    if let Some(check) = PredictionCheck::of(run) {
+        doc.paragraph(super::prediction::paragraph(&check));
+    }
     doc.paragraph(
         "Recovery: a single run has none to show; an experiment with an erase phase reports it.",
     );

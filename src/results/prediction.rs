@@ -23,6 +23,10 @@ pub struct Prediction {
     /// The samples the prediction was made from end here.
     pub made_at_s: f64,
     pub made_at_bytes: u64,
+    /// When the run's first prediction was made (seconds since the start): where the chart's
+    /// dashed line begins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_made_at_s: Option<f64>,
 }
 
 /// Two lines in the soak summary's columns: "  Steady state predicted  36100 IOPS ± 3.2 %

@@ -21,6 +21,8 @@ pub(super) struct Predictor {
     /// The round grid number of the last prediction.
     round: u64,
     last: Option<Prediction>,
+    /// When the first prediction was made.
+    first_at: Option<f64>,
     stop: Option<Arc<AtomicBool>>,
 }
 
@@ -52,6 +54,7 @@ impl Predictor {
             },
             round: 0,
             last: None,
+            first_at: None,
             stop: None,
         })
     }
@@ -70,7 +73,10 @@ impl Predictor {
             return None;
         }
         self.round = round;
-        self.last = predict(&self.samples, &self.curve, &self.setting);
+        self.last = predict(&self.samples, &self.curve, &self.setting).map(|mut p| {
+            p.first_made_at_s = Some(*self.first_at.get_or_insert(p.made_at_s));
+            p
+        });
         let p = self.last.as_ref()?;
         if p.half_width_pct <= UNTIL_PREDICTED_PCT {
             if let Some(flag) = &self.stop {

@@ -110,28 +110,45 @@ impl SteadyTracker {
     /// first time steady state is reached.
     pub fn push(&mut self, sample: &Sample) -> bool {
         let written = sample.write.as_ref().map_or(0, |w| w.bytes);
-        if sample.bytes_written_total.saturating_sub(written) < self.after_bytes {
+        self.push_interval(
+            sample.t_start_s..sample.t_end_s,
+            sample.ops,
+            sample.bytes_written_total.saturating_sub(written),
+            sample.bytes_written_total,
+        )
+    }
+
+    /// Adds one interval given by its figures: its time, its I/Os, and the bytes written
+    /// before it started and by its end (a sample, or one that a prediction runs ahead).
+    pub fn push_interval(
+        &mut self,
+        t: std::ops::Range<f64>,
+        ops: u64,
+        bytes_before: u64,
+        bytes_total: u64,
+    ) -> bool {
+        if bytes_before < self.after_bytes {
             return false;
         }
         let round_s = self.criteria.round_s;
-        let mid = (sample.t_start_s + sample.t_end_s) / 2.0;
+        let mid = (t.start + t.end) / 2.0;
         let grid = (mid / round_s).floor().max(0.0) as u64;
-        let seconds = (sample.t_end_s - sample.t_start_s).max(0.0);
+        let seconds = (t.end - t.start).max(0.0);
         let mut newly = false;
         match &mut self.open {
-            Some((g, ops, secs, bytes)) if *g == grid => {
-                *ops += sample.ops;
+            Some((g, o, secs, bytes)) if *g == grid => {
+                *o += ops;
                 *secs += seconds;
-                *bytes = sample.bytes_written_total;
+                *bytes = bytes_total;
             }
             _ => {
                 newly = self.close_round();
-                self.open = Some((grid, sample.ops, seconds, sample.bytes_written_total));
+                self.open = Some((grid, ops, seconds, bytes_total));
             }
         }
         // A round whose samples reach its end is complete now, not when the next one starts.
         if let Some((g, _, _, _)) = self.open {
-            if sample.t_end_s >= (g + 1) as f64 * round_s - 1e-9 {
+            if t.end >= (g + 1) as f64 * round_s - 1e-9 {
                 newly |= self.close_round();
             }
         }

@@ -1,0 +1,63 @@
+//! The steady-state prediction in a run's report: a summary row (predicted IOPS with its
+//! interval and SNIA's predicted pass), and a paragraph saying how it compared with what the
+//! run measured (the figures of `analysis::prediction`).
+
+use crate::analysis::prediction::PredictionCheck;
+use crate::units::format_bytes;
+
+use super::run::secs;
+
+/// "7900 IOPS ± 5.0 % (7528–8311); SNIA pass predicted at 3h09m00s (489.0 GB)".
+pub(super) fn summary(check: &PredictionCheck) -> String {
+    let p = &check.prediction;
+    let pass = match p.steady_at_s.zip(p.steady_at_bytes) {
+        Some((t, b)) => format!("SNIA pass predicted at {} ({})", secs(t), format_bytes(b)),
+        None => "no SNIA pass predicted within the model's horizon".into(),
+    };
+    format!(
+        "{:.0} IOPS ± {:.1} % ({:.0}–{:.0}); {pass}",
+        p.iops, p.half_width_pct, p.low, p.high
+    )
+}
+
+/// The paragraph: the prediction, when it was first and last made, and how it compared with
+/// the measured steady window and settled level.
+pub(super) fn paragraph(check: &PredictionCheck) -> String {
+    let p = &check.prediction;
+    let first = p
+        .first_made_at_s
+        .map(|t| format!("first made at {}, ", secs(t)))
+        .unwrap_or_default();
+    let mut out = format!(
+        "Steady state predicted (greedy-GC WA {:.2} at α {:.2}; {first}last at {}): {}.",
+        p.write_amplification,
+        p.span_alpha,
+        secs(p.made_at_s),
+        summary(check)
+    );
+    let judged = |name: &str, measured: f64| {
+        let (err, inside) = check.against(measured);
+        format!(
+            " {name} {measured:.0} IOPS: the prediction is {err:+.1} % off, {} its interval.",
+            if inside { "inside" } else { "OUTSIDE" }
+        )
+    };
+    match (check.steady_iops, check.steady_at_s) {
+        (Some(iops), Some(at)) => {
+            out += &judged("Measured: SNIA's steady window", iops);
+            if let Some(t) = p.steady_at_s {
+                out += &format!(
+                    " SNIA's test passed at {} (predicted {}, {:+.0} %).",
+                    secs(at),
+                    secs(t),
+                    (t / at - 1.0) * 100.0
+                );
+            }
+        }
+        _ => out += " Measured: SNIA's test did not pass in this run.",
+    }
+    if let Some(settled) = check.settled_iops {
+        out += &judged("The last span-write's mean", settled);
+    }
+    out
+}
