@@ -18,6 +18,9 @@
 # with a job per device; io_uring or psync×QD to match MULTI_ENGINE, direct, 4 KiB random
 # writes), so the tool's ratio can be told from the machine's.
 #
+# CPU_EXTRA adds options to every measured run of part 1 (e.g. CPU_EXTRA=--verify for the cost
+# of data verification).
+#
 # Environment: CPU_SECONDS (6), CPU_ROUNDS (3), CPU_ENGINES ("threads uring"), CPU_QD (32),
 # CPU_RECORD (0), MULTI_DEVICES (2), MULTI_ROUNDS (5), MULTI_SECONDS (5), MULTI_ENGINE (uring),
 # MULTI_QD (32), MULTI_FIO (0), ZRAM_SIZE (1G), PARTS ("cpu multi"), SSDFADE (binary; default: cargo build
@@ -31,6 +34,7 @@ CPU_ROUNDS=${CPU_ROUNDS:-3}
 CPU_ENGINES=${CPU_ENGINES:-"threads uring"}
 CPU_QD=${CPU_QD:-32}
 CPU_RECORD=${CPU_RECORD:-0}
+read -r -a CPU_EXTRA <<< "${CPU_EXTRA:-}"
 MULTI_DEVICES=${MULTI_DEVICES:-2}
 MULTI_ROUNDS=${MULTI_ROUNDS:-5}
 MULTI_SECONDS=${MULTI_SECONDS:-5}
@@ -117,7 +121,7 @@ if [[ " $PARTS " == *" cpu "* ]]; then
       perf stat -x, -e task-clock,user_time,system_time -o "$out.perf" -- \
         "$bin" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
         --bs 4k --duration "${CPU_SECONDS}s" --interval 1s --json --out "$out" \
-        > "$out.json" 2>/dev/null
+        "${CPU_EXTRA[@]}" > "$out.json" 2>/dev/null
       ops=$(jq -r '.ops // (.iops * .seconds)' "$out.json")
       iops=$(jq -r '.iops' "$out.json")
       user_ns=$(awk -F, '$3=="user_time" {print $1}' "$out.perf")
@@ -132,7 +136,8 @@ if [[ " $PARTS " == *" cpu "* ]]; then
       if [ "$CPU_RECORD" = 1 ] && [ "$round" = 1 ]; then
         perf record -q -e cpu-clock:u -o "$WORK/$engine.data" -- \
           "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
-          --bs 4k --duration "${CPU_SECONDS}s" --json --out "$out-rec" >/dev/null 2>&1
+          --bs 4k --duration "${CPU_SECONDS}s" --json --out "$out-rec" "${CPU_EXTRA[@]}" \
+          >/dev/null 2>&1
         perf report -i "$WORK/$engine.data" --sort dso,sym --stdio 2>/dev/null \
           | grep -E '^ +[0-9.]+%' | head -"${CPU_TOP:-15}" > "$WORK/$engine.top" || true
       fi
