@@ -13,11 +13,17 @@
 # Part 2, several devices at once: MULTI_DEVICES zram devices; each round measures every device
 # alone (one after the other) and then all of them at once (one `ssdfade measure A B …`, the
 # tool's own way of running several targets together), MULTI_ROUNDS rounds alternating. The ratio of a round is the sum of the IOPS
-# together ÷ the sum of the IOPS alone; min / median / max over rounds are printed.
+# together ÷ the sum of the IOPS alone; min / median / max over rounds are printed. With
+# MULTI_FIO=1 every round also runs fio the same way (each device alone, then one fio process
+# with a job per device; io_uring or psync×QD to match MULTI_ENGINE, direct, 4 KiB random
+# writes), so the tool's ratio can be told from the machine's.
+#
+# CPU_EXTRA adds options to every measured run of part 1 (e.g. CPU_EXTRA=--verify for the cost
+# of data verification).
 #
 # Environment: CPU_SECONDS (6), CPU_ROUNDS (3), CPU_ENGINES ("threads uring"), CPU_QD (32),
 # CPU_RECORD (0), MULTI_DEVICES (2), MULTI_ROUNDS (5), MULTI_SECONDS (5), MULTI_ENGINE (uring),
-# MULTI_QD (32), ZRAM_SIZE (1G), PARTS ("cpu multi"), SSDFADE (binary; default: cargo build
+# MULTI_QD (32), MULTI_FIO (0), ZRAM_SIZE (1G), PARTS ("cpu multi"), SSDFADE (binary; default: cargo build
 # --release and target/release/ssdfade), SSDFADE_BEFORE (a second binary, e.g. of an earlier
 # commit: each round then runs it right before SSDFADE with the same engine, for an A/B on the
 # same load).
@@ -28,11 +34,13 @@ CPU_ROUNDS=${CPU_ROUNDS:-3}
 CPU_ENGINES=${CPU_ENGINES:-"threads uring"}
 CPU_QD=${CPU_QD:-32}
 CPU_RECORD=${CPU_RECORD:-0}
+read -r -a CPU_EXTRA <<< "${CPU_EXTRA:-}"
 MULTI_DEVICES=${MULTI_DEVICES:-2}
 MULTI_ROUNDS=${MULTI_ROUNDS:-5}
 MULTI_SECONDS=${MULTI_SECONDS:-5}
 MULTI_ENGINE=${MULTI_ENGINE:-uring}
 MULTI_QD=${MULTI_QD:-32}
+MULTI_FIO=${MULTI_FIO:-0}
 ZRAM_SIZE=${ZRAM_SIZE:-1G}
 PARTS=${PARTS:-"cpu multi"}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,6 +85,22 @@ run() {
     --duration "$4s" --interval 1s --json --out "$5" 2>/dev/null | jq -r '.iops'
 }
 
+# fio_iops SECONDS DEV…: fio's total write IOPS over one job per device, all at once.
+fio_iops() {
+  local secs=$1 args=() d
+  shift
+  if [ "$MULTI_ENGINE" = uring ]; then
+    args=(--ioengine=io_uring --iodepth="$MULTI_QD" --numjobs=1)
+  else
+    args=(--ioengine=psync --iodepth=1 --numjobs="$MULTI_QD")
+  fi
+  local jobs=()
+  for d in "$@"; do jobs+=(--name="${d##*/}" --filename="$d"); done
+  fio --output-format=json --direct=1 --rw=randwrite --bs=4k --time_based \
+    --runtime="$secs" --group_reporting=0 "${args[@]}" "${jobs[@]}" \
+    | jq '[.jobs[].write.iops] | add'
+}
+
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 if [[ " $PARTS " == *" cpu "* ]]; then
@@ -97,7 +121,7 @@ if [[ " $PARTS " == *" cpu "* ]]; then
       perf stat -x, -e task-clock,user_time,system_time -o "$out.perf" -- \
         "$bin" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
         --bs 4k --duration "${CPU_SECONDS}s" --interval 1s --json --out "$out" \
-        > "$out.json" 2>/dev/null
+        "${CPU_EXTRA[@]}" > "$out.json" 2>/dev/null
       ops=$(jq -r '.ops // (.iops * .seconds)' "$out.json")
       iops=$(jq -r '.iops' "$out.json")
       user_ns=$(awk -F, '$3=="user_time" {print $1}' "$out.perf")
@@ -112,7 +136,8 @@ if [[ " $PARTS " == *" cpu "* ]]; then
       if [ "$CPU_RECORD" = 1 ] && [ "$round" = 1 ]; then
         perf record -q -e cpu-clock:u -o "$WORK/$engine.data" -- \
           "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
-          --bs 4k --duration "${CPU_SECONDS}s" --json --out "$out-rec" >/dev/null 2>&1
+          --bs 4k --duration "${CPU_SECONDS}s" --json --out "$out-rec" "${CPU_EXTRA[@]}" \
+          >/dev/null 2>&1
         perf report -i "$WORK/$engine.data" --sort dso,sym --stdio 2>/dev/null \
           | grep -E '^ +[0-9.]+%' | head -"${CPU_TOP:-15}" > "$WORK/$engine.top" || true
       fi
@@ -141,6 +166,8 @@ if [[ " $PARTS " == *" multi "* ]]; then
   done
   echo "Several RAM devices at once: $MULTI_DEVICES zram, --engine $MULTI_ENGINE --qd $MULTI_QD," \
     "$MULTI_SECONDS s per run, $MULTI_ROUNDS rounds"
+  [ "$MULTI_FIO" = 1 ] && { command -v fio >/dev/null || apt-get install -y fio >/dev/null 2>&1 \
+    || die "fio is missing: apt-get install fio"; }
   printf '  %5s %14s %14s %7s\n' round "sum alone" together ratio
   for round in $(seq "$MULTI_ROUNDS"); do
     alone=0
@@ -155,7 +182,22 @@ if [[ " $PARTS " == *" multi "* ]]; then
     ratio=$(echo "$together / $alone" | bc -l)
     printf '  %5d %14.0f %14.0f %7.3f\n' "$round" "$alone" "$together" "$ratio"
     echo "$ratio" >> "$WORK/ratios"
+    if [ "$MULTI_FIO" = 1 ]; then
+      alone=0
+      for d in "${DEVS[@]}"; do
+        alone=$(echo "$alone + $(fio_iops "$MULTI_SECONDS" "$d")" | bc -l)
+      done
+      together=$(fio_iops "$MULTI_SECONDS" "${DEVS[@]}")
+      ratio=$(echo "$together / $alone" | bc -l)
+      printf '  %5s %14.0f %14.0f %7.3f\n' "fio" "$alone" "$together" "$ratio"
+      echo "$ratio" >> "$WORK/fio-ratios"
+    fi
   done
+  if [ "$MULTI_FIO" = 1 ]; then
+    printf '  fio together ÷ alone: min %.3f median %.3f max %.3f\n' \
+      "$(sort -g "$WORK/fio-ratios" | head -1)" "$(median < "$WORK/fio-ratios")" \
+      "$(sort -g "$WORK/fio-ratios" | tail -1)"
+  fi
   printf '  together ÷ alone: min %.3f median %.3f max %.3f\n' \
     "$(sort -g "$WORK/ratios" | head -1)" "$(median < "$WORK/ratios")" \
     "$(sort -g "$WORK/ratios" | tail -1)"

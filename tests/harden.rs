@@ -332,6 +332,11 @@ fn a_run_that_cannot_get_its_buffers_fails_instead_of_hanging() {
             err.contains("out of memory allocating an I/O buffer") && err.contains("lower --qd"),
             "{engine}: {err}"
         );
+        // Every buffer is had before any worker starts: the run fails before it begins, with
+        // no I/O done and no write error blamed on offset 0.
+        let samples = std::fs::read_to_string(dir.path().join(engine).join("samples.jsonl"));
+        assert_eq!(samples.unwrap(), "", "{engine}: the workers started");
+        assert!(!err.contains("write error"), "{engine}: {err}");
         let info: serde_json::Value = serde_json::from_slice(
             &std::fs::read(dir.path().join(engine).join("run.json")).unwrap(),
         )

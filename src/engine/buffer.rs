@@ -51,6 +51,24 @@ impl AlignedBuf {
     }
 }
 
+/// The `count` buffers of `len` bytes that a run's I/Os in flight write from and read into, all
+/// allocated before any worker starts, so that a run that cannot have them fails with one line
+/// before it begins instead of in a worker thread that races other allocations.
+pub fn io_buffers(count: usize, len: usize) -> anyhow::Result<Vec<AlignedBuf>> {
+    let mut buffers = Vec::new();
+    buffers.try_reserve_exact(count).map_err(|_| {
+        anyhow::anyhow!("out of memory allocating an I/O buffer list of {count}: lower --qd")
+    })?;
+    for i in 0..count {
+        let buf = AlignedBuf::new(len).map_err(|e| match count {
+            1 => anyhow::anyhow!("{e}: lower --qd or --bs"),
+            _ => anyhow::anyhow!("{e} (buffer {} of {count}): lower --qd or --bs", i + 1),
+        })?;
+        buffers.push(buf);
+    }
+    Ok(buffers)
+}
+
 impl Drop for AlignedBuf {
     fn drop(&mut self) {
         // SAFETY: allocated in `new` with this layout.

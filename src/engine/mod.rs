@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 pub use crate::drive::RunEnd;
 pub use crate::workload::EngineKind;
-pub use buffer::AlignedBuf;
+pub use buffer::{io_buffers, AlignedBuf};
 pub use offsets::OffsetGen;
 pub use target::Target;
 

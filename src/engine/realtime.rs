@@ -316,18 +316,21 @@ impl WorkerStats {
     }
 }
 
-/// Runs `workers` workers, each started by `spawn(index, stats)` on its own thread, and samples
-/// them every `workload.interval` until the stop rule, an interrupt or a failure.
-pub fn drive<F>(
+/// Runs one worker per item of `setup` (what was set up for it before any worker starts: its
+/// I/O buffers), each started by `spawn(index, item, stats)` on its own thread, and samples them
+/// every `workload.interval` until the stop rule, an interrupt or a failure.
+pub fn drive<S, F>(
     workload: &Workload,
     control: &Control,
     sink: &mut dyn IntervalSink,
-    workers: usize,
+    setup: Vec<S>,
     spawn: F,
 ) -> anyhow::Result<RunEnd>
 where
-    F: Fn(usize, WorkerStats) + Send + Sync,
+    S: Send,
+    F: Fn(usize, S, WorkerStats) + Send + Sync,
 {
+    let workers = setup.len();
     let last_index = workload.duration.map_or(u64::MAX, |d| {
         let n = d.as_nanos().div_ceil(workload.interval.as_nanos()).max(1);
         u64::try_from(n - 1).unwrap_or(u64::MAX)
@@ -384,10 +387,10 @@ where
     std::thread::scope(|scope| {
         let spawn = &spawn;
         let mut threads: Vec<Thread> = Vec::with_capacity(workers);
-        for (id, handle) in handles.into_iter().enumerate() {
+        for (id, (handle, item)) in handles.into_iter().zip(setup).enumerate() {
             let started = std::thread::Builder::new()
                 .name(format!("ssdfade-io-{id}"))
-                .spawn_scoped(scope, move || spawn(id, handle));
+                .spawn_scoped(scope, move || spawn(id, item, handle));
             match started {
                 Ok(t) => threads.push(t.thread().clone()),
                 Err(e) => {
@@ -399,7 +402,7 @@ where
                         thread.unpark();
                     }
                     anyhow::bail!(
-                        "cannot start I/O thread {} of {workers} (out of memory allocating an I/O buffer or its stack: {e}): lower --qd or --bs",
+                        "cannot start I/O thread {} of {workers} ({e}): lower --qd",
                         id + 1
                     );
                 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
-use super::{AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
+use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
@@ -38,44 +38,29 @@ impl Engine for ThreadsEngine {
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
         let pool = make_pool(w.seed, w.bs as usize)?;
+        let buffers = io_buffers(w.qd as usize, w.bs as usize)?;
         let cursor = Arc::new(AtomicU64::new(0));
         let fd = self.target.file.as_raw_fd();
         let verify = control.verify.as_deref();
         verifying::checked(&self.target, w, control, || {
-            drive(w, control, sink, w.qd as usize, |id, stats| {
+            drive(w, control, sink, buffers, |id, buf, stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
                 let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
-                worker(fd, w.bs as usize, offsets, pattern, verify, stats);
+                worker(fd, w.bs as usize, buf, offsets, pattern, verify, stats);
             })
         })
     }
 }
 
-/// Ends the run when a worker cannot get its buffer (the run fails; it never hangs).
-fn setup_failure(mut stats: WorkerStats, e: &std::io::Error) {
-    let event = ErrorEvent {
-        t_s: stats.now_s(),
-        op: OpKind::Write,
-        offset: 0,
-        errno: e.raw_os_error().unwrap_or(libc::ENOMEM),
-        message: format!("{e}: lower --qd or --bs"),
-    };
-    stats.fatal(event);
-    stats.finish();
-}
-
 fn worker(
     fd: RawFd,
     bs: usize,
+    mut buf: AlignedBuf,
     mut offsets: OffsetGen,
     mut pattern: PatternGen,
     verify: Option<&Verifier>,
     mut stats: WorkerStats,
 ) {
-    let mut buf = match AlignedBuf::new(bs) {
-        Ok(buf) => buf,
-        Err(e) => return setup_failure(stats, &e),
-    };
     stats.begin();
     while !stats.should_stop() && stats.claim(bs as u64) {
         let Some(due) = stats.next_due() else { break };

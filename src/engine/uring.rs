@@ -19,7 +19,7 @@ use io_uring::{opcode, squeue, types, IoUring};
 
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
-use super::{AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
+use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
@@ -74,13 +74,17 @@ impl Engine for UringEngine {
             )
         })?;
         let pool = make_pool(w.seed, w.bs as usize)?;
+        // One allocation holds every slot's buffer: a buffer of QD × the slot stride.
+        let stride = (w.bs as usize).next_multiple_of(4096);
+        let buffers = io_buffers(1, stride.saturating_mul(w.qd as usize))?;
         let cursor = Arc::new(AtomicU64::new(0));
         let fd = self.target.file.as_raw_fd();
         verifying::checked(&self.target, w, control, || {
-            drive(w, control, sink, 1, |id, stats| {
+            drive(w, control, sink, buffers, |id, buffers, stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
                 let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
-                let submitter = Submitter::new(fd, w.bs as usize, w.qd as usize, offsets, pattern);
+                let submitter =
+                    Submitter::new(fd, w.bs as usize, w.qd as usize, buffers, offsets, pattern);
                 match submitter {
                     Ok(s) => s.verified(control.verify.clone()).run(stats),
                     Err(e) => ring_failure(stats, &e),
@@ -185,12 +189,13 @@ impl Submitter {
         fd: RawFd,
         bs: usize,
         qd: usize,
+        mut buffers: AlignedBuf,
         offsets: OffsetGen,
         pattern: PatternGen,
     ) -> io::Result<Self> {
         let ring = build_ring((qd as u32).next_power_of_two())?;
         let stride = bs.next_multiple_of(4096);
-        let mut buffers = AlignedBuf::new(stride * qd)?;
+        debug_assert!(buffers.as_slice().len() >= stride * qd);
         let base = buffers.as_mut_ptr();
         let iovecs: Vec<libc::iovec> = (0..qd)
             .map(|i| libc::iovec {

@@ -43,15 +43,18 @@ pub fn checked(
         return body();
     };
     let (stop, stopped) = channel::<()>();
-    let sampler = options.every.map(|every| {
-        let (v, target, seed) = (v.clone(), target.clone(), w.seed);
-        std::thread::spawn(move || -> anyhow::Result<()> {
-            let mut reader = FileReader::new(target, v.bs_bytes())?;
+    // The sampler's buffer, like the workers', is had before anything starts.
+    let sampler = match options.every {
+        Some(every) => Some((every, FileReader::new(target.clone(), v.bs_bytes())?)),
+        None => None,
+    };
+    let sampler = sampler.map(|(every, mut reader)| {
+        let (v, seed) = (v.clone(), w.seed);
+        std::thread::spawn(move || {
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5a3b);
             while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
                 verify::sample(&v, &mut reader, &mut || rng.next_u64());
             }
-            Ok(())
         })
     });
     let end = body();
@@ -59,7 +62,7 @@ pub fn checked(
     if let Some(sampler) = sampler {
         sampler
             .join()
-            .map_err(|_| anyhow::anyhow!("the verification thread panicked"))??;
+            .map_err(|_| anyhow::anyhow!("the verification thread panicked"))?;
     }
     let end = end?;
     if options.end && end == RunEnd::Completed {
