@@ -1,6 +1,7 @@
 //! `ssdfade export`: the samples of a run, an experiment or a group as a CSV or JSON-lines
 //! table, read back by independent readers (the csv crate, Python's csv module) and compared
-//! with samples.jsonl parsed here as plain JSON, and with the figures `ssdfade report` prints. The example directories are only read.
+//! with samples.jsonl parsed here as plain JSON, and with the figures `ssdfade report` prints.
+//! The example directories are only read (copied where `report` writes).
 
 mod common;
 
