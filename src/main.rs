@@ -90,6 +90,9 @@ fn main() {
         Err(err) => match err.downcast_ref::<OutputFailed>() {
             // The reader went away (`| head -1`): nothing to say, and nobody to say it to.
             Some(failed) if failed.is_broken_pipe() => 1,
+            // The terminal hung up (an SSH session dropped): the run ended interrupted and its
+            // records say so; only the summary had nowhere to go (EIO).
+            Some(_) if ssdfade::run::interrupted_by().as_deref() == Some("hangup") => 130,
             _ => {
                 say(format_args!("ssdfade: {err:#}"));
                 ssdfade::error::exit_code(&err)

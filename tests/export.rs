@@ -1,6 +1,7 @@
 //! `ssdfade export`: the samples of a run, an experiment or a group as a CSV or JSON-lines
 //! table, read back by independent readers (the csv crate, Python's csv module) and compared
-//! with samples.jsonl parsed here as plain JSON. The example directories are only read.
+//! with samples.jsonl parsed here as plain JSON, and with the figures `ssdfade report` prints.
+//! The example directories are only read (copied where `report` writes).
 
 mod common;
 
@@ -238,4 +239,132 @@ fn a_directory_without_records_is_refused_in_one_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("run, experiment or group directory"), "{err}");
     assert!(!tmp.path().join("x.csv").exists());
+}
+
+/// Copies the directory tree `from` into `to` (the examples are only read; `report` writes).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let dest = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), dest).unwrap();
+        }
+    }
+}
+
+/// The cells of the report's Results row (Part, Time, IOPS, MB/s, latencies, % of ref) whose
+/// first cell is `part`.
+fn report_row(report: &str, part: &str) -> Vec<String> {
+    report
+        .lines()
+        .map(|l| {
+            l.split('|')
+                .map(|c| c.trim().to_string())
+                .collect::<Vec<_>>()
+        })
+        .find(|cells| cells.len() == 10 && cells[1] == part)
+        .unwrap_or_else(|| panic!("no row {part} in the report:\n{report}"))[1..]
+        .to_vec()
+}
+
+/// What a spreadsheet user computes from the CSV with Python's csv module, per phase (or for
+/// the run): IOPS and MB/s over the whole time, the I/O count, the first and last full
+/// interval's IOPS, and the lowest interval's index and IOPS; one `|`-separated line each.
+const SPREADSHEET: &str = "import csv, sys
+groups = {}
+for row in csv.DictReader(open(sys.argv[1], newline='')):
+    groups.setdefault(row.get('phase', 'whole run'), []).append(row)
+for name, rows in groups.items():
+    ops = sum(int(r['ops']) for r in rows)
+    size = sum(int(r['bytes']) for r in rows)
+    span = float(rows[-1]['t_end_s']) - float(rows[0]['t_start_s'])
+    length = lambda r: float(r['t_end_s']) - float(r['t_start_s'])
+    full = [r for r in rows if length(r) >= length(rows[0]) - 1e-9]
+    low = min(full, key=lambda r: float(r['iops']))
+    print('|'.join([name, '%.0f' % (ops / span), '%.2f' % (size / span / 1e6), str(ops),
+        '%.0f' % float(rows[0]['iops']), '%.0f' % float(full[-1]['iops']),
+        low['index'], '%.0f' % float(low['iops'])]))
+";
+
+/// `ssdfade report DIR` (markdown) and Python's figures from `ssdfade export DIR` as rows of
+/// cells, keyed by phase (or "whole run").
+fn report_and_spreadsheet(tmp: &Path, dir: &Path) -> (String, Vec<Vec<String>>) {
+    export(tmp, dir, "csv");
+    let out = ssdfade(tmp).arg("report").arg(dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8(out.stdout).unwrap();
+    let py = Command::new("python3")
+        .arg("-c")
+        .arg(SPREADSHEET)
+        .arg(tmp.join("export.csv"))
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "{}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let rows = String::from_utf8(py.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split('|').map(String::from).collect())
+        .collect();
+    (report, rows)
+}
+
+#[test]
+fn python_csv_computes_the_figures_the_report_prints() {
+    if Command::new("python3").arg("-V").output().is_err() {
+        return common::skip(
+            "python_csv_computes_the_figures_the_report_prints",
+            "no python3",
+        );
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("vertex2-sim");
+    copy_tree(&examples().join("vertex2-sim"), &exp);
+
+    // An experiment: each phase's IOPS and MB/s (Results) and I/O count (Latency distribution).
+    let (report, phases) = report_and_spreadsheet(tmp.path(), &exp);
+    let mut checked = 0;
+    for p in &phases {
+        if !report
+            .lines()
+            .any(|l| l.starts_with(&format!("| {} ", p[0])))
+        {
+            continue; // the prepare or erase phases are not in the table
+        }
+        let results = report_row(&report, &p[0]);
+        assert_eq!((&results[2], &results[3]), (&p[1], &p[2]), "{}", p[0]);
+        let report_ios = report
+            .lines()
+            .filter(|l| l.starts_with(&format!("| {} ", p[0])))
+            .map(|l| l.split('|').nth(2).unwrap().trim().to_string())
+            .find(|c| c.chars().all(|ch| ch.is_ascii_digit()))
+            .unwrap();
+        assert_eq!(report_ios, p[3], "{}", p[0]);
+        checked += 1;
+    }
+    assert_eq!(checked, 5, "{phases:?}");
+
+    // A run: the whole run, its first and last full interval, its lowest interval, its I/Os.
+    let (report, run) = report_and_spreadsheet(tmp.path(), &exp.join("04-soak"));
+    let [_, iops, mbps, ops, first, last, low_index, low] = &run[0][..] else {
+        panic!("{run:?}")
+    };
+    let whole = report_row(&report, "whole run");
+    assert_eq!((&whole[2], &whole[3]), (iops, mbps));
+    assert_eq!(&report_row(&report, "first interval")[2], first);
+    assert_eq!(&report_row(&report, "last full interval")[2], last);
+    assert_eq!(
+        &report_row(&report, &format!("lowest (#{low_index})"))[2],
+        low
+    );
+    assert!(report.contains(&format!("{ops} I/Os")), "{ops}:\n{report}");
 }

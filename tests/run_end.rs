@@ -1,7 +1,7 @@
 //! Every run's end is known: a killed run is listed as crashed, a double Ctrl-C still records
-//! "interrupted", a full disk under the run directory ends the run as failed with whole sample
-//! lines, runs started in the same second get their own directories, and a refused run leaves
-//! no directory.
+//! "interrupted", a hangup (also a closed terminal) ends a run interrupted and resumable, a full
+//! disk under the run directory ends the run as failed with whole sample lines, runs started in
+//! the same second get their own directories, and a refused run leaves no directory.
 
 mod common;
 
@@ -375,6 +375,120 @@ fn a_hangup_interrupts_an_experiment_that_resumes_to_its_end() {
         serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
     assert_eq!(record["status"], "completed", "{record}");
     assert!(record.get("interrupted_by").is_none(), "{record}");
+}
+
+/// A terminal (a pty) whose other end the test holds: the master (non-blocking, and not
+/// inherited by the processes the tests start, so that dropping it closes it) and the slave's
+/// path.
+fn open_pty() -> (std::fs::File, std::path::PathBuf) {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain libc calls on a descriptor this function owns; ptsname_r writes at most
+    // `buf.len()` bytes.
+    unsafe {
+        let master =
+            libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY | libc::O_NONBLOCK | libc::O_CLOEXEC);
+        assert!(master >= 0, "posix_openpt failed");
+        assert_eq!(libc::grantpt(master), 0);
+        assert_eq!(libc::unlockpt(master), 0);
+        let mut buf = [0 as libc::c_char; 128];
+        assert_eq!(libc::ptsname_r(master, buf.as_mut_ptr(), buf.len()), 0);
+        let slave = std::ffi::CStr::from_ptr(buf.as_ptr()).to_str().unwrap();
+        (std::fs::File::from_raw_fd(master), slave.into())
+    }
+}
+
+/// An SSH session dropping, as the kernel does it: the experiment runs on a terminal as its
+/// session's leader (its progress drawn there) and the terminal's other end is closed. The
+/// kernel sends SIGHUP and every later write to the terminal fails; the run still ends
+/// interrupted by "hangup" with its records written, and `resume` takes it to its end.
+#[test]
+fn a_closed_terminal_interrupts_an_experiment_that_resumes() {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("exp");
+    let (mut master, slave) = open_pty();
+    let tty = || {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&slave)
+            .unwrap()
+    };
+    let mut cmd = ssdfade(work.path());
+    cmd.args(["experiment", "wsat", "sim:vertex2-60g,scale=16", "--out"])
+        .arg(&dir)
+        .stdin(tty())
+        .stdout(tty())
+        .stderr(tty());
+    // SAFETY: only async-signal-safe calls between fork and exec: a new session whose
+    // controlling terminal is the pty on stdin, as a login shell has.
+    unsafe {
+        cmd.pre_exec(|| {
+            nix::unistd::setsid()?;
+            if libc::ioctl(0, libc::TIOCSCTTY, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    drop(cmd);
+    let mut shown = Vec::new();
+    let mut drain = |shown: &mut Vec<u8>| {
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = master.read(&mut buf) {
+            shown.extend_from_slice(&buf[..n]);
+        }
+    };
+    let t0 = Instant::now();
+    let samples = |run: &Path| {
+        std::fs::read_to_string(run.join("samples.jsonl"))
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    loop {
+        drain(&mut shown);
+        let started = std::fs::read_dir(&dir).ok().and_then(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| samples(p) >= 2)
+        });
+        if started.is_some() {
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "ended before a phase");
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "no samples after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drain(&mut shown);
+    assert!(!shown.is_empty(), "nothing was drawn on the terminal");
+    drop(master);
+    let status = child.wait().unwrap();
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    assert_eq!(status.code(), Some(130), "{status}; {record}");
+    assert_eq!(record["status"], "interrupted", "{record}");
+    assert_eq!(record["interrupted_by"], "hangup", "{record}");
+
+    let out = ssdfade(work.path())
+        .arg("resume")
+        .arg(&dir)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    assert_eq!(record["status"], "completed", "{record}");
 }
 
 /// A run stopped with SIGSTOP and continued with SIGCONT: the seconds it was stopped are
