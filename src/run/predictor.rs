@@ -114,6 +114,7 @@ mod tests {
             },
             round: 0,
             last: None,
+            first_at: None,
             stop: None,
         }
     }
