@@ -275,7 +275,7 @@ pub const PRESETS: [Preset; 6] = [
         channels: 8,
         dies: 64,
         read_us: 50.0,
-        program_us: 570.0,
+        program_us: 328.0,
         erase_us: 3000.0,
         endurance_pe: 30_000.0,
         transfer_us: 56.0,
