@@ -123,6 +123,14 @@ pub fn drawn_intervals(samples: &[Sample], interval: Duration) -> &[Sample] {
     }
 }
 
+/// An interval in which the tool was stopped (SIGSTOP, a machine that did not schedule it) for
+/// at least half its length: its rates cover too little of it to stand for it, and a chart
+/// draws it as a gap, neither as a point nor as zero IOPS.
+pub fn is_gap(s: &Sample) -> bool {
+    s.stopped_s
+        .is_some_and(|stopped| stopped >= 0.5 * (s.t_end_s - s.t_start_s))
+}
+
 /// An interval that ran its whole length: not cut short at the end of a run, and not one in
 /// which the tool itself was stopped (its rates cover less than the interval).
 pub(super) fn is_full(s: &Sample, interval: Duration) -> bool {

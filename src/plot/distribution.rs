@@ -185,7 +185,9 @@ impl Chart for DistributionChart {
         DB::ErrorType: 'static,
     {
         root.fill(&WHITE)?;
-        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
+        // One header line per line of the subtitle (the phases left out go on their own).
+        let lines: Vec<String> = self.subtitle.lines().map(str::to_string).collect();
+        let body = style::header(root, &self.title, &lines)?;
         let body = self.legend(&body)?;
         let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 * 2 / 5);
         let x = self.x_range();
