@@ -627,3 +627,32 @@ fn chart_titles_name_the_simulated_drive_without_its_state_file() {
         assert!(title.contains("sim:vertex2-60g,aged=0s,scale=8"), "{title}");
     }
 }
+
+/// A run that judged steady state has SNIA's criteria table: the window, range and slope
+/// excursion beside their limits with pass/fail, and TGBW — the figures run.json records.
+#[test]
+fn a_steady_state_report_has_snias_criteria_table_with_the_recorded_figures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/wsat-sim/02-wsat");
+    let dir = tmp.path().join("wsat");
+    std::fs::create_dir(&dir).unwrap();
+    for f in ["run.json", "samples.jsonl", "latency.json"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    let w = &info["steady_state"]["window"];
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let range = row(&md, "Range (max − min) ÷ average");
+    assert_eq!(
+        range[1..],
+        [format!("{:.1} %", w["range_pct"].as_f64().unwrap()), "≤ 20 %".into(), "pass".into()]
+    );
+    let slope = row(&md, "Slope excursion ÷ average");
+    assert_eq!(slope[1], format!("{:.1} %", w["slope_pct"].as_f64().unwrap()));
+    assert_eq!(slope[3], "pass");
+    let tgbw = row(&md, "Total host data written (TGBW)");
+    let fills = info["steady_state"]["drive_fills"].as_f64().unwrap();
+    assert!(tgbw[1].ends_with(&format!("= {fills:.2} drive fills")), "{tgbw:?}");
+}

@@ -159,8 +159,12 @@ impl Directions {
     }
 }
 
-/// At most this many phases are overlaid in one distribution chart (the palette's size).
+/// At most this many phases are overlaid in one panel of a distribution chart (the palette's
+/// size).
 pub const MAX_PHASES: usize = 7;
+
+/// At most this many panels side by side in one distribution chart.
+pub const MAX_PANELS: usize = 2;
 
 /// The all-I/O distributions of every phase of an experiment that saved a histogram, named by
 /// phase (the report's table: all of them).
@@ -185,9 +189,9 @@ fn measured_phases(exp: &Experiment) -> anyhow::Result<Vec<(String, Distribution
     Ok(all)
 }
 
-/// The phases one distribution chart overlays, and the names of those it leaves out (which
-/// the chart names, so that none goes missing silently): every phase when there are at most
-/// [`MAX_PHASES`], else the measured states first, up to [`MAX_PHASES`].
+/// The phases one distribution chart draws, and the names of those it leaves out (which the
+/// chart names, so that none goes missing silently): every phase when there are at most
+/// [`MAX_PHASES`]; else the measured states alone, up to [`MAX_PHASES`] × [`MAX_PANELS`].
 pub struct ChartPhases {
     pub drawn: Vec<(String, Distribution)>,
     pub left_out: Vec<String>,
@@ -199,19 +203,18 @@ impl ChartPhases {
         Ok(Self::choose(measured_phases(exp)?))
     }
 
-    fn choose(mut all: Vec<(String, Distribution, bool)>) -> ChartPhases {
+    fn choose(all: Vec<(String, Distribution, bool)>) -> ChartPhases {
+        let mut drawn = Vec::new();
         let mut left_out = Vec::new();
-        if all.len() > MAX_PHASES {
-            // Stable: the measured states keep their order, ahead of the rest.
-            all.sort_by_key(|p| !p.2);
-            left_out = all.split_off(MAX_PHASES);
+        let many = all.len() > MAX_PHASES;
+        for (name, d, measured) in all {
+            if (many && !measured) || drawn.len() == MAX_PHASES * MAX_PANELS {
+                left_out.push(name);
+            } else {
+                drawn.push((name, d));
+            }
         }
-        let mut left_out: Vec<String> = left_out.into_iter().map(|p| p.0).collect();
-        left_out.sort();
-        ChartPhases {
-            drawn: all.into_iter().map(|(name, d, _)| (name, d)).collect(),
-            left_out,
-        }
+        ChartPhases { drawn, left_out }
     }
 }
 
@@ -246,17 +249,21 @@ mod tests {
     }
 
     #[test]
-    fn a_chart_of_many_phases_names_every_phase_it_leaves_out() {
+    fn a_chart_of_many_phases_draws_the_states_and_names_every_phase_it_leaves_out() {
         let (_, d) = crafted();
         let phase = |i: usize, measured: bool| (format!("{i:02}-p"), d.clone(), measured);
         let few = ChartPhases::choose((1..=MAX_PHASES).map(|i| phase(i, i > 1)).collect());
         assert_eq!((few.drawn.len(), few.left_out.len()), (MAX_PHASES, 0));
-        // Nine phases, the first not a measured state: it and the last state are left out.
-        let many = ChartPhases::choose((1..=9).map(|i| phase(i, i > 1)).collect());
-        let drawn: Vec<&str> = many.drawn.iter().map(|p| p.0.as_str()).collect();
-        assert_eq!(drawn, ["02-p", "03-p", "04-p", "05-p", "06-p", "07-p", "08-p"]);
-        assert_eq!(many.left_out, ["01-p", "09-p"]);
-        assert_eq!(many.drawn.len() + many.left_out.len(), 9);
+        // Nine phases, the first not a measured state: the eight states are drawn.
+        let nine = ChartPhases::choose((1..=9).map(|i| phase(i, i > 1)).collect());
+        let drawn: Vec<&str> = nine.drawn.iter().map(|p| p.0.as_str()).collect();
+        assert_eq!(drawn, ["02-p", "03-p", "04-p", "05-p", "06-p", "07-p", "08-p", "09-p"]);
+        assert_eq!(nine.left_out, ["01-p"]);
+        // More states than the panels hold: the last ones are named as left out.
+        let n = MAX_PHASES * MAX_PANELS + 2;
+        let many = ChartPhases::choose((1..=n).map(|i| phase(i, true)).collect());
+        assert_eq!(many.drawn.len(), MAX_PHASES * MAX_PANELS);
+        assert_eq!(many.left_out, [format!("{:02}-p", n - 1), format!("{n:02}-p")]);
     }
 
     #[test]

@@ -171,7 +171,9 @@ pub fn distribution_chart(exp: &Experiment) -> anyhow::Result<Option<Distributio
         .drawn
         .iter()
         .enumerate()
-        .map(|(i, (name, d))| DistributionSeries::of(name.as_str(), d, i))
+        .map(|(i, (name, d))| {
+            DistributionSeries::of(name.as_str(), d, i % analysis::latency::MAX_PHASES)
+        })
         .collect();
     let device = first_run(exp).map_or_else(String::new, device_name);
     // The phases a chart of at most MAX_PHASES leaves out are named, never dropped silently.
@@ -179,8 +181,8 @@ pub fn distribution_chart(exp: &Experiment) -> anyhow::Result<Option<Distributio
         String::new()
     } else {
         format!(
-            "\nNot drawn (at most {} overlaid; all are in the report's table): {}",
-            analysis::latency::MAX_PHASES,
+            "\nNot drawn (the chart keeps the measured states, at most {}; all are in the report's table): {}",
+            analysis::latency::MAX_PHASES * analysis::latency::MAX_PANELS,
             phases.left_out.join(", ")
         )
     };
