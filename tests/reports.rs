@@ -578,7 +578,12 @@ fn a_stopped_interval_is_a_gap_in_the_charts_not_zero_iops() {
             if stopped.contains(&i) {
                 let span = s["t_end_s"].as_f64().unwrap() - s["t_start_s"].as_f64().unwrap();
                 let o = s.as_object_mut().unwrap();
-                for (k, v) in [("ops", 0.0), ("bytes", 0.0), ("iops", 0.0), ("mb_per_s", 0.0)] {
+                for (k, v) in [
+                    ("ops", 0.0),
+                    ("bytes", 0.0),
+                    ("iops", 0.0),
+                    ("mb_per_s", 0.0),
+                ] {
                     o.insert(k.into(), serde_json::json!(v as u64));
                 }
                 o.remove("lat_us");
@@ -590,25 +595,40 @@ fn a_stopped_interval_is_a_gap_in_the_charts_not_zero_iops() {
         .collect();
     std::fs::write(dir.join("samples.jsonl"), lines.join("\n") + "\n").unwrap();
     let run = ssdfade::results::load_run(&dir).unwrap();
-    let gap = run.samples[stopped.start].t_start_s..run.samples[stopped.end - 1].t_end_s;
+    // The stopped intervals, by their ends.
+    let (from, to) = (
+        run.samples[stopped.start].t_start_s,
+        run.samples[stopped.end - 1].t_end_s,
+    );
+    let in_gap = |t: f64| t > from && t <= to;
 
     let fade = ssdfade::plot::fade_chart(&run);
-    let inside: Vec<_> = fade.points.iter().filter(|p| gap.contains(&p.t_s)).collect();
-    assert!(!inside.is_empty() && inside.iter().all(|p| p.iops.is_nan()), "{inside:?}");
-    assert!(fade.points.iter().all(|p| !(p.iops <= 0.0)), "a zero-IOPS point is drawn");
+    let inside: Vec<_> = fade.points.iter().filter(|p| in_gap(p.t_s)).collect();
+    assert!(
+        !inside.is_empty() && inside.iter().all(|p| p.iops.is_nan()),
+        "{inside:?}"
+    );
+    assert!(
+        fade.points.iter().all(|p| !(p.iops <= 0.0)),
+        "a zero-IOPS point is drawn"
+    );
     let latency = ssdfade::plot::latency_chart(&run);
     assert!(latency
         .points
         .iter()
-        .filter(|p| gap.contains(&p.t_s))
+        .filter(|p| in_gap(p.t_s))
         .all(|p| p.p50_us.is_nan() && p.max_us.is_nan()));
 
     // Drawn without a coordinate that is not a number.
+    use ssdfade::plot::Chart;
     for chart in [fade.svg().unwrap(), latency.svg().unwrap()] {
-        assert!(!chart.contains("NaN"), "a line through a point without a number");
+        assert!(
+            !chart.contains("NaN"),
+            "a line through a point without a number"
+        );
     }
-    let written = ssdfade::plot::render_run(&run, &dir.join("fade.png"), ssdfade::plot::Format::Png)
-        .unwrap();
+    let written =
+        ssdfade::plot::render_run(&run, &dir.join("fade.png"), ssdfade::plot::Format::Png).unwrap();
     assert!(written.iter().all(|p| png_size(p) == ssdfade::plot::SIZE));
 }
 
@@ -618,12 +638,18 @@ fn a_stopped_interval_is_a_gap_in_the_charts_not_zero_iops() {
 fn chart_titles_name_the_simulated_drive_without_its_state_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/sweep-qd-sim/01-qd1");
     let run = ssdfade::results::load_run(&dir).unwrap();
-    assert!(run.info.target.path.contains(",state="), "the example keeps its state path");
+    assert!(
+        run.info.target.path.contains(",state="),
+        "the example keeps its state path"
+    );
     for title in [
         ssdfade::plot::fade_chart(&run).title,
         ssdfade::plot::latency_chart(&run).title,
     ] {
-        assert!(!title.contains("state=") && !title.contains("drive.sim"), "{title}");
+        assert!(
+            !title.contains("state=") && !title.contains("drive.sim"),
+            "{title}"
+        );
         assert!(title.contains("sim:vertex2-60g,aged=0s,scale=8"), "{title}");
     }
 }
@@ -647,12 +673,22 @@ fn a_steady_state_report_has_snias_criteria_table_with_the_recorded_figures() {
     let range = row(&md, "Range (max − min) ÷ average");
     assert_eq!(
         range[1..],
-        [format!("{:.1} %", w["range_pct"].as_f64().unwrap()), "≤ 20 %".into(), "pass".into()]
+        [
+            format!("{:.1} %", w["range_pct"].as_f64().unwrap()),
+            "≤ 20 %".into(),
+            "pass".into()
+        ]
     );
     let slope = row(&md, "Slope excursion ÷ average");
-    assert_eq!(slope[1], format!("{:.1} %", w["slope_pct"].as_f64().unwrap()));
+    assert_eq!(
+        slope[1],
+        format!("{:.1} %", w["slope_pct"].as_f64().unwrap())
+    );
     assert_eq!(slope[3], "pass");
     let tgbw = row(&md, "Total host data written (TGBW)");
     let fills = info["steady_state"]["drive_fills"].as_f64().unwrap();
-    assert!(tgbw[1].ends_with(&format!("= {fills:.2} drive fills")), "{tgbw:?}");
+    assert!(
+        tgbw[1].ends_with(&format!("= {fills:.2} drive fills")),
+        "{tgbw:?}"
+    );
 }

@@ -257,13 +257,19 @@ mod tests {
         // Nine phases, the first not a measured state: the eight states are drawn.
         let nine = ChartPhases::choose((1..=9).map(|i| phase(i, i > 1)).collect());
         let drawn: Vec<&str> = nine.drawn.iter().map(|p| p.0.as_str()).collect();
-        assert_eq!(drawn, ["02-p", "03-p", "04-p", "05-p", "06-p", "07-p", "08-p", "09-p"]);
+        assert_eq!(
+            drawn,
+            ["02-p", "03-p", "04-p", "05-p", "06-p", "07-p", "08-p", "09-p"]
+        );
         assert_eq!(nine.left_out, ["01-p"]);
         // More states than the panels hold: the last ones are named as left out.
         let n = MAX_PHASES * MAX_PANELS + 2;
         let many = ChartPhases::choose((1..=n).map(|i| phase(i, true)).collect());
         assert_eq!(many.drawn.len(), MAX_PHASES * MAX_PANELS);
-        assert_eq!(many.left_out, [format!("{:02}-p", n - 1), format!("{n:02}-p")]);
+        assert_eq!(
+            many.left_out,
+            [format!("{:02}-p", n - 1), format!("{n:02}-p")]
+        );
     }
 
     #[test]

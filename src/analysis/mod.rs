@@ -15,5 +15,6 @@ pub mod sweep;
 pub use experiment::{ExperimentStates, StateFigure};
 pub use fade::{Fade, FadeRatio};
 pub use run::{
-    drawn_intervals, first_and_last_full, is_gap, lowest_full, pooled_quantile, Figures, SteadyWindow,
+    drawn_intervals, first_and_last_full, is_gap, lowest_full, pooled_quantile, Figures,
+    SteadyWindow,
 };

@@ -150,7 +150,11 @@ impl Chart for CdmChart {
                 (cx, y0 + row_h * 3 / 10),
                 key.clone(),
             ))?;
-            body.draw(&Text::new(row.depth.clone(), (cx, y0 + row_h * 7 / 10), key))?;
+            body.draw(&Text::new(
+                row.depth.clone(),
+                (cx, y0 + row_h * 7 / 10),
+                key,
+            ))?;
             for (j, cell) in [row.read, row.write].into_iter().enumerate() {
                 let x0 = left + key_w + gap + j as i32 * (col_w + gap);
                 self.cell(&body, cell, (x0, y0, x0 + col_w, y1))?;

@@ -209,7 +209,8 @@ impl Chart for DistributionChart {
         let mut rest = body;
         for (i, series) in self.series.chunks(per_panel).enumerate() {
             let columns_left = (panels - i) as i32;
-            let (area, right) = rest.split_horizontally(rest.dim_in_pixel().0 as i32 / columns_left);
+            let (area, right) =
+                rest.split_horizontally(rest.dim_in_pixel().0 as i32 / columns_left);
             Self::draw_panel(root, &area, series, &x, y_top, &y)?;
             rest = right;
         }

@@ -131,7 +131,13 @@ mod tests {
 
     #[test]
     fn a_gap_splits_the_series_into_runs_and_is_never_drawn() {
-        let points = [(1.0, 5.0), (2.0, 6.0), (3.0, f64::NAN), (4.0, 7.0), (5.0, f64::NAN)];
+        let points = [
+            (1.0, 5.0),
+            (2.0, 6.0),
+            (3.0, f64::NAN),
+            (4.0, 7.0),
+            (5.0, f64::NAN),
+        ];
         let lines = min_max_runs(&points, 10);
         assert_eq!(lines, vec![vec![(1.0, 5.0), (2.0, 6.0)], vec![(4.0, 7.0)]]);
     }

@@ -219,9 +219,10 @@ impl Panel {
             let color = line.color;
             // A point without a number is a gap: no line across it, no dot.
             if line.width > 0 {
-                chart.draw_series(super::downsample::runs(&line.points).map(|run| {
-                    PathElement::new(run.to_vec(), color.stroke_width(line.width))
-                }))?;
+                chart
+                    .draw_series(super::downsample::runs(&line.points).map(|run| {
+                        PathElement::new(run.to_vec(), color.stroke_width(line.width))
+                    }))?;
             }
             if line.dots {
                 chart.draw_series(

@@ -75,7 +75,11 @@ pub fn fade_chart(run: &Run) -> FadeChart {
             .iter()
             .map(|s| FadePoint {
                 t_s: s.t_end_s,
-                iops: if analysis::is_gap(s) { f64::NAN } else { s.iops },
+                iops: if analysis::is_gap(s) {
+                    f64::NAN
+                } else {
+                    s.iops
+                },
                 bytes_written: s.bytes_written_total,
             })
             .collect(),

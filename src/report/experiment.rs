@@ -8,9 +8,8 @@ use crate::results::{workload_line, Experiment};
 
 use super::document::{Block, Document};
 use super::run::{
-    figures_row, identity_table, reproduce_command, reproduce_line, secs, steady_criteria, steady_words, wear_table,
-    STEADY_HEAD,
-    FIGURES_HEAD,
+    figures_row, identity_table, reproduce_command, reproduce_line, secs, steady_criteria,
+    steady_words, wear_table, FIGURES_HEAD, STEADY_HEAD,
 };
 
 /// The fade and recovery lines: only an experiment with a `fresh` phase has them (a preset's

@@ -51,7 +51,12 @@ pub(super) fn steady_criteria(w: &SteadyWindow) -> Vec<Vec<String>> {
     let mut rows = vec![
         vec![
             "Measurement window".into(),
-            format!("{} – {}, {:.0} IOPS on average", secs(w.start_s), secs(w.end_s), w.iops),
+            format!(
+                "{} – {}, {:.0} IOPS on average",
+                secs(w.start_s),
+                secs(w.end_s),
+                w.iops
+            ),
             "—".into(),
             "—".into(),
         ],
