@@ -279,6 +279,7 @@ fn hir_chart_colours_each_wait_state() {
                 t_s: t,
                 iops: if round % 6 == 0 { 7000.0 } else { 1200.0 },
                 wait_state: wait.into(),
+                idle_s: (round % 6 == 0).then_some(5.0 * (round / 6 + 1) as f64),
             });
         }
     }

@@ -557,3 +557,138 @@ fn the_distribution_table_is_the_saved_histograms_and_equals_the_summary() {
         "{markdown}"
     );
 }
+
+/// A run whose tool was stopped (SIGSTOP) for 30 intervals: those intervals carry `stopped_s`
+/// and rates of zero. The charts draw them as a gap — no point, no line across it, and no dive
+/// to zero IOPS — in the fade and latency charts alike, PNG and SVG.
+#[test]
+fn a_stopped_interval_is_a_gap_in_the_charts_not_zero_iops() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/vertex2-sim/04-soak");
+    let dir = tmp.path().join("soak");
+    std::fs::create_dir(&dir).unwrap();
+    for f in ["run.json", "latency.json"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let stopped = 1000..1030;
+    let lines: Vec<String> = samples_json(&src)
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut s)| {
+            if stopped.contains(&i) {
+                let span = s["t_end_s"].as_f64().unwrap() - s["t_start_s"].as_f64().unwrap();
+                let o = s.as_object_mut().unwrap();
+                for (k, v) in [
+                    ("ops", 0.0),
+                    ("bytes", 0.0),
+                    ("iops", 0.0),
+                    ("mb_per_s", 0.0),
+                ] {
+                    o.insert(k.into(), serde_json::json!(v as u64));
+                }
+                o.remove("lat_us");
+                o.remove("write");
+                o.insert("stopped_s".into(), serde_json::json!(span));
+            }
+            s.to_string()
+        })
+        .collect();
+    std::fs::write(dir.join("samples.jsonl"), lines.join("\n") + "\n").unwrap();
+    let run = ssdfade::results::load_run(&dir).unwrap();
+    // The stopped intervals, by their ends.
+    let (from, to) = (
+        run.samples[stopped.start].t_start_s,
+        run.samples[stopped.end - 1].t_end_s,
+    );
+    let in_gap = |t: f64| t > from && t <= to;
+
+    let fade = ssdfade::plot::fade_chart(&run);
+    let inside: Vec<_> = fade.points.iter().filter(|p| in_gap(p.t_s)).collect();
+    assert!(
+        !inside.is_empty() && inside.iter().all(|p| p.iops.is_nan()),
+        "{inside:?}"
+    );
+    assert!(
+        fade.points.iter().all(|p| p.iops.is_nan() || p.iops > 0.0),
+        "a zero-IOPS point is drawn"
+    );
+    let latency = ssdfade::plot::latency_chart(&run);
+    assert!(latency
+        .points
+        .iter()
+        .filter(|p| in_gap(p.t_s))
+        .all(|p| p.p50_us.is_nan() && p.max_us.is_nan()));
+
+    // Drawn without a coordinate that is not a number.
+    use ssdfade::plot::Chart;
+    for chart in [fade.svg().unwrap(), latency.svg().unwrap()] {
+        assert!(
+            !chart.contains("NaN"),
+            "a line through a point without a number"
+        );
+    }
+    let written =
+        ssdfade::plot::render_run(&run, &dir.join("fade.png"), ssdfade::plot::Format::Png).unwrap();
+    assert!(written.iter().all(|p| png_size(p) == ssdfade::plot::SIZE));
+}
+
+/// A phase of an experiment on a simulated drive runs on `sim:…,state=/abs/dir/drive.sim`:
+/// the chart titles name the drive and its options, never that file of the machine.
+#[test]
+fn chart_titles_name_the_simulated_drive_without_its_state_file() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/sweep-qd-sim/01-qd1");
+    let run = ssdfade::results::load_run(&dir).unwrap();
+    assert!(
+        run.info.target.path.contains(",state="),
+        "the example keeps its state path"
+    );
+    for title in [
+        ssdfade::plot::fade_chart(&run).title,
+        ssdfade::plot::latency_chart(&run).title,
+    ] {
+        assert!(
+            !title.contains("state=") && !title.contains("drive.sim"),
+            "{title}"
+        );
+        assert!(title.contains("sim:vertex2-60g,aged=0s,scale=8"), "{title}");
+    }
+}
+
+/// A run that judged steady state has SNIA's criteria table: the window, range and slope
+/// excursion beside their limits with pass/fail, and TGBW — the figures run.json records.
+#[test]
+fn a_steady_state_report_has_snias_criteria_table_with_the_recorded_figures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/wsat-sim/02-wsat");
+    let dir = tmp.path().join("wsat");
+    std::fs::create_dir(&dir).unwrap();
+    for f in ["run.json", "samples.jsonl", "latency.json"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    let w = &info["steady_state"]["window"];
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let range = row(&md, "Range (max − min) ÷ average");
+    assert_eq!(
+        range[1..],
+        [
+            format!("{:.1} %", w["range_pct"].as_f64().unwrap()),
+            "≤ 20 %".into(),
+            "pass".into()
+        ]
+    );
+    let slope = row(&md, "Slope excursion ÷ average");
+    assert_eq!(
+        slope[1],
+        format!("{:.1} %", w["slope_pct"].as_f64().unwrap())
+    );
+    assert_eq!(slope[3], "pass");
+    let tgbw = row(&md, "Total host data written (TGBW)");
+    let fills = info["steady_state"]["drive_fills"].as_f64().unwrap();
+    assert!(
+        tgbw[1].ends_with(&format!("= {fills:.2} drive fills")),
+        "{tgbw:?}"
+    );
+}

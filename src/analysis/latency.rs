@@ -159,13 +159,24 @@ impl Directions {
     }
 }
 
-/// At most this many phases are overlaid in one distribution chart (the palette's size).
+/// At most this many phases are overlaid in one panel of a distribution chart (the palette's
+/// size).
 pub const MAX_PHASES: usize = 7;
 
-/// The all-I/O distributions of an experiment's phases that saved a histogram, named by phase:
-/// every such phase when there are few, else only the measured states (the first
-/// [`MAX_PHASES`] of them).
+/// At most this many panels side by side in one distribution chart.
+pub const MAX_PANELS: usize = 2;
+
+/// The all-I/O distributions of every phase of an experiment that saved a histogram, named by
+/// phase (the report's table: all of them).
 pub fn of_phases(exp: &Experiment) -> anyhow::Result<Vec<(String, Distribution)>> {
+    Ok(measured_phases(exp)?
+        .into_iter()
+        .map(|(name, d, _)| (name, d))
+        .collect())
+}
+
+/// Those distributions, each with whether its phase is a measured state.
+fn measured_phases(exp: &Experiment) -> anyhow::Result<Vec<(String, Distribution, bool)>> {
     let mut all = Vec::new();
     for phase in &exp.phases {
         let Some(run) = &phase.run else { continue };
@@ -175,11 +186,36 @@ pub fn of_phases(exp: &Experiment) -> anyhow::Result<Vec<(String, Distribution)>
         let measured = matches!(phase.record.phase.kind, PhaseKind::Measure(_));
         all.push((phase.record.phase.name.clone(), d, measured));
     }
-    if all.len() > MAX_PHASES {
-        all.retain(|p| p.2);
-        all.truncate(MAX_PHASES);
+    Ok(all)
+}
+
+/// The phases one distribution chart draws, and the names of those it leaves out (which the
+/// chart names, so that none goes missing silently): every phase when there are at most
+/// [`MAX_PHASES`]; else the measured states alone, up to [`MAX_PHASES`] × [`MAX_PANELS`].
+pub struct ChartPhases {
+    pub drawn: Vec<(String, Distribution)>,
+    pub left_out: Vec<String>,
+}
+
+impl ChartPhases {
+    /// The chart's phases of `exp`.
+    pub fn of(exp: &Experiment) -> anyhow::Result<ChartPhases> {
+        Ok(Self::choose(measured_phases(exp)?))
     }
-    Ok(all.into_iter().map(|(name, d, _)| (name, d)).collect())
+
+    fn choose(all: Vec<(String, Distribution, bool)>) -> ChartPhases {
+        let mut drawn = Vec::new();
+        let mut left_out = Vec::new();
+        let many = all.len() > MAX_PHASES;
+        for (name, d, measured) in all {
+            if (many && !measured) || drawn.len() == MAX_PHASES * MAX_PANELS {
+                left_out.push(name);
+            } else {
+                drawn.push((name, d));
+            }
+        }
+        ChartPhases { drawn, left_out }
+    }
 }
 
 #[cfg(test)]
@@ -210,6 +246,30 @@ mod tests {
         assert!((d.quantile_us(0.981) - 10_000.0).abs() < 10.0);
         assert_eq!(d.quantile_us(0.9999), 50_000.0);
         assert_eq!(d.max_us, 50_000.0);
+    }
+
+    #[test]
+    fn a_chart_of_many_phases_draws_the_states_and_names_every_phase_it_leaves_out() {
+        let (_, d) = crafted();
+        let phase = |i: usize, measured: bool| (format!("{i:02}-p"), d.clone(), measured);
+        let few = ChartPhases::choose((1..=MAX_PHASES).map(|i| phase(i, i > 1)).collect());
+        assert_eq!((few.drawn.len(), few.left_out.len()), (MAX_PHASES, 0));
+        // Nine phases, the first not a measured state: the eight states are drawn.
+        let nine = ChartPhases::choose((1..=9).map(|i| phase(i, i > 1)).collect());
+        let drawn: Vec<&str> = nine.drawn.iter().map(|p| p.0.as_str()).collect();
+        assert_eq!(
+            drawn,
+            ["02-p", "03-p", "04-p", "05-p", "06-p", "07-p", "08-p", "09-p"]
+        );
+        assert_eq!(nine.left_out, ["01-p"]);
+        // More states than the panels hold: the last ones are named as left out.
+        let n = MAX_PHASES * MAX_PANELS + 2;
+        let many = ChartPhases::choose((1..=n).map(|i| phase(i, true)).collect());
+        assert_eq!(many.drawn.len(), MAX_PHASES * MAX_PANELS);
+        assert_eq!(
+            many.left_out,
+            [format!("{:02}-p", n - 1), format!("{n:02}-p")]
+        );
     }
 
     #[test]

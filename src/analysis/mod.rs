@@ -21,5 +21,6 @@ pub mod wsat;
 pub use experiment::{ExperimentStates, StateFigure};
 pub use fade::{Fade, FadeRatio};
 pub use run::{
-    drawn_intervals, first_and_last_full, lowest_full, pooled_quantile, Figures, SteadyWindow,
+    drawn_intervals, first_and_last_full, is_gap, lowest_full, pooled_quantile, Figures,
+    SteadyWindow,
 };

@@ -11,6 +11,7 @@
 use std::time::Duration;
 
 use crate::results::Run;
+use crate::stats::steady::Criteria;
 use crate::stats::{LatencySummary, Sample};
 
 /// Throughput and latency of a run or a stretch of intervals.
@@ -123,6 +124,14 @@ pub fn drawn_intervals(samples: &[Sample], interval: Duration) -> &[Sample] {
     }
 }
 
+/// An interval in which the tool was stopped (SIGSTOP, a machine that did not schedule it) for
+/// at least half its length: its rates cover too little of it to stand for it, and a chart
+/// draws it as a gap, neither as a point nor as zero IOPS.
+pub fn is_gap(s: &Sample) -> bool {
+    s.stopped_s
+        .is_some_and(|stopped| stopped >= 0.5 * (s.t_end_s - s.t_start_s))
+}
+
 /// An interval that ran its whole length: not cut short at the end of a run, and not one in
 /// which the tool itself was stopped (its rates cover less than the interval).
 pub(super) fn is_full(s: &Sample, interval: Duration) -> bool {
@@ -143,6 +152,13 @@ pub struct SteadyWindow {
     pub bytes_written: Option<u64>,
     /// Those bytes over the drive's capacity.
     pub drive_fills: Option<f64>,
+    /// The window's range (max − min) and the excursion of its fitted line, percent of its
+    /// average: SNIA's two criteria.
+    pub range_pct: f64,
+    pub slope_pct: f64,
+    /// SNIA's limits for them, percent.
+    pub max_range_pct: f64,
+    pub max_slope_pct: f64,
 }
 
 impl SteadyWindow {
@@ -156,6 +172,10 @@ impl SteadyWindow {
             iops: s.iops.unwrap_or(w.avg),
             bytes_written: s.bytes_written,
             drive_fills: s.drive_fills,
+            range_pct: w.range_pct,
+            slope_pct: w.slope_pct,
+            max_range_pct: Criteria::default().max_range_pct,
+            max_slope_pct: Criteria::default().max_slope_pct,
         })
     }
 }

@@ -1,7 +1,8 @@
 //! The latency distribution chart: above, the share of I/Os in each latency bin (10 bins a
 //! decade, a log latency axis); below, the exceedance curve — the share of I/Os slower than
 //! each latency on a log axis, where p99, p99.9 and p99.99 are the 1 %, 0.1 % and 0.01 %
-//! lines. One series per run or phase (fresh and faded overlaid), drawn from the histograms.
+//! lines. One series per run or phase (fresh and faded overlaid), drawn from the histograms;
+//! more series than one palette holds go into panels side by side over the same axes.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -10,7 +11,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::latency::log_ticks;
 use super::style;
 use super::Chart;
-use crate::analysis::latency::{Bin, Distribution};
+use crate::analysis::latency::{Bin, Distribution, MAX_PHASES};
 
 /// One distribution on the chart.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,7 +94,7 @@ impl DistributionChart {
     /// The legend along the top of `area`, in as many centred rows as the labels need (an
     /// experiment of nine phases does not fit one); returns the area below it.
     fn legend<DB: DrawingBackend>(
-        &self,
+        series: &[DistributionSeries],
         area: &DrawingArea<DB, Shift>,
     ) -> anyhow::Result<DrawingArea<DB, Shift>>
     where
@@ -103,8 +104,7 @@ impl DistributionChart {
         let font = style::legend_font();
         let width = area.dim_in_pixel().0 as i32;
         // Each entry: a 28 px swatch, 8 px, its label, 36 px to the next.
-        let entries: Vec<(&DistributionSeries, i32)> = self
-            .series
+        let entries: Vec<(&DistributionSeries, i32)> = series
             .iter()
             .map(|s| {
                 let w = area
@@ -185,18 +185,57 @@ impl Chart for DistributionChart {
         DB::ErrorType: 'static,
     {
         root.fill(&WHITE)?;
-        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
-        let body = self.legend(&body)?;
-        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 * 2 / 5);
+        // One header line per line of the subtitle (the phases left out go on their own).
+        let lines: Vec<String> = self.subtitle.lines().map(str::to_string).collect();
+        let body = style::header(root, &self.title, &lines)?;
+        // The axes every panel shares, so that panels side by side compare.
         let x = self.x_range();
-
-        // Above: % of I/Os per bin, drawn as an outline of steps.
         let peak = self
             .series
             .iter()
             .flat_map(|s| s.bins.iter().map(|b| b.pct))
             .fold(0.0, f64::max);
         let y_top = if peak > 0.0 { peak * 1.1 } else { 1.0 };
+        let smallest = self
+            .series
+            .iter()
+            .flat_map(|s| s.exceedance.last().map(|p| p.1))
+            .fold(1.0, f64::min);
+        let y = (smallest.log10().floor() - 0.3).min(-2.3)..0.15;
+        // More series than one panel's palette: panels side by side, each of at most
+        // MAX_PHASES series, as even as they go.
+        let panels = self.series.len().div_ceil(MAX_PHASES).max(1);
+        let per_panel = self.series.len().div_ceil(panels).max(1);
+        let mut rest = body;
+        for (i, series) in self.series.chunks(per_panel).enumerate() {
+            let columns_left = (panels - i) as i32;
+            let (area, right) =
+                rest.split_horizontally(rest.dim_in_pixel().0 as i32 / columns_left);
+            Self::draw_panel(root, &area, series, &x, y_top, &y)?;
+            rest = right;
+        }
+        Ok(())
+    }
+}
+
+impl DistributionChart {
+    /// One panel into `body` (of `root`, where the tick labels go): the legend of `series`,
+    /// their shares per bin above and their exceedance below, over the shared axes.
+    fn draw_panel<DB: DrawingBackend>(
+        root: &DrawingArea<DB, Shift>,
+        body: &DrawingArea<DB, Shift>,
+        series: &[DistributionSeries],
+        x: &std::ops::Range<f64>,
+        y_top: f64,
+        y: &std::ops::Range<f64>,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let body = Self::legend(series, body)?;
+        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 * 2 / 5);
+
+        // Above: % of I/Os per bin, drawn as an outline of steps.
         let mut chart = ChartBuilder::on(&top)
             .margin_left(12)
             .margin_right(36)
@@ -216,10 +255,9 @@ impl Chart for DistributionChart {
             .bold_line_style(BLACK.mix(0.10))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
-        Self::x_grid(&mut chart, root, &x, &(0.0..y_top))?;
+        Self::x_grid(&mut chart, root, x, &(0.0..y_top))?;
         // The outlines of steps, filled in a light tint first so no fill hides a line.
-        let outlines: Vec<Vec<(f64, f64)>> = self
-            .series
+        let outlines: Vec<Vec<(f64, f64)>> = series
             .iter()
             .map(|s| {
                 let mut steps = Vec::new();
@@ -236,23 +274,18 @@ impl Chart for DistributionChart {
                 steps
             })
             .collect();
-        for (s, steps) in self.series.iter().zip(&outlines) {
+        for (s, steps) in series.iter().zip(&outlines) {
             chart.draw_series(std::iter::once(Polygon::new(
                 steps.clone(),
                 style::lighter(s.color, 0.85).mix(0.6).filled(),
             )))?;
         }
-        for (s, steps) in self.series.iter().zip(outlines) {
+        for (s, steps) in series.iter().zip(outlines) {
             chart.draw_series(LineSeries::new(steps, s.color.stroke_width(2)))?;
         }
 
         // Below: share of I/Os slower than x, both axes log.
-        let smallest = self
-            .series
-            .iter()
-            .flat_map(|s| s.exceedance.last().map(|p| p.1))
-            .fold(1.0, f64::min);
-        let y = (smallest.log10().floor() - 0.3).min(-2.3)..0.15;
+        let y = y.clone();
         let mut chart = ChartBuilder::on(&bottom)
             .margin_left(12)
             .margin_right(36)
@@ -272,7 +305,7 @@ impl Chart for DistributionChart {
             .light_line_style(WHITE.mix(0.0))
             .bold_line_style(WHITE.mix(0.0))
             .draw()?;
-        Self::x_grid(&mut chart, root, &x, &y)?;
+        Self::x_grid(&mut chart, root, x, &y)?;
         for (share, label) in nines(-y.start.floor() as i32) {
             let ty = share.log10();
             if ty < y.start || ty > y.end {
@@ -289,7 +322,7 @@ impl Chart for DistributionChart {
                 style::tick_font().pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;
         }
-        for s in &self.series {
+        for s in series {
             // Steps: the share holds until the next bucket's top.
             let mut steps: Vec<(f64, f64)> = Vec::new();
             for &(us, share) in &s.exceedance {

@@ -42,6 +42,19 @@ pub fn min_max(points: &[(f64, f64)], buckets: usize) -> Vec<(f64, f64)> {
     out
 }
 
+/// The runs of `points` between gaps: a point whose y is not a number (an interval in which
+/// the tool was stopped) holds no data, and no line is drawn across it.
+pub fn runs(points: &[(f64, f64)]) -> impl Iterator<Item = &[(f64, f64)]> {
+    points
+        .split(|p| !p.1.is_finite())
+        .filter(|run| !run.is_empty())
+}
+
+/// [`min_max`] of each run of `points` between gaps (see [`runs`]), one line per run.
+pub fn min_max_runs(points: &[(f64, f64)], buckets: usize) -> Vec<Vec<(f64, f64)>> {
+    runs(points).map(|run| min_max(run, buckets)).collect()
+}
+
 /// The centred moving average of `points`' y over a span of `window` in x: each point is the
 /// mean of the points within `window / 2` of it on either side (fewer at the ends). Points are
 /// in x order; a span in x, not a count of points, so intervals of different lengths weigh
@@ -114,6 +127,19 @@ mod tests {
             out.contains(&(6.0, 600.0)) && out.contains(&(7.0, 0.0)),
             "each bucket's extremes"
         );
+    }
+
+    #[test]
+    fn a_gap_splits_the_series_into_runs_and_is_never_drawn() {
+        let points = [
+            (1.0, 5.0),
+            (2.0, 6.0),
+            (3.0, f64::NAN),
+            (4.0, 7.0),
+            (5.0, f64::NAN),
+        ];
+        let lines = min_max_runs(&points, 10);
+        assert_eq!(lines, vec![vec![(1.0, 5.0), (2.0, 6.0)], vec![(4.0, 7.0)]]);
     }
 
     #[test]

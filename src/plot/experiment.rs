@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::bars::{Bar, BarChart};
+use super::cdm::{cdm_key, CdmCell, CdmChart, CdmRow};
 use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 use super::hir::{HirChart, HirPoint};
@@ -67,13 +68,17 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             continue;
         };
         for s in analysis::drawn_intervals(&run.samples, run.info.workload.interval) {
+            // An interval the tool was stopped through is a gap in both charts.
+            let gap = analysis::is_gap(s);
             points.push(FadePoint {
                 t_s: t0 + s.t_end_s,
-                iops: s.iops,
+                iops: if gap { f64::NAN } else { s.iops },
                 bytes_written: bytes0 + s.bytes_written_total,
             });
-            // An interval without I/O has no latency to draw.
-            if let Some(lat) = s.lat_us {
+            if gap {
+                latency.push(LatencyPoint::gap(t0 + s.t_end_s));
+            } else if let Some(lat) = s.lat_us {
+                // An interval without I/O has no latency to draw.
                 latency.push(LatencyPoint {
                     t_s: t0 + s.t_end_s,
                     p50_us: lat.p50,
@@ -162,15 +167,29 @@ pub fn timeline(exp: &Experiment) -> Timeline {
 /// The latency distributions of the experiment's phases overlaid (see
 /// [`analysis::latency::of_phases`]); None when no phase saved a histogram.
 pub fn distribution_chart(exp: &Experiment) -> anyhow::Result<Option<DistributionChart>> {
-    let series: Vec<DistributionSeries> = analysis::latency::of_phases(exp)?
+    let phases = analysis::latency::ChartPhases::of(exp)?;
+    let series: Vec<DistributionSeries> = phases
+        .drawn
         .iter()
         .enumerate()
-        .map(|(i, (name, d))| DistributionSeries::of(name.as_str(), d, i))
+        .map(|(i, (name, d))| {
+            DistributionSeries::of(name.as_str(), d, i % analysis::latency::MAX_PHASES)
+        })
         .collect();
     let device = first_run(exp).map_or_else(String::new, device_name);
+    // The phases a chart of at most MAX_PHASES leaves out are named, never dropped silently.
+    let left_out = if phases.left_out.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "\nNot drawn (the chart keeps the measured states, at most {}; all are in the report's table): {}",
+            analysis::latency::MAX_PHASES * analysis::latency::MAX_PANELS,
+            phases.left_out.join(", ")
+        )
+    };
     Ok((!series.is_empty()).then(|| DistributionChart {
         title: format!("Latency distribution — experiment {} · {device}", exp.name),
-        subtitle: "All I/Os of each phase, from its histogram".into(),
+        subtitle: format!("All I/Os of each phase, from its histogram{left_out}"),
         series,
     }))
 }
@@ -246,6 +265,59 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
         x_desc: "MB/s".into(),
         bars,
         legend: vec![("reads".into(), read), ("writes".into(), write)],
+    })
+}
+
+/// CrystalDiskMark's set (`measure --preset cdm`) in CrystalDiskMark's layout: a row per test
+/// in the order the reads ran, its read and write MB/s side by side, IOPS and mean latency
+/// under each; the preparation write left out.
+fn cdm_chart(exp: &Experiment) -> Option<CdmChart> {
+    if exp.name.as_str() != "cdm" {
+        return None;
+    }
+    let mut rows: Vec<CdmRow> = Vec::new();
+    let mut first = None;
+    for phase in &exp.phases {
+        let Some((test, depth, read)) = cdm_key(&phase.record.phase.name) else {
+            continue;
+        };
+        let Some(run) = &phase.run else { continue };
+        let f = Figures::of_run(run);
+        if f.seconds <= 0.0 {
+            continue;
+        }
+        first.get_or_insert(run);
+        let cell = CdmCell {
+            mb_per_s: f.mb_per_s,
+            iops: f.iops,
+            mean_us: (f.ops > 0).then_some(f.avg_lat_us),
+        };
+        let i = match rows.iter().position(|r| r.test == test && r.depth == depth) {
+            Some(i) => i,
+            None => {
+                rows.push(CdmRow {
+                    test,
+                    depth,
+                    read: None,
+                    write: None,
+                });
+                rows.len() - 1
+            }
+        };
+        if read {
+            rows[i].read = Some(cell);
+        } else {
+            rows[i].write = Some(cell);
+        }
+    }
+    let run = first?;
+    Some(CdmChart {
+        title: format!("CrystalDiskMark's set — {}", device_name(run)),
+        subtitle: format!(
+            "{} per test · MB/s = 10^6 bytes/s · under each: IOPS · mean latency per I/O",
+            crate::units::format_duration(run.info.workload.duration.unwrap_or_default())
+        ),
+        rows,
     })
 }
 
@@ -353,6 +425,7 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
                     t_s: s.t_end_s - window_start,
                     iops: s.iops,
                     wait_state: "preconditioning".into(),
+                    idle_s: None,
                 });
             }
             t = run.samples.last().map_or(0.0, |s| s.t_end_s) - window_start;
@@ -366,12 +439,13 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
         let Some(b) = run.samples.last() else {
             continue;
         };
-        let label = match name.split_once('-') {
+        let idle_s = match name.split_once('-') {
             Some((ws, rest)) if rest.starts_with("burst") => {
-                format!("{} s idle", ws.trim_start_matches("ws"))
+                ws.trim_start_matches("ws").parse::<f64>().ok()
             }
-            _ => "baseline".into(),
+            _ => None,
         };
+        let label = idle_s.map_or_else(|| "baseline".into(), |s| format!("{s} s idle"));
         // A burst is one point; a return to baseline one point per burst length, as SNIA plots.
         let chunk = if label == "baseline" {
             (crate::results::experiment::HIR_BURST.as_secs_f64()
@@ -388,6 +462,7 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
                     t_s: t + part[part.len() - 1].t_end_s,
                     iops: f.iops,
                     wait_state: label.clone(),
+                    idle_s,
                 });
             }
         }
@@ -398,7 +473,7 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
     Some(HirChart {
         title: format!("Host idle recovery (SNIA HIR) — {}", device_name(run)),
         subtitle: format!(
-            "{}, {} % random, {} % read, QD{} · one point per {} s burst; time includes the idle gaps",
+            "{}, {} % random, {} % read, QD{} · one point per {} s burst (shaded); time includes the idle gaps",
             crate::units::format_bytes(w.bs),
             w.random_pct,
             w.read_pct,
@@ -417,6 +492,8 @@ pub enum ProtocolChart {
     RateSweep(RateSweepChart),
     Wsat(WsatChart),
     Hir(HirChart),
+    /// CrystalDiskMark's set in its own layout.
+    Cdm(CdmChart),
     /// A benchmark preset's points as bars, named after the preset.
     Preset(String, BarChart),
     /// The measured states of a Vertex 2 experiment as bars.
@@ -431,6 +508,7 @@ impl ProtocolChart {
             .or_else(|| rate_sweep_chart(exp).map(ProtocolChart::RateSweep))
             .or_else(|| wsat_chart(exp).map(ProtocolChart::Wsat))
             .or_else(|| hir_chart(exp).map(ProtocolChart::Hir))
+            .or_else(|| cdm_chart(exp).map(ProtocolChart::Cdm))
             .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.to_string(), c)))
             .or_else(|| states_chart(exp).map(ProtocolChart::States))
     }
@@ -441,6 +519,7 @@ impl ProtocolChart {
             ProtocolChart::Sweep(_) | ProtocolChart::RateSweep(_) => "sweep",
             ProtocolChart::Wsat(_) => "wsat",
             ProtocolChart::Hir(_) => "hir",
+            ProtocolChart::Cdm(_) => "cdm",
             ProtocolChart::Preset(name, _) => name,
             ProtocolChart::States(_) => "states",
         }
@@ -453,6 +532,7 @@ impl ProtocolChart {
             ProtocolChart::RateSweep(_) => "Latency (mean, p99, p99.9) against delivered IOPS at each issue rate: the hockey stick",
             ProtocolChart::Wsat(_) => "SNIA WSAT: IOPS per round against time and against total host data written",
             ProtocolChart::Hir(_) => "SNIA HIR: IOPS of each burst after each idle gap, beside preconditioning and the returns to baseline",
+            ProtocolChart::Cdm(_) => "CrystalDiskMark's layout: MB/s of each test, reads and writes side by side, IOPS and mean latency under each",
             ProtocolChart::Preset(..) => "MB/s of every point of the benchmark, in the order they ran",
             ProtocolChart::States(_) => "The measured states: each phase's IOPS and its share of fresh",
         }
@@ -464,6 +544,7 @@ impl ProtocolChart {
             ProtocolChart::RateSweep(c) => c.write(path, format),
             ProtocolChart::Wsat(c) => c.write(path, format),
             ProtocolChart::Hir(c) => c.write(path, format),
+            ProtocolChart::Cdm(c) => c.write(path, format),
             ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.write(path, format),
         }
     }
@@ -474,6 +555,7 @@ impl ProtocolChart {
             ProtocolChart::RateSweep(c) => c.svg(),
             ProtocolChart::Wsat(c) => c.svg(),
             ProtocolChart::Hir(c) => c.svg(),
+            ProtocolChart::Cdm(c) => c.svg(),
             ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.svg(),
         }
     }

@@ -9,7 +9,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::downsample::{average_window, min_max, moving_average, MAX_BUCKETS};
+use super::downsample::{average_window, min_max, min_max_runs, moving_average, MAX_BUCKETS};
 use super::panel::{Band, Forecast, Level, Line, Marker, Panel};
 use super::style::{self, time_unit};
 use super::Chart;
@@ -147,8 +147,14 @@ impl FadeChart {
                 .iter()
                 .position(|ph| p.t_s > ph.start_s && p.t_s <= ph.end_s + 1e-9)
         };
+        // A point without a number (an interval the tool was stopped in) ends a segment too.
         self.points
-            .chunk_by(|a, b| phase_of(a) == phase_of(b))
+            .chunk_by(|a, b| phase_of(a) == phase_of(b) && b.iops.is_finite())
+            .map(|s| match s.first() {
+                Some(p) if !p.iops.is_finite() => &s[1..],
+                _ => s,
+            })
+            .filter(|s| !s.is_empty())
             .collect()
     }
 
@@ -161,7 +167,8 @@ impl FadeChart {
         let window = average_window(span, self.interval_s);
         let mut lines = vec![Line {
             label: legend.then(|| self.interval_label()),
-            points: min_max(&all, MAX_BUCKETS),
+            // Runs between gaps, joined by a point without a number (no line across it).
+            points: min_max_runs(&all, MAX_BUCKETS).join(&(f64::NAN, f64::NAN)),
             color: style::RAW,
             width: 1,
             dots: false,

@@ -1,10 +1,12 @@
-//! SNIA's Host Idle Recovery chart (HIR): "IOPS vs Time — All Wait States", one point per
-//! round, coloured by the wait state it followed, time in minutes.
+//! SNIA's Host Idle Recovery chart (HIR): above, "IOPS vs Time — All Wait States", one point
+//! per round, coloured by the wait state it followed, time in minutes, each burst shaded (a 5 s
+//! burst is a few pixels of a half-hour axis); below, the bursts alone: IOPS of each burst
+//! against the idle time before it, beside the baseline the drive returns to.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::panel::{Line, Panel};
+use super::panel::{Band, Line, Panel};
 use super::style;
 use super::Chart;
 
@@ -14,6 +16,8 @@ pub struct HirPoint {
     pub t_s: f64,
     pub iops: f64,
     pub wait_state: String,
+    /// The idle time before it, seconds, when the point is a burst.
+    pub idle_s: Option<f64>,
 }
 
 /// Everything the HIR chart shows.
@@ -54,6 +58,72 @@ impl Chart for HirChart {
                 dots: true,
             });
         }
-        panel.draw(&body)
+        // Each burst shaded over its length, at least 0.4 % of the axis wide so that it shows.
+        let min_width = 0.004 * end;
+        let burst_min = crate::results::experiment::HIR_BURST.as_secs_f64() / 60.0;
+        for (p, i) in self.points.iter().filter_map(|p| {
+            let state = states.iter().position(|s| *s == p.wait_state)?;
+            p.idle_s.map(|_| (p, state))
+        }) {
+            let width = burst_min.max(min_width);
+            let t = p.t_s / 60.0;
+            panel.bands.push(Band {
+                label: String::new(),
+                x: (t - width).max(0.0)..t,
+                color: style::palette(i),
+                opacity: 0.35,
+            });
+        }
+        if !self.points.iter().any(|p| p.idle_s.is_some()) {
+            return panel.draw(&body);
+        }
+        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 * 3 / 5);
+        panel.draw(&top)?;
+        self.bursts_panel().draw(&bottom)
+    }
+}
+
+impl HirChart {
+    /// The bursts alone: IOPS against the idle time before each, and the median of the
+    /// returns to baseline for reference.
+    fn bursts_panel(&self) -> Panel {
+        let bursts: Vec<(f64, f64)> = self
+            .points
+            .iter()
+            .filter_map(|p| Some((p.idle_s?, p.iops)))
+            .collect();
+        let longest = bursts.iter().map(|b| b.0).fold(0.0, f64::max);
+        let mut panel = Panel::new(
+            "Idle time before the burst (s)",
+            "Burst IOPS",
+            0.0..longest * 1.1,
+        );
+        let mut baseline: Vec<f64> = self
+            .points
+            .iter()
+            .filter(|p| p.wait_state == "baseline")
+            .map(|p| p.iops)
+            .collect();
+        baseline.sort_by(f64::total_cmp);
+        if let Some(&median) = baseline.get(baseline.len() / 2) {
+            panel.lines.push(Line {
+                label: Some(format!(
+                    "baseline, median of the returns: {} IOPS",
+                    style::iops_text(median)
+                )),
+                points: vec![(0.0, median), (longest * 1.1, median)],
+                color: style::FILL,
+                width: 2,
+                dots: false,
+            });
+        }
+        panel.lines.push(Line {
+            label: Some("each burst".into()),
+            points: bursts,
+            color: style::palette(1),
+            width: 0,
+            dots: true,
+        });
+        panel
     }
 }

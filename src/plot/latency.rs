@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::downsample::{min_max, MAX_BUCKETS};
+use super::downsample::{min_max_runs, MAX_BUCKETS};
 use super::fade::{Event, Phase};
 use super::style::{self, time_unit};
 use super::Chart;
@@ -18,6 +18,19 @@ pub struct LatencyPoint {
     pub p99_us: f64,
     pub p999_us: f64,
     pub max_us: f64,
+}
+
+impl LatencyPoint {
+    /// An interval without data (the tool was stopped through it): a gap in every line.
+    pub fn gap(t_s: f64) -> LatencyPoint {
+        LatencyPoint {
+            t_s,
+            p50_us: f64::NAN,
+            p99_us: f64::NAN,
+            p999_us: f64::NAN,
+            max_us: f64::NAN,
+        }
+    }
 }
 
 /// Everything the latency chart shows.
@@ -135,17 +148,19 @@ impl Chart for LatencyChart {
             ("p50", |p| p.p50_us, style::P50, 2),
         ];
         for (name, pick, color, width) in series {
+            // A point without a number (the tool stopped) is a gap in the line.
             let points: Vec<(f64, f64)> = self
                 .points
                 .iter()
-                .filter(|p| pick(p) > 0.0)
+                .filter(|p| pick(p) > 0.0 || pick(p).is_nan())
                 .map(|p| (p.t_s / unit.seconds, (pick(p) / scale).log10()))
                 .collect();
             chart
-                .draw_series(LineSeries::new(
-                    min_max(&points, MAX_BUCKETS),
-                    color.stroke_width(width),
-                ))?
+                .draw_series(
+                    min_max_runs(&points, MAX_BUCKETS)
+                        .into_iter()
+                        .map(|run| PathElement::new(run, color.stroke_width(width))),
+                )?
                 .label(name)
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))

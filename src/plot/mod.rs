@@ -8,6 +8,7 @@
 
 mod bars;
 mod bitmap;
+mod cdm;
 mod compare;
 mod distribution;
 mod downsample;
@@ -30,6 +31,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub use bars::{Bar, BarChart};
+pub use cdm::{CdmCell, CdmChart, CdmRow};
 pub use compare::{CompareChart, CompareRun};
 pub use distribution::{DistributionChart, DistributionSeries};
 pub use downsample::{min_max, moving_average, MAX_BUCKETS};

@@ -232,16 +232,18 @@ impl Panel {
         }
         for line in &self.lines {
             let color = line.color;
+            // A point without a number is a gap: no line across it, no dot.
             if line.width > 0 {
-                chart.draw_series(LineSeries::new(
-                    line.points.iter().copied(),
-                    color.stroke_width(line.width),
-                ))?;
+                chart
+                    .draw_series(super::downsample::runs(&line.points).map(|run| {
+                        PathElement::new(run.to_vec(), color.stroke_width(line.width))
+                    }))?;
             }
             if line.dots {
                 chart.draw_series(
                     line.points
                         .iter()
+                        .filter(|p| p.1.is_finite())
                         .map(|&p| Circle::new(p, 3, color.filled())),
                 )?;
             }

@@ -75,7 +75,11 @@ pub fn fade_chart(run: &Run) -> FadeChart {
             .iter()
             .map(|s| FadePoint {
                 t_s: s.t_end_s,
-                iops: s.iops,
+                iops: if analysis::is_gap(s) {
+                    f64::NAN
+                } else {
+                    s.iops
+                },
                 bytes_written: s.bytes_written_total,
             })
             .collect(),
@@ -101,6 +105,9 @@ pub fn latency_chart(run: &Run) -> LatencyChart {
         points: analysis::drawn_intervals(&run.samples, run.info.workload.interval)
             .iter()
             .filter_map(|s| {
+                if analysis::is_gap(s) {
+                    return Some(LatencyPoint::gap(s.t_end_s));
+                }
                 let lat = s.lat_us?;
                 Some(LatencyPoint {
                     t_s: s.t_end_s,

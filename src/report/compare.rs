@@ -172,16 +172,9 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     for (run, label) in runs.iter().zip(&labels) {
         // The label, not the directory's path: a report names nothing of the machine's layout.
         // A simulated drive's state file is the machine's path: left out.
-        let target: Vec<&str> = run
-            .info
-            .target
-            .path
-            .split(',')
-            .filter(|part| !part.starts_with("state="))
-            .collect();
         doc.paragraph(format!(
             "{label}: on {} — {}",
-            target.join(","),
+            crate::results::target_shown(&run.info.target.path),
             workload_line(&run.info.workload)
         ));
     }

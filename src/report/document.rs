@@ -146,10 +146,11 @@ const STYLE: &str = "body{font-family:sans-serif;max-width:1280px;margin:2em aut
 color:#222;line-height:1.45}h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.6em;\
 border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:.6em 0}\
 th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}\
-.n{text-align:right}th{background:#f0f0f0}\
+.n{text-align:right;white-space:nowrap}th{background:#f0f0f0}\
 figure{margin:1em 0}svg{max-width:100%;height:auto;border:1px solid #ddd}\
 figcaption{color:#555;font-size:.9em}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
-.scroll{overflow-x:auto;max-width:100%}footer{margin-top:2em;color:#666;font-size:.85em}";
+.scroll{overflow-x:auto;max-width:100%}footer{margin-top:2em;color:#666;font-size:.85em}\
+@media (max-width:600px){body{margin:1em auto;padding:0 .5em}th,td{padding:.2em .35em}}";
 
 /// An SVG document ready to sit inside HTML: no XML namespace declaration (the HTML parser
 /// knows `<svg>`), so the page holds no address at all; an image to assistive technology,

@@ -8,8 +8,8 @@ use crate::results::{workload_line, Experiment};
 
 use super::document::{Block, Document};
 use super::run::{
-    figures_row, identity_table, reproduce_command, reproduce_line, secs, steady_words, wear_table,
-    FIGURES_HEAD,
+    figures_row, identity_table, reproduce_command, reproduce_line, secs, steady_criteria,
+    steady_words, wear_table, FIGURES_HEAD, STEADY_HEAD,
 };
 
 /// The fade and recovery lines: only an experiment with a `fresh` phase has them (a preset's
@@ -137,6 +137,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
                 p.record.phase.name,
                 steady_words(&w)
             ));
+            doc.table(&STEADY_HEAD, steady_criteria(&w));
         }
     }
     let amplification: Vec<String> = exp

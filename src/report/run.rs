@@ -45,6 +45,53 @@ pub fn figures_row(name: &str, f: &Figures, reference_iops: f64) -> Vec<String> 
     ]
 }
 
+/// SNIA PTS's steady-state criteria as a table, each figure beside its limit: the window, its
+/// range and slope excursion, and the host data written by then (TGBW).
+pub(super) fn steady_criteria(w: &SteadyWindow) -> Vec<Vec<String>> {
+    let verdict = |ok: bool| if ok { "pass" } else { "fail" }.to_string();
+    let mut rows = vec![
+        vec![
+            "Measurement window".into(),
+            format!(
+                "{} – {}, {:.0} IOPS on average",
+                secs(w.start_s),
+                secs(w.end_s),
+                w.iops
+            ),
+            "—".into(),
+            "—".into(),
+        ],
+        vec![
+            "Range (max − min) ÷ average".into(),
+            format!("{:.1} %", w.range_pct),
+            format!("≤ {:.0} %", w.max_range_pct),
+            verdict(w.range_pct <= w.max_range_pct),
+        ],
+        vec![
+            "Slope excursion ÷ average".into(),
+            format!("{:.1} %", w.slope_pct),
+            format!("≤ {:.0} %", w.max_slope_pct),
+            verdict(w.slope_pct <= w.max_slope_pct),
+        ],
+    ];
+    if let Some(b) = w.bytes_written {
+        let fills = w
+            .drive_fills
+            .map(|f| format!(" = {f:.2} drive fills"))
+            .unwrap_or_default();
+        rows.push(vec![
+            "Total host data written (TGBW)".into(),
+            format!("{}{fills}", gb(b)),
+            "—".into(),
+            "—".into(),
+        ]);
+    }
+    rows
+}
+
+/// The head of [`steady_criteria`]'s table.
+pub(super) const STEADY_HEAD: [&str; 4] = ["SNIA PTS steady state", "Figure", "Limit", "Result"];
+
 /// When and where a run reached steady state, in the words every report uses.
 pub(super) fn steady_words(w: &SteadyWindow) -> String {
     format!(
@@ -451,6 +498,9 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         ),
         (None, None) => "Steady state: not evaluated for this run (it did not write).".into(),
     });
+    if let Some(w) = SteadyWindow::of(run) {
+        doc.table(&STEADY_HEAD, steady_criteria(&w));
+    }
     if let Some(check) = PredictionCheck::of(run) {
         doc.paragraph(super::prediction::paragraph(&check));
     }

@@ -17,9 +17,18 @@ pub fn device_line(info: &RunInfo) -> String {
     let model = id.model.clone().unwrap_or_else(|| id.kind.clone());
     format!(
         "{model} · {} · {}",
-        info.target.path,
+        target_shown(&info.target.path),
         format_bytes(id.size_bytes)
     )
+}
+
+/// A target as a chart or report shows it: a simulated drive's `state=` file is a path of the
+/// machine that ran it (and an experiment's own working file), so it is left out.
+pub fn target_shown(path: &str) -> String {
+    path.split(',')
+        .filter(|part| !part.starts_with("state="))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// An issue rate as a report prints it, for transfers of `bs` bytes: `4000 IOPS (--rate-iops

@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 pub use command::Command;
-pub use describe::{device_line, device_name, rate_text, workload_line};
+pub use describe::{device_line, device_name, rate_text, target_shown, workload_line};
 pub use erase::{Done, EraseRecord, ToolRun};
 pub use experiment::{ExperimentKind, ExperimentRecord, Headline, Options, PhaseRecord};
 pub use experiment_dir::{is_experiment, load_experiment, Experiment, LoadedPhase};
