@@ -11,6 +11,7 @@ pub mod predict;
 pub mod run;
 pub mod slog;
 pub mod sweep;
+pub mod twin;
 
 pub use experiment::{ExperimentStates, StateFigure};
 pub use fade::{Fade, FadeRatio};

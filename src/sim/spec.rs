@@ -1,4 +1,5 @@
-//! Parsing `sim:PRESET[,key=value…]` into a preset plus the options that change it.
+//! Parsing `sim:PRESET[,key=value…]` (or `sim:@FILE` of a fitted twin, see [`super::twin`])
+//! into a preset plus the options that change it.
 //!
 //! Options are separated by commas. A value holding a comma is quoted or escaped as a shell
 //! would: `state='/tmp/a,b.sim'` keeps everything between single quotes literally,
@@ -87,16 +88,24 @@ impl SimSpec {
         let mut parts = parts.into_iter();
         let name = parts.next().unwrap_or_default();
         let name = name.as_str();
-        let Some(preset) = presets::find(name) else {
+        let preset = if let Some(file) = name.strip_prefix('@') {
+            // `sim:@FILE`: a twin fitted by `sim fit`, named after its file.
+            let path = std::path::Path::new(file);
+            let stem = path.file_stem().map_or("twin".into(), |s| s.to_string_lossy());
+            let name: &'static str = Box::leak(format!("twin-{stem}").into_boxed_str());
+            super::twin::Twin::load(path)?.preset(name)
+        } else if let Some(preset) = presets::find(name) {
+            *preset
+        } else {
             let names: Vec<_> = presets::PRESETS.iter().map(|p| p.name).collect();
             bad_input!(
-                "unknown simulated drive '{name}': use one of {} (see `ssdfade sim list`)",
+                "unknown simulated drive '{name}': use one of {} or @FILE of a fitted twin (see `ssdfade sim list`)",
                 names.join(", ")
             );
         };
         let mut spec = SimSpec {
             text: text.to_string(),
-            preset: *preset,
+            preset,
             scale: preset.scale,
             aged: preset.aged,
             cache: preset.cache,
