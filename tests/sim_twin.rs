@@ -26,7 +26,7 @@ fn a_fit_recovers_a_known_drive_and_its_twin_soaks_alike() {
     // The known drive: a dc-ssd-400g 1.5 times faster at α 1.2 instead of 1.28.
     std::fs::write(
         dir.join("truth.toml"),
-        "base = \"dc-ssd-400g\"\nmodel = \"known\"\ncapacity = 400000000000\nalpha = 1.2\nspeed = 1.5\nscale = 256\n",
+        "base = \"dc-ssd-400g\"\nmodel = \"known\"\ncapacity = 400000000000\nalpha = 1.2\nspeed = 1.5\noptions = \"scale=256\"\n",
     )
     .unwrap();
     soak(dir, "sim:@truth.toml", "measured");

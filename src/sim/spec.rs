@@ -88,12 +88,25 @@ impl SimSpec {
         let mut parts = parts.into_iter();
         let name = parts.next().unwrap_or_default();
         let name = name.as_str();
+        let mut parts: Vec<String> = parts.collect();
         let preset = if let Some(file) = name.strip_prefix('@') {
-            // `sim:@FILE`: a twin fitted by `sim fit`, named after its file.
+            // `sim:@FILE`: a twin fitted by `sim fit`, named after its file, with its options
+            // before the user's (which win).
             let path = std::path::Path::new(file);
             let stem = path.file_stem().map_or("twin".into(), |s| s.to_string_lossy());
             let name: &'static str = Box::leak(format!("twin-{stem}").into_boxed_str());
-            super::twin::Twin::load(path)?.preset(name)
+            let twin = super::twin::Twin::load(path)?;
+            let key = |p: &str| p.split('=').next().unwrap_or_default().to_string();
+            let given: Vec<String> = parts.iter().map(|p| key(p)).collect();
+            let mut own: Vec<String> = twin
+                .options
+                .split(',')
+                .filter(|o| !o.is_empty() && !given.contains(&key(o)))
+                .map(str::to_string)
+                .collect();
+            own.append(&mut parts);
+            parts = own;
+            twin.preset(name)
         } else if let Some(preset) = presets::find(name) {
             *preset
         } else {

@@ -43,9 +43,10 @@ pub struct Twin {
     pub alpha: f64,
     /// Every time of the base preset is divided by this (rates multiplied).
     pub speed: f64,
-    /// `scale=` of the twin's model (default: the base preset's); a simulated run's own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale: Option<u32>,
+    /// Target options every use of the twin gets unless it gives its own (`scale=4,aged=0s`):
+    /// a simulated run's own [`KEPT_OPTIONS`].
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub options: String,
     /// What the twin was fitted to and how close its soak came.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fit: Option<FitRecord>,
@@ -118,10 +119,9 @@ impl Twin {
         if !(1.01..=4.0).contains(&twin.alpha)
             || !(0.01..=100.0).contains(&twin.speed)
             || twin.capacity < 1 << 30
-            || twin.scale.is_some_and(|k| !(1..=4096).contains(&k))
         {
             bad_input!(
-                "{}: alpha must be 1.01 to 4, speed 0.01 to 100, scale 1 to 4096 and capacity at least 1 GiB",
+                "{}: alpha must be 1.01 to 4, speed 0.01 to 100 and capacity at least 1 GiB",
                 path.display()
             );
         }
@@ -144,7 +144,6 @@ impl Twin {
         let base = presets::find(&self.base).expect("checked when loaded");
         let mut p = base.with_capacity(self.capacity);
         p.alpha = self.alpha;
-        p.scale = self.scale.unwrap_or(p.scale);
         p.name = name;
         // A spec is parsed a few times per command; the text it leaks is a few bytes each.
         p.model = Box::leak(format!("{} (simulated twin)", self.model).into_boxed_str());
@@ -210,6 +209,35 @@ pub fn base_for(target: &str, base: Option<&str>) -> anyhow::Result<&'static Pre
     Ok(preset.unwrap_or_else(|| presets::find("dc-ssd-400g").expect("a preset")))
 }
 
+/// The options of a simulated run's target a twin keeps: how the drive was set up, not what
+/// the fit finds (capacity, α) nor where it was kept.
+pub const KEPT_OPTIONS: [&str; 5] = ["aged", "throttle", "compression", "cache", "scale"];
+
+/// The [`KEPT_OPTIONS`] of `target` (a preset with options, or a twin with its own), joined
+/// by commas; empty for a real drive.
+fn kept_options(target: &str) -> String {
+    let Some(rest) = target.strip_prefix("sim:") else {
+        return String::new();
+    };
+    let mut parts: Vec<String> = rest.split(',').skip(1).map(str::to_string).collect();
+    if let Some(twin) = rest
+        .split(',')
+        .next()
+        .and_then(|n| n.strip_prefix('@'))
+        .and_then(|file| Twin::load(Path::new(file)).ok())
+    {
+        parts.extend(twin.options.split(',').map(str::to_string));
+    }
+    let mut kept: Vec<String> = Vec::new();
+    for part in parts {
+        let key = part.split('=').next().unwrap_or_default();
+        if KEPT_OPTIONS.contains(&key) && !kept.iter().any(|k| k.starts_with(&format!("{key}="))) {
+            kept.push(part);
+        }
+    }
+    kept.join(",")
+}
+
 /// Fits a twin on `base` to the measured soak `m` (see the module doc).
 pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
     let Some(want) = curve(m.samples, m.workload.span) else {
@@ -238,7 +266,7 @@ pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
         capacity: m.size_bytes,
         alpha,
         speed: 1.0,
-        scale: super::SimSpec::parse(m.target).ok().map(|s| s.scale),
+        options: kept_options(m.target),
         fit: None,
     };
     let dir = tempfile::tempdir()?;
