@@ -31,7 +31,13 @@ fn a_fit_recovers_a_known_drive_and_its_twin_soaks_alike() {
     .unwrap();
     soak(dir, "sim:@truth.toml", "measured");
     let printed = run_ok(ssdfade(dir).args([
-        "sim", "fit", "measured", "-o", "fit.toml", "--base", "dc-ssd-400g",
+        "sim",
+        "fit",
+        "measured",
+        "-o",
+        "fit.toml",
+        "--base",
+        "dc-ssd-400g",
     ]));
     assert!(printed.contains("sim:@fit.toml"), "{printed}");
     let fit = Twin::load(&dir.join("fit.toml")).unwrap();

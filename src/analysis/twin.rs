@@ -158,7 +158,11 @@ mod tests {
         assert_eq!(c.cliff_bytes, Some(10 * 10_000 * 4096));
         assert_eq!(c.steady_iops, 400.0);
         // The last fifth is samples 24..30, p99 2024..2029 µs: median 2026.5 µs.
-        assert!((c.steady_p99_ms - 2.0265).abs() < 1e-9, "{}", c.steady_p99_ms);
+        assert!(
+            (c.steady_p99_ms - 2.0265).abs() < 1e-9,
+            "{}",
+            c.steady_p99_ms
+        );
         // 300 s: periods of 100 s (10, 0 + 10, 10 samples).
         assert_eq!(c.period_s, 100.0);
         assert_eq!(c.periods, vec![1000.0, 400.0, 400.0]);

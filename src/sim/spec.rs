@@ -93,7 +93,9 @@ impl SimSpec {
             // `sim:@FILE`: a twin fitted by `sim fit`, named after its file, with its options
             // before the user's (which win).
             let path = std::path::Path::new(file);
-            let stem = path.file_stem().map_or("twin".into(), |s| s.to_string_lossy());
+            let stem = path
+                .file_stem()
+                .map_or("twin".into(), |s| s.to_string_lossy());
             let name: &'static str = Box::leak(format!("twin-{stem}").into_boxed_str());
             let twin = super::twin::Twin::load(path)?;
             let key = |p: &str| p.split('=').next().unwrap_or_default().to_string();

@@ -103,11 +103,7 @@ impl Twin {
         };
         let twin: Twin = match toml::from_str(&text) {
             Ok(twin) => twin,
-            Err(e) => bad_input!(
-                "{} is not a twin file: {}",
-                path.display(),
-                e.message()
-            ),
+            Err(e) => bad_input!("{} is not a twin file: {}", path.display(), e.message()),
         };
         if presets::find(&twin.base).is_none() {
             bad_input!(
@@ -361,8 +357,9 @@ impl Twin {
                     c.steady_p99_ms
                 );
             }
-            let period =
-                crate::units::format_duration(std::time::Duration::from_secs_f64(f.measured.period_s));
+            let period = crate::units::format_duration(std::time::Duration::from_secs_f64(
+                f.measured.period_s,
+            ));
             out += &format!("  mean IOPS per {period}, measured → twin:\n");
             let pairs: Vec<String> = f
                 .measured
