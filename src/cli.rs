@@ -296,6 +296,20 @@ pub enum SimCommand {
         /// The simulated drive, with state=PATH.
         target: String,
     },
+    /// Fit a simulated twin to a soak of random writes (a run directory, or an experiment
+    /// directory whose longest write phase is taken) and write it as a file the target
+    /// sim:@FILE loads: its soak reproduces the measured IOPS curve. Prints the fit.
+    Fit {
+        /// The run or experiment directory.
+        dir: PathBuf,
+        /// The twin file to write.
+        #[arg(short, long, default_value = "twin.toml")]
+        output: PathBuf,
+        /// The preset whose shape the twin keeps (default: the run's own preset when it was
+        /// simulated, else dc-ssd-400g).
+        #[arg(long)]
+        base: Option<String>,
+    },
 }
 
 /// Options of `info`.

@@ -15,6 +15,7 @@ pub mod run;
 pub mod slog;
 pub mod summary;
 pub mod sweep;
+pub mod twin;
 pub mod vertex2;
 pub mod wsat;
 

@@ -1,4 +1,5 @@
-//! `ssdfade sim list` (the presets and their parameters), `ssdfade sim bench` (how many host
+//! `ssdfade sim list` (the presets and their parameters), `ssdfade sim fit` (a twin fitted to a
+//! soak), `ssdfade sim bench` (how many host
 //! writes per second the model simulates, for the speed figures in docs/simulator.md), and
 //! `ssdfade sim idle` / `sim power-cut` on a drive kept in a `state=` file.
 
@@ -27,6 +28,12 @@ pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
                 "{}",
                 SimDrive::open_kept(target, "idle time")?.idle(*duration)?
             )?;
+            Ok(())
+        }
+        SimCommand::Fit { dir, output, base } => {
+            let twin = crate::sim::twin::fit_dir(dir, base.as_deref())?;
+            twin.save(output)?;
+            crate::out!("{}", twin.summary(output))?;
             Ok(())
         }
         SimCommand::PowerCut { target } => {

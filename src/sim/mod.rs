@@ -24,6 +24,7 @@ pub mod spec;
 pub mod state;
 pub mod store;
 pub mod sync;
+pub mod twin;
 pub mod verify;
 
 use std::fmt;

@@ -1,4 +1,5 @@
-//! Parsing `sim:PRESET[,key=value…]` into a preset plus the options that change it.
+//! Parsing `sim:PRESET[,key=value…]` (or `sim:@FILE` of a fitted twin, see [`super::twin`])
+//! into a preset plus the options that change it.
 //!
 //! Options are separated by commas. A value holding a comma is quoted or escaped as a shell
 //! would: `state='/tmp/a,b.sim'` keeps everything between single quotes literally,
@@ -87,16 +88,39 @@ impl SimSpec {
         let mut parts = parts.into_iter();
         let name = parts.next().unwrap_or_default();
         let name = name.as_str();
-        let Some(preset) = presets::find(name) else {
+        let mut parts: Vec<String> = parts.collect();
+        let preset = if let Some(file) = name.strip_prefix('@') {
+            // `sim:@FILE`: a twin fitted by `sim fit`, named after its file, with its options
+            // before the user's (which win).
+            let path = std::path::Path::new(file);
+            let stem = path
+                .file_stem()
+                .map_or("twin".into(), |s| s.to_string_lossy());
+            let name: &'static str = Box::leak(format!("twin-{stem}").into_boxed_str());
+            let twin = super::twin::Twin::load(path)?;
+            let key = |p: &str| p.split('=').next().unwrap_or_default().to_string();
+            let given: Vec<String> = parts.iter().map(|p| key(p)).collect();
+            let mut own: Vec<String> = twin
+                .options
+                .split(',')
+                .filter(|o| !o.is_empty() && !given.contains(&key(o)))
+                .map(str::to_string)
+                .collect();
+            own.append(&mut parts);
+            parts = own;
+            twin.preset(name)
+        } else if let Some(preset) = presets::find(name) {
+            *preset
+        } else {
             let names: Vec<_> = presets::PRESETS.iter().map(|p| p.name).collect();
             bad_input!(
-                "unknown simulated drive '{name}': use one of {} (see `ssdfade sim list`)",
+                "unknown simulated drive '{name}': use one of {} or @FILE of a fitted twin (see `ssdfade sim list`)",
                 names.join(", ")
             );
         };
         let mut spec = SimSpec {
             text: text.to_string(),
-            preset: *preset,
+            preset,
             scale: preset.scale,
             aged: preset.aged,
             cache: preset.cache,

@@ -1,0 +1,454 @@
+//! A drive's simulated twin: a preset-like TOML file (`sim:@FILE.toml`) holding a base preset
+//! and the parameters fitted to a measured soak (capacity, over-provisioning α and a speed
+//! factor on every time of the model), and `sim fit`, which fits them by running the twin's
+//! own soak of the same workload until its fresh and steady rates match the measured ones.
+//!
+//! The fit: capacity is the measured drive's; α is the flash the drive reports over its
+//! capacity, else the bytes written up to the first cliff over the capacity (a purged drive
+//! fills its flash before it collects), else the base preset's. Then, up to
+//! [`ROUNDS`] times, the twin's soak is run: the speed is scaled by measured/twin fresh IOPS,
+//! and when the steady rates still differ by more than [`STEADY_SLACK`] α is moved to the one
+//! whose greedy-GC write amplification makes up the difference. A last soak gives the check:
+//! the twin's mean IOPS per period beside the measured ones.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::presets::{self, Preset};
+use super::SimEngine;
+use crate::analysis::twin::{curve, worst_error_pct, Curve};
+use crate::bad_input;
+use crate::engine::{Control, Engine, IntervalSink};
+use crate::stats::{IntervalStats, Sample};
+use crate::workload::precondition::greedy_write_amplification;
+use crate::workload::Workload;
+
+/// Soaks the fit runs at most before the check.
+const ROUNDS: usize = 4;
+/// Steady rates closer than this (a fraction) need no change of α.
+const STEADY_SLACK: f64 = 0.02;
+
+/// A twin file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Twin {
+    /// The preset whose shape (NAND and controller timing ratios, GC pacing, caches) is kept.
+    pub base: String,
+    /// The model the measured drive reported.
+    pub model: String,
+    /// Capacity the host sees, bytes.
+    pub capacity: u64,
+    /// Over-provisioning α = flash / capacity.
+    pub alpha: f64,
+    /// Every time of the base preset is divided by this (rates multiplied).
+    pub speed: f64,
+    /// Target options every use of the twin gets unless it gives its own (`scale=4,aged=0s`):
+    /// a simulated run's own [`KEPT_OPTIONS`].
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub options: String,
+    /// What the twin was fitted to and how close its soak came.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit: Option<FitRecord>,
+}
+
+/// The measured figures, the twin's, and the per-period comparison.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FitRecord {
+    /// The run directory fitted.
+    pub from: String,
+    pub measured: CurveRecord,
+    pub twin: CurveRecord,
+    /// The largest difference of the twin's mean IOPS per period from the measured one, %.
+    pub worst_period_pct: f64,
+}
+
+/// [`Curve`] as written in the file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CurveRecord {
+    pub fresh_iops: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cliff_bytes: Option<u64>,
+    pub steady_iops: f64,
+    pub steady_p99_ms: f64,
+    pub period_s: f64,
+    pub periods: Vec<f64>,
+}
+
+impl From<&Curve> for CurveRecord {
+    fn from(c: &Curve) -> Self {
+        let round = |x: f64| (x * 10.0).round() / 10.0;
+        CurveRecord {
+            fresh_iops: round(c.fresh_iops),
+            cliff_bytes: c.cliff_bytes,
+            steady_iops: round(c.steady_iops),
+            steady_p99_ms: (c.steady_p99_ms * 1000.0).round() / 1000.0,
+            period_s: c.period_s,
+            periods: c.periods.iter().map(|&p| round(p)).collect(),
+        }
+    }
+}
+
+impl Twin {
+    /// Reads a twin file; anything wrong with it is bad input naming the file.
+    pub fn load(path: &Path) -> anyhow::Result<Twin> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => bad_input!(
+                "cannot read the twin file {} ({e}): give a file `ssdfade sim fit` wrote",
+                path.display()
+            ),
+        };
+        let twin: Twin = match toml::from_str(&text) {
+            Ok(twin) => twin,
+            Err(e) => bad_input!("{} is not a twin file: {}", path.display(), e.message()),
+        };
+        if presets::find(&twin.base).is_none() {
+            bad_input!(
+                "{}: base = \"{}\" is no preset: use one `ssdfade sim list` shows",
+                path.display(),
+                twin.base
+            );
+        }
+        if !(1.01..=4.0).contains(&twin.alpha)
+            || !(0.01..=100.0).contains(&twin.speed)
+            || twin.capacity < 1 << 30
+        {
+            bad_input!(
+                "{}: alpha must be 1.01 to 4, speed 0.01 to 100 and capacity at least 1 GiB",
+                path.display()
+            );
+        }
+        Ok(twin)
+    }
+
+    /// Writes the twin file, with a comment saying what it is.
+    pub fn save(&self, path: &Path) -> anyhow::Result<()> {
+        let text = format!(
+            "# A simulated twin written by `ssdfade sim fit`: use it as the target sim:@{}\n{}",
+            path.display(),
+            toml::to_string(self)?
+        );
+        std::fs::write(path, text)
+            .map_err(|e| anyhow::anyhow!("cannot write the twin file {}: {e}", path.display()))
+    }
+
+    /// The preset this twin stands for, named `name`.
+    pub fn preset(&self, name: &'static str) -> Preset {
+        let base = presets::find(&self.base).expect("checked when loaded");
+        let mut p = base.with_capacity(self.capacity);
+        p.alpha = self.alpha;
+        p.name = name;
+        // A spec is parsed a few times per command; the text it leaks is a few bytes each.
+        p.model = Box::leak(format!("{} (simulated twin)", self.model).into_boxed_str());
+        p.description = "a simulated twin fitted by `ssdfade sim fit`";
+        faster(&p, self.speed)
+    }
+}
+
+/// `p` with every time divided by `k` and every rate multiplied by it.
+fn faster(p: &Preset, k: f64) -> Preset {
+    Preset {
+        read_us: p.read_us / k,
+        program_us: p.program_us / k,
+        erase_us: p.erase_us / k,
+        transfer_us: p.transfer_us / k,
+        controller_iops: p.controller_iops * k,
+        link_bytes_per_s: p.link_bytes_per_s * k,
+        link_command_us: p.link_command_us / k,
+        host_us: p.host_us / k,
+        ack_us: p.ack_us / k,
+        throttle: p.throttle.map(|t| super::presets::Throttle {
+            max_pages_per_s: t.max_pages_per_s * k,
+            ..t
+        }),
+        slc: p.slc.map(|s| super::presets::SlcCache {
+            program_us: s.program_us / k,
+            ..s
+        }),
+        gc: super::presets::GcSchedule {
+            suspend_us: p.gc.suspend_us / k,
+            ..p.gc
+        },
+        ..*p
+    }
+}
+
+/// What `sim fit` fits a twin to.
+pub struct Measured<'a> {
+    /// The run directory.
+    pub from: String,
+    /// The target as recorded (a `sim:` preset is the default base).
+    pub target: &'a str,
+    pub model: String,
+    pub size_bytes: u64,
+    /// Flash the drive reported, when it did.
+    pub flash_bytes: Option<u64>,
+    pub workload: &'a Workload,
+    pub samples: &'a [Sample],
+}
+
+/// The base a fit starts from: `base` when given, else the preset the run was of, else
+/// `dc-ssd-400g` (greedy GC with even pacing: the plainest shape).
+pub fn base_for(target: &str, base: Option<&str>) -> anyhow::Result<&'static Preset> {
+    if let Some(name) = base {
+        return match presets::find(name) {
+            Some(p) => Ok(p),
+            None => bad_input!("--base {name} is no preset: use one `ssdfade sim list` shows"),
+        };
+    }
+    let preset = target
+        .strip_prefix("sim:")
+        .and_then(|rest| presets::find(rest.split(',').next().unwrap_or_default()));
+    Ok(preset.unwrap_or_else(|| presets::find("dc-ssd-400g").expect("a preset")))
+}
+
+/// The options of a simulated run's target a twin keeps: how the drive was set up, not what
+/// the fit finds (capacity, α) nor where it was kept.
+pub const KEPT_OPTIONS: [&str; 5] = ["aged", "throttle", "compression", "cache", "scale"];
+
+/// The [`KEPT_OPTIONS`] of `target` (a preset with options, or a twin with its own), joined
+/// by commas; empty for a real drive.
+fn kept_options(target: &str) -> String {
+    let Some(rest) = target.strip_prefix("sim:") else {
+        return String::new();
+    };
+    let mut parts: Vec<String> = rest.split(',').skip(1).map(str::to_string).collect();
+    if let Some(twin) = rest
+        .split(',')
+        .next()
+        .and_then(|n| n.strip_prefix('@'))
+        .and_then(|file| Twin::load(Path::new(file)).ok())
+    {
+        parts.extend(twin.options.split(',').map(str::to_string));
+    }
+    let mut kept: Vec<String> = Vec::new();
+    for part in parts {
+        let key = part.split('=').next().unwrap_or_default();
+        if KEPT_OPTIONS.contains(&key) && !kept.iter().any(|k| k.starts_with(&format!("{key}="))) {
+            kept.push(part);
+        }
+    }
+    kept.join(",")
+}
+
+/// Fits a twin on `base` to the measured soak `m` (see the module doc).
+pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
+    let Some(want) = curve(m.samples, m.workload.span) else {
+        bad_input!(
+            "{} has fewer than ten samples: fit a twin to a soak of random writes",
+            m.from
+        );
+    };
+    if m.workload.read_pct > 0 {
+        bad_input!(
+            "{} is not a write soak ({} % reads): fit a twin to a soak of random writes",
+            m.from,
+            m.workload.read_pct
+        );
+    }
+    let size = m.size_bytes as f64;
+    let alpha = m
+        .flash_bytes
+        .map(|f| f as f64 / size)
+        .or(want.cliff_bytes.map(|c| c as f64 / size))
+        .unwrap_or(base.alpha)
+        .clamp(1.01, 4.0);
+    let mut twin = Twin {
+        base: base.name.into(),
+        model: m.model.clone(),
+        capacity: m.size_bytes,
+        alpha,
+        speed: 1.0,
+        options: kept_options(m.target),
+        fit: None,
+    };
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join("twin.toml");
+    let span_share = m.workload.span as f64 / size;
+    for _ in 0..ROUNDS {
+        let got = soak(&twin, &file, m.workload, m.samples)?;
+        let k = want.fresh_iops / got.fresh_iops.max(1e-9);
+        let r = want.steady_iops / (got.steady_iops * k).max(1e-9);
+        let steady_ok = (r - 1.0).abs() <= STEADY_SLACK || want.cliff_bytes.is_none();
+        if steady_ok && (k - 1.0).abs() <= STEADY_SLACK {
+            break;
+        }
+        twin.speed = (twin.speed * k).clamp(0.01, 100.0);
+        if !steady_ok {
+            // The write amplification that makes up the steady difference, at the span's α.
+            let wa = greedy_write_amplification(twin.alpha / span_share) / r;
+            twin.alpha = (alpha_for(wa) * span_share).clamp(1.01, 4.0);
+        }
+    }
+    let got = soak(&twin, &file, m.workload, m.samples)?;
+    twin.fit = Some(FitRecord {
+        from: m.from.clone(),
+        worst_period_pct: (worst_error_pct(&want.periods, &got.periods) * 10.0).round() / 10.0,
+        measured: (&want).into(),
+        twin: (&got).into(),
+    });
+    Ok(twin)
+}
+
+/// Fits a twin to the run in `dir`, or to the longest write soak of the experiment in `dir`
+/// (both read through the records' loaders); `base` as in [`base_for`].
+pub fn fit_dir(dir: &Path, base: Option<&str>) -> anyhow::Result<Twin> {
+    let run = if crate::results::is_experiment(dir) {
+        let exp = crate::results::load_experiment(dir)?;
+        let longest = exp
+            .phases
+            .into_iter()
+            .filter_map(|p| p.run)
+            .filter(|r| r.info.workload.read_pct == 0)
+            .max_by_key(|r| r.samples.last().map_or(0, |s| s.bytes_written_total));
+        match longest {
+            Some(run) => run,
+            None => bad_input!(
+                "{} has no write phase with samples: fit a twin to a soak of random writes",
+                dir.display()
+            ),
+        }
+    } else {
+        crate::results::load_run(dir)?
+    };
+    let drive = run.info.drive_before.as_ref();
+    let m = Measured {
+        from: dir.display().to_string(),
+        target: &run.info.target.path,
+        model: drive
+            .and_then(|d| d.model.clone())
+            .unwrap_or_else(|| run.info.target.identity.name.clone()),
+        size_bytes: run.info.target.identity.size_bytes,
+        flash_bytes: drive.and_then(|d| d.flash_bytes),
+        workload: &run.info.workload,
+        samples: &run.samples,
+    };
+    fit(&m, base_for(m.target, base)?)
+}
+
+impl Twin {
+    /// What `sim fit` prints: the parameters, the measured and the twin's curve, and the file.
+    pub fn summary(&self, file: &Path) -> String {
+        use crate::units::format_bytes;
+        let mut out = format!(
+            "Twin of {} on the {} preset: capacity {}, over-provisioning α {:.3}, speed × {:.3}\n",
+            self.model,
+            self.base,
+            format_bytes(self.capacity),
+            self.alpha,
+            self.speed
+        );
+        if let Some(f) = &self.fit {
+            out += &format!("  fitted to {}\n", f.from);
+            out += &format!(
+                "  {:<10}{:>12}{:>12}{:>12}{:>12}\n",
+                "", "fresh IOPS", "cliff", "steady IOPS", "p99 ms"
+            );
+            for (name, c) in [("measured", &f.measured), ("twin", &f.twin)] {
+                out += &format!(
+                    "  {:<10}{:>12.0}{:>12}{:>12.0}{:>12.2}\n",
+                    name,
+                    c.fresh_iops,
+                    c.cliff_bytes.map_or("none".into(), format_bytes),
+                    c.steady_iops,
+                    c.steady_p99_ms
+                );
+            }
+            let period = crate::units::format_duration(std::time::Duration::from_secs_f64(
+                f.measured.period_s,
+            ));
+            out += &format!("  mean IOPS per {period}, measured → twin:\n");
+            let pairs: Vec<String> = f
+                .measured
+                .periods
+                .iter()
+                .zip(&f.twin.periods)
+                .map(|(m, t)| format!("{m:.0} → {t:.0}"))
+                .collect();
+            for row in pairs.chunks(5) {
+                out += &format!("    {}\n", row.join(", "));
+            }
+            out += &format!(
+                "  largest difference in one {period}: {:.1} %\n",
+                f.worst_period_pct
+            );
+        }
+        out += &format!(
+            "Wrote {}: use it as the target sim:@{}\n",
+            file.display(),
+            file.display()
+        );
+        out
+    }
+}
+
+/// The over-provisioning at which greedy GC under uniform random writes amplifies by `wa`.
+pub fn alpha_for(wa: f64) -> f64 {
+    let u = (1.0 - 1.0 / wa.max(1.0001)).max(1e-9);
+    -u.ln() / (1.0 - u)
+}
+
+/// Runs the twin (written to `file`) on the measured workload for as long as the samples
+/// last, from a new drive, and returns its curve.
+fn soak(twin: &Twin, file: &Path, w: &Workload, samples: &[Sample]) -> anyhow::Result<Curve> {
+    twin.save(file)?;
+    let mut engine = SimEngine::open(&format!("sim:@{}", file.display()))?;
+    let end = samples.last().map_or(0.0, |s| s.t_end_s);
+    let workload = Workload {
+        duration: Some(std::time::Duration::from_secs_f64(end)),
+        bytes: None,
+        precondition: None,
+        ..w.clone()
+    };
+    let mut sink = Collect::default();
+    engine.run(&workload, &Control::default(), &mut sink)?;
+    match curve(&sink.samples, w.span) {
+        Some(c) => Ok(c),
+        None => anyhow::bail!("the twin's soak gave fewer than ten samples"),
+    }
+}
+
+/// Keeps every interval as a sample.
+#[derive(Default)]
+struct Collect {
+    samples: Vec<Sample>,
+    written: u64,
+}
+
+impl IntervalSink for Collect {
+    fn interval(&mut self, t0: f64, t1: f64, stats: &IntervalStats) -> anyhow::Result<()> {
+        let s = Sample::new(self.samples.len() as u64, t0, t1, stats, self.written);
+        self.written = s.bytes_written_total;
+        self.samples.push(s);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alpha_for_inverts_greedy_write_amplification() {
+        for alpha in [1.07, 1.14, 1.28, 2.0] {
+            let wa = greedy_write_amplification(alpha);
+            assert!((alpha_for(wa) - alpha).abs() < 1e-6, "{alpha}");
+        }
+    }
+
+    #[test]
+    fn speed_divides_every_time() {
+        let p = *presets::find("vertex2-60g").unwrap();
+        let q = faster(&p, 2.0);
+        assert_eq!(q.program_us, p.program_us / 2.0);
+        assert_eq!(q.controller_iops, p.controller_iops * 2.0);
+        assert_eq!(q.link_bytes_per_s, p.link_bytes_per_s * 2.0);
+        assert_eq!(
+            q.throttle.unwrap().max_pages_per_s,
+            p.throttle.unwrap().max_pages_per_s * 2.0
+        );
+    }
+}
