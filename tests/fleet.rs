@@ -1030,8 +1030,9 @@ fn a_group_goes_on_when_nobody_reads_its_progress_lines() {
 fn a_mixed_fleets_header_names_each_members_engine() {
     let dir = tempfile::tempdir().unwrap();
     let sim = "sim:ram-8g,scale=64";
+    std::fs::write(dir.path().join("a.img"), vec![0u8; 16 << 20]).unwrap();
     let out = ssdfade(dir.path())
-        .args(["soak", "a.img", sim, "--size", "16M"])
+        .args(["soak", "a.img", sim, "--destroy-data", "a.img"])
         .args(["--duration", "2s", "--interval", "1s", "--out", "g"])
         .output()
         .unwrap();
@@ -1041,22 +1042,7 @@ fn a_mixed_fleets_header_names_each_members_engine() {
         .lines()
         .find(|l| l.contains("of 2 targets"))
         .unwrap_or_else(|| panic!("no header: {stdout}"));
-    let file_engine = serde_json::from_str::<serde_json::Value>(
-        &std::fs::read_to_string(dir.path().join("g/a.img/run.json"))
-            .or_else(|_| {
-                let member = std::fs::read_dir(dir.path().join("g"))
-                    .unwrap()
-                    .map(|e| e.unwrap().path())
-                    .find(|p| p.join("run.json").exists() && p.to_string_lossy().contains("a.img"))
-                    .unwrap();
-                std::fs::read_to_string(member.join("run.json"))
-            })
-            .unwrap(),
-    )
-    .unwrap()["engine"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let file_engine = read_info(&dir.path().join("g/a.img")).unwrap().engine;
     assert_ne!(file_engine, "sim");
     assert!(
         header.contains(&format!("engines: {file_engine} (a.img), sim ({sim})")),

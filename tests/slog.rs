@@ -737,7 +737,7 @@ fn a_slog_on_a_file_in_ram_warns_and_the_verdict_says_it_is_lost_at_power_off() 
     let file = file.to_str().unwrap();
     let out = ssdfade(dir.path())
         .args(["slog", file, "--size", "16M", "--max-size", "4k"])
-        .args(["--sustain", "0", "--out", "run", "--json"])
+        .args(["--sustain", "2s", "--out", "run", "--json"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
