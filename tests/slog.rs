@@ -743,9 +743,11 @@ fn a_slog_on_a_file_in_ram_warns_and_the_verdict_says_it_is_lost_at_power_off() 
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.lines().any(|l| l.starts_with("ssdfade slog: warning: ")
-            && l.contains("on tmpfs")
-            && l.contains("lost at power-off")),
+        stderr
+            .lines()
+            .any(|l| l.starts_with("ssdfade slog: warning: ")
+                && l.contains("on tmpfs")
+                && l.contains("lost at power-off")),
         "{stderr}"
     );
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -779,14 +781,22 @@ impl Drop for Leftover {
 /// gone and removes it, and leaves every zram device ssdfade did not make alone.
 #[test]
 fn a_ram_baseline_left_by_a_killed_slog_is_removed_by_the_next_command_and_no_other_zram() {
-    let name = "a_ram_baseline_left_by_a_killed_slog_is_removed_by_the_next_command_and_no_other_zram";
+    let name =
+        "a_ram_baseline_left_by_a_killed_slog_is_removed_by_the_next_command_and_no_other_zram";
     if !root_or_skip(name) {
         return;
     }
     let theirs = Zram::new(64 << 20);
     let dir = tempfile::tempdir().unwrap();
     let mut child = ssdfade(dir.path())
-        .args(["slog", "sim:ram-8g", "--baseline", "ram", "--max-size", "8M"])
+        .args([
+            "slog",
+            "sim:ram-8g",
+            "--baseline",
+            "ram",
+            "--max-size",
+            "8M",
+        ])
         .args(["--sustain", "0", "--out", "run"])
         .stderr(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())

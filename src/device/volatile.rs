@@ -23,7 +23,10 @@ pub fn why(target: &str) -> Option<String> {
 fn path_why(path: &Path, depth: u32) -> Option<String> {
     use std::os::unix::fs::FileTypeExt;
     let meta = std::fs::metadata(path).ok();
-    if meta.as_ref().is_some_and(|m| m.file_type().is_block_device()) {
+    if meta
+        .as_ref()
+        .is_some_and(|m| m.file_type().is_block_device())
+    {
         let name = std::fs::canonicalize(path)
             .ok()?
             .file_name()?
@@ -37,9 +40,8 @@ fn path_why(path: &Path, depth: u32) -> Option<String> {
         }
         if name.starts_with("loop") && depth < 4 {
             let backing = loop_backing(&name)?;
-            return path_why(&backing, depth + 1).map(|why| {
-                format!("{} is a loop device over {why}", path.display())
-            });
+            return path_why(&backing, depth + 1)
+                .map(|why| format!("{} is a loop device over {why}", path.display()));
         }
         return None;
     }

@@ -27,7 +27,12 @@ fn engines(group: &GroupOutcome) -> String {
     let ran: Vec<(&str, &str)> = group
         .members
         .iter()
-        .filter_map(|m| Some((m.target.as_str(), m.result.as_ref().ok()?.info.engine.as_str())))
+        .filter_map(|m| {
+            Some((
+                m.target.as_str(),
+                m.result.as_ref().ok()?.info.engine.as_str(),
+            ))
+        })
         .collect();
     match ran.split_first() {
         Some(((_, first), rest)) if rest.iter().all(|(_, e)| e == first) => {

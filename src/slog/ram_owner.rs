@@ -197,9 +197,15 @@ mod tests {
         assert!(lines[0].starts_with("removed /dev/zram9"), "{lines:?}");
         assert!(lines[1].starts_with("zram6 is no longer"), "{lines:?}");
         assert_eq!(hot_removed(&sysfs), "9");
-        assert_eq!(std::fs::read_to_string(leftover.join("reset")).unwrap(), "1");
+        assert_eq!(
+            std::fs::read_to_string(leftover.join("reset")).unwrap(),
+            "1"
+        );
         for untouched in [&live, &other, &stranger] {
-            assert_eq!(std::fs::read_to_string(untouched.join("reset")).unwrap(), "");
+            assert_eq!(
+                std::fs::read_to_string(untouched.join("reset")).unwrap(),
+                ""
+            );
         }
         let mut left: Vec<_> = std::fs::read_dir(&owners)
             .unwrap()
