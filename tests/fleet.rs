@@ -1023,3 +1023,29 @@ fn a_group_goes_on_when_nobody_reads_its_progress_lines() {
         assert_eq!(member["status"], "completed", "{member}");
     }
 }
+
+/// A file beside a simulated drive: the two run different engines, and the header above the
+/// table names each member's rather than the first one's for all.
+#[test]
+fn a_mixed_fleets_header_names_each_members_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let sim = "sim:ram-8g,scale=64";
+    std::fs::write(dir.path().join("a.img"), vec![0u8; 16 << 20]).unwrap();
+    let out = ssdfade(dir.path())
+        .args(["soak", "a.img", sim, "--destroy-data", "a.img"])
+        .args(["--duration", "2s", "--interval", "1s", "--out", "g"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let header = stdout
+        .lines()
+        .find(|l| l.contains("of 2 targets"))
+        .unwrap_or_else(|| panic!("no header: {stdout}"));
+    let file_engine = read_info(&dir.path().join("g/a.img")).unwrap().engine;
+    assert_ne!(file_engine, "sim");
+    assert!(
+        header.contains(&format!("engines: {file_engine} (a.img), sim ({sim})")),
+        "{header}"
+    );
+}

@@ -528,3 +528,35 @@ fn a_run_stopped_and_continued_records_the_gap_as_its_own_not_the_drives() {
         }
     }
 }
+
+/// The I/O in flight while the process was stopped completes after SIGCONT: its wait is the
+/// pause, not the drive, and stays out of the latency figures (max, p99.99 far below the 5 s
+/// stop), while the interval records the pause as `stopped_s`.
+#[test]
+fn the_io_in_flight_across_a_stop_does_not_carry_the_pause_into_the_latency() {
+    let work = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(work.path())
+        .args(["measure", "t.img", "--size", "32M", "--qd", "1"])
+        .args(["--interval", "1s", "--duration", "10s", "--out", "run"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let run = work.path().join("run");
+    wait_for_samples(&mut child, &run, 2);
+    signal(&child, nix::sys::signal::SIGSTOP);
+    std::thread::sleep(Duration::from_secs(5));
+    signal(&child, nix::sys::signal::SIGCONT);
+    assert!(child.wait().unwrap().success());
+    let samples = read_samples(&run).unwrap();
+    let stopped: f64 = samples.iter().filter_map(|s| s.stopped_s).sum();
+    assert!(stopped >= 4.0, "stopped {stopped} s: {samples:?}");
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    let max_us = info["summary"]["lat_us"]["max"].as_f64().unwrap();
+    assert!(max_us < 2.5e6, "max latency {max_us} µs holds the stop");
+    for s in &samples {
+        let max = s.lat_us.as_ref().map_or(0.0, |l| l.max);
+        assert!(max < 2.5e6, "an interval's max holds the stop: {s:?}");
+    }
+}

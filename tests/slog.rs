@@ -720,3 +720,114 @@ fn a_failed_write_ends_its_point_and_the_slog_run_as_failed() {
     );
     assert_eq!(run_json(&run)["status"], "failed");
 }
+
+/// A SLOG on a file in RAM (tmpfs) is the fastest there is and worthless at power-off: the run
+/// warns as it starts and the verdict counts it as unsuitable, saying why.
+#[test]
+fn a_slog_on_a_file_in_ram_warns_and_the_verdict_says_it_is_lost_at_power_off() {
+    if !Path::new("/dev/shm").is_dir() {
+        return common::skip(
+            "a_slog_on_a_file_in_ram_warns_and_the_verdict_says_it_is_lost_at_power_off",
+            "no /dev/shm (tmpfs) on this machine",
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+    let file = shm.path().join("log.img");
+    let file = file.to_str().unwrap();
+    let out = ssdfade(dir.path())
+        .args(["slog", file, "--size", "16M", "--max-size", "4k"])
+        .args(["--sustain", "2s", "--out", "run", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("ssdfade slog: warning: ")
+                && l.contains("on tmpfs")
+                && l.contains("lost at power-off")),
+        "{stderr}"
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(r["evidence"]["volatile"]
+        .as_str()
+        .unwrap()
+        .contains("tmpfs"));
+    let volatile = reason(&r, "contents survive power-off");
+    assert_eq!(volatile["rating"], "unsuitable");
+    assert_eq!(r["verdict"]["rating"], "unsuitable");
+    // The report, recomputing the verdict from the directory, says so too.
+    let report = common::run_ok(ssdfade(dir.path()).args(["report", "run"]));
+    assert!(report.contains("lost at power-off"), "{report}");
+}
+
+/// Removes a zram device a killed ssdfade left behind, if the test fails before ssdfade does.
+struct Leftover(Option<u32>);
+
+impl Drop for Leftover {
+    fn drop(&mut self) {
+        if let Some(i) = self.0 {
+            if Path::new(&format!("/sys/block/zram{i}")).exists() {
+                let _ = std::fs::write(format!("/sys/block/zram{i}/reset"), "1");
+                let _ = std::fs::write("/sys/class/zram-control/hot_remove", i.to_string());
+            }
+        }
+    }
+}
+
+/// SIGKILL leaves the RAM baseline behind (no guard runs); the next `runs` finds its owner
+/// gone and removes it, and leaves every zram device ssdfade did not make alone.
+#[test]
+fn a_ram_baseline_left_by_a_killed_slog_is_removed_by_the_next_command_and_no_other_zram() {
+    let name =
+        "a_ram_baseline_left_by_a_killed_slog_is_removed_by_the_next_command_and_no_other_zram";
+    if !root_or_skip(name) {
+        return;
+    }
+    let theirs = Zram::new(64 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(dir.path())
+        .args([
+            "slog",
+            "sim:ram-8g",
+            "--baseline",
+            "ram",
+            "--max-size",
+            "8M",
+        ])
+        .args(["--sustain", "0", "--out", "run"])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::BufRead;
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    let made = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.contains("baseline: RAM device"))
+        .expect("the baseline started");
+    let dev = made.rsplit(' ').next().unwrap().to_string();
+    let index: u32 = dev.trim_start_matches("/dev/zram").parse().unwrap();
+    let _guard = Leftover(Some(index));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(Path::new(&dev).exists(), "SIGKILL cannot remove {dev}");
+    let out = ssdfade(dir.path()).args(["runs", "."]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("removed {dev}, the RAM baseline")),
+        "{stderr}"
+    );
+    assert!(!Path::new(&dev).exists(), "{dev} left behind");
+    assert!(theirs.path.exists(), "a zram the test made was removed");
+    assert!(Path::new("/dev/zram0").exists() || index == 0);
+    // Nothing is left to remove the next time.
+    let out = ssdfade(dir.path()).args(["runs", "."]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("removed"));
+}

@@ -7,6 +7,9 @@ use crate::results::list_runs;
 use crate::units::format_duration;
 
 pub fn run(args: &RunsArgs) -> anyhow::Result<()> {
+    for line in crate::slog::baseline::remove_leftovers() {
+        crate::note!("ssdfade runs: {line}");
+    }
     let runs = list_runs(&args.dir)?;
     if args.json {
         crate::outln!("{}", serde_json::to_string_pretty(&runs)?)?;

@@ -14,6 +14,9 @@ use crate::slog::{self, Request};
 
 /// Parses the options, runs the test and prints it.
 pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
+    for line in crate::slog::baseline::remove_leftovers() {
+        crate::note!("ssdfade slog: {line}");
+    }
     let request = Request {
         target: args.target.clone(),
         // `A,B` and `A --destroy-data B` both name two targets.

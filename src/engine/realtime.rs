@@ -57,6 +57,8 @@ struct Shared {
     on_error: OnError,
     /// The issue schedule under `--rate-iops` / `--rate`: I/O n is due at `origin` + n / rate.
     pacer: Option<Pacer>,
+    /// When the process itself was stopped (set by the driver once the run has started).
+    watch: OnceLock<std::sync::Arc<StopWatch>>,
 }
 
 /// An open-loop schedule shared by every worker: each I/O takes the next ticket, whose due time
@@ -266,6 +268,24 @@ impl WorkerStats {
         }
     }
 
+    /// The drive's part of the latency of an I/O issued at `issued` and completed at
+    /// `completed`: less the time the process itself was stopped meanwhile, so that an I/O in
+    /// flight across a SIGSTOP does not carry the pause into the mean, p99 and max (the
+    /// interval records the pause as `stopped_s`). Only a wait long enough to hold a stop is
+    /// looked into.
+    #[inline]
+    pub fn latency_ns(&self, issued: Instant, completed: Instant) -> u64 {
+        let ns = completed.saturating_duration_since(issued).as_nanos() as u64;
+        if !StopWatch::could_hold_a_stop(ns) {
+            return ns;
+        }
+        let Some(watch) = self.shared.watch.get() else {
+            return ns;
+        };
+        let stopped = watch.stopped_within(self.since_start(issued), self.since_start(completed));
+        ns.saturating_sub((stopped * 1e9) as u64).max(1)
+    }
+
     /// Seconds since the run started.
     pub fn now_s(&mut self) -> f64 {
         self.begin();
@@ -359,6 +379,7 @@ where
                 u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
             }),
         }),
+        watch: OnceLock::new(),
     });
     let (report_tx, report_rx) = unbounded::<Report>();
     let mut spare_txs = Vec::with_capacity(workers);
@@ -425,6 +446,7 @@ where
             std::thread::park();
         };
         let watch = std::sync::Arc::new(StopWatch::new(start));
+        let _ = shared.watch.set(watch.clone());
         let ticking = watch.clone();
         let stop = &shared.stop;
         // Without the ticker a stop goes unnoticed, as before: not a reason to fail the run.

@@ -54,7 +54,8 @@ impl StopWatch {
     }
 
     /// Seconds of `t0..t1` (from the run's start) in which the process was stopped, counting
-    /// a stop the ticker has not woken from yet.
+    /// a stop the ticker has not woken from yet (or has just recorded: overlapping spans count
+    /// once).
     pub fn stopped_within(&self, t0: f64, t1: f64) -> f64 {
         let mut spans = self
             .stopped
@@ -62,9 +63,39 @@ impl StopWatch {
             .unwrap_or_else(|e| e.into_inner())
             .clone();
         spans.extend(self.overdue(Instant::now()));
-        spans
-            .iter()
-            .map(|&(a, b)| (b.min(t1) - a.max(t0)).max(0.0))
-            .sum()
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut total = 0.0;
+        let mut covered = t0;
+        for (a, b) in spans {
+            let (a, b) = (a.max(covered), b.min(t1));
+            if b > a {
+                total += b - a;
+                covered = b;
+            }
+        }
+        total
+    }
+
+    /// True when a wait of `ns` nanoseconds is long enough to hold a stop this watch notices.
+    #[inline]
+    pub fn could_hold_a_stop(ns: u64) -> bool {
+        ns > (TICK + LATE).as_nanos() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_stops_count_once_and_only_within_the_span() {
+        let watch = StopWatch::new(Instant::now());
+        // A stop recorded by the ticker, and the same stop seen again (and longer) before the
+        // ticker's next tick, as a worker completing right after SIGCONT may see it.
+        *watch.stopped.lock().unwrap() = vec![(10.0, 15.0), (10.0, 15.5), (20.0, 21.0)];
+        watch.last_ns.store(u64::MAX / 2, Ordering::Relaxed);
+        assert!((watch.stopped_within(0.0, 30.0) - 6.5).abs() < 1e-9);
+        assert!((watch.stopped_within(12.0, 20.5) - 4.0).abs() < 1e-9);
+        assert_eq!(watch.stopped_within(16.0, 19.0), 0.0);
     }
 }

@@ -94,10 +94,8 @@ fn worker(
         }
         stats.tick(t1);
         if rc == bs as isize {
-            stats
-                .current()
-                .dir_mut(op)
-                .record(bs as u64, (t1 - t0).as_nanos() as u64);
+            let latency = stats.latency_ns(t0, t1);
+            stats.current().dir_mut(op).record(bs as u64, latency);
             stats.paced(due, t0);
         } else {
             let (errno, message) = if rc < 0 {

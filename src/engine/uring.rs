@@ -283,10 +283,8 @@ impl Submitter {
                     v.finish_write(v.block_of(offset), generation, rc == self.bs as i32);
                 }
                 if rc == self.bs as i32 {
-                    stats
-                        .current()
-                        .dir_mut(op)
-                        .record(self.bs as u64, (completed - submitted).as_nanos() as u64);
+                    let latency = stats.latency_ns(submitted, completed);
+                    stats.current().dir_mut(op).record(self.bs as u64, latency);
                     stats.paced(due, submitted);
                 } else {
                     let (errno, message) = if rc < 0 {

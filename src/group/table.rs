@@ -3,21 +3,46 @@
 use super::GroupOutcome;
 use crate::units::format_bytes;
 
-/// The two lines above the table: what every target ran (the first finished member's record).
+/// The two lines above the table: what every target ran (the first finished member's record),
+/// and the engine, or each member's when they differ (a simulated drive beside a real one).
 pub fn headline(group: &GroupOutcome) -> Option<String> {
     let o = group.members.iter().find_map(|m| m.result.as_ref().ok())?;
     let w = &o.info.workload;
     Some(format!(
-        "{} of {} targets, {} engine\n  {} transfers, {} % read, {} % random, QD {}, {} data",
+        "{} of {} targets, {}\n  {} transfers, {} % read, {} % random, QD {}, {} data",
         o.info.command,
         group.members.len(),
-        o.info.engine,
+        engines(group),
         format_bytes(w.bs),
         w.read_pct,
         w.random_pct,
         w.qd,
         w.pattern
     ))
+}
+
+/// "uring engine" when every finished member ran the same engine, else each member's:
+/// "engines: uring (a.img), sim (sim:vertex2-60g)".
+fn engines(group: &GroupOutcome) -> String {
+    let ran: Vec<(&str, &str)> = group
+        .members
+        .iter()
+        .filter_map(|m| {
+            Some((
+                m.target.as_str(),
+                m.result.as_ref().ok()?.info.engine.as_str(),
+            ))
+        })
+        .collect();
+    match ran.split_first() {
+        Some(((_, first), rest)) if rest.iter().all(|(_, e)| e == first) => {
+            format!("{first} engine")
+        }
+        _ => {
+            let each: Vec<String> = ran.iter().map(|(t, e)| format!("{e} ({t})")).collect();
+            format!("engines: {}", each.join(", "))
+        }
+    }
 }
 
 /// Target, status, IOPS, MB/s, mean and p99 latency (µs), errors and bytes written per member.

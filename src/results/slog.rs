@@ -175,6 +175,10 @@ pub struct Evidence {
     pub endurance: Option<EnduranceEvidence>,
     /// The user's ZIL write rate in bytes per day.
     pub zil_bytes_per_day: f64,
+    /// Why the device loses its contents at power-off (a RAM device, a file on tmpfs), when it
+    /// does: such a log loses every acknowledged write when the power goes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volatile: Option<String>,
 }
 
 /// One line of the verdict: what was judged, the figure, the threshold and the result

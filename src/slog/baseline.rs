@@ -1,9 +1,12 @@
 //! What the device is compared with: `--baseline ram` (a zram RAM device made for the run and
-//! removed afterwards — on success, failure and Ctrl-C alike, by the guard's Drop), another
-//! device or file, or an earlier slog run directory.
+//! removed afterwards — on success, failure and Ctrl-C alike, by the guard's Drop; after a kill,
+//! by the next run, through its ownership record in [`super::ram_owner`]), another device or
+//! file, or an earlier slog run directory.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+use super::ram_owner::Owner;
 
 /// The baseline the user asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,11 +46,14 @@ const HOT_REMOVE: &str = "/sys/class/zram-control/hot_remove";
 pub struct RamDevice {
     pub index: u32,
     pub path: PathBuf,
+    /// Its ownership record, locked while this process lives.
+    owner: Option<Owner>,
 }
 
 impl RamDevice {
     /// Creates a zram device of `size` bytes (loading the module when needed).
     pub fn create(size: u64) -> anyhow::Result<RamDevice> {
+        let owners = super::ram_owner::dir()?;
         if !Path::new(HOT_ADD).exists() {
             let _ = std::process::Command::new("modprobe")
                 .args(["zram", "num_devices=0"])
@@ -59,10 +65,12 @@ impl RamDevice {
                 "--baseline ram needs a zram device and {HOT_ADD} cannot be read ({e}): run as root with the zram module available, or give --baseline PATH"
             ),
         };
-        let dev = RamDevice {
+        let mut dev = RamDevice {
             index,
             path: PathBuf::from(format!("/dev/zram{index}")),
+            owner: None,
         };
+        dev.owner = Some(Owner::record(&owners, index, size)?);
         std::fs::write(format!("/sys/block/zram{index}/disksize"), size.to_string())
             .map_err(|e| anyhow::anyhow!("setting the size of zram{index} to {size} bytes: {e}"))?;
         for _ in 0..100 {
@@ -86,6 +94,9 @@ impl Drop for RamDevice {
         for _ in 0..100 {
             let reset = std::fs::write(format!("/sys/block/zram{}/reset", self.index), "1");
             if reset.is_ok() && std::fs::write(HOT_REMOVE, self.index.to_string()).is_ok() {
+                if let Some(owner) = self.owner.take() {
+                    owner.release();
+                }
                 return;
             }
             std::thread::sleep(Duration::from_millis(50));
@@ -95,6 +106,16 @@ impl Drop for RamDevice {
             self.index
         );
     }
+}
+
+/// Removes the RAM baselines of earlier slog runs that were killed before they could remove
+/// them (see [`super::ram_owner`]); one line per device found. Nothing for a user who is not
+/// root (who cannot have made one).
+pub fn remove_leftovers() -> Vec<String> {
+    if !nix::unistd::Uid::effective().is_root() {
+        return Vec::new();
+    }
+    super::ram_owner::remove_leftovers(Path::new(super::ram_owner::DIR), Path::new("/sys"))
 }
 
 /// Size of the RAM baseline: room for 32 writes of the largest size, at least 256 MiB (the

@@ -14,6 +14,7 @@
 
 pub mod baseline;
 pub mod plp;
+pub mod ram_owner;
 pub mod sweep;
 pub mod table;
 
@@ -220,6 +221,12 @@ fn execute(
     } = prepared;
     let req = &req;
 
+    let volatile = crate::device::volatile::why(&req.target);
+    if let Some(why) = &volatile {
+        progress(&format!(
+            "warning: {why}: its contents are lost at power-off, so a log on it loses every write it acknowledged; the verdict counts it as unsuitable"
+        ));
+    }
     let drive_before = drive_info(&req.target, device.writer.as_ref());
     let small = sweep::LOG_WRITE.max(device.writer.logical_block());
     let workload = Workload {
@@ -379,7 +386,7 @@ fn execute(
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
     run_dir.write_info(&info)?;
     let samples = crate::results::read_samples(&dir)?;
-    let evidence = evidence::collect(
+    let mut evidence = evidence::collect(
         Some(&evidence::ThisRun {
             dir: &dir,
             measured: &device_measurement.measured,
@@ -390,6 +397,7 @@ fn execute(
         req.zil_bytes_per_day,
         req.tbw,
     );
+    evidence.volatile = volatile;
     let record = SlogRecord {
         schema_version: crate::results::slog::SCHEMA_VERSION,
         tool: "ssdfade".into(),

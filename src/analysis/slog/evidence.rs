@@ -133,6 +133,7 @@ pub fn collect(
         plp,
         endurance: endurance(&infos, tbw),
         zil_bytes_per_day,
+        volatile: None,
     }
 }
 

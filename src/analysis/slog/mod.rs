@@ -32,5 +32,7 @@ pub fn verdict_of_dir(dir: &Path) -> anyhow::Result<Verdict> {
     if evidence.endurance.is_none() {
         evidence.endurance = record.evidence.endurance.clone();
     }
+    // So is the medium the run was made on.
+    evidence.volatile = record.evidence.volatile.clone();
     Ok(verdict::judge(&evidence))
 }

@@ -46,6 +46,7 @@ pub fn judge(e: &Evidence) -> Verdict {
     reasons.push(fade_reason(e.fade.as_ref()));
     reasons.push(plp_reason(e.plp.as_ref()));
     reasons.push(endurance_reason(e.endurance.as_ref(), e.zil_bytes_per_day));
+    reasons.extend(e.volatile.as_deref().map(volatile_reason));
     let rating = reasons
         .iter()
         .filter_map(|r| r.rating)
@@ -168,6 +169,18 @@ fn plp_reason(p: Option<&PlpEvidence>) -> Reason {
     }
 }
 
+/// A log on a medium that forgets at power-off loses what it acknowledged: the one thing a SLOG
+/// is for. Shown only for such a device (the kernel cannot vouch for the others).
+fn volatile_reason(why: &str) -> Reason {
+    Reason {
+        topic: "contents survive power-off".into(),
+        rating: Some(Rating::Unsuitable),
+        value: format!("no: {why}; everything on it is lost at power-off"),
+        threshold: "stable storage (a RAM log device needs its own power-loss protection)".into(),
+        source: "the kernel's view of the target".into(),
+    }
+}
+
 fn endurance_reason(en: Option<&EnduranceEvidence>, per_day: f64) -> Reason {
     let threshold = format!(
         "≥ {ENDURANCE_OK_YEARS:.0} years at {}/day; < {ENDURANCE_BAD_YEARS:.0} year unsuitable",
@@ -264,7 +277,20 @@ mod tests {
             plp: None,
             endurance: None,
             zil_bytes_per_day: 200e9,
+            volatile: None,
         }
+    }
+
+    #[test]
+    fn a_volatile_device_is_unsuitable_however_fast_it_is() {
+        let mut e = evidence(5.0);
+        assert_eq!(judge(&e).rating, Rating::Suitable);
+        e.volatile = Some("/dev/zram3 is a RAM device (zram)".into());
+        let v = judge(&e);
+        assert_eq!(v.rating, Rating::Unsuitable);
+        let last = v.reasons.last().unwrap();
+        assert_eq!(last.topic, "contents survive power-off");
+        assert!(last.value.contains("lost at power-off"), "{}", last.value);
     }
 
     #[test]
