@@ -231,7 +231,11 @@ impl Prepared {
             Vec::new(),
             observer,
         );
-        crate::observe::finish::run(&dir);
+        // A run that stopped on an error of its own (a full disk under its directory, buffers it
+        // could not get) has nothing to draw or no room to draw it: its error says so alone.
+        if outcome.is_ok() {
+            crate::observe::finish::run(&dir);
+        }
         outcome
     }
 }
