@@ -147,8 +147,11 @@ mod tests {
             group = g;
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         };
-        // The shell ignores SIGTERM; its child does not: SIGKILL after the grace period ends both.
-        let ran = super::run("sleep 600 & trap '' TERM; wait", "x", &stop, &mut started).unwrap();
+        // The shell ignores SIGTERM and never ends by itself (a bare `wait` would return 0 once
+        // its child died of the SIGTERM); its child does not ignore it: SIGKILL after the grace
+        // period ends both.
+        let tool = "sleep 600 & trap '' TERM; while :; do wait; sleep 0.1; done";
+        let ran = super::run(tool, "x", &stop, &mut started).unwrap();
         assert!(ran.stopped);
         assert_ne!(ran.run.exit_status, Some(0));
         assert!(!super::group_alive(group), "group {group} still runs");
