@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::run::{first_and_last_full, is_full};
 
 /// The median of `values` (None when there are none).
-fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
+pub(crate) fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
     let mut v: Vec<f64> = values.collect();
     v.sort_by(f64::total_cmp);
     let n = v.len();

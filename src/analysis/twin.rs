@@ -110,17 +110,9 @@ fn mean_iops(samples: &[&Sample]) -> f64 {
     }
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+/// The median of `v`, 0 when it is empty.
+fn median(v: Vec<f64>) -> f64 {
+    super::fade::median(v.into_iter()).unwrap_or(0.0)
 }
 
 #[cfg(test)]
