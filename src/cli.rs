@@ -657,6 +657,9 @@ pub enum ExperimentCommand {
     Wsat(WsatArgs),
     /// SNIA host idle recovery: steady state, then 5 s bursts after idle gaps of 5-50 s.
     Hir(HirArgs),
+    /// How much to over-provision: steady random-write IOPS and latency at several spans
+    /// (fast preconditioning, then until SNIA steady state), and what to leave unpartitioned.
+    OpSweep(OpSweepArgs),
 }
 
 /// Options of `experiment vertex2`.
@@ -725,6 +728,67 @@ pub struct HirArgs {
     /// Give up preconditioning after this long if steady state is not reached.
     #[arg(long, default_value = "8h", value_parser = parse_duration)]
     pub max_duration: Duration,
+}
+
+/// Options of `experiment op-sweep`.
+#[derive(Args, Debug, Clone)]
+pub struct OpSweepArgs {
+    /// File, block device or sim:… target (a real device needs --destroy-data naming it); with
+    /// --on-twin, the drive the twin stands for (not opened).
+    pub target: String,
+    /// The spans to measure, each a percent of the target or a size: 100%,90%,80%,75%.
+    #[arg(long, default_value = "100%,90%,80%,75%")]
+    pub span: String,
+    /// Run the plan on this twin (written by `ssdfade sim fit`) instead of the drive: a
+    /// prediction in seconds; the drive is not opened.
+    #[arg(long, value_name = "FILE")]
+    pub on_twin: Option<String>,
+    /// The drive's over-provisioning for the fast preconditioning, percent (physical / user −
+    /// 1; default: the drive's reported flash size, else 7.37 %).
+    #[arg(long, value_name = "PCT", value_parser = parse_op_pct)]
+    pub drive_op: Option<f64>,
+    /// Give up on a span after this long if SNIA's steady-state test has not passed.
+    #[arg(long, default_value = "4h", value_parser = parse_positive_duration)]
+    pub max_duration: Duration,
+    /// Sample period of each span's run.
+    #[arg(long, default_value = "10s", value_parser = parse_positive_duration)]
+    pub interval: Duration,
+    /// Transfer size of the random writes.
+    #[arg(long, default_value = "4k", value_parser = parse_transfer_size)]
+    pub bs: u64,
+    /// Outstanding I/Os.
+    #[arg(long, default_value_t = 128)]
+    pub qd: u32,
+    /// Seed for offsets and data (default: a fresh one, recorded).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// I/O engine (default: uring where the kernel allows it, else threads).
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineKind>,
+    /// Erase method of the purge before each span (as `erase --method`).
+    #[arg(long, default_value = "auto")]
+    pub erase_method: String,
+    /// Length of one SNIA steady-state round.
+    #[arg(long, default_value = "1m", value_parser = parse_duration)]
+    pub ss_round: Duration,
+    #[command(flatten)]
+    pub safety: SafetyArgs,
+    /// Experiment directory (default results/<UTC time>-op-sweep-<target>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--drive-op`: a percent from 0.5 to 300, with or without `%`.
+fn parse_op_pct(text: &str) -> Result<f64, String> {
+    match text.trim_end_matches('%').parse::<f64>() {
+        Ok(x) if (0.5..=300.0).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "'{text}': the over-provisioning is a percent from 0.5 to 300 (physical / user − 1), e.g. 7%"
+        )),
+    }
 }
 
 /// What every experiment takes.

@@ -8,6 +8,7 @@ pub mod experiment;
 pub mod fade;
 pub mod hir;
 pub mod latency;
+pub mod op_sweep;
 pub mod predict;
 pub mod prediction;
 pub mod preset;

@@ -1,11 +1,12 @@
 //! The summary of an experiment directory as typed figures, computed once: the protocol's
 //! figures ([`KindFigures`]: Vertex 2 states, WSAT rounds, HIR wait states, a sweep's points,
-//! a preset's table) and one row per phase. The terminal summary, `--json` and the group
+//! an op-sweep's spans and advice, a preset's table) and one row per phase. The terminal summary, `--json` and the group
 //! tables render this; its JSON field names are those `--json` has always given.
 
 use serde::Serialize;
 
 use super::hir::HirFigures;
+use super::op_sweep::OpSweepFigures;
 use super::preset::PresetTable;
 use super::sweep::SweepTable;
 use super::vertex2::Vertex2Figures;
@@ -21,6 +22,7 @@ pub enum KindFigures {
     Wsat(WsatFigures),
     Hir(HirFigures),
     Sweep(SweepTable),
+    OpSweep(OpSweepFigures),
     Preset(PresetTable),
     /// The directory could not be read back.
     Unreadable {
@@ -90,6 +92,7 @@ impl KindFigures {
             ExperimentKind::Wsat => KindFigures::Wsat(WsatFigures::of(exp)),
             ExperimentKind::Hir => KindFigures::Hir(HirFigures::of(&exp.record)),
             ExperimentKind::Sweep => KindFigures::Sweep(super::sweep::table(exp)),
+            ExperimentKind::OpSweep => KindFigures::OpSweep(OpSweepFigures::of(exp)),
             kind if kind.is_preset() => KindFigures::Preset(PresetTable::of(exp)),
             ExperimentKind::Named(_) => KindFigures::None {},
         }

@@ -1,4 +1,4 @@
-//! `ssdfade experiment vertex2|wsat|hir`, `ssdfade resume DIR` and `ssdfade sweep`: convert the
+//! `ssdfade experiment vertex2|wsat|hir|op-sweep`, `ssdfade resume DIR` and `ssdfade sweep`: convert the
 //! options, start (or continue) the experiment through [`crate::experiment`] (several targets:
 //! [`crate::group::experiment`]), print its summary or the group's table.
 
@@ -6,13 +6,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::cli::{
-    ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, ResumeArgs, SweepArgs,
+    ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, OpSweepArgs, ResumeArgs, SweepArgs,
 };
 use crate::drive::RunEnd;
 use crate::experiment::report::{summary_json, summary_text};
 use crate::experiment::{
-    hir, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, ExperimentRecord, Options,
-    Quiet, Setup,
+    hir, op_sweep, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, ExperimentRecord,
+    Options, Quiet, Setup,
 };
 use crate::group::experiment::GroupExperiment;
 use crate::metrics::Exporter;
@@ -22,6 +22,9 @@ use crate::run::install_signal_flag;
 
 /// Runs `ssdfade experiment …` on one target, or on several at once (a group).
 pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
+    if let ExperimentCommand::OpSweep(a) = cmd {
+        return op_sweep(a);
+    }
     let interrupt = install_signal_flag()?;
     let (name, target, more, common, make): (&str, _, _, _, Box<Make>) = match cmd {
         ExperimentCommand::Vertex2(a) => {
@@ -58,6 +61,7 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
             let make = |s| hir::record(s, a.bursts, a.max_duration, &a.common.erase_method);
             ("hir", &a.target, &a.more_targets, &a.common, Box::new(make))
         }
+        ExperimentCommand::OpSweep(_) => unreachable!("op-sweep is run above"),
     };
     if name != "wsat" {
         refuse_precondition(&common.workload, name)?;
@@ -72,6 +76,42 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
     let outcome =
         crate::experiment::launch_record(record, common.out.clone(), interrupt, observer.as_mut())?;
     print(&outcome, common.json)
+}
+
+/// Runs `ssdfade experiment op-sweep` (on the drive, or on its twin with `--on-twin`).
+fn op_sweep(a: &OpSweepArgs) -> anyhow::Result<RunEnd> {
+    let workload = crate::run::WorkloadSpec {
+        bs: a.bs,
+        qd: a.qd,
+        seed: a.seed,
+        ..crate::experiment::seed_workload()
+    };
+    let setup = Setup {
+        target: a.target.clone(),
+        options: Options {
+            destroy_data: a.safety.destroy_data.clone(),
+            force: a.safety.force,
+            size: a.safety.size,
+            engine: a.engine,
+            ss_round_s: a.ss_round.as_secs_f64(),
+            checkpoint_s: None,
+        },
+        workload,
+    };
+    let plan = op_sweep::OpSweep {
+        spans: a.span.clone(),
+        drive_op_pct: a.drive_op,
+        max_duration: a.max_duration,
+        interval: a.interval,
+        erase_method: a.erase_method.clone(),
+        on_twin: a.on_twin.clone().map(|file| (file, a.target.clone())),
+    };
+    let record = op_sweep::record(setup, plan)?;
+    let interrupt = install_signal_flag()?;
+    let mut observer = Terminal::new(a.json);
+    let outcome =
+        crate::experiment::launch_record(record, a.out.clone(), interrupt, &mut observer)?;
+    print(&outcome, a.json)
 }
 
 /// Builds an experiment's record for one target.

@@ -8,12 +8,13 @@
 //! - [`runner`]: runs the phases in order and resumes after a crash; [`idle`]: the idle phase;
 //! - the protocols: [`vertex2`] (the seed's fade-and-recover story), [`wsat`] (SNIA write
 //!   saturation), [`hir`] (SNIA host idle recovery), [`sweep`] (IOPS against queue depth or
-//!   threads), [`preset`] (`measure --preset`: CrystalDiskMark, tiobench, Iometer's sets);
+//!   threads), [`op_sweep`] (steady state at several spans: how much to over-provision), [`preset`] (`measure --preset`: CrystalDiskMark, tiobench, Iometer's sets);
 //! - [`report`]: the summaries they print, read from experiment.json and the phase directories;
 //!   [`progress`]: the lines that show a running experiment (one per target in a group).
 
 pub mod hir;
 pub mod idle;
+pub mod op_sweep;
 pub mod preset;
 pub mod report;
 pub mod runner;

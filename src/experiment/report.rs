@@ -72,6 +72,7 @@ pub fn render_text(summary: &ExperimentSummary, record: &ExperimentRecord) -> St
         KindFigures::Wsat(w) => super::wsat::summary_text(w),
         KindFigures::Hir(h) => super::hir::summary_text(h),
         KindFigures::Sweep(t) => super::sweep::summary_text(t),
+        KindFigures::OpSweep(f) => super::op_sweep::summary_text(f),
         KindFigures::Preset(t) => super::preset::summary_text(t),
         KindFigures::Unreadable { error } => format!("  no figures: {error}\n"),
         KindFigures::None {} => String::new(),

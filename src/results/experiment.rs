@@ -82,6 +82,8 @@ pub enum ExperimentKind {
     Wsat,
     Hir,
     Sweep,
+    /// How much to over-provision: steady state at each span (`experiment op-sweep`).
+    OpSweep,
     /// A preset (`cdm`, `tiobench`, `iometer-allinone`: `experiment::preset` knows them), or
     /// a name written by hand.
     Named(String),
@@ -95,6 +97,7 @@ impl ExperimentKind {
             ExperimentKind::Wsat => "wsat",
             ExperimentKind::Hir => "hir",
             ExperimentKind::Sweep => "sweep",
+            ExperimentKind::OpSweep => "op-sweep",
             ExperimentKind::Named(name) => name,
         }
     }
@@ -115,6 +118,7 @@ impl From<&str> for ExperimentKind {
             "wsat" => ExperimentKind::Wsat,
             "hir" => ExperimentKind::Hir,
             "sweep" => ExperimentKind::Sweep,
+            "op-sweep" => ExperimentKind::OpSweep,
             _ => ExperimentKind::Named(name.to_string()),
         }
     }
