@@ -43,6 +43,7 @@ impl ExperimentOutcome {
             "sweep",
             "wsat",
             "hir",
+            "op-sweep",
         ];
         if !names.contains(&self.record.name.as_str()) {
             names.push(self.record.name.as_str()); // a preset's bars are named after it

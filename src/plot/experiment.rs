@@ -10,6 +10,7 @@ use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 use super::hir::{HirChart, HirPoint};
 use super::latency::{LatencyChart, LatencyPoint};
+use super::op_sweep::{OpPoint, OpSweepChart};
 use super::rate_sweep::{RatePoint, RateSweepChart};
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
@@ -498,6 +499,8 @@ pub enum ProtocolChart {
     Preset(String, BarChart),
     /// The measured states of a Vertex 2 experiment as bars.
     States(BarChart),
+    /// Steady IOPS and p99 against the share left unpartitioned.
+    OpSweep(OpSweepChart),
 }
 
 impl ProtocolChart {
@@ -510,6 +513,7 @@ impl ProtocolChart {
             .or_else(|| hir_chart(exp).map(ProtocolChart::Hir))
             .or_else(|| cdm_chart(exp).map(ProtocolChart::Cdm))
             .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.to_string(), c)))
+            .or_else(|| op_sweep_chart(exp).map(ProtocolChart::OpSweep))
             .or_else(|| states_chart(exp).map(ProtocolChart::States))
     }
 
@@ -522,6 +526,7 @@ impl ProtocolChart {
             ProtocolChart::Cdm(_) => "cdm",
             ProtocolChart::Preset(name, _) => name,
             ProtocolChart::States(_) => "states",
+            ProtocolChart::OpSweep(_) => "op-sweep",
         }
     }
 
@@ -535,6 +540,7 @@ impl ProtocolChart {
             ProtocolChart::Cdm(_) => "CrystalDiskMark's layout: MB/s of each test, reads and writes side by side, IOPS and mean latency under each",
             ProtocolChart::Preset(..) => "MB/s of every point of the benchmark, in the order they ran",
             ProtocolChart::States(_) => "The measured states: each phase's IOPS and its share of fresh",
+            ProtocolChart::OpSweep(_) => "Steady IOPS and p99 latency against the share of the drive left unpartitioned, one point per span",
         }
     }
 
@@ -546,6 +552,7 @@ impl ProtocolChart {
             ProtocolChart::Hir(c) => c.write(path, format),
             ProtocolChart::Cdm(c) => c.write(path, format),
             ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.write(path, format),
+            ProtocolChart::OpSweep(c) => c.write(path, format),
         }
     }
 
@@ -557,8 +564,44 @@ impl ProtocolChart {
             ProtocolChart::Hir(c) => c.svg(),
             ProtocolChart::Cdm(c) => c.svg(),
             ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.svg(),
+            ProtocolChart::OpSweep(c) => c.svg(),
         }
     }
+}
+
+/// The op-sweep's chart: its figures ([`analysis::op_sweep`]) against the unpartitioned share.
+fn op_sweep_chart(exp: &Experiment) -> Option<OpSweepChart> {
+    if exp.name != ExperimentKind::OpSweep {
+        return None;
+    }
+    let f = analysis::op_sweep::OpSweepFigures::of(exp);
+    let run = first_run(exp)?;
+    let mut workload = run.info.workload.clone();
+    workload.span = 0;
+    let title = match &f.predicted_from_twin {
+        Some(_) => format!(
+            "How much to over-provision — {} (twin prediction)",
+            device_name(run)
+        ),
+        None => format!("How much to over-provision — {}", device_name(run)),
+    };
+    Some(OpSweepChart {
+        title,
+        subtitle: f
+            .advice
+            .as_ref()
+            .map_or_else(|| workload_line(&workload), |a| a.line.clone()),
+        points: f
+            .points
+            .iter()
+            .map(|p| OpPoint {
+                unpartitioned_pct: p.unpartitioned_pct,
+                iops: p.iops,
+                p99_ms: p.p99_ms,
+            })
+            .collect(),
+        advised_pct: f.advice.as_ref().map(|a| a.unpartitioned_pct),
+    })
 }
 
 /// The IOPS-and-latency-against-QD chart of a queue-depth sweep (`ssdfade sweep --qd`): one

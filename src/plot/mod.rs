@@ -16,6 +16,7 @@ mod experiment;
 mod fade;
 mod hir;
 mod latency;
+mod op_sweep;
 mod panel;
 mod rate_sweep;
 mod run_dir;

@@ -5,6 +5,7 @@ mod compare;
 mod distribution;
 mod document;
 mod experiment;
+mod op_sweep;
 mod prediction;
 mod run;
 mod slog;

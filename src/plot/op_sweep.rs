@@ -1,0 +1,163 @@
+//! The op-sweep chart: steady IOPS (top) and steady p99 latency (bottom) against the share of
+//! the drive left unpartitioned, one point per span. A line joins only neighbouring spans that
+//! both reached steady state: no line is drawn across a span without data. The advised share is
+//! marked with a dashed vertical line.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::style;
+use super::Chart;
+
+/// One span: where it lies and what it measured at steady state (None: not steady).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OpPoint {
+    pub unpartitioned_pct: f64,
+    pub iops: Option<f64>,
+    pub p99_ms: Option<f64>,
+}
+
+/// Everything the op-sweep chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OpSweepChart {
+    pub title: String,
+    pub subtitle: String,
+    pub points: Vec<OpPoint>,
+    /// The advised unpartitioned share, percent.
+    pub advised_pct: Option<f64>,
+}
+
+/// The line pieces of `values` (x ordered): runs of neighbours that all have a value.
+pub fn pieces(values: &[(f64, Option<f64>)]) -> Vec<Vec<(f64, f64)>> {
+    let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut run: Vec<(f64, f64)> = Vec::new();
+    for &(x, y) in values {
+        match y {
+            Some(y) => run.push((x, y)),
+            None if !run.is_empty() => out.push(std::mem::take(&mut run)),
+            None => {}
+        }
+    }
+    if !run.is_empty() {
+        out.push(run);
+    }
+    out
+}
+
+impl OpSweepChart {
+    fn panel<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        y_desc: &str,
+        k: usize,
+        pick: impl Fn(&OpPoint) -> Option<f64>,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let mut points = self.points.clone();
+        points.sort_by(|a, b| a.unpartitioned_pct.total_cmp(&b.unpartitioned_pct));
+        let x_max = points
+            .iter()
+            .map(|p| p.unpartitioned_pct)
+            .fold(0.0, f64::max)
+            .max(5.0)
+            * 1.1;
+        let y_max = points
+            .iter()
+            .filter_map(&pick)
+            .fold(0.0, f64::max)
+            .max(1e-9)
+            * 1.15;
+        let mut chart = ChartBuilder::on(area)
+            .margin_left(12)
+            .margin_right(36)
+            .margin_top(8)
+            .x_label_area_size(58)
+            .y_label_area_size(96)
+            .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
+        chart
+            .configure_mesh()
+            .x_desc("Share of the drive left unpartitioned (%)")
+            .y_desc(y_desc)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| style::count_label(*v))
+            .y_labels(6)
+            .label_style(style::tick_font())
+            .axis_desc_style(style::axis_desc_font())
+            .bold_line_style(BLACK.mix(0.10))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+        let color = style::palette(k);
+        let values: Vec<(f64, Option<f64>)> = points
+            .iter()
+            .map(|p| (p.unpartitioned_pct, pick(p)))
+            .collect();
+        for piece in pieces(&values) {
+            chart.draw_series(LineSeries::new(piece.clone(), color.stroke_width(3)))?;
+            chart.draw_series(piece.iter().map(|&p| Circle::new(p, 6, color.filled())))?;
+        }
+        // A span without a steady figure: a hollow mark on the axis, no line.
+        chart.draw_series(
+            values
+                .iter()
+                .filter(|(_, y)| y.is_none())
+                .map(|&(x, _)| Circle::new((x, 0.0), 6, color.stroke_width(2))),
+        )?;
+        if let Some(x) = self.advised_pct {
+            chart.draw_series(DashedLineSeries::new(
+                vec![(x, 0.0), (x, y_max)],
+                8,
+                6,
+                style::palette(3).stroke_width(2),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+impl Chart for OpSweepChart {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE)?;
+        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
+        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 / 2);
+        self.panel(&top, "Steady IOPS", 0, |p| p.iops)?;
+        self.panel(&bottom, "Steady p99 latency (ms)", 1, |p| p.p99_ms)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_line_crosses_a_span_without_data() {
+        let values = [
+            (0.0, Some(1.0)),
+            (10.0, Some(2.0)),
+            (20.0, None),
+            (25.0, Some(3.0)),
+        ];
+        assert_eq!(
+            pieces(&values),
+            vec![vec![(0.0, 1.0), (10.0, 2.0)], vec![(25.0, 3.0)]]
+        );
+        let chart = OpSweepChart {
+            points: values
+                .iter()
+                .map(|&(x, y)| OpPoint {
+                    unpartitioned_pct: x,
+                    iops: y,
+                    p99_ms: y,
+                })
+                .collect(),
+            advised_pct: Some(10.0),
+            ..Default::default()
+        };
+        assert!(chart.svg().unwrap().contains("<polyline"));
+    }
+}

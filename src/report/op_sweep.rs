@@ -1,0 +1,59 @@
+//! The op-sweep's section of an experiment report: the advice, each span's steady figures and,
+//! when they came from a twin, that they are a prediction. The figures are
+//! [`crate::analysis::op_sweep`]'s, as the terminal and `--json` give them.
+
+use super::document::Document;
+use crate::analysis::op_sweep::OpSweepFigures;
+use crate::results::{Experiment, ExperimentKind};
+
+/// The table's columns.
+const HEAD: [&str; 8] = [
+    "Span",
+    "Unpartitioned",
+    "OP (flash / span − 1)",
+    "Steady IOPS",
+    "Mean ms",
+    "p99 ms",
+    "p99.9 ms",
+    "Drive writes to steady",
+];
+
+/// Adds the section to `doc` when `exp` is an op-sweep.
+pub fn add(doc: &mut Document, exp: &Experiment) {
+    if exp.name != ExperimentKind::OpSweep {
+        return;
+    }
+    let f = OpSweepFigures::of(exp);
+    doc.heading("How much to over-provision");
+    if let Some(twin) = &f.predicted_from_twin {
+        doc.paragraph(format!(
+            "A prediction from the twin {twin}, not a measurement: the drive was not opened."
+        ));
+    }
+    doc.paragraph(match &f.advice {
+        Some(a) => format!("Advice: {}.", a.line),
+        None => "Advice: none yet (it needs the least unpartitioned span and another one at steady state).".into(),
+    });
+    let ms = |x: Option<f64>| x.map_or("-".to_string(), |m| format!("{m:.3}"));
+    let rows = f
+        .points
+        .iter()
+        .map(|p| {
+            vec![
+                p.name.trim_start_matches("span").to_string(),
+                format!("{:.1} %", p.unpartitioned_pct),
+                p.op_pct.map_or("-".into(), |o| format!("{o:.1} %")),
+                p.iops.map_or("not steady".into(), |i| format!("{i:.0}")),
+                ms(p.avg_ms),
+                ms(p.p99_ms),
+                ms(p.p999_ms),
+                p.drive_writes.map_or("-".into(), |d| format!("{d:.2}")),
+            ]
+        })
+        .collect();
+    doc.table(&HEAD, rows);
+    doc.paragraph(format!(
+        "Each span: purge, fast preconditioning, then random writes until SNIA's steady-state test passed; IOPS and latency of the steady window. The advice is the smallest unpartitioned share that gets at least {:.0} % of the largest gain in steady IOPS over the least unpartitioned span.",
+        crate::analysis::op_sweep::MOST_OF_THE_GAIN * 100.0
+    ));
+}
