@@ -1146,3 +1146,198 @@ fn numbers_edited_into_records_are_refused_in_one_line_not_a_panic() {
     std::fs::write(run.join("run.json"), info.to_string()).unwrap();
     assert!(refused(&run, "run.json").contains("-1"));
 }
+
+/// `experiment op-sweep`: a purge and a soak (fast preconditioning, until steady) per span, in
+/// the order given; each span's figures are its run's SNIA window, ordered by the share left
+/// unpartitioned; the advice, the table and the report give the same figures as `--json`.
+#[test]
+fn op_sweep_measures_each_span_to_steady_state_and_every_output_agrees() {
+    let work = tempfile::tempdir().unwrap();
+    let args = [
+        "experiment",
+        "op-sweep",
+        "sim:vertex2-60g,scale=64",
+        "--span",
+        "100%,75%,50G",
+        "--seed",
+        "11",
+    ];
+    let v = json_ok(
+        ssdfade(work.path())
+            .args(args)
+            .args(["--json", "--out", "ops"]),
+    );
+    let dir = work.path().join("ops");
+    let record = read_json(&dir.join("experiment.json"));
+    let names: Vec<&str> = record["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "purge-100pct",
+            "span100pct",
+            "purge-75pct",
+            "span75pct",
+            "purge-50G",
+            "span50G"
+        ]
+    );
+    let capacity = v["capacity_bytes"].as_u64().unwrap();
+    let points = v["points"].as_array().unwrap();
+    let want = [
+        ("span100pct", capacity / 4096 * 4096),
+        ("span50G", 50u64 << 30),
+        ("span75pct", capacity * 3 / 4 / 4096 * 4096),
+    ];
+    assert_eq!(points.len(), 3, "{v}");
+    for (p, (name, span)) in points.iter().zip(want) {
+        assert_eq!(
+            p["name"], name,
+            "ordered by the share left unpartitioned: {v}"
+        );
+        let run = read_json(&dir.join(p["run_dir"].as_str().unwrap()).join("run.json"));
+        assert_eq!(run["workload"]["span"].as_u64(), Some(span), "{run}");
+        assert!(run["workload"]["precondition"]["bytes"].as_u64().unwrap() > span);
+        assert_eq!(run["steady_state"]["reached"], true, "{run}");
+        assert_eq!(p["iops"], run["steady_state"]["iops"], "{p}");
+        let unpartitioned = (1.0 - span as f64 / capacity as f64) * 100.0;
+        assert!((p["unpartitioned_pct"].as_f64().unwrap() - unpartitioned).abs() < 1e-9);
+    }
+    let iops: Vec<f64> = points.iter().map(|p| p["iops"].as_f64().unwrap()).collect();
+    assert!(
+        iops[0] < iops[1] && iops[1] < iops[2],
+        "more spare, more IOPS: {iops:?}"
+    );
+    let advice = &v["advice"];
+    let line = advice["line"].as_str().unwrap();
+    assert_eq!(advice["from_iops"], points[0]["iops"]);
+    // The same run again, printed: the table and the advice line carry the JSON's figures.
+    let text = common::run_ok(ssdfade(work.path()).args(args).args(["--out", "ops-text"]));
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains(line), "{report}");
+    assert!(
+        text.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(line),
+        "{text}"
+    );
+    for p in points {
+        let cells = [
+            format!("{:.0}", p["iops"].as_f64().unwrap()),
+            format!("{:.3}", p["p99_ms"].as_f64().unwrap()),
+            format!("{:.3}", p["p999_ms"].as_f64().unwrap()),
+        ];
+        let short = p["name"].as_str().unwrap().trim_start_matches("span");
+        let row = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{short} ")))
+            .unwrap_or_else(|| panic!("no row {short} in {text}"));
+        for cell in &cells {
+            assert!(row.contains(cell.as_str()), "{cell} not in {row}");
+            assert!(
+                report.contains(&format!(" {cell} ")),
+                "{cell} not in the report"
+            );
+        }
+    }
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    assert_png(&dir.join("op-sweep.png"));
+}
+
+/// `--on-twin FILE`: the plan runs on the twin, the drive named is never opened (it does not
+/// exist here), and every output says the figures are a prediction.
+#[test]
+fn op_sweep_on_a_twin_answers_without_the_drive_and_says_it_is_a_prediction() {
+    let work = tempfile::tempdir().unwrap();
+    let twin = work.path().join("twin.toml");
+    std::fs::write(
+        &twin,
+        "base = \"vertex2-60g\"\nmodel = \"a twin\"\ncapacity = 2147483648\nalpha = 1.2\nspeed = 1.0\n",
+    )
+    .unwrap();
+    let run = |json: bool, out: &str| {
+        let mut cmd = ssdfade(work.path());
+        cmd.args(["experiment", "op-sweep", "/dev/no-such-drive", "--on-twin"])
+            .arg(&twin)
+            .args(["--span", "100%,80%", "--seed", "4", "--out", out]);
+        if json {
+            cmd.arg("--json");
+        }
+        cmd
+    };
+    let v = json_ok(&mut run(true, "twin"));
+    assert!(v["target"].as_str().unwrap().starts_with("sim:@"), "{v}");
+    assert!(
+        v["predicted_from_twin"]
+            .as_str()
+            .unwrap()
+            .ends_with("twin.toml"),
+        "{v}"
+    );
+    assert!(v["advice"]["line"].is_string(), "{v}");
+    let text = common::run_ok(&mut run(false, "twin-text"));
+    assert!(text.contains("A prediction from the twin"), "{text}");
+    let report = std::fs::read_to_string(work.path().join("twin/report.md")).unwrap();
+    assert!(report.contains("A prediction from the twin"), "{report}");
+    let record = read_json(&work.path().join("twin/experiment.json"));
+    assert!(
+        record["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("/dev/no-such-drive"),
+        "{record}"
+    );
+}
+
+/// An op-sweep interrupted in a span's soak resumes that soak and ends with every span steady.
+#[test]
+fn op_sweep_interrupted_in_a_span_resumes_it() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("ops");
+    let mut child = spawn(
+        ssdfade(work.path())
+            .args(["experiment", "op-sweep", "sim:vertex2-60g,scale=16"])
+            .args([
+                "--span",
+                "100%,80%",
+                "--interval",
+                "1s",
+                "--seed",
+                "2",
+                "--out",
+            ])
+            .arg(&dir),
+    );
+    let soak = dir.join("02-span100pct");
+    wait_for("the first span's soak", Duration::from_secs(120), || {
+        std::fs::read_to_string(soak.join("samples.jsonl"))
+            .map(|t| t.lines().count() > 30)
+            .unwrap_or(false)
+    });
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let record = read_json(&dir.join("experiment.json"));
+    assert_eq!(phase(&record, "span100pct")["status"], "interrupted");
+    assert_eq!(phase(&record, "span80pct")["status"], "pending");
+    let v = json_ok(ssdfade(work.path()).arg("resume").arg(&dir).arg("--json"));
+    assert_eq!(v["status"], "completed", "{v}");
+    let run = read_json(&soak.join("run.json"));
+    assert!(
+        run["resumes"].as_array().is_some_and(|r| !r.is_empty()),
+        "{run}"
+    );
+    assert_series_continuous(&soak);
+    for p in v["points"].as_array().unwrap() {
+        assert_eq!(p["steady"], true, "{p}");
+    }
+    assert!(v["advice"]["line"].is_string(), "{v}");
+}

@@ -652,3 +652,35 @@ fn a_file_backing_a_loop_device_in_use_is_refused_and_info_names_the_loop() {
     );
     drop(held);
 }
+
+#[test]
+fn op_sweep_refuses_bad_spans_and_a_missing_twin_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with_data(dir.path());
+    let p = f.to_str().unwrap();
+    let base = ["experiment", "op-sweep", p, "--destroy-data", p];
+    for (spans, expect) in [
+        (
+            "0%,80%",
+            "'0%' is not a percent of the target above 0 and at most 100",
+        ),
+        ("100%,120%", "'120%' is not a percent"),
+        ("100%,80%,80%", "'80%' is listed twice"),
+        ("100%,half", "'half' is neither a percent"),
+        ("100%,2M", "'2M' is 2.0 MiB of a target of 1.0 MiB"),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain(["--span", spans]).collect();
+        refused(dir.path(), &f, &args, expect);
+    }
+    let args: Vec<&str> = base
+        .iter()
+        .copied()
+        .chain(["--on-twin", "no-such-twin.toml"])
+        .collect();
+    refused(
+        dir.path(),
+        &f,
+        &args,
+        "--on-twin no-such-twin.toml: cannot read the twin",
+    );
+}
