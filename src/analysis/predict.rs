@@ -28,6 +28,12 @@ const SMOOTH: usize = 5;
 /// Model allowance: a floor, and a share of the WA still to come.
 const FLOOR_PCT: f64 = 2.0;
 const AHEAD_SHARE: f64 = 0.4;
+/// The model's WA must have risen this much over the bins before the drive's time per write
+/// is judged against it, and the drive's must have risen at least this share of the model's:
+/// a drive whose time per write stays flat while the model's WA rises is limited by something
+/// else than garbage collection (its controller, a throttle), and the model predicts nothing.
+const MIN_MODEL_RISE: f64 = 0.1;
+const MIN_RISE_SHARE: f64 = 0.25;
 
 /// Write amplification per step of host writes (in span-writes) of the model drive.
 #[derive(Clone, Debug)]
@@ -206,7 +212,11 @@ pub struct Setting {
 /// first cliff has been passed far enough to fit.
 pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Prediction> {
     let last = samples.last()?;
-    let fit = fit(&bins(samples, curve, s)?, curve.steady)?;
+    let bins = bins(samples, curve, s)?;
+    if !follows_wa(&bins, before_cliff(samples, curve, s)) {
+        return None;
+    }
+    let fit = fit(&bins, curve.steady)?;
     let wa_inf = curve.steady;
     let ahead = ((wa_inf - fit.wa_now) / wa_inf).abs();
     let half_pct = 200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead;
@@ -255,6 +265,50 @@ fn bins(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Vec<(f64, f6
         out.push((wa_of(bin), secs / ops as f64));
     }
     (out.len() >= 5).then_some(out)
+}
+
+/// Seconds per op over the last `STEP`·5 span-writes before the model's cliff (WA 1 there),
+/// the fast plan's writes left out; `None` without such samples.
+fn before_cliff(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<f64> {
+    let span = s.span.max(1) as f64;
+    let pre = s.fast.map_or(0, |f| f.bytes);
+    let cliff = (0..)
+        .map(|i| f64::from(i) * STEP)
+        .find(|&x| curve.at(x) >= 1.02 || x > MODEL_FILLS)?;
+    let (mut ops, mut secs) = (0u64, 0.0f64);
+    for x in samples {
+        let written = x.write.as_ref().map_or(0, |w| w.bytes);
+        let start = x.bytes_written_total.saturating_sub(written);
+        let at = start as f64 / span;
+        if start >= pre && at < cliff && at >= cliff - 5.0 * STEP {
+            ops += x.ops;
+            secs += x.t_end_s - x.t_start_s;
+        }
+    }
+    (ops > 0).then(|| secs / ops as f64)
+}
+
+/// Whether the drive's time per write rises with the model's WA: from its level just before
+/// the model's cliff (`before`, seconds per op at WA 1) to the straight line through the bins
+/// at their last WA, it rises by at least `MIN_RISE_SHARE` of the model's rise, once the
+/// model's WA rose by `MIN_MODEL_RISE`. Before that, or without a level before the cliff (a
+/// fast plan), it cannot tell, and the fit goes ahead (its interval allows for the WA to come).
+fn follows_wa(bins: &[(f64, f64)], before: Option<f64>) -> bool {
+    let (Some(before), Some(last)) = (before, bins.last()) else {
+        return true;
+    };
+    let model_rise = last.0 - 1.0;
+    if model_rise < MIN_MODEL_RISE {
+        return true;
+    }
+    let n = bins.len() as f64;
+    let mx = bins.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = bins.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = bins.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = bins.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let slope = sxy / sxx.max(f64::MIN_POSITIVE);
+    let now = my + slope * (last.0 - mx);
+    now / before - 1.0 >= MIN_RISE_SHARE * model_rise
 }
 
 /// The fit of `1/IOPS = b·WA` to bins, and its value and standard error at `wa_inf`.
@@ -384,6 +438,23 @@ mod tests {
         // Half the span measured: the pass predicted comes after the span was written.
         let (t, bytes) = snia_pass(&flat(50), &curve, &setting, 1e-3).expect("a pass");
         assert!(bytes > setting.span && t >= 1300.0, "{t} s, {bytes} B");
+    }
+
+    #[test]
+    fn a_drive_whose_time_per_write_ignores_the_models_wa_gets_no_prediction() {
+        // A flat 1000 IOPS through 2.5 span-writes, past the model's cliff (1.26): the model's
+        // WA rose 1 → 1.6 and the drive did not slow at all (a controller-bound drive, the
+        // Vertex 2 at 512-byte alignment with its throttle off). 1/IOPS = b·WA would "predict"
+        // 1000 × WA now / WA∞, far below the flat level it stays at.
+        let setting = Setting {
+            span: 100 * 40_960_000,
+            span_alpha: 1.28,
+            fast: None,
+            criteria: Criteria::default(),
+        };
+        let curve = wa_curve(1.28, false);
+        assert!(curve.at(2.45) > 1.3, "the model rose: {}", curve.at(2.45));
+        assert_eq!(predict(&flat(250), &curve, &setting), None);
     }
 
     #[test]
