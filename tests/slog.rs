@@ -607,6 +607,66 @@ fn the_report_of_a_slog_run_carries_its_verdict() {
     assert!(report.contains(&latency), "{latency} not in {report}");
 }
 
+/// A slog run without its sustained phase (`--sustain 0`) has no samples: its report and its
+/// charts are the sweep and the verdict, not a refusal for want of samples.
+#[test]
+fn a_slog_run_without_a_sustained_phase_still_has_a_report_and_a_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .args([
+            "slog",
+            "sim:dc-ssd-400g",
+            "--max-size",
+            "4k",
+            "--sustain",
+            "0",
+        ])
+        .args(["--seed", "5", "--out", "s"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("no charts drawn"), "{stderr}");
+    assert!(dir.path().join("s/slog.png").is_file());
+    for command in ["report", "plot"] {
+        let out = ssdfade(dir.path()).args([command, "s"]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let report = std::fs::read_to_string(dir.path().join("s/report.md")).unwrap();
+    assert!(report.contains("## SLOG verdict"), "{report}");
+    assert!(report.contains("SUITABLE as a ZFS log device"), "{report}");
+}
+
+/// A sustained phase of 2.5 s ends with a half interval: the chart draws the two full ones,
+/// not the half as a third second.
+#[test]
+fn the_sustained_phases_partial_last_interval_is_not_drawn_as_a_full_one() {
+    let dir = tempfile::tempdir().unwrap();
+    slog_json(
+        dir.path(),
+        &[
+            "sim:dc-ssd-400g",
+            "--max-size",
+            "4k",
+            "--sustain",
+            "2500ms",
+            "--out",
+            "r",
+        ],
+    );
+    let run = dir.path().join("r");
+    let samples = read_samples(&run).unwrap();
+    assert_eq!(samples.len(), 3, "{samples:?}");
+    let last = samples.last().unwrap();
+    assert!(last.t_end_s - last.t_start_s < 0.9, "{last:?}");
+    let chart = ssdfade::plot::slog_chart(&run).unwrap();
+    assert_eq!(chart.sustained.len(), 2, "{:?}", chart.sustained);
+}
+
 fn run_json(dir: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
 }
