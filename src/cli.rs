@@ -161,9 +161,11 @@ pub struct SlogArgs {
     /// (recovery time), a plp verify (power-loss check), an earlier slog run.
     #[arg(long, value_name = "DIR", action = clap::ArgAction::Append)]
     pub from: Vec<PathBuf>,
-    /// The pool's ZIL write rate, for the endurance figure (e.g. 200GB/day).
-    #[arg(long, default_value = "200GB/day", value_parser = parse_rate_per_day)]
-    pub zil_rate: u64,
+    /// The pool's ZIL write rate: bytes per day for the endurance figure (e.g. 200GB/day), or
+    /// 4 KiB sync writes per second (e.g. 2000/s): the sustained phase then issues at that
+    /// rate (open loop) and the verdict judges latency, stalls and late writes at that load.
+    #[arg(long, default_value = "200GB/day", value_parser = parse_zil_rate)]
+    pub zil_rate: ZilRate,
     /// The vendor's endurance rating (terabytes written), used when the runs measured no wear.
     #[arg(long, value_parser = parse_size)]
     pub tbw: Option<u64>,
@@ -178,13 +180,33 @@ pub struct SlogArgs {
     pub json: bool,
 }
 
-/// Parses a write rate such as `200GB/day` (or `200GB`, per day) into bytes per day.
-fn parse_rate_per_day(text: &str) -> Result<u64, String> {
+/// `slog --zil-rate`: what the pool writes to its log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZilRate {
+    /// Bytes per day (the endurance figure only; the sustained phase runs flat out).
+    BytesPerDay(u64),
+    /// 4 KiB sync writes per second: the sustained phase's issue rate.
+    WritesPerS(u64),
+}
+
+/// Parses `--zil-rate`: `2000/s` (sync writes per second), or a write rate such as
+/// `200GB/day` (or `200GB`, per day) into bytes per day.
+fn parse_zil_rate(text: &str) -> Result<ZilRate, String> {
+    if let Some(n) = text.strip_suffix("/s") {
+        return match n.trim().parse::<u64>() {
+            Ok(n) if n > 0 => Ok(ZilRate::WritesPerS(n)),
+            _ => Err(format!(
+                "{n:?} is not a number of sync writes per second above zero (e.g. 2000/s)"
+            )),
+        };
+    }
     let size = text
         .strip_suffix("/day")
         .or_else(|| text.strip_suffix("/d"))
         .unwrap_or(text);
-    parse_size(size).map_err(|e| format!("{e} (a rate is written like 200GB/day)"))
+    parse_size(size).map(ZilRate::BytesPerDay).map_err(|e| {
+        format!("{e} (a rate is written like 200GB/day, or 2000/s for sync writes per second)")
+    })
 }
 
 /// `ssdfade plp …`

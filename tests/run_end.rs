@@ -560,3 +560,36 @@ fn the_io_in_flight_across_a_stop_does_not_carry_the_pause_into_the_latency() {
         assert!(max < 2.5e6, "an interval's max holds the stop: {s:?}");
     }
 }
+
+/// The sync engine (slog) too: the write in flight across a stop does not carry the pause into
+/// the sustained phase's latency, and the samples record the pause as the tool's.
+#[test]
+fn a_slog_stopped_and_continued_keeps_the_pause_out_of_the_sync_write_latency() {
+    let work = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(work.path())
+        .args(["slog", "t.img", "--size", "32M", "--max-size", "4k"])
+        .args(["--sustain", "12s", "--seed", "1", "--out", "run", "--json"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let run = work.path().join("run");
+    wait_for_samples(&mut child, &run, 2);
+    signal(&child, nix::sys::signal::SIGSTOP);
+    std::thread::sleep(Duration::from_secs(5));
+    signal(&child, nix::sys::signal::SIGCONT);
+    assert!(child.wait().unwrap().success());
+    let samples = read_samples(&run).unwrap();
+    let stopped: f64 = samples.iter().filter_map(|s| s.stopped_s).sum();
+    assert!(stopped >= 4.0, "stopped {stopped} s: {samples:?}");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("slog.json")).unwrap()).unwrap();
+    let max_us = record["device"]["measured"]["sustained"]["lat_us"]["max"]
+        .as_f64()
+        .unwrap();
+    assert!(max_us < 2.5e6, "max latency {max_us} µs holds the stop");
+    for s in &samples {
+        let max = s.lat_us.as_ref().map_or(0.0, |l| l.max);
+        assert!(max < 2.5e6, "an interval's max holds the stop: {s:?}");
+    }
+}

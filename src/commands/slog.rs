@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
-use crate::cli::SlogArgs;
+use crate::cli::{SlogArgs, ZilRate};
 use crate::drive::RunEnd;
 use crate::metrics::Exporter;
 use crate::run::{NoProgress, RunObserver};
@@ -17,6 +17,14 @@ pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
     for line in crate::slog::baseline::remove_leftovers() {
         crate::note!("ssdfade slog: {line}");
     }
+    // A rate of sync writes is also the endurance figure's daily bytes.
+    let (zil_bytes_per_day, rate_iops) = match args.zil_rate {
+        ZilRate::BytesPerDay(b) => (b as f64, None),
+        ZilRate::WritesPerS(n) => (
+            n as f64 * crate::slog::sweep::LOG_WRITE as f64 * 86_400.0,
+            Some(n),
+        ),
+    };
     let request = Request {
         target: args.target.clone(),
         // `A,B` and `A --destroy-data B` both name two targets.
@@ -37,10 +45,11 @@ pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
             max_size: args.max_size,
             sustain_s: args.sustain.as_secs_f64(),
             seed: args.seed.unwrap_or_else(fresh_seed),
+            rate_iops,
         },
         baseline: args.baseline.as_deref().map(Baseline::parse).transpose()?,
         from: args.from.clone(),
-        zil_bytes_per_day: args.zil_rate as f64,
+        zil_bytes_per_day,
         tbw: args.tbw,
         out: args.out.clone(),
     };

@@ -3,20 +3,29 @@
 //! does to its device. [`SyncWriter`] is the interface the SLOG test drives one [`Phase`] at a
 //! time; [`FileSyncWriter`] is its implementation on a real file or block device (a simulated
 //! drive has its own, in `sim`). What phases to run is the SLOG plan's job.
+//!
+//! Under an issue rate (`Phase::rate`, the SLOG test's `--zil-rate N/s`) write n is due at
+//! start + n / rate whenever the writes before it completed (open loop, as the real engines'
+//! `--rate-iops`): a write issued more than a millisecond after its time is counted late. A
+//! stop of the process itself (SIGSTOP, a suspended machine) is the tool's time, never the
+//! drive's: it stays out of the latency of a write in flight across it and out of its lag, and
+//! the interval records it as `stopped_s`.
 
 use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
+use super::stopwatch::StopWatch;
 use crate::drive::DriveInfo;
 use crate::engine::{AlignedBuf, Target};
 use crate::pattern::{make_pool, Pattern, PatternGen};
 pub use crate::results::slog::{CacheReport, SyncMode};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
+use crate::workload::Rate;
 
 impl SyncMode {
     /// The mode in a point's directory name.
@@ -47,6 +56,18 @@ pub struct Phase {
     /// Cut an interval every this many seconds (single writer only); `None`: one interval.
     pub interval: Option<f64>,
     pub seed: u64,
+    /// Issue on this schedule (open loop) instead of flat out; no write is due at or after
+    /// `min_seconds`.
+    pub rate: Option<Rate>,
+}
+
+impl Phase {
+    /// Seconds from the phase's start until write `n` is due (`None`: flat out, or past the
+    /// phase's end).
+    pub fn due_s(&self, n: u64) -> Option<f64> {
+        let due = self.rate?.due_ns(n, self.size) as f64 / 1e9;
+        (due < self.min_seconds).then_some(due)
+    }
 }
 
 /// What a phase did.
@@ -145,8 +166,10 @@ impl SyncWriter for FileSyncWriter {
         let fd = self.target.file.as_raw_fd();
         let span = self.target.size;
         let writes = AtomicU64::new(0);
+        let tickets = AtomicU64::new(0);
         let halt = AtomicBool::new(false);
         let start = Instant::now();
+        let watch = StopWatch::new(start);
         let shared = Shared {
             fd,
             span,
@@ -154,13 +177,21 @@ impl SyncWriter for FileSyncWriter {
             stop,
             halt: &halt,
             writes: &writes,
+            tickets: &tickets,
             start,
+            watch: &watch,
         };
         let mut results: Vec<WriterResult> = Vec::new();
-        if phase.writers <= 1 {
-            results.push(writer_loop(&shared, 0, pool, Some(intervals)));
-        } else {
-            std::thread::scope(|s| {
+        let ended = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            // Without the ticker a stop goes unnoticed, as before: not a reason to fail.
+            let _ = std::thread::Builder::new()
+                .name("ssdfade-stopwatch".into())
+                .spawn_scoped(s, || watch.run(&ended));
+            let _ticker_ends = SetOnDrop(&ended);
+            if phase.writers <= 1 {
+                results.push(writer_loop(&shared, 0, pool, Some(intervals)));
+            } else {
                 let handles: Vec<_> = (0..phase.writers)
                     .map(|id| {
                         let pool = pool.clone();
@@ -171,8 +202,8 @@ impl SyncWriter for FileSyncWriter {
                 for h in handles {
                     results.push(h.join().expect("a writer thread panicked"));
                 }
-            });
-        }
+            }
+        });
         let seconds = start.elapsed().as_secs_f64();
         let mut total = IntervalStats::new();
         let mut failed = None;
@@ -193,6 +224,15 @@ impl SyncWriter for FileSyncWriter {
     }
 }
 
+/// Sets its flag when dropped, also while unwinding (ends the stop-watch's ticker).
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 struct Shared<'a> {
     fd: RawFd,
     span: u64,
@@ -200,7 +240,51 @@ struct Shared<'a> {
     stop: &'a AtomicBool,
     halt: &'a AtomicBool,
     writes: &'a AtomicU64,
+    /// The next write of the schedule (under a rate).
+    tickets: &'a AtomicU64,
     start: Instant,
+    /// When the process itself was stopped.
+    watch: &'a StopWatch,
+}
+
+impl Shared<'_> {
+    /// Seconds from the phase's start to `t`.
+    fn since_start(&self, t: Instant) -> f64 {
+        t.saturating_duration_since(self.start).as_secs_f64()
+    }
+
+    /// Nanoseconds from `from` to `to` less the time the process was stopped meanwhile.
+    fn drive_ns(&self, from: Instant, to: Instant) -> u64 {
+        let ns = to.saturating_duration_since(from).as_nanos() as u64;
+        if !StopWatch::could_hold_a_stop(ns) {
+            return ns;
+        }
+        let stopped = self
+            .watch
+            .stopped_within(self.since_start(from), self.since_start(to));
+        ns.saturating_sub((stopped * 1e9) as u64)
+    }
+
+    /// Under a rate, takes the next write of the schedule and sleeps until it is due; returns
+    /// its due time (`Some(None)` flat out), or `None` when the schedule has ended or the phase
+    /// was stopped meanwhile.
+    fn wait_for_turn(&self) -> Option<Option<Instant>> {
+        if self.phase.rate.is_none() {
+            return Some(None);
+        }
+        let n = self.tickets.fetch_add(1, Ordering::Relaxed);
+        let due = self.start + Duration::from_secs_f64(self.phase.due_s(n)?);
+        loop {
+            let now = Instant::now();
+            if now >= due {
+                return Some(Some(due));
+            }
+            if self.stop.load(Ordering::Relaxed) || self.halt.load(Ordering::Relaxed) {
+                return None;
+            }
+            std::thread::sleep((due - now).min(Duration::from_millis(50)));
+        }
+    }
 }
 
 struct WriterResult {
@@ -245,12 +329,16 @@ fn writer_loop(
         let content = pattern.next_content();
         pattern.render(&content, &mut buf.as_mut_slice()[..size]);
         let offset = random_offset(&mut rng, s.span, p.size);
+        let Some(due) = s.wait_for_turn() else { break };
         let t0 = Instant::now();
         let result = durable_write(s.fd, &buf.as_slice()[..size], offset, p.mode);
-        let ns = t0.elapsed().as_nanos() as u64;
+        let ns = s.drive_ns(t0, Instant::now()).max(1);
         match result {
             Ok(()) => {
                 interval.write.record(p.size, ns);
+                if let Some(due) = due {
+                    interval.pacing.record(s.drive_ns(due, t0));
+                }
                 s.writes.fetch_add(1, Ordering::Relaxed);
             }
             Err(e) => {
@@ -270,6 +358,7 @@ fn writer_loop(
         if let (Some(every), Some(sink)) = (p.interval, intervals.as_mut()) {
             let now = s.start.elapsed().as_secs_f64();
             if now - t_cut >= every {
+                interval.stopped_s = s.watch.stopped_within(t_cut, now);
                 if let Err(e) = sink(t_cut, now, &interval) {
                     out.sink_error = Some(e);
                     s.halt.store(true, Ordering::Relaxed);
@@ -284,6 +373,7 @@ fn writer_loop(
     if let (Some(_), Some(sink)) = (p.interval, intervals.as_mut()) {
         if interval.ops() > 0 || interval.errors > 0 {
             let now = s.start.elapsed().as_secs_f64();
+            interval.stopped_s = s.watch.stopped_within(t_cut, now);
             if let Err(e) = sink(t_cut, now, &interval) {
                 out.sink_error = Some(e);
             }
@@ -360,6 +450,7 @@ impl SyncEngine {
             min_writes: sync.min_writes,
             interval: (writers == 1).then_some(workload.interval.as_secs_f64()),
             seed: workload.seed,
+            rate: workload.rate,
         })
     }
 }

@@ -190,12 +190,17 @@ pub fn plot_dir(dir: &Path, format: Format, out: Option<&Path>) -> anyhow::Resul
         let exp = load_experiment(dir)?;
         return super::experiment::render_experiment(&exp, &fade_path, format);
     }
+    let slog_path = fade_path.with_file_name(format!("slog.{}", format.extension()));
+    if crate::results::slog::without_samples(dir)? {
+        // A slog run with no sustained phase (`--sustain 0`) has its sweep and verdict only.
+        super::slog_chart(dir)?.write(&slog_path, format)?;
+        return Ok(vec![slog_path]);
+    }
     let run = load_run(dir)?;
     let mut written = render_run(&run, &fade_path, format)?;
     if run.info.command == crate::results::Command::Slog {
-        let path = fade_path.with_file_name(format!("slog.{}", format.extension()));
-        super::slog_chart(dir)?.write(&path, format)?;
-        written.push(path);
+        super::slog_chart(dir)?.write(&slog_path, format)?;
+        written.push(slog_path);
     }
     Ok(written)
 }

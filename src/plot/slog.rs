@@ -227,7 +227,9 @@ pub fn slog_chart(dir: &std::path::Path) -> anyhow::Result<SlogChart> {
     if let Some(b) = &record.baseline {
         add(b, true);
     }
-    let sustained = samples
+    // A partial last interval (the phase's end, an interruption) is not drawn as a full one.
+    let interval = crate::results::read_info(dir)?.workload.interval;
+    let sustained = crate::analysis::run::drawn_intervals(&samples, interval)
         .iter()
         .filter_map(|s| s.lat_us.map(|l| (s.t_end_s, l.mean, l.p99, l.max)))
         .collect();

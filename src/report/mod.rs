@@ -49,6 +49,17 @@ pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
         let files = crate::plot::render_experiment(&exp, &fade, Format::Png)?;
         let doc = experiment::document(&exp, &file_name(&files[0]), &file_name(&files[1]))?;
         (files, doc)
+    } else if crate::results::slog::without_samples(dir)? {
+        // A slog run with no sustained phase (`--sustain 0`): its verdict and SLOG chart.
+        let chart = crate::plot::slog_chart(dir)?;
+        let png = dir.join("slog.png");
+        crate::plot::Chart::write(&chart, &png, Format::Png)?;
+        let mut doc = document::Document::new(format!(
+            "ssdfade report: slog of {} (no sustained phase)",
+            crate::results::slog::read_record(dir)?.device.target
+        ));
+        slog::add_verdict(&mut doc, dir, &chart, &file_name(&png))?;
+        (vec![png], doc)
     } else {
         let run = load_run(dir)?;
         let mut files = crate::plot::render_run(&run, &fade, Format::Png)?;

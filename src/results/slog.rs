@@ -62,6 +62,10 @@ pub struct Plan {
     /// Seconds of the sustained phase (0: skip it).
     pub sustain_s: f64,
     pub seed: u64,
+    /// The sustained phase's issue rate in 4 KiB sync writes per second (`--zil-rate N/s`,
+    /// open loop); absent: flat out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_iops: Option<u64>,
 }
 
 /// Latency of synchronous writes in µs.
@@ -99,6 +103,42 @@ pub struct Measured {
     pub concurrency: Vec<Point>,
     /// The sustained phase as a whole (its seconds are in samples.jsonl).
     pub sustained: Option<Point>,
+    /// How the sustained phase held its issue rate (`--zil-rate N/s`); absent when it ran flat
+    /// out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sustained_load: Option<AtLoad>,
+}
+
+/// At the ZIL rate, a write that takes longer than this is slow (µs)…
+pub const SLOW_US: u64 = 1_000;
+/// …and one longer than this is a stall (µs): a pool waiting on its log feels it.
+pub const STALL_US: u64 = 10_000;
+
+/// The sustained phase under an issue rate: the stalls among its writes and the writes it
+/// could not issue on time.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct AtLoad {
+    /// The rate asked for, 4 KiB sync writes per second.
+    pub rate_iops: u64,
+    /// Writes that took longer than 1 ms, and longer than 10 ms (stalls).
+    pub writes_over_1ms: u64,
+    pub writes_over_10ms: u64,
+    /// Writes issued more than 1 ms after their due time (the device, or the host, fell
+    /// behind), and the largest lag (µs).
+    pub late: u64,
+    pub late_max_us: f64,
+}
+
+/// The sustained phase at the ZIL rate, as the verdict judges it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct LoadEvidence {
+    pub at: AtLoad,
+    /// Writes completed and their rate over the phase.
+    pub writes: u64,
+    pub delivered_iops: f64,
+    pub seconds: f64,
+    pub lat_us: SyncLatency,
+    pub source: String,
 }
 
 pub use crate::workload::SyncMode;
@@ -169,6 +209,9 @@ pub struct EnduranceEvidence {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Evidence {
     pub latency: Option<LatencyEvidence>,
+    /// The sustained phase at `--zil-rate N/s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<LoadEvidence>,
     pub fade: Option<FadeEvidence>,
     pub recovery: Option<RecoveryEvidence>,
     pub plp: Option<PlpEvidence>,
@@ -201,6 +244,12 @@ pub struct Verdict {
     pub bands: String,
     /// What keeps a fading device usable, when fade is the problem.
     pub plan: Option<String>,
+}
+
+/// True for a slog run directory that holds no samples: its sustained phase was skipped
+/// (`--sustain 0`), so it has a sweep and a verdict but no series to chart as a run.
+pub fn without_samples(dir: &Path) -> anyhow::Result<bool> {
+    Ok(dir.join(FILE).is_file() && super::read_samples(dir)?.is_empty())
 }
 
 /// Reads an earlier run's `slog.json`.

@@ -102,7 +102,9 @@ impl SyncWriter for SimSyncWriter {
     /// Rounds of `writers` concurrent writes: the batch at queue depth `writers` (the model's
     /// service times), then one flush persisting all of them (the block layer merges
     /// concurrent flushes). With `scale=k` each simulated write stands for k host writes made
-    /// one after another by the same writer.
+    /// one after another by the same writer. Under a rate, a round starts when its first write
+    /// is due (the drive stands idle until then) or, when the drive is behind, as soon as the
+    /// round before ends: its writes are then late by the difference.
     fn run_phase(
         &mut self,
         phase: &Phase,
@@ -129,6 +131,17 @@ impl SyncWriter for SimSyncWriter {
             if done || stop.load(Ordering::Relaxed) {
                 break;
             }
+            let lag = match phase.rate {
+                Some(_) => match phase.due_s(writes) {
+                    Some(due) => {
+                        let lag = (t - due).max(0.0);
+                        t = t.max(due);
+                        Some(lag)
+                    }
+                    None => break,
+                },
+                None => None,
+            };
             let device = self.drive.device_mut();
             let mut before = device.activity();
             for io in ios.iter_mut() {
@@ -161,6 +174,11 @@ impl SyncWriter for SimSyncWriter {
                 interval
                     .write
                     .record_n(k, k * phase.size, (latency * 1e9 + 0.5) as u64);
+            }
+            if let Some(lag) = lag {
+                interval
+                    .pacing
+                    .record_n(k * n as u64, (lag * 1e9 + 0.5) as u64);
             }
             t += batch + kf * flush;
             writes += k * n as u64;

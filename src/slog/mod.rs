@@ -111,6 +111,11 @@ fn validate(req: &Request) -> anyhow::Result<()> {
     if !req.plan.sustain_s.is_finite() || req.plan.sustain_s < 0.0 {
         crate::bad_input!("--sustain must be a duration such as 60s (0 skips the phase)");
     }
+    if let (Some(rate), 0.0) = (req.plan.rate_iops, req.plan.sustain_s) {
+        crate::bad_input!(
+            "--zil-rate {rate}/s paces the sustained phase, and --sustain 0 skips it: give --sustain (e.g. 8h) or a rate per day"
+        );
+    }
     let shortest = 2.0 * sweep::SUSTAIN_INTERVAL_S;
     if req.plan.sustain_s > 0.0 && req.plan.sustain_s < shortest {
         crate::bad_input!(

@@ -14,11 +14,13 @@ use anyhow::Context;
 use crate::device::Identity;
 use crate::drive::RunEnd;
 use crate::engine::sync::{Phase, SyncEngine};
-pub use crate::results::slog::{Measured, Plan, Point, SyncLatency, SyncMode, LOG_WRITE};
+pub use crate::results::slog::{
+    AtLoad, Measured, Plan, Point, SyncLatency, SyncMode, LOG_WRITE, SLOW_US, STALL_US,
+};
 use crate::results::{Command, Summary};
 use crate::run::{NoProgress, RunObserver, RunRequest, Safety, Stop};
 use crate::stats::{DirStats, IntervalStats};
-use crate::workload::{SyncWrites, WorkloadSpec};
+use crate::workload::{Rate, SyncWrites, WorkloadSpec};
 
 /// Every size is measured for at least this long…
 pub const MIN_SECONDS: f64 = 1.0;
@@ -43,6 +45,30 @@ impl SyncLatency {
             p99: at(0.99),
             p9999: at(0.9999),
             max: us(dir.max_ns),
+        }
+    }
+}
+
+impl AtLoad {
+    /// How a phase run at `rate_iops` held it: its slow writes (from the exact histogram) and
+    /// its late issues.
+    pub fn of(rate_iops: u64, total: &IntervalStats) -> AtLoad {
+        let h = &total.write.latency_ns;
+        // Counted at the histogram's precision (3 significant digits).
+        let over = |us: u64| {
+            let low = us * 1000 + 1;
+            if h.is_empty() || h.max() < low {
+                0
+            } else {
+                h.count_between(low, h.max())
+            }
+        };
+        AtLoad {
+            rate_iops,
+            writes_over_1ms: over(SLOW_US),
+            writes_over_10ms: over(STALL_US),
+            late: total.pacing.late,
+            late_max_us: total.pacing.late_max_ns as f64 / 1e3,
         }
     }
 }
@@ -143,6 +169,7 @@ pub fn run(
         let mut p = phase(small, SyncMode::Fdatasync, 1, plan.seed ^ 0x5057);
         p.min_seconds = plan.sustain_s;
         p.min_writes = 0;
+        p.rate = plan.rate_iops.map(Rate::Iops);
         phases.push((Slot::Sustained, p));
     }
     for (n, (slot, p)) in phases.into_iter().enumerate() {
@@ -168,6 +195,7 @@ pub fn run(
             Slot::Concurrency => out.measured.concurrency.push(point),
             Slot::Sustained => {
                 out.measured.sustained = Some(point);
+                out.measured.sustained_load = plan.rate_iops.map(|r| AtLoad::of(r, &counts.total));
                 out.sustained = Some(SustainedRun {
                     summary: outcome.summary,
                     dir: outcome.dir.clone(),
@@ -194,6 +222,7 @@ fn request(points: &Points, p: &Phase, out: &Path) -> RunRequest {
             random_pct: 100,
             qd: p.writers,
             seed: Some(p.seed),
+            rate: p.rate,
             sync: Some(SyncWrites {
                 mode: p.mode,
                 min_writes: p.min_writes,
@@ -238,6 +267,7 @@ fn phase(size: u64, mode: SyncMode, writers: u32, seed: u64) -> Phase {
         min_writes: MIN_WRITES,
         interval: None,
         seed: seed ^ size.rotate_left(17) ^ u64::from(writers) << 8 ^ mode as u64,
+        rate: None,
     }
 }
 

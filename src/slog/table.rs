@@ -24,9 +24,16 @@ pub fn render(r: &SlogRecord, dir: &std::path::Path) -> String {
     concurrency_table(&mut t, d);
     if let Some(s) = &d.measured.sustained {
         t.push('\n');
+        let paced = d
+            .measured
+            .sustained_load
+            .as_ref()
+            .map_or(String::new(), |a| {
+                format!(" issued at {}/s (open loop)", a.rate_iops)
+            });
         wrap(
             &mut t,
-            &format!("Sustained 4 KiB write+fdatasync: {} writes in {:.0} s, {:.0} IOPS, mean {} µs, p99 {} µs, max {} µs",
+            &format!("Sustained 4 KiB write+fdatasync{paced}: {} writes in {:.0} s, {:.0} IOPS, mean {} µs, p99 {} µs, max {} µs",
             s.writes,
             s.seconds,
             s.iops,
@@ -36,6 +43,19 @@ pub fn render(r: &SlogRecord, dir: &std::path::Path) -> String {
             ),
             "",
         );
+        if let Some(a) = &d.measured.sustained_load {
+            wrap(
+                &mut t,
+                &format!(
+                    "  writes over 1 ms: {}, over 10 ms: {}; issued late (over 1 ms behind): {}, at most {} µs behind",
+                    a.writes_over_1ms,
+                    a.writes_over_10ms,
+                    a.late,
+                    us(a.late_max_us)
+                ),
+                "",
+            );
+        }
     }
     if let Some(b) = &r.baseline {
         baseline_table(&mut t, d, b);

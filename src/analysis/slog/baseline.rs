@@ -116,6 +116,7 @@ mod tests {
                 point(SyncMode::Fdatasync, 4096, 2, 3000.0, 600.0),
             ],
             sustained: None,
+            sustained_load: None,
         };
         let baseline = Measured {
             // 8 KiB missing from the baseline: no row; the baseline's writers in another order.
@@ -125,6 +126,7 @@ mod tests {
                 point(SyncMode::Fdatasync, 4096, 1, 8000.0, 20.0),
             ],
             sustained: None,
+            sustained_load: None,
         };
         let c = compare(&device, &baseline);
         assert_eq!(c.sizes.len(), 1);

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use super::verdict::{
-    EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, PlpEvidence, RecoveryEvidence,
-    FADE_OK_PCT,
+    EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, LoadEvidence, PlpEvidence,
+    RecoveryEvidence, FADE_OK_PCT,
 };
 use crate::analysis::Fade;
 use crate::results::slog::{Measured, SyncMode, LOG_WRITE};
@@ -128,6 +128,7 @@ pub fn collect(
         .collect();
     Evidence {
         latency,
+        load: this.and_then(load_of),
         fade,
         recovery,
         plp,
@@ -139,6 +140,26 @@ pub fn collect(
 
 fn duration(samples: &[Sample]) -> f64 {
     samples.last().map_or(0.0, |s| s.t_end_s)
+}
+
+/// The slog run's sustained phase at `--zil-rate N/s`.
+fn load_of(t: &ThisRun) -> Option<LoadEvidence> {
+    let (p, at) = (
+        t.measured.sustained.as_ref()?,
+        t.measured.sustained_load.as_ref()?,
+    );
+    Some(LoadEvidence {
+        at: at.clone(),
+        writes: p.writes,
+        delivered_iops: p.iops,
+        seconds: p.seconds,
+        lat_us: p.lat_us,
+        source: format!(
+            "sustained phase of this run at {}/s ({}/samples.jsonl)",
+            at.rate_iops,
+            t.dir.display()
+        ),
+    })
 }
 
 fn latency_of(dir: &Path, m: &Measured) -> Option<LatencyEvidence> {
@@ -159,7 +180,8 @@ fn latency_of(dir: &Path, m: &Measured) -> Option<LatencyEvidence> {
 }
 
 /// The fade of a series: its first and last window (medians, see [`Fade`]), and the bytes
-/// written when the rate first fell below the threshold.
+/// written when the rate of a full interval first fell below the threshold (a partial last
+/// interval, or one in which the tool was stopped, is no reading of the drive's rate).
 pub fn fade_of(
     samples: &[Sample],
     interval: std::time::Duration,
@@ -168,6 +190,7 @@ pub fn fade_of(
     let f = Fade::of(samples, interval)?;
     let below = samples
         .iter()
+        .filter(|s| crate::analysis::run::is_full(s, interval))
         .find(|s| s.iops < f.start_iops * FADE_OK_PCT / 100.0)
         .map(|s| s.bytes_written_total);
     Some(FadeEvidence {
@@ -264,6 +287,29 @@ mod tests {
             host_bytes_written: Some(written),
             ..Default::default()
         }
+    }
+
+    /// A series whose rate holds at 1000 IOPS over full intervals and whose partial last
+    /// interval (0.1 s, 10 writes in flight at the end) reads 100 IOPS: the partial one is no
+    /// fall below the threshold, so there are no bytes to the threshold.
+    #[test]
+    fn a_partial_last_interval_is_no_fall_below_the_threshold() {
+        let sample = |i: u64, t0: f64, t1: f64, ops: u64| {
+            let mut stats = crate::stats::IntervalStats::new();
+            stats.write.record_n(ops, ops * 4096, 1000);
+            Sample::new(i, t0, t1, &stats, i * 4_096_000)
+        };
+        let mut samples: Vec<Sample> = (0..10)
+            .map(|i| sample(i, i as f64, i as f64 + 1.0, 1000))
+            .collect();
+        samples.push(sample(10, 10.0, 10.1, 10));
+        assert_eq!(samples[10].iops.round(), 100.0);
+        let f = fade_of(&samples, std::time::Duration::from_secs(1), "t").unwrap();
+        assert_eq!(f.bytes_to_threshold, None);
+        // A full interval that falls below it does count.
+        samples[10] = sample(10, 10.0, 11.0, 100);
+        let f = fade_of(&samples, std::time::Duration::from_secs(1), "t").unwrap();
+        assert_eq!(f.bytes_to_threshold, Some(10 * 4_096_000 + 100 * 4096));
     }
 
     /// 2 TB written moved NVMe's percentage used from 10 to 12: 1 TB per percent, 88 % left

@@ -4,8 +4,8 @@
 //! Where the figures come from (run directories) is [`super::evidence`]'s job.
 
 pub use crate::results::slog::{
-    EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, PlpEvidence, Rating, Reason,
-    RecoveryEvidence, Verdict,
+    EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, LoadEvidence, PlpEvidence, Rating,
+    Reason, RecoveryEvidence, Verdict, STALL_US,
 };
 
 use crate::analysis::FadeRatio;
@@ -22,6 +22,10 @@ consumer NVMe (1.7 ms): see docs/slog.md";
 pub const FADE_OK_PCT: f64 = 80.0;
 /// …and a device below this percentage needs maintenance to serve as a log.
 pub const FADE_BAD_PCT: f64 = 50.0;
+/// At the ZIL rate, any stall (a write over `STALL_US`) makes the device marginal, and issuing
+/// more than this percentage of the writes late (the device could not keep the rate) makes it
+/// unsuitable.
+pub const LOAD_LATE_PCT: f64 = 1.0;
 /// Years of life at the ZIL write rate.
 pub const ENDURANCE_OK_YEARS: f64 = 3.0;
 pub const ENDURANCE_BAD_YEARS: f64 = 1.0;
@@ -44,8 +48,11 @@ impl Rating {
 pub fn judge(e: &Evidence) -> Verdict {
     let mut reasons = vec![latency_reason(e.latency.as_ref())];
     reasons.push(fade_reason(e.fade.as_ref()));
+    // After the fixed four (the maintenance plan looks at the fade reason by place).
+    let load = e.load.as_ref().map(load_reason);
     reasons.push(plp_reason(e.plp.as_ref()));
     reasons.push(endurance_reason(e.endurance.as_ref(), e.zil_bytes_per_day));
+    reasons.extend(load);
     reasons.extend(e.volatile.as_deref().map(volatile_reason));
     let rating = reasons
         .iter()
@@ -97,6 +104,53 @@ fn latency_reason(l: Option<&LatencyEvidence>) -> Reason {
         rating: Some(rating),
         value: format!("{:.1} µs mean, {:.1} µs p99 ({word})", l.mean_us, l.p99_us),
         threshold,
+        source: l.source.clone(),
+    }
+}
+
+/// The sustained phase at the ZIL rate: could the device take the rate (late issues), did a
+/// write stall, and how long did a write take at that load.
+fn load_reason(l: &LoadEvidence) -> Reason {
+    let a = &l.at;
+    let late_pct = if l.writes > 0 {
+        100.0 * a.late as f64 / l.writes as f64
+    } else {
+        100.0
+    };
+    let rating = if late_pct > LOAD_LATE_PCT {
+        Rating::Unsuitable
+    } else if a.writes_over_10ms > 0 || l.lat_us.mean > LAT_GOOD_US {
+        Rating::Marginal
+    } else {
+        Rating::Suitable
+    };
+    let late = if a.late > 0 {
+        format!(
+            "{} issued late ({late_pct:.1} %, up to {:.1} ms behind)",
+            a.late,
+            a.late_max_us / 1e3
+        )
+    } else {
+        "none issued late".into()
+    };
+    Reason {
+        topic: format!("sync writes at {}/s", a.rate_iops),
+        rating: Some(rating),
+        value: format!(
+            "{:.0}/s delivered for {}: {:.1} µs mean, {:.1} µs p99, {:.1} µs max; {} over {} ms, {} over 1 ms; {late}",
+            l.delivered_iops,
+            crate::units::format_duration(std::time::Duration::from_secs_f64(l.seconds)),
+            l.lat_us.mean,
+            l.lat_us.p99,
+            l.lat_us.max,
+            a.writes_over_10ms,
+            STALL_US / 1000,
+            a.writes_over_1ms,
+        ),
+        threshold: format!(
+            "no write over {} ms and mean ≤ {LAT_GOOD_US:.0} µs; > {LOAD_LATE_PCT:.0} % issued late (rate not held) unsuitable",
+            STALL_US / 1000
+        ),
         source: l.source.clone(),
     }
 }
@@ -272,6 +326,7 @@ mod tests {
                 p99_us: mean_us * 2.0,
                 source: "test".into(),
             }),
+            load: None,
             fade: None,
             recovery: None,
             plp: None,

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Latency under an issue rate: ssdfade --rate-iops against fio --rate_iops on the same zram
+# device, so that "latency at a given load" means the same in both tools.
+#
+#   scripts/rate-vs-fio.sh          # makes a zram device, measures, removes it
+#
+# Each round runs, at every load of RATE_LOADS, ssdfade and then fio (the order alternates
+# from round to round) on the same device: 4 KiB random writes, O_DIRECT, QD 1, for
+# RATE_SECONDS each. Pairings: ssdfade --engine threads against fio psync (one thread, one
+# I/O at a time), ssdfade --engine uring against fio io_uring (RATE_ENGINES). Both issue on an
+# open-loop schedule (fio: rate_process=linear, its default) and time each I/O from its issue
+# to its completion: ssdfade's latency, fio's lat (slat + clat).
+#
+# Printed per engine and load: each tool's delivered IOPS, mean and p99 (medians over rounds),
+# and the ssdfade / fio ratio of the mean and of the p99 per round as min / median / max. On a
+# shared machine a ratio whose spread includes 1.0 is "the same within noise".
+#
+# Environment: RATE_LOADS ("2000 10000 40000"), RATE_ROUNDS (5), RATE_SECONDS (5),
+# RATE_ENGINES ("threads uring"), ZRAM_SIZE (1G), SSDFADE (binary; default: cargo build
+# --release and target/release/ssdfade).
+set -euo pipefail
+
+LOADS=${RATE_LOADS:-"2000 10000 40000"}
+ROUNDS=${RATE_ROUNDS:-5}
+SECS=${RATE_SECONDS:-5}
+ENGINES=${RATE_ENGINES:-"threads uring"}
+ZRAM_SIZE=${ZRAM_SIZE:-1G}
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+
+die() { echo "rate-vs-fio: $*" >&2; exit 2; }
+
+[ "$(id -u)" -eq 0 ] || die "run as root (it makes a zram device)"
+if ! command -v fio >/dev/null || ! command -v jq >/dev/null; then
+  apt-get install -y fio jq >/dev/null 2>&1 || die "fio and jq are missing: apt-get install fio jq"
+fi
+if [ -z "${SSDFADE:-}" ]; then
+  (cd "$REPO" && cargo build --release --quiet) || die "cargo build --release failed"
+  SSDFADE=$REPO/target/release/ssdfade
+fi
+
+WORK=$(mktemp -d /tmp/rate-vs-fio.XXXXXX)
+ZRAM=""
+cleanup() {
+  if [ -n "$ZRAM" ]; then
+    echo 1 > "/sys/block/zram$ZRAM/reset" 2>/dev/null || true
+    echo "$ZRAM" > /sys/class/zram-control/hot_remove 2>/dev/null || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+[ -e /sys/class/zram-control ] || modprobe zram num_devices=0 || die "no zram module"
+ZRAM=$(cat /sys/class/zram-control/hot_add)
+echo "$ZRAM_SIZE" > "/sys/block/zram$ZRAM/disksize"
+DEV=/dev/zram$ZRAM
+for _ in $(seq 50); do [ -b "$DEV" ] && break; sleep 0.1; done
+[ -b "$DEV" ] || die "$DEV did not appear"
+# Written once, so that no run meets unwritten (zero-cost) pages.
+fio --name=fill --filename="$DEV" --direct=1 --rw=write --bs=1M --ioengine=psync \
+  --output-format=terse >/dev/null || die "filling $DEV failed"
+
+RAW=$WORK/raw
+: > "$RAW"
+
+# One ssdfade run: prints "iops mean_us p99_us".
+run_ssdfade() { # engine rate
+  "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --engine "$1" --qd 1 --rate-iops "$2" \
+    --duration "${SECS}s" --interval 1s --out "$WORK/s-$1-$2-$RANDOM" --json 2>/dev/null \
+    | jq -r '"\(.iops) \(.write_lat_us.mean) \(.write_lat_us.p99)"'
+}
+
+# One fio run: prints "iops mean_us p99_us" (lat = submission to completion).
+run_fio() { # engine rate
+  local ioengine=psync
+  [ "$1" = uring ] && ioengine=io_uring
+  fio --name=rate --filename="$DEV" --direct=1 --rw=randwrite --bs=4k --iodepth=1 \
+    --ioengine="$ioengine" --rate_iops="$2" --runtime="$SECS" --time_based \
+    --lat_percentiles=1 --randrepeat=0 --output-format=json 2>/dev/null \
+    | jq -r '.jobs[0].write | "\(.iops) \(.lat_ns.mean / 1000) \(.lat_ns.percentile["99.000000"] / 1000)"'
+}
+
+for round in $(seq "$ROUNDS"); do
+  for engine in $ENGINES; do
+    for load in $LOADS; do
+      if [ $((round % 2)) -eq 1 ]; then
+        s=$(run_ssdfade "$engine" "$load"); f=$(run_fio "$engine" "$load")
+      else
+        f=$(run_fio "$engine" "$load"); s=$(run_ssdfade "$engine" "$load")
+      fi
+      echo "rate-vs-fio: round $round $engine $load/s: ssdfade $s · fio $f" >&2
+      echo "$engine $load $round $s $f" >> "$RAW"
+    done
+  done
+done
+
+# Median of column $3 over the rows of engine $1 and load $2; min/median/max of a ratio.
+stats() { # engine load awk-expression
+  awk -v e="$1" -v l="$2" '$1 == e && $2 == l { print '"$3"' }' "$RAW" | sort -g \
+    | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+            printf "%.6g %.6g %.6g", v[1], m, v[NR] }'
+}
+ratio() { stats "$@" | awk '{ printf "%.2f / %.2f / %.2f", $1, $2, $3 }'; }
+med() { stats "$@" | awk '{ printf "%.1f", $2 }'; }
+
+echo
+echo "$(uname -r), $(nproc) CPUs, $("$SSDFADE" --version), $(fio --version); $ROUNDS rounds of ${SECS} s, QD 1, 4 KiB random writes on zram"
+echo
+echo "| engine (fio) | rate /s | ssdfade IOPS | fio IOPS | ssdfade mean µs | fio mean µs | mean ratio min / median / max | ssdfade p99 µs | fio p99 µs | p99 ratio min / median / max |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for engine in $ENGINES; do
+  fioname=psync; [ "$engine" = uring ] && fioname=io_uring
+  for load in $LOADS; do
+    echo "| $engine ($fioname) | $load | $(med "$engine" "$load" '$4') | $(med "$engine" "$load" '$7') \
+| $(med "$engine" "$load" '$5') | $(med "$engine" "$load" '$8') | $(ratio "$engine" "$load" '$5 / $8') \
+| $(med "$engine" "$load" '$6') | $(med "$engine" "$load" '$9') | $(ratio "$engine" "$load" '$6 / $9') |"
+  done
+done
