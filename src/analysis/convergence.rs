@@ -57,13 +57,20 @@ impl Convergence {
         // The rounds as the run counted them: none before its span was written once or its
         // fast preconditioning was done.
         let mut tracker = SteadyTracker::new(criteria, run.info.target.identity.size_bytes)
-            .after_bytes(workload.precondition.map_or(0, |p| p.bytes).max(workload.span));
+            .after_bytes(
+                workload
+                    .precondition
+                    .map_or(0, |p| p.bytes)
+                    .max(workload.span),
+            );
         for sample in &run.samples {
             tracker.push(sample);
         }
         let all = tracker.into_rounds();
         let half = criteria.round_s / 2.0;
-        let first = all.iter().position(|r| (r.start_s - w.start_s).abs() < half)?;
+        let first = all
+            .iter()
+            .position(|r| (r.start_s - w.start_s).abs() < half)?;
         let window = first..first + defaults.window_rounds;
         let (average, slope_per_round) = fit(all.get(window.clone())?);
         Some(Convergence {
@@ -166,7 +173,10 @@ mod tests {
         assert!((c.slope_per_round - slope).abs() < 1e-6, "{c:?}");
         assert!((c.line_at(0) - (avg - 2.0 * slope)).abs() < 1e-6);
         assert!((c.line_at(4) - (avg + 2.0 * slope)).abs() < 1e-6);
-        assert_eq!(rounds[4].tgbw_bytes, r.samples[c.window.end - 1].bytes_written_total);
+        assert_eq!(
+            rounds[4].tgbw_bytes,
+            r.samples[c.window.end - 1].bytes_written_total
+        );
     }
 
     /// A run that never settles has the last window evaluated, marked not reached.

@@ -3,7 +3,9 @@
 //! whole timeline, wear from the first phase to the last, and the commands that ran.
 
 use crate::analysis::{ExperimentStates, Figures, SteadyWindow};
-use crate::plot::{erase_label, states_caption, timeline, Chart, ProtocolChart};
+use crate::plot::{
+    convergence_charts, erase_label, states_caption, timeline, Chart, Format, ProtocolChart,
+};
 use crate::results::{workload_line, Experiment};
 
 use super::document::{Block, Document};
@@ -139,6 +141,13 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             ));
             doc.table(&STEADY_HEAD, steady_criteria(&w));
         }
+    }
+    for (png, chart) in convergence_charts(exp, Format::Png) {
+        doc.blocks.push(Block::Chart {
+            caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", chart.subtitle),
+            png,
+            svg: chart.svg()?,
+        });
     }
     let amplification: Vec<String> = exp
         .phases

@@ -6,7 +6,7 @@ use crate::analysis::prediction::PredictionCheck;
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
-use crate::plot::{distribution_chart, fade_chart, latency_chart, Chart};
+use crate::plot::{convergence_chart, distribution_chart, fade_chart, latency_chart, Chart};
 use crate::results::{device_line, Run, Status};
 use crate::stats::Sample;
 use crate::units::{format_bytes, format_duration, format_latency_us};
@@ -500,6 +500,14 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     });
     if let Some(w) = SteadyWindow::of(run) {
         doc.table(&STEADY_HEAD, steady_criteria(&w));
+    }
+    if let Some(chart) = convergence_chart(run) {
+        let stem = fade_png.strip_suffix(".png").unwrap_or(fade_png);
+        doc.blocks.push(Block::Chart {
+            caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", chart.subtitle),
+            png: format!("{stem}-steady.png"),
+            svg: chart.svg()?,
+        });
     }
     if let Some(check) = PredictionCheck::of(run) {
         doc.paragraph(super::prediction::paragraph(&check));
