@@ -12,7 +12,9 @@ use crate::stats::steady::{fit, Criteria, SteadyTracker};
 /// One round of the convergence plot.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ConvergenceRound {
-    /// Round number, from 1.
+    /// Round number: the n-th round of the run's time, from 1 (rounds before the span was
+    /// written once, or before a fast preconditioning ended, are not counted as rounds but
+    /// keep their numbers).
     pub number: usize,
     /// Start and end of the round, seconds on the run's clock.
     pub start_s: f64,
@@ -76,9 +78,8 @@ impl Convergence {
         Some(Convergence {
             rounds: all
                 .iter()
-                .enumerate()
-                .map(|(i, r)| ConvergenceRound {
-                    number: i + 1,
+                .map(|r| ConvergenceRound {
+                    number: (r.start_s / criteria.round_s).round() as usize + 1,
                     start_s: r.start_s,
                     end_s: r.end_s,
                     iops: r.iops,

@@ -46,7 +46,12 @@ impl ConvergenceChart {
         let c = &self.convergence;
         let gb = |bytes: u64| bytes as f64 / 1e9;
         let end = c.rounds.last().map_or(1.0, |r| gb(r.tgbw_bytes));
-        let mut panel = Panel::new("Total host data written, TGBW (GB)", "IOPS", 0.0..end);
+        // From one round's writing before the first round's end: the data written before the
+        // rounds began (the span's first pass, a preconditioning) holds no round.
+        let first = c.rounds.first().map_or(0.0, |r| gb(r.tgbw_bytes));
+        let second = c.rounds.get(1).map_or(first, |r| gb(r.tgbw_bytes));
+        let start = (2.0 * first - second).max(0.0);
+        let mut panel = Panel::new("Total host data written, TGBW (GB)", "IOPS", start..end);
         panel.lines.push(Line {
             label: Some("IOPS per round".into()),
             points: c

@@ -201,9 +201,14 @@ pub fn convergence_charts(exp: &Experiment, format: Format) -> Vec<(String, Conv
     exp.phases
         .iter()
         .filter_map(|p| {
-            let mut chart = super::run_dir::convergence_chart(p.run.as_ref()?)?;
+            let run = p.run.as_ref()?;
+            let mut chart = super::run_dir::convergence_chart(run)?;
             let name = &p.record.phase.name;
-            chart.title = format!("{} · experiment {}, phase {name}", chart.title, exp.name);
+            chart.title = format!(
+                "Steady state (SNIA PTS) — experiment {}, phase {name} · {}",
+                exp.name,
+                device_name(run)
+            );
             Some((format!("steady-{name}.{}", format.extension()), chart))
         })
         .collect()

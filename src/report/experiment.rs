@@ -10,8 +10,8 @@ use crate::results::{workload_line, Experiment};
 
 use super::document::{Block, Document};
 use super::run::{
-    figures_row, identity_table, reproduce_command, reproduce_line, secs, steady_criteria,
-    steady_words, wear_table, FIGURES_HEAD, STEADY_HEAD,
+    figures_row, header_rows, identity_table, reproduce_command, reproduce_line, secs,
+    steady_criteria, steady_words, wear_table, FIGURES_HEAD, STEADY_HEAD,
 };
 
 /// The fade and recovery lines: only an experiment with a `fresh` phase has them (a preset's
@@ -89,6 +89,9 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     if !measured.states.is_empty() {
         doc.heading("Summary");
         doc.table(&["Headline", ""], summary_rows(&measured));
+    }
+    if let Some(run) = first {
+        doc.table(&["Test header", ""], header_rows(&run.info));
     }
 
     doc.heading("Results");
