@@ -205,7 +205,7 @@ pub fn convergence_charts(exp: &Experiment, format: Format) -> Vec<(String, Conv
             let mut chart = super::run_dir::convergence_chart(run)?;
             let name = &p.record.phase.name;
             chart.title = format!(
-                "Steady state (SNIA PTS) — experiment {}, phase {name} · {}",
+                "Steady state (SNIA PTS) — {} · phase {name} · {}",
                 exp.name,
                 device_name(run)
             );

@@ -156,7 +156,7 @@ pub(super) fn header_rows(info: &RunInfo) -> Vec<Vec<String>> {
         ("Serial", field(|d| d.serial.clone())),
         (
             "Capacity",
-            (capacity > 0).then(|| format!("{} ({capacity} B)", format_bytes(capacity))),
+            (capacity > 0).then(|| format!("{} ({capacity} B)", gb(capacity))),
         ),
         ("Test date (UTC)", Some(info.started_utc.clone())),
         (
