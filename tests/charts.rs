@@ -3,10 +3,11 @@
 
 use std::path::Path;
 
+use ssdfade::analysis::convergence::{Convergence, ConvergenceRound};
 use ssdfade::plot::{
-    Bar, BarChart, Chart, CompareChart, CompareRun, Event, FadeChart, FadePoint, Format, HirChart,
-    HirPoint, LatencyChart, LatencyPoint, Phase, Predicted, State, SteadyWindow, SweepChart,
-    SweepPoint, WsatChart, WsatRound, SIZE,
+    Bar, BarChart, Chart, CompareChart, CompareRun, ConvergenceChart, Event, FadeChart, FadePoint,
+    Format, HirChart, HirPoint, LatencyChart, LatencyPoint, Phase, Predicted, State, SteadyWindow,
+    SweepChart, SweepPoint, WsatChart, WsatRound, SIZE,
 };
 
 /// An RGB picture read back from a PNG file.
@@ -397,6 +398,42 @@ fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     ((p.0 - a.0 - t * dx).powi(2) + (p.1 - a.1 - t * dy).powi(2)).sqrt()
 }
 
+/// SNIA's steady-state page: a fade to a plateau over 40 rounds, the window the last five
+/// rounds, with its average, ±10 % and ±20 % and the fitted line; every wide line (the rounds,
+/// the fitted line) on its data in the PNG.
+#[test]
+fn convergence_chart_draws_the_rounds_the_window_and_its_line() {
+    let rounds: Vec<ConvergenceRound> = (0..40)
+        .map(|i| ConvergenceRound {
+            number: i + 3,
+            start_s: 60.0 * (i + 2) as f64,
+            end_s: 60.0 * (i + 3) as f64,
+            iops: 900.0 + 5000.0 * 0.8f64.powi(i as i32) + (i % 2) as f64 * 30.0,
+            tgbw_bytes: 2_000_000_000 * (i as u64 + 30),
+        })
+        .collect();
+    let chart = ConvergenceChart {
+        title: "Steady state — test drive".into(),
+        subtitle: "steady at round 42".into(),
+        convergence: Convergence {
+            rounds,
+            window: 35..40,
+            reached: true,
+            average: 915.0,
+            slope_per_round: -3.0,
+            range_pct: 3.3,
+            slope_pct: 1.3,
+            max_range_pct: 20.0,
+            max_slope_pct: 10.0,
+        },
+    };
+    check(&chart, "Steady state — test drive");
+    // The fitted line and its legend sample (the guides' greens and greys are shared with
+    // text or are greys, which the check leaves out).
+    let n = wide_lines_stay_on_their_data(&chart);
+    assert!(n > 200, "{n}");
+}
+
 /// Draws `chart` as PNG and SVG and checks that every PNG pixel in the colour of a wide line
 /// lies within half the line's width (plus a pixel of rasterising) of that line as the SVG
 /// draws it: the SVG's points are the data's values, so a pixel further away draws a value the
@@ -517,7 +554,8 @@ fn distribution_chart_draws_the_histograms_shares_where_the_axes_say() {
         series: vec![series],
     };
     let picture = check(&chart, "Latency distribution — crafted");
-    assert!(wide_lines_stay_on_their_data(&chart) > 500);
+    let n = wide_lines_stay_on_their_data(&chart);
+    assert!(n > 500, "{n}");
     let svg = chart.svg().unwrap();
     let row = |label: &str| text_position(&svg, label).1;
     let column = |label: &str| text_position(&svg, label).0;

@@ -692,3 +692,68 @@ fn a_steady_state_report_has_snias_criteria_table_with_the_recorded_figures() {
         "{tgbw:?}"
     );
 }
+
+/// SNIA's steady-state page of a run: the chart (`fade-steady.png`) in the report with the
+/// window's rounds, average, range and slope the run recorded, and the test header (model,
+/// firmware, serial, capacity, date, tool) from run.json.
+#[test]
+fn a_steady_state_report_has_the_convergence_chart_and_the_test_header() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/wsat-sim/02-wsat");
+    let dir = tmp.path().join("wsat");
+    std::fs::create_dir(&dir).unwrap();
+    for f in ["run.json", "samples.jsonl", "latency.json"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    let s = &info["steady_state"];
+    let w = &s["window"];
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    assert_eq!(png_size(&dir.join("fade-steady.png")), (1600, 900));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let caption = md
+        .lines()
+        .find(|l| l.contains("(fade-steady.png)"))
+        .unwrap_or_else(|| panic!("no steady-state chart in\n{md}"));
+    // Rounds of the run's time: the window's last round ends where steady state was reached.
+    let round_s = (w["end_s"].as_f64().unwrap() - w["start_s"].as_f64().unwrap()) / 5.0;
+    let last = (w["end_s"].as_f64().unwrap() / round_s).round() as u64;
+    for figure in [
+        format!("steady at round {last}"),
+        format!("window rounds {}–{last}", last - 4),
+        format!("average {:.0} IOPS", s["iops"].as_f64().unwrap()),
+        format!(
+            "range {:.1} % (limit 20 %)",
+            w["range_pct"].as_f64().unwrap()
+        ),
+        format!(
+            "slope excursion {:.1} % (limit 10 %)",
+            w["slope_pct"].as_f64().unwrap()
+        ),
+    ] {
+        assert!(caption.contains(&figure), "'{figure}' not in {caption}");
+    }
+    let drive = &info["drive_before"];
+    assert_eq!(row(&md, "Model")[1], drive["model"].as_str().unwrap());
+    assert_eq!(row(&md, "Firmware")[1], drive["firmware"].as_str().unwrap());
+    assert_eq!(row(&md, "Serial")[1], drive["serial"].as_str().unwrap());
+    let bytes = drive["size_bytes"].as_u64().unwrap();
+    assert_eq!(
+        row(&md, "Capacity")[1],
+        format!("{:.1} GB ({bytes} B)", bytes as f64 / 1e9)
+    );
+    assert_eq!(
+        row(&md, "Test date (UTC)")[1],
+        info["started_utc"].as_str().unwrap()
+    );
+    assert_eq!(
+        row(&md, "Tool")[1],
+        format!("ssdfade {}", info["version"].as_str().unwrap())
+    );
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(
+        html.contains("measurement window"),
+        "no steady chart inline"
+    );
+}

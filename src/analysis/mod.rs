@@ -4,6 +4,7 @@
 //! figure's definition is written in docs/charts-and-reports.md ("How figures are defined").
 
 pub mod compare;
+pub mod convergence;
 pub mod experiment;
 pub mod fade;
 pub mod hir;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::bars::{Bar, BarChart};
 use super::cdm::{cdm_key, CdmCell, CdmChart, CdmRow};
+use super::convergence::ConvergenceChart;
 use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 use super::hir::{HirChart, HirPoint};
@@ -195,7 +196,27 @@ pub fn distribution_chart(exp: &Experiment) -> anyhow::Result<Option<Distributio
     }))
 }
 
-/// Writes the experiment's fade chart to `fade_path` and its latency chart beside it.
+/// The steady-state chart of every phase that evaluated a window (WSAT's rounds, HIR's
+/// preconditioning), with the file name it is written to (`steady-<phase>.<ext>`).
+pub fn convergence_charts(exp: &Experiment, format: Format) -> Vec<(String, ConvergenceChart)> {
+    exp.phases
+        .iter()
+        .filter_map(|p| {
+            let run = p.run.as_ref()?;
+            let mut chart = super::run_dir::convergence_chart(run)?;
+            let name = &p.record.phase.name;
+            chart.title = format!(
+                "Steady state (SNIA PTS) — {} · phase {name} · {}",
+                exp.name,
+                device_name(run)
+            );
+            Some((format!("steady-{name}.{}", format.extension()), chart))
+        })
+        .collect()
+}
+
+/// Writes the experiment's fade chart to `fade_path` and its latency chart beside it, then its
+/// distribution, protocol and steady-state charts.
 pub fn render_experiment(
     exp: &Experiment,
     fade_path: &Path,
@@ -216,6 +237,11 @@ pub fn render_experiment(
     }
     if let Some(chart) = ProtocolChart::of(exp) {
         let path = fade_path.with_file_name(format!("{}.{}", chart.name(), format.extension()));
+        chart.write(&path, format)?;
+        written.push(path);
+    }
+    for (name, chart) in convergence_charts(exp, format) {
+        let path = fade_path.with_file_name(name);
         chart.write(&path, format)?;
         written.push(path);
     }

@@ -1,6 +1,6 @@
 //! Charts of runs, drawn with plotters from plain data so every command can use them: the fade
 //! chart, the latency chart, the QD sweep with its demand-intensity view, the rate sweep's hockey
-//! stick, SNIA's WSAT and HIR,
+//! stick, SNIA's WSAT and HIR and the steady-state page (convergence and measurement window),
 //! and the compare overlay. PNG or SVG, 1600×900, text in a bundled font.
 //!
 //! Each chart is a struct of plain data implementing [`Chart`]; [`render_run_dir`] draws the
@@ -10,6 +10,7 @@ mod bars;
 mod bitmap;
 mod cdm;
 mod compare;
+mod convergence;
 mod distribution;
 mod downsample;
 mod experiment;
@@ -34,11 +35,12 @@ use plotters::prelude::*;
 pub use bars::{Bar, BarChart};
 pub use cdm::{CdmCell, CdmChart, CdmRow};
 pub use compare::{CompareChart, CompareRun};
+pub use convergence::{convergence_caption, ConvergenceChart};
 pub use distribution::{DistributionChart, DistributionSeries};
 pub use downsample::{min_max, moving_average, MAX_BUCKETS};
 pub use experiment::{
-    distribution_chart as experiment_distribution_chart, erase_label, render_experiment, timeline,
-    ProtocolChart, Timeline,
+    convergence_charts, distribution_chart as experiment_distribution_chart, erase_label,
+    render_experiment, timeline, ProtocolChart, Timeline,
 };
 pub use fade::{
     states_caption, Event, FadeChart, FadePoint, Phase, Predicted, State, SteadyWindow,
@@ -47,8 +49,8 @@ pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
 pub use rate_sweep::{RatePoint, RateSweepChart};
 pub use run_dir::{
-    distribution_chart, fade_chart, latency_chart, plot_dir, render_run, render_run_dir,
-    steady_window,
+    convergence_chart, distribution_chart, fade_chart, latency_chart, plot_dir, render_run,
+    render_run_dir, steady_window,
 };
 pub use slog::{slog_chart, SizeLine, SlogChart};
 pub use style::SIZE;

@@ -58,6 +58,17 @@ pub struct Forecast {
     pub color: RGBColor,
 }
 
+/// A straight line from one point to another (a window's average and its bands, a fitted
+/// line), solid or dashed, named in the legend unless its label is empty.
+pub struct Guide {
+    pub label: String,
+    pub from: (f64, f64),
+    pub to: (f64, f64),
+    pub color: RGBColor,
+    pub width: u32,
+    pub dashed: bool,
+}
+
 /// Everything on one panel.
 pub struct Panel {
     pub x_desc: String,
@@ -68,6 +79,9 @@ pub struct Panel {
     pub markers: Vec<Marker>,
     pub levels: Vec<Level>,
     pub forecasts: Vec<Forecast>,
+    pub guides: Vec<Guide>,
+    /// How many x tick labels to aim for (12; fewer for a few whole numbers).
+    pub x_labels: usize,
 }
 
 impl Panel {
@@ -82,6 +96,8 @@ impl Panel {
             markers: Vec::new(),
             levels: Vec::new(),
             forecasts: Vec::new(),
+            guides: Vec::new(),
+            x_labels: 12,
         }
     }
 
@@ -94,10 +110,26 @@ impl Panel {
     where
         DB::ErrorType: 'static,
     {
-        let entries: Vec<(&str, RGBColor, bool)> = self
+        // Each entry: its name, its colour, and how its sample is drawn.
+        let entries: Vec<(&str, RGBColor, Sample)> = self
             .lines
             .iter()
-            .filter_map(|l| Some((l.label.as_deref()?, l.color, l.width == 0)))
+            .filter_map(|l| {
+                let sample = if l.width == 0 {
+                    Sample::Dot
+                } else {
+                    Sample::Line
+                };
+                Some((l.label.as_deref()?, l.color, sample))
+            })
+            .chain(self.guides.iter().filter(|g| !g.label.is_empty()).map(|g| {
+                let sample = if g.dashed {
+                    Sample::Dashed
+                } else {
+                    Sample::Line
+                };
+                (g.label.as_str(), g.color, sample)
+            }))
             .collect();
         if entries.is_empty() {
             return Ok(area.clone());
@@ -116,14 +148,21 @@ impl Panel {
             widths.iter().map(|w| sample + 8 + w).sum::<i32>() + gap * (entries.len() as i32 - 1);
         let mut x = (row.dim_in_pixel().0 as i32 - total) / 2;
         let y = 16;
-        for ((label, color, dots), width) in entries.iter().zip(widths) {
-            if *dots {
-                row.draw(&Circle::new((x + sample / 2, y), 5, color.filled()))?;
-            } else {
-                row.draw(&PathElement::new(
+        for ((label, color, kind), width) in entries.iter().zip(widths) {
+            match kind {
+                Sample::Dot => row.draw(&Circle::new((x + sample / 2, y), 5, color.filled()))?,
+                Sample::Line => row.draw(&PathElement::new(
                     vec![(x, y), (x + sample, y)],
                     color.stroke_width(4),
-                ))?;
+                ))?,
+                Sample::Dashed => {
+                    for dash in [(x, x + 8), (x + 12, x + 20), (x + 24, x + sample)] {
+                        row.draw(&PathElement::new(
+                            vec![(dash.0, y), (dash.1, y)],
+                            color.stroke_width(3),
+                        ))?;
+                    }
+                }
             }
             row.draw(&Text::new(
                 *label,
@@ -140,9 +179,11 @@ impl Panel {
         let lines = self.lines.iter().flat_map(|l| l.points.iter().map(|p| p.1));
         let levels = self.levels.iter().map(|l| l.y);
         let forecasts = self.forecasts.iter().map(|f| f.band.end.max(f.y));
+        let guides = self.guides.iter().map(|g| g.from.1.max(g.to.1));
         lines
             .chain(levels)
             .chain(forecasts)
+            .chain(guides)
             .filter(|y| y.is_finite())
             .fold(0.0, f64::max)
     }
@@ -173,7 +214,7 @@ impl Panel {
             .configure_mesh()
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
-            .x_labels(12)
+            .x_labels(self.x_labels)
             .y_labels(6)
             .x_label_formatter(&|v| style::plain_label(*v))
             .y_label_formatter(&|v| style::count_label(*v))
@@ -213,6 +254,17 @@ impl Panel {
             ))?;
         }
         self.draw_forecasts(&mut chart)?;
+        for g in &self.guides {
+            let stroke = g.color.stroke_width(g.width);
+            if g.dashed {
+                chart.draw_series(DashedLineSeries::new([g.from, g.to], 10, 6, stroke))?;
+            } else {
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![g.from, g.to],
+                    stroke,
+                )))?;
+            }
+        }
         for marker in &self.markers {
             chart.draw_series(std::iter::once(PathElement::new(
                 vec![(marker.x, 0.0), (marker.x, y_max)],
@@ -338,6 +390,13 @@ impl Panel {
         }
         Ok(())
     }
+}
+
+/// How a legend entry's sample is drawn.
+enum Sample {
+    Dot,
+    Line,
+    Dashed,
 }
 
 /// Labels in the right quarter of `range` read leftwards from their point so they stay inside

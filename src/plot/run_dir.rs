@@ -3,10 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
+use super::convergence::{convergence_caption, ConvergenceChart};
 use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{FadeChart, FadePoint, Predicted, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::{Chart, Format};
+use crate::analysis::convergence::Convergence;
 use crate::analysis::{self, first_and_last_full, Fade};
 use crate::results::{
     device_line, is_experiment, load_experiment, load_run, workload_line, Run, Status,
@@ -97,6 +99,17 @@ pub fn fade_chart(run: &Run) -> FadeChart {
     }
 }
 
+/// The steady-state chart of a run (SNIA's convergence plot and measurement window); None
+/// unless the run evaluated a window.
+pub fn convergence_chart(run: &Run) -> Option<ConvergenceChart> {
+    let convergence = Convergence::of(run)?;
+    Some(ConvergenceChart {
+        title: run_title("Steady state (SNIA PTS)", run),
+        subtitle: convergence_caption(&convergence),
+        convergence,
+    })
+}
+
 /// The latency chart of a run.
 pub fn latency_chart(run: &Run) -> LatencyChart {
     LatencyChart {
@@ -152,7 +165,8 @@ pub(super) fn beside(fade_path: &Path, kind: &str, format: Format) -> PathBuf {
 
 /// Writes a run's fade chart to `fade_path`, its latency chart beside it
 /// (`<stem>-latency.<ext>`) and, when the run saved its histogram, its latency distribution
-/// (`<stem>-distribution.<ext>`); returns the paths in that order.
+/// (`<stem>-distribution.<ext>`), and when it evaluated a steady-state window, its
+/// steady-state chart (`<stem>-steady.<ext>`); returns the paths in that order.
 pub fn render_run(run: &Run, fade_path: &Path, format: Format) -> anyhow::Result<Vec<PathBuf>> {
     let latency_path = beside(fade_path, "latency", format);
     fade_chart(run).write(fade_path, format)?;
@@ -160,6 +174,11 @@ pub fn render_run(run: &Run, fade_path: &Path, format: Format) -> anyhow::Result
     let mut written = vec![fade_path.to_path_buf(), latency_path];
     if let Some(chart) = distribution_chart(run)? {
         let path = beside(fade_path, "distribution", format);
+        chart.write(&path, format)?;
+        written.push(path);
+    }
+    if let Some(chart) = convergence_chart(run) {
+        let path = beside(fade_path, "steady", format);
         chart.write(&path, format)?;
         written.push(path);
     }

@@ -3,13 +3,15 @@
 //! whole timeline, wear from the first phase to the last, and the commands that ran.
 
 use crate::analysis::{ExperimentStates, Figures, SteadyWindow};
-use crate::plot::{erase_label, states_caption, timeline, Chart, ProtocolChart};
+use crate::plot::{
+    convergence_charts, erase_label, states_caption, timeline, Chart, Format, ProtocolChart,
+};
 use crate::results::{workload_line, Experiment};
 
 use super::document::{Block, Document};
 use super::run::{
-    figures_row, identity_table, reproduce_command, reproduce_line, secs, steady_criteria,
-    steady_words, wear_table, FIGURES_HEAD, STEADY_HEAD,
+    figures_row, header_rows, identity_table, reproduce_command, reproduce_line, secs,
+    steady_criteria, steady_words, wear_table, FIGURES_HEAD, STEADY_HEAD,
 };
 
 /// The fade and recovery lines: only an experiment with a `fresh` phase has them (a preset's
@@ -88,6 +90,9 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         doc.heading("Summary");
         doc.table(&["Headline", ""], summary_rows(&measured));
     }
+    if let Some(run) = first {
+        doc.table(&["Test header", ""], header_rows(&run.info));
+    }
 
     super::op_sweep::add(&mut doc, exp);
     doc.heading("Results");
@@ -140,6 +145,13 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             ));
             doc.table(&STEADY_HEAD, steady_criteria(&w));
         }
+    }
+    for (png, chart) in convergence_charts(exp, Format::Png) {
+        doc.blocks.push(Block::Chart {
+            caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", chart.subtitle),
+            png,
+            svg: chart.svg()?,
+        });
     }
     let amplification: Vec<String> = exp
         .phases

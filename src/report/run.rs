@@ -6,8 +6,8 @@ use crate::analysis::prediction::PredictionCheck;
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
-use crate::plot::{distribution_chart, fade_chart, latency_chart, Chart};
-use crate::results::{device_line, Run, Status};
+use crate::plot::{convergence_chart, distribution_chart, fade_chart, latency_chart, Chart};
+use crate::results::{device_line, Run, RunInfo, Status};
 use crate::stats::Sample;
 use crate::units::{format_bytes, format_duration, format_latency_us};
 
@@ -135,6 +135,37 @@ pub(super) fn identity_table(drive: &DriveInfo) -> Vec<Vec<String>> {
     ]
     .into_iter()
     .filter_map(|(name, value)| Some(vec![name.to_string(), value?]))
+    .collect()
+}
+
+/// SNIA's test header: what was tested (model, firmware, serial, capacity; a simulated drive's
+/// from its spec), when, and by which build of the tool — from the run's record.
+pub(super) fn header_rows(info: &RunInfo) -> Vec<Vec<String>> {
+    let drive = info.drive_before.as_ref().or(info.drive_after.as_ref());
+    let field = |pick: fn(&DriveInfo) -> Option<String>| drive.and_then(pick);
+    let capacity = drive
+        .and_then(|d| d.size_bytes)
+        .unwrap_or(info.target.identity.size_bytes);
+    let build = info
+        .build
+        .as_deref()
+        .map_or_else(String::new, |b| format!(" (build {b})"));
+    [
+        ("Model", field(|d| d.model.clone())),
+        ("Firmware", field(|d| d.firmware.clone())),
+        ("Serial", field(|d| d.serial.clone())),
+        (
+            "Capacity",
+            (capacity > 0).then(|| format!("{} ({capacity} B)", gb(capacity))),
+        ),
+        ("Test date (UTC)", Some(info.started_utc.clone())),
+        (
+            "Tool",
+            Some(format!("{} {}{build}", info.tool, info.version)),
+        ),
+    ]
+    .into_iter()
+    .map(|(name, value)| vec![name.to_string(), value.unwrap_or_else(|| "—".into())])
     .collect()
 }
 
@@ -422,6 +453,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     let whole = Figures::of_run(run);
     doc.heading("Summary");
     doc.table(&["Headline", ""], summary_rows(run, &whole));
+    doc.table(&["Test header", ""], header_rows(info));
 
     doc.heading("Results");
     if let Some((first, last)) = first_and_last_full(samples, info.workload.interval) {
@@ -500,6 +532,14 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     });
     if let Some(w) = SteadyWindow::of(run) {
         doc.table(&STEADY_HEAD, steady_criteria(&w));
+    }
+    if let Some(chart) = convergence_chart(run) {
+        let stem = fade_png.strip_suffix(".png").unwrap_or(fade_png);
+        doc.blocks.push(Block::Chart {
+            caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", chart.subtitle),
+            png: format!("{stem}-steady.png"),
+            svg: chart.svg()?,
+        });
     }
     if let Some(check) = PredictionCheck::of(run) {
         doc.paragraph(super::prediction::paragraph(&check));

@@ -29,6 +29,10 @@ pub struct RunInfo {
     pub schema_version: u32,
     pub tool: String,
     pub version: String,
+    /// The build that recorded the run: its commit and build date (`abc1234 2026-12-01`);
+    /// absent in records older than the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
     /// `measure`, `soak`, …
     pub command: Command,
     pub command_line: Vec<String>,
@@ -107,6 +111,7 @@ impl RunInfo {
             schema_version: SCHEMA_VERSION,
             tool: "ssdfade".into(),
             version: env!("CARGO_PKG_VERSION").into(),
+            build: Some(env!("SSDFADE_BUILD").into()),
             command,
             command_line: std::env::args().collect(),
             target,

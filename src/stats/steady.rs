@@ -166,6 +166,13 @@ impl SteadyTracker {
         &self.result
     }
 
+    /// Evaluates a round that ended without reaching its grid end, as [`Self::finish`] does;
+    /// returns every round.
+    pub fn into_rounds(mut self) -> Vec<Round> {
+        self.close_round();
+        self.rounds
+    }
+
     fn close_round(&mut self) -> bool {
         let Some((grid, ops, seconds, bytes)) = self.open.take() else {
             return false;
@@ -208,13 +215,11 @@ impl SteadyTracker {
     }
 }
 
-/// The range and slope excursion of a window of rounds.
-pub fn evaluate(rounds: &[Round]) -> Window {
+/// The least-squares line through a window's rounds over x = 0, 1, … n−1: the window's average
+/// IOPS (the line's value at the middle round) and its slope, IOPS per round.
+pub fn fit(rounds: &[Round]) -> (f64, f64) {
     let n = rounds.len() as f64;
     let avg = rounds.iter().map(|r| r.iops).sum::<f64>() / n;
-    let max = rounds.iter().map(|r| r.iops).fold(f64::MIN, f64::max);
-    let min = rounds.iter().map(|r| r.iops).fold(f64::MAX, f64::min);
-    // Least squares over x = 0, 1, … n−1.
     let x_mean = (n - 1.0) / 2.0;
     let (mut sxy, mut sxx) = (0.0, 0.0);
     for (i, r) in rounds.iter().enumerate() {
@@ -222,7 +227,15 @@ pub fn evaluate(rounds: &[Round]) -> Window {
         sxy += dx * (r.iops - avg);
         sxx += dx * dx;
     }
-    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+    (avg, if sxx > 0.0 { sxy / sxx } else { 0.0 })
+}
+
+/// The range and slope excursion of a window of rounds.
+pub fn evaluate(rounds: &[Round]) -> Window {
+    let n = rounds.len() as f64;
+    let (avg, slope) = fit(rounds);
+    let max = rounds.iter().map(|r| r.iops).fold(f64::MIN, f64::max);
+    let min = rounds.iter().map(|r| r.iops).fold(f64::MAX, f64::min);
     let pct = |v: f64| {
         if avg > 0.0 {
             100.0 * v / avg

@@ -1,0 +1,198 @@
+//! SNIA PTS's steady-state convergence of a run: its rounds (IOPS, and total host data written
+//! by each round's end, TGBW), the measurement window the run recorded (its first steady
+//! window, or the last one evaluated when it reached none), the window's average and the
+//! least-squares line through its rounds. The rounds are the run's own tracker's, run again
+//! over the saved samples; the steady-state chart draws these figures.
+
+use serde::Serialize;
+
+use crate::results::Run;
+use crate::stats::steady::{fit, Criteria, SteadyTracker};
+
+/// One round of the convergence plot.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ConvergenceRound {
+    /// Round number: the n-th round of the run's time, from 1 (rounds before the span was
+    /// written once, or before a fast preconditioning ended, are not counted as rounds but
+    /// keep their numbers).
+    pub number: usize,
+    /// Start and end of the round, seconds on the run's clock.
+    pub start_s: f64,
+    pub end_s: f64,
+    pub iops: f64,
+    /// Total host data written by the round's end (TGBW).
+    pub tgbw_bytes: u64,
+}
+
+/// The convergence of a run towards steady state.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Convergence {
+    pub rounds: Vec<ConvergenceRound>,
+    /// The measurement window: indices into `rounds`.
+    pub window: std::ops::Range<usize>,
+    /// Whether the window met SNIA's criteria.
+    pub reached: bool,
+    /// The window's average IOPS.
+    pub average: f64,
+    /// Slope of the least-squares line through the window's rounds, IOPS per round.
+    pub slope_per_round: f64,
+    /// The window's range (max − min) and the excursion of its line, percent of its average.
+    pub range_pct: f64,
+    pub slope_pct: f64,
+    /// SNIA's limits for them, percent.
+    pub max_range_pct: f64,
+    pub max_slope_pct: f64,
+}
+
+impl Convergence {
+    /// The convergence of `run`; None unless it evaluated a window (a run that wrote for at
+    /// least as many rounds as a window holds).
+    pub fn of(run: &Run) -> Option<Convergence> {
+        let recorded = run.info.steady_state.as_ref()?;
+        let w = recorded.window?;
+        let defaults = Criteria::default();
+        let criteria = Criteria {
+            round_s: (w.end_s - w.start_s) / defaults.window_rounds as f64,
+            ..defaults
+        };
+        let workload = &run.info.workload;
+        // The rounds as the run counted them: none before its span was written once or its
+        // fast preconditioning was done.
+        let mut tracker = SteadyTracker::new(criteria, run.info.target.identity.size_bytes)
+            .after_bytes(
+                workload
+                    .precondition
+                    .map_or(0, |p| p.bytes)
+                    .max(workload.span),
+            );
+        for sample in &run.samples {
+            tracker.push(sample);
+        }
+        let all = tracker.into_rounds();
+        let half = criteria.round_s / 2.0;
+        let first = all
+            .iter()
+            .position(|r| (r.start_s - w.start_s).abs() < half)?;
+        let window = first..first + defaults.window_rounds;
+        let (average, slope_per_round) = fit(all.get(window.clone())?);
+        Some(Convergence {
+            rounds: all
+                .iter()
+                .map(|r| ConvergenceRound {
+                    number: (r.start_s / criteria.round_s).round() as usize + 1,
+                    start_s: r.start_s,
+                    end_s: r.end_s,
+                    iops: r.iops,
+                    tgbw_bytes: r.bytes_written_total,
+                })
+                .collect(),
+            window,
+            reached: recorded.reached,
+            average,
+            slope_per_round,
+            range_pct: w.range_pct,
+            slope_pct: w.slope_pct,
+            max_range_pct: defaults.max_range_pct,
+            max_slope_pct: defaults.max_slope_pct,
+        })
+    }
+
+    /// The rounds of the measurement window.
+    pub fn window_rounds(&self) -> &[ConvergenceRound] {
+        &self.rounds[self.window.clone()]
+    }
+
+    /// The fitted line's IOPS at the window round `i` (0 = the window's first).
+    pub fn line_at(&self, i: usize) -> f64 {
+        let middle = (self.window.len() as f64 - 1.0) / 2.0;
+        self.average + self.slope_per_round * (i as f64 - middle)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{Command, RunInfo, TargetRecord};
+    use crate::stats::steady::detect;
+    use crate::stats::{IntervalStats, Sample};
+
+    /// A run of 10 s samples at `iops` each (4 KiB writes) over a 1 GB span, its steady state
+    /// detected with 10 s rounds as the run's tracker would.
+    fn run(iops: &[f64]) -> Run {
+        let mut written = 0;
+        let samples: Vec<Sample> = iops
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                let ops = (v * 10.0) as u64;
+                let mut stats = IntervalStats::new();
+                stats.write.record_n(ops, ops * 4096, 1_000);
+                let t = i as f64 * 10.0;
+                let s = Sample::new(i as u64, t, t + 10.0, &stats, written);
+                written += ops * 4096;
+                s
+            })
+            .collect();
+        let criteria = Criteria {
+            round_s: 10.0,
+            ..Criteria::default()
+        };
+        let target = TargetRecord {
+            path: "t".into(),
+            identity: Default::default(),
+        };
+        let mut info = RunInfo::started(Command::Soak, target, Default::default(), "sim", None);
+        info.steady_state = Some(detect(&samples, criteria, 0));
+        Run {
+            dir: "r".into(),
+            info,
+            samples,
+        }
+    }
+
+    /// Falling 6000 → 1000 and then rising 1 % a round: the window is the recorded one, its
+    /// average and line the least squares of its five rounds, computed here from the
+    /// definition.
+    #[test]
+    fn the_window_and_its_line_are_the_recorded_windows_rounds() {
+        let mut iops = vec![6000.0, 4000.0, 2500.0, 1500.0];
+        iops.extend((0..8).map(|k| 1000.0 * (1.0 + 0.01 * k as f64)));
+        let r = run(&iops);
+        let recorded = r.info.steady_state.clone().unwrap();
+        assert!(recorded.reached);
+        let c = Convergence::of(&r).unwrap();
+        assert_eq!(c.rounds.len(), iops.len());
+        assert_eq!(c.rounds[5].number, 6);
+        let w = recorded.window.unwrap();
+        let rounds = c.window_rounds();
+        assert_eq!((rounds[0].start_s, rounds[4].end_s), (w.start_s, w.end_s));
+        let values: Vec<f64> = rounds.iter().map(|r| r.iops).collect();
+        let avg = values.iter().sum::<f64>() / 5.0;
+        let slope = (-2.0 * values[0] - values[1] + values[3] + 2.0 * values[4]) / 10.0;
+        assert!((c.average - avg).abs() < 1e-6, "{} {avg}", c.average);
+        assert!((c.average - w.avg).abs() < 1e-6);
+        assert!((c.slope_per_round - slope).abs() < 1e-6, "{c:?}");
+        assert!((c.line_at(0) - (avg - 2.0 * slope)).abs() < 1e-6);
+        assert!((c.line_at(4) - (avg + 2.0 * slope)).abs() < 1e-6);
+        assert_eq!(
+            rounds[4].tgbw_bytes,
+            r.samples[c.window.end - 1].bytes_written_total
+        );
+    }
+
+    /// A run that never settles has the last window evaluated, marked not reached.
+    #[test]
+    fn a_run_that_never_settles_shows_its_last_window() {
+        let iops: Vec<f64> = (0..9).map(|k| 1000.0 * 0.8f64.powi(k)).collect();
+        let c = Convergence::of(&run(&iops)).unwrap();
+        assert!(!c.reached);
+        assert_eq!(c.window, 4..9);
+        assert!(c.slope_per_round < 0.0);
+    }
+
+    /// Fewer rounds than a window: nothing to draw.
+    #[test]
+    fn fewer_rounds_than_a_window_have_no_convergence() {
+        assert_eq!(Convergence::of(&run(&[1000.0; 4])), None);
+    }
+}
