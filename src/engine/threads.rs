@@ -45,7 +45,8 @@ impl Engine for ThreadsEngine {
         verifying::checked(&self.target, w, control, || {
             drive(w, control, sink, buffers, |id, buf, stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
-                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
+                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64)
+                    .streaming(verify.is_none());
                 worker(fd, w.bs as usize, buf, offsets, pattern, verify, stats);
             })
         })

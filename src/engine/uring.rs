@@ -82,7 +82,8 @@ impl Engine for UringEngine {
         verifying::checked(&self.target, w, control, || {
             drive(w, control, sink, buffers, |id, buffers, stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
-                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
+                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64)
+                    .streaming(control.verify.is_none());
                 let submitter =
                     Submitter::new(fd, w.bs as usize, w.qd as usize, buffers, offsets, pattern);
                 match submitter {
