@@ -4,8 +4,7 @@
 use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
-use std::time::Instant;
-
+use super::clock::IoClock;
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
@@ -45,8 +44,7 @@ impl Engine for ThreadsEngine {
         verifying::checked(&self.target, w, control, || {
             drive(w, control, sink, buffers, |id, buf, stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
-                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64)
-                    .streaming(verify.is_none());
+                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
                 worker(fd, w.bs as usize, buf, offsets, pattern, verify, stats);
             })
         })
@@ -62,6 +60,7 @@ fn worker(
     verify: Option<&Verifier>,
     mut stats: WorkerStats,
 ) {
+    let mut clock = IoClock::new();
     stats.begin();
     while !stats.should_stop() && stats.claim(bs as u64) {
         let Some(due) = stats.next_due() else { break };
@@ -79,7 +78,7 @@ fn worker(
             }
             break;
         }
-        let t0 = Instant::now();
+        let t0 = clock.now();
         // SAFETY: buf is valid for bs bytes and outlives the call.
         let rc = unsafe {
             match op {
@@ -89,7 +88,7 @@ fn worker(
                 OpKind::Read => libc::pread(fd, buf.as_mut_ptr().cast(), bs, offset as libc::off_t),
             }
         };
-        let t1 = Instant::now();
+        let t1 = clock.now();
         if let Some(v) = verify.filter(|_| op == OpKind::Write) {
             v.finish_write(v.block_of(offset), generation, rc == bs as isize);
         }

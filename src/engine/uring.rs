@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use io_uring::{opcode, squeue, types, IoUring};
 
+use super::clock::IoClock;
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
@@ -82,8 +83,7 @@ impl Engine for UringEngine {
         verifying::checked(&self.target, w, control, || {
             drive(w, control, sink, buffers, |id, buffers, stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
-                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64)
-                    .streaming(control.verify.is_none());
+                let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
                 let submitter =
                     Submitter::new(fd, w.bs as usize, w.qd as usize, buffers, offsets, pattern);
                 match submitter {
@@ -177,6 +177,7 @@ struct Submitter {
     offsets: OffsetGen,
     pattern: PatternGen,
     verify: Option<Arc<Verifier>>,
+    clock: IoClock,
 }
 
 impl Submitter {
@@ -239,6 +240,7 @@ impl Submitter {
             offsets,
             pattern,
             verify: None,
+            clock: IoClock::new(),
         })
     }
 
@@ -265,7 +267,7 @@ impl Submitter {
             if let Err(e) = self.enter_until(wake) {
                 return self.fail(stats, &e);
             }
-            let completed = Instant::now();
+            let completed = self.clock.now();
             let mut cq = self.ring.completion();
             for cqe in &mut cq {
                 let slot = cqe.user_data() as u32;
@@ -351,7 +353,7 @@ impl Submitter {
                     due
                 }
             };
-            if let Some(due) = due.filter(|&due| due > Instant::now()) {
+            if let Some(due) = due.filter(|&due| due > self.clock.now()) {
                 self.free.push(slot);
                 self.pending = Some(due);
                 return Ok(Refill::At(due));
@@ -390,7 +392,7 @@ impl Submitter {
         let Some(wake) = wake else {
             return self.enter(true);
         };
-        let now = Instant::now();
+        let now = self.clock.now();
         for &slot in &self.queued {
             self.slots[slot as usize].submitted = now;
         }
@@ -418,7 +420,7 @@ impl Submitter {
     /// least one completion. A signal or a full completion queue is not an error: the caller
     /// reaps and comes back.
     fn enter(&mut self, wait: bool) -> io::Result<()> {
-        let now = Instant::now();
+        let now = self.clock.now();
         for &slot in &self.queued {
             self.slots[slot as usize].submitted = now;
         }

@@ -1,6 +1,6 @@
 //! The default pattern's write data in explicit vector code (AVX-512 and AVX2): the bytes of
 //! [`super::fill_lanes`] followed by [`super::stamp_sectors`], made in registers and stored
-//! once, optionally with non-temporal stores.
+//! once.
 
 use std::arch::x86_64::*;
 
@@ -27,14 +27,13 @@ unsafe fn step256(x: __m256i) -> __m256i {
 
 /// AVX-512 version of [`super::fill_stamped`]. Safety: the CPU must have AVX-512F.
 #[target_feature(enable = "avx512f")]
-pub unsafe fn fill_stamped_avx512(buf: &mut [u8], seed: u64, stamp: u64, streaming: bool) {
+pub unsafe fn fill_stamped_avx512(buf: &mut [u8], seed: u64, stamp: u64) {
     const V: usize = LANES / 8;
     let seeds = lane_seeds(seed);
     let mut lanes = [_mm512_setzero_si512(); V];
     for (k, v) in lanes.iter_mut().enumerate() {
         *v = _mm512_loadu_si512(seeds.as_ptr().add(8 * k).cast());
     }
-    let stream = streaming && (buf.as_ptr() as usize).is_multiple_of(64);
     let blocks = buf.len() / (LANES * 8);
     let out = buf.as_mut_ptr().cast::<__m512i>();
     for b in 0..blocks {
@@ -46,29 +45,20 @@ pub unsafe fn fill_stamped_avx512(buf: &mut [u8], seed: u64, stamp: u64, streami
                 let s = _mm512_set_epi64(0, 0, 0, 0, 0, 0, sb as i64, sa as i64);
                 word = _mm512_mask_blend_epi64(0b11, word, s);
             }
-            let at = out.add(b * V + k);
-            if stream {
-                _mm512_stream_si512(at, word);
-            } else {
-                _mm512_storeu_si512(at, word);
-            }
+            _mm512_storeu_si512(out.add(b * V + k), word);
         }
-    }
-    if stream {
-        _mm_sfence();
     }
 }
 
 /// AVX2 version of [`super::fill_stamped`]. Safety: the CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-pub unsafe fn fill_stamped_avx2(buf: &mut [u8], seed: u64, stamp: u64, streaming: bool) {
+pub unsafe fn fill_stamped_avx2(buf: &mut [u8], seed: u64, stamp: u64) {
     const V: usize = LANES / 4;
     let seeds = lane_seeds(seed);
     let mut lanes = [_mm256_setzero_si256(); V];
     for (k, v) in lanes.iter_mut().enumerate() {
         *v = _mm256_loadu_si256(seeds.as_ptr().add(4 * k).cast());
     }
-    let stream = streaming && (buf.as_ptr() as usize).is_multiple_of(32);
     let blocks = buf.len() / (LANES * 8);
     let out = buf.as_mut_ptr().cast::<__m256i>();
     for b in 0..blocks {
@@ -80,15 +70,7 @@ pub unsafe fn fill_stamped_avx2(buf: &mut [u8], seed: u64, stamp: u64, streaming
                 let s = _mm256_set_epi64x(0, 0, sb as i64, sa as i64);
                 word = _mm256_blend_epi32::<0b1111>(word, s);
             }
-            let at = out.add(b * V + k);
-            if stream {
-                _mm256_stream_si256(at, word);
-            } else {
-                _mm256_storeu_si256(at, word);
-            }
+            _mm256_storeu_si256(out.add(b * V + k), word);
         }
-    }
-    if stream {
-        _mm_sfence();
     }
 }
