@@ -1,9 +1,6 @@
 //! The `threads` engine: `--qd` worker threads, each with one synchronous O_DIRECT pread or
 //! pwrite in flight (fio's `psync` with numjobs = QD).
 
-use std::os::fd::{AsRawFd, RawFd};
-use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
 use super::clock::IoClock;
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
@@ -13,6 +10,9 @@ use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
 use crate::verify::Verifier;
 use crate::workload::Workload;
+use std::os::fd::{AsRawFd, RawFd};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 
 /// Synchronous I/O from one thread per outstanding I/O.
 pub struct ThreadsEngine {

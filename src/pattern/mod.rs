@@ -357,11 +357,15 @@ mod tests {
         {
             if std::arch::is_x86_feature_detected!("avx512f") {
                 // SAFETY: the CPU has AVX-512F.
-                ways.push(("avx512", |b, s, t| unsafe { simd::fill_stamped_avx512(b, s, t) }));
+                ways.push(("avx512", |b, s, t| unsafe {
+                    simd::fill_stamped_avx512(b, s, t)
+                }));
             }
             if std::arch::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU has AVX2.
-                ways.push(("avx2", |b, s, t| unsafe { simd::fill_stamped_avx2(b, s, t) }));
+                ways.push(("avx2", |b, s, t| unsafe {
+                    simd::fill_stamped_avx2(b, s, t)
+                }));
             }
         }
         let mut backing = vec![0u8; 16384 + 64];
