@@ -5,6 +5,7 @@
 //! stats and ship them at interval boundaries, so nothing on the I/O path locks or allocates.
 
 mod buffer;
+mod clock;
 mod offsets;
 pub mod realtime;
 mod stopwatch;

@@ -1,11 +1,7 @@
 //! The `threads` engine: `--qd` worker threads, each with one synchronous O_DIRECT pread or
 //! pwrite in flight (fio's `psync` with numjobs = QD).
 
-use std::os::fd::{AsRawFd, RawFd};
-use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
-use std::time::Instant;
-
+use super::clock::IoClock;
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
@@ -14,6 +10,9 @@ use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
 use crate::verify::Verifier;
 use crate::workload::Workload;
+use std::os::fd::{AsRawFd, RawFd};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 
 /// Synchronous I/O from one thread per outstanding I/O.
 pub struct ThreadsEngine {
@@ -61,6 +60,7 @@ fn worker(
     verify: Option<&Verifier>,
     mut stats: WorkerStats,
 ) {
+    let mut clock = IoClock::new();
     stats.begin();
     while !stats.should_stop() && stats.claim(bs as u64) {
         let Some(due) = stats.next_due() else { break };
@@ -78,7 +78,7 @@ fn worker(
             }
             break;
         }
-        let t0 = Instant::now();
+        let t0 = clock.now();
         // SAFETY: buf is valid for bs bytes and outlives the call.
         let rc = unsafe {
             match op {
@@ -88,7 +88,7 @@ fn worker(
                 OpKind::Read => libc::pread(fd, buf.as_mut_ptr().cast(), bs, offset as libc::off_t),
             }
         };
-        let t1 = Instant::now();
+        let t1 = clock.now();
         if let Some(v) = verify.filter(|_| op == OpKind::Write) {
             v.finish_write(v.block_of(offset), generation, rc == bs as isize);
         }

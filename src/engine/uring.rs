@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use io_uring::{opcode, squeue, types, IoUring};
 
+use super::clock::IoClock;
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
@@ -176,6 +177,7 @@ struct Submitter {
     offsets: OffsetGen,
     pattern: PatternGen,
     verify: Option<Arc<Verifier>>,
+    clock: IoClock,
 }
 
 impl Submitter {
@@ -238,6 +240,7 @@ impl Submitter {
             offsets,
             pattern,
             verify: None,
+            clock: IoClock::new(),
         })
     }
 
@@ -264,7 +267,7 @@ impl Submitter {
             if let Err(e) = self.enter_until(wake) {
                 return self.fail(stats, &e);
             }
-            let completed = Instant::now();
+            let completed = self.clock.now();
             let mut cq = self.ring.completion();
             for cqe in &mut cq {
                 let slot = cqe.user_data() as u32;
@@ -350,7 +353,7 @@ impl Submitter {
                     due
                 }
             };
-            if let Some(due) = due.filter(|&due| due > Instant::now()) {
+            if let Some(due) = due.filter(|&due| due > self.clock.now()) {
                 self.free.push(slot);
                 self.pending = Some(due);
                 return Ok(Refill::At(due));
@@ -389,7 +392,7 @@ impl Submitter {
         let Some(wake) = wake else {
             return self.enter(true);
         };
-        let now = Instant::now();
+        let now = self.clock.now();
         for &slot in &self.queued {
             self.slots[slot as usize].submitted = now;
         }
@@ -417,7 +420,7 @@ impl Submitter {
     /// least one completion. A signal or a full completion queue is not an error: the caller
     /// reaps and comes back.
     fn enter(&mut self, wait: bool) -> io::Result<()> {
-        let now = Instant::now();
+        let now = self.clock.now();
         for &slot in &self.queued {
             self.slots[slot as usize].submitted = now;
         }
