@@ -339,12 +339,12 @@ fn simulated_samples_stay_on_the_interval_grid() {
     assert!(last.t_end_s - last.t_start_s <= 10.0 && last.t_end_s > last.t_start_s);
 }
 
-/// The simulated drive honours `--distribution`, with the two effects greedy garbage
-/// collection has under hot/cold traffic: on a drive not yet fully written the cold space that
-/// skewed writes leave untouched serves as spare area, so 2 TB of writes (5 fills) amplify less
-/// than uniform ones; once every block holds data, mixing hot and cold data in the same erase
-/// blocks makes steady-state write amplification higher than uniform (Desnoyers 2012, Van Houdt
-/// 2014: greedy without hot/cold separation). run.json records the distribution and the offset.
+/// The simulated drive honours `--distribution`: on a drive not yet fully written the cold
+/// space that skewed writes leave untouched serves as spare area, so 2 TB of writes (5 fills)
+/// amplify less than uniform ones; once every block holds data, the enterprise preset's
+/// cost-benefit victims keep hot and cold data apart, so steady-state write amplification
+/// under 80/20 is lower than uniform (greedy victims made it higher: Desnoyers 2012, Van Houdt
+/// 2014). run.json records the distribution and the offset.
 #[test]
 fn hot_cold_writes_change_simulated_write_amplification_both_ways() {
     let dir = tempfile::tempdir().unwrap();
@@ -424,7 +424,7 @@ fn hot_cold_writes_change_simulated_write_amplification_both_ways() {
     let (uniform, skewed) = (steady("uniform"), steady("hotcold:80/20"));
     println!("full drive, steady state: WA uniform {uniform:.3}, hotcold:80/20 {skewed:.3}");
     assert!(
-        skewed > 1.05 * uniform,
+        skewed < 0.96 * uniform,
         "steady: hotcold WA {skewed:.3} vs uniform {uniform:.3}"
     );
 }

@@ -299,7 +299,9 @@ pub const PRESETS: [Preset; 6] = [
             burstiness: 0.12,
             interleaved: true,
             pacing: GcPacing::Continuous,
-            cost_benefit: false,
+            // Enterprise firmware keeps hot and cold data apart: skewed writes amplify less
+            // than uniform ones.
+            cost_benefit: true,
             suspend_us: 300.0,
         },
         service: Service {
