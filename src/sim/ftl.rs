@@ -1,6 +1,7 @@
 //! The flash translation layer of a simulated SSD: a page-mapped logical-to-physical table over
-//! erase blocks, one write frontier, greedy garbage collection with O(1) victim choice, TRIM,
-//! secure erase and per-block erase counts.
+//! erase blocks, one write frontier, greedy garbage collection with O(1) victim choice (or
+//! sampled cost-benefit choice where the preset keeps hot and cold data apart), TRIM, secure
+//! erase and per-block erase counts.
 //!
 //! It knows nothing about time: it counts the NAND work it does (slots programmed, relocations,
 //! erases) and the timing model turns those counts into seconds.
