@@ -592,10 +592,10 @@ fn nvme_tlc_1t_lands_on_the_class_read_and_qd1_figures() {
     let ten = ["--duration", "10s", "--seed", "1"];
     let within = |what: &str, args: &[&str], key: &str, want: f64| {
         let got = measure(&[args, &ten].concat())[key].as_f64().unwrap();
-        println!("{what}: {got:.0} (published {want})");
+        println!("{what}: {got:.0} (published {want:.0})");
         assert!(
             (got / want - 1.0).abs() <= 0.15,
-            "{what}: {got:.0}, want {want} ± 15 %"
+            "{what}: {got:.0}, want {want:.0} ± 15 %"
         );
     };
     within(
