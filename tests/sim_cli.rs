@@ -213,7 +213,7 @@ fn tlc_drive_falls_off_the_slc_cliff_and_ram_does_not_fade() {
     let tlc = soak("sim:nvme-tlc-1t", "3m", "tlc");
     let (first, last) = (tlc[0].iops, tlc[tlc.len() - 2].iops);
     println!("nvme-tlc-1t: {first:.0} IOPS at first, {last:.0} after the SLC cache filled");
-    // Into SLC the controller's 400 k IOPS bind; direct to TLC the dies' ~246 k (about 1 GB/s,
+    // Into SLC the controller's 600 k IOPS bind; direct to TLC the dies' ~246 k (about 1 GB/s,
     // what reviews of 1 TB TLC drives show after the cache).
     assert!(first > 1.4 * last);
     let ram = soak("sim:ram-8g", "10m", "ram");
@@ -339,12 +339,12 @@ fn simulated_samples_stay_on_the_interval_grid() {
     assert!(last.t_end_s - last.t_start_s <= 10.0 && last.t_end_s > last.t_start_s);
 }
 
-/// The simulated drive honours `--distribution`, with the two effects greedy garbage
-/// collection has under hot/cold traffic: on a drive not yet fully written the cold space that
-/// skewed writes leave untouched serves as spare area, so 2 TB of writes (5 fills) amplify less
-/// than uniform ones; once every block holds data, mixing hot and cold data in the same erase
-/// blocks makes steady-state write amplification higher than uniform (Desnoyers 2012, Van Houdt
-/// 2014: greedy without hot/cold separation). run.json records the distribution and the offset.
+/// The simulated drive honours `--distribution`: on a drive not yet fully written the cold
+/// space that skewed writes leave untouched serves as spare area, so 2 TB of writes (5 fills)
+/// amplify less than uniform ones; once every block holds data, the enterprise preset's
+/// cost-benefit victims keep hot and cold data apart, so steady-state write amplification
+/// under 80/20 is lower than uniform (greedy victims made it higher: Desnoyers 2012, Van Houdt
+/// 2014). run.json records the distribution and the offset.
 #[test]
 fn hot_cold_writes_change_simulated_write_amplification_both_ways() {
     let dir = tempfile::tempdir().unwrap();
@@ -424,7 +424,7 @@ fn hot_cold_writes_change_simulated_write_amplification_both_ways() {
     let (uniform, skewed) = (steady("uniform"), steady("hotcold:80/20"));
     println!("full drive, steady state: WA uniform {uniform:.3}, hotcold:80/20 {skewed:.3}");
     assert!(
-        skewed > 1.05 * uniform,
+        skewed < 0.96 * uniform,
         "steady: hotcold WA {skewed:.3} vs uniform {uniform:.3}"
     );
 }
@@ -557,4 +557,74 @@ fn round_three_presets_and_options_land_on_their_published_figures() {
         wear["nand_bytes_written"].as_f64().unwrap() / wear["host_bytes_written"].as_f64().unwrap();
     println!("25 % compressible fill: write amplification {wa:.3}");
     assert!((0.72..=0.78).contains(&wa), "write amplification {wa:.3}");
+}
+
+/// The client NVMe preset against the class's published figures (Samsung 970 EVO Plus 1 TB,
+/// Samsung's specification as printed by digit.in's review): QD1 random reads 19 000 IOPS and
+/// writes 60 000, QD32 random reads 600 000, sequential reads 3500 MB/s, each within 15 %
+/// (before: 13 478, 34 277, 400 000 and 2184, reads at a 60 µs TLC read and a 400 k
+/// controller, writes acknowledged in 20 µs).
+#[test]
+fn nvme_tlc_1t_lands_on_the_class_read_and_qd1_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let drive = format!(
+        "sim:nvme-tlc-1t,scale=64,state={}",
+        dir.path().join("nv.sim").display()
+    );
+    let measure = |args: &[&str]| {
+        let (code, summary) = json_run(
+            dir.path(),
+            &[&["measure", drive.as_str()], args, &["--json"]].concat(),
+        );
+        assert_eq!(code, 0, "{args:?}");
+        summary
+    };
+    measure(&[
+        "--bs",
+        "128k",
+        "--random-pct",
+        "0",
+        "--qd",
+        "32",
+        "--bytes",
+        "1000GB",
+    ]);
+    let ten = ["--duration", "10s", "--seed", "1"];
+    let within = |what: &str, args: &[&str], key: &str, want: f64| {
+        let got = measure(&[args, &ten].concat())[key].as_f64().unwrap();
+        println!("{what}: {got:.0} (published {want:.0})");
+        assert!(
+            (got / want - 1.0).abs() <= 0.15,
+            "{what}: {got:.0}, want {want:.0} ± 15 %"
+        );
+    };
+    within(
+        "QD1 random reads, IOPS",
+        &["--read-pct", "100", "--qd", "1"],
+        "iops",
+        19_000.0,
+    );
+    within("QD1 random writes, IOPS", &["--qd", "1"], "iops", 60_000.0);
+    within(
+        "QD32 random reads, IOPS",
+        &["--read-pct", "100", "--qd", "32"],
+        "iops",
+        600_000.0,
+    );
+    let seq = [
+        "--read-pct",
+        "100",
+        "--bs",
+        "128k",
+        "--random-pct",
+        "0",
+        "--qd",
+        "32",
+    ];
+    within(
+        "sequential reads, IOPS of 128 KiB",
+        &seq,
+        "iops",
+        3.5e9 / 131_072.0,
+    );
 }

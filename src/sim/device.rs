@@ -175,8 +175,9 @@ pub struct SimDevice {
     gc_rng: ChaCha8Rng,
     /// False until the first batch (a drive loaded in steady state starts between bursts).
     gc_primed: bool,
-    /// Running mean of the victims' valid fraction (cost-benefit choice; 0: none yet).
-    gc_v: f64,
+    /// Cost-benefit choice: slots relocated and blocks erased by foreground collection,
+    /// decayed over the last 16 bursts (see `serve_gc`).
+    gc_seen: [f64; 2],
     /// Collection time not yet given to an I/O waiting for it.
     gc_owed: f64,
     /// The die garbage collection occupies, and host I/Os served (striped over the dies).
@@ -230,7 +231,7 @@ impl SimDevice {
             gc_b: spec.preset.gc.burstiness,
             gc_rng: ChaCha8Rng::seed_from_u64(spec.seed ^ 0x6c_5ca1e),
             gc_primed: false,
-            gc_v: 0.0,
+            gc_seen: [0.0; 2],
             gc_owed: 0.0,
             gc_die: 0,
             io_seq: 0,
@@ -823,15 +824,16 @@ impl SimDevice {
         let spb = f64::from(self.ftl.geometry().slots_per_block());
         let mut next = self.ftl.victim_valid_fraction();
         if self.spec.preset.gc.cost_benefit {
-            // Cost-benefit victims differ from one choice to the next: pace by their running
-            // mean, not by the one chosen now.
-            if let Some(v) = next {
-                self.gc_v = if self.gc_v > 0.0 {
-                    self.gc_v + (v - self.gc_v) / 64.0
-                } else {
-                    v
-                };
-                next = Some(self.gc_v);
+            // Cost-benefit victims differ from one choice to the next (now and then an old,
+            // mostly valid cold block): pace by the valid fraction of the victims actually
+            // collected over the last 16 bursts, Σ relocated / Σ block slots, whose v/(1 − v)
+            // is the relocations per freed slot exactly (a mean of v would underestimate it).
+            let window = 16.0 * self.ftl.gc_burst().max(1) as f64;
+            let keep = (-counts[ERASES] / window).exp();
+            self.gc_seen[0] = self.gc_seen[0] * keep + counts[GC_SLOTS];
+            self.gc_seen[1] = self.gc_seen[1] * keep + counts[ERASES];
+            if self.gc_seen[1] >= window / 16.0 {
+                next = Some(self.gc_seen[0] / (self.gc_seen[1] * spb));
             }
         }
         let need = match next {

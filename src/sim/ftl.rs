@@ -1,6 +1,7 @@
 //! The flash translation layer of a simulated SSD: a page-mapped logical-to-physical table over
-//! erase blocks, one write frontier, greedy garbage collection with O(1) victim choice, TRIM,
-//! secure erase and per-block erase counts.
+//! erase blocks, one write frontier, greedy garbage collection with O(1) victim choice (or
+//! sampled cost-benefit choice where the preset keeps hot and cold data apart), TRIM, secure
+//! erase and per-block erase counts.
 //!
 //! It knows nothing about time: it counts the NAND work it does (slots programmed, relocations,
 //! erases) and the timing model turns those counts into seconds.
@@ -358,10 +359,12 @@ impl Ftl {
     }
 
     /// Collects garbage until `target` blocks are free or no block would gain much
-    /// (idle-time background GC).
+    /// (idle-time background GC). It takes the emptiest block whatever the preset's victim
+    /// policy: idle time is spent where it frees the most, and cost-benefit's old, fuller cold
+    /// blocks are left to foreground GC.
     pub fn background_gc(&mut self, target: usize) {
         while self.free.len() < target {
-            let Some(victim) = self.peek_victim() else {
+            let Some(victim) = self.greedy_victim() else {
                 return;
             };
             if self.valid[victim as usize] + self.geo.slots_per_block() / 8
@@ -370,7 +373,7 @@ impl Ftl {
                 return;
             }
             self.in_gc = true;
-            self.reclaim();
+            self.reclaim(victim);
             self.in_gc = false;
         }
     }
@@ -586,7 +589,7 @@ impl Ftl {
                     if self.free.len() <= GC_RESERVE
                         || self.valid[v as usize] < self.geo.slots_per_block() =>
                 {
-                    self.reclaim()
+                    self.reclaim(v)
                 }
                 _ => break,
             }
@@ -594,11 +597,8 @@ impl Ftl {
         self.in_gc = false;
     }
 
-    /// Relocates the live data of the greedy victim and erases it.
-    fn reclaim(&mut self) {
-        let victim = self
-            .peek_victim()
-            .expect("a full block exists whenever the free pool is low");
+    /// Relocates the live data of full block `victim` and erases it.
+    fn reclaim(&mut self, victim: u32) {
         self.bucket_remove(victim);
         let spb = self.geo.slots_per_block();
         let base = victim * spb;
@@ -671,6 +671,7 @@ impl Ftl {
         self.geo.user_pages.div_ceil(self.geo.pages_per_block)
     }
 
+    /// The next foreground victim by the preset's policy (cost-benefit or greedy).
     fn peek_victim(&mut self) -> Option<u32> {
         if self.cost_benefit {
             let chosen = self.sample_victim();
@@ -678,6 +679,11 @@ impl Ftl {
                 return Some(chosen);
             }
         }
+        self.greedy_victim()
+    }
+
+    /// The full block with the fewest live slots.
+    fn greedy_victim(&mut self) -> Option<u32> {
         while self.min_bucket < self.head.len() {
             let h = self.head[self.min_bucket];
             if h != NIL {

@@ -225,12 +225,14 @@ pub const PRESETS: [Preset; 6] = [
         pages_per_block: 512,
         channels: 8,
         dies: 32,
-        read_us: 60.0,
+        // Fitted to the class's QD1 4 KiB random read (970 EVO Plus 1 TB: 19 000 IOPS, about
+        // 53 µs with the protocol, link and controller) and its 3.5 GB/s sequential read.
+        read_us: 40.0,
         program_us: 130.0,
         erase_us: 5000.0,
         endurance_pe: 1500.0,
         transfer_us: 5.0,
-        controller_iops: 400_000.0,
+        controller_iops: 600_000.0,
         gc_command_cost: 0.0,
         unaligned_cost: 1.2,
         subpage_incompressible_cost: 0.0,
@@ -238,7 +240,7 @@ pub const PRESETS: [Preset; 6] = [
         link_command_us: 0.5,
         host_us: 5.0,
         readahead: true,
-        ack_us: 20.0,
+        ack_us: 8.0,
         cache_bytes: 256 << 20,
         cache: super::CacheMode::Volatile,
         compression: false,
@@ -299,7 +301,9 @@ pub const PRESETS: [Preset; 6] = [
             burstiness: 0.12,
             interleaved: true,
             pacing: GcPacing::Continuous,
-            cost_benefit: false,
+            // Enterprise firmware keeps hot and cold data apart: skewed writes amplify less
+            // than uniform ones.
+            cost_benefit: true,
             suspend_us: 300.0,
         },
         service: Service {
