@@ -205,12 +205,11 @@ for fixture, record, cmds in CASES:
                 why = (why or "") + f" wrote outside its directory: {sorted(listing(OUTSIDE) - before_outside)}"
             if why:
                 failures.append(f"{fixture}/{record} [{what}] {' '.join(cmd)}: {why}")
+                print("FAIL", failures[-1], flush=True)
         for f in os.listdir(OUTSIDE):
             os.unlink(os.path.join(OUTSIDE, f))
     print(f"{fixture}/{record}: {len(crafted)} crafted copies", flush=True)
 
-for f in failures:
-    print("FAIL", f)
 print(f"{runs} commands, {len(failures)} failures")
 sys.exit(1 if failures else 0)
 EOF
