@@ -315,3 +315,39 @@ fn the_table_check_finds_a_percentile_above_the_maximum() {
     let bad = good.replace("2.00 ms", "4.00 ms");
     assert!(std::panic::catch_unwind(|| check_latency_tables(&bad, "bad")).is_err());
 }
+
+/// Numbers no run can have written, put into run.json, are refused in one line (exit 2) by
+/// everything that reads it: a summary time of 1e30 s once panicked in a Duration, a block
+/// size or alignment of 0 divided by zero, an interval of 0 made `sim fit` spin.
+#[test]
+fn run_json_numbers_no_run_can_hold_are_refused_not_panicked_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = sim_run(tmp.path(), "good");
+    let edits: [(&str, fn(&mut serde_json::Value)); 5] = [
+        ("summary.seconds", |v| v["summary"]["seconds"] = 1e30.into()),
+        ("summary.seconds", |v| {
+            v["summary"]["seconds"] = (-1.0).into()
+        }),
+        ("workload.bs", |v| v["workload"]["bs"] = 0.into()),
+        ("workload.align", |v| v["workload"]["align"] = 0.into()),
+        ("workload.interval", |v| {
+            v["workload"]["interval"] = 0.0.into()
+        }),
+    ];
+    for (i, (field, edit)) in edits.into_iter().enumerate() {
+        let dir = tmp.path().join(format!("bad{i}"));
+        copy_run(&good, &dir);
+        edit_info(&dir, edit);
+        for cmd in [
+            vec!["report", dir.to_str().unwrap()],
+            vec!["compare", good.to_str().unwrap(), dir.to_str().unwrap()],
+            vec!["export", dir.to_str().unwrap()],
+        ] {
+            let out = ssdfade(tmp.path()).args(&cmd).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{cmd:?} {field}: {err}");
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            assert!(err.contains(field), "{cmd:?}: {err}");
+        }
+    }
+}
