@@ -1340,4 +1340,48 @@ fn op_sweep_interrupted_in_a_span_resumes_it() {
         assert_eq!(p["steady"], true, "{p}");
     }
     assert!(v["advice"]["line"].is_string(), "{v}");
+
+/// An experiment killed while it was being created (its drive saved, its record not yet
+/// renamed into place) left a directory that `resume` did not take (no experiment.json) and a
+/// new start refused (files it had not written): a dead end. A new start now takes it; a
+/// directory holding anything else as well is still refused, and that file kept.
+#[test]
+fn an_experiment_killed_while_being_created_can_be_started_again() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let made = quick_vertex2(w, "made");
+    let dir = w.join("killed");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::copy(made.join("drive.sim"), dir.join("drive.sim")).unwrap();
+    std::fs::write(dir.join(".experiment.json.4242.tmp"), "{\"schema_ver").unwrap();
+    std::fs::write(dir.join(".drive.sim.AbCdEfGh.tmp"), "").unwrap();
+    let mixed = w.join("mixed");
+    std::fs::create_dir(&mixed).unwrap();
+    std::fs::copy(made.join("drive.sim"), mixed.join("drive.sim")).unwrap();
+    std::fs::write(mixed.join("notes.txt"), "mine").unwrap();
+    let start = |dir: &Path| {
+        ssdfade(w)
+            .args(["experiment", "vertex2", "sim:vertex2-60g,scale=16"])
+            .args(["--measure-duration", "5s", "--soak-duration", "1m"])
+            .arg("--out")
+            .arg(dir)
+            .output()
+            .unwrap()
+    };
+    let out = start(&dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_complete_vertex2(&dir);
+    assert!(!dir.join(".experiment.json.4242.tmp").exists());
+    let out = start(&mixed);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(mixed.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(mixed.join("drive.sim").exists());
 }

@@ -178,3 +178,176 @@ fn a_preset_has_no_fade() {
     let md = std::fs::read_to_string(exp.join("report.md")).unwrap();
     assert!(!md.contains("Fade") && !md.contains("lost"), "{md}");
 }
+
+/// A latency cell of a report table ("30.60 ms", "116 µs", "1.20 s") in µs; None for `-`.
+fn latency_cell(cell: &str) -> Option<f64> {
+    let (number, unit) = cell.trim().split_once(' ')?;
+    let v: f64 = number.parse().ok()?;
+    match unit {
+        "µs" => Some(v),
+        "ms" => Some(v * 1e3),
+        "s" => Some(v * 1e6),
+        _ => None,
+    }
+}
+
+/// Every markdown table in `report`: (header cells, rows of cells).
+fn tables(report: &str) -> Vec<(Vec<String>, Vec<Vec<String>>)> {
+    let cells = |line: &str| -> Vec<String> {
+        line.trim()
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .collect()
+    };
+    let mut out: Vec<(Vec<String>, Vec<Vec<String>>)> = Vec::new();
+    let mut in_table = false;
+    for line in report.lines() {
+        if !line.starts_with('|') {
+            in_table = false;
+            continue;
+        }
+        if line.contains("---") && line.chars().all(|c| "|-: ".contains(c)) {
+            continue;
+        }
+        if in_table {
+            out.last_mut().unwrap().1.push(cells(line));
+        } else {
+            out.push((cells(line), Vec::new()));
+            in_table = true;
+        }
+    }
+    out
+}
+
+/// In every latency table of `report`: the mean and each percentile at most the maximum, and
+/// the percentiles in order. Returns how many cells were checked.
+fn check_latency_tables(report: &str, what: &str) -> usize {
+    let mut checked = 0;
+    for (header, rows) in tables(report) {
+        let Some(max_col) = header.iter().position(|h| h == "Max" || h == "Max lat") else {
+            continue;
+        };
+        let order: Vec<usize> = header
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.starts_with('p') && h[1..2].parse::<u8>().is_ok())
+            .map(|(i, _)| i)
+            .collect();
+        for row in rows {
+            let Some(max) = latency_cell(&row[max_col]) else {
+                continue;
+            };
+            let mut previous = 0.0;
+            for (i, h) in header.iter().enumerate() {
+                let Some(v) = latency_cell(&row[i]) else {
+                    continue;
+                };
+                // Cells are rounded to the units they print: allow half a unit of the last digit.
+                let slack = max * 0.005 + 0.005;
+                assert!(
+                    v <= max + slack,
+                    "{what}: {} {h} {} is above {} {}",
+                    row[0],
+                    row[i],
+                    header[max_col],
+                    row[max_col]
+                );
+                if order.contains(&i) {
+                    assert!(
+                        v + slack >= previous,
+                        "{what}: {} {h} {} is below the percentile before it",
+                        row[0],
+                        row[i]
+                    );
+                    previous = v;
+                }
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+/// Every table of every example in results/examples, as `report` writes it today: no mean or
+/// percentile above its maximum, percentiles in order (experiments and each of their runs).
+#[test]
+fn every_examples_tables_keep_mean_and_percentiles_at_most_the_maximum() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    let mut reports = 0;
+    for entry in std::fs::read_dir(&examples).unwrap() {
+        let from = entry.unwrap().path();
+        if !from.join("experiment.json").is_file() {
+            continue;
+        }
+        let to = tmp.path().join(from.file_name().unwrap());
+        let copied = std::process::Command::new("cp")
+            .arg("-a")
+            .arg(&from)
+            .arg(&to)
+            .status()
+            .unwrap();
+        assert!(copied.success());
+        let mut dirs = vec![to.clone()];
+        for sub in std::fs::read_dir(&to).unwrap() {
+            let sub = sub.unwrap().path();
+            if sub.join("run.json").is_file() && sub.join("samples.jsonl").is_file() {
+                dirs.push(sub);
+            }
+        }
+        for dir in dirs {
+            run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+            let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+            checked += check_latency_tables(&report, &dir.display().to_string());
+            reports += 1;
+        }
+    }
+    assert!(reports >= 40, "only {reports} reports");
+    assert!(checked >= 200, "only {checked} cells checked");
+}
+
+#[test]
+fn the_table_check_finds_a_percentile_above_the_maximum() {
+    let good = "| Part | p50 | p99 | Max |\n| --- | --: | --: | --: |\n| a | 1.00 ms | 2.00 ms | 3.00 ms |\n";
+    assert_eq!(check_latency_tables(good, "good"), 3);
+    let bad = good.replace("2.00 ms", "4.00 ms");
+    assert!(std::panic::catch_unwind(|| check_latency_tables(&bad, "bad")).is_err());
+}
+
+/// Numbers no run can have written, put into run.json, are refused in one line (exit 2) by
+/// everything that reads it: a summary time of 1e30 s once panicked in a Duration, a block
+/// size or alignment of 0 divided by zero, an interval of 0 made `sim fit` spin.
+#[test]
+fn run_json_numbers_no_run_can_hold_are_refused_not_panicked_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = sim_run(tmp.path(), "good");
+    let edits: [(&str, fn(&mut serde_json::Value)); 5] = [
+        ("summary.seconds", |v| v["summary"]["seconds"] = 1e30.into()),
+        ("summary.seconds", |v| {
+            v["summary"]["seconds"] = (-1.0).into()
+        }),
+        ("workload.bs", |v| v["workload"]["bs"] = 0.into()),
+        ("workload.align", |v| v["workload"]["align"] = 0.into()),
+        ("workload.interval", |v| {
+            v["workload"]["interval"] = 0.0.into()
+        }),
+    ];
+    for (i, (field, edit)) in edits.into_iter().enumerate() {
+        let dir = tmp.path().join(format!("bad{i}"));
+        copy_run(&good, &dir);
+        edit_info(&dir, edit);
+        for cmd in [
+            vec!["report", dir.to_str().unwrap()],
+            vec!["compare", good.to_str().unwrap(), dir.to_str().unwrap()],
+            vec!["export", dir.to_str().unwrap()],
+        ] {
+            let out = ssdfade(tmp.path()).args(&cmd).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{cmd:?} {field}: {err}");
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            assert!(err.contains(field), "{cmd:?}: {err}");
+        }
+    }
+}

@@ -597,6 +597,59 @@ fn outputs_never_land_among_or_over_files_the_tool_did_not_write() {
     assert_eq!(std::fs::read_to_string(&keep).unwrap(), "mine");
 }
 
+/// An empty directory reached through a link (as /srv, empty on most machines, would be) is
+/// still not the tool's: a link given as --out is refused, whatever it points to; so is a
+/// top-level system directory. `sim fit -o` replaces only a twin file it wrote: never a run
+/// record, a link or a FIFO (which it once opened and waited on forever).
+#[test]
+fn a_linked_or_system_out_directory_and_a_foreign_twin_file_are_refused() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let elsewhere = w.join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, w.join("empty-link")).unwrap();
+    let keep = w.join("notes.txt");
+    std::fs::write(&keep, "mine").unwrap();
+    let sim = "sim:vertex2-60g,scale=16";
+    for out in ["empty-link", "/srv", "/"] {
+        refused(
+            w,
+            &keep,
+            &["measure", sim, "--duration", "1s", "--out", out],
+            "--out",
+        );
+    }
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+    run_ok(ssdfade(w).args([
+        "soak",
+        sim,
+        "--duration",
+        "30s",
+        "--interval",
+        "1s",
+        "--out",
+        "run",
+    ]));
+    let record = w.join("run/run.json");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(w.join("fifo"))
+        .status()
+        .unwrap()
+        .success());
+    std::os::unix::fs::symlink(&keep, w.join("notes-link")).unwrap();
+    for (file, what) in [
+        ("run/run.json", &record),
+        ("notes.txt", &keep),
+        ("notes-link", &keep),
+        ("fifo", &keep),
+        ("run", &keep),
+    ] {
+        refused(w, what, &["sim", "fit", "run", "-o", file], "sim fit -o");
+    }
+    run_ok(ssdfade(w).args(["sim", "fit", "run", "-o", "twin.toml"]));
+    run_ok(ssdfade(w).args(["sim", "fit", "run", "-o", "twin.toml"]));
+}
+
 /// A file that backs a loop device in use is refused like the loop device itself (the writes
 /// would land under whoever holds it), and `info` on the file names the loop device.
 #[test]

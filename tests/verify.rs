@@ -188,6 +188,8 @@ fn verify_reads_a_kept_simulated_drive_back_and_finds_what_it_cannot_read() {
             "--duration",
             "5s",
             "--verify",
+            "--seed",
+            "7",
             "--out",
             "run",
         ])
@@ -196,8 +198,10 @@ fn verify_reads_a_kept_simulated_drive_back_and_finds_what_it_cannot_read() {
     assert_eq!(status(&run), 0, "{}", String::from_utf8_lossy(&run.stderr));
     let (code, report) = verify_cmd(dir.path(), &target, "run");
     assert_eq!(code, 0, "{report}");
-    // Every block the run recorded is read back (256 blocks of 256 KiB in the span; one fresh
-    // clone's CI once recorded 255: see the closing note of 2026-12-01).
+    // Every block the run recorded is read back. The span is 256 blocks of 256 KiB and the run
+    // makes about 2,340 simulated writes at random: with a random seed one block in about 37
+    // runs is never chosen (256·e^(−2340/256) ≈ 2.7 %; --seed 67 is one), which is the 255 of
+    // 256 a fresh clone's CI once recorded. The seed is fixed so that the test does not vary.
     let written = report["blocks_written"].as_u64().unwrap();
     assert!(written >= 250, "{report}");
     assert_eq!(report["full_pass_checks"], written, "{report}");

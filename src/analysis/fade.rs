@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::run::{first_and_last_full, is_full};
+use super::run::{first_and_last_full, is_full, lowest_full};
 
 /// The median of `values` (None when there are none).
 pub(crate) fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
@@ -74,12 +74,14 @@ pub struct Fade {
     /// a quarter of the run (and at least one interval).
     #[serde(default)]
     pub window_s: f64,
-    /// Lowest interval IOPS.
+    /// Lowest IOPS of a full interval: a partial last interval or one in which the tool was
+    /// stopped is left out, as everywhere in the analysis; the lowest of all intervals when
+    /// none is full.
     pub min_iops: f64,
     /// End as a percentage of start: the fade.
     pub end_pct_of_start: f64,
-    /// Engine-clock seconds until IOPS first fell halfway from start to end (None when it did
-    /// not fade).
+    /// Engine-clock seconds until the IOPS of a full interval first fell halfway from start to
+    /// end (None when it did not fade).
     pub half_fade_s: Option<f64>,
 }
 
@@ -109,15 +111,13 @@ impl Fade {
             start_iops: start,
             end_iops: end,
             window_s,
-            min_iops: samples.iter().map(|s| s.iops).fold(f64::INFINITY, f64::min),
+            min_iops: lowest_full(samples, interval).map_or_else(
+                || samples.iter().map(|s| s.iops).fold(f64::INFINITY, f64::min),
+                |s| s.iops,
+            ),
             end_pct_of_start: FadeRatio::new(start, end).map_or(0.0, |r| r.pct_of_fresh),
             half_fade_s: (end < start)
-                .then(|| {
-                    samples
-                        .iter()
-                        .find(|s| s.iops <= halfway)
-                        .map(|s| s.t_end_s)
-                })
+                .then(|| full().find(|s| s.iops <= halfway).map(|s| s.t_end_s))
                 .flatten(),
         })
     }
@@ -250,10 +250,26 @@ mod tests {
         let f = Fade::of(&samples, Duration::from_secs(10)).unwrap();
         assert_eq!(
             (f.start_iops, f.end_iops, f.min_iops),
-            (6000.0, 2000.0, 500.0)
+            (6000.0, 2000.0, 2000.0)
         );
         // Only partial samples: the last one is all there is.
         let f = Fade::of(&samples[3..], Duration::from_secs(10)).unwrap();
         assert_eq!(f.end_iops, 500.0);
+        assert_eq!(f.min_iops, 500.0);
+    }
+
+    #[test]
+    fn an_interval_the_tool_was_stopped_in_is_neither_the_lowest_nor_the_half_fade() {
+        // A SIGSTOP in interval 2 leaves it almost empty; the drive's own lowest is 3000.
+        let mut samples: Vec<Sample> = [6000, 5000, 100, 4000, 3000, 3000]
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| sample(i as u64, v))
+            .collect();
+        samples[2].stopped_s = Some(0.98);
+        let f = Fade::of(&samples, SECOND).unwrap();
+        assert_eq!(f.min_iops, 3000.0);
+        // Halfway from 6000 to 3000 is 4500: first reached by interval 3 (ends at 4 s).
+        assert_eq!(f.half_fade_s, Some(4.0));
     }
 }

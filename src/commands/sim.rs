@@ -31,6 +31,7 @@ pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
             Ok(())
         }
         SimCommand::Fit { dir, output, base } => {
+            crate::sim::twin::Twin::refuse_replacing(output)?;
             let twin = crate::sim::twin::fit_dir(dir, base.as_deref())?;
             twin.save(output)?;
             crate::out!("{}", twin.summary(output))?;

@@ -74,7 +74,7 @@ fn worker(
         }
         if due.is_some_and(|due| !stats.wait_until(due)) {
             if let Some(v) = verify.filter(|_| op == OpKind::Write) {
-                v.finish_write(v.block_of(offset), generation, false);
+                v.cancel_write(v.block_of(offset), generation);
             }
             break;
         }

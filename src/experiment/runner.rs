@@ -97,6 +97,7 @@ pub fn start(
             dir.display()
         );
     }
+    remove_unfinished_creation(dir, &record);
     crate::results::refuse_occupied(dir)?;
     if let Err(e) = std::fs::create_dir_all(dir) {
         bad_input!(
@@ -120,6 +121,38 @@ pub fn start(
     }
     record.save(&dir)?;
     run_phases(&dir, record, interrupt, observer)
+}
+
+/// Removes what an experiment killed while it was being created left in `dir`: its new
+/// simulated drive and a half-written record, before any record existed (so no phase ran).
+/// Without this the directory was a dead end: `resume` found no experiment, and a new start
+/// found files it had not written. Anything else in `dir` stays, and `dir` is then refused.
+fn remove_unfinished_creation(dir: &Path, record: &ExperimentRecord) {
+    let Some(drive) = &record.drive_state else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let names: Vec<std::ffi::OsString> = entries.flatten().map(|e| e.file_name()).collect();
+    let leftover = |name: &std::ffi::OsString| {
+        let name = name.to_string_lossy();
+        let temporary = |of: &str| name.starts_with(&format!(".{of}.")) && name.ends_with(".tmp");
+        *name == **drive || temporary(drive) || temporary(super::record::FILE)
+    };
+    if names.is_empty() || !names.iter().all(leftover) {
+        return;
+    }
+    for name in &names {
+        let path = dir.join(name);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    crate::note!(
+        "{} held only what an experiment killed while it was being created left (no phase had run): started afresh",
+        dir.display()
+    );
 }
 
 /// Refuses to resume an experiment whose simulated drive is not the one it left: missing (a

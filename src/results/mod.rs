@@ -118,6 +118,22 @@ pub fn claim_dir(out: Option<&Path>, name: &str, record: &str) -> anyhow::Result
 /// directory with anything in it, a link to a system directory): the tool writes only into a
 /// directory it makes or an empty one, never among files it did not create.
 pub fn refuse_occupied(dir: &Path) -> anyhow::Result<()> {
+    if let Ok(link) = std::fs::read_link(dir) {
+        crate::bad_input!(
+            "--out {} is a symbolic link (to {}): give the directory itself, a new or empty one",
+            dir.display(),
+            link.display()
+        );
+    }
+    if let Ok(real) = std::fs::canonicalize(dir) {
+        if real.components().count() <= 2 {
+            crate::bad_input!(
+                "--out {} is the system directory {}: give a new or empty directory of your own",
+                dir.display(),
+                real.display()
+            );
+        }
+    }
     let meta = match std::fs::metadata(dir) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),

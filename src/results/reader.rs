@@ -34,6 +34,7 @@ pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
         Err(e) => bad_input!("{} is damaged: {e}", info_path.display()),
     };
     super::version::check(&info_path, info.schema_version, super::run::SCHEMA_VERSION)?;
+    super::run::check(&info_path, &info)?;
     let samples = read_samples(dir)?;
     if samples.is_empty() {
         bad_input!(

@@ -157,18 +157,47 @@ pub fn read_info(dir: &Path) -> anyhow::Result<RunInfo> {
     let info: RunInfo =
         serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
     super::version::check(&path, info.schema_version, SCHEMA_VERSION)?;
-    if let Some(s) = &info.summary {
-        let lats = [
-            ("summary.lat_us", s.lat_us),
-            ("summary.read_lat_us", s.read_lat_us),
-            ("summary.write_lat_us", s.write_lat_us),
-        ];
-        if let Err(why) = super::valid::latencies(&lats) {
-            crate::bad_input!(
-                "{} is corrupt ({why}): the record was edited or is damaged",
-                path.display()
-            );
-        }
-    }
+    check(&path, &info)?;
     Ok(info)
+}
+
+/// Refuses (bad input, naming `path` and the field) a run.json whose numbers no run can have
+/// written: a summary time that is negative, not finite or beyond any run, latencies out of
+/// order, a block size, alignment, queue depth or interval of 0. Everything that loads a
+/// run.json checks it here before computing with it (a time of 1e30 s once panicked in a
+/// Duration; a block size of 0 divided by zero).
+pub fn check(path: &Path, info: &RunInfo) -> anyhow::Result<()> {
+    let why = || -> Result<(), String> {
+        let w = &info.workload;
+        for (field, v) in [("workload.bs", w.bs), ("workload.align", w.align)] {
+            if v == 0 {
+                return Err(format!("{field} is 0"));
+            }
+        }
+        if w.qd == 0 {
+            return Err("workload.qd is 0".into());
+        }
+        super::valid::period("workload.interval", w.interval.as_secs_f64())?;
+        if let Some(s) = &info.summary {
+            super::valid::seconds("summary.seconds", s.seconds)?;
+            for (field, v) in [("summary.iops", s.iops), ("summary.mb_per_s", s.mb_per_s)] {
+                if !v.is_finite() || v < 0.0 {
+                    return Err(format!("{field} is {v}, not a rate"));
+                }
+            }
+            super::valid::latencies(&[
+                ("summary.lat_us", s.lat_us),
+                ("summary.read_lat_us", s.read_lat_us),
+                ("summary.write_lat_us", s.write_lat_us),
+            ])?;
+        }
+        Ok(())
+    };
+    if let Err(why) = why() {
+        crate::bad_input!(
+            "{} is corrupt ({why}): the record was edited or is damaged",
+            path.display()
+        );
+    }
+    Ok(())
 }

@@ -29,6 +29,9 @@ const ROUNDS: usize = 4;
 /// Steady rates closer than this (a fraction) need no change of α.
 const STEADY_SLACK: f64 = 0.02;
 
+/// The first words of every twin file: how a file `sim fit -o` may replace is told apart.
+const TWIN_COMMENT: &str = "# A simulated twin written by `ssdfade sim fit`";
+
 /// A twin file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -124,10 +127,18 @@ impl Twin {
         Ok(twin)
     }
 
+    /// Refuses `path` as the file to write unless it is new, empty or a twin file written
+    /// before: never a record, a link, a FIFO or any other file (checked before fitting).
+    pub fn refuse_replacing(path: &Path) -> anyhow::Result<()> {
+        crate::results::refuse_foreign_file(path, "sim fit -o", |head| {
+            head.starts_with(TWIN_COMMENT.as_bytes())
+        })
+    }
+
     /// Writes the twin file, with a comment saying what it is.
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
         let text = format!(
-            "# A simulated twin written by `ssdfade sim fit`: use it as the target sim:@{}\n{}",
+            "{TWIN_COMMENT}: use it as the target sim:@{}\n{}",
             path.display(),
             toml::to_string(self)?
         );

@@ -159,7 +159,9 @@ impl Verifier {
             return None;
         }
         let generation = ((now & GENERATION) % GENERATION) + 1;
-        slot.compare_exchange(now, generation | BUSY, Ordering::AcqRel, Ordering::Relaxed)
+        // The block keeps whether its last write failed until this one is issued or cancelled.
+        let claimed = generation | BUSY | (now & UNSURE);
+        slot.compare_exchange(now, claimed, Ordering::AcqRel, Ordering::Relaxed)
             .ok()
             .map(|_| generation)
     }
@@ -182,6 +184,20 @@ impl Verifier {
     pub fn finish_write(&self, block: u64, generation: u32, ok: bool) {
         let value = if ok { generation } else { generation | UNSURE };
         self.map[block as usize].store(value, Ordering::Release);
+    }
+
+    /// Releases `block` claimed for write `generation` that was never issued (the run stopped
+    /// before it): the block still holds the write before, as it did (never written when this
+    /// was its first). Releasing it as a failed write would expect a write that never happened
+    /// and count a never-written block as written.
+    #[inline]
+    pub fn cancel_write(&self, block: u64, generation: u32) {
+        let slot = &self.map[block as usize];
+        let before = match generation {
+            1 => 0,
+            g => (g - 1) | (slot.load(Ordering::Acquire) & UNSURE),
+        };
+        slot.store(before, Ordering::Release);
     }
 
     /// Claims `block` for a check: what it should hold, or `None` when it is busy or was never
@@ -255,6 +271,8 @@ impl Verifier {
                 ..finding(FindingKind::Unreadable)
             }),
             Seen::BadChecksum => Some(finding(FindingKind::Corrupt)),
+            // A failed first write may have left nothing.
+            Seen::Blank if value & UNSURE != 0 && expected == 1 => None,
             Seen::Blank => Some(Finding {
                 found_generation: Some(0),
                 ..finding(FindingKind::Lost)
@@ -377,5 +395,46 @@ mod tests {
         );
         // A failed write leaves either generation.
         assert_eq!(v.judge(2, 3 | UNSURE, header(at, 2, v.tag)), None);
+    }
+
+    /// Reads every block as never written.
+    struct BlankDrive;
+    impl BlockReader for BlankDrive {
+        fn read(&mut self, _: &Verifier, _: u64, _: u32) -> Seen {
+            Seen::Blank
+        }
+    }
+
+    #[test]
+    fn a_write_claimed_but_never_issued_leaves_the_block_as_it_was() {
+        let v = Verifier::new(&workload());
+        // Block 4: the run stopped before its first write went out.
+        let g = v.claim_write(4).unwrap();
+        v.cancel_write(4, g);
+        // Block 6: written twice, the third write claimed and never issued.
+        for _ in 0..2 {
+            let g = v.claim_write(6).unwrap();
+            v.finish_write(6, g, true);
+        }
+        let g = v.claim_write(6).unwrap();
+        v.cancel_write(6, g);
+        assert_eq!((v.expected(4), v.expected(6)), (0, 2));
+        full_pass(&v, &mut BlankDrive, &|| false);
+        let report = v.report();
+        assert_eq!(report.blocks_written, 1, "{report:?}");
+        assert_eq!(report.full_pass_checks, 1, "{report:?}");
+        // Block 6 is blank: lost. Block 4 was never written: nothing to find there.
+        assert_eq!(report.findings.len(), 1, "{report:?}");
+        assert_eq!(report.findings[0].offset, v.offset_of(6));
+        assert_eq!(report.findings[0].expected_generation, 2);
+    }
+
+    #[test]
+    fn a_failed_first_write_may_leave_the_block_blank() {
+        let v = Verifier::new(&workload());
+        let g = v.claim_write(1).unwrap();
+        v.finish_write(1, g, false);
+        full_pass(&v, &mut BlankDrive, &|| false);
+        assert!(v.report().findings.is_empty(), "{:?}", v.report());
     }
 }

@@ -348,4 +348,27 @@ mod tests {
         assert!((e.bytes_left - 146e12).abs() < 1.0, "{}", e.bytes_left);
         assert!(endurance(&[(Path::new("soak"), &info)], None).is_none());
     }
+
+    /// A sustained phase cut short ends with a partial round of a few I/Os: that is not the
+    /// drive falling below the threshold, and no full round did.
+    #[test]
+    fn a_partial_last_round_does_not_reach_the_fade_threshold() {
+        use crate::stats::IntervalStats;
+        let span = |i: u64, t0: f64, t1: f64, iops: f64, before: u64| {
+            let ops = (iops * (t1 - t0)).round() as u64;
+            let mut stats = IntervalStats::new();
+            stats.write.record_n(ops, ops * 4096, 1000);
+            Sample::new(i, t0, t1, &stats, before)
+        };
+        let mut samples = Vec::new();
+        let mut written = 0;
+        for i in 0..10 {
+            let s = span(i, i as f64, i as f64 + 1.0, 5000.0, written);
+            written = s.bytes_written_total;
+            samples.push(s);
+        }
+        samples.push(span(10, 10.0, 10.05, 100.0, written));
+        let f = fade_of(&samples, std::time::Duration::from_secs(1), "sustained").unwrap();
+        assert_eq!(f.bytes_to_threshold, None);
+    }
 }
