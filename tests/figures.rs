@@ -323,7 +323,8 @@ fn the_table_check_finds_a_percentile_above_the_maximum() {
 fn run_json_numbers_no_run_can_hold_are_refused_not_panicked_on() {
     let tmp = tempfile::tempdir().unwrap();
     let good = sim_run(tmp.path(), "good");
-    let edits: [(&str, fn(&mut serde_json::Value)); 5] = [
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 5] = [
         ("summary.seconds", |v| v["summary"]["seconds"] = 1e30.into()),
         ("summary.seconds", |v| {
             v["summary"]["seconds"] = (-1.0).into()
