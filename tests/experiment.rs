@@ -1340,6 +1340,7 @@ fn op_sweep_interrupted_in_a_span_resumes_it() {
         assert_eq!(p["steady"], true, "{p}");
     }
     assert!(v["advice"]["line"].is_string(), "{v}");
+}
 
 /// An experiment killed while it was being created (its drive saved, its record not yet
 /// renamed into place) left a directory that `resume` did not take (no experiment.json) and a
