@@ -749,7 +749,13 @@ fn a_steady_state_report_has_the_convergence_chart_and_the_test_header() {
     );
     assert_eq!(
         row(&md, "Tool")[1],
-        format!("ssdfade {}", info["version"].as_str().unwrap())
+        format!(
+            "ssdfade {}{}",
+            info["version"].as_str().unwrap(),
+            info["build"]
+                .as_str()
+                .map_or_else(String::new, |b| format!(" (build {b})"))
+        )
     );
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(
