@@ -237,7 +237,7 @@ pub struct PlpListenArgs {
     /// refused.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..))]
     pub max_connections: u16,
-    /// Close a connection silent for this long.
+    /// Close a connection that sends no whole line for this long.
     #[arg(long, default_value = "2m", value_parser = parse_positive_duration)]
     pub idle_timeout: Duration,
 }

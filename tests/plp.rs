@@ -570,6 +570,55 @@ fn a_silent_connection_is_closed_after_the_idle_timeout() {
     assert_eq!(c.reply(), "");
 }
 
+/// A client that sends a byte now and then never goes silent; each line must still arrive
+/// whole within the idle timeout, or the connection is closed (else a few such clients hold
+/// every connection the listener may serve).
+#[test]
+fn a_line_sent_a_byte_at_a_time_is_cut_off_at_the_idle_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::spawn(ssdfade(dir.path()).args([
+        "plp",
+        "listen",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--idle-timeout",
+        "1s",
+    ]));
+    let mut c = Raw::connect(&listener.addr);
+    let mut trickle = c.writer.try_clone().unwrap();
+    let started = std::time::Instant::now();
+    let writer = std::thread::spawn(move || {
+        for b in "begin slowly 4 4096".bytes().cycle().take(40) {
+            if trickle.write_all(&[b]).is_err() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(250));
+        }
+    });
+    // The listener ends the connection (end of stream, or a reset once more bytes arrive)
+    // after about the 1 s timeout, not after the 10 s the client keeps trickling.
+    let mut line = String::new();
+    let read = c.reader.read_line(&mut line);
+    let closed_after = started.elapsed();
+    assert!(
+        matches!(read, Ok(0))
+            || read
+                .as_ref()
+                .is_err_and(|e| e.kind() != std::io::ErrorKind::TimedOut
+                    && e.kind() != std::io::ErrorKind::WouldBlock),
+        "{read:?} {line:?}"
+    );
+    assert!(
+        closed_after < std::time::Duration::from_secs(6),
+        "closed after {closed_after:?}"
+    );
+    writer.join().unwrap();
+    // Still serving.
+    Raw::connect(&listener.addr).begin("after", 4);
+}
+
 #[test]
 fn more_connections_than_descriptors_are_refused_and_the_listener_lives() {
     let dir = tempfile::tempdir().unwrap();

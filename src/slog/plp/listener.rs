@@ -152,6 +152,24 @@ struct Shared {
     begin: Mutex<()>,
 }
 
+/// A connection's reads, each line due whole by a deadline: a client that sends a byte now
+/// and then never goes quite silent, and would otherwise hold its connection for ever.
+struct LineDeadline {
+    stream: TcpStream,
+    deadline: Instant,
+}
+
+impl std::io::Read for LineDeadline {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        self.stream.read(buf)
+    }
+}
+
 /// One connection; counted in `open` until dropped.
 struct Connection {
     shared: Arc<Shared>,
@@ -172,13 +190,16 @@ impl Connection {
 
     fn talk(&self, stream: TcpStream, peer: SocketAddr) -> anyhow::Result<()> {
         let idle = self.shared.idle;
-        stream.set_read_timeout(Some(idle))?;
         stream.set_write_timeout(Some(idle))?;
         stream.set_nodelay(true)?;
         let mut out = BufWriter::new(stream.try_clone()?);
-        let mut reader = BufReader::new(stream);
+        let mut reader = BufReader::new(LineDeadline {
+            stream,
+            deadline: Instant::now(),
+        });
         let mut session: Option<Writing> = None;
         loop {
+            reader.get_mut().deadline = Instant::now() + idle;
             let line = match wire::read_line(&mut reader) {
                 Ok(Line::Text(t)) => t,
                 Ok(Line::End) => return Ok(()),
@@ -198,7 +219,10 @@ impl Connection {
                         std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
                     ) =>
                 {
-                    anyhow::bail!("silent for {} s: closed the connection", idle.as_secs());
+                    anyhow::bail!(
+                        "no whole line within {} s: closed the connection",
+                        idle.as_secs()
+                    );
                 }
                 Err(e) => anyhow::bail!("reading: {e}"),
             };
