@@ -96,6 +96,14 @@ fn check_verdict_numbers(record: &Value, run: &Path) {
     }
 }
 
+/// Held by every test here that makes a zram device or has ssdfade make one: the kernel gives
+/// a freed zram number to the next device made, so a test that checks its device is gone must
+/// not run beside one that makes another (it would see the new device under the old name).
+fn zram_numbers() -> std::sync::MutexGuard<'static, ()> {
+    static NUMBERS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    NUMBERS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn ram_and_enterprise_ssd_presets_are_suitable() {
     let dir = tempfile::tempdir().unwrap();
@@ -291,6 +299,7 @@ fn zram_device_is_suitable_and_its_cache_mode_is_reported() {
     if !root_or_skip("zram_device_is_suitable_and_its_cache_mode_is_reported") {
         return;
     }
+    let _one_at_a_time = zram_numbers();
     let zram = Zram::new(256 << 20);
     let dir = tempfile::tempdir().unwrap();
     let dev = zram.path.to_str().unwrap();
@@ -377,6 +386,7 @@ fn ram_baseline_is_shown_with_ratios_and_removed_afterwards() {
     if !root_or_skip("ram_baseline_is_shown_with_ratios_and_removed_afterwards") {
         return;
     }
+    let _one_at_a_time = zram_numbers();
     let dir = tempfile::tempdir().unwrap();
     let r = slog_json(
         dir.path(),
@@ -444,6 +454,7 @@ fn ram_baseline_is_removed_after_ctrl_c() {
     if !root_or_skip("ram_baseline_is_removed_after_ctrl_c") {
         return;
     }
+    let _one_at_a_time = zram_numbers();
     let dir = tempfile::tempdir().unwrap();
     let mut child = ssdfade(dir.path())
         .args([
@@ -765,6 +776,7 @@ fn zram_holds_a_zil_rate_within_one_percent() {
     if !root_or_skip("zram_holds_a_zil_rate_within_one_percent") {
         return;
     }
+    let _one_at_a_time = zram_numbers();
     let zram = Zram::new(256 << 20);
     let dev = zram.path.to_str().unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -973,6 +985,7 @@ fn a_ram_baseline_left_by_a_killed_slog_is_removed_by_the_next_command_and_no_ot
     if !root_or_skip(name) {
         return;
     }
+    let _one_at_a_time = zram_numbers();
     let theirs = Zram::new(64 << 20);
     let dir = tempfile::tempdir().unwrap();
     let mut child = ssdfade(dir.path())
