@@ -2,13 +2,16 @@
 //!
 //! The default, `random`, is incompressible and unique for every write, so a controller that
 //! compresses or deduplicates (SandForce did both) gains nothing from it. It costs one pass of
-//! stores over the buffer per write and no reads: 32 xorshift64 generators, seeded per write
-//! through SplitMix64 from the write's random key and unique stamp, each fill every 32nd word
-//! (the compiler keeps them in vector registers), and every 512-byte sector starts with a 16-byte
-//! stamp that is unique in the run. Reading nothing matters: on a busy host the I/O path's
-//! kernel work evicts any table of random bytes between two writes, and copying from one cost
-//! twice as much (docs/performance-cpu.md). `--refill` makes every write a fresh ChaCha stream
-//! instead (slower). `compressible:N` XORs its random part from a shared ChaCha-filled pool.
+//! stores over the buffer per write and no reads: every 16 bytes are two AES rounds of a counter
+//! made of the write's unique stamp and the 16 bytes' place in the write, under keys drawn from
+//! the run's seed ([`DataKeys`]). AES rounds with fixed keys are a bijection, so no 16 bytes
+//! repeat anywhere in a run, and the CPU's AES instructions (VAES: 64 bytes per instruction)
+//! make them cheaper than any generator in general-purpose vector code. Reading nothing
+//! matters: on a busy host the I/O path's kernel work evicts any table of random bytes between
+//! two writes, and copying from one cost twice as much (docs/performance-cpu.md). `--refill`
+//! makes every write a fresh ChaCha stream instead (slower), with a 16-byte stamp unique in the
+//! run at the start of every 512-byte sector. `compressible:N` XORs its random part from a
+//! shared ChaCha-filled pool and stamps its sectors the same way.
 //!
 //! Generation is split in two: [`PatternGen::next_content`] decides what a write contains (a small
 //! [`WriteContent`]) and [`PatternGen::render`] turns that into bytes. A simulated device only
@@ -132,6 +135,9 @@ pub struct PatternGen {
     stream: u64,
     counter: u64,
     history: Vec<WriteContent>,
+    keys: DataKeys,
+    /// The fastest way this CPU has to make the default pattern's bytes.
+    fill: Fill,
 }
 
 impl PatternGen {
@@ -152,6 +158,8 @@ impl PatternGen {
             stream,
             counter: 0,
             history,
+            keys: DataKeys::new(seed),
+            fill: fill_for_this_cpu(),
         }
     }
 
@@ -208,9 +216,7 @@ impl PatternGen {
                 ChaCha8Rng::seed_from_u64(content.key ^ content.stamp).fill_bytes(buf);
                 stamp_sectors(buf, content.stamp, SECTOR);
             }
-            Pattern::Random | Pattern::Dedupe(_) => {
-                fill_stamped(buf, content.key ^ mix64(content.stamp), content.stamp);
-            }
+            Pattern::Random | Pattern::Dedupe(_) => (self.fill)(buf, &self.keys, content.stamp),
             Pattern::Compressible(percent) => {
                 let random = (SECTOR * usize::from(100 - percent) / 100) & !7;
                 let start = content.pool_offset as usize;
@@ -231,31 +237,82 @@ impl PatternGen {
     }
 }
 
-/// Independent generators filling a buffer word by word in turn: enough of them that the
-/// vector units always have work while one generator's step (six dependent operations) runs.
-const LANES: usize = 32;
+/// Bytes one AES counter makes.
+const BLOCK: usize = 16;
 
-/// Fills `buf` (a multiple of 512 bytes) with the output of [`LANES`] xorshift64 generators
-/// seeded from `seed` ([`fill_lanes`]) and the sector stamps of `stamp` ([`stamp_sectors`]), in
-/// one pass of stores with the widest vector instructions this CPU has.
-///
-/// Non-temporal stores (past the cache) were tried here: with the `uring` engine they doubled
-/// the user CPU per I/O on zram (0.24 to 0.49 µs), so the stores go through the cache.
-fn fill_stamped(buf: &mut [u8], seed: u64, stamp: u64) {
-    debug_assert_eq!(buf.len() % SECTOR, 0);
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has the features the function is compiled for.
-            return unsafe { simd::fill_stamped_avx512(buf, seed, stamp) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: as above.
-            return unsafe { simd::fill_stamped_avx2(buf, seed, stamp) };
+/// The keys of a run's default write data: 16-byte block `j` of the write stamped `s` is two
+/// AES rounds (round keys `rounds`) of the counter (`s + base[0]`, `base[1] + j·step`), low
+/// word first. `step` is odd, so no two (stamp, block) pairs of a run share a counter, and two
+/// rounds under fixed keys are a bijection: no 16 bytes of a run's data repeat.
+#[derive(Clone, Copy)]
+struct DataKeys {
+    base: [u64; 2],
+    step: u64,
+    rounds: [[u8; BLOCK]; 2],
+}
+
+impl DataKeys {
+    fn new(seed: u64) -> DataKeys {
+        let word = |i: u64| mix64(seed ^ 0x6461_7461 ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let key = |i: u64| {
+            let mut k = [0u8; BLOCK];
+            k[..8].copy_from_slice(&word(i).to_le_bytes());
+            k[8..].copy_from_slice(&word(i + 1).to_le_bytes());
+            k
+        };
+        DataKeys {
+            base: [word(1), word(2)],
+            step: word(3) | 1,
+            rounds: [key(4), key(6)],
         }
     }
-    fill_lanes(buf, seed);
-    stamp_sectors(buf, stamp, SECTOR);
+
+    /// The counter of block `block` of the write stamped `stamp`: (low, high) word.
+    #[inline(always)]
+    fn counter(&self, stamp: u64, block: u64) -> (u64, u64) {
+        (
+            stamp.wrapping_add(self.base[0]),
+            self.base[1].wrapping_add(block.wrapping_mul(self.step)),
+        )
+    }
+}
+
+/// A way of making the default pattern's bytes (see [`DataKeys`]).
+type Fill = fn(&mut [u8], &DataKeys, u64);
+
+/// The widest AES instructions this CPU has, else the portable rounds of [`fill_soft`].
+fn fill_for_this_cpu() -> Fill {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("vaes")
+        {
+            // SAFETY: the CPU has the features the function is compiled for.
+            return |buf, keys, stamp| unsafe { simd::fill_vaes512(buf, keys, stamp) };
+        }
+        if std::arch::is_x86_feature_detected!("aes") {
+            // SAFETY: as above.
+            return |buf, keys, stamp| unsafe { simd::fill_aesni(buf, keys, stamp) };
+        }
+    }
+    fill_soft
+}
+
+/// The default pattern's bytes one 16-byte block at a time, with the `aes` crate's round
+/// (the reference the instruction-level versions are tested against).
+fn fill_soft(buf: &mut [u8], keys: &DataKeys, stamp: u64) {
+    debug_assert_eq!(buf.len() % SECTOR, 0);
+    let rounds = keys.rounds.map(aes::Block::from);
+    for (j, out) in buf.chunks_exact_mut(BLOCK).enumerate() {
+        let (lo, hi) = keys.counter(stamp, j as u64);
+        let mut block = aes::Block::default();
+        block[..8].copy_from_slice(&lo.to_le_bytes());
+        block[8..].copy_from_slice(&hi.to_le_bytes());
+        for key in &rounds {
+            aes::hazmat::cipher_round(&mut block, key);
+        }
+        out.copy_from_slice(&block);
+    }
 }
 
 /// The two stamp words of sector `i` of a write stamped `stamp` (see [`stamp_sectors`]).
@@ -263,32 +320,6 @@ fn fill_stamped(buf: &mut [u8], seed: u64, stamp: u64) {
 fn sector_stamp(stamp: u64, i: usize) -> (u64, u64) {
     let a = mix64(stamp.wrapping_mul(4096).wrapping_add(i as u64));
     (a, mix64(a ^ 0x5eed_5eed_5eed_5eed))
-}
-
-/// The first state of every lane of [`fill_lanes`].
-#[inline(always)]
-fn lane_seeds(seed: u64) -> [u64; LANES] {
-    let mut lanes = [0u64; LANES];
-    for (i, x) in lanes.iter_mut().enumerate() {
-        *x = mix64(seed.wrapping_add((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15))) | 1;
-    }
-    lanes
-}
-
-/// The generators of [`fill_random`]: lane `i` starts at the SplitMix64 output `i + 1` of
-/// `seed` (never 0) and steps xorshift64 (13, 7, 17), whose period is 2^64 − 1.
-#[inline(always)]
-fn fill_lanes(buf: &mut [u8], seed: u64) {
-    debug_assert_eq!(buf.len() % (LANES * 8), 0);
-    let mut lanes = lane_seeds(seed);
-    for block in buf.chunks_exact_mut(LANES * 8) {
-        for (x, word) in lanes.iter_mut().zip(block.chunks_exact_mut(8)) {
-            *x ^= *x << 13;
-            *x ^= *x >> 7;
-            *x ^= *x << 17;
-            word.copy_from_slice(&x.to_le_bytes());
-        }
-    }
 }
 
 /// `dst = src XOR key`, eight bytes at a time (vectorised by the compiler).
@@ -349,38 +380,42 @@ mod tests {
 
     #[test]
     fn every_way_of_writing_the_data_gives_the_same_bytes() {
-        // The vector code (each width this CPU has, aligned or not) against the plain
-        // generators and stamps it replaces.
-        type Fill = fn(&mut [u8], u64, u64);
-        let mut ways: Vec<(&str, Fill)> = vec![("dispatch", fill_stamped)];
+        // The AES instructions (each width this CPU has, aligned or not) against the `aes`
+        // crate's rounds.
+        let mut ways: Vec<(&str, Fill)> = vec![("dispatch", fill_for_this_cpu())];
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU has AVX-512F.
-                ways.push(("avx512", |b, s, t| unsafe {
-                    simd::fill_stamped_avx512(b, s, t)
-                }));
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("vaes")
+            {
+                // SAFETY: the CPU has AVX-512F and VAES.
+                ways.push(("vaes512", |b, k, s| unsafe { simd::fill_vaes512(b, k, s) }));
             }
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU has AVX2.
-                ways.push(("avx2", |b, s, t| unsafe {
-                    simd::fill_stamped_avx2(b, s, t)
-                }));
+            if std::arch::is_x86_feature_detected!("aes") {
+                // SAFETY: the CPU has AES-NI.
+                ways.push(("aesni", |b, k, s| unsafe { simd::fill_aesni(b, k, s) }));
             }
         }
         let mut backing = vec![0u8; 16384 + 64];
         for (len, at) in [(512, 0), (4096, 0), (16384, 0), (4096, 8), (4096, 64)] {
-            let (seed, stamp) = (mix64(len as u64 + at as u64), (3 << 40) | 77);
+            let keys = DataKeys::new(len as u64 + at as u64);
+            let stamp = (3 << 40) | 77;
             let mut expected = vec![0u8; len];
-            fill_lanes(&mut expected, seed);
-            stamp_sectors(&mut expected, stamp, SECTOR);
+            fill_soft(&mut expected, &keys, stamp);
             for (name, fill) in &ways {
                 let buf = &mut backing[at..at + len];
                 buf.fill(0);
-                fill(buf, seed, stamp);
+                fill(buf, &keys, stamp);
                 assert!(buf == expected.as_slice(), "{name}: {len} bytes at +{at}");
             }
         }
+    }
+
+    #[test]
+    fn no_sixteen_bytes_of_the_data_repeat() {
+        let data: Vec<u8> = sectors_of(Pattern::Random, 64, false).concat();
+        let blocks: HashSet<_> = data.chunks(BLOCK).collect();
+        assert_eq!(blocks.len(), data.len() / BLOCK);
     }
 
     #[test]

@@ -1,76 +1,49 @@
-//! The default pattern's write data in explicit vector code (AVX-512 and AVX2): the bytes of
-//! [`super::fill_lanes`] followed by [`super::stamp_sectors`], made in registers and stored
-//! once.
+//! The default pattern's write data in explicit AES instructions: the bytes of
+//! [`super::fill_soft`], two AES rounds of a counter per 16 bytes, four blocks at a time with
+//! VAES on AVX-512, one at a time with AES-NI.
 
 use std::arch::x86_64::*;
 
-use super::{lane_seeds, sector_stamp, LANES, SECTOR};
+use super::{DataKeys, BLOCK};
 
-/// 256-byte blocks of lane output in one sector: the stamp replaces the first block's first
-/// two words.
-const BLOCKS_PER_SECTOR: usize = SECTOR / (LANES * 8);
-
-/// One xorshift64 (13, 7, 17) step of every lane in `x`.
-#[inline(always)]
-unsafe fn step512(x: __m512i) -> __m512i {
-    let x = _mm512_xor_si512(x, _mm512_slli_epi64::<13>(x));
-    let x = _mm512_xor_si512(x, _mm512_srli_epi64::<7>(x));
-    _mm512_xor_si512(x, _mm512_slli_epi64::<17>(x))
-}
-
-#[inline(always)]
-unsafe fn step256(x: __m256i) -> __m256i {
-    let x = _mm256_xor_si256(x, _mm256_slli_epi64::<13>(x));
-    let x = _mm256_xor_si256(x, _mm256_srli_epi64::<7>(x));
-    _mm256_xor_si256(x, _mm256_slli_epi64::<17>(x))
-}
-
-/// AVX-512 version of [`super::fill_stamped`]. Safety: the CPU must have AVX-512F.
-#[target_feature(enable = "avx512f")]
-pub unsafe fn fill_stamped_avx512(buf: &mut [u8], seed: u64, stamp: u64) {
-    const V: usize = LANES / 8;
-    let seeds = lane_seeds(seed);
-    let mut lanes = [_mm512_setzero_si512(); V];
-    for (k, v) in lanes.iter_mut().enumerate() {
-        *v = _mm512_loadu_si512(seeds.as_ptr().add(8 * k).cast());
-    }
-    let blocks = buf.len() / (LANES * 8);
+/// VAES version of [`super::fill_random`]. Safety: the CPU must have AVX-512F and VAES.
+#[target_feature(enable = "avx512f,vaes")]
+pub unsafe fn fill_vaes512(buf: &mut [u8], keys: &DataKeys, stamp: u64) {
+    let [r0, r1] = keys
+        .rounds
+        .map(|k| _mm512_broadcast_i32x4(_mm_loadu_si128(k.as_ptr().cast())));
+    let (lo, hi) = keys.counter(stamp, 0);
+    let step = keys.step as i64;
+    let mut ctr = _mm512_set_epi64(
+        hi.wrapping_add(keys.step.wrapping_mul(3)) as i64,
+        lo as i64,
+        hi.wrapping_add(keys.step.wrapping_mul(2)) as i64,
+        lo as i64,
+        hi.wrapping_add(keys.step) as i64,
+        lo as i64,
+        hi as i64,
+        lo as i64,
+    );
+    let four = _mm512_set_epi64(step * 4, 0, step * 4, 0, step * 4, 0, step * 4, 0);
     let out = buf.as_mut_ptr().cast::<__m512i>();
-    for b in 0..blocks {
-        for (k, v) in lanes.iter_mut().enumerate() {
-            *v = step512(*v);
-            let mut word = *v;
-            if k == 0 && b % BLOCKS_PER_SECTOR == 0 {
-                let (sa, sb) = sector_stamp(stamp, b / BLOCKS_PER_SECTOR);
-                let s = _mm512_set_epi64(0, 0, 0, 0, 0, 0, sb as i64, sa as i64);
-                word = _mm512_mask_blend_epi64(0b11, word, s);
-            }
-            _mm512_storeu_si512(out.add(b * V + k), word);
-        }
+    for v in 0..buf.len() / (4 * BLOCK) {
+        let x = _mm512_aesenc_epi128(_mm512_aesenc_epi128(ctr, r0), r1);
+        _mm512_storeu_si512(out.add(v), x);
+        ctr = _mm512_add_epi64(ctr, four);
     }
 }
 
-/// AVX2 version of [`super::fill_stamped`]. Safety: the CPU must have AVX2.
-#[target_feature(enable = "avx2")]
-pub unsafe fn fill_stamped_avx2(buf: &mut [u8], seed: u64, stamp: u64) {
-    const V: usize = LANES / 4;
-    let seeds = lane_seeds(seed);
-    let mut lanes = [_mm256_setzero_si256(); V];
-    for (k, v) in lanes.iter_mut().enumerate() {
-        *v = _mm256_loadu_si256(seeds.as_ptr().add(4 * k).cast());
-    }
-    let blocks = buf.len() / (LANES * 8);
-    let out = buf.as_mut_ptr().cast::<__m256i>();
-    for b in 0..blocks {
-        for (k, v) in lanes.iter_mut().enumerate() {
-            *v = step256(*v);
-            let mut word = *v;
-            if k == 0 && b % BLOCKS_PER_SECTOR == 0 {
-                let (sa, sb) = sector_stamp(stamp, b / BLOCKS_PER_SECTOR);
-                let s = _mm256_set_epi64x(0, 0, sb as i64, sa as i64);
-                word = _mm256_blend_epi32::<0b1111>(word, s);
-            }
-            _mm256_storeu_si256(out.add(b * V + k), word);
-        }
+/// AES-NI version of [`super::fill_random`]. Safety: the CPU must have AES-NI.
+#[target_feature(enable = "aes,sse2")]
+pub unsafe fn fill_aesni(buf: &mut [u8], keys: &DataKeys, stamp: u64) {
+    let [r0, r1] = keys.rounds.map(|k| _mm_loadu_si128(k.as_ptr().cast()));
+    let (lo, hi) = keys.counter(stamp, 0);
+    let mut ctr = _mm_set_epi64x(hi as i64, lo as i64);
+    let one = _mm_set_epi64x(keys.step as i64, 0);
+    let out = buf.as_mut_ptr().cast::<__m128i>();
+    for b in 0..buf.len() / BLOCK {
+        let x = _mm_aesenc_si128(_mm_aesenc_si128(ctr, r0), r1);
+        _mm_storeu_si128(out.add(b), x);
+        ctr = _mm_add_epi64(ctr, one);
     }
 }
