@@ -7,7 +7,14 @@
 //! counting from the release would report a queue depth the run did not have. What completes
 //! before the start is warm-up: not counted, and given back to the `--bytes` budget.
 //!
-//! Workers never lock. Each I/O's completion time decides its interval: a worker that sees a
+//! Workers never lock, and never touch a latency histogram: each keeps its interval's
+//! latencies in a list that it ships with its counts (or on its own when full), and the driver
+//! records them into the interval's one histogram. A histogram per worker (229 KiB of counts
+//! per direction) missed the cache on almost every I/O at QD 32, where 32 of them span more
+//! than a core's cache; the driver recording a list at a time keeps one histogram's few hot
+//! lines in cache (docs/performance-cpu.md).
+//!
+//! Each I/O's completion time decides its interval: a worker that sees a
 //! completion past the next boundary ships its counts over a channel and continues with a
 //! recycled, already-allocated set, and one past the `--duration` stops issuing. The grid and
 //! the run's length therefore do not depend on when the driver's own thread gets a CPU, which at
@@ -23,11 +30,15 @@ use crossbeam::channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender}
 
 use super::stopwatch::StopWatch;
 use super::{Control, IntervalSink, RunEnd};
-use crate::stats::{ErrorEvent, IntervalStats, Pacing};
+use crate::stats::{ErrorEvent, IntervalStats, OpKind, Pacing};
 use crate::workload::{OnError, Rate, Workload};
 
 /// How often the driver looks at the interrupt flag while waiting.
 const POLL: Duration = Duration::from_millis(50);
+/// Latencies a worker keeps before it ships them mid-interval.
+const LATENCY_BATCH: usize = 4096;
+/// The low bit of a shipped latency: set for a write.
+const WRITE_BIT: u64 = 1;
 
 /// State every worker of a run reads.
 struct Shared {
@@ -82,7 +93,11 @@ struct Report {
     /// The worker has finished every interval before this one.
     next: u64,
     last: bool,
-    stats: IntervalStats,
+    /// The interval's counts; `None` for a list of latencies shipped because it was full.
+    stats: Option<IntervalStats>,
+    /// Latencies of I/Os of `epoch`, each `ns << 1 | WRITE_BIT` for a write: the histograms of
+    /// `stats` are empty.
+    latencies: Vec<u64>,
 }
 
 /// A worker's handle on the run: its private counts and the run's shared state.
@@ -98,9 +113,13 @@ pub struct WorkerStats {
     past_deadline: bool,
     last_completion: Option<Instant>,
     current: IntervalStats,
+    /// Latencies of the interval in progress (see [`Report::latencies`]).
+    latencies: Vec<u64>,
     shared: Arc<Shared>,
     reports: Sender<Report>,
     spares: Receiver<IntervalStats>,
+    /// Emptied latency lists back from the driver.
+    spare_lists: Receiver<Vec<u64>>,
 }
 
 impl WorkerStats {
@@ -147,17 +166,45 @@ impl WorkerStats {
         if let Some(left) = &self.shared.budget {
             left.fetch_add(warm_up as i64, Ordering::Relaxed);
         }
-        self.current.read.clear();
-        self.current.write.clear();
+        for dir in [&mut self.current.read, &mut self.current.write] {
+            (dir.ops, dir.bytes, dir.max_ns) = (0, 0, 0);
+        }
+        self.latencies.clear();
         self.current.pacing = Pacing::default();
         self.boundary = Some(start + self.shared.interval);
         self.deadline = self.shared.duration.map(|d| start + d);
     }
 
-    /// Counts of the interval in progress.
+    /// Counts one completed I/O of `bytes` and `latency_ns` (call after [`WorkerStats::tick`]).
     #[inline]
-    pub fn current(&mut self) -> &mut IntervalStats {
-        &mut self.current
+    pub fn record(&mut self, op: OpKind, bytes: u64, latency_ns: u64) {
+        let dir = self.current.dir_mut(op);
+        dir.ops += 1;
+        dir.bytes += bytes;
+        dir.max_ns = dir.max_ns.max(latency_ns);
+        let write = if op == OpKind::Write { WRITE_BIT } else { 0 };
+        self.latencies.push(latency_ns.max(1) << 1 | write);
+        // Warm-up keeps its whole list: it is dropped at the start, or all the run did.
+        if self.latencies.len() >= LATENCY_BATCH && self.counting {
+            self.ship_latencies();
+        }
+    }
+
+    /// Ships the latency list, full, ahead of the interval's counts.
+    #[cold]
+    fn ship_latencies(&mut self) {
+        let fresh = self
+            .spare_lists
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(LATENCY_BATCH));
+        let _ = self.reports.send(Report {
+            worker: self.id,
+            epoch: self.epoch,
+            next: self.epoch,
+            last: false,
+            stats: None,
+            latencies: std::mem::replace(&mut self.latencies, fresh),
+        });
     }
 
     /// Call after every completion, with its time and before recording it: ships the counts
@@ -185,26 +232,27 @@ impl WorkerStats {
         let interval = self.shared.interval.as_nanos();
         let index = ((completed - start).as_nanos() / interval) as u64;
         let next = index.min(self.shared.last_index);
-        self.ship(next, false);
+        self.ship(next);
         self.boundary = Some(start + self.shared.interval * (next as u32 + 1));
     }
 
     /// Sends the counts of the interval in progress; the worker continues in interval `next`.
-    fn ship(&mut self, next: u64, last: bool) {
-        let fresh = if last {
-            IntervalStats::default()
-        } else {
-            // A spare comes back from the driver each interval; only a driver more than an
-            // interval behind makes the worker allocate.
-            self.spares.try_recv().unwrap_or_default()
-        };
+    fn ship(&mut self, next: u64) {
+        // A spare comes back from the driver each interval; only a driver more than an
+        // interval behind makes the worker allocate.
+        let fresh = self.spares.try_recv().unwrap_or_default();
         let done = std::mem::replace(&mut self.current, fresh);
+        let list = self
+            .spare_lists
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(LATENCY_BATCH));
         let _ = self.reports.send(Report {
             worker: self.id,
             epoch: self.epoch,
             next,
-            last,
-            stats: done,
+            last: false,
+            stats: Some(done),
+            latencies: std::mem::replace(&mut self.latencies, list),
         });
         self.epoch = next;
     }
@@ -331,8 +379,14 @@ impl WorkerStats {
             let done = last.saturating_duration_since(start).as_nanos() as u64;
             self.shared.done_ns.fetch_max(done, Ordering::Relaxed);
         }
-        let epoch = self.epoch;
-        self.ship(epoch, true);
+        let _ = self.reports.send(Report {
+            worker: self.id,
+            epoch: self.epoch,
+            next: self.epoch,
+            last: true,
+            stats: Some(self.current),
+            latencies: self.latencies,
+        });
     }
 }
 
@@ -383,11 +437,14 @@ where
     });
     let (report_tx, report_rx) = unbounded::<Report>();
     let mut spare_txs = Vec::with_capacity(workers);
+    let mut list_txs = Vec::with_capacity(workers);
     let mut handles = Vec::with_capacity(workers);
     for id in 0..workers {
         let (spare_tx, spare_rx) = bounded::<IntervalStats>(2);
         spare_tx.send(IntervalStats::new()).expect("fresh channel");
         spare_txs.push(spare_tx);
+        let (list_tx, list_rx) = bounded::<Vec<u64>>(4);
+        list_txs.push(list_tx);
         handles.push(WorkerStats {
             id,
             begun: false,
@@ -398,9 +455,11 @@ where
             past_deadline: false,
             last_completion: None,
             current: IntervalStats::new(),
+            latencies: Vec::with_capacity(LATENCY_BATCH),
             shared: shared.clone(),
             reports: report_tx.clone(),
             spares: spare_rx,
+            spare_lists: list_rx,
         });
     }
     drop(report_tx);
@@ -457,6 +516,7 @@ where
             shared: &shared,
             reports: &report_rx,
             spares: &spare_txs,
+            spare_lists: &list_txs,
             live: vec![true; workers],
             finished_before: vec![0; workers],
             first: 0,
@@ -486,6 +546,7 @@ struct Sampler<'a> {
     shared: &'a Shared,
     reports: &'a Receiver<Report>,
     spares: &'a [Sender<IntervalStats>],
+    spare_lists: &'a [Sender<Vec<u64>>],
     live: Vec<bool>,
     /// Per worker: every interval before this one is complete.
     finished_before: Vec<u64>,
@@ -599,13 +660,38 @@ impl Sampler<'_> {
         while self.pending.len() <= slot {
             self.pending.push_back(IntervalStats::new());
         }
-        self.pending[slot].merge(&r.stats);
+        let into = &mut self.pending[slot];
+        for &l in &r.latencies {
+            let dir = if l & WRITE_BIT != 0 {
+                &mut into.write
+            } else {
+                &mut into.read
+            };
+            dir.latency_ns.saturating_record(l >> 1);
+        }
+        r.latencies.clear();
+        let _ = self.spare_lists[r.worker].try_send(r.latencies);
+        let Some(mut stats) = r.stats else {
+            return;
+        };
+        // The worker's histograms are empty (its latencies came as a list): add its counts
+        // here and zero them, so that merging and clearing skip the histograms.
+        for (dir, from) in [
+            (&mut into.read, &mut stats.read),
+            (&mut into.write, &mut stats.write),
+        ] {
+            dir.ops += from.ops;
+            dir.bytes += from.bytes;
+            dir.max_ns = dir.max_ns.max(from.max_ns);
+            (from.ops, from.bytes, from.max_ns) = (0, 0, 0);
+        }
+        into.merge(&stats);
         if r.last {
             self.live[r.worker] = false;
         } else {
             self.finished_before[r.worker] = r.next;
-            r.stats.clear();
-            let _ = self.spares[r.worker].try_send(r.stats);
+            stats.clear();
+            let _ = self.spares[r.worker].try_send(stats);
         }
     }
 }

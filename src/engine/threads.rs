@@ -88,7 +88,7 @@ fn worker(
         stats.tick(t1);
         if rc == bs as isize {
             let latency = stats.latency_ns(t0, t1);
-            stats.current().dir_mut(op).record(bs as u64, latency);
+            stats.record(op, bs as u64, latency);
             stats.paced(due, t0);
         } else {
             let (errno, message) = if rc < 0 {

@@ -287,7 +287,7 @@ impl Submitter {
                 }
                 if rc == self.bs as i32 {
                     let latency = stats.latency_ns(submitted, completed);
-                    stats.current().dir_mut(op).record(self.bs as u64, latency);
+                    stats.record(op, self.bs as u64, latency);
                     stats.paced(due, submitted);
                 } else {
                     let (errno, message) = if rc < 0 {
