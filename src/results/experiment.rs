@@ -249,13 +249,7 @@ impl ExperimentRecord {
                 path.display()
             ),
         };
-        let mut value: serde_json::Value = match serde_json::from_str(&text) {
-            Ok(v) => v,
-            Err(e) => bad_input!(
-                "{} is corrupt ({e}): it can be neither read nor resumed; start a new experiment",
-                path.display()
-            ),
-        };
+        let mut value = super::json::parse_value(&path, &text)?;
         let schema = value.get("schema_version").and_then(|v| v.as_u64());
         match schema {
             None => unversioned::upgrade(&mut value),

@@ -29,10 +29,7 @@ pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
             dir.display()
         ),
     };
-    let info: RunInfo = match serde_json::from_str(&text) {
-        Ok(info) => info,
-        Err(e) => bad_input!("{} is damaged: {e}", info_path.display()),
-    };
+    let info: RunInfo = super::json::parse(&info_path, &text)?;
     super::version::check(&info_path, info.schema_version, super::run::SCHEMA_VERSION)?;
     super::run::check(&info_path, &info)?;
     let samples = read_samples(dir)?;

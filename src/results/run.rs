@@ -154,8 +154,7 @@ pub fn read_info(dir: &Path) -> anyhow::Result<RunInfo> {
     let path = dir.join("run.json");
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let info: RunInfo =
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let info: RunInfo = super::json::parse(&path, &text)?;
     super::version::check(&path, info.schema_version, SCHEMA_VERSION)?;
     check(&path, &info)?;
     Ok(info)
