@@ -33,6 +33,12 @@ pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
     super::version::check(&info_path, info.schema_version, super::run::SCHEMA_VERSION)?;
     super::run::check(&info_path, &info)?;
     let samples = read_samples(dir)?;
+    if let (true, Some(why)) = (samples.is_empty(), info.failure()) {
+        bad_input!(
+            "{} holds no samples: the run failed before its first interval ({why})",
+            dir.display()
+        );
+    }
     if samples.is_empty() {
         bad_input!(
             "{} holds no samples: the run ended before its first interval, nothing to plot or report",
