@@ -296,6 +296,15 @@ impl ExperimentRecord {
                 PhaseKind::Idle(idle) => seconds(&format!("phase {name}: seconds"), idle.seconds)?,
                 PhaseKind::Erase(_) => {}
             }
+            if let Some(h) = &p.headline {
+                seconds(&format!("phase {name}: headline.seconds"), h.seconds)?;
+                for (what, v) in [("iops", h.iops), ("mb_per_s", h.mb_per_s)] {
+                    if v.is_some_and(|v| !v.is_finite() || v < 0.0) {
+                        return Err(format!("phase {name}: headline.{what} is not a rate"));
+                    }
+                }
+                super::valid::latencies(&[("headline.lat_us", h.lat_us)])?;
+            }
         }
         Ok(())
     }
