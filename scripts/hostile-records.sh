@@ -10,7 +10,8 @@
 # directory it was given. Prints each failure and a count; exits 1 when any failed.
 #
 #   scripts/hostile-records.sh [BINARY]      (default target/release/ssdfade)
-#   HOSTILE_KEEP=1 keeps the work folder.
+#   HOSTILE_KEEP=1 keeps the work folder; HOSTILE_ONLY=twin,state crafts only those fixtures'
+#   records (run, exp, open, grp, slog, erase, twin, state).
 set -euo pipefail
 BIN=$(realpath "${1:-target/release/ssdfade}")
 WORK=$(mktemp -d /tmp/ssdfade-hostile.XXXXXX)
@@ -39,6 +40,10 @@ make(["experiment", "vertex2", S, "--measure-duration", "3s", "--soak-duration",
 make(["soak", f"{S},seed=1", f"{S},seed=2", "--duration", "5s", "--interval", "1s", "--out", "grp"])
 make(["slog", S, "--sustain", "0", "--seed", "1", "--out", "slog"])
 make(["erase", f"{S},state={FX}/e.sim", "--destroy-data", f"{S},state={FX}/e.sim", "--out", "erase"])
+os.makedirs(os.path.join(FX, "twin"))
+make(["sim", "fit", "exp", "-o", "twin/twin.toml"])
+os.makedirs(os.path.join(FX, "state"))
+shutil.copy(os.path.join(FX, "d.sim"), os.path.join(FX, "state", "d.sim"))
 # A resumable experiment: its last phase not yet run.
 shutil.copytree(os.path.join(FX, "exp"), os.path.join(FX, "open"), symlinks=True)
 p = os.path.join(FX, "open", "experiment.json")
@@ -67,6 +72,10 @@ CASES = [
     ("grp", "group.json", lambda d: [["export", d], ["runs", d], ["resume", d], ["report", d]]),
     ("slog", "slog.json", lambda d: [["runs", "."], ["report", d],
                                      ["slog", S, "--sustain", "0", "--seed", "1", "--from", d, "--out", "s2"]]),
+    ("twin", "twin.toml", lambda d: [["measure", f"sim:@{d}/twin.toml,scale=64", "--duration", "2s", "--out", "m"],
+                                     ["soak", f"sim:@{d}/twin.toml,scale=64", "--duration", "5s", "--interval", "1s", "--out", "s"]]),
+    ("state", "d.sim", lambda d: [["measure", f"{S},state={d}/d.sim", "--duration", "2s", "--out", "m"],
+                                  ["verify", "--from", os.path.join(FX, "run"), f"{S},state={d}/d.sim"]]),
     ("erase", "erase.json", lambda d: [["runs", "."],
                                        ["slog", S, "--sustain", "0", "--seed", "1", "--from", d, "--out", "s2"]]),
 ]
@@ -143,6 +152,22 @@ def crafted_jsonl(text):
     yield "samples out of order", "".join(reversed(lines))
     yield "the same sample twice", lines[0] + lines[0] + "".join(lines[1:])
 
+def crafted_toml(text):
+    """Crafted copies of a twin file: each value replaced, plus damage of the whole file."""
+    yield "truncated at half", text[: len(text) // 2]
+    yield "empty", ""
+    yield "deep nesting", "a = " + "[" * 100000 + "]" * 100000 + "\n" + text
+    yield "a huge array", "periods = [" + ",".join(["1.0"] * 2_000_000) + "]\n"
+    lines = text.splitlines()
+    keyed = [i for i, l in enumerate(lines) if "=" in l and not l.lstrip().startswith("#")]
+    if keyed:
+        yield "duplicate key", lines[keyed[0]] + "\n" + text
+    for i in keyed:
+        key = lines[i].split("=", 1)[0].strip()
+        for m in ["-1", "1e30", "nan", "inf", "0", '"x"', "[]", "{}", "true",
+                  json.dumps("x" * 1_000_000), json.dumps("../../outside"), json.dumps(OUTSIDE)]:
+            yield f"{key} = {m[:40]}", "\n".join(lines[:i] + [f"{key} = {m}"] + lines[i + 1:]) + "\n"
+
 def crafted_binary(data):
     yield "empty", b""
     yield "truncated at half", data[: len(data) // 2]
@@ -158,10 +183,15 @@ def listing(root):
     return out
 
 failures, runs = [], 0
+ONLY = [f for f in os.environ.get("HOSTILE_ONLY", "").split(",") if f]
 for fixture, record, cmds in CASES:
+    if ONLY and fixture not in ONLY:
+        continue
     src = os.path.join(FX, fixture, record)
     raw = open(src, "rb").read()
-    if record.endswith(".jsonl"):
+    if record.endswith(".toml"):
+        crafted = ((w, t.encode()) for w, t in crafted_toml(raw.decode()))
+    elif record.endswith(".jsonl"):
         crafted = ((w, t.encode()) for w, t in crafted_jsonl(raw.decode()))
     elif record.endswith(".json"):
         crafted = ((w, t.encode()) for w, t in crafted_json(raw.decode()))

@@ -102,17 +102,30 @@ fn main() {
     std::process::exit(code);
 }
 
+/// The most characters of an error line kept from its start and from its end: a message that
+/// echoes a huge argument or value is cut in the middle (with "…"), keeping what went wrong and
+/// what to do.
+const SAY_HEAD: usize = 1200;
+const SAY_TAIL: usize = 600;
+
 /// One line on stderr: control characters the user typed (a newline in a file name) are shown
-/// escaped, so a message stays one line; a closed stderr is ignored (nowhere left to complain).
+/// escaped, so a message stays one line, and a line longer than `SAY_HEAD + SAY_TAIL`
+/// characters is cut in the middle; a closed stderr is ignored (nowhere left to complain).
 fn say(args: std::fmt::Arguments<'_>) {
     use std::io::Write;
-    let mut line = String::new();
+    let mut chars = Vec::new();
     for c in args.to_string().chars() {
         if c.is_control() {
-            line.extend(c.escape_default());
+            chars.extend(c.escape_default());
         } else {
-            line.push(c);
+            chars.push(c);
         }
     }
+    let line: String = if chars.len() > SAY_HEAD + SAY_TAIL {
+        let (head, tail) = (&chars[..SAY_HEAD], &chars[chars.len() - SAY_TAIL..]);
+        head.iter().chain(['…'].iter()).chain(tail).collect()
+    } else {
+        chars.into_iter().collect()
+    };
     let _ = writeln!(std::io::stderr(), "{line}");
 }

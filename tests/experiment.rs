@@ -352,6 +352,14 @@ fn resume_refuses_what_cannot_be_resumed() {
     assert!(refuse(&copy("future", &future), "schema").contains("schema version 99"));
     let other = pending.replace("SIM-vertex2-60g", "SIM-another-drive");
     assert!(refuse(&copy("other", &other), "other drive").contains("another drive"));
+    // A phase's headline time of 1e30 s once panicked resume in a Duration.
+    let mut edited: serde_json::Value = serde_json::from_str(&pending).unwrap();
+    edited["phases"][0]["headline"]["seconds"] = 1e30.into();
+    let why = refuse(&copy("1e30", &edited.to_string()), "1e30 s");
+    assert!(
+        why.contains("headline.seconds is 1000000000000000000000000000000"),
+        "{why}"
+    );
 }
 
 /// Two one-minute rounds cannot make the five a steady state needs: the soak gives up at its

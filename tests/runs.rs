@@ -414,3 +414,35 @@ fn offset_and_distribution_confine_writes_and_are_recorded() {
     let text = String::from_utf8_lossy(&report.stdout);
     assert!(text.contains("hotcold:80/20"), "{text}");
 }
+
+/// A run that fails (here its I/O buffers cannot be had under `ulimit -v`) says why in its
+/// record, and `runs` and `report` show that reason, not a bare "failed".
+#[test]
+fn a_failed_run_says_why_in_runs_and_report() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let bin = ssdfade(w).get_program().to_owned();
+    let out = std::process::Command::new("sh")
+        .current_dir(w)
+        .arg("-c")
+        .arg("ulimit -v 400000 && exec \"$0\" \"$@\"")
+        .arg(&bin)
+        .args([
+            "measure", "f.img", "--size", "256M", "--bs", "64M", "--qd", "8",
+        ])
+        .args(["--duration", "2s", "--out", "r"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let why = "out of memory allocating an I/O buffer";
+    let info = read_info(&w.join("r")).unwrap();
+    assert_eq!(info.status, Status::Failed);
+    assert!(info.failure().unwrap().contains(why), "{info:?}");
+    let runs = ssdfade(w).args(["runs", "."]).output().unwrap();
+    let runs = String::from_utf8_lossy(&runs.stdout);
+    assert!(runs.contains("failed") && runs.contains(why), "{runs}");
+    let report = ssdfade(w).args(["report", "r"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&report.stderr);
+    assert_eq!(report.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("failed before its first interval") && stderr.contains(why));
+}

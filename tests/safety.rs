@@ -737,3 +737,57 @@ fn op_sweep_refuses_bad_spans_and_a_missing_twin_before_writing() {
         "--on-twin no-such-twin.toml: cannot read the twin",
     );
 }
+
+/// A record edited to hold a megabyte string (here run.json's target path) is refused when it
+/// is read, in one short line naming the field, before a report or chart is made of it (a
+/// report once spent over a minute on it); an argument of 100,000 characters is echoed cut in
+/// the middle, not whole.
+#[test]
+fn a_megabyte_string_in_a_record_or_a_huge_argument_is_refused_in_one_short_line() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    run_ok(ssdfade(w).args([
+        "soak",
+        "sim:vertex2-60g,scale=16",
+        "--duration",
+        "10s",
+        "--interval",
+        "1s",
+        "--out",
+        "run",
+    ]));
+    let record = w.join("run/run.json");
+    let mut info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    info["target"]["path"] = "x".repeat(1 << 20).into();
+    std::fs::write(&record, info.to_string()).unwrap();
+    let listing = || {
+        let mut names: Vec<_> = std::fs::read_dir(w.join("run"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing();
+    for cmd in ["report", "plot"] {
+        refused(
+            w,
+            &record,
+            &[cmd, "run"],
+            "target.path holds a string of 1048576 bytes",
+        );
+    }
+    assert_eq!(
+        listing(),
+        before,
+        "a refused report or plot wrote into the run"
+    );
+    let huge = "y".repeat(100_000);
+    let out = ssdfade(w).args(["report", &huge]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}", &stderr[..200]);
+    assert_eq!(stderr.trim_end().lines().count(), 1);
+    assert!(stderr.chars().count() < 2000, "{} characters", stderr.len());
+    assert!(stderr.contains('…') && stderr.starts_with("ssdfade: "));
+}

@@ -124,18 +124,18 @@ pub fn drawn_intervals(samples: &[Sample], interval: Duration) -> &[Sample] {
     }
 }
 
-/// An interval in which the tool was stopped (SIGSTOP, a machine that did not schedule it) for
-/// at least half its length: its rates cover too little of it to stand for it, and a chart
-/// draws it as a gap, neither as a point nor as zero IOPS.
+/// The one rule for an interval that is the tool's, not the drive's: ssdfade itself was
+/// stopped during it (SIGSTOP, a suspended machine, a scheduler that did not run it), for any
+/// part of it. Its rates cover less than the interval, so no figure takes it (see
+/// [`is_full`]) and a chart draws it as a gap, neither as a point nor as zero IOPS.
 pub fn is_gap(s: &Sample) -> bool {
-    s.stopped_s
-        .is_some_and(|stopped| stopped >= 0.5 * (s.t_end_s - s.t_start_s))
+    s.stopped_s.is_some_and(|stopped| stopped > 0.0)
 }
 
-/// An interval that ran its whole length: not cut short at the end of a run, and not one in
-/// which the tool itself was stopped (its rates cover less than the interval).
+/// An interval that ran its whole length and is the drive's: not cut short at the end of a
+/// run, and not the tool's ([`is_gap`]).
 pub(super) fn is_full(s: &Sample, interval: Duration) -> bool {
-    s.t_end_s - s.t_start_s >= 0.99 * interval.as_secs_f64() && s.stopped_s.is_none()
+    s.t_end_s - s.t_start_s >= 0.99 * interval.as_secs_f64() && !is_gap(s)
 }
 
 /// The steady-state window of a run that reached steady state (SNIA PTS, see
@@ -264,6 +264,18 @@ mod tests {
 
     fn near(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol * b.abs()
+    }
+
+    #[test]
+    fn an_interval_the_tool_was_stopped_in_is_the_tools_for_figures_and_charts_alike() {
+        let interval = Duration::from_secs(1);
+        for stopped in [0.0, 0.05, 0.3, 0.5, 0.9, 1.0] {
+            let mut s = mixed(3, 1000, 100_000, 0, 0);
+            s.stopped_s = (stopped > 0.0).then_some(stopped);
+            // One rule: an interval is either a full one of the drive's or a gap of the tool's.
+            assert_ne!(is_full(&s, interval), is_gap(&s), "stopped {stopped} s");
+            assert_eq!(is_gap(&s), stopped > 0.0, "stopped {stopped} s");
+        }
     }
 
     #[test]

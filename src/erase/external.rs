@@ -121,12 +121,34 @@ fn signal_group(group: u32, signal: i32) {
 /// Reads a pipe to its end on a thread of its own (two pipes read in turn could deadlock).
 fn collect<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<String> {
     std::thread::spawn(move || {
+        // A quarter: replacement characters for invalid bytes can triple the size.
+        let keep = crate::results::MAX_STRING / 4;
         let mut bytes = Vec::new();
+        let mut cut = false;
         if let Some(mut pipe) = pipe {
-            let _ = pipe.read_to_end(&mut bytes);
+            let mut buf = [0u8; 8192];
+            while let Ok(n @ 1..) = pipe.read(&mut buf) {
+                bytes.extend_from_slice(&buf[..n]);
+                if bytes.len() > 2 * keep {
+                    bytes.drain(..bytes.len() - keep);
+                    cut = true;
+                }
+            }
         }
-        String::from_utf8_lossy(&bytes).into_owned()
+        tail(&bytes, keep, cut)
     })
+}
+
+/// The last `keep` bytes of a tool's output as text (within what a record holds, whatever
+/// the tool printed), marked with "…" when the start was dropped.
+fn tail(bytes: &[u8], keep: usize, cut: bool) -> String {
+    let from = bytes.len().saturating_sub(keep);
+    let text = String::from_utf8_lossy(&bytes[from..]);
+    if cut || from > 0 {
+        format!("…{text}")
+    } else {
+        text.into_owned()
+    }
 }
 
 #[cfg(test)]
@@ -171,6 +193,20 @@ mod tests {
         assert_eq!(r.stdout, "out x\n");
         assert_eq!(r.stderr, "err\n");
         assert_eq!(r.exit_status, Some(3));
+    }
+
+    #[test]
+    fn a_tool_that_prints_megabytes_is_kept_to_its_tail() {
+        let r = run(
+            "head -c 3000000 /dev/zero | tr '\\0' x; echo END; exit 1",
+            "x",
+        );
+        assert!(r.stdout.starts_with('…') && r.stdout.ends_with("xEND\n"));
+        assert!(
+            r.stdout.len() <= crate::results::MAX_STRING,
+            "{}",
+            r.stdout.len()
+        );
     }
 
     #[test]

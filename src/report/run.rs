@@ -437,7 +437,10 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     ));
     let status = match info.status {
         Status::Running => "running — the run did not finish (crashed or still going); the report covers the samples saved so far".to_string(),
-        other => other.to_string(),
+        other => match info.failure() {
+            Some(why) => format!("{other} ({why})"),
+            None => other.to_string(),
+        },
     };
     doc.paragraph(format!(
         "Run directory {} · started {} · ended {} · status {status} · {} samples",

@@ -81,8 +81,7 @@ impl EraseRecord {
         let path = dir.join(FILE);
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
-        let record: EraseRecord =
-            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        let record: EraseRecord = super::json::parse(&path, &text)?;
         super::version::check(&path, record.schema_version, SCHEMA_VERSION)?;
         Ok(record)
     }

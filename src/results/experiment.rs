@@ -249,13 +249,7 @@ impl ExperimentRecord {
                 path.display()
             ),
         };
-        let mut value: serde_json::Value = match serde_json::from_str(&text) {
-            Ok(v) => v,
-            Err(e) => bad_input!(
-                "{} is corrupt ({e}): it can be neither read nor resumed; start a new experiment",
-                path.display()
-            ),
-        };
+        let mut value = super::json::parse_value(&path, &text)?;
         let schema = value.get("schema_version").and_then(|v| v.as_u64());
         match schema {
             None => unversioned::upgrade(&mut value),
@@ -301,6 +295,15 @@ impl ExperimentRecord {
                 }
                 PhaseKind::Idle(idle) => seconds(&format!("phase {name}: seconds"), idle.seconds)?,
                 PhaseKind::Erase(_) => {}
+            }
+            if let Some(h) = &p.headline {
+                seconds(&format!("phase {name}: headline.seconds"), h.seconds)?;
+                for (what, v) in [("iops", h.iops), ("mb_per_s", h.mb_per_s)] {
+                    if v.is_some_and(|v| !v.is_finite() || v < 0.0) {
+                        return Err(format!("phase {name}: headline.{what} is not a rate"));
+                    }
+                }
+                super::valid::latencies(&[("headline.lat_us", h.lat_us)])?;
             }
         }
         Ok(())

@@ -60,8 +60,7 @@ impl GroupRecord {
         let path = dir.join("group.json");
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
-        let record: GroupRecord =
-            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        let record: GroupRecord = super::json::parse(&path, &text)?;
         super::version::check(&path, record.schema_version, SCHEMA_VERSION)?;
         for m in &record.members {
             super::names::check_own(dir, &path, "a member's run_dir", &m.run_dir)?;

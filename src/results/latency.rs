@@ -92,6 +92,7 @@ impl LatencyRecord {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => bad_input!("cannot read {}: {e}", path.display()),
         };
+        super::json::parse_value(&path, &text)?;
         let record: LatencyRecord = match serde_json::from_str(&text) {
             Ok(r) => r,
             Err(e) => bad_input!(

@@ -105,7 +105,10 @@ fn describe_run(dir: &Path) -> RunListing {
 
 fn describe_erase(dir: &Path) -> Option<RunListing> {
     let record = EraseRecord::load(dir).ok()?;
-    let (status, note) = record.outcome.shown(record.process.as_ref());
+    let (status, mut note) = record.outcome.shown(record.process.as_ref());
+    if record.outcome == super::Status::Failed {
+        note = note.or_else(|| record.error.clone());
+    }
     Some(RunListing {
         dir: dir.to_path_buf(),
         command: format!("erase {}", record.method),

@@ -106,8 +106,7 @@ impl VerifyReport {
         let path = dir.join(FILE);
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
-        let r: VerifyReport =
-            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        let r: VerifyReport = super::json::parse(&path, &text)?;
         let classified = r
             .intact
             .checked_add(r.newer_in_flight)

@@ -29,13 +29,16 @@ pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
             dir.display()
         ),
     };
-    let info: RunInfo = match serde_json::from_str(&text) {
-        Ok(info) => info,
-        Err(e) => bad_input!("{} is damaged: {e}", info_path.display()),
-    };
+    let info: RunInfo = super::json::parse(&info_path, &text)?;
     super::version::check(&info_path, info.schema_version, super::run::SCHEMA_VERSION)?;
     super::run::check(&info_path, &info)?;
     let samples = read_samples(dir)?;
+    if let (true, Some(why)) = (samples.is_empty(), info.failure()) {
+        bad_input!(
+            "{} holds no samples: the run failed before its first interval ({why})",
+            dir.display()
+        );
+    }
     if samples.is_empty() {
         bad_input!(
             "{} holds no samples: the run ended before its first interval, nothing to plot or report",

@@ -138,7 +138,19 @@ impl RunInfo {
     /// The status as a reader should show it: a run recorded as `running` whose process is
     /// gone is `crashed`, with the reason.
     pub fn effective_status(&self) -> (String, Option<String>) {
-        self.status.shown(self.process.as_ref())
+        match self.failure() {
+            Some(why) => (self.status.as_str().into(), Some(why.into())),
+            None => self.status.shown(self.process.as_ref()),
+        }
+    }
+
+    /// Why the run failed, when it did (the engine's error, buffers it could not get, bad
+    /// blocks found by verification).
+    pub fn failure(&self) -> Option<&str> {
+        match (&self.status, &self.end) {
+            (Status::Failed, Some(RunEnd::Failed(why))) => Some(why),
+            _ => None,
+        }
     }
 }
 
@@ -154,8 +166,7 @@ pub fn read_info(dir: &Path) -> anyhow::Result<RunInfo> {
     let path = dir.join("run.json");
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let info: RunInfo =
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let info: RunInfo = super::json::parse(&path, &text)?;
     super::version::check(&path, info.schema_version, SCHEMA_VERSION)?;
     check(&path, &info)?;
     Ok(info)

@@ -257,8 +257,7 @@ pub fn read_record(dir: &Path) -> anyhow::Result<SlogRecord> {
     let path = dir.join(FILE);
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let record: SlogRecord =
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let record: SlogRecord = super::json::parse(&path, &text)?;
     super::version::check(&path, record.schema_version, SCHEMA_VERSION)?;
     Ok(record)
 }

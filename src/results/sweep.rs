@@ -30,8 +30,7 @@ impl SweepTable {
         let path = dir.join(FILE);
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
-        let table: SweepTable =
-            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        let table: SweepTable = super::json::parse(&path, &text)?;
         super::version::check(&path, table.schema_version, SCHEMA_VERSION)?;
         Ok(table)
     }

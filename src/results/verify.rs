@@ -100,6 +100,15 @@ pub struct VerifyReport {
     pub counts: FindingCounts,
     /// The first [`MAX_LISTED`] findings, in the order found.
     pub findings: Vec<Finding>,
+    /// Writes in flight when the engine stopped (a ring that failed, an I/O error), whose
+    /// completion was never seen: each block may hold the new data or the old, and is checked
+    /// as holding either; absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unfinished_writes: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl VerifyReport {
@@ -111,10 +120,16 @@ impl VerifyReport {
     /// One line: what was checked and what was found.
     pub fn line(&self) -> String {
         let c = &self.counts;
-        let checked = format!(
+        let mut checked = format!(
             "{} blocks written, {} sampled checks, {} checked at the end",
             self.blocks_written, self.sampled_checks, self.full_pass_checks
         );
+        if self.unfinished_writes > 0 {
+            checked.push_str(&format!(
+                " ({} writes in flight when the run stopped, old or new data accepted)",
+                self.unfinished_writes
+            ));
+        }
         if self.clean() {
             format!("verify: {checked}: no bad block")
         } else {

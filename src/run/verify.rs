@@ -26,8 +26,12 @@ pub(super) fn finish(
     let Some(v) = verifier else {
         return Ok((end, None));
     };
+    let unfinished = v.settle_unfinished();
     save_map(dir, &v.generations())?;
-    let report = v.report();
+    let report = VerifyReport {
+        unfinished_writes: unfinished,
+        ..v.report()
+    };
     let end = match end {
         RunEnd::Completed | RunEnd::Interrupted if !report.clean() => RunEnd::Failed(format!(
             "data verification found {} bad blocks: see \"verify\" in run.json",
