@@ -50,7 +50,10 @@ json.dump(r, open(p, "w"), indent=2)
 PY
   esac
   # shellcheck disable=SC2086
-  "$bin" sim fit "run$n" -o "twin$n.toml" $fitopts >"fit$n.txt"
+  if ! "$bin" sim fit "run$n" -o "twin$n.toml" $fitopts >"fit$n.txt" 2>"fit$n.err"; then
+    echo "| $name | $alpha | refused | $speed | - | - | - | $(sed 's/.* is \([0-9.]* %\) off.*/\1/' "fit$n.err") (refused) |"
+    continue
+  fi
   python3 - "$name" "$alpha" "$speed" "twin$n.toml" <<'PY'
 import sys, tomllib
 name, alpha, speed, path = sys.argv[1:]

@@ -161,6 +161,10 @@ pub struct SlogArgs {
     /// (recovery time), a plp verify (power-loss check), an earlier slog run.
     #[arg(long, value_name = "DIR", action = clap::ArgAction::Append)]
     pub from: Vec<PathBuf>,
+    /// An op-sweep of this device, or of its twin (`experiment op-sweep --on-twin`): when the
+    /// device fades, the maintenance plan says what leaving part of it unpartitioned gives.
+    #[arg(long, value_name = "DIR")]
+    pub op_sweep: Option<PathBuf>,
     /// The pool's ZIL write rate: bytes per day for the endurance figure (e.g. 200GB/day), or
     /// 4 KiB sync writes per second (e.g. 2000/s): the sustained phase then issues at that
     /// rate (open loop) and the verdict judges latency, stalls and late writes at that load.

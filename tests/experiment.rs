@@ -1394,3 +1394,33 @@ fn an_experiment_killed_while_being_created_can_be_started_again() {
     );
     assert!(mixed.join("drive.sim").exists());
 }
+
+/// The op-sweep's phase table labels its IOPS as whole phases (fast preconditioning included,
+/// unlike the steady IOPS above it), and a purge before any span has run draws no note that
+/// there is nothing to chart yet.
+#[test]
+fn op_sweep_labels_whole_phase_iops_and_notes_no_missing_charts_mid_experiment() {
+    let work = tempfile::tempdir().unwrap();
+    let out = ssdfade(work.path())
+        .args(["experiment", "op-sweep", "sim:vertex2-60g,scale=64"])
+        .args(["--span", "100%,80%", "--seed", "5", "--out", "ops"])
+        .output()
+        .unwrap();
+    let (text, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("no phase with samples"), "{err}");
+    assert!(!err.contains("no charts"), "{err}");
+    let head = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("phase "))
+        .unwrap_or_else(|| panic!("no phase table in {text}"));
+    let label = text.lines().skip(head).find(|l| l.contains("(IOPS:"));
+    assert!(
+        label.is_some_and(|l| l.contains("each phase as a whole, fast preconditioning included")),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+}

@@ -70,3 +70,39 @@ fn a_missing_twin_file_is_bad_input() {
     assert!(err.contains("nowhere.toml"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// A twin that cannot come within 10 % per period of the run is refused with one line, and no
+/// file is written: a drive whose flash is not reported (as a real drive's is not), fitted on
+/// another preset's shape, was 65 % off and written anyway.
+#[test]
+fn a_twin_that_misses_the_run_by_more_than_ten_percent_is_refused_not_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    soak(dir, "sim:dc-ssd-400g,alpha=1.2,scale=64", "hidden");
+    let info = dir.join("hidden/run.json");
+    let mut run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&info).unwrap()).unwrap();
+    run["drive_before"]["flash_bytes"] = serde_json::Value::Null;
+    std::fs::write(&info, serde_json::to_string_pretty(&run).unwrap()).unwrap();
+    let out = ssdfade(dir)
+        .args([
+            "sim",
+            "fit",
+            "hidden",
+            "-o",
+            "twin.toml",
+            "--base",
+            "nvme-tlc-1t",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("% off the measured mean IOPS in one period"),
+        "{err}"
+    );
+    assert!(err.contains("no twin written"), "{err}");
+    assert!(!dir.join("twin.toml").exists());
+}

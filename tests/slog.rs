@@ -1031,3 +1031,124 @@ fn a_ram_baseline_left_by_a_killed_slog_is_removed_by_the_next_command_and_no_ot
     let out = ssdfade(dir.path()).args(["runs", "."]).output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("removed"));
 }
+
+/// `--op-sweep DIR`: a fading drive's maintenance plan says what the op-sweep of this drive, or
+/// of its twin, found leaving part of it unpartitioned gives, with the op-sweep's own figures
+/// and source, and slog.json records them. An op-sweep of another drive is refused with one
+/// line before anything is written.
+#[test]
+fn the_maintenance_plan_takes_what_an_op_sweep_of_this_drive_or_its_twin_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let drive = "sim:vertex2-60g,scale=64";
+    json_ok(ssdfade(dir.path()).args([
+        "soak",
+        drive,
+        "--duration",
+        "1h",
+        "--interval",
+        "60s",
+        "--align",
+        "512",
+        "--seed",
+        "910",
+        "--json",
+        "--out",
+        "soak",
+    ]));
+    // The same drive as a twin (its model and size; the twin file keeps the preset's shape).
+    std::fs::write(
+        dir.path().join("twin.toml"),
+        "base = \"vertex2-60g\"\nmodel = \"OCZ Vertex 2 60GB (simulated SF-1200)\"\ncapacity = 60000000000\nalpha = 1.145\nspeed = 1.0\noptions = \"scale=64\"\n",
+    )
+    .unwrap();
+    let sweep = |out: &str, target: &str, twin: bool| {
+        let mut cmd = ssdfade(dir.path());
+        cmd.args(["experiment", "op-sweep", target, "--span", "100%,80%"]);
+        cmd.args(["--seed", "3", "--json", "--out", out]);
+        if twin {
+            cmd.args(["--on-twin", "twin.toml"]);
+        }
+        json_ok(&mut cmd)
+    };
+    for (ops, twin) in [("ops", false), ("twin-ops", true)] {
+        let target = if twin { "/dev/no-such-drive" } else { drive };
+        let advice = sweep(ops, target, twin)["advice"].clone();
+        let r = slog_json(
+            dir.path(),
+            &[
+                drive,
+                "--sustain",
+                "0",
+                "--max-size",
+                "16k",
+                "--from",
+                "soak",
+                "--op-sweep",
+                ops,
+                "--out",
+                &format!("slog-{ops}"),
+            ],
+        );
+        assert_eq!(reason(&r, "fade")["rating"], "unsuitable");
+        let e = &r["evidence"]["over_provisioning"];
+        for key in ["from_iops", "to_iops", "from_p99_ms", "to_p99_ms"] {
+            assert_eq!(e[key], advice[key], "{key}: {e} against {advice}");
+        }
+        assert_eq!(e["source"], ops);
+        assert_eq!(e["twin"].is_string(), twin, "{e}");
+        let saved: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join(format!("slog-{ops}/slog.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(&saved["evidence"]["over_provisioning"], e);
+        let plan = r["verdict"]["plan"].as_str().unwrap();
+        let words = format!(
+            "with {:.0} % left unpartitioned this drive would hold about {:.0} IOPS of steady 4 KiB random writes instead of {:.0}",
+            advice["unpartitioned_pct"].as_f64().unwrap(),
+            advice["to_iops"].as_f64().unwrap(),
+            advice["from_iops"].as_f64().unwrap()
+        );
+        assert!(plan.contains(&words), "{plan}");
+        let source = if twin {
+            "(from its twin twin.toml, op-sweep twin-ops)"
+        } else {
+            "(measured by the op-sweep in ops)"
+        };
+        assert!(plan.ends_with(source), "{plan}");
+    }
+    // Another drive's op-sweep (and a twin's sweep given for another drive) is refused.
+    for (target, ops) in [
+        ("sim:dc-ssd-400g,scale=64", "ops"),
+        ("sim:nvme-tlc-1t", "twin-ops"),
+    ] {
+        let out = ssdfade(dir.path())
+            .args(["slog", target, "--sustain", "0", "--op-sweep", ops])
+            .args(["--out", "refused"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(&format!("--op-sweep {ops}: it was")), "{err}");
+        assert!(err.contains("not this drive"), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(!dir.path().join("refused").exists());
+    }
+    // A directory that is no op-sweep is refused too.
+    let out = ssdfade(dir.path())
+        .args([
+            "slog",
+            drive,
+            "--sustain",
+            "0",
+            "--op-sweep",
+            "soak",
+            "--out",
+            "refused",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("ssdfade: --op-sweep soak:"), "{err}");
+    assert!(!dir.path().join("refused").exists());
+}

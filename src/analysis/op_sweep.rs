@@ -115,6 +115,25 @@ impl OpSweepPoint {
     }
 }
 
+impl OpSweepPoint {
+    /// The point's row as every table shows it (the terminal, the report): span, share left
+    /// unpartitioned, OP, steady IOPS, mean, p99 and p99.9 ms, drive writes to steady; `-`
+    /// (or `not steady`) where there is no figure.
+    pub fn cells(&self) -> [String; 8] {
+        let ms = |x: Option<f64>| x.map_or("-".to_string(), |m| format!("{m:.3}"));
+        [
+            self.name.trim_start_matches("span").to_string(),
+            format!("{:.1} %", self.unpartitioned_pct),
+            self.op_pct.map_or("-".into(), |o| format!("{o:.1} %")),
+            self.iops.map_or("not steady".into(), |i| format!("{i:.0}")),
+            ms(self.avg_ms),
+            ms(self.p99_ms),
+            ms(self.p999_ms),
+            self.drive_writes.map_or("-".into(), |d| format!("{d:.2}")),
+        ]
+    }
+}
+
 /// The share of a drive of `capacity` bytes outside a span of `span` bytes, percent.
 pub fn unpartitioned_pct(span: u64, capacity: u64) -> f64 {
     if capacity == 0 {
@@ -258,6 +277,21 @@ mod tests {
             p999_ms: None,
             run_dir: None,
         }
+    }
+
+    #[test]
+    fn a_rows_cells_carry_its_figures_and_a_dash_where_there_is_none() {
+        let mut p = point(20.0, Some(1799.6), 6.5);
+        p.op_pct = Some(43.125);
+        p.drive_writes = Some(1.274);
+        assert_eq!(
+            p.cells(),
+            ["80pct", "20.0 %", "43.1 %", "1800", "3.250", "6.500", "-", "1.27"].map(String::from)
+        );
+        assert_eq!(
+            point(10.0, None, 0.0).cells()[3..],
+            ["not steady", "-", "-", "-", "-"].map(String::from)
+        );
     }
 
     #[test]

@@ -49,6 +49,7 @@ pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
         },
         baseline: args.baseline.as_deref().map(Baseline::parse).transpose()?,
         from: args.from.clone(),
+        op_sweep: args.op_sweep.clone(),
         zil_bytes_per_day,
         tbw: args.tbw,
         out: args.out.clone(),

@@ -187,18 +187,10 @@ pub fn summary_text(f: &OpSweepFigures) -> String {
         "  {:<10} {:>7} {:>7} {:>11} {:>8} {:>8} {:>9} {:>8}\n",
         "span", "unpart.", "OP", "steady IOPS", "avg ms", "p99 ms", "p99.9 ms", "DW"
     ));
-    let ms = |x: Option<f64>| x.map_or("-".to_string(), |m| format!("{m:.3}"));
     for p in &f.points {
+        let [span, unpart, op, iops, avg, p99, p999, dw] = p.cells();
         out.push_str(&format!(
-            "  {:<10} {:>7} {:>7} {:>11} {:>8} {:>8} {:>9} {:>8}\n",
-            p.name.trim_start_matches("span"),
-            format!("{:.1} %", p.unpartitioned_pct),
-            p.op_pct.map_or("-".into(), |o| format!("{o:.1} %")),
-            p.iops.map_or("not steady".into(), |i| format!("{i:.0}")),
-            ms(p.avg_ms),
-            ms(p.p99_ms),
-            ms(p.p999_ms),
-            p.drive_writes.map_or("-".into(), |d| format!("{d:.2}")),
+            "  {span:<10} {unpart:>7} {op:>7} {iops:>11} {avg:>8} {p99:>8} {p999:>9} {dw:>8}\n"
         ));
     }
     out.push_str(

@@ -80,6 +80,12 @@ pub fn render_text(summary: &ExperimentSummary, record: &ExperimentRecord) -> St
     // hir's and the presets' tables already give every phase.
     if record.name != ExperimentKind::Hir && !super::preset::is_preset(record.name.as_str()) {
         out.push_str(&phase_table(record));
+        if record.name == ExperimentKind::OpSweep {
+            // The spans' steady IOPS are the table above; these are whole phases.
+            out.push_str(
+                "  (IOPS: each phase as a whole, fast preconditioning included; steady IOPS\n   are the table above)\n",
+            );
+        }
     }
     out.push_str(&format!("  Experiment directory: {}\n", summary.dir));
     out

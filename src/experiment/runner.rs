@@ -464,8 +464,11 @@ fn run_phases(
             }
         };
         record.save(dir)?;
-        // The experiment's charts so far, so an unfinished 8 h experiment has them too.
-        crate::observe::finish::experiment(dir, false);
+        // The experiment's charts so far, so an unfinished 8 h experiment has them too (none
+        // before a phase with samples: a purge first is no reason for a note).
+        if crate::results::any_phase_has_samples(dir, &record) {
+            crate::observe::finish::experiment(dir, false);
+        }
         observer.phase_finished(i, &record.phases[i]);
         if end != RunEnd::Completed {
             return stop_early(dir, record, end, observer);

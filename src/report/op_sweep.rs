@@ -34,23 +34,7 @@ pub fn add(doc: &mut Document, exp: &Experiment) {
         Some(a) => format!("Advice: {}.", a.line),
         None => "Advice: none yet (it needs the least unpartitioned span and another one at steady state).".into(),
     });
-    let ms = |x: Option<f64>| x.map_or("-".to_string(), |m| format!("{m:.3}"));
-    let rows = f
-        .points
-        .iter()
-        .map(|p| {
-            vec![
-                p.name.trim_start_matches("span").to_string(),
-                format!("{:.1} %", p.unpartitioned_pct),
-                p.op_pct.map_or("-".into(), |o| format!("{o:.1} %")),
-                p.iops.map_or("not steady".into(), |i| format!("{i:.0}")),
-                ms(p.avg_ms),
-                ms(p.p99_ms),
-                ms(p.p999_ms),
-                p.drive_writes.map_or("-".into(), |d| format!("{d:.2}")),
-            ]
-        })
-        .collect();
+    let rows = f.points.iter().map(|p| p.cells().to_vec()).collect();
     doc.table(&HEAD, rows);
     doc.paragraph(format!(
         "Each span: purge, fast preconditioning, then random writes until SNIA's steady-state test passed; IOPS and latency of the steady window. The advice is the smallest unpartitioned share that gets at least {:.0} % of the largest gain in steady IOPS over the least unpartitioned span.",

@@ -35,6 +35,20 @@ pub fn is_experiment(dir: &Path) -> bool {
     dir.join(super::experiment::FILE).is_file()
 }
 
+/// True when some phase of the experiment in `dir` (its record `record`) has samples: until
+/// then there is nothing to plot or report.
+pub fn any_phase_has_samples(dir: &Path, record: &ExperimentRecord) -> bool {
+    record
+        .phases
+        .iter()
+        .any(|p| p.dir.as_ref().is_some_and(|d| has_samples(&dir.join(d))))
+}
+
+/// A phase directory holding a samples.jsonl that is not empty.
+fn has_samples(pdir: &Path) -> bool {
+    std::fs::metadata(pdir.join("samples.jsonl")).is_ok_and(|m| m.len() > 0)
+}
+
 /// Reads experiment.json and every phase that ran. A phase directory with a damaged sample
 /// line is bad input naming the line, as for a single run.
 pub fn load_experiment(dir: &Path) -> anyhow::Result<Experiment> {
@@ -42,9 +56,7 @@ pub fn load_experiment(dir: &Path) -> anyhow::Result<Experiment> {
     let mut phases = Vec::new();
     for phase in &record.phases {
         let pdir = phase.dir.as_ref().map(|d| dir.join(d));
-        let has_samples = pdir
-            .as_ref()
-            .is_some_and(|d| std::fs::metadata(d.join("samples.jsonl")).is_ok_and(|m| m.len() > 0));
+        let has_samples = pdir.as_deref().is_some_and(has_samples);
         let run = match &pdir {
             Some(d) if has_samples => Some(load_run(d)?),
             _ => None,

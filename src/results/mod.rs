@@ -43,7 +43,9 @@ pub use command::Command;
 pub use describe::{device_line, device_name, rate_text, target_shown, workload_line};
 pub use erase::{Done, EraseRecord, ToolRun};
 pub use experiment::{ExperimentKind, ExperimentRecord, Headline, Options, PhaseRecord};
-pub use experiment_dir::{is_experiment, load_experiment, Experiment, LoadedPhase};
+pub use experiment_dir::{
+    any_phase_has_samples, is_experiment, load_experiment, Experiment, LoadedPhase,
+};
 pub use group::{is_group, GroupRecord, MemberRecord};
 pub use json::MAX_STRING;
 pub use latency::LatencyRecord;

@@ -222,6 +222,30 @@ pub struct Evidence {
     /// does: such a log loses every acknowledged write when the power goes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub volatile: Option<String>,
+    /// What leaving part of the drive unpartitioned would give it (`--op-sweep`): the
+    /// op-sweep's advice, measured on this drive or predicted from its twin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over_provisioning: Option<OpSweepEvidence>,
+}
+
+/// An op-sweep's advice for this drive (`slog --op-sweep DIR`), as the maintenance plan uses it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct OpSweepEvidence {
+    /// The advised share left unpartitioned, percent, and the baseline's (normally 0).
+    pub unpartitioned_pct: f64,
+    pub from_unpartitioned_pct: f64,
+    /// Steady IOPS of random writes of `bs` bytes at the baseline and at the advised share.
+    pub from_iops: f64,
+    pub to_iops: f64,
+    /// p99 latency of the steady windows, ms.
+    pub from_p99_ms: f64,
+    pub to_p99_ms: f64,
+    pub bs: u64,
+    /// The twin file the figures were predicted from (`op-sweep --on-twin`), when they were;
+    /// else they were measured on the drive.
+    pub twin: Option<String>,
+    /// The op-sweep's experiment directory.
+    pub source: String,
 }
 
 /// One line of the verdict: what was judged, the figure, the threshold and the result

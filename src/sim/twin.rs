@@ -26,6 +26,9 @@ use crate::workload::Workload;
 
 /// Soaks the fit runs at most before the check.
 const ROUNDS: usize = 4;
+/// A twin further than this from the measured mean IOPS in one period (percent) is refused,
+/// not written.
+pub const FIT_LIMIT_PCT: f64 = 10.0;
 /// Steady rates closer than this (a fraction) need no change of α.
 const STEADY_SLACK: f64 = 0.02;
 
@@ -301,6 +304,16 @@ pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
         measured: (&want).into(),
         twin: (&got).into(),
     });
+    let worst = twin.fit.as_ref().map_or(0.0, |f| f.worst_period_pct);
+    if worst > FIT_LIMIT_PCT {
+        bad_input!(
+            "{}: the closest twin found (α {:.3}, speed × {:.3} on the {} preset) is {worst:.1} % off the measured mean IOPS in one period, more than the {FIT_LIMIT_PCT:.0} % a twin must meet: no twin written; fit a soak of a purged drive, or name the preset nearest its shape with --base",
+            m.from,
+            twin.alpha,
+            twin.speed,
+            twin.base
+        );
+    }
     Ok(twin)
 }
 

@@ -52,6 +52,9 @@ pub struct Request {
     pub baseline: Option<Baseline>,
     /// Run directories with more evidence (soak, erase, plp verify, earlier slog runs).
     pub from: Vec<PathBuf>,
+    /// An op-sweep of this drive or of its twin (`--op-sweep`): what the maintenance plan says
+    /// leaving part of it unpartitioned would give.
+    pub op_sweep: Option<PathBuf>,
     pub zil_bytes_per_day: f64,
     pub tbw: Option<u64>,
     pub out: Option<PathBuf>,
@@ -143,6 +146,7 @@ pub fn run(
 pub struct Prepared {
     req: Request,
     sources: evidence::Sources,
+    over_provisioning: Option<crate::results::slog::OpSweepEvidence>,
     earlier_baseline: Option<SlogRecord>,
     created: CreatedFiles,
     device: SyncOpened,
@@ -161,6 +165,13 @@ pub fn prepare(req: &Request) -> anyhow::Result<Prepared> {
     let mut created = CreatedFiles(Vec::new());
     let device = open(&req.target, req)?;
     created.0.extend(device.created.clone());
+    // An op-sweep of another drive is refused before anything is written (a RAM target made
+    // for the run is removed with `created`).
+    let over_provisioning = req
+        .op_sweep
+        .as_deref()
+        .map(|dir| evidence::op_sweep_for(dir, &device.identity))
+        .transpose()?;
     // A baseline device is opened (and refused) before anything is written.
     let baseline_target = match &req.baseline {
         Some(Baseline::Target(path)) => {
@@ -180,6 +191,7 @@ pub fn prepare(req: &Request) -> anyhow::Result<Prepared> {
     Ok(Prepared {
         req: req.clone(),
         sources,
+        over_provisioning,
         earlier_baseline,
         created,
         device,
@@ -219,6 +231,7 @@ fn execute(
     let Prepared {
         req,
         sources,
+        over_provisioning,
         earlier_baseline,
         mut created,
         device,
@@ -403,6 +416,7 @@ fn execute(
         req.tbw,
     );
     evidence.volatile = volatile;
+    evidence.over_provisioning = over_provisioning;
     let record = SlogRecord {
         schema_version: crate::results::slog::SCHEMA_VERSION,
         tool: "ssdfade".into(),

@@ -5,11 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use super::verdict::{
-    EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, LoadEvidence, PlpEvidence,
-    RecoveryEvidence, FADE_OK_PCT,
+    EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, LoadEvidence, OpSweepEvidence,
+    PlpEvidence, RecoveryEvidence, FADE_OK_PCT,
 };
+use crate::analysis::op_sweep::OpSweepFigures;
 use crate::analysis::Fade;
+use crate::drive::Identity;
 use crate::results::slog::{Measured, SyncMode, LOG_WRITE};
+use crate::results::ExperimentKind;
 use crate::results::{read_info, read_samples, EraseRecord, RunInfo, Status};
 use crate::stats::Sample;
 
@@ -50,6 +53,66 @@ impl Sources {
         }
         Ok(s)
     }
+}
+
+/// The model a twin's simulated drive reports after the drive's own.
+const TWIN_MODEL_TAIL: &str = " (simulated twin)";
+
+/// The advice of the op-sweep in `dir` (`--op-sweep`) for the drive `drive`: refused with one
+/// line when `dir` is no op-sweep, has no advice yet, or was measured on (or predicted from a
+/// twin of) another drive — model, size and, for a measured sweep, serial must match.
+pub fn op_sweep_for(dir: &Path, drive: &Identity) -> anyhow::Result<OpSweepEvidence> {
+    let shown = dir.display();
+    let exp = match crate::results::load_experiment(dir) {
+        Ok(exp) if exp.name == ExperimentKind::OpSweep => exp,
+        Ok(exp) => crate::bad_input!(
+            "--op-sweep {shown}: that is an experiment {}, not an op-sweep: give the directory `ssdfade experiment op-sweep` wrote",
+            exp.name
+        ),
+        Err(e) => crate::bad_input!(
+            "--op-sweep {shown}: {e:#}: give the directory `ssdfade experiment op-sweep` wrote"
+        ),
+    };
+    let f = OpSweepFigures::of(&exp);
+    let id = &exp.record.identity;
+    let twin = f.predicted_from_twin.is_some();
+    let model = id.model.as_deref().map(|m| {
+        if twin {
+            m.strip_suffix(TWIN_MODEL_TAIL).unwrap_or(m)
+        } else {
+            m
+        }
+    });
+    let same = model == drive.model.as_deref()
+        && id.size_bytes == Some(drive.size_bytes)
+        && (twin || id.serial == drive.serial);
+    if !same {
+        crate::bad_input!(
+            "--op-sweep {shown}: it {} {} ({}, serial {}), not this drive ({}, serial {}): give an op-sweep of this drive or of its twin",
+            if twin { "was predicted from a twin of" } else { "was measured on" },
+            model.unwrap_or("an unnamed drive"),
+            id.size_bytes.map_or("size unknown".into(), crate::units::format_bytes),
+            if twin { "-" } else { id.serial.as_deref().unwrap_or("?") },
+            drive.model.as_deref().unwrap_or("unnamed"),
+            drive.serial.as_deref().unwrap_or("?")
+        );
+    }
+    let Some(a) = f.advice else {
+        crate::bad_input!(
+            "--op-sweep {shown}: it has no advice yet (the least unpartitioned span and another one must reach steady state): finish it with `ssdfade resume {shown}`"
+        );
+    };
+    Ok(OpSweepEvidence {
+        unpartitioned_pct: a.unpartitioned_pct,
+        from_unpartitioned_pct: a.from_unpartitioned_pct,
+        from_iops: a.from_iops,
+        to_iops: a.to_iops,
+        from_p99_ms: a.from_p99_ms,
+        to_p99_ms: a.to_p99_ms,
+        bs: f.bs,
+        twin: f.predicted_from_twin,
+        source: shown.to_string(),
+    })
 }
 
 /// The slog run itself, when there is one.
@@ -135,6 +198,7 @@ pub fn collect(
         endurance: endurance(&infos, tbw),
         zil_bytes_per_day,
         volatile: None,
+        over_provisioning: None,
     }
 }
 

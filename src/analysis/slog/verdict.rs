@@ -4,8 +4,8 @@
 //! Where the figures come from (run directories) is [`super::evidence`]'s job.
 
 pub use crate::results::slog::{
-    EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, LoadEvidence, PlpEvidence, Rating,
-    Reason, RecoveryEvidence, Verdict, STALL_US,
+    EnduranceEvidence, Evidence, FadeEvidence, LatencyEvidence, LoadEvidence, OpSweepEvidence,
+    PlpEvidence, Rating, Reason, RecoveryEvidence, Verdict, STALL_US,
 };
 
 use crate::analysis::FadeRatio;
@@ -66,7 +66,11 @@ pub fn judge(e: &Evidence) -> Verdict {
                 .as_ref()
                 .map(|f| plan(f, e.recovery.as_ref(), e.zil_bytes_per_day))
         })
-        .flatten();
+        .flatten()
+        .map(|p| match &e.over_provisioning {
+            Some(o) => format!("{p}; {}", unpartitioned_words(o)),
+            None => p,
+        });
     Verdict {
         rating,
         reasons,
@@ -307,6 +311,27 @@ fn plan(f: &FadeEvidence, recovery: Option<&RecoveryEvidence>, per_day: f64) -> 
     }
 }
 
+/// What the op-sweep (`--op-sweep`) says leaving part of the drive unpartitioned would give,
+/// naming where the figures come from: "with 20 % left unpartitioned this drive would hold
+/// about N IOPS (from its twin FILE)".
+fn unpartitioned_words(o: &OpSweepEvidence) -> String {
+    let source = match &o.twin {
+        Some(twin) => format!("from its twin {twin}, op-sweep {}", o.source),
+        None => format!("measured by the op-sweep in {}", o.source),
+    };
+    let size = crate::units::format_bytes(o.bs).replace(".0 ", " ");
+    if o.unpartitioned_pct <= o.from_unpartitioned_pct {
+        return format!(
+            "leaving more of it unpartitioned would buy little: steady {size} random writes hold about {:.0} IOPS ({source})",
+            o.from_iops
+        );
+    }
+    format!(
+        "with {:.0} % left unpartitioned this drive would hold about {:.0} IOPS of steady {size} random writes instead of {:.0}, p99 {:.1} → {:.1} ms ({source})",
+        o.unpartitioned_pct, o.to_iops, o.from_iops, o.from_p99_ms, o.to_p99_ms
+    )
+}
+
 fn gb(bytes: f64) -> String {
     if bytes >= 1e12 {
         format!("{:.1} TB", bytes / 1e12)
@@ -333,6 +358,7 @@ mod tests {
             endurance: None,
             zil_bytes_per_day: 200e9,
             volatile: None,
+            over_provisioning: None,
         }
     }
 
@@ -406,6 +432,46 @@ mod tests {
             plan.starts_with(
                 "stripe the log over 4 devices; secure-erase each every 8 days (≈ 5 minutes each"
             ),
+            "{plan}"
+        );
+    }
+
+    #[test]
+    fn the_plan_says_what_an_op_sweep_of_the_drive_gives_and_only_when_it_fades() {
+        let mut e = evidence(120.0);
+        e.over_provisioning = Some(OpSweepEvidence {
+            unpartitioned_pct: 20.0,
+            from_unpartitioned_pct: 0.0,
+            from_iops: 910.0,
+            to_iops: 1800.4,
+            from_p99_ms: 12.0,
+            to_p99_ms: 6.5,
+            bs: 4096,
+            twin: Some("v2.toml".into()),
+            source: "ops".into(),
+        });
+        assert_eq!(
+            judge(&e).plan,
+            None,
+            "no fade: no plan, whatever the op-sweep says"
+        );
+        e.fade = Some(FadeEvidence {
+            start_iops: 4000.0,
+            end_iops: 1000.0,
+            seconds: 3600.0,
+            bytes_to_threshold: Some(400_000_000_000),
+            source: "soak".into(),
+        });
+        let plan = judge(&e).plan.unwrap();
+        assert!(
+            plan.ends_with("; with 20 % left unpartitioned this drive would hold about 1800 IOPS of steady 4 KiB random writes instead of 910, p99 12.0 → 6.5 ms (from its twin v2.toml, op-sweep ops)"),
+            "{plan}"
+        );
+        let o = e.over_provisioning.as_mut().unwrap();
+        (o.twin, o.unpartitioned_pct) = (None, 0.0);
+        let plan = judge(&e).plan.unwrap();
+        assert!(
+            plan.ends_with("; leaving more of it unpartitioned would buy little: steady 4 KiB random writes hold about 910 IOPS (measured by the op-sweep in ops)"),
             "{plan}"
         );
     }
