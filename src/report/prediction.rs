@@ -14,8 +14,12 @@ pub(super) fn summary(check: &PredictionCheck) -> String {
         Some((t, b)) => format!("SNIA pass predicted at {} ({})", secs(t), format_bytes(b)),
         None => "no SNIA pass predicted within the model's horizon".into(),
     };
+    let basis = match p.basis {
+        crate::results::Basis::Settled => String::new(),
+        b => format!(" {}", b.label()),
+    };
     format!(
-        "{:.0} IOPS ± {:.1} % ({:.0}–{:.0}); {pass}",
+        "{:.0} IOPS{basis} ± {:.1} % ({:.0}–{:.0}); {pass}",
         p.iops, p.half_width_pct, p.low, p.high
     )
 }
@@ -28,10 +32,17 @@ pub(super) fn paragraph(check: &PredictionCheck) -> String {
         .first_made_at_s
         .map(|t| format!("first made at {}, ", secs(t)))
         .unwrap_or_default();
+    let model = match p.rise_us_per_h {
+        Some(rise) => format!(
+            "a lifetime throttle: time per write rising {rise:.1} µs per hour of writing"
+        ),
+        None => format!(
+            "greedy-GC WA {:.2} at α {:.2}",
+            p.write_amplification, p.span_alpha
+        ),
+    };
     let mut out = format!(
-        "Steady state predicted (greedy-GC WA {:.2} at α {:.2}; {first}last at {}): {}.",
-        p.write_amplification,
-        p.span_alpha,
+        "Steady state predicted ({model}; {first}last at {}): {}.",
         secs(p.made_at_s),
         summary(check)
     );
@@ -55,6 +66,9 @@ pub(super) fn paragraph(check: &PredictionCheck) -> String {
             }
         }
         _ => out += " Measured: SNIA's test did not pass in this run.",
+    }
+    if let Some(end) = check.end_iops {
+        out += &judged("The plan's last minute", end);
     }
     if let Some(settled) = check.settled_iops {
         out += &judged("The last span-write's mean", settled);

@@ -53,6 +53,10 @@ impl Predictor {
                 span_alpha,
                 fast: w.precondition,
                 criteria,
+                plan_s: w.duration.map(|d| d.as_secs_f64()),
+                plan_bytes: w
+                    .bytes
+                    .map(|b| b + w.precondition.map_or(0, |f| f.bytes)),
             },
             round: 0,
             last: None,
@@ -111,6 +115,8 @@ mod tests {
                 span_alpha: 1.28,
                 fast: None,
                 criteria: Criteria::default(),
+                plan_s: None,
+                plan_bytes: None,
             },
             round: 0,
             last: None,
