@@ -32,7 +32,11 @@ fn the_seeds_throttled_curve_is_predicted_before_the_first_hour_and_every_interv
     assert!(status.status.success(), "{status:?}");
     let info = read_info(&dir).unwrap();
     let samples = read_samples(&dir).unwrap();
-    let flash = info.drive_before.as_ref().and_then(|d| d.flash_bytes).unwrap();
+    let flash = info
+        .drive_before
+        .as_ref()
+        .and_then(|d| d.flash_bytes)
+        .unwrap();
     let setting = Setting {
         span: info.workload.span,
         span_alpha: flash as f64 / info.workload.span as f64,
@@ -44,7 +48,10 @@ fn the_seeds_throttled_curve_is_predicted_before_the_first_hour_and_every_interv
     let curve = wa_curve(setting.span_alpha, false);
     // What the plan's end measured: the mean of its last minute.
     let end = samples.last().unwrap().t_end_s;
-    let last: Vec<_> = samples.iter().filter(|s| s.t_start_s >= end - 60.0).collect();
+    let last: Vec<_> = samples
+        .iter()
+        .filter(|s| s.t_start_s >= end - 60.0)
+        .collect();
     let measured = last.iter().map(|s| s.ops).sum::<u64>() as f64
         / last.iter().map(|s| s.t_end_s - s.t_start_s).sum::<f64>();
     let mut first = None;
@@ -75,5 +82,8 @@ fn the_seeds_throttled_curve_is_predicted_before_the_first_hour_and_every_interv
     // The run's own record holds the last one, of the plan's end.
     let p = info.prediction.expect("run.json's prediction");
     assert_eq!(p.basis, Basis::PlanEnd);
-    assert!(p.low <= measured && measured <= p.high, "{p:?} vs {measured}");
+    assert!(
+        p.low <= measured && measured <= p.high,
+        "{p:?} vs {measured}"
+    );
 }

@@ -228,7 +228,9 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
     let half_pct = 200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead;
     let iops = 1.0 / fit.y_inf;
     let b = fit.b;
-    let pass = snia_pass(samples, s, |_, bytes| b * curve.at(bytes / s.span.max(1) as f64));
+    let pass = snia_pass(samples, s, |_, bytes| {
+        b * curve.at(bytes / s.span.max(1) as f64)
+    });
     Some(Prediction {
         iops,
         low: iops / (1.0 + half_pct / 100.0),
@@ -441,7 +443,10 @@ mod tests {
         // Measured past the span and steady since: the pass measured is the answer, five
         // rounds after the span was written (not five rounds after the start).
         let samples = flat(150);
-        let (t, bytes) = snia_pass(&samples, &setting, |_, x| 1e-3 * curve.at(x / setting.span as f64)).expect("a pass");
+        let (t, bytes) = snia_pass(&samples, &setting, |_, x| {
+            1e-3 * curve.at(x / setting.span as f64)
+        })
+        .expect("a pass");
         assert!(
             bytes > setting.span && t >= 1000.0 + 300.0,
             "{t} s, {bytes} B"
@@ -451,7 +456,10 @@ mod tests {
             "predicted after the last sample although it passed: {t}"
         );
         // Half the span measured: the pass predicted comes after the span was written.
-        let (t, bytes) = snia_pass(&flat(50), &setting, |_, x| 1e-3 * curve.at(x / setting.span as f64)).expect("a pass");
+        let (t, bytes) = snia_pass(&flat(50), &setting, |_, x| {
+            1e-3 * curve.at(x / setting.span as f64)
+        })
+        .expect("a pass");
         assert!(bytes > setting.span && t >= 1300.0, "{t} s, {bytes} B");
     }
 

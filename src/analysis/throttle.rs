@@ -150,7 +150,9 @@ pub fn predict(
     let iops = 1.0 / mid;
     let low = 1.0 / ((slow + 2.0 * se) * (1.0 + FLOOR));
     let high = 1.0 / ((fast - 2.0 * se).max(fast * 0.1) * (1.0 - FLOOR));
-    let pass = snia_pass(samples, s, |t, _| at(MAX_ALLOWANCE / 2.0, (t - t_now).max(0.0)));
+    let pass = snia_pass(samples, s, |t, _| {
+        at(MAX_ALLOWANCE / 2.0, (t - t_now).max(0.0))
+    });
     Some(Prediction {
         iops,
         low,

@@ -3,6 +3,7 @@
 //! run measured (the figures of `analysis::prediction`).
 
 use crate::analysis::prediction::PredictionCheck;
+use crate::results::Basis;
 use crate::units::format_bytes;
 
 use super::run::secs;
@@ -15,7 +16,7 @@ pub(super) fn summary(check: &PredictionCheck) -> String {
         None => "no SNIA pass predicted within the model's horizon".into(),
     };
     let basis = match p.basis {
-        crate::results::Basis::Settled => String::new(),
+        Basis::Settled => String::new(),
         b => format!(" {}", b.label()),
     };
     format!(
@@ -33,9 +34,9 @@ pub(super) fn paragraph(check: &PredictionCheck) -> String {
         .map(|t| format!("first made at {}, ", secs(t)))
         .unwrap_or_default();
     let model = match p.rise_us_per_h {
-        Some(rise) => format!(
-            "a lifetime throttle: time per write rising {rise:.1} µs per hour of writing"
-        ),
+        Some(rise) => {
+            format!("a lifetime throttle: time per write rising {rise:.1} µs per hour of writing")
+        }
         None => format!(
             "greedy-GC WA {:.2} at α {:.2}",
             p.write_amplification, p.span_alpha
@@ -53,9 +54,16 @@ pub(super) fn paragraph(check: &PredictionCheck) -> String {
             if inside { "inside" } else { "OUTSIDE" }
         )
     };
+    // Each level is judged only against the prediction of that level: a throttled drive's
+    // IOPS at the plan's end is not its SNIA window's.
+    let plan_end = p.basis == Basis::PlanEnd;
     match (check.steady_iops, check.steady_at_s) {
         (Some(iops), Some(at)) => {
-            out += &judged("Measured: SNIA's steady window", iops);
+            if plan_end {
+                out += &format!(" Measured: SNIA's steady window {iops:.0} IOPS.");
+            } else {
+                out += &judged("Measured: SNIA's steady window", iops);
+            }
             if let Some(t) = p.steady_at_s {
                 out += &format!(
                     " SNIA's test passed at {} (predicted {}, {:+.0} %).",
@@ -70,7 +78,7 @@ pub(super) fn paragraph(check: &PredictionCheck) -> String {
     if let Some(end) = check.end_iops {
         out += &judged("The plan's last minute", end);
     }
-    if let Some(settled) = check.settled_iops {
+    if let Some(settled) = check.settled_iops.filter(|_| p.basis == Basis::Settled) {
         out += &judged("The last span-write's mean", settled);
     }
     out

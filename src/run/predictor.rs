@@ -54,9 +54,7 @@ impl Predictor {
                 fast: w.precondition,
                 criteria,
                 plan_s: w.duration.map(|d| d.as_secs_f64()),
-                plan_bytes: w
-                    .bytes
-                    .map(|b| b + w.precondition.map_or(0, |f| f.bytes)),
+                plan_bytes: w.bytes.map(|b| b + w.precondition.map_or(0, |f| f.bytes)),
             },
             round: 0,
             last: None,
