@@ -83,3 +83,43 @@ pub(super) fn paragraph(check: &PredictionCheck) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Prediction;
+
+    #[test]
+    fn a_plan_end_prediction_is_judged_by_the_plans_last_minute_only() {
+        let check = PredictionCheck {
+            prediction: Prediction {
+                iops: 950.0,
+                low: 920.0,
+                high: 980.0,
+                half_width_pct: 3.2,
+                write_amplification: 2.5,
+                span_alpha: 1.145,
+                steady_at_s: Some(10_620.0),
+                steady_at_bytes: Some(61_654_470_656),
+                made_at_s: 28_800.0,
+                made_at_bytes: 141_935_992_832,
+                first_made_at_s: Some(3480.0),
+                basis: Basis::PlanEnd,
+                rise_us_per_h: Some(47.7),
+            },
+            steady_iops: Some(1241.0),
+            steady_at_s: Some(10_620.0),
+            settled_iops: Some(1044.0),
+            end_iops: Some(950.0),
+        };
+        let text = paragraph(&check);
+        assert!(text.contains("950 IOPS at the plan's end"), "{text}");
+        assert!(text.contains("lifetime throttle"), "{text}");
+        assert!(
+            text.contains("The plan's last minute 950 IOPS: the prediction is +0.0 % off, inside"),
+            "{text}"
+        );
+        // The SNIA window and the last span-write are other levels: named, not judged.
+        assert!(!text.contains("OUTSIDE"), "{text}");
+    }
+}
