@@ -183,6 +183,7 @@ fn fade_chart_draws_the_prediction_dashed_from_where_it_was_made() {
             low: 2500.0,
             high: 3500.0,
             from_s: 3000.0,
+            basis: ssdfade::results::Basis::Settled,
         }),
         ..plain.clone()
     };

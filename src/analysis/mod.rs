@@ -17,6 +17,7 @@ pub mod run;
 pub mod slog;
 pub mod summary;
 pub mod sweep;
+pub mod throttle;
 pub mod twin;
 pub mod vertex2;
 pub mod wsat;

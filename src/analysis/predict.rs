@@ -10,7 +10,7 @@
 //! shrinks as the measured WA approaches WA∞. SNIA's pass is predicted by feeding the measured
 //! samples, then the fitted curve run forward, to the run's own steady-state tracker.
 
-use crate::results::Prediction;
+use crate::results::{Basis, Prediction};
 use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::stats::Sample;
 use crate::workload::precondition::{Fast, Plan};
@@ -206,11 +206,17 @@ pub struct Setting {
     pub fast: Option<Fast>,
     /// SNIA round length and criteria.
     pub criteria: Criteria,
+    /// The run's plan: its duration (seconds) or byte budget (bytes written in all), if any.
+    pub plan_s: Option<f64>,
+    pub plan_bytes: Option<u64>,
 }
 
 /// The prediction from `samples` (a soak of random writes, in order), or `None` before the
 /// first cliff has been passed far enough to fit.
 pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Prediction> {
+    if let Some(p) = super::throttle::predict(samples, curve, s) {
+        return Some(p);
+    }
     let last = samples.last()?;
     let bins = bins(samples, curve, s)?;
     if !follows_wa(&bins, before_cliff(samples, curve, s)) {
@@ -221,7 +227,10 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
     let ahead = ((wa_inf - fit.wa_now) / wa_inf).abs();
     let half_pct = 200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead;
     let iops = 1.0 / fit.y_inf;
-    let pass = snia_pass(samples, curve, s, fit.b);
+    let b = fit.b;
+    let pass = snia_pass(samples, s, |_, bytes| {
+        b * curve.at(bytes / s.span.max(1) as f64)
+    });
     Some(Prediction {
         iops,
         low: iops / (1.0 + half_pct / 100.0),
@@ -234,6 +243,8 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
         made_at_s: last.t_end_s,
         made_at_bytes: last.bytes_written_total,
         first_made_at_s: None,
+        basis: Basis::Settled,
+        rise_us_per_h: None,
     })
 }
 
@@ -339,10 +350,14 @@ fn fit(bins: &[(f64, f64)], wa_inf: f64) -> Option<Fit> {
 
 /// When SNIA's test passes under the rule the run applies (`run::` no round before the span
 /// was written once, nor before the fast plan is done): the measured samples go through the
-/// same tracker, then the fitted curve runs on from the last sample in tenths of a round,
-/// until a window passes (at most `MODEL_FILLS` span-writes ahead). A pass already measured
-/// is the answer.
-fn snia_pass(samples: &[Sample], curve: &WaCurve, s: &Setting, b: f64) -> Option<Pass> {
+/// same tracker, then the predicted time per write `y(seconds, bytes)` runs on from the last
+/// sample in tenths of a round, until a window passes (at most `MODEL_FILLS` span-writes
+/// ahead). A pass already measured is the answer.
+pub(super) fn snia_pass(
+    samples: &[Sample],
+    s: &Setting,
+    y: impl Fn(f64, f64) -> f64,
+) -> Option<Pass> {
     let last = samples.last()?;
     let span = s.span.max(1) as f64;
     let after = s.fast.map_or(0, |f| f.bytes).max(s.span);
@@ -366,7 +381,7 @@ fn snia_pass(samples: &[Sample], curve: &WaCurve, s: &Setting, b: f64) -> Option
     let (mut t, mut bytes) = (last.t_end_s, last.bytes_written_total as f64);
     let limit = bytes + MODEL_FILLS * span;
     while bytes < limit {
-        let ops = (dt / (b * curve.at(bytes / span)).max(1e-12)).round();
+        let ops = (dt / y(t, bytes).max(1e-12)).round();
         let next = bytes + ops * bytes_per_op;
         if tracker.push_interval(t..t + dt, ops as u64, bytes as u64, next as u64) {
             return passed(&tracker);
@@ -377,7 +392,7 @@ fn snia_pass(samples: &[Sample], curve: &WaCurve, s: &Setting, b: f64) -> Option
 }
 
 /// When SNIA's test passes: seconds and bytes since the run started.
-type Pass = (f64, u64);
+pub(super) type Pass = (f64, u64);
 
 #[cfg(test)]
 mod tests {
@@ -421,12 +436,17 @@ mod tests {
             span_alpha: 1.28,
             fast: None,
             criteria: Criteria::default(),
+            plan_s: None,
+            plan_bytes: None,
         };
         let curve = wa_curve(1.28, false);
         // Measured past the span and steady since: the pass measured is the answer, five
         // rounds after the span was written (not five rounds after the start).
         let samples = flat(150);
-        let (t, bytes) = snia_pass(&samples, &curve, &setting, 1e-3).expect("a pass");
+        let (t, bytes) = snia_pass(&samples, &setting, |_, x| {
+            1e-3 * curve.at(x / setting.span as f64)
+        })
+        .expect("a pass");
         assert!(
             bytes > setting.span && t >= 1000.0 + 300.0,
             "{t} s, {bytes} B"
@@ -436,7 +456,10 @@ mod tests {
             "predicted after the last sample although it passed: {t}"
         );
         // Half the span measured: the pass predicted comes after the span was written.
-        let (t, bytes) = snia_pass(&flat(50), &curve, &setting, 1e-3).expect("a pass");
+        let (t, bytes) = snia_pass(&flat(50), &setting, |_, x| {
+            1e-3 * curve.at(x / setting.span as f64)
+        })
+        .expect("a pass");
         assert!(bytes > setting.span && t >= 1300.0, "{t} s, {bytes} B");
     }
 
@@ -451,6 +474,8 @@ mod tests {
             span_alpha: 1.28,
             fast: None,
             criteria: Criteria::default(),
+            plan_s: None,
+            plan_bytes: None,
         };
         let curve = wa_curve(1.28, false);
         assert!(curve.at(2.45) > 1.3, "the model rose: {}", curve.at(2.45));

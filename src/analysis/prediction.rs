@@ -3,7 +3,10 @@
 //! its span twice, the mean over its last span-write (the settled level). The report prints
 //! these figures; the chart draws the prediction.
 
-use crate::results::{Prediction, Run};
+use crate::results::{Basis, Prediction, Run};
+
+/// The run's end a plan-end prediction is judged against: its last SNIA round, seconds.
+const END_S: f64 = 60.0;
 
 /// The prediction of a run and the measured figures it is judged against.
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +17,9 @@ pub struct PredictionCheck {
     pub steady_at_s: Option<f64>,
     /// Mean IOPS over the last span-write, when the run wrote its span at least twice.
     pub settled_iops: Option<f64>,
+    /// Mean IOPS over the run's last minute (one SNIA round), when the prediction is of the
+    /// plan's end and the run completed its plan.
+    pub end_iops: Option<f64>,
 }
 
 impl PredictionCheck {
@@ -35,7 +41,19 @@ impl PredictionCheck {
                 (secs > 0.0).then(|| ops as f64 / secs)
             })
             .flatten();
+        let end = run.samples.last().map_or(0.0, |s| s.t_end_s);
+        let end_iops = (prediction.basis == Basis::PlanEnd
+            && run.info.status == crate::results::Status::Completed)
+            .then(|| {
+                let last = run.samples.iter().filter(|s| s.t_start_s >= end - END_S);
+                let (ops, secs) = last.fold((0, 0.0), |(o, t), s| {
+                    (o + s.ops, t + s.t_end_s - s.t_start_s)
+                });
+                (secs > 0.0).then(|| ops as f64 / secs)
+            })
+            .flatten();
         Some(PredictionCheck {
+            end_iops,
             prediction,
             steady_iops: steady.and_then(|s| s.iops),
             steady_at_s: steady.and_then(|s| s.at_s),
@@ -73,10 +91,13 @@ mod tests {
                 made_at_s: 0.0,
                 made_at_bytes: 0,
                 first_made_at_s: None,
+                basis: Basis::Settled,
+                rise_us_per_h: None,
             },
             steady_iops: None,
             steady_at_s: None,
             settled_iops: None,
+            end_iops: None,
         };
         let (err, inside) = check.against(800.0);
         assert!((err - 25.0).abs() < 1e-9 && !inside);

@@ -108,7 +108,12 @@ impl RunObserver for ProgressBarObserver {
     }
 
     fn predicted(&mut self, p: &crate::results::Prediction) {
-        self.predicted = Some(format!("steady ~{:.0} ±{:.0}%", p.iops, p.half_width_pct));
+        self.predicted = Some(format!(
+            "{} ~{:.0} ±{:.0}%",
+            p.basis.label(),
+            p.iops,
+            p.half_width_pct
+        ));
     }
 
     fn finished(&mut self, end: &RunEnd) {

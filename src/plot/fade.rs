@@ -64,6 +64,8 @@ pub struct Predicted {
     pub low: f64,
     pub high: f64,
     pub from_s: f64,
+    /// Which level it is (settled, at the plan's end, at SNIA's pass).
+    pub basis: crate::results::Basis,
 }
 
 /// Everything the fade chart shows.
@@ -242,7 +244,11 @@ impl FadeChart {
             .filter(|p| p.from_s < end)
             .map(|p| Forecast {
                 label: format!(
-                    "predicted {} ({}–{})",
+                    "predicted {}{} ({}–{})",
+                    match p.basis {
+                        crate::results::Basis::Settled => String::new(),
+                        b => format!("{} ", b.label()),
+                    },
                     style::iops_text(p.iops),
                     style::iops_text(p.low),
                     style::iops_text(p.high)

@@ -95,6 +95,7 @@ pub fn fade_chart(run: &Run) -> FadeChart {
             low: p.low,
             high: p.high,
             from_s: p.first_made_at_s.unwrap_or(p.made_at_s),
+            basis: p.basis,
         }),
     }
 }

@@ -3,6 +3,7 @@
 //! run measured (the figures of `analysis::prediction`).
 
 use crate::analysis::prediction::PredictionCheck;
+use crate::results::Basis;
 use crate::units::format_bytes;
 
 use super::run::secs;
@@ -14,8 +15,12 @@ pub(super) fn summary(check: &PredictionCheck) -> String {
         Some((t, b)) => format!("SNIA pass predicted at {} ({})", secs(t), format_bytes(b)),
         None => "no SNIA pass predicted within the model's horizon".into(),
     };
+    let basis = match p.basis {
+        Basis::Settled => String::new(),
+        b => format!(" {}", b.label()),
+    };
     format!(
-        "{:.0} IOPS ± {:.1} % ({:.0}–{:.0}); {pass}",
+        "{:.0} IOPS{basis} ± {:.1} % ({:.0}–{:.0}); {pass}",
         p.iops, p.half_width_pct, p.low, p.high
     )
 }
@@ -28,10 +33,17 @@ pub(super) fn paragraph(check: &PredictionCheck) -> String {
         .first_made_at_s
         .map(|t| format!("first made at {}, ", secs(t)))
         .unwrap_or_default();
+    let model = match p.rise_us_per_h {
+        Some(rise) => {
+            format!("a lifetime throttle: time per write rising {rise:.1} µs per hour of writing")
+        }
+        None => format!(
+            "greedy-GC WA {:.2} at α {:.2}",
+            p.write_amplification, p.span_alpha
+        ),
+    };
     let mut out = format!(
-        "Steady state predicted (greedy-GC WA {:.2} at α {:.2}; {first}last at {}): {}.",
-        p.write_amplification,
-        p.span_alpha,
+        "Steady state predicted ({model}; {first}last at {}): {}.",
         secs(p.made_at_s),
         summary(check)
     );
@@ -42,9 +54,16 @@ pub(super) fn paragraph(check: &PredictionCheck) -> String {
             if inside { "inside" } else { "OUTSIDE" }
         )
     };
+    // Each level is judged only against the prediction of that level: a throttled drive's
+    // IOPS at the plan's end is not its SNIA window's.
+    let plan_end = p.basis == Basis::PlanEnd;
     match (check.steady_iops, check.steady_at_s) {
         (Some(iops), Some(at)) => {
-            out += &judged("Measured: SNIA's steady window", iops);
+            if plan_end {
+                out += &format!(" Measured: SNIA's steady window {iops:.0} IOPS.");
+            } else {
+                out += &judged("Measured: SNIA's steady window", iops);
+            }
             if let Some(t) = p.steady_at_s {
                 out += &format!(
                     " SNIA's test passed at {} (predicted {}, {:+.0} %).",
@@ -56,8 +75,51 @@ pub(super) fn paragraph(check: &PredictionCheck) -> String {
         }
         _ => out += " Measured: SNIA's test did not pass in this run.",
     }
-    if let Some(settled) = check.settled_iops {
+    if let Some(end) = check.end_iops {
+        out += &judged("The plan's last minute", end);
+    }
+    if let Some(settled) = check.settled_iops.filter(|_| p.basis == Basis::Settled) {
         out += &judged("The last span-write's mean", settled);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Prediction;
+
+    #[test]
+    fn a_plan_end_prediction_is_judged_by_the_plans_last_minute_only() {
+        let check = PredictionCheck {
+            prediction: Prediction {
+                iops: 950.0,
+                low: 920.0,
+                high: 980.0,
+                half_width_pct: 3.2,
+                write_amplification: 2.5,
+                span_alpha: 1.145,
+                steady_at_s: Some(10_620.0),
+                steady_at_bytes: Some(61_654_470_656),
+                made_at_s: 28_800.0,
+                made_at_bytes: 141_935_992_832,
+                first_made_at_s: Some(3480.0),
+                basis: Basis::PlanEnd,
+                rise_us_per_h: Some(47.7),
+            },
+            steady_iops: Some(1241.0),
+            steady_at_s: Some(10_620.0),
+            settled_iops: Some(1044.0),
+            end_iops: Some(950.0),
+        };
+        let text = paragraph(&check);
+        assert!(text.contains("950 IOPS at the plan's end"), "{text}");
+        assert!(text.contains("lifetime throttle"), "{text}");
+        assert!(
+            text.contains("The plan's last minute 950 IOPS: the prediction is +0.0 % off, inside"),
+            "{text}"
+        );
+        // The SNIA window and the last span-write are other levels: named, not judged.
+        assert!(!text.contains("OUTSIDE"), "{text}");
+    }
 }

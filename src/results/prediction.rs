@@ -27,6 +27,38 @@ pub struct Prediction {
     /// dashed line begins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_made_at_s: Option<f64>,
+    /// Which "steady" `iops` is: the settled level of garbage collection, the IOPS at the end
+    /// of the run's plan, or the IOPS when SNIA's test passes (a throttled drive, which keeps
+    /// slowing, has no settled level).
+    #[serde(default)]
+    pub basis: Basis,
+    /// A throttled drive's time per write: its measured rise, µs per hour of writing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rise_us_per_h: Option<f64>,
+}
+
+/// What a prediction's IOPS is the IOPS of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    /// The level garbage collection settles at (`1/(b·WA∞)`).
+    #[default]
+    Settled,
+    /// The IOPS at the end of the run's plan (its duration or bytes).
+    PlanEnd,
+    /// The IOPS when SNIA's steady-state test passes.
+    SniaPass,
+}
+
+impl Basis {
+    /// Words for the progress line and the summaries: "steady", "at the plan's end", "at SNIA's pass".
+    pub fn label(self) -> &'static str {
+        match self {
+            Basis::Settled => "steady",
+            Basis::PlanEnd => "at the plan's end",
+            Basis::SniaPass => "at SNIA's pass",
+        }
+    }
 }
 
 /// Two lines in the soak summary's columns: "  Steady state predicted  36100 IOPS ± 3.2 %
@@ -44,15 +76,19 @@ pub fn prediction_line(p: &Prediction) -> String {
             )
         })
         .unwrap_or_default();
+    let model = match p.rise_us_per_h {
+        Some(rise) => format!("lifetime throttle: time per write +{rise:.1} µs per hour"),
+        None => format!(
+            "greedy-GC WA {:.2} at α {:.2}",
+            p.write_amplification, p.span_alpha
+        ),
+    };
+    let head = match p.basis {
+        Basis::Settled => "Steady state predicted".to_string(),
+        b => format!("Predicted {}", b.label()),
+    };
     format!(
-        "  {:<28} {:.0} IOPS ± {:.1} % ({:.0}–{:.0})\n  {:<28} greedy-GC WA {:.2} at α {:.2}{at}",
-        "Steady state predicted",
-        p.iops,
-        p.half_width_pct,
-        p.low,
-        p.high,
-        "",
-        p.write_amplification,
-        p.span_alpha
+        "  {:<28} {:.0} IOPS ± {:.1} % ({:.0}–{:.0})\n  {:<28} {model}{at}",
+        head, p.iops, p.half_width_pct, p.low, p.high, ""
     )
 }

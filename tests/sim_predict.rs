@@ -1,0 +1,89 @@
+//! The steady state predicted early on the seed's curve (the simulated Vertex 2 at 512-byte
+//! alignment, whose fall after the cliff is its lifetime throttle): every prediction a soak
+//! would have made, replayed round by round from its samples, against what the run measured.
+
+use std::process::Command;
+
+use ssdfade::analysis::predict::{predict, wa_curve, Setting};
+use ssdfade::results::{read_info, read_samples, Basis};
+use ssdfade::stats::steady::Criteria;
+
+#[test]
+fn the_seeds_throttled_curve_is_predicted_before_the_first_hour_and_every_interval_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("seed");
+    let status = Command::new(env!("CARGO_BIN_EXE_ssdfade"))
+        .args([
+            "soak",
+            "sim:vertex2-60g",
+            "--align",
+            "512",
+            "--duration",
+            "8h",
+            "--qd",
+            "128",
+            "--seed",
+            "910",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("ssdfade runs");
+    assert!(status.status.success(), "{status:?}");
+    let info = read_info(&dir).unwrap();
+    let samples = read_samples(&dir).unwrap();
+    let flash = info
+        .drive_before
+        .as_ref()
+        .and_then(|d| d.flash_bytes)
+        .unwrap();
+    let setting = Setting {
+        span: info.workload.span,
+        span_alpha: flash as f64 / info.workload.span as f64,
+        fast: None,
+        criteria: Criteria::default(),
+        plan_s: Some(8.0 * 3600.0),
+        plan_bytes: None,
+    };
+    let curve = wa_curve(setting.span_alpha, false);
+    // What the plan's end measured: the mean of its last minute.
+    let end = samples.last().unwrap().t_end_s;
+    let last: Vec<_> = samples
+        .iter()
+        .filter(|s| s.t_start_s >= end - 60.0)
+        .collect();
+    let measured = last.iter().map(|s| s.ops).sum::<u64>() as f64
+        / last.iter().map(|s| s.t_end_s - s.t_start_s).sum::<f64>();
+    let mut first = None;
+    let mut made = 0;
+    for n in (6..samples.len()).step_by(6) {
+        let Some(p) = predict(&samples[..n], &curve, &setting) else {
+            continue;
+        };
+        made += 1;
+        first.get_or_insert(p.made_at_s);
+        assert_eq!(p.basis, Basis::PlanEnd, "{p:?}");
+        assert!(
+            p.low <= measured && measured <= p.high,
+            "at {:.0} s: {:.0} ({:.0}–{:.0}) against {measured:.0} measured at the end",
+            p.made_at_s,
+            p.iops,
+            p.low,
+            p.high
+        );
+    }
+    let first = first.expect("a prediction");
+    assert!(first < 3600.0, "the first prediction came at {first} s");
+    // From then on, nearly every round has one.
+    assert!(
+        made as f64 >= 0.9 * (end - first) / 60.0,
+        "{made} predictions"
+    );
+    // The run's own record holds the last one, of the plan's end.
+    let p = info.prediction.expect("run.json's prediction");
+    assert_eq!(p.basis, Basis::PlanEnd);
+    assert!(
+        p.low <= measured && measured <= p.high,
+        "{p:?} vs {measured}"
+    );
+}
