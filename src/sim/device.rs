@@ -214,6 +214,7 @@ impl SimDevice {
         ftl.set_endurance(spec.preset.endurance_pe);
         ftl.set_trim_keeps(spec.preset.trim_keeps_incompressible);
         ftl.set_cost_benefit(spec.preset.gc.cost_benefit);
+        ftl.set_hot_window(spec.preset.gc.hot_window);
         let cache_pages = match spec.cache {
             CacheMode::None => 0,
             _ => (spec.preset.cache_bytes / PAGE / u64::from(spec.scale)) as usize,
@@ -229,7 +230,17 @@ impl SimDevice {
             gc_backlog: [0.0; 2],
             gc_burst_on: false,
             gc_b: spec.preset.gc.burstiness,
-            gc_rng: ChaCha8Rng::seed_from_u64(spec.seed ^ 0x6c_5ca1e),
+            // Salted with the preset's name, so two presets under one seed stall at different
+            // seconds.
+            gc_rng: ChaCha8Rng::seed_from_u64(
+                spec.seed
+                    ^ 0x6c_5ca1e
+                    ^ spec
+                        .preset
+                        .name
+                        .bytes()
+                        .fold(0, |h, b| mix64(h ^ u64::from(b))),
+            ),
             gc_primed: false,
             gc_seen: [0.0; 2],
             gc_owed: 0.0,
