@@ -1076,6 +1076,20 @@ mod tests {
         SimDevice::create(&spec)
     }
 
+    /// Two client presets under one seed stall at different bursts (they shared one stream of
+    /// draws, so their 1-second charts dipped at the same seconds).
+    #[test]
+    fn presets_under_one_seed_draw_their_own_stalls() {
+        let draws = |name: &str| {
+            let spec = SimSpec::parse(&format!("sim:{name},scale=1024,seed=7")).unwrap();
+            let mut dev = SimDevice::create(&spec);
+            (0..64).map(|_| dev.draw_burstiness()).collect::<Vec<_>>()
+        };
+        let (nvme, sata) = (draws("nvme-tlc-1t"), draws("sata-tlc-1t"));
+        assert!(nvme.iter().any(|&b| b > 0.9), "no stall in 64 bursts");
+        assert_ne!(nvme, sata);
+    }
+
     #[test]
     fn a_power_cut_loses_unflushed_writes_only_without_protection() {
         for (cache, flush, lost) in [
