@@ -1,7 +1,7 @@
 //! The flash translation layer of a simulated SSD: a page-mapped logical-to-physical table over
-//! erase blocks, one write frontier, greedy garbage collection with O(1) victim choice (or
-//! sampled cost-benefit choice where the preset keeps hot and cold data apart), TRIM, secure
-//! erase and per-block erase counts.
+//! erase blocks, one write frontier (or two where the preset keeps hot and cold data apart),
+//! greedy garbage collection with O(1) victim choice (or sampled cost-benefit choice), TRIM,
+//! secure erase and per-block erase counts.
 //!
 //! It knows nothing about time: it counts the NAND work it does (slots programmed, relocations,
 //! erases) and the timing model turns those counts into seconds.
@@ -25,6 +25,13 @@ const KEPT: u32 = 2;
 /// Foreground GC runs when taking a new block would leave fewer free blocks than this (the low
 /// watermark); it then reclaims until the reserve plus the burst are free.
 pub const GC_RESERVE: usize = 2;
+/// Epochs per user capacity of host writes, for telling hot data from cold.
+const EPOCHS_PER_FILL: f64 = 256.0;
+/// The write frontier of host writes (of hot data, where hot and cold are kept apart).
+const HOT: usize = 0;
+/// The write frontier of cold data: host writes of pages not rewritten recently and the pages
+/// garbage collection relocates (used only where hot and cold are kept apart).
+const COLD: usize = 1;
 
 /// What a block is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,8 +107,17 @@ pub struct Ftl {
     /// No full block has fewer live slots than this.
     min_bucket: usize,
     free: VecDeque<u32>,
-    frontier: u32,
-    write_ptr: u32,
+    /// Open block and its next slot, per stream ([`HOT`], [`COLD`]).
+    frontier: [u32; 2],
+    write_ptr: [u32; 2],
+    /// Hot/cold separation (see [`Ftl::set_hot_window`]): a host write of a page written
+    /// fewer than this many epochs ago is hot (0: one stream).
+    hot_window: u32,
+    /// Per logical page: the epoch of its last host write, where hot and cold are kept apart
+    /// (empty otherwise). An epoch is 1/[`EPOCHS_PER_FILL`] of the user capacity in host writes.
+    written: Vec<u16>,
+    /// Host writes so far (epochs are counted in them).
+    host_writes: u64,
     in_gc: bool,
     /// Blocks a foreground GC burst frees beyond the reserve (see [`Ftl::set_gc_burst`]).
     gc_burst: usize,
@@ -118,6 +134,16 @@ pub struct Ftl {
     cost_benefit: bool,
     /// Per block: the value of `clock` when it was last opened (its age, for cost-benefit).
     opened: Vec<u32>,
+    /// Per block: the stream it was last opened for ([`HOT`] or [`COLD`]).
+    stream: Vec<u8>,
+    /// Blocks in use (open or full) per stream.
+    pool_blocks: [u32; 2],
+    /// Host writes per stream since the target was last set (halved each time).
+    pool_writes: [u64; 2],
+    /// Blocks the hot stream should hold (see [`Ftl::set_pool_target`]), and the victims
+    /// chosen since it was set.
+    hot_target: u32,
+    since_target: u32,
     /// Blocks opened so far.
     clock: u32,
     work: Work,
@@ -153,8 +179,11 @@ impl Ftl {
             head: vec![NIL; geo.slots_per_block() as usize + 1],
             min_bucket: 0,
             free: (0..geo.blocks).collect(),
-            frontier: NIL,
-            write_ptr: 0,
+            frontier: [NIL; 2],
+            write_ptr: [0; 2],
+            hot_window: 0,
+            written: Vec::new(),
+            host_writes: 0,
             in_gc: false,
             gc_burst: 1,
             mapped: 0,
@@ -163,6 +192,11 @@ impl Ftl {
             trim_keeps: 0.0,
             cost_benefit: false,
             opened: vec![0; geo.blocks as usize],
+            stream: vec![HOT as u8; geo.blocks as usize],
+            pool_blocks: [0; 2],
+            pool_writes: [0; 2],
+            hot_target: 0,
+            since_target: 0,
             clock: 0,
             work: Work::default(),
         }
@@ -191,8 +225,8 @@ impl Ftl {
         ftl.retired = state.iter().filter(|&&s| s == BlockState::Retired).count() as u32;
         ftl.state = state;
         ftl.free = free;
-        ftl.frontier = frontier;
-        ftl.write_ptr = write_ptr;
+        ftl.frontier[HOT] = frontier;
+        ftl.write_ptr[HOT] = write_ptr;
         let spb = geo.slots_per_block();
         let slots = ftl.p2l.len();
         for lpn in 0..ftl.map.len() {
@@ -217,6 +251,11 @@ impl Ftl {
         for b in 0..geo.blocks {
             if ftl.state[b as usize] == BlockState::Full {
                 ftl.bucket_insert(b);
+            }
+            // Cold unless the saved drive says otherwise (see [`Ftl::set_hot_blocks`]).
+            if matches!(ftl.state[b as usize], BlockState::Full | BlockState::Open) {
+                ftl.stream[b as usize] = COLD as u8;
+                ftl.pool_blocks[COLD] += 1;
             }
         }
         Ok(ftl)
@@ -296,8 +335,10 @@ impl Ftl {
         if !self.is_mapped(lpn) {
             self.mapped += 1;
         }
+        let stream = self.stream_of(lpn);
+        self.pool_writes[stream] += 1;
         self.invalidate(lpn);
-        self.place(lpn, slots);
+        self.place(lpn, slots, stream);
         self.map[lpn as usize][1] = tag;
         self.work.host_slots += u64::from(slots);
     }
@@ -355,7 +396,8 @@ impl Ftl {
             .collect();
         order.sort_by_key(|&b| (self.erase_count[b as usize], b));
         self.free = order.into();
-        self.frontier = NIL;
+        self.frontier = [NIL; 2];
+        self.pool_blocks = [0; 2];
     }
 
     /// Collects garbage until `target` blocks are free or no block would gain much
@@ -411,6 +453,105 @@ impl Ftl {
     /// greedy, the block with the fewest valid slots.
     pub fn set_cost_benefit(&mut self, on: bool) {
         self.cost_benefit = on;
+    }
+
+    /// Keeps hot and cold data apart, as enterprise firmware that separates write streams by
+    /// temperature does: a host write of a page last written less than `fraction` × the user
+    /// capacity of host writes ago is hot and goes to the hot frontier; other host writes
+    /// (first writes and pages not rewritten recently) go to a cold one. Garbage collection
+    /// relocates a victim's live pages within its stream, except the pages of a hot victim
+    /// not written within the window, which go cold, and chooses the stream to collect so
+    /// that each holds the share of the blocks that minimises write amplification (see
+    /// [`Ftl::set_pool_target`]). 0 (the default): one frontier for everything. The pages'
+    /// write times are not saved: a loaded drive starts with every page and block cold.
+    pub fn set_hot_window(&mut self, fraction: f64) {
+        self.hot_window = (fraction * EPOCHS_PER_FILL).round() as u32;
+        self.written = Vec::new();
+        if self.hot_window == 0 {
+            return;
+        }
+        // Now is a window after epoch 0: the pages in hot blocks count as written now, the
+        // rest as written at epoch 0 (cold).
+        self.host_writes = u64::from(self.hot_window) * self.per_epoch();
+        let now = self.epoch();
+        let spb = self.geo.slots_per_block();
+        self.written = self
+            .map
+            .iter()
+            .map(|&[entry, _]| {
+                let hot = entry != UNMAPPED
+                    && self.stream[(split(entry).0 / spb) as usize] == HOT as u8
+                    && self.state[(split(entry).0 / spb) as usize] != BlockState::Free;
+                if hot {
+                    now
+                } else {
+                    0
+                }
+            })
+            .collect();
+    }
+
+    /// Marks the in-use blocks `hot` names as the hot stream's (a saved drive's streams; see
+    /// the `state` module). Called before [`Ftl::set_hot_window`].
+    pub fn set_hot_blocks(&mut self, hot: &[bool]) {
+        for (b, _) in hot.iter().enumerate().filter(|&(_, &h)| h) {
+            if matches!(self.state.get(b), Some(BlockState::Full | BlockState::Open))
+                && self.stream[b] == COLD as u8
+            {
+                self.stream[b] = HOT as u8;
+                self.pool_blocks[COLD] -= 1;
+                self.pool_blocks[HOT] += 1;
+            }
+        }
+    }
+
+    /// True when block `b` is in use by the hot stream of a drive that keeps hot and cold
+    /// data apart.
+    pub fn is_hot_block(&self, b: usize) -> bool {
+        self.hot_window > 0
+            && self.stream[b] == HOT as u8
+            && matches!(self.state[b], BlockState::Full | BlockState::Open)
+    }
+
+    /// The frontier a host write of `lpn` goes to (see [`Ftl::set_hot_window`]), noting the
+    /// write's epoch.
+    #[inline]
+    fn stream_of(&mut self, lpn: u32) -> usize {
+        if self.hot_window == 0 {
+            return HOT;
+        }
+        let hot = self.is_mapped(lpn) && self.written_lately(lpn);
+        self.written[lpn as usize] = self.epoch();
+        self.host_writes += 1;
+        if hot {
+            HOT
+        } else {
+            COLD
+        }
+    }
+
+    /// The current epoch of host writes (see [`Ftl::set_hot_window`]).
+    #[inline]
+    fn epoch(&self) -> u16 {
+        (self.host_writes / self.per_epoch()) as u16
+    }
+
+    /// Host writes per epoch.
+    #[inline]
+    fn per_epoch(&self) -> u64 {
+        (f64::from(self.geo.user_pages) / EPOCHS_PER_FILL).max(1.0) as u64
+    }
+
+    /// True when the host wrote `lpn` within the hot window (see [`Ftl::set_hot_window`]).
+    #[inline]
+    fn written_lately(&self, lpn: u32) -> bool {
+        u32::from(self.epoch().wrapping_sub(self.written[lpn as usize])) < self.hot_window
+    }
+
+    /// The open block of the cold stream other than the host frontier (NIL when none): a
+    /// saved drive records it as full (see the `state` module).
+    pub fn cold_frontier(&self) -> u32 {
+        self.frontier[COLD]
     }
 
     /// Per block: the count of blocks opened when it was last opened (kept in the state file).
@@ -498,8 +639,8 @@ impl Ftl {
             &self.erase_count,
             &self.state,
             &self.free,
-            self.frontier,
-            self.write_ptr,
+            self.frontier[HOT],
+            self.write_ptr[HOT],
         )
     }
 
@@ -523,70 +664,76 @@ impl Ftl {
         }
     }
 
+    /// Writes `lpn` at the frontier of `stream`.
     #[inline]
-    fn place(&mut self, lpn: u32, size: u32) {
+    fn place(&mut self, lpn: u32, size: u32, stream: usize) {
         let spb = self.geo.slots_per_block();
-        if self.frontier == NIL || self.write_ptr + size > spb {
+        if self.frontier[stream] == NIL || self.write_ptr[stream] + size > spb {
             // A two-slot page never straddles blocks: an odd slot left over stays empty.
-            if self.frontier != NIL {
-                self.close_frontier();
+            if self.frontier[stream] != NIL {
+                self.close_frontier(stream);
             }
             // Garbage collection first: its relocations may open (and fill) frontiers.
             self.collect_if_low();
-            if self.frontier != NIL && self.write_ptr + size > spb {
-                self.close_frontier();
+            if self.frontier[stream] != NIL && self.write_ptr[stream] + size > spb {
+                self.close_frontier(stream);
             }
-            if self.frontier == NIL {
-                self.open_frontier();
+            if self.frontier[stream] == NIL {
+                self.open_frontier(stream);
             }
         }
-        let slot = self.frontier * spb + self.write_ptr;
+        let frontier = self.frontier[stream];
+        let slot = frontier * spb + self.write_ptr[stream];
         let flag = if size == 2 { TWO_SLOTS } else { 0 };
         self.p2l[slot as usize] = lpn | flag;
         for s in slot..slot + size {
             self.set_live(s);
         }
-        self.valid[self.frontier as usize] += size;
+        self.valid[frontier as usize] += size;
         self.map[lpn as usize][0] = slot | flag;
-        self.write_ptr += size;
-        if self.write_ptr == spb {
-            self.close_frontier();
+        self.write_ptr[stream] += size;
+        if self.write_ptr[stream] == spb {
+            self.close_frontier(stream);
         }
     }
 
-    fn close_frontier(&mut self) {
-        let b = self.frontier;
+    fn close_frontier(&mut self, stream: usize) {
+        let b = self.frontier[stream];
         self.state[b as usize] = BlockState::Full;
         self.bucket_insert(b);
-        self.frontier = NIL;
+        self.frontier[stream] = NIL;
     }
 
-    /// Takes a free block as the frontier.
-    fn open_frontier(&mut self) {
+    /// Takes a free block as the frontier of `stream`.
+    fn open_frontier(&mut self, stream: usize) {
         let b = self
             .free
             .pop_front()
             .expect("the GC reserve keeps a free block for relocation");
         self.state[b as usize] = BlockState::Open;
         self.opened[b as usize] = self.clock;
+        self.stream[b as usize] = stream as u8;
+        self.pool_blocks[stream] += 1;
         self.clock = self.clock.wrapping_add(1);
-        self.frontier = b;
-        self.write_ptr = 0;
+        self.frontier[stream] = b;
+        self.write_ptr[stream] = 0;
     }
 
     /// Foreground GC: when taking a block would leave the free pool below the reserve (the low
     /// watermark), reclaims until `reserve + burst` blocks are free (the high watermark).
     /// Relocation needs at most one block per victim, so it never runs dry.
     fn collect_if_low(&mut self) {
-        if self.in_gc || self.free.len() > GC_RESERVE {
+        // With two frontiers one victim's relocations may open a block on each.
+        let reserve = GC_RESERVE + usize::from(self.hot_window > 0);
+        if self.in_gc || self.free.len() > reserve {
             return;
         }
         self.in_gc = true;
-        while self.free.len() < GC_RESERVE + self.gc_burst {
+        while self.free.len() < reserve + self.gc_burst {
             // Past the reserve, a victim that is all valid would free nothing: the burst ends.
             match self.peek_victim() {
                 Some(v)
-                    if self.free.len() <= GC_RESERVE
+                    if self.free.len() <= reserve
                         || self.valid[v as usize] < self.geo.slots_per_block() =>
                 {
                     self.reclaim(v)
@@ -616,9 +763,16 @@ impl Ftl {
                 s += 1;
             }
         }
+        let from = self.stream[victim as usize] as usize;
+        self.pool_blocks[from] -= 1;
         for &entry in &moving {
             let (lpn, size) = split(entry);
-            self.place(lpn, size);
+            let stream = match self.hot_window {
+                0 => HOT,
+                _ if from == HOT && !self.written_lately(lpn) => COLD,
+                _ => from,
+            };
+            self.place(lpn, size, stream);
             self.work.gc_slots += u64::from(size);
         }
         self.moving = moving;
@@ -660,10 +814,11 @@ impl Ftl {
     }
 
     /// True while retiring one more block leaves the FTL the blocks it needs to work: the user
-    /// data (at its largest), the GC reserve, a burst and the frontier.
+    /// data (at its largest), the GC reserve, a burst and the frontiers.
     fn can_retire(&self) -> bool {
         let in_service = self.geo.blocks - self.retired;
-        in_service > self.user_blocks() + (GC_RESERVE + self.gc_burst) as u32 + 2
+        let frontiers = if self.hot_window > 0 { 3 } else { 2 };
+        in_service > self.user_blocks() + (GC_RESERVE + self.gc_burst) as u32 + frontiers
     }
 
     /// Blocks the user data fills at its largest (every page taking a whole NAND page).
@@ -673,13 +828,90 @@ impl Ftl {
 
     /// The next foreground victim by the preset's policy (cost-benefit or greedy).
     fn peek_victim(&mut self) -> Option<u32> {
-        if self.cost_benefit {
+        if self.hot_window > 0 {
+            if self.since_target == 0 {
+                self.set_pool_target();
+            }
+            self.since_target = (self.since_target + 1) % 64;
+            let pool = if self.pool_blocks[HOT] > self.hot_target {
+                HOT
+            } else {
+                COLD
+            };
+            let chosen = self.pool_victim(pool);
+            if chosen != NIL {
+                return Some(chosen);
+            }
+        } else if self.cost_benefit {
             let chosen = self.sample_victim();
             if chosen != NIL {
                 return Some(chosen);
             }
         }
         self.greedy_victim()
+    }
+
+    /// Sets the blocks the hot stream should hold so that write amplification is lowest: the
+    /// split of the blocks in use between the two streams that minimises
+    /// `f_hot · A(α_hot) + f_cold · A(α_cold)` (f: each stream's share of the host writes,
+    /// α: its blocks over its live data, A: greedy write amplification at α, Lambert-W), the
+    /// optimum of Desnoyers (2012) for data kept apart by temperature.
+    fn set_pool_target(&mut self) {
+        let spb = f64::from(self.geo.slots_per_block());
+        let mut live = [0.0f64; 2];
+        for b in 0..self.geo.blocks as usize {
+            if matches!(self.state[b], BlockState::Full | BlockState::Open) {
+                live[self.stream[b] as usize] += f64::from(self.valid[b]) / spb;
+            }
+        }
+        let blocks = f64::from(self.pool_blocks[HOT] + self.pool_blocks[COLD]);
+        let writes = (self.pool_writes[HOT] + self.pool_writes[COLD]).max(1) as f64;
+        let f_hot = self.pool_writes[HOT] as f64 / writes;
+        self.pool_writes = self.pool_writes.map(|w| w / 2);
+        let (lo, hi) = (live[HOT] * 1.02 + 1.0, blocks - live[COLD] * 1.02 - 1.0);
+        if live[HOT] < 1.0 || live[COLD] < 1.0 || lo >= hi {
+            self.hot_target = self.pool_blocks[HOT];
+            return;
+        }
+        let cost = |p: f64| {
+            f_hot * lambert_w_write_amplification(p / live[HOT])
+                + (1.0 - f_hot) * lambert_w_write_amplification((blocks - p) / live[COLD])
+        };
+        // Golden-section search: the cost is convex in the split.
+        let g = (5f64.sqrt() - 1.0) / 2.0;
+        let (mut a, mut b) = (lo, hi);
+        for _ in 0..40 {
+            let (c, d) = (b - g * (b - a), a + g * (b - a));
+            if cost(c) < cost(d) {
+                b = d;
+            } else {
+                a = c;
+            }
+        }
+        self.hot_target = ((a + b) / 2.0) as u32;
+    }
+
+    /// The emptiest of a sample of full blocks of `pool` (NIL when the sample holds none).
+    fn pool_victim(&self, pool: usize) -> u32 {
+        const SAMPLE: usize = 32;
+        let (mut best, mut fewest) = (NIL, u32::MAX);
+        let (mut found, mut draw) = (0, 0u64);
+        for _ in 0..SAMPLE * 16 {
+            draw += 1;
+            let h = crate::pattern::mix64((u64::from(self.clock) << 16) ^ draw ^ 0x57_4ea3);
+            let b = (((h >> 32) * u64::from(self.geo.blocks)) >> 32) as usize;
+            if self.state[b] != BlockState::Full || self.stream[b] as usize != pool {
+                continue;
+            }
+            if self.valid[b] < fewest {
+                (best, fewest) = (b as u32, self.valid[b]);
+            }
+            found += 1;
+            if found == SAMPLE {
+                break;
+            }
+        }
+        best
     }
 
     /// The full block with the fewest live slots.

@@ -76,6 +76,11 @@ pub struct GcSchedule {
     /// keeps hot and cold data apart, so skewed writes amplify less than uniform ones (see
     /// [`super::ftl::Ftl::set_cost_benefit`]).
     pub cost_benefit: bool,
+    /// Hot and cold data on separate frontiers, with the blocks split between them so that
+    /// write amplification is lowest (enterprise firmware that separates streams by
+    /// temperature): a page rewritten within this fraction of the user capacity of host
+    /// writes is hot (see [`super::ftl::Ftl::set_hot_window`]). 0: one stream.
+    pub hot_window: f64,
     /// Erase suspend: a host I/O on a die that is erasing waits at most this long, in µs, for
     /// the erase to be suspended (0: the firmware does not suspend; it waits the whole erase).
     pub suspend_us: f64,
@@ -207,6 +212,7 @@ pub const PRESETS: [Preset; 6] = [
             interleaved: false,
             pacing: GcPacing::Waves,
             cost_benefit: false,
+            hot_window: 0.0,
             suspend_us: 0.0,
         },
         service: Service {
@@ -258,6 +264,7 @@ pub const PRESETS: [Preset; 6] = [
             interleaved: false,
             pacing: GcPacing::Stalls { chance: 0.05 },
             cost_benefit: false,
+            hot_window: 0.0,
             suspend_us: 0.0,
         },
         service: Service {
@@ -304,6 +311,8 @@ pub const PRESETS: [Preset; 6] = [
             // Enterprise firmware keeps hot and cold data apart: skewed writes amplify less
             // than uniform ones.
             cost_benefit: true,
+            // It also writes hot and cold data to separate blocks.
+            hot_window: 1.0,
             suspend_us: 300.0,
         },
         service: Service {
@@ -348,6 +357,7 @@ pub const PRESETS: [Preset; 6] = [
             interleaved: true,
             pacing: GcPacing::Continuous,
             cost_benefit: false,
+            hot_window: 0.0,
             suspend_us: 0.0,
         },
         service: Service {
@@ -394,6 +404,7 @@ pub const PRESETS: [Preset; 6] = [
             interleaved: true,
             pacing: GcPacing::Continuous,
             cost_benefit: false,
+            hot_window: 0.0,
             suspend_us: 0.0,
         },
         service: Service {
@@ -445,6 +456,7 @@ pub const PRESETS: [Preset; 6] = [
             interleaved: false,
             pacing: GcPacing::Stalls { chance: 0.05 },
             cost_benefit: true,
+            hot_window: 0.0,
             suspend_us: 0.0,
         },
         service: Service {

@@ -230,7 +230,15 @@ impl SimSpec {
     pub fn model_bytes(&self) -> u64 {
         let spp: u64 = if self.preset.compression { 2 } else { 1 };
         let slots = u64::from(self.blocks()) * u64::from(self.preset.pages_per_block) * spp;
-        u64::from(self.user_pages()) * 8 + slots * 4 + slots / 8 + u64::from(self.blocks()) * 21
+        let epochs = if self.preset.gc.hot_window > 0.0 {
+            2
+        } else {
+            0
+        };
+        u64::from(self.user_pages()) * (8 + epochs)
+            + slots * 4
+            + slots / 8
+            + u64::from(self.blocks()) * 22
     }
 
     /// Logical 4 KiB pages of the simulated (scaled) drive.

@@ -44,6 +44,9 @@ const LIFE: [u8; 4] = *b"LIFE";
 const FRONTIER: [u8; 4] = *b"FRNT";
 const ERASE_COUNTS: [u8; 4] = *b"ERAS";
 const BLOCK_STATES: [u8; 4] = *b"BSTA";
+/// Flag in a block state byte: an open or full block of the hot stream (see
+/// [`Ftl::set_hot_window`]; files without it load with every block cold).
+const HOT_BLOCK: u8 = 0x80;
 const FREE_POOL: [u8; 4] = *b"FREE";
 const MAP: [u8; 4] = *b"MAP ";
 const UNFLUSHED: [u8; 4] = *b"CACH";
@@ -82,7 +85,24 @@ pub fn encode<W: Write + io::Seek>(dev: &SimDevice, w: &mut W) -> io::Result<()>
         erase_count.len(),
         erase_count.iter().copied(),
     )?;
-    let states: Vec<u8> = states.iter().map(|&s| s as u8).collect();
+    // A second (cold) frontier is saved as a full block: the state keeps one frontier. Blocks
+    // of the hot stream, where the drive keeps hot and cold data apart, carry HOT_BLOCK.
+    let cold = dev.ftl().cold_frontier();
+    let states: Vec<u8> = states
+        .iter()
+        .enumerate()
+        .map(|(b, &s)| {
+            let hot = if dev.ftl().is_hot_block(b) {
+                HOT_BLOCK
+            } else {
+                0
+            };
+            match s {
+                BlockState::Open if b as u32 == cold => BlockState::Full as u8,
+                s => s as u8 | hot,
+            }
+        })
+        .collect();
     section(&mut out, BLOCK_STATES, &states)?;
     let opened = dev.ftl().opened();
     u32s(&mut out, BLOCK_AGES, opened.len(), opened.iter().copied())?;
@@ -182,6 +202,8 @@ struct Parts {
     unflushed: Vec<(u32, u32)>,
     stamp: DriveStamp,
     opened: Option<Vec<u32>>,
+    /// Per block: of the hot stream (empty when the file has no block states).
+    hot: Vec<bool>,
 }
 
 fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
@@ -274,13 +296,14 @@ fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
                     .iter()
                     .map(|&b| match b {
                         0 => Ok(BlockState::Free),
-                        1 => Ok(BlockState::Open),
-                        2 => Ok(BlockState::Full),
+                        1 | 0x81 => Ok(BlockState::Open),
+                        2 | 0x82 => Ok(BlockState::Full),
                         3 => Ok(BlockState::Retired),
                         _ => Err(format!("is damaged: block state {b}")),
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 parts.states = Some(states);
+                parts.hot = raw.iter().map(|&b| b & HOT_BLOCK != 0).collect();
             }
             BLOCK_AGES => {
                 expect(4 * blocks)?;
@@ -341,6 +364,7 @@ impl Parts {
         if let Some(opened) = self.opened {
             ftl.set_opened(opened);
         }
+        ftl.set_hot_blocks(&self.hot);
         let mut dev = SimDevice::from_parts(spec, ftl);
         dev.set_lifetime(life);
         dev.set_stamp(self.stamp);
