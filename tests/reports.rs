@@ -164,6 +164,8 @@ fn report_whole_run_figures_are_the_exact_summary_and_agree_with_the_samples() {
         printed.starts_with(&markdown),
         "the terminal shows the report"
     );
+    // No sentence about what a single run cannot have (recovery needs an erase phase).
+    assert!(!markdown.contains("Recovery"), "{markdown}");
 
     let samples = samples_json(&run);
     let f = |s: &serde_json::Value, k: &str| s[k].as_f64().unwrap();
@@ -743,6 +745,8 @@ fn a_steady_state_report_has_the_convergence_chart_and_the_test_header() {
         row(&md, "Capacity")[1],
         format!("{:.1} GB ({bytes} B)", bytes as f64 / 1e9)
     );
+    // One unit for the drive's size: the device table says what the header says.
+    assert_eq!(row(&md, "Size")[1], row(&md, "Capacity")[1]);
     assert_eq!(
         row(&md, "Test date (UTC)")[1],
         info["started_utc"].as_str().unwrap()

@@ -120,9 +120,8 @@ pub(super) fn identity_table(drive: &DriveInfo) -> Vec<Vec<String>> {
         ("Kind", Some(drive.kind.clone())),
         (
             "Size",
-            drive
-                .size_bytes
-                .map(|b| format!("{} ({b} B)", format_bytes(b))),
+            // In GB (10^9 B) as the test header's capacity and as drives are labelled.
+            drive.size_bytes.map(|b| format!("{} ({b} B)", gb(b))),
         ),
         (
             "Logical / physical block",
@@ -544,9 +543,6 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     if let Some(check) = PredictionCheck::of(run) {
         doc.paragraph(super::prediction::paragraph(&check));
     }
-    doc.paragraph(
-        "Recovery: a single run has none to show; an experiment with an erase phase reports it.",
-    );
     doc.paragraph(match &info.write_amplification {
         Some(wa) => format!(
             "Write amplification: {:.2} ({} NAND for {} host writes during the run; {}).",
