@@ -189,12 +189,14 @@ pub fn escape(text: &str) -> String {
 
 /// True when every filled cell of column `i` (after the first) is a figure: it starts like a
 /// number and is at most four words ("3716.5 µs (×0.13)"). A phrase that starts with one
-/// ("1h25m00s – 1h30m00s, 2539 IOPS on average") is text: left-aligned, and free to wrap on a
-/// narrow screen.
+/// ("1h25m00s – 1h30m00s, 2539 IOPS on average") or a name ("01-in-service") is text:
+/// left-aligned, and free to wrap on a narrow screen.
 fn numeric_column(rows: &[Vec<String>], i: usize) -> bool {
     i > 0
         && rows.iter().filter_map(|r| r.get(i)).all(|c| {
+            let first = c.split_whitespace().next().unwrap_or("");
             c.starts_with(|ch: char| ch.is_ascii_digit() || "+−-—".contains(ch))
+                && !first.chars().skip(1).any(|ch| ch == '-')
                 && c.split_whitespace().count() <= 4
         })
 }
@@ -275,5 +277,7 @@ mod tests {
         ];
         assert!(!numeric_column(&rows, 1));
         assert!(numeric_column(&rows[1..], 1));
+        let names = vec![vec!["fresh".into(), "03-fresh".into()]];
+        assert!(!numeric_column(&names, 1));
     }
 }

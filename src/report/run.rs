@@ -106,6 +106,16 @@ pub(super) fn steady_words(w: &SteadyWindow) -> String {
     )
 }
 
+/// Why a run recorded no steady state: it wrote nothing, or it is a kind that does not judge
+/// one (a SLOG run's sustained phase writes, paced or flat out, and is judged by its verdict).
+fn why_no_steady_state(run: &Run) -> &'static str {
+    if run.samples.last().map_or(0, |s| s.bytes_written_total) > 0 {
+        "this kind of run does not judge one"
+    } else {
+        "the run did not write"
+    }
+}
+
 /// The header of the results table that [`figures_row`] fills.
 pub const FIGURES_HEAD: [&str; 8] = [
     "Part", "Time", "IOPS", "MB/s", "Avg lat", "p99 lat", "Max lat", "% of ref",
@@ -413,7 +423,7 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
         match (SteadyWindow::of(run), &run.info.steady_state) {
             (Some(w), _) => steady_words(&w),
             (None, Some(s)) => format!("not reached in {} rounds", s.rounds),
-            (None, None) => "not evaluated (the run did not write)".into(),
+            (None, None) => format!("not evaluated ({})", why_no_steady_state(run)),
         },
     ]);
     if let Some(check) = PredictionCheck::of(run) {
@@ -527,7 +537,10 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             "Steady state (SNIA PTS): not reached in {} rounds.",
             s.rounds
         ),
-        (None, None) => "Steady state: not evaluated for this run (it did not write).".into(),
+        (None, None) => format!(
+            "Steady state: not evaluated for this run ({}).",
+            why_no_steady_state(run)
+        ),
     });
     if let Some(w) = SteadyWindow::of(run) {
         doc.table(&STEADY_HEAD, steady_criteria(&w));
