@@ -418,6 +418,16 @@ fn convergence_chart_draws_the_rounds_the_window_and_its_line() {
         subtitle: "steady at round 42".into(),
         convergence: Convergence {
             rounds,
+            // The span's first pass, before the rounds count: drawn lighter, from TGBW 0.
+            before: (0..2)
+                .map(|i| ConvergenceRound {
+                    number: i + 1,
+                    start_s: 60.0 * i as f64,
+                    end_s: 60.0 * (i + 1) as f64,
+                    iops: 11_000.0,
+                    tgbw_bytes: 30_000_000_000 * (i as u64 + 1),
+                })
+                .collect(),
             window: 35..40,
             reached: true,
             average: 915.0,

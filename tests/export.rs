@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::ssdfade;
+use common::{copy_tree, ssdfade};
 use serde_json::Value;
 
 fn examples() -> PathBuf {
@@ -239,19 +239,6 @@ fn a_directory_without_records_is_refused_in_one_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("run, experiment or group directory"), "{err}");
     assert!(!tmp.path().join("x.csv").exists());
-}
-
-/// Copies the directory tree `from` into `to` (the examples are only read; `report` writes).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let dest = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &dest);
-        } else {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-    }
 }
 
 /// The cells of the report's Results row (Part, Time, IOPS, MB/s, latencies, % of ref) whose

@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use common::{run_ok, ssdfade};
+use common::{copy_tree, run_ok, ssdfade};
 use ssdfade::stats::{IntervalStats, Sample};
 use ssdfade::units::format_latency_us;
 
@@ -164,6 +164,8 @@ fn report_whole_run_figures_are_the_exact_summary_and_agree_with_the_samples() {
         printed.starts_with(&markdown),
         "the terminal shows the report"
     );
+    // No sentence about what a single run cannot have (recovery needs an erase phase).
+    assert!(!markdown.contains("Recovery"), "{markdown}");
 
     let samples = samples_json(&run);
     let f = |s: &serde_json::Value, k: &str| s[k].as_f64().unwrap();
@@ -743,6 +745,8 @@ fn a_steady_state_report_has_the_convergence_chart_and_the_test_header() {
         row(&md, "Capacity")[1],
         format!("{:.1} GB ({bytes} B)", bytes as f64 / 1e9)
     );
+    // One unit for the drive's size: the device table says what the header says.
+    assert_eq!(row(&md, "Size")[1], row(&md, "Capacity")[1]);
     assert_eq!(
         row(&md, "Test date (UTC)")[1],
         info["started_utc"].as_str().unwrap()
@@ -761,5 +765,82 @@ fn a_steady_state_report_has_the_convergence_chart_and_the_test_header() {
     assert!(
         html.contains("measurement window"),
         "no steady chart inline"
+    );
+}
+
+/// The HIR report has SNIA's wait-state table, each figure the experiment record's: the
+/// bursts' IOPS, their ratio to the steady state of preconditioning, the return to baseline.
+#[test]
+fn an_hir_report_has_the_wait_state_table_of_the_record() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("hir");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/hir-sim"),
+        &dir,
+    );
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("experiment.json")).unwrap())
+            .unwrap();
+    let phase = |name: &str| {
+        record["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap_or_else(|| panic!("no phase {name}"))
+            .clone()
+    };
+    let steady = phase("precondition")["headline"]["steady_state"]["iops"]
+        .as_f64()
+        .unwrap();
+    assert!(md.contains(&format!(
+        "steady state of preconditioning, {steady:.0} IOPS"
+    )));
+    for idle in [5, 10, 15, 25, 50] {
+        let burst = phase(&format!("ws{idle}-burst1"))["headline"]["iops"]
+            .as_f64()
+            .unwrap();
+        let baseline = phase(&format!("ws{idle}-baseline"))["headline"]["iops"]
+            .as_f64()
+            .unwrap();
+        assert_eq!(
+            row(&md, &format!("{idle} s")),
+            [
+                format!("{idle} s"),
+                "1".into(),
+                format!("{burst:.0}"),
+                format!("{:.2} ×", burst / steady),
+                format!("{baseline:.0}"),
+            ]
+        );
+    }
+}
+
+/// The WSAT report has the rounds table, each round's IOPS and TGBW its sample's.
+#[test]
+fn a_wsat_report_has_the_rounds_table_of_its_samples() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("wsat");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/wsat-sim"),
+        &dir,
+    );
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let samples = samples_json(&dir.join("02-wsat"));
+    let first = &samples[0];
+    let cells = row(
+        &md[md.find("## Rounds (SNIA WSAT)").expect("no rounds table")..],
+        "1 ",
+    );
+    assert_eq!(cells[2], format!("{:.0}", first["iops"].as_f64().unwrap()));
+    assert_eq!(
+        cells[3],
+        format!(
+            "{:.1}",
+            first["bytes_written_total"].as_f64().unwrap() / 1e9
+        )
     );
 }

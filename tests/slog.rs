@@ -7,6 +7,7 @@ use std::path::Path;
 
 use common::{json_ok, root_or_skip, ssdfade, Loop, Zram};
 use serde_json::Value;
+use ssdfade::plot::us_label;
 use ssdfade::results::read_samples;
 
 fn slog_json(dir: &Path, args: &[&str]) -> Value {
@@ -588,6 +589,8 @@ fn the_report_of_a_slog_run_carries_its_verdict() {
             "4k",
             "--sustain",
             "3s",
+            "--zil-rate",
+            "500/s",
             "--out",
             "v",
         ],
@@ -616,6 +619,21 @@ fn the_report_of_a_slog_run_carries_its_verdict() {
         .unwrap()
         .to_string();
     assert!(report.contains(&latency), "{latency} not in {report}");
+    // The chart's sustained panel is titled with the rate asked for and the phase's exact
+    // figures, as slog.json holds them (not estimated from its intervals).
+    let html = std::fs::read_to_string(dir.path().join("v/report.html")).unwrap();
+    let lat = &record["device"]["measured"]["sustained"]["lat_us"];
+    let us = |name: &str| us_label(lat[name].as_f64().unwrap());
+    let title = format!(
+        "Sustained 4 KiB write+fdatasync at 500/s: mean {} · p99 {} · max {}",
+        us("mean"),
+        us("p99"),
+        us("max")
+    );
+    assert!(html.contains(&title), "'{title}' not in the chart");
+    // The verdict's sources name the run, not where this machine keeps it.
+    let local = dir.path().to_str().unwrap();
+    assert!(!html.contains(local) && !report.contains(local), "{report}");
 }
 
 /// A slog run without its sustained phase (`--sustain 0`) has no samples: its report and its

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::results::Run;
-use crate::stats::steady::{fit, Criteria, SteadyTracker};
+use crate::stats::steady::{fit, Criteria, Round, SteadyTracker};
 
 /// One round of the convergence plot.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -28,6 +28,9 @@ pub struct ConvergenceRound {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Convergence {
     pub rounds: Vec<ConvergenceRound>,
+    /// The rounds of the run's time before it counted any (the span's first pass, a fast
+    /// preconditioning): drawn for context, never judged.
+    pub before: Vec<ConvergenceRound>,
     /// The measurement window: indices into `rounds`.
     pub window: std::ops::Range<usize>,
     /// Whether the window met SNIA's criteria.
@@ -58,34 +61,40 @@ impl Convergence {
         let workload = &run.info.workload;
         // The rounds as the run counted them: none before its span was written once or its
         // fast preconditioning was done.
-        let mut tracker = SteadyTracker::new(criteria, run.info.target.identity.size_bytes)
-            .after_bytes(
-                workload
-                    .precondition
-                    .map_or(0, |p| p.bytes)
-                    .max(workload.span),
-            );
-        for sample in &run.samples {
-            tracker.push(sample);
-        }
-        let all = tracker.into_rounds();
+        let size = run.info.target.identity.size_bytes;
+        let rounds_after = |bytes: u64| {
+            let mut tracker = SteadyTracker::new(criteria, size).after_bytes(bytes);
+            for sample in &run.samples {
+                tracker.push(sample);
+            }
+            tracker.into_rounds()
+        };
+        let all = rounds_after(
+            workload
+                .precondition
+                .map_or(0, |p| p.bytes)
+                .max(workload.span),
+        );
+        let counted_from = all.first().map_or(f64::INFINITY, |r| r.start_s);
+        let before = rounds_after(0)
+            .into_iter()
+            .take_while(|r| r.end_s <= counted_from);
         let half = criteria.round_s / 2.0;
         let first = all
             .iter()
             .position(|r| (r.start_s - w.start_s).abs() < half)?;
         let window = first..first + defaults.window_rounds;
         let (average, slope_per_round) = fit(all.get(window.clone())?);
+        let round = |r: &Round| ConvergenceRound {
+            number: (r.start_s / criteria.round_s).round() as usize + 1,
+            start_s: r.start_s,
+            end_s: r.end_s,
+            iops: r.iops,
+            tgbw_bytes: r.bytes_written_total,
+        };
         Some(Convergence {
-            rounds: all
-                .iter()
-                .map(|r| ConvergenceRound {
-                    number: (r.start_s / criteria.round_s).round() as usize + 1,
-                    start_s: r.start_s,
-                    end_s: r.end_s,
-                    iops: r.iops,
-                    tgbw_bytes: r.bytes_written_total,
-                })
-                .collect(),
+            rounds: all.iter().map(round).collect(),
+            before: before.map(|r| round(&r)).collect(),
             window,
             reached: recorded.reached,
             average,
@@ -178,6 +187,32 @@ mod tests {
             rounds[4].tgbw_bytes,
             r.samples[c.window.end - 1].bytes_written_total
         );
+    }
+
+    /// A run that writes its span once before its rounds count (a purged drive's first pass,
+    /// a fast preconditioning) keeps those rounds apart, before the counted ones, so the chart
+    /// shows more than the window of a run that settles at once.
+    #[test]
+    fn the_rounds_before_the_span_was_written_once_are_kept_apart() {
+        let mut iops = vec![9000.0, 9000.0, 9000.0];
+        iops.extend([1000.0; 5]);
+        let mut r = run(&iops);
+        // The span: what the first three samples wrote.
+        r.info.workload.span = r.samples[2].bytes_written_total;
+        r.info.steady_state = Some(detect(
+            &r.samples,
+            Criteria {
+                round_s: 10.0,
+                ..Criteria::default()
+            },
+            0,
+        ));
+        let c = Convergence::of(&r).unwrap();
+        assert_eq!(c.rounds.len(), 5);
+        assert_eq!(c.window, 0..5);
+        let before: Vec<(usize, f64)> = c.before.iter().map(|b| (b.number, b.iops)).collect();
+        assert_eq!(before, [(1, 9000.0), (2, 9000.0), (3, 9000.0)]);
+        assert_eq!(c.rounds[0].number, 4);
     }
 
     /// A run that never settles has the last window evaluated, marked not reached.

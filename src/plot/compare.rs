@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::downsample::{average_window, min_max, moving_average, MAX_BUCKETS};
-use super::panel::{Line, Panel};
+use super::panel::{draw_stacked, Line, Panel};
 use super::style::{self, time_unit};
 use super::Chart;
 
@@ -94,15 +94,12 @@ impl Chart for CompareChart {
     where
         DB::ErrorType: 'static,
     {
-        root.fill(&WHITE)?;
-        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
-        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 / 2);
-        self.panel("IOPS", |_, v| Some(v), true).draw(&top)?;
-        self.panel(
+        let top = self.panel("IOPS", |_, v| Some(v), true);
+        let bottom = self.panel(
             "% of the run's fresh IOPS",
             |r, v| r.fresh_iops.filter(|f| *f > 0.0).map(|f| 100.0 * v / f),
             false,
-        )
-        .draw(&bottom)
+        );
+        draw_stacked(root, &self.title, &self.subtitle, &top, &bottom)
     }
 }

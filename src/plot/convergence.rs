@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::panel::{Band, Guide, Line, Panel};
+use super::panel::{draw_stacked, Band, Guide, Line, Panel};
 use super::style;
 use super::Chart;
 use crate::analysis::convergence::Convergence;
@@ -46,23 +46,36 @@ impl ConvergenceChart {
         let c = &self.convergence;
         let gb = |bytes: u64| bytes as f64 / 1e9;
         let end = c.rounds.last().map_or(1.0, |r| gb(r.tgbw_bytes));
-        // From one round's writing before the first round's end: the data written before the
-        // rounds began (the span's first pass, a preconditioning) holds no round.
+        // From one round's writing before the first round's end, or from the start when the
+        // rounds before the counted ones (the span's first pass, a preconditioning) are drawn.
         let first = c.rounds.first().map_or(0.0, |r| gb(r.tgbw_bytes));
         let second = c.rounds.get(1).map_or(first, |r| gb(r.tgbw_bytes));
-        let start = (2.0 * first - second).max(0.0);
+        let start = if c.before.is_empty() {
+            (2.0 * first - second).max(0.0)
+        } else {
+            0.0
+        };
         let mut panel = Panel::new("Total host data written, TGBW (GB)", "IOPS", start..end);
-        panel.lines.push(Line {
-            label: Some("IOPS per round".into()),
-            points: c
-                .rounds
+        if !c.before.is_empty() {
+            panel.lines.push(Line {
+                label: Some("before the rounds count (first pass, preconditioning)".into()),
+                points: c
+                    .before
+                    .iter()
+                    .map(|r| (gb(r.tgbw_bytes), r.iops))
+                    .collect(),
+                color: style::lighter(style::AVERAGE, 0.55),
+                width: 1,
+                dots: true,
+            });
+        }
+        panel.lines.push(Line::per_round(
+            Some("IOPS per round".into()),
+            c.rounds
                 .iter()
                 .map(|r| (gb(r.tgbw_bytes), r.iops))
                 .collect(),
-            color: style::AVERAGE,
-            width: 1,
-            dots: true,
-        });
+        ));
         // The window starts where the round before it ended.
         let start = c.window.start.checked_sub(1).map_or_else(
             || gb(c.rounds[c.window.start].tgbw_bytes),
@@ -92,13 +105,10 @@ impl ConvergenceChart {
             first - 0.5..last + 0.5,
         );
         panel.x_labels = rounds.len();
-        panel.lines.push(Line {
-            label: None,
-            points: rounds.iter().map(|r| (r.number as f64, r.iops)).collect(),
-            color: style::AVERAGE,
-            width: 1,
-            dots: true,
-        });
+        panel.lines.push(Line::per_round(
+            None,
+            rounds.iter().map(|r| (r.number as f64, r.iops)).collect(),
+        ));
         let level = |label: String, share: f64, color, width, dashed| Guide {
             label,
             from: (first, c.average * share),
@@ -137,10 +147,12 @@ impl Chart for ConvergenceChart {
     where
         DB::ErrorType: 'static,
     {
-        root.fill(&WHITE)?;
-        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
-        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 / 2);
-        self.convergence_panel().draw(&top)?;
-        self.window_panel().draw(&bottom)
+        draw_stacked(
+            root,
+            &self.title,
+            &self.subtitle,
+            &self.convergence_panel(),
+            &self.window_panel(),
+        )
     }
 }

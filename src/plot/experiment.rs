@@ -447,7 +447,9 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
                 || run.samples.first().map_or(0.0, |s| s.t_start_s),
                 |w| w.start_s,
             );
-            for s in run.samples.iter().filter(|s| s.t_start_s >= window_start) {
+            // A partial last interval (the phase stopped once steady) is no round.
+            let drawn = analysis::drawn_intervals(&run.samples, run.info.workload.interval);
+            for s in drawn.iter().filter(|s| s.t_start_s >= window_start) {
                 points.push(HirPoint {
                     t_s: s.t_end_s - window_start,
                     iops: s.iops,
@@ -651,13 +653,20 @@ fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
                 avg_lat_us: p.avg_ms? * 1000.0,
             })
         })
-        .collect();
+        .collect::<Vec<SweepPoint>>();
     let first = exp.phases.iter().find_map(|p| p.run.as_ref());
     let run = first?;
+    // The first point's workload, its QD replaced by the depths swept (the x axis).
+    let depths: Vec<String> = points.iter().map(|p| p.qd.to_string()).collect();
+    let subtitle = workload_line(&run.info.workload).replacen(
+        &format!("QD{},", run.info.workload.qd),
+        &format!("QD {},", depths.join("/")),
+        1,
+    );
     Some(SweepChart {
         // The model, not the target string: a simulated target carries its state file's path.
         title: format!("Queue-depth sweep — {}", device_name(run)),
-        subtitle: workload_line(&run.info.workload),
+        subtitle,
         points,
     })
 }

@@ -9,7 +9,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::downsample::{average_window, min_max, min_max_runs, moving_average, MAX_BUCKETS};
+use super::downsample::{average_window, min_max, moving_average, MAX_BUCKETS};
 use super::panel::{Band, Forecast, Level, Line, Marker, Panel};
 use super::style::{self, time_unit};
 use super::Chart;
@@ -163,14 +163,28 @@ impl FadeChart {
     /// The IOPS lines against `x` (a function of the point), downsampled, with their moving
     /// average over time, one line per phase.
     fn lines(&self, x: impl Fn(&FadePoint) -> f64, legend: bool) -> Vec<Line> {
-        let all: Vec<(f64, f64)> = self.points.iter().map(|p| (x(p), p.iops)).collect();
         let span =
             self.points.last().map_or(0.0, |p| p.t_s) - self.points.first().map_or(0.0, |p| p.t_s);
         let window = average_window(span, self.interval_s);
+        // A phase that moves nothing along x (one that writes nothing, on the data-written
+        // axis) has no extent there: drawn, its intervals would stand as a vertical line.
+        let segments: Vec<&[FadePoint]> = self
+            .segments()
+            .into_iter()
+            .filter(|s| s.len() < 2 || x(&s[0]) != x(&s[s.len() - 1]))
+            .collect();
         let mut lines = vec![Line {
             label: legend.then(|| self.interval_label()),
-            // Runs between gaps, joined by a point without a number (no line across it).
-            points: min_max_runs(&all, MAX_BUCKETS).join(&(f64::NAN, f64::NAN)),
+            // Each phase and each run between gaps on its own, joined by a point without a
+            // number: no line across a gap or from one phase into the next.
+            points: segments
+                .iter()
+                .map(|s| {
+                    let points: Vec<(f64, f64)> = s.iter().map(|p| (x(p), p.iops)).collect();
+                    min_max(&points, MAX_BUCKETS)
+                })
+                .collect::<Vec<_>>()
+                .join(&(f64::NAN, f64::NAN)),
             color: style::RAW,
             width: 1,
             dots: false,
@@ -178,7 +192,7 @@ impl FadeChart {
         let Some(window) = window else {
             return lines;
         };
-        for (i, segment) in self.segments().into_iter().enumerate() {
+        for (i, segment) in segments.into_iter().enumerate() {
             let by_time: Vec<(f64, f64)> = segment.iter().map(|p| (p.t_s, p.iops)).collect();
             let points: Vec<(f64, f64)> = moving_average(&by_time, window)
                 .into_iter()
@@ -188,8 +202,14 @@ impl FadeChart {
             lines.push(Line {
                 label: (legend && i == 0).then(|| {
                     format!(
-                        "moving average ({}, within each phase)",
-                        crate::units::format_duration(std::time::Duration::from_secs_f64(window))
+                        "moving average ({}{})",
+                        crate::units::format_duration(std::time::Duration::from_secs_f64(window)),
+                        // A single run has no phases to speak of.
+                        if self.phases.is_empty() {
+                            ""
+                        } else {
+                            ", within each phase"
+                        }
                     )
                 }),
                 points: min_max(&points, MAX_BUCKETS),
@@ -361,6 +381,54 @@ mod tests {
         // Without a reference (a preset), levels only.
         let levels = [state("a", 100.0, None), state("b", 200.0, None)];
         assert_eq!(states_caption(&levels), "a 100 IOPS → b 200");
+    }
+
+    /// Two phases at 1000 and 9000 IOPS: the interval line stops at the first phase's end
+    /// and starts again in the second (no line through the values between them), and on the
+    /// data-written axis a phase that wrote nothing is not drawn as a vertical line.
+    #[test]
+    fn the_interval_line_breaks_between_phases() {
+        let chart = FadeChart {
+            interval_s: 1.0,
+            points: (0..200)
+                .map(|i| FadePoint {
+                    t_s: (i + 1) as f64,
+                    iops: if i < 100 { 1000.0 } else { 9000.0 },
+                    // The second phase reads: nothing more is written.
+                    bytes_written: 4096 * (i.min(100) + 1) as u64,
+                })
+                .collect(),
+            phases: ["write", "read"]
+                .iter()
+                .enumerate()
+                .map(|(i, name)| Phase {
+                    name: name.to_string(),
+                    start_s: 100.0 * i as f64,
+                    end_s: 100.0 * (i + 1) as f64,
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let by_time = &chart.lines(|p| p.t_s, true)[0].points;
+        assert!(by_time.iter().any(|p| p.1 == 9000.0));
+        assert!(
+            by_time
+                .windows(2)
+                .all(|w| (w[0].1 == 9000.0) == (w[1].1 == 9000.0)
+                    || w[1].1.is_nan()
+                    || w[0].1.is_nan()),
+            "a line joins the phases: {by_time:?}"
+        );
+        let by_data = &chart.lines(|p| p.bytes_written as f64, true)[0].points;
+        assert!(by_data.iter().all(|p| p.1 == 1000.0), "{by_data:?}");
+        let label = |c: &FadeChart| c.lines(|p| p.t_s, true)[1].label.clone().unwrap();
+        assert_eq!(label(&chart), "moving average (5.0s, within each phase)");
+        // A single run has no phases: its legend does not speak of them.
+        let single = FadeChart {
+            phases: Vec::new(),
+            ..chart.clone()
+        };
+        assert_eq!(label(&single), "moving average (5.0s)");
     }
 
     #[test]

@@ -37,13 +37,7 @@ impl Chart for HirChart {
         let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
         let end = self.points.last().map_or(1.0, |p| p.t_s / 60.0);
         let mut panel = Panel::new("Time (min)", "IOPS", 0.0..end);
-        // One series per wait state, in the order they first appear.
-        let mut states: Vec<&str> = Vec::new();
-        for p in &self.points {
-            if !states.contains(&p.wait_state.as_str()) {
-                states.push(&p.wait_state);
-            }
-        }
+        let states = self.wait_states();
         for (i, state) in states.iter().enumerate() {
             panel.lines.push(Line {
                 label: Some((*state).to_string()),
@@ -84,6 +78,21 @@ impl Chart for HirChart {
 }
 
 impl HirChart {
+    /// One series per wait state: those that are no burst (preconditioning, baseline) first in
+    /// the order they appear, then the bursts' by their idle time, shortest first — the legend's
+    /// order.
+    fn wait_states(&self) -> Vec<&str> {
+        let mut states: Vec<(Option<f64>, &str)> = Vec::new();
+        for p in &self.points {
+            if !states.iter().any(|s| s.1 == p.wait_state) {
+                states.push((p.idle_s, &p.wait_state));
+            }
+        }
+        // Stable: None sorts before every idle time and keeps the order of appearance.
+        states.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+        states.into_iter().map(|s| s.1).collect()
+    }
+
     /// The bursts alone: IOPS against the idle time before each, and the median of the
     /// returns to baseline for reference.
     fn bursts_panel(&self) -> Panel {
@@ -125,5 +134,46 @@ impl HirChart {
             dots: true,
         });
         panel
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(t_s: f64, wait_state: &str, idle_s: Option<f64>) -> HirPoint {
+        HirPoint {
+            t_s,
+            iops: 1000.0,
+            wait_state: wait_state.into(),
+            idle_s,
+        }
+    }
+
+    #[test]
+    fn the_legend_lists_preconditioning_and_baseline_before_the_wait_states_by_length() {
+        // As an HIR run records them: a burst, its return to baseline, a longer burst, …
+        let chart = HirChart {
+            points: vec![
+                point(10.0, "preconditioning", None),
+                point(20.0, "5 s idle", Some(5.0)),
+                point(30.0, "baseline", None),
+                point(40.0, "10 s idle", Some(10.0)),
+                point(50.0, "baseline", None),
+                point(60.0, "5 s idle", Some(5.0)),
+                point(70.0, "2 s idle", Some(2.0)),
+            ],
+            ..HirChart::default()
+        };
+        assert_eq!(
+            chart.wait_states(),
+            [
+                "preconditioning",
+                "baseline",
+                "2 s idle",
+                "5 s idle",
+                "10 s idle"
+            ]
+        );
     }
 }

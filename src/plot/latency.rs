@@ -43,6 +43,34 @@ pub struct LatencyChart {
     pub events: Vec<Event>,
 }
 
+impl LatencyChart {
+    /// One series, (seconds, µs) per interval, with a point without a number wherever its line
+    /// breaks: an interval the tool was stopped through, and the start of every phase (no line
+    /// from one phase's last interval to the next one's first).
+    fn runs(&self, pick: fn(&LatencyPoint) -> f64) -> Vec<(f64, f64)> {
+        let phase_of = |t: f64| {
+            self.phases
+                .iter()
+                .position(|ph| t > ph.start_s && t <= ph.end_s + 1e-9)
+        };
+        let mut out: Vec<(f64, f64)> = Vec::with_capacity(self.points.len());
+        let mut phase = None;
+        for p in self
+            .points
+            .iter()
+            .filter(|p| pick(p) > 0.0 || pick(p).is_nan())
+        {
+            let now = phase_of(p.t_s);
+            if now != phase && !out.is_empty() {
+                out.push((p.t_s, f64::NAN));
+            }
+            phase = now;
+            out.push((p.t_s, pick(p)));
+        }
+        out
+    }
+}
+
 impl Chart for LatencyChart {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
     where
@@ -148,12 +176,10 @@ impl Chart for LatencyChart {
             ("p50", |p| p.p50_us, style::P50, 2),
         ];
         for (name, pick, color, width) in series {
-            // A point without a number (the tool stopped) is a gap in the line.
             let points: Vec<(f64, f64)> = self
-                .points
-                .iter()
-                .filter(|p| pick(p) > 0.0 || pick(p).is_nan())
-                .map(|p| (p.t_s / unit.seconds, (pick(p) / scale).log10()))
+                .runs(pick)
+                .into_iter()
+                .map(|(t_s, us)| (t_s / unit.seconds, (us / scale).log10()))
                 .collect();
             chart
                 .draw_series(
@@ -166,9 +192,11 @@ impl Chart for LatencyChart {
                     PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
                 });
         }
+        // Top right, below the phase names written along the top of the plot.
+        let width = chart.plotting_area().dim_in_pixel().0 as i32;
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
+            .position(SeriesLabelPosition::Coordinate(width - 118, 34))
             .label_font(style::legend_font())
             .background_style(WHITE.mix(0.9))
             .border_style(BLACK.mix(0.3))
@@ -197,4 +225,37 @@ pub(super) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
         }
     }
     ticks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two phases: the p50 line stops at the first one's end and starts again in the second.
+    #[test]
+    fn the_lines_break_between_phases() {
+        let point = |t_s: f64, us: f64| LatencyPoint {
+            p50_us: us,
+            ..LatencyPoint::gap(t_s)
+        };
+        let chart = LatencyChart {
+            points: vec![point(1.0, 100.0), point(2.0, 100.0), point(3.0, 900.0)],
+            phases: vec![
+                Phase {
+                    name: "a".into(),
+                    start_s: 0.0,
+                    end_s: 2.0,
+                },
+                Phase {
+                    name: "b".into(),
+                    start_s: 2.0,
+                    end_s: 3.0,
+                },
+            ],
+            ..Default::default()
+        };
+        let runs = chart.runs(|p| p.p50_us);
+        let ys: Vec<String> = runs.iter().map(|p| p.1.to_string()).collect();
+        assert_eq!(ys, ["100", "100", "NaN", "900"]);
+    }
 }

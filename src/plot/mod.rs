@@ -53,7 +53,7 @@ pub use run_dir::{
     render_run_dir, steady_window,
 };
 pub use slog::{slog_chart, SizeLine, SlogChart};
-pub use style::SIZE;
+pub use style::{us_label, SIZE};
 pub use sweep::{SweepChart, SweepPoint};
 pub use wsat::{WsatChart, WsatRound};
 

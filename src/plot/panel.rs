@@ -24,6 +24,38 @@ pub struct Line {
     pub dots: bool,
 }
 
+impl Line {
+    /// SNIA's one point per round joined by a thin line (WSAT, the convergence plot).
+    pub fn per_round(label: Option<String>, points: Vec<(f64, f64)>) -> Line {
+        Line {
+            label,
+            points,
+            color: style::AVERAGE,
+            width: 1,
+            dots: true,
+        }
+    }
+}
+
+/// Draws a chart of two panels of equal height under one title and subtitle (WSAT, the
+/// steady-state page, compare).
+pub fn draw_stacked<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    subtitle: &str,
+    top: &Panel,
+    bottom: &Panel,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let body = style::header(root, title, &[subtitle.to_string()])?;
+    let (upper, lower) = body.split_vertically(body.dim_in_pixel().1 as i32 / 2);
+    top.draw(&upper)?;
+    bottom.draw(&lower)
+}
+
 /// A shaded span of x with its name written at the top.
 pub struct Band {
     pub label: String,
@@ -215,9 +247,10 @@ impl Panel {
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
             .x_labels(self.x_labels)
-            .y_labels(6)
+            // Enough labels to read a level off (0, 2000, … rather than 0, 5000, 10k).
+            .y_labels(10)
             .x_label_formatter(&|v| style::plain_label(*v))
-            .y_label_formatter(&|v| style::count_label(*v))
+            .y_label_formatter(&|v| style::count_tick(*v, y_max))
             .label_style(style::tick_font())
             .axis_desc_style(style::axis_desc_font())
             .bold_line_style(BLACK.mix(0.10))

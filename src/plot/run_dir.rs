@@ -105,7 +105,7 @@ pub fn fade_chart(run: &Run) -> FadeChart {
 pub fn convergence_chart(run: &Run) -> Option<ConvergenceChart> {
     let convergence = Convergence::of(run)?;
     Some(ConvergenceChart {
-        title: run_title("Steady state (SNIA PTS)", run),
+        title: run_title("SNIA steady state", run),
         subtitle: convergence_caption(&convergence),
         convergence,
     })

@@ -7,6 +7,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::latency::log_ticks;
 use super::style;
 use super::Chart;
 
@@ -29,11 +30,14 @@ pub struct SlogChart {
     pub sustained: Vec<(f64, f64, f64, f64)>,
     /// The sustained phase's figures in one line ("mean 120 µs · p99 … · max 45 ms").
     pub sustained_figures: String,
+    /// The sustained phase's issue rate (`--zil-rate N/s`), None when it ran flat out.
+    pub rate_iops: Option<u64>,
     /// The verdict's latency bands: (µs, name) drawn as horizontal lines on the size panel.
     pub thresholds: Vec<(f64, String)>,
 }
 
-/// `lo..hi` widened by a margin for a log axis (never empty or non-positive).
+/// `lo..hi` widened by a margin for a log axis, at least a decade wide so that it holds
+/// three labelled ticks (never empty or non-positive).
 fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     let (lo, hi) = values
         .filter(|v| *v > 0.0 && v.is_finite())
@@ -43,7 +47,20 @@ fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     if hi <= 0.0 {
         return 1.0..10.0;
     }
-    lo / 1.6..hi * 1.6
+    let (lo, hi) = (lo / 1.6, hi * 1.6);
+    let widen = (10.0 * lo / hi).max(1.0).sqrt();
+    lo / widen..hi * widen
+}
+
+/// The sustained panel's title: the write, its issue rate (`--zil-rate`) or "flat out", and
+/// the phase's figures.
+fn sustained_caption(rate_iops: Option<u64>, figures: &str) -> String {
+    let rate = rate_iops.map_or_else(|| "flat out".to_string(), |r| format!("at {r}/s"));
+    if figures.is_empty() {
+        format!("Sustained 4 KiB write+fdatasync {rate}")
+    } else {
+        format!("Sustained 4 KiB write+fdatasync {rate}: {figures}")
+    }
 }
 
 fn size_label(bytes: f64) -> String {
@@ -63,7 +80,8 @@ impl Chart for SlogChart {
     {
         root.fill(&WHITE)?;
         let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
-        let (left, right) = body.split_horizontally(body.dim_in_pixel().0 * 3 / 5);
+        // The right panel wide enough for its title with the rate and the three figures.
+        let (left, right) = body.split_horizontally(body.dim_in_pixel().0 * 11 / 20);
 
         let all = || self.sizes.iter().flat_map(|l| l.points.iter());
         let x = log_range(all().map(|p| p.0));
@@ -82,7 +100,13 @@ impl Chart for SlogChart {
             .margin(16)
             .x_label_area_size(58)
             .y_label_area_size(100)
-            .build_cartesian_2d(x.clone().log_scale().with_key_points(ticks), y.log_scale())?;
+            .build_cartesian_2d(
+                x.clone().log_scale().with_key_points(ticks),
+                // 1-2-5 ticks: plotters labels only powers of ten.
+                y.clone()
+                    .log_scale()
+                    .with_key_points(log_ticks(y.start.log10(), y.end.log10())),
+            )?;
         chart
             .configure_mesh()
             .x_desc("Write size (log scale)")
@@ -138,20 +162,18 @@ impl Chart for SlogChart {
 
         let end = self.sustained.last().map_or(1.0, |p| p.0).max(1.0);
         let y = log_range(self.sustained.iter().flat_map(|p| [p.1, p.2, p.3]));
-        let caption = if self.sustained_figures.is_empty() {
-            "Sustained 4 KiB write+fdatasync".to_string()
-        } else {
-            format!(
-                "Sustained 4 KiB write+fdatasync: {}",
-                self.sustained_figures
-            )
-        };
+        let caption = sustained_caption(self.rate_iops, &self.sustained_figures);
         let mut chart = ChartBuilder::on(&right)
             .margin(16)
             .caption(caption, style::tick_font())
             .x_label_area_size(58)
             .y_label_area_size(100)
-            .build_cartesian_2d(0.0..end, y.log_scale())?;
+            .build_cartesian_2d(
+                0.0..end,
+                y.clone()
+                    .log_scale()
+                    .with_key_points(log_ticks(y.start.log10(), y.end.log10())),
+            )?;
         chart
             .configure_mesh()
             .x_desc("Elapsed time (s)")
@@ -233,17 +255,22 @@ pub fn slog_chart(dir: &std::path::Path) -> anyhow::Result<SlogChart> {
         .iter()
         .filter_map(|s| s.lat_us.map(|l| (s.t_end_s, l.mean, l.p99, l.max)))
         .collect();
-    let whole = crate::analysis::Figures::of_samples(&samples);
-    let sustained_figures = if whole.ops > 0 {
-        format!(
-            "mean {} · p99 {} · max {}",
-            style::us_label(whole.avg_lat_us),
-            style::us_label(whole.p99_lat_us),
-            style::us_label(whole.max_lat_us)
-        )
-    } else {
-        String::new()
-    };
+    // The phase's exact figures, from its histogram as slog.json holds them (an interrupted
+    // phase has none: its panel is titled without).
+    let sustained_figures =
+        record
+            .device
+            .measured
+            .sustained
+            .as_ref()
+            .map_or_else(String::new, |p| {
+                format!(
+                    "mean {} · p99 {} · max {}",
+                    style::us_label(p.lat_us.mean),
+                    style::us_label(p.lat_us.p99),
+                    style::us_label(p.lat_us.max)
+                )
+            });
     use crate::analysis::slog::verdict::{LAT_EXCELLENT_US, LAT_GOOD_US, LAT_UNSUITABLE_US};
     let thresholds = vec![
         (LAT_EXCELLENT_US, "excellent ≤".to_string()),
@@ -262,6 +289,32 @@ pub fn slog_chart(dir: &std::path::Path) -> anyhow::Result<SlogChart> {
         sizes,
         sustained,
         sustained_figures,
+        rate_iops: record.plan.rate_iops,
         thresholds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sustained_panel_names_its_rate() {
+        assert_eq!(
+            sustained_caption(Some(500), "mean 696 µs"),
+            "Sustained 4 KiB write+fdatasync at 500/s: mean 696 µs"
+        );
+        assert_eq!(
+            sustained_caption(None, ""),
+            "Sustained 4 KiB write+fdatasync flat out"
+        );
+    }
+
+    #[test]
+    fn a_narrow_log_range_still_holds_three_ticks() {
+        // The enterprise drive's sustained phase: every interval at 40 µs.
+        let r = log_range([40.0, 40.0, 41.0].into_iter());
+        let ticks = log_ticks(r.start.log10(), r.end.log10());
+        assert!(ticks.len() >= 3, "{r:?} {ticks:?}");
+    }
 }

@@ -221,6 +221,20 @@ pub fn count_label(v: f64) -> String {
     }
 }
 
+/// A count for a tick on an axis that runs to `top`: every tick in the unit of the top
+/// (`0`, `2k`, `4k`, … `12k`, not `8000` beside `10k`).
+pub fn count_tick(v: f64, top: f64) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if top >= 1e6 {
+        format!("{}M", plain_label(v / 1e6))
+    } else if top >= 1e4 {
+        format!("{}k", plain_label(v / 1e3))
+    } else {
+        count_label(v)
+    }
+}
+
 /// A number for a tick on a linear axis: at most two decimals, trailing zeros dropped.
 pub fn plain_label(v: f64) -> String {
     let text = format!("{v:.2}");
@@ -275,6 +289,10 @@ mod tests {
         assert_eq!(plain_label(0.25), "0.25");
         assert_eq!(count_label(12_400.0), "12k");
         assert_eq!(count_label(950.0), "950");
+        assert_eq!(count_tick(8000.0, 14_000.0), "8k");
+        assert_eq!(count_tick(2500.0, 14_000.0), "2.5k");
+        assert_eq!(count_tick(0.0, 14_000.0), "0");
+        assert_eq!(count_tick(6000.0, 7_400.0), "6000");
         assert_eq!(us_label(50.0), "50 µs");
         assert_eq!(us_label(100_000.0), "100 ms");
         assert_eq!(us_label(1500.0), "1.5 ms");

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::fade::SteadyWindow;
-use super::panel::{Band, Line, Panel};
+use super::panel::{draw_stacked, Band, Line, Panel};
 use super::style::{self, time_unit};
 use super::Chart;
 
@@ -36,13 +36,10 @@ impl WsatChart {
     ) -> Panel {
         let end = self.rounds.last().map_or(1.0, &x);
         let mut panel = Panel::new(x_desc, "IOPS", 0.0..end);
-        panel.lines.push(Line {
-            label: legend.then(|| "IOPS per round".into()),
-            points: self.rounds.iter().map(|r| (x(r), r.iops)).collect(),
-            color: style::AVERAGE,
-            width: 1,
-            dots: true,
-        });
+        panel.lines.push(Line::per_round(
+            legend.then(|| "IOPS per round".into()),
+            self.rounds.iter().map(|r| (x(r), r.iops)).collect(),
+        ));
         if let Some(w) = &self.steady {
             panel.bands.push(Band {
                 label: format!("steady state {} IOPS", style::iops_text(w.iops)),
@@ -69,23 +66,19 @@ impl Chart for WsatChart {
     where
         DB::ErrorType: 'static,
     {
-        root.fill(&WHITE)?;
-        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
-        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 / 2);
         let unit = time_unit(self.rounds.last().map_or(1.0, |r| r.t_s));
-        self.panel(
+        let top = self.panel(
             true,
             format!("Time ({})", unit.name),
             |r| r.t_s / unit.seconds,
             |t| t / unit.seconds,
-        )
-        .draw(&top)?;
-        self.panel(
+        );
+        let bottom = self.panel(
             false,
             "Total host data written, TGBW (GB)".into(),
             |r| r.bytes_written as f64 / 1e9,
             |t| self.gb_at(t),
-        )
-        .draw(&bottom)
+        );
+        draw_stacked(root, &self.title, &self.subtitle, &top, &bottom)
     }
 }

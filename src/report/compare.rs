@@ -78,13 +78,14 @@ fn compared_run(dir: &Path) -> anyhow::Result<Run> {
 /// later runs with their ratio to the first.
 fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Vec<String>>) {
     let iops = |v: f64| format!("{v:.0}");
-    let show = |figure: Figure, v: f64| match figure {
+    // One latency unit a row, the one its largest figure reads best in.
+    let show = |figure: Figure, v: f64, row_max: f64| match figure {
         Figure::Seconds => format_duration(std::time::Duration::from_secs_f64(v.max(0.0))),
         Figure::Written => gb(v as u64),
         Figure::FirstIops | Figure::LastIops | Figure::Iops => iops(v),
         Figure::FadePct => format!("{v:.0} %"),
         Figure::MbPerS => format!("{v:.2}"),
-        Figure::AvgLatUs | Figure::P99LatUs => format_latency_us(v),
+        Figure::AvgLatUs | Figure::P99LatUs => latency_in_unit_of(v, row_max),
     };
     let name = |figure: Figure| match figure {
         Figure::Seconds => "Time",
@@ -103,20 +104,31 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
         .iter()
         .map(|row| {
             let f = row.figure;
-            let mut cells = vec![name(f).to_string(), show(f, row.values[0])];
+            let max = row.values.iter().copied().fold(0.0, f64::max);
+            let mut cells = vec![name(f).to_string(), show(f, row.values[0], max)];
             cells.extend(
                 row.values[1..]
                     .iter()
                     .zip(&row.ratios[1..])
                     .map(|(&v, r)| match r {
-                        Some(r) => format!("{} (×{r:.2})", show(f, v)),
-                        None => show(f, v),
+                        Some(r) => format!("{} (×{r:.2})", show(f, v, max)),
+                        None => show(f, v, max),
                     }),
             );
             cells
         })
         .collect();
     (head, body)
+}
+
+/// A latency `us` in the unit `format_latency_us` gives the row's largest figure `row_max`
+/// (µs below 10 ms, else ms), so that a row reads in one unit.
+fn latency_in_unit_of(us: f64, row_max: f64) -> String {
+    if row_max < 10_000.0 {
+        format_latency_us(us)
+    } else {
+        format!("{:.2} ms", us / 1000.0)
+    }
 }
 
 /// Compares the run directories `dirs` (ratios to the first), writes compare.md, compare.html
@@ -198,4 +210,17 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
         markdown,
         files: vec![md, html, png],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_latency_row_reads_in_one_unit() {
+        // A SATA drive's 29 ms beside an enterprise drive's 3.7 ms: both in ms.
+        assert_eq!(latency_in_unit_of(29_190.0, 29_190.0), "29.19 ms");
+        assert_eq!(latency_in_unit_of(3_716.5, 29_190.0), "3.72 ms");
+        assert_eq!(latency_in_unit_of(3_716.5, 6_000.0), "3716.5 µs");
+    }
 }

@@ -187,13 +187,18 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// True when every filled cell of column `i` (after the first) starts like a number.
+/// True when every filled cell of column `i` (after the first) is a figure: it starts like a
+/// number and is at most four words ("3716.5 µs (×0.13)"). A phrase that starts with one
+/// ("1h25m00s – 1h30m00s, 2539 IOPS on average") or a name ("01-in-service") is text:
+/// left-aligned, and free to wrap on a narrow screen.
 fn numeric_column(rows: &[Vec<String>], i: usize) -> bool {
     i > 0
-        && rows
-            .iter()
-            .filter_map(|r| r.get(i))
-            .all(|c| c.starts_with(|ch: char| ch.is_ascii_digit() || "+−-—".contains(ch)))
+        && rows.iter().filter_map(|r| r.get(i)).all(|c| {
+            let first = c.split_whitespace().next().unwrap_or("");
+            c.starts_with(|ch: char| ch.is_ascii_digit() || "+−-—".contains(ch))
+                && !first.chars().skip(1).any(|ch| ch == '-')
+                && c.split_whitespace().count() <= 4
+        })
 }
 
 /// A Markdown table with its columns padded to a common width.
@@ -259,5 +264,20 @@ mod tests {
         let html = doc.html();
         assert!(html.contains("<h1>T &lt;1&gt;</h1>"));
         assert!(html.contains("<td>whole run</td><td class=\"n\">1236</td>"));
+    }
+
+    #[test]
+    fn a_column_of_phrases_that_start_with_a_number_is_text() {
+        let rows = vec![
+            vec![
+                "Window".into(),
+                "1h25m00s – 1h30m00s, 2539 IOPS on average".into(),
+            ],
+            vec!["Range".into(), "1.0 %".into()],
+        ];
+        assert!(!numeric_column(&rows, 1));
+        assert!(numeric_column(&rows[1..], 1));
+        let names = vec![vec!["fresh".into(), "03-fresh".into()]];
+        assert!(!numeric_column(&names, 1));
     }
 }

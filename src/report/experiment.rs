@@ -95,6 +95,8 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     }
 
     super::op_sweep::add(&mut doc, exp);
+    super::hir::add(&mut doc, exp);
+    super::wsat::add(&mut doc, exp);
     doc.heading("Results");
     // Only a state named fresh is a reference: a preset's phases are not states of one drive.
     let reference_iops = measured.state("fresh").map_or(0.0, |s| s.figures.iops);

@@ -5,10 +5,12 @@ mod compare;
 mod distribution;
 mod document;
 mod experiment;
+mod hir;
 mod op_sweep;
 mod prediction;
 mod run;
 mod slog;
+mod wsat;
 
 use std::path::{Path, PathBuf};
 

@@ -106,6 +106,16 @@ pub(super) fn steady_words(w: &SteadyWindow) -> String {
     )
 }
 
+/// Why a run recorded no steady state: it wrote nothing, or it is a kind that does not judge
+/// one (a SLOG run's sustained phase writes, paced or flat out, and is judged by its verdict).
+fn why_no_steady_state(run: &Run) -> &'static str {
+    if run.samples.last().map_or(0, |s| s.bytes_written_total) > 0 {
+        "this kind of run does not judge one"
+    } else {
+        "the run did not write"
+    }
+}
+
 /// The header of the results table that [`figures_row`] fills.
 pub const FIGURES_HEAD: [&str; 8] = [
     "Part", "Time", "IOPS", "MB/s", "Avg lat", "p99 lat", "Max lat", "% of ref",
@@ -120,9 +130,8 @@ pub(super) fn identity_table(drive: &DriveInfo) -> Vec<Vec<String>> {
         ("Kind", Some(drive.kind.clone())),
         (
             "Size",
-            drive
-                .size_bytes
-                .map(|b| format!("{} ({b} B)", format_bytes(b))),
+            // In GB (10^9 B) as the test header's capacity and as drives are labelled.
+            drive.size_bytes.map(|b| format!("{} ({b} B)", gb(b))),
         ),
         (
             "Logical / physical block",
@@ -414,7 +423,7 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
         match (SteadyWindow::of(run), &run.info.steady_state) {
             (Some(w), _) => steady_words(&w),
             (None, Some(s)) => format!("not reached in {} rounds", s.rounds),
-            (None, None) => "not evaluated (the run did not write)".into(),
+            (None, None) => format!("not evaluated ({})", why_no_steady_state(run)),
         },
     ]);
     if let Some(check) = PredictionCheck::of(run) {
@@ -531,7 +540,10 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             "Steady state (SNIA PTS): not reached in {} rounds.",
             s.rounds
         ),
-        (None, None) => "Steady state: not evaluated for this run (it did not write).".into(),
+        (None, None) => format!(
+            "Steady state: not evaluated for this run ({}).",
+            why_no_steady_state(run)
+        ),
     });
     if let Some(w) = SteadyWindow::of(run) {
         doc.table(&STEADY_HEAD, steady_criteria(&w));
@@ -547,9 +559,6 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     if let Some(check) = PredictionCheck::of(run) {
         doc.paragraph(super::prediction::paragraph(&check));
     }
-    doc.paragraph(
-        "Recovery: a single run has none to show; an experiment with an erase phase reports it.",
-    );
     doc.paragraph(match &info.write_amplification {
         Some(wa) => format!(
             "Write amplification: {:.2} ({} NAND for {} host writes during the run; {}).",

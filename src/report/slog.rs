@@ -33,7 +33,7 @@ pub fn add_verdict(
                     r.rating.map_or("not tested", |x| x.word()).to_string(),
                     r.value.clone(),
                     r.threshold.clone(),
-                    r.source.clone(),
+                    without_local_paths(&r.source),
                 ]
             })
             .collect(),
@@ -49,4 +49,51 @@ pub fn add_verdict(
     });
     doc.blocks.extend(rest);
     Ok(())
+}
+
+/// `text` with every absolute path cut to its last two parts (`/tmp/x/slog/samples.jsonl` →
+/// `slog/samples.jsonl`): a report names nothing of the machine's layout.
+fn without_local_paths(text: &str) -> String {
+    text.split(' ')
+        .map(|word| {
+            let start = word
+                .find('/')
+                .filter(|&i| word[..i].chars().all(|c| c == '(') && word.len() > i + 1);
+            let Some(i) = start else {
+                return word.to_string();
+            };
+            let end = word.trim_end_matches([')', ',', ';', '.']).len().max(i);
+            let parts: Vec<&str> = word[i..end].split('/').filter(|p| !p.is_empty()).collect();
+            let kept = parts[parts.len().saturating_sub(2)..].join("/");
+            format!("{}{kept}{}", &word[..i], &word[end..])
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_name_no_absolute_paths() {
+        assert_eq!(
+            without_local_paths("sustained phase of this run (/tmp/c4/out/slog/samples.jsonl)"),
+            "sustained phase of this run (slog/samples.jsonl)"
+        );
+        assert_eq!(
+            without_local_paths(
+                "4.0 KiB QD1 write+fdatasync, 1516 writes in 1.0 s (/tmp/c4/out/slog)"
+            ),
+            "4.0 KiB QD1 write+fdatasync, 1516 writes in 1.0 s (out/slog)"
+        );
+        assert_eq!(
+            without_local_paths("plp verify /srv/runs/plp1"),
+            "plp verify runs/plp1"
+        );
+        assert_eq!(
+            without_local_paths("give --tbw or 10/s"),
+            "give --tbw or 10/s"
+        );
+    }
 }

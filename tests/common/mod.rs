@@ -276,3 +276,16 @@ pub fn window_medians(samples: &[ssdfade::stats::Sample], interval_s: f64) -> (f
     };
     (start, end)
 }
+
+/// Copies the directory tree `from` into `to` (the examples are only read; `report` writes).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let dest = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), dest).unwrap();
+        }
+    }
+}
