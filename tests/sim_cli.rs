@@ -634,3 +634,29 @@ fn nvme_tlc_1t_lands_on_the_class_read_and_qd1_figures() {
         3.5e9 / 131_072.0,
     );
 }
+
+/// A simulated drive whose model does not fit the address space left under `ulimit -v` is
+/// refused in one line before anything is written, instead of aborting half-way through
+/// building it (exit 134 and a backtrace before the check).
+#[test]
+fn a_model_larger_than_ulimit_v_allows_is_refused_in_one_line() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let bin = ssdfade(w).get_program().to_owned();
+    let out = std::process::Command::new("sh")
+        .current_dir(w)
+        .arg("-c")
+        .arg("ulimit -v 330000 && exec \"$0\" \"$@\"")
+        .arg(&bin)
+        .args(["soak", "sim:vertex2-60g", "--duration", "1m", "--out", "r"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("ulimit -v") && stderr.contains("scale="),
+        "{stderr}"
+    );
+    assert!(!w.join("r").exists(), "a refused run left its directory");
+}
