@@ -193,18 +193,25 @@ impl WorkerStats {
     /// Ships the latency list, full, ahead of the interval's counts.
     #[cold]
     fn ship_latencies(&mut self) {
-        let fresh = self
-            .spare_lists
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(LATENCY_BATCH));
+        let latencies = self.take_latencies();
         let _ = self.reports.send(Report {
             worker: self.id,
             epoch: self.epoch,
             next: self.epoch,
             last: false,
             stats: None,
-            latencies: std::mem::replace(&mut self.latencies, fresh),
+            latencies,
         });
+    }
+
+    /// The interval's latency list, replaced by an emptied one back from the driver (a new one
+    /// only when the driver is behind).
+    fn take_latencies(&mut self) -> Vec<u64> {
+        let fresh = self
+            .spare_lists
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(LATENCY_BATCH));
+        std::mem::replace(&mut self.latencies, fresh)
     }
 
     /// Call after every completion, with its time and before recording it: ships the counts
@@ -242,17 +249,14 @@ impl WorkerStats {
         // interval behind makes the worker allocate.
         let fresh = self.spares.try_recv().unwrap_or_default();
         let done = std::mem::replace(&mut self.current, fresh);
-        let list = self
-            .spare_lists
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(LATENCY_BATCH));
+        let latencies = self.take_latencies();
         let _ = self.reports.send(Report {
             worker: self.id,
             epoch: self.epoch,
             next,
             last: false,
             stats: Some(done),
-            latencies: std::mem::replace(&mut self.latencies, list),
+            latencies,
         });
         self.epoch = next;
     }
