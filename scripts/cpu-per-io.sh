@@ -10,20 +10,31 @@
 # CPU_RECORD=1 one more run of each engine is sampled with `perf record -e cpu-clock:u` and the
 # top CPU_TOP (15) user-space symbols of `perf report` are printed (the profile).
 #
-# Part 2, several devices at once: MULTI_DEVICES zram devices; each round measures every device
-# alone (one after the other) and then all of them at once (one `ssdfade measure A B …`, the
-# tool's own way of running several targets together), MULTI_ROUNDS rounds alternating. The ratio of a round is the sum of the IOPS
-# together ÷ the sum of the IOPS alone; min / median / max over rounds are printed. With
+# Part 2, several devices at once: MULTI_DEVICES RAM devices (MULTI_KIND); each round measures
+# every device alone (one after the other) and then all of them at once (one `ssdfade measure
+# A B …`, the tool's own way of running several targets together), MULTI_ROUNDS rounds
+# alternating. The ratio of a round is the sum of the IOPS together ÷ the sum of the IOPS
+# alone; min / median / max over rounds are printed, and each run's CPUs kept busy (the
+# process's task-clock, its io_uring workers included, ÷ wall time; a loop device's own
+# kernel worker is not the process's and is not counted). With
 # MULTI_FIO=1 every round also runs fio the same way (each device alone, then one fio process
 # with a job per device; io_uring or psync×QD to match MULTI_ENGINE, direct, 4 KiB random
 # writes), so the tool's ratio can be told from the machine's.
+#
+# With CPU_SAMPLE_HZ=N (e.g. 10000) the user-space CPU of part 1 is not rusage's but the
+# sum of `perf record -F N -e cpu-clock:u` samples of the run: rusage splits user from system
+# time by the 250 Hz tick, which is about 40 ticks of user time in a 6 s run, so its figure
+# moves by ±15 % from sampling alone; N samples a second cut that noise (sys and task columns
+# are then not measured).
 #
 # CPU_EXTRA adds options to every measured run of part 1 (e.g. CPU_EXTRA=--verify for the cost
 # of data verification).
 #
 # Environment: CPU_SECONDS (6), CPU_ROUNDS (3), CPU_ENGINES ("threads uring"), CPU_QD (32),
-# CPU_RECORD (0), MULTI_DEVICES (2), MULTI_ROUNDS (5), MULTI_SECONDS (5), MULTI_ENGINE (uring),
-# MULTI_QD (32), MULTI_FIO (0), ZRAM_SIZE (1G), PARTS ("cpu multi"), SSDFADE (binary; default: cargo build
+# CPU_RECORD (0), CPU_SAMPLE_HZ (0), MULTI_DEVICES (2), MULTI_ROUNDS (5), MULTI_SECONDS (5),
+# MULTI_ENGINE (uring), MULTI_QD (32), MULTI_FIO (0), MULTI_KIND (zram, or loop: loop devices
+# with direct I/O over files in /dev/shm), ZRAM_SIZE (1G, also the loop files' size), ZRAM_ALG
+# (lzo-rle; lz4, lzo), PARTS ("cpu multi"), SSDFADE (binary; default: cargo build
 # --release and target/release/ssdfade), SSDFADE_BEFORE (a second binary, e.g. of an earlier
 # commit: each round then runs it right before SSDFADE with the same engine, for an A/B on the
 # same load).
@@ -34,6 +45,7 @@ CPU_ROUNDS=${CPU_ROUNDS:-3}
 CPU_ENGINES=${CPU_ENGINES:-"threads uring"}
 CPU_QD=${CPU_QD:-32}
 CPU_RECORD=${CPU_RECORD:-0}
+CPU_SAMPLE_HZ=${CPU_SAMPLE_HZ:-0}
 read -r -a CPU_EXTRA <<< "${CPU_EXTRA:-}"
 MULTI_DEVICES=${MULTI_DEVICES:-2}
 MULTI_ROUNDS=${MULTI_ROUNDS:-5}
@@ -42,6 +54,8 @@ MULTI_ENGINE=${MULTI_ENGINE:-uring}
 MULTI_QD=${MULTI_QD:-32}
 MULTI_FIO=${MULTI_FIO:-0}
 ZRAM_SIZE=${ZRAM_SIZE:-1G}
+ZRAM_ALG=${ZRAM_ALG:-lzo-rle}
+MULTI_KIND=${MULTI_KIND:-zram}
 PARTS=${PARTS:-"cpu multi"}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -59,7 +73,11 @@ fi
 
 WORK=$(mktemp -d /tmp/cpu-per-io.XXXXXX)
 ZRAMS=()
+LOOPS=()
+SHMS=()
 cleanup() {
+  for d in "${LOOPS[@]}"; do losetup -d "$d" 2>/dev/null || true; done
+  for f in "${SHMS[@]}"; do rm -f "$f"; done
   for i in "${ZRAMS[@]}"; do
     echo 1 > "/sys/block/zram$i/reset" 2>/dev/null || true
     echo "$i" > /sys/class/zram-control/hot_remove 2>/dev/null || true
@@ -74,15 +92,32 @@ new_zram() {
   local i
   i=$(cat /sys/class/zram-control/hot_add)
   ZRAMS+=("$i")
+  # The algorithm can only be chosen before the device is sized.
+  echo "$ZRAM_ALG" > "/sys/block/zram$i/comp_algorithm" \
+    || die "zram cannot use $ZRAM_ALG: see /sys/block/zram$i/comp_algorithm"
   echo "$ZRAM_SIZE" > "/sys/block/zram$i/disksize"
   for _ in $(seq 50); do [ -b "/dev/zram$i" ] && break; sleep 0.1; done
   LAST_ZRAM=/dev/zram$i
 }
+# A loop device (direct I/O) over a file in /dev/shm: a RAM device that does not compress.
+new_loop() {
+  local f
+  f=$(mktemp /dev/shm/cpu-per-io.XXXXXX)
+  SHMS+=("$f")
+  truncate -s "$ZRAM_SIZE" "$f"
+  LAST_ZRAM=$(losetup --find --show --direct-io=on "$f") || die "losetup failed on $f"
+  LOOPS+=("$LAST_ZRAM")
+}
 
-# run DEV ENGINE QD SECONDS OUT: one measure run; prints its IOPS.
+# run DEV ENGINE QD SECONDS OUT: one measure run; prints its IOPS and the CPUs it kept busy
+# (the process's task-clock, its io_uring workers included, ÷ the run's length).
 run() {
-  "$SSDFADE" measure "$1" --destroy-data "$1" --engine "$2" --qd "$3" --bs 4k \
-    --duration "$4s" --interval 1s --json --out "$5" 2>/dev/null | jq -r '.iops'
+  local iops ms
+  iops=$(perf stat -x, -e task-clock -o "$5.perf" -- "$SSDFADE" measure "$1" --destroy-data "$1" \
+    --engine "$2" --qd "$3" --bs 4k --duration "$4s" --interval 1s --json --out "$5" \
+    2>/dev/null | jq -r '.iops')
+  ms=$(awk -F, '$3=="task-clock" {print $1}' "$5.perf")
+  echo "$iops $(echo "$ms / 1000 / $4" | bc -l)"
 }
 
 # fio_iops SECONDS DEV…: fio's total write IOPS over one job per device, all at once.
@@ -118,19 +153,32 @@ if [[ " $PARTS " == *" cpu "* ]]; then
       tag=$engine
       [ "$bin" = "${SSDFADE_BEFORE:-}" ] && tag="$engine (before)"
       out=$WORK/${tag// /-}-$round
-      perf stat -x, -e task-clock,user_time,system_time -o "$out.perf" -- \
-        "$bin" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
-        --bs 4k --duration "${CPU_SECONDS}s" --interval 1s --json --out "$out" \
-        "${CPU_EXTRA[@]}" > "$out.json" 2>/dev/null
+      cmd=("$bin" measure "$DEV" --destroy-data "$DEV" --engine "$engine" --qd "$CPU_QD" \
+        --bs 4k --duration "${CPU_SECONDS}s" --interval 1s --json --out "$out" "${CPU_EXTRA[@]}")
+      if [ "$CPU_SAMPLE_HZ" -gt 0 ]; then
+        perf record -q -F "$CPU_SAMPLE_HZ" -e cpu-clock:u -o "$out.data" -- "${cmd[@]}" \
+          > "$out.json" 2>/dev/null
+        # The sum of the samples' periods: user-space CPU time in ns.
+        user_ns=$(perf report -i "$out.data" --stdio 2>/dev/null \
+          | awk '/Event count \(approx.\)/ {print $NF; exit}')
+        rm -f "$out.data"
+      else
+        perf stat -x, -e task-clock,user_time,system_time -o "$out.perf" -- "${cmd[@]}" \
+          > "$out.json" 2>/dev/null
+        user_ns=$(awk -F, '$3=="user_time" {print $1}' "$out.perf")
+      fi
       ops=$(jq -r '.ops // (.iops * .seconds)' "$out.json")
       iops=$(jq -r '.iops' "$out.json")
-      user_ns=$(awk -F, '$3=="user_time" {print $1}' "$out.perf")
-      sys_ns=$(awk -F, '$3=="system_time" {print $1}' "$out.perf")
-      task_ms=$(awk -F, '$3=="task-clock" {print $1}' "$out.perf")
       user=$(echo "$user_ns / 1000 / $ops" | bc -l)
-      sys=$(echo "$sys_ns / 1000 / $ops" | bc -l)
-      printf '  %-16s %5d %10.0f %12.3f %12.3f %12.0f\n' "$tag" "$round" "$iops" "$user" "$sys" \
-        "$(echo "$task_ms / $CPU_SECONDS" | bc -l)"
+      if [ "$CPU_SAMPLE_HZ" -gt 0 ]; then
+        printf '  %-16s %5d %10.0f %12.3f %12s %12s\n' "$tag" "$round" "$iops" "$user" - -
+      else
+        sys_ns=$(awk -F, '$3=="system_time" {print $1}' "$out.perf")
+        task_ms=$(awk -F, '$3=="task-clock" {print $1}' "$out.perf")
+        sys=$(echo "$sys_ns / 1000 / $ops" | bc -l)
+        printf '  %-16s %5d %10.0f %12.3f %12.3f %12.0f\n' "$tag" "$round" "$iops" "$user" \
+          "$sys" "$(echo "$task_ms / $CPU_SECONDS" | bc -l)"
+      fi
       echo "$user" >> "$WORK/user-${tag// /-}"
      done
       if [ "$CPU_RECORD" = 1 ] && [ "$round" = 1 ]; then
@@ -159,28 +207,44 @@ fi
 
 if [[ " $PARTS " == *" multi "* ]]; then
   DEVS=()
-  for _ in $(seq "$MULTI_DEVICES"); do new_zram; DEVS+=("$LAST_ZRAM"); done
+  for _ in $(seq "$MULTI_DEVICES"); do
+    case $MULTI_KIND in
+      zram) new_zram ;;
+      loop) new_loop ;;
+      *) die "MULTI_KIND=$MULTI_KIND: use zram or loop" ;;
+    esac
+    DEVS+=("$LAST_ZRAM")
+  done
   for d in "${DEVS[@]}"; do
     "$SSDFADE" measure "$d" --destroy-data "$d" --random-pct 0 --bytes "$ZRAM_SIZE" --qd 8 \
       --json --out "$WORK/fill-${d##*/}" >/dev/null 2>&1
   done
-  echo "Several RAM devices at once: $MULTI_DEVICES zram, --engine $MULTI_ENGINE --qd $MULTI_QD," \
-    "$MULTI_SECONDS s per run, $MULTI_ROUNDS rounds"
+  kind=$MULTI_KIND
+  [ "$kind" = zram ] && kind="zram ($ZRAM_ALG)"
+  echo "Several RAM devices at once: $MULTI_DEVICES $kind, --engine $MULTI_ENGINE" \
+    "--qd $MULTI_QD, $MULTI_SECONDS s per run, $MULTI_ROUNDS rounds"
   [ "$MULTI_FIO" = 1 ] && { command -v fio >/dev/null || apt-get install -y fio >/dev/null 2>&1 \
     || die "fio is missing: apt-get install fio"; }
-  printf '  %5s %14s %14s %7s\n' round "sum alone" together ratio
+  printf '  %5s %14s %14s %7s %12s %12s\n' round "sum alone" together ratio "CPUs alone" \
+    "CPUs togeth."
   for round in $(seq "$MULTI_ROUNDS"); do
     alone=0
+    cpus=""
     for d in "${DEVS[@]}"; do
-      i=$(run "$d" "$MULTI_ENGINE" "$MULTI_QD" "$MULTI_SECONDS" "$WORK/a-$round-${d##*/}")
+      read -r i c < <(run "$d" "$MULTI_ENGINE" "$MULTI_QD" "$MULTI_SECONDS" \
+        "$WORK/a-$round-${d##*/}")
       alone=$(echo "$alone + $i" | bc -l)
+      cpus="$cpus${cpus:+ + }$(printf '%.2f' "$c")"
     done
     list=$(IFS=,; echo "${DEVS[*]}")
-    together=$("$SSDFADE" measure "${DEVS[@]}" --destroy-data "$list" --engine "$MULTI_ENGINE" \
-      --qd "$MULTI_QD" --bs 4k --duration "${MULTI_SECONDS}s" --interval 1s --json \
-      --out "$WORK/t-$round" 2>/dev/null | jq -r '[.members[].iops] | add')
+    together=$(perf stat -x, -e task-clock -o "$WORK/t-$round.perf" -- "$SSDFADE" measure \
+      "${DEVS[@]}" --destroy-data "$list" --engine "$MULTI_ENGINE" --qd "$MULTI_QD" --bs 4k \
+      --duration "${MULTI_SECONDS}s" --interval 1s --json --out "$WORK/t-$round" 2>/dev/null \
+      | jq -r '[.members[].iops] | add')
+    ctog=$(awk -F, '$3=="task-clock" {print $1 / 1000 / '"$MULTI_SECONDS"'}' "$WORK/t-$round.perf")
     ratio=$(echo "$together / $alone" | bc -l)
-    printf '  %5d %14.0f %14.0f %7.3f\n' "$round" "$alone" "$together" "$ratio"
+    printf '  %5d %14.0f %14.0f %7.3f %12s %12.2f\n' "$round" "$alone" "$together" "$ratio" \
+      "$cpus" "$ctog"
     echo "$ratio" >> "$WORK/ratios"
     if [ "$MULTI_FIO" = 1 ]; then
       alone=0
