@@ -160,7 +160,7 @@ if [[ " $PARTS " == *" cpu "* ]]; then
           > "$out.json" 2>/dev/null
         # The sum of the samples' periods: user-space CPU time in ns.
         user_ns=$(perf report -i "$out.data" --stdio 2>/dev/null \
-          | awk '/Event count \(approx.\)/ {print $NF; exit}')
+          | awk '/Event count \(approx.\)/ {n = $NF} END {print n}')
         rm -f "$out.data"
       else
         perf stat -x, -e task-clock,user_time,system_time -o "$out.perf" -- "${cmd[@]}" \

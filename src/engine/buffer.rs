@@ -51,26 +51,6 @@ impl AlignedBuf {
     }
 }
 
-/// Asks the CPU to take ownership of the cache lines of `buf` for writing (PREFETCHW), without
-/// waiting. The `uring` engine calls it on a slot's buffer as soon as its I/O completes: the
-/// kernel's worker that just read the buffer may have run on another CPU, and each of the 64
-/// lines of 4 KiB written later would otherwise wait to be taken back from that CPU's cache one
-/// store-buffer-full at a time (docs/performance-cpu.md).
-#[inline]
-pub fn prefetch_for_writing(buf: &[u8]) {
-    #[cfg(target_arch = "x86_64")]
-    for line in buf.chunks(64) {
-        // SAFETY: a prefetch is a hint; it reads nothing and faults on nothing.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_ET0 }>(
-                line.as_ptr().cast(),
-            )
-        };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = buf;
-}
-
 /// The `count` buffers of `len` bytes that a run's I/Os in flight write from and read into, all
 /// allocated before any worker starts, so that a run that cannot have them fails with one line
 /// before it begins instead of in a worker thread that races other allocations.

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 pub use crate::drive::RunEnd;
 pub use crate::workload::EngineKind;
-pub use buffer::{io_buffers, prefetch_for_writing, AlignedBuf};
+pub use buffer::{io_buffers, AlignedBuf};
 pub use offsets::OffsetGen;
 pub use target::Target;
 

@@ -20,9 +20,7 @@ use io_uring::{opcode, squeue, types, IoUring};
 use super::clock::IoClock;
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
-use super::{
-    io_buffers, prefetch_for_writing, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd,
-};
+use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
@@ -287,10 +285,6 @@ impl Submitter {
                 } = self.slots[slot as usize];
                 self.free.push(slot);
                 self.in_flight -= 1;
-                if op == OpKind::Write {
-                    let at = slot as usize * self.stride;
-                    prefetch_for_writing(&self.buffers.as_slice()[at..at + self.bs]);
-                }
                 let rc = cqe.result();
                 if let Some(v) = self.verify.as_deref().filter(|_| op == OpKind::Write) {
                     v.finish_write(v.block_of(offset), generation, rc == self.bs as i32);
