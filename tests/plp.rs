@@ -680,6 +680,35 @@ fn more_connections_than_descriptors_are_refused_and_the_listener_lives() {
     });
 }
 
+/// Under `ulimit -v` 200 clients at once are served or refused and the listener lives (each
+/// connection's thread once took 8 MiB of address space, and it aborted).
+#[test]
+fn a_crowd_of_clients_under_ulimit_v_is_served_or_refused_and_the_listener_lives() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut listener = Listener::spawn(common::ssdfade_under(dir.path(), "-v 400000").args([
+        "plp",
+        "listen",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+    ]));
+    let mut held: Vec<Raw> = (0..200).map(|_| Raw::connect(&listener.addr)).collect();
+    for c in held.iter_mut() {
+        let r = c.ask(&format!("dump x {}", "0".repeat(32)));
+        assert!(
+            r.starts_with("err no session") || r.starts_with("err busy"),
+            "{r}"
+        );
+    }
+    drop(held);
+    common::wait_for("the listener to serve again", 10, || {
+        let mut c = Raw::connect(&listener.addr);
+        c.ask("begin again 4 4096").starts_with("ok ")
+    });
+    assert!(listener.child.try_wait().unwrap().is_none());
+}
+
 #[test]
 fn the_evidence_survives_a_listener_restart() {
     let dir = tempfile::tempdir().unwrap();
