@@ -26,7 +26,7 @@ S = "sim:vertex2-60g,scale=64"
 EXP = ["experiment", "vertex2", S, "--measure-duration", "3s", "--soak-interval", "1s",
        "--checkpoint", "1m", "--seed", "1", "--out", "x"]
 # (name, command, resumable): what resume must do with what the kill left. Each runs in a
-# folder holding f.img (64 MiB) and e.img (1 MiB).
+# folder holding f.img (64 MiB) and e.img (1 MiB); s.img is made by slog.
 SCENARIOS = [
     ("experiment vertex2 on sim", EXP + ["--soak-duration", "10m"], True),
     ("experiment vertex2 --soak-bytes 6G", EXP + ["--soak-bytes", "6G"], True),
@@ -36,7 +36,7 @@ SCENARIOS = [
     ("soak of two sim drives (a group)",
      ["soak", f"{S},seed=1", f"{S},seed=2", "--duration", "10m", "--interval", "1s", "--out", "x"], False),
     ("soak sim:", ["soak", f"{S},state=d.sim", "--duration", "20m", "--interval", "1s", "--out", "x"], False),
-    ("slog on a file it makes", ["slog", "f.img", "--size", "64M", "--sustain", "20s", "--out", "x"], False),
+    ("slog on a file it makes", ["slog", "s.img", "--size", "64M", "--sustain", "20s", "--out", "x"], False),
     ("erase command: on a file",
      ["erase", "e.img", "--destroy-data", "e.img", "--method", "command:sleep 2; true", "--out", "x"], False),
 ]
