@@ -158,15 +158,18 @@ for name, cmd, resumable in SCENARIOS:
                     f"{sum(len(v) for v in before.values())} lines before, {kept} after, complete"
         elif r.returncode == 2:
             outcome = "refused: " + r.stderr.strip()[:150]
-            if resumable and "still runs" not in r.stderr:
+            if resumable and "still runs" not in r.stderr and "nothing to resume" not in r.stderr:
                 outcome = "refused (resumable kind): " + r.stderr.strip()[:150]
         else:
             outcome = f"exit {r.returncode}: " + r.stderr.strip()[:150]
         if not resumable and os.path.isdir(x):
-            # Nothing silently claims completion.
-            for rj in run_dirs(x) + [os.path.join(x, "erase.json")]:
-                if os.path.exists(rj) and json.load(open(rj)).get("status", json.load(open(rj)).get("outcome")) == "completed":
-                    outcome = "FAIL a killed run's record says completed"
+            # The killed command's own record does not claim completion (a group member may
+            # have finished before the kill).
+            for rj in [os.path.join(x, f) for f in ("run.json", "group.json", "erase.json")]:
+                if os.path.exists(rj):
+                    rec = json.load(open(rj))
+                    if rec.get("status", rec.get("outcome")) == "completed":
+                        outcome = "FAIL a killed run's record says completed"
         if outcome.startswith("FAIL"):
             failures += 1
         rows.append((name, at, outcome))

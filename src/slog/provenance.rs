@@ -8,6 +8,7 @@ use std::path::Path;
 use super::evidence::Sources;
 use crate::bad_input;
 use crate::drive::Identity;
+use crate::slog::plp::wire::shown;
 
 /// Refuses (bad input, naming the directory, what it was measured on and the device under
 /// test) any source measured on another device than `target`, whose identity is `identity`.
@@ -41,7 +42,6 @@ fn refuse_other(
     target: &str,
     identity: &Identity,
 ) -> anyhow::Result<()> {
-    let shown = |s: &str| crate::slog::plp::wire::shown(s);
     if !same_target(recorded, target) {
         bad_input!(
             "--from {}: it was measured on {}, not on {}: evidence counts only for the device it was measured on; give a directory of this device",
