@@ -11,7 +11,10 @@
 #
 #   scripts/hostile-records.sh [BINARY]      (default target/release/ssdfade)
 #   HOSTILE_KEEP=1 keeps the work folder; HOSTILE_ONLY=twin,state crafts only those fixtures'
-#   records (run, exp, open, grp, slog, erase, twin, state).
+#   records (run, exp, open, grp, slog, erase, twin, state, plp, ckpt): plp is a listener's
+#   session file (fed to a listener restarted on it, then plp verify) and a plp.json (slog
+#   --from, runs, report); ckpt is an experiment killed mid-soak after a checkpoint (its drive,
+#   the soak's run.json and samples fed to resume).
 set -euo pipefail
 BIN=$(realpath "${1:-target/release/ssdfade}")
 WORK=$(mktemp -d /tmp/ssdfade-hostile.XXXXXX)
@@ -53,6 +56,56 @@ e["phases"][-1].update(status="pending", started_utc=None, ended_utc=None, headl
 shutil.rmtree(os.path.join(FX, "open", e["phases"][-1]["dir"]))
 json.dump(e, open(p, "w"), indent=2)
 
+# The power-loss check: a listener's sessions and a verify run of a file written through it.
+def listener(cwd, sessions):
+    """A `plp listen` on `sessions` (relative to cwd): (process, address or None, first line)."""
+    p = subprocess.Popen([BIN, "plp", "listen", "--bind", "127.0.0.1", "--port", "0", "--dir", sessions],
+                         cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = p.stdout.readline().strip()
+    addr = line.removeprefix("listening on ") if line.startswith("listening on ") else None
+    return p, addr, line
+
+def stop(p):
+    """Ends a listener with Ctrl-C; its exit status and stderr."""
+    if p.poll() is None:
+        p.send_signal(2)
+    try:
+        _, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill(); _, err = p.communicate()
+        return None, "still running 10 s after Ctrl-C"
+    return p.returncode, err
+
+PLP = os.path.join(FX, "plp")
+os.makedirs(PLP)
+lp, addr, line = listener(PLP, "sessions")
+if not addr:
+    sys.exit(f"making a fixture failed: plp listen said {line!r}")
+w = sh(["plp", "write", "plp.img", "--size", "8M", "--log", addr, "--duration", "2s", "--seed", "1"], PLP)
+TOKEN = w.stdout.removeprefix("session token ").split(":")[0]
+v = sh(["plp", "verify", "plp.img", "--log", addr, "--token", TOKEN, "--out", "check"], PLP)
+stop(lp)
+if w.returncode != 0 or v.returncode != 0:
+    sys.exit(f"making a fixture failed: plp write/verify: {w.stderr.strip()} {v.stderr.strip()}")
+
+# An experiment killed mid-soak, after its drive saved a checkpoint.
+CK = os.path.join(FX, "ckpt")
+k = subprocess.Popen([BIN, "experiment", "vertex2", S, "--measure-duration", "3s", "--soak-duration", "20m",
+                      "--soak-interval", "1s", "--checkpoint", "1m", "--seed", "1", "--out", CK],
+                     cwd=FX, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+soak_samples = os.path.join(CK, "04-soak", "samples.jsonl")
+import time
+for _ in range(600):
+    if os.path.exists(soak_samples) and sum(1 for _ in open(soak_samples)) >= 150:
+        break
+    time.sleep(0.1)
+k.kill(); k.wait()
+if not os.path.exists(soak_samples):
+    sys.exit("making a fixture failed: the killed experiment has no soak samples")
+
+# A listener restarted on the (crafted) sessions, then plp verify through it.
+LISTEN_VERIFY = "listen+verify"
+
 # The commands that read each fixture: (fixture, record file, list of commands).
 def run_cmds(d):
     return [["report", d], ["plot", d], ["compare", d, d], ["export", d], ["runs", "."],
@@ -76,6 +129,13 @@ CASES = [
                                      ["soak", f"sim:@{d}/twin.toml,scale=64", "--duration", "5s", "--interval", "1s", "--out", "s"]]),
     ("state", "d.sim", lambda d: [["measure", f"{S},state={d}/d.sim", "--duration", "2s", "--out", "m"],
                                   ["verify", "--from", os.path.join(FX, "run"), f"{S},state={d}/d.sim"]]),
+    ("plp", f"sessions/{TOKEN}.session", lambda d: [LISTEN_VERIFY]),
+    ("plp", "check/plp.json", lambda d: [["runs", "."], ["report", f"{d}/check"],
+                                         ["slog", S, "--sustain", "0", "--max-size", "4k", "--from", f"{d}/check", "--out", "s2"]]),
+    ("ckpt", "drive.sim", lambda d: [["resume", d]]),
+    ("ckpt", "04-soak/run.json", lambda d: [["resume", d], ["runs", d]]),
+    ("ckpt", "04-soak/samples.jsonl", lambda d: [["resume", d]]),
+    ("ckpt", "experiment.json", lambda d: [["resume", d], ["runs", d], ["report", d]]),
     ("erase", "erase.json", lambda d: [["runs", "."],
                                        ["slog", S, "--sustain", "0", "--seed", "1", "--from", d, "--out", "s2"]]),
 ]
@@ -175,6 +235,47 @@ def crafted_binary(data):
     yield "garbage", bytes(range(256)) * 64
     yield "doubled", data + data
 
+def crafted_session(data):
+    """Crafted copies of a listener's session file: the binary damage, then each header field
+    and the first posted slot's entry set to extremes, a name that is not text or too long,
+    every slot claiming a record."""
+    yield from crafted_binary(data)
+    def at(off, value, d=data):
+        return d[:off] + value.to_bytes(8, "little") + d[off + 8:]
+    fields = ["slots", "record size", "began", "last message", "records", "name length"]
+    for i, f in enumerate(fields):
+        for v in (0, 1, 2**31, 2**63, 2**64 - 1):
+            yield f"header {f} = {v}", at(8 + 8 * i, v)
+    yield "name not text", data[:56] + b"\xff\xfe../\x1b]0;x\x07" + data[67:]
+    posted = next((o for o in range(1024, len(data) - 39, 40) if data[o:o + 8] != bytes(8)), None)
+    if posted is not None:
+        for j, f in enumerate(["post_seq", "post_value", "post_ms", "pre_seq", "pre_value"]):
+            for v in (0, 2**63, 2**64 - 1):
+                yield f"first posted slot {f} = {v}", at(posted + 8 * j, v)
+    every = bytearray(data)
+    for o in range(1024, len(data) - 39, 40):
+        every[o:o + 8] = (1).to_bytes(8, "little")
+    yield "every slot claims record 1", bytes(every)
+    yield "one byte more", data + b"\0"
+
+def listen_verify(case, fixture):
+    """Restarts a listener on the case's sessions, runs plp verify through it; a list of
+    (what ran, exit status, stderr) to judge like a command's."""
+    d = os.path.join(case, fixture)
+    p, addr, line = listener(d, "sessions")
+    if not addr:
+        code, err = stop(p)
+        return [("plp listen", code, line + "\n" + err)]
+    try:
+        r = subprocess.run([BIN, "plp", "verify", "plp.img", "--log", addr, "--token", TOKEN, "--out", "v"],
+                           cwd=d, capture_output=True, text=True, timeout=60)
+        out = [("plp verify", r.returncode, r.stderr)]
+    except subprocess.TimeoutExpired:
+        out = [("plp verify", None, "still running after 60 s")]
+    code, err = stop(p)
+    # Ctrl-C is how a listener ends: exit 0 or 130.
+    return out + [("plp listen", 0 if code in (0, 130) else code, err)]
+
 def listing(root):
     out = set()
     for d, _, files in os.walk(root):
@@ -189,7 +290,9 @@ for fixture, record, cmds in CASES:
         continue
     src = os.path.join(FX, fixture, record)
     raw = open(src, "rb").read()
-    if record.endswith(".toml"):
+    if record.endswith(".session"):
+        crafted = crafted_session(raw)
+    elif record.endswith(".toml"):
         crafted = ((w, t.encode()) for w, t in crafted_toml(raw.decode()))
     elif record.endswith(".jsonl"):
         crafted = ((w, t.encode()) for w, t in crafted_jsonl(raw.decode()))
@@ -214,28 +317,34 @@ for fixture, record, cmds in CASES:
         before_outside = listing(OUTSIDE)
         before_fx = listing(FX)
         for cmd in cmds(fixture):
-            runs += 1
-            try:
-                r = subprocess.run([BIN] + cmd, cwd=case, capture_output=True, text=True, timeout=60)
-            except subprocess.TimeoutExpired:
-                failures.append(f"{fixture}/{record} [{what}] {' '.join(cmd)}: still running after 60 s")
-                continue
-            err = r.stderr.strip().splitlines()
-            last = err[-1] if err else ""
-            why = None
-            if "panicked" in r.stderr or r.returncode not in (0, 1, 2, 130):
-                why = f"exit {r.returncode}: {r.stderr.strip()[:300]}"
-            elif r.returncode == 2 and not last:
-                why = "exit 2 without a reason"
-            elif any(s in r.stderr for s in ("Error {", "Os {", "kind: ", "Some(", "Custom {")):
-                why = f"Debug text: {last[:300]}"
-            elif len(last) > 2000:
-                why = f"a reason of {len(last)} characters"
-            if listing(OUTSIDE) != before_outside or listing(FX) != before_fx:
-                why = (why or "") + f" wrote outside its directory: {sorted(listing(OUTSIDE) - before_outside)}"
-            if why:
-                failures.append(f"{fixture}/{record} [{what}] {' '.join(cmd)}: {why}")
-                print("FAIL", failures[-1], flush=True)
+            if cmd == LISTEN_VERIFY:
+                ran = listen_verify(case, fixture)
+            else:
+                try:
+                    r = subprocess.run([BIN] + cmd, cwd=case, capture_output=True, text=True, timeout=60)
+                    ran = [(" ".join(cmd), r.returncode, r.stderr)]
+                except subprocess.TimeoutExpired:
+                    ran = [(" ".join(cmd), None, "still running after 60 s")]
+            for name, code, stderr in ran:
+                runs += 1
+                err = stderr.strip().splitlines()
+                last = err[-1] if err else ""
+                why = None
+                if code is None:
+                    why = stderr
+                elif "panicked" in stderr or code not in (0, 1, 2, 130):
+                    why = f"exit {code}: {stderr.strip()[:300]}"
+                elif code == 2 and not last:
+                    why = "exit 2 without a reason"
+                elif any(s in stderr for s in ("Error {", "Os {", "kind: ", "Some(", "Custom {")):
+                    why = f"Debug text: {last[:300]}"
+                elif len(last) > 2000:
+                    why = f"a reason of {len(last)} characters"
+                if listing(OUTSIDE) != before_outside or listing(FX) != before_fx:
+                    why = (why or "") + f" wrote outside its directory: {sorted(listing(OUTSIDE) - before_outside)}"
+                if why:
+                    failures.append(f"{fixture}/{record} [{what}] {name}: {why}")
+                    print("FAIL", failures[-1], flush=True)
         for f in os.listdir(OUTSIDE):
             os.unlink(os.path.join(OUTSIDE, f))
     print(f"{fixture}/{record}: {len(crafted)} crafted copies", flush=True)

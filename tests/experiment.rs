@@ -984,6 +984,29 @@ fn cut_soak(
     dir
 }
 
+/// An experiment directory copied elsewhere (and its original gone) resumes where it now is,
+/// with the drive it holds now, and writes nothing where it was.
+#[test]
+fn a_moved_experiment_resumes_where_it_now_is() {
+    let work = tempfile::tempdir().unwrap();
+    let done = quick_vertex2(work.path(), "done");
+    let moved = cut_soak(work.path(), &done, "moved", |_| {});
+    std::fs::remove_dir_all(&done).unwrap();
+    let out = ssdfade(work.path())
+        .arg("resume")
+        .arg(&moved)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let record = read_json(&moved.join("experiment.json"));
+    assert_eq!(record["status"], "completed");
+    assert!(
+        !done.exists(),
+        "resume wrote to the directory it was copied from"
+    );
+}
+
 #[test]
 fn a_damaged_sample_line_never_costs_the_good_samples_before_it() {
     let work = tempfile::tempdir().unwrap();

@@ -329,8 +329,11 @@ fn run_json_numbers_no_run_can_hold_are_refused_not_panicked_on() {
     let tmp = tempfile::tempdir().unwrap();
     let good = sim_run(tmp.path(), "good");
     type Edit = fn(&mut serde_json::Value);
-    let edits: [(&str, Edit); 5] = [
+    let edits: [(&str, Edit); 6] = [
         ("summary.seconds", |v| v["summary"]["seconds"] = 1e30.into()),
+        ("drive_before.flash_bytes", |v| {
+            v["drive_before"]["flash_bytes"] = 0.into()
+        }),
         ("summary.seconds", |v| {
             v["summary"]["seconds"] = (-1.0).into()
         }),

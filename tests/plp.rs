@@ -396,13 +396,15 @@ fn a_check_with_too_few_records_is_not_tested_and_never_makes_a_slog_suitable() 
     assert_eq!(r["acknowledged"], 0);
     assert_eq!(r["min_acknowledged"], 100);
 
-    let slog = |from: &str, out: &str| {
+    // The slog run is on the device checked (evidence of another one is refused).
+    let slog_on = |on: &str, from: &str, out: &str| {
         ssdfade(dir.path())
-            .args(["slog", "sim:dc-ssd-400g,cache=lying", "--sustain", "0"])
+            .args(["slog", on, "--destroy-data", "plp.img", "--sustain", "0"])
             .args(["--max-size", "4k", "--from", from, "--out", out, "--json"])
             .output()
             .unwrap()
     };
+    let slog = |from: &str, out: &str| slog_on("plp.img", from, out);
     let plp_reason = |o: &std::process::Output| {
         let v: Value = serde_json::from_slice(&o.stdout).unwrap();
         v["verdict"]["reasons"]
@@ -446,6 +448,34 @@ fn a_check_with_too_few_records_is_not_tested_and_never_makes_a_slog_suitable() 
     std::fs::write(dir.path().join("old/plp.json"), old.to_string()).unwrap();
     let o = slog("old", "slog-old");
     assert!(plp_reason(&o)["rating"].is_null());
+
+    // Evidence of another device, a check or a soak, is refused before anything is written.
+    let other = ssdfade(dir.path())
+        .args([
+            "soak",
+            "sim:ram-8g",
+            "--duration",
+            "2s",
+            "--out",
+            "ram-soak",
+        ])
+        .output()
+        .unwrap();
+    assert!(other.status.success());
+    for (on, from) in [
+        ("sim:dc-ssd-400g,cache=lying", "empty"),
+        ("plp.img", "ram-soak"),
+    ] {
+        let o = slog_on(on, from, "slog-other");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!("--from {from}: it was measured on ")),
+            "{err}"
+        );
+        assert!(!dir.path().join("slog-other").exists());
+    }
 }
 
 #[test]
@@ -648,6 +678,35 @@ fn more_connections_than_descriptors_are_refused_and_the_listener_lives() {
         let mut c = Raw::connect(&listener.addr);
         c.ask("begin again 4 4096").starts_with("ok ")
     });
+}
+
+/// Under `ulimit -v` 200 clients at once are served or refused and the listener lives (each
+/// connection's thread once took 8 MiB of address space, and it aborted).
+#[test]
+fn a_crowd_of_clients_under_ulimit_v_is_served_or_refused_and_the_listener_lives() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut listener = Listener::spawn(common::ssdfade_under(dir.path(), "-v 400000").args([
+        "plp",
+        "listen",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+    ]));
+    let mut held: Vec<Raw> = (0..200).map(|_| Raw::connect(&listener.addr)).collect();
+    for c in held.iter_mut() {
+        let r = c.ask(&format!("dump x {}", "0".repeat(32)));
+        assert!(
+            r.starts_with("err no session") || r.starts_with("err busy"),
+            "{r}"
+        );
+    }
+    drop(held);
+    common::wait_for("the listener to serve again", 10, || {
+        let mut c = Raw::connect(&listener.addr);
+        c.ask("begin again 4 4096").starts_with("ok ")
+    });
+    assert!(listener.child.try_wait().unwrap().is_none());
 }
 
 #[test]

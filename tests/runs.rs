@@ -421,12 +421,7 @@ fn offset_and_distribution_confine_writes_and_are_recorded() {
 fn a_failed_run_says_why_in_runs_and_report() {
     let work = tempfile::tempdir().unwrap();
     let w = work.path();
-    let bin = ssdfade(w).get_program().to_owned();
-    let out = std::process::Command::new("sh")
-        .current_dir(w)
-        .arg("-c")
-        .arg("ulimit -v 400000 && exec \"$0\" \"$@\"")
-        .arg(&bin)
+    let out = common::ssdfade_under(w, "-v 400000")
         .args([
             "measure", "f.img", "--size", "256M", "--bs", "64M", "--qd", "8",
         ])

@@ -642,12 +642,7 @@ fn nvme_tlc_1t_lands_on_the_class_read_and_qd1_figures() {
 fn a_model_larger_than_ulimit_v_allows_is_refused_in_one_line() {
     let work = tempfile::tempdir().unwrap();
     let w = work.path();
-    let bin = ssdfade(w).get_program().to_owned();
-    let out = std::process::Command::new("sh")
-        .current_dir(w)
-        .arg("-c")
-        .arg("ulimit -v 330000 && exec \"$0\" \"$@\"")
-        .arg(&bin)
+    let out = common::ssdfade_under(w, "-v 330000")
         .args(["soak", "sim:vertex2-60g", "--duration", "1m", "--out", "r"])
         .output()
         .unwrap();

@@ -2,6 +2,8 @@
 //! a command word, a tool's output) is at most [`MAX_STRING`] bytes, so that no edited or
 //! crafted record can make a report, a chart or an error line carry a megabyte of text. A
 //! record that does not parse or holds a longer string is bad input naming the file and field.
+//! A record in another format (a twin's TOML) is held to the same bound, and its lists to as
+//! many entries.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -39,26 +41,53 @@ pub fn parse_value(path: &Path, text: &str) -> anyhow::Result<Value> {
             path.display()
         ),
     };
+    check(path, &value, usize::MAX)?;
+    Ok(value)
+}
+
+/// Refuses `value`, read from `path` in another format than JSON (a twin's TOML), when a
+/// string in it is longer than [`MAX_STRING`] bytes or a list holds more than [`MAX_STRING`]
+/// entries, like a JSON record.
+pub fn check_bounds(path: &Path, value: &Value) -> anyhow::Result<()> {
+    check(path, value, MAX_STRING)
+}
+
+/// Refuses `value` when a string in it is longer than [`MAX_STRING`] bytes or a list holds more
+/// than `items` entries, naming the file and the field.
+fn check(path: &Path, value: &Value, items: usize) -> anyhow::Result<()> {
     let mut field = String::new();
-    if let Some(len) = longest_over(&value, &mut field) {
+    if let Some(over) = first_over(value, items, &mut field) {
+        let (what, len, bound) = match over {
+            Over::String(len) => ("a string of", len, "bytes, more than the"),
+            Over::List(len) => ("a list of", len, "entries, more than the"),
+        };
         bad_input!(
-            "{}: {} holds a string of {len} bytes, more than the {MAX_STRING} any record holds: the record was edited or is damaged",
+            "{}: {} holds {what} {len} {bound} {MAX_STRING} any record holds: the record was edited or is damaged",
             path.display(),
             if field.is_empty() { "the record" } else { &field }
         );
     }
-    Ok(value)
+    Ok(())
 }
 
-/// The length of the first string in `v` longer than [`MAX_STRING`] (a key or a value), with
-/// `field` left naming where it is (`target.path`, `phases[2].dir`).
-fn longest_over(v: &Value, field: &mut String) -> Option<usize> {
+/// What is too long.
+enum Over {
+    /// A string of this many bytes.
+    String(usize),
+    /// A list of this many entries.
+    List(usize),
+}
+
+/// The first string in `v` longer than [`MAX_STRING`] (a key or a value) or list longer than
+/// `items`, with `field` left naming where it is (`target.path`, `phases[2].dir`).
+fn first_over(v: &Value, items: usize, field: &mut String) -> Option<Over> {
     match v {
-        Value::String(s) => (s.len() > MAX_STRING).then_some(s.len()),
-        Value::Array(items) => items.iter().enumerate().find_map(|(i, x)| {
+        Value::String(s) => (s.len() > MAX_STRING).then_some(Over::String(s.len())),
+        Value::Array(list) if list.len() > items => Some(Over::List(list.len())),
+        Value::Array(list) => list.iter().enumerate().find_map(|(i, x)| {
             let len = field.len();
             let _ = write!(field, "[{i}]");
-            let found = longest_over(x, field);
+            let found = first_over(x, items, field);
             if found.is_none() {
                 field.truncate(len);
             }
@@ -66,14 +95,14 @@ fn longest_over(v: &Value, field: &mut String) -> Option<usize> {
         }),
         Value::Object(map) => map.iter().find_map(|(k, x)| {
             if k.len() > MAX_STRING {
-                return Some(k.len());
+                return Some(Over::String(k.len()));
             }
             let len = field.len();
             if !field.is_empty() {
                 field.push('.');
             }
             field.push_str(k);
-            let found = longest_over(x, field);
+            let found = first_over(x, items, field);
             if found.is_none() {
                 field.truncate(len);
             }

@@ -47,7 +47,7 @@ pub use experiment_dir::{
     any_phase_has_samples, is_experiment, load_experiment, Experiment, LoadedPhase,
 };
 pub use group::{is_group, GroupRecord, MemberRecord};
-pub use json::MAX_STRING;
+pub use json::{check_bounds, MAX_STRING};
 pub use latency::LatencyRecord;
 pub use listing::{list_runs, RunListing};
 pub use phase::{Phase, PhaseKind, RunParams};

@@ -189,6 +189,23 @@ pub fn check(path: &Path, info: &RunInfo) -> anyhow::Result<()> {
             return Err("workload.qd is 0".into());
         }
         super::valid::period("workload.interval", w.interval.as_secs_f64())?;
+        // No drive has less flash than it shows the host (a crafted 0 once made a resumed
+        // simulated soak's predictor take 16 GB of memory).
+        for (field, d) in [
+            ("drive_before", &info.drive_before),
+            ("drive_after", &info.drive_after),
+        ] {
+            if let Some((flash, size)) = d
+                .as_ref()
+                .and_then(|d| Some((d.flash_bytes?, d.size_bytes?)))
+            {
+                if flash < size {
+                    return Err(format!(
+                        "{field}.flash_bytes is {flash}, less than the drive's {size} bytes"
+                    ));
+                }
+            }
+        }
         if let Some(s) = &info.summary {
             super::valid::seconds("summary.seconds", s.seconds)?;
             for (field, v) in [("summary.iops", s.iops), ("summary.mb_per_s", s.mb_per_s)] {

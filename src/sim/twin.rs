@@ -107,6 +107,13 @@ impl Twin {
                 path.display()
             ),
         };
+        // Held to a record's bounds (strings and lists) before it is read as a twin.
+        let value = match toml::from_str::<toml::Value>(&text).map(serde_json::to_value) {
+            Ok(Ok(value)) => value,
+            Ok(Err(e)) => bad_input!("{} is not a twin file: {e}", path.display()),
+            Err(e) => bad_input!("{} is not a twin file: {}", path.display(), e.message()),
+        };
+        crate::results::check_bounds(path, &value)?;
         let twin: Twin = match toml::from_str(&text) {
             Ok(twin) => twin,
             Err(e) => bad_input!("{} is not a twin file: {}", path.display(), e.message()),
@@ -461,6 +468,40 @@ mod tests {
             let wa = greedy_write_amplification(alpha);
             assert!((alpha_for(wa) - alpha).abs() < 1e-6, "{alpha}");
         }
+    }
+
+    #[test]
+    fn a_twin_file_is_held_to_the_bounds_of_a_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("t.toml");
+        let twin = |model: &str, periods: usize| {
+            let list = vec!["1.0"; periods].join(", ");
+            format!(
+                "base = \"vertex2-60g\"\nmodel = \"{model}\"\ncapacity = 60000000000\nalpha = 1.28\nspeed = 1.0\n\n\
+                 [fit]\nfrom = \"run\"\nworst_period_pct = 1.0\n\n\
+                 [fit.measured]\nfresh_iops = 1.0\nsteady_iops = 1.0\nsteady_p99_ms = 1.0\nperiod_s = 10.0\nperiods = [{list}]\n\n\
+                 [fit.twin]\nfresh_iops = 1.0\nsteady_iops = 1.0\nsteady_p99_ms = 1.0\nperiod_s = 10.0\nperiods = [1.0]\n"
+            )
+        };
+        let refused = |text: String| {
+            std::fs::write(&file, text).unwrap();
+            let e = Twin::load(&file).unwrap_err();
+            assert_eq!(crate::error::exit_code(&e), 2, "{e}");
+            e.to_string()
+        };
+        std::fs::write(&file, twin("OCZ", crate::results::MAX_STRING)).unwrap();
+        assert_eq!(Twin::load(&file).unwrap().model, "OCZ");
+        let why = refused(twin(&"x".repeat(1 << 20), 3));
+        assert!(
+            why.contains("t.toml: model holds a string of 1048576 bytes"),
+            "{why}"
+        );
+        assert!(why.len() < 300, "{why}");
+        let why = refused(twin("OCZ", crate::results::MAX_STRING + 1));
+        assert!(
+            why.contains("t.toml: fit.measured.periods holds a list of 16385 entries"),
+            "{why}"
+        );
     }
 
     #[test]

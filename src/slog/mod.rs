@@ -7,6 +7,7 @@
 //! - [`baseline`]: the RAM (zram) or other baseline;
 //! - [`evidence`] and [`verdict`]: figures from run directories, and the judgement;
 //! - [`plp`]: the power-loss check (diskchecker's method);
+//! - [`provenance`]: `--from` evidence only of the device under test;
 //! - [`table`]: the text the command prints.
 //!
 //! A run directory is written like every other run's (`run.json`, `samples.jsonl` holding the
@@ -14,6 +15,7 @@
 
 pub mod baseline;
 pub mod plp;
+pub mod provenance;
 pub mod ram_owner;
 pub mod sweep;
 pub mod table;
@@ -172,6 +174,7 @@ pub fn prepare(req: &Request) -> anyhow::Result<Prepared> {
         .as_deref()
         .map(|dir| evidence::op_sweep_for(dir, &device.identity))
         .transpose()?;
+    provenance::check(&sources, &req.target, &device.identity)?;
     // A baseline device is opened (and refused) before anything is written.
     let baseline_target = match &req.baseline {
         Some(Baseline::Target(path)) => {

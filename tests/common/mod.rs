@@ -12,6 +12,17 @@ pub fn ssdfade(dir: &Path) -> Command {
     cmd
 }
 
+/// The built `ssdfade` binary, run from `dir` under a resource limit: `limit` is the `ulimit`
+/// option and value (`-v 400000`, `-n 16`), set by a shell that then becomes ssdfade.
+pub fn ssdfade_under(dir: &Path, limit: &str) -> Command {
+    let mut cmd = Command::new("sh");
+    cmd.current_dir(dir)
+        .arg("-c")
+        .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_ssdfade"));
+    cmd
+}
+
 /// Records that `test` did not run and why: printed (into the test's captured output) and,
 /// when `SSDFADE_TEST_SKIPS` names a file, appended to it as one line, so that `.ci/run` can
 /// list every skip with its reason after `cargo test` (which reports a skipped test as `ok`).

@@ -18,6 +18,10 @@ use super::wire::{self, Line};
 const FDS_PER_CONNECTION: u64 = 3;
 /// Descriptors kept for everything else (standard streams, the listening socket, threads).
 const FDS_RESERVED: u64 = 16;
+/// Stack of a connection's thread: it reads lines of at most [`wire::MAX_LINE`] bytes and
+/// keeps everything larger on the heap. The default 8 MiB of address space each let 64
+/// connections under `ulimit -v` take all the process may map, and it aborted.
+const CONNECTION_STACK: usize = 256 << 10;
 
 /// How the listener runs.
 #[derive(Clone, Debug)]
@@ -112,6 +116,7 @@ pub fn listen(
                 };
                 let spawned = std::thread::Builder::new()
                     .name("plp-connection".into())
+                    .stack_size(CONNECTION_STACK)
                     .spawn(move || conn.serve(stream, peer));
                 if let Err(e) = spawned {
                     // The closure (and the Connection that counts it) was dropped.

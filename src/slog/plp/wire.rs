@@ -103,7 +103,21 @@ mod tests {
 
     #[test]
     fn targets_that_differ_keep_different_session_names() {
-        let targets = ["a b", "a_b", "a%20b", "a\tb", "a  b", "é", "%C3%A9"];
+        // Also names that differ only in case, Unicode normalisation (NFC é, NFD e + ◌́) or a
+        // trailing space: nothing is folded.
+        let targets = [
+            "a b",
+            "a_b",
+            "a%20b",
+            "a\tb",
+            "a  b",
+            "é",
+            "%C3%A9",
+            "A b",
+            "e\u{301}",
+            "a b ",
+            "a b\u{a0}",
+        ];
         let names: std::collections::HashSet<String> =
             targets.iter().map(|t| session_name(t)).collect();
         assert_eq!(names.len(), targets.len());
