@@ -136,9 +136,24 @@ fn sim_list_prints_every_preset() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for name in ["vertex2-60g", "nvme-tlc-1t", "dc-ssd-400g", "ram-8g"] {
+    for name in [
+        "vertex2-60g",
+        "nvme-tlc-1t",
+        "dc-ssd-400g",
+        "ram-8g",
+        "optane-375g",
+        "sata-tlc-1t",
+    ] {
         assert!(text.contains(name), "{name} missing from:\n{text}");
     }
+    // The GC policy parameters that shape skewed writes are printed: dc-ssd-400g's hot/cold
+    // streams (hot_window) and cost-benefit victims, and the greedy presets say so.
+    let dc = text.split("\ndc-ssd-400g\n").nth(1).unwrap();
+    let dc = dc.split("\n\n").next().unwrap();
+    assert!(dc.contains("hot_window 1"), "no hot_window in:\n{dc}");
+    assert!(dc.contains("victims by cost-benefit"), "{dc}");
+    assert_eq!(text.matches("hot_window").count(), 1, "{text}");
+    assert!(text.contains("greedy victims"), "{text}");
 }
 
 /// `fail_after=N` makes writes fail with EIO; the run stops (exit 1) keeping the samples.

@@ -84,7 +84,7 @@ pub fn list() -> String {
             if p.readahead { "on" } else { "off" }
         );
         out += &format!(
-            "  GC pacing {}, bursts of {} blocks{}{}\n",
+            "  GC pacing {}, bursts of {} blocks{}{}{}{}\n",
             match p.gc.pacing {
                 GcPacing::Waves => format!("waves (burstiness {})", p.gc.burstiness),
                 GcPacing::Continuous => "continuous".to_string(),
@@ -102,6 +102,19 @@ pub fn list() -> String {
             },
             if p.gc.suspend_us > 0.0 {
                 format!(", erase suspend {} µs", p.gc.suspend_us)
+            } else {
+                String::new()
+            },
+            if p.gc.cost_benefit {
+                ", victims by cost-benefit"
+            } else {
+                ", greedy victims"
+            },
+            if p.gc.hot_window > 0.0 {
+                format!(
+                    ", hot and cold streams (hot_window {}: a page rewritten within {} × the capacity of host writes is hot)",
+                    p.gc.hot_window, p.gc.hot_window
+                )
             } else {
                 String::new()
             }

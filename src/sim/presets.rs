@@ -452,9 +452,11 @@ pub const PRESETS: [Preset; 6] = [
         }),
         gc: GcSchedule {
             burst_blocks: 256,
-            burstiness: 0.5,
+            burstiness: 0.25,
             interleaved: false,
-            pacing: GcPacing::Stalls { chance: 0.05 },
+            // Samsung's SATA drives hold a band in steady state, no stalls: AnandTech's
+            // 1-second consistency runs of the 850 EVO show 5 000–8 000 IOPS (review 8747).
+            pacing: GcPacing::Stalls { chance: 0.0 },
             cost_benefit: true,
             hot_window: 0.0,
             suspend_us: 0.0,
