@@ -10,10 +10,10 @@
 //! shrinks as the measured WA approaches WA∞. SNIA's pass is predicted by feeding the measured
 //! samples, then the fitted curve run forward, to the run's own steady-state tracker.
 
-use crate::results::{Basis, Prediction};
+use crate::results::{Basis, Prediction, RunInfo};
 use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::stats::Sample;
-use crate::workload::precondition::{Fast, Plan};
+use crate::workload::precondition::{Fast, Plan, DEFAULT_OP_PCT};
 
 /// Model flash: blocks and pages per block (large blocks, as on real drives).
 const MODEL_BLOCKS: u32 = 512;
@@ -211,6 +211,34 @@ pub struct Setting {
     pub plan_bytes: Option<u64>,
 }
 
+impl Setting {
+    /// The setting of a run of uniform random writes (the model's workload), judged by
+    /// `criteria`; `None` for any other workload.
+    pub fn of(info: &RunInfo, criteria: Criteria) -> Option<Setting> {
+        let w = &info.workload;
+        if w.read_pct != 0 || w.random_pct != 100 || !w.distribution.is_uniform() {
+            return None;
+        }
+        let size = info.target.identity.size_bytes as f64;
+        let flash = info
+            .drive_before
+            .as_ref()
+            .and_then(|d| d.flash_bytes)
+            .map_or(size * (1.0 + DEFAULT_OP_PCT / 100.0), |f| f as f64);
+        let span_alpha = w
+            .precondition
+            .map_or(flash / w.span.max(1) as f64, |f| f.span_alpha);
+        Some(Setting {
+            span: w.span,
+            span_alpha,
+            fast: w.precondition,
+            criteria,
+            plan_s: w.duration.map(|d| d.as_secs_f64()),
+            plan_bytes: w.bytes.map(|b| b + w.precondition.map_or(0, |f| f.bytes)),
+        })
+    }
+}
+
 /// The prediction from `samples` (a soak of random writes, in order), or `None` before the
 /// first cliff has been passed far enough to fit.
 pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Prediction> {
@@ -246,6 +274,22 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
         basis: Basis::Settled,
         rise_us_per_h: None,
     })
+}
+
+/// Every prediction a run with `samples` makes, as the run makes them: one at the end of each
+/// SNIA round (the first sample ending in a new round), from the samples so far.
+pub fn replay(samples: &[Sample], s: &Setting) -> Vec<Prediction> {
+    let curve = wa_curve(s.span_alpha, s.fast.is_some());
+    let mut round = 0;
+    let mut out = Vec::new();
+    for (i, x) in samples.iter().enumerate() {
+        let r = (x.t_end_s / s.criteria.round_s).floor() as u64;
+        if r != round {
+            round = r;
+            out.extend(predict(&samples[..=i], &curve, s));
+        }
+    }
+    out
 }
 
 /// Bins of STEP span-writes past the model cliff: (model WA, seconds per op); `None`
