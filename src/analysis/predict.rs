@@ -253,27 +253,68 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
     let fit = fit(&bins, curve.steady)?;
     let wa_inf = curve.steady;
     let ahead = ((wa_inf - fit.wa_now) / wa_inf).abs();
-    let half_pct = 200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead;
+    // The fit through the origin against one with a fixed cost per write (`a + c·WA`): their
+    // steady values differ when the drive's cost per unit of WA drifts as the WA rises (garbage
+    // collection overlapping the host's writes, a link or controller floor), and the interval
+    // covers the difference.
+    let drift = (fit.y_affine - fit.y_inf).abs() / fit.y_inf;
+    let half_pct = 200.0 * fit.se / fit.y_inf
+        + FLOOR_PCT
+        + 100.0 * AHEAD_SHARE * ahead
+        + 100.0 * drift;
     let iops = 1.0 / fit.y_inf;
     let b = fit.b;
     let pass = snia_pass(samples, s, |_, bytes| {
         b * curve.at(bytes / s.span.max(1) as f64)
     });
-    Some(Prediction {
-        iops,
-        low: iops / (1.0 + half_pct / 100.0),
-        high: iops / (1.0 - (half_pct / 100.0).min(0.9)),
-        half_width_pct: half_pct,
-        write_amplification: wa_inf,
+    Some(prediction(
+        Basis::Settled,
+        Level {
+            iops,
+            low: iops / (1.0 + half_pct / 100.0),
+            high: iops / (1.0 - (half_pct / 100.0).min(0.9)),
+            half_width_pct: half_pct,
+        },
+        wa_inf,
+        s,
+        pass,
+        last,
+    ))
+}
+
+/// A predicted level: the IOPS, its interval and the interval's half-width in percent.
+pub(super) struct Level {
+    pub iops: f64,
+    pub low: f64,
+    pub high: f64,
+    pub half_width_pct: f64,
+}
+
+/// The prediction of `level` on `basis`, made after the sample `last`, with SNIA's pass
+/// `pass` and the model's write amplification `wa`; no throttle rise.
+pub(super) fn prediction(
+    basis: Basis,
+    level: Level,
+    wa: f64,
+    s: &Setting,
+    pass: Option<Pass>,
+    last: &Sample,
+) -> Prediction {
+    Prediction {
+        iops: level.iops,
+        low: level.low,
+        high: level.high,
+        half_width_pct: level.half_width_pct,
+        write_amplification: wa,
         span_alpha: s.span_alpha,
         steady_at_s: pass.map(|p| p.0),
         steady_at_bytes: pass.map(|p| p.1),
         made_at_s: last.t_end_s,
         made_at_bytes: last.bytes_written_total,
         first_made_at_s: None,
-        basis: Basis::Settled,
+        basis,
         rise_us_per_h: None,
-    })
+    }
 }
 
 /// Every prediction a run with `samples` makes, as the run makes them: one at the end of each
@@ -366,12 +407,14 @@ fn follows_wa(bins: &[(f64, f64)], before: Option<f64>) -> bool {
     now / before - 1.0 >= MIN_RISE_SHARE * model_rise
 }
 
-/// The fit of `1/IOPS = b·WA` to bins, and its value and standard error at `wa_inf`.
+/// The fit of `1/IOPS = b·WA` to bins, and its value and standard error at `wa_inf`; and the
+/// value at `wa_inf` of the straight line `1/IOPS = a + c·WA` through the same bins.
 struct Fit {
     b: f64,
     y_inf: f64,
     se: f64,
     wa_now: f64,
+    y_affine: f64,
 }
 
 fn fit(bins: &[(f64, f64)], wa_inf: f64) -> Option<Fit> {
@@ -384,11 +427,17 @@ fn fit(bins: &[(f64, f64)], wa_inf: f64) -> Option<Fit> {
     // The spread of the cost per unit of WA, relative: the fit's standard error.
     let ratios = bins.iter().map(|p| p.1 / p.0 / b);
     let var = ratios.map(|r| (r - 1.0).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let mw = bins.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = bins.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = bins.iter().map(|p| (p.0 - mw).powi(2)).sum();
+    let sxy: f64 = bins.iter().map(|p| (p.0 - mw) * (p.1 - my)).sum();
+    let c = if sxx > 0.0 { sxy / sxx } else { b };
     (b > 0.0 && b.is_finite()).then(|| Fit {
         b,
         y_inf: b * wa_inf,
         se: b * wa_inf * (var / n).sqrt(),
         wa_now: bins.last().expect("bins").0,
+        y_affine: my + c * (wa_inf - mw),
     })
 }
 
