@@ -258,10 +258,8 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
     // collection overlapping the host's writes, a link or controller floor), and the interval
     // covers the difference.
     let drift = (fit.y_affine - fit.y_inf).abs() / fit.y_inf;
-    let half_pct = 200.0 * fit.se / fit.y_inf
-        + FLOOR_PCT
-        + 100.0 * AHEAD_SHARE * ahead
-        + 100.0 * drift;
+    let half_pct =
+        200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead + 100.0 * drift;
     let iops = 1.0 / fit.y_inf;
     let b = fit.b;
     let pass = snia_pass(samples, s, |_, bytes| {
@@ -583,6 +581,50 @@ mod tests {
             (first / c.steady - 1.0).abs() < 0.06,
             "{first} vs {}",
             c.steady
+        );
+    }
+
+    #[test]
+    fn a_prediction_is_made_after_its_last_sample_with_its_pass() {
+        let setting = Setting {
+            span: 1 << 30,
+            span_alpha: 1.5,
+            fast: None,
+            criteria: Criteria::default(),
+            plan_s: None,
+            plan_bytes: None,
+        };
+        let samples = flat(3);
+        let level = Level {
+            iops: 1000.0,
+            low: 900.0,
+            high: 1100.0,
+            half_width_pct: 10.0,
+        };
+        let p = prediction(
+            Basis::PlanEnd,
+            level,
+            2.0,
+            &setting,
+            Some((90.0, 7)),
+            &samples[2],
+        );
+        assert_eq!(
+            (
+                p.made_at_s,
+                p.made_at_bytes,
+                p.steady_at_s,
+                p.steady_at_bytes
+            ),
+            (30.0, 3 * 40_960_000, Some(90.0), Some(7))
+        );
+        assert_eq!(
+            (p.span_alpha, p.write_amplification, p.basis),
+            (1.5, 2.0, Basis::PlanEnd)
+        );
+        assert_eq!(
+            (p.low, p.high, p.half_width_pct, p.rise_us_per_h),
+            (900.0, 1100.0, 10.0, None)
         );
     }
 }
