@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use ssdfade::analysis::predict::{predict, wa_curve, Setting};
+use ssdfade::analysis::predict::{predict, replay, wa_curve, Setting};
 use ssdfade::results::{read_info, read_samples, Basis};
 use ssdfade::stats::steady::Criteria;
 
@@ -86,4 +86,47 @@ fn the_seeds_throttled_curve_is_predicted_before_the_first_hour_and_every_interv
         p.low <= measured && measured <= p.high,
         "{p:?} vs {measured}"
     );
+}
+
+#[test]
+fn every_gc_prediction_holds_the_settled_level_when_the_cost_per_unit_of_wa_drifts() {
+    // dc-ssd-400g at 64 KiB over 85 % of its span: its time per write rises faster than the
+    // model's WA, so `b` fitted through the origin after the cliff is too low. Before the
+    // interval covered the fit with a fixed cost per write, 73 of its 129 predictions missed.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dc");
+    let span: u64 = 400_000_000_000 / 100 * 85 / 65536 * 65536;
+    let status = Command::new(env!("CARGO_BIN_EXE_ssdfade"))
+        .args(["soak", "sim:dc-ssd-400g,scale=32", "--span"])
+        .arg(span.to_string())
+        .args(["--bs", "64k", "--align", "64k", "--seed", "1", "--bytes"])
+        .arg((span * 8).to_string())
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .expect("ssdfade runs");
+    assert!(status.status.success(), "{status:?}");
+    let info = read_info(&dir).unwrap();
+    let samples = read_samples(&dir).unwrap();
+    // The settled level: the mean over the last span-write.
+    let total = samples.last().unwrap().bytes_written_total;
+    let last: Vec<_> = samples
+        .iter()
+        .filter(|s| s.bytes_written_total > total - span)
+        .collect();
+    let settled = last.iter().map(|s| s.ops).sum::<u64>() as f64
+        / last.iter().map(|s| s.t_end_s - s.t_start_s).sum::<f64>();
+    let setting = Setting::of(&info, Criteria::default()).unwrap();
+    let all = replay(&samples, &setting);
+    assert!(all.len() > 50, "{} predictions", all.len());
+    for p in &all {
+        assert!(
+            p.low <= settled && settled <= p.high,
+            "at {:.2} span-writes: {:.0} ({:.0}–{:.0}) against {settled:.0} settled",
+            p.made_at_bytes as f64 / span as f64,
+            p.iops,
+            p.low,
+            p.high
+        );
+    }
 }

@@ -10,10 +10,10 @@
 //! shrinks as the measured WA approaches WA∞. SNIA's pass is predicted by feeding the measured
 //! samples, then the fitted curve run forward, to the run's own steady-state tracker.
 
-use crate::results::{Basis, Prediction};
+use crate::results::{Basis, Prediction, RunInfo};
 use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::stats::Sample;
-use crate::workload::precondition::{Fast, Plan};
+use crate::workload::precondition::{Fast, Plan, DEFAULT_OP_PCT};
 
 /// Model flash: blocks and pages per block (large blocks, as on real drives).
 const MODEL_BLOCKS: u32 = 512;
@@ -211,6 +211,34 @@ pub struct Setting {
     pub plan_bytes: Option<u64>,
 }
 
+impl Setting {
+    /// The setting of a run of uniform random writes (the model's workload), judged by
+    /// `criteria`; `None` for any other workload.
+    pub fn of(info: &RunInfo, criteria: Criteria) -> Option<Setting> {
+        let w = &info.workload;
+        if w.read_pct != 0 || w.random_pct != 100 || !w.distribution.is_uniform() {
+            return None;
+        }
+        let size = info.target.identity.size_bytes as f64;
+        let flash = info
+            .drive_before
+            .as_ref()
+            .and_then(|d| d.flash_bytes)
+            .map_or(size * (1.0 + DEFAULT_OP_PCT / 100.0), |f| f as f64);
+        let span_alpha = w
+            .precondition
+            .map_or(flash / w.span.max(1) as f64, |f| f.span_alpha);
+        Some(Setting {
+            span: w.span,
+            span_alpha,
+            fast: w.precondition,
+            criteria,
+            plan_s: w.duration.map(|d| d.as_secs_f64()),
+            plan_bytes: w.bytes.map(|b| b + w.precondition.map_or(0, |f| f.bytes)),
+        })
+    }
+}
+
 /// The prediction from `samples` (a soak of random writes, in order), or `None` before the
 /// first cliff has been passed far enough to fit.
 pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Prediction> {
@@ -225,27 +253,82 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
     let fit = fit(&bins, curve.steady)?;
     let wa_inf = curve.steady;
     let ahead = ((wa_inf - fit.wa_now) / wa_inf).abs();
-    let half_pct = 200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead;
+    // The fit through the origin against one with a fixed cost per write (`a + c·WA`): their
+    // steady values differ when the drive's cost per unit of WA drifts as the WA rises (garbage
+    // collection overlapping the host's writes, a link or controller floor), and the interval
+    // covers the difference.
+    let drift = (fit.y_affine - fit.y_inf).abs() / fit.y_inf;
+    let half_pct =
+        200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead + 100.0 * drift;
     let iops = 1.0 / fit.y_inf;
     let b = fit.b;
     let pass = snia_pass(samples, s, |_, bytes| {
         b * curve.at(bytes / s.span.max(1) as f64)
     });
-    Some(Prediction {
-        iops,
-        low: iops / (1.0 + half_pct / 100.0),
-        high: iops / (1.0 - (half_pct / 100.0).min(0.9)),
-        half_width_pct: half_pct,
-        write_amplification: wa_inf,
+    Some(prediction(
+        Basis::Settled,
+        Level {
+            iops,
+            low: iops / (1.0 + half_pct / 100.0),
+            high: iops / (1.0 - (half_pct / 100.0).min(0.9)),
+            half_width_pct: half_pct,
+        },
+        wa_inf,
+        s,
+        pass,
+        last,
+    ))
+}
+
+/// A predicted level: the IOPS, its interval and the interval's half-width in percent.
+pub(super) struct Level {
+    pub iops: f64,
+    pub low: f64,
+    pub high: f64,
+    pub half_width_pct: f64,
+}
+
+/// The prediction of `level` on `basis`, made after the sample `last`, with SNIA's pass
+/// `pass` and the model's write amplification `wa`; no throttle rise.
+pub(super) fn prediction(
+    basis: Basis,
+    level: Level,
+    wa: f64,
+    s: &Setting,
+    pass: Option<Pass>,
+    last: &Sample,
+) -> Prediction {
+    Prediction {
+        iops: level.iops,
+        low: level.low,
+        high: level.high,
+        half_width_pct: level.half_width_pct,
+        write_amplification: wa,
         span_alpha: s.span_alpha,
         steady_at_s: pass.map(|p| p.0),
         steady_at_bytes: pass.map(|p| p.1),
         made_at_s: last.t_end_s,
         made_at_bytes: last.bytes_written_total,
         first_made_at_s: None,
-        basis: Basis::Settled,
+        basis,
         rise_us_per_h: None,
-    })
+    }
+}
+
+/// Every prediction a run with `samples` makes, as the run makes them: one at the end of each
+/// SNIA round (the first sample ending in a new round), from the samples so far.
+pub fn replay(samples: &[Sample], s: &Setting) -> Vec<Prediction> {
+    let curve = wa_curve(s.span_alpha, s.fast.is_some());
+    let mut round = 0;
+    let mut out = Vec::new();
+    for (i, x) in samples.iter().enumerate() {
+        let r = (x.t_end_s / s.criteria.round_s).floor() as u64;
+        if r != round {
+            round = r;
+            out.extend(predict(&samples[..=i], &curve, s));
+        }
+    }
+    out
 }
 
 /// Bins of STEP span-writes past the model cliff: (model WA, seconds per op); `None`
@@ -322,12 +405,14 @@ fn follows_wa(bins: &[(f64, f64)], before: Option<f64>) -> bool {
     now / before - 1.0 >= MIN_RISE_SHARE * model_rise
 }
 
-/// The fit of `1/IOPS = b·WA` to bins, and its value and standard error at `wa_inf`.
+/// The fit of `1/IOPS = b·WA` to bins, and its value and standard error at `wa_inf`; and the
+/// value at `wa_inf` of the straight line `1/IOPS = a + c·WA` through the same bins.
 struct Fit {
     b: f64,
     y_inf: f64,
     se: f64,
     wa_now: f64,
+    y_affine: f64,
 }
 
 fn fit(bins: &[(f64, f64)], wa_inf: f64) -> Option<Fit> {
@@ -340,11 +425,17 @@ fn fit(bins: &[(f64, f64)], wa_inf: f64) -> Option<Fit> {
     // The spread of the cost per unit of WA, relative: the fit's standard error.
     let ratios = bins.iter().map(|p| p.1 / p.0 / b);
     let var = ratios.map(|r| (r - 1.0).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let mw = bins.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = bins.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = bins.iter().map(|p| (p.0 - mw).powi(2)).sum();
+    let sxy: f64 = bins.iter().map(|p| (p.0 - mw) * (p.1 - my)).sum();
+    let c = if sxx > 0.0 { sxy / sxx } else { b };
     (b > 0.0 && b.is_finite()).then(|| Fit {
         b,
         y_inf: b * wa_inf,
         se: b * wa_inf * (var / n).sqrt(),
         wa_now: bins.last().expect("bins").0,
+        y_affine: my + c * (wa_inf - mw),
     })
 }
 
@@ -490,6 +581,50 @@ mod tests {
             (first / c.steady - 1.0).abs() < 0.06,
             "{first} vs {}",
             c.steady
+        );
+    }
+
+    #[test]
+    fn a_prediction_is_made_after_its_last_sample_with_its_pass() {
+        let setting = Setting {
+            span: 1 << 30,
+            span_alpha: 1.5,
+            fast: None,
+            criteria: Criteria::default(),
+            plan_s: None,
+            plan_bytes: None,
+        };
+        let samples = flat(3);
+        let level = Level {
+            iops: 1000.0,
+            low: 900.0,
+            high: 1100.0,
+            half_width_pct: 10.0,
+        };
+        let p = prediction(
+            Basis::PlanEnd,
+            level,
+            2.0,
+            &setting,
+            Some((90.0, 7)),
+            &samples[2],
+        );
+        assert_eq!(
+            (
+                p.made_at_s,
+                p.made_at_bytes,
+                p.steady_at_s,
+                p.steady_at_bytes
+            ),
+            (30.0, 3 * 40_960_000, Some(90.0), Some(7))
+        );
+        assert_eq!(
+            (p.span_alpha, p.write_amplification, p.basis),
+            (1.5, 2.0, Basis::PlanEnd)
+        );
+        assert_eq!(
+            (p.low, p.high, p.half_width_pct, p.rise_us_per_h),
+            (900.0, 1100.0, 10.0, None)
         );
     }
 }

@@ -16,7 +16,7 @@
 
 use crate::results::{Basis, Prediction};
 
-use super::predict::{snia_pass, Setting, WaCurve};
+use super::predict::{prediction, snia_pass, Level, Setting, WaCurve};
 
 /// A cliff: a round's time per write this many times the first round's.
 const CLIFF: f64 = 1.5;
@@ -153,21 +153,21 @@ pub fn predict(
     let pass = snia_pass(samples, s, |t, _| {
         at(MAX_ALLOWANCE / 2.0, (t - t_now).max(0.0))
     });
-    Some(Prediction {
-        iops,
-        low,
-        high,
-        half_width_pct: (high - low) / 2.0 / iops * 100.0,
-        write_amplification: curve.at(last.bytes_written_total as f64 / span),
-        span_alpha: s.span_alpha,
-        steady_at_s: pass.map(|p| p.0),
-        steady_at_bytes: pass.map(|p| p.1),
-        made_at_s: last.t_end_s,
-        made_at_bytes: last.bytes_written_total,
-        first_made_at_s: None,
+    let mut p = prediction(
         basis,
-        rise_us_per_h: Some(line.k * 1e6 * 3600.0),
-    })
+        Level {
+            iops,
+            low,
+            high,
+            half_width_pct: (high - low) / 2.0 / iops * 100.0,
+        },
+        curve.at(last.bytes_written_total as f64 / span),
+        s,
+        pass,
+        last,
+    );
+    p.rise_us_per_h = Some(line.k * 1e6 * 3600.0);
+    Some(p)
 }
 
 /// When the run's plan ends (seconds since the start): its duration, or the time its byte

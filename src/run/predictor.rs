@@ -9,7 +9,6 @@ use crate::analysis::predict::{predict, wa_curve, Setting, WaCurve};
 use crate::results::{Prediction, RunInfo};
 use crate::stats::steady::Criteria;
 use crate::stats::Sample;
-use crate::workload::precondition::DEFAULT_OP_PCT;
 
 /// Half-width, percent, at which `--until-predicted` ends the run.
 pub const UNTIL_PREDICTED_PCT: f64 = 5.0;
@@ -32,30 +31,10 @@ impl Predictor {
     /// A predictor for runs of uniform random writes only (the model's workload); `previous`
     /// are the samples of a run continued after a crash.
     pub(super) fn of(info: &RunInfo, criteria: Criteria, previous: &[Sample]) -> Option<Self> {
-        let w = &info.workload;
-        if w.read_pct != 0 || w.random_pct != 100 || !w.distribution.is_uniform() {
-            return None;
-        }
-        let size = info.target.identity.size_bytes as f64;
-        let flash = info
-            .drive_before
-            .as_ref()
-            .and_then(|d| d.flash_bytes)
-            .map_or(size * (1.0 + DEFAULT_OP_PCT / 100.0), |f| f as f64);
-        let span_alpha = w
-            .precondition
-            .map_or(flash / w.span.max(1) as f64, |f| f.span_alpha);
         Some(Predictor {
             samples: previous.to_vec(),
             curve: None,
-            setting: Setting {
-                span: w.span,
-                span_alpha,
-                fast: w.precondition,
-                criteria,
-                plan_s: w.duration.map(|d| d.as_secs_f64()),
-                plan_bytes: w.bytes.map(|b| b + w.precondition.map_or(0, |f| f.bytes)),
-            },
+            setting: Setting::of(info, criteria)?,
             round: 0,
             last: None,
             first_at: None,
