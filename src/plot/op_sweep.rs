@@ -176,7 +176,7 @@ mod tests {
             ..Default::default()
         };
         let svg = chart.svg().unwrap();
-        assert!(svg.contains(">4k<"), "no 4k tick");
-        assert!(!svg.contains(">4000<"), "a 4000 tick");
+        assert!(svg.contains(">\n4k\n<"), "no 4k tick");
+        assert!(!svg.contains(">\n4000\n<"), "a 4000 tick");
     }
 }
