@@ -844,3 +844,153 @@ fn a_wsat_report_has_the_rounds_table_of_its_samples() {
         )
     );
 }
+
+/// A copy of the example `name` (results/examples), reported; its report.md.
+fn reported_example(tmp: &Path, name: &str) -> (PathBuf, String) {
+    let dir = tmp.join(name);
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("results/examples")
+            .join(name),
+        &dir,
+    );
+    run_ok(ssdfade(tmp).arg("report").arg(&dir));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    (dir, md)
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The CDM report opens with CrystalDiskMark's window: one row per test ("SEQ1M Q8T1"), Read
+/// and Write MB/s of the points' run.json; the preparation write is a line of its own, not a
+/// test, in the summary, the results and the phase table; the timeline's subtitle describes
+/// the whole preset, not its first phase.
+#[test]
+fn a_cdm_report_opens_with_crystaldiskmarks_read_write_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, md) = reported_example(tmp.path(), "cdm-nvme-sim");
+    let summary = &md[md.find("## Summary").expect("no summary")..md.find("## Results").unwrap()];
+    let mb = |phase: &str| {
+        let run = read_json(&dir.join(phase).join("run.json"));
+        format!("{:.2}", run["summary"]["mb_per_s"].as_f64().unwrap())
+    };
+    for (key, test) in [
+        ("SEQ1M Q8T1", "seq1m-q8t1"),
+        ("SEQ1M Q1T1", "seq1m-q1t1"),
+        ("RND4K Q32T1", "rnd4k-q32t1"),
+        ("RND4K Q1T1", "rnd4k-q1t1"),
+    ] {
+        let index = |dir_name: &str| {
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .find(|n| n.ends_with(dir_name))
+                .unwrap()
+        };
+        let (read, write) = (
+            index(&format!("-{test}-read")),
+            index(&format!("-{test}-write")),
+        );
+        assert_eq!(row(summary, key), [key.to_string(), mb(&read), mb(&write)]);
+    }
+    assert!(
+        summary.contains("Preparation (not a test): the first"),
+        "{summary}"
+    );
+    assert!(!summary.contains("| prepare"), "{summary}");
+    assert_eq!(
+        row(&md, "prepare (preparation")[0],
+        "prepare (preparation, not a test)"
+    );
+    let phases = &md[md.find("## Phases").expect("no phase table")..];
+    assert_eq!(row(phases, "prepare ")[1], "preparation");
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(
+        html.contains("8 tests of the cdm preset"),
+        "timeline subtitle"
+    );
+    assert!(
+        !html.contains("prepare phase:"),
+        "timeline subtitle of the first phase"
+    );
+}
+
+/// The sweep report opens with its peak (IOPS, the QD and transfer size, latency there) and,
+/// as the sweep reads, has a table of read and write latency per point equal to each
+/// point's run.json summary.
+#[test]
+fn a_sweep_report_has_its_peak_and_the_read_and_write_latency_of_every_point() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, md) = reported_example(tmp.path(), "sweep-qd-sim");
+    let table = read_json(&dir.join("sweep.json"));
+    let points = table["points"].as_array().unwrap();
+    let top = points.iter().fold(&points[0], |b, p| {
+        if p["iops"].as_f64() > b["iops"].as_f64() {
+            p
+        } else {
+            b
+        }
+    });
+    assert_eq!(
+        row(&md, "Peak IOPS")[1],
+        format!(
+            "{:.0} at QD{}, 8.0 KiB transfers",
+            top["iops"].as_f64().unwrap(),
+            top["qd"]
+        )
+    );
+    assert_eq!(
+        row(&md, "p99 latency at the peak")[1],
+        format!("{:.3} ms", top["p99_ms"].as_f64().unwrap())
+    );
+    let section = &md[md
+        .find("## Read and write latency per point")
+        .expect("no table")..];
+    for p in points {
+        let run = read_json(&dir.join(p["run_dir"].as_str().unwrap()).join("run.json"));
+        let s = &run["summary"];
+        let ms = |dir: &str, k: &str| format!("{:.3}", s[dir][k].as_f64().unwrap() / 1000.0);
+        let name = p["name"].as_str().unwrap();
+        let mut expected = vec![name.to_string()];
+        for d in ["read_lat_us", "write_lat_us"] {
+            for k in ["mean", "p99", "p999", "max"] {
+                expected.push(ms(d, k));
+            }
+        }
+        assert_eq!(row(section, &format!("{name} ")), expected);
+    }
+}
+
+/// The WSAT report opens with its card: fresh IOPS (round 1's sample), the steady IOPS and
+/// where it settled as run.json's steady state records them.
+#[test]
+fn a_wsat_report_opens_with_fresh_and_steady_iops_and_where_it_settled() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, md) = reported_example(tmp.path(), "wsat-sim");
+    let first = &samples_json(&dir.join("02-wsat"))[0];
+    assert_eq!(
+        row(&md, "Fresh IOPS (round 1)")[1],
+        format!("{:.0}", first["iops"].as_f64().unwrap())
+    );
+    let steady = &read_json(&dir.join("02-wsat/run.json"))["steady_state"];
+    let iops = steady["iops"].as_f64().unwrap();
+    assert_eq!(
+        row(&md, "Steady IOPS (SNIA window average)")[1],
+        format!("{iops:.0}")
+    );
+    let settled = &row(&md, "Settled at")[1];
+    assert!(
+        settled.contains(&format!(
+            "TGBW {:.1} GB = {:.2} drive fills",
+            steady["bytes_written"].as_f64().unwrap() / 1e9,
+            steady["drive_fills"].as_f64().unwrap()
+        )),
+        "{settled}"
+    );
+    assert_eq!(
+        row(&md, "Steady ÷ fresh")[1],
+        format!("{:.0} %", 100.0 * iops / first["iops"].as_f64().unwrap())
+    );
+}

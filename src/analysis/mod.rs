@@ -3,6 +3,7 @@
 //! report, the charts and compare render these figures and never compute their own; each
 //! figure's definition is written in docs/charts-and-reports.md ("How figures are defined").
 
+pub mod buckets;
 pub mod compare;
 pub mod convergence;
 pub mod experiment;

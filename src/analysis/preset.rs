@@ -212,7 +212,7 @@ impl PresetTable {
         {
             let Some(run) = p.run.as_ref() else { continue };
             let name = p.record.phase.name.as_str();
-            if name == "prepare" {
+            if name == PREPARE {
                 prepare = run.info.summary.as_ref().map(|s| Prepared {
                     bytes: s.bytes,
                     seconds: s.seconds,
@@ -231,6 +231,64 @@ impl PresetTable {
             prepare,
             points,
         }
+    }
+}
+
+/// The phase name of a preset's preparation write: the test region filled before the tests,
+/// as CrystalDiskMark fills its test file. It is preparation, not one of the benchmark's tests.
+pub const PREPARE: &str = "prepare";
+
+/// True when `phase` of an experiment of kind `kind` is a preset's preparation write.
+pub fn is_preparation(kind: &crate::results::ExperimentKind, phase: &str) -> bool {
+    kind.is_preset() && phase == PREPARE
+}
+
+/// One row of CrystalDiskMark's window: the test's key ("SEQ1M Q8T1") with its read and its
+/// write point, in the order the reads ran.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CdmTest<'a> {
+    pub key: String,
+    pub read: Option<&'a PresetPoint>,
+    pub write: Option<&'a PresetPoint>,
+}
+
+impl PresetPoint {
+    /// CrystalDiskMark's key of the point: "SEQ1M Q8T1", "RND4K Q32T1" (T1: one thread).
+    pub fn cdm_key(&self) -> String {
+        let size = match self.bs {
+            b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{}M", b >> 20),
+            b if b % 1024 == 0 => format!("{}K", b >> 10),
+            b => format!("{b}B"),
+        };
+        let access = if self.random() { "RND" } else { "SEQ" };
+        format!("{access}{size} Q{}T1", self.qd)
+    }
+}
+
+impl PresetTable {
+    /// The points paired as CrystalDiskMark's rows: one per test, read and write side by side.
+    pub fn cdm_tests(&self) -> Vec<CdmTest<'_>> {
+        let mut rows: Vec<CdmTest> = Vec::new();
+        for p in &self.points {
+            let key = p.cdm_key();
+            let i = match rows.iter().position(|r| r.key == key) {
+                Some(i) => i,
+                None => {
+                    rows.push(CdmTest {
+                        key,
+                        read: None,
+                        write: None,
+                    });
+                    rows.len() - 1
+                }
+            };
+            if p.reads() {
+                rows[i].read = Some(p);
+            } else {
+                rows[i].write = Some(p);
+            }
+        }
+        rows
     }
 }
 
@@ -338,5 +396,48 @@ mod tests {
         assert_eq!(f.avg_transaction_ms, f.avg_response_ms);
         let all_ms = (900.0 * 1.0 + 70.0 * 3e3 + 30.0 * 12e3) / 1000.0;
         assert!(near(f.avg_response_ms.unwrap(), all_ms, 0.01));
+    }
+    /// CrystalDiskMark's rows pair each test's read and write under its own key, in the order
+    /// the reads ran; a test measured in one direction only keeps the other empty.
+    #[test]
+    fn cdm_rows_pair_reads_and_writes_under_crystaldiskmarks_keys() {
+        let run = point();
+        let at = |name: &str, bs: u64, qd: u32, read: bool, random: bool| {
+            let mut p = PresetPoint::of(Benchmark::Cdm, name, &run).unwrap();
+            (p.bs, p.qd, p.read_pct, p.random_pct) = (
+                bs,
+                qd,
+                if read { 100 } else { 0 },
+                if random { 100 } else { 0 },
+            );
+            p
+        };
+        let table = PresetTable {
+            preset: "cdm".into(),
+            span: None,
+            point_duration_s: None,
+            left_out: None,
+            prepare: None,
+            points: vec![
+                at("seq1m-q8t1-read", 1 << 20, 8, true, false),
+                at("rnd4k-q32t1-read", 4096, 32, true, true),
+                at("seq1m-q8t1-write", 1 << 20, 8, false, false),
+                at("rnd4k-q1t1-write", 4096, 1, false, true),
+            ],
+        };
+        let rows = table.cdm_tests();
+        let keys: Vec<&str> = rows.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(keys, ["SEQ1M Q8T1", "RND4K Q32T1", "RND4K Q1T1"]);
+        assert_eq!(rows[0].read.unwrap().name, "seq1m-q8t1-read");
+        assert_eq!(rows[0].write.unwrap().name, "seq1m-q8t1-write");
+        assert!(rows[1].write.is_none() && rows[2].read.is_none());
+        assert!(is_preparation(
+            &crate::results::ExperimentKind::from("cdm"),
+            "prepare"
+        ));
+        assert!(!is_preparation(
+            &crate::results::ExperimentKind::from("vertex2"),
+            "prepare"
+        ));
     }
 }

@@ -5,6 +5,7 @@
 
 pub use crate::results::sweep::{SweepPoint, SweepTable};
 use crate::results::{Experiment, PhaseKind, Run, Status};
+use crate::stats::LatencySummary;
 
 use super::Figures;
 
@@ -69,11 +70,48 @@ pub fn table(exp: &Experiment) -> SweepTable {
     }
 }
 
+/// A point's read and write latency (µs), exact: its run.json summary per direction. The
+/// report's read/write latency table shows these.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointLatency {
+    pub name: String,
+    pub read: Option<LatencySummary>,
+    pub write: Option<LatencySummary>,
+}
+
+/// The read and write latency of every completed point in the order run (points without a
+/// summary left out).
+pub fn latencies(exp: &Experiment) -> Vec<PointLatency> {
+    exp.phases
+        .iter()
+        .filter(|p| p.record.status == Status::Completed)
+        .filter_map(|p| {
+            let run = p.run.as_ref()?;
+            let s = run.info.summary.as_ref()?;
+            Some(PointLatency {
+                name: p.record.phase.name.clone(),
+                read: s.read_lat_us,
+                write: s.write_lat_us,
+            })
+        })
+        .collect()
+}
+
+/// The point with the most IOPS (the first of equals); None without points.
+pub fn peak(table: &SweepTable) -> Option<&SweepPoint> {
+    table
+        .points
+        .iter()
+        .fold(None, |best: Option<&SweepPoint>, p| match best {
+            Some(b) if b.iops >= p.iops => Some(b),
+            _ => Some(p),
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::results::{Command, RunInfo, Summary, TargetRecord};
-    use crate::stats::LatencySummary;
 
     fn run_at(qd: u32, ops: u64, seconds: f64, mean_us: f64, read_mean_us: f64) -> Run {
         let workload = crate::workload::Workload {
@@ -158,5 +196,27 @@ mod tests {
         assert_eq!(p.little_ms, None);
         assert_eq!(p.avg_ms, None);
         assert_eq!(p.p99_ms, None);
+    }
+    /// The peak is the point with the most IOPS, the first of equal ones (a plateau's start).
+    #[test]
+    fn the_peak_is_the_first_point_with_the_most_iops() {
+        let point = |qd: u32, iops: f64| SweepPoint {
+            iops,
+            ..SweepPoint::of("p", &run_at(qd, 1, 1.0, 1.0, 1.0), false)
+        };
+        let table = |points| SweepTable {
+            schema_version: 1,
+            axis: "qd".into(),
+            workload: serde_json::Value::Null,
+            points,
+        };
+        let t = table(vec![
+            point(1, 10.0),
+            point(2, 30.0),
+            point(4, 30.0),
+            point(8, 20.0),
+        ]);
+        assert_eq!(peak(&t).map(|p| p.qd), Some(2));
+        assert_eq!(peak(&table(Vec::new())), None);
     }
 }

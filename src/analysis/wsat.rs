@@ -75,6 +75,30 @@ impl WsatFigures {
     }
 }
 
+impl WsatFigures {
+    /// The fresh drive's IOPS: the first full round.
+    pub fn fresh_iops(&self) -> Option<f64> {
+        self.rounds.first().map(|r| r.iops)
+    }
+
+    /// The round (1-based, in the table's numbering) whose end is where steady state was
+    /// reached; None when the phase never settled.
+    pub fn settled_round(&self) -> Option<usize> {
+        let at = self.steady_state.as_ref().filter(|s| s.reached)?.at_s?;
+        self.rounds
+            .iter()
+            .position(|r| r.t_end_s >= at - 1e-6)
+            .map(|i| i + 1)
+    }
+
+    /// Steady IOPS over fresh IOPS, percent; None without both.
+    pub fn steady_of_fresh_pct(&self) -> Option<f64> {
+        let steady = self.steady_state.as_ref().filter(|s| s.reached)?.iops?;
+        let fresh = self.fresh_iops().filter(|f| *f > 0.0)?;
+        Some(100.0 * steady / fresh)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,5 +177,27 @@ mod tests {
         ]));
         assert_eq!(w.rounds.len(), 2);
         assert_eq!(w.partial_round, None);
+    }
+    /// The card's figures: fresh is the first round, the settled round the one whose end is
+    /// where steady state was reached, the ratio steady ÷ fresh; a phase that never settled
+    /// has neither.
+    #[test]
+    fn the_card_takes_fresh_from_the_first_round_and_the_settled_round_from_the_steady_state() {
+        let mut w = WsatFigures::of(&experiment(vec![
+            round(0, 0.0, 60.0, 60_000, 0),
+            round(1, 60.0, 60.0, 30_000, 4096 * 60_000),
+            round(2, 120.0, 60.0, 24_000, 4096 * 90_000),
+        ]));
+        assert_eq!(w.fresh_iops(), Some(1000.0));
+        assert_eq!(w.settled_round(), None);
+        assert_eq!(w.steady_of_fresh_pct(), None);
+        w.steady_state = Some(SteadyState {
+            reached: true,
+            at_s: Some(120.0),
+            iops: Some(450.0),
+            ..Default::default()
+        });
+        assert_eq!(w.settled_round(), Some(2));
+        assert!((w.steady_of_fresh_pct().unwrap() - 45.0).abs() < 1e-9);
     }
 }

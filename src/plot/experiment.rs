@@ -126,22 +126,15 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     }
     let run = first_run(exp);
     let device = run.map_or_else(String::new, device_name);
-    // The workload of the first soak (the phase the chart is mostly about), else of the first
-    // phase that ran, named by its phase.
-    let (soak_name, soak) = exp
+    // The interval of the first soak (the phase the chart is mostly about), else of the first
+    // phase that ran.
+    let soak = exp
         .phases
         .iter()
         .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
         .chain(&exp.phases)
-        .find_map(|p| Some((p.record.phase.name.as_str(), p.run.as_ref()?)))
-        .unzip();
-    let subtitle = soak.map_or_else(String::new, |r| {
-        format!(
-            "{} phase: {}",
-            soak_name.unwrap_or_default(),
-            workload_line(&r.info.workload)
-        )
-    });
+        .find_map(|p| p.run.as_ref());
+    let subtitle = timeline_subtitle(exp);
     let interval_s = soak.map_or(0.0, |r| r.info.workload.interval.as_secs_f64());
     Timeline {
         fade: FadeChart {
@@ -163,6 +156,66 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             phases,
             events,
         },
+    }
+}
+
+/// What the whole experiment ran, for its timeline's subtitle: a preset's tests after its
+/// preparation write, a sweep's points and shared workload, else its phases counted by kind
+/// and the soak's workload.
+pub fn timeline_subtitle(exp: &Experiment) -> String {
+    if let analysis::summary::KindFigures::Preset(t) = analysis::summary::KindFigures::of(exp) {
+        let each = t.point_duration_s.map_or_else(String::new, |d| {
+            format!(
+                ", {} each",
+                crate::units::format_duration(std::time::Duration::from_secs_f64(d))
+            )
+        });
+        let region = t.span.map_or_else(String::new, |s| {
+            format!(" on a {} test region", crate::units::format_bytes(s))
+        });
+        let prepared = if t.prepare.is_some() {
+            " after its sequential preparation write"
+        } else {
+            ""
+        };
+        return format!(
+            "{} tests of the {} preset{each}{region}{prepared}",
+            t.points.len(),
+            t.preset
+        );
+    }
+    if exp.name == ExperimentKind::Sweep {
+        let table = analysis::sweep::table(exp);
+        if let Some(run) = first_run(exp) {
+            let values: Vec<String> = table.points.iter().map(|p| p.name.clone()).collect();
+            // The first point's workload, its QD the point's (each point's stop rule).
+            let w = &run.info.workload;
+            return format!(
+                "{} points ({}) · {}",
+                table.points.len(),
+                values.join(", "),
+                workload_line(w).replacen(&format!("QD{},", w.qd), "QD of the point,", 1)
+            );
+        }
+    }
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for p in &exp.phases {
+        let label = p.record.phase.kind.label();
+        match kinds.iter_mut().find(|(k, _)| *k == label) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((label, 1)),
+        }
+    }
+    let counted: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let soak = exp
+        .phases
+        .iter()
+        .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
+        .find_map(|p| Some((p.record.phase.name.as_str(), p.run.as_ref()?)));
+    let phases = format!("{} phases ({})", exp.phases.len(), counted.join(", "));
+    match soak {
+        Some((name, run)) => format!("{phases} · {name}: {}", workload_line(&run.info.workload)),
+        None => phases,
     }
 }
 

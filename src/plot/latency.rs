@@ -5,10 +5,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::downsample::{min_max_runs, MAX_BUCKETS};
+use super::downsample::{min_max_runs, runs, MAX_BUCKETS};
 use super::fade::{Event, Phase};
 use super::style::{self, time_unit};
 use super::Chart;
+use crate::analysis::buckets::{buckets, per_bucket};
 
 /// One interval's latency figures in microseconds (zero when it completed no I/O).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,13 +72,32 @@ impl LatencyChart {
     }
 }
 
+impl LatencyChart {
+    /// Intervals per bucket when the run is too long to draw every interval (see
+    /// [`crate::analysis::buckets`]); None when each interval is drawn.
+    pub fn per_bucket(&self) -> Option<usize> {
+        per_bucket(self.points.len(), MAX_BUCKETS)
+    }
+
+    /// What a bucketed chart draws, for its subtitle and its caption; None when every
+    /// interval is drawn.
+    pub fn band_note(&self) -> Option<String> {
+        self.per_bucket().map(|n| {
+            format!(
+                "Buckets of {n} intervals: line = the bucket's median interval, shade = its 5th–95th percentile, max = its highest"
+            )
+        })
+    }
+}
+
 impl Chart for LatencyChart {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
     where
         DB::ErrorType: 'static,
     {
         root.fill(&WHITE)?;
-        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
+        let lines = [self.subtitle.clone(), self.band_note().unwrap_or_default()];
+        let body = style::header(root, &self.title, &lines)?;
         let end = self.points.last().map_or(1.0, |p| p.t_s).max(1e-9);
         let unit = time_unit(end);
         let positive = || {
@@ -175,15 +195,39 @@ impl Chart for LatencyChart {
             ("p99", |p| p.p99_us, style::P99, 2),
             ("p50", |p| p.p50_us, style::P50, 2),
         ];
+        let per_bucket = self.per_bucket();
         for (name, pick, color, width) in series {
             let points: Vec<(f64, f64)> = self
                 .runs(pick)
                 .into_iter()
                 .map(|(t_s, us)| (t_s / unit.seconds, (us / scale).log10()))
                 .collect();
+            let lines: Vec<Vec<(f64, f64)>> = match per_bucket {
+                // A long run: each bucket's median interval as the line over its p5–p95 band;
+                // the maximum keeps each bucket's highest interval.
+                Some(size) => {
+                    let mut lines = Vec::new();
+                    for run in runs(&points) {
+                        let b = buckets(run, size);
+                        if name == "max" {
+                            lines.push(b.iter().map(|b| (b.x, b.max)).collect());
+                            continue;
+                        }
+                        let mut band: Vec<(f64, f64)> = b.iter().map(|b| (b.x, b.p95)).collect();
+                        band.extend(b.iter().rev().map(|b| (b.x, b.p5)));
+                        chart.draw_series(std::iter::once(Polygon::new(
+                            band,
+                            color.mix(0.18).filled(),
+                        )))?;
+                        lines.push(b.iter().map(|b| (b.x, b.p50)).collect());
+                    }
+                    lines
+                }
+                None => min_max_runs(&points, MAX_BUCKETS),
+            };
             chart
                 .draw_series(
-                    min_max_runs(&points, MAX_BUCKETS)
+                    lines
                         .into_iter()
                         .map(|run| PathElement::new(run, color.stroke_width(width))),
                 )?
@@ -257,5 +301,28 @@ mod tests {
         let runs = chart.runs(|p| p.p50_us);
         let ys: Vec<String> = runs.iter().map(|p| p.1.to_string()).collect();
         assert_eq!(ys, ["100", "100", "NaN", "900"]);
+    }
+    /// A day at 1 s whose p50 flips between 25 and 120 ms every second: drawn in buckets of
+    /// 58 intervals, each percentile a median line over a shaded p5–p95 band, and the chart
+    /// says so under its title.
+    #[test]
+    fn a_long_run_is_drawn_as_a_p5_p95_band_per_bucket() {
+        let points = (0..86_400)
+            .map(|i| LatencyPoint {
+                t_s: f64::from(i) + 1.0,
+                p50_us: if i % 2 == 0 { 25_000.0 } else { 120_000.0 },
+                p99_us: 200_000.0,
+                p999_us: 230_000.0,
+                max_us: 240_000.0,
+            })
+            .collect();
+        let chart = LatencyChart {
+            points,
+            ..Default::default()
+        };
+        assert_eq!(chart.per_bucket(), Some(58));
+        let svg = chart.svg().unwrap();
+        assert!(svg.contains("<polygon"), "no band");
+        assert!(svg.contains("5th–95th percentile"), "no note");
     }
 }

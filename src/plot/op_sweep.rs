@@ -81,7 +81,7 @@ impl OpSweepChart {
             .x_desc("Share of the drive left unpartitioned (%)")
             .y_desc(y_desc)
             .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_label_formatter(&|v| style::count_label(*v))
+            .y_label_formatter(&|v| style::count_tick(*v, y_max))
             .y_labels(6)
             .label_style(style::tick_font())
             .axis_desc_style(style::axis_desc_font())
@@ -159,5 +159,27 @@ mod tests {
             ..Default::default()
         };
         assert!(chart.svg().unwrap().contains("<polyline"));
+    }
+    /// The IOPS axis reads in the unit of its top, as the other charts do: an axis to 13.8k
+    /// ticks "5k" beside "10k", not "5000".
+    #[test]
+    fn iops_ticks_read_in_thousands() {
+        let chart = OpSweepChart {
+            points: [(0.0, 5000.0), (10.0, 8000.0), (20.0, 12000.0)]
+                .iter()
+                .map(|&(x, y)| OpPoint {
+                    unpartitioned_pct: x,
+                    iops: Some(y),
+                    p99_ms: Some(y / 100.0),
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let svg = chart.svg().unwrap();
+        let plain = svg
+            .lines()
+            .find(|l| l.len() == 4 && l.chars().all(|c| c.is_ascii_digit()));
+        assert_eq!(plain, None, "a tick in plain thousands beside 10k");
+        assert!(svg.contains("\n10k\n"), "no 10k tick");
     }
 }

@@ -2,6 +2,8 @@
 //! samples), fade and recovery between the measured states, the erases, the charts of the
 //! whole timeline, wear from the first phase to the last, and the commands that ran.
 
+use crate::analysis::preset::is_preparation;
+use crate::analysis::summary::KindFigures;
 use crate::analysis::{ExperimentStates, Figures, SteadyWindow};
 use crate::plot::{
     convergence_charts, erase_label, states_caption, timeline, Chart, Format, ProtocolChart,
@@ -11,7 +13,7 @@ use crate::results::{workload_line, Experiment};
 use super::document::{Block, Document};
 use super::run::{
     figures_row, header_rows, identity_table, reproduce_command, reproduce_line, secs,
-    steady_criteria, steady_words, wear_table, FIGURES_HEAD, STEADY_HEAD,
+    steady_criteria, steady_words, wear_table, with_band_note, FIGURES_HEAD, STEADY_HEAD,
 };
 
 /// The fade and recovery lines: only an experiment with a `fresh` phase has them (a preset's
@@ -63,6 +65,16 @@ fn summary_rows(states: &ExperimentStates) -> Vec<Vec<String>> {
     rows
 }
 
+/// A phase's name as the results table lists it: a preset's preparation write says so.
+fn phase_name(exp: &Experiment, p: &crate::results::LoadedPhase) -> String {
+    let name = &p.record.phase.name;
+    if is_preparation(&exp.name, name) {
+        format!("{name} (preparation, not a test)")
+    } else {
+        name.clone()
+    }
+}
+
 /// The report of an experiment, with its timeline charts (PNG names for Markdown).
 pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::Result<Document> {
     let runs: Vec<_> = exp.phases.iter().filter_map(|p| p.run.as_ref()).collect();
@@ -86,9 +98,17 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     ));
 
     let measured = ExperimentStates::of(exp);
-    if !measured.states.is_empty() {
-        doc.heading("Summary");
-        doc.table(&["Headline", ""], summary_rows(&measured));
+    // The card of the experiment's kind: a benchmark's own table, a sweep's peak, WSAT's
+    // fresh and steady figures; else the measured states.
+    match KindFigures::of(exp) {
+        KindFigures::Preset(t) => super::preset::add_summary(&mut doc, &t),
+        KindFigures::Sweep(t) => super::sweep::add_summary(&mut doc, &t),
+        KindFigures::Wsat(f) => super::wsat::add_summary(&mut doc, &f),
+        _ if !measured.states.is_empty() => {
+            doc.heading("Summary");
+            doc.table(&["Headline", ""], summary_rows(&measured));
+        }
+        _ => {}
     }
     if let Some(run) = first {
         doc.table(&["Test header", ""], header_rows(&run.info));
@@ -97,6 +117,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     super::op_sweep::add(&mut doc, exp);
     super::hir::add(&mut doc, exp);
     super::wsat::add(&mut doc, exp);
+    super::sweep::add_latency(&mut doc, exp);
     doc.heading("Results");
     // Only a state named fresh is a reference: a preset's phases are not states of one drive.
     let reference_iops = measured.state("fresh").map_or(0.0, |s| s.figures.iops);
@@ -111,7 +132,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         .iter()
         .filter_map(|p| {
             let run = p.run.as_ref()?;
-            let mut row = figures_row(&p.record.phase.name, &Figures::of_run(run), reference_iops);
+            let mut row = figures_row(&phase_name(exp, p), &Figures::of_run(run), reference_iops);
             row.truncate(columns);
             Some(row)
         })
@@ -191,7 +212,10 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         svg: t.fade.svg()?,
     });
     doc.blocks.push(Block::Chart {
-        caption: "Latency per interval of every phase: p50, p99, p99.9 and maximum".into(),
+        caption: with_band_note(
+            "Latency per interval of every phase: p50, p99, p99.9 and maximum",
+            &t.latency,
+        ),
         png: latency_png.into(),
         svg: t.latency.svg()?,
     });
@@ -220,7 +244,11 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             .map(|p| {
                 vec![
                     p.record.phase.name.clone(),
-                    p.record.phase.kind.label().to_string(),
+                    if is_preparation(&exp.name, &p.record.phase.name) {
+                        "preparation".to_string()
+                    } else {
+                        p.record.phase.kind.label().to_string()
+                    },
                     p.record.status.to_string(),
                     p.record.dir.clone().unwrap_or_else(|| "-".into()),
                 ]

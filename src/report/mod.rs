@@ -8,8 +8,10 @@ mod experiment;
 mod hir;
 mod op_sweep;
 mod prediction;
+mod preset;
 mod run;
 mod slog;
+mod sweep;
 mod wsat;
 
 use std::path::{Path, PathBuf};

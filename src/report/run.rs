@@ -26,6 +26,14 @@ pub(super) fn secs(s: f64) -> String {
     format_duration(std::time::Duration::from_secs_f64(s.max(0.0)))
 }
 
+/// A latency chart's caption, with what its lines and shades are when it is drawn in buckets.
+pub(super) fn with_band_note(caption: &str, chart: &crate::plot::LatencyChart) -> String {
+    match chart.band_note() {
+        Some(note) => format!("{caption}. {note}."),
+        None => caption.to_string(),
+    }
+}
+
 /// One row of the results table: the stretch's name, its length, its figures and its share of
 /// the reference IOPS.
 pub fn figures_row(name: &str, f: &Figures, reference_iops: f64) -> Vec<String> {
@@ -593,10 +601,14 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         png: fade_png.into(),
         svg: fade_chart(run).svg()?,
     });
+    let latency = latency_chart(run);
     doc.blocks.push(Block::Chart {
-        caption: "Latency per interval: p50, p99, p99.9 and maximum".into(),
+        caption: with_band_note(
+            "Latency per interval: p50, p99, p99.9 and maximum",
+            &latency,
+        ),
         png: latency_png.into(),
-        svg: latency_chart(run).svg()?,
+        svg: latency.svg()?,
     });
     let directions = crate::analysis::latency::Distribution::of_run(run)?;
     let named = directions.as_ref().map(|d| d.rows()).unwrap_or_default();

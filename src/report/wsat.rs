@@ -11,6 +11,52 @@ use crate::results::{Experiment, ExperimentKind};
 /// At most about this many rounds in the table (every n-th and the last).
 const ROWS: usize = 16;
 
+/// Adds the summary card: fresh IOPS (the first round), steady IOPS and where it settled
+/// (round, time, TGBW and drive fills), steady ÷ fresh, and the last round.
+pub fn add_summary(doc: &mut Document, f: &WsatFigures) {
+    let Some(fresh) = f.fresh_iops() else { return };
+    let mut rows = vec![vec!["Fresh IOPS (round 1)".into(), format!("{fresh:.0}")]];
+    match f.steady_state.as_ref().filter(|s| s.reached) {
+        Some(s) => {
+            rows.push(vec![
+                "Steady IOPS (SNIA window average)".into(),
+                s.iops.map_or("-".into(), |i| format!("{i:.0}")),
+            ]);
+            rows.push(vec![
+                "Settled at".into(),
+                format!(
+                    "round {}, {}, TGBW {:.1} GB = {:.2} drive fills",
+                    f.settled_round().map_or("-".into(), |r| r.to_string()),
+                    s.at_s.map_or("-".into(), secs),
+                    s.bytes_written.unwrap_or(0) as f64 / 1e9,
+                    s.drive_fills.unwrap_or(0.0)
+                ),
+            ]);
+            if let Some(pct) = f.steady_of_fresh_pct() {
+                rows.push(vec!["Steady ÷ fresh".into(), format!("{pct:.0} %")]);
+            }
+        }
+        None => rows.push(vec![
+            "Steady IOPS".into(),
+            format!("not steady in {} rounds", f.rounds.len()),
+        ]),
+    }
+    if let Some(last) = f.rounds.last() {
+        rows.push(vec![
+            format!("Last round ({})", f.rounds.len()),
+            format!(
+                "{:.0} IOPS ({:.0} % of fresh) at TGBW {:.1} GB = {:.2} drive fills",
+                last.iops,
+                100.0 * last.iops / fresh.max(f64::MIN_POSITIVE),
+                last.tgbw_bytes as f64 / 1e9,
+                last.drive_fills
+            ),
+        ]);
+    }
+    doc.heading("Summary");
+    doc.table(&["Headline", ""], rows);
+}
+
 /// Adds the section to `doc` when `exp` is a WSAT experiment.
 pub fn add(doc: &mut Document, exp: &Experiment) {
     if exp.name != ExperimentKind::Wsat {
