@@ -56,18 +56,14 @@ impl PreconditionSpec {
             .unwrap_or(DEFAULT_OP_PCT);
         let flash = size as f64 * (1.0 + op_pct / 100.0);
         let span_alpha = flash / span.max(1) as f64;
-        let plan_alpha = if greedy_write_amplification(span_alpha) <= NEGLIGIBLE_WRITE_AMPLIFICATION
-        {
-            1.0
-        } else {
-            span_alpha
-        };
-        Some(Fast {
+        let mut fast = Fast {
             drive_op_pct: op_pct,
             span_alpha,
-            bytes: (span as f64 * plan_alpha) as u64,
+            bytes: 0,
             flash_bytes: flash as u64,
-        })
+        };
+        fast.bytes = (span as f64 * fast.plan_alpha()) as u64;
+        Some(fast)
     }
 }
 
@@ -121,9 +117,14 @@ pub struct Fast {
 }
 
 impl Fast {
-    /// Writes of the span the plan makes (its α, or 1).
-    pub fn plan_alpha(&self, span: u64) -> f64 {
-        self.bytes as f64 / span.max(1) as f64
+    /// Writes of the span the plan makes: its α, or 1 where garbage collection's steady state
+    /// is negligible.
+    pub fn plan_alpha(&self) -> f64 {
+        if greedy_write_amplification(self.span_alpha) <= NEGLIGIBLE_WRITE_AMPLIFICATION {
+            1.0
+        } else {
+            self.span_alpha
+        }
     }
 }
 
@@ -303,8 +304,8 @@ mod tests {
         .expect("fast");
         assert!(greedy_write_amplification(4.0) < NEGLIGIBLE_WRITE_AMPLIFICATION);
         assert_eq!((f.bytes, f.flash_bytes), (1000, 4000));
-        assert!((f.span_alpha - 4.0).abs() < 1e-9 && f.plan_alpha(1000) == 1.0);
-        let plan = Plan::new(10_000, f.plan_alpha(1000), 3);
+        assert!((f.span_alpha - 4.0).abs() < 1e-9 && f.plan_alpha() == 1.0);
+        let plan = Plan::new(10_000, f.plan_alpha(), 3);
         let mut seen = vec![false; 10_000];
         for n in 0..plan.writes() {
             seen[plan.position(n) as usize] = true;
