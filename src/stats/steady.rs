@@ -317,6 +317,17 @@ mod tests {
     }
 
     #[test]
+    fn the_bytes_to_steady_are_told_over_the_flash_too() {
+        let mut t =
+            SteadyTracker::new(ten_second_rounds(), 4096 * 10_000).flash_bytes(Some(4096 * 20_000));
+        for s in series(std::iter::repeat_n(1000.0, 100)) {
+            t.push(&s);
+        }
+        let st = t.finish();
+        assert_eq!((st.drive_fills, st.flash_fills), (Some(5.0), Some(2.5)));
+    }
+
+    #[test]
     fn flat_series_is_steady_after_five_rounds() {
         let s = series(std::iter::repeat_n(1000.0, 100));
         let st = detect(&s, ten_second_rounds(), 4096 * 10_000);
