@@ -211,7 +211,7 @@ pub struct Measured<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     /// A run of this workload for its recorded length (its samples' end, seconds).
-    Run(Workload, f64),
+    Run(Box<Workload>, f64),
     /// An erase (any purge: on the twin, the simulator's secure erase).
     Erase,
     /// Idle time, seconds.
@@ -392,7 +392,7 @@ fn prelude_of(dir: &Path, phases: &[crate::results::LoadedPhase]) -> anyhow::Res
             (PhaseKind::Erase(_), _) => steps.push(Step::Erase),
             (PhaseKind::Idle(i), _) => steps.push(Step::Idle(i.seconds)),
             (_, Some(run)) => steps.push(Step::Run(
-                run.info.workload.clone(),
+                Box::new(run.info.workload.clone()),
                 run.samples.last().map_or(0.0, |s| s.t_end_s),
             )),
             (_, None) => {}
