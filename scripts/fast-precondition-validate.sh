@@ -19,6 +19,9 @@ targets=(
   "sim:nvme-tlc-1t,scale=128 1000000000000"
   "sim:dc-ssd-400g,scale=32 400000000000"
   "sim:ram-8g,scale=4 8589934592"
+  "sim:optane-375g,scale=64 375000000000"
+  "sim:sata-tlc-1t,scale=128 1000000000000"
+  "sim:dc-ssd-400g,capacity=200G,scale=16 200000000000"
 )
 spans=(100 85 70)
 sizes=(4k 64k)
@@ -27,7 +30,7 @@ jobs_file="$out/jobs.txt"
 : >"$jobs_file"
 for t in "${targets[@]}"; do
   read -r target cap <<<"$t"
-  name=${target#sim:}; name=${name%%,*}
+  name=${target#sim:}; name=${name%%,scale*}; name=${name//,/-}; name=${name//=/}
   for pct in "${spans[@]}"; do
     span=$((cap / 100 * pct / 65536 * 65536))
     span_opt="--span $span"
@@ -53,8 +56,8 @@ def load(d):
     info = json.load(open(os.path.join(d, "run.json")))
     samples = [json.loads(l) for l in open(os.path.join(d, "samples.jsonl"))]
     return info, samples
-print("| drive | span | bs | steady IOPS slow way | after fast | diff | SNIA pass after fast: drive writes (physical) | slow way settles (drive writes) | bytes saved | simulated time saved |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| drive | span | bs | steady IOPS slow way | after fast | diff | plan: drive writes (physical) | SNIA pass after fast: drive writes (physical) | slow way settles: drive writes (physical) | bytes saved | simulated time saved |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 worst = 0.0
 for fast in sorted(glob.glob(os.path.join(out, "*-fast"))):
     slow = fast[:-5] + "-slow"
@@ -62,10 +65,12 @@ for fast in sorted(glob.glob(os.path.join(out, "*-fast"))):
     si, ss = load(slow)
     cap = fi["target"]["identity"]["size_bytes"]
     span = fi["workload"]["span"]
+    plan = fi["workload"]["precondition"]
+    flash = plan.get("flash_bytes") or plan["span_alpha"] * span
     # The slow way's steady IOPS: the mean over its last write of the span.
     last = [x for x in ss if x["bytes_written_total"] > ss[-1]["bytes_written_total"] - span]
     ref = sum(x["ops"] for x in last) / sum(x["t_end_s"] - x["t_start_s"] for x in last)
-    # Where the slow way first comes within 5 % of it (one-span windows).
+    # Where the slow way first comes within 5 % of it (windows of a quarter span).
     settle_b, settle_t = None, None
     for i, x in enumerate(ss):
         w = [y for y in ss[: i + 1] if y["bytes_written_total"] > x["bytes_written_total"] - span / 4]
@@ -79,11 +84,12 @@ for fast in sorted(glob.glob(os.path.join(out, "*-fast"))):
     got = st["iops"] if st["reached"] else None
     diff = (got / ref - 1) * 100 if got else float("nan")
     worst = max(worst, abs(diff))
-    fills = st["drive_fills"] if st["reached"] else float("nan")
-    alpha = fi["workload"]["precondition"]["span_alpha"] * span / cap
+    nan = float("nan")
+    b = st["bytes_written"] if st["reached"] else None
     name = os.path.basename(fast)[:-5].rsplit("-", 2)
-    saved_b = (settle_b - st["bytes_written"]) / 1e9 if settle_b and got else float("nan")
-    saved_t = (settle_t - st["at_s"]) / 3600 if settle_t and got else float("nan")
-    print(f"| {name[0]} | {name[1]} % | {name[2]} | {ref:.0f} | {got or float('nan'):.0f} | {diff:+.1f} % | {fills:.2f} ({fills / alpha:.2f}) | {settle_b / cap if settle_b else float('nan'):.2f} | {saved_b:.0f} GB | {saved_t:.1f} h |")
+    saved_b = (settle_b - b) / 1e9 if settle_b and b else nan
+    saved_t = (settle_t - st["at_s"]) / 3600 if settle_t and b else nan
+    two = lambda x: f"{x / cap:.2f} ({x / flash:.2f})" if x else "not reached"
+    print(f"| {name[0]} | {name[1]} % | {name[2]} | {ref:.0f} | {got or nan:.0f} | {diff:+.1f} % | {two(plan['bytes'])} | {two(b)} | {two(settle_b)} | {saved_b:.0f} GB | {saved_t:.1f} h |")
 print(f"\nworst difference: {worst:.1f} %")
 EOF

@@ -86,6 +86,17 @@ fn fast_preconditioning_reaches_the_steady_iops_a_long_random_soak_settles_at() 
     // One physical write (1.28 drive writes) and five rounds.
     let fills = steady.drive_fills.unwrap();
     assert!(fills < 1.5, "steady after {fills:.2} drive writes");
+    // The same in physical drive writes: over the flash (1.28 × the capacity).
+    let physical = steady.flash_fills.expect("physical drive writes recorded");
+    assert!(
+        (physical * 1.28 / fills - 1.0).abs() < 0.01,
+        "{physical:.3} of the flash against {fills:.3} fills"
+    );
+    let size = info.target.identity.size_bytes as f64;
+    assert!(
+        (plan.flash_bytes as f64 / size - 1.28).abs() < 1e-6,
+        "{plan:?}"
+    );
     // The rounds start after the preconditioning: the fresh-speed writes never count.
     let window = steady.window.unwrap();
     let samples = read_samples(&fast).unwrap();

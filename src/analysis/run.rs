@@ -152,6 +152,8 @@ pub struct SteadyWindow {
     pub bytes_written: Option<u64>,
     /// Those bytes over the drive's capacity.
     pub drive_fills: Option<f64>,
+    /// Those bytes over the drive's flash (physical drive writes), when known.
+    pub flash_fills: Option<f64>,
     /// The window's range (max − min) and the excursion of its fitted line, percent of its
     /// average: SNIA's two criteria.
     pub range_pct: f64,
@@ -172,6 +174,7 @@ impl SteadyWindow {
             iops: s.iops.unwrap_or(w.avg),
             bytes_written: s.bytes_written,
             drive_fills: s.drive_fills,
+            flash_fills: s.flash_fills,
             range_pct: w.range_pct,
             slope_pct: w.slope_pct,
             max_range_pct: Criteria::default().max_range_pct,

@@ -48,7 +48,7 @@ impl OffsetGen {
             cursor,
             precondition: w
                 .precondition
-                .map(|f| Plan::new(w.span / w.bs, f.span_alpha, w.seed)),
+                .map(|f| Plan::new(w.span / w.bs, f.plan_alpha(), w.seed)),
         }
     }
 

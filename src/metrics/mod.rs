@@ -497,6 +497,7 @@ mod tests {
             at_s: Some(15.0),
             bytes_written: None,
             drive_fills: None,
+            flash_fills: None,
             iops: Some(1111.0),
             window: None,
             rounds: 5,

@@ -86,7 +86,10 @@ pub(super) fn steady_criteria(w: &SteadyWindow) -> Vec<Vec<String>> {
         let fills = w
             .drive_fills
             .map(|f| format!(" = {f:.2} drive fills"))
-            .unwrap_or_default();
+            .unwrap_or_default()
+            + &w.flash_fills
+                .map(|f| format!(" ({f:.2} of the flash)"))
+                .unwrap_or_default();
         rows.push(vec![
             "Total host data written (TGBW)".into(),
             format!("{}{fills}", gb(b)),

@@ -12,9 +12,11 @@ pub fn steady_line(s: &SteadyState) -> String {
             "at {}, {}{}: {:.0} IOPS\n  {:<28} range {:.1} %, slope {:.1} % of the window average",
             at(s.at_s.unwrap_or(w.end_s)),
             format_bytes(s.bytes_written.unwrap_or(0)),
-            s.drive_fills
-                .map(|f| format!(" ({f:.2} fills)"))
-                .unwrap_or_default(),
+            match (s.drive_fills, s.flash_fills) {
+                (Some(d), Some(f)) => format!(" ({d:.2} fills, {f:.2} of the flash)"),
+                (Some(d), None) => format!(" ({d:.2} fills)"),
+                _ => String::new(),
+            },
             w.avg,
             "",
             w.range_pct,

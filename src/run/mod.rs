@@ -343,6 +343,12 @@ fn execute(
                 .precondition
                 .map_or(0, |p| p.bytes)
                 .max(info.workload.span),
+        )
+        .flash_bytes(
+            info.drive_before
+                .as_ref()
+                .and_then(|d| d.flash_bytes)
+                .or(info.workload.precondition.map(|p| p.flash_bytes)),
         );
     for sample in &previous {
         tracker.push(sample);

@@ -209,6 +209,20 @@ pub struct Measured<'a> {
     pub flash_bytes: Option<u64>,
     pub workload: &'a Workload,
     pub samples: &'a [Sample],
+    /// What the drive went through before the soak, in order (an experiment's earlier
+    /// phases): the twin goes through it too, so that its soak starts from the same state.
+    pub prelude: Vec<Step>,
+}
+
+/// One thing an experiment did to the drive before the soak a twin is fitted to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// A run of this workload for its recorded length (its samples' end, seconds).
+    Run(Box<Workload>, f64),
+    /// An erase (any purge: on the twin, the simulator's secure erase).
+    Erase,
+    /// Idle time, seconds.
+    Idle(f64),
 }
 
 /// The base a fit starts from: `base` when given, else the preset the run was of, else
@@ -290,7 +304,7 @@ pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
     let file = dir.path().join("twin.toml");
     let span_share = m.workload.span as f64 / size;
     for _ in 0..ROUNDS {
-        let got = soak(&twin, &file, m.workload, m.samples)?;
+        let got = soak(&twin, &file, m)?;
         let k = want.fresh_iops / got.fresh_iops.max(1e-9);
         let r = want.steady_iops / (got.steady_iops * k).max(1e-9);
         let steady_ok = (r - 1.0).abs() <= STEADY_SLACK || want.cliff_bytes.is_none();
@@ -304,7 +318,7 @@ pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
             twin.alpha = (alpha_for(wa) * span_share).clamp(1.01, 4.0);
         }
     }
-    let got = soak(&twin, &file, m.workload, m.samples)?;
+    let got = soak(&twin, &file, m)?;
     twin.fit = Some(FitRecord {
         from: m.from.clone(),
         worst_period_pct: (worst_error_pct(&want.periods, &got.periods) * 10.0).round() / 10.0,
@@ -325,25 +339,31 @@ pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
 }
 
 /// Fits a twin to the run in `dir`, or to the longest write soak of the experiment in `dir`
-/// (both read through the records' loaders); `base` as in [`base_for`].
+/// from the state the experiment's earlier phases left (both read through the records'
+/// loaders); `base` as in [`base_for`].
 pub fn fit_dir(dir: &Path, base: Option<&str>) -> anyhow::Result<Twin> {
-    let run = if crate::results::is_experiment(dir) {
+    let (run, prelude) = if crate::results::is_experiment(dir) {
         let exp = crate::results::load_experiment(dir)?;
-        let longest = exp
-            .phases
-            .into_iter()
-            .filter_map(|p| p.run)
-            .filter(|r| r.info.workload.read_pct == 0)
-            .max_by_key(|r| r.samples.last().map_or(0, |s| s.bytes_written_total));
-        match longest {
-            Some(run) => run,
-            None => bad_input!(
+        let written = |p: &crate::results::LoadedPhase| {
+            p.run
+                .as_ref()
+                .filter(|r| r.info.workload.read_pct == 0)
+                .map(|r| r.samples.last().map_or(0, |s| s.bytes_written_total))
+        };
+        let Some(longest) = (0..exp.phases.len())
+            .filter(|&i| written(&exp.phases[i]).is_some())
+            .max_by_key(|&i| written(&exp.phases[i]))
+        else {
+            bad_input!(
                 "{} has no write phase with samples: fit a twin to a soak of random writes",
                 dir.display()
-            ),
-        }
+            );
+        };
+        let prelude = prelude_of(dir, &exp.phases[..longest])?;
+        let run = exp.phases.into_iter().nth(longest).and_then(|p| p.run);
+        (run.expect("a phase with a run"), prelude)
     } else {
-        crate::results::load_run(dir)?
+        (crate::results::load_run(dir)?, Vec::new())
     };
     let drive = run.info.drive_before.as_ref();
     let m = Measured {
@@ -356,8 +376,36 @@ pub fn fit_dir(dir: &Path, base: Option<&str>) -> anyhow::Result<Twin> {
         flash_bytes: drive.and_then(|d| d.flash_bytes),
         workload: &run.info.workload,
         samples: &run.samples,
+        prelude,
     };
     fit(&m, base_for(m.target, base)?)
+}
+
+/// What an experiment's `phases` (those before the soak fitted) did to the drive. A phase that
+/// did not complete is refused: what it did to the drive is not known.
+fn prelude_of(dir: &Path, phases: &[crate::results::LoadedPhase]) -> anyhow::Result<Vec<Step>> {
+    use crate::results::PhaseKind;
+    let mut steps = Vec::new();
+    for p in phases {
+        if p.record.status != crate::results::Status::Completed {
+            bad_input!(
+                "{}: phase {} before the soak is {}, so the state the soak started from is not known: fit a twin to a finished experiment",
+                dir.display(),
+                p.record.phase.name,
+                p.record.status
+            );
+        }
+        match (&p.record.phase.kind, &p.run) {
+            (PhaseKind::Erase(_), _) => steps.push(Step::Erase),
+            (PhaseKind::Idle(i), _) => steps.push(Step::Idle(i.seconds)),
+            (_, Some(run)) => steps.push(Step::Run(
+                Box::new(run.info.workload.clone()),
+                run.samples.last().map_or(0.0, |s| s.t_end_s),
+            )),
+            (_, None) => {}
+        }
+    }
+    Ok(steps)
 }
 
 impl Twin {
@@ -422,21 +470,51 @@ pub fn alpha_for(wa: f64) -> f64 {
     -u.ln() / (1.0 - u)
 }
 
-/// Runs the twin (written to `file`) on the measured workload for as long as the samples
-/// last, from a new drive, and returns its curve.
-fn soak(twin: &Twin, file: &Path, w: &Workload, samples: &[Sample]) -> anyhow::Result<Curve> {
+/// Runs the twin (written to `file`) from a new drive through the measured prelude, then on
+/// the measured workload for as long as the samples last, and returns the soak's curve.
+fn soak(twin: &Twin, file: &Path, m: &Measured) -> anyhow::Result<Curve> {
     twin.save(file)?;
-    let mut engine = SimEngine::open(&format!("sim:@{}", file.display()))?;
-    let end = samples.last().map_or(0.0, |s| s.t_end_s);
-    let workload = Workload {
-        duration: Some(std::time::Duration::from_secs_f64(end)),
+    let mut spec = format!("sim:@{}", file.display());
+    if !m.prelude.is_empty() {
+        // The drive is kept between the steps, in a state file next to the twin.
+        let state = file.with_extension("sim");
+        if state.exists() {
+            std::fs::remove_file(&state)?;
+        }
+        spec = format!("{spec},state={}", state.display());
+    }
+    let for_seconds = |w: &Workload, seconds: f64| Workload {
+        duration: Some(std::time::Duration::from_secs_f64(seconds)),
         bytes: None,
-        precondition: None,
         ..w.clone()
+    };
+    for step in &m.prelude {
+        match step {
+            Step::Run(w, seconds) => {
+                SimEngine::open(&spec)?.run(
+                    &for_seconds(w, *seconds),
+                    &Control::default(),
+                    &mut Collect::default(),
+                )?;
+            }
+            Step::Erase => {
+                super::erase(&spec, super::SimErase::Secure)?;
+            }
+            Step::Idle(seconds) => {
+                super::drive::SimDrive::open(&spec)?
+                    .idle(std::time::Duration::from_secs_f64(*seconds))?;
+            }
+        }
+    }
+    let mut engine = SimEngine::open(&spec)?;
+    let end = m.samples.last().map_or(0.0, |s| s.t_end_s);
+    let workload = Workload {
+        precondition: None,
+        ..for_seconds(m.workload, end)
     };
     let mut sink = Collect::default();
     engine.run(&workload, &Control::default(), &mut sink)?;
-    match curve(&sink.samples, w.span) {
+    match curve(&sink.samples, m.workload.span) {
         Some(c) => Ok(c),
         None => anyhow::bail!("the twin's soak gave fewer than ten samples"),
     }

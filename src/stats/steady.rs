@@ -67,6 +67,10 @@ pub struct SteadyState {
     pub bytes_written: Option<u64>,
     /// Bytes written by then over the target's capacity.
     pub drive_fills: Option<f64>,
+    /// Bytes written by then over the drive's flash (physical drive writes), when the flash
+    /// size is known: reported by the drive, or assumed by a fast preconditioning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flash_fills: Option<f64>,
     /// The steady window's average IOPS.
     pub iops: Option<f64>,
     pub window: Option<Window>,
@@ -78,6 +82,8 @@ pub struct SteadyState {
 pub struct SteadyTracker {
     criteria: Criteria,
     capacity_bytes: u64,
+    /// The drive's flash, bytes, when known (0: not known).
+    flash_bytes: u64,
     rounds: Vec<Round>,
     /// The round being filled: its grid number, ops and seconds covered so far.
     open: Option<(u64, u64, f64, u64)>,
@@ -92,6 +98,7 @@ impl SteadyTracker {
         SteadyTracker {
             criteria,
             capacity_bytes,
+            flash_bytes: 0,
             rounds: Vec::new(),
             open: None,
             result: SteadyState::default(),
@@ -103,6 +110,12 @@ impl SteadyTracker {
     /// once the preconditioning is done.
     pub fn after_bytes(mut self, bytes: u64) -> Self {
         self.after_bytes = bytes;
+        self
+    }
+
+    /// The same tracker stating the bytes written over `flash` too (physical drive writes).
+    pub fn flash_bytes(mut self, flash: Option<u64>) -> Self {
+        self.flash_bytes = flash.unwrap_or(0);
         self
     }
 
@@ -209,6 +222,8 @@ impl SteadyTracker {
             self.result.bytes_written = Some(last.bytes_written_total);
             self.result.drive_fills = (self.capacity_bytes > 0)
                 .then(|| last.bytes_written_total as f64 / self.capacity_bytes as f64);
+            self.result.flash_fills = (self.flash_bytes > 0)
+                .then(|| last.bytes_written_total as f64 / self.flash_bytes as f64);
             self.result.iops = Some(window.avg);
         }
         steady
@@ -299,6 +314,17 @@ mod tests {
             round_s: 10.0,
             ..Criteria::default()
         }
+    }
+
+    #[test]
+    fn the_bytes_to_steady_are_told_over_the_flash_too() {
+        let mut t =
+            SteadyTracker::new(ten_second_rounds(), 4096 * 10_000).flash_bytes(Some(4096 * 20_000));
+        for s in series(std::iter::repeat_n(1000.0, 100)) {
+            t.push(&s);
+        }
+        let st = t.finish();
+        assert_eq!((st.drive_fills, st.flash_fills), (Some(5.0), Some(2.5)));
     }
 
     #[test]

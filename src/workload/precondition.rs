@@ -21,6 +21,12 @@ use serde::{Deserialize, Serialize};
 /// GB-sized drives built from GiB-sized flash (1 GiB / 1 GB − 1).
 pub const DEFAULT_OP_PCT: f64 = 7.37;
 
+/// Steady-state write amplification at or below which garbage collection cannot move a span's
+/// write rate by more than 5 % (the time per write is at most proportional to the WA): its
+/// steady state is its fresh state once every address holds data, so the plan writes the span
+/// once instead of the whole flash (e.g. a write-in-place drive modelled with α 4: WA 1.02).
+pub const NEGLIGIBLE_WRITE_AMPLIFICATION: f64 = 1.05;
+
 /// What the user asked for (`--precondition`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
@@ -48,12 +54,16 @@ impl PreconditionSpec {
         let op_pct = op_pct
             .or_else(|| physical.map(|p| (p as f64 / size as f64 - 1.0) * 100.0))
             .unwrap_or(DEFAULT_OP_PCT);
-        let span_alpha = size as f64 * (1.0 + op_pct / 100.0) / span.max(1) as f64;
-        Some(Fast {
+        let flash = size as f64 * (1.0 + op_pct / 100.0);
+        let span_alpha = flash / span.max(1) as f64;
+        let mut fast = Fast {
             drive_op_pct: op_pct,
             span_alpha,
-            bytes: (span as f64 * span_alpha) as u64,
-        })
+            bytes: 0,
+            flash_bytes: flash as u64,
+        };
+        fast.bytes = (span as f64 * fast.plan_alpha()) as u64;
+        Some(fast)
     }
 }
 
@@ -96,8 +106,26 @@ pub struct Fast {
     pub drive_op_pct: f64,
     /// Physical space the span's data has, over the span (the span's α on a purged drive).
     pub span_alpha: f64,
-    /// Bytes the preconditioning writes before the workload starts (α × span).
+    /// Bytes the preconditioning writes before the workload starts: α × span (the flash), or
+    /// the span once where garbage collection's steady state is negligible (see
+    /// [`NEGLIGIBLE_WRITE_AMPLIFICATION`]).
     pub bytes: u64,
+    /// The flash the plan assumes, bytes (the user capacity × (1 + `drive_op_pct` / 100)):
+    /// host bytes over it are physical drive writes. 0 in runs recorded before it was.
+    #[serde(default)]
+    pub flash_bytes: u64,
+}
+
+impl Fast {
+    /// Writes of the span the plan makes: its α, or 1 where garbage collection's steady state
+    /// is negligible.
+    pub fn plan_alpha(&self) -> f64 {
+        if greedy_write_amplification(self.span_alpha) <= NEGLIGIBLE_WRITE_AMPLIFICATION {
+            1.0
+        } else {
+            self.span_alpha
+        }
+    }
 }
 
 /// Victim validity u of greedy GC under uniform random writes at over-provisioning α:
@@ -174,6 +202,10 @@ impl Plan {
 
     /// Last writes of an address among the first `n` writes: ∫₀ⁿ v, scaled to end at U.
     fn finals_before(&self, n: u64) -> u64 {
+        if self.writes <= self.units {
+            // One write per address (α 1): each is its address's last.
+            return n.min(self.units);
+        }
         let v = (-((self.writes - n.min(self.writes)) as f64) / self.decay).exp();
         let f = (v - self.oldest) / (1.0 - self.oldest) * self.units as f64;
         (f.floor() as u64).min(self.units)
@@ -259,6 +291,31 @@ mod tests {
             .expect("fast");
         assert!((f.drive_op_pct - 28.0).abs() < 1e-9);
         assert!((f.span_alpha - 2.56).abs() < 1e-9);
+        assert_eq!((f.bytes, f.flash_bytes), (1280, 1280));
+    }
+
+    #[test]
+    fn writes_the_span_once_where_collection_would_cost_under_five_percent() {
+        // α 4 (write in place): greedy WA 1.02, the flash need not be filled.
+        let f = PreconditionSpec::Fast {
+            op_pct: Some(300.0),
+        }
+        .resolve(1000, 1000, None)
+        .expect("fast");
+        assert!(greedy_write_amplification(4.0) < NEGLIGIBLE_WRITE_AMPLIFICATION);
+        assert_eq!((f.bytes, f.flash_bytes), (1000, 4000));
+        assert!((f.span_alpha - 4.0).abs() < 1e-9 && f.plan_alpha() == 1.0);
+        let plan = Plan::new(10_000, f.plan_alpha(), 3);
+        let mut seen = vec![false; 10_000];
+        for n in 0..plan.writes() {
+            seen[plan.position(n) as usize] = true;
+        }
+        assert_eq!(plan.writes(), 10_000);
+        assert!(seen.iter().all(|&s| s), "every position written once");
+        // α 1.28: WA 2.1, the whole flash is written.
+        let f = PreconditionSpec::Fast { op_pct: Some(28.0) }
+            .resolve(1000, 1000, None)
+            .expect("fast");
         assert_eq!(f.bytes, 1280);
     }
 }
