@@ -129,6 +129,12 @@ pub fn format_bytes(bytes: u64) -> String {
     }
 }
 
+/// Drive data in GB (10^9 bytes) with one decimal, e.g. `60.0 GB`: the unit of the report's
+/// written-bytes figures, as drive makers count capacity.
+pub fn format_gb(bytes: u64) -> String {
+    format!("{:.1} GB", bytes as f64 / 1e9)
+}
+
 /// Prints a latency given in microseconds as µs below 10 ms, else ms.
 pub fn format_latency_us(us: f64) -> String {
     if us < 10_000.0 {

@@ -133,7 +133,8 @@ impl Fade {
             .half_fade_s
             .map(|s| {
                 format!(
-                    "; half of the fade after {}",
+                    "\n  {:<28} half of the fade after {}",
+                    "",
                     crate::units::format_duration(Duration::from_secs_f64(s))
                 )
             })

@@ -63,7 +63,7 @@ pub fn summary_text(w: &WsatFigures) -> String {
     }
     if let Some(p) = &w.partial_round {
         out.push_str(&format!(
-            "  and a partial last round of {:.1} s ({:.0} IOPS, {:.2} drive fills by its end), not counted as a round\n",
+            "  and a partial last round of {:.1} s ({:.0} IOPS, {:.2} drive fills by its end),\n  not counted as a round\n",
             p.seconds, p.iops, p.drive_fills
         ));
     }

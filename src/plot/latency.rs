@@ -115,8 +115,11 @@ impl Chart for LatencyChart {
         };
         // The axis holds µs; each tick names its own unit (50 µs, 2 ms, 1 s).
         let scale = 1.0;
-        // The y axis holds log10 of the latency, with ticks drawn at 1-2-5 values below.
-        let y = (lowest / scale / 1.5).log10()..(highest / scale * 2.5).log10();
+        // The y axis holds log10 of the latency, with ticks drawn at 1-2-5 values below. The
+        // room above the highest value grows with the decades shown, so the legend in the top
+        // right corner stays clear of the data however many decades the axis spans.
+        let (low, high) = ((lowest / scale / 1.5).log10(), (highest / scale).log10());
+        let y = low..high + 0.4f64.max(0.3 * (high - low));
         let mut chart = ChartBuilder::on(&body)
             .margin_left(12)
             .margin_right(36)

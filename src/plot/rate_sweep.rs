@@ -69,7 +69,7 @@ impl Chart for RateSweepChart {
             .configure_mesh()
             .x_desc("Delivered IOPS")
             .y_desc("Latency (log scale)")
-            .x_label_formatter(&|v| style::count_label(*v))
+            .x_label_formatter(&|v| style::count_tick(*v, x_max))
             .y_label_formatter(&|v| style::us_label(*v))
             .x_labels(8)
             .label_style(style::tick_font())

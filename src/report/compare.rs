@@ -12,8 +12,8 @@ use crate::results::{load_run, workload_line, Run};
 use crate::units::{format_duration, format_latency_us};
 
 use super::document::{Block, Document};
-use super::run::gb;
 use super::write_file;
+use crate::units::format_gb;
 
 /// What `compare` wrote.
 pub struct Comparison {
@@ -81,7 +81,7 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
     // One latency unit a row, the one its largest figure reads best in.
     let show = |figure: Figure, v: f64, row_max: f64| match figure {
         Figure::Seconds => format_duration(std::time::Duration::from_secs_f64(v.max(0.0))),
-        Figure::Written => gb(v as u64),
+        Figure::Written => format_gb(v as u64),
         Figure::FirstIops | Figure::LastIops | Figure::Iops => iops(v),
         Figure::FadePct => format!("{v:.0} %"),
         Figure::MbPerS => format!("{v:.2}"),

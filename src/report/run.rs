@@ -9,14 +9,9 @@ use crate::drive::Wear;
 use crate::plot::{convergence_chart, distribution_chart, fade_chart, latency_chart, Chart};
 use crate::results::{device_line, Run, RunInfo, Status};
 use crate::stats::Sample;
-use crate::units::{format_bytes, format_duration, format_latency_us};
+use crate::units::{format_bytes, format_duration, format_gb, format_latency_us};
 
 use super::document::{Block, Document};
-
-/// GB (10^9 bytes) with one decimal.
-pub fn gb(bytes: u64) -> String {
-    format!("{:.1} GB", bytes as f64 / 1e9)
-}
 
 fn or_dash<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "—".into(), |v| v.to_string())
@@ -92,7 +87,7 @@ pub(super) fn steady_criteria(w: &SteadyWindow) -> Vec<Vec<String>> {
                 .unwrap_or_default();
         rows.push(vec![
             "Total host data written (TGBW)".into(),
-            format!("{}{fills}", gb(b)),
+            format!("{}{fills}", format_gb(b)),
             "—".into(),
             "—".into(),
         ]);
@@ -109,7 +104,7 @@ pub(super) fn steady_words(w: &SteadyWindow) -> String {
         "reached at {}{}; window {} – {}, {:.0} IOPS on average",
         secs(w.end_s),
         w.bytes_written
-            .map(|b| format!(" with {} written", gb(b)))
+            .map(|b| format!(" with {} written", format_gb(b)))
             .unwrap_or_default(),
         secs(w.start_s),
         secs(w.end_s),
@@ -142,7 +137,9 @@ pub(super) fn identity_table(drive: &DriveInfo) -> Vec<Vec<String>> {
         (
             "Size",
             // In GB (10^9 B) as the test header's capacity and as drives are labelled.
-            drive.size_bytes.map(|b| format!("{} ({b} B)", gb(b))),
+            drive
+                .size_bytes
+                .map(|b| format!("{} ({b} B)", format_gb(b))),
         ),
         (
             "Logical / physical block",
@@ -176,7 +173,7 @@ pub(super) fn header_rows(info: &RunInfo) -> Vec<Vec<String>> {
         ("Serial", field(|d| d.serial.clone())),
         (
             "Capacity",
-            (capacity > 0).then(|| format!("{} ({capacity} B)", gb(capacity))),
+            (capacity > 0).then(|| format!("{} ({capacity} B)", format_gb(capacity))),
         ),
         ("Test date (UTC)", Some(info.started_utc.clone())),
         (
@@ -195,7 +192,7 @@ pub(super) fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec
     type Show = fn(f64) -> String;
     let count: Show = |v| format!("{v:.0}");
     let percent: Show = |v| format!("{v:.0} %");
-    let bytes: Show = |v| gb(v as u64);
+    let bytes: Show = |v| format_gb(v as u64);
     let rows: [(&str, Pick, Show); 10] = [
         (
             "Endurance used",
@@ -505,8 +502,8 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             "Whole run recomputed from samples.jsonl (run.json has no summary: the run did not finish), its p99 estimated from the intervals' own percentiles:"
         },
         whole.ops,
-        gb(whole.bytes),
-        gb(samples.last().map_or(0, |s| s.bytes_written_total)),
+        format_gb(whole.bytes),
+        format_gb(samples.last().map_or(0, |s| s.bytes_written_total)),
         whole.errors
     ));
     if let Some(rate) = info.workload.rate {
@@ -531,7 +528,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
                 format!(
                     "; half of the fade after {} ({} written)",
                     secs(t),
-                    gb(written)
+                    format_gb(written)
                 )
             })
             .unwrap_or_default();
@@ -574,8 +571,8 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         Some(wa) => format!(
             "Write amplification: {:.2} ({} NAND for {} host writes during the run; {}).",
             wa.factor,
-            gb(wa.nand_bytes),
-            gb(wa.host_bytes),
+            format_gb(wa.nand_bytes),
+            format_gb(wa.host_bytes),
             wa.note
         ),
         None => {

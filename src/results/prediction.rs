@@ -61,18 +61,19 @@ impl Basis {
     }
 }
 
-/// Two lines in the soak summary's columns: "  Steady state predicted  36100 IOPS ± 3.2 %
-/// (…)", then the model's write amplification and when SNIA's test should pass.
+/// Lines in the soak summary's columns: "  Steady state predicted  36100 IOPS ± 3.2 %
+/// (…)", then the model's write amplification, then when SNIA's test should pass.
 pub fn prediction_line(p: &Prediction) -> String {
-    use crate::units::{format_bytes, format_duration};
+    use crate::units::{format_duration, format_gb};
     let at = p
         .steady_at_s
         .zip(p.steady_at_bytes)
         .map(|(t, b)| {
             format!(
-                "; SNIA pass at {} ({})",
+                "\n  {:<28} SNIA's test should pass at {} ({} written)",
+                "",
                 format_duration(std::time::Duration::from_secs_f64(t.max(0.0))),
-                format_bytes(b)
+                format_gb(b)
             )
         })
         .unwrap_or_default();

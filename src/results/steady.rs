@@ -1,7 +1,7 @@
 //! How steady state is told to the user: one line after the fade line of a soak or a phase.
 
 use crate::stats::steady::SteadyState;
-use crate::units::{format_bytes, format_duration};
+use crate::units::{format_duration, format_gb};
 
 /// One line: when and where the run reached steady state, or how close its last window came.
 pub fn steady_line(s: &SteadyState) -> String {
@@ -9,15 +9,16 @@ pub fn steady_line(s: &SteadyState) -> String {
     let at = |t: f64| format_duration(std::time::Duration::from_secs_f64(t.max(0.0)));
     let text = match (&s.window, s.reached) {
         (Some(w), true) => format!(
-            "at {}, {}{}: {:.0} IOPS\n  {:<28} range {:.1} %, slope {:.1} % of the window average",
+            "at {}: {:.0} IOPS\n  {:<28} after {}{}\n  {:<28} range {:.1} %, slope {:.1} % of the window average",
             at(s.at_s.unwrap_or(w.end_s)),
-            format_bytes(s.bytes_written.unwrap_or(0)),
+            w.avg,
+            "",
+            format_gb(s.bytes_written.unwrap_or(0)),
             match (s.drive_fills, s.flash_fills) {
                 (Some(d), Some(f)) => format!(" ({d:.2} fills, {f:.2} of the flash)"),
                 (Some(d), None) => format!(" ({d:.2} fills)"),
                 _ => String::new(),
             },
-            w.avg,
             "",
             w.range_pct,
             w.slope_pct
