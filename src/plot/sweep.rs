@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::style;
 use super::Chart;
@@ -160,7 +161,13 @@ impl SweepChart {
             chart.draw_series(line.iter().map(|p| {
                 EmptyElement::at((p.iops, p.avg_lat_us / scale))
                     + Circle::new((0, 0), 5, color.filled())
-                    + Text::new(format!("QD{}", p.qd), (-14, -26), style::note_font(color))
+                    // Up and to the left of its point: clear of the curve, which leaves each
+                    // point to the right (more IOPS) or upwards (more latency).
+                    + Text::new(
+                        format!("QD{}", p.qd),
+                        (-8, -6),
+                        style::note_font(color).pos(Pos::new(HPos::Right, VPos::Bottom)),
+                    )
             }))?;
         }
         chart
