@@ -156,4 +156,23 @@ mod tests {
         assert!((s.p50 - 100.0).abs() < 0.2, "{s:?}");
         assert!((s.p99 - 10_000.0).abs() < 10.0, "{s:?}");
     }
+
+    #[test]
+    fn a_sample_read_back_and_written_again_is_the_same_text() {
+        // resume rewrites the samples it keeps: they must come out as they were written.
+        let mut bits = 0x9e37_79b9_7f4a_7c15_u64;
+        for index in 0..2000 {
+            bits = crate::pattern::mix64(bits);
+            let mut stats = IntervalStats::new();
+            stats
+                .write
+                .record_n(1 + bits % 9973, 4096, 1 + bits % 50_000_000);
+            let t_start_s = (bits >> 11) as f64 / (1u64 << 40) as f64;
+            let t_end_s = t_start_s + 0.1 + (bits % 7919) as f64 / 7.0;
+            let sample = Sample::new(index, t_start_s, t_end_s, &stats, bits >> 20);
+            let text = serde_json::to_string(&sample).unwrap();
+            let back: Sample = serde_json::from_str(&text).unwrap();
+            assert_eq!(serde_json::to_string(&back).unwrap(), text);
+        }
+    }
 }
