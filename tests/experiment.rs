@@ -445,6 +445,49 @@ fn soak_until_steady_stops_once_steady() {
     );
 }
 
+/// A drive with spare flash beyond its span stays on its fresh plateau until the flash is full:
+/// writing the span once is not enough, and the plateau is no steady state.
+#[test]
+fn a_drive_with_spare_flash_is_not_steady_on_its_fresh_plateau() {
+    let work = tempfile::tempdir().unwrap();
+    let v = json_ok(
+        ssdfade(work.path())
+            .args(["soak", "sim:dc-ssd-400g,capacity=25GB", "--interval", "1s"])
+            .args([
+                "--until-steady",
+                "--max-duration",
+                "1h",
+                "--ss-round",
+                "10s",
+            ])
+            .args(["--json", "--out", "s"]),
+    );
+    let st = &v["steady_state"];
+    assert_eq!(st["reached"], true, "{v}");
+    let info: Value =
+        serde_json::from_slice(&std::fs::read(work.path().join("s/run.json")).unwrap()).unwrap();
+    let flash = info["drive_before"]["flash_bytes"].as_u64().unwrap();
+    let s = samples(&work.path().join("s"));
+    // The window's first round counts only samples that start after the flash is full.
+    let first_round_end = st["window"]["start_s"].as_f64().unwrap() + 10.0;
+    let by_then = s
+        .iter()
+        .take_while(|x| x["t_end_s"].as_f64().unwrap() <= first_round_end + 1e-6)
+        .last()
+        .unwrap()["bytes_written_total"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        by_then > flash,
+        "the first round ends after {by_then} of {flash} flash bytes: {v}"
+    );
+    let fresh = s[0]["iops"].as_f64().unwrap();
+    assert!(
+        st["iops"].as_f64().unwrap() < 0.9 * fresh,
+        "steady at the fresh plateau ({fresh} IOPS): {v}"
+    );
+}
+
 #[test]
 fn sweep_latency_follows_little_law_at_saturation() {
     let work = tempfile::tempdir().unwrap();

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::results::Run;
-use crate::stats::steady::{fit, Criteria, Round, SteadyTracker};
+use crate::stats::steady::{fit, rounds_start_bytes, Criteria, Round, SteadyTracker};
 
 /// One round of the convergence plot.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -59,8 +59,7 @@ impl Convergence {
             ..defaults
         };
         let workload = &run.info.workload;
-        // The rounds as the run counted them: none before its span was written once or its
-        // fast preconditioning was done.
+        // The rounds as the run counted them.
         let size = run.info.target.identity.size_bytes;
         let rounds_after = |bytes: u64| {
             let mut tracker = SteadyTracker::new(criteria, size).after_bytes(bytes);
@@ -69,12 +68,11 @@ impl Convergence {
             }
             tracker.into_rounds()
         };
-        let all = rounds_after(
-            workload
-                .precondition
-                .map_or(0, |p| p.bytes)
-                .max(workload.span),
-        );
+        let all = rounds_after(rounds_start_bytes(
+            workload.precondition.map(|p| p.bytes),
+            workload.span,
+            run.info.drive_before.as_ref().and_then(|d| d.flash_bytes),
+        ));
         let counted_from = all.first().map_or(f64::INFINITY, |r| r.start_s);
         let before = rounds_after(0)
             .into_iter()

@@ -19,7 +19,7 @@ use crate::engine::sync::SyncEngine;
 use crate::engine::{Control, Engine, EngineKind, RunEnd};
 use crate::results::{utc_now, Command, RunDir, RunInfo, Status, Summary, TargetRecord};
 use crate::stats::cpu::process_cpu_seconds;
-use crate::stats::steady::{Criteria, SteadyTracker};
+use crate::stats::steady::{rounds_start_bytes, Criteria, SteadyTracker};
 use crate::workload::Workload;
 
 pub use crate::observe::run::{NoProgress, RunObserver};
@@ -334,22 +334,18 @@ fn execute(
     let dir = run_dir.dir.clone();
     observer.started(&dir, &info);
     let writes = info.workload.read_pct < 100;
+    let flash = info
+        .drive_before
+        .as_ref()
+        .and_then(|d| d.flash_bytes)
+        .or(info.workload.precondition.map(|p| p.flash_bytes));
     let mut tracker = SteadyTracker::new(request.stop.criteria(), info.target.identity.size_bytes)
-        // No window starts before the span is written once (after a purge the drive has not
-        // yet used its free blocks: its fresh plateau is no steady state), nor before a fast
-        // preconditioning is done.
-        .after_bytes(
-            info.workload
-                .precondition
-                .map_or(0, |p| p.bytes)
-                .max(info.workload.span),
-        )
-        .flash_bytes(
-            info.drive_before
-                .as_ref()
-                .and_then(|d| d.flash_bytes)
-                .or(info.workload.precondition.map(|p| p.flash_bytes)),
-        );
+        .after_bytes(rounds_start_bytes(
+            info.workload.precondition.map(|p| p.bytes),
+            info.workload.span,
+            info.drive_before.as_ref().and_then(|d| d.flash_bytes),
+        ))
+        .flash_bytes(flash);
     for sample in &previous {
         tracker.push(sample);
     }

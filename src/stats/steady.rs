@@ -267,6 +267,16 @@ pub fn evaluate(rounds: &[Round]) -> Window {
     }
 }
 
+/// The bytes a run writes before its rounds count: a fast preconditioning's plan, or else the
+/// span written once and, where the drive's flash is known, the flash filled once. Before that a
+/// purged drive has not yet had to collect garbage: its fresh plateau is no steady state.
+pub fn rounds_start_bytes(precondition_bytes: Option<u64>, span: u64, flash: Option<u64>) -> u64 {
+    match precondition_bytes {
+        Some(plan) => plan.max(span),
+        None => span.max(flash.unwrap_or(0)),
+    }
+}
+
 /// Steady state of a saved series of samples.
 pub fn detect(samples: &[Sample], criteria: Criteria, capacity_bytes: u64) -> SteadyState {
     let mut tracker = SteadyTracker::new(criteria, capacity_bytes);
