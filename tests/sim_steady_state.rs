@@ -123,13 +123,12 @@ fn steady(spec: &str, fills: u64) -> SimEngine {
 
 const SECOND: Duration = Duration::from_secs(1);
 
-/// Client firmware paces collection stochastically: a dense band around the mean, and sparse
-/// stalls, some to near zero (the shape of published 1-second consistency charts of consumer
-/// drives), not a regular wave.
-#[test]
-fn a_client_drive_in_steady_state_keeps_a_dense_band_with_sparse_stalls() {
-    let mut engine = steady("sim:nvme-tlc-1t,scale=64", 3);
-    let r = run(
+/// A new drive brought to steady state by `fills` drive-fills of 4 KiB random writes, then
+/// 300 s of them at QD32 sampled every second (seed 2): the steady-state run every test of
+/// this file measures.
+fn steady_seconds(spec: &str, fills: u64) -> Run {
+    let mut engine = steady(spec, fills);
+    run(
         &mut engine,
         4096,
         true,
@@ -138,7 +137,15 @@ fn a_client_drive_in_steady_state_keeps_a_dense_band_with_sparse_stalls() {
         Some(Duration::from_secs(300)),
         None,
         2,
-    );
+    )
+}
+
+/// Client firmware paces collection stochastically: a dense band around the mean, and sparse
+/// stalls, some to near zero (the shape of published 1-second consistency charts of consumer
+/// drives), not a regular wave.
+#[test]
+fn a_client_drive_in_steady_state_keeps_a_dense_band_with_sparse_stalls() {
+    let r = steady_seconds("sim:nvme-tlc-1t,scale=64", 3);
     let (p5, p95) = r.spread();
     println!(
         "nvme-tlc-1t steady state: {:.0} IOPS, 1-second IOPS p5 {p5:.2}× and p95 {p95:.2}× the mean",
@@ -174,17 +181,7 @@ fn a_client_drive_in_steady_state_keeps_a_dense_band_with_sparse_stalls() {
 /// of its bursts like the NVMe preset (9.3 % of seconds under 0.2× the mean).
 #[test]
 fn sata_tlc_1t_in_steady_state_holds_a_band_without_stalls() {
-    let mut engine = steady("sim:sata-tlc-1t,scale=64", 3);
-    let r = run(
-        &mut engine,
-        4096,
-        true,
-        32,
-        SECOND,
-        Some(Duration::from_secs(300)),
-        None,
-        2,
-    );
+    let r = steady_seconds("sim:sata-tlc-1t,scale=64", 3);
     let rel = r.relative();
     let (p5, p95) = r.spread();
     println!(
@@ -216,17 +213,7 @@ fn dc_ssd_400g_matches_the_dc_s3700_class_and_stays_flat() {
         1,
     )
     .mb_per_s();
-    let mut engine = steady("sim:dc-ssd-400g,scale=64", 4);
-    let r = run(
-        &mut engine,
-        4096,
-        true,
-        32,
-        SECOND,
-        Some(Duration::from_secs(300)),
-        None,
-        2,
-    );
+    let r = steady_seconds("sim:dc-ssd-400g,scale=64", 4);
     let (p5, p95) = r.spread();
     println!(
         "dc-ssd-400g: fresh {fresh:.0} IOPS, sequential {seq:.0} MB/s, steady {:.0} IOPS (1-second p5 {p5:.2}×, p95 {p95:.2}×)",
@@ -290,7 +277,9 @@ fn latency_tails_come_from_garbage_collection() {
 }
 
 /// Reviews of 1 TB TLC NVMe drives show sequential writes at a few GB/s into the SLC cache and
-/// 0.4 to 1.5 GB/s once it is full (multi-plane, one-shot TLC programming).
+/// less once it is full: the Samsung 970 EVO Plus 1 TB the preset stands for writes 3 300 MB/s
+/// into it and 1 700 MB/s after it (Samsung's table, as printed by digit.in's review; the
+/// preset wrote 1 007 MB/s after it before four-plane TLC programming).
 #[test]
 fn nvme_tlc_1t_writes_at_tlc_speed_once_its_slc_cache_is_full() {
     let mut engine = SimEngine::open("sim:nvme-tlc-1t,scale=64").unwrap();
@@ -310,7 +299,7 @@ fn nvme_tlc_1t_writes_at_tlc_speed_once_its_slc_cache_is_full() {
     println!("nvme-tlc-1t sequential 128 KiB writes: {first:.0} MB/s into the SLC cache, {last:.0} MB/s after it");
     assert!(first > 2000.0, "into the cache: {first:.0} MB/s");
     assert!(
-        (400.0..=1500.0).contains(&last),
-        "after the cache: {last:.0} MB/s"
+        (last / 1700.0 - 1.0).abs() <= 0.15,
+        "after the cache: {last:.0} MB/s, want 1 700 ± 15 %"
     );
 }

@@ -39,6 +39,18 @@ fn max_of(v: &[f64; 5]) -> f64 {
     v.iter().copied().fold(0.0, f64::max)
 }
 
+/// A uniform draw in [0, 1) for the command numbered `seq` under `seed` (splitmix64): the
+/// latency tail's, from the command's number alone, so it touches no other random stream.
+fn tail_draw(seed: u64, seq: u64) -> f64 {
+    let mut z = (seed ^ 0x7a11)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .wrapping_add(seq.wrapping_mul(0xbf58_476d_1ce4_e5b9));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
 /// Which drive a state file holds, and how often it was saved: an experiment records it, so a
 /// resume can tell its own drive from another one or an older copy of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -773,6 +785,13 @@ impl SimDevice {
                 self.gc_owed = hold;
             }
         }
+        if p.tail_chance > 0.0 {
+            for (i, s) in service.iter_mut().enumerate() {
+                if tail_draw(self.spec.seed, self.io_seq + i as u64) < p.tail_chance {
+                    *s += p.tail_us * 1e-6;
+                }
+            }
+        }
         self.io_seq += n;
         seconds
     }
@@ -810,7 +829,8 @@ impl SimDevice {
             return device_us * 1e-6;
         }
         let link_us = p.link_command_us + a.bytes as f64 / p.link_bytes_per_s * 1e6;
-        (p.host_us + link_us + 1e6 / p.controller_iops + device_us) * 1e-6
+        let commands = if a.reads > 0 { p.read_cost } else { 1.0 };
+        (p.host_us + link_us + commands * 1e6 / p.controller_iops + device_us) * 1e-6
     }
 
     /// Garbage collection as it happens. The FTL reclaims in bursts (when the free pool falls
@@ -996,7 +1016,7 @@ impl SimDevice {
         let controller = (a.aligned_writes as f64
             + a.unaligned_writes as f64 * p.unaligned_cost
             + a.subpage_incompressible_writes as f64 * p.subpage_incompressible_cost
-            + a.reads as f64
+            + a.reads as f64 * p.read_cost
             + gc_slots / spp * p.gc_command_cost)
             / p.controller_iops;
         let commands = (a.aligned_writes + a.unaligned_writes + a.reads) as f64;
