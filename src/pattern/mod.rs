@@ -312,7 +312,8 @@ fn fill_for_this_cpu() -> Fill {
             // SAFETY: as above.
             return |buf, keys, stamp| unsafe { simd::fill_vaes256(buf, keys, stamp) };
         }
-        if std::arch::is_x86_feature_detected!("aes") {
+        if std::arch::is_x86_feature_detected!("aes") && std::arch::is_x86_feature_detected!("avx")
+        {
             // SAFETY: as above.
             return |buf, keys, stamp| unsafe { simd::fill_aesni(buf, keys, stamp) };
         }
@@ -419,8 +420,10 @@ mod tests {
                 // SAFETY: the CPU has AVX2 and VAES.
                 ways.push(("vaes256", |b, k, s| unsafe { simd::fill_vaes256(b, k, s) }));
             }
-            if std::arch::is_x86_feature_detected!("aes") {
-                // SAFETY: the CPU has AES-NI.
+            if std::arch::is_x86_feature_detected!("aes")
+                && std::arch::is_x86_feature_detected!("avx")
+            {
+                // SAFETY: the CPU has AES-NI and AVX.
                 ways.push(("aesni", |b, k, s| unsafe { simd::fill_aesni(b, k, s) }));
             }
         }

@@ -1,7 +1,7 @@
 //! The default pattern's write data in explicit AES instructions: the bytes of
 //! [`super::fill_soft`], two AES rounds of a counter per 16 bytes, four blocks per instruction
 //! with VAES on AVX-512, two with VAES on AVX2 (AMD Zen 3, Intel client cores without AVX-512),
-//! one with AES-NI. The narrower two make four blocks per loop turn, so the loop's own counting
+//! one with AES-NI (and AVX). The narrower two make four blocks per loop turn, so the loop's own counting
 //! and branching is paid once per 64 bytes on every CPU. Every version fills whole 64-byte
 //! lines: the buffer's length is a multiple of 512 (a sector).
 
@@ -66,9 +66,10 @@ pub unsafe fn fill_vaes256(buf: &mut [u8], keys: &DataKeys, stamp: u64) {
     }
 }
 
-/// AES-NI version of [`super::fill_soft`], four blocks per turn. Safety: the CPU must have
-/// AES-NI.
-#[target_feature(enable = "aes,sse2")]
+/// AES-NI version of [`super::fill_soft`], four blocks per turn, in AVX's three-operand
+/// encoding (the two-operand one copies every counter before its rounds). Safety: the CPU must
+/// have AES-NI and AVX.
+#[target_feature(enable = "aes,avx")]
 pub unsafe fn fill_aesni(buf: &mut [u8], keys: &DataKeys, stamp: u64) {
     let [r0, r1] = keys.rounds.map(|k| _mm_loadu_si128(k.as_ptr().cast()));
     let (lo, hi) = keys.counter(stamp, 0);
