@@ -27,17 +27,28 @@
 # moves by ±15 % from sampling alone; N samples a second cut that noise (sys and task columns
 # are then not measured).
 #
+# Part 0, instructions per I/O (PARTS=instr; needs valgrind): user-space instructions are the
+# one CPU figure that does not move with the machine's load, and this VM has no hardware
+# counters for `perf stat -e instructions:u`. Each engine (and binary) runs twice under
+# `valgrind --tool=cachegrind --cache-sim=no`, writing INSTR_SMALL (64M) and then INSTR_LARGE
+# (320M) at QD CPU_QD with one interval for the whole run; the figure is the difference of the
+# two runs' instructions ÷ the difference of their I/Os, so start-up, the charts and the
+# record (the same in both) drop out. It is printed with the share of it that makes the write
+# data (functions of ssdfade::pattern). Valgrind's CPU has no AVX-512 or VAES, so the data is
+# made with AES-NI there (`fill_aesni`): the figure of a CPU without those, and an upper
+# bound for one with them.
+#
 # CPU_EXTRA adds options to every measured run of part 1 (e.g. CPU_EXTRA=--verify for the cost
 # of data verification).
 #
-# Environment: CPU_SECONDS (6), CPU_ROUNDS (3), CPU_ENGINES ("threads uring"), CPU_QD (32),
-# CPU_RECORD (0), CPU_SAMPLE_HZ (0), MULTI_DEVICES (2), MULTI_ROUNDS (5), MULTI_SECONDS (5),
-# MULTI_ENGINE (uring), MULTI_QD (32), MULTI_FIO (0), MULTI_KIND (zram, or loop: loop devices
-# with direct I/O over files in /dev/shm), ZRAM_SIZE (1G, also the loop files' size), ZRAM_ALG
-# (lzo-rle; lz4, lzo), PARTS ("cpu multi"), SSDFADE (binary; default: cargo build
-# --release and target/release/ssdfade), SSDFADE_BEFORE (a second binary, e.g. of an earlier
-# commit: each round then runs it right before SSDFADE with the same engine, for an A/B on the
-# same load).
+# Environment: INSTR_SMALL (64M), INSTR_LARGE (320M), CPU_SECONDS (6), CPU_ROUNDS (3),
+# CPU_ENGINES ("threads uring"), CPU_QD (32), CPU_RECORD (0), CPU_SAMPLE_HZ (0),
+# MULTI_DEVICES (2), MULTI_ROUNDS (5), MULTI_SECONDS (5), MULTI_ENGINE (uring), MULTI_QD (32),
+# MULTI_FIO (0), MULTI_KIND (zram, or loop: loop devices with direct I/O over files in
+# /dev/shm), ZRAM_SIZE (1G, also the loop files' size), ZRAM_ALG (lzo-rle; lz4, lzo), PARTS
+# ("cpu multi"; add instr for part 0), SSDFADE (binary; default: cargo build --release and
+# target/release/ssdfade), SSDFADE_BEFORE (a second binary, e.g. of an earlier commit: each
+# round then runs it right before SSDFADE with the same engine, for an A/B on the same load).
 set -euo pipefail
 
 CPU_SECONDS=${CPU_SECONDS:-6}
@@ -57,6 +68,8 @@ ZRAM_SIZE=${ZRAM_SIZE:-1G}
 ZRAM_ALG=${ZRAM_ALG:-lzo-rle}
 MULTI_KIND=${MULTI_KIND:-zram}
 PARTS=${PARTS:-"cpu multi"}
+INSTR_SMALL=${INSTR_SMALL:-64M}
+INSTR_LARGE=${INSTR_LARGE:-320M}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 
 die() { echo "cpu-per-io: $*" >&2; exit 2; }
@@ -138,11 +151,49 @@ fio_iops() {
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-if [[ " $PARTS " == *" cpu "* ]]; then
+# instr_count BIN ENGINE BYTES OUT: one run under cachegrind; prints its I/Os, its
+# instructions and those of ssdfade::pattern (the write data).
+instr_count() {
+  local ops
+  ops=$(valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$4.cg" -- "$1" measure \
+    "$DEV" --destroy-data "$DEV" --engine "$2" --qd "$CPU_QD" --bs 4k --bytes "$3" \
+    --interval 1h --json --out "$4" 2>/dev/null | jq -r '.ops')
+  awk -v ops="$ops" '/^fn=/ {data = index($0, "ssdfade::pattern::") > 0; next}
+    /^[0-9]/ {all += $2; if (data) pat += $2}
+    END {printf "%d %d %d\n", ops, all, pat}' "$4.cg"
+  rm -f "$4.cg"
+}
+
+if [[ " $PARTS " == *" cpu "* || " $PARTS " == *" instr "* ]]; then
   new_zram; DEV=$LAST_ZRAM
   # Written once, so that no run meets unwritten blocks.
   "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --random-pct 0 --bytes "$ZRAM_SIZE" \
     --qd 8 --json --out "$WORK/fill" >/dev/null 2>&1
+fi
+
+if [[ " $PARTS " == *" instr "* ]]; then
+  command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null 2>&1 \
+    || die "valgrind is missing: apt-get install valgrind"
+  echo "User-space instructions per 4 KiB I/O (valgrind), random writes, QD $CPU_QD, zram:" \
+    "$INSTR_LARGE run less $INSTR_SMALL run"
+  BINS=("$SSDFADE")
+  [ -n "${SSDFADE_BEFORE:-}" ] && BINS=("$SSDFADE_BEFORE" "$SSDFADE")
+  printf '  %-18s %14s %14s %14s\n' engine "instr/IO" "write data" "the rest"
+  for engine in $CPU_ENGINES; do
+    for bin in "${BINS[@]}"; do
+      tag=$engine
+      [ "$bin" = "${SSDFADE_BEFORE:-}" ] && tag="$engine (before)"
+      read -r o1 i1 p1 < <(instr_count "$bin" "$engine" "$INSTR_SMALL" "$WORK/i-${tag// /-}-s")
+      read -r o2 i2 p2 < <(instr_count "$bin" "$engine" "$INSTR_LARGE" "$WORK/i-${tag// /-}-l")
+      n=$((o2 - o1))
+      [ "$n" -gt 0 ] || die "the $INSTR_LARGE run did no more I/O than the $INSTR_SMALL run"
+      printf '  %-18s %14.0f %14.0f %14.0f\n' "$tag" "$(echo "($i2 - $i1) / $n" | bc -l)" \
+        "$(echo "($p2 - $p1) / $n" | bc -l)" "$(echo "($i2 - $i1 - $p2 + $p1) / $n" | bc -l)"
+    done
+  done
+fi
+
+if [[ " $PARTS " == *" cpu "* ]]; then
   echo "CPU per 4 KiB I/O, random writes, QD $CPU_QD, $CPU_SECONDS s per run, zram $ZRAM_SIZE"
   BINS=("$SSDFADE")
   [ -n "${SSDFADE_BEFORE:-}" ] && BINS=("$SSDFADE_BEFORE" "$SSDFADE")

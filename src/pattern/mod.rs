@@ -306,7 +306,14 @@ fn fill_for_this_cpu() -> Fill {
             // SAFETY: the CPU has the features the function is compiled for.
             return |buf, keys, stamp| unsafe { simd::fill_vaes512(buf, keys, stamp) };
         }
-        if std::arch::is_x86_feature_detected!("aes") {
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("vaes")
+        {
+            // SAFETY: as above.
+            return |buf, keys, stamp| unsafe { simd::fill_vaes256(buf, keys, stamp) };
+        }
+        if std::arch::is_x86_feature_detected!("aes") && std::arch::is_x86_feature_detected!("avx")
+        {
             // SAFETY: as above.
             return |buf, keys, stamp| unsafe { simd::fill_aesni(buf, keys, stamp) };
         }
@@ -407,8 +414,16 @@ mod tests {
                 // SAFETY: the CPU has AVX-512F and VAES.
                 ways.push(("vaes512", |b, k, s| unsafe { simd::fill_vaes512(b, k, s) }));
             }
-            if std::arch::is_x86_feature_detected!("aes") {
-                // SAFETY: the CPU has AES-NI.
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("vaes")
+            {
+                // SAFETY: the CPU has AVX2 and VAES.
+                ways.push(("vaes256", |b, k, s| unsafe { simd::fill_vaes256(b, k, s) }));
+            }
+            if std::arch::is_x86_feature_detected!("aes")
+                && std::arch::is_x86_feature_detected!("avx")
+            {
+                // SAFETY: the CPU has AES-NI and AVX.
                 ways.push(("aesni", |b, k, s| unsafe { simd::fill_aesni(b, k, s) }));
             }
         }
