@@ -153,12 +153,6 @@ pub fn greedy_write_amplification(alpha: f64) -> f64 {
     1.0 / (1.0 - victim_validity(alpha)).max(1e-9)
 }
 
-/// Last writes placed per chunk of the plan: within a chunk they fall at random positions, so
-/// that a block of the flash holds as many valid pages as chance gives (binomial about the
-/// expected count), as under random writes; a fixed count per block would leave no block below
-/// the mean, and garbage collection would start on victims fuller than in steady state.
-const CHUNK_FINALS: u64 = 256;
-
 /// The order of the preconditioning's writes over `units` transfer-sized positions.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -171,9 +165,6 @@ pub struct Plan {
     step: u64,
     shift: u64,
     seed: u64,
-    /// The chunk last used: its number, first write, and the offsets of its last writes
-    /// (sorted).
-    chunk: std::cell::RefCell<(u64, u64, Vec<u64>)>,
 }
 
 impl Plan {
@@ -201,7 +192,6 @@ impl Plan {
             step,
             shift: crate::pattern::mix64(seed ^ 0x7072_6563) % units,
             seed,
-            chunk: std::cell::RefCell::new((u64::MAX, 0, Vec::new())),
         }
     }
 
@@ -210,81 +200,32 @@ impl Plan {
         self.writes
     }
 
-    /// The first write of the chunk holding the last writes of ranks `j·C ..`: the last `m`
-    /// ranks (m = U − j·C) need the last −W·U·ln(o + (1 − m/U)(1 − o)) writes (∫ v from the
-    /// end), and at least m. Chunks never hold fewer writes than last writes (v ≤ 1).
-    fn chunk_start(&self, j: u64) -> u64 {
-        let m = self.units.saturating_sub(j * CHUNK_FINALS);
-        if j == 0 || m == 0 {
-            return if j == 0 { 0 } else { self.writes };
-        }
-        let share = self.oldest + (1.0 - m as f64 / self.units as f64) * (1.0 - self.oldest);
-        let tail = (-self.decay * share.ln()).ceil().max(m as f64) as u64;
-        self.writes.saturating_sub(tail)
-    }
-
-    /// The rank of the address write `n` goes to when it is that address's last write, else
-    /// the number of last writes before it (as `Err`).
-    fn last_write(&self, n: u64) -> Result<u64, u64> {
+    /// Last writes of an address among the first `n` writes: ∫₀ⁿ v, scaled to end at U.
+    fn finals_before(&self, n: u64) -> u64 {
         if self.writes <= self.units {
             // One write per address (α 1): each is its address's last.
-            return Ok(n.min(self.units - 1));
+            return n.min(self.units);
         }
-        let mut cache = self.chunk.borrow_mut();
-        let (j, first, offsets) = &mut *cache;
-        if *j == u64::MAX || n < *first || n >= self.chunk_start(*j + 1) {
-            // The chunk holding n: near the one the mean validity gives, found by its bounds.
-            let v = (-((self.writes - n) as f64) / self.decay).exp();
-            let f = (v - self.oldest) / (1.0 - self.oldest) * self.units as f64;
-            let chunks = self.units.div_ceil(CHUNK_FINALS);
-            let mut k = ((f / CHUNK_FINALS as f64) as u64).min(chunks - 1);
-            while k > 0 && self.chunk_start(k) > n {
-                k -= 1;
-            }
-            while k + 1 < chunks && self.chunk_start(k + 1) <= n {
-                k += 1;
-            }
-            let (from, to) = (self.chunk_start(k), self.chunk_start(k + 1));
-            let finals = CHUNK_FINALS.min(self.units - k * CHUNK_FINALS);
-            *offsets = random_subset(to - from, finals, self.seed ^ k.wrapping_mul(0x5851_f42d));
-            (*j, *first) = (k, from);
-        }
-        let base = *j * CHUNK_FINALS;
-        match offsets.binary_search(&(n - *first)) {
-            Ok(i) => Ok(base + i as u64),
-            Err(i) => Err(base + i as u64),
-        }
+        let v = (-((self.writes - n.min(self.writes)) as f64) / self.decay).exp();
+        let f = (v - self.oldest) / (1.0 - self.oldest) * self.units as f64;
+        (f.floor() as u64).min(self.units)
     }
 
     /// The position (in transfers from the span's start) of write `n` (< [`Plan::writes`]).
     pub fn position(&self, n: u64) -> u64 {
-        let rank = match self.last_write(n) {
-            Ok(rank) => rank,
+        let before = self.finals_before(n);
+        let rank = if self.finals_before(n + 1) > before || before + 1 >= self.units {
+            // The last write of address rank `before`.
+            before.min(self.units - 1)
+        } else {
             // A write to an address whose last write comes later.
-            Err(before) => {
-                let left = self.units - before.min(self.units);
-                let r = crate::pattern::mix64(self.seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                (before + ((u128::from(r) * u128::from(left)) >> 64) as u64).min(self.units - 1)
-            }
+            let left = self.units - before - 1;
+            let r = crate::pattern::mix64(self.seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            before + 1 + ((u128::from(r) * u128::from(left)) >> 64) as u64
         };
         ((u128::from(rank) * u128::from(self.step) + u128::from(self.shift))
             % u128::from(self.units)) as u64
     }
-}
-
-/// `k` distinct numbers below `n` drawn from `seed`, sorted (Floyd's algorithm).
-fn random_subset(n: u64, k: u64, seed: u64) -> Vec<u64> {
-    let mut chosen = std::collections::HashSet::with_capacity(k as usize);
-    for (i, j) in (n - k.min(n)..n).enumerate() {
-        let r = crate::pattern::mix64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let t = ((u128::from(r) * u128::from(j + 1)) >> 64) as u64;
-        if !chosen.insert(t) {
-            chosen.insert(j);
-        }
-    }
-    let mut v: Vec<u64> = chosen.into_iter().collect();
-    v.sort_unstable();
-    v
 }
 
 #[cfg(test)]
@@ -329,37 +270,6 @@ mod tests {
             "{oldest} vs {expect_oldest}"
         );
         assert!(valid_in(writes - writes / 10, writes) > 0.95);
-    }
-
-    #[test]
-    fn blocks_hold_as_many_last_writes_as_chance_gives() {
-        // Under random writes each page of a block survives on its own, so the valid count of
-        // blocks of the same age spreads binomially; greedy collection takes the emptiest. A
-        // plan that gives every block its expected count exactly has no such blocks.
-        let units = 100_000;
-        let plan = Plan::new(units, 1.1, 5);
-        let mut last = vec![u64::MAX; units as usize];
-        for n in 0..plan.writes() {
-            last[plan.position(n) as usize] = n;
-        }
-        let mut is_last = vec![false; plan.writes() as usize];
-        for &n in &last {
-            is_last[n as usize] = true;
-        }
-        // Blocks of 32 writes in the middle of the plan: their counts against Bernoulli's.
-        let block = 32;
-        let counts: Vec<f64> = is_last[40_000..80_000]
-            .chunks(block)
-            .map(|c| c.iter().filter(|&&l| l).count() as f64)
-            .collect();
-        let mean = counts.iter().sum::<f64>() / counts.len() as f64;
-        let var = counts.iter().map(|c| (c - mean).powi(2)).sum::<f64>() / counts.len() as f64;
-        let p = mean / block as f64;
-        let binomial = block as f64 * p * (1.0 - p);
-        assert!(
-            var > 0.6 * binomial && var < 1.4 * binomial,
-            "variance {var:.2} against the binomial {binomial:.2} (mean {mean:.1})"
-        );
     }
 
     #[test]
