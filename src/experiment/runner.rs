@@ -433,8 +433,13 @@ fn run_phases(
         observer.phase_started(i, &record.phases[i]);
         let result = run_phase(dir, &record, i, &target, &interrupt, observer);
         if record.drive_state.is_some() {
-            // The drive as the phase left it (a drive that cannot be read stays as last seen).
-            if let Ok(Some(stamp)) = crate::device::open(&target).and_then(|d| d.saved_state()) {
+            // The drive as the phase left it (a drive that cannot be read stays as last seen),
+            // from the head of the file it just saved: decoding the whole drive took seconds
+            // after a Ctrl-C on a full-size simulated drive.
+            if let Some(stamp) = crate::device::open(&target)
+                .ok()
+                .and_then(|d| d.last_saved_stamp())
+            {
                 record.drive_stamp = Some(stamp);
             }
         }
