@@ -114,10 +114,19 @@ pub fn start(
         );
     }
     if record.drive_state.is_some() {
-        // The drive is made and saved now, so the record holds its stamp from the start.
-        let drive = crate::device::open(&effective_target(&dir, &record))?;
-        drive.idle(0.0, &AtomicBool::new(false))?;
-        record.drive_stamp = drive.saved_state()?;
+        // The drive is made and saved now, so the record holds its stamp from the start. A
+        // drive refused here (no room under `ulimit -v`) leaves no empty directory behind.
+        let made = crate::device::open(&effective_target(&dir, &record)).and_then(|drive| {
+            drive.idle(0.0, &AtomicBool::new(false))?;
+            drive.saved_state()
+        });
+        match made {
+            Ok(stamp) => record.drive_stamp = stamp,
+            Err(e) => {
+                std::fs::remove_dir(&dir).ok(); // only when empty
+                return Err(e);
+            }
+        }
     }
     record.save(&dir)?;
     run_phases(&dir, record, interrupt, observer)
