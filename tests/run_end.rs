@@ -686,3 +686,64 @@ fn a_long_command_ends_within_a_second_and_a_half_of_sigterm_drawing_nothing() {
         assert!(stderr.contains("ssdfade report"), "{name}: {stderr}");
     }
 }
+
+/// A soak stopped (SIGSTOP, a suspended job) for about three intervals and continued: the
+/// intervals it was stopped in carry `stopped_s`, those wholly inside the stop have no I/O and
+/// are the tool's, and the fade's lowest interval — on the terminal and in the report — is the
+/// lowest of the intervals the drive ran, not the pause's zero.
+#[test]
+fn a_soak_stopped_for_three_intervals_keeps_the_pause_out_of_its_fade() {
+    let work = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(work.path())
+        .args(["soak", "t.img", "--size", "32M", "--qd", "2"])
+        .args(["--interval", "1s", "--duration", "14s", "--out", "run"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let run = work.path().join("run");
+    wait_for_samples(&mut child, &run, 3);
+    signal(&child, nix::sys::signal::SIGSTOP);
+    std::thread::sleep(Duration::from_millis(3500));
+    signal(&child, nix::sys::signal::SIGCONT);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let samples = read_samples(&run).unwrap();
+    let whole: Vec<_> = samples
+        .iter()
+        .filter(|s| {
+            s.stopped_s
+                .is_some_and(|t| t >= 0.99 * (s.t_end_s - s.t_start_s))
+        })
+        .collect();
+    assert!(
+        !whole.is_empty(),
+        "no interval wholly in the stop: {samples:?}"
+    );
+    assert!(
+        whole.iter().all(|s| s.ops == 0 && s.iops == 0.0),
+        "{whole:?}"
+    );
+    let lowest = samples
+        .iter()
+        .filter(|s| s.stopped_s.is_none() && s.t_end_s - s.t_start_s > 0.99)
+        .map(|s| s.iops.round() as u64)
+        .min()
+        .unwrap();
+    assert!(lowest > 0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("lowest {lowest}")),
+        "{lowest}: {text}"
+    );
+    let report = ssdfade(work.path())
+        .args(["report", "run"])
+        .output()
+        .unwrap();
+    assert!(report.status.success());
+    let md = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(
+        md.contains(&format!("lowest full interval {lowest};")),
+        "{lowest}: {md}"
+    );
+}

@@ -441,3 +441,25 @@ fn a_failed_run_says_why_in_runs_and_report() {
     assert_eq!(report.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("failed before its first interval") && stderr.contains(why));
 }
+
+/// `runs` names an experiment's phases by the simulated drive's spec, not by the drive state
+/// file the experiment keeps in its directory (`…/drive.sim`).
+#[test]
+fn runs_names_an_experiments_simulated_drive_by_its_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .args(["experiment", "vertex2", "sim:vertex2-60g,scale=64"])
+        .args(["--soak-duration", "2m", "--out", "e"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed = ssdfade(dir.path()).args(["runs", "e"]).output().unwrap();
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.status.success(), "{text}");
+    assert!(text.contains("sim:vertex2-60g,scale=64"), "{text}");
+    assert!(!text.contains("drive.sim"), "{text}");
+}

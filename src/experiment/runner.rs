@@ -373,19 +373,18 @@ pub fn resume(
 /// Holds an experiment directory for one process: a second `resume` of the same directory
 /// while the first still runs would interleave two runs of the same phase.
 fn lock(dir: &Path) -> anyhow::Result<std::fs::File> {
-    use std::os::fd::AsRawFd;
     let path = dir.join(".lock");
     let file = std::fs::File::create(&path)
         .map_err(|e| anyhow::anyhow!("creating {}: {e}", path.display()))?;
-    // SAFETY: flock on a descriptor we own; the lock lives as long as the returned file.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        bad_input!(
-            "{} is in use by another ssdfade process, {}: wait for it to end (or stop it) first",
-            dir.display(),
-            crate::holder::of_flock(&file)
-        );
+    // The lock lives as long as the returned file.
+    match crate::holder::flock_exclusive(&file) {
+        Ok(None) => Ok(file),
+        Ok(Some(holder)) => bad_input!(
+            "{} is in use by another ssdfade process, {holder}: wait for it to end (or stop it) first",
+            dir.display()
+        ),
+        Err(e) => bad_input!("cannot lock {}: {e}", path.display()),
     }
-    Ok(file)
 }
 
 /// Ends the experiment before its last phase (interrupted or failed): recorded, charts and
