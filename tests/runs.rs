@@ -458,8 +458,13 @@ fn runs_names_an_experiments_simulated_drive_by_its_spec() {
         String::from_utf8_lossy(&out.stderr)
     );
     let listed = ssdfade(dir.path()).args(["runs", "e"]).output().unwrap();
-    let text = String::from_utf8_lossy(&listed.stdout);
-    assert!(listed.status.success(), "{text}");
-    assert!(text.contains("sim:vertex2-60g,scale=64"), "{text}");
-    assert!(!text.contains("drive.sim"), "{text}");
+    let table = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.status.success(), "{table}");
+    assert!(!table.contains("drive.sim"), "{table}");
+    let runs = json_ok(ssdfade(dir.path()).args(["runs", "e", "--json"]));
+    let runs = runs.as_array().unwrap();
+    assert!(runs.len() >= 7, "{runs:?}");
+    for run in runs {
+        assert_eq!(run["target"], "sim:vertex2-60g,scale=64", "{run}");
+    }
 }
