@@ -688,7 +688,7 @@ fn a_long_command_ends_within_a_second_and_a_half_of_sigterm_drawing_nothing() {
 }
 
 /// A soak stopped (SIGSTOP, a suspended job) for about three intervals and continued: the
-/// intervals it was stopped in carry `stopped_s`, those wholly inside the stop have no I/O and
+/// intervals it was stopped in carry `stopped_s`, those wholly inside the stop have no rate and
 /// are the tool's, and the fade's lowest interval — on the terminal and in the report — is the
 /// lowest of the intervals the drive ran, not the pause's zero.
 #[test]
@@ -720,10 +720,9 @@ fn a_soak_stopped_for_three_intervals_keeps_the_pause_out_of_its_fade() {
         !whole.is_empty(),
         "no interval wholly in the stop: {samples:?}"
     );
-    assert!(
-        whole.iter().all(|s| s.ops == 0 && s.iops == 0.0),
-        "{whole:?}"
-    );
+    // No running time, no rate (an I/O the sampler saw finish in its 50 ms poll around the
+    // stop may count in such an interval, but not as a rate of the drive).
+    assert!(whole.iter().all(|s| s.iops == 0.0), "{whole:?}");
     let lowest = samples
         .iter()
         .filter(|s| s.stopped_s.is_none() && s.t_end_s - s.t_start_s > 0.99)
