@@ -25,11 +25,48 @@ macro_rules! bad_input {
     };
 }
 
+/// The line an error is reported in: its chain of contexts, without the operating system's
+/// error numbers (`No such file or directory (os error 2)` reads `No such file or directory`):
+/// a sentence for a person, not a code.
+pub fn sentence(err: &anyhow::Error) -> String {
+    let text = format!("{err:#}");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(" (os error ") {
+        let after = &rest[at + " (os error ".len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && after[digits..].starts_with(')') {
+            out.push_str(&rest[..at]);
+            rest = &after[digits + 1..];
+        } else {
+            out.push_str(&rest[..at + 1]);
+            rest = &rest[at + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Exit status for an error: 2 for bad input or refusals, 1 for everything else.
 pub fn exit_code(err: &anyhow::Error) -> i32 {
     if err.downcast_ref::<BadInput>().is_some() {
         2
     } else {
         1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_error_line_carries_no_operating_system_error_numbers() {
+        let io = std::io::Error::from_raw_os_error(2);
+        let err = anyhow::Error::new(io).context("cannot read run.json (os error x)");
+        assert_eq!(
+            super::sentence(&err),
+            "cannot read run.json (os error x): No such file or directory"
+        );
+        let bad = anyhow::anyhow!("cannot open a: {} (os error 13)", "denied");
+        assert_eq!(super::sentence(&bad), "cannot open a: denied");
     }
 }

@@ -34,6 +34,54 @@ pub fn of_flock(file: &std::fs::File) -> String {
         .map_or_else(|| "another process".to_string(), describe)
 }
 
+/// How long a lock that no live process holds is waited for: the files of a process killed a
+/// moment ago (an io_uring still being torn down) keep its `flock` for a while after it is gone.
+const STALE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Takes an exclusive `flock` on `file` without waiting for a live holder. `Ok(None)`: taken
+/// (it lasts as long as `file` is open); `Ok(Some(holder))`: held, by the process named, or by
+/// none alive after [`STALE_WAIT`] (a stale lock is waited out, never reported as "another
+/// process"); `Err`: flock itself failed.
+pub fn flock_exclusive(file: &std::fs::File) -> std::io::Result<Option<String>> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = file.metadata()?;
+    flock_with(file, || flock_holder(meta.dev(), meta.ino()), STALE_WAIT)
+}
+
+fn flock_with(
+    file: &std::fs::File,
+    holder: impl Fn() -> Option<u32>,
+    patience: std::time::Duration,
+) -> std::io::Result<Option<String>> {
+    use std::os::fd::AsRawFd;
+    let deadline = std::time::Instant::now() + patience;
+    loop {
+        // SAFETY: flock on a descriptor the caller owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(None);
+        }
+        let err = std::io::Error::last_os_error();
+        if err.raw_os_error() != Some(libc::EWOULDBLOCK) {
+            return Err(err);
+        }
+        let pid = holder();
+        if let Some(pid) = pid.filter(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists())
+        {
+            return Ok(Some(describe(pid)));
+        }
+        if std::time::Instant::now() >= deadline {
+            let gone = pid.map_or_else(
+                || "no live process (/proc/locks names none".to_string(),
+                |pid| format!("process {pid}, which has ended ("),
+            );
+            return Ok(Some(format!(
+                "{gone}: the files of a process killed a moment ago are still being released); try again in a few seconds"
+            )));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// `process 1234 (ssdfade measure t.img …)`, as far as /proc tells; this process and its
 /// children are named as such.
 pub fn describe(pid: u32) -> String {
@@ -94,6 +142,37 @@ mod tests {
         assert_eq!(find_holder(locks, dev, 42), Some(4321));
         assert_eq!(find_holder(locks, dev, 421), Some(999));
         assert_eq!(find_holder(locks, dev, 7), None);
+    }
+
+    /// A lock /proc/locks names no live holder for (a killed process's files still being
+    /// released) is waited out and taken; one that stays is refused saying so, and a live
+    /// holder is named at once.
+    #[test]
+    fn a_stale_lock_is_waited_out_and_a_live_holder_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.img");
+        let held = std::fs::File::create(&path).unwrap();
+        assert_eq!(flock_exclusive(&held).unwrap(), None);
+        let second = std::fs::File::open(&path).unwrap();
+        // Named at once: this very process holds it.
+        let named = flock_exclusive(&second).unwrap().unwrap();
+        assert!(named.starts_with("this ssdfade command itself"), "{named}");
+        // Nobody named, and it stays: refused saying so.
+        let patience = std::time::Duration::from_millis(100);
+        let stale = flock_with(&second, || None, patience).unwrap().unwrap();
+        assert!(stale.starts_with("no live process"), "{stale}");
+        let dead = flock_with(&second, || Some(u32::MAX - 1), patience)
+            .unwrap()
+            .unwrap();
+        assert!(dead.contains("which has ended"), "{dead}");
+        // Nobody named, and it goes: taken.
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            drop(held);
+        });
+        let taken = flock_with(&second, || None, std::time::Duration::from_secs(60)).unwrap();
+        release.join().unwrap();
+        assert_eq!(taken, None);
     }
 
     #[test]

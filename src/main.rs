@@ -94,7 +94,7 @@ fn main() {
             // records say so; only the summary had nowhere to go (EIO).
             Some(_) if ssdfade::run::interrupted_by().as_deref() == Some("hangup") => 130,
             _ => {
-                say(format_args!("ssdfade: {err:#}"));
+                say(format_args!("ssdfade: {}", ssdfade::error::sentence(&err)));
                 ssdfade::error::exit_code(&err)
             }
         },

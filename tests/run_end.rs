@@ -593,3 +593,161 @@ fn a_slog_stopped_and_continued_keeps_the_pause_out_of_the_sync_write_latency() 
         assert!(max < 2.5e6, "an interval's max holds the stop: {s:?}");
     }
 }
+
+/// Every file under `dir` (charts, reports, records) last written at or after `since`.
+fn written_since(dir: &Path, since: std::time::SystemTime) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        let meta = entry.metadata().unwrap();
+        if meta.is_dir() {
+            found.extend(written_since(&path, since));
+        } else if meta.modified().unwrap() >= since {
+            found.push(path);
+        }
+    }
+    found
+}
+
+/// The deepest samples.jsonl under `dir` with at least `lines` lines exists (a run under way).
+fn samples_under(dir: &Path, lines: usize) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        let path = e.path();
+        if path.is_dir() {
+            samples_under(&path, lines)
+        } else {
+            path.file_name().is_some_and(|n| n == "samples.jsonl")
+                && common::lines_in(&path) >= lines
+        }
+    })
+}
+
+/// SIGTERM ends each long command within 1.5 s (a loaded 2-core machine; about 0.2–0.6 s idle),
+/// recorded as terminated, and nothing but records is written after it: before, an experiment
+/// drew its charts three times and decoded its whole saved drive after the signal (a full-size
+/// `experiment vertex2` took 4.3 s), and a group drew its comparison.
+#[test]
+fn a_long_command_ends_within_a_second_and_a_half_of_sigterm_drawing_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    let commands: [(&str, &[&str]); 3] = [
+        ("experiment", &["experiment", "vertex2", "--seed", "3"]),
+        (
+            "group",
+            &[
+                "soak",
+                "sim:vertex2-60g,scale=8",
+                "sim:dc-ssd-400g,scale=16",
+                "--duration",
+                "4h",
+            ],
+        ),
+        ("slog", &["slog", "sim:vertex2-60g,scale=8", "--seed", "3"]),
+    ];
+    for (name, args) in commands {
+        let out = work.path().join(name);
+        let mut child = ssdfade(work.path())
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t0 = Instant::now();
+        while !samples_under(&out, 20) {
+            assert!(child.try_wait().unwrap().is_none(), "{name} ended early");
+            assert!(
+                t0.elapsed() < Duration::from_secs(120),
+                "{name}: no samples"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Past the mtime granularity of what was drawn before the signal.
+        std::thread::sleep(Duration::from_millis(50));
+        let (sent, sent_at) = (std::time::SystemTime::now(), Instant::now());
+        signal(&child, nix::sys::signal::SIGTERM);
+        let status = child.wait().unwrap();
+        let took = sent_at.elapsed();
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(130), "{name}: {stderr}");
+        assert!(took < Duration::from_millis(1500), "{name} took {took:?}");
+        let drawn: Vec<_> = written_since(&out, sent)
+            .into_iter()
+            .filter(|p| {
+                let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+                ["png", "svg", "html", "md"].contains(&ext)
+            })
+            .collect();
+        assert!(drawn.is_empty(), "{name} drew after the signal: {drawn:?}");
+        assert!(stderr.contains("ssdfade report"), "{name}: {stderr}");
+    }
+}
+
+/// A soak stopped (SIGSTOP, a suspended job) for about three intervals and continued: the
+/// intervals it was stopped in carry `stopped_s`, those wholly inside the stop have no rate and
+/// are the tool's, and the fade's lowest interval — on the terminal and in the report — is the
+/// lowest of the intervals the drive ran, not the pause's zero.
+#[test]
+fn a_soak_stopped_for_three_intervals_keeps_the_pause_out_of_its_fade() {
+    let work = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(work.path())
+        .args(["soak", "t.img", "--size", "32M", "--qd", "2"])
+        .args(["--interval", "1s", "--duration", "14s", "--out", "run"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let run = work.path().join("run");
+    wait_for_samples(&mut child, &run, 3);
+    signal(&child, nix::sys::signal::SIGSTOP);
+    std::thread::sleep(Duration::from_millis(3500));
+    signal(&child, nix::sys::signal::SIGCONT);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let samples = read_samples(&run).unwrap();
+    let whole: Vec<_> = samples
+        .iter()
+        .filter(|s| {
+            s.stopped_s
+                .is_some_and(|t| t >= 0.99 * (s.t_end_s - s.t_start_s))
+        })
+        .collect();
+    assert!(
+        !whole.is_empty(),
+        "no interval wholly in the stop: {samples:?}"
+    );
+    // No running time, no rate (an I/O the sampler saw finish in its 50 ms poll around the
+    // stop may count in such an interval, but not as a rate of the drive).
+    assert!(whole.iter().all(|s| s.iops == 0.0), "{whole:?}");
+    let lowest = samples
+        .iter()
+        .filter(|s| s.stopped_s.is_none() && s.t_end_s - s.t_start_s > 0.99)
+        .map(|s| s.iops.round() as u64)
+        .min()
+        .unwrap();
+    assert!(lowest > 0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("lowest {lowest}")),
+        "{lowest}: {text}"
+    );
+    let report = ssdfade(work.path())
+        .args(["report", "run"])
+        .output()
+        .unwrap();
+    assert!(report.status.success());
+    let md = std::fs::read_to_string(run.join("report.md")).unwrap();
+    // The report groups thousands ("10 779"): its digits are the figure.
+    let shown: String = md
+        .split_once("lowest full interval ")
+        .and_then(|(_, rest)| rest.split(';').next())
+        .unwrap_or_else(|| panic!("no lowest interval: {md}"))
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    assert_eq!(shown, lowest.to_string(), "{md}");
+}

@@ -441,3 +441,30 @@ fn a_failed_run_says_why_in_runs_and_report() {
     assert_eq!(report.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("failed before its first interval") && stderr.contains(why));
 }
+
+/// `runs` names an experiment's phases by the simulated drive's spec, not by the drive state
+/// file the experiment keeps in its directory (`…/drive.sim`).
+#[test]
+fn runs_names_an_experiments_simulated_drive_by_its_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .args(["experiment", "vertex2", "sim:vertex2-60g,scale=64"])
+        .args(["--soak-duration", "2m", "--out", "e"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed = ssdfade(dir.path()).args(["runs", "e"]).output().unwrap();
+    let table = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.status.success(), "{table}");
+    assert!(!table.contains("drive.sim"), "{table}");
+    let runs = json_ok(ssdfade(dir.path()).args(["runs", "e", "--json"]));
+    let runs = runs.as_array().unwrap();
+    assert!(runs.len() >= 7, "{runs:?}");
+    for run in runs {
+        assert_eq!(run["target"], "sim:vertex2-60g,scale=64", "{run}");
+    }
+}

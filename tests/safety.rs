@@ -791,3 +791,123 @@ fn a_megabyte_string_in_a_record_or_a_huge_argument_is_refused_in_one_short_line
     assert!(stderr.chars().count() < 2000, "{} characters", stderr.len());
     assert!(stderr.contains('…') && stderr.starts_with("ssdfade: "));
 }
+
+/// A loop device and the file behind it are one storage under two names: a group of both, a
+/// slog whose baseline is the loop device over the file under test, and two loop devices over
+/// one file are refused before anything is written (one line, exit 2), the file unchanged.
+#[test]
+fn a_loop_device_over_another_target_of_the_same_group_or_slog_baseline_is_refused() {
+    if !root_or_skip(
+        "a_loop_device_over_another_target_of_the_same_group_or_slog_baseline_is_refused",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lo = Loop::new(16 << 20);
+    let backing = lo.backing();
+    let second = common::sh(
+        Command::new("losetup")
+            .args(["--direct-io=on", "--find", "--show"])
+            .arg(&backing),
+    );
+    // Removed even when an assertion below fails.
+    struct Detach(String);
+    impl Drop for Detach {
+        fn drop(&mut self) {
+            let _ = Command::new("losetup").arg("-d").arg(&self.0).output();
+        }
+    }
+    let _second = Detach(second.clone());
+    let (file, dev) = (backing.to_str().unwrap(), lo.path.to_str().unwrap());
+    let all = format!("{dev},{file}");
+    for (args, expect) in [
+        (
+            vec![
+                "soak",
+                dev,
+                file,
+                "--destroy-data",
+                &all,
+                "--duration",
+                "2s",
+            ],
+            format!("{dev} is a loop device over {file}"),
+        ),
+        (
+            vec![
+                "soak",
+                file,
+                dev,
+                "--destroy-data",
+                &all,
+                "--duration",
+                "2s",
+            ],
+            format!("{dev} is a loop device over {file}"),
+        ),
+        (
+            vec![
+                "measure",
+                dev,
+                &second,
+                "--destroy-data",
+                &format!("{dev},{second}"),
+            ],
+            "are loop devices over the same file".to_string(),
+        ),
+        (
+            vec![
+                "slog",
+                file,
+                "--baseline",
+                dev,
+                "--destroy-data",
+                file,
+                "--destroy-data",
+                dev,
+            ],
+            format!("--baseline {dev}: {dev} is a loop device over {file}"),
+        ),
+    ] {
+        let mut args = args;
+        args.extend(["--out", "out"]);
+        refused(dir.path(), &backing, &args, &expect);
+        assert!(!dir.path().join("out").exists(), "{args:?}");
+    }
+}
+
+/// An experiment refused because its simulated drive does not fit under `ulimit -v` leaves no
+/// empty --out directory behind; a refusal names no raw "(os error N)".
+#[test]
+fn a_refused_experiment_leaves_no_directory_and_refusals_carry_no_os_error_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::ssdfade_under(dir.path(), "-v 200000")
+        .args([
+            "experiment",
+            "vertex2",
+            "sim:vertex2-60g,scale=16",
+            "--out",
+            "e",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("ulimit -v"), "{err}");
+    assert!(
+        !dir.path().join("e").exists(),
+        "an empty --out was left: {err}"
+    );
+    for args in [
+        &["report", "nope"][..],
+        &["resume", "nope"],
+        &["info", "nope"],
+        &["measure", "sim:@nope.toml", "--duration", "1s"],
+        &["soak", "nodir/x.img", "--size", "1M", "--duration", "1s"],
+    ] {
+        let out = ssdfade(dir.path()).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("os error"), "{args:?}: {err}");
+    }
+}

@@ -670,3 +670,34 @@ fn a_model_larger_than_ulimit_v_allows_is_refused_in_one_line() {
     );
     assert!(!w.join("r").exists(), "a refused run left its directory");
 }
+
+/// `fail_after=N` counts the host's write commands, not the flash's pages nor the scaled
+/// model's writes: on a flash preset with 64 KiB writes (16 pages each, and garbage collection
+/// on top) at scale=64 the run fails once N host writes went through, as on the RAM preset
+/// where host and flash writes are equal.
+#[test]
+fn fail_after_counts_host_writes_on_a_flash_preset() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _) = json_run(
+        dir.path(),
+        &[
+            "measure",
+            "sim:vertex2-60g,scale=64,fail_after=2000",
+            "--bs",
+            "64k",
+            "--duration",
+            "10m",
+            "--json",
+            "--out",
+            "run",
+        ],
+    );
+    assert_eq!(code, 1);
+    let samples = read_samples(&dir.path().join("run")).unwrap();
+    let errors: u64 = samples.iter().map(|s| s.errors).sum();
+    let ops: u64 = samples.iter().map(|s| s.ops).sum();
+    // At scale=64 each simulated write stands for 64 host writes: 31 of them (1,984 host
+    // writes) go through, the 32nd would pass 2,000 and fails. Counting simulated writes, as
+    // before, let 2,000 of them (128,000 host writes) through.
+    assert_eq!((errors, ops), (1, 2000 / 64 * 64));
+}

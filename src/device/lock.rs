@@ -3,7 +3,6 @@
 //! /proc/locks), so two runs never share a file and report each other's numbers.
 
 use std::fs::File;
-use std::os::fd::AsRawFd;
 use std::path::Path;
 
 use crate::bad_input;
@@ -11,15 +10,11 @@ use crate::bad_input;
 /// Takes an exclusive lock on `file` (the target at `path`) without waiting; refuses with exit 2
 /// naming the holder when another process has it. The lock lasts as long as `file` is open.
 pub fn lock_for_run(file: &File, path: &Path) -> anyhow::Result<()> {
-    // SAFETY: flock on a descriptor we own.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-        return Ok(());
-    }
-    let err = std::io::Error::last_os_error();
-    if err.raw_os_error() != Some(libc::EWOULDBLOCK) {
-        bad_input!("cannot lock {} for the run: {err}", path.display());
-    }
-    let holder = crate::holder::of_flock(file);
+    let holder = match crate::holder::flock_exclusive(file) {
+        Ok(None) => return Ok(()),
+        Ok(Some(holder)) => holder,
+        Err(err) => bad_input!("cannot lock {} for the run: {err}", path.display()),
+    };
     bad_input!(
         "{} is in use: its lock is held by {holder}; wait for it to end or stop it",
         path.display()

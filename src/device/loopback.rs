@@ -28,6 +28,47 @@ pub fn loops_over(file: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// The file behind the loop device `path` (`None`: not a loop device, or one without a file).
+fn backing_of(path: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::FileTypeExt;
+    if !std::fs::metadata(path).ok()?.file_type().is_block_device() {
+        return None;
+    }
+    let name = std::fs::canonicalize(path).ok()?.file_name()?.to_owned();
+    let text = std::fs::read_to_string(
+        Path::new("/sys/block")
+            .join(&name)
+            .join("loop/backing_file"),
+    )
+    .ok()?;
+    Some(PathBuf::from(text.trim_end_matches('\n')))
+}
+
+/// Why the targets `a` and `b` are the same storage under two names (one a loop device over
+/// the other, both loop devices over one file, or one file or device named twice); `None`
+/// when they are not. Two members of one group, or a SLOG baseline and its device, that are
+/// the same storage would write over each other's data and measure each other.
+pub fn same_storage(a: &Path, b: &Path) -> Option<String> {
+    let (over_a, over_b) = (backing_of(a), backing_of(b));
+    let storage_a = over_a.clone().unwrap_or_else(|| a.to_path_buf());
+    let storage_b = over_b.clone().unwrap_or_else(|| b.to_path_buf());
+    if !super::same_object(&storage_a, &storage_b) {
+        return None;
+    }
+    let (a, b) = (a.display(), b.display());
+    Some(match (over_a, over_b) {
+        (Some(_), None) => format!("{a} is a loop device over {b}"),
+        (None, Some(_)) => format!("{b} is a loop device over {a}"),
+        (Some(file), Some(_)) => {
+            format!(
+                "{a} and {b} are loop devices over the same file {}",
+                file.display()
+            )
+        }
+        (None, None) => format!("{a} and {b} are the same file or device"),
+    })
+}
+
 /// Why the loop device `dev` may not have its backing file written (mounted, swap, holders,
 /// opened exclusively), or None when nothing uses it.
 fn in_use(dev: &Path) -> Option<String> {

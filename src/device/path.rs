@@ -175,6 +175,10 @@ impl Device for PathDevice {
     fn saved_state(&self) -> anyhow::Result<Option<crate::drive::StateStamp>> {
         Ok(None)
     }
+
+    fn last_saved_stamp(&self) -> Option<crate::drive::StateStamp> {
+        None
+    }
 }
 
 /// The power-loss check's records on a file or block device: the bytes of each record.

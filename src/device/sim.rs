@@ -233,6 +233,10 @@ impl Device for SimTarget {
     fn saved_state(&self) -> anyhow::Result<Option<crate::drive::StateStamp>> {
         crate::sim::saved_stamp(&self.spec.text)
     }
+
+    fn last_saved_stamp(&self) -> Option<crate::drive::StateStamp> {
+        crate::sim::last_saved_stamp(&self.spec.text)
+    }
 }
 
 /// A simulated drive opened to erase the state it keeps.

@@ -144,6 +144,9 @@ pub trait Device {
     /// Which saved state the device holds now (`None`: it keeps none, or none is saved yet);
     /// bad input when the saved state cannot be trusted.
     fn saved_state(&self) -> anyhow::Result<Option<crate::drive::StateStamp>>;
+    /// The stamp of the state this process just saved, read cheaply and unchecked (`None`: it
+    /// keeps none, or it cannot be read); [`Device::saved_state`] checks the whole state.
+    fn last_saved_stamp(&self) -> Option<crate::drive::StateStamp>;
 }
 
 /// A path's last component, or `fallback`.

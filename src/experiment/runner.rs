@@ -114,10 +114,19 @@ pub fn start(
         );
     }
     if record.drive_state.is_some() {
-        // The drive is made and saved now, so the record holds its stamp from the start.
-        let drive = crate::device::open(&effective_target(&dir, &record))?;
-        drive.idle(0.0, &AtomicBool::new(false))?;
-        record.drive_stamp = drive.saved_state()?;
+        // The drive is made and saved now, so the record holds its stamp from the start. A
+        // drive refused here (no room under `ulimit -v`) leaves no empty directory behind.
+        let made = crate::device::open(&effective_target(&dir, &record)).and_then(|drive| {
+            drive.idle(0.0, &AtomicBool::new(false))?;
+            drive.saved_state()
+        });
+        match made {
+            Ok(stamp) => record.drive_stamp = stamp,
+            Err(e) => {
+                std::fs::remove_dir(&dir).ok(); // only when empty
+                return Err(e);
+            }
+        }
     }
     record.save(&dir)?;
     run_phases(&dir, record, interrupt, observer)
@@ -364,19 +373,18 @@ pub fn resume(
 /// Holds an experiment directory for one process: a second `resume` of the same directory
 /// while the first still runs would interleave two runs of the same phase.
 fn lock(dir: &Path) -> anyhow::Result<std::fs::File> {
-    use std::os::fd::AsRawFd;
     let path = dir.join(".lock");
     let file = std::fs::File::create(&path)
         .map_err(|e| anyhow::anyhow!("creating {}: {e}", path.display()))?;
-    // SAFETY: flock on a descriptor we own; the lock lives as long as the returned file.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        bad_input!(
-            "{} is in use by another ssdfade process, {}: wait for it to end (or stop it) first",
-            dir.display(),
-            crate::holder::of_flock(&file)
-        );
+    // The lock lives as long as the returned file.
+    match crate::holder::flock_exclusive(&file) {
+        Ok(None) => Ok(file),
+        Ok(Some(holder)) => bad_input!(
+            "{} is in use by another ssdfade process, {holder}: wait for it to end (or stop it) first",
+            dir.display()
+        ),
+        Err(e) => bad_input!("cannot lock {}: {e}", path.display()),
     }
-    Ok(file)
 }
 
 /// Ends the experiment before its last phase (interrupted or failed): recorded, charts and
@@ -433,8 +441,13 @@ fn run_phases(
         observer.phase_started(i, &record.phases[i]);
         let result = run_phase(dir, &record, i, &target, &interrupt, observer);
         if record.drive_state.is_some() {
-            // The drive as the phase left it (a drive that cannot be read stays as last seen).
-            if let Ok(Some(stamp)) = crate::device::open(&target).and_then(|d| d.saved_state()) {
+            // The drive as the phase left it (a drive that cannot be read stays as last seen),
+            // from the head of the file it just saved: decoding the whole drive took seconds
+            // after a Ctrl-C on a full-size simulated drive.
+            if let Some(stamp) = crate::device::open(&target)
+                .ok()
+                .and_then(|d| d.last_saved_stamp())
+            {
                 record.drive_stamp = Some(stamp);
             }
         }

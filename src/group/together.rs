@@ -54,6 +54,15 @@ pub fn run_jobs<J: Job>(
             crate::bad_input!("{t} is named twice: give each target once");
         }
     }
+    for (i, a) in targets.iter().enumerate() {
+        for b in &targets[i + 1..] {
+            if let Some(why) = crate::device::loopback::same_storage(Path::new(a), Path::new(b)) {
+                crate::bad_input!(
+                    "{why}: the group would write the same storage twice; give each device once (refusing to write)"
+                );
+            }
+        }
+    }
     std::thread::scope(|scope| {
         let (ready_tx, ready_rx) = mpsc::channel();
         let mut go = Vec::new();

@@ -4,6 +4,7 @@
 //! finisher (a library caller) nothing is drawn, and `ssdfade plot`/`report DIR` draws it later.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// Turns finished directories into charts and reports.
@@ -23,8 +24,34 @@ pub fn install(finisher: Box<dyn Finisher>) {
     let _ = FINISHER.set(finisher);
 }
 
+/// Set by the first Ctrl-C, SIGTERM or SIGHUP: the process is to end within a second, and
+/// drawing a long run's charts (three passes for an experiment) took longer than that.
+static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+/// Draws nothing from now on: a signal asked the process to end. The records are written as
+/// before; `ssdfade report DIR` (or `plot DIR`) draws what was skipped.
+pub fn stop_drawing() {
+    SIGNALLED.store(true, Ordering::SeqCst);
+}
+
+/// True when a signal asked this process to end (said once, naming the first directory).
+fn skipped(dir: &Path) -> bool {
+    static SAID: AtomicBool = AtomicBool::new(false);
+    let skip = SIGNALLED.load(Ordering::SeqCst) && FINISHER.get().is_some();
+    if skip && !SAID.swap(true, Ordering::SeqCst) {
+        crate::note!(
+            "ssdfade: note: stopped by a signal, so no charts or report were drawn: `ssdfade report DIR` draws them (first {})",
+            dir.display()
+        );
+    }
+    skip
+}
+
 /// Draws a finished run's charts; one that cannot be drawn is a note, not a failed run.
 pub fn run(dir: &Path) {
+    if skipped(dir) {
+        return;
+    }
     if let Some(f) = FINISHER.get() {
         if let Err(e) = f.run(dir) {
             crate::note!("ssdfade: note: no charts drawn in {}: {e:#}", dir.display());
@@ -35,6 +62,9 @@ pub fn run(dir: &Path) {
 /// Draws an experiment's charts so far and, with `report`, writes its report; a failure is a
 /// note (`ssdfade report DIR` writes it again from the saved data).
 pub fn experiment(dir: &Path, report: bool) {
+    if skipped(dir) {
+        return;
+    }
     if let Some(f) = FINISHER.get() {
         if let Err(e) = f.experiment(dir, report) {
             crate::note!(
@@ -48,5 +78,8 @@ pub fn experiment(dir: &Path, report: bool) {
 /// Draws a group's members over each other; `None` with fewer than two or no finisher.
 pub fn compare(dirs: &[PathBuf], into: &Path) -> Option<Result<Vec<PathBuf>, String>> {
     let f = FINISHER.get()?;
+    if dirs.len() >= 2 && skipped(into) {
+        return None;
+    }
     (dirs.len() >= 2).then(|| f.compare(dirs, into).map_err(|e| format!("{e:#}")))
 }

@@ -97,7 +97,7 @@ fn describe_run(dir: &Path) -> RunListing {
         command: info.command.to_string(),
         status,
         note,
-        target: info.target.path,
+        target: super::describe::target_shown(&info.target.path),
         seconds,
         iops,
     }
@@ -114,7 +114,7 @@ fn describe_erase(dir: &Path) -> Option<RunListing> {
         command: format!("erase {}", record.method),
         status,
         note,
-        target: record.target,
+        target: super::describe::target_shown(&record.target),
         seconds: record.duration_s,
         iops: None,
     })

@@ -370,7 +370,16 @@ impl SimDevice {
             }
         }
         match self.spec.fail_after {
-            Some(n) if write && self.writes_this_session >= n => Some(Fault { errno: libc::EIO }),
+            // N counts host writes: with scale=k each simulated write stands for k of them, and
+            // the first one that would take the count past N fails.
+            Some(n)
+                if write
+                    && (self.writes_this_session + 1)
+                        .saturating_mul(u64::from(self.spec.scale))
+                        > n =>
+            {
+                Some(Fault { errno: libc::EIO })
+            }
             _ => None,
         }
     }

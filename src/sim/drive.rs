@@ -236,6 +236,13 @@ pub fn saved_stamp(spec: &SimSpec) -> anyhow::Result<Option<super::device::Drive
     }
 }
 
+/// The stamp of the drive last saved in the spec's `state=` file, read from the file's head
+/// only (see [`state::peek_stamp`]); `None` when there is none or its head cannot be read.
+pub fn last_saved_stamp(spec: &SimSpec) -> Option<super::device::DriveStamp> {
+    let file = std::fs::File::open(spec.state.as_ref()?).ok()?;
+    state::peek_stamp(&mut std::io::BufReader::with_capacity(8192, file)).ok()
+}
+
 /// The drive of `spec` as last saved, read without taking the lock (saves replace the file
 /// atomically, so this is one consistent drive), or a new drive when there is no saved one.
 pub fn saved_device(spec: &SimSpec) -> anyhow::Result<SimDevice> {

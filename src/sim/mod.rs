@@ -183,6 +183,16 @@ pub fn saved_stamp(spec: &str) -> anyhow::Result<Option<crate::drive::StateStamp
     }))
 }
 
+/// Which drive the spec's `state=` file holds and how often it was saved, from the file's head
+/// alone (cheap; unchecked): for a drive this process just saved.
+pub fn last_saved_stamp(spec: &str) -> Option<crate::drive::StateStamp> {
+    let stamp = drive::last_saved_stamp(&SimSpec::parse(spec).ok()?)?;
+    Some(crate::drive::StateStamp {
+        id: format!("{:016x}", stamp.id),
+        saves: stamp.saves,
+    })
+}
+
 /// The drive of `spec` as last saved in its `state=` file, or new (read-only: not locked).
 pub fn open_device(spec: &SimSpec) -> anyhow::Result<SimDevice> {
     drive::saved_device(spec)

@@ -26,7 +26,8 @@ pub struct SimSpec {
     /// Service history applied to a new drive.
     pub aged: Duration,
     pub cache: CacheMode,
-    /// Writes fail with EIO once this many have succeeded.
+    /// Writes fail with EIO once this many host writes have succeeded (with `scale=k`, in whole
+    /// simulated writes of k host writes each: the one that would pass the count fails).
     pub fail_after: Option<u64>,
     /// I/O covering this byte offset fails with EIO.
     pub fail_at: Option<u64>,

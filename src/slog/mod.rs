@@ -182,6 +182,9 @@ pub fn prepare(req: &Request) -> anyhow::Result<Prepared> {
             if crate::device::same_object(path, Path::new(&req.target)) {
                 crate::bad_input!("--baseline {name} is the device under test: name another device, a file or ram");
             }
+            if let Some(why) = crate::device::loopback::same_storage(path, Path::new(&req.target)) {
+                crate::bad_input!("--baseline {name}: {why}, the device under test: name another device, a file or ram (refusing to write)");
+            }
             let opened = open(&name, req)?;
             created.0.extend(opened.created.clone());
             Some((name, opened))

@@ -51,7 +51,7 @@ pub fn root_or_skip(test: &str) -> bool {
     root
 }
 
-fn sh(cmd: &mut Command) -> String {
+pub fn sh(cmd: &mut Command) -> String {
     let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("running {cmd:?}: {e}"));
