@@ -121,7 +121,7 @@ fn every_gc_prediction_holds_the_settled_level_when_the_cost_per_unit_of_wa_drif
     let setting = Setting::of(&info, Criteria::default()).unwrap();
     // The model writes in the run's unit (16 pages of 4 KiB, invalidated together): its mean
     // WA over the span-writes the soak made is the drive's own lifetime WA. A model of 4 KiB
-    // units amplifies more than the drive does at 64 KiB (1.56 against 1.44).
+    // units amplifies 4 % more than the drive does at 64 KiB (1.50 against 1.44).
     let curve = wa_curve(setting.span_alpha, false, setting.unit);
     let fills = total as f64 / span as f64;
     let steps = (fills / 0.02) as usize;
@@ -142,7 +142,7 @@ fn every_gc_prediction_holds_the_settled_level_when_the_cost_per_unit_of_wa_drif
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or_else(|| panic!("no lifetime WA in {note:?}"));
     assert!(
-        (model / drive - 1.0).abs() < 0.04,
+        (model / drive - 1.0).abs() < 0.03,
         "model WA {model:.3} against the drive's {drive:.3}"
     );
     let all = replay(&samples, &setting);
