@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Validates every steady-state prediction a soak makes: soaks of uniform random writes on the
-# simulated presets (every preset; spans 100/85/70 %; 4 KiB and 64 KiB; plus variants the issue
+# simulated presets (every preset; spans 100/85/70 %; 4, 16 and 64 KiB; plus variants the issue
 # does not list), each long enough to settle (REF_FILLS writes of the span; the settled IOPS is
 # the mean over the last span-write), then every prediction the soak made (one per SNIA round,
 # replayed from its samples by `examples/predict_replay.rs`, the code the run uses) against the
@@ -18,18 +18,20 @@ mkdir -p "$out"
 # target, user capacity (bytes), spans, sizes. vertex2: purged, lifetime throttling off (the
 # throttled drive has no settled level; its prediction is pinned by tests/sim_predict.rs).
 points=(
-  "sim:vertex2-60g,aged=0s,throttle=off,scale=4 60000000000 100,85,70 4k,64k"
-  "sim:nvme-tlc-1t,scale=128 1000000000000 100,85,70 4k,64k"
-  "sim:dc-ssd-400g,scale=32 400000000000 100,85,70 4k,64k"
-  "sim:ram-8g,scale=4 8589934592 100,85,70 4k,64k"
-  "sim:optane-375g,scale=64 375000000000 100,85,70 4k,64k"
-  "sim:sata-tlc-1t,scale=128 1000000000000 100,85,70 4k,64k"
+  "sim:vertex2-60g,aged=0s,throttle=off,scale=4 60000000000 100,85,70 4k,16k,64k"
+  "sim:nvme-tlc-1t,scale=128 1000000000000 100,85,70 4k,16k,64k"
+  "sim:dc-ssd-400g,scale=32 400000000000 100,85,70 4k,16k,64k"
+  "sim:ram-8g,scale=4 8589934592 100,85,70 4k,16k,64k"
+  "sim:optane-375g,scale=64 375000000000 100,85,70 4k,16k,64k"
+  "sim:sata-tlc-1t,scale=128 1000000000000 100,85,70 4k,16k,64k"
   # Variants the issue does not list: another span, transfer size, capacity and α.
   "sim:dc-ssd-400g,scale=32 400000000000 60 16k"
   "sim:vertex2-60g,aged=0s,throttle=off,scale=4 60000000000 60 4k"
   "sim:nvme-tlc-1t,capacity=500GB,scale=64 500000000000 100 4k"
   "sim:sata-tlc-1t,capacity=250GB,scale=32 250000000000 85 16k"
   "sim:dc-ssd-400g,alpha=1.15,scale=32 400000000000 100 64k"
+  "sim:nvme-tlc-1t,scale=128 1000000000000 60 64k"
+  "sim:dc-ssd-400g,capacity=200G,scale=32 200000000000 85 64k"
 )
 
 jobs_file="$out/jobs.txt"

@@ -57,9 +57,9 @@ impl Predictor {
         }
         self.round = round;
         let setting = &self.setting;
-        let curve = self
-            .curve
-            .get_or_insert_with(|| wa_curve(setting.span_alpha, setting.fast.is_some()));
+        let curve = self.curve.get_or_insert_with(|| {
+            wa_curve(setting.span_alpha, setting.fast.is_some(), setting.unit)
+        });
         self.last = predict(&self.samples, curve, setting).map(|mut p| {
             p.first_made_at_s = Some(*self.first_at.get_or_insert(p.made_at_s));
             p
@@ -90,6 +90,7 @@ mod tests {
             setting: Setting {
                 span: 1 << 30,
                 span_alpha: 1.28,
+                unit: 1,
                 fast: None,
                 criteria: Criteria::default(),
                 plan_s: None,
