@@ -14,7 +14,7 @@
 //! samples, then the fitted curve run forward, to the run's own steady-state tracker.
 
 use crate::results::{Basis, Prediction, RunInfo};
-use crate::stats::steady::{Criteria, SteadyTracker};
+use crate::stats::steady::{rounds_start_bytes, Criteria, SteadyTracker};
 use crate::stats::Sample;
 use crate::workload::precondition::{Fast, Plan, DEFAULT_OP_PCT};
 
@@ -227,6 +227,8 @@ pub struct Setting {
     pub unit: u32,
     /// The run's fast preconditioning, when it had one.
     pub fast: Option<Fast>,
+    /// Bytes written before SNIA's rounds count ([`rounds_start_bytes`]).
+    pub rounds_start: u64,
     /// SNIA round length and criteria.
     pub criteria: Criteria,
     /// The run's plan: its duration (seconds) or byte budget (bytes written in all), if any.
@@ -256,6 +258,11 @@ impl Setting {
             span_alpha,
             unit: unit_pages(w.bs),
             fast: w.precondition,
+            rounds_start: rounds_start_bytes(
+                w.precondition.map(|p| p.bytes),
+                w.span,
+                info.drive_before.as_ref().and_then(|d| d.flash_bytes),
+            ),
             criteria,
             plan_s: w.duration.map(|d| d.as_secs_f64()),
             plan_bytes: w.bytes.map(|b| b + w.precondition.map_or(0, |f| f.bytes)),
@@ -475,8 +482,7 @@ pub(super) fn snia_pass(
 ) -> Option<Pass> {
     let last = samples.last()?;
     let span = s.span.max(1) as f64;
-    let after = s.fast.map_or(0, |f| f.bytes).max(s.span);
-    let mut tracker = SteadyTracker::new(s.criteria, 0).after_bytes(after);
+    let mut tracker = SteadyTracker::new(s.criteria, 0).after_bytes(s.rounds_start);
     let passed = |t: &SteadyTracker| {
         let st = t.state();
         st.at_s.zip(st.bytes_written).filter(|_| st.reached)
@@ -551,6 +557,7 @@ mod tests {
             span_alpha: 1.28,
             unit: 1,
             fast: None,
+            rounds_start: 100 * 40_960_000,
             criteria: Criteria::default(),
             plan_s: None,
             plan_bytes: None,
@@ -590,6 +597,7 @@ mod tests {
             span_alpha: 1.28,
             unit: 1,
             fast: None,
+            rounds_start: 100 * 40_960_000,
             criteria: Criteria::default(),
             plan_s: None,
             plan_bytes: None,
@@ -617,6 +625,7 @@ mod tests {
             span_alpha: 1.5,
             unit: 1,
             fast: None,
+            rounds_start: 1 << 30,
             criteria: Criteria::default(),
             plan_s: None,
             plan_bytes: None,

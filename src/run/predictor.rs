@@ -92,6 +92,7 @@ mod tests {
                 span_alpha: 1.28,
                 unit: 1,
                 fast: None,
+                rounds_start: 1 << 30,
                 criteria: Criteria::default(),
                 plan_s: None,
                 plan_bytes: None,
