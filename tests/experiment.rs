@@ -1447,3 +1447,24 @@ fn op_sweep_labels_whole_phase_iops_and_notes_no_missing_charts_mid_experiment()
     );
     assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
 }
+
+/// The experiment's status line fits 80 columns: a long target goes on a line of its own.
+#[test]
+fn a_long_target_puts_the_experiments_status_line_within_80_columns() {
+    let work = tempfile::tempdir().unwrap();
+    let target = "sim:vertex2-60g,aged=0s,scale=64,capacity=60GB";
+    let out = ssdfade(work.path())
+        .args(["sweep", target, "--qd", "1,2", "--point-duration", "1s"])
+        .args(["--out", "s"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "experiment sweep: completed (2 of 2 phases done)\n  on {target}\n"
+        )),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+}

@@ -441,3 +441,32 @@ fn a_failed_run_says_why_in_runs_and_report() {
     assert_eq!(report.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("failed before its first interval") && stderr.contains(why));
 }
+
+/// `ssdfade runs` fits 80 columns: a directory that would run the row past them goes whole on
+/// a line of its own.
+#[test]
+fn the_runs_listing_fits_80_columns_and_keeps_a_long_directory_whole() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let long = "a-run-directory-whose-name-runs-a-listing-row-past-80-columns";
+    common::run_ok(
+        ssdfade(w)
+            .args(["measure", "sim:vertex2-60g,scale=64", "--duration", "1s"])
+            .args(["--out", long]),
+    );
+    common::run_ok(
+        ssdfade(w)
+            .args(["measure", "sim:vertex2-60g,scale=64", "--duration", "1s"])
+            .args(["--out", "r"]),
+    );
+    let out = ssdfade(w).args(["runs", "."]).output().unwrap();
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.lines().all(|l| l.chars().count() <= 80), "{table}");
+    assert!(table.lines().any(|l| l.trim() == long), "{table}");
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("completed") && l.ends_with("  r")),
+        "a short directory stays on its row: {table}"
+    );
+}

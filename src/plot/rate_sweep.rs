@@ -141,4 +141,26 @@ mod tests {
         assert_eq!(order, ["10%", "50%", "max"]);
         assert!(chart.svg().unwrap().contains("p99.9"));
     }
+
+    /// Delivered IOPS up to 12k: its ticks read 0, 2k, 4k … (not 8000 beside 10k).
+    #[test]
+    fn iops_ticks_read_in_the_unit_of_the_axis_top() {
+        let chart = RateSweepChart {
+            points: [1000.0, 4000.0, 8000.0, 11000.0]
+                .into_iter()
+                .map(|iops| RatePoint {
+                    label: "max".into(),
+                    iops,
+                    avg_us: 100.0,
+                    p99_us: 200.0,
+                    p999_us: None,
+                    late: None,
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let svg = chart.svg().unwrap();
+        assert!(super::super::svg_texts(&svg).iter().any(|t| t == "10k"));
+        assert_eq!(super::super::mixed_count_ticks(&svg), None);
+    }
 }
