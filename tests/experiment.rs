@@ -1468,3 +1468,23 @@ fn a_long_target_puts_the_experiments_status_line_within_80_columns() {
     );
     assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
 }
+
+/// A rate sweep's table (rate, IOPS, MB/s, latency, late issues) fits 80 columns.
+#[test]
+fn a_rate_sweeps_table_fits_80_columns() {
+    let work = tempfile::tempdir().unwrap();
+    let out = ssdfade(work.path())
+        .args([
+            "sweep",
+            "sim:vertex2-60g,aged=0s,scale=64",
+            "--rate",
+            "1000,50%",
+        ])
+        .args(["--point-duration", "1s", "--out", "s"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("late (max ms)"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+}

@@ -1146,3 +1146,60 @@ fn an_iometer_report_has_one_row_per_access_specification() {
         );
     }
 }
+
+/// An op-sweep's timeline is subtitled with its spans, each soaked after a purge, not with
+/// the first span's size and limit as if they were the experiment's.
+#[test]
+fn an_op_sweeps_timeline_names_its_spans_not_the_first_ones_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("op");
+    run_ok(
+        ssdfade(tmp.path())
+            .args(["experiment", "op-sweep", "sim:vertex2-60g,scale=64"])
+            .args(["--span", "100%,80%", "--out"])
+            .arg(&dir),
+    );
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(
+        html.contains("2 spans (span100pct, span80pct), each after a purge"),
+        "timeline subtitle"
+    );
+    assert!(
+        html.contains("span of the point"),
+        "span of the first point"
+    );
+    assert!(
+        !html.contains("soak) · span100pct: "),
+        "the first span's workload as the experiment's"
+    );
+}
+
+/// A run's report and chart titles give the drive's capacity in GB, as its header does
+/// ("60.0 GB"), not in GiB beside it.
+#[test]
+fn a_runs_title_gives_the_capacity_in_gb_as_the_header() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("r");
+    run_ok(
+        ssdfade(tmp.path())
+            .args([
+                "measure",
+                "sim:vertex2-60g,scale=64",
+                "--duration",
+                "2s",
+                "--out",
+            ])
+            .arg(&dir),
+    );
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let size = read_json(&dir.join("run.json"))["target"]["identity"]["size_bytes"]
+        .as_f64()
+        .unwrap();
+    let gb = format!("{:.1} GB", size / 1e9);
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let title = md.lines().next().unwrap();
+    assert!(title.ends_with(&format!("· {gb}")), "{title}");
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(!html.contains("GiB</text>"), "a chart title in GiB");
+}

@@ -198,6 +198,29 @@ pub fn timeline_subtitle(exp: &Experiment) -> String {
             );
         }
     }
+    let soaks: Vec<(&str, &Run)> = exp
+        .phases
+        .iter()
+        .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
+        .filter_map(|p| Some((p.record.phase.name.as_str(), p.run.as_ref()?)))
+        .collect();
+    if let (ExperimentKind::OpSweep, Some((_, run))) = (&exp.name, soaks.first()) {
+        // Each span is its own soak: the first one's span and limit are not the experiment's.
+        let w = &run.info.workload;
+        let names: Vec<&str> = soaks.iter().map(|(name, _)| *name).collect();
+        let workload = workload_line(w)
+            .replacen(
+                &format!("span {}", crate::units::format_bytes(w.span)),
+                "span of the point",
+                1,
+            )
+            .replacen(", stop after ", ", until SNIA steady state or ", 1);
+        return format!(
+            "{} spans ({}), each after a purge · {workload}",
+            soaks.len(),
+            names.join(", ")
+        );
+    }
     let mut kinds: Vec<(&str, usize)> = Vec::new();
     for p in &exp.phases {
         let label = p.record.phase.kind.label();
@@ -207,13 +230,8 @@ pub fn timeline_subtitle(exp: &Experiment) -> String {
         }
     }
     let counted: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    let soak = exp
-        .phases
-        .iter()
-        .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
-        .find_map(|p| Some((p.record.phase.name.as_str(), p.run.as_ref()?)));
     let phases = format!("{} phases ({})", exp.phases.len(), counted.join(", "));
-    match soak {
+    match soaks.first() {
         Some((name, run)) => format!("{phases} · {name}: {}", workload_line(&run.info.workload)),
         None => phases,
     }

@@ -89,7 +89,7 @@ impl LatencyChart {
     pub fn band_note(&self) -> Option<String> {
         self.per_bucket().map(|n| {
             format!(
-                "Buckets of {n} intervals: line = the bucket's median interval, shade = its 5th–95th percentile, max = its highest; p50 = where its intervals lie in columns of {} (darker = more; two stripes = two modes)", n * DENSITY_COLUMN
+                "Buckets of {n} intervals: p99 and p99.9 = the bucket's median over its 5th–95th percentile shade, max = its highest; p50 = where the intervals lie, in columns of {} intervals (darker = more; two stripes = two modes)", n * DENSITY_COLUMN
             )
         })
     }
@@ -101,7 +101,13 @@ impl Chart for LatencyChart {
         DB::ErrorType: 'static,
     {
         root.fill(&WHITE)?;
-        let lines = [self.subtitle.clone(), self.band_note().unwrap_or_default()];
+        // The note in two lines (at "; "): one would run past the chart's width.
+        let mut lines = vec![self.subtitle.clone()];
+        lines.extend(
+            self.band_note()
+                .iter()
+                .flat_map(|n| n.split("; ").map(str::to_string)),
+        );
         let body = style::header(root, &self.title, &lines)?;
         let end = self.points.last().map_or(1.0, |p| p.t_s).max(1e-9);
         let unit = time_unit(end);
