@@ -443,7 +443,7 @@ fn a_failed_run_says_why_in_runs_and_report() {
 }
 
 /// `ssdfade runs` fits 80 columns: a directory that would run the row past them goes whole on
-/// a line of its own.
+/// a line of its own; a simulated drive is named without its state file.
 #[test]
 fn the_runs_listing_fits_80_columns_and_keeps_a_long_directory_whole() {
     let work = tempfile::tempdir().unwrap();
@@ -459,10 +459,20 @@ fn the_runs_listing_fits_80_columns_and_keeps_a_long_directory_whole() {
             .args(["measure", "sim:vertex2-60g,scale=64", "--duration", "1s"])
             .args(["--out", "r"]),
     );
+    // An experiment's phases run on the drive's state file: the listing names the drive.
+    common::run_ok(
+        ssdfade(w)
+            .args(["sweep", "sim:vertex2-60g,scale=64", "--qd", "1"])
+            .args(["--point-duration", "1s", "--out", "s"]),
+    );
     let out = ssdfade(w).args(["runs", "."]).output().unwrap();
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(table.lines().all(|l| l.chars().count() <= 80), "{table}");
     assert!(table.lines().any(|l| l.trim() == long), "{table}");
+    assert!(
+        !table.contains("drive.sim"),
+        "a state file as the target: {table}"
+    );
     assert!(
         table
             .lines()

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::cli::RunsArgs;
-use crate::results::list_runs;
+use crate::results::{list_runs, target_shown};
 use crate::units::format_duration;
 
 pub fn run(args: &RunsArgs) -> anyhow::Result<()> {
@@ -38,7 +38,8 @@ pub fn run(args: &RunsArgs) -> anyhow::Result<()> {
             "{:<11} {:<9} {:<20} {:>8} {:>8}",
             r.status,
             clip(&r.command, 9),
-            clip(&r.target, 20),
+            // A simulated drive's state file is a path of this machine, not the drive.
+            clip(&target_shown(&r.target), 20),
             r.seconds
                 .map(|s| format_duration(Duration::from_secs_f64(s.max(0.0))))
                 .unwrap_or_else(|| "-".into()),

@@ -89,7 +89,7 @@ impl LatencyChart {
     pub fn band_note(&self) -> Option<String> {
         self.per_bucket().map(|n| {
             format!(
-                "Buckets of {n} intervals: p99 and p99.9 = the bucket's median over its 5th–95th percentile shade, max = its highest; p50 = where the intervals lie, in columns of {} intervals (darker = more; two stripes = two modes)", n * DENSITY_COLUMN
+                "Buckets of {n} intervals: p99 and p99.9 = the bucket's median over its 5th–95th percentile shade, max = its highest; p50 = where the intervals lie, in columns of {} intervals (darker = more, two stripes = two modes)", n * DENSITY_COLUMN
             )
         })
     }
@@ -101,13 +101,14 @@ impl Chart for LatencyChart {
         DB::ErrorType: 'static,
     {
         root.fill(&WHITE)?;
-        // The note in two lines (at "; "): one would run past the chart's width.
+        // The note in two lines (at its "; "): one would run past the chart's width.
         let mut lines = vec![self.subtitle.clone()];
-        lines.extend(
-            self.band_note()
-                .iter()
-                .flat_map(|n| n.split("; ").map(str::to_string)),
-        );
+        if let Some(note) = self.band_note() {
+            match note.split_once("; ") {
+                Some((first, second)) => lines.extend([first.to_string(), second.to_string()]),
+                None => lines.push(note),
+            }
+        }
         let body = style::header(root, &self.title, &lines)?;
         let end = self.points.last().map_or(1.0, |p| p.t_s).max(1e-9);
         let unit = time_unit(end);
@@ -223,7 +224,6 @@ impl Chart for LatencyChart {
                 // is bimodal): its intervals as a density, two modes as two stripes.
                 Some(size) if name == "p50" => {
                     let cells: Vec<Cell> = runs(&points)
-                        .into_iter()
                         .flat_map(|run| density(run, size * DENSITY_COLUMN, DENSITY_BIN))
                         .collect();
                     chart
