@@ -1490,3 +1490,44 @@ fn op_sweep_labels_whole_phase_iops_and_notes_no_missing_charts_mid_experiment()
     );
     assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
 }
+
+/// The experiment's status line fits 80 columns: a long target goes on a line of its own.
+#[test]
+fn a_long_target_puts_the_experiments_status_line_within_80_columns() {
+    let work = tempfile::tempdir().unwrap();
+    let target = "sim:vertex2-60g,aged=0s,scale=64,capacity=60GB";
+    let out = ssdfade(work.path())
+        .args(["sweep", target, "--qd", "1,2", "--point-duration", "1s"])
+        .args(["--out", "s"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "experiment sweep: completed (2 of 2 phases done)\n  on {target}\n"
+        )),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+}
+
+/// A rate sweep's table (rate, IOPS, MB/s, latency, late issues) fits 80 columns.
+#[test]
+fn a_rate_sweeps_table_fits_80_columns() {
+    let work = tempfile::tempdir().unwrap();
+    let out = ssdfade(work.path())
+        .args([
+            "sweep",
+            "sim:vertex2-60g,aged=0s,scale=64",
+            "--rate",
+            "1000,50%",
+        ])
+        .args(["--point-duration", "1s", "--out", "s"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("late (max ms)"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+}

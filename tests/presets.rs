@@ -17,7 +17,7 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Runs a preset and returns its stdout (the table), which must fit 80 columns.
+/// Runs a preset and returns its stdout (the table), which must fit 80 columns, as its stderr.
 fn table(cmd: &mut Command) -> String {
     let out = cmd.env("COLUMNS", "80").output().unwrap();
     assert!(
@@ -25,6 +25,10 @@ fn table(cmd: &mut Command) -> String {
         "{cmd:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The plan line and the phase lines on stderr fit too.
+    for line in String::from_utf8_lossy(&out.stderr).lines() {
+        assert!(line.chars().count() <= 80, "stderr wider than 80: {line:?}");
+    }
     let text = String::from_utf8(out.stdout).unwrap();
     for line in text.lines() {
         // The directory lines name a path of any length; every table line fits.

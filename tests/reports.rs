@@ -995,3 +995,211 @@ fn a_wsat_report_opens_with_fresh_and_steady_iops_and_where_it_settled() {
         format!("{:.0} %", 100.0 * iops / first["iops"].as_f64().unwrap())
     );
 }
+
+/// `measure --preset NAME` of a small simulated drive in `tmp`, one second per point, reported;
+/// its directory and the Summary section of its report.md.
+fn reported_preset(tmp: &Path, preset: &str) -> (PathBuf, String) {
+    let dir = tmp.join(preset);
+    run_ok(
+        ssdfade(tmp)
+            .args(["measure", "sim:vertex2-60g,scale=64", "--preset", preset])
+            .args(["--duration", "1s", "--seed", "910", "--out"])
+            .arg(&dir),
+    );
+    run_ok(ssdfade(tmp).arg("report").arg(&dir));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let summary =
+        md[md.find("## Summary").expect("no summary")..md.find("## Results").unwrap()].to_string();
+    (dir, summary)
+}
+
+/// The run.json of every point of the preset in `dir` (its preparation write left out), in the
+/// order they ran.
+fn preset_points(dir: &Path) -> Vec<serde_json::Value> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| dir.join(n).join("run.json").exists() && !n.ends_with("-prepare"))
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|n| read_json(&dir.join(n).join("run.json")))
+        .collect()
+}
+
+/// The Markdown table rows of `section` whose first cell is `first`.
+fn rows_of(section: &str, first: &str) -> Vec<Vec<String>> {
+    section
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect::<Vec<_>>()
+        })
+        .filter(|cells| cells[0] == first)
+        .collect()
+}
+
+/// tiobench's report table has the seed's columns (rate, CPU %, average and maximum latency,
+/// % of I/Os over 2 s and over 10 s, CPU efficiency), one row per test and thread count, and
+/// every cell is the point's run.json.
+#[test]
+fn a_tiobench_report_has_the_seeds_columns_with_each_points_figures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, summary) = reported_preset(tmp.path(), "tiobench");
+    assert_eq!(
+        row(&summary, "tiobench"),
+        [
+            "tiobench",
+            "Threads",
+            "Rate MB/s",
+            "CPU %",
+            "Avg lat ms",
+            "Max lat ms",
+            "Lat% > 2 s",
+            "Lat% > 10 s",
+            "CPU eff"
+        ]
+    );
+    let points = preset_points(&dir);
+    assert_eq!(points.len(), 16, "four tests at 1, 2, 4 and 8 threads");
+    for run in &points {
+        let (w, s) = (&run["workload"], &run["summary"]);
+        let test = match (w["read_pct"].as_u64(), w["random_pct"].as_u64()) {
+            (Some(100), Some(0)) => "Sequential Reads",
+            (Some(100), Some(100)) => "Random Reads",
+            (Some(0), Some(0)) => "Sequential Writes",
+            _ => "Random Writes",
+        };
+        let f = |k: &str| s[k].as_f64().unwrap();
+        let cpu = 100.0 * f("cpu_seconds") / f("seconds");
+        let eff = if cpu > 0.0 {
+            format!("{:.0}", f("mb_per_s") / (cpu / 100.0))
+        } else {
+            "-".into()
+        };
+        let expected = vec![
+            test.to_string(),
+            w["qd"].to_string(),
+            format!("{:.2}", f("mb_per_s")),
+            format!("{cpu:.2}"),
+            format!("{:.3}", s["lat_us"]["mean"].as_f64().unwrap() / 1000.0),
+            format!("{:.3}", s["lat_us"]["max"].as_f64().unwrap() / 1000.0),
+            format!("{:.5}", f("pct_over_2s")),
+            format!("{:.5}", f("pct_over_10s")),
+            eff,
+        ];
+        let rows = rows_of(&summary, test);
+        assert!(rows.contains(&expected), "{expected:?} not in {rows:?}");
+    }
+}
+
+/// Iometer's report table has one row per access specification ("4.0 KiB random read"), with
+/// Iometer's columns, every cell the point's run.json.
+#[test]
+fn an_iometer_report_has_one_row_per_access_specification() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, summary) = reported_preset(tmp.path(), "iometer-allinone");
+    let points = preset_points(&dir);
+    assert_eq!(
+        points.len(),
+        48,
+        "12 sizes × read/write × sequential/random"
+    );
+    let ms = |l: &serde_json::Value| {
+        l["mean"]
+            .as_f64()
+            .map_or("-".to_string(), |us| format!("{:.4}", us / 1000.0))
+    };
+    for run in &points {
+        let (w, s) = (&run["workload"], &run["summary"]);
+        let spec = format!(
+            "{} {} {}",
+            ssdfade::units::format_bytes(w["bs"].as_u64().unwrap()),
+            if w["random_pct"].as_u64() == Some(100) {
+                "random"
+            } else {
+                "sequential"
+            },
+            if w["read_pct"].as_u64() == Some(100) {
+                "read"
+            } else {
+                "write"
+            }
+        );
+        let f = |k: &str| s[k].as_f64().unwrap();
+        assert_eq!(
+            rows_of(&summary, &spec),
+            [vec![
+                spec.clone(),
+                format!("{:.1}", f("iops")),
+                format!("{:.2}", f("read_mb_per_s")),
+                format!("{:.2}", f("write_mb_per_s")),
+                ms(&s["lat_us"]),
+                ms(&s["read_lat_us"]),
+                ms(&s["write_lat_us"]),
+            ]],
+            "the one row of {spec}"
+        );
+    }
+}
+
+/// An op-sweep's timeline is subtitled with its spans, each soaked after a purge, not with
+/// the first span's size and limit as if they were the experiment's.
+#[test]
+fn an_op_sweeps_timeline_names_its_spans_not_the_first_ones_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("op");
+    run_ok(
+        ssdfade(tmp.path())
+            .args(["experiment", "op-sweep", "sim:vertex2-60g,scale=64"])
+            .args(["--span", "100%,80%", "--out"])
+            .arg(&dir),
+    );
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(
+        html.contains("2 spans (span100pct, span80pct), each after a purge"),
+        "timeline subtitle"
+    );
+    assert!(
+        html.contains("span of the point"),
+        "span of the first point"
+    );
+    assert!(
+        !html.contains("soak) · span100pct: "),
+        "the first span's workload as the experiment's"
+    );
+}
+
+/// A run's report and chart titles give the drive's capacity in GB, as its header does
+/// ("60.0 GB"), not in GiB beside it.
+#[test]
+fn a_runs_title_gives_the_capacity_in_gb_as_the_header() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("r");
+    run_ok(
+        ssdfade(tmp.path())
+            .args([
+                "measure",
+                "sim:vertex2-60g,scale=64",
+                "--duration",
+                "2s",
+                "--out",
+            ])
+            .arg(&dir),
+    );
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let size = read_json(&dir.join("run.json"))["target"]["identity"]["size_bytes"]
+        .as_f64()
+        .unwrap();
+    let gb = format!("{:.1} GB", size / 1e9);
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let title = md.lines().next().unwrap();
+    assert!(title.ends_with(&format!("· {gb}")), "{title}");
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(!html.contains("GiB</text>"), "a chart title in GiB");
+}

@@ -468,3 +468,42 @@ fn runs_names_an_experiments_simulated_drive_by_its_spec() {
         assert_eq!(run["target"], "sim:vertex2-60g,scale=64", "{run}");
     }
 }
+
+/// `ssdfade runs` fits 80 columns: a directory that would run the row past them goes whole on
+/// a line of its own; a simulated drive is named without its state file.
+#[test]
+fn the_runs_listing_fits_80_columns_and_keeps_a_long_directory_whole() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let long = "a-run-directory-whose-name-runs-a-listing-row-past-80-columns";
+    common::run_ok(
+        ssdfade(w)
+            .args(["measure", "sim:vertex2-60g,scale=64", "--duration", "1s"])
+            .args(["--out", long]),
+    );
+    common::run_ok(
+        ssdfade(w)
+            .args(["measure", "sim:vertex2-60g,scale=64", "--duration", "1s"])
+            .args(["--out", "r"]),
+    );
+    // An experiment's phases run on the drive's state file: the listing names the drive.
+    common::run_ok(
+        ssdfade(w)
+            .args(["sweep", "sim:vertex2-60g,scale=64", "--qd", "1"])
+            .args(["--point-duration", "1s", "--out", "s"]),
+    );
+    let out = ssdfade(w).args(["runs", "."]).output().unwrap();
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.lines().all(|l| l.chars().count() <= 80), "{table}");
+    assert!(table.lines().any(|l| l.trim() == long), "{table}");
+    assert!(
+        !table.contains("drive.sim"),
+        "a state file as the target: {table}"
+    );
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("completed") && l.ends_with("  r")),
+        "a short directory stays on its row: {table}"
+    );
+}

@@ -140,9 +140,10 @@ impl Fade {
             })
             .unwrap_or_default();
         let words = self.ratio().map_or("-".into(), |r| r.words());
+        // The lowest interval on a line of its own: the fade line stays within 80 columns.
         format!(
-            "  {:<28} {:.0} → {:.0} IOPS, {words}, lowest {:.0}{half}\n",
-            "Fade (first → last window)", self.start_iops, self.end_iops, self.min_iops
+            "  {:<28} {:.0} → {:.0} IOPS, {words}\n  {:<28} lowest interval {:.0} IOPS{half}\n",
+            "Fade (first → last window)", self.start_iops, self.end_iops, "", self.min_iops
         )
     }
 }
@@ -194,6 +195,21 @@ mod tests {
         assert!((f.end_pct_of_start - 16.67).abs() < 0.01);
         assert_eq!(f.half_fade_s, Some(3.0));
         assert_eq!(f.ratio().unwrap().words(), "17 % of fresh (loss 83 %)");
+    }
+
+    /// The fade line of a five-digit fade fits 80 columns, its lowest interval and half-fade
+    /// time on lines of their own.
+    #[test]
+    fn the_fade_lines_fit_80_columns() {
+        let samples: Vec<Sample> = [60000, 50000, 30000, 20000, 10000, 10000]
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| sample(i as u64, v))
+            .collect();
+        let text = Fade::of(&samples, SECOND).unwrap().line();
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert!(text.contains("lowest interval 10000 IOPS"), "{text}");
     }
 
     #[test]

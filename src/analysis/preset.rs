@@ -195,6 +195,17 @@ impl PresetPoint {
     pub fn random(&self) -> bool {
         self.random_pct == 100
     }
+
+    /// CrystalDiskMark's key of the point: "SEQ1M Q8T1", "RND4K Q32T1" (T1: one thread).
+    pub fn cdm_key(&self) -> String {
+        let size = match self.bs {
+            b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{}M", b >> 20),
+            b if b % 1024 == 0 => format!("{}K", b >> 10),
+            b => format!("{b}B"),
+        };
+        let access = if self.random() { "RND" } else { "SEQ" };
+        format!("{access}{size} Q{}T1", self.qd)
+    }
 }
 
 impl PresetTable {
@@ -232,40 +243,7 @@ impl PresetTable {
             points,
         }
     }
-}
 
-/// The phase name of a preset's preparation write: the test region filled before the tests,
-/// as CrystalDiskMark fills its test file. It is preparation, not one of the benchmark's tests.
-pub const PREPARE: &str = "prepare";
-
-/// True when `phase` of an experiment of kind `kind` is a preset's preparation write.
-pub fn is_preparation(kind: &crate::results::ExperimentKind, phase: &str) -> bool {
-    kind.is_preset() && phase == PREPARE
-}
-
-/// One row of CrystalDiskMark's window: the test's key ("SEQ1M Q8T1") with its read and its
-/// write point, in the order the reads ran.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CdmTest<'a> {
-    pub key: String,
-    pub read: Option<&'a PresetPoint>,
-    pub write: Option<&'a PresetPoint>,
-}
-
-impl PresetPoint {
-    /// CrystalDiskMark's key of the point: "SEQ1M Q8T1", "RND4K Q32T1" (T1: one thread).
-    pub fn cdm_key(&self) -> String {
-        let size = match self.bs {
-            b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{}M", b >> 20),
-            b if b % 1024 == 0 => format!("{}K", b >> 10),
-            b => format!("{b}B"),
-        };
-        let access = if self.random() { "RND" } else { "SEQ" };
-        format!("{access}{size} Q{}T1", self.qd)
-    }
-}
-
-impl PresetTable {
     /// The points paired as CrystalDiskMark's rows: one per test, read and write side by side.
     pub fn cdm_tests(&self) -> Vec<CdmTest<'_>> {
         let mut rows: Vec<CdmTest> = Vec::new();
@@ -290,6 +268,24 @@ impl PresetTable {
         }
         rows
     }
+}
+
+/// The phase name of a preset's preparation write: the test region filled before the tests,
+/// as CrystalDiskMark fills its test file. It is preparation, not one of the benchmark's tests.
+pub const PREPARE: &str = "prepare";
+
+/// True when `phase` of an experiment of kind `kind` is a preset's preparation write.
+pub fn is_preparation(kind: &crate::results::ExperimentKind, phase: &str) -> bool {
+    kind.is_preset() && phase == PREPARE
+}
+
+/// One row of CrystalDiskMark's window: the test's key ("SEQ1M Q8T1") with its read and its
+/// write point, in the order the reads ran.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CdmTest<'a> {
+    pub key: String,
+    pub read: Option<&'a PresetPoint>,
+    pub write: Option<&'a PresetPoint>,
 }
 
 #[cfg(test)]

@@ -73,9 +73,7 @@ impl WsatFigures {
             steady_state,
         }
     }
-}
 
-impl WsatFigures {
     /// The fresh drive's IOPS: the first full round.
     pub fn fresh_iops(&self) -> Option<f64> {
         self.rounds.first().map(|r| r.iops)

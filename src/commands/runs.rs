@@ -34,8 +34,8 @@ pub fn run(args: &RunsArgs) -> anyhow::Result<()> {
         } else {
             dir
         };
-        crate::outln!(
-            "{:<11} {:<9} {:<20} {:>8} {:>8}  {}",
+        let row = format!(
+            "{:<11} {:<9} {:<20} {:>8} {:>8}",
             r.status,
             clip(&r.command, 9),
             clip(&r.target, 20),
@@ -45,8 +45,15 @@ pub fn run(args: &RunsArgs) -> anyhow::Result<()> {
             r.iops
                 .map(|v| format!("{v:.0}"))
                 .unwrap_or_else(|| "-".into()),
-            dir.display()
-        )?;
+        );
+        let dir = dir.display().to_string();
+        // The directory is what the reader copies: whole, on a line of its own when the row
+        // would run past 80 columns.
+        if row.chars().count() + 2 + dir.chars().count() <= 80 {
+            crate::outln!("{row}  {dir}")?;
+        } else {
+            crate::outln!("{row}\n{:12}{dir}", "")?;
+        }
         if let Some(note) = &r.note {
             crate::outln!("            {note}")?;
         }

@@ -59,14 +59,22 @@ pub fn render_text(summary: &ExperimentSummary, record: &ExperimentRecord) -> St
         .iter()
         .filter(|p| p.status == Status::Completed)
         .count();
-    let mut out = format!(
-        "experiment {} on {}: {} ({} of {} phases done)\n",
-        record.name,
-        record.target,
+    let status = format!(
+        "{} ({} of {} phases done)",
         record.status,
         done,
         record.phases.len()
     );
+    let head = format!("experiment {} on {}: {status}", record.name, record.target);
+    // A long target gets a line of its own: the status stays within 80 columns.
+    let mut out = if head.chars().count() <= 80 {
+        format!("{head}\n")
+    } else {
+        format!(
+            "experiment {}: {status}\n  on {}\n",
+            record.name, record.target
+        )
+    };
     out.push_str(&match &summary.figures {
         KindFigures::Vertex2(v) => vertex2_text(v),
         KindFigures::Wsat(w) => super::wsat::summary_text(w),

@@ -237,7 +237,7 @@ pub fn summary_text(table: &SweepTable) -> String {
 /// A rate sweep's table: the asked rate, what was delivered, latency and late issues.
 fn rate_text(table: &SweepTable, ms: impl Fn(Option<f64>) -> String) -> String {
     let mut out = format!(
-        "  {:<12} {:>9} {:>9} {:>8} {:>9} {:>9} {:>9} {:>14}\n",
+        "  {:<12} {:>8} {:>7} {:>7} {:>8} {:>8} {:>8} {:>13}\n",
         "point", "rate", "IOPS", "MB/s", "avg ms", "p99 ms", "p99.9 ms", "late (max ms)"
     );
     for p in &table.points {
@@ -247,7 +247,7 @@ fn rate_text(table: &SweepTable, ms: impl Fn(Option<f64>) -> String) -> String {
             (None, _) => "-".into(),
         };
         out.push_str(&format!(
-            "  {:<12} {:>9} {:>9.0} {:>8.2} {:>9} {:>9} {:>9} {:>14}\n",
+            "  {:<12} {:>8} {:>7.0} {:>7.2} {:>8} {:>8} {:>8} {:>13}\n",
             p.name,
             p.rate_iops.map_or("flat out".into(), |r| format!("{r:.0}")),
             p.iops,

@@ -40,17 +40,6 @@ const KEY: RGBColor = RGBColor(46, 125, 50);
 /// The cells' bar, light so the digits over it stay black on it.
 const BAR: RGBColor = RGBColor(178, 223, 219);
 
-/// `seq1m-q8t1-read` as CrystalDiskMark names it: ("SEQ1M", "Q8T1", read?); None for a
-/// phase that is not one of its tests.
-pub fn cdm_key(phase: &str) -> Option<(String, String, bool)> {
-    let mut parts = phase.split('-');
-    let (test, depth, dir) = (parts.next()?, parts.next()?, parts.next()?);
-    if parts.next().is_some() || !(dir == "read" || dir == "write") {
-        return None;
-    }
-    Some((test.to_uppercase(), depth.to_uppercase(), dir == "read"))
-}
-
 impl CdmChart {
     /// The largest figure of any cell: the full bar.
     fn largest(&self) -> f64 {
@@ -161,24 +150,5 @@ impl Chart for CdmChart {
             }
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn phases_are_named_as_crystaldiskmark_names_its_tests() {
-        assert_eq!(
-            cdm_key("seq1m-q8t1-read"),
-            Some(("SEQ1M".into(), "Q8T1".into(), true))
-        );
-        assert_eq!(
-            cdm_key("rnd4k-q32t1-write"),
-            Some(("RND4K".into(), "Q32T1".into(), false))
-        );
-        assert_eq!(cdm_key("prepare"), None);
-        assert_eq!(cdm_key("seq1m-q8t1-trim"), None);
     }
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::bars::{Bar, BarChart};
-use super::cdm::{cdm_key, CdmCell, CdmChart, CdmRow};
+use super::cdm::{CdmCell, CdmChart, CdmRow};
 use super::convergence::ConvergenceChart;
 use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
@@ -198,6 +198,29 @@ pub fn timeline_subtitle(exp: &Experiment) -> String {
             );
         }
     }
+    let soaks: Vec<(&str, &Run)> = exp
+        .phases
+        .iter()
+        .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
+        .filter_map(|p| Some((p.record.phase.name.as_str(), p.run.as_ref()?)))
+        .collect();
+    if let (ExperimentKind::OpSweep, Some((_, run))) = (&exp.name, soaks.first()) {
+        // Each span is its own soak: the first one's span and limit are not the experiment's.
+        let w = &run.info.workload;
+        let names: Vec<&str> = soaks.iter().map(|(name, _)| *name).collect();
+        let workload = workload_line(w)
+            .replacen(
+                &format!("span {}", crate::units::format_bytes(w.span)),
+                "span of the point",
+                1,
+            )
+            .replacen(", stop after ", ", until SNIA steady state or ", 1);
+        return format!(
+            "{} spans ({}), each after a purge · {workload}",
+            soaks.len(),
+            names.join(", ")
+        );
+    }
     let mut kinds: Vec<(&str, usize)> = Vec::new();
     for p in &exp.phases {
         let label = p.record.phase.kind.label();
@@ -207,13 +230,8 @@ pub fn timeline_subtitle(exp: &Experiment) -> String {
         }
     }
     let counted: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    let soak = exp
-        .phases
-        .iter()
-        .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
-        .find_map(|p| Some((p.record.phase.name.as_str(), p.run.as_ref()?)));
     let phases = format!("{} phases ({})", exp.phases.len(), counted.join(", "));
-    match soak {
+    match soaks.first() {
         Some((name, run)) => format!("{phases} · {name}: {}", workload_line(&run.info.workload)),
         None => phases,
     }
@@ -348,49 +366,47 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
     })
 }
 
-/// CrystalDiskMark's set (`measure --preset cdm`) in CrystalDiskMark's layout: a row per test
-/// in the order the reads ran, its read and write MB/s side by side, IOPS and mean latency
-/// under each; the preparation write left out.
+/// CrystalDiskMark's set (`measure --preset cdm`) in CrystalDiskMark's layout: the rows of
+/// [`analysis::preset::PresetTable::cdm_tests`] (a row per test in the order the reads ran,
+/// its read and write side by side), IOPS and mean latency under each; the preparation write
+/// left out.
 fn cdm_chart(exp: &Experiment) -> Option<CdmChart> {
+    use analysis::preset::{BenchmarkFigures, PresetPoint};
     if exp.name.as_str() != "cdm" {
         return None;
     }
-    let mut rows: Vec<CdmRow> = Vec::new();
-    let mut first = None;
-    for phase in &exp.phases {
-        let Some((test, depth, read)) = cdm_key(&phase.record.phase.name) else {
-            continue;
-        };
-        let Some(run) = &phase.run else { continue };
-        let f = Figures::of_run(run);
-        if f.seconds <= 0.0 {
-            continue;
-        }
-        first.get_or_insert(run);
-        let cell = CdmCell {
-            mb_per_s: f.mb_per_s,
-            iops: f.iops,
-            mean_us: (f.ops > 0).then_some(f.avg_lat_us),
-        };
-        let i = match rows.iter().position(|r| r.test == test && r.depth == depth) {
-            Some(i) => i,
-            None => {
-                rows.push(CdmRow {
-                    test,
-                    depth,
-                    read: None,
-                    write: None,
-                });
-                rows.len() - 1
+    let table = analysis::preset::PresetTable::of(exp);
+    let cell = |p: Option<&PresetPoint>| {
+        p.map(|p| CdmCell {
+            mb_per_s: p.mb_per_s,
+            iops: p.iops,
+            mean_us: match &p.figures {
+                BenchmarkFigures::Cdm(f) => f.lat_us,
+                _ => None,
+            },
+        })
+    };
+    let rows: Vec<CdmRow> = table
+        .cdm_tests()
+        .iter()
+        .map(|t| {
+            let (test, depth) = t.key.split_once(' ').unwrap_or((t.key.as_str(), ""));
+            CdmRow {
+                test: test.to_string(),
+                depth: depth.to_string(),
+                read: cell(t.read),
+                write: cell(t.write),
             }
-        };
-        if read {
-            rows[i].read = Some(cell);
-        } else {
-            rows[i].write = Some(cell);
-        }
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
     }
-    let run = first?;
+    let run = exp
+        .phases
+        .iter()
+        .filter(|p| !analysis::preset::is_preparation(&exp.name, &p.record.phase.name))
+        .find_map(|p| p.run.as_ref())?;
     Some(CdmChart {
         title: format!("CrystalDiskMark's set — {}", device_name(run)),
         subtitle: format!(
@@ -761,4 +777,35 @@ fn rate_sweep_chart(exp: &Experiment) -> Option<RateSweepChart> {
         subtitle: workload_line(&workload),
         points,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// cdm.png's rows are the report's: a test the report leaves out (its phase did not
+    /// complete) is "not run" in the chart too, not a figure of its own.
+    #[test]
+    fn cdm_chart_rows_are_the_reports_pairing() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/cdm-nvme-sim");
+        let mut exp = crate::results::load_experiment(&dir).unwrap();
+        let last = exp.phases.last_mut().unwrap();
+        last.record.status = Status::Interrupted;
+        let name = last.record.phase.name.clone();
+        let chart = cdm_chart(&exp).unwrap();
+        let table = analysis::preset::PresetTable::of(&exp);
+        let cells = |r: &CdmRow| [r.read.is_some(), r.write.is_some()];
+        let tests: Vec<(String, [bool; 2])> = table
+            .cdm_tests()
+            .iter()
+            .map(|t| (t.key.clone(), [t.read.is_some(), t.write.is_some()]))
+            .collect();
+        let rows: Vec<(String, [bool; 2])> = chart
+            .rows
+            .iter()
+            .map(|r| (format!("{} {}", r.test, r.depth), cells(r)))
+            .collect();
+        assert_eq!(rows, tests, "after {name} was interrupted");
+        assert!(rows.iter().any(|(_, c)| c.contains(&false)), "{rows:?}");
+    }
 }

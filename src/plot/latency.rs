@@ -9,7 +9,12 @@ use super::downsample::{min_max_runs, runs, MAX_BUCKETS};
 use super::fade::{Event, Phase};
 use super::style::{self, time_unit};
 use super::Chart;
-use crate::analysis::buckets::{buckets, per_bucket};
+use crate::analysis::buckets::{buckets, density, per_bucket, Cell};
+
+/// A long run's p50 density: columns of this many buckets, bins of this much log10 (1/24 of a
+/// decade).
+const DENSITY_COLUMN: usize = 4;
+const DENSITY_BIN: f64 = 1.0 / 24.0;
 
 /// One interval's latency figures in microseconds (zero when it completed no I/O).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,7 +89,7 @@ impl LatencyChart {
     pub fn band_note(&self) -> Option<String> {
         self.per_bucket().map(|n| {
             format!(
-                "Buckets of {n} intervals: line = the bucket's median interval, shade = its 5th–95th percentile, max = its highest"
+                "Buckets of {n} intervals: p99 and p99.9 = the bucket's median over its 5th–95th percentile shade, max = its highest; p50 = where the intervals lie, in columns of {} intervals (darker = more, two stripes = two modes)", n * DENSITY_COLUMN
             )
         })
     }
@@ -96,7 +101,14 @@ impl Chart for LatencyChart {
         DB::ErrorType: 'static,
     {
         root.fill(&WHITE)?;
-        let lines = [self.subtitle.clone(), self.band_note().unwrap_or_default()];
+        // The note in two lines (at its "; "): one would run past the chart's width.
+        let mut lines = vec![self.subtitle.clone()];
+        if let Some(note) = self.band_note() {
+            match note.split_once("; ") {
+                Some((first, second)) => lines.extend([first.to_string(), second.to_string()]),
+                None => lines.push(note),
+            }
+        }
         let body = style::header(root, &self.title, &lines)?;
         let end = self.points.last().map_or(1.0, |p| p.t_s).max(1e-9);
         let unit = time_unit(end);
@@ -208,6 +220,25 @@ impl Chart for LatencyChart {
             let lines: Vec<Vec<(f64, f64)>> = match per_bucket {
                 // A long run: each bucket's median interval as the line over its p5–p95 band;
                 // the maximum keeps each bucket's highest interval.
+                // The p50 is the series that splits into modes (the simulator's per-second p50
+                // is bimodal): its intervals as a density, two modes as two stripes.
+                Some(size) if name == "p50" => {
+                    let cells: Vec<Cell> = runs(&points)
+                        .flat_map(|run| density(run, size * DENSITY_COLUMN, DENSITY_BIN))
+                        .collect();
+                    chart
+                        .draw_series(cells.iter().map(|c| {
+                            Rectangle::new(
+                                [(c.x0, c.y0), (c.x1, c.y1)],
+                                color.mix(0.15 + 0.85 * c.share.sqrt()).filled(),
+                            )
+                        }))?
+                        .label(name)
+                        .legend(move |(x, y)| {
+                            Rectangle::new([(x, y - 6), (x + 24, y + 6)], color.mix(0.6).filled())
+                        });
+                    continue;
+                }
                 Some(size) => {
                     let mut lines = Vec::new();
                     for run in runs(&points) {
@@ -327,5 +358,44 @@ mod tests {
         let svg = chart.svg().unwrap();
         assert!(svg.contains("<polygon"), "no band");
         assert!(svg.contains("5th–95th percentile"), "no note");
+    }
+
+    /// A day at 1 s whose p50 flips between 25 and 120 ms: the p50 is drawn as two stripes
+    /// (cells at two heights, nothing between), not a median line that jumps between them.
+    #[test]
+    fn a_long_runs_bimodal_p50_is_two_stripes() {
+        let points = (0..86_400)
+            .map(|i| LatencyPoint {
+                t_s: f64::from(i) + 1.0,
+                p50_us: if i % 3 == 0 { 25_000.0 } else { 120_000.0 },
+                p99_us: 200_000.0,
+                p999_us: 230_000.0,
+                max_us: 240_000.0,
+            })
+            .collect();
+        let chart = LatencyChart {
+            points,
+            ..Default::default()
+        };
+        let svg = chart.svg().unwrap();
+        let fill = {
+            let RGBColor(r, g, b) = style::P50;
+            format!("fill=\"#{r:02X}{g:02X}{b:02X}\"")
+        };
+        let mut heights: Vec<&str> = svg
+            .split("<rect ")
+            .skip(1)
+            .filter(|r| r.split("/>").next().unwrap().contains(&fill))
+            .filter_map(|r| r.split("y=\"").nth(1)?.split('"').next())
+            .collect();
+        let cells = heights.len();
+        heights.sort_unstable();
+        heights.dedup();
+        // The legend's swatch is a third height.
+        assert_eq!(heights.len(), 3, "{heights:?} of {cells} cells");
+        assert!(
+            cells > 700,
+            "{cells} cells: a column every 232 intervals, two each"
+        );
     }
 }

@@ -5,6 +5,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::latency::log_ticks;
 use super::style;
 use super::Chart;
 
@@ -64,7 +65,13 @@ impl Chart for RateSweepChart {
             .margin_top(8)
             .x_label_area_size(58)
             .y_label_area_size(110)
-            .build_cartesian_2d(0f64..x_max, (y_min..y_max).log_scale())?;
+            .build_cartesian_2d(
+                0f64..x_max,
+                // 1-2-5 ticks: plotters labels only some, none near a flat 267 µs.
+                (y_min..y_max)
+                    .log_scale()
+                    .with_key_points(log_ticks(y_min.log10(), y_max.log10())),
+            )?;
         chart
             .configure_mesh()
             .x_desc("Delivered IOPS")
@@ -140,5 +147,51 @@ mod tests {
         let order: Vec<&str> = chart.ordered().iter().map(|p| p.label.as_str()).collect();
         assert_eq!(order, ["10%", "50%", "max"]);
         assert!(chart.svg().unwrap().contains("p99.9"));
+    }
+
+    /// Delivered IOPS up to 12k: its ticks read 0, 2k, 4k … (not 8000 beside 10k).
+    #[test]
+    fn iops_ticks_read_in_the_unit_of_the_axis_top() {
+        let chart = RateSweepChart {
+            points: [1000.0, 4000.0, 8000.0, 11000.0]
+                .into_iter()
+                .map(|iops| RatePoint {
+                    label: "max".into(),
+                    iops,
+                    avg_us: 100.0,
+                    p99_us: 200.0,
+                    p999_us: None,
+                    late: None,
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let svg = chart.svg().unwrap();
+        assert!(super::super::svg_texts(&svg).iter().any(|t| t == "10k"));
+        assert_eq!(super::super::mixed_count_ticks(&svg), None);
+    }
+
+    /// Flat latency of 267 µs: the log axis has a labelled tick below 1 ms, near the data.
+    #[test]
+    fn a_flat_sub_millisecond_latency_has_ticks_near_it() {
+        let chart = RateSweepChart {
+            points: [1000.0, 8000.0]
+                .into_iter()
+                .map(|iops| RatePoint {
+                    label: "max".into(),
+                    iops,
+                    avg_us: 267.0,
+                    p99_us: 267.0,
+                    p999_us: Some(267.0),
+                    late: Some(0),
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let texts = super::super::svg_texts(&chart.svg().unwrap());
+        assert!(
+            texts.iter().any(|t| t == "200 µs" || t == "300 µs"),
+            "{texts:?}"
+        );
     }
 }

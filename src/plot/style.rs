@@ -187,9 +187,15 @@ pub struct TimeUnit {
     pub name: &'static str,
 }
 
-/// Seconds up to 10 minutes, minutes up to 3 hours, hours beyond.
+/// Milliseconds below a second (a run stopped in its first interval), seconds up to 10
+/// minutes, minutes up to 3 hours, hours beyond.
 pub fn time_unit(span_s: f64) -> TimeUnit {
-    if span_s <= 600.0 {
+    if span_s < 1.0 {
+        TimeUnit {
+            seconds: 1e-3,
+            name: "ms",
+        }
+    } else if span_s <= 600.0 {
         TimeUnit {
             seconds: 1.0,
             name: "s",
@@ -280,6 +286,19 @@ pub fn iops_text(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run stopped 5.6 ms in (Ctrl-C in its first interval) has an axis in ms whose ticks
+    /// read apart, not eleven "0"s.
+    #[test]
+    fn a_run_shorter_than_a_second_is_timed_in_ms() {
+        let unit = time_unit(0.0056);
+        assert_eq!(unit.name, "ms");
+        let ticks: Vec<String> = (0..=5)
+            .map(|i| plain_label(f64::from(i) * 0.001 / unit.seconds))
+            .collect();
+        assert_eq!(ticks, ["0", "1", "2", "3", "4", "5"]);
+        assert_eq!(time_unit(30.0).name, "s");
+    }
 
     #[test]
     fn tick_labels_drop_float_noise() {

@@ -207,3 +207,36 @@ impl Chart for SweepChart {
         self.demand_intensity(&right)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both panels count IOPS: up to 12k their ticks read 0, 2k, 4k … (not 8000 beside 10k).
+    /// Latency stays below 1000 µs: only the IOPS axes have four-digit ticks.
+    #[test]
+    fn iops_ticks_read_in_the_unit_of_the_axis_top() {
+        let points = [
+            (1, 1500.0),
+            (2, 3000.0),
+            (4, 6000.0),
+            (8, 9000.0),
+            (16, 11000.0),
+        ]
+        .into_iter()
+        .map(|(qd, iops)| SweepPoint {
+            threads: 1,
+            qd,
+            iops,
+            avg_lat_us: 10.0 * f64::from(qd),
+        })
+        .collect();
+        let chart = SweepChart {
+            points,
+            ..Default::default()
+        };
+        let svg = chart.svg().unwrap();
+        assert!(super::super::svg_texts(&svg).iter().any(|t| t == "10k"));
+        assert_eq!(super::super::mixed_count_ticks(&svg), None);
+    }
+}

@@ -57,6 +57,17 @@ fn cdm(doc: &mut Document, t: &PresetTable) {
     ));
 }
 
+/// A table under `header` with a row per point: `cells` gives a point's row from its
+/// benchmark's figures (None: a point without them).
+fn point_table(
+    doc: &mut Document,
+    t: &PresetTable,
+    header: &[&str],
+    cells: impl Fn(&PresetPoint) -> Option<Vec<String>>,
+) {
+    doc.table(header, t.points.iter().filter_map(cells).collect());
+}
+
 /// tiobench's name of the test a point belongs to.
 fn tiobench_test(p: &PresetPoint) -> &'static str {
     match (p.reads(), p.random()) {
@@ -69,27 +80,9 @@ fn tiobench_test(p: &PresetPoint) -> &'static str {
 
 /// tiobench's table: its columns, one row per test and thread count.
 fn tiobench(doc: &mut Document, t: &PresetTable) {
-    let rows = t
-        .points
-        .iter()
-        .filter_map(|p| {
-            let BenchmarkFigures::Tiobench(f) = &p.figures else {
-                return None;
-            };
-            Some(vec![
-                tiobench_test(p).to_string(),
-                f.threads.to_string(),
-                format!("{:.2}", f.rate_mb_per_s),
-                format!("{:.2}", f.cpu_pct),
-                num(f.avg_lat_ms, 3),
-                num(f.max_lat_ms, 3),
-                format!("{:.5}", f.pct_over_2s),
-                format!("{:.5}", f.pct_over_10s),
-                num(f.cpu_eff, 0),
-            ])
-        })
-        .collect();
-    doc.table(
+    point_table(
+        doc,
+        t,
         &[
             "tiobench",
             "Threads",
@@ -101,7 +94,20 @@ fn tiobench(doc: &mut Document, t: &PresetTable) {
             "Lat% > 10 s",
             "CPU eff",
         ],
-        rows,
+        |p| match &p.figures {
+            BenchmarkFigures::Tiobench(f) => Some(vec![
+                tiobench_test(p).to_string(),
+                f.threads.to_string(),
+                format!("{:.2}", f.rate_mb_per_s),
+                format!("{:.2}", f.cpu_pct),
+                num(f.avg_lat_ms, 3),
+                num(f.max_lat_ms, 3),
+                format!("{:.5}", f.pct_over_2s),
+                format!("{:.5}", f.pct_over_10s),
+                num(f.cpu_eff, 0),
+            ]),
+            _ => None,
+        },
     );
     doc.paragraph(format!(
         "Rate in MB/s (10^6 bytes/s) over a {} file of {} blocks; CPU % = user + system CPU time ÷ run time; Lat% = share of I/Os slower than 2 s and 10 s; CPU eff = rate ÷ (CPU % ÷ 100).",
@@ -112,14 +118,20 @@ fn tiobench(doc: &mut Document, t: &PresetTable) {
 
 /// Iometer's results: one row per access specification.
 fn iometer(doc: &mut Document, t: &PresetTable) {
-    let rows = t
-        .points
-        .iter()
-        .filter_map(|p| {
-            let BenchmarkFigures::Iometer(f) = &p.figures else {
-                return None;
-            };
-            Some(vec![
+    point_table(
+        doc,
+        t,
+        &[
+            "Iometer access specification",
+            "IOps",
+            "Read MBps",
+            "Write MBps",
+            "Avg response ms",
+            "Read response ms",
+            "Write response ms",
+        ],
+        |p| match &p.figures {
+            BenchmarkFigures::Iometer(f) => Some(vec![
                 format!(
                     "{} {} {}",
                     format_bytes(p.bs),
@@ -132,20 +144,9 @@ fn iometer(doc: &mut Document, t: &PresetTable) {
                 num(f.avg_response_ms, 4),
                 num(f.avg_read_response_ms, 4),
                 num(f.avg_write_response_ms, 4),
-            ])
-        })
-        .collect();
-    doc.table(
-        &[
-            "Iometer access specification",
-            "IOps",
-            "Read MBps",
-            "Write MBps",
-            "Avg response ms",
-            "Read response ms",
-            "Write response ms",
-        ],
-        rows,
+            ]),
+            _ => None,
+        },
     );
     let mut note = "MBps = 10^6 bytes/s; the average transaction time equals the average response time (these specifications have no replies).".to_string();
     if let Some(line) = &t.left_out {

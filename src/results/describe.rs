@@ -11,14 +11,15 @@ pub fn device_name(info: &RunInfo) -> String {
     id.model.clone().unwrap_or_else(|| id.name.clone())
 }
 
-/// The device as a title names it: model (or kind) and the target path.
+/// The device as a title names it: model (or kind), the target path and its capacity in GB,
+/// as the report's header gives it.
 pub fn device_line(info: &RunInfo) -> String {
     let id = &info.target.identity;
     let model = id.model.clone().unwrap_or_else(|| id.kind.clone());
     format!(
         "{model} · {} · {}",
         target_shown(&info.target.path),
-        format_bytes(id.size_bytes)
+        crate::units::format_gb(id.size_bytes)
     )
 }
 

@@ -70,7 +70,7 @@ pub fn prediction_line(p: &Prediction) -> String {
         .zip(p.steady_at_bytes)
         .map(|(t, b)| {
             format!(
-                "\n  {:<28} SNIA's test should pass at {} ({} written)",
+                "\n  {:<28} should pass SNIA at {} ({} written)",
                 "",
                 format_duration(std::time::Duration::from_secs_f64(t.max(0.0))),
                 format_gb(b)
@@ -78,7 +78,7 @@ pub fn prediction_line(p: &Prediction) -> String {
         })
         .unwrap_or_default();
     let model = match p.rise_us_per_h {
-        Some(rise) => format!("lifetime throttle: time per write +{rise:.1} µs per hour"),
+        Some(rise) => format!("lifetime throttle: +{rise:.1} µs per write per hour"),
         None => format!(
             "greedy-GC WA {:.2} at α {:.2}",
             p.write_amplification, p.span_alpha

@@ -115,14 +115,14 @@ impl Plan {
     /// The line printed before the preset starts: what it runs and the wall time to expect.
     pub fn announcement(&self) -> String {
         let total = self.point_duration * self.points as u32;
+        // Three short lines, not one of 160 columns.
         format!(
-            "ssdfade: {} on {}: a sequential write of the {} test region, then {} points × {} = {} (expect about {} plus the preparation write)",
+            "ssdfade: {} on {}\n  a sequential write of the {} test region, then {} points × {}:\n  expect about {} plus the preparation write",
             self.preset.name(),
             self.setup.target,
             format_bytes(self.span),
             self.points,
             format_duration(self.point_duration),
-            format_duration(total),
             format_duration(total),
         )
     }
