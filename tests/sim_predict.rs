@@ -42,7 +42,7 @@ fn the_seeds_throttled_curve_is_predicted_before_the_first_hour_and_every_interv
         span_alpha: flash as f64 / info.workload.span as f64,
         unit: 1,
         fast: None,
-        rounds_start: info.workload.span.max(flash),,
+        rounds_start: info.workload.span.max(flash),
         criteria: Criteria::default(),
         plan_s: Some(8.0 * 3600.0),
         plan_bytes: None,
