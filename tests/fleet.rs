@@ -779,8 +779,9 @@ fn metrics_endpoint_during_an_experiment_shows_its_phase_and_steady_state() {
     if !root_or_skip("metrics_endpoint_during_an_experiment") {
         return;
     }
-    // The RAM device keeps the command going in real time; the simulated drive reaches steady
-    // state in its first seconds (of simulated time) and finishes long before.
+    // The RAM device keeps the command going in real time; the simulated drive (its flash is
+    // twice its 8 GiB) reaches steady state once its flash is full, in about 19 s of simulated
+    // time, and finishes long before.
     let zram = Zram::new(64 << 20);
     let zdev = dev(&zram);
     let sim = "sim:ram-8g,scale=64";
@@ -788,7 +789,7 @@ fn metrics_endpoint_during_an_experiment_shows_its_phase_and_steady_state() {
     let dir = tempfile::tempdir().unwrap();
     let mut child = ssdfade(dir.path())
         .args(["experiment", "wsat", &zdev, sim, "--destroy-data", &zdev])
-        .args(["--max-duration", "12s", "--ss-round", "1s", "--qd", "4"])
+        .args(["--max-duration", "25s", "--ss-round", "1s", "--qd", "4"])
         .args(["--metrics-listen", &addr, "--out", "grp"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -942,12 +943,13 @@ fn every_series_the_grafana_dashboard_queries_is_exported_by_an_experiment() {
     let prom = dir.path().join("ssdfade.prom");
     let out = ssdfade(dir.path())
         .args(["experiment", "vertex2", "sim:vertex2-60g"])
-        // A soak long enough to write its 64 MiB span once, then five 1 s rounds of steady.
+        // A soak long enough to fill the purged drive's flash once (64 GiB: no round counts
+        // before), then five 1 s rounds of steady.
         .args([
             "--measure-duration",
             "2s",
             "--soak-duration",
-            "12s",
+            "55m",
             "--span",
             "64M",
         ])

@@ -81,7 +81,7 @@ fn a_full_stdout_fails_with_one_line_not_a_panic() {
         assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
         assert_eq!(
             err.trim(),
-            "ssdfade: cannot write to standard output: No space left on device (os error 28)",
+            "ssdfade: cannot write to standard output: No space left on device",
             "{args:?}"
         );
     }

@@ -732,7 +732,7 @@ fn a_soak_stopped_for_three_intervals_keeps_the_pause_out_of_its_fade() {
     assert!(lowest > 0);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains(&format!("lowest {lowest}")),
+        text.contains(&format!("lowest interval {lowest} IOPS")),
         "{lowest}: {text}"
     );
     let report = ssdfade(work.path())
@@ -744,7 +744,7 @@ fn a_soak_stopped_for_three_intervals_keeps_the_pause_out_of_its_fade() {
     // The report groups thousands ("10 779"): its digits are the figure.
     let shown: String = md
         .split_once("lowest full interval ")
-        .and_then(|(_, rest)| rest.split(';').next())
+        .and_then(|(_, rest)| rest.split([';', '.']).next())
         .unwrap_or_else(|| panic!("no lowest interval: {md}"))
         .chars()
         .filter(char::is_ascii_digit)

@@ -161,6 +161,9 @@ pub struct SteadyWindow {
     /// SNIA's limits for them, percent.
     pub max_range_pct: f64,
     pub max_slope_pct: f64,
+    /// The run's last window against this one, percent, when the level did not hold
+    /// ([`crate::stats::steady::SteadyState::drift_pct`]), with the last window's average IOPS.
+    pub did_not_hold: Option<(f64, f64)>,
 }
 
 impl SteadyWindow {
@@ -179,6 +182,7 @@ impl SteadyWindow {
             slope_pct: w.slope_pct,
             max_range_pct: Criteria::default().max_range_pct,
             max_slope_pct: Criteria::default().max_slope_pct,
+            did_not_hold: s.drift_pct().zip(s.last_window.map(|l| l.avg)),
         })
     }
 }

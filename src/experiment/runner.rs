@@ -115,7 +115,8 @@ pub fn start(
     }
     if record.drive_state.is_some() {
         // The drive is made and saved now, so the record holds its stamp from the start. A
-        // drive refused here (no room under `ulimit -v`) leaves no empty directory behind.
+        // drive refused here (no room under `ulimit -v`) leaves neither its file nor an empty
+        // directory behind.
         let made = crate::device::open(&effective_target(&dir, &record)).and_then(|drive| {
             drive.idle(0.0, &AtomicBool::new(false))?;
             drive.saved_state()
@@ -123,6 +124,7 @@ pub fn start(
         match made {
             Ok(stamp) => record.drive_stamp = stamp,
             Err(e) => {
+                remove_creation(&dir, &record);
                 std::fs::remove_dir(&dir).ok(); // only when empty
                 return Err(e);
             }
@@ -137,11 +139,22 @@ pub fn start(
 /// Without this the directory was a dead end: `resume` found no experiment, and a new start
 /// found files it had not written. Anything else in `dir` stays, and `dir` is then refused.
 fn remove_unfinished_creation(dir: &Path, record: &ExperimentRecord) {
+    if remove_creation(dir, record) {
+        crate::note!(
+            "{} held only what an experiment killed while it was being created left (no phase had run): started afresh",
+            dir.display()
+        );
+    }
+}
+
+/// Removes the files of an experiment's creation from `dir` when it holds nothing else;
+/// true when it removed some.
+fn remove_creation(dir: &Path, record: &ExperimentRecord) -> bool {
     let Some(drive) = &record.drive_state else {
-        return;
+        return false;
     };
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
+        return false;
     };
     let names: Vec<std::ffi::OsString> = entries.flatten().map(|e| e.file_name()).collect();
     let leftover = |name: &std::ffi::OsString| {
@@ -150,7 +163,7 @@ fn remove_unfinished_creation(dir: &Path, record: &ExperimentRecord) {
         *name == **drive || temporary(drive) || temporary(super::record::FILE)
     };
     if names.is_empty() || !names.iter().all(leftover) {
-        return;
+        return false;
     }
     for name in &names {
         let path = dir.join(name);
@@ -158,10 +171,7 @@ fn remove_unfinished_creation(dir: &Path, record: &ExperimentRecord) {
             let _ = std::fs::remove_file(path);
         }
     }
-    crate::note!(
-        "{} held only what an experiment killed while it was being created left (no phase had run): started afresh",
-        dir.display()
-    );
+    true
 }
 
 /// Refuses to resume an experiment whose simulated drive is not the one it left: missing (a

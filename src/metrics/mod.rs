@@ -501,6 +501,7 @@ mod tests {
             iops: Some(1111.0),
             window: None,
             rounds: 5,
+            last_window: None,
         });
         observer.drive_after(&DriveInfo {
             wear: Wear {

@@ -336,24 +336,30 @@ mod tests {
         let ys: Vec<String> = runs.iter().map(|p| p.1.to_string()).collect();
         assert_eq!(ys, ["100", "100", "NaN", "900"]);
     }
-    /// A day at 1 s whose p50 flips between 25 and 120 ms every second: drawn in buckets of
-    /// 58 intervals, each percentile a median line over a shaded p5–p95 band, and the chart
-    /// says so under its title.
-    #[test]
-    fn a_long_run_is_drawn_as_a_p5_p95_band_per_bucket() {
+    /// A day of 1 s intervals whose p50 is 25 ms every `period`-th interval and 120 ms
+    /// otherwise, under a flat p99, p99.9 and maximum.
+    fn a_day_at_1s_whose_p50_flips(period: u32) -> LatencyChart {
         let points = (0..86_400)
             .map(|i| LatencyPoint {
                 t_s: f64::from(i) + 1.0,
-                p50_us: if i % 2 == 0 { 25_000.0 } else { 120_000.0 },
+                p50_us: if i % period == 0 { 25_000.0 } else { 120_000.0 },
                 p99_us: 200_000.0,
                 p999_us: 230_000.0,
                 max_us: 240_000.0,
             })
             .collect();
-        let chart = LatencyChart {
+        LatencyChart {
             points,
             ..Default::default()
-        };
+        }
+    }
+
+    /// A day at 1 s whose p50 flips between 25 and 120 ms every second: drawn in buckets of
+    /// 58 intervals, each percentile a median line over a shaded p5–p95 band, and the chart
+    /// says so under its title.
+    #[test]
+    fn a_long_run_is_drawn_as_a_p5_p95_band_per_bucket() {
+        let chart = a_day_at_1s_whose_p50_flips(2);
         assert_eq!(chart.per_bucket(), Some(58));
         let svg = chart.svg().unwrap();
         assert!(svg.contains("<polygon"), "no band");
@@ -364,19 +370,7 @@ mod tests {
     /// (cells at two heights, nothing between), not a median line that jumps between them.
     #[test]
     fn a_long_runs_bimodal_p50_is_two_stripes() {
-        let points = (0..86_400)
-            .map(|i| LatencyPoint {
-                t_s: f64::from(i) + 1.0,
-                p50_us: if i % 3 == 0 { 25_000.0 } else { 120_000.0 },
-                p99_us: 200_000.0,
-                p999_us: 230_000.0,
-                max_us: 240_000.0,
-            })
-            .collect();
-        let chart = LatencyChart {
-            points,
-            ..Default::default()
-        };
+        let chart = a_day_at_1s_whose_p50_flips(3);
         let svg = chart.svg().unwrap();
         let fill = {
             let RGBColor(r, g, b) = style::P50;

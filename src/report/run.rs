@@ -101,14 +101,19 @@ pub(super) const STEADY_HEAD: [&str; 4] = ["SNIA PTS steady state", "Figure", "L
 /// When and where a run reached steady state, in the words every report uses.
 pub(super) fn steady_words(w: &SteadyWindow) -> String {
     format!(
-        "reached at {}{}; window {} – {}, {:.0} IOPS on average",
+        "reached at {}{}; window {} – {}, {:.0} IOPS on average{}",
         secs(w.end_s),
         w.bytes_written
             .map(|b| format!(" with {} written", format_gb(b)))
             .unwrap_or_default(),
         secs(w.start_s),
         secs(w.end_s),
-        w.iops
+        w.iops,
+        w.did_not_hold
+            .map(|(drift, last)| format!(
+                "; it did not hold: the run's last window averaged {last:.0} IOPS ({drift:+.0} %)"
+            ))
+            .unwrap_or_default()
     )
 }
 

@@ -9,7 +9,7 @@ pub fn steady_line(s: &SteadyState) -> String {
     let at = |t: f64| format_duration(std::time::Duration::from_secs_f64(t.max(0.0)));
     let text = match (&s.window, s.reached) {
         (Some(w), true) => format!(
-            "at {}: {:.0} IOPS\n  {:<28} after {}{}\n  {:<28} range {:.1} %, slope {:.1} % of the window average",
+            "at {}: {:.0} IOPS\n  {:<28} after {}{}\n  {:<28} range {:.1} %, slope {:.1} % of the window average{}",
             at(s.at_s.unwrap_or(w.end_s)),
             w.avg,
             "",
@@ -21,7 +21,14 @@ pub fn steady_line(s: &SteadyState) -> String {
             },
             "",
             w.range_pct,
-            w.slope_pct
+            w.slope_pct,
+            match (s.drift_pct(), s.last_window) {
+                (Some(drift), Some(last)) => format!(
+                    "\n  {:<28} did not hold: the last window {:.0} IOPS ({drift:+.0} %)",
+                    "", last.avg
+                ),
+                _ => String::new(),
+            }
         ),
         (Some(w), false) => format!(
             "not reached in {} rounds; last window\n  {:<28} {}–{}: {:.0} IOPS, range {:.1} %, slope {:.1} %",

@@ -65,6 +65,10 @@ fn rate(amount: f64, seconds: f64) -> f64 {
     }
 }
 
+/// How closely the time a process was stopped is known (the stop watch ticks every 50 ms):
+/// an interval it ran for less than this is wholly the tool's, with no rates.
+const STOP_RESOLUTION_S: f64 = 0.1;
+
 /// One interval of a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sample {
@@ -112,7 +116,11 @@ impl Sample {
     ) -> Self {
         // The time the tool was stopped is nobody's throughput.
         let stopped = stats.stopped_s.clamp(0.0, (t_end_s - t_start_s).max(0.0));
-        let seconds = t_end_s - t_start_s - stopped;
+        let mut seconds = t_end_s - t_start_s - stopped;
+        if stopped > 0.0 && seconds < STOP_RESOLUTION_S {
+            // Less running time than a stop is known to: a rate over it would be noise.
+            seconds = 0.0;
+        }
         let mut both = stats.write.clone();
         both.merge(&stats.read);
         let dir = |d: &DirStats| (d.ops > 0).then(|| DirSample::of(d, seconds));
@@ -155,6 +163,17 @@ mod tests {
         let s = LatencySummary::of(&dir).unwrap();
         assert!((s.p50 - 100.0).abs() < 0.2, "{s:?}");
         assert!((s.p99 - 10_000.0).abs() < 10.0, "{s:?}");
+    }
+
+    #[test]
+    fn an_interval_stopped_for_all_but_a_tick_has_no_rates() {
+        let mut stats = IntervalStats::new();
+        stats.write.record_n(581, 4096, 70_000);
+        stats.stopped_s = 0.993;
+        let s = Sample::new(3, 3.0, 4.0, &stats, 0);
+        assert_eq!((s.ops, s.iops, s.mb_per_s), (581, 0.0, 0.0));
+        stats.stopped_s = 0.5;
+        assert_eq!(Sample::new(3, 3.0, 4.0, &stats, 0).iops, 1162.0);
     }
 
     #[test]

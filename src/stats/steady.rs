@@ -75,6 +75,21 @@ pub struct SteadyState {
     pub iops: Option<f64>,
     pub window: Option<Window>,
     pub rounds: usize,
+    /// The run's last window of rounds, when steady state was reached earlier: whether the
+    /// level held to the end of the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_window: Option<Window>,
+}
+
+impl SteadyState {
+    /// How far the run's last window lies from the steady window, percent of the steady
+    /// window's average, when it lies further than SNIA's slope limit (10 %): the steady state
+    /// did not hold. `None` when it held or was not reached.
+    pub fn drift_pct(&self) -> Option<f64> {
+        let (steady, last) = (self.window?, self.last_window?);
+        let drift = 100.0 * (last.avg - steady.avg) / steady.avg;
+        (self.reached && drift.abs() > Criteria::default().max_slope_pct).then_some(drift)
+    }
 }
 
 /// Groups samples into rounds on a fixed grid and evaluates the window after every round.
@@ -203,10 +218,12 @@ impl SteadyTracker {
             bytes_written_total: bytes,
         });
         self.result.rounds = self.rounds.len();
+        let n = self.criteria.window_rounds;
         if self.result.reached {
+            let last = evaluate(&self.rounds[self.rounds.len() - n..]);
+            self.result.last_window = Some(last);
             return false;
         }
-        let n = self.criteria.window_rounds;
         if self.rounds.len() < n {
             return false;
         }
@@ -335,6 +352,24 @@ mod tests {
         }
         let st = t.finish();
         assert_eq!((st.drive_fills, st.flash_fills), (Some(5.0), Some(2.5)));
+    }
+
+    #[test]
+    fn a_level_that_falls_after_the_steady_window_did_not_hold() {
+        let held = detect(
+            &series(std::iter::repeat_n(1000.0, 200)),
+            ten_second_rounds(),
+            0,
+        );
+        assert_eq!(held.drift_pct(), None);
+        assert_eq!(held.last_window.unwrap().end_s, 200.0);
+        let fell = detect(
+            &series(std::iter::repeat_n(1000.0, 100).chain(std::iter::repeat_n(400.0, 100))),
+            ten_second_rounds(),
+            0,
+        );
+        assert_eq!(fell.iops, Some(1000.0));
+        assert!((fell.drift_pct().unwrap() + 60.0).abs() < 1e-9, "{fell:?}");
     }
 
     #[test]
