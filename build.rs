@@ -15,15 +15,13 @@ fn main() {
         .filter(|_| own_checkout(manifest))
         .unwrap_or_else(|| "unknown".into());
     if commit != "unknown" {
-        // Build again when HEAD moves: HEAD itself, and the branch it points to.
-        for file in ["HEAD", "packed-refs"] {
-            if let Some(path) = git(manifest, &["rev-parse", "--git-path", file]) {
-                println!("cargo:rerun-if-changed={}", manifest.join(path).display());
-            }
-        }
+        // Build again when HEAD moves: HEAD itself, and the branch it points to (its loose ref,
+        // or packed-refs only while the branch has no loose ref: packed-refs is shared by every
+        // worktree and rewritten when any branch is deleted).
+        watch(manifest, "HEAD");
         if let Some(branch) = git(manifest, &["symbolic-ref", "-q", "HEAD"]) {
-            if let Some(path) = git(manifest, &["rev-parse", "--git-path", &branch]) {
-                println!("cargo:rerun-if-changed={}", manifest.join(path).display());
+            if !watch(manifest, &branch) {
+                watch(manifest, "packed-refs");
             }
         }
     }
@@ -38,6 +36,20 @@ fn main() {
                 .map_or(0, |d| d.as_secs())
         });
     println!("cargo:rustc-env=SSDFADE_BUILD={commit} {}", date(epoch));
+}
+
+/// Asks cargo to run this script again when git's `file` (a path inside the git directory)
+/// changes; false when that file does not exist.
+fn watch(manifest: &Path, file: &str) -> bool {
+    let Some(path) = git(manifest, &["rev-parse", "--git-path", file]) else {
+        return false;
+    };
+    let path = manifest.join(path);
+    let exists = path.exists();
+    if exists {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
+    exists
 }
 
 /// The trimmed output of `git ARGS` run in `dir`, or None when git is missing or fails.
