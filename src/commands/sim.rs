@@ -76,12 +76,22 @@ pub fn list() -> String {
             p.cache
         );
         out += &format!(
-            "  per command: host protocol {} µs, link {} µs plus the bytes, controller {:.1} µs (a GC relocation {}× a command); read-ahead {}\n",
+            "  per command: host protocol {} µs, link {} µs plus the bytes, controller {:.1} µs (a read {}×, a GC relocation {}× a command); read-ahead {}; {}\n",
             p.host_us,
             p.link_command_us,
             1e6 / p.controller_iops,
+            p.read_cost,
             p.gc_command_cost,
-            if p.readahead { "on" } else { "off" }
+            if p.readahead { "on" } else { "off" },
+            if p.tail_chance > 0.0 {
+                format!(
+                    "latency tail: one command in {:.0} waits {} µs more",
+                    1.0 / p.tail_chance,
+                    p.tail_us
+                )
+            } else {
+                "no latency tail beyond GC".to_string()
+            }
         );
         out += &format!(
             "  GC pacing {}, bursts of {} blocks{}{}{}{}\n",
