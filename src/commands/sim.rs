@@ -62,8 +62,8 @@ pub fn list() -> String {
             p.dies
         );
         out += &format!(
-            "  NAND per 4 KiB: read {} µs, program {} µs, erase {} µs per block, transfer {} µs\n",
-            p.read_us, p.program_us, p.erase_us, p.transfer_us
+            "  NAND per 4 KiB: read {} µs (then {} µs decoding in the controller), program {} µs, erase {} µs per block, transfer {} µs\n",
+            p.read_us, p.decode_us, p.program_us, p.erase_us, p.transfer_us
         );
         out += &format!(
             "  controller {:.0} IOPS (unaligned writes cost {}×, +{}× for sub-page incompressible ones), link {:.0} MB/s, cache ack {} µs, cache {} ({})\n",

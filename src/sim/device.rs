@@ -826,7 +826,7 @@ impl SimDevice {
             if a.readahead_reads > 0 || a.read_pages == 0 {
                 0.0
             } else {
-                p.transfer_us + read_us
+                p.transfer_us + read_us + p.decode_us
             }
         } else {
             match self.spec.cache {
@@ -907,9 +907,11 @@ impl SimDevice {
         let backlog = max_of(&g);
         if self.gc_burst_on && backlog <= band {
             self.gc_burst_on = false;
-            // A stall is over once its collection is done: the host then runs as after any
-            // burst, not faster.
-            self.gc_b = self.gc_b.min(self.spec.preset.gc.burstiness);
+            // A stall is over once its collection is done: the host then runs at the rate the
+            // collection can sustain, not faster (no second far above the band after a stall).
+            if self.gc_b > self.spec.preset.gc.burstiness {
+                self.gc_b = 0.0;
+            }
         }
         if backlog <= 0.0 {
             return [0.0; 5];
@@ -937,6 +939,12 @@ impl SimDevice {
             f = 1.0;
         } else if backlog > 4.0 * band {
             f = f.max(1.0 - 4.0 * band / backlog);
+        }
+        if self.gc_burst_on && self.gc_b > self.spec.preset.gc.burstiness && band > 0.0 {
+            // A stall pays the backlog down to one burst's work, not to nothing: drained to
+            // nothing, the host would then write free of collection until the next burst (a
+            // second at 2–3 × the mean after every stall, which published charts do not show).
+            f = f.min(1.0 - band / backlog);
         }
         let paid = gc_seconds(self.gc_backlog[0] * f, self.gc_backlog[1] * f);
         self.gc_backlog = self.gc_backlog.map(|c| c * (1.0 - f));
