@@ -3,8 +3,9 @@
 # published 4 KiB random write consistency charts of its class (AnandTech's "Performance
 # Consistency" pages). Each preset is brought to steady state with 4 KiB random writes at QD32,
 # then 1000 s more are sampled each second; the script prints the 1-second IOPS percentiles
-# p0.1, p1, p50 and p99 as fractions of the mean, the share of seconds under 10 % of the mean,
-# and the published shape beside them.
+# p0.1, p1, p50 and p99 as fractions of the mean, the share of seconds under 10 % of the mean
+# and within 0.8-1.2 x of it (a band holds most seconds there, a bimodal pattern few), and the
+# published shape beside them.
 # Usage: scripts/sim-scatter-shape.sh  (a few minutes; one preset: scripts/sim-scatter-shape.sh NAME)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,9 +31,9 @@ s = [json.loads(l) for l in open(sys.argv[1])]
 v = sorted(x["iops"] for x in s if "iops" in x and x["t_end_s"] - x["t_start_s"] > 0.99)
 m = sum(v) / len(v)
 q = lambda p: v[min(len(v) - 1, int(p * len(v)))] / m
-low = sum(1 for x in v if x < 0.1 * m) / len(v)
-print("mean %8.0f IOPS  p0.1 %.2f  p1 %.2f  p50 %.2f  p99 %.2f  under 0.1x %.1f %%  (%d s)"
-      % (m, q(0.001), q(0.01), q(0.5), q(0.99), 100 * low, len(v)))
+share = lambda lo, hi: 100 * sum(1 for x in v if lo * m <= x < hi * m) / len(v)
+print("mean %8.0f IOPS  p0.1 %.2f  p1 %.2f  p50 %.2f  p99 %.2f  under 0.1x %.1f %%  0.8-1.2x %.0f %%  (%d s)"
+      % (m, q(0.001), q(0.01), q(0.5), q(0.99), share(0, 0.1), share(0.8, 1.2), len(v)))
 PY
 }
 
