@@ -6,7 +6,8 @@
 #
 # usage: scripts/fast-precondition-validate.sh [OUT_DIR]
 #   env: SSDFADE (binary), REF_FILLS (span-writes of the slow way), JOBS, ONLY=slow|fast (run
-#   one side, keep the other's directories), REPORT_ONLY=1 (print the table of existing runs)
+#   one side, keep the other's directories), REPORT_ONLY=1 (print the table of existing runs),
+#   SET=more (only the second list of variants: α, capacities, aged drives, 16 KiB)
 set -euo pipefail
 out=${1:-/tmp/ssdfade-fast-validate}
 bin=${SSDFADE:-target/release/ssdfade}
@@ -34,6 +35,19 @@ variants=(
   "sim:dc-ssd-400g,scale=32 400000000000 60 16k"
   "sim:vertex2-60g,aged=0s,throttle=off,capacity=120G,scale=8 120000000000 100 16k"
 )
+# A second list (SET=more runs only these): α, more capacities, drives in service (aged=, not
+# purged: the plan writes over the aged data), 16 KiB.
+more=(
+  "sim:dc-ssd-400g,alpha=1.5,scale=32 400000000000 100 4k"
+  "sim:dc-ssd-400g,alpha=1.1,scale=32 400000000000 85 16k"
+  "sim:nvme-tlc-1t,alpha=1.2,scale=128 1000000000000 70 16k"
+  "sim:sata-tlc-1t,capacity=500G,scale=64 500000000000 100 16k"
+  "sim:nvme-tlc-1t,capacity=2T,scale=256 2000000000000 85 4k"
+  "sim:vertex2-60g,aged=0s,throttle=off,alpha=1.3,scale=4 60000000000 85 16k"
+  "sim:vertex2-60g,aged=4months,throttle=off,scale=4 60000000000 100 4k"
+  "sim:dc-ssd-400g,aged=1month,scale=32 400000000000 85 16k"
+  "sim:sata-tlc-1t,aged=1month,scale=128 1000000000000 100 4k"
+)
 
 jobs_file="$out/jobs.txt"
 : >"$jobs_file"
@@ -48,6 +62,8 @@ point() { # target capacity span% bs
   [ "${ONLY:-fast}" = fast ] && echo "$bin soak '$target' $span_opt --bs $bs --align $bs --seed 1 --precondition fast --until-steady --duration 30d --out $out/$id-fast --json >/dev/null 2>&1" >>"$jobs_file"
   return 0
 }
+[ "${SET:-}" = more ] && targets=() && variants=("${more[@]}")
+[ -z "${SET:-}" ] && variants+=("${more[@]}")
 for t in "${targets[@]}"; do
   read -r target cap <<<"$t"
   for pct in "${spans[@]}"; do
