@@ -83,16 +83,15 @@ def snia(d):
     r = json.load(open(os.path.join(d, "run.json")))
     st = r.get("steady_state") or {}
     if not st.get("reached"):
-        return None, None, None, None
+        return None, None, None
     w = st["window"]
     ss = [json.loads(l) for l in open(os.path.join(d, "samples.jsonl"))]
     inw = [x for x in ss if x["t_start_s"] >= w["start_s"] - 1e-6 and x["t_end_s"] <= w["end_s"] + 1e-6]
-    last = st.get("last_window") or {}
-    return st["iops"], pooled(inw, 0.99) / 1000, st.get("drive_fills"), last.get("iops")
+    return st["iops"], pooled(inw, 0.99) / 1000, st.get("drive_fills")
 fmt = lambda x, f: "-" if x is None else format(x, f)
 rel = lambda a, b: (a / b - 1) * 100 if a and b else float("nan")
-print("| drive | bs | span | op-sweep steady IOPS | plain soak steady IOPS | diff | SNIA soak steady IOPS (drive writes) | diff | SNIA soak's last window IOPS | op-sweep p99 ms | SNIA soak p99 ms | diff |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| drive | bs | span | op-sweep steady IOPS | plain soak steady IOPS | diff | SNIA soak steady IOPS (drive writes) | diff | op-sweep p99 ms | SNIA soak p99 ms | diff |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 worst = 0.0
 worst_snia = 0.0
 worst_p99 = 0.0
@@ -112,13 +111,13 @@ for f in sorted(glob.glob(os.path.join(out, "*-op-sweep.json"))):
         got = p["iops"]
         diff = (got / ref - 1) * 100 if got else float("nan")
         worst = max(worst, abs(diff))
-        s_iops, s_p99, s_dw, s_last = snia(os.path.join(out, f"{name}-{pct}-snia"))
+        s_iops, s_p99, s_dw = snia(os.path.join(out, f"{name}-{pct}-snia"))
         d_iops, d_p99 = rel(got, s_iops), rel(p["p99_ms"], s_p99)
         if s_iops:
             worst_snia = max(worst_snia, abs(d_iops))
             worst_p99 = max(worst_p99, abs(d_p99))
         bs = json.load(open(os.path.join(d, "run.json")))["workload"]["bs"] // 1024
-        print(f"| {name} | {bs}k | {pct} % | {got:.0f} | {ref:.0f} | {diff:+.1f} % | {fmt(s_iops, '.0f')} ({fmt(s_dw, '.2f')}) | {d_iops:+.1f} % | {fmt(s_last, '.0f')} | {p['p99_ms']:.2f} | {fmt(s_p99, '.2f')} | {d_p99:+.1f} % |")
+        print(f"| {name} | {bs}k | {pct} % | {got:.0f} | {ref:.0f} | {diff:+.1f} % | {fmt(s_iops, '.0f')} ({fmt(s_dw, '.2f')}) | {d_iops:+.1f} % | {p['p99_ms']:.2f} | {fmt(s_p99, '.2f')} | {d_p99:+.1f} % |")
     advice.append(f"{name} advice: {v['advice']['line'] if v.get('advice') else 'none'}")
     t = os.path.join(out, f"{name}-on-twin.json")
     if os.path.exists(t) and os.path.getsize(t):
