@@ -4,7 +4,7 @@
 # ones and the twin's largest difference in mean IOPS per period (an hour, or a third of a
 # shorter run) from the measured soak. Prints a markdown table.
 #
-# usage: scripts/twin-validate.sh [OUT_DIR]   (env: SSDFADE; FROM=N runs cases N.. only)
+# usage: scripts/twin-validate.sh [OUT_DIR]   (env: SSDFADE; FROM=N, TO=N: run cases N..M only)
 set -euo pipefail
 out=${1:-/tmp/ssdfade-twin-validate}
 bin=$(realpath "${SSDFADE:-target/release/ssdfade}")
@@ -50,7 +50,6 @@ cases=(
   # 16 KiB and 64 KiB transfers, a file (no flash reported, no fade), and an experiment (with
   # its secure erases) on every other preset.
   "dc-ssd-400g capacity=200G|sim:dc-ssd-400g,capacity=200G,scale=32|--bytes 600G|1.28|1|"
-  "nvme-tlc-1t capacity=500G 64k|sim:nvme-tlc-1t,capacity=500G,scale=64|--bytes 1500G --bs 64k --align 64k|1.0995|1|"
   "nvme-tlc-1t α 1.2 16k|sim:nvme-tlc-1t,alpha=1.2,scale=128|--bytes 3000G --bs 16k --align 16k|1.2|1|"
   "vertex2 aged=4months span 60 %|sim:vertex2-60g,aged=4months,throttle=off,scale=4|--duration 2h --span 36G|1.145|1|"
   "dc-ssd-400g span 85 % 64k|sim:dc-ssd-400g,scale=64|--bytes 1200G --span 340G --bs 64k --align 64k|1.28|1|"
@@ -66,7 +65,7 @@ n=0
 for c in "${cases[@]}"; do
   IFS='|' read -r name target opts alpha speed fitopts <<<"$c"
   n=$((n + 1))
-  [ "$n" -ge "${FROM:-1}" ] || continue
+  [ "$n" -ge "${FROM:-1}" ] && [ "$n" -le "${TO:-99}" ] || continue
   case $target in file:*)
     target=${target#file:}
     rm -f "$target"; truncate -s 1G "$target" ;;
