@@ -47,19 +47,31 @@ more=(
   "sim:vertex2-60g,aged=4months,throttle=off,scale=4 60000000000 100 4k"
   "sim:dc-ssd-400g,aged=1month,scale=32 400000000000 85 16k"
   "sim:sata-tlc-1t,aged=1month,scale=128 1000000000000 100 4k"
+  "erase:sim:dc-ssd-400g,aged=1month,scale=32 400000000000 85 16k"
+  "erase:sim:sata-tlc-1t,aged=1month,scale=128 1000000000000 100 4k"
 )
 
 jobs_file="$out/jobs.txt"
 : >"$jobs_file"
 point() { # target capacity span% bs
   local target=$1 cap=$2 pct=$3 bs=$4 name span span_opt id
-  name=${target#sim:}; name=${name%%,scale*}; name=${name//,/-}; name=${name//=/}
+  name=${target#erase:}; name=${name#sim:}; name=${name%%,scale*}
+  [ "$name" != "${target#erase:}" ] && [ "${target#erase:}" != "$target" ] && name="$name-erased"; name=${name//,/-}; name=${name//=/}
   span=$((cap / 100 * pct / 65536 * 65536))
   span_opt="--span $span"
   [ "$pct" = 100 ] && span_opt=""
   id="$name-$pct-$bs"
-  [ "${ONLY:-slow}" = slow ] && echo "$bin soak '$target' $span_opt --bs $bs --align $bs --seed 1 --bytes $((span * ref_fills)) --out $out/$id-slow --json >/dev/null 2>&1" >>"$jobs_file"
-  [ "${ONLY:-fast}" = fast ] && echo "$bin soak '$target' $span_opt --bs $bs --align $bs --seed 1 --precondition fast --until-steady --duration 30d --out $out/$id-fast --json >/dev/null 2>&1" >>"$jobs_file"
+  # erase:TARGET: the drive (aged=) is purged with `ssdfade erase` first, as the plan assumes.
+  local pre="" post="" t=$target way
+  for way in slow fast; do
+    if [ "${target#erase:}" != "$target" ]; then
+      t="${target#erase:},state=$out/$id-$way.sim"
+      pre="rm -f $out/$id-$way.sim; $bin erase '$t' --destroy-data '$t' --out $out/$id-$way-erase --json >/dev/null 2>&1 && "
+      post="; rm -f $out/$id-$way.sim"
+    fi
+    [ "$way" = slow ] && [ "${ONLY:-slow}" = slow ] && echo "$pre$bin soak '$t' $span_opt --bs $bs --align $bs --seed 1 --bytes $((span * ref_fills)) --out $out/$id-slow --json >/dev/null 2>&1$post" >>"$jobs_file"
+    [ "$way" = fast ] && [ "${ONLY:-fast}" = fast ] && echo "$pre$bin soak '$t' $span_opt --bs $bs --align $bs --seed 1 --precondition fast --until-steady --duration 30d --out $out/$id-fast --json >/dev/null 2>&1$post" >>"$jobs_file"
+  done
   return 0
 }
 [ "${SET:-}" = more ] && targets=() && variants=("${more[@]}")
@@ -78,9 +90,9 @@ for v in "${variants[@]}"; do
 done
 if [ -z "${REPORT_ONLY:-}" ]; then
 case "${ONLY:-}" in
-  slow) rm -rf "$out"/*-slow ;;
-  fast) rm -rf "$out"/*-fast ;;
-  *) rm -rf "$out"/*-slow "$out"/*-fast ;;
+  slow) rm -rf "$out"/*-slow "$out"/*-slow-erase ;;
+  fast) rm -rf "$out"/*-fast "$out"/*-fast-erase ;;
+  *) rm -rf "$out"/*-slow "$out"/*-fast "$out"/*-erase ;;
 esac
 start=$(date +%s)
 xargs -P "$jobs" -I{} sh -c '{} || echo "failed: {}" >&2' <"$jobs_file"
