@@ -54,6 +54,7 @@ cases=(
   "vertex2 aged=4months span 60 %|sim:vertex2-60g,aged=4months,throttle=off,scale=4|--duration 2h --span 36G|1.145|1|"
   "dc-ssd-400g span 85 % 64k|sim:dc-ssd-400g,scale=64|--bytes 1200G --span 340G --bs 64k --align 64k|1.28|1|"
   "known twin span 60 % 16k|sim:@known.toml|--bytes 1200G --span 240G --bs 16k --align 16k|1.2|1.5|--base dc-ssd-400g"
+  "optane-375g, flash unreported, dc-ssd shape (no cliff)|sim:optane-375g,scale=64|--bytes 1200G|4|1|--base dc-ssd-400g"
   "file 1 GiB (no flash reported)|file:file.img|--duration 2m --destroy-data file.img|-|-|"
   "experiment, sata-tlc-1t|sim:sata-tlc-1t,scale=128|experiment --soak-duration 2h|1.0995|1|"
   "experiment, optane-375g|sim:optane-375g,scale=64|experiment --soak-duration 1h|4|1|"
