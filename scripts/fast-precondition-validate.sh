@@ -6,7 +6,8 @@
 #
 # usage: scripts/fast-precondition-validate.sh [OUT_DIR]
 #   env: SSDFADE (binary), REF_FILLS (span-writes of the slow way), JOBS, ONLY=slow|fast (run
-#   one side, keep the other's directories), REPORT_ONLY=1 (print the table of existing runs)
+#   one side, keep the other's directories), REPORT_ONLY=1 (print the table of existing runs),
+#   SET=more (only the second list of variants: α, capacities, aged drives, 16 KiB)
 set -euo pipefail
 out=${1:-/tmp/ssdfade-fast-validate}
 bin=${SSDFADE:-target/release/ssdfade}
@@ -34,20 +35,47 @@ variants=(
   "sim:dc-ssd-400g,scale=32 400000000000 60 16k"
   "sim:vertex2-60g,aged=0s,throttle=off,capacity=120G,scale=8 120000000000 100 16k"
 )
+# A second list (SET=more runs only these): α, more capacities, drives in service (aged=, not
+# purged: the plan writes over the aged data), 16 KiB.
+more=(
+  "sim:dc-ssd-400g,alpha=1.5,scale=32 400000000000 100 4k"
+  "sim:dc-ssd-400g,alpha=1.1,scale=32 400000000000 85 16k"
+  "sim:nvme-tlc-1t,alpha=1.2,scale=128 1000000000000 70 16k"
+  "sim:sata-tlc-1t,capacity=500G,scale=64 500000000000 100 16k"
+  "sim:nvme-tlc-1t,capacity=2T,scale=256 2000000000000 85 4k"
+  "sim:vertex2-60g,aged=0s,throttle=off,alpha=1.3,scale=4 60000000000 85 16k"
+  "sim:vertex2-60g,aged=4months,throttle=off,scale=4 60000000000 100 4k"
+  "sim:dc-ssd-400g,aged=1month,scale=32 400000000000 85 16k"
+  "sim:sata-tlc-1t,aged=1month,scale=128 1000000000000 100 4k"
+  "erase:sim:dc-ssd-400g,aged=1month,scale=32 400000000000 85 16k"
+  "erase:sim:sata-tlc-1t,aged=1month,scale=128 1000000000000 100 4k"
+)
 
 jobs_file="$out/jobs.txt"
 : >"$jobs_file"
 point() { # target capacity span% bs
   local target=$1 cap=$2 pct=$3 bs=$4 name span span_opt id
-  name=${target#sim:}; name=${name%%,scale*}; name=${name//,/-}; name=${name//=/}
+  name=${target#erase:}; name=${name#sim:}; name=${name%%,scale*}
+  [ "$name" != "${target#erase:}" ] && [ "${target#erase:}" != "$target" ] && name="$name-erased"; name=${name//,/-}; name=${name//=/}
   span=$((cap / 100 * pct / 65536 * 65536))
   span_opt="--span $span"
   [ "$pct" = 100 ] && span_opt=""
   id="$name-$pct-$bs"
-  [ "${ONLY:-slow}" = slow ] && echo "$bin soak '$target' $span_opt --bs $bs --align $bs --seed 1 --bytes $((span * ref_fills)) --out $out/$id-slow --json >/dev/null 2>&1" >>"$jobs_file"
-  [ "${ONLY:-fast}" = fast ] && echo "$bin soak '$target' $span_opt --bs $bs --align $bs --seed 1 --precondition fast --until-steady --duration 30d --out $out/$id-fast --json >/dev/null 2>&1" >>"$jobs_file"
+  # erase:TARGET: the drive (aged=) is purged with `ssdfade erase` first, as the plan assumes.
+  local pre="" post="" t=$target way
+  for way in slow fast; do
+    if [ "${target#erase:}" != "$target" ]; then
+      t="${target#erase:},state=$out/$id-$way.sim"
+      pre="rm -f $out/$id-$way.sim; $bin erase '$t' --destroy-data '$t' --out $out/$id-$way-erase --json >/dev/null 2>&1 && "
+      post="; rm -f $out/$id-$way.sim"
+    fi
+    [ "$way" = slow ] && [ "${ONLY:-slow}" = slow ] && echo "$pre$bin soak '$t' $span_opt --bs $bs --align $bs --seed 1 --bytes $((span * ref_fills)) --out $out/$id-slow --json >/dev/null 2>&1$post" >>"$jobs_file"
+    [ "$way" = fast ] && [ "${ONLY:-fast}" = fast ] && echo "$pre$bin soak '$t' $span_opt --bs $bs --align $bs --seed 1 --precondition fast --until-steady --duration 30d --out $out/$id-fast --json >/dev/null 2>&1$post" >>"$jobs_file"
+  done
   return 0
 }
+[ "${SET:-}" = more ] && targets=() && variants=("${more[@]}")
+[ -z "${SET:-}" ] && variants+=("${more[@]}")
 for t in "${targets[@]}"; do
   read -r target cap <<<"$t"
   for pct in "${spans[@]}"; do
@@ -62,9 +90,9 @@ for v in "${variants[@]}"; do
 done
 if [ -z "${REPORT_ONLY:-}" ]; then
 case "${ONLY:-}" in
-  slow) rm -rf "$out"/*-slow ;;
-  fast) rm -rf "$out"/*-fast ;;
-  *) rm -rf "$out"/*-slow "$out"/*-fast ;;
+  slow) rm -rf "$out"/*-slow "$out"/*-slow-erase ;;
+  fast) rm -rf "$out"/*-fast "$out"/*-fast-erase ;;
+  *) rm -rf "$out"/*-slow "$out"/*-fast "$out"/*-erase ;;
 esac
 start=$(date +%s)
 xargs -P "$jobs" -I{} sh -c '{} || echo "failed: {}" >&2' <"$jobs_file"

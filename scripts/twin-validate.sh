@@ -4,7 +4,7 @@
 # ones and the twin's largest difference in mean IOPS per period (an hour, or a third of a
 # shorter run) from the measured soak. Prints a markdown table.
 #
-# usage: scripts/twin-validate.sh [OUT_DIR]   (env: SSDFADE)
+# usage: scripts/twin-validate.sh [OUT_DIR]   (env: SSDFADE; FROM=N, TO=N: run cases N..M only)
 set -euo pipefail
 out=${1:-/tmp/ssdfade-twin-validate}
 bin=$(realpath "${SSDFADE:-target/release/ssdfade}")
@@ -46,6 +46,19 @@ cases=(
   "experiment, known Vertex 2 twin|sim:@known-v2.toml|experiment --soak-duration 2h|1.3|1.2|--base vertex2-60g"
   "experiment, dc-ssd-400g|sim:dc-ssd-400g,scale=64|experiment --soak-duration 2h|1.28|1|"
   "experiment, nvme-tlc-1t capacity=500G span 80 %|sim:nvme-tlc-1t,capacity=500G,scale=64|experiment --soak-duration 1h --span 400G|1.0995|1|"
+  # Variants the issue does not list: other capacities, α, an aged drive, 60 % and 85 % spans,
+  # 16 KiB and 64 KiB transfers, a file (no flash reported, no fade), and an experiment (with
+  # its secure erases) on every other preset.
+  "dc-ssd-400g capacity=200G|sim:dc-ssd-400g,capacity=200G,scale=32|--bytes 600G|1.28|1|"
+  "nvme-tlc-1t α 1.2 16k|sim:nvme-tlc-1t,alpha=1.2,scale=128|--bytes 3000G --bs 16k --align 16k|1.2|1|"
+  "vertex2 aged=4months span 60 %|sim:vertex2-60g,aged=4months,throttle=off,scale=4|--duration 2h --span 36G|1.145|1|"
+  "dc-ssd-400g span 85 % 64k|sim:dc-ssd-400g,scale=64|--bytes 1200G --span 340G --bs 64k --align 64k|1.28|1|"
+  "known twin span 60 % 16k|sim:@known.toml|--bytes 1200G --span 240G --bs 16k --align 16k|1.2|1.5|--base dc-ssd-400g"
+  "optane-375g, flash unreported, dc-ssd shape (no cliff)|sim:optane-375g,scale=64|--bytes 1200G|4|1|--base dc-ssd-400g"
+  "file 1 GiB (no flash reported)|file:file.img|--duration 2m --destroy-data file.img|-|-|"
+  "experiment, sata-tlc-1t|sim:sata-tlc-1t,scale=128|experiment --soak-duration 2h|1.0995|1|"
+  "experiment, optane-375g|sim:optane-375g,scale=64|experiment --soak-duration 1h|4|1|"
+  "experiment, ram-8g|sim:ram-8g,scale=4|experiment --soak-duration 1h|2|1|"
 )
 echo "| case | true α | fitted α | true speed | fitted speed | fresh IOPS measured / twin | steady IOPS measured / twin | worst period |"
 echo "|---|---|---|---|---|---|---|---|"
@@ -53,6 +66,11 @@ n=0
 for c in "${cases[@]}"; do
   IFS='|' read -r name target opts alpha speed fitopts <<<"$c"
   n=$((n + 1))
+  [ "$n" -ge "${FROM:-1}" ] && [ "$n" -le "${TO:-99}" ] || continue
+  case $target in file:*)
+    target=${target#file:}
+    rm -f "$target"; truncate -s 1G "$target" ;;
+  esac
   rm -rf "run$n"
   # shellcheck disable=SC2086
   case $opts in

@@ -107,6 +107,36 @@ fn a_twin_that_misses_the_run_by_more_than_ten_percent_is_refused_not_written() 
     assert!(!dir.join("twin.toml").exists());
 }
 
+/// A run that never fell off its fresh rate (no cliff: a drive with much spare flash, or a run
+/// shorter than the flash) had free flash to its end, so its twin must not collect within the
+/// run either. The old fit kept the base's α for such a run (optane-375g's soak with its flash
+/// hidden, fitted on dc-ssd-400g: α 1.28, the twin fell at 1.28 drive writes) and refused it.
+#[test]
+fn a_run_with_no_cliff_gets_a_twin_that_does_not_fall_within_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    soak(dir, "sim:optane-375g,scale=64", "flat");
+    let info = dir.join("flat/run.json");
+    let mut run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&info).unwrap()).unwrap();
+    run["drive_before"]["flash_bytes"] = serde_json::Value::Null;
+    std::fs::write(&info, serde_json::to_string_pretty(&run).unwrap()).unwrap();
+    run_ok(ssdfade(dir).args([
+        "sim",
+        "fit",
+        "flat",
+        "-o",
+        "twin.toml",
+        "--base",
+        "dc-ssd-400g",
+    ]));
+    let twin = Twin::load(&dir.join("twin.toml")).unwrap();
+    let fit = twin.fit.as_ref().unwrap();
+    // The run wrote 3.2 of its capacities without a cliff: its twin has at least that flash.
+    assert!(twin.alpha >= 3.1, "α {}", twin.alpha);
+    assert!(fit.worst_period_pct <= 10.0, "{}", fit.worst_period_pct);
+}
+
 /// `sim fit` on an experiment takes its soak from the state the earlier phases left (a drive
 /// in service, erased, measured fresh): the twin goes through them too, so a known drive's
 /// parameters come back and its soak matches per period. The old fit soaked a new drive, was

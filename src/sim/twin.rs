@@ -286,11 +286,15 @@ pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
         );
     }
     let size = m.size_bytes as f64;
+    // A drive that never fell off its fresh rate still had free flash when the run ended: a
+    // purged drive collects only once its flash is full, so its flash is at least what the
+    // run wrote.
+    let written = m.samples.last().map_or(0, |s| s.bytes_written_total) as f64;
     let alpha = m
         .flash_bytes
         .map(|f| f as f64 / size)
         .or(want.cliff_bytes.map(|c| c as f64 / size))
-        .unwrap_or(base.alpha)
+        .unwrap_or(base.alpha.max(written / size))
         .clamp(1.01, 4.0);
     let mut twin = Twin {
         base: base.name.into(),
@@ -308,7 +312,7 @@ pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
         let got = soak(&twin, &file, m)?;
         let k = want.fresh_iops / got.fresh_iops.max(1e-9);
         let r = want.steady_iops / (got.steady_iops * k).max(1e-9);
-        let steady_ok = (r - 1.0).abs() <= STEADY_SLACK || want.cliff_bytes.is_none();
+        let steady_ok = (r - 1.0).abs() <= STEADY_SLACK;
         if steady_ok && (k - 1.0).abs() <= STEADY_SLACK {
             break;
         }
