@@ -375,11 +375,11 @@ if [[ " $PARTS " == *" multi "* ]]; then
     "$(sort -g "$WORK/ratios" | head -1)" "$(median < "$WORK/ratios")" \
     "$(sort -g "$WORK/ratios" | tail -1)"
   if [ "$MULTI_THREADS" = 1 ]; then
-    list=$(IFS=,; echo "${DEVS[*]}")
     echo "  CPUs kept busy per kind of thread (user, system), ${DEVS[0]} alone and all together:"
     for set in alone together; do
       devs=("${DEVS[@]}")
       [ "$set" = alone ] && devs=("${DEVS[0]}")
+      list=$(IFS=,; echo "${devs[*]}")
       echo "    ssdfade, $set:"
       thread_cpu "$MULTI_SECONDS" "$SSDFADE" measure "${devs[@]}" --destroy-data "$list" \
         --engine "$MULTI_ENGINE" --qd "$MULTI_QD" --bs 4k --duration "${MULTI_SECONDS}s" \
