@@ -19,7 +19,10 @@
 # kernel worker is not the process's and is not counted). With
 # MULTI_FIO=1 every round also runs fio the same way (each device alone, then one fio process
 # with a job per device; io_uring or psync×QD to match MULTI_ENGINE, direct, 4 KiB random
-# writes), so the tool's ratio can be told from the machine's.
+# writes), so the tool's ratio can be told from the machine's. With MULTI_THREADS=1, after the
+# rounds, one more run of the first device alone and of all together (and of fio the same way
+# with MULTI_FIO=1) prints the CPUs each kind of thread kept busy, user and system, from
+# /proc/PID/task/*/stat: io_uring's kernel workers are threads of the process that made the ring.
 #
 # With CPU_SAMPLE_HZ=N (e.g. 10000) the user-space CPU of part 1 is not rusage's but the
 # sum of `perf record -F N -e cpu-clock:u` samples of the run: rusage splits user from system
@@ -44,7 +47,7 @@
 # Environment: INSTR_SMALL (64M), INSTR_LARGE (320M), CPU_SECONDS (6), CPU_ROUNDS (3),
 # CPU_ENGINES ("threads uring"), CPU_QD (32), CPU_RECORD (0), CPU_SAMPLE_HZ (0),
 # MULTI_DEVICES (2), MULTI_ROUNDS (5), MULTI_SECONDS (5), MULTI_ENGINE (uring), MULTI_QD (32),
-# MULTI_FIO (0), MULTI_KIND (zram, or loop: loop devices with direct I/O over files in
+# MULTI_FIO (0), MULTI_THREADS (0), MULTI_KIND (zram, or loop: loop devices with direct I/O over files in
 # /dev/shm), ZRAM_SIZE (1G, also the loop files' size), ZRAM_ALG (lzo-rle; lz4, lzo), PARTS
 # ("cpu multi"; add instr for part 0), SSDFADE (binary; default: cargo build --release and
 # target/release/ssdfade), SSDFADE_BEFORE (a second binary, e.g. of an earlier commit: each
@@ -64,6 +67,7 @@ MULTI_SECONDS=${MULTI_SECONDS:-5}
 MULTI_ENGINE=${MULTI_ENGINE:-uring}
 MULTI_QD=${MULTI_QD:-32}
 MULTI_FIO=${MULTI_FIO:-0}
+MULTI_THREADS=${MULTI_THREADS:-0}
 ZRAM_SIZE=${ZRAM_SIZE:-1G}
 ZRAM_ALG=${ZRAM_ALG:-lzo-rle}
 MULTI_KIND=${MULTI_KIND:-zram}
@@ -133,8 +137,8 @@ run() {
   echo "$iops $(echo "$ms / 1000 / $4" | bc -l)"
 }
 
-# fio_iops SECONDS DEV…: fio's total write IOPS over one job per device, all at once.
-fio_iops() {
+# fio_cmd SECONDS DEV…: the fio command of one job per device, all at once (JSON on stdout).
+fio_cmd() {
   local secs=$1 args=() d
   shift
   if [ "$MULTI_ENGINE" = uring ]; then
@@ -144,9 +148,63 @@ fio_iops() {
   fi
   local jobs=()
   for d in "$@"; do jobs+=(--name="${d##*/}" --filename="$d"); done
-  fio --output-format=json --direct=1 --rw=randwrite --bs=4k --time_based \
-    --runtime="$secs" --group_reporting=0 "${args[@]}" "${jobs[@]}" \
-    | jq '[.jobs[].write.iops] | add'
+  echo fio --output-format=json --direct=1 --rw=randwrite --bs=4k --time_based \
+    --runtime="$secs" --group_reporting=0 "${args[@]}" "${jobs[@]}"
+}
+
+# fio_iops SECONDS DEV…: fio's total write IOPS over one job per device, all at once.
+fio_iops() {
+  local cmd
+  read -r -a cmd < <(fio_cmd "$@")
+  "${cmd[@]}" | jq '[.jobs[].write.iops] | add'
+}
+
+# tree PID: PID and every process descending from it.
+tree() {
+  local c
+  echo "$1"
+  for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do tree "$c"; done
+}
+
+# tasks PID: every thread of PID's process tree, one "tid name utime stime" (clock ticks) a line.
+tasks() {
+  local p t s comm rest f
+  for p in $(tree "$1"); do
+    for t in /proc/"$p"/task/*; do
+      s=$(cat "$t/stat" 2>/dev/null) || continue
+      comm=${s#*(}
+      comm=${comm%)*}
+      rest=${s##*) }
+      read -r -a f <<< "$rest"
+      echo "${t##*/} ${comm// /_} ${f[11]} ${f[12]}"
+    done
+  done
+}
+
+# thread_cpu SECONDS CMD…: runs CMD and prints the CPUs each kind of thread of its process tree
+# kept busy (user and system, from /proc/PID/task/*/stat) between 1 s after its start and 1 s
+# before its end; threads whose names differ only in a number (io_uring workers, fio jobs) are
+# summed under one name with their count.
+thread_cpu() {
+  local secs=$1 pid t0 t1
+  shift
+  "$@" > /dev/null 2>&1 &
+  pid=$!
+  sleep 1
+  t0=$(date +%s.%N)
+  tasks "$pid" > "$WORK/tasks-a"
+  sleep "$(echo "$secs - 2" | bc -l)"
+  t1=$(date +%s.%N)
+  tasks "$pid" > "$WORK/tasks-b"
+  wait "$pid" || true
+  awk -v hz="$(getconf CLK_TCK)" -v dt="$(echo "$t1 - $t0" | bc -l)" '
+    NR == FNR {u[$1] = $3; s[$1] = $4; next}
+    {name = $2; sub(/[-0-9]+$/, "", name); n[name]++
+     cu[name] += ($3 - u[$1]) / hz / dt; cs[name] += ($4 - s[$1]) / hz / dt
+     tu += ($3 - u[$1]) / hz / dt; ts += ($4 - s[$1]) / hz / dt}
+    END {for (k in n) printf "      %-20s %3d %9.2f %9.2f\n", k, n[k], cu[k], cs[k]
+         printf "      %-20s %3s %9.2f %9.2f\n", "(all)", "", tu, ts}' \
+    "$WORK/tasks-a" "$WORK/tasks-b" | sort -k3,3 -gr
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
@@ -316,4 +374,21 @@ if [[ " $PARTS " == *" multi "* ]]; then
   printf '  together ÷ alone: min %.3f median %.3f max %.3f\n' \
     "$(sort -g "$WORK/ratios" | head -1)" "$(median < "$WORK/ratios")" \
     "$(sort -g "$WORK/ratios" | tail -1)"
+  if [ "$MULTI_THREADS" = 1 ]; then
+    echo "  CPUs kept busy per kind of thread (user, system), ${DEVS[0]} alone and all together:"
+    for set in alone together; do
+      devs=("${DEVS[@]}")
+      [ "$set" = alone ] && devs=("${DEVS[0]}")
+      list=$(IFS=,; echo "${devs[*]}")
+      echo "    ssdfade, $set:"
+      thread_cpu "$MULTI_SECONDS" "$SSDFADE" measure "${devs[@]}" --destroy-data "$list" \
+        --engine "$MULTI_ENGINE" --qd "$MULTI_QD" --bs 4k --duration "${MULTI_SECONDS}s" \
+        --interval 1s --json --out "$WORK/threads-$set"
+      if [ "$MULTI_FIO" = 1 ]; then
+        echo "    fio, $set:"
+        read -r -a cmd < <(fio_cmd "$MULTI_SECONDS" "${devs[@]}")
+        thread_cpu "$MULTI_SECONDS" "${cmd[@]}"
+      fi
+    done
+  fi
 fi

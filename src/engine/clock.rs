@@ -4,13 +4,58 @@
 //!
 //! Reading the counter costs about a third of a `clock_gettime` (20 against 50 ns in a KVM
 //! guest), and a worker of the `threads` engine reads the clock twice per I/O. The counts are
-//! turned into [`Instant`]s from an anchor, a counter reading taken together with
+//! turned into times from an anchor, a counter reading taken together with
 //! `Instant::now()`; the rate comes from the span since the worker's first anchor, and the
 //! anchor is taken again every [`RESYNC`], so the clock never drifts from the system's by more
 //! than the rate's error over that span (nanoseconds).
+//!
+//! A reading is a [`Stamp`], nanoseconds since the process's clock epoch, not an [`Instant`]:
+//! the I/O path subtracts and compares its readings (latency, interval boundary, deadline)
+//! several times per I/O, which is one instruction each on a `u64` and a call into the
+//! seconds-and-nanoseconds arithmetic of `Instant` (about 80 of each I/O's user-space
+//! instructions, docs/performance-cpu.md).
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+/// The instant every [`Stamp`] counts from: the first time one is taken in the process.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// A time on the monotonic clock, in nanoseconds since the process's clock epoch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Stamp(u64);
+
+impl Stamp {
+    /// The system clock now.
+    pub fn now() -> Stamp {
+        Stamp::of(Instant::now())
+    }
+
+    /// `t` as a stamp (the epoch itself for a time before it).
+    pub fn of(t: Instant) -> Stamp {
+        Stamp(t.saturating_duration_since(epoch()).as_nanos() as u64)
+    }
+
+    /// The stamp as an `Instant`.
+    pub fn instant(self) -> Instant {
+        epoch() + Duration::from_nanos(self.0)
+    }
+
+    /// Nanoseconds from `earlier` to this stamp; 0 when `earlier` is later.
+    #[inline]
+    pub fn ns_since(self, earlier: Stamp) -> u64 {
+        self.0.saturating_sub(earlier.0)
+    }
+
+    /// The stamp `ns` nanoseconds later.
+    #[inline]
+    pub fn after_ns(self, ns: u64) -> Stamp {
+        Stamp(self.0.saturating_add(ns))
+    }
+}
 
 /// How often a worker takes a fresh anchor.
 const RESYNC: Duration = Duration::from_millis(100);
@@ -49,15 +94,15 @@ fn ticks() -> u64 {
 pub struct IoClock {
     tsc: bool,
     /// The first anchor: the rate is measured from it.
-    first: (Instant, u64),
+    first: (Stamp, u64),
     /// The latest anchor: readings count from it.
-    anchor: (Instant, u64),
+    anchor: (Stamp, u64),
     /// Nanoseconds per tick, 0 until calibrated.
     ns_per_tick: f64,
     /// Ticks after the anchor at which to take a new one.
     resync_ticks: u64,
     /// The latest time handed out: the clock never goes back, even across a new anchor.
-    last: Instant,
+    last: Stamp,
 }
 
 impl IoClock {
@@ -66,7 +111,7 @@ impl IoClock {
         let anchor = if tsc {
             Self::anchor()
         } else {
-            (Instant::now(), 0)
+            (Stamp::now(), 0)
         };
         IoClock {
             tsc,
@@ -79,10 +124,10 @@ impl IoClock {
     }
 
     /// A counter reading and the system clock at the same moment.
-    fn anchor() -> (Instant, u64) {
+    fn anchor() -> (Stamp, u64) {
         loop {
             let before = ticks();
-            let now = Instant::now();
+            let now = Stamp::now();
             let after = ticks();
             if after.wrapping_sub(before) <= ANCHOR_TICKS {
                 return (now, before + (after - before) / 2);
@@ -92,13 +137,15 @@ impl IoClock {
 
     /// The time now.
     #[inline]
-    pub fn now(&mut self) -> Instant {
+    pub fn now(&mut self) -> Stamp {
         if !self.tsc {
-            return Instant::now();
+            return Stamp::now();
         }
         let dt = ticks().wrapping_sub(self.anchor.1);
         let now = if dt < self.resync_ticks {
-            self.anchor.0 + Duration::from_nanos((dt as f64 * self.ns_per_tick) as u64)
+            self.anchor
+                .0
+                .after_ns((dt as f64 * self.ns_per_tick) as u64)
         } else {
             self.resync()
         };
@@ -108,12 +155,12 @@ impl IoClock {
 
     /// Takes a new anchor (and, once the first is old enough, the rate since it).
     #[cold]
-    fn resync(&mut self) -> Instant {
+    fn resync(&mut self) -> Stamp {
         self.anchor = Self::anchor();
-        let span = self.anchor.0.saturating_duration_since(self.first.0);
+        let span = self.anchor.0.ns_since(self.first.0);
         let span_ticks = self.anchor.1.wrapping_sub(self.first.1);
-        if span >= CALIBRATE && span_ticks > 0 {
-            self.ns_per_tick = span.as_nanos() as f64 / span_ticks as f64;
+        if span >= CALIBRATE.as_nanos() as u64 && span_ticks > 0 {
+            self.ns_per_tick = span as f64 / span_ticks as f64;
             self.resync_ticks = (RESYNC.as_nanos() as f64 / self.ns_per_tick) as u64;
         }
         self.anchor.0
@@ -127,13 +174,13 @@ mod tests {
     #[test]
     fn the_clock_keeps_to_the_system_clock_and_never_goes_back() {
         let mut clock = IoClock::new();
-        let mut last = clock.now();
+        let mut last = clock.now().instant();
         let start = Instant::now();
         let mut worst = Duration::ZERO;
         // Through calibration and several new anchors.
         while start.elapsed() < CALIBRATE + RESYNC * 3 {
             let before = Instant::now();
-            let t = clock.now();
+            let t = clock.now().instant();
             let after = Instant::now();
             assert!(t >= last);
             last = t;

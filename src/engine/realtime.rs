@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam::channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
 
+use super::clock::Stamp;
 use super::stopwatch::StopWatch;
 use super::{Control, IntervalSink, RunEnd};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind, Pacing};
@@ -107,11 +108,13 @@ pub struct WorkerStats {
     /// Set at the first completion after `start`: what came before was warm-up.
     counting: bool,
     epoch: u64,
+    /// The run's start (set at the first completion after it).
+    start: Stamp,
     /// When interval `epoch` ends (set once the run has started).
-    boundary: Option<Instant>,
-    deadline: Option<Instant>,
+    boundary: Option<Stamp>,
+    deadline: Option<Stamp>,
     past_deadline: bool,
-    last_completion: Option<Instant>,
+    last_completion: Option<Stamp>,
     current: IntervalStats,
     /// Latencies of the interval in progress (see [`Report::latencies`]).
     latencies: Vec<u64>,
@@ -154,14 +157,16 @@ impl WorkerStats {
 
     /// Leaves warm-up once `completed` falls after the start: drops what warm-up counted (but
     /// not its errors) and gives its bytes back to the `--bytes` budget.
-    fn start_counting(&mut self, completed: Instant) {
+    fn start_counting(&mut self, completed: Stamp) {
         let Some(&start) = self.shared.start.get() else {
             return;
         };
+        let start = Stamp::of(start);
         if completed < start {
             return;
         }
         self.counting = true;
+        self.start = start;
         let warm_up = self.current.read.bytes + self.current.write.bytes;
         if let Some(left) = &self.shared.budget {
             left.fetch_add(warm_up as i64, Ordering::Relaxed);
@@ -171,8 +176,11 @@ impl WorkerStats {
         }
         self.latencies.clear();
         self.current.pacing = Pacing::default();
-        self.boundary = Some(start + self.shared.interval);
-        self.deadline = self.shared.duration.map(|d| start + d);
+        self.boundary = Some(start.after_ns(self.shared.interval.as_nanos() as u64));
+        self.deadline = self
+            .shared
+            .duration
+            .map(|d| start.after_ns(d.as_nanos() as u64));
     }
 
     /// Counts one completed I/O of `bytes` and `latency_ns` (call after [`WorkerStats::tick`]).
@@ -218,7 +226,7 @@ impl WorkerStats {
     /// when the completion falls past the interval's end, and ends the worker's issuing once
     /// it falls past the `--duration`.
     #[inline]
-    pub fn tick(&mut self, completed: Instant) {
+    pub fn tick(&mut self, completed: Stamp) {
         if !self.counting {
             self.start_counting(completed);
             if !self.counting {
@@ -235,12 +243,11 @@ impl WorkerStats {
         if completed < boundary || self.epoch >= self.shared.last_index {
             return;
         }
-        let start = *self.shared.start.get().expect("the run has started");
-        let interval = self.shared.interval.as_nanos();
-        let index = ((completed - start).as_nanos() / interval) as u64;
+        let interval = self.shared.interval.as_nanos() as u64;
+        let index = completed.ns_since(self.start) / interval;
         let next = index.min(self.shared.last_index);
         self.ship(next);
-        self.boundary = Some(start + self.shared.interval * (next as u32 + 1));
+        self.boundary = Some(self.start.after_ns(interval.saturating_mul(next + 1)));
     }
 
     /// Sends the counts of the interval in progress; the worker continues in interval `next`.
@@ -313,9 +320,9 @@ impl WorkerStats {
     /// Counts how far behind its due time an I/O that completed was issued (call after
     /// [`WorkerStats::tick`], with the latency).
     #[inline]
-    pub fn paced(&mut self, due: Option<Instant>, issued: Instant) {
+    pub fn paced(&mut self, due: Option<Instant>, issued: Stamp) {
         if let Some(due) = due {
-            let lag = issued.saturating_duration_since(due).as_nanos() as u64;
+            let lag = issued.ns_since(Stamp::of(due));
             self.current.pacing.record(lag);
         }
     }
@@ -326,8 +333,8 @@ impl WorkerStats {
     /// interval records the pause as `stopped_s`). Only a wait long enough to hold a stop is
     /// looked into.
     #[inline]
-    pub fn latency_ns(&self, issued: Instant, completed: Instant) -> u64 {
-        let ns = completed.saturating_duration_since(issued).as_nanos() as u64;
+    pub fn latency_ns(&self, issued: Stamp, completed: Stamp) -> u64 {
+        let ns = completed.ns_since(issued);
         if !StopWatch::could_hold_a_stop(ns) {
             return ns;
         }
@@ -341,14 +348,15 @@ impl WorkerStats {
     /// Seconds since the run started.
     pub fn now_s(&mut self) -> f64 {
         self.begin();
-        self.since_start(Instant::now())
+        self.since_start(Stamp::now())
     }
 
     /// Seconds from the run's start to `t` (0 during warm-up).
-    pub fn since_start(&self, t: Instant) -> f64 {
-        self.shared.start.get().map_or(0.0, |&start| {
-            t.saturating_duration_since(start).as_secs_f64()
-        })
+    pub fn since_start(&self, t: Stamp) -> f64 {
+        self.shared
+            .start
+            .get()
+            .map_or(0.0, |&start| t.ns_since(Stamp::of(start)) as f64 * 1e-9)
     }
 
     /// Records a failed I/O; returns true when the run must stop because of it.
@@ -380,7 +388,7 @@ impl WorkerStats {
     pub fn finish(mut self) {
         self.begin();
         if let (Some(last), Some(&start)) = (self.last_completion, self.shared.start.get()) {
-            let done = last.saturating_duration_since(start).as_nanos() as u64;
+            let done = last.ns_since(Stamp::of(start));
             self.shared.done_ns.fetch_max(done, Ordering::Relaxed);
         }
         let _ = self.reports.send(Report {
@@ -409,6 +417,8 @@ where
     F: Fn(usize, S, WorkerStats) + Send + Sync,
 {
     let workers = setup.len();
+    // The stamps' epoch, before any time the run takes.
+    Stamp::now();
     let last_index = workload.duration.map_or(u64::MAX, |d| {
         let n = d.as_nanos().div_ceil(workload.interval.as_nanos()).max(1);
         u64::try_from(n - 1).unwrap_or(u64::MAX)
@@ -454,6 +464,7 @@ where
             begun: false,
             counting: false,
             epoch: 0,
+            start: Stamp::default(),
             boundary: None,
             deadline: None,
             past_deadline: false,

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use io_uring::{opcode, squeue, types, IoUring};
 
-use super::clock::IoClock;
+use super::clock::{IoClock, Stamp};
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
@@ -130,7 +130,7 @@ fn cannot_avoid_blocking(fd: RawFd, buf: &mut AlignedBuf, bs: usize) -> bool {
 struct Slot {
     op: OpKind,
     offset: u64,
-    submitted: Instant,
+    submitted: Stamp,
     /// When the issue rate's schedule wanted it issued.
     due: Option<Instant>,
     /// The block's write generation under `--verify`.
@@ -214,7 +214,6 @@ impl Submitter {
             Err(_) => FileRef::Plain(fd),
         };
         let blocking_target = cannot_avoid_blocking(fd, &mut buffers, bs);
-        let now = Instant::now();
         Ok(Submitter {
             ring,
             file,
@@ -227,7 +226,7 @@ impl Submitter {
                 Slot {
                     op: OpKind::Write,
                     offset: 0,
-                    submitted: now,
+                    submitted: Stamp::default(),
                     due: None,
                     generation: 0,
                 };
@@ -357,7 +356,7 @@ impl Submitter {
                     due
                 }
             };
-            if let Some(due) = due.filter(|&due| due > self.clock.now()) {
+            if let Some(due) = due.filter(|&due| due > self.clock.now().instant()) {
                 self.free.push(slot);
                 self.pending = Some(due);
                 return Ok(Refill::At(due));
@@ -401,7 +400,7 @@ impl Submitter {
             self.slots[slot as usize].submitted = now;
         }
         self.queued.clear();
-        let left = wake.saturating_duration_since(now);
+        let left = wake.saturating_duration_since(now.instant());
         let ts = types::Timespec::new()
             .sec(left.as_secs())
             .nsec(left.subsec_nanos());

@@ -86,8 +86,12 @@ pub trait Chart {
         style::register_fonts();
         let drawn = match format {
             Format::Png => {
-                let root = bitmap::Pixels(BitMapBackend::new(path, SIZE)).into_drawing_area();
-                self.draw(&root).and_then(|()| Ok(root.present()?))
+                let mut rgb = vec![0; SIZE.0 as usize * SIZE.1 as usize * 3];
+                let root =
+                    bitmap::Pixels(BitMapBackend::with_buffer(&mut rgb, SIZE)).into_drawing_area();
+                let drawn = self.draw(&root).and_then(|()| Ok(root.present()?));
+                drop(root);
+                drawn.and_then(|()| bitmap::save_png(path, &rgb, SIZE))
             }
             Format::Svg => self.svg().and_then(|text| Ok(std::fs::write(path, text)?)),
         };
