@@ -625,15 +625,26 @@ fn samples_under(dir: &Path, lines: usize) -> bool {
     })
 }
 
-/// SIGTERM ends each long command within 1.5 s (a loaded 2-core machine; about 0.2–0.6 s idle),
-/// recorded as terminated, and nothing but records is written after it: before, an experiment
+/// SIGTERM ends each long command (an experiment, a sweep, a group, a slog) within 1.5 s (a
+/// loaded 2-core machine; about 0.2–0.6 s idle), recorded as terminated, and nothing but records is written after it: before, an experiment
 /// drew its charts three times and decoded its whole saved drive after the signal (a full-size
 /// `experiment vertex2` took 4.3 s), and a group drew its comparison.
 #[test]
 fn a_long_command_ends_within_a_second_and_a_half_of_sigterm_drawing_nothing() {
     let work = tempfile::tempdir().unwrap();
-    let commands: [(&str, &[&str]); 3] = [
+    let commands: [(&str, &[&str]); 4] = [
         ("experiment", &["experiment", "vertex2", "--seed", "3"]),
+        (
+            "sweep",
+            &[
+                "sweep",
+                "sim:vertex2-60g,scale=8",
+                "--qd",
+                "1,32",
+                "--point-duration",
+                "4h",
+            ],
+        ),
         (
             "group",
             &[
@@ -684,6 +695,12 @@ fn a_long_command_ends_within_a_second_and_a_half_of_sigterm_drawing_nothing() {
             .collect();
         assert!(drawn.is_empty(), "{name} drew after the signal: {drawn:?}");
         assert!(stderr.contains("ssdfade report"), "{name}: {stderr}");
+        if name == "sweep" {
+            let text = std::fs::read_to_string(out.join("experiment.json")).unwrap();
+            let record: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(record["status"], "interrupted", "{record}");
+            assert_eq!(record["interrupted_by"], "terminate", "{record}");
+        }
     }
 }
 
