@@ -618,14 +618,21 @@ fn sigterm_during_a_command_erase_stops_its_process_group_and_records_an_interru
         .unwrap() as i32;
     assert_ne!(group, child.id() as i32, "the tool has a group of its own");
     assert!(group_alive(group));
+    let sent = std::time::Instant::now();
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(child.id() as i32),
         nix::sys::signal::SIGTERM,
     )
     .unwrap();
     let out = child.wait_with_output().unwrap();
+    let took = sent.elapsed();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
+    // Within 1.5 s of the signal, as every long command (a loaded 2-core machine).
+    assert!(
+        took < std::time::Duration::from_millis(1500),
+        "took {took:?}"
+    );
     let record = erase_json(&dir.path().join("er"));
     assert_eq!(record["outcome"], "interrupted", "{record}");
     assert!(record["done"].is_null(), "{record}");

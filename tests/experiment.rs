@@ -1028,12 +1028,15 @@ fn cut_soak(
 }
 
 /// An experiment directory copied elsewhere (and its original gone) resumes where it now is,
-/// with the drive it holds now, and writes nothing where it was.
+/// with the drive it holds now, and writes nothing where it was; no record in it names a file
+/// of the directory by an absolute path (the drive is `state=drive.sim`), before or after.
 #[test]
 fn a_moved_experiment_resumes_where_it_now_is() {
     let work = tempfile::tempdir().unwrap();
     let done = quick_vertex2(work.path(), "done");
     let moved = cut_soak(work.path(), &done, "moved", |_| {});
+    let old_files = format!("{}/", done.display());
+    assert_names_nothing_by(&moved, &old_files);
     std::fs::remove_dir_all(&done).unwrap();
     let out = ssdfade(work.path())
         .arg("resume")
@@ -1047,6 +1050,74 @@ fn a_moved_experiment_resumes_where_it_now_is() {
     assert!(
         !done.exists(),
         "resume wrote to the directory it was copied from"
+    );
+    common::run_ok(ssdfade(work.path()).arg("report").arg(&moved));
+    assert_names_nothing_by(&moved, &old_files);
+    assert_names_nothing_by(&moved, &format!("{}/", moved.display()));
+    let soak = read_json(&moved.join("04-soak/run.json"));
+    assert_eq!(
+        soak["target"]["path"], "sim:vertex2-60g,scale=16,state=drive.sim",
+        "{soak}"
+    );
+}
+
+/// Fails when a record or report in `dir` holds `text`.
+fn assert_names_nothing_by(dir: &Path, text: &str) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            assert_names_nothing_by(&path, text);
+        } else if ["json", "jsonl", "md"]
+            .iter()
+            .any(|e| path.extension().is_some_and(|x| x == *e))
+        {
+            let body = std::fs::read_to_string(&path).unwrap();
+            assert!(!body.contains(text), "{} names {text}", path.display());
+        }
+    }
+}
+
+/// A phase record written by an older ssdfade names the drive by its absolute path: one inside
+/// the experiment directory is named anew by its name and resumes; one outside is refused,
+/// naming the value, with nothing changed.
+#[test]
+fn an_old_phase_record_naming_the_drive_absolutely_resumes_inside_and_is_refused_outside() {
+    let work = tempfile::tempdir().unwrap();
+    let done = quick_vertex2(work.path(), "done");
+    let old = |name: &str, state: &dyn Fn(&Path) -> PathBuf| -> PathBuf {
+        let dir = cut_soak(work.path(), &done, name, |_| {});
+        let path = dir.join("04-soak/run.json");
+        let mut run = read_json(&path);
+        let named = format!("sim:vertex2-60g,scale=16,state={}", state(&dir).display());
+        run["target"]["path"] = named.into();
+        std::fs::write(&path, run.to_string()).unwrap();
+        dir
+    };
+    let inside = old("inside", &|dir| {
+        dir.canonicalize().unwrap().join("drive.sim")
+    });
+    json_ok(
+        ssdfade(work.path())
+            .arg("resume")
+            .arg(&inside)
+            .arg("--json"),
+    );
+    let run = read_json(&inside.join("04-soak/run.json"));
+    assert_eq!(
+        run["target"]["path"],
+        "sim:vertex2-60g,scale=16,state=drive.sim"
+    );
+    let outside = old("outside", &|_| done.join("drive.sim"));
+    let before = std::fs::read(outside.join("04-soak/run.json")).unwrap();
+    let err = resume_refused(work.path(), &outside);
+    assert!(
+        err.contains(&done.join("drive.sim").display().to_string()),
+        "{err}"
+    );
+    assert!(err.contains("state=drive.sim"), "{err}");
+    assert_eq!(
+        std::fs::read(outside.join("04-soak/run.json")).unwrap(),
+        before
     );
 }
 

@@ -625,15 +625,26 @@ fn samples_under(dir: &Path, lines: usize) -> bool {
     })
 }
 
-/// SIGTERM ends each long command within 1.5 s (a loaded 2-core machine; about 0.2–0.6 s idle),
-/// recorded as terminated, and nothing but records is written after it: before, an experiment
+/// SIGTERM ends each long command (an experiment, a sweep, a group, a slog) within 1.5 s (a
+/// loaded 2-core machine; about 0.2–0.6 s idle), recorded as terminated, and nothing but records is written after it: before, an experiment
 /// drew its charts three times and decoded its whole saved drive after the signal (a full-size
 /// `experiment vertex2` took 4.3 s), and a group drew its comparison.
 #[test]
 fn a_long_command_ends_within_a_second_and_a_half_of_sigterm_drawing_nothing() {
     let work = tempfile::tempdir().unwrap();
-    let commands: [(&str, &[&str]); 3] = [
+    let commands: [(&str, &[&str]); 4] = [
         ("experiment", &["experiment", "vertex2", "--seed", "3"]),
+        (
+            "sweep",
+            &[
+                "sweep",
+                "sim:vertex2-60g,scale=8",
+                "--qd",
+                "1,32",
+                "--point-duration",
+                "4h",
+            ],
+        ),
         (
             "group",
             &[
@@ -684,6 +695,12 @@ fn a_long_command_ends_within_a_second_and_a_half_of_sigterm_drawing_nothing() {
             .collect();
         assert!(drawn.is_empty(), "{name} drew after the signal: {drawn:?}");
         assert!(stderr.contains("ssdfade report"), "{name}: {stderr}");
+        if name == "sweep" {
+            let text = std::fs::read_to_string(out.join("experiment.json")).unwrap();
+            let record: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(record["status"], "interrupted", "{record}");
+            assert_eq!(record["interrupted_by"], "terminate", "{record}");
+        }
     }
 }
 
@@ -750,4 +767,48 @@ fn a_soak_stopped_for_three_intervals_keeps_the_pause_out_of_its_fade() {
         .filter(char::is_ascii_digit)
         .collect();
     assert_eq!(shown, lowest.to_string(), "{md}");
+}
+
+/// SIGTERM while an experiment (here a sweep) makes its full-size simulated drive, which takes
+/// about 12 s on this machine, ends it at once, recorded as interrupted before any phase:
+/// before, the signal waited until the drive was made, saved and read back (21.9 s).
+#[test]
+fn a_signal_while_an_experiment_makes_its_drive_ends_it_at_once() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("sweep");
+    let mut child = ssdfade(work.path())
+        .args([
+            "sweep",
+            "sim:vertex2-60g",
+            "--qd",
+            "1",
+            "--point-duration",
+            "1s",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !out.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the sweep ended early");
+        assert!(t0.elapsed() < Duration::from_secs(60), "no directory");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    signal(&child, nix::sys::signal::SIGTERM);
+    let status = child.wait().unwrap();
+    let took = sent.elapsed();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    // Most of what is left is the kernel freeing the half-made drive (1.9 s at load 10).
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    let text = std::fs::read_to_string(out.join("experiment.json")).unwrap();
+    let record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(record["status"], "interrupted", "{record}");
+    assert_eq!(record["phases"][0]["attempts"], 0, "{record}");
 }

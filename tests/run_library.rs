@@ -16,6 +16,7 @@ use ssdfade::stats::Sample;
 fn request(target: &str, out: &Path, duration: Duration) -> RunRequest {
     RunRequest {
         target: target.into(),
+        records_within: None,
         workload: WorkloadSpec {
             bs: 4096,
             align: None,
@@ -150,6 +151,7 @@ fn an_erase_from_code_writes_its_record_and_resets_the_simulated_drive() {
     let dir = tmp.path().join("erase");
     let erase = EraseRequest {
         target: target.clone(),
+        records_within: None,
         method: Method::Auto,
         destroy_data: None,
         force: false,

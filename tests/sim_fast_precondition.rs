@@ -17,6 +17,7 @@ const CAPACITY: u64 = 400_000_000_000;
 fn soak(out: &Path, precondition: PreconditionSpec, stop: Stop) -> ssdfade::results::RunInfo {
     let request = RunRequest {
         target: DRIVE.into(),
+        records_within: None,
         workload: WorkloadSpec {
             seed: Some(3),
             precondition,

@@ -11,6 +11,7 @@ use crate::run::install_signal_flag;
 pub fn run(args: &EraseArgs) -> anyhow::Result<RunEnd> {
     let mut request = EraseRequest {
         target: args.target.clone(),
+        records_within: None,
         method: args.method.clone(),
         destroy_data: args.destroy_data.clone(),
         force: args.force,

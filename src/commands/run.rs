@@ -16,6 +16,7 @@ pub fn request(
     let w = &args.workload;
     Ok(RunRequest {
         target: args.target.clone(),
+        records_within: None,
         workload: w.spec()?,
         stop: Stop::new(w.duration, w.bytes, default_duration),
         // A run shorter than the default sample period is sampled once, over its whole length.

@@ -375,6 +375,7 @@ mod tests {
     fn request(method: Method) -> EraseRequest {
         EraseRequest {
             target: "/dev/sdz".into(),
+            records_within: None,
             method,
             destroy_data: None,
             force: false,

@@ -27,6 +27,9 @@ use crate::results::{claim_dir, utc_now, Command, Done, EraseRecord, ProcessStam
 pub struct EraseRequest {
     /// Block device, file or `sim:…` target.
     pub target: String,
+    /// The directory whose files erase.json names by their path within it (as
+    /// [`crate::run::RunRequest`]'s); `None`: names as given.
+    pub records_within: Option<PathBuf>,
     /// The method, or [`Method::Auto`] for the strongest the target supports.
     pub method: Method,
     /// Must name the target (not needed for `sim:` targets).
@@ -186,7 +189,7 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
 
     let name = format!("{}-erase", facts.name);
     let mut record = new_record(req, &planned, Some(facts));
-    let dir = create_record(req.out.as_deref(), &name, &record)?;
+    let dir = create_record(req, &name, &record)?;
     observer.started(&dir, &record);
     let bar = observer.progress();
     let t0 = Instant::now();
@@ -194,7 +197,7 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
     let mut tool_started = |group: u32| {
         record.tool_process_group = Some(group);
         // Best effort: the erase goes on even if the record cannot say so.
-        let _ = write_erase_record(&dir, &record);
+        let _ = write_erase_record(&dir, &record, req);
     };
     let result = super::execute(
         steps,
@@ -208,7 +211,7 @@ pub fn erase(req: &EraseRequest, observer: &mut dyn EraseObserver) -> anyhow::Re
     bar.finish();
     drop(target);
     record.drive_after = gather(&req.target).ok();
-    finish(dir, &mut record, seconds, result)
+    finish(req, dir, &mut record, seconds, result)
 }
 
 fn is_secure_discard(plan: &Plan) -> bool {
@@ -240,7 +243,7 @@ fn erase_own(
     let eraser = crate::device::open(&req.target)?.open_own_erase(how)?;
     let name = eraser.name();
     let mut record = new_record(req, planned, None);
-    let dir = create_record(req.out.as_deref(), &format!("{name}-erase"), &record)?;
+    let dir = create_record(req, &format!("{name}-erase"), &record)?;
     observer.started(&dir, &record);
     let t0 = Instant::now();
     let result = eraser.run().map(|detail| Done {
@@ -248,7 +251,7 @@ fn erase_own(
         ..Default::default()
     });
     let seconds = t0.elapsed().as_secs_f64();
-    finish(dir, &mut record, seconds, result)
+    finish(req, dir, &mut record, seconds, result)
 }
 
 fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>) -> EraseRecord {
@@ -276,18 +279,22 @@ fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>)
     }
 }
 
-fn create_record(out: Option<&Path>, name: &str, record: &EraseRecord) -> anyhow::Result<PathBuf> {
-    let dir = claim_dir(out, name, "erase.json")?;
-    write_erase_record(&dir, record)?;
+fn create_record(req: &EraseRequest, name: &str, record: &EraseRecord) -> anyhow::Result<PathBuf> {
+    let dir = claim_dir(req.out.as_deref(), name, "erase.json")?;
+    write_erase_record(&dir, record, req)?;
     Ok(dir)
 }
 
 /// Writes erase.json; while the erase runs, a forced exit (second Ctrl-C) records it as
 /// interrupted with its outcome unknown.
-fn write_erase_record(dir: &Path, record: &EraseRecord) -> anyhow::Result<()> {
+fn write_erase_record(dir: &Path, record: &EraseRecord, req: &EraseRequest) -> anyhow::Result<()> {
+    let mut value = serde_json::to_value(record)?;
+    if let Some(within) = &req.records_within {
+        crate::results::value_within(&mut value, within);
+    }
     write_record(
         &dir.join("erase.json"),
-        record,
+        &value,
         record.outcome == Status::Running,
         |v| {
             v["outcome"] = Status::Interrupted.as_str().into();
@@ -299,6 +306,7 @@ fn write_erase_record(dir: &Path, record: &EraseRecord) -> anyhow::Result<()> {
 
 /// Stores the outcome and turns a failure into an error (exit 1).
 fn finish(
+    req: &EraseRequest,
     dir: PathBuf,
     record: &mut EraseRecord,
     seconds: f64,
@@ -323,7 +331,7 @@ fn finish(
             Err(e)
         }
     };
-    write_erase_record(&dir, record)?;
+    write_erase_record(&dir, record, req)?;
     let end = end.map_err(|e| {
         e.context(format!(
             "erase of {} with {} failed after {seconds:.3} s (recorded in {}/erase.json)",

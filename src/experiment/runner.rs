@@ -117,12 +117,15 @@ pub fn start(
         // The drive is made and saved now, so the record holds its stamp from the start. A
         // drive refused here (no room under `ulimit -v`) leaves neither its file nor an empty
         // directory behind.
-        let made = crate::device::open(&effective_target(&dir, &record)).and_then(|drive| {
-            drive.idle(0.0, &AtomicBool::new(false))?;
-            drive.saved_state()
-        });
-        match made {
-            Ok(stamp) => record.drive_stamp = stamp,
+        match make_drive(effective_target(&dir, &record), &interrupt) {
+            Ok(Some(stamp)) => record.drive_stamp = stamp,
+            Ok(None) => {
+                // Stopped while the drive was being made (an aged full-size drive takes
+                // seconds): recorded as interrupted before any phase, without the drive, which
+                // `resume` makes afresh.
+                remove_creation(&dir, &record);
+                return stop_early(&dir, record, RunEnd::Interrupted, observer);
+            }
             Err(e) => {
                 remove_creation(&dir, &record);
                 std::fs::remove_dir(&dir).ok(); // only when empty
@@ -132,6 +135,31 @@ pub fn start(
     }
     record.save(&dir)?;
     run_phases(&dir, record, interrupt, observer)
+}
+
+/// Makes and saves the experiment's new simulated drive, returning the stamp it saved; `None`
+/// when `interrupt` is set first: the making is then left to end with the process, so that a
+/// signal is obeyed at once however long the drive takes to make.
+fn make_drive(
+    target: String,
+    interrupt: &AtomicBool,
+) -> anyhow::Result<Option<Option<crate::drive::StateStamp>>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let made = crate::device::open(&target).and_then(|drive| {
+            drive.idle(0.0, &AtomicBool::new(false))?;
+            Ok(drive.last_saved_stamp())
+        });
+        let _ = tx.send(made);
+    });
+    loop {
+        match rx.recv_timeout(Duration::from_millis(20)) {
+            Ok(made) => return made.map(Some),
+            Err(_) if interrupt.load(std::sync::atomic::Ordering::Relaxed) => return Ok(None),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(e) => anyhow::bail!("making the simulated drive: {e}"),
+        }
+    }
 }
 
 /// Removes what an experiment killed while it was being created left in `dir`: its new
@@ -376,6 +404,7 @@ pub fn resume(
         );
     }
     check_own_drive(&dir, &record)?;
+    check_drive_names(&dir, &record)?;
     refuse_running_tools(&dir, &record)?;
     run_phases(&dir, record, interrupt, observer)
 }
@@ -576,6 +605,11 @@ fn run_request(
     workload.seed = workload.seed.map(|seed| phase_seed(seed, &p.phase.name));
     RunRequest {
         target: target.to_string(),
+        records_within: record
+            .drive_state
+            .as_ref()
+            .and(sub.parent())
+            .map(Path::to_path_buf),
         workload,
         stop,
         interval: Duration::from_secs_f64(params.interval_s),
@@ -600,20 +634,46 @@ fn run_request(
     }
 }
 
-/// A phase run of an experiment directory moved or copied since it ran names the experiment's
-/// simulated drive where it was then: it is the same drive, named now where it is.
+/// A phase run names the experiment's simulated drive by its name in the experiment directory
+/// (`sim:…,state=drive.sim`). One recorded by an older ssdfade names it by its absolute path:
+/// inside the directory, it is named anew by its name ([`check_drive_names`] refused any
+/// other).
 fn follow_move(sub: &Path, record: &ExperimentRecord, target: &str) -> anyhow::Result<()> {
-    let (Some(file), Ok(mut info)) = (&record.drive_state, read_info(sub)) else {
+    let (Some(_), Ok(info), Some(dir)) = (&record.drive_state, read_info(sub), sub.parent()) else {
         return Ok(());
     };
-    let recorded = &info.target.path;
-    let moved = recorded != target
-        && recorded
-            .strip_prefix(&format!("{},state=", record.target))
-            .is_some_and(|state| Path::new(state).ends_with(file));
-    if moved {
-        info.target.path = target.to_string();
-        crate::results::write_json_atomic(&sub.join(crate::results::run::FILE), &info)?;
+    if info.target.path == target {
+        let mut value = serde_json::to_value(&info)?;
+        crate::results::value_within(&mut value, dir);
+        crate::results::write_json_atomic(&sub.join(crate::results::run::FILE), &value)?;
+    }
+    Ok(())
+}
+
+/// Refuses, before anything is changed, a phase run that names the experiment's simulated
+/// drive anywhere but the experiment directory (a record edited, or a directory moved since
+/// an older ssdfade wrote it with an absolute path), as any name a record gives that leaves
+/// the directory.
+fn check_drive_names(dir: &Path, record: &ExperimentRecord) -> anyhow::Result<()> {
+    let Some(file) = &record.drive_state else {
+        return Ok(());
+    };
+    let here = effective_target(dir, record);
+    for sub in record.phases.iter().filter_map(|p| p.dir.as_ref()) {
+        let path = dir.join(sub).join(crate::results::run::FILE);
+        let Ok(info) = read_info(&dir.join(sub)) else {
+            continue;
+        };
+        let recorded = &info.target.path;
+        if let Some(state) = recorded.strip_prefix(&format!("{},state=", record.target)) {
+            if state != file && *recorded != here {
+                bad_input!(
+                    "{}: target.path names the simulated drive at {state}, not the experiment's own {file} in {}: the record was edited, or the directory was moved by an older ssdfade; write `state={file}` in its place to resume (nothing was changed)",
+                    path.display(),
+                    dir.display()
+                );
+            }
+        }
     }
     Ok(())
 }
@@ -702,6 +762,11 @@ fn erase_request(
     };
     Ok(EraseRequest {
         target: target.to_string(),
+        records_within: record
+            .drive_state
+            .as_ref()
+            .and(sub.and_then(Path::parent))
+            .map(Path::to_path_buf),
         method,
         destroy_data: record.options.destroy_data.clone(),
         force: record.options.force,

@@ -50,6 +50,7 @@ pub use group::{is_group, GroupRecord, MemberRecord};
 pub use json::{check_bounds, MAX_STRING};
 pub use latency::LatencyRecord;
 pub use listing::{list_runs, RunListing};
+pub use names::{name_within, value_within};
 pub use phase::{Phase, PhaseKind, RunParams};
 pub use prediction::{prediction_line, Basis, Prediction};
 pub use reader::{load_run, read_samples, read_samples_to_damage, Damage, Run};
@@ -65,6 +66,8 @@ use crate::stats::Sample;
 /// An open run directory being written.
 pub struct RunDir {
     pub dir: PathBuf,
+    /// The directory whose files run.json names by their path within it ([`name_within`]).
+    within: Option<PathBuf>,
     samples: File,
     /// Length of samples.jsonl: every line ends there, so a short write is cut back to it.
     samples_len: u64,
@@ -218,7 +221,12 @@ pub fn default_dir(target_name: &str) -> PathBuf {
 impl RunDir {
     /// Creates the run directory (see [`claim_dir`]) and writes the initial `run.json`
     /// (status `running`).
-    pub fn create(out: Option<&Path>, name: &str, info: &RunInfo) -> anyhow::Result<RunDir> {
+    pub fn create(
+        out: Option<&Path>,
+        name: &str,
+        info: &RunInfo,
+        within: Option<&Path>,
+    ) -> anyhow::Result<RunDir> {
         let dir = claim_dir(out, name, "samples.jsonl")?;
         let samples = OpenOptions::new()
             .create_new(true)
@@ -229,6 +237,7 @@ impl RunDir {
             .with_context(|| format!("writing {}/{SPACE_RESERVE}", dir.display()))?;
         let run = RunDir {
             dir,
+            within: within.map(Path::to_path_buf),
             samples,
             samples_len: 0,
         };
@@ -238,7 +247,7 @@ impl RunDir {
 
     /// Opens an existing run directory to continue its series after its first `keep` samples
     /// (the rest, and a torn last line, are cut off atomically first).
-    pub fn reopen(dir: &Path, keep: &[Sample]) -> anyhow::Result<RunDir> {
+    pub fn reopen(dir: &Path, keep: &[Sample], within: Option<&Path>) -> anyhow::Result<RunDir> {
         let path = dir.join("samples.jsonl");
         let tmp = dir.join("samples.jsonl.tmp");
         let mut text = Vec::new();
@@ -258,6 +267,7 @@ impl RunDir {
             .with_context(|| format!("writing {}/{SPACE_RESERVE}", dir.display()))?;
         Ok(RunDir {
             dir: dir.to_path_buf(),
+            within: within.map(Path::to_path_buf),
             samples,
             samples_len: text.len() as u64,
         })
@@ -289,7 +299,11 @@ impl RunDir {
         if !running {
             release_space_reserve(&self.dir);
         }
-        record::write_record(&self.dir.join("run.json"), info, running, |v| {
+        let mut value = serde_json::to_value(info)?;
+        if let Some(within) = &self.within {
+            value_within(&mut value, within);
+        }
+        record::write_record(&self.dir.join("run.json"), &value, running, |v| {
             v["status"] = Status::Interrupted.as_str().into();
             v["ended_utc"] = utc_now().into();
             v["end"] = serde_json::json!({"reason": "interrupted"});

@@ -8,6 +8,25 @@ use std::path::{Component, Path};
 
 use crate::bad_input;
 
+/// `text` with every path of a file inside `dir` named by its path within it: how the records
+/// of an experiment name the experiment's own files (`sim:vertex2-60g,state=/x/e/drive.sim`
+/// becomes `sim:vertex2-60g,state=drive.sim`), so that the directory can be moved or copied.
+pub fn name_within(text: &str, dir: &Path) -> String {
+    let prefix = format!("{}/", dir.display());
+    text.replace(&prefix, "")
+}
+
+/// Every string in `value` (a record about to be written) named as by [`name_within`].
+pub fn value_within(value: &mut serde_json::Value, dir: &Path) {
+    use serde_json::Value;
+    match value {
+        Value::String(s) if s.contains(&*dir.to_string_lossy()) => *s = name_within(s, dir),
+        Value::Array(items) => items.iter_mut().for_each(|v| value_within(v, dir)),
+        Value::Object(map) => map.values_mut().for_each(|v| value_within(v, dir)),
+        _ => {}
+    }
+}
+
 /// Refuses `name` (the value of `field` in the record at `record`, which lives in `dir`) unless
 /// it names something inside `dir` without leaving it.
 pub fn check_own(dir: &Path, record: &Path, field: &str, name: &str) -> anyhow::Result<()> {

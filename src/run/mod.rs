@@ -35,6 +35,10 @@ pub use verify::verify_run;
 pub struct RunRequest {
     /// File, block device or `sim:…` target.
     pub target: String,
+    /// The directory whose files the records name by their path within it (an experiment's,
+    /// holding its simulated drive: `sim:…,state=drive.sim`), so that it can be moved or
+    /// copied; `None`: names as given.
+    pub records_within: Option<PathBuf>,
     /// The access specification, resolved against the target when it is opened.
     pub workload: WorkloadSpec,
     /// When the run ends.
@@ -56,6 +60,16 @@ pub struct RunRequest {
     /// clock (as a sample is recorded), so a crash loses at most that much of the run; `None`:
     /// only when the run ends. Real drives ignore it.
     pub checkpoint: Option<Duration>,
+}
+
+impl RunRequest {
+    /// The target as run.json names it.
+    pub fn recorded_target(&self) -> String {
+        match &self.records_within {
+            Some(dir) => crate::results::name_within(&self.target, dir),
+            None => self.target.clone(),
+        }
+    }
 }
 
 /// The stop rule: whichever comes first; at least one of duration and bytes is set.
@@ -178,7 +192,7 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         crate::workload::memory::check_run(workload.bs, workload.qd)?;
     }
     let record = TargetRecord {
-        path: request.target.clone(),
+        path: request.recorded_target(),
         identity: opened.identity.clone(),
     };
     let info = RunInfo::started(
@@ -219,7 +233,12 @@ impl Prepared {
             mut created,
         } = self;
         let name = info.target.identity.name.clone();
-        let run_dir = RunDir::create(request.out.as_deref(), &name, &info)?;
+        let run_dir = RunDir::create(
+            request.out.as_deref(),
+            &name,
+            &info,
+            request.records_within.as_deref(),
+        )?;
         created.0 = None;
         let dir = run_dir.dir.clone();
         let outcome = execute(
@@ -272,7 +291,7 @@ pub fn run_on(
         drive.as_ref().and_then(|d| d.flash_bytes),
     )?;
     let record = TargetRecord {
-        path: request.target.clone(),
+        path: request.recorded_target(),
         identity: identity.clone(),
     };
     let info = RunInfo::started(
@@ -282,7 +301,12 @@ pub fn run_on(
         engine.name(),
         drive,
     );
-    let run_dir = RunDir::create(request.out.as_deref(), &identity.name, &info)?;
+    let run_dir = RunDir::create(
+        request.out.as_deref(),
+        &identity.name,
+        &info,
+        request.records_within.as_deref(),
+    )?;
     execute(
         request,
         engine,

@@ -42,12 +42,12 @@ pub fn continue_run(
             dir.display()
         );
     }
-    if info.target.path != request.target {
+    if info.target.path != request.recorded_target() {
         bad_input!(
             "{} holds a run on {}, not {}: continue it on the same target",
             dir.display(),
             info.target.path,
-            request.target
+            request.recorded_target()
         );
     }
     // Good samples before a damaged line are kept; damage with good samples after it is
@@ -105,7 +105,7 @@ pub fn continue_run(
         ),
     };
     let kept = samples[..keep].to_vec();
-    let run_dir = RunDir::reopen(&dir, &kept)?;
+    let run_dir = RunDir::reopen(&dir, &kept, request.records_within.as_deref())?;
     let (index, at_s) = kept.last().map_or((0, 0.0), |s| (s.index + 1, s.t_end_s));
     let bytes_done: u64 = kept.iter().map(|s| s.bytes).sum();
 

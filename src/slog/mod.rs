@@ -282,6 +282,7 @@ fn execute(
         req.out.as_deref(),
         &format!("{}-slog", device.identity.name),
         &info,
+        None,
     )?;
     let dir = run_dir.dir.clone();
     created.0.clear();

@@ -215,6 +215,7 @@ fn request(points: &Points, p: &Phase, out: &Path) -> RunRequest {
     let seconds = Duration::from_secs_f64(p.min_seconds);
     RunRequest {
         target: points.target.to_string(),
+        records_within: None,
         workload: WorkloadSpec {
             bs: p.size,
             align: Some(p.size),
