@@ -6,13 +6,14 @@
 //! writes in the run's write unit: a 64 KiB write is 16 flash pages of 4 KiB placed and
 //! invalidated together, so an erase block holds 16 times fewer independent units and greedy
 //! collection finds emptier victims than with 4 KiB writes (a lower WA, reached sooner). The drive's
-//! time per write is taken as a straight line in the write amplification from the drive's own
-//! rate before the cliff (WA 1), `1/IOPS = y₁ + k·(WA − 1)` (each host write costs its own
-//! program, garbage collection's copies a read and a program each), and `k` is fitted to the
-//! measured samples since the cliff (bins of 2 % of a span-write); after a fast plan, with no
-//! rate before the cliff, the line goes through the origin. The steady IOPS is the line's at
-//! WA∞; its interval is twice the fit's standard error plus a model allowance that
-//! shrinks as the measured WA approaches WA∞. SNIA's pass is predicted by feeding the measured
+//! time per write is taken as a straight line in the write amplification, fitted to the
+//! measured samples since the cliff (bins of 2 % of a span-write) three ways: through the origin
+//! (every unit of WA costs a fresh write's time), from the drive's own rate before the cliff
+//! (`1/IOPS = y₁ + k·(WA − 1)`: a host write costs its program, a garbage-collection copy a
+//! read and a program), and free. The steady IOPS is the middle one's at WA∞ (the origin's
+//! after a fast plan, which leaves no rate before the cliff); its interval is the origin line's
+//! (twice its standard error, a model allowance that shrinks as the measured WA approaches
+//! WA∞, the free line's difference) widened by the centre's distance from it. SNIA's pass is predicted by feeding the measured
 //! samples, then the fitted curve run forward, to the run's own steady-state tracker.
 
 use std::collections::BTreeSet;
@@ -301,18 +302,34 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
     if !follows_wa(&bins, fresh) {
         return None;
     }
-    let fit = fit(&bins, fresh, curve.steady)?;
+    let fit = fit(&bins, fresh)?;
     let wa_inf = curve.steady;
     let ahead = ((wa_inf - fit.wa_now) / wa_inf).abs();
-    // The fit against a free straight line (`a + c·WA`): their steady values differ when the
-    // drive's cost per unit of WA drifts as the WA rises (garbage collection overlapping the
-    // host's writes, a link or controller floor), and the interval covers the difference.
-    let drift = (fit.y_affine - fit.y_inf).abs() / fit.y_inf;
-    let half_pct =
-        200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead + 100.0 * drift;
-    let iops = 1.0 / fit.y_inf;
+    // Around the line through the origin: twice its standard error, the model allowance, and
+    // the difference from the free line (their steady values differ when the drive's cost per
+    // unit of WA drifts as the WA rises: a link or controller floor, copies dearer than host
+    // writes).
+    let y_origin = fit.origin.at(wa_inf);
+    let around_origin = y_origin
+        * (2.0 * fit.rel_se
+            + FLOOR_PCT / 100.0
+            + AHEAD_SHARE * ahead
+            + (fit.free.at(wa_inf) - y_origin).abs() / y_origin);
+    // The centre is the middle one of the three lines at WA∞ (the line through the origin
+    // without a rate before the cliff); the interval holds the one around the origin's.
+    let mut lines: Vec<Line> = [Some(fit.origin), fit.anchored, Some(fit.free)]
+        .into_iter()
+        .flatten()
+        .collect();
+    lines.sort_by(|a, b| a.at(wa_inf).total_cmp(&b.at(wa_inf)));
+    let centre = Some(lines[lines.len() / 2])
+        .filter(|l| lines.len() == 3 && l.at(wa_inf) > 0.0)
+        .unwrap_or(fit.origin);
+    let y_inf = centre.at(wa_inf);
+    let half_pct = 100.0 * (around_origin + (y_origin - y_inf).abs()) / y_inf;
+    let iops = 1.0 / y_inf;
     let pass = snia_pass(samples, s, |_, bytes| {
-        fit.at(curve.at(bytes / s.span.max(1) as f64))
+        centre.at(curve.at(bytes / s.span.max(1) as f64))
     });
     Some(prediction(
         Basis::Settled,
@@ -454,75 +471,65 @@ fn follows_wa(bins: &[(f64, f64)], before: Option<f64>) -> bool {
     now / before - 1.0 >= MIN_RISE_SHARE * model_rise
 }
 
-/// The drive's time per write against the model's WA, `y = y₁ + k·(WA − 1)`: anchored at the
-/// drive's own rate before the cliff (`y₁`, WA 1 there) with the slope `k` fitted to the bins,
-/// or without that rate (a fast plan) through the origin (`y₁ = k`: every unit of WA costs the
-/// same). A garbage-collection copy costs a read and a program where a host write costs a
-/// program only, so the cost per unit of WA is not the cost of a fresh write: the line through
-/// the origin, fitted to the bins just past the cliff, rises too slowly. Its value and standard
-/// error at WA∞, and the value there of the free straight line `a + c·WA` through the bins.
-#[derive(Clone, Copy)]
-struct Fit {
+/// A straight line of the drive's time per write against the model's WA: `y₁ + k·(WA − 1)`.
+#[derive(Clone, Copy, Debug)]
+struct Line {
     y1: f64,
     k: f64,
-    y_inf: f64,
-    se: f64,
-    wa_now: f64,
-    y_affine: f64,
 }
 
-impl Fit {
+impl Line {
     /// The time per write at model WA `wa`.
     fn at(&self, wa: f64) -> f64 {
         self.y1 + self.k * (wa - 1.0)
     }
 }
 
-fn fit(bins: &[(f64, f64)], fresh: Option<f64>, wa_inf: f64) -> Option<Fit> {
+/// Three lines through the bins. Through the origin (`y₁ = k`: every unit of WA costs what a
+/// fresh write costs), with its relative standard error (from the spread of the cost per unit
+/// of WA); anchored at the drive's own rate before the cliff (WA 1 there) with the slope
+/// fitted, when that rate was measured (a garbage-collection copy costs a read and a program
+/// where a host write costs a program only, so the cost per unit of WA is not a fresh
+/// write's, and the line through the origin fitted just past the cliff rises too slowly); and
+/// the free straight line `a + c·WA`.
+struct Fit {
+    origin: Line,
+    rel_se: f64,
+    anchored: Option<Line>,
+    free: Line,
+    wa_now: f64,
+}
+
+fn fit(bins: &[(f64, f64)], fresh: Option<f64>) -> Option<Fit> {
     let n = bins.len() as f64;
-    let (y1, k, se) = match fresh {
-        Some(y1) => {
-            // Least squares of the rise over the fresh rate against the WA's.
-            let sww: f64 = bins.iter().map(|p| (p.0 - 1.0).powi(2)).sum();
-            let swy: f64 = bins.iter().map(|p| (p.0 - 1.0) * (p.1 - y1)).sum();
-            let k = swy / sww.max(f64::MIN_POSITIVE);
-            let s2 = bins
-                .iter()
-                .map(|p| (p.1 - y1 - k * (p.0 - 1.0)).powi(2))
-                .sum::<f64>()
-                / (n - 1.0).max(1.0);
-            (
-                y1,
-                k,
-                (wa_inf - 1.0) * (s2 / sww.max(f64::MIN_POSITIVE)).sqrt(),
-            )
+    let sww: f64 = bins.iter().map(|p| p.0 * p.0).sum();
+    let swy: f64 = bins.iter().map(|p| p.0 * p.1).sum();
+    let b = swy / sww.max(f64::MIN_POSITIVE);
+    let ratios = bins.iter().map(|p| p.1 / p.0 / b);
+    let var = ratios.map(|r| (r - 1.0).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let anchored = fresh.map(|y1| {
+        let sww: f64 = bins.iter().map(|p| (p.0 - 1.0).powi(2)).sum();
+        let swy: f64 = bins.iter().map(|p| (p.0 - 1.0) * (p.1 - y1)).sum();
+        Line {
+            y1,
+            k: swy / sww.max(f64::MIN_POSITIVE),
         }
-        None => {
-            // Least squares through the origin, and the relative spread of the cost per unit
-            // of WA as its standard error.
-            let sww: f64 = bins.iter().map(|p| p.0 * p.0).sum();
-            let swy: f64 = bins.iter().map(|p| p.0 * p.1).sum();
-            let b = swy / sww.max(f64::MIN_POSITIVE);
-            let ratios = bins.iter().map(|p| p.1 / p.0 / b);
-            let var = ratios.map(|r| (r - 1.0).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-            (b, b, b * wa_inf * (var / n).sqrt())
-        }
-    };
+    });
     let mw = bins.iter().map(|p| p.0).sum::<f64>() / n;
     let my = bins.iter().map(|p| p.1).sum::<f64>() / n;
     let sxx: f64 = bins.iter().map(|p| (p.0 - mw).powi(2)).sum();
     let sxy: f64 = bins.iter().map(|p| (p.0 - mw) * (p.1 - my)).sum();
-    let c = if sxx > 0.0 { sxy / sxx } else { k };
-    let fit = Fit {
-        y1,
-        k,
-        y_inf: 0.0,
-        se,
+    let c = if sxx > 0.0 { sxy / sxx } else { b };
+    (b > 0.0 && b.is_finite()).then(|| Fit {
+        origin: Line { y1: b, k: b },
+        rel_se: (var / n).sqrt(),
+        anchored,
+        free: Line {
+            y1: my + c * (1.0 - mw),
+            k: c,
+        },
         wa_now: bins.last().expect("bins").0,
-        y_affine: my + c * (wa_inf - mw),
-    };
-    let y_inf = fit.at(wa_inf);
-    (k > 0.0 && y_inf > 0.0 && y_inf.is_finite()).then_some(Fit { y_inf, ..fit })
+    })
 }
 
 /// When SNIA's test passes under the rule the run applies (`run::` no round before the span
