@@ -201,7 +201,7 @@ fn a_drive_whose_copies_cost_more_than_its_host_writes_is_predicted_from_its_fre
     // Garbage collection's copies cost a read and a program, a host write a program: on a
     // drive bound by its flash channels (dc-ssd-400g at 64 KiB) the time per write is
     // y₁·(2·WA − 1), not proportional to the WA. A line through the origin fitted just
-    // past the cliff (1.5 span-writes, WA up to about 1.35) predicted 30 % too many IOPS.
+    // past the cliff (1.5 span-writes, WA up to about 1.44) predicted 25 % too many IOPS.
     let setting = Setting {
         span: 100 * 40_960_000,
         span_alpha: 1.28,
