@@ -7,6 +7,7 @@ use std::process::Command;
 use ssdfade::analysis::predict::{predict, replay, wa_curve, Setting};
 use ssdfade::results::{read_info, read_samples, Basis};
 use ssdfade::stats::steady::Criteria;
+use ssdfade::stats::Sample;
 
 #[test]
 fn the_seeds_throttled_curve_is_predicted_before_the_first_hour_and_every_interval_holds() {
@@ -148,6 +149,19 @@ fn every_gc_prediction_holds_the_settled_level_when_the_cost_per_unit_of_wa_drif
     );
     let all = replay(&samples, &setting);
     assert!(all.len() > 50, "{} predictions", all.len());
+    // Within 10 % after 1.5 drive writes: the line from the drive's fresh rate (a copy costs a
+    // read and a program, a host write a program); the line through the origin said +14 %.
+    let cap = info.target.identity.size_bytes as f64;
+    let at = all
+        .iter()
+        .rev()
+        .find(|p| p.made_at_bytes as f64 <= 1.5 * cap)
+        .expect("a prediction by 1.5 drive writes");
+    assert!(
+        (at.iops / settled - 1.0).abs() < 0.1,
+        "at 1.5 drive writes: {:.0} against {settled:.0} settled",
+        at.iops
+    );
     for p in &all {
         assert!(
             p.low <= settled && settled <= p.high,
@@ -158,4 +172,54 @@ fn every_gc_prediction_holds_the_settled_level_when_the_cost_per_unit_of_wa_drif
             p.high
         );
     }
+}
+
+/// Samples of 4 KiB writes, each 1 % of `span`, whose time per write is `y(x)` at `x`
+/// span-writes, up to `fills` span-writes.
+fn shaped(span: u64, fills: f64, y: impl Fn(f64) -> f64) -> Vec<Sample> {
+    let bytes = span / 100;
+    let ops = bytes / 4096;
+    let mut t = 0.0;
+    (0..(fills * 100.0) as u64)
+        .map(|i| {
+            let secs = ops as f64 * y(i as f64 / 100.0);
+            let x = serde_json::json!({
+                "index": i, "t_start_s": t, "t_end_s": t + secs,
+                "ops": ops, "bytes": bytes, "iops": ops as f64 / secs, "mb_per_s": 0.0,
+                "lat_us": null, "errors": 0, "bytes_written_total": (i + 1) * bytes,
+                "write": {"ops": ops, "bytes": bytes, "iops": ops as f64 / secs,
+                          "mb_per_s": 0.0, "lat_us": null}
+            });
+            t += secs;
+            serde_json::from_value(x).expect("a sample")
+        })
+        .collect()
+}
+
+#[test]
+fn a_drive_whose_copies_cost_more_than_its_host_writes_is_predicted_from_its_fresh_rate() {
+    // Garbage collection's copies cost a read and a program, a host write a program: on a
+    // drive bound by its flash channels (dc-ssd-400g at 64 KiB) the time per write is
+    // y₁·(2·WA − 1), not proportional to the WA. A line through the origin fitted just
+    // past the cliff (1.5 span-writes, WA up to about 1.44) predicted 25 % too many IOPS.
+    let setting = Setting {
+        span: 100 * 40_960_000,
+        span_alpha: 1.28,
+        unit: 1,
+        fast: None,
+        rounds_start: 100 * 40_960_000,
+        criteria: Criteria::default(),
+        plan_s: None,
+        plan_bytes: None,
+    };
+    let curve = wa_curve(1.28, false, 1);
+    let y = |x: f64| 1e-4 * (2.0 * curve.at(x) - 1.0);
+    let p = predict(&shaped(setting.span, 1.5, y), &curve, &setting).expect("a prediction");
+    let steady = 1.0 / (1e-4 * (2.0 * curve.steady - 1.0));
+    assert!(
+        (p.iops / steady - 1.0).abs() < 0.05,
+        "{:.0} predicted against {steady:.0}",
+        p.iops
+    );
+    assert!(p.low <= steady && steady <= p.high, "{p:?}");
 }

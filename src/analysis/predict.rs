@@ -6,12 +6,17 @@
 //! writes in the run's write unit: a 64 KiB write is 16 flash pages of 4 KiB placed and
 //! invalidated together, so an erase block holds 16 times fewer independent units and greedy
 //! collection finds emptier victims than with 4 KiB writes (a lower WA, reached sooner). The drive's
-//! time per write is taken as proportional to the write amplification, `1/IOPS = b·WA` (each
-//! host write costs its own program and garbage collection's copies), and `b` is fitted to the
-//! measured samples since the cliff (bins of 2 % of a span-write). The steady IOPS is
-//! `1/(b·WA∞)`; its interval is twice the fit's standard error plus a model allowance that
-//! shrinks as the measured WA approaches WA∞. SNIA's pass is predicted by feeding the measured
+//! time per write is taken as a straight line in the write amplification, fitted to the
+//! measured samples since the cliff (bins of 2 % of a span-write) three ways: through the origin
+//! (every unit of WA costs a fresh write's time), from the drive's own rate before the cliff
+//! (`1/IOPS = y₁ + k·(WA − 1)`: a host write costs its program, a garbage-collection copy a
+//! read and a program), and free. The steady IOPS is the middle one's at WA∞ (the origin's
+//! after a fast plan, which leaves no rate before the cliff); its interval is the origin line's
+//! (twice its standard error, a model allowance that shrinks as the measured WA approaches
+//! WA∞, the free line's difference) widened by the centre's distance from it. SNIA's pass is predicted by feeding the measured
 //! samples, then the fitted curve run forward, to the run's own steady-state tracker.
+
+use std::collections::BTreeSet;
 
 use crate::results::{Basis, Prediction, RunInfo};
 use crate::stats::steady::{rounds_start_bytes, Criteria, SteadyTracker};
@@ -124,15 +129,16 @@ fn smooth(wa: &[f64]) -> Vec<f64> {
 
 /// A unit-mapped greedy FTL without time: enough to count GC copies.
 struct Model {
-    blocks: u32,
     /// Write units per block.
     ppb: u32,
     loc: Vec<u32>,
     owner: Vec<u32>,
     valid: Vec<u32>,
     free: Vec<u32>,
-    /// Per block: in the free pool.
-    is_free: Vec<bool>,
+    /// The blocks garbage collection may take (neither free nor open), by their valid count:
+    /// greedy collection takes the lowest-numbered block of the lowest count without scanning
+    /// every block.
+    by_valid: Vec<BTreeSet<u32>>,
     open: u32,
     ptr: u32,
     host: u64,
@@ -145,13 +151,12 @@ impl Model {
     fn new(user: u32, blocks: u32, ppb: u32) -> Model {
         let pages = (blocks * ppb) as usize;
         Model {
-            blocks,
             ppb,
             loc: vec![NIL; user as usize],
             owner: vec![NIL; pages],
             valid: vec![0; blocks as usize],
             free: (1..blocks).rev().collect(),
-            is_free: (0..blocks).map(|b| b != 0).collect(),
+            by_valid: vec![BTreeSet::new(); ppb as usize + 1],
             open: 0,
             ptr: 0,
             host: 0,
@@ -167,7 +172,9 @@ impl Model {
     fn place(&mut self, lpn: u32) {
         let old = self.loc[lpn as usize];
         if old != NIL {
-            self.valid[(old / self.ppb) as usize] -= 1;
+            self.invalidate(old / self.ppb);
+            // Stale from now: a collection before the unit is placed must not copy it.
+            self.loc[lpn as usize] = NIL;
         }
         if self.ptr == self.ppb {
             while self.free.len() <= MODEL_RESERVE {
@@ -175,9 +182,7 @@ impl Model {
             }
             // The collection may have left an open block with room.
             if self.ptr == self.ppb {
-                self.open = self.free.pop().expect("a free block");
-                self.is_free[self.open as usize] = false;
-                self.ptr = 0;
+                self.open_next();
             }
         }
         let page = self.open * self.ppb + self.ptr;
@@ -187,10 +192,28 @@ impl Model {
         self.valid[self.open as usize] += 1;
     }
 
+    /// One page of block `b` no longer holds its unit's data.
+    fn invalidate(&mut self, b: u32) {
+        let v = self.valid[b as usize];
+        if self.by_valid[v as usize].remove(&b) {
+            self.by_valid[v as usize - 1].insert(b);
+        }
+        self.valid[b as usize] = v - 1;
+    }
+
+    /// Opens a free block for writing; the block written until now may be collected.
+    fn open_next(&mut self) {
+        let done = self.open;
+        self.by_valid[self.valid[done as usize] as usize].insert(done);
+        self.open = self.free.pop().expect("a free block");
+        self.ptr = 0;
+    }
+
     fn collect(&mut self) {
-        let victim = (0..self.blocks)
-            .filter(|&b| b != self.open && !self.is_free[b as usize])
-            .min_by_key(|&b| self.valid[b as usize])
+        let victim = self
+            .by_valid
+            .iter_mut()
+            .find_map(|blocks| blocks.pop_first())
             .expect("a full block");
         for page in victim * self.ppb..(victim + 1) * self.ppb {
             let lpn = self.owner[page as usize];
@@ -198,9 +221,7 @@ impl Model {
                 self.gc += 1;
                 // Copies go to the open block; it has room (the reserve covers a victim).
                 if self.ptr == self.ppb {
-                    self.open = self.free.pop().expect("the reserve");
-                    self.is_free[self.open as usize] = false;
-                    self.ptr = 0;
+                    self.open_next();
                 }
                 self.valid[victim as usize] -= 1;
                 let to = self.open * self.ppb + self.ptr;
@@ -212,7 +233,6 @@ impl Model {
             self.owner[page as usize] = NIL;
         }
         self.free.insert(0, victim);
-        self.is_free[victim as usize] = true;
     }
 }
 
@@ -278,23 +298,38 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
     }
     let last = samples.last()?;
     let bins = bins(samples, curve, s)?;
-    if !follows_wa(&bins, before_cliff(samples, curve, s)) {
+    let fresh = before_cliff(samples, curve, s);
+    if !follows_wa(&bins, fresh) {
         return None;
     }
-    let fit = fit(&bins, curve.steady)?;
+    let fit = fit(&bins, fresh)?;
     let wa_inf = curve.steady;
     let ahead = ((wa_inf - fit.wa_now) / wa_inf).abs();
-    // The fit through the origin against one with a fixed cost per write (`a + c·WA`): their
-    // steady values differ when the drive's cost per unit of WA drifts as the WA rises (garbage
-    // collection overlapping the host's writes, a link or controller floor), and the interval
-    // covers the difference.
-    let drift = (fit.y_affine - fit.y_inf).abs() / fit.y_inf;
-    let half_pct =
-        200.0 * fit.se / fit.y_inf + FLOOR_PCT + 100.0 * AHEAD_SHARE * ahead + 100.0 * drift;
-    let iops = 1.0 / fit.y_inf;
-    let b = fit.b;
+    // Around the line through the origin: twice its standard error, the model allowance, and
+    // the difference from the free line (their steady values differ when the drive's cost per
+    // unit of WA drifts as the WA rises: a link or controller floor, copies dearer than host
+    // writes).
+    let y_origin = fit.origin.at(wa_inf);
+    let around_origin = y_origin
+        * (2.0 * fit.rel_se
+            + FLOOR_PCT / 100.0
+            + AHEAD_SHARE * ahead
+            + (fit.free.at(wa_inf) - y_origin).abs() / y_origin);
+    // The centre is the middle one of the three lines at WA∞ (the line through the origin
+    // without a rate before the cliff); the interval holds the one around the origin's.
+    let mut lines: Vec<Line> = [Some(fit.origin), fit.anchored, Some(fit.free)]
+        .into_iter()
+        .flatten()
+        .collect();
+    lines.sort_by(|a, b| a.at(wa_inf).total_cmp(&b.at(wa_inf)));
+    let centre = Some(lines[lines.len() / 2])
+        .filter(|l| lines.len() == 3 && l.at(wa_inf) > 0.0)
+        .unwrap_or(fit.origin);
+    let y_inf = centre.at(wa_inf);
+    let half_pct = 100.0 * (around_origin + (y_origin - y_inf).abs()) / y_inf;
+    let iops = 1.0 / y_inf;
     let pass = snia_pass(samples, s, |_, bytes| {
-        b * curve.at(bytes / s.span.max(1) as f64)
+        centre.at(curve.at(bytes / s.span.max(1) as f64))
     });
     Some(prediction(
         Basis::Settled,
@@ -436,37 +471,64 @@ fn follows_wa(bins: &[(f64, f64)], before: Option<f64>) -> bool {
     now / before - 1.0 >= MIN_RISE_SHARE * model_rise
 }
 
-/// The fit of `1/IOPS = b·WA` to bins, and its value and standard error at `wa_inf`; and the
-/// value at `wa_inf` of the straight line `1/IOPS = a + c·WA` through the same bins.
-struct Fit {
-    b: f64,
-    y_inf: f64,
-    se: f64,
-    wa_now: f64,
-    y_affine: f64,
+/// A straight line of the drive's time per write against the model's WA: `y₁ + k·(WA − 1)`.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    y1: f64,
+    k: f64,
 }
 
-fn fit(bins: &[(f64, f64)], wa_inf: f64) -> Option<Fit> {
+impl Line {
+    /// The time per write at model WA `wa`.
+    fn at(&self, wa: f64) -> f64 {
+        self.y1 + self.k * (wa - 1.0)
+    }
+}
+
+/// Three lines through the bins. Through the origin (`y₁ = k`: every unit of WA costs what a
+/// fresh write costs), with its relative standard error (from the spread of the cost per unit
+/// of WA); anchored at the drive's own rate before the cliff (WA 1 there) with the slope
+/// fitted, when that rate was measured (a garbage-collection copy costs a read and a program
+/// where a host write costs a program only, so the cost per unit of WA is not a fresh
+/// write's, and the line through the origin fitted just past the cliff rises too slowly); and
+/// the free straight line `a + c·WA`.
+struct Fit {
+    origin: Line,
+    rel_se: f64,
+    anchored: Option<Line>,
+    free: Line,
+    wa_now: f64,
+}
+
+fn fit(bins: &[(f64, f64)], fresh: Option<f64>) -> Option<Fit> {
     let n = bins.len() as f64;
-    // Least squares through the origin: every host write costs its own program and GC's
-    // copies, so its time is proportional to the write amplification.
     let sww: f64 = bins.iter().map(|p| p.0 * p.0).sum();
     let swy: f64 = bins.iter().map(|p| p.0 * p.1).sum();
     let b = swy / sww.max(f64::MIN_POSITIVE);
-    // The spread of the cost per unit of WA, relative: the fit's standard error.
     let ratios = bins.iter().map(|p| p.1 / p.0 / b);
     let var = ratios.map(|r| (r - 1.0).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let anchored = fresh.map(|y1| {
+        let sww: f64 = bins.iter().map(|p| (p.0 - 1.0).powi(2)).sum();
+        let swy: f64 = bins.iter().map(|p| (p.0 - 1.0) * (p.1 - y1)).sum();
+        Line {
+            y1,
+            k: swy / sww.max(f64::MIN_POSITIVE),
+        }
+    });
     let mw = bins.iter().map(|p| p.0).sum::<f64>() / n;
     let my = bins.iter().map(|p| p.1).sum::<f64>() / n;
     let sxx: f64 = bins.iter().map(|p| (p.0 - mw).powi(2)).sum();
     let sxy: f64 = bins.iter().map(|p| (p.0 - mw) * (p.1 - my)).sum();
     let c = if sxx > 0.0 { sxy / sxx } else { b };
     (b > 0.0 && b.is_finite()).then(|| Fit {
-        b,
-        y_inf: b * wa_inf,
-        se: b * wa_inf * (var / n).sqrt(),
+        origin: Line { y1: b, k: b },
+        rel_se: (var / n).sqrt(),
+        anchored,
+        free: Line {
+            y1: my + c * (1.0 - mw),
+            k: c,
+        },
         wa_now: bins.last().expect("bins").0,
-        y_affine: my + c * (wa_inf - mw),
     })
 }
 
