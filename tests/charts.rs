@@ -144,11 +144,11 @@ fn fade_chart_draws_phases_events_states_and_steady_window() {
                 pct_of_ref: Some(15.2),
             },
         ],
-        steady: Some(SteadyWindow {
+        steady: vec![SteadyWindow {
             start_s: 4500.0,
             end_s: 5500.0,
             iops: 960.0,
-        }),
+        }],
         prediction: None,
     };
     let picture = check(&chart, "Fade — test drive");

@@ -100,6 +100,6 @@ impl Chart for CompareChart {
             |r, v| r.fresh_iops.filter(|f| *f > 0.0).map(|f| 100.0 * v / f),
             false,
         );
-        draw_stacked(root, &self.title, &self.subtitle, &top, &bottom)
+        draw_stacked(root, &self.title, &[self.subtitle.clone()], &top, &bottom)
     }
 }

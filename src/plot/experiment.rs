@@ -52,7 +52,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     let mut phases = Vec::new();
     let mut events = Vec::new();
     let mut states = Vec::new();
-    let mut steady = None;
+    let mut steady = Vec::new();
     let measured = ExperimentStates::of(exp);
     let (mut t0, mut bytes0) = (0.0, 0u64);
     for (index, phase) in exp.phases.iter().enumerate() {
@@ -109,7 +109,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             });
         }
         if let Some(w) = super::run_dir::steady_window(run) {
-            steady = Some(SteadyWindow {
+            steady.push(SteadyWindow {
                 start_s: t0 + w.start_s,
                 end_s: t0 + w.end_s,
                 iops: w.iops,
@@ -807,5 +807,22 @@ mod tests {
             .collect();
         assert_eq!(rows, tests, "after {name} was interrupted");
         assert!(rows.iter().any(|(_, c)| c.contains(&false)), "{rows:?}");
+    }
+
+    /// Every phase that reached steady state has its window on the timeline (HIR's fill and
+    /// preconditioning, each span of an op-sweep), not the last one's alone.
+    #[test]
+    fn the_timeline_shades_the_steady_window_of_every_phase() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/hir-sim");
+        let exp = crate::results::load_experiment(&dir).unwrap();
+        let reached: Vec<f64> = exp
+            .phases
+            .iter()
+            .filter_map(|p| super::super::run_dir::steady_window(p.run.as_ref()?))
+            .map(|w| w.iops)
+            .collect();
+        assert!(reached.len() >= 2, "{reached:?}");
+        let drawn: Vec<f64> = timeline(&exp).fade.steady.iter().map(|w| w.iops).collect();
+        assert_eq!(drawn, reached);
     }
 }

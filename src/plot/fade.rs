@@ -83,7 +83,8 @@ pub struct FadeChart {
     pub phases: Vec<Phase>,
     pub events: Vec<Event>,
     pub states: Vec<State>,
-    pub steady: Option<SteadyWindow>,
+    /// Every steady-state window (one per phase of an experiment that reached one).
+    pub steady: Vec<SteadyWindow>,
     /// The steady-state prediction, drawn dashed with its band from where it was first made.
     pub prediction: Option<Predicted>,
 }
@@ -233,7 +234,7 @@ impl FadeChart {
                 opacity: 0.10,
             })
             .collect();
-        if let Some(w) = &self.steady {
+        for w in &self.steady {
             bands.push(Band {
                 label: format!("steady state {} IOPS", style::iops_text(w.iops)),
                 x: x(w.start_s)..x(w.end_s),

@@ -37,12 +37,12 @@ impl Line {
     }
 }
 
-/// Draws a chart of two panels of equal height under one title and subtitle (WSAT, the
+/// Draws a chart of two panels of equal height under one title and subtitle lines (WSAT, the
 /// steady-state page, compare).
 pub fn draw_stacked<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
-    subtitle: &str,
+    subtitle: &[String],
     top: &Panel,
     bottom: &Panel,
 ) -> anyhow::Result<()>
@@ -50,7 +50,7 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let body = style::header(root, title, &[subtitle.to_string()])?;
+    let body = style::header(root, title, subtitle)?;
     let (upper, lower) = body.split_vertically(body.dim_in_pixel().1 as i32 / 2);
     top.draw(&upper)?;
     bottom.draw(&lower)

@@ -6,7 +6,9 @@ use crate::analysis::prediction::PredictionCheck;
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
-use crate::plot::{convergence_chart, distribution_chart, fade_chart, latency_chart, Chart};
+use crate::plot::{
+    convergence_caption, convergence_chart, distribution_chart, fade_chart, latency_chart, Chart,
+};
 use crate::results::{device_line, Run, RunInfo, Status};
 use crate::stats::Sample;
 use crate::units::{format_bytes, format_duration, format_gb, format_latency_us};
@@ -564,7 +566,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     if let Some(chart) = convergence_chart(run) {
         let stem = fade_png.strip_suffix(".png").unwrap_or(fade_png);
         doc.blocks.push(Block::Chart {
-            caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", chart.subtitle),
+            caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", convergence_caption(&chart.convergence)),
             png: format!("{stem}-steady.png"),
             svg: chart.svg()?,
         });
