@@ -188,13 +188,28 @@ pub fn timeline_subtitle(exp: &Experiment) -> String {
         let table = analysis::sweep::table(exp);
         if let Some(run) = first_run(exp) {
             let values: Vec<String> = table.points.iter().map(|p| p.name.clone()).collect();
-            // The first point's workload, its QD the point's (each point's stop rule).
+            // The first point's workload, what varies the point's (each point's stop rule).
             let w = &run.info.workload;
+            let line = workload_line(w);
+            let line = match table.axis.as_str() {
+                "qd" => line.replacen(&format!("QD{},", w.qd), "QD of the point,", 1),
+                "rate" => match line.find(", paced at ") {
+                    Some(i) => {
+                        let end = line[i + 2..].find(", ").map_or(line.len(), |j| i + 2 + j);
+                        format!(
+                            "{}, paced at the rate of the point{}",
+                            &line[..i],
+                            &line[end..]
+                        )
+                    }
+                    None => line,
+                },
+                _ => line,
+            };
             return format!(
-                "{} points ({}) · {}",
+                "{} points ({}) · {line}",
                 table.points.len(),
                 values.join(", "),
-                workload_line(w).replacen(&format!("QD{},", w.qd), "QD of the point,", 1)
             );
         }
     }
