@@ -486,11 +486,16 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     if let Some((first, last)) = first_and_last_full(samples, info.workload.interval) {
         let reference = first.iops;
         let one = |s: &Sample| Figures::of_samples(std::slice::from_ref(s));
-        let mut rows = vec![
-            figures_row("first interval", &one(first), reference),
-            figures_row("whole run", &whole, reference),
-            figures_row("last full interval", &one(last), reference),
-        ];
+        // A run of one interval (stopped during its set-up) is its whole run alone.
+        let mut rows = if samples.len() < 2 {
+            vec![figures_row("whole run", &whole, reference)]
+        } else {
+            vec![
+                figures_row("first interval", &one(first), reference),
+                figures_row("whole run", &whole, reference),
+                figures_row("last full interval", &one(last), reference),
+            ]
+        };
         if let Some(low) = lowest_full(samples, info.workload.interval) {
             rows.push(figures_row(
                 &format!("lowest (#{})", low.index),
