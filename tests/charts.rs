@@ -150,6 +150,7 @@ fn fade_chart_draws_phases_events_states_and_steady_window() {
             iops: 960.0,
         }],
         prediction: None,
+        mb_per_s: false,
     };
     let picture = check(&chart, "Fade — test drive");
     // The erase marker is a purple vertical line (never a percentile's red or orange); the

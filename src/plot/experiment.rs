@@ -54,6 +54,12 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     let mut states = Vec::new();
     let mut steady = Vec::new();
     let measured = ExperimentStates::of(exp);
+    // CrystalDiskMark and tiobench report MB/s: their 1 MiB and 4 KiB tests read on one
+    // axis in it, where IOPS put the 1 MiB tests flat along the bottom.
+    let mb_per_s = matches!(
+        analysis::summary::KindFigures::of(exp),
+        analysis::summary::KindFigures::Preset(t) if ["cdm", "tiobench"].contains(&t.preset.as_str())
+    );
     let (mut t0, mut bytes0) = (0.0, 0u64);
     for (index, phase) in exp.phases.iter().enumerate() {
         let name = &phase.record.phase.name;
@@ -74,7 +80,11 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             let gap = analysis::is_gap(s);
             points.push(FadePoint {
                 t_s: t0 + s.t_end_s,
-                iops: if gap { f64::NAN } else { s.iops },
+                iops: match (gap, mb_per_s) {
+                    (true, _) => f64::NAN,
+                    (false, true) => s.mb_per_s,
+                    (false, false) => s.iops,
+                },
                 bytes_written: bytes0 + s.bytes_written_total,
             });
             if gap {
@@ -148,6 +158,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             states,
             steady,
             prediction: None,
+            mb_per_s,
         },
         latency: LatencyChart {
             title: format!("Latency — experiment {} · {device}", exp.name),
@@ -440,6 +451,12 @@ fn states_chart(exp: &Experiment) -> Option<BarChart> {
         return None;
     }
     let measured = ExperimentStates::of(exp);
+    // CrystalDiskMark and tiobench report MB/s: their 1 MiB and 4 KiB tests read on one
+    // axis in it, where IOPS put the 1 MiB tests flat along the bottom.
+    let mb_per_s = matches!(
+        analysis::summary::KindFigures::of(exp),
+        analysis::summary::KindFigures::Preset(t) if ["cdm", "tiobench"].contains(&t.preset.as_str())
+    );
     measured.state("fresh")?;
     let run = first_run(exp)?;
     let bars = measured
@@ -822,6 +839,26 @@ mod tests {
             .collect();
         assert_eq!(rows, tests, "after {name} was interrupted");
         assert!(rows.iter().any(|(_, c)| c.contains(&false)), "{rows:?}");
+    }
+
+    /// CrystalDiskMark's timeline is in MB/s, its unit: the 1 MiB tests no longer lie flat
+    /// along the bottom of an IOPS axis set by the 4 KiB reads.
+    #[test]
+    fn a_cdm_timeline_is_drawn_in_mb_per_s() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/cdm-nvme-sim");
+        let exp = crate::results::load_experiment(&dir).unwrap();
+        let fade = timeline(&exp).fade;
+        assert!(fade.mb_per_s);
+        let run = exp.phases[1].run.as_ref().unwrap();
+        let first = analysis::drawn_intervals(&run.samples, run.info.workload.interval)[0];
+        assert!(fade.points.iter().any(|p| p.iops == first.mb_per_s));
+        assert!(fade.points.iter().all(|p| p.iops != first.iops));
+        let hir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/hir-sim");
+        assert!(
+            !timeline(&crate::results::load_experiment(&hir).unwrap())
+                .fade
+                .mb_per_s
+        );
     }
 
     /// Every phase that reached steady state has its window on the timeline (HIR's fill and

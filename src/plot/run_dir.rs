@@ -97,6 +97,7 @@ pub fn fade_chart(run: &Run) -> FadeChart {
             from_s: p.first_made_at_s.unwrap_or(p.made_at_s),
             basis: p.basis,
         }),
+        mb_per_s: false,
     }
 }
 
