@@ -266,6 +266,10 @@ fn the_report_of_a_paced_run_shows_its_rate_and_late_issues() {
                 assert!(text.contains("paced I/Os were issued late"), "{text}");
             }
             assert_eq!(row(&table, "Issue rate")[1], "2000 IOPS (--rate-iops 2000)");
+            // Its rate is the pace: no "2000 → 2000 IOPS, 100 % of fresh".
+            assert!(row(&table, "Fade")[1].starts_with("not measured: the run was paced at"));
+            assert!(!markdown.contains("Fresh → faded"), "{markdown}");
+            assert!(!markdown.contains("% of fresh"), "{markdown}");
         } else {
             assert_eq!(row(&table, "Issue rate")[1], "flat out (closed loop)");
             assert!(!markdown.contains("issued late"), "{markdown}");

@@ -451,12 +451,6 @@ fn states_chart(exp: &Experiment) -> Option<BarChart> {
         return None;
     }
     let measured = ExperimentStates::of(exp);
-    // CrystalDiskMark and tiobench report MB/s: their 1 MiB and 4 KiB tests read on one
-    // axis in it, where IOPS put the 1 MiB tests flat along the bottom.
-    let mb_per_s = matches!(
-        analysis::summary::KindFigures::of(exp),
-        analysis::summary::KindFigures::Preset(t) if ["cdm", "tiobench"].contains(&t.preset.as_str())
-    );
     measured.state("fresh")?;
     let run = first_run(exp)?;
     let bars = measured
@@ -850,7 +844,7 @@ mod tests {
         let fade = timeline(&exp).fade;
         assert!(fade.mb_per_s);
         let run = exp.phases[1].run.as_ref().unwrap();
-        let first = analysis::drawn_intervals(&run.samples, run.info.workload.interval)[0];
+        let first = &analysis::drawn_intervals(&run.samples, run.info.workload.interval)[0];
         assert!(fade.points.iter().any(|p| p.iops == first.mb_per_s));
         assert!(fade.points.iter().all(|p| p.iops != first.iops));
         let hir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/hir-sim");

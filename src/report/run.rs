@@ -265,6 +265,14 @@ pub(super) fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec
         .collect()
 }
 
+/// Why a paced run has no fade: its rate is the pace it was issued at, not the drive's.
+fn paced_no_fade(rate: crate::workload::Rate, bs: u64) -> String {
+    format!(
+        "not measured: the run was paced at {}, so its rate is the pace, not the drive's (its latency shows how the drive kept up)",
+        crate::results::rate_text(bs)(rate)
+    )
+}
+
 /// What a paced run's report says of its schedule: the rate, how much of it was delivered and
 /// how many I/Os were issued late.
 fn pacing_words(
@@ -419,7 +427,12 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
                 .unwrap_or_default()
         ),
     ]);
-    if let Some(fade) = Fade::of(&run.samples, interval) {
+    if let Some(rate) = run.info.workload.rate {
+        rows.push(vec![
+            "Fade".into(),
+            paced_no_fade(rate, run.info.workload.bs),
+        ]);
+    } else if let Some(fade) = Fade::of(&run.samples, interval) {
         rows.push(vec![
             "Fresh → faded".into(),
             format!(
@@ -526,7 +539,9 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             info.summary.as_ref().and_then(|s| s.pacing.as_ref()),
         ));
     }
-    if let (Some(fade), Some(low)) = (
+    if let Some(rate) = info.workload.rate {
+        doc.paragraph(format!("Fade: {}.", paced_no_fade(rate, info.workload.bs)));
+    } else if let (Some(fade), Some(low)) = (
         Fade::of(samples, info.workload.interval),
         lowest_full(samples, info.workload.interval),
     ) {
