@@ -437,6 +437,7 @@ fn convergence_chart_draws_the_rounds_the_window_and_its_line() {
             slope_pct: 1.3,
             max_range_pct: 20.0,
             max_slope_pct: 10.0,
+            did_not_hold: None,
         },
     };
     check(&chart, "Steady state — test drive");
