@@ -283,10 +283,12 @@ mod tests {
             (f.start_iops, f.end_iops, f.min_iops),
             (6000.0, 2000.0, 2000.0)
         );
-        // Only partial samples: the last one is all there is.
-        let f = Fade::of(&samples[3..], Duration::from_secs(10)).unwrap();
-        assert_eq!(f.end_iops, 500.0);
-        assert_eq!(f.min_iops, 500.0);
+        // Only partial samples: the last ones are all there are.
+        let f = Fade::of(&samples[2..], Duration::from_secs(10)).unwrap();
+        assert_eq!(f.end_iops, 2000.0);
+        assert_eq!(f.min_iops, 2000.0);
+        // One partial sample alone is compared with nothing.
+        assert_eq!(Fade::of(&samples[3..], Duration::from_secs(10)), None);
     }
 
     #[test]
