@@ -144,12 +144,13 @@ fn fade_chart_draws_phases_events_states_and_steady_window() {
                 pct_of_ref: Some(15.2),
             },
         ],
-        steady: Some(SteadyWindow {
+        steady: vec![SteadyWindow {
             start_s: 4500.0,
             end_s: 5500.0,
             iops: 960.0,
-        }),
+        }],
         prediction: None,
+        mb_per_s: false,
     };
     let picture = check(&chart, "Fade — test drive");
     // The erase marker is a purple vertical line (never a percentile's red or orange); the
@@ -436,6 +437,7 @@ fn convergence_chart_draws_the_rounds_the_window_and_its_line() {
             slope_pct: 1.3,
             max_range_pct: 20.0,
             max_slope_pct: 10.0,
+            did_not_hold: None,
         },
     };
     check(&chart, "Steady state — test drive");

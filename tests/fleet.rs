@@ -1050,4 +1050,15 @@ fn a_mixed_fleets_header_names_each_members_engine() {
         header.contains(&format!("engines: {file_engine} (a.img), sim ({sim})")),
         "{header}"
     );
+    // "Written" is in GB, the unit of every other figure of drive data the tool prints.
+    let row = row_of(&stdout, sim);
+    let record = GroupRecord::read(&dir.path().join("g")).unwrap();
+    let member = record.members.iter().find(|m| m.target == sim).unwrap();
+    let samples = read_samples(&dir.path().join("g").join(&member.run_dir)).unwrap();
+    let written = samples.last().unwrap().bytes_written_total;
+    assert_eq!(
+        row[row.len() - 2..].join(" "),
+        format!("{:.1} GB", written as f64 / 1e9),
+        "{row:?}"
+    );
 }

@@ -266,6 +266,10 @@ fn the_report_of_a_paced_run_shows_its_rate_and_late_issues() {
                 assert!(text.contains("paced I/Os were issued late"), "{text}");
             }
             assert_eq!(row(&table, "Issue rate")[1], "2000 IOPS (--rate-iops 2000)");
+            // Its rate is the pace: no "2000 → 2000 IOPS, 100 % of fresh".
+            assert!(row(&table, "Fade")[1].starts_with("not measured: the run was paced at"));
+            assert!(!markdown.contains("Fresh → faded"), "{markdown}");
+            assert!(!markdown.contains("% of fresh"), "{markdown}");
         } else {
             assert_eq!(row(&table, "Issue rate")[1], "flat out (closed loop)");
             assert!(!markdown.contains("issued late"), "{markdown}");
@@ -329,7 +333,15 @@ fn compare_gives_ratios_to_the_first_run() {
             .arg(&out),
     );
     let markdown = std::fs::read_to_string(out.join("compare.md")).unwrap();
-    assert!(printed.starts_with(&markdown));
+    // The terminal gets the comparison within 80 columns, with compare.md's figures.
+    assert!(
+        printed.lines().all(|l| l.chars().count() <= 80),
+        "{printed}"
+    );
+    assert_eq!(
+        row(&printed, "IOPS, whole run"),
+        row(&markdown, "IOPS, whole run")
+    );
     assert_eq!(png_size(&out.join("compare.png")), (1600, 900));
     let iops = |dir: &Path| {
         let s = samples_json(dir);
@@ -1202,4 +1214,66 @@ fn a_runs_title_gives_the_capacity_in_gb_as_the_header() {
     assert!(title.ends_with(&format!("· {gb}")), "{title}");
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(!html.contains("GiB</text>"), "a chart title in GiB");
+}
+
+/// A steady state that did not hold (run.json's `steady_state.last_window` more than 10 % from
+/// the steady window) is said with the same figures, rounded the same, in the report's
+/// sentence, in the steady chart's caption in report.md and report.html, and in the chart
+/// itself (the SVG's subtitle): the last window's rounds, its average and its drift from
+/// run.json.
+#[test]
+fn a_steady_state_that_did_not_hold_has_the_same_figures_in_json_report_and_chart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/wsat-sim/02-wsat");
+    let dir = tmp.path().join("wsat");
+    std::fs::create_dir(&dir).unwrap();
+    for f in ["run.json", "samples.jsonl", "latency.json"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    // The run's last five full rounds (one a sample) as its last window.
+    let samples = samples_json(&dir);
+    let full: Vec<&serde_json::Value> = samples
+        .iter()
+        .filter(|s| s["t_end_s"].as_f64().unwrap() - s["t_start_s"].as_f64().unwrap() >= 59.9)
+        .collect();
+    let last = &full[full.len() - 5..];
+    let avg = last
+        .iter()
+        .map(|s| s["iops"].as_f64().unwrap())
+        .sum::<f64>()
+        / 5.0;
+    let (start, end) = (
+        last[0]["t_start_s"].as_f64().unwrap(),
+        last[4]["t_end_s"].as_f64().unwrap(),
+    );
+    let path = dir.join("run.json");
+    let mut info = read_json(&path);
+    info["steady_state"]["last_window"] = serde_json::json!({
+        "start_s": start, "end_s": end, "avg": avg, "range_pct": 3.0, "slope_pct": 2.0
+    });
+    std::fs::write(&path, serde_json::to_string(&info).unwrap()).unwrap();
+    let steady = info["steady_state"]["iops"].as_f64().unwrap();
+    let drift = 100.0 * (avg - steady) / steady;
+    assert!(drift < -10.0, "{drift}");
+
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let said =
+        format!("it did not hold: the run's last window averaged {avg:.0} IOPS ({drift:+.0} %)");
+    assert!(md.contains(&said), "'{said}' not in\n{md}");
+    let (first, last) = (
+        (start / 60.0).round() as u64 + 1,
+        (end / 60.0).round() as u64,
+    );
+    let drawn = format!(
+        "did not hold: the last window (rounds {first}–{last}) averaged {avg:.0} IOPS ({drift:+.0} %)"
+    );
+    let caption = md
+        .lines()
+        .find(|l| l.contains("(fade-steady.png)"))
+        .unwrap_or_else(|| panic!("no steady-state chart in\n{md}"));
+    assert!(caption.contains(&drawn), "'{drawn}' not in {caption}");
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    // In the figure's caption, the inline SVG's title and the subtitle it draws.
+    assert_eq!(html.matches(&drawn).count(), 3, "'{drawn}' in report.html");
 }

@@ -80,8 +80,13 @@ fn soak_stops_after_the_byte_budget() {
         ],
     );
     assert_eq!(v["bytes"].as_u64().unwrap(), 8 << 20);
-    assert!(v["fade"]["start_iops"].as_f64().unwrap() > 0.0, "{v}");
     let samples = read_samples(&dir.path().join("run")).unwrap();
+    // A fade compares a first and a last interval: a budget written within one has none.
+    if samples.len() > 1 {
+        assert!(v["fade"]["start_iops"].as_f64().unwrap() > 0.0, "{v}");
+    } else {
+        assert!(v["fade"].is_null(), "{v}");
+    }
     assert_eq!(samples.iter().map(|s| s.bytes).sum::<u64>(), 8 << 20);
     assert_eq!(samples.last().unwrap().bytes_written_total, 8 << 20);
 }

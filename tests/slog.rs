@@ -726,6 +726,13 @@ fn a_zil_rate_in_writes_per_second_paces_the_sustained_phase_and_is_judged() {
     assert_eq!(load["late"], 0, "{load}");
     let r = reason(&held, "sync writes at 3000/s");
     assert_eq!(r["rating"], "suitable", "{r}");
+    // A paced phase delivers its pace: its IOPS cannot fade, so it is no evidence of fade.
+    let fade = reason(&held, "fade under sustained writes");
+    assert_eq!(fade["rating"], serde_json::Value::Null, "{fade}");
+    assert!(
+        fade["value"].as_str().unwrap().contains("paced at 3000/s"),
+        "{fade}"
+    );
     // Every second of the phase carries its schedule.
     let samples = read_samples(&dir.path().join("held")).unwrap();
     assert!(samples.len() >= 29);

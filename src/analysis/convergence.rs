@@ -45,6 +45,20 @@ pub struct Convergence {
     /// SNIA's limits for them, percent.
     pub max_range_pct: f64,
     pub max_slope_pct: f64,
+    /// The run's last window when the steady state did not hold
+    /// ([`crate::stats::steady::SteadyState::drift_pct`]); None when it held.
+    pub did_not_hold: Option<LastWindow>,
+}
+
+/// The run's last window, drawn beside a steady window that did not hold.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LastWindow {
+    /// Indices into `rounds`.
+    pub window: std::ops::Range<usize>,
+    /// Its average IOPS, as run.json records it.
+    pub average: f64,
+    /// Its average against the steady window's, percent.
+    pub drift_pct: f64,
 }
 
 impl Convergence {
@@ -78,10 +92,21 @@ impl Convergence {
             .into_iter()
             .take_while(|r| r.end_s <= counted_from);
         let half = criteria.round_s / 2.0;
-        let first = all
-            .iter()
-            .position(|r| (r.start_s - w.start_s).abs() < half)?;
+        let at = |start_s: f64| all.iter().position(|r| (r.start_s - start_s).abs() < half);
+        let first = at(w.start_s)?;
         let window = first..first + defaults.window_rounds;
+        let did_not_hold =
+            recorded
+                .drift_pct()
+                .zip(recorded.last_window)
+                .and_then(|(drift_pct, last)| {
+                    let first = at(last.start_s)?;
+                    Some(LastWindow {
+                        window: first..(first + defaults.window_rounds).min(all.len()),
+                        average: last.avg,
+                        drift_pct,
+                    })
+                });
         let (average, slope_per_round) = fit(all.get(window.clone())?);
         let round = |r: &Round| ConvergenceRound {
             number: (r.start_s / criteria.round_s).round() as usize + 1,
@@ -101,6 +126,7 @@ impl Convergence {
             slope_pct: w.slope_pct,
             max_range_pct: defaults.max_range_pct,
             max_slope_pct: defaults.max_slope_pct,
+            did_not_hold,
         })
     }
 
@@ -221,6 +247,25 @@ mod tests {
         assert!(!c.reached);
         assert_eq!(c.window, 4..9);
         assert!(c.slope_per_round < 0.0);
+    }
+
+    /// Steady at 1000 for ten rounds, then 400: the steady window is the first, and the run's
+    /// last window, 60 % lower, is kept with run.json's average and drift, so the chart can
+    /// show that the level did not hold.
+    #[test]
+    fn a_level_that_fell_after_the_steady_window_keeps_the_last_window() {
+        let mut iops = vec![1000.0; 10];
+        iops.extend([400.0; 10]);
+        let r = run(&iops);
+        let recorded = r.info.steady_state.clone().unwrap();
+        let c = Convergence::of(&r).unwrap();
+        assert_eq!(c.window, 0..5);
+        let last = c.did_not_hold.clone().unwrap();
+        assert_eq!(last.window, 15..20);
+        assert_eq!(last.average, recorded.last_window.unwrap().avg);
+        assert_eq!(Some(last.drift_pct), recorded.drift_pct());
+        let held = Convergence::of(&run(&[1000.0; 20])).unwrap();
+        assert_eq!(held.did_not_hold, None);
     }
 
     /// Fewer rounds than a window: nothing to draw.

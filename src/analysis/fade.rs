@@ -86,8 +86,13 @@ pub struct Fade {
 }
 
 impl Fade {
-    /// The fade of a run's samples taken every `interval`; None when there are none.
+    /// The fade of a run's samples taken every `interval`; None when there are fewer than two
+    /// (a run stopped in its first interval, during its set-up: its first and last window
+    /// would be the same interval, "100 % of fresh" of nothing).
     pub fn of(samples: &[Sample], interval: Duration) -> Option<Fade> {
+        if samples.len() < 2 {
+            return None;
+        }
         let (first, last) = first_and_last_full(samples, interval)?;
         let (t0, t1) = (first.t_start_s, last.t_end_s);
         let step = interval.as_secs_f64();
@@ -197,6 +202,15 @@ mod tests {
         assert_eq!(f.ratio().unwrap().words(), "17 % of fresh (loss 83 %)");
     }
 
+    /// One interval (a run stopped during its set-up, 5.6 ms in) is compared with nothing:
+    /// no fade, where it used to be "11487 → 11487 IOPS, 100 % of fresh".
+    #[test]
+    fn a_single_interval_has_no_fade() {
+        assert_eq!(Fade::of(&[span(0, 0.0, 0.0056, 11487.0)], SECOND), None);
+        assert_eq!(Fade::of(&[sample(0, 1000)], SECOND), None);
+        assert!(Fade::of(&[sample(0, 1000), sample(1, 900)], SECOND).is_some());
+    }
+
     /// The fade line of a five-digit fade fits 80 columns, its lowest interval and half-fade
     /// time on lines of their own.
     #[test]
@@ -269,10 +283,12 @@ mod tests {
             (f.start_iops, f.end_iops, f.min_iops),
             (6000.0, 2000.0, 2000.0)
         );
-        // Only partial samples: the last one is all there is.
-        let f = Fade::of(&samples[3..], Duration::from_secs(10)).unwrap();
-        assert_eq!(f.end_iops, 500.0);
-        assert_eq!(f.min_iops, 500.0);
+        // Only partial samples: the last ones are all there are.
+        let f = Fade::of(&samples[2..], Duration::from_secs(10)).unwrap();
+        assert_eq!(f.end_iops, 2000.0);
+        assert_eq!(f.min_iops, 2000.0);
+        // One partial sample alone is compared with nothing.
+        assert_eq!(Fade::of(&samples[3..], Duration::from_secs(10)), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::cli::CompareArgs;
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
     let out = args.out.as_deref().unwrap_or(Path::new("."));
     let written = crate::report::compare_dirs(&args.dirs, out)?;
-    crate::out!("{}", written.markdown)?;
+    crate::out!("{}", written.text)?;
     crate::outln!()?;
     for path in &written.files {
         crate::outln!("wrote {}", path.display())?;

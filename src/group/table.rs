@@ -1,7 +1,7 @@
 //! The table printed at the end of a group: one row per target, side by side.
 
 use super::GroupOutcome;
-use crate::units::format_bytes;
+use crate::units::{format_bytes, format_gb};
 
 /// The two lines above the table: what every target ran (the first finished member's record),
 /// and the engine, or each member's when they differ (a simulated drive beside a real one).
@@ -45,7 +45,7 @@ fn engines(group: &GroupOutcome) -> String {
     }
 }
 
-/// Target, status, IOPS, MB/s, mean and p99 latency (µs), errors and bytes written per member.
+/// Target, status, IOPS, MB/s, mean and p99 latency (µs), errors and GB written per member.
 pub fn table(group: &GroupOutcome) -> String {
     let mut rows = vec![[
         "Target", "Status", "IOPS", "MB/s", "Mean µs", "p99 µs", "Errors", "Written",
@@ -75,7 +75,7 @@ pub fn table(group: &GroupOutcome) -> String {
                 .ok()
                 .and_then(|samples| samples.last().map(|l| l.bytes_written_total))
                 .unwrap_or(0);
-            row[7] = format_bytes(written);
+            row[7] = format_gb(written);
         }
         rows.push(row);
     }

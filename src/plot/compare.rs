@@ -100,6 +100,12 @@ impl Chart for CompareChart {
             |r, v| r.fresh_iops.filter(|f| *f > 0.0).map(|f| 100.0 * v / f),
             false,
         );
-        draw_stacked(root, &self.title, &self.subtitle, &top, &bottom)
+        draw_stacked(
+            root,
+            &self.title,
+            std::slice::from_ref(&self.subtitle),
+            &top,
+            &bottom,
+        )
     }
 }

@@ -19,11 +19,11 @@ pub struct ConvergenceChart {
     pub convergence: Convergence,
 }
 
-/// The line under a steady-state chart's title: the verdict and the window's figures against
-/// SNIA's limits.
-pub fn convergence_caption(c: &Convergence) -> String {
+/// The lines under a steady-state chart's title: the verdict and the window's figures against
+/// SNIA's limits, and when the level did not hold, the run's last window against it.
+pub fn convergence_lines(c: &Convergence) -> Vec<String> {
     let rounds = c.window_rounds();
-    format!(
+    let mut lines = vec![format!(
         "{} · window rounds {}–{}: average {} IOPS, range {:.1} % (limit {:.0} %), slope excursion {:.1} % (limit {:.0} %)",
         if c.reached {
             format!("steady at round {}", rounds[rounds.len() - 1].number)
@@ -37,7 +37,23 @@ pub fn convergence_caption(c: &Convergence) -> String {
         c.max_range_pct,
         c.slope_pct,
         c.max_slope_pct
-    )
+    )];
+    if let Some(last) = &c.did_not_hold {
+        let numbers = &c.rounds[last.window.clone()];
+        lines.push(format!(
+            "did not hold: the last window (rounds {}–{}) averaged {:.0} IOPS ({:+.0} %)",
+            numbers[0].number,
+            numbers[numbers.len() - 1].number,
+            last.average,
+            last.drift_pct
+        ));
+    }
+    lines
+}
+
+/// [`convergence_lines`] as one line, for a report's caption.
+pub fn convergence_caption(c: &Convergence) -> String {
+    convergence_lines(c).join("; ")
 }
 
 impl ConvergenceChart {
@@ -88,6 +104,22 @@ impl ConvergenceChart {
             color: style::STEADY,
             opacity: 0.18,
         });
+        if let Some(last) = &c.did_not_hold {
+            let start = last
+                .window
+                .start
+                .checked_sub(1)
+                .unwrap_or(last.window.start);
+            panel.bands.push(Band {
+                label: format!(
+                    "last window: {:.0} IOPS ({:+.0} %)",
+                    last.average, last.drift_pct
+                ),
+                x: gb(c.rounds[start].tgbw_bytes)..gb(c.rounds[last.window.end - 1].tgbw_bytes),
+                color: style::EVENT,
+                opacity: 0.15,
+            });
+        }
         panel
     }
 
@@ -150,7 +182,7 @@ impl Chart for ConvergenceChart {
         draw_stacked(
             root,
             &self.title,
-            &self.subtitle,
+            &self.subtitle.lines().map(String::from).collect::<Vec<_>>(),
             &self.convergence_panel(),
             &self.window_panel(),
         )

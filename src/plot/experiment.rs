@@ -52,8 +52,14 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     let mut phases = Vec::new();
     let mut events = Vec::new();
     let mut states = Vec::new();
-    let mut steady = None;
+    let mut steady = Vec::new();
     let measured = ExperimentStates::of(exp);
+    // CrystalDiskMark and tiobench report MB/s: their 1 MiB and 4 KiB tests read on one
+    // axis in it, where IOPS put the 1 MiB tests flat along the bottom.
+    let mb_per_s = matches!(
+        analysis::summary::KindFigures::of(exp),
+        analysis::summary::KindFigures::Preset(t) if ["cdm", "tiobench"].contains(&t.preset.as_str())
+    );
     let (mut t0, mut bytes0) = (0.0, 0u64);
     for (index, phase) in exp.phases.iter().enumerate() {
         let name = &phase.record.phase.name;
@@ -74,7 +80,11 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             let gap = analysis::is_gap(s);
             points.push(FadePoint {
                 t_s: t0 + s.t_end_s,
-                iops: if gap { f64::NAN } else { s.iops },
+                iops: match (gap, mb_per_s) {
+                    (true, _) => f64::NAN,
+                    (false, true) => s.mb_per_s,
+                    (false, false) => s.iops,
+                },
                 bytes_written: bytes0 + s.bytes_written_total,
             });
             if gap {
@@ -109,7 +119,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             });
         }
         if let Some(w) = super::run_dir::steady_window(run) {
-            steady = Some(SteadyWindow {
+            steady.push(SteadyWindow {
                 start_s: t0 + w.start_s,
                 end_s: t0 + w.end_s,
                 iops: w.iops,
@@ -148,6 +158,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
             states,
             steady,
             prediction: None,
+            mb_per_s,
         },
         latency: LatencyChart {
             title: format!("Latency — experiment {} · {device}", exp.name),
@@ -188,13 +199,28 @@ pub fn timeline_subtitle(exp: &Experiment) -> String {
         let table = analysis::sweep::table(exp);
         if let Some(run) = first_run(exp) {
             let values: Vec<String> = table.points.iter().map(|p| p.name.clone()).collect();
-            // The first point's workload, its QD the point's (each point's stop rule).
+            // The first point's workload, what varies the point's (each point's stop rule).
             let w = &run.info.workload;
+            let line = workload_line(w);
+            let line = match table.axis.as_str() {
+                "qd" => line.replacen(&format!("QD{},", w.qd), "QD of the point,", 1),
+                "rate" => match line.find(", paced at ") {
+                    Some(i) => {
+                        let end = line[i + 2..].find(", ").map_or(line.len(), |j| i + 2 + j);
+                        format!(
+                            "{}, paced at the rate of the point{}",
+                            &line[..i],
+                            &line[end..]
+                        )
+                    }
+                    None => line,
+                },
+                _ => line,
+            };
             return format!(
-                "{} points ({}) · {}",
+                "{} points ({}) · {line}",
                 table.points.len(),
                 values.join(", "),
-                workload_line(w).replacen(&format!("QD{},", w.qd), "QD of the point,", 1)
             );
         }
     }
@@ -807,5 +833,42 @@ mod tests {
             .collect();
         assert_eq!(rows, tests, "after {name} was interrupted");
         assert!(rows.iter().any(|(_, c)| c.contains(&false)), "{rows:?}");
+    }
+
+    /// CrystalDiskMark's timeline is in MB/s, its unit: the 1 MiB tests no longer lie flat
+    /// along the bottom of an IOPS axis set by the 4 KiB reads.
+    #[test]
+    fn a_cdm_timeline_is_drawn_in_mb_per_s() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/cdm-nvme-sim");
+        let exp = crate::results::load_experiment(&dir).unwrap();
+        let fade = timeline(&exp).fade;
+        assert!(fade.mb_per_s);
+        let run = exp.phases[1].run.as_ref().unwrap();
+        let first = &analysis::drawn_intervals(&run.samples, run.info.workload.interval)[0];
+        assert!(fade.points.iter().any(|p| p.iops == first.mb_per_s));
+        assert!(fade.points.iter().all(|p| p.iops != first.iops));
+        let hir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/hir-sim");
+        assert!(
+            !timeline(&crate::results::load_experiment(&hir).unwrap())
+                .fade
+                .mb_per_s
+        );
+    }
+
+    /// Every phase that reached steady state has its window on the timeline (HIR's fill and
+    /// preconditioning, each span of an op-sweep), not the last one's alone.
+    #[test]
+    fn the_timeline_shades_the_steady_window_of_every_phase() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/hir-sim");
+        let exp = crate::results::load_experiment(&dir).unwrap();
+        let reached: Vec<f64> = exp
+            .phases
+            .iter()
+            .filter_map(|p| super::super::run_dir::steady_window(p.run.as_ref()?))
+            .map(|w| w.iops)
+            .collect();
+        assert!(reached.len() >= 2, "{reached:?}");
+        let drawn: Vec<f64> = timeline(&exp).fade.steady.iter().map(|w| w.iops).collect();
+        assert_eq!(drawn, reached);
     }
 }

@@ -83,9 +83,13 @@ pub struct FadeChart {
     pub phases: Vec<Phase>,
     pub events: Vec<Event>,
     pub states: Vec<State>,
-    pub steady: Option<SteadyWindow>,
+    /// Every steady-state window (one per phase of an experiment that reached one).
+    pub steady: Vec<SteadyWindow>,
     /// The steady-state prediction, drawn dashed with its band from where it was first made.
     pub prediction: Option<Predicted>,
+    /// The points' rate is MB/s, not IOPS (a benchmark preset that reports MB/s, its
+    /// 1 MiB and 4 KiB tests on one axis).
+    pub mb_per_s: bool,
 }
 
 /// The states as one line, each later state with its share of the reference (the state
@@ -130,14 +134,24 @@ impl FadeChart {
         }
     }
 
+    /// What the y axis counts: "IOPS", or "MB/s".
+    fn unit(&self) -> &'static str {
+        if self.mb_per_s {
+            "MB/s"
+        } else {
+            "IOPS"
+        }
+    }
+
     fn interval_label(&self) -> String {
         if self.interval_s > 0.0 {
             format!(
-                "IOPS per interval ({})",
+                "{} per interval ({})",
+                self.unit(),
                 crate::units::format_duration(std::time::Duration::from_secs_f64(self.interval_s))
             )
         } else {
-            "IOPS per interval".into()
+            format!("{} per interval", self.unit())
         }
     }
 
@@ -233,9 +247,9 @@ impl FadeChart {
                 opacity: 0.10,
             })
             .collect();
-        if let Some(w) = &self.steady {
+        for w in &self.steady {
             bands.push(Band {
-                label: format!("steady state {} IOPS", style::iops_text(w.iops)),
+                label: format!("steady state {} {}", style::iops_text(w.iops), self.unit()),
                 x: x(w.start_s)..x(w.end_s),
                 color: style::STEADY,
                 opacity: 0.18,
@@ -286,7 +300,11 @@ impl FadeChart {
         let end = self.points.last().map_or(1.0, |p| p.t_s);
         let unit = time_unit(end);
         let x = |t: f64| t / unit.seconds;
-        let mut panel = Panel::new(format!("Elapsed time ({})", unit.name), "IOPS", 0.0..x(end));
+        let mut panel = Panel::new(
+            format!("Elapsed time ({})", unit.name),
+            self.unit(),
+            0.0..x(end),
+        );
         panel.lines = self.lines(|p| x(p.t_s), true);
         panel.bands = self.bands(x);
         panel.markers = self.markers(x);
@@ -307,7 +325,7 @@ impl FadeChart {
     fn written_panel(&self) -> Panel {
         let gb = |p: &FadePoint| p.bytes_written as f64 / 1e9;
         let end = self.points.last().map_or(1.0, gb);
-        let mut panel = Panel::new("Host data written (GB)", "IOPS", 0.0..end);
+        let mut panel = Panel::new("Host data written (GB)", self.unit(), 0.0..end);
         panel.lines = self.lines(gb, false);
         panel.bands = self.bands(|t| self.gb_at(t));
         panel.markers = self.markers(|t| self.gb_at(t));

@@ -37,12 +37,12 @@ impl Line {
     }
 }
 
-/// Draws a chart of two panels of equal height under one title and subtitle (WSAT, the
+/// Draws a chart of two panels of equal height under one title and subtitle lines (WSAT, the
 /// steady-state page, compare).
 pub fn draw_stacked<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
-    subtitle: &str,
+    subtitle: &[String],
     top: &Panel,
     bottom: &Panel,
 ) -> anyhow::Result<()>
@@ -50,7 +50,7 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let body = style::header(root, title, &[subtitle.to_string()])?;
+    let body = style::header(root, title, subtitle)?;
     let (upper, lower) = body.split_vertically(body.dim_in_pixel().1 as i32 / 2);
     top.draw(&upper)?;
     bottom.draw(&lower)
@@ -333,6 +333,7 @@ impl Panel {
                 )?;
             }
         }
+        self.draw_forecast_lines(&area, &mut chart)?;
         // Label boxes already placed, in pixels: a level's label moves away from its level
         // until it overlaps none (states a minute apart on an hours-long axis).
         let mut taken: Vec<[i32; 4]> = Vec::new();
@@ -373,8 +374,13 @@ impl Panel {
                 dy += step;
             }
             taken.push([left, py + dy, left + w, py + dy + h]);
+            let box_left = left - px;
             chart.draw_series(std::iter::once(
                 EmptyElement::at((level.x.start, level.y))
+                    + Rectangle::new(
+                        [(box_left - 3, dy - 3), (box_left + w + 3, dy + h + 3)],
+                        LABEL_BOX.filled(),
+                    )
                     + Text::new(
                         level.label.clone(),
                         (dx, dy),
@@ -406,24 +412,53 @@ impl Panel {
                 [(f.x.start, f.band.start), (f.x.end, f.band.end)],
                 f.color.mix(0.15).filled(),
             )))?;
+        }
+        Ok(())
+    }
+
+    /// The forecasts' dashed lines and labels, over the data: a label on its own white box,
+    /// so a dense series drawn across it does not make it unreadable.
+    fn draw_forecast_lines<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        chart: &mut ChartContext<
+            DB,
+            Cartesian2d<
+                plotters::coord::types::RangedCoordf64,
+                plotters::coord::types::RangedCoordf64,
+            >,
+        >,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        for f in &self.forecasts {
             chart.draw_series(DashedLineSeries::new(
                 [(f.x.start, f.y), (f.x.end, f.y)],
                 10,
                 6,
                 f.color.stroke_width(3),
             ))?;
+            let font = style::note_font(f.color);
+            let (w, h) = area
+                .estimate_text_size(&f.label, &font)
+                .map_or((100, 18), |(w, h)| (w as i32, h as i32));
             chart.draw_series(std::iter::once(
                 EmptyElement::at((f.x.start, f.band.end))
+                    + Rectangle::new([(5, -27), (11 + w, -21 + h)], LABEL_BOX.filled())
                     + Text::new(
                         f.label.clone(),
                         (8, -24),
-                        style::note_font(f.color).pos(Pos::new(HPos::Left, VPos::Top)),
+                        font.pos(Pos::new(HPos::Left, VPos::Top)),
                     ),
             ))?;
         }
         Ok(())
     }
 }
+
+/// The box under a label drawn over data: mostly white, so the label reads over any series.
+const LABEL_BOX: RGBAColor = RGBAColor(255, 255, 255, 0.85);
 
 /// How a legend entry's sample is drawn.
 enum Sample {

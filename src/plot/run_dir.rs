@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::convergence::{convergence_caption, ConvergenceChart};
+use super::convergence::{convergence_lines, ConvergenceChart};
 use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{FadeChart, FadePoint, Predicted, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
@@ -89,7 +89,7 @@ pub fn fade_chart(run: &Run) -> FadeChart {
         phases: Vec::new(),
         events: Vec::new(),
         states,
-        steady: steady_window(run),
+        steady: steady_window(run).into_iter().collect(),
         prediction: run.info.prediction.as_ref().map(|p| Predicted {
             iops: p.iops,
             low: p.low,
@@ -97,6 +97,7 @@ pub fn fade_chart(run: &Run) -> FadeChart {
             from_s: p.first_made_at_s.unwrap_or(p.made_at_s),
             basis: p.basis,
         }),
+        mb_per_s: false,
     }
 }
 
@@ -106,7 +107,7 @@ pub fn convergence_chart(run: &Run) -> Option<ConvergenceChart> {
     let convergence = Convergence::of(run)?;
     Some(ConvergenceChart {
         title: run_title("SNIA steady state", run),
-        subtitle: convergence_caption(&convergence),
+        subtitle: convergence_lines(&convergence).join("\n"),
         convergence,
     })
 }

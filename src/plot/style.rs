@@ -137,12 +137,16 @@ pub fn header<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let lines: Vec<&String> = lines.iter().filter(|l| !l.is_empty()).collect();
+    let room = root.dim_in_pixel().0 - 40;
+    let lines: Vec<String> = lines
+        .iter()
+        .filter(|l| !l.is_empty())
+        .flat_map(|l| wrap_once(root, l, &subtitle_font(), room))
+        .collect();
     let height = 58 + 28 * lines.len() as i32;
     let (head, body) = root.split_vertically(height);
     let centre = head.dim_in_pixel().0 as i32 / 2;
     let top = Pos::new(HPos::Center, VPos::Top);
-    let room = head.dim_in_pixel().0 - 40;
     let title = fit(&head, title, &title_font(), room);
     head.draw(&Text::new(title, (centre, 12), title_font().pos(top)))?;
     for (i, line) in lines.iter().enumerate() {
@@ -153,6 +157,34 @@ where
         ))?;
     }
     Ok(body)
+}
+
+/// `text` as one line when it fits in `width` pixels, else as two, broken after the last
+/// " · " or ", " that leaves the first line fitting (the second is cut by [`fit`] if need be).
+fn wrap_once<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    font: &TextStyle,
+    width: u32,
+) -> Vec<String> {
+    let fits = |t: &str| {
+        area.estimate_text_size(t, font)
+            .is_ok_and(|(w, _)| w <= width)
+    };
+    if fits(text) {
+        return vec![text.to_string()];
+    }
+    let breaks = text
+        .match_indices(" · ")
+        .map(|(i, _)| (i, i + " · ".len()))
+        .chain(text.match_indices(", ").map(|(i, _)| (i + 1, i + 2)));
+    match breaks
+        .filter(|&(end, _)| fits(&text[..end]))
+        .max_by_key(|&(end, _)| end)
+    {
+        Some((end, next)) => vec![text[..end].to_string(), text[next..].to_string()],
+        None => vec![text.to_string()],
+    }
 }
 
 /// `text`, shortened with an ellipsis until it fits in `width` pixels.

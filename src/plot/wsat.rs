@@ -79,6 +79,12 @@ impl Chart for WsatChart {
             |r| r.bytes_written as f64 / 1e9,
             |t| self.gb_at(t),
         );
-        draw_stacked(root, &self.title, &self.subtitle, &top, &bottom)
+        draw_stacked(
+            root,
+            &self.title,
+            std::slice::from_ref(&self.subtitle),
+            &top,
+            &bottom,
+        )
     }
 }

@@ -17,8 +17,10 @@ use crate::units::format_gb;
 
 /// What `compare` wrote.
 pub struct Comparison {
-    /// The comparison as Markdown (also what the terminal shows).
+    /// The comparison as Markdown (compare.md).
     pub markdown: String,
+    /// The comparison for an 80-column terminal.
+    pub text: String,
     pub files: Vec<PathBuf>,
 }
 
@@ -207,6 +209,7 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     write_file(&md, &markdown)?;
     write_file(&html, &doc.html())?;
     Ok(Comparison {
+        text: doc.terminal(),
         markdown,
         files: vec![md, html, png],
     })

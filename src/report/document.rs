@@ -76,6 +76,38 @@ impl Document {
         out
     }
 
+    /// The document for an 80-column terminal: the Markdown of [`Document::markdown`] with
+    /// paragraphs wrapped at 80 columns and a table wider than that split into tables of
+    /// fewer columns, each repeating the first.
+    pub fn terminal(&self) -> String {
+        const WIDTH: usize = 80;
+        let mut out = format!("# {}\n", self.title);
+        for block in &self.blocks {
+            out.push('\n');
+            match block {
+                Block::Heading(level, text) => {
+                    let _ = writeln!(out, "{} {text}", "#".repeat(*level as usize));
+                }
+                Block::Paragraph(text) => out.push_str(&wrap(text, WIDTH)),
+                Block::Table(head, rows) => {
+                    for (i, part) in split_columns(head, rows, WIDTH).iter().enumerate() {
+                        if i > 0 {
+                            out.push('\n');
+                        }
+                        out.push_str(part);
+                    }
+                }
+                Block::Chart { caption, png, .. } => {
+                    out.push_str(&wrap(&format!("{png}: {caption}"), WIDTH));
+                }
+                Block::Code(text) => {
+                    let _ = writeln!(out, "```\n{text}\n```");
+                }
+            }
+        }
+        out
+    }
+
     /// The document as one HTML page that needs nothing outside itself.
     pub fn html(&self) -> String {
         let mut out = String::new();
@@ -201,6 +233,55 @@ fn numeric_column(rows: &[Vec<String>], i: usize) -> bool {
         })
 }
 
+/// `text` in lines of at most `width` columns, broken between words (a longer word stands
+/// alone on its line).
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// A Markdown table as one or more tables no wider than `width`: the columns after the first
+/// taken in order while they fit, each table repeating the first column.
+fn split_columns(head: &[String], rows: &[Vec<String>], width: usize) -> Vec<String> {
+    let table = |columns: &[usize]| {
+        let pick = |cells: &[String]| -> Vec<String> {
+            columns
+                .iter()
+                .map(|&i| cells.get(i).cloned().unwrap_or_default())
+                .collect()
+        };
+        let rows: Vec<Vec<String>> = rows.iter().map(|r| pick(r)).collect();
+        markdown_table(&pick(head), &rows)
+    };
+    let fits = |t: &str| t.lines().all(|l| l.chars().count() <= width);
+    let mut parts = Vec::new();
+    let mut columns = vec![0];
+    for i in 1..head.len() {
+        columns.push(i);
+        if columns.len() > 2 && !fits(&table(&columns)) {
+            columns.pop();
+            parts.push(table(&columns));
+            columns = vec![0, i];
+        }
+    }
+    parts.push(table(&columns));
+    parts
+}
+
 /// A Markdown table with its columns padded to a common width.
 fn markdown_table(head: &[String], rows: &[Vec<String>]) -> String {
     let columns = head.len();
@@ -248,6 +329,32 @@ fn markdown_table(head: &[String], rows: &[Vec<String>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `compare` of three runs printed lines of 81 to 297 columns: the terminal text keeps
+    /// every line within 80 and every cell of the table.
+    #[test]
+    fn the_terminal_text_fits_80_columns_and_keeps_every_cell() {
+        let mut doc = Document::new("compare");
+        doc.paragraph("word ".repeat(60));
+        let head = ["Figure", "soak1h", "soak-dc", "skew", "fourth"];
+        let row: Vec<String> = [
+            "IOPS, first window (median)",
+            "7815",
+            "75000 (×9.60)",
+            "8509 (×1.09)",
+            "123456 (×15.80)",
+        ]
+        .map(String::from)
+        .to_vec();
+        doc.table(&head, vec![row.clone(); 3]);
+        let text = doc.terminal();
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert!(doc.markdown().lines().any(|l| l.chars().count() > 80));
+        for cell in head.iter().map(|s| s.to_string()).chain(row) {
+            assert!(text.contains(&cell), "{cell} missing from\n{text}");
+        }
+        assert_eq!(text.matches("word").count(), 60);
+    }
 
     #[test]
     fn tables_are_padded_and_escaped() {

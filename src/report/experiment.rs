@@ -6,7 +6,8 @@ use crate::analysis::preset::is_preparation;
 use crate::analysis::summary::KindFigures;
 use crate::analysis::{ExperimentStates, Figures, SteadyWindow};
 use crate::plot::{
-    convergence_charts, erase_label, states_caption, timeline, Chart, Format, ProtocolChart,
+    convergence_caption, convergence_charts, erase_label, states_caption, timeline, Chart, Format,
+    ProtocolChart,
 };
 use crate::results::{workload_line, Experiment};
 
@@ -171,7 +172,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     }
     for (png, chart) in convergence_charts(exp, Format::Png) {
         doc.blocks.push(Block::Chart {
-            caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", chart.subtitle),
+            caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", convergence_caption(&chart.convergence)),
             png,
             svg: chart.svg()?,
         });

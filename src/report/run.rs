@@ -6,7 +6,9 @@ use crate::analysis::prediction::PredictionCheck;
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
-use crate::plot::{convergence_chart, distribution_chart, fade_chart, latency_chart, Chart};
+use crate::plot::{
+    convergence_caption, convergence_chart, distribution_chart, fade_chart, latency_chart, Chart,
+};
 use crate::results::{device_line, Run, RunInfo, Status};
 use crate::stats::Sample;
 use crate::units::{format_bytes, format_duration, format_gb, format_latency_us};
@@ -263,6 +265,14 @@ pub(super) fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec
         .collect()
 }
 
+/// Why a paced run has no fade: its rate is the pace it was issued at, not the drive's.
+fn paced_no_fade(rate: crate::workload::Rate, bs: u64) -> String {
+    format!(
+        "not measured: the run was paced at {}, so its rate is the pace, not the drive's (its latency shows how the drive kept up)",
+        crate::results::rate_text(bs)(rate)
+    )
+}
+
 /// What a paced run's report says of its schedule: the rate, how much of it was delivered and
 /// how many I/Os were issued late.
 fn pacing_words(
@@ -417,7 +427,12 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
                 .unwrap_or_default()
         ),
     ]);
-    if let Some(fade) = Fade::of(&run.samples, interval) {
+    if let Some(rate) = run.info.workload.rate {
+        rows.push(vec![
+            "Fade".into(),
+            paced_no_fade(rate, run.info.workload.bs),
+        ]);
+    } else if let Some(fade) = Fade::of(&run.samples, interval) {
         rows.push(vec![
             "Fresh → faded".into(),
             format!(
@@ -484,11 +499,16 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     if let Some((first, last)) = first_and_last_full(samples, info.workload.interval) {
         let reference = first.iops;
         let one = |s: &Sample| Figures::of_samples(std::slice::from_ref(s));
-        let mut rows = vec![
-            figures_row("first interval", &one(first), reference),
-            figures_row("whole run", &whole, reference),
-            figures_row("last full interval", &one(last), reference),
-        ];
+        // A run of one interval (stopped during its set-up) is its whole run alone.
+        let mut rows = if samples.len() < 2 {
+            vec![figures_row("whole run", &whole, reference)]
+        } else {
+            vec![
+                figures_row("first interval", &one(first), reference),
+                figures_row("whole run", &whole, reference),
+                figures_row("last full interval", &one(last), reference),
+            ]
+        };
         if let Some(low) = lowest_full(samples, info.workload.interval) {
             rows.push(figures_row(
                 &format!("lowest (#{})", low.index),
@@ -519,7 +539,9 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             info.summary.as_ref().and_then(|s| s.pacing.as_ref()),
         ));
     }
-    if let (Some(fade), Some(low)) = (
+    if let Some(rate) = info.workload.rate {
+        doc.paragraph(format!("Fade: {}.", paced_no_fade(rate, info.workload.bs)));
+    } else if let (Some(fade), Some(low)) = (
         Fade::of(samples, info.workload.interval),
         lowest_full(samples, info.workload.interval),
     ) {
@@ -564,7 +586,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     if let Some(chart) = convergence_chart(run) {
         let stem = fade_png.strip_suffix(".png").unwrap_or(fade_png);
         doc.blocks.push(Block::Chart {
-            caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", chart.subtitle),
+            caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", convergence_caption(&chart.convergence)),
             png: format!("{stem}-steady.png"),
             svg: chart.svg()?,
         });

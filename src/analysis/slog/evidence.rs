@@ -150,16 +150,19 @@ pub fn collect(
             info.workload.interval,
             &format!("{} run {}", info.command, dir.display()),
         ),
-        None => this.and_then(|t| {
-            fade_of(
-                t.samples,
-                std::time::Duration::from_secs(1),
-                &format!(
-                    "sustained phase of this run ({}/samples.jsonl)",
-                    t.dir.display()
-                ),
-            )
-        }),
+        // A paced phase delivers its pace: its IOPS says nothing of fade.
+        None => this
+            .filter(|t| t.measured.sustained_load.is_none())
+            .and_then(|t| {
+                fade_of(
+                    t.samples,
+                    std::time::Duration::from_secs(1),
+                    &format!(
+                        "sustained phase of this run ({}/samples.jsonl)",
+                        t.dir.display()
+                    ),
+                )
+            }),
     };
     let recovery = sources.erases.iter().find_map(|(dir, e)| {
         (e.outcome == Status::Completed).then_some(())?;

@@ -47,7 +47,7 @@ impl Rating {
 /// Judges the evidence.
 pub fn judge(e: &Evidence) -> Verdict {
     let mut reasons = vec![latency_reason(e.latency.as_ref())];
-    reasons.push(fade_reason(e.fade.as_ref()));
+    reasons.push(fade_reason(e.fade.as_ref(), e.load.as_ref()));
     // After the fixed four (the maintenance plan looks at the fade reason by place).
     let load = e.load.as_ref().map(load_reason);
     reasons.push(plp_reason(e.plp.as_ref()));
@@ -159,10 +159,24 @@ fn load_reason(l: &LoadEvidence) -> Reason {
     }
 }
 
-fn fade_reason(f: Option<&FadeEvidence>) -> Reason {
+/// The fade under sustained writes, from a soak or an unpaced sustained phase; a phase paced
+/// at `load`'s rate is said to be no measure of it.
+fn fade_reason(f: Option<&FadeEvidence>, load: Option<&LoadEvidence>) -> Reason {
     let threshold =
         format!("keeps ≥ {FADE_OK_PCT:.0} % of fresh (median of its first window); < {FADE_BAD_PCT:.0} % unsuitable");
     let Some(f) = f else {
+        if let Some(l) = load {
+            return Reason {
+                topic: "fade under sustained writes".into(),
+                rating: None,
+                value: format!(
+                    "not measured: the sustained writes were paced at {}/s, so their rate is the pace, not the drive's (its latency is judged below)",
+                    l.at.rate_iops
+                ),
+                threshold,
+                source: "give --from a soak of this device, or --sustain without --zil-rate".into(),
+            };
+        }
         return Reason {
             topic: "fade under sustained writes".into(),
             rating: None,
