@@ -1,7 +1,8 @@
 //! Every steady-state prediction a soak made, replayed round by round from its run directory
 //! (the code the run uses), against the IOPS the soak settled at (the mean over its last
-//! span-write). Prints one markdown row; `scripts/predict-replay-validate.sh` runs it over
-//! its soaks. The directory's name is `DRIVE~SPAN%~BS`.
+//! span-write). Prints one markdown row, and on stderr every prediction whose interval missed;
+//! `scripts/predict-replay-validate.sh` runs it over its soaks. The directory's name is
+//! `DRIVE~SPAN%~BS`.
 //!
 //! usage: predict_replay DIR
 
@@ -33,10 +34,21 @@ fn main() -> anyhow::Result<()> {
     let all = replay(&samples, &setting);
     let dw = |b: u64| b as f64 / cap;
     let err = |iops: f64| (iops / settled - 1.0) * 100.0;
-    let outside = all
+    let outside: Vec<_> = all
         .iter()
         .filter(|p| !(p.low..=p.high).contains(&settled))
-        .count();
+        .collect();
+    for p in &outside {
+        eprintln!(
+            "{}: made at {:.2} drive writes: {:.0} in [{:.0}, {:.0}], settled at {settled:.0}",
+            dir.display(),
+            dw(p.made_at_bytes),
+            p.iops,
+            p.low,
+            p.high
+        );
+    }
+    let outside = outside.len();
     let first = all.first().map_or("none".into(), |p| {
         format!("{:.1} h ({:.2})", p.made_at_s / 3600.0, dw(p.made_at_bytes))
     });

@@ -326,7 +326,13 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
         .filter(|l| lines.len() == 3 && l.at(wa_inf) > 0.0)
         .unwrap_or(fit.origin);
     let y_inf = centre.at(wa_inf);
-    let half_pct = 100.0 * (around_origin + (y_origin - y_inf).abs()) / y_inf;
+    // Widened by the farthest of the three lines from the centre: where they disagree, the
+    // drive's level is any of them.
+    let spread = lines
+        .iter()
+        .map(|l| (l.at(wa_inf) - y_inf).abs())
+        .fold((y_origin - y_inf).abs(), f64::max);
+    let half_pct = 100.0 * (around_origin + spread) / y_inf;
     let iops = 1.0 / y_inf;
     let pass = snia_pass(samples, s, |_, bytes| {
         centre.at(curve.at(bytes / s.span.max(1) as f64))

@@ -324,6 +324,15 @@ impl Panel {
                         PathElement::new(run.to_vec(), color.stroke_width(line.width))
                     }))?;
             }
+            // A value alone between gaps (a run of one interval) would be a path of one point,
+            // which draws nothing: it is a dot.
+            if line.width > 0 && !line.dots {
+                chart.draw_series(
+                    super::downsample::runs(&line.points)
+                        .filter(|run| run.len() == 1)
+                        .map(|run| Circle::new(run[0], line.width + 2, color.filled())),
+                )?;
+            }
             if line.dots {
                 chart.draw_series(
                     line.points
@@ -474,5 +483,44 @@ pub(super) fn label_side(at: f64, range: &Range<f64>) -> (i32, HPos) {
         (-8, HPos::Right)
     } else {
         (8, HPos::Left)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pixels of `color` when `line` alone is drawn on a panel.
+    fn pixels_of(line: Line) -> usize {
+        let size = (400, 300);
+        let mut rgb = vec![255; size.0 as usize * size.1 as usize * 3];
+        let color = line.color;
+        {
+            let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
+            let mut panel = Panel::new("time", "IOPS", 0.0..10.0);
+            panel.lines.push(line);
+            panel.draw(&root).unwrap();
+            root.present().unwrap();
+        }
+        rgb.chunks(3)
+            .filter(|p| p == &[color.0, color.1, color.2])
+            .count()
+    }
+
+    #[test]
+    fn a_value_alone_between_gaps_is_drawn_as_a_dot() {
+        let line = |points| Line {
+            label: None,
+            points,
+            color: RGBColor(200, 30, 90),
+            width: 2,
+            dots: false,
+        };
+        assert!(
+            pixels_of(line(vec![(5.0, 100.0)])) > 10,
+            "a lone value drew nothing"
+        );
+        assert!(pixels_of(line(vec![(1.0, 80.0), (2.0, f64::NAN), (3.0, 90.0)])) > 20);
+        assert_eq!(pixels_of(line(Vec::new())), 0);
     }
 }

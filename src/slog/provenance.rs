@@ -42,7 +42,10 @@ fn refuse_other(
     target: &str,
     identity: &Identity,
 ) -> anyhow::Result<()> {
-    if !same_target(recorded, target) {
+    // A phase record names the experiment's own drive relatively (`state=drive.sim`): the
+    // experiment directory holds the phase directory `dir`.
+    let recorded_base = dir.parent().unwrap_or(dir);
+    if !same_target(recorded, recorded_base, target) {
         bad_input!(
             "--from {}: it was measured on {}, not on {}: evidence counts only for the device it was measured on; give a directory of this device",
             dir.display(),
@@ -64,26 +67,29 @@ fn refuse_other(
     Ok(())
 }
 
-/// Whether `recorded`, a target as a record names it, is `target`: the same text, the same
-/// file or block device, or the same simulated drive options in any order (a kept drive's
-/// `state=` file compared as a file).
-fn same_target(recorded: &str, target: &str) -> bool {
+/// Whether `recorded`, a target as a record names it (its relative `state=` file inside
+/// `recorded_base`), is `target`: the same text, the same file or block device, or the same
+/// simulated drive options in any order (a kept drive's `state=` file compared as a file).
+fn same_target(recorded: &str, recorded_base: &Path, target: &str) -> bool {
     if recorded == target {
         return true;
     }
     match (recorded.strip_prefix("sim:"), target.strip_prefix("sim:")) {
-        (Some(a), Some(b)) => sim_options(a) == sim_options(b),
-        (None, None) => crate::device::same_object(Path::new(recorded), Path::new(target)),
+        (Some(a), Some(b)) => sim_options(a, recorded_base) == sim_options(b, Path::new(".")),
+        (None, None) => {
+            crate::device::same_object(&recorded_base.join(recorded), Path::new(target))
+        }
         _ => false,
     }
 }
 
-/// A simulated drive's options, sorted, with a `state=` file made absolute where it exists.
-fn sim_options(spec: &str) -> Vec<String> {
+/// A simulated drive's options, sorted, with a `state=` file (relative ones taken inside
+/// `base`) made absolute where it exists.
+fn sim_options(spec: &str, base: &Path) -> Vec<String> {
     let mut options: Vec<String> = spec
         .split(',')
         .map(|o| match o.strip_prefix("state=") {
-            Some(p) => match std::fs::canonicalize(p.trim_matches('\'')) {
+            Some(p) => match std::fs::canonicalize(base.join(p.trim_matches('\''))) {
                 Ok(abs) => format!("state={}", abs.display()),
                 Err(_) => o.to_string(),
             },
@@ -107,24 +113,25 @@ mod tests {
         std::fs::write(&b, b"b").unwrap();
         let via = dir.path().join("sub/../a.img");
         std::fs::create_dir(dir.path().join("sub")).unwrap();
-        assert!(same_target(a.to_str().unwrap(), via.to_str().unwrap()));
-        assert!(!same_target(a.to_str().unwrap(), b.to_str().unwrap()));
-        assert!(same_target(
+        let same = |recorded: &str, target: &str| same_target(recorded, Path::new("."), target);
+        assert!(same(a.to_str().unwrap(), via.to_str().unwrap()));
+        assert!(!same(a.to_str().unwrap(), b.to_str().unwrap()));
+        assert!(same(
             "sim:dc-ssd-400g,cache=lying,scale=4",
             "sim:dc-ssd-400g,scale=4,cache=lying"
         ));
-        assert!(!same_target("sim:dc-ssd-400g", "sim:ram-8g"));
-        assert!(!same_target(
+        assert!(!same("sim:dc-ssd-400g", "sim:ram-8g"));
+        assert!(!same(
             "sim:dc-ssd-400g,cache=lying",
             "sim:dc-ssd-400g,cache=plp"
         ));
         let state = format!("sim:ram-8g,state={}", a.display());
         let other = format!("sim:ram-8g,state={}", b.display());
-        assert!(same_target(
-            &state,
-            &format!("sim:ram-8g,state={}", via.display())
-        ));
-        assert!(!same_target(&state, &other));
-        assert!(!same_target(a.to_str().unwrap(), "sim:ram-8g"));
+        assert!(same(&state, &format!("sim:ram-8g,state={}", via.display())));
+        assert!(!same(&state, &other));
+        assert!(!same(a.to_str().unwrap(), "sim:ram-8g"));
+        // A phase record names the experiment's drive inside the experiment directory.
+        assert!(same_target("sim:ram-8g,state=a.img", dir.path(), &state));
+        assert!(!same_target("sim:ram-8g,state=b.img", dir.path(), &state));
     }
 }
