@@ -148,13 +148,7 @@ impl DistributionChart {
 
     /// Vertical grid lines and latency labels at 1-2-5 values (or fewer over many decades).
     fn x_grid<DB: DrawingBackend>(
-        chart: &mut ChartContext<
-            DB,
-            Cartesian2d<
-                plotters::coord::types::RangedCoordf64,
-                plotters::coord::types::RangedCoordf64,
-            >,
-        >,
+        chart: &mut super::LinearChart<'_, DB>,
         root: &DrawingArea<DB, Shift>,
         x: &std::ops::Range<f64>,
         y: &std::ops::Range<f64>,

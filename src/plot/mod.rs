@@ -32,6 +32,13 @@ use anyhow::Context;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+/// A chart with linear axes in x and y: what the panels draw their series on.
+pub(crate) type LinearChart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
 pub use bars::{Bar, BarChart};
 pub use cdm::{CdmCell, CdmChart, CdmRow};
 pub use compare::{CompareChart, CompareRun};

@@ -405,13 +405,7 @@ impl Panel {
     /// The forecasts: each band shaded, its line dashed, its label above the line's start.
     fn draw_forecasts<DB: DrawingBackend>(
         &self,
-        chart: &mut ChartContext<
-            DB,
-            Cartesian2d<
-                plotters::coord::types::RangedCoordf64,
-                plotters::coord::types::RangedCoordf64,
-            >,
-        >,
+        chart: &mut super::LinearChart<'_, DB>,
     ) -> anyhow::Result<()>
     where
         DB::ErrorType: 'static,
@@ -430,13 +424,7 @@ impl Panel {
     fn draw_forecast_lines<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
-        chart: &mut ChartContext<
-            DB,
-            Cartesian2d<
-                plotters::coord::types::RangedCoordf64,
-                plotters::coord::types::RangedCoordf64,
-            >,
-        >,
+        chart: &mut super::LinearChart<'_, DB>,
     ) -> anyhow::Result<()>
     where
         DB::ErrorType: 'static,
