@@ -26,6 +26,7 @@ pub mod run;
 pub mod sim;
 pub mod slog;
 pub mod stats;
+pub mod text;
 
 pub mod units;
 pub mod verify;

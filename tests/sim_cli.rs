@@ -136,6 +136,11 @@ fn sim_list_prints_every_preset() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "over 80 columns: {line}");
+    }
+    // Lines wrap at 80 columns: phrases are looked for with their line breaks undone.
+    let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     for name in [
         "vertex2-60g",
         "nvme-tlc-1t",
@@ -149,7 +154,7 @@ fn sim_list_prints_every_preset() {
     // The GC policy parameters that shape skewed writes are printed: dc-ssd-400g's hot/cold
     // streams (hot_window) and cost-benefit victims, and the greedy presets say so.
     let dc = text.split("\ndc-ssd-400g\n").nth(1).unwrap();
-    let dc = dc.split("\n\n").next().unwrap();
+    let dc = flat(dc.split("\n\n").next().unwrap());
     assert!(dc.contains("hot_window 1"), "no hot_window in:\n{dc}");
     assert!(dc.contains("victims by cost-benefit"), "{dc}");
     assert_eq!(text.matches("hot_window").count(), 1, "{text}");
@@ -158,7 +163,7 @@ fn sim_list_prints_every_preset() {
     // sets them.
     let block = |name: &str| {
         let b = text.split(&format!("\n{name}\n")).nth(1).unwrap();
-        b.split("\n\n").next().unwrap().to_string()
+        flat(b.split("\n\n").next().unwrap())
     };
     let v2 = block("vertex2-60g");
     assert!(v2.contains("a read 1.6×"), "no read cost in:\n{v2}");

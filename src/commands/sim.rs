@@ -53,13 +53,18 @@ pub fn list() -> String {
     for p in &PRESETS {
         out += &format!("{}\n  {}\n", p.name, p.description);
         out += &format!(
-            "  user {} ({} GB), over-provisioning α {:.3}, {} pages of 4 KiB per block, {} channels, {} dies\n",
+            "  user {} ({} GB), over-provisioning α {:.3}, {} pages of 4 KiB per block, {} channels, {} dies{}\n",
             format_bytes(p.user_bytes),
             p.user_bytes / 1_000_000_000,
             p.alpha,
             p.pages_per_block,
             p.channels,
-            p.dies
+            p.dies,
+            if p.max_dies > 0 {
+                format!(" (larger capacities of the family: at most {})", p.max_dies)
+            } else {
+                String::new()
+            }
         );
         out += &format!(
             "  NAND per 4 KiB: read {} µs (then {} µs decoding in the controller), program {} µs, erase {} µs per block, transfer {} µs\n",
@@ -158,9 +163,17 @@ pub fn list() -> String {
                 )
             };
             out += &format!(
-                "  SLC cache up to {} at {} µs per 4 KiB: {policy}\n",
+                "  SLC cache up to {} at {} µs per 4 KiB: {policy}{}\n",
                 format_bytes(s.bytes),
                 s.program_us,
+                if s.family_max_bytes > 0 {
+                    format!(
+                        "; larger capacities of the family: at most {}",
+                        format_bytes(s.family_max_bytes)
+                    )
+                } else {
+                    String::new()
+                }
             );
         }
         out += &format!(
@@ -169,13 +182,43 @@ pub fn list() -> String {
             p.scale
         );
     }
-    out += "Options: aged=DURATION (service history of a new drive, e.g. 4months; 0s = new),\n\
-  scale=N (simulate an N× smaller drive, each I/O standing for N), capacity=SIZE (another capacity of\n\
-  the family: dies, blocks, SLC cache and GC burst scale with it), alpha=X, cache=none|volatile|plp|lying,\n\
-  compression=on|off, throttle=on|off, fail_after=N (EIO after N writes), fail_at=OFFSET (EIO there),\n\
-  fault=drop|misdirect|corrupt:N (every Nth write lost, one block off, or damaged: see --verify),\n\
-  state=PATH (keep the drive between commands), seed=N (aging history).\n\
-Quote a value holding a comma: state='/tmp/a,b.sim' (or \"…\", or escape it: a\\,b).\n";
+    out += &crate::text::wrap(
+        "Options: aged=DURATION (service history of a new drive, e.g. 4months; 0s = new), \
+         scale=N (simulate an N× smaller drive, each I/O standing for N), capacity=SIZE \
+         (another capacity of the family: dies, blocks, SLC cache and GC burst scale with it, \
+         up to the family's largest), alpha=X, cache=none|volatile|plp|lying, \
+         compression=on|off, throttle=on|off, fail_after=N (EIO after N writes), \
+         fail_at=OFFSET (EIO there), fault=drop|misdirect|corrupt:N (every Nth write lost, \
+         one block off, or damaged: see --verify), state=PATH (keep the drive between \
+         commands), seed=N (aging history).",
+        WIDTH,
+        "",
+        "  ",
+    );
+    out += &crate::text::wrap(
+        "Quote a value holding a comma: state='/tmp/a,b.sim' (or \"…\", or escape it: a\\,b).",
+        WIDTH,
+        "",
+        "  ",
+    );
+    fit(&out)
+}
+
+/// The listing's width: an 80-column terminal.
+const WIDTH: usize = 80;
+
+/// Every line of `listing` longer than [`WIDTH`] wrapped under its own indent plus four.
+fn fit(listing: &str) -> String {
+    let mut out = String::new();
+    for line in listing.lines() {
+        if line.chars().count() <= WIDTH {
+            out.push_str(line);
+            out.push('\n');
+        } else {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            out += &crate::text::wrap(line, WIDTH, indent, &format!("{indent}    "));
+        }
+    }
     out
 }
 

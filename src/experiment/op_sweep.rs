@@ -208,21 +208,7 @@ pub fn summary_text(f: &OpSweepFigures) -> String {
 
 /// Appends `text` in lines of at most 80 columns, indented by two (continuations by four).
 fn wrap_into(out: &mut String, text: &str) {
-    let mut line = String::from(" ");
-    for word in text.split_whitespace() {
-        if line.trim().is_empty() {
-            line.push(' ');
-        } else if line.chars().count() + 1 + word.chars().count() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line = String::from("    ");
-        } else {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    out.push_str(&line);
-    out.push('\n');
+    out.push_str(&crate::text::wrap(text, 80, "  ", "    "));
 }
 
 #[cfg(test)]

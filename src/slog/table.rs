@@ -218,21 +218,5 @@ fn wrap(t: &mut String, text: &str, indent: &str) {
 
 /// Appends `text` wrapped at [`WIDTH`] columns after `first`, continuing under `rest`.
 fn wrap_after(t: &mut String, text: &str, first: &str, rest: &str) {
-    let mut line = String::from(first);
-    let mut empty = true;
-    for word in text.split_whitespace() {
-        if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
-            let _ = writeln!(t, "{line}");
-            line = rest.to_string();
-            empty = true;
-        }
-        if !empty {
-            line.push(' ');
-        }
-        line.push_str(word);
-        empty = false;
-    }
-    if !empty {
-        let _ = writeln!(t, "{line}");
-    }
+    t.push_str(&crate::text::wrap(text, WIDTH, first, rest));
 }
