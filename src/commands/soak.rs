@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use super::measure::{observer, outcome_json, print_table};
 use super::run::request;
+use crate::analysis::prediction::onward;
 use crate::analysis::Fade;
 use crate::cli::SoakArgs;
 use crate::drive::RunEnd;
@@ -64,6 +65,10 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
         }
         if let Some(p) = &outcome.info.prediction {
             crate::outln!("{}", prediction_line(p))?;
+            let steady = outcome.info.steady_state.as_ref();
+            if let Some(o) = steady.and_then(|s| onward(s, p)) {
+                crate::outln!("  {:<28} SNIA steady state reached; {}", "", o.words())?;
+            }
         }
     }
     Ok(outcome)
