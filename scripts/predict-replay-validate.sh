@@ -32,20 +32,28 @@ points=(
   "sim:dc-ssd-400g,alpha=1.15,scale=32 400000000000 100 64k"
   "sim:nvme-tlc-1t,scale=128 1000000000000 60 64k"
   "sim:dc-ssd-400g,capacity=200G,scale=32 200000000000 85 64k"
+  # More the issue does not list: a capacity and span on vertex2 (120 GB at 75 %), α 1.2 at a
+  # 90 % span, a 500 GB sata at 64 KiB, and a skewed workload (no prediction: the model is of
+  # uniform random writes). An optional fifth field holds extra soak options.
+  "sim:vertex2-60g,aged=0s,throttle=off,capacity=120G,scale=8 120000000000 75 16k"
+  "sim:dc-ssd-400g,alpha=1.2,scale=32 400000000000 90 4k"
+  "sim:sata-tlc-1t,capacity=500G,scale=64 500000000000 100 64k"
+  "sim:dc-ssd-400g,scale=32 400000000000 100 16k --distribution=hotcold:80/20"
 )
 
 jobs_file="$out/jobs.txt"
 : >"$jobs_file"
 for p in "${points[@]}"; do
-  read -r target cap spans sizes <<<"$p"
+  read -r target cap spans sizes opts <<<"$p"
   name=${target#sim:}; name=${name%%,scale=*}; name=${name//,/+}; name=${name//=/-}
+  [ -n "${opts:-}" ] && { o=${opts#--distribution=}; o=${o//\//-}; o=${o//:/-}; name="$name+$o"; }
   for pct in ${spans//,/ }; do
     span=$((cap / 100 * pct / 65536 * 65536))
     span_opt="--span $span"
     [ "$pct" = 100 ] && span_opt=""
     for bs in ${sizes//,/ }; do
       id="$name~$pct~$bs"
-      echo "$bin soak '$target' $span_opt --bs $bs --align $bs --seed 1 --bytes $((span * ref_fills)) --out $out/$id --json >/dev/null 2>&1" >>"$jobs_file"
+      echo "$bin soak '$target' $span_opt --bs $bs --align $bs --seed 1 ${opts:-} --bytes $((span * ref_fills)) --out $out/$id --json >/dev/null 2>&1" >>"$jobs_file"
     done
   done
 done

@@ -59,6 +59,11 @@ cases=(
   "experiment, sata-tlc-1t|sim:sata-tlc-1t,scale=128|experiment --soak-duration 2h|1.0995|1|"
   "experiment, optane-375g|sim:optane-375g,scale=64|experiment --soak-duration 1h|4|1|"
   "experiment, ram-8g|sim:ram-8g,scale=4|experiment --soak-duration 1h|2|1|"
+  # More variants (branch predict7): a 500 GB sata at 64 KiB, an nvme at a 75 % span with
+  # 16 KiB, a vertex2 at 120 GB and a 90 % span.
+  "sata-tlc-1t capacity=500G 64k|sim:sata-tlc-1t,capacity=500G,scale=64|--bytes 1500G --bs 64k --align 64k|1.0995|1|"
+  "nvme-tlc-1t span 75 % 16k|sim:nvme-tlc-1t,scale=128|--bytes 3000G --span 750G --bs 16k --align 16k|1.0995|1|"
+  "vertex2 capacity=120G span 90 %|sim:vertex2-60g,capacity=120G,aged=0s,throttle=off,scale=8|--duration 2h --span 108G|1.145|1|"
 )
 echo "| case | true α | fitted α | true speed | fitted speed | fresh IOPS measured / twin | steady IOPS measured / twin | worst period |"
 echo "|---|---|---|---|---|---|---|---|"

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use super::measure::{observer, outcome_json, print_table};
 use super::run::request;
+use crate::analysis::prediction::onward;
 use crate::analysis::Fade;
 use crate::cli::SoakArgs;
 use crate::drive::RunEnd;
@@ -64,9 +65,33 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
         }
         if let Some(p) = &outcome.info.prediction {
             crate::outln!("{}", prediction_line(p))?;
+            let steady = outcome.info.steady_state.as_ref();
+            if let Some(o) = steady.and_then(|s| onward(s, p)) {
+                let text = format!("SNIA steady state reached; {}", o.words());
+                crate::out!("{}", in_column(&text))?;
+            }
         }
     }
     Ok(outcome)
+}
+
+/// `text` in the summary's second column (from column 31), in lines of at most 80 columns.
+fn in_column(text: &str) -> String {
+    let indent = format!("  {:<28} ", "");
+    let mut out = String::new();
+    let mut line = indent.clone();
+    for word in text.split_whitespace() {
+        if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > 80 {
+            out += line.trim_end();
+            out.push('\n');
+            line = indent.clone();
+        }
+        if line.len() > indent.len() {
+            line.push(' ');
+        }
+        line += word;
+    }
+    out + line.trim_end() + "\n"
 }
 
 /// True when `--until-steady` was asked for and the soak ended at its limit without reaching

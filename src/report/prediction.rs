@@ -2,7 +2,7 @@
 //! interval and SNIA's predicted pass), and a paragraph saying how it compared with what the
 //! run measured (the figures of `analysis::prediction`).
 
-use crate::analysis::prediction::PredictionCheck;
+use crate::analysis::prediction::{Onward, PredictionCheck};
 use crate::results::Basis;
 use crate::units::format_bytes;
 
@@ -26,8 +26,9 @@ pub(super) fn summary(check: &PredictionCheck) -> String {
 }
 
 /// The paragraph: the prediction, when it was first and last made, and how it compared with
-/// the measured steady window and settled level.
-pub(super) fn paragraph(check: &PredictionCheck) -> String {
+/// the measured steady window and settled level, and where the drive goes on to from a pass on
+/// a level it will leave (`onward`).
+pub(super) fn paragraph(check: &PredictionCheck, onward: Option<Onward>) -> String {
     let p = &check.prediction;
     let first = p
         .first_made_at_s
@@ -63,6 +64,9 @@ pub(super) fn paragraph(check: &PredictionCheck) -> String {
                 out += &format!(" Measured: SNIA's steady window {iops:.0} IOPS.");
             } else {
                 out += &judged("Measured: SNIA's steady window", iops);
+            }
+            if let Some(o) = onward {
+                out += &format!(" SNIA steady state reached; {}.", o.words());
             }
             if let Some(t) = p.steady_at_s {
                 out += &format!(
@@ -112,7 +116,7 @@ mod tests {
             settled_iops: Some(1044.0),
             end_iops: Some(950.0),
         };
-        let text = paragraph(&check);
+        let text = paragraph(&check, None);
         assert!(text.contains("950 IOPS at the plan's end"), "{text}");
         assert!(text.contains("lifetime throttle"), "{text}");
         assert!(

@@ -2,7 +2,7 @@
 //! specification, the results recomputed from the samples, the fade, steady state, write
 //! amplification, the charts, and the command that reproduces the run.
 
-use crate::analysis::prediction::PredictionCheck;
+use crate::analysis::prediction::{onward, Onward, PredictionCheck};
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
@@ -449,7 +449,10 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
     rows.push(vec![
         "Steady state".into(),
         match (SteadyWindow::of(run), &run.info.steady_state) {
-            (Some(w), _) => steady_words(&w),
+            (Some(w), _) => match run_onward(run) {
+                Some(o) => format!("{}; {}", steady_words(&w), o.words()),
+                None => steady_words(&w),
+            },
             (None, Some(s)) => format!("not reached in {} rounds", s.rounds),
             (None, None) => format!("not evaluated ({})", why_no_steady_state(run)),
         },
@@ -461,6 +464,14 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
         ]);
     }
     rows
+}
+
+/// Where the run's SNIA pass is on a level its prediction says the drive will leave.
+fn run_onward(run: &Run) -> Option<Onward> {
+    onward(
+        run.info.steady_state.as_ref()?,
+        run.info.prediction.as_ref()?,
+    )
 }
 
 /// The report of one run, with its charts (PNG names for Markdown, SVG for HTML).
@@ -592,7 +603,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         });
     }
     if let Some(check) = PredictionCheck::of(run) {
-        doc.paragraph(super::prediction::paragraph(&check));
+        doc.paragraph(super::prediction::paragraph(&check, run_onward(run)));
     }
     doc.paragraph(match &info.write_amplification {
         Some(wa) => format!(
