@@ -97,8 +97,9 @@ pub struct IoClock {
     first: (Stamp, u64),
     /// The latest anchor: readings count from it.
     anchor: (Stamp, u64),
-    /// Nanoseconds per tick, 0 until calibrated.
-    ns_per_tick: f64,
+    /// Nanoseconds per tick in 32.32 fixed point, 0 until calibrated: a multiply and a shift
+    /// per reading, where `u64 → f64 → u64` took about 20 instructions on x86_64's baseline.
+    ns_per_tick: u64,
     /// Ticks after the anchor at which to take a new one.
     resync_ticks: u64,
     /// The latest time handed out: the clock never goes back, even across a new anchor.
@@ -117,7 +118,7 @@ impl IoClock {
             tsc,
             first: anchor,
             anchor,
-            ns_per_tick: 0.0,
+            ns_per_tick: 0,
             resync_ticks: 0,
             last: anchor.0,
         }
@@ -143,9 +144,8 @@ impl IoClock {
         }
         let dt = ticks().wrapping_sub(self.anchor.1);
         let now = if dt < self.resync_ticks {
-            self.anchor
-                .0
-                .after_ns((dt as f64 * self.ns_per_tick) as u64)
+            let ns = (u128::from(dt) * u128::from(self.ns_per_tick)) >> 32;
+            self.anchor.0.after_ns(ns as u64)
         } else {
             self.resync()
         };
@@ -160,8 +160,9 @@ impl IoClock {
         let span = self.anchor.0.ns_since(self.first.0);
         let span_ticks = self.anchor.1.wrapping_sub(self.first.1);
         if span >= CALIBRATE.as_nanos() as u64 && span_ticks > 0 {
-            self.ns_per_tick = span as f64 / span_ticks as f64;
-            self.resync_ticks = (RESYNC.as_nanos() as f64 / self.ns_per_tick) as u64;
+            let ns_per_tick = span as f64 / span_ticks as f64;
+            self.ns_per_tick = (ns_per_tick * (1u64 << 32) as f64) as u64;
+            self.resync_ticks = (RESYNC.as_nanos() as f64 / ns_per_tick) as u64;
         }
         self.anchor.0
     }

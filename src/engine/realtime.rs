@@ -31,7 +31,7 @@ use crossbeam::channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender}
 use super::clock::Stamp;
 use super::stopwatch::StopWatch;
 use super::{Control, IntervalSink, RunEnd};
-use crate::stats::{ErrorEvent, IntervalStats, OpKind, Pacing};
+use crate::stats::{ErrorEvent, IntervalStats, LatencyTally, OpKind, Pacing};
 use crate::workload::{OnError, Rate, Workload};
 
 /// How often the driver looks at the interrupt flag while waiting.
@@ -548,6 +548,33 @@ where
     })
 }
 
+/// An interval still taking reports: its counts, and its latencies tallied per direction
+/// until it closes (recording each into the histogram costs several times as much).
+struct Open {
+    stats: IntervalStats,
+    read: LatencyTally,
+    write: LatencyTally,
+}
+
+impl Default for Open {
+    fn default() -> Self {
+        Open {
+            stats: IntervalStats::new(),
+            read: LatencyTally::default(),
+            write: LatencyTally::default(),
+        }
+    }
+}
+
+impl Open {
+    /// The interval's counts, its latencies in its histograms.
+    fn close(mut self) -> IntervalStats {
+        self.read.add_to(&mut self.stats.read.latency_ns);
+        self.write.add_to(&mut self.stats.write.latency_ns);
+        self.stats
+    }
+}
+
 /// What [`Sampler::collect`] waits for.
 #[derive(Clone, Copy)]
 enum Until {
@@ -567,7 +594,7 @@ struct Sampler<'a> {
     finished_before: Vec<u64>,
     /// Index of the interval `pending[0]` counts.
     first: u64,
-    pending: VecDeque<IntervalStats>,
+    pending: VecDeque<Open>,
     /// When the process itself was stopped.
     watch: std::sync::Arc<StopWatch>,
 }
@@ -623,8 +650,9 @@ impl Sampler<'_> {
                 // Intervals the workers finished while this thread waited for a CPU keep their
                 // place on the grid; the last one ends with the run.
                 let mut buckets = std::mem::take(&mut self.pending);
-                let mut last = buckets.pop_back().unwrap_or_default();
-                for mut done in buckets {
+                let mut last = buckets.pop_back().unwrap_or_default().close();
+                for done in buckets {
+                    let mut done = done.close();
                     let t_grid = (workload.interval * (self.first as u32 + 1)).as_secs_f64();
                     done.stopped_s = self.watch.stopped_within(t_prev, t_grid);
                     sink.interval(t_prev, t_grid, &done)?;
@@ -643,7 +671,7 @@ impl Sampler<'_> {
             }
             self.collect(Until::Past(index));
             let t_end = (workload.interval * (index as u32 + 1)).as_secs_f64();
-            let mut done = self.pending.pop_front().unwrap_or_default();
+            let mut done = self.pending.pop_front().unwrap_or_default().close();
             done.stopped_s = self.watch.stopped_within(t_prev, t_end);
             sink.interval(t_prev, t_end, &done)?;
             self.first += 1;
@@ -673,17 +701,18 @@ impl Sampler<'_> {
     fn absorb(&mut self, mut r: Report) {
         let slot = r.epoch.saturating_sub(self.first) as usize;
         while self.pending.len() <= slot {
-            self.pending.push_back(IntervalStats::new());
+            self.pending.push_back(Open::default());
         }
-        let into = &mut self.pending[slot];
+        let open = &mut self.pending[slot];
         for &l in &r.latencies {
-            let dir = if l & WRITE_BIT != 0 {
-                &mut into.write
+            let tally = if l & WRITE_BIT != 0 {
+                &mut open.write
             } else {
-                &mut into.read
+                &mut open.read
             };
-            dir.latency_ns.saturating_record(l >> 1);
+            tally.record(l >> 1);
         }
+        let into = &mut open.stats;
         r.latencies.clear();
         let _ = self.spare_lists[r.worker].try_send(r.latencies);
         let Some(mut stats) = r.stats else {

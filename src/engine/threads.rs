@@ -6,7 +6,7 @@ use super::realtime::{drive, WorkerStats};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
-use crate::pattern::{make_pool, PatternGen};
+use crate::pattern::{pool_for, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
 use crate::verify::Verifier;
 use crate::workload::Workload;
@@ -36,7 +36,7 @@ impl Engine for ThreadsEngine {
         control: &Control,
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
-        let pool = make_pool(w.seed, w.bs as usize)?;
+        let pool = pool_for(w.pattern, w.seed, w.bs as usize)?;
         let buffers = io_buffers(w.qd as usize, w.bs as usize)?;
         let cursor = Arc::new(AtomicU64::new(0));
         let fd = self.target.file.as_raw_fd();

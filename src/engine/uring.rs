@@ -22,7 +22,7 @@ use super::realtime::{drive, WorkerStats};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
-use crate::pattern::{make_pool, PatternGen};
+use crate::pattern::{pool_for, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
 use crate::verify::Verifier;
 use crate::workload::Workload;
@@ -74,7 +74,7 @@ impl Engine for UringEngine {
                 w.qd.next_power_of_two()
             )
         })?;
-        let pool = make_pool(w.seed, w.bs as usize)?;
+        let pool = pool_for(w.pattern, w.seed, w.bs as usize)?;
         // One allocation holds every slot's buffer: a buffer of QD × the slot stride.
         let stride = (w.bs as usize).next_multiple_of(4096);
         let buffers = io_buffers(1, stride.saturating_mul(w.qd as usize))?;

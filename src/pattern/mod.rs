@@ -127,6 +127,17 @@ pub fn make_pool(seed: u64, max_block: usize) -> std::io::Result<Arc<Vec<u8>>> {
     Ok(Arc::new(pool))
 }
 
+/// The pool a run of `pattern` needs: only `compressible:N` reads it, so the others get an
+/// empty one instead of a megabyte of ChaCha made at every run's start and never read (2 % of
+/// a 6 s `uring` run's user time, docs/performance-cpu.md).
+pub fn pool_for(pattern: Pattern, seed: u64, max_block: usize) -> std::io::Result<Arc<Vec<u8>>> {
+    if matches!(pattern, Pattern::Compressible(_)) {
+        make_pool(seed, max_block)
+    } else {
+        Ok(Arc::new(Vec::new()))
+    }
+}
+
 /// Generates the contents of one stream of writes (one per worker or submitter).
 pub struct PatternGen {
     pattern: Pattern,

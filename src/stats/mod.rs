@@ -6,7 +6,9 @@ mod interval;
 mod pacing;
 mod sample;
 pub mod steady;
+mod tally;
 
 pub use interval::{DirStats, ErrorEvent, IntervalStats, OpKind};
 pub use pacing::{Pacing, PacingSummary, LATE_NS};
 pub use sample::{DirSample, LatencySummary, Sample};
+pub use tally::LatencyTally;
