@@ -626,12 +626,12 @@ impl Sampler<'_> {
                 let mut last = buckets.pop_back().unwrap_or_default();
                 for mut done in buckets {
                     let t_grid = (workload.interval * (self.first as u32 + 1)).as_secs_f64();
-                    done.stopped_s = self.watch.stopped_within(t_prev, t_grid);
+                    self.watch.mark(&mut done, t_prev, t_grid);
                     sink.interval(t_prev, t_grid, &done)?;
                     self.first += 1;
                     t_prev = t_grid;
                 }
-                last.stopped_s = self.watch.stopped_within(t_prev, t_end.max(t_prev));
+                self.watch.mark(&mut last, t_prev, t_end.max(t_prev));
                 sink.interval(t_prev, t_end.max(t_prev), &last)?;
                 return Ok(if let Some(why) = self.shared.failure.get() {
                     RunEnd::Failed(why.clone())
@@ -644,7 +644,7 @@ impl Sampler<'_> {
             self.collect(Until::Past(index));
             let t_end = (workload.interval * (index as u32 + 1)).as_secs_f64();
             let mut done = self.pending.pop_front().unwrap_or_default();
-            done.stopped_s = self.watch.stopped_within(t_prev, t_end);
+            self.watch.mark(&mut done, t_prev, t_end);
             sink.interval(t_prev, t_end, &done)?;
             self.first += 1;
             t_prev = t_end;
