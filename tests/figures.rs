@@ -360,3 +360,63 @@ fn run_json_numbers_no_run_can_hold_are_refused_not_panicked_on() {
         }
     }
 }
+
+#[test]
+fn samples_that_do_not_add_up_to_run_jsons_summary_are_refused_not_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = sim_run(tmp.path(), "a");
+    let b = tmp.path().join("b");
+    run_ok(
+        ssdfade(tmp.path())
+            .args([
+                "measure",
+                "sim:vertex2-60g,scale=16,seed=2",
+                "--duration",
+                "10s",
+                "--interval",
+                "1s",
+                "--bs",
+                "64k",
+                "--out",
+            ])
+            .arg(&b),
+    );
+    let samples = std::fs::read_to_string(a.join("samples.jsonl")).unwrap();
+    let lines: Vec<&str> = samples.lines().collect();
+    let crafts: [(&str, String); 3] = [
+        (
+            "another run's samples",
+            std::fs::read_to_string(b.join("samples.jsonl")).unwrap(),
+        ),
+        (
+            "the last two cut",
+            lines[..lines.len() - 2].join("\n") + "\n",
+        ),
+        (
+            "the last one doubled",
+            samples.clone() + lines[lines.len() - 1] + "\n",
+        ),
+    ];
+    for (i, (what, text)) in crafts.iter().enumerate() {
+        let dir = tmp.path().join(format!("swapped{i}"));
+        copy_run(&a, &dir);
+        std::fs::write(dir.join("samples.jsonl"), text).unwrap();
+        for cmd in [
+            vec!["report", dir.to_str().unwrap()],
+            vec!["plot", dir.to_str().unwrap()],
+            vec!["compare", a.to_str().unwrap(), dir.to_str().unwrap()],
+        ] {
+            let out = ssdfade(tmp.path()).args(&cmd).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{what}: {cmd:?}: {err}");
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            assert!(err.contains("summary"), "{what}: {cmd:?}: {err}");
+        }
+        assert!(
+            !dir.join("report.md").exists(),
+            "{what}: a report was written"
+        );
+    }
+    // The run's own samples still report.
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&a));
+}

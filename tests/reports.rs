@@ -378,6 +378,13 @@ fn a_day_of_one_second_samples_plots_quickly() {
         text.push('\n');
     }
     std::fs::write(run.join("samples.jsonl"), text).unwrap();
+    // The summary counts what the samples hold, as a run's does.
+    let ops: u64 = (0..86_400u64)
+        .map(|i| if i == 50_000 { 3 } else { 6000 - i / 20 })
+        .sum();
+    info["summary"]["ops"] = ops.into();
+    info["summary"]["bytes"] = (ops * 4096).into();
+    std::fs::write(run.join("run.json"), info.to_string()).unwrap();
 
     let start = Instant::now();
     run_ok(ssdfade(tmp.path()).arg("plot").arg(&run));
@@ -608,6 +615,18 @@ fn a_stopped_interval_is_a_gap_in_the_charts_not_zero_iops() {
         })
         .collect();
     std::fs::write(dir.join("samples.jsonl"), lines.join("\n") + "\n").unwrap();
+    // The summary counts what the samples hold, as a run's does.
+    let (mut ops, mut bytes) = (0, 0);
+    for line in &lines {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        ops += v["ops"].as_u64().unwrap();
+        bytes += v["bytes"].as_u64().unwrap();
+    }
+    let mut info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    info["summary"]["ops"] = ops.into();
+    info["summary"]["bytes"] = bytes.into();
+    std::fs::write(dir.join("run.json"), info.to_string()).unwrap();
     let run = ssdfade::results::load_run(&dir).unwrap();
     // The stopped intervals, by their ends.
     let (from, to) = (

@@ -570,3 +570,56 @@ fn erase_needs_a_kept_drive_and_is_saved() {
         0
     );
 }
+
+#[test]
+fn a_run_stopped_before_its_first_io_leaves_the_saved_drive_unwritten() {
+    use ssdfade::engine::{Control, Engine, IntervalSink};
+    use ssdfade::sim::SimEngine;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    struct Count(usize);
+    impl IntervalSink for Count {
+        fn interval(
+            &mut self,
+            _: f64,
+            _: f64,
+            _: &ssdfade::stats::IntervalStats,
+        ) -> anyhow::Result<()> {
+            self.0 += 1;
+            Ok(())
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = spec(tmp.path(), "d.sim");
+    let w = ssdfade::workload::Workload {
+        duration: Some(std::time::Duration::from_secs(2)),
+        ..Default::default()
+    };
+    let w = ssdfade::workload::Workload {
+        span: SimEngine::open(&spec).unwrap().identity().size_bytes,
+        ..w
+    };
+    let run = |interrupted: bool| {
+        let control = Control {
+            interrupted: Arc::new(AtomicBool::new(interrupted)),
+            ..Default::default()
+        };
+        let mut count = Count(0);
+        let end = SimEngine::open(&spec)
+            .unwrap()
+            .run(&w, &control, &mut count)
+            .unwrap();
+        (end, count.0)
+    };
+    let (_, intervals) = run(false);
+    assert!(intervals > 0);
+    let saved = std::fs::read(tmp.path().join("d.sim")).unwrap();
+    let stamp = ssdfade::sim::saved_stamp(&spec).unwrap().unwrap();
+    // The signal came while the drive was loaded: it ends at once, and the file is untouched.
+    let (end, intervals) = run(true);
+    assert_eq!(end, ssdfade::engine::RunEnd::Interrupted);
+    assert_eq!(intervals, 0);
+    assert_eq!(ssdfade::sim::saved_stamp(&spec).unwrap().unwrap(), stamp);
+    assert!(std::fs::read(tmp.path().join("d.sim")).unwrap() == saved);
+}

@@ -130,6 +130,7 @@ pub fn drawn_intervals(samples: &[Sample], interval: Duration) -> &[Sample] {
 /// [`is_full`]) and a chart draws it as a gap, neither as a point nor as zero IOPS.
 pub fn is_gap(s: &Sample) -> bool {
     s.stopped_s.is_some_and(|stopped| stopped > 0.0)
+        || s.suspended_s.is_some_and(|suspended| suspended > 0.0)
 }
 
 /// An interval that ran its whole length and is the drive's: not cut short at the end of a
@@ -283,6 +284,17 @@ mod tests {
             assert_ne!(is_full(&s, interval), is_gap(&s), "stopped {stopped} s");
             assert_eq!(is_gap(&s), stopped > 0.0, "stopped {stopped} s");
         }
+        // The machine suspended within it: not on the run's clock, but the tool's gap too.
+        let mut stats = IntervalStats::new();
+        stats.write.record_n(1000, 1000 * 4096, 100_000);
+        stats.suspended_s = 600.0;
+        let s = Sample::new(3, 3.0, 4.0, &stats, 0);
+        assert_eq!(s.suspended_s, Some(600.0));
+        assert_eq!(
+            s.iops, 1000.0,
+            "the rates are over the run's clock, which stood still"
+        );
+        assert!(is_gap(&s) && !is_full(&s, interval));
     }
 
     #[test]

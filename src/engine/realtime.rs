@@ -654,12 +654,12 @@ impl Sampler<'_> {
                 for done in buckets {
                     let mut done = done.close();
                     let t_grid = (workload.interval * (self.first as u32 + 1)).as_secs_f64();
-                    done.stopped_s = self.watch.stopped_within(t_prev, t_grid);
+                    self.watch.mark(&mut done, t_prev, t_grid);
                     sink.interval(t_prev, t_grid, &done)?;
                     self.first += 1;
                     t_prev = t_grid;
                 }
-                last.stopped_s = self.watch.stopped_within(t_prev, t_end.max(t_prev));
+                self.watch.mark(&mut last, t_prev, t_end.max(t_prev));
                 sink.interval(t_prev, t_end.max(t_prev), &last)?;
                 return Ok(if let Some(why) = self.shared.failure.get() {
                     RunEnd::Failed(why.clone())
@@ -672,7 +672,7 @@ impl Sampler<'_> {
             self.collect(Until::Past(index));
             let t_end = (workload.interval * (index as u32 + 1)).as_secs_f64();
             let mut done = self.pending.pop_front().unwrap_or_default().close();
-            done.stopped_s = self.watch.stopped_within(t_prev, t_end);
+            self.watch.mark(&mut done, t_prev, t_end);
             sink.interval(t_prev, t_end, &done)?;
             self.first += 1;
             t_prev = t_end;

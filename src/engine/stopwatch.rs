@@ -1,7 +1,11 @@
 //! Notices when the process itself was stopped (SIGSTOP and SIGCONT, a machine that would not
-//! schedule it): a thread that only sleeps and ticks; a tick that comes far later than it
-//! slept marks the time since the one before as the tool's own, never the drive's. Nothing
-//! that waits on the device can delay it.
+//! schedule it) or the machine was suspended: a thread that only sleeps and ticks. A tick that
+//! comes far later than it slept marks the time since the one before as the tool's own, never
+//! the drive's. A tick at which the boot clock (`CLOCK_BOOTTIME`, which counts a suspend) has
+//! run far ahead of the monotonic clock (which the run's times are on, and which stands still
+//! while the machine sleeps) marks a suspension: no time on the run's clock, but the drive sat
+//! idle and unpowered meanwhile, so the interval holding it is the tool's too. Nothing that
+//! waits on the device can delay it.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -12,20 +16,63 @@ const TICK: Duration = Duration::from_millis(50);
 /// A tick this much later than due means the process was not running.
 const LATE: Duration = Duration::from_secs(2);
 
-/// The spans (seconds from the run's start) in which the process was stopped.
+/// The two clocks the watch compares: the run's (monotonic) and the boot clock.
+pub trait Clocks: Send + Sync {
+    /// The monotonic clock and the boot clock (time since boot, suspends included) now.
+    fn now(&self) -> (Instant, Duration);
+}
+
+/// The system's clocks.
+pub struct SystemClocks;
+
+impl Clocks for SystemClocks {
+    fn now(&self) -> (Instant, Duration) {
+        let mono = Instant::now();
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes one timespec into `ts`, which lives on this stack.
+        let ok = unsafe { libc::clock_gettime(libc::CLOCK_BOOTTIME, &mut ts) } == 0;
+        // Without a boot clock (it stands still at 0) no suspension is ever seen, as before.
+        let boot = if ok {
+            Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+        } else {
+            Duration::ZERO
+        };
+        (mono, boot)
+    }
+}
+
+/// The spans (seconds from the run's start) in which the process was stopped, and the
+/// suspensions of the machine.
 pub struct StopWatch {
     start: Instant,
+    clocks: Box<dyn Clocks>,
     /// The last tick, in nanoseconds from `start`.
     last_ns: AtomicU64,
+    /// The boot clock at the last tick, in nanoseconds.
+    last_boot_ns: AtomicU64,
     stopped: Mutex<Vec<(f64, f64)>>,
+    /// (seconds from the run's start of the last tick before it, seconds suspended).
+    suspended: Mutex<Vec<(f64, f64)>>,
 }
 
 impl StopWatch {
     pub fn new(start: Instant) -> Self {
+        StopWatch::with_clocks(start, Box::new(SystemClocks))
+    }
+
+    /// A watch on `clocks` (the system's, or a test's).
+    pub fn with_clocks(start: Instant, clocks: Box<dyn Clocks>) -> Self {
+        let (_, boot) = clocks.now();
         StopWatch {
             start,
+            clocks,
             last_ns: AtomicU64::new(0),
+            last_boot_ns: AtomicU64::new(nanos(boot)),
             stopped: Mutex::new(Vec::new()),
+            suspended: Mutex::new(Vec::new()),
         }
     }
 
@@ -33,16 +80,25 @@ impl StopWatch {
     pub fn run(&self, stop: &AtomicBool) {
         while !stop.load(Ordering::Relaxed) {
             std::thread::sleep(TICK);
-            let now = Instant::now();
-            if let Some(gap) = self.overdue(now) {
-                self.stopped
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(gap);
-            }
-            let ns = now.saturating_duration_since(self.start).as_nanos();
-            self.last_ns
-                .store(u64::try_from(ns).unwrap_or(u64::MAX), Ordering::Relaxed);
+            self.tick();
+        }
+    }
+
+    /// Notes a stop or a suspension since the last tick, if any.
+    fn tick(&self) {
+        let (now, boot) = self.clocks.now();
+        if let Some(gap) = self.overdue(now) {
+            self.stopped
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(gap);
+        }
+        {
+            let mut suspended = self.suspended.lock().unwrap_or_else(|e| e.into_inner());
+            suspended.extend(self.suspension(now, boot));
+            let ns = now.saturating_duration_since(self.start);
+            self.last_ns.store(nanos(ns), Ordering::Relaxed);
+            self.last_boot_ns.store(nanos(boot), Ordering::Relaxed);
         }
     }
 
@@ -51,6 +107,34 @@ impl StopWatch {
         let last = Duration::from_nanos(self.last_ns.load(Ordering::Relaxed));
         let now = now.saturating_duration_since(self.start);
         (now.saturating_sub(last) > TICK + LATE).then_some((last.as_secs_f64(), now.as_secs_f64()))
+    }
+
+    /// The time the boot clock ran ahead of the monotonic clock since the last tick, when far
+    /// more than a tick: the machine was suspended (at the last tick's time on the run's clock).
+    fn suspension(&self, now: Instant, boot: Duration) -> Option<(f64, f64)> {
+        let last = Duration::from_nanos(self.last_ns.load(Ordering::Relaxed));
+        let ran = now
+            .saturating_duration_since(self.start)
+            .saturating_sub(last);
+        let boot_last = Duration::from_nanos(self.last_boot_ns.load(Ordering::Relaxed));
+        let lost = boot.saturating_sub(boot_last).saturating_sub(ran);
+        (lost > LATE).then_some((last.as_secs_f64(), lost.as_secs_f64()))
+    }
+
+    /// Seconds the machine was suspended at a time within `t0..t1` (from the run's start),
+    /// counting one the ticker has not woken from yet. None of it is on the run's clock.
+    pub fn suspended_within(&self, t0: f64, t1: f64) -> f64 {
+        let suspended = self.suspended.lock().unwrap_or_else(|e| e.into_inner());
+        let (now, boot) = self.clocks.now();
+        let pending = self
+            .suspension(now, boot)
+            .filter(|p| suspended.iter().all(|s| s.0 != p.0));
+        suspended
+            .iter()
+            .chain(pending.iter())
+            .filter(|(at, _)| (t0..t1).contains(at))
+            .map(|(_, seconds)| seconds)
+            .sum()
     }
 
     /// Seconds of `t0..t1` (from the run's start) in which the process was stopped, counting
@@ -62,7 +146,7 @@ impl StopWatch {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        spans.extend(self.overdue(Instant::now()));
+        spans.extend(self.overdue(self.clocks.now().0));
         spans.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut total = 0.0;
         let mut covered = t0;
@@ -76,11 +160,23 @@ impl StopWatch {
         total
     }
 
+    /// Marks `stats`, the interval `t0..t1` (from the run's start), with the time the process
+    /// was stopped and the machine suspended within it.
+    pub fn mark(&self, stats: &mut crate::stats::IntervalStats, t0: f64, t1: f64) {
+        stats.stopped_s = self.stopped_within(t0, t1);
+        stats.suspended_s = self.suspended_within(t0, t1);
+    }
+
     /// True when a wait of `ns` nanoseconds is long enough to hold a stop this watch notices.
     #[inline]
     pub fn could_hold_a_stop(ns: u64) -> bool {
         ns > (TICK + LATE).as_nanos() as u64
     }
+}
+
+/// A duration in nanoseconds (saturating).
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
@@ -97,5 +193,47 @@ mod tests {
         assert!((watch.stopped_within(0.0, 30.0) - 6.5).abs() < 1e-9);
         assert!((watch.stopped_within(12.0, 20.5) - 4.0).abs() < 1e-9);
         assert_eq!(watch.stopped_within(16.0, 19.0), 0.0);
+    }
+
+    /// A test's clocks, set by hand.
+    struct Hand(Mutex<(Instant, Duration)>);
+
+    impl Clocks for std::sync::Arc<Hand> {
+        fn now(&self) -> (Instant, Duration) {
+            *self.0.lock().unwrap()
+        }
+    }
+
+    #[test]
+    fn a_suspended_machine_is_the_tools_gap_and_no_stop() {
+        let start = Instant::now();
+        let hand = std::sync::Arc::new(Hand(Mutex::new((start, Duration::from_secs(1000)))));
+        let watch = StopWatch::with_clocks(start, Box::new(hand.clone()));
+        let set = |mono_s: f64, boot_s: f64| {
+            *hand.0.lock().unwrap() = (
+                start + Duration::from_secs_f64(mono_s),
+                Duration::from_secs_f64(1000.0 + boot_s),
+            );
+        };
+        // Ticks every 50 ms for 3 s, both clocks alike: nothing.
+        for i in 1..=60 {
+            set(i as f64 * 0.05, i as f64 * 0.05);
+            watch.tick();
+        }
+        assert_eq!(watch.suspended_within(0.0, 100.0), 0.0);
+        // Suspended for 600 s after the tick at 3.0 s: the boot clock runs on, the
+        // monotonic one does not. Seen before the ticker wakes, then after.
+        set(3.05, 603.05);
+        assert!((watch.suspended_within(2.0, 4.0) - 600.0).abs() < 1e-6);
+        watch.tick();
+        assert!((watch.suspended_within(2.0, 4.0) - 600.0).abs() < 1e-6);
+        assert_eq!(watch.suspended_within(0.0, 2.0), 0.0);
+        assert_eq!(watch.suspended_within(4.0, 5.0), 0.0);
+        // A suspension is not a stop: the run's clock did not move.
+        assert_eq!(watch.stopped_within(0.0, 100.0), 0.0);
+        // Ticking on, both clocks alike again: the one suspension, counted once.
+        set(3.1, 603.1);
+        watch.tick();
+        assert!((watch.suspended_within(0.0, 100.0) - 600.0).abs() < 1e-6);
     }
 }

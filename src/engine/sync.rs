@@ -358,7 +358,7 @@ fn writer_loop(
         if let (Some(every), Some(sink)) = (p.interval, intervals.as_mut()) {
             let now = s.start.elapsed().as_secs_f64();
             if now - t_cut >= every {
-                interval.stopped_s = s.watch.stopped_within(t_cut, now);
+                s.watch.mark(&mut interval, t_cut, now);
                 if let Err(e) = sink(t_cut, now, &interval) {
                     out.sink_error = Some(e);
                     s.halt.store(true, Ordering::Relaxed);
@@ -373,7 +373,7 @@ fn writer_loop(
     if let (Some(_), Some(sink)) = (p.interval, intervals.as_mut()) {
         if interval.ops() > 0 || interval.errors > 0 {
             let now = s.start.elapsed().as_secs_f64();
-            interval.stopped_s = s.watch.stopped_within(t_cut, now);
+            s.watch.mark(&mut interval, t_cut, now);
             if let Err(e) = sink(t_cut, now, &interval) {
                 out.sink_error = Some(e);
             }

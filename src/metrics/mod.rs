@@ -490,6 +490,7 @@ mod tests {
             bytes_written_total: 8_388_608,
             pacing: None,
             stopped_s: None,
+            suspended_s: None,
         };
         observer.sample(&sample);
         observer.steady_reached(&SteadyState {

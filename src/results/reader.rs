@@ -45,11 +45,34 @@ pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
             dir.join("samples.jsonl").display()
         );
     }
+    agree(dir, &info, &samples)?;
     Ok(Run {
         dir: dir.to_path_buf(),
         info,
         samples,
     })
+}
+
+/// Refuses samples that do not add up to run.json's summary (I/Os and bytes): the two files
+/// are not of one run (swapped between runs, cut, or lines added), and a report would print
+/// the one's whole-run figures beside the other's intervals.
+fn agree(dir: &Path, info: &RunInfo, samples: &[Sample]) -> anyhow::Result<()> {
+    let Some(summary) = &info.summary else {
+        return Ok(());
+    };
+    let (ops, bytes) = samples.iter().fold((0u64, 0u64), |(o, b), s| {
+        (o.saturating_add(s.ops), b.saturating_add(s.bytes))
+    });
+    if (ops, bytes) != (summary.ops, summary.bytes) {
+        bad_input!(
+            "{}: its {} samples add up to {ops} I/Os and {bytes} bytes, but run.json's summary counts {} I/Os and {} bytes: samples.jsonl is not this run's (swapped, cut or added to); put back the run's own samples.jsonl",
+            dir.display(),
+            samples.len(),
+            summary.ops,
+            summary.bytes
+        );
+    }
+    Ok(())
 }
 
 /// Reads `samples.jsonl` line by line. A line that does not parse is bad input naming its line

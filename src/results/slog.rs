@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use crate::drive::RunEnd;
@@ -279,8 +278,14 @@ pub fn without_samples(dir: &Path) -> anyhow::Result<bool> {
 /// Reads an earlier run's `slog.json`.
 pub fn read_record(dir: &Path) -> anyhow::Result<SlogRecord> {
     let path = dir.join(FILE);
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) => crate::bad_input!(
+            "cannot read {}: {e}: {} is not a whole slog run directory (its run.json says slog); give the directory slog wrote",
+            path.display(),
+            dir.display()
+        ),
+    };
     let record: SlogRecord = super::json::parse(&path, &text)?;
     super::version::check(&path, record.schema_version, SCHEMA_VERSION)?;
     Ok(record)

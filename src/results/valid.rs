@@ -45,6 +45,9 @@ pub fn sample(s: &crate::stats::Sample) -> Result<(), String> {
             ));
         }
     }
+    if let Some(suspended) = s.suspended_s {
+        seconds("suspended_s", suspended)?;
+    }
     latencies(&[
         ("lat_us", s.lat_us),
         ("read.lat_us", s.read.as_ref().and_then(|d| d.lat_us)),

@@ -128,6 +128,9 @@ pub struct IntervalStats {
     /// Seconds of the interval in which ssdfade itself was not running (SIGSTOP, a machine
     /// too busy to schedule it): set by the sampler, not the workers.
     pub stopped_s: f64,
+    /// Seconds the machine was suspended during the interval (not on the run's clock): set by
+    /// the sampler.
+    pub suspended_s: f64,
 }
 
 impl IntervalStats {
@@ -175,6 +178,7 @@ impl IntervalStats {
         self.error_events.clear();
         self.pacing = super::Pacing::default();
         self.stopped_s = 0.0;
+        self.suspended_s = 0.0;
     }
 
     /// Reads and writes together.

@@ -103,6 +103,12 @@ pub struct Sample {
     /// over the time it ran, and the interval is not a full one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped_s: Option<f64>,
+    /// Seconds the machine was suspended during this interval (a laptop's lid closed). They are
+    /// not in `t_start_s..t_end_s` (the run's clock stands still while the machine sleeps), but
+    /// the drive sat unpowered meanwhile: the gap is the tool's, and the interval is not a full
+    /// one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspended_s: Option<f64>,
 }
 
 impl Sample {
@@ -140,6 +146,7 @@ impl Sample {
             bytes_written_total: bytes_written_before + stats.write.bytes,
             pacing: super::PacingSummary::of(&stats.pacing),
             stopped_s: (stopped > 0.0).then_some(stopped),
+            suspended_s: (stats.suspended_s > 0.0).then_some(stats.suspended_s),
         }
     }
 }

@@ -331,6 +331,7 @@ mod tests {
                     bytes_written_total: total,
                     pacing: None,
                     stopped_s: None,
+                    suspended_s: None,
                 }
             })
             .collect()

@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# The hostile classes scripts/hostile-records.sh does not craft (issue 18, "How it will be
+# checked"): files swapped between two runs or drives, output paths of every kind, forged and
+# replayed listener traffic, and readers under `ulimit -n` / `ulimit -v`. A case passes when the
+# command does what it should or refuses in one line with exit 2 (never a panic, Debug text, an
+# exit other than 0/1/2/130, a silent pass, or a file written where it must not be). Prints one
+# row per case (class, case, outcome) and a count; exits 1 when any failed.
+#
+#   scripts/hostile-sweep.sh [BINARY]      (default target/release/ssdfade)
+set -euo pipefail
+BIN=$(realpath "${1:-target/release/ssdfade}")
+WORK=$(mktemp -d /tmp/ssdfade-sweep.XXXXXX)
+trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
+export BIN WORK
+python3 - <<'PY'
+import json, os, shutil, socket, subprocess, sys, time
+
+BIN, WORK = os.environ["BIN"], os.environ["WORK"]
+S = "sim:vertex2-60g,scale=64"
+os.chdir(WORK)
+rows, fails = [], 0
+
+def run(args, limit=None, timeout=120):
+    cmd = [BIN] + args
+    if limit:
+        cmd = ["bash", "-c", f"ulimit {limit} && exec \"$@\"", "x"] + cmd
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return r.returncode, r.stderr
+    except subprocess.TimeoutExpired:
+        return None, f"still running after {timeout} s"
+
+def judge(code, err, want):
+    """want: 'ok' (exit 0), 'refuse' (exit 2, one line), 'either'."""
+    err = err.strip()
+    if code is None:
+        return "FAIL " + err
+    if "panicked" in err or code not in (0, 1, 2, 130):
+        return f"FAIL exit {code}: {err[-200:]}"
+    if any(t in err for t in ("Os {", "kind:", "Error {", "Some(")):
+        return "FAIL Debug text: " + err[-200:]
+    if code == 2:
+        if len(err.splitlines()) != 1:
+            return f"FAIL refusal of {len(err.splitlines())} lines: {err[:200]}"
+        return None if want in ("refuse", "either") else "FAIL refused: " + err[:200]
+    if want == "refuse":
+        return f"FAIL exit {code}, not refused: {err[-200:]}"
+    return None if code == 0 or want == "either" else f"FAIL exit {code}: {err[-200:]}"
+
+def case(cls, name, args, want, limit=None, check=None):
+    global fails
+    code, err = run(args, limit)
+    bad = judge(code, err, want)
+    if bad is None and check:
+        bad = check()
+    outcome = bad or (f"refused: {err.strip()[:110]}" if code == 2 else f"exit {code}")
+    fails += bool(bad)
+    rows.append((cls, name, outcome))
+
+def make(args):
+    code, err = run(args)
+    if code != 0:
+        sys.exit(f"making a fixture failed: {' '.join(args)}: {err.strip()}")
+
+# Fixtures: two runs of the same drive model, an slog run, an experiment (and a second one).
+make(["measure", f"{S},seed=1", "--duration", "20s", "--interval", "1s", "--out", "a"])
+make(["measure", f"{S},seed=2", "--duration", "20s", "--interval", "1s", "--bs", "64k", "--out", "b"])
+make(["slog", S, "--sustain", "0", "--seed", "1", "--out", "slog"])
+make(["experiment", "vertex2", S, "--measure-duration", "3s", "--soak-duration", "20s",
+      "--soak-interval", "1s", "--seed", "1", "--out", "e1"])
+make(["experiment", "vertex2", f"{S},seed=2", "--measure-duration", "3s", "--soak-duration", "20s",
+      "--soak-interval", "1s", "--seed", "2", "--out", "e2"])
+
+def copy(src, dst):
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst, symlinks=True)
+
+def unchanged(path, before):
+    return lambda: None if open(path, "rb").read() == before else f"FAIL {path} was changed"
+
+# --- files swapped between two runs or drives -------------------------------------------------
+copy("a", "swap1"); shutil.copy("b/samples.jsonl", "swap1/samples.jsonl")
+for c in (["report", "swap1"], ["plot", "swap1"], ["export", "swap1"], ["compare", "a", "swap1"]):
+    case("swapped", f"{c[0]}: samples.jsonl of another run beside run.json", c, "refuse")
+copy("a", "swap2"); shutil.copy("slog/run.json", "swap2/run.json")
+case("swapped", "report: slog's run.json beside a measure's samples", ["report", "swap2"], "refuse")
+copy("a", "swap3")
+with open("swap3/samples.jsonl") as f: lines = f.readlines()
+with open("swap3/samples.jsonl", "w") as f: f.writelines(lines[:-3])
+case("swapped", "report: samples.jsonl cut by three lines, run.json completed", ["report", "swap3"], "refuse")
+copy("a", "swap4")
+with open("swap4/samples.jsonl", "a") as f: f.writelines(lines[-2:])
+case("swapped", "report: two samples appended twice", ["report", "swap4"], "refuse")
+for phase in sorted(os.listdir("e1")):
+    if phase.endswith("-soak"):
+        soak = phase
+copy("e1", "swap5"); shutil.copy(f"e2/{soak}/samples.jsonl", f"swap5/{soak}/samples.jsonl")
+case("swapped", "report: an experiment's soak samples from another experiment", ["report", "swap5"], "refuse")
+copy("e1", "swap6"); shutil.copy("e2/drive.sim", "swap6/drive.sim")
+j = json.load(open("swap6/experiment.json")); j["status"] = "interrupted"
+j["phases"][-1].update(status="pending", started_utc=None, ended_utc=None, headline=None)
+shutil.rmtree(os.path.join("swap6", j["phases"][-1]["dir"]))
+json.dump(j, open("swap6/experiment.json", "w"))
+case("swapped", "resume: another experiment's drive.sim", ["resume", "swap6"], "refuse")
+
+# --- output paths -------------------------------------------------------------------------------
+m = lambda out: ["measure", S, "--duration", "2s", "--out", out]
+open("afile", "w").write("mine\n")
+case("out", "--out an existing file", m("afile"), "refuse", check=unchanged("afile", b"mine\n"))
+os.symlink(WORK + "/a", "link-to-run"); os.symlink("/etc", "link-to-etc")
+case("out", "--out a symlink to a run", m("link-to-run"), "refuse")
+case("out", "--out a symlink to /etc", m("link-to-etc"), "refuse")
+case("out", "--out /proc/sys/x", m("/proc/sys/x"), "refuse")
+case("out", "--out /sys/ssdfade", m("/sys/ssdfade"), "refuse")
+case("out", "--out /dev/null", m("/dev/null"), "refuse")
+case("out", "--out /", m("/"), "refuse")
+case("out", "--out ''", m(""), "refuse")
+os.mkfifo("fifo")
+case("out", "--out a FIFO", m("fifo"), "refuse")
+case("out", "--out an slog run directory", m("slog"), "refuse")
+case("out", "--out an experiment directory", m("e1"), "refuse")
+case("out", "--out a file inside a run directory", m("a/run.json"), "refuse")
+case("out", "--out a new directory inside a run", m("a/sub"), "either")
+os.makedirs("ro"); os.chmod("ro", 0o555)
+case("out", "--out in a read-only directory (root may write)", m("ro/x"), "either")
+ro = subprocess.run(["findmnt", "-n", "-o", "TARGET", "-O", "ro"], capture_output=True, text=True).stdout.split()
+if ro:
+    case("out", f"--out on a read-only mount ({ro[0]})", m(os.path.join(ro[0], "ssdfade-x")), "refuse")
+busy = subprocess.Popen([BIN, "soak", S, "--duration", "1h", "--out", "busy"],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for _ in range(100):
+    if os.path.exists("busy/samples.jsonl"): break
+    time.sleep(0.1)
+case("out", "--out the directory of a running soak", m("busy"), "refuse")
+case("out", "resume the directory of a running soak", ["resume", "busy"], "refuse")
+case("out", "report of a running soak", ["report", "busy"], "either")
+busy.send_signal(15); busy.wait(timeout=30)
+before = open("a/run.json", "rb").read()
+case("out", "plot --out onto run.json", ["plot", "b", "--out", "a/run.json"], "refuse",
+     check=unchanged("a/run.json", before))
+case("out", "plot --out onto another run's directory", ["plot", "b", "--out", "a"], "refuse",
+     check=unchanged("a/run.json", before))
+case("out", "plot --out a symlink to /etc", ["plot", "b", "--out", "link-to-etc"], "refuse")
+case("out", "plot --out /proc/self", ["plot", "b", "--out", "/proc/self"], "refuse")
+mt = lambda f: ["measure", S, "--duration", "2s", "--metrics-textfile", f, "--out", "mt-" + str(len(rows))]
+case("out", "--metrics-textfile onto a run.json", mt("a/run.json"), "refuse",
+     check=unchanged("a/run.json", before))
+case("out", "--metrics-textfile onto a symlink", mt("link-to-etc"), "refuse")
+case("out", "--metrics-textfile /proc/self/environ", mt("/proc/self/environ"), "refuse")
+case("out", "--metrics-textfile /dev/null", mt("/dev/null"), "refuse")
+case("out", "sim fit -o onto samples.jsonl", ["sim", "fit", "e1", "-o", "a/samples.jsonl"], "refuse")
+
+# --- forged and replayed listener traffic -------------------------------------------------------
+p = subprocess.Popen([BIN, "plp", "listen", "--bind", "127.0.0.1", "--port", "0", "--dir", "sessions",
+                      "--idle-timeout", "3s", "--max-connections", "8"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+host, port = p.stdout.readline().strip().removeprefix("listening on ").rsplit(":", 1)
+addr = (host, int(port))
+def talk(lines, read=True):
+    s = socket.create_connection(addr, timeout=10)
+    out = []
+    for l in lines:
+        s.sendall(l if isinstance(l, bytes) else (l + "\n").encode())
+        if read:
+            out.append(s.makefile().readline().strip())
+    s.close()
+    return out
+def wire(name, lines, expect):
+    global fails
+    try:
+        got = talk(lines)
+        bad = None if expect(got) else f"FAIL answered {got}"
+    except Exception as e:
+        got, bad = None, None if expect(None) else f"FAIL {e}"
+    alive = p.poll() is None
+    bad = bad or (None if alive else f"FAIL the listener died ({p.returncode})")
+    fails += bool(bad)
+    rows.append(("listener", name, bad or f"answered {str(got)[:90]}"))
+ok = lambda got: got and got[0].startswith("ok")
+err = lambda got: got is None or all(g.startswith("err") or g == "" for g in got[-1:])
+tok = talk(["begin t1 4 4096"])[0].split()[1]
+wire("pre/post in order", [f"begin t2 4 4096", "pre 1 0 7", "post 1 0 7"], lambda g: g and all(x.startswith("ok") for x in g))
+wire("dump with a wrong token", ["dump t1 " + "0" * len(tok)], err)
+wire("dump with no token", ["dump t1"], err)
+wire("dump of a session that does not exist", ["dump nobody " + tok], err)
+wire("pre without a session", ["pre 1 0 7"], err)
+wire("post without its pre", ["begin t3 4 4096", "post 1 0 7"], err)
+wire("replayed pre", ["begin t4 4 4096", "pre 1 0 7", "post 1 0 7", "pre 1 0 7"], err)
+wire("pre out of order", ["begin t5 4 4096", "pre 5 0 7"], err)
+wire("slot beyond the session", ["begin t6 4 4096", "pre 1 99 7"], err)
+wire("second begin on a connection", ["begin t7 4 4096", "begin t7 4 4096"], err)
+wire("begin with 2^64 slots", ["begin t8 18446744073709551616 4096"], err)
+wire("begin with 0 slots", ["begin t9 0 4096"], err)
+wire("a 1 MiB line", [b"x" * (1 << 20) + b"\n"], err)
+wire("binary bytes", [b"\x00\xff\xfe begin\n"], err)
+wire("an unknown request", ["errors"], err)
+wire("a NUL in a name", [b"begin a\x00b 4 4096\n"], err)
+# Many connections at once: beyond --max-connections answered busy, the listener lives.
+socks = []
+for _ in range(40):
+    try: socks.append(socket.create_connection(addr, timeout=5))
+    except OSError: break
+time.sleep(0.5)
+busy_answers = 0
+for s in socks[8:]:
+    try:
+        s.settimeout(2); busy_answers += s.recv(200).startswith(b"err busy")
+    except OSError: pass
+for s in socks: s.close()
+time.sleep(0.5)
+wire(f"after 40 connections at once ({busy_answers} answered busy)", ["begin t10 4 4096"], ok)
+# Slowloris: a byte a second is cut at the idle timeout (3 s here).
+s = socket.create_connection(addr, timeout=10); t0 = time.time(); cut = None
+for ch in b"begin slow 4 4096":
+    try:
+        s.sendall(bytes([ch])); time.sleep(0.5)
+        s.setblocking(False)
+        try:
+            if s.recv(200) == b"": cut = time.time() - t0; break
+        except BlockingIOError: pass
+        finally: s.setblocking(True)
+    except OSError:
+        cut = time.time() - t0; break
+s.close()
+ok_cut = cut is not None and cut < 8
+fails += not ok_cut
+rows.append(("listener", "a line trickled a byte each 0.5 s", f"closed after {cut:.1f} s" if ok_cut else "FAIL never closed"))
+p.send_signal(2); p.wait(timeout=10)
+# A session of another device replayed: plp verify of target B with the token of A's session.
+p = subprocess.Popen([BIN, "plp", "listen", "--bind", "127.0.0.1", "--port", "0", "--dir", "sessions"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+log = p.stdout.readline().strip().removeprefix("listening on ")
+wr = subprocess.run([BIN, "plp", "write", "pa.img", "--size", "16M", "--log", log, "--duration", "2s"],
+                    capture_output=True, text=True, timeout=120)
+token = next((w.rstrip(":") for w in wr.stdout.split() if len(w.rstrip(":")) == 32), None)
+make(["measure", "pb.img", "--size", "16M", "--duration", "1s", "--out", "pb-run"])
+case("listener", "plp verify of another file with the first one's token",
+     ["plp", "verify", "pb.img", "--log", log, "--token", token or "x", "--out", "v-other"], "refuse")
+case("listener", "plp verify of the file, a second time (replayed session)",
+     ["plp", "verify", "pa.img", "--log", log, "--token", token or "x", "--out", "v-again"], "either")
+p.send_signal(2); p.wait(timeout=10)
+
+# --- readers under resource limits --------------------------------------------------------------
+for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):
+    for c in (["report", "e1"], ["plot", "a"], ["runs", "."], ["compare", "a", "b"], ["resume", "e1"]):
+        case("limits", f"ulimit {limit}: {' '.join(c)}", c, "either", limit=limit)
+
+w = max(len(r[1]) for r in rows)
+print("| class | case | outcome |\n|---|---|---|")
+for cls, name, outcome in rows:
+    print(f"| {cls} | {name} | {outcome.replace('|', '/')} |")
+print(f"\n{len(rows)} cases, {fails} failures")
+sys.exit(1 if fails else 0)
+PY
