@@ -49,7 +49,8 @@ pub fn buckets(points: &[(f64, f64)], size: usize) -> Vec<Bucket> {
 }
 
 /// One cell of a series' density: the share of a column's intervals whose value lies in
-/// `[y0, y1)`, the column running from its first interval's x to its last one's.
+/// `[y0, y1)`, the column running from its first interval's x to the next column's first (the
+/// last column to its own last interval's x).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cell {
     pub x0: f64,
@@ -64,10 +65,14 @@ pub struct Cell {
 /// per column and bin that holds any interval.
 pub fn density(points: &[(f64, f64)], size: usize, bin: f64) -> Vec<Cell> {
     let mut cells = Vec::new();
-    for chunk in points.chunks(size.max(1)) {
+    let size = size.max(1);
+    for (k, chunk) in points.chunks(size).enumerate() {
         let mut bins: Vec<i64> = chunk.iter().map(|p| (p.1 / bin).floor() as i64).collect();
         bins.sort_unstable();
-        let (x0, x1) = (chunk[0].0, chunk[chunk.len() - 1].0);
+        // A column ends where the next begins (its last interval's x when it is the last):
+        // columns that stopped one interval short left hairline gaps across the stripes.
+        let next = points.get((k + 1) * size).map(|p| p.0);
+        let (x0, x1) = (chunk[0].0, next.unwrap_or(chunk[chunk.len() - 1].0));
         for same in bins.chunk_by(|a, b| a == b) {
             let y0 = same[0] as f64 * bin;
             cells.push(Cell {
@@ -134,8 +139,8 @@ mod tests {
         assert_eq!(
             seen,
             [
-                (0.0, 3.0, 1.0, 1.5, 0.5),
-                (0.0, 3.0, 3.0, 3.5, 0.5),
+                (0.0, 4.0, 1.0, 1.5, 0.5),
+                (0.0, 4.0, 3.0, 3.5, 0.5),
                 (4.0, 5.0, 2.0, 2.5, 1.0)
             ]
         );

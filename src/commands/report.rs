@@ -1,11 +1,11 @@
-//! `ssdfade report DIR`: print a run's report and write report.md and report.html into DIR.
+//! `ssdfade report DIR`: print a run's report (fitted to 80 columns) and write report.md and report.html into DIR.
 
 use crate::cli::ReportArgs;
 
 /// Writes the report and prints it, then the files written.
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     let written = crate::report::report_dir(&args.dir)?;
-    crate::out!("{}", written.markdown)?;
+    crate::out!("{}", written.text)?;
     crate::outln!()?;
     for path in &written.files {
         crate::outln!("wrote {}", path.display())?;

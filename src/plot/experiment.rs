@@ -783,7 +783,7 @@ fn rate_sweep_chart(exp: &Experiment) -> Option<RateSweepChart> {
             let label = match (p.rate_percent, p.rate_iops) {
                 (Some(pct), _) => format!("{pct}%"),
                 (None, Some(iops)) => format!("{iops:.0} IOPS"),
-                (None, None) => p.name.clone(),
+                (None, None) => format!("{} (unpaced)", p.name),
             };
             Some(RatePoint {
                 label,

@@ -12,7 +12,7 @@ use super::Chart;
 /// One point of a rate sweep: what was asked and what it measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatePoint {
-    /// `50%`, `4000 IOPS`, `max`.
+    /// `50%`, `4000 IOPS`, `max (unpaced)`.
     pub label: String,
     pub iops: f64,
     pub avg_us: f64,

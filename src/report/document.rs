@@ -77,18 +77,25 @@ impl Document {
     }
 
     /// The document for an 80-column terminal: the Markdown of [`Document::markdown`] with
-    /// paragraphs wrapped at 80 columns and a table wider than that split into tables of
-    /// fewer columns, each repeating the first.
+    /// headings and paragraphs wrapped at 80 columns (a list item's later lines under its
+    /// text), a table wider than that split into tables of fewer columns, each repeating the
+    /// first, and cells still too wide wrapped onto more lines of their row, and a long line
+    /// of code (a command) continued with ` \\` on the next line.
     pub fn terminal(&self) -> String {
         const WIDTH: usize = 80;
-        let mut out = format!("# {}\n", self.title);
+        let mut out = wrap(&format!("# {}", self.title), WIDTH);
         for block in &self.blocks {
             out.push('\n');
             match block {
                 Block::Heading(level, text) => {
-                    let _ = writeln!(out, "{} {text}", "#".repeat(*level as usize));
+                    let head = format!("{} {text}", "#".repeat(*level as usize));
+                    out.push_str(&wrap(&head, WIDTH));
                 }
-                Block::Paragraph(text) => out.push_str(&wrap(text, WIDTH)),
+                Block::Paragraph(text) => {
+                    for line in text.lines() {
+                        out.push_str(&wrap_hanging(line, WIDTH));
+                    }
+                }
                 Block::Table(head, rows) => {
                     for (i, part) in split_columns(head, rows, WIDTH).iter().enumerate() {
                         if i > 0 {
@@ -101,7 +108,11 @@ impl Document {
                     out.push_str(&wrap(&format!("{png}: {caption}"), WIDTH));
                 }
                 Block::Code(text) => {
-                    let _ = writeln!(out, "```\n{text}\n```");
+                    out.push_str("```\n");
+                    for line in text.lines() {
+                        out.push_str(&continue_code(line, WIDTH));
+                    }
+                    out.push_str("```\n");
                 }
             }
         }
@@ -254,25 +265,82 @@ fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// One line of a paragraph wrapped at `width`, its later lines indented under its text when
+/// it is a list item ("- …") or indented.
+fn wrap_hanging(line: &str, width: usize) -> String {
+    let lead = line.len() - line.trim_start().len();
+    let indent = lead
+        + if line.trim_start().starts_with("- ") {
+            2
+        } else {
+            0
+        };
+    let body = wrap(line, width.saturating_sub(indent).max(20));
+    let mut out = String::new();
+    for (i, l) in body.lines().enumerate() {
+        if i == 0 {
+            out.push_str(&" ".repeat(lead));
+        } else {
+            out.push_str(&" ".repeat(indent));
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// A line of code (a command) in lines of at most `width` columns, broken between words, each
+/// broken line ending in ` \\` and the next indented four spaces, as a shell reads it back.
+fn continue_code(line: &str, width: usize) -> String {
+    if line.chars().count() <= width {
+        return format!("{line}\n");
+    }
+    let mut out = String::new();
+    let mut current = String::new();
+    for word in line.split(' ') {
+        let would = current.chars().count() + 1 + word.chars().count();
+        if !current.trim().is_empty() && would + 2 > width {
+            out.push_str(&current);
+            out.push_str(" \\\n");
+            current = "   ".to_string();
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    out.push_str(&current);
+    out.push('\n');
+    out
+}
+
 /// A Markdown table as one or more tables no wider than `width`: the columns after the first
-/// taken in order while they fit, each table repeating the first column.
+/// taken in order while they fit, each table repeating the first column; a table of two
+/// columns still wider has its widest cells wrapped onto more lines of their row.
 fn split_columns(head: &[String], rows: &[Vec<String>], width: usize) -> Vec<String> {
-    let table = |columns: &[usize]| {
+    let pick = |columns: &[usize]| {
         let pick = |cells: &[String]| -> Vec<String> {
             columns
                 .iter()
                 .map(|&i| cells.get(i).cloned().unwrap_or_default())
                 .collect()
         };
-        let rows: Vec<Vec<String>> = rows.iter().map(|r| pick(r)).collect();
-        markdown_table(&pick(head), &rows)
+        (pick(head), rows.iter().map(|r| pick(r)).collect::<Vec<_>>())
     };
-    let fits = |t: &str| t.lines().all(|l| l.chars().count() <= width);
+    let fits = |columns: &[usize]| {
+        let (head, rows) = pick(columns);
+        let widths = column_widths(&head, &rows);
+        widths.iter().map(|w| w + 3).sum::<usize>() < width
+    };
+    let table = |columns: &[usize]| {
+        let (head, rows) = pick(columns);
+        narrowed_table(&head, &rows, width)
+    };
     let mut parts = Vec::new();
     let mut columns = vec![0];
     for i in 1..head.len() {
         columns.push(i);
-        if columns.len() > 2 && !fits(&table(&columns)) {
+        if columns.len() > 2 && !fits(&columns) {
             columns.pop();
             parts.push(table(&columns));
             columns = vec![0, i];
@@ -282,25 +350,67 @@ fn split_columns(head: &[String], rows: &[Vec<String>], width: usize) -> Vec<Str
     parts
 }
 
-/// A Markdown table with its columns padded to a common width.
-fn markdown_table(head: &[String], rows: &[Vec<String>]) -> String {
-    let columns = head.len();
-    let width = |i: usize| {
-        std::iter::once(head)
+/// The table of [`markdown_table`], its widest column narrowed (its cells wrapped between
+/// words onto more lines of their row) until the table fits `width` or no column narrows
+/// further.
+fn narrowed_table(head: &[String], rows: &[Vec<String>], width: usize) -> String {
+    let mut widths = column_widths(head, rows);
+    let total = |w: &[usize]| w.iter().map(|w| w + 3).sum::<usize>() + 1;
+    while total(&widths) > width {
+        let Some((i, &widest)) = widths.iter().enumerate().max_by_key(|&(_, w)| *w) else {
+            break;
+        };
+        let target = widest.saturating_sub(total(&widths) - width).max(12);
+        let narrowed = std::iter::once(head)
             .chain(rows.iter().map(|r| r.as_slice()))
             .filter_map(|r| r.get(i))
-            .map(|c| c.chars().count())
+            .flat_map(|c| {
+                wrap(c, target)
+                    .lines()
+                    .map(|l| l.chars().count())
+                    .collect::<Vec<_>>()
+            })
             .max()
             .unwrap_or(0)
-            .max(3)
-    };
-    let widths: Vec<usize> = (0..columns).map(width).collect();
+            .max(3);
+        if narrowed >= widest {
+            break;
+        }
+        widths[i] = narrowed;
+    }
+    padded_table(head, rows, &widths)
+}
+
+/// Every column's width: its widest cell, at least 3 (a Markdown separator).
+fn column_widths(head: &[String], rows: &[Vec<String>]) -> Vec<usize> {
+    (0..head.len())
+        .map(|i| {
+            std::iter::once(head)
+                .chain(rows.iter().map(|r| r.as_slice()))
+                .filter_map(|r| r.get(i))
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(0)
+                .max(3)
+        })
+        .collect()
+}
+
+/// A Markdown table with its columns padded to a common width.
+fn markdown_table(head: &[String], rows: &[Vec<String>]) -> String {
+    padded_table(head, rows, &column_widths(head, rows))
+}
+
+/// A table with columns `widths` wide: a cell wider than its column is wrapped between words
+/// onto more lines of its row (the other cells blank there), as only the terminal shows it.
+fn padded_table(head: &[String], rows: &[Vec<String>], widths: &[usize]) -> String {
+    let columns = head.len();
     let right: Vec<bool> = (0..columns).map(|i| numeric_column(rows, i)).collect();
-    let line = |cells: &[String]| {
+    let one_line = |cells: &[String]| {
         let mut s = String::from("|");
         for (i, w) in widths.iter().enumerate() {
             let cell = cells.get(i).map_or("", |c| c.as_str());
-            let pad = w - cell.chars().count();
+            let pad = w.saturating_sub(cell.chars().count());
             if right[i] {
                 let _ = write!(s, " {}{cell} |", " ".repeat(pad));
             } else {
@@ -309,6 +419,28 @@ fn markdown_table(head: &[String], rows: &[Vec<String>]) -> String {
         }
         s.push('\n');
         s
+    };
+    let line = |cells: &[String]| {
+        let wrapped: Vec<Vec<String>> = (0..columns)
+            .map(|i| {
+                let cell = cells.get(i).map_or("", |c| c.as_str());
+                if cell.chars().count() <= widths[i] {
+                    vec![cell.to_string()]
+                } else {
+                    wrap(cell, widths[i]).lines().map(String::from).collect()
+                }
+            })
+            .collect();
+        let height = wrapped.iter().map(Vec::len).max().unwrap_or(1);
+        (0..height)
+            .map(|k| {
+                let cells: Vec<String> = wrapped
+                    .iter()
+                    .map(|c| c.get(k).cloned().unwrap_or_default())
+                    .collect();
+                one_line(&cells)
+            })
+            .collect::<String>()
     };
     let mut out = line(head);
     out.push('|');
@@ -354,6 +486,59 @@ mod tests {
             assert!(text.contains(&cell), "{cell} missing from\n{text}");
         }
         assert_eq!(text.matches("word").count(), 60);
+    }
+
+    /// `ssdfade report` printed report.md with lines of up to 190 columns (a two-column table
+    /// of long phrases, list items, the Reproduce command): the terminal text fits 80 columns
+    /// and holds every word of the Markdown, in order.
+    #[test]
+    fn the_terminal_report_fits_80_columns_with_every_word_of_report_md() {
+        let mut doc = Document::new("ssdfade report: experiment wsat · OCZ Vertex 2 60GB (simulated SF-1200) on a long title");
+        doc.heading("Summary");
+        doc.table(
+            &["SNIA PTS steady state", "Figure", "Limit", "Result"],
+            vec![
+                vec![
+                    "Total host data written (TGBW)".into(),
+                    "78.4 GB = 1.31 drive fills (1.14 of the flash) and some more words here"
+                        .into(),
+                    "—".into(),
+                    "—".into(),
+                ],
+                vec![
+                    "Range".into(),
+                    "5.5 %".into(),
+                    "≤ 20 %".into(),
+                    "pass".into(),
+                ],
+            ],
+        );
+        doc.paragraph(format!(
+            "- fresh: {}\n  - faded: {}",
+            "word ".repeat(30),
+            "other ".repeat(30)
+        ));
+        doc.blocks.push(Block::Code(format!(
+            "ssdfade soak sim:vertex2-60g --align 512 --duration 8h --out {} --seed 5830117958156677894",
+            "/a/long/path".repeat(4)
+        )));
+        let text = doc.terminal();
+        let md = doc.markdown();
+        assert!(md.lines().any(|l| l.chars().count() > 120), "{md}");
+        let long: Vec<&str> = text.lines().filter(|l| l.chars().count() > 80).collect();
+        assert!(long.is_empty(), "{long:?}\n{text}");
+        // Every word of report.md and no other (a split table repeats its first column, so
+        // the sets of words).
+        let words = |t: &str| {
+            t.split(|c: char| c.is_whitespace() || c == '|')
+                .filter(|w| !w.is_empty() && *w != "\\")
+                .filter(|w| !w.chars().all(|c| c == '-' || c == ':'))
+                .map(String::from)
+                .collect::<std::collections::BTreeSet<String>>()
+        };
+        assert_eq!(words(&text), words(&md));
+        assert!(text.contains("  - faded: other"), "{text}");
+        assert!(text.contains(" \\\n    "), "{text}");
     }
 
     #[test]

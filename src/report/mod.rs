@@ -24,8 +24,10 @@ pub use run::reproduce_command;
 
 /// What `report` wrote.
 pub struct Written {
-    /// The report as Markdown (also what the terminal shows).
+    /// The report as Markdown (report.md).
     pub markdown: String,
+    /// The same report for an 80-column terminal ([`document::Document::terminal`]).
+    pub text: String,
     pub files: Vec<PathBuf>,
 }
 
@@ -82,5 +84,9 @@ pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
     write_file(&md, &markdown)?;
     write_file(&html, &doc.html())?;
     files.extend([md, html]);
-    Ok(Written { markdown, files })
+    Ok(Written {
+        markdown,
+        text: doc.terminal(),
+        files,
+    })
 }

@@ -10,11 +10,10 @@ use crate::results::{Experiment, ExperimentKind};
 use crate::stats::LatencySummary;
 use crate::units::format_bytes;
 
-/// The point's place on the sweep's axis: "QD8", "8 threads", the point's name for a rate.
+/// The point's place on a QD or thread sweep's axis: "QD8", "8 threads".
 fn place(table: &SweepTable, p: &crate::analysis::sweep::SweepPoint) -> String {
     match table.axis.as_str() {
         "threads" => format!("{} threads", p.threads.unwrap_or(p.qd)),
-        "rate" => p.name.clone(),
         _ => format!("QD{}", p.qd),
     }
 }
@@ -23,8 +22,55 @@ fn ms(x: Option<f64>) -> String {
     x.map_or("-".to_string(), |v| format!("{v:.3} ms"))
 }
 
+/// A rate sweep's card: the unpaced point's IOPS and latency (what the percents are of), then
+/// the fastest paced point: delivered against asked, its p99 and late issues. Its "peak" is
+/// the flat-out point by construction, so the card does not call it one.
+fn rate_rows(table: &SweepTable) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let flat = table.points.iter().find(|p| p.rate_iops.is_none());
+    if let Some(f) = flat {
+        rows.push(vec![
+            format!("Flat out ({}, unpaced)", f.name),
+            format!(
+                "{:.0} IOPS, mean {}, p99 {}",
+                f.iops,
+                ms(f.avg_ms),
+                ms(f.p99_ms)
+            ),
+        ]);
+    }
+    let paced = table
+        .points
+        .iter()
+        .filter(|p| p.rate_iops.is_some())
+        .max_by(|a, b| a.iops.total_cmp(&b.iops));
+    if let Some(p) = paced {
+        let of_flat = flat.filter(|f| f.iops > 0.0).map_or_else(String::new, |f| {
+            format!(" ({:.0} % of flat out)", 100.0 * p.iops / f.iops)
+        });
+        let late = p
+            .late
+            .map_or_else(String::new, |n| format!(", {n} issued late"));
+        rows.push(vec![
+            format!("Fastest paced point ({})", p.name),
+            format!(
+                "{:.0} IOPS of {:.0} asked{of_flat}, p99 {}{late}",
+                p.iops,
+                p.rate_iops.unwrap_or_default(),
+                ms(p.p99_ms)
+            ),
+        ]);
+    }
+    rows
+}
+
 /// Adds the summary card when `exp` is a sweep with points.
 pub fn add_summary(doc: &mut Document, table: &SweepTable) {
+    if table.axis == "rate" {
+        doc.heading("Summary");
+        doc.table(&["Headline", ""], rate_rows(table));
+        return;
+    }
     let Some(top) = peak(table) else { return };
     let size = table.workload["bs"]
         .as_u64()
@@ -108,6 +154,65 @@ pub fn add_latency(doc: &mut Document, exp: &Experiment) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::sweep::SweepPoint;
+
+    fn point(name: &str, iops: f64, rate: Option<f64>) -> SweepPoint {
+        SweepPoint {
+            name: name.into(),
+            qd: 32,
+            threads: None,
+            iops,
+            mb_per_s: iops * 4096.0 / 1e6,
+            avg_ms: Some(1.0),
+            avg_read_ms: None,
+            avg_write_ms: Some(1.0),
+            p99_ms: Some(2.0),
+            p999_ms: None,
+            rate_iops: rate,
+            rate_percent: None,
+            late: rate.map(|_| 0),
+            late_max_ms: rate.map(|_| 0.0),
+            little_ms: None,
+            engine: "sim".into(),
+            run_dir: name.into(),
+        }
+    }
+
+    /// A rate sweep's first point, `max`, ran flat out: the card says so, and does not call
+    /// it a peak the paced points fell short of (they were asked for less).
+    #[test]
+    fn a_rate_sweeps_card_names_its_unpaced_point() {
+        let table = SweepTable {
+            schema_version: 1,
+            axis: "rate".into(),
+            workload: serde_json::json!({"bs": 4096}),
+            points: vec![
+                point("max", 30000.0, None),
+                point("rate25pct", 7501.0, Some(7500.0)),
+                point("rate90pct", 27000.0, Some(27000.0)),
+            ],
+        };
+        let mut doc = Document::new("t");
+        add_summary(&mut doc, &table);
+        let md = doc.markdown();
+        let row = |head: &str| {
+            let line = md.lines().find(|l| l.contains(head)).unwrap_or_default();
+            line.split('|')
+                .nth(2)
+                .unwrap_or_default()
+                .trim()
+                .to_string()
+        };
+        assert_eq!(
+            row("Flat out (max, unpaced)"),
+            "30000 IOPS, mean 1.000 ms, p99 2.000 ms"
+        );
+        assert_eq!(
+            row("Fastest paced point (rate90pct)"),
+            "27000 IOPS of 27000 asked (90 % of flat out), p99 2.000 ms, 0 issued late"
+        );
+        assert!(!md.contains("Peak"), "{md}");
+    }
 
     /// A point's row is its read then its write figures in ms; a direction without I/O is
     /// dashes, not 0.
