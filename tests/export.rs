@@ -275,8 +275,8 @@ for name, rows in groups.items():
         low['index'], '%.0f' % float(low['iops'])]))
 ";
 
-/// `ssdfade report DIR` (markdown) and Python's figures from `ssdfade export DIR` as rows of
-/// cells, keyed by phase (or "whole run").
+/// The report.md `ssdfade report DIR` writes (its terminal print splits wide tables) and
+/// Python's figures from `ssdfade export DIR` as rows of cells, keyed by phase (or "whole run").
 fn report_and_spreadsheet(tmp: &Path, dir: &Path) -> (String, Vec<Vec<String>>) {
     export(tmp, dir, "csv");
     let out = ssdfade(tmp).arg("report").arg(dir).output().unwrap();
@@ -285,7 +285,7 @@ fn report_and_spreadsheet(tmp: &Path, dir: &Path) -> (String, Vec<Vec<String>>) 
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let report = String::from_utf8(out.stdout).unwrap();
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     let py = Command::new("python3")
         .arg("-c")
         .arg(SPREADSHEET)

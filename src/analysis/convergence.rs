@@ -82,17 +82,29 @@ impl Convergence {
             }
             tracker.into_rounds()
         };
-        let all = rounds_after(rounds_start_bytes(
+        let half = criteria.round_s / 2.0;
+        let starting_at = |rounds: &[Round], start_s: f64| {
+            rounds
+                .iter()
+                .position(|r| (r.start_s - start_s).abs() < half)
+        };
+        let by_rule = rounds_after(rounds_start_bytes(
             workload.precondition.map(|p| p.bytes),
             workload.span,
             run.info.drive_before.as_ref().and_then(|d| d.flash_bytes),
         ));
+        // A run recorded before today's rule counted its rounds from its first interval: its
+        // window is drawn as it was judged.
+        let all = if starting_at(&by_rule, w.start_s).is_some() {
+            by_rule
+        } else {
+            rounds_after(0)
+        };
         let counted_from = all.first().map_or(f64::INFINITY, |r| r.start_s);
         let before = rounds_after(0)
             .into_iter()
             .take_while(|r| r.end_s <= counted_from);
-        let half = criteria.round_s / 2.0;
-        let at = |start_s: f64| all.iter().position(|r| (r.start_s - start_s).abs() < half);
+        let at = |start_s: f64| starting_at(&all, start_s);
         let first = at(w.start_s)?;
         let window = first..first + defaults.window_rounds;
         let did_not_hold =
