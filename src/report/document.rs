@@ -244,25 +244,15 @@ fn numeric_column(rows: &[Vec<String>], i: usize) -> bool {
         })
 }
 
-/// `text` in lines of at most `width` columns, broken between words (a longer word stands
-/// alone on its line).
+/// `text` in lines of at most `width` columns (see [`crate::text::wrap`]); no text, one empty
+/// line.
 fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
+    let lines = crate::text::wrap(text, width, "", "");
+    if lines.is_empty() {
+        "\n".to_string()
+    } else {
+        lines
     }
-    out.push_str(&line);
-    out.push('\n');
-    out
 }
 
 /// One line of a paragraph wrapped at `width`, its later lines indented under its text when
@@ -275,18 +265,10 @@ fn wrap_hanging(line: &str, width: usize) -> String {
         } else {
             0
         };
-    let body = wrap(line, width.saturating_sub(indent).max(20));
-    let mut out = String::new();
-    for (i, l) in body.lines().enumerate() {
-        if i == 0 {
-            out.push_str(&" ".repeat(lead));
-        } else {
-            out.push_str(&" ".repeat(indent));
-        }
-        out.push_str(l);
-        out.push('\n');
+    match crate::text::wrap(line, width, &" ".repeat(lead), &" ".repeat(indent)) {
+        empty if empty.is_empty() => "\n".to_string(),
+        lines => lines,
     }
-    out
 }
 
 /// A line of code (a command) in lines of at most `width` columns, broken between words, each
