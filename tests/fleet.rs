@@ -926,7 +926,12 @@ fn slog_on_two_targets_prints_each_verdict_from_its_own_slog_json() {
         assert_eq!(cells[1], "completed");
         assert_eq!(cells[2], slog["verdict"]["rating"].as_str().unwrap(), "{t}");
         let mean = slog["evidence"]["latency"]["mean_us"].as_f64().unwrap();
-        assert_eq!(cells[3], format!("{mean:.0}"), "{t}");
+        // As the verdict renders it: "40.0 µs" (two whitespace-split cells).
+        assert_eq!(
+            cells[3..5].join(" "),
+            ssdfade::units::format_latency_us(mean),
+            "{t}"
+        );
         // Its progress lines are led by the target.
         assert!(stderr.contains(&format!("ssdfade slog: {t}: ")), "{stderr}");
     }

@@ -1027,7 +1027,7 @@ fn a_sweep_report_has_its_peak_and_the_read_and_write_latency_of_every_point() {
     );
     assert_eq!(
         row(&md, "p99 latency at the peak")[1],
-        format!("{:.3} ms", top["p99_ms"].as_f64().unwrap())
+        format_latency_us(top["p99_ms"].as_f64().unwrap() * 1e3)
     );
     let section = &md[md
         .find("## Read and write latency per point")

@@ -49,13 +49,23 @@ impl FadeRatio {
         100.0 - self.pct_of_fresh
     }
 
-    /// The one wording of a fade, used by every presenter: "15 % of fresh (loss 85 %)".
+    /// The one wording of a fade, used by every presenter: "15 % of fresh (loss 85 %)"; the
+    /// loss is 100 − the percent as printed, so the two always add up to 100 (never "100 % of
+    /// fresh (loss -0 %)"), and a level above fresh is a gain: "104 % of fresh (gain 4 %)".
     pub fn words(&self) -> String {
-        format!(
-            "{:.0} % of fresh (loss {:.0} %)",
-            self.pct_of_fresh,
-            self.loss_pct()
-        )
+        let pct = self.shown_pct();
+        if pct > 100.0 {
+            format!("{pct:.0} % of fresh (gain {:.0} %)", pct - 100.0)
+        } else {
+            format!("{pct:.0} % of fresh (loss {:.0} %)", 100.0 - pct)
+        }
+    }
+
+    /// The percent of fresh as every presenter prints it (`{:.0}`), as a number.
+    pub fn shown_pct(&self) -> f64 {
+        format!("{:.0}", self.pct_of_fresh)
+            .parse()
+            .unwrap_or(self.pct_of_fresh)
     }
 }
 
@@ -81,7 +91,7 @@ pub struct Fade {
     /// End as a percentage of start: the fade.
     pub end_pct_of_start: f64,
     /// Engine-clock seconds until the IOPS of a full interval first fell halfway from start to
-    /// end (None when it did not fade).
+    /// end (None when it did not fade: end at 100 % of start or more, as printed).
     pub half_fade_s: Option<f64>,
 }
 
@@ -121,10 +131,23 @@ impl Fade {
                 |s| s.iops,
             ),
             end_pct_of_start: FadeRatio::new(start, end).map_or(0.0, |r| r.pct_of_fresh),
-            half_fade_s: (end < start)
+            // Only a fade the words show as a loss has a halfway point ("100 % of fresh" has
+            // none, though its last window may lie a hair under its first).
+            half_fade_s: FadeRatio::new(start, end)
+                .is_some_and(|r| r.shown_pct() < 100.0)
                 .then(|| full().find(|s| s.iops <= halfway).map(|s| s.t_end_s))
                 .flatten(),
         })
+    }
+
+    /// The fade of a whole run as the charts and the report give it: None for a paced run,
+    /// whose level is the pace it was asked for, not the drive's (the report says "not
+    /// measured"), else [`Fade::of`] its samples.
+    pub fn of_run(run: &crate::results::Run) -> Option<Fade> {
+        if run.info.workload.rate.is_some() {
+            return None;
+        }
+        Fade::of(&run.samples, run.info.workload.interval)
     }
 
     /// The fade as a ratio of the first interval (None when it had no I/O).
@@ -168,8 +191,31 @@ mod tests {
         Sample::new(i, t0, t1, &stats, 0)
     }
 
+    /// The loss is what the printed percent leaves of 100: a level a hair above fresh is not
+    /// "loss -0 %", and one above it is a gain.
+    #[test]
+    fn a_fades_words_add_up_to_100_and_a_gain_is_a_gain() {
+        let words = |faded: f64| FadeRatio::new(25000.0, faded).unwrap().words();
+        assert_eq!(words(25001.0), "100 % of fresh (loss 0 %)");
+        assert_eq!(words(8637.5), "35 % of fresh (loss 65 %)");
+        assert_eq!(words(26000.0), "104 % of fresh (gain 4 %)");
+    }
+
     fn sample(i: u64, iops: u64) -> Sample {
         span(i, i as f64, i as f64 + 1.0, iops as f64)
+    }
+
+    /// A paced run that held its rate, its last window a hair under its first, has no
+    /// "half of the fade" to report.
+    #[test]
+    fn a_level_that_held_has_no_halfway_point() {
+        let mut samples: Vec<Sample> = (0..50).map(|i| sample(i, 500)).collect();
+        samples.extend((50..100).map(|i| sample(i, 499)));
+        let f = Fade::of(&samples, SECOND).unwrap();
+        assert!(f.end_iops < f.start_iops, "{f:?}");
+        assert_eq!(f.half_fade_s, None);
+        samples.extend((100..150).map(|i| sample(i, 200)));
+        assert!(Fade::of(&samples, SECOND).unwrap().half_fade_s.is_some());
     }
 
     #[test]

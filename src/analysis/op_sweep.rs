@@ -120,7 +120,7 @@ impl OpSweepPoint {
     /// unpartitioned, OP, steady IOPS, mean, p99 and p99.9 ms, drive writes to steady; `-`
     /// (or `not steady`) where there is no figure.
     pub fn cells(&self) -> [String; 8] {
-        let ms = |x: Option<f64>| x.map_or("-".to_string(), |m| format!("{m:.3}"));
+        let ms = |x: Option<f64>| x.map_or("-".to_string(), ms);
         [
             self.name.trim_start_matches("span").to_string(),
             format!("{:.1} %", self.unpartitioned_pct),
@@ -247,15 +247,10 @@ pub fn advise(points: &[OpSweepPoint], bs: u64) -> Option<OpAdvice> {
     })
 }
 
-/// A latency in ms with the digits it deserves.
+/// A latency in ms as the table above the advice shows it (three decimals), so the advice's
+/// p99 is the table's figure digit for digit.
 fn ms(x: f64) -> String {
-    if x < 1.0 {
-        format!("{x:.3}")
-    } else if x < 10.0 {
-        format!("{x:.2}")
-    } else {
-        format!("{x:.1}")
-    }
+    format!("{x:.3}")
 }
 
 #[cfg(test)]
@@ -310,7 +305,7 @@ mod tests {
         assert!((a.share_of_gain_pct - 890.0 / 1090.0 * 100.0).abs() < 1e-9);
         assert_eq!(
             a.line,
-            "leave 20 % unpartitioned: steady 4 KiB random writes 910 → about 1800 IOPS, p99 12.0 → 6.50 ms"
+            "leave 20 % unpartitioned: steady 4 KiB random writes 910 → about 1800 IOPS, p99 12.000 → 6.500 ms"
         );
     }
 

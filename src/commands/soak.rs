@@ -8,8 +8,10 @@ use crate::analysis::prediction::onward;
 use crate::analysis::Fade;
 use crate::cli::SoakArgs;
 use crate::drive::RunEnd;
-use crate::results::{prediction_line, read_samples, steady_line};
+use crate::results::read_samples;
 use crate::run::{Outcome, RunRequest};
+use crate::text::prediction::prediction_line;
+use crate::text::steady::steady_line;
 
 /// The request of a soak: measure's options, its own defaults, and the steady-state rule.
 fn soak_request(args: &SoakArgs) -> anyhow::Result<RunRequest> {

@@ -14,7 +14,7 @@ use serde_json::json;
 use super::phase::{EraseParams, IdleParams, Phase, PhaseKind};
 use super::{run_params, Setup};
 use crate::analysis::hir::HirFigures;
-use crate::results::steady_line;
+use crate::text::steady::steady_line;
 
 /// SNIA's idle gaps, seconds.
 pub const WAIT_STATES: [u32; 5] = [5, 10, 15, 25, 50];

@@ -6,7 +6,8 @@ use std::path::Path;
 use super::record::ExperimentRecord;
 use crate::analysis::summary::{ExperimentSummary, KindFigures, PhaseRow};
 use crate::analysis::vertex2::{Vertex2Figures, STATES};
-use crate::results::{load_experiment, steady_line, ExperimentKind, Status};
+use crate::results::{load_experiment, ExperimentKind, Status};
+use crate::text::steady::steady_line;
 use crate::units::format_duration;
 
 /// The summary of the experiment in `dir` whose record is `record` (the newest, as the caller

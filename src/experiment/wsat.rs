@@ -10,7 +10,7 @@ use serde_json::json;
 use super::phase::{EraseParams, Phase, PhaseKind};
 use super::{run_params, Setup};
 use crate::analysis::wsat::WsatFigures;
-use crate::results::steady_line;
+use crate::text::steady::steady_line;
 use crate::units::format_duration;
 
 /// The two phases: `purge`, then `wsat` (samples one round long).

@@ -84,8 +84,8 @@ pub fn table(group: &GroupSlog) -> String {
         "Target",
         "Status",
         "Verdict",
-        "Mean µs",
-        "p99 µs",
+        "Mean lat",
+        "p99 lat",
         "Because of",
     ]
     .map(String::from)];
@@ -97,8 +97,9 @@ pub fn table(group: &GroupSlog) -> String {
             let v = &o.record.verdict;
             row[2] = v.rating.word().into();
             if let Some(l) = &o.record.evidence.latency {
-                row[3] = format!("{:.0}", l.mean_us);
-                row[4] = format!("{:.0}", l.p99_us);
+                // As the verdict renders them.
+                row[3] = crate::units::format_latency_us(l.mean_us);
+                row[4] = crate::units::format_latency_us(l.p99_us);
             }
             // The reasons come in the verdict's order: latency, fade, power loss, endurance.
             let against: Vec<&str> = ["latency", "fade", "power loss", "endurance"]

@@ -1,7 +1,7 @@
 //! The table printed at the end of a group: one row per target, side by side.
 
 use super::GroupOutcome;
-use crate::units::{format_bytes, format_gb};
+use crate::units::{format_bytes, format_gb, format_latency_us};
 
 /// The two lines above the table: what every target ran (the first finished member's record),
 /// and the engine, or each member's when they differ (a simulated drive beside a real one).
@@ -45,10 +45,12 @@ fn engines(group: &GroupOutcome) -> String {
     }
 }
 
-/// Target, status, IOPS, MB/s, mean and p99 latency (µs), errors and GB written per member.
+/// Target, status, IOPS, MB/s, mean and p99 latency, errors and GB written per member, each
+/// figure rendered as the member's own report renders it (MB/s with two decimals, latency by
+/// `units::format_latency_us`).
 pub fn table(group: &GroupOutcome) -> String {
     let mut rows = vec![[
-        "Target", "Status", "IOPS", "MB/s", "Mean µs", "p99 µs", "Errors", "Written",
+        "Target", "Status", "IOPS", "MB/s", "Avg lat", "p99 lat", "Errors", "Written",
     ]
     .map(String::from)];
     for m in &group.members {
@@ -65,10 +67,10 @@ pub fn table(group: &GroupOutcome) -> String {
         if let Ok(o) = &m.result {
             let s = &o.summary;
             row[2] = format!("{:.0}", s.iops);
-            row[3] = format!("{:.1}", s.mb_per_s);
+            row[3] = format!("{:.2}", s.mb_per_s);
             if let Some(lat) = &s.lat_us {
-                row[4] = format!("{:.1}", lat.mean);
-                row[5] = format!("{:.1}", lat.p99);
+                row[4] = format_latency_us(lat.mean);
+                row[5] = format_latency_us(lat.p99);
             }
             row[6] = s.errors.to_string();
             let written = crate::results::read_samples(&o.dir)

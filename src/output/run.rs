@@ -102,7 +102,7 @@ impl RunObserver for ProgressBarObserver {
             self.predicted.clone().unwrap_or_default(),
             format!("{:.1} MB/s", sample.mb_per_s),
             format!("t {}", short(t)),
-            format!("{} written", format_bytes(written)),
+            format!("{} written", crate::units::format_gb(written)),
         ];
         bar.set_message(fit(&fields, self.message_width()));
     }

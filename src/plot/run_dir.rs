@@ -47,7 +47,7 @@ pub fn fade_chart(run: &Run) -> FadeChart {
     let interval = run.info.workload.interval;
     // The headline levels: the medians of the run's first and last windows.
     let states = match (
-        Fade::of(&run.samples, interval),
+        Fade::of_run(run),
         first_and_last_full(&run.samples, interval),
     ) {
         (Some(fade), Some((first, last))) => vec![

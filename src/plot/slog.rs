@@ -266,9 +266,9 @@ pub fn slog_chart(dir: &std::path::Path) -> anyhow::Result<SlogChart> {
             .map_or_else(String::new, |p| {
                 format!(
                     "mean {} · p99 {} · max {}",
-                    style::us_label(p.lat_us.mean),
-                    style::us_label(p.lat_us.p99),
-                    style::us_label(p.lat_us.max)
+                    crate::units::format_latency_us(p.lat_us.mean),
+                    crate::units::format_latency_us(p.lat_us.p99),
+                    crate::units::format_latency_us(p.lat_us.max)
                 )
             });
     use crate::analysis::slog::verdict::{LAT_EXCELLENT_US, LAT_GOOD_US, LAT_UNSUITABLE_US};

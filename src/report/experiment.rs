@@ -83,13 +83,15 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     let last = runs.last().copied();
     let model = first.map_or_else(String::new, |r| crate::results::device_name(&r.info));
     let mut doc = Document::new(format!("ssdfade report: experiment {} · {model}", exp.name));
+    // Counted as the terminal counts them: an idle phase that completed is done, though it
+    // has no results.
     let done = exp
         .phases
         .iter()
-        .filter(|p| p.run.is_some() || p.erase.is_some())
+        .filter(|p| p.record.status == crate::results::Status::Completed)
         .count();
     doc.paragraph(format!(
-        "Experiment directory {} · {done} of {} phases have results",
+        "Experiment directory {} · {done} of {} phases done",
         // Its name, not its path: the report names nothing of the machine's layout.
         exp.dir.file_name().map_or_else(
             || exp.dir.display().to_string(),
@@ -101,10 +103,11 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     let measured = ExperimentStates::of(exp);
     // The card of the experiment's kind: a benchmark's own table, a sweep's peak, WSAT's
     // fresh and steady figures; else the measured states.
-    match KindFigures::of(exp) {
-        KindFigures::Preset(t) => super::preset::add_summary(&mut doc, &t),
-        KindFigures::Sweep(t) => super::sweep::add_summary(&mut doc, &t),
-        KindFigures::Wsat(f) => super::wsat::add_summary(&mut doc, &f),
+    let kind = KindFigures::of(exp);
+    match &kind {
+        KindFigures::Preset(t) => super::preset::add_summary(&mut doc, t),
+        KindFigures::Sweep(t) => super::sweep::add_summary(&mut doc, t),
+        KindFigures::Wsat(f) => super::wsat::add_summary(&mut doc, f),
         _ if !measured.states.is_empty() => {
             doc.heading("Summary");
             doc.table(&["Headline", ""], summary_rows(&measured));
@@ -159,6 +162,22 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     }
     for line in fade_and_recovery(&measured) {
         doc.paragraph(line);
+    }
+    // The soak's own fade, as the terminal gives it under the states.
+    if let Some(f) = match &kind {
+        KindFigures::Vertex2(v) => v.soak.fade.as_ref(),
+        _ => None,
+    } {
+        let half = f
+            .half_fade_s
+            .map(|s| format!("; half the loss after {}", secs(s)))
+            .unwrap_or_default();
+        doc.paragraph(format!(
+            "Soak (first → last window): {:.0} → {:.0} IOPS, {}{half}.",
+            f.start_iops,
+            f.end_iops,
+            f.ratio().map_or("-".into(), |r| r.words())
+        ));
     }
     for p in &exp.phases {
         if let Some(w) = p.run.as_ref().and_then(SteadyWindow::of) {

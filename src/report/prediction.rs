@@ -4,17 +4,14 @@
 
 use crate::analysis::prediction::{Onward, PredictionCheck};
 use crate::results::Basis;
-use crate::units::format_bytes;
 
 use super::run::secs;
 
-/// "7900 IOPS ± 5.0 % (7528–8311); SNIA pass predicted at 3h09m00s (489.0 GB)".
+/// "7900 IOPS ± 5.0 % (7528–8311); should pass SNIA at 3h09m00s (489.0 GB written)".
 pub(super) fn summary(check: &PredictionCheck) -> String {
     let p = &check.prediction;
-    let pass = match p.steady_at_s.zip(p.steady_at_bytes) {
-        Some((t, b)) => format!("SNIA pass predicted at {} ({})", secs(t), format_bytes(b)),
-        None => "no SNIA pass predicted within the model's horizon".into(),
-    };
+    let pass = crate::text::prediction::snia_pass(p)
+        .unwrap_or_else(|| "no SNIA pass predicted within the model's horizon".into());
     let basis = match p.basis {
         Basis::Settled => String::new(),
         b => format!(" {}", b.label()),

@@ -266,10 +266,10 @@ pub(super) fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec
 }
 
 /// Why a paced run has no fade: its rate is the pace it was issued at, not the drive's.
-fn paced_no_fade(rate: crate::workload::Rate, bs: u64) -> String {
+fn paced_no_fade(rate: crate::workload::Rate, w: &crate::workload::Workload) -> String {
     format!(
         "not measured: the run was paced at {}, so its rate is the pace, not the drive's (its latency shows how the drive kept up)",
-        crate::results::rate_text(bs)(rate)
+        crate::results::rate_text(w)(rate)
     )
 }
 
@@ -277,14 +277,14 @@ fn paced_no_fade(rate: crate::workload::Rate, bs: u64) -> String {
 /// how many I/Os were issued late.
 fn pacing_words(
     rate: crate::workload::Rate,
-    bs: u64,
+    w: &crate::workload::Workload,
     whole: &Figures,
     pacing: Option<&crate::stats::PacingSummary>,
 ) -> String {
-    let target = rate.iops(bs);
+    let target = rate.iops(w.bs);
     let mut text = format!(
         "Issue rate: {}, open loop (each I/O due at a fixed time, whatever completed before it); delivered {:.0} IOPS, {:.1} % of the rate.",
-        crate::results::rate_text(bs)(rate),
+        crate::results::rate_text(w)(rate),
         whole.iops,
         100.0 * whole.iops / target
     );
@@ -348,7 +348,7 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
             "Issue rate",
             w.rate.map_or_else(
                 || "flat out (closed loop)".into(),
-                crate::results::rate_text(w.bs),
+                crate::results::rate_text(w),
             ),
         ),
         row("Sample interval", format_duration(w.interval)),
@@ -430,7 +430,7 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
     if let Some(rate) = run.info.workload.rate {
         rows.push(vec![
             "Fade".into(),
-            paced_no_fade(rate, run.info.workload.bs),
+            paced_no_fade(rate, &run.info.workload),
         ]);
     } else if let Some(fade) = Fade::of(&run.samples, interval) {
         rows.push(vec![
@@ -453,7 +453,7 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
                 Some(o) => format!("{}; {}", steady_words(&w), o.words()),
                 None => steady_words(&w),
             },
-            (None, Some(s)) => format!("not reached in {} rounds", s.rounds),
+            (None, Some(s)) => crate::text::steady::not_reached(s.rounds),
             (None, None) => format!("not evaluated ({})", why_no_steady_state(run)),
         },
     ]);
@@ -545,13 +545,13 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     if let Some(rate) = info.workload.rate {
         doc.paragraph(pacing_words(
             rate,
-            info.workload.bs,
+            &info.workload,
             &whole,
             info.summary.as_ref().and_then(|s| s.pacing.as_ref()),
         ));
     }
     if let Some(rate) = info.workload.rate {
-        doc.paragraph(format!("Fade: {}.", paced_no_fade(rate, info.workload.bs)));
+        doc.paragraph(format!("Fade: {}.", paced_no_fade(rate, &info.workload)));
     } else if let (Some(fade), Some(low)) = (
         Fade::of(samples, info.workload.interval),
         lowest_full(samples, info.workload.interval),
@@ -583,8 +583,8 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     doc.paragraph(match (SteadyWindow::of(run), &info.steady_state) {
         (Some(w), _) => format!("Steady state (SNIA PTS): {}.", steady_words(&w)),
         (None, Some(s)) => format!(
-            "Steady state (SNIA PTS): not reached in {} rounds.",
-            s.rounds
+            "Steady state (SNIA PTS): {}.",
+            crate::text::steady::not_reached(s.rounds)
         ),
         (None, None) => format!(
             "Steady state: not evaluated for this run ({}).",

@@ -8,7 +8,7 @@ use super::document::Document;
 use crate::analysis::sweep::{latencies, peak, PointLatency, SweepTable};
 use crate::results::{Experiment, ExperimentKind};
 use crate::stats::LatencySummary;
-use crate::units::format_bytes;
+use crate::units::{format_bytes, format_latency_us};
 
 /// The point's place on a QD or thread sweep's axis: "QD8", "8 threads".
 fn place(table: &SweepTable, p: &crate::analysis::sweep::SweepPoint) -> String {
@@ -18,8 +18,10 @@ fn place(table: &SweepTable, p: &crate::analysis::sweep::SweepPoint) -> String {
     }
 }
 
+/// A point's latency (analysis gives ms) in the unit and rounding of the results table and
+/// the terminal: `units::format_latency_us`.
 fn ms(x: Option<f64>) -> String {
-    x.map_or("-".to_string(), |v| format!("{v:.3} ms"))
+    x.map_or("-".to_string(), |v| format_latency_us(v * 1e3))
 }
 
 /// A rate sweep's card: the unpaced point's IOPS and latency (what the percents are of), then
@@ -205,11 +207,11 @@ mod tests {
         };
         assert_eq!(
             row("Flat out (max, unpaced)"),
-            "30000 IOPS, mean 1.000 ms, p99 2.000 ms"
+            "30000 IOPS, mean 1000.0 µs, p99 2000.0 µs"
         );
         assert_eq!(
             row("Fastest paced point (rate90pct)"),
-            "27000 IOPS of 27000 asked (90 % of flat out), p99 2.000 ms, 0 issued late"
+            "27000 IOPS of 27000 asked (90 % of flat out), p99 2000.0 µs, 0 issued late"
         );
         assert!(!md.contains("Peak"), "{md}");
     }

@@ -32,10 +32,13 @@ pub fn target_shown(path: &str) -> String {
         .join(",")
 }
 
-/// An issue rate as a report prints it, for transfers of `bs` bytes: `4000 IOPS (--rate-iops
-/// 4000)`, `40.0 MB/s = 9766 IOPS (--rate 40000000)`.
-pub fn rate_text(bs: u64) -> impl Fn(Rate) -> String {
+/// An issue rate as a report prints it, for `w`'s transfers: `4000 IOPS (--rate-iops 4000)`,
+/// `40.0 MB/s = 9766 IOPS (--rate 40000000)`; a SLOG run's (its writes synchronous) with the
+/// option that gave it, `500 IOPS (--zil-rate 500/s)`.
+pub fn rate_text(w: &Workload) -> impl Fn(Rate) -> String {
+    let (bs, zil) = (w.bs, w.sync.is_some());
     move |rate| match rate {
+        Rate::Iops(n) if zil => format!("{n} IOPS (--zil-rate {n}/s)"),
         Rate::Iops(n) => format!("{n} IOPS (--rate-iops {n})"),
         Rate::BytesPerS(b) => format!(
             "{:.1} MB/s = {:.0} IOPS (--rate {b})",
@@ -84,7 +87,7 @@ pub fn workload_line(w: &Workload) -> String {
         stop.push(format_bytes(b));
     }
     let paced = w.rate.map_or_else(String::new, |r| {
-        format!(", paced at {}", rate_text(w.bs)(r))
+        format!(", paced at {}", rate_text(w)(r))
     });
     format!(
         "{} {access} {mix}{align}, QD{}{paced}, {} data, span {}, {} intervals, stop after {}",

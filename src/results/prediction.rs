@@ -1,4 +1,5 @@
-//! The record of a steady state predicted early (run.json's `prediction`), and its line.
+//! The record of a steady state predicted early (run.json's `prediction`); its words are
+//! `text::prediction`'s.
 
 use serde::{Deserialize, Serialize};
 
@@ -59,37 +60,4 @@ impl Basis {
             Basis::SniaPass => "at SNIA's pass",
         }
     }
-}
-
-/// Lines in the soak summary's columns: "  Steady state predicted  36100 IOPS ± 3.2 %
-/// (…)", then the model's write amplification, then when SNIA's test should pass.
-pub fn prediction_line(p: &Prediction) -> String {
-    use crate::units::{format_duration, format_gb};
-    let at = p
-        .steady_at_s
-        .zip(p.steady_at_bytes)
-        .map(|(t, b)| {
-            format!(
-                "\n  {:<28} should pass SNIA at {} ({} written)",
-                "",
-                format_duration(std::time::Duration::from_secs_f64(t.max(0.0))),
-                format_gb(b)
-            )
-        })
-        .unwrap_or_default();
-    let model = match p.rise_us_per_h {
-        Some(rise) => format!("lifetime throttle: +{rise:.1} µs per write per hour"),
-        None => format!(
-            "greedy-GC WA {:.2} at α {:.2}",
-            p.write_amplification, p.span_alpha
-        ),
-    };
-    let head = match p.basis {
-        Basis::Settled => "Steady state predicted".to_string(),
-        b => format!("Predicted {}", b.label()),
-    };
-    format!(
-        "  {:<28} {:.0} IOPS ± {:.1} % ({:.0}–{:.0})\n  {:<28} {model}{at}",
-        head, p.iops, p.half_width_pct, p.low, p.high, ""
-    )
 }

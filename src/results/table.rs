@@ -1,6 +1,7 @@
 //! The Iometer-style table `measure` and `soak` print: a header with the whole access spec,
-//! then the run's figures. Every latency is in milliseconds with three decimals, as Iometer
-//! prints them, so that a column reads at a glance; a direction or figure with no I/O shows `-`.
+//! then the run's figures. Every latency is written as the report writes it (µs with one
+//! decimal below 10 ms, else ms with two: `units::format_latency_us`), so a figure reads the
+//! same on the terminal and in report.md; a direction or figure with no I/O shows `-`.
 //! Lines stay within 80 columns.
 
 use std::fmt::Write;
@@ -87,13 +88,13 @@ fn figures(s: &Summary) -> String {
     row("Average write response time", mean(&s.write_lat_us));
     row("Maximum response time", ms(s.lat_us.map(|l| l.max)));
     row(
-        "p50 / p99 / p99.9 (ms)",
+        "p50 / p99 / p99.9",
         match s.lat_us {
             Some(l) => format!(
-                "{:.3} / {:.3} / {:.3}",
-                l.p50 / 1e3,
-                l.p99 / 1e3,
-                l.p999 / 1e3
+                "{} / {} / {}",
+                ms(Some(l.p50)),
+                ms(Some(l.p99)),
+                ms(Some(l.p999))
             ),
             None => "-".into(),
         },
@@ -131,9 +132,9 @@ fn figures(s: &Summary) -> String {
     t
 }
 
-/// Microseconds as Iometer's milliseconds with three decimals; `-` when there is no figure.
+/// A latency in the report's unit and rounding; `-` when there is no figure.
 fn ms(us: Option<f64>) -> String {
-    us.map_or_else(|| "-".into(), |us| format!("{:.3} ms", us / 1e3))
+    us.map_or_else(|| "-".into(), crate::units::format_latency_us)
 }
 
 /// Bytes as `512 B`, `4 KiB`, `1.5 MiB`, `55.9 GiB`: whole numbers without a decimal.
@@ -210,8 +211,8 @@ mod tests {
     #[test]
     fn empty_figures_are_dashes_and_latencies_are_ms() {
         assert_eq!(ms(None), "-");
-        assert_eq!(ms(Some(545.2)), "0.545 ms");
-        assert_eq!(ms(Some(19_700.0)), "19.700 ms");
+        assert_eq!(ms(Some(545.2)), "545.2 µs");
+        assert_eq!(ms(Some(19_700.0)), "19.70 ms");
     }
 
     #[test]
@@ -230,9 +231,9 @@ mod tests {
         });
         let t = figures(&s);
         assert!(
-            t.contains("Issued late (over 1 ms)      3 of 1000 (mean 2.500 ms, max 4.000 ms)"),
+            t.contains("Issued late (over 1 ms)      3 of 1000 (mean 2500.0 µs, max 4000.0 µs)"),
             "{t}"
         );
-        assert!(t.contains("Mean schedule lag            0.040 ms"), "{t}");
+        assert!(t.contains("Mean schedule lag            40.0 µs"), "{t}");
     }
 }

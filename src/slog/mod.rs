@@ -265,6 +265,13 @@ fn execute(
         interval: std::time::Duration::from_secs(1),
         seed: req.plan.seed,
         pattern: crate::pattern::Pattern::Random,
+        // The sustained phase's pace, so the run's report treats it as the paced run it is
+        // (its level is the rate asked for: no fade), as the verdict does.
+        rate: req.plan.rate_iops.map(crate::workload::Rate::Iops),
+        sync: Some(crate::workload::SyncWrites {
+            mode: crate::workload::SyncMode::Fdatasync,
+            min_writes: 0,
+        }),
         ..Default::default()
     };
     let engine = device.writer.name();

@@ -1,4 +1,9 @@
-//! Plain text for terminals: words wrapped to a width, with a hanging indent.
+//! Plain text for terminals: words wrapped to a width, with a hanging indent, and the
+//! sentences the measuring layer's progress and summaries share with the report
+//! ([`steady`], [`prediction`]), so a figure is worded and rounded the same everywhere.
+
+pub mod prediction;
+pub mod steady;
 
 /// `text` in lines of at most `width` columns, broken between words but never after a
 /// number (so "450 µs" stays whole): the first line starts with `first`, the others with

@@ -1,4 +1,5 @@
-//! How steady state is told to the user: one line after the fade line of a soak or a phase.
+//! How steady state is told in words: the soak's and a phase's summary line, and the phrase
+//! for a run that did not reach it, which the report uses too.
 
 use crate::stats::steady::SteadyState;
 use crate::units::{format_duration, format_gb};
@@ -31,8 +32,8 @@ pub fn steady_line(s: &SteadyState) -> String {
             }
         ),
         (Some(w), false) => format!(
-            "not reached in {} rounds; last window\n  {:<28} {}–{}: {:.0} IOPS, range {:.1} %, slope {:.1} %",
-            s.rounds,
+            "{}; last window\n  {:<28} {}–{}: {:.0} IOPS, range {:.1} %, slope {:.1} %",
+            not_reached(s.rounds),
             "",
             at(w.start_s),
             at(w.end_s),
@@ -40,7 +41,31 @@ pub fn steady_line(s: &SteadyState) -> String {
             w.range_pct,
             w.slope_pct
         ),
-        (None, _) => format!("not reached: {} rounds, a window needs 5", s.rounds),
+        (None, _) => not_reached(s.rounds),
     };
     format!("  {label:<28} {text}\n")
+}
+
+/// "not reached in 12 rounds", "not reached: 3 rounds, a window needs 5", or, when no round
+/// counted yet (rounds count once the span, and the drive's flash where known, has been
+/// written through), "not reached: no round counted yet". Short enough for the soak summary's
+/// column within 80 columns.
+pub fn not_reached(rounds: usize) -> String {
+    match rounds {
+        0 => "not reached: no round counted yet".into(),
+        1..=4 => format!("not reached: {rounds} rounds, a window needs 5"),
+        _ => format!("not reached in {rounds} rounds"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_with_no_counted_round_says_why_not_zero_rounds() {
+        assert!(!not_reached(0).contains("0 rounds"), "{}", not_reached(0));
+        assert_eq!(not_reached(3), "not reached: 3 rounds, a window needs 5");
+        assert_eq!(not_reached(12), "not reached in 12 rounds");
+    }
 }
