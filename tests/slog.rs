@@ -7,7 +7,6 @@ use std::path::Path;
 
 use common::{json_ok, root_or_skip, ssdfade, Loop, Zram};
 use serde_json::Value;
-use ssdfade::plot::us_label;
 use ssdfade::results::read_samples;
 
 fn slog_json(dir: &Path, args: &[&str]) -> Value {
@@ -620,10 +619,11 @@ fn the_report_of_a_slog_run_carries_its_verdict() {
         .to_string();
     assert!(report.contains(&latency), "{latency} not in {report}");
     // The chart's sustained panel is titled with the rate asked for and the phase's exact
-    // figures, as slog.json holds them (not estimated from its intervals).
+    // figures, as slog.json holds them (not estimated from its intervals), rendered as the
+    // verdict renders a latency.
     let html = std::fs::read_to_string(dir.path().join("v/report.html")).unwrap();
     let lat = &record["device"]["measured"]["sustained"]["lat_us"];
-    let us = |name: &str| us_label(lat[name].as_f64().unwrap());
+    let us = |name: &str| ssdfade::units::format_latency_us(lat[name].as_f64().unwrap());
     let title = format!(
         "Sustained 4 KiB write+fdatasync at 500/s: mean {} · p99 {} · max {}",
         us("mean"),

@@ -428,10 +428,7 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
         ),
     ]);
     if let Some(rate) = run.info.workload.rate {
-        rows.push(vec![
-            "Fade".into(),
-            paced_no_fade(rate, &run.info.workload),
-        ]);
+        rows.push(vec!["Fade".into(), paced_no_fade(rate, &run.info.workload)]);
     } else if let Some(fade) = Fade::of(&run.samples, interval) {
         rows.push(vec![
             "Fresh → faded".into(),

@@ -86,9 +86,9 @@ pub fn workload_line(w: &Workload) -> String {
     if let Some(b) = w.bytes {
         stop.push(format_bytes(b));
     }
-    let paced = w.rate.map_or_else(String::new, |r| {
-        format!(", paced at {}", rate_text(w)(r))
-    });
+    let paced = w
+        .rate
+        .map_or_else(String::new, |r| format!(", paced at {}", rate_text(w)(r)));
     format!(
         "{} {access} {mix}{align}, QD{}{paced}, {} data, span {}, {} intervals, stop after {}",
         format_bytes(w.bs),
