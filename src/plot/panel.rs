@@ -325,16 +325,6 @@ impl Panel {
                 // Events stand out; drive fills (labelled low) stay in the background.
                 marker.color.stroke_width(if marker.low { 1 } else { 2 }),
             )))?;
-            let (y, dy) = if marker.low { (0.0, -26) } else { (y_max, 26) };
-            let (dx, anchor) = label_side(marker.x, &x);
-            chart.draw_series(std::iter::once(
-                EmptyElement::at((marker.x, y))
-                    + Text::new(
-                        marker.label.clone(),
-                        (dx, dy),
-                        style::note_font(marker.color).pos(Pos::new(anchor, VPos::Top)),
-                    ),
-            ))?;
         }
         for line in &self.lines {
             let color = line.color;
@@ -364,6 +354,37 @@ impl Panel {
             }
         }
         self.draw_forecast_lines(&area, &mut chart)?;
+        // The markers' names over the data, each on its own white box: a 24 h soak's
+        // per-second series ran through "5× drive" and the prediction's dashed line.
+        for marker in &self.markers {
+            let (y, dy) = if marker.low { (0.0, -26) } else { (y_max, 26) };
+            let font = style::note_font(marker.color);
+            let (w, h) = area
+                .estimate_text_size(&marker.label, &font)
+                .map_or((100, 18), |(w, h)| (w as i32, h as i32));
+            // Every name reads rightwards from its line unless it would run out of the plot
+            // (the right-quarter rule had "7× drive" and "8× drive" read into each other).
+            let room =
+                chart.backend_coord(&(x.end, 0.0)).0 - chart.backend_coord(&(marker.x, 0.0)).0;
+            let (dx, anchor) = if room < w + 12 {
+                (-8, HPos::Right)
+            } else {
+                (8, HPos::Left)
+            };
+            let (left, right) = match anchor {
+                HPos::Right => (dx - w - 3, dx + 3),
+                _ => (dx - 3, dx + w + 3),
+            };
+            chart.draw_series(std::iter::once(
+                EmptyElement::at((marker.x, y))
+                    + Rectangle::new([(left, dy - 2), (right, dy + h + 2)], LABEL_BOX.filled())
+                    + Text::new(
+                        marker.label.clone(),
+                        (dx, dy),
+                        font.pos(Pos::new(anchor, VPos::Top)),
+                    ),
+            ))?;
+        }
         // Label boxes already placed, in pixels: a level's label moves away from its level
         // until it overlaps none (states a minute apart on an hours-long axis).
         let mut taken: Vec<[i32; 4]> = Vec::new();
@@ -568,5 +589,43 @@ mod tests {
         };
         assert!(drawn(true), "the narrow band's name is missing");
         assert!(!drawn(false), "an unmarked narrow band was named");
+    }
+
+    /// A 24 h soak's per-second series and its prediction's dashed line ran through the drive
+    /// fills' names ("5× drive"): a marker's name is drawn after every line, on a white box.
+    #[test]
+    fn a_markers_name_is_drawn_over_the_data_on_a_box() {
+        super::style::register_fonts();
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
+            let mut panel = Panel::new("Host data written (GB)", "IOPS", 0.0..10.0);
+            panel.lines.push(Line {
+                label: None,
+                points: (0..100)
+                    .map(|i| (i as f64 / 10.0, 50.0 + (i % 2) as f64 * 900.0))
+                    .collect(),
+                color: RGBColor(1, 2, 3),
+                width: 1,
+                dots: false,
+            });
+            panel.markers.push(Marker {
+                label: "5× drive".into(),
+                x: 5.0,
+                color: style::FILL,
+                low: true,
+            });
+            panel.draw(&root).unwrap();
+            root.present().unwrap();
+        }
+        let line = svg
+            .rfind("rgb(1,2,3)")
+            .or_else(|| svg.rfind("#010203"))
+            .expect("no line");
+        let name = svg.find("5× drive").expect("no marker name");
+        assert!(name > line, "the marker's name is drawn under the data");
+        let before_name = &svg[..name];
+        let rect = before_name.rfind("<rect").expect("no box under the name");
+        assert!(rect > line, "the box is drawn under the data");
     }
 }
