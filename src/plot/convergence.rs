@@ -103,6 +103,7 @@ impl ConvergenceChart {
             x: start..stop,
             color: style::STEADY,
             opacity: 0.18,
+            beside: true,
         });
         if let Some(last) = &c.did_not_hold {
             let start = last
@@ -118,6 +119,7 @@ impl ConvergenceChart {
                 x: gb(c.rounds[start].tgbw_bytes)..gb(c.rounds[last.window.end - 1].tgbw_bytes),
                 color: style::EVENT,
                 opacity: 0.15,
+                beside: true,
             });
         }
         panel

@@ -174,6 +174,19 @@ impl FadeChart {
             .collect()
     }
 
+    /// Where the interval ending at `p` began: an interval's length before it, but not before
+    /// the interval before it ended (nor before the run began), with what had been written by
+    /// then.
+    fn interval_start(&self, p: &FadePoint) -> FadePoint {
+        let before = self.points.iter().take_while(|q| q.t_s < p.t_s).last();
+        let t_s = (p.t_s - self.interval_s).max(before.map_or(0.0, |q| q.t_s));
+        FadePoint {
+            t_s,
+            iops: p.iops,
+            bytes_written: before.map_or(0, |q| q.bytes_written),
+        }
+    }
+
     /// The IOPS lines against `x` (a function of the point), downsampled, with their moving
     /// average over time, one line per phase.
     fn lines(&self, x: impl Fn(&FadePoint) -> f64, legend: bool) -> Vec<Line> {
@@ -193,9 +206,14 @@ impl FadeChart {
             // number: no line across a gap or from one phase into the next.
             points: segments
                 .iter()
-                .map(|s| {
-                    let points: Vec<(f64, f64)> = s.iter().map(|p| (x(p), p.iops)).collect();
-                    min_max(&points, MAX_BUCKETS)
+                .map(|s| match s {
+                    // A lone interval (a run stopped in its first one) is drawn across the
+                    // time it covers, not as a dot at its end on the plot's edge.
+                    [p] => vec![(x(&self.interval_start(p)), p.iops), (x(p), p.iops)],
+                    _ => {
+                        let points: Vec<(f64, f64)> = s.iter().map(|p| (x(p), p.iops)).collect();
+                        min_max(&points, MAX_BUCKETS)
+                    }
                 })
                 .collect::<Vec<_>>()
                 .join(&(f64::NAN, f64::NAN)),
@@ -245,6 +263,7 @@ impl FadeChart {
                 x: x(p.start_s)..x(p.end_s),
                 color: style::BAND[i % 2],
                 opacity: 0.10,
+                beside: false,
             })
             .collect();
         for w in &self.steady {
@@ -253,6 +272,7 @@ impl FadeChart {
                 x: x(w.start_s)..x(w.end_s),
                 color: style::STEADY,
                 opacity: 0.18,
+                beside: false,
             });
         }
         bands
@@ -399,6 +419,30 @@ mod tests {
         // Without a reference (a preset), levels only.
         let levels = [state("a", 100.0, None), state("b", 200.0, None)];
         assert_eq!(states_caption(&levels), "a 100 IOPS → b 200");
+    }
+
+    /// A soak stopped 8 s into its first 10 s interval has one interval: it is drawn from the
+    /// run's start to its end at its level (it was a half dot on the plot's right edge), on
+    /// both axes.
+    #[test]
+    fn a_lone_interval_is_drawn_across_its_time() {
+        let chart = FadeChart {
+            interval_s: 10.0,
+            points: vec![FadePoint {
+                t_s: 8.0,
+                iops: 8020.0,
+                bytes_written: 262_000_000,
+            }],
+            ..Default::default()
+        };
+        assert_eq!(
+            chart.lines(|p| p.t_s, true)[0].points,
+            vec![(0.0, 8020.0), (8.0, 8020.0)]
+        );
+        assert_eq!(
+            chart.lines(|p| p.bytes_written as f64, false)[0].points,
+            vec![(0.0, 8020.0), (262e6, 8020.0)]
+        );
     }
 
     /// Two phases at 1000 and 9000 IOPS: the interval line stops at the first phase's end

@@ -66,6 +66,7 @@ impl Chart for HirChart {
                 x: (t - width).max(0.0)..t,
                 color: style::palette(i),
                 opacity: 0.35,
+                beside: false,
             });
         }
         if !self.points.iter().any(|p| p.idle_s.is_some()) {

@@ -46,6 +46,7 @@ impl WsatChart {
                 x: steady_x(w.start_s)..steady_x(w.end_s),
                 color: style::STEADY,
                 opacity: 0.18,
+                beside: false,
             });
         }
         panel

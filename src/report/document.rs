@@ -119,7 +119,10 @@ impl Document {
         out
     }
 
-    /// The document as one HTML page that needs nothing outside itself.
+    /// The document as one HTML page that needs nothing outside itself: the summary first,
+    /// then a table of contents (links within the page), tables that turn into one card per
+    /// row on a narrow screen, charts that open to full size when clicked, and a footer with
+    /// the date and the build that wrote it.
     pub fn html(&self) -> String {
         let mut out = String::new();
         let _ = write!(
@@ -130,41 +133,40 @@ impl Document {
             escape(&self.title),
             escape(&self.title)
         );
+        let sections: Vec<&str> = self
+            .blocks
+            .iter()
+            .filter_map(|block| match block {
+                Block::Heading(2, text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        let mut section = 0;
         for (index, block) in self.blocks.iter().enumerate() {
             match block {
+                Block::Heading(2, text) => {
+                    // The contents go under the first section (the summary), before the second.
+                    if section == 1 {
+                        out.push_str(&contents(&sections));
+                    }
+                    section += 1;
+                    let _ = writeln!(out, "<h2 id=\"s{section}\">{}</h2>", escape(text));
+                }
                 Block::Heading(level, text) => {
                     let _ = writeln!(out, "<h{level}>{}</h{level}>", escape(text));
                 }
                 Block::Paragraph(text) => {
                     let _ = writeln!(out, "<p>{}</p>", escape(text));
                 }
-                Block::Table(head, rows) => {
-                    let align = |i: usize| {
-                        if numeric_column(rows, i) {
-                            " class=\"n\""
-                        } else {
-                            ""
-                        }
-                    };
-                    // Wide tables scroll sideways inside their box on a narrow screen.
-                    out.push_str("<div class=\"scroll\"><table>\n<thead><tr>");
-                    for (i, cell) in head.iter().enumerate() {
-                        let _ = write!(out, "<th{}>{}</th>", align(i), escape(cell));
-                    }
-                    out.push_str("</tr></thead>\n<tbody>\n");
-                    for row in rows {
-                        out.push_str("<tr>");
-                        for (i, cell) in row.iter().enumerate() {
-                            let _ = write!(out, "<td{}>{}</td>", align(i), escape(cell));
-                        }
-                        out.push_str("</tr>\n");
-                    }
-                    out.push_str("</tbody>\n</table></div>\n");
-                }
+                Block::Table(head, rows) => out.push_str(&html_table(head, rows)),
                 Block::Chart { caption, svg, png } => {
+                    // A click on the chart ticks the hidden box, which shows it at its full
+                    // 1600 px inside a box that scrolls sideways; another click shrinks it.
                     let _ = writeln!(
                         out,
-                        "<figure>\n{}\n<figcaption>{}</figcaption>\n</figure>",
+                        "<figure>\n<label class=\"zoom\" title=\"Click for full size\">\
+                         <input type=\"checkbox\" aria-label=\"Full size\">{}</label>\n\
+                         <figcaption>{}</figcaption>\n</figure>",
                         inline_svg(svg, &format!("chart-{index}"), caption, png),
                         escape(caption)
                     );
@@ -176,13 +178,68 @@ impl Document {
         }
         let _ = writeln!(
             out,
-            "<footer>Generated {} by ssdfade {}.</footer>",
+            "<footer>Generated {} by ssdfade {} (build {}).</footer>",
             crate::results::utc_now(),
-            env!("CARGO_PKG_VERSION")
+            env!("CARGO_PKG_VERSION"),
+            env!("SSDFADE_BUILD")
         );
         out.push_str("</body>\n</html>\n");
         out
     }
+}
+
+/// The table of contents: a link to every section of the page (none for one section).
+fn contents(sections: &[&str]) -> String {
+    if sections.len() < 2 {
+        return String::new();
+    }
+    let mut out =
+        String::from("<nav class=\"toc\" aria-label=\"Contents\"><strong>Contents</strong><ol>");
+    for (i, text) in sections.iter().enumerate() {
+        let _ = write!(out, "<li><a href=\"#s{}\">{}</a></li>", i + 1, escape(text));
+    }
+    out.push_str("</ol></nav>\n");
+    out
+}
+
+/// A table in HTML. One of more than three columns is marked `cards`: on a narrow screen
+/// each row is drawn as a card of "column: value" lines (each cell carries its column's name
+/// in `data-label`), so no column is cut off at 400 px. Narrow tables scroll sideways inside
+/// their box if they must.
+fn html_table(head: &[String], rows: &[Vec<String>]) -> String {
+    let align = |i: usize| {
+        if numeric_column(rows, i) {
+            " class=\"n\""
+        } else {
+            ""
+        }
+    };
+    let class = if head.len() > 3 {
+        " class=\"cards\""
+    } else {
+        ""
+    };
+    let mut out = format!("<div class=\"scroll\"><table{class}>\n<thead><tr>");
+    for (i, cell) in head.iter().enumerate() {
+        let _ = write!(out, "<th{}>{}</th>", align(i), escape(cell));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for row in rows {
+        out.push_str("<tr>");
+        for (i, cell) in row.iter().enumerate() {
+            let label = head.get(i).map(String::as_str).unwrap_or("");
+            let _ = write!(
+                out,
+                "<td{} data-label=\"{}\">{}</td>",
+                align(i),
+                escape(label),
+                escape(cell)
+            );
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table></div>\n");
+    out
 }
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1280px;margin:2em auto;padding:0 1em;\
@@ -190,10 +247,20 @@ color:#222;line-height:1.45}h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.
 border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:.6em 0}\
 th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}\
 .n{text-align:right;white-space:nowrap}th{background:#f0f0f0}\
-figure{margin:1em 0}svg{max-width:100%;height:auto;border:1px solid #ddd}\
+figure{margin:1em 0;overflow-x:auto}svg{max-width:100%;height:auto;border:1px solid #ddd}\
+.zoom{display:block;cursor:zoom-in}.zoom input{position:absolute;opacity:0;width:1px;height:1px}\
+.zoom input:checked+svg{max-width:none;width:1600px;cursor:zoom-out}\
+.zoom input:focus-visible+svg{outline:2px solid #0072b2}\
 figcaption{color:#555;font-size:.9em}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
+.toc{background:#f7f7f7;border:1px solid #ddd;padding:.4em 1em;margin:1.2em 0;display:inline-block}\
+.toc ol{margin:.3em 0;padding-left:1.4em}\
 .scroll{overflow-x:auto;max-width:100%}footer{margin-top:2em;color:#666;font-size:.85em}\
-@media (max-width:600px){body{margin:1em auto;padding:0 .5em}th,td{padding:.2em .35em}}";
+@media (max-width:600px){body{margin:1em auto;padding:0 .5em}th,td{padding:.2em .35em}\
+table.cards,.cards tbody,.cards tr,.cards td{display:block;width:auto}.cards thead{display:none}\
+.cards tr{border:1px solid #ccc;margin:0 0 .6em}.cards td{border:0;border-top:1px solid #eee;\
+text-align:left;white-space:normal}.cards td:first-child{font-weight:bold;background:#f0f0f0;\
+border-top:0}.cards td:not(:first-child)::before{content:attr(data-label) \": \";color:#555}\
+.cards td[data-label=\"\"]::before{content:none}}";
 
 /// An SVG document ready to sit inside HTML: no XML namespace declaration (the HTML parser
 /// knows `<svg>`), so the page holds no address at all; an image to assistive technology,
@@ -444,6 +511,72 @@ fn padded_table(head: &[String], rows: &[Vec<String>], widths: &[usize]) -> Stri
 mod tests {
     use super::*;
 
+    /// report.html at 400 px cut the results table (eight columns) at its fifth: a table of
+    /// more than three columns is marked to turn into one card per row on a narrow screen,
+    /// every cell named by its column; the page has a table of contents after the summary,
+    /// charts that open to full size on a click, and the build in its footer.
+    #[test]
+    fn the_html_page_has_contents_cards_zoomable_charts_and_its_build() {
+        let mut doc = Document::new("report");
+        doc.heading("Summary");
+        doc.table(
+            &["Headline", ""],
+            vec![vec!["fresh".into(), "6115 IOPS".into()]],
+        );
+        doc.heading("Results");
+        let head = [
+            "Part", "Time", "IOPS", "MB/s", "Avg lat", "p99 lat", "Max lat", "% of ref",
+        ];
+        let row: Vec<String> = [
+            "soak",
+            "8h00m00s",
+            "1712",
+            "7.01",
+            "74.78 ms",
+            "237.24 ms",
+            "444.83 ms",
+            "28 %",
+        ]
+        .map(String::from)
+        .to_vec();
+        doc.table(&head, vec![row.clone()]);
+        doc.blocks.push(Block::Chart {
+            caption: "IOPS".into(),
+            png: "fade.png".into(),
+            svg: "<svg width=\"1600\" height=\"900\"></svg>".into(),
+        });
+        let html = doc.html();
+        let toc = html
+            .find("<nav class=\"toc\"")
+            .expect("no table of contents");
+        assert!(html.find("id=\"s1\">Summary").unwrap() < toc, "{html}");
+        assert!(toc < html.find("id=\"s2\">Results").unwrap(), "{html}");
+        assert!(html.contains("<a href=\"#s1\">Summary</a>"), "{html}");
+        assert!(html.contains("<a href=\"#s2\">Results</a>"), "{html}");
+        assert_eq!(html.matches("<table class=\"cards\">").count(), 1, "{html}");
+        assert_eq!(
+            html.matches("<table>").count(),
+            1,
+            "the 2-column table is no card"
+        );
+        for (label, cell) in head.iter().zip(&row) {
+            let td = format!("data-label=\"{}\">{}</td>", escape(label), escape(cell));
+            assert!(html.contains(&td), "{td} missing from {html}");
+        }
+        assert!(STYLE.contains("@media (max-width:600px)") && STYLE.contains("table.cards"));
+        assert!(
+            html.contains(
+                "<label class=\"zoom\" title=\"Click for full size\"><input type=\"checkbox\""
+            ),
+            "{html}"
+        );
+        assert!(STYLE.contains(".zoom input:checked+svg{max-width:none;width:1600px"));
+        assert!(
+            html.contains(&format!("(build {})", env!("SSDFADE_BUILD"))),
+            "{html}"
+        );
+    }
+
     /// `compare` of three runs printed lines of 81 to 297 columns: the terminal text keeps
     /// every line within 80 and every cell of the table.
     #[test]
@@ -537,7 +670,9 @@ mod tests {
         );
         let html = doc.html();
         assert!(html.contains("<h1>T &lt;1&gt;</h1>"));
-        assert!(html.contains("<td>whole run</td><td class=\"n\">1236</td>"));
+        assert!(html.contains(
+            "<td data-label=\"Part\">whole run</td><td class=\"n\" data-label=\"IOPS\">1236</td>"
+        ));
     }
 
     #[test]
