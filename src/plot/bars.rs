@@ -20,6 +20,19 @@ pub struct Bar {
     pub color: RGBColor,
 }
 
+/// A span between two levels drawn in the gap above one bar, with a dashed guide up from its
+/// far end: how far a bar (recovered) stays below another (fresh).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bracket {
+    /// The bar it is drawn above (index into `bars`).
+    pub bar: usize,
+    /// Its ends, in the bars' units: the bar's own level and the level it falls short of.
+    pub from: f64,
+    pub to: f64,
+    /// Written over its middle.
+    pub text: String,
+}
+
 /// Everything the bar chart shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BarChart {
@@ -29,6 +42,7 @@ pub struct BarChart {
     pub bars: Vec<Bar>,
     /// What the colours mean, drawn as one row under the header.
     pub legend: Vec<(String, RGBColor)>,
+    pub bracket: Option<Bracket>,
 }
 
 /// Room per character of a tick-font label, pixels.
@@ -86,6 +100,27 @@ impl Chart for BarChart {
             root.draw_text(&bar.label, &label_style, (x0 - 10, y))?;
             root.draw_text(&bar.text, &text_style, (x1 + 8, y))?;
         }
+        if let Some(bracket) = self.bracket.as_ref().filter(|b| b.bar < n) {
+            let row = (n - 1 - bracket.bar) as f64;
+            let px = |x: f64, y: f64| chart.backend_coord(&(x, y));
+            let ink = BLACK.mix(0.75).stroke_width(2);
+            let (from, y) = px(bracket.from, row + 0.93);
+            let (to, _) = px(bracket.to, row + 0.93);
+            let (_, top) = px(bracket.to, n as f64);
+            // The guide: a dash of 8 px every 14 px, from the top of the plot to the bracket.
+            for y0 in (top..y).step_by(14) {
+                root.draw(&PathElement::new(
+                    vec![(to, y0), (to, (y0 + 8).min(y))],
+                    BLACK.mix(0.5).stroke_width(2),
+                ))?;
+            }
+            root.draw(&PathElement::new(vec![(from, y), (to, y)], ink))?;
+            for x in [from, to] {
+                root.draw(&PathElement::new(vec![(x, y - 7), (x, y + 7)], ink))?;
+            }
+            let font = style::tick_font_of(size).pos(Pos::new(HPos::Center, VPos::Bottom));
+            root.draw_text(&bracket.text, &font, ((from + to) / 2, y - 6))?;
+        }
         Ok(())
     }
 }
@@ -116,5 +151,85 @@ impl BarChart {
             x += width;
         }
         Ok(rest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chart drawn to pixels: the RGB buffer and its size.
+    fn pixels(chart: &BarChart) -> (Vec<u8>, (u32, u32)) {
+        style::register_fonts();
+        let size = super::super::SIZE;
+        let mut rgb = vec![255; size.0 as usize * size.1 as usize * 3];
+        {
+            let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
+            chart.draw(&root).unwrap();
+            root.present().unwrap();
+        }
+        (rgb, size)
+    }
+
+    #[test]
+    fn a_bracket_spans_the_gap_above_its_bar_from_its_level_to_the_other() {
+        let bar = |label: &str, value: f64| Bar {
+            label: label.into(),
+            value,
+            text: String::new(),
+            color: RGBColor(0, 114, 178),
+        };
+        let mut chart = BarChart {
+            title: "States".into(),
+            subtitle: String::new(),
+            x_desc: "IOPS".into(),
+            bars: vec![bar("fresh", 6000.0), bar("recovered", 3000.0)],
+            legend: Vec::new(),
+            bracket: None,
+        };
+        let (plain, size) = pixels(&chart);
+        chart.bracket = Some(Bracket {
+            bar: 1,
+            from: 3000.0,
+            to: 6000.0,
+            text: String::new(),
+        });
+        let (bracketed, _) = pixels(&chart);
+        // Columns where the bracket changed a pixel: they run from the recovered bar's end to
+        // fresh's, and no further.
+        let changed: Vec<u32> = (0..size.0)
+            .filter(|&x| {
+                (0..size.1).any(|y| {
+                    let i = ((y * size.0 + x) * 3) as usize;
+                    plain[i..i + 3] != bracketed[i..i + 3]
+                })
+            })
+            .collect();
+        let (first, last) = (changed[0], *changed.last().unwrap());
+        let bar_px = |value: f64| {
+            // The bars' ends, found as the last blue pixel of each bar's row.
+            let y = if value > 5000.0 {
+                size.1 / 3
+            } else {
+                size.1 * 3 / 4
+            };
+            (0..size.0)
+                .rev()
+                .find(|&x| {
+                    let i = ((y * size.0 + x) * 3) as usize;
+                    plain[i..i + 3] == [0, 114, 178]
+                })
+                .unwrap()
+        };
+        assert!(
+            first.abs_diff(bar_px(3000.0)) <= 2,
+            "{first} vs {}",
+            bar_px(3000.0)
+        );
+        assert!(
+            last.abs_diff(bar_px(6000.0)) <= 2,
+            "{last} vs {}",
+            bar_px(6000.0)
+        );
     }
 }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::bars::{Bar, BarChart};
+use super::bars::{Bar, BarChart, Bracket};
 use super::cdm::{CdmCell, CdmChart, CdmRow};
 use super::convergence::ConvergenceChart;
 use super::distribution::{DistributionChart, DistributionSeries};
@@ -389,6 +389,7 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
         x_desc: "MB/s".into(),
         bars,
         legend: vec![("reads".into(), read), ("writes".into(), write)],
+        bracket: None,
     })
 }
 
@@ -474,8 +475,21 @@ fn states_chart(exp: &Experiment) -> Option<BarChart> {
             color: style::palette(i),
         })
         .collect();
-    let loss = measured
-        .lasting_loss_pct()
+    let loss = measured.lasting_loss_pct();
+    // No bracket when recovery came back to fresh or above it: nothing is lost.
+    let bracket = loss
+        .filter(|&l| l >= 0.5)
+        .zip(measured.state("fresh"))
+        .and_then(|(loss, fresh)| {
+            let recovered = measured.states.iter().position(|s| s.name == "recovered")?;
+            Some(Bracket {
+                bar: recovered,
+                from: measured.states[recovered].figures.iops,
+                to: fresh.figures.iops,
+                text: format!("lasting loss {loss:.0} %"),
+            })
+        });
+    let loss = loss
         .map(|l| format!(" · lasting loss after recovery {l:.0} %"))
         .unwrap_or_default();
     Some(BarChart {
@@ -484,6 +498,7 @@ fn states_chart(exp: &Experiment) -> Option<BarChart> {
         x_desc: "IOPS".into(),
         bars,
         legend: Vec::new(),
+        bracket,
     })
 }
 
