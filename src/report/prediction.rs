@@ -8,7 +8,7 @@ use crate::units::format_bytes;
 
 use super::run::secs;
 
-/// "7900 IOPS ± 5.0 % (7528–8311); SNIA pass predicted at 3h09m00s (489.0 GB)".
+/// "7900 IOPS (7528–8311: −4.7 % / +5.2 %); SNIA pass predicted at 3h09m00s (489.0 GB)".
 pub(super) fn summary(check: &PredictionCheck) -> String {
     let p = &check.prediction;
     let pass = match p.steady_at_s.zip(p.steady_at_bytes) {
@@ -19,10 +19,7 @@ pub(super) fn summary(check: &PredictionCheck) -> String {
         Basis::Settled => String::new(),
         b => format!(" {}", b.label()),
     };
-    format!(
-        "{:.0} IOPS{basis} ± {:.1} % ({:.0}–{:.0}); {pass}",
-        p.iops, p.half_width_pct, p.low, p.high
-    )
+    format!("{:.0} IOPS{basis} ({}); {pass}", p.iops, p.range())
 }
 
 /// The paragraph: the prediction, when it was first and last made, and how it compared with

@@ -50,6 +50,20 @@ pub enum Basis {
     SniaPass,
 }
 
+impl Prediction {
+    /// The interval in words: "918–981: −3.2 % / +3.5 %" (its ends need not lie at the same
+    /// distance from `iops`: the upper one is bounded by the rate measured since the cliff).
+    pub fn range(&self) -> String {
+        format!(
+            "{:.0}–{:.0}: −{:.1} % / +{:.1} %",
+            self.low,
+            self.high,
+            100.0 * (1.0 - self.low / self.iops),
+            100.0 * (self.high / self.iops - 1.0)
+        )
+    }
+}
+
 impl Basis {
     /// Words for the progress line and the summaries: "steady", "at the plan's end", "at SNIA's pass".
     pub fn label(self) -> &'static str {
@@ -61,8 +75,8 @@ impl Basis {
     }
 }
 
-/// Lines in the soak summary's columns: "  Steady state predicted  36100 IOPS ± 3.2 %
-/// (…)", then the model's write amplification, then when SNIA's test should pass.
+/// Lines in the soak summary's columns: "  Steady state predicted  36100 IOPS (34980–37290:
+/// −3.1 % / +3.3 %)", then the model's write amplification, then when SNIA's test should pass.
 pub fn prediction_line(p: &Prediction) -> String {
     use crate::units::{format_duration, format_gb};
     let at = p
@@ -89,7 +103,10 @@ pub fn prediction_line(p: &Prediction) -> String {
         b => format!("Predicted {}", b.label()),
     };
     format!(
-        "  {:<28} {:.0} IOPS ± {:.1} % ({:.0}–{:.0})\n  {:<28} {model}{at}",
-        head, p.iops, p.half_width_pct, p.low, p.high, ""
+        "  {:<28} {:.0} IOPS ({})\n  {:<28} {model}{at}",
+        head,
+        p.iops,
+        p.range(),
+        ""
     )
 }
