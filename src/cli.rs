@@ -782,6 +782,10 @@ pub struct OpSweepArgs {
     /// Transfer size of the random writes.
     #[arg(long, default_value = "4k", value_parser = parse_transfer_size)]
     pub bs: u64,
+    /// Offset granularity of the random writes after the fast preconditioning (default: the
+    /// transfer size); 512 gives the seed's unaligned writes.
+    #[arg(long, value_parser = parse_size)]
+    pub align: Option<u64>,
     /// Outstanding I/Os.
     #[arg(long, default_value_t = 128)]
     pub qd: u32,

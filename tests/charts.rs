@@ -333,6 +333,7 @@ fn bar_chart_draws_every_point_and_its_figure() {
         x_desc: "MB/s".into(),
         bars,
         legend: vec![("reads".into(), plotters::style::RGBColor(31, 119, 180))],
+        bracket: None,
     };
     check(&chart, "Iometer's All-in-one set — test drive");
 }

@@ -55,13 +55,53 @@ pub struct WaCurve {
     wa: Vec<f64>,
     /// Steady WA: the mean over the last two span-writes.
     pub steady: f64,
+    /// Span-writes of the fast plan (written page-aligned), 0 without one.
+    lead: f64,
+    /// Flash pages a host write rewrites per page of its transfer (see [`straddle`]): the
+    /// flash fills and churns this many times faster than the host's bytes say.
+    straddle: f64,
 }
 
 impl WaCurve {
-    /// The model WA at `x` span-writes.
+    /// The model WA at `x` span-writes of the host.
     pub fn at(&self, x: f64) -> f64 {
+        let x = if x <= self.lead {
+            x
+        } else {
+            self.lead + (x - self.lead) * self.straddle
+        };
         let i = ((x / STEP).floor().max(0.0) as usize).min(self.wa.len() - 1);
         self.wa[i]
+    }
+
+    /// The same curve for host writes that rewrite `straddle` flash pages per page of their
+    /// transfer after the fast plan.
+    pub fn straddling(self, straddle: f64) -> WaCurve {
+        WaCurve {
+            straddle: straddle.max(1.0),
+            ..self
+        }
+    }
+}
+
+/// Flash pages a write of `bs` bytes at offsets that are multiples of `align` rewrites, per
+/// page of its transfer, on average over uniform random offsets: a write that starts or ends
+/// inside a page makes the drive read, merge and rewrite the whole page (a 4 KiB write at
+/// 512-byte alignment touches two pages 7 times in 8: 1.875). 1 for page-aligned writes.
+pub fn straddle(bs: u64, align: u64) -> f64 {
+    let step = gcd(align.max(1), FLASH_PAGE);
+    let starts = FLASH_PAGE / step;
+    let pages: u64 = (0..starts)
+        .map(|k| (k * step + bs).div_ceil(FLASH_PAGE))
+        .sum();
+    pages as f64 / starts as f64 / bs.div_ceil(FLASH_PAGE) as f64
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 
@@ -112,7 +152,12 @@ pub fn wa_curve(alpha: f64, fast: bool, unit: u32) -> WaCurve {
     curve.extend(smooth(&wa));
     let tail = (2.0 / STEP) as usize;
     let steady = curve[curve.len() - tail..].iter().sum::<f64>() / tail as f64;
-    WaCurve { wa: curve, steady }
+    WaCurve {
+        wa: curve,
+        steady,
+        lead: host_before as f64 / f64::from(user),
+        straddle: 1.0,
+    }
 }
 
 /// The curve averaged over ±`SMOOTH` steps from its first rise on: the model counts
@@ -245,6 +290,8 @@ pub struct Setting {
     pub span_alpha: f64,
     /// Flash pages one write covers (see [`unit_pages`]).
     pub unit: u32,
+    /// Flash pages a write rewrites per page of its transfer (see [`straddle`]).
+    pub straddle: f64,
     /// The run's fast preconditioning, when it had one.
     pub fast: Option<Fast>,
     /// Bytes written before SNIA's rounds count ([`rounds_start_bytes`]).
@@ -277,6 +324,7 @@ impl Setting {
             span: w.span,
             span_alpha,
             unit: unit_pages(w.bs),
+            straddle: straddle(w.bs, w.align),
             fast: w.precondition,
             rounds_start: rounds_start_bytes(
                 w.precondition.map(|p| p.bytes),
@@ -290,10 +338,20 @@ impl Setting {
     }
 }
 
+impl Setting {
+    /// The model's WA curve for this setting (about 0.1 s of CPU).
+    pub fn curve(&self) -> WaCurve {
+        wa_curve(self.span_alpha, self.fast.is_some(), self.unit).straddling(self.straddle)
+    }
+}
+
 /// The prediction from `samples` (a soak of random writes, in order), or `None` before the
 /// first cliff has been passed far enough to fit.
 pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Prediction> {
     if let Some(p) = super::throttle::predict(samples, curve, s) {
+        return Some(p);
+    }
+    if let Some(p) = super::gc_throttle::predict(samples, curve, s) {
         return Some(p);
     }
     let last = samples.last()?;
@@ -332,19 +390,20 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
         .iter()
         .map(|l| (l.at(wa_inf) - y_inf).abs())
         .fold((y_origin - y_inf).abs(), f64::max);
-    let half_pct = 100.0 * (around_origin + spread) / y_inf;
-    let iops = 1.0 / y_inf;
+    let half = (around_origin + spread) / y_inf;
+    let ceiling = ceiling(samples, &bins, s);
+    let iops = (1.0 / y_inf).min(ceiling.unwrap_or(f64::INFINITY));
     let pass = snia_pass(samples, s, |_, bytes| {
         centre.at(curve.at(bytes / s.span.max(1) as f64))
     });
+    let high = match ceiling {
+        Some(c) => (iops / (1.0 - half).max(f64::MIN_POSITIVE)).min(c),
+        None if half < 1.0 => iops / (1.0 - half),
+        None => f64::INFINITY,
+    };
     Some(prediction(
         Basis::Settled,
-        Level {
-            iops,
-            low: iops / (1.0 + half_pct / 100.0),
-            high: iops / (1.0 - (half_pct / 100.0).min(0.9)),
-            half_width_pct: half_pct,
-        },
+        Level::new(iops, iops / (1.0 + half), high),
         wa_inf,
         s,
         pass,
@@ -358,6 +417,43 @@ pub(super) struct Level {
     pub low: f64,
     pub high: f64,
     pub half_width_pct: f64,
+}
+
+impl Level {
+    /// `iops` in [`low`, `high`] (the interval taken to hold `iops`); its half-width is the
+    /// farther of its ends from `iops`.
+    pub fn new(iops: f64, low: f64, high: f64) -> Level {
+        let (low, high) = (low.min(iops), high.max(iops));
+        Level {
+            iops,
+            low,
+            high,
+            half_width_pct: 100.0 * (iops - low).max(high - iops) / iops,
+        }
+    }
+}
+
+/// The fastest the drive can settle at: garbage collection's write amplification only rises
+/// after the cliff, so no faster than the fastest bin since (`bins`, seconds per op; not the
+/// latest bins: once settled, the drive's rate moves a few percent either side of its level);
+/// after a fast plan, which leaves the drive near its steady WA from the first write on (and a
+/// few percent below its settled rate at 64 KiB, see docs/fast-steady-state.md), no faster than
+/// the plan's own writes (the fresh rate). `None` without either.
+fn ceiling(samples: &[Sample], bins: &[(f64, f64)], s: &Setting) -> Option<f64> {
+    let fastest = |ys: &mut dyn Iterator<Item = f64>| {
+        ys.filter(|y| *y > 0.0)
+            .fold(None, |m: Option<f64>, y| Some(m.map_or(y, |m| m.min(y))))
+            .map(|y| 1.0 / y)
+    };
+    match s.fast {
+        Some(f) => fastest(
+            &mut samples
+                .iter()
+                .filter(|x| x.bytes_written_total <= f.bytes && x.ops > 0)
+                .map(|x| (x.t_end_s - x.t_start_s) / x.ops as f64),
+        ),
+        None => fastest(&mut bins.iter().map(|b| b.1)),
+    }
 }
 
 /// The prediction of `level` on `basis`, made after the sample `last`, with SNIA's pass
@@ -390,7 +486,7 @@ pub(super) fn prediction(
 /// Every prediction a run with `samples` makes, as the run makes them: one at the end of each
 /// SNIA round (the first sample ending in a new round), from the samples so far.
 pub fn replay(samples: &[Sample], s: &Setting) -> Vec<Prediction> {
-    let curve = wa_curve(s.span_alpha, s.fast.is_some(), s.unit);
+    let curve = s.curve();
     let mut round = 0;
     let mut out = Vec::new();
     for (i, x) in samples.iter().enumerate() {
@@ -624,6 +720,7 @@ mod tests {
             span: 100 * 40_960_000,
             span_alpha: 1.28,
             unit: 1,
+            straddle: 1.0,
             fast: None,
             rounds_start: 100 * 40_960_000,
             criteria: Criteria::default(),
@@ -664,6 +761,7 @@ mod tests {
             span: 100 * 40_960_000,
             span_alpha: 1.28,
             unit: 1,
+            straddle: 1.0,
             fast: None,
             rounds_start: 100 * 40_960_000,
             criteria: Criteria::default(),
@@ -673,6 +771,20 @@ mod tests {
         let curve = wa_curve(1.28, false, 1);
         assert!(curve.at(2.45) > 1.3, "the model rose: {}", curve.at(2.45));
         assert_eq!(predict(&flat(250), &curve, &setting), None);
+    }
+
+    #[test]
+    fn a_write_that_starts_inside_a_page_rewrites_the_pages_it_touches() {
+        assert_eq!(straddle(4096, 4096), 1.0);
+        assert_eq!(straddle(65536, 65536), 1.0);
+        // 4 KiB at 512 bytes: 1 page at 1 offset in 8, 2 at the other 7.
+        assert_eq!(straddle(4096, 512), 1.875);
+        // 64 KiB at 512 bytes: 16 pages, or 17.
+        assert_eq!(straddle(65536, 512), (16.0 + 7.0 * 17.0) / 8.0 / 16.0);
+        // The curve runs that much faster: flat until the flash is full, 1.875 times sooner.
+        let c = wa_curve(1.28, false, 1);
+        let fast = c.clone().straddling(1.875);
+        assert_eq!(fast.at(0.6), c.at(0.6 * 1.875));
     }
 
     #[test]
@@ -692,6 +804,7 @@ mod tests {
             span: 1 << 30,
             span_alpha: 1.5,
             unit: 1,
+            straddle: 1.0,
             fast: None,
             rounds_start: 1 << 30,
             criteria: Criteria::default(),

@@ -24,13 +24,13 @@ const CLIFF: f64 = 1.5;
 const MIN_ROUNDS: usize = 15;
 const MIN_T: f64 = 4.0;
 /// The largest share of the present write rate the life curve's allowance is taken to be.
-const MAX_ALLOWANCE: f64 = 0.25;
+pub(super) const MAX_ALLOWANCE: f64 = 0.25;
 /// Allowance for what the model leaves out (round-to-round noise of the level predicted).
 const FLOOR: f64 = 0.03;
 
 /// Time per write (seconds per op) of each round of `round_s`: (mid-time, seconds per op,
 /// bytes written at its end).
-fn rounds(samples: &[crate::stats::Sample], round_s: f64) -> Vec<(f64, f64, u64)> {
+pub(super) fn rounds(samples: &[crate::stats::Sample], round_s: f64) -> Vec<(f64, f64, u64)> {
     let mut out: Vec<(u64, u64, f64, u64)> = Vec::new();
     for x in samples {
         let r = (x.t_start_s / round_s).floor() as u64;
@@ -50,17 +50,17 @@ fn rounds(samples: &[crate::stats::Sample], round_s: f64) -> Vec<(f64, f64, u64)
 }
 
 /// A straight line through (t, y): the mean point, its slope, the residual variance and Σ(t−t̄)².
-struct Line {
-    mt: f64,
-    my: f64,
-    k: f64,
-    s2: f64,
-    sxx: f64,
-    n: f64,
+pub(super) struct Line {
+    pub mt: f64,
+    pub my: f64,
+    pub k: f64,
+    pub s2: f64,
+    pub sxx: f64,
+    pub n: f64,
 }
 
 impl Line {
-    fn of(points: &[(f64, f64, u64)]) -> Option<Line> {
+    pub fn of(points: &[(f64, f64, u64)]) -> Option<Line> {
         let n = points.len() as f64;
         let mt = points.iter().map(|p| p.0).sum::<f64>() / n;
         let my = points.iter().map(|p| p.1).sum::<f64>() / n;
@@ -82,7 +82,7 @@ impl Line {
     }
 
     /// Whether the line rises clearly (its slope at least `MIN_T` standard errors).
-    fn rises(&self) -> bool {
+    pub fn rises(&self) -> bool {
         self.k > 0.0 && self.k >= MIN_T * (self.s2 / self.sxx).sqrt()
     }
 }
@@ -100,7 +100,7 @@ fn decline(r: &[(f64, f64, u64)], cliff: usize, now: usize) -> Option<&[(f64, f6
 }
 
 /// Time per write `h` seconds on from `y`, rising at `k0` and paid back at `k1`.
-fn ahead(y: f64, k0: f64, k1: f64, h: f64) -> f64 {
+pub(super) fn ahead(y: f64, k0: f64, k1: f64, h: f64) -> f64 {
     if k1 <= 0.0 {
         return y + k0 * h;
     }
@@ -149,18 +149,15 @@ pub fn predict(
     let (slow, fast, mid) = (at(0.0, h), at(MAX_ALLOWANCE, h), at(MAX_ALLOWANCE / 2.0, h));
     let iops = 1.0 / mid;
     let low = 1.0 / ((slow + 2.0 * se) * (1.0 + FLOOR));
-    let high = 1.0 / ((fast - 2.0 * se).max(fast * 0.1) * (1.0 - FLOOR));
+    // No faster than the fastest round since the cliff: the throttle's debt only slows it.
+    let fastest = r[cliff..=now].iter().map(|p| 1.0 / p.1).fold(0.0, f64::max);
+    let high = (1.0 / ((fast - 2.0 * se).max(fast * 0.1) * (1.0 - FLOOR))).min(fastest);
     let pass = snia_pass(samples, s, |t, _| {
         at(MAX_ALLOWANCE / 2.0, (t - t_now).max(0.0))
     });
     let mut p = prediction(
         basis,
-        Level {
-            iops,
-            low,
-            high,
-            half_width_pct: (high - low) / 2.0 / iops * 100.0,
-        },
+        Level::new(iops, low, high),
         curve.at(last.bytes_written_total as f64 / span),
         s,
         pass,
@@ -172,7 +169,7 @@ pub fn predict(
 
 /// When the run's plan ends (seconds since the start): its duration, or the time its byte
 /// budget will take at the present rate; `None` without either.
-fn plan_end(samples: &[crate::stats::Sample], s: &Setting) -> Option<f64> {
+pub(super) fn plan_end(samples: &[crate::stats::Sample], s: &Setting) -> Option<f64> {
     if let Some(d) = s.plan_s {
         return Some(d);
     }

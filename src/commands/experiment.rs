@@ -82,6 +82,7 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
 fn op_sweep(a: &OpSweepArgs) -> anyhow::Result<RunEnd> {
     let workload = crate::run::WorkloadSpec {
         bs: a.bs,
+        align: a.align,
         qd: a.qd,
         seed: a.seed,
         ..crate::experiment::seed_workload()

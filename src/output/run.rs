@@ -109,10 +109,11 @@ impl RunObserver for ProgressBarObserver {
 
     fn predicted(&mut self, p: &crate::results::Prediction) {
         self.predicted = Some(format!(
-            "{} ~{:.0} ±{:.0}%",
+            "{} ~{:.0} ({:.0}–{:.0})",
             p.basis.label(),
             p.iops,
-            p.half_width_pct
+            p.low,
+            p.high
         ));
     }
 

@@ -7,7 +7,7 @@ use crate::results::Basis;
 
 use super::run::secs;
 
-/// "7900 IOPS ± 5.0 % (7528–8311); should pass SNIA at 3h09m00s (489.0 GB written)".
+/// "7900 IOPS (7528–8311: −4.7 % / +5.2 %); should pass SNIA at 3h09m00s (489.0 GB written)".
 pub(super) fn summary(check: &PredictionCheck) -> String {
     let p = &check.prediction;
     let pass = crate::text::prediction::snia_pass(p)
@@ -16,10 +16,7 @@ pub(super) fn summary(check: &PredictionCheck) -> String {
         Basis::Settled => String::new(),
         b => format!(" {}", b.label()),
     };
-    format!(
-        "{:.0} IOPS{basis} ± {:.1} % ({:.0}–{:.0}); {pass}",
-        p.iops, p.half_width_pct, p.low, p.high
-    )
+    format!("{:.0} IOPS{basis} ({}); {pass}", p.iops, p.range())
 }
 
 /// The paragraph: the prediction, when it was first and last made, and how it compared with

@@ -51,6 +51,20 @@ pub enum Basis {
     SniaPass,
 }
 
+impl Prediction {
+    /// The interval in words: "918–981: −3.2 % / +3.5 %" (its ends need not lie at the same
+    /// distance from `iops`: the upper one is bounded by the rate measured since the cliff).
+    pub fn range(&self) -> String {
+        format!(
+            "{:.0}–{:.0}: −{:.1} % / +{:.1} %",
+            self.low,
+            self.high,
+            100.0 * (1.0 - self.low / self.iops),
+            100.0 * (self.high / self.iops - 1.0)
+        )
+    }
+}
+
 impl Basis {
     /// Words for the progress line and the summaries: "steady", "at the plan's end", "at SNIA's pass".
     pub fn label(self) -> &'static str {

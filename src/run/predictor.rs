@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::analysis::predict::{predict, wa_curve, Setting, WaCurve};
+use crate::analysis::predict::{predict, Setting, WaCurve};
 use crate::results::{Prediction, RunInfo};
 use crate::stats::steady::Criteria;
 use crate::stats::Sample;
@@ -57,9 +57,7 @@ impl Predictor {
         }
         self.round = round;
         let setting = &self.setting;
-        let curve = self.curve.get_or_insert_with(|| {
-            wa_curve(setting.span_alpha, setting.fast.is_some(), setting.unit)
-        });
+        let curve = self.curve.get_or_insert_with(|| setting.curve());
         self.last = predict(&self.samples, curve, setting).map(|mut p| {
             p.first_made_at_s = Some(*self.first_at.get_or_insert(p.made_at_s));
             p
@@ -91,6 +89,7 @@ mod tests {
                 span: 1 << 30,
                 span_alpha: 1.28,
                 unit: 1,
+                straddle: 1.0,
                 fast: None,
                 rounds_start: 1 << 30,
                 criteria: Criteria::default(),

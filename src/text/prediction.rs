@@ -15,8 +15,8 @@ pub fn snia_pass(p: &Prediction) -> Option<String> {
     ))
 }
 
-/// Lines in the soak summary's columns: "  Steady state predicted  36100 IOPS ± 3.2 %
-/// (…)", then the model's write amplification, then when SNIA's test should pass.
+/// Lines in the soak summary's columns: "  Steady state predicted  36100 IOPS (34980–37290:
+/// −3.1 % / +3.3 %)", then the model's write amplification, then when SNIA's test should pass.
 pub fn prediction_line(p: &Prediction) -> String {
     let at = snia_pass(p)
         .map(|pass| format!("\n  {:<28} {pass}", ""))
@@ -33,7 +33,10 @@ pub fn prediction_line(p: &Prediction) -> String {
         b => format!("Predicted {}", b.label()),
     };
     format!(
-        "  {:<28} {:.0} IOPS ± {:.1} % ({:.0}–{:.0})\n  {:<28} {model}{at}",
-        head, p.iops, p.half_width_pct, p.low, p.high, ""
+        "  {:<28} {:.0} IOPS ({})\n  {:<28} {model}{at}",
+        head,
+        p.iops,
+        p.range(),
+        ""
     )
 }
