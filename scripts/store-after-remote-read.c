@@ -9,9 +9,9 @@
  * 16 bytes (the default data's instructions, VAES on AVX-512) and hands each to thread B
  * (CPU 1), which sums its words (`read`, as zram's compressor reads a page) or only hands it
  * back (`unread`); A refills a buffer when B is done with it, as the engine refills a slot at
- * its completion. Prints the TSC ticks per 4 KiB fill, A's time only. `read-nt` makes the same
- * bytes with non-temporal stores; `read-prefetch` prefetches the next buffer's lines before
- * each fill. Needs a CPU with AVX-512F and VAES, and 2 CPUs.
+ * its completion. Prints the TSC ticks per 4 KiB fill (A's time only, its prefetches
+ * included). `read-nt` makes the same bytes with non-temporal stores; `read-prefetch`
+ * prefetches the next buffer's lines before each fill. Needs a CPU with AVX-512F and VAES, and 2 CPUs.
  */
 #define _GNU_SOURCE
 #include <immintrin.h>
@@ -102,10 +102,10 @@ int main(int argc, char **argv) {
       while (atomic_load_explicit(&done[i], memory_order_acquire) != r - 1)
         _mm_pause();
       uint8_t *b = bufs + i * BS;
+      uint64_t t0 = __rdtsc();
       if (mode == READ_PREFETCH)
         for (int k = 0; k < BS; k += 64)
           _mm_prefetch((const char *)bufs + ((i + 1) % SLOTS) * BS + k, _MM_HINT_T0);
-      uint64_t t0 = __rdtsc();
       fill(b, r * SLOTS + i, mode == READ_NT);
       ticks += __rdtsc() - t0;
       atomic_store_explicit(&posted[i], r, memory_order_release);
