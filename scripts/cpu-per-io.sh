@@ -8,7 +8,10 @@
 # rounds alternating the engines. Each run goes under `perf stat` (task-clock, user and system
 # time of the whole process); the figure is user-space CPU ÷ I/Os completed, in µs. With
 # CPU_RECORD=1 one more run of each engine is sampled with `perf record -e cpu-clock:u` and the
-# top CPU_TOP (15) user-space symbols of `perf report` are printed (the profile).
+# top CPU_TOP (15) user-space symbols of `perf report` are printed (the profile). With
+# SSDFADE_BEFORE every round runs that binary right before SSDFADE, and the summary prints
+# the ratio now ÷ before of each round (both on the same load), its median and the rounds
+# lower now: the issue's figure is the median user µs per I/O of each engine, and the ratio.
 #
 # Part 2, several devices at once: MULTI_DEVICES RAM devices (MULTI_KIND); each round measures
 # every device alone (one after the other) and then all of them at once (one `ssdfade measure
@@ -307,6 +310,14 @@ if [[ " $PARTS " == *" cpu "* ]]; then
       "$(sort -g "$WORK/user-$tag" | head -1)" "$(median < "$WORK/user-$tag")" \
       "$(sort -g "$WORK/user-$tag" | tail -1)"
    done
+    if [ -f "$WORK/user-$engine-(before)" ]; then
+      # Each round ran both binaries seconds apart: the ratio of a round is on one load.
+      paste "$WORK/user-$engine" "$WORK/user-$engine-(before)" \
+        | awk '{printf "%.3f\n", $1 / $2}' > "$WORK/ratio-$engine"
+      printf '  %-16s now ÷ before: median %.3f, rounds lower now %d of %d (per round: %s)\n' \
+        "$engine" "$(median < "$WORK/ratio-$engine")" "$(awk '$1 < 1' "$WORK/ratio-$engine" | wc -l)" \
+        "$(wc -l < "$WORK/ratio-$engine")" "$(paste -sd' ' "$WORK/ratio-$engine")"
+    fi
     if [ -f "$WORK/$engine.top" ]; then
       echo "  profile of $engine (perf record -e cpu-clock:u: where the user-space CPU goes):"
       sed 's/^/    /' "$WORK/$engine.top"
