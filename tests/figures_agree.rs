@@ -159,17 +159,18 @@ fn a_soaks_fade_whole_run_and_prediction_agree_everywhere() {
 
     let p = &info["prediction"];
     assert!(p.is_object(), "no prediction in {info}");
+    let (iops, low, high) = (f(&p["iops"]), f(&p["low"]), f(&p["high"]));
+    v.shows(&format!("{iops:.0} IOPS"), "tm");
+    // The interval's ends need not lie at the same distance: each is given.
     v.shows(
         &format!(
-            "{:.0} IOPS ± {:.1} % ({:.0}–{:.0})",
-            f(&p["iops"]),
-            f(&p["half_width_pct"]),
-            f(&p["low"]),
-            f(&p["high"])
+            "({low:.0}–{high:.0}: −{:.1} % / +{:.1} %)",
+            100.0 * (1.0 - low / iops),
+            100.0 * (high / iops - 1.0)
         ),
-        "t",
+        "tm",
     );
-    v.shows(&format!("({:.0}–{:.0})", f(&p["low"]), f(&p["high"])), "mc");
+    v.shows(&format!("({low:.0}–{high:.0})"), "c");
     if let Some(b) = p["steady_at_bytes"].as_u64() {
         let pass = format!(
             "should pass SNIA at {} ({} written)",
