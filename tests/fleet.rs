@@ -117,7 +117,7 @@ fn zram_devices_soaked_together_each_get_a_complete_run_dir_and_a_table_row() {
         assert_eq!(cells[1], "completed", "{row}");
         let summary = info.summary.unwrap();
         assert_eq!(cells[2], format!("{:.0}", summary.iops), "{row}");
-        assert_eq!(cells[3], format!("{:.1}", summary.mb_per_s), "{row}");
+        assert_eq!(cells[3], format!("{:.2}", summary.mb_per_s), "{row}");
         assert!(row.chars().count() <= 80, "{row}");
     }
 }
