@@ -459,6 +459,26 @@ fn a_paced_slog_run_has_no_fade_anywhere() {
             assert!(!text.contains(fade), "'{fade}' in\n{text}");
         }
     }
+    // The verdict's latencies by the one rule (its 44 ms stall once read "44067.2 µs max").
+    let sustained = &json(&dir.join("slog.json"))["device"]["measured"]["sustained"]["lat_us"];
+    let max = f(&sustained["max"]);
+    assert!(
+        max >= 10_000.0,
+        "no stall of 10 ms or more to render: {max}"
+    );
+    let verdict = format!(
+        "{} mean, {} p99, {} max",
+        format_latency_us(f(&sustained["mean"])),
+        format_latency_us(f(&sustained["p99"])),
+        format_latency_us(max)
+    );
+    let unwrapped = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    for text in [&v.terminal, &v.markdown] {
+        assert!(
+            unwrapped(text).contains(&verdict),
+            "'{verdict}' not in\n{text}"
+        );
+    }
     // With the option that paced it: a SLOG run has no --rate-iops.
     assert!(
         v.markdown.contains("paced at 500 IOPS (--zil-rate 500/s)"),

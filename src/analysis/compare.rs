@@ -14,8 +14,9 @@ pub struct Headline {
     pub first_iops: f64,
     /// Median IOPS of the last window.
     pub last_iops: f64,
-    /// The fade, last window ÷ first, percent (0 without a first interval's I/O).
-    pub fade_pct: f64,
+    /// The fade, last window ÷ first, percent (0 without a first interval's I/O); `None` for
+    /// a paced run (`--rate-iops`, `--zil-rate`), whose level is its pace, so it has no fade.
+    pub fade_pct: Option<f64>,
     pub whole: Figures,
     /// Host bytes written over the run (the last sample's running total).
     pub written: u64,
@@ -27,7 +28,10 @@ impl Headline {
         Headline {
             first_iops: fade.as_ref().map_or(0.0, |f| f.start_iops),
             last_iops: fade.as_ref().map_or(0.0, |f| f.end_iops),
-            fade_pct: fade.map_or(0.0, |f| f.end_pct_of_start),
+            fade_pct: match run.info.workload.rate {
+                Some(_) => None,
+                None => Some(fade.map_or(0.0, |f| f.end_pct_of_start)),
+            },
             whole: Figures::of_run(run),
             written: run.samples.last().map_or(0, |s| s.bytes_written_total),
         }
@@ -62,19 +66,19 @@ impl Figure {
         Figure::P99LatUs,
     ];
 
-    /// This figure of `h`.
-    pub fn of(self, h: &Headline) -> f64 {
-        match self {
+    /// This figure of `h` (`None`: the run has none, as a paced run's fade).
+    pub fn of(self, h: &Headline) -> Option<f64> {
+        Some(match self {
             Figure::Seconds => h.whole.seconds,
             Figure::Written => h.written as f64,
             Figure::FirstIops => h.first_iops,
             Figure::LastIops => h.last_iops,
-            Figure::FadePct => h.fade_pct,
+            Figure::FadePct => return h.fade_pct,
             Figure::Iops => h.whole.iops,
             Figure::MbPerS => h.whole.mb_per_s,
             Figure::AvgLatUs => h.whole.avg_lat_us,
             Figure::P99LatUs => h.whole.p99_lat_us,
-        }
+        })
     }
 }
 
@@ -83,7 +87,7 @@ impl Figure {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     pub figure: Figure,
-    pub values: Vec<f64>,
+    pub values: Vec<Option<f64>>,
     pub ratios: Vec<Option<f64>>,
 }
 
@@ -92,11 +96,11 @@ pub fn rows(heads: &[Headline]) -> Vec<Row> {
     Figure::ALL
         .iter()
         .map(|&figure| {
-            let values: Vec<f64> = heads.iter().map(|h| figure.of(h)).collect();
-            let reference = values.first().copied().unwrap_or(0.0);
+            let values: Vec<Option<f64>> = heads.iter().map(|h| figure.of(h)).collect();
+            let reference = values.first().copied().flatten().unwrap_or(0.0);
             let ratios = values
                 .iter()
-                .map(|v| (reference > 0.0).then(|| v / reference))
+                .map(|v| v.filter(|_| reference > 0.0).map(|v| v / reference))
                 .collect();
             Row {
                 figure,
@@ -192,8 +196,14 @@ mod tests {
         assert_eq!(table.len(), expect.len());
         for (row, (figure, va, vb)) in table.iter().zip(expect) {
             assert_eq!(row.figure, figure);
-            assert!(close(row.values[0], va), "{figure:?}: {row:?}, want {va}");
-            assert!(close(row.values[1], vb), "{figure:?}: {row:?}, want {vb}");
+            assert!(
+                close(row.values[0].unwrap(), va),
+                "{figure:?}: {row:?}, want {va}"
+            );
+            assert!(
+                close(row.values[1].unwrap(), vb),
+                "{figure:?}: {row:?}, want {vb}"
+            );
             assert!(close(row.ratios[0].unwrap(), 1.0), "{figure:?}");
             assert!(
                 close(row.ratios[1].unwrap(), vb / va),
@@ -210,6 +220,26 @@ mod tests {
         let table = rows(&[a, b]);
         let iops = table.iter().find(|r| r.figure == Figure::Iops).unwrap();
         assert_eq!(iops.ratios, vec![None, None]);
-        assert!(close(iops.values[1], 10.0));
+        assert!(close(iops.values[1].unwrap(), 10.0));
+    }
+
+    /// A run paced at 500 IOPS has no fade (its level is the pace, as its report says):
+    /// its fade is `None`, and a later unpaced run's fade has no ratio to it.
+    #[test]
+    fn a_paced_run_has_no_fade() {
+        let mut paced = run(&[500; 20], (20.0, 10_000, 100.0, 200.0));
+        paced.info.workload.rate = Some(crate::workload::Rate::Iops(500));
+        let mut fading = vec![1000; 20];
+        fading[15..].copy_from_slice(&[500; 5]);
+        let free = run(&fading, (20.0, 17_500, 100.0, 200.0));
+        let heads = [Headline::of(&paced), Headline::of(&free)];
+        assert_eq!(heads[0].fade_pct, None);
+        assert!(close(heads[1].fade_pct.unwrap(), 50.0), "{:?}", heads[1]);
+        let fade = rows(&heads)
+            .into_iter()
+            .find(|r| r.figure == Figure::FadePct)
+            .unwrap();
+        assert_eq!(fade.values[0], None);
+        assert_eq!(fade.ratios, vec![None, None]);
     }
 }

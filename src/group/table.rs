@@ -84,10 +84,18 @@ pub fn table(group: &GroupOutcome) -> String {
     render(&rows, 2)
 }
 
+/// The width a table's line fits: a terminal's 80 columns.
+const TABLE_COLUMNS: usize = 80;
+
+/// The narrowest the first column (the target) is shortened to.
+const MIN_FIRST: usize = 12;
+
 /// Rows as aligned columns: the first `left` columns left-aligned, the rest right-aligned.
+/// When a line would pass 80 columns the first column (the target) is narrowed, its long
+/// cells shortened in the middle with "…" (down to 12 characters).
 pub(super) fn render<R: AsRef<[String]>>(rows: &[R], left: usize) -> String {
     let columns = rows.first().map_or(0, |r| r.as_ref().len());
-    let widths: Vec<usize> = (0..columns)
+    let mut widths: Vec<usize> = (0..columns)
         .map(|c| {
             rows.iter()
                 .map(|r| r.as_ref()[c].chars().count())
@@ -95,10 +103,22 @@ pub(super) fn render<R: AsRef<[String]>>(rows: &[R], left: usize) -> String {
                 .unwrap_or(0)
         })
         .collect();
+    let line_width = 1 + widths.iter().map(|w| w + 1).sum::<usize>();
+    if let Some(first) = widths.first_mut() {
+        let over = line_width.saturating_sub(TABLE_COLUMNS);
+        *first = (*first).saturating_sub(over).max(MIN_FIRST.min(*first));
+    }
     let mut out = String::new();
     for row in rows {
         let mut line = String::from(" ");
         for (c, cell) in row.as_ref().iter().enumerate() {
+            let shortened;
+            let cell = if c == 0 {
+                shortened = shorten_middle(cell, widths[0]);
+                &shortened
+            } else {
+                cell
+            };
             let pad = widths[c] - cell.chars().count();
             if c < left {
                 line.push_str(&format!(" {cell}{}", " ".repeat(pad)));
@@ -110,4 +130,61 @@ pub(super) fn render<R: AsRef<[String]>>(rows: &[R], left: usize) -> String {
         out.push('\n');
     }
     out
+}
+
+/// `cell` in at most `width` characters: its start and end kept, the middle replaced by "…".
+fn shorten_middle(cell: &str, width: usize) -> String {
+    let n = cell.chars().count();
+    if n <= width || width == 0 {
+        return cell.to_string();
+    }
+    let head = (width - 1) / 2;
+    let tail = width - 1 - head;
+    let chars: Vec<char> = cell.chars().collect();
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[n - tail..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+
+    /// A target name of 40 characters in a group's soak table: every line fits 80 columns,
+    /// the name kept at both ends (the table was 84 wide with a 24-character name).
+    #[test]
+    fn a_long_target_is_shortened_to_fit_80_columns() {
+        let target = "/dev/disk/by-id/nvme-Samsung_SSD_970_EVO";
+        let rows = [
+            [
+                "Target", "Status", "IOPS", "MB/s", "Avg lat", "p99 lat", "Errors", "Written",
+            ],
+            [
+                target,
+                "done",
+                "123456",
+                "482.25",
+                "1234.5 µs",
+                "42.72 ms",
+                "0",
+                "1234.5 GB",
+            ],
+        ]
+        .map(|r| r.map(String::from));
+        let table = render(&rows, 2);
+        for line in table.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "{} wide: {line}",
+                line.chars().count()
+            );
+        }
+        let row = table.lines().nth(1).unwrap();
+        assert!(row.trim_start().starts_with("/dev/disk/"), "{row}");
+        assert!(row.contains('…') && row.contains("970_EVO "), "{row}");
+        // A short table is left as it is.
+        let short = render(&[["a", "b"], ["c", "d"]].map(|r| r.map(String::from)), 1);
+        assert_eq!(short, "  a b\n  c d\n");
+    }
 }

@@ -106,15 +106,18 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
         .iter()
         .map(|row| {
             let f = row.figure;
-            let max = row.values.iter().copied().fold(0.0, f64::max);
-            let mut cells = vec![name(f).to_string(), show(f, row.values[0], max)];
+            let max = row.values.iter().flatten().copied().fold(0.0, f64::max);
+            // A run without the figure: a paced run has no fade (its level is its pace).
+            let cell =
+                |v: Option<f64>| v.map_or_else(|| "— (paced)".to_string(), |v| show(f, v, max));
+            let mut cells = vec![name(f).to_string(), cell(row.values[0])];
             cells.extend(
                 row.values[1..]
                     .iter()
                     .zip(&row.ratios[1..])
                     .map(|(&v, r)| match r {
-                        Some(r) => format!("{} (×{r:.2})", show(f, v, max)),
-                        None => show(f, v, max),
+                        Some(r) => format!("{} (×{r:.2})", cell(v)),
+                        None => cell(v),
                     }),
             );
             cells

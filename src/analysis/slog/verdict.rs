@@ -9,6 +9,7 @@ pub use crate::results::slog::{
 };
 
 use crate::analysis::FadeRatio;
+use crate::units::format_latency_us;
 
 /// 4 KiB sync-write latency bands (mean µs per write, as `diskinfo -wS` prints it).
 pub const LAT_EXCELLENT_US: f64 = 50.0;
@@ -106,7 +107,11 @@ fn latency_reason(l: Option<&LatencyEvidence>) -> Reason {
     Reason {
         topic: "4 KiB sync-write latency".into(),
         rating: Some(rating),
-        value: format!("{:.1} µs mean, {:.1} µs p99 ({word})", l.mean_us, l.p99_us),
+        value: format!(
+            "{} mean, {} p99 ({word})",
+            format_latency_us(l.mean_us),
+            format_latency_us(l.p99_us)
+        ),
         threshold,
         source: l.source.clone(),
     }
@@ -141,12 +146,12 @@ fn load_reason(l: &LoadEvidence) -> Reason {
         topic: format!("sync writes at {}/s", a.rate_iops),
         rating: Some(rating),
         value: format!(
-            "{:.0}/s delivered for {}: {:.1} µs mean, {:.1} µs p99, {:.1} µs max; {} over {} ms, {} over 1 ms; {late}",
+            "{:.0}/s delivered for {}: {} mean, {} p99, {} max; {} over {} ms, {} over 1 ms; {late}",
             l.delivered_iops,
             crate::units::format_duration(std::time::Duration::from_secs_f64(l.seconds)),
-            l.lat_us.mean,
-            l.lat_us.p99,
-            l.lat_us.max,
+            format_latency_us(l.lat_us.mean),
+            format_latency_us(l.lat_us.p99),
+            format_latency_us(l.lat_us.max),
             a.writes_over_10ms,
             STALL_US / 1000,
             a.writes_over_1ms,
