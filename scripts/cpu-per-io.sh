@@ -292,6 +292,7 @@ if [[ " $PARTS " == *" cpu "* ]]; then
           "$sys" "$(echo "$task_ms / $CPU_SECONDS" | bc -l)"
       fi
       echo "$user" >> "$WORK/user-${tag// /-}"
+      echo "$iops" >> "$WORK/iops-${tag// /-}"
      done
       if [ "$CPU_RECORD" = 1 ] && [ "$round" = 1 ]; then
         perf record -q -e cpu-clock:u -o "$WORK/$engine.data" -- \
@@ -306,9 +307,9 @@ if [[ " $PARTS " == *" cpu "* ]]; then
   for engine in $CPU_ENGINES; do
    for tag in "$engine-(before)" "$engine"; do
     [ -f "$WORK/user-$tag" ] || continue
-    printf '  %-16s user µs per I/O: min %.3f median %.3f max %.3f\n' "$tag" \
+    printf '  %-16s user µs per I/O: min %.3f median %.3f max %.3f; IOPS median %.0f\n' "$tag" \
       "$(sort -g "$WORK/user-$tag" | head -1)" "$(median < "$WORK/user-$tag")" \
-      "$(sort -g "$WORK/user-$tag" | tail -1)"
+      "$(sort -g "$WORK/user-$tag" | tail -1)" "$(median < "$WORK/iops-$tag")"
    done
     if [ -f "$WORK/user-$engine-(before)" ]; then
       # Each round ran both binaries seconds apart: the ratio of a round is on one load.
