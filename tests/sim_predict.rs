@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use ssdfade::analysis::predict::{predict, replay, wa_curve, Setting};
-use ssdfade::results::{read_info, read_samples, Basis};
+use ssdfade::results::{read_info, read_samples, Basis, Model};
 use ssdfade::stats::steady::Criteria;
 use ssdfade::stats::Sample;
 
@@ -68,6 +68,7 @@ fn the_seeds_throttled_curve_is_predicted_before_the_first_hour_and_every_interv
         made += 1;
         first.get_or_insert(p.made_at_s);
         assert_eq!(p.basis, Basis::PlanEnd, "{p:?}");
+        assert_eq!(p.model, Model::Throttle, "{p:?}");
         assert!(
             p.low <= measured && measured <= p.high,
             "at {:.0} s: {:.0} ({:.0}–{:.0}) against {measured:.0} measured at the end",
@@ -87,6 +88,7 @@ fn the_seeds_throttled_curve_is_predicted_before_the_first_hour_and_every_interv
     // The run's own record holds the last one, of the plan's end.
     let p = info.prediction.expect("run.json's prediction");
     assert_eq!(p.basis, Basis::PlanEnd);
+    assert_eq!(p.model, Model::Throttle);
     assert!(
         p.low <= measured && measured <= p.high,
         "{p:?} vs {measured}"
@@ -165,6 +167,7 @@ fn every_gc_prediction_holds_the_settled_level_when_the_cost_per_unit_of_wa_drif
         at.iops
     );
     for p in &all {
+        assert_eq!(p.model, Model::Greedy, "{p:?}");
         assert!(
             p.low <= settled && settled <= p.high,
             "at {:.2} span-writes: {:.0} ({:.0}–{:.0}) against {settled:.0} settled",
@@ -270,6 +273,7 @@ fn the_vertex2_experiments_purged_and_throttled_soak_is_predicted_before_the_fir
     );
     for p in &all {
         assert_eq!(p.basis, Basis::PlanEnd, "{p:?}");
+        assert_eq!(p.model, Model::GcThrottle, "{p:?}");
         assert!(
             p.low <= measured && measured <= p.high,
             "at {:.0} s: {:.0} ({:.0}–{:.0}) against {measured:.0} at the plan's end",

@@ -17,7 +17,7 @@
 //! the model's WA or the drive's, whichever has further to go); it never exceeds the fastest
 //! round since the cliff (the WA and the throttle only rise).
 
-use crate::results::{Basis, Prediction};
+use crate::results::{Basis, Model, Prediction};
 use crate::stats::Sample;
 
 use super::predict::{prediction, snia_pass, Level, Setting, WaCurve};
@@ -146,5 +146,6 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
         (1.0 / (wa_end * (1.0 - ahead_wa) * (g_fast - 2.0 * se).max(g_fast * 0.5))).min(fastest);
     let mut p = prediction(basis, Level::new(iops, low, high), wa_end, s, pass, last);
     p.rise_us_per_h = Some(line.k * wa_end * 1e6 * 3600.0);
+    p.model = Model::GcThrottle;
     Some(p)
 }

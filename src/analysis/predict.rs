@@ -18,7 +18,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::results::{Basis, Prediction, RunInfo};
+use crate::results::{Basis, Model, Prediction, RunInfo};
 use crate::stats::steady::{rounds_start_bytes, Criteria, SteadyTracker};
 use crate::stats::Sample;
 use crate::workload::precondition::{Fast, Plan, DEFAULT_OP_PCT};
@@ -118,7 +118,7 @@ pub fn wa_curve(alpha: f64, fast: bool, unit: u32) -> WaCurve {
     let ppb = MODEL_PPB / unit;
     let physical = blocks * ppb;
     let user = ((f64::from(physical) / alpha) as u32).max(ppb);
-    let mut m = Model::new(user, blocks, ppb);
+    let mut m = ModelDrive::new(user, blocks, ppb);
     let mut rng = 0x853c_49e6_748f_ea9bu64;
     let mut next = move || {
         rng ^= rng << 13;
@@ -173,7 +173,7 @@ fn smooth(wa: &[f64]) -> Vec<f64> {
 }
 
 /// A unit-mapped greedy FTL without time: enough to count GC copies.
-struct Model {
+struct ModelDrive {
     /// Write units per block.
     ppb: u32,
     loc: Vec<u32>,
@@ -192,10 +192,10 @@ struct Model {
 
 const NIL: u32 = u32::MAX;
 
-impl Model {
-    fn new(user: u32, blocks: u32, ppb: u32) -> Model {
+impl ModelDrive {
+    fn new(user: u32, blocks: u32, ppb: u32) -> ModelDrive {
         let pages = (blocks * ppb) as usize;
-        Model {
+        ModelDrive {
             ppb,
             loc: vec![NIL; user as usize],
             owner: vec![NIL; pages],
@@ -480,6 +480,7 @@ pub(super) fn prediction(
         first_made_at_s: None,
         basis,
         rise_us_per_h: None,
+        model: Model::Greedy,
     }
 }
 

@@ -151,6 +151,7 @@ impl PredictionCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::Model;
 
     fn settled(iops: f64, low: f64, high: f64) -> Prediction {
         Prediction {
@@ -167,6 +168,7 @@ mod tests {
             first_made_at_s: None,
             basis: Basis::Settled,
             rise_us_per_h: None,
+            model: Model::Greedy,
         }
     }
 
@@ -248,6 +250,7 @@ mod tests {
                 first_made_at_s: None,
                 basis: Basis::Settled,
                 rise_us_per_h: None,
+                model: Model::Greedy,
             },
             steady_iops: None,
             steady_at_s: None,

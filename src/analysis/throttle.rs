@@ -14,7 +14,7 @@
 //! The prediction is the IOPS at the end of the run's plan (its duration or bytes), or at SNIA's
 //! pass when the plan has no end.
 
-use crate::results::{Basis, Prediction};
+use crate::results::{Basis, Model, Prediction};
 
 use super::predict::{prediction, snia_pass, Level, Setting, WaCurve};
 
@@ -164,6 +164,7 @@ pub fn predict(
         last,
     );
     p.rise_us_per_h = Some(line.k * 1e6 * 3600.0);
+    p.model = Model::Throttle;
     Some(p)
 }
 

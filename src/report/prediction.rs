@@ -28,15 +28,7 @@ pub(super) fn paragraph(check: &PredictionCheck, onward: Option<Onward>) -> Stri
         .first_made_at_s
         .map(|t| format!("first made at {}, ", secs(t)))
         .unwrap_or_default();
-    let model = match p.rise_us_per_h {
-        Some(rise) => {
-            format!("a lifetime throttle: time per write rising {rise:.1} µs per hour of writing")
-        }
-        None => format!(
-            "greedy-GC WA {:.2} at α {:.2}",
-            p.write_amplification, p.span_alpha
-        ),
-    };
+    let model = crate::text::prediction::model(p, "time per write rising ", "hour of writing");
     let mut out = format!(
         "Steady state predicted ({model}; {first}last at {}): {}.",
         secs(p.made_at_s),
@@ -85,7 +77,7 @@ pub(super) fn paragraph(check: &PredictionCheck, onward: Option<Onward>) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::Prediction;
+    use crate::results::{Model, Prediction};
 
     #[test]
     fn a_plan_end_prediction_is_judged_by_the_plans_last_minute_only() {
@@ -104,6 +96,7 @@ mod tests {
                 first_made_at_s: Some(3480.0),
                 basis: Basis::PlanEnd,
                 rise_us_per_h: Some(47.7),
+                model: Model::Throttle,
             },
             steady_iops: Some(1241.0),
             steady_at_s: Some(10_620.0),
@@ -112,7 +105,10 @@ mod tests {
         };
         let text = paragraph(&check, None);
         assert!(text.contains("950 IOPS at the plan's end"), "{text}");
-        assert!(text.contains("lifetime throttle"), "{text}");
+        assert!(
+            text.contains("model throttle: time per write rising 47.7 µs per hour"),
+            "{text}"
+        );
         assert!(
             text.contains("The plan's last minute 950 IOPS: the prediction is +0.0 % off, inside"),
             "{text}"

@@ -36,6 +36,36 @@ pub struct Prediction {
     /// A throttled drive's time per write: its measured rise, µs per hour of writing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rise_us_per_h: Option<f64>,
+    /// The model that made the prediction (records before it was named: `greedy`).
+    #[serde(default)]
+    pub model: Model,
+}
+
+/// The model a prediction comes from (see `analysis::predict`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum Model {
+    /// Greedy garbage collection's write amplification, the time per write a line in it.
+    #[default]
+    #[serde(rename = "greedy")]
+    Greedy,
+    /// A lifetime throttle alone: the time per write rising with time (`dy/dt = k₀ − k₁·y`).
+    #[serde(rename = "throttle")]
+    Throttle,
+    /// A purged drive that is also throttled: greedy GC's WA times the throttle's time per
+    /// program.
+    #[serde(rename = "gc+throttle")]
+    GcThrottle,
+}
+
+impl Model {
+    /// Its name as run.json writes it: "greedy", "throttle", "gc+throttle".
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Greedy => "greedy",
+            Model::Throttle => "throttle",
+            Model::GcThrottle => "gc+throttle",
+        }
+    }
 }
 
 /// What a prediction's IOPS is the IOPS of.
@@ -73,5 +103,29 @@ impl Basis {
             Basis::PlanEnd => "at the plan's end",
             Basis::SniaPass => "at SNIA's pass",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_is_named_in_the_record_and_older_records_read_as_greedy() {
+        let names: Vec<String> = [Model::Greedy, Model::Throttle, Model::GcThrottle]
+            .into_iter()
+            .map(|m| {
+                assert_eq!(serde_json::to_value(m).unwrap(), m.name());
+                m.name().to_string()
+            })
+            .collect();
+        assert_eq!(names, ["greedy", "throttle", "gc+throttle"]);
+        let old = serde_json::json!({
+            "iops": 1000.0, "low": 900.0, "high": 1100.0, "half_width_pct": 10.0,
+            "write_amplification": 2.0, "span_alpha": 1.28, "steady_at_s": null,
+            "steady_at_bytes": null, "made_at_s": 60.0, "made_at_bytes": 1
+        });
+        let p: Prediction = serde_json::from_value(old).unwrap();
+        assert_eq!(p.model, Model::Greedy);
     }
 }

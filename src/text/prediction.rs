@@ -15,19 +15,24 @@ pub fn snia_pass(p: &Prediction) -> Option<String> {
     ))
 }
 
+/// The model that made the prediction, by its name in run.json, and what it found: "model
+/// greedy: WA 2.50 at α 1.28", or for a throttle (`rise` before the figure, `per` after its
+/// unit) "model throttle: +47.7 µs per write per hour".
+pub fn model(p: &Prediction, rise: &str, per: &str) -> String {
+    let found = match p.rise_us_per_h {
+        Some(r) => format!("{rise}{r:.1} µs per {per}"),
+        None => format!("WA {:.2} at α {:.2}", p.write_amplification, p.span_alpha),
+    };
+    format!("model {}: {found}", p.model.name())
+}
+
 /// Lines in the soak summary's columns: "  Steady state predicted  36100 IOPS (34980–37290:
 /// −3.1 % / +3.3 %)", then the model's write amplification, then when SNIA's test should pass.
 pub fn prediction_line(p: &Prediction) -> String {
     let at = snia_pass(p)
         .map(|pass| format!("\n  {:<28} {pass}", ""))
         .unwrap_or_default();
-    let model = match p.rise_us_per_h {
-        Some(rise) => format!("lifetime throttle: +{rise:.1} µs per write per hour"),
-        None => format!(
-            "greedy-GC WA {:.2} at α {:.2}",
-            p.write_amplification, p.span_alpha
-        ),
-    };
+    let model = model(p, "+", "write per hour");
     let head = match p.basis {
         Basis::Settled => "Steady state predicted".to_string(),
         b => format!("Predicted {}", b.label()),
