@@ -551,7 +551,15 @@ fn soak_figures_agree(v: &Views, info: &serde_json::Value) {
     let p = &info["prediction"];
     if p.is_object() {
         let (iops, low, high) = (f(&p["iops"]), f(&p["low"]), f(&p["high"]));
-        v.shows(&format!("{iops:.0} IOPS ({low:.0}–{high:.0}: −"), "tm");
+        v.shows(&format!("{iops:.0} IOPS"), "tm");
+        v.shows(
+            &format!(
+                "({low:.0}–{high:.0}: −{:.1} % / +{:.1} %)",
+                100.0 * (1.0 - low / iops),
+                100.0 * (high / iops - 1.0)
+            ),
+            "tm",
+        );
         v.shows(&format!("({low:.0}–{high:.0})"), "c");
     } else {
         for text in [&v.terminal, &v.markdown] {
