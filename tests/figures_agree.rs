@@ -489,3 +489,639 @@ fn a_paced_slog_run_has_no_fade_anywhere() {
         assert!(!text.contains("--rate-iops"), "{text}");
     }
 }
+
+// ---- The kinds cross-checked second: an interrupted soak, a day at 1 s, a rate sweep, skewed
+// soaks, op-sweep, a group, a verify soak, a twin, and their --json. ----
+
+/// The views of `dir` whose command printed `terminal`: `report dir` writes the rest.
+fn views_after(tmp: &Path, dir: &Path, terminal: String) -> Views {
+    run_ok(ssdfade(tmp).arg("report").arg(dir));
+    Views {
+        terminal,
+        markdown: std::fs::read_to_string(dir.join("report.md")).unwrap(),
+        charts: svg_text(&std::fs::read_to_string(dir.join("report.html")).unwrap()),
+    }
+}
+
+/// Asserts every line of the terminal text `text` is at most 80 characters wide (counted in
+/// characters, not bytes); a line naming a path under `tmp` is as long as the path makes it.
+fn fits_80(text: &str, tmp: &Path) {
+    let tmp = tmp.to_string_lossy();
+    for line in text.lines() {
+        assert!(
+            line.contains(tmp.as_ref()) || line.chars().count() <= 80,
+            "{} columns: '{line}' in\n{text}",
+            line.chars().count()
+        );
+    }
+}
+
+/// The numbers of `line` (digits and decimal points), in order.
+fn numbers(line: &str) -> Vec<f64> {
+    line.split(|c: char| !c.is_ascii_digit() && c != '.')
+        .filter_map(|s| s.trim_matches('.').parse().ok())
+        .collect()
+}
+
+/// A soak's headline figures in `v` as its run.json (`info`) and its terminal's fade line give
+/// them: the fade (levels and words), the whole run's IOPS, MB/s and latencies, and the
+/// prediction when it made one (none: none shown).
+fn soak_figures_agree(v: &Views, info: &serde_json::Value) {
+    let line = v
+        .terminal
+        .lines()
+        .find(|l| l.contains("Fade (first → last window)"))
+        .unwrap_or_else(|| panic!("no fade line in\n{}", v.terminal));
+    let n = numbers(line.split("window)").nth(1).unwrap());
+    let (fresh, faded) = (n[0], n[1]);
+    v.shows(&format!("{fresh:.0} → {faded:.0} IOPS"), "tm");
+    v.shows(&format!("fresh {fresh:.0} IOPS → faded {faded:.0}"), "c");
+    let words = fade_words(fresh, faded);
+    v.shows(&words, "tm");
+    v.shows(
+        &format!("({} % of fresh)", words.split(" %").next().unwrap()),
+        "c",
+    );
+    let s = &info["summary"];
+    v.shows(&format!("{:.0}", f(&s["iops"])), "tm");
+    v.shows(&format!("{:.2} MB/s", f(&s["mb_per_s"])), "tm");
+    for k in ["mean", "p99", "p999", "max"] {
+        v.shows(&format_latency_us(f(&s["lat_us"][k])), "tm");
+    }
+    let p = &info["prediction"];
+    if p.is_object() {
+        let (iops, low, high) = (f(&p["iops"]), f(&p["low"]), f(&p["high"]));
+        v.shows(&format!("{iops:.0} IOPS"), "tm");
+        v.shows(
+            &format!(
+                "({low:.0}–{high:.0}: −{:.1} % / +{:.1} %)",
+                100.0 * (1.0 - low / iops),
+                100.0 * (high / iops - 1.0)
+            ),
+            "tm",
+        );
+        v.shows(&format!("({low:.0}–{high:.0})"), "c");
+    } else {
+        for text in [&v.terminal, &v.markdown] {
+            assert!(!text.contains("redicted"), "a prediction in\n{text}");
+        }
+    }
+}
+
+/// `soak --json` (`out`) holds the figures of its run.json and the fade the terminal gives.
+fn soak_json_agrees(out: &serde_json::Value, info: &serde_json::Value, fade: (f64, f64)) {
+    let s = &info["summary"];
+    for k in [
+        "iops", "mb_per_s", "bytes", "ops", "seconds", "errors", "lat_us",
+    ] {
+        assert_eq!(out[k], s[k], "--json's {k}");
+    }
+    assert_eq!(out["status"], info["status"]);
+    assert_eq!(out["steady_state"], info["steady_state"]);
+    assert_eq!(out["prediction"], info["prediction"]);
+    let (start, end) = (f(&out["fade"]["start_iops"]), f(&out["fade"]["end_iops"]));
+    assert_eq!(
+        (format!("{start:.0}"), format!("{end:.0}")),
+        (format!("{:.0}", fade.0), format!("{:.0}", fade.1))
+    );
+    let pct = format!("{:.0}", f(&out["fade"]["end_pct_of_start"]));
+    assert!(fade_words(start, end).starts_with(&format!("{pct} % of fresh")));
+}
+
+/// The fresh and faded levels of the terminal's fade line.
+fn terminal_fade(terminal: &str) -> (f64, f64) {
+    let line = terminal
+        .lines()
+        .find(|l| l.contains("Fade (first → last window)"))
+        .expect("no fade line");
+    let n = numbers(line.split("window)").nth(1).unwrap());
+    (n[0], n[1])
+}
+
+/// A soak stopped by Ctrl-C: its record says interrupted, the terminal, the report, the charts
+/// and `runs` (table and --json) give the same figures for what it holds, and its tables fit
+/// 80 columns.
+#[test]
+fn an_interrupted_soaks_figures_agree_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("soak");
+    let child = ssdfade(tmp.path())
+        .args(["soak", "sim:vertex2-60g,scale=16", "--interval", "1s"])
+        .args(["--seed", "5", "--out"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Past the first window (a simulated drive runs far faster than its clock): 200 samples.
+    let samples = dir.join("samples.jsonl");
+    while std::fs::read_to_string(&samples).map_or(0, |s| s.lines().count()) < 200 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let info = json(&dir.join("run.json"));
+    assert_eq!(info["status"], "interrupted");
+    let v = views_after(tmp.path(), &dir, String::from_utf8(out.stdout).unwrap());
+    soak_figures_agree(&v, &info);
+    v.shows("status interrupted", "m");
+    assert!(
+        v.markdown
+            .lines()
+            .any(|l| l.starts_with("| Status ") && l.contains("interrupted")),
+        "{}",
+        v.markdown
+    );
+    fits_80(&v.terminal, tmp.path());
+
+    let s = &info["summary"];
+    let ran = format_duration(std::time::Duration::from_secs_f64(f(&s["seconds"])));
+    let table = run_ok(ssdfade(tmp.path()).args(["runs", "."]));
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("interrupted"))
+        .unwrap_or_else(|| panic!("no interrupted row in\n{table}"));
+    assert!(
+        row.contains(&format!(" {ran} ")) && row.contains(&format!(" {:.0} ", f(&s["iops"]))),
+        "'{row}': {ran}, {}",
+        s["iops"]
+    );
+    assert!(
+        v.markdown
+            .lines()
+            .any(|l| l.starts_with("| whole run ") && l.contains(&format!("| {ran} |"))),
+        "{ran} not the whole run's time in\n{}",
+        v.markdown
+    );
+    fits_80(&table, tmp.path());
+    let listed: serde_json::Value =
+        serde_json::from_str(&run_ok(ssdfade(tmp.path()).args(["runs", ".", "--json"]))).unwrap();
+    assert_eq!(listed[0]["status"], "interrupted");
+    assert_eq!(
+        format!("{:.0}", f(&listed[0]["iops"])),
+        format!("{:.0}", f(&s["iops"]))
+    );
+}
+
+/// A 24 h soak sampled every second (86 400 intervals): fade, whole run and prediction the
+/// same on the terminal, in the report and on the charts; its tables fit 80 columns.
+#[test]
+fn a_day_long_soak_at_one_second_agrees_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("day");
+    let v = Views::of(
+        tmp.path(),
+        &dir,
+        &[
+            "soak",
+            "sim:vertex2-60g,scale=16",
+            "--duration",
+            "24h",
+            "--interval",
+            "1s",
+            "--seed",
+            "5",
+        ],
+    );
+    let info = json(&dir.join("run.json"));
+    assert!(info["prediction"].is_object(), "no prediction in {info}");
+    soak_figures_agree(&v, &info);
+    fits_80(&v.terminal, tmp.path());
+}
+
+/// Skewed soaks (zipf, hot/cold): the distribution is named on the terminal, in the report and
+/// on the charts, and the figures agree there and in `--json` (the same run again, seeded).
+#[test]
+fn skewed_soaks_name_their_distribution_and_agree_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, dist) in [("zipf", "zipf:1.1"), ("hotcold", "hotcold:80/20")] {
+        let dir = tmp.path().join(name);
+        let args = [
+            "soak",
+            "sim:vertex2-60g,scale=16",
+            "--duration",
+            "1h",
+            "--interval",
+            "10s",
+            "--seed",
+            "5",
+            "--distribution",
+            dist,
+        ];
+        let v = Views::of(tmp.path(), &dir, &args);
+        v.shows(dist, "tm");
+        v.shows(&format!("random ({dist}) writes"), "c");
+        let info = json(&dir.join("run.json"));
+        soak_figures_agree(&v, &info);
+        fits_80(&v.terminal, tmp.path());
+
+        let again = tmp.path().join(format!("{name}-json"));
+        let out: serde_json::Value = serde_json::from_str(&run_ok(
+            ssdfade(tmp.path())
+                .args(args)
+                .arg("--json")
+                .arg("--out")
+                .arg(&again),
+        ))
+        .unwrap();
+        let info_again = json(&again.join("run.json"));
+        for k in ["ops", "bytes", "lat_us"] {
+            assert_eq!(
+                info_again["summary"][k], info["summary"][k],
+                "not the same run"
+            );
+        }
+        soak_json_agrees(&out, &info_again, terminal_fade(&v.terminal));
+    }
+}
+
+/// A rate sweep (`sweep --rate`): each point's IOPS, MB/s and latencies the same in the
+/// terminal's table (ms, three decimals), in the report's results table (the one latency
+/// rule), in sweep.json and in `--json`; the summary card's flat-out and fastest paced point
+/// as their run.json give them.
+#[test]
+fn a_rate_sweeps_points_agree_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("rates");
+    let args = [
+        "sweep",
+        "sim:vertex2-60g,aged=0s,scale=8",
+        "--rate",
+        "25%,50%,100%",
+        "--bs",
+        "8k",
+        "--point-duration",
+        "5s",
+        "--seed",
+        "910",
+    ];
+    let v = Views::of(tmp.path(), &dir, &args);
+    fits_80(&v.terminal, tmp.path());
+    let table = json(&dir.join("sweep.json"));
+    let points = table["points"].as_array().unwrap();
+    assert_eq!(points.len(), 4);
+    for p in points {
+        let name = p["name"].as_str().unwrap();
+        let run = json(&dir.join(p["run_dir"].as_str().unwrap()).join("run.json"));
+        let s = &run["summary"];
+        assert_eq!(
+            format!("{:.0}", f(&p["iops"])),
+            format!("{:.0}", f(&s["iops"]))
+        );
+        let row = v
+            .terminal
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")) && l.contains('.'))
+            .unwrap_or_else(|| panic!("no row {name} in\n{}", v.terminal));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        for want in [
+            format!("{:.0}", f(&s["iops"])),
+            format!("{:.2}", f(&s["mb_per_s"])),
+            format!("{:.3}", f(&s["lat_us"]["mean"]) / 1000.0),
+            format!("{:.3}", f(&s["lat_us"]["p99"]) / 1000.0),
+            format!("{:.3}", f(&s["lat_us"]["p999"]) / 1000.0),
+        ] {
+            assert!(cells.contains(&want.as_str()), "{want} not in '{row}'");
+        }
+        let md = v
+            .markdown
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name} ")) && l.contains("µs"))
+            .unwrap_or_else(|| panic!("no results row {name} in\n{}", v.markdown));
+        for want in [
+            format!(" {:.0} ", f(&s["iops"])),
+            format!(" {:.2} ", f(&s["mb_per_s"])),
+            format_latency_us(f(&s["lat_us"]["mean"])),
+            format_latency_us(f(&s["lat_us"]["p99"])),
+            format_latency_us(f(&s["lat_us"]["max"])),
+        ] {
+            assert!(md.contains(&want), "{want} not in '{md}'");
+        }
+        if name == "max" {
+            v.shows(
+                &format!(
+                    "{:.0} IOPS, mean {}, p99 {}",
+                    f(&s["iops"]),
+                    format_latency_us(f(&s["lat_us"]["mean"])),
+                    format_latency_us(f(&s["lat_us"]["p99"]))
+                ),
+                "m",
+            );
+        }
+        if name == "rate100pct" {
+            v.shows(
+                &format!(
+                    "{:.0} IOPS of {:.0} asked",
+                    f(&s["iops"]),
+                    f(&p["rate_iops"])
+                ),
+                "m",
+            );
+        }
+    }
+    let again = tmp.path().join("rates-json");
+    let out: serde_json::Value = serde_json::from_str(&run_ok(
+        ssdfade(tmp.path())
+            .args(args)
+            .arg("--json")
+            .arg("--out")
+            .arg(&again),
+    ))
+    .unwrap();
+    let again_table = json(&again.join("sweep.json"));
+    assert_eq!(again_table["points"], table["points"], "not the same sweep");
+    assert_eq!(out["points"], table["points"]);
+}
+
+/// op-sweep: each span's steady IOPS, latencies and drive writes, and the advice, the same on
+/// the terminal, in the report and in `--json`; the tables fit 80 columns.
+#[test]
+fn an_op_sweeps_table_and_advice_agree_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ops");
+    let args = [
+        "experiment",
+        "op-sweep",
+        "sim:vertex2-60g,scale=64",
+        "--span",
+        "100%,80%",
+        "--seed",
+        "5",
+    ];
+    let v = Views::of(tmp.path(), &dir, &args);
+    fits_80(&v.terminal, tmp.path());
+    let again = tmp.path().join("ops-json");
+    let out: serde_json::Value = serde_json::from_str(&run_ok(
+        ssdfade(tmp.path())
+            .args(args)
+            .arg("--json")
+            .arg("--out")
+            .arg(&again),
+    ))
+    .unwrap();
+    let points = out["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    for p in points {
+        let name = p["name"].as_str().unwrap().trim_start_matches("span");
+        let figures = [
+            format!("{:.1} %", f(&p["unpartitioned_pct"])),
+            format!("{:.1} %", f(&p["op_pct"])),
+            format!("{:.0}", f(&p["iops"])),
+            format!("{:.3}", f(&p["avg_ms"])),
+            format!("{:.3}", f(&p["p99_ms"])),
+            format!("{:.3}", f(&p["p999_ms"])),
+            format!("{:.2}", f(&p["drive_writes"])),
+        ];
+        let term = v
+            .terminal
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row {name} in\n{}", v.terminal));
+        let md = v
+            .markdown
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name} ")))
+            .unwrap_or_else(|| panic!("no row {name} in\n{}", v.markdown));
+        for want in &figures {
+            assert!(term.contains(want.as_str()), "{want} not in '{term}'");
+            assert!(md.contains(want.as_str()), "{want} not in '{md}'");
+        }
+    }
+    let advice = out["advice"]["line"].as_str().unwrap();
+    let unwrapped = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(unwrapped(&v.terminal).contains(advice), "{advice}");
+    v.shows(&format!("Advice: {advice}"), "m");
+}
+
+/// A group of runs (three simulated drives at once): each member's row of the fleet table
+/// renders its figures as the member's own report does, `runs` (table and --json) lists its
+/// status and IOPS, and the group's report (compare.md) its IOPS; the tables fit 80 columns.
+#[test]
+fn a_groups_fleet_table_agrees_with_its_members_reports_and_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("fleet");
+    let terminal = run_ok(
+        ssdfade(tmp.path())
+            .args(["soak", "sim:vertex2-60g,scale=16", "sim:dc-ssd-400g"])
+            .args(["sim:nvme-tlc-1t,scale=64", "--duration", "20m"])
+            .args(["--interval", "10s", "--seed", "5", "--out"])
+            .arg(&dir),
+    );
+    fits_80(&terminal, tmp.path());
+    let runs = run_ok(ssdfade(tmp.path()).arg("runs").arg(&dir));
+    fits_80(&runs, tmp.path());
+    let listed: serde_json::Value = serde_json::from_str(&run_ok(
+        ssdfade(tmp.path()).arg("runs").arg(&dir).arg("--json"),
+    ))
+    .unwrap();
+    let compare = std::fs::read_to_string(dir.join("compare.md")).unwrap();
+    let group = json(&dir.join("group.json"));
+    for m in group["members"].as_array().unwrap() {
+        let member = dir.join(m["run_dir"].as_str().unwrap());
+        let v = views_after(tmp.path(), &member, terminal.clone());
+        let info = json(&member.join("run.json"));
+        let s = &info["summary"];
+        let target = m["target"].as_str().unwrap();
+        let shown: String = target.chars().take(7).collect();
+        let row = terminal
+            .lines()
+            .find(|l| l.trim_start().starts_with(&shown))
+            .unwrap_or_else(|| panic!("no row of {target} in\n{terminal}"));
+        let iops = format!("{:.0}", f(&s["iops"]));
+        for want in [
+            iops.clone(),
+            format!("{:.2}", f(&s["mb_per_s"])),
+            format_latency_us(f(&s["lat_us"]["mean"])),
+            format_latency_us(f(&s["lat_us"]["p99"])),
+            format_gb(s["bytes"].as_u64().unwrap()),
+        ] {
+            assert!(row.contains(&want), "{want} not in '{row}'");
+            v.shows(&want, "m");
+        }
+        assert!(row.contains(info["status"].as_str().unwrap()), "{row}");
+        let listed_row = runs
+            .lines()
+            .find(|l| l.ends_with(m["run_dir"].as_str().unwrap()))
+            .unwrap_or_else(|| panic!("{} not in\n{runs}", m["run_dir"]));
+        assert!(listed_row.contains(&format!(" {iops} ")), "{listed_row}");
+        let entry = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["target"] == target)
+            .unwrap();
+        assert_eq!(format!("{:.0}", f(&entry["iops"])), iops);
+        assert_eq!(entry["status"], info["status"]);
+        // (compare.md's latencies keep one unit per row: not the member's rendering.)
+        assert!(
+            compare.contains(&format!(" {iops} ")),
+            "{iops} not in\n{compare}"
+        );
+    }
+}
+
+/// A verify soak (`--verify-end` on a drive that damages every 5000th write) and
+/// `verify --from` afterwards: the same counts and findings on the terminal of both, in the
+/// report, in `verify --json` and in run.json; exit 1 both times; the lines fit 80 columns.
+#[test]
+fn a_verify_soaks_findings_agree_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("verified");
+    let state = tmp.path().join("drive.sim");
+    let target = format!(
+        "sim:vertex2-60g,scale=64,fault=corrupt:5000,state={}",
+        state.display()
+    );
+    let soak = ssdfade(tmp.path())
+        .args(["soak", &target, "--duration", "10m", "--interval", "10s"])
+        .args(["--seed", "5", "--verify-end", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(soak.status.code(), Some(1));
+    let v = views_after(tmp.path(), &dir, String::from_utf8(soak.stdout).unwrap());
+    let record = json(&dir.join("run.json"))["verify"].clone();
+    let bad = record["counts"]["corrupt"].as_u64().unwrap();
+    assert!(bad > 0, "no corrupt block found: {record}");
+    let summary = format!(
+        "checked at the end: {bad} BAD blocks (0 lost writes, 0 misdirected, {bad} corrupt, 0 unreadable)"
+    );
+    let unwrapped = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    for text in [&v.terminal, &v.markdown] {
+        assert!(
+            unwrapped(text).contains(&summary),
+            "'{summary}' not in\n{text}"
+        );
+    }
+    let offset = record["findings"][0]["offset"].as_u64().unwrap();
+    v.shows(&format!("offset {offset} (0x{offset:x})"), "tm");
+    fits_80(&v.terminal, tmp.path());
+
+    let again = ssdfade(tmp.path())
+        .args(["verify", "--from"])
+        .arg(&dir)
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    let text = String::from_utf8(again.stdout).unwrap();
+    assert!(unwrapped(&text).contains(&summary), "{text}");
+    assert!(
+        text.contains(&format!("offset {offset} (0x{offset:x})")),
+        "{text}"
+    );
+    fits_80(&text, tmp.path());
+    let out = ssdfade(tmp.path())
+        .args(["verify", "--json", "--from"])
+        .arg(&dir)
+        .arg(&target)
+        .output()
+        .unwrap();
+    let out: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out["counts"], record["counts"]);
+    assert_eq!(out["findings"], record["findings"]);
+}
+
+/// A twin: `sim fit` prints the figures twin.toml records (measured and twin), and a soak on
+/// the twin reproduces the twin's mean IOPS per period as the fit printed them, while its own
+/// views agree as any soak's do.
+#[test]
+fn a_twins_fit_and_its_soak_agree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let soak = |dir: &Path, target: &str| {
+        Views::of(
+            tmp.path(),
+            dir,
+            &[
+                "soak",
+                target,
+                "--duration",
+                "1h",
+                "--interval",
+                "10s",
+                "--seed",
+                "5",
+            ],
+        )
+    };
+    let measured = tmp.path().join("measured");
+    soak(&measured, "sim:vertex2-60g,scale=16");
+    let twin = tmp.path().join("twin.toml");
+    let fit = run_ok(
+        ssdfade(tmp.path())
+            .args(["sim", "fit"])
+            .arg(&measured)
+            .arg("-o")
+            .arg(&twin),
+    );
+    fits_80(&fit, tmp.path());
+    let toml: toml::Table = toml::from_str(&std::fs::read_to_string(&twin).unwrap()).unwrap();
+    let num = |v: &toml::Value| v.as_float().or(v.as_integer().map(|i| i as f64)).unwrap();
+    for who in ["measured", "twin"] {
+        let c = &toml["fit"][who];
+        let row = fit
+            .lines()
+            .find(|l| l.trim_start().starts_with(who))
+            .unwrap_or_else(|| panic!("no {who} row in\n{fit}"));
+        for want in [
+            format!("{:.0}", num(&c["fresh_iops"])),
+            format!("{:.0}", num(&c["steady_iops"])),
+            format!("{:.2}", num(&c["steady_p99_ms"])),
+        ] {
+            assert!(row.contains(&want), "{want} not in '{row}'");
+        }
+        if let Some(b) = c.get("cliff_bytes") {
+            let cliff = ssdfade::units::format_bytes(num(b) as u64);
+            assert!(row.contains(&cliff), "{cliff} not in '{row}'");
+        }
+    }
+    let pairs: Vec<String> = toml["fit"]["measured"]["periods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(toml["fit"]["twin"]["periods"].as_array().unwrap())
+        .map(|(m, t)| format!("{:.0} → {:.0}", num(m), num(t)))
+        .collect();
+    let unwrapped = fit.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        unwrapped.contains(&pairs.join(", ")),
+        "{pairs:?} not in\n{fit}"
+    );
+
+    let on_twin = tmp.path().join("on-twin");
+    let v = soak(&on_twin, &format!("sim:@{}", twin.display()));
+    soak_figures_agree(&v, &json(&on_twin.join("run.json")));
+    let period_s = num(&toml["fit"]["twin"]["period_s"]);
+    let samples = std::fs::read_to_string(on_twin.join("samples.jsonl")).unwrap();
+    let samples: Vec<serde_json::Value> = samples
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (i, want) in toml["fit"]["twin"]["periods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        let (from, to) = (i as f64 * period_s, (i + 1) as f64 * period_s);
+        let part: Vec<&serde_json::Value> = samples
+            .iter()
+            .filter(|s| f(&s["t_start_s"]) >= from - 1e-9 && f(&s["t_end_s"]) <= to + 1e-9)
+            .collect();
+        let ops: f64 = part.iter().map(|s| f(&s["ops"])).sum();
+        let secs: f64 = part
+            .iter()
+            .map(|s| f(&s["t_end_s"]) - f(&s["t_start_s"]))
+            .sum();
+        assert_eq!(
+            format!("{:.0}", ops / secs),
+            format!("{:.0}", num(want)),
+            "period {i}"
+        );
+    }
+}

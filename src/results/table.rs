@@ -29,7 +29,7 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
         format!("{} transfers", size(w.bs)),
         format!("{} aligned", size(w.align)),
         format!("{} % read", w.read_pct),
-        format!("{} % random", w.random_pct),
+        random(w),
         format!("QD {}", w.qd),
         format!("{} data", w.pattern),
     ];
@@ -46,6 +46,16 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
     }
     let _ = writeln!(out, "  Run directory: {}", dir.display());
     out
+}
+
+/// The share of random offsets, and how they spread when not uniformly (`100 % random
+/// (zipf:1.1)`), as the report's workload line names it.
+fn random(w: &crate::workload::Workload) -> String {
+    if w.distribution.is_uniform() || w.random_pct == 0 {
+        format!("{} % random", w.random_pct)
+    } else {
+        format!("{} % random ({})", w.random_pct, w.distribution)
+    }
 }
 
 /// `parts` joined by commas on lines indented by two, each at most `width` columns long.

@@ -176,20 +176,28 @@ impl Finding {
     }
 }
 
+/// The terminal's width, which [`VerifyReport::text`] keeps to.
+const WIDTH: usize = 80;
+
+/// `line` after `first`, or, when that is wider than [`WIDTH`], broken after its last ": "
+/// with the rest on a line of its own after `rest`.
+fn fitted(line: &str, first: &str, rest: &str) -> String {
+    match line.rsplit_once(": ") {
+        Some((head, tail)) if first.chars().count() + line.chars().count() > WIDTH => {
+            format!("{first}{head}:\n{rest}{tail}\n")
+        }
+        _ => format!("{first}{line}\n"),
+    }
+}
+
 impl VerifyReport {
-    /// The summary line and the first `listed` findings, one per line.
+    /// The summary line and the first `listed` findings, one per line, each broken after its
+    /// colon when longer than 80 columns (what was checked, then what was found; the offset,
+    /// then what the block holds).
     pub fn text(&self, listed: usize) -> String {
-        let mut out = format!(
-            "{}
-",
-            self.line()
-        );
+        let mut out = fitted(&self.line(), "", "  ");
         for f in self.findings.iter().take(listed) {
-            out.push_str(&format!(
-                "  {}
-",
-                f.line()
-            ));
+            out.push_str(&fitted(&f.line(), "  ", "      "));
         }
         let more = self.counts.total().saturating_sub(listed as u64);
         if more > 0 && !self.findings.is_empty() {

@@ -414,11 +414,12 @@ fn prelude_of(dir: &Path, phases: &[crate::results::LoadedPhase]) -> anyhow::Res
 }
 
 impl Twin {
-    /// What `sim fit` prints: the parameters, the measured and the twin's curve, and the file.
+    /// What `sim fit` prints (within 80 columns): the parameters, the measured and the twin's
+    /// curve, and the file.
     pub fn summary(&self, file: &Path) -> String {
         use crate::units::format_bytes;
         let mut out = format!(
-            "Twin of {} on the {} preset: capacity {}, over-provisioning α {:.3}, speed × {:.3}\n",
+            "Twin of {} on the {} preset:\n  capacity {}, over-provisioning α {:.3}, speed × {:.3}\n",
             self.model,
             self.base,
             format_bytes(self.capacity),
