@@ -75,14 +75,10 @@ impl Engine for UringEngine {
             )
         })?;
         let pool = pool_for(w.pattern, w.seed, w.bs as usize)?;
-        // One allocation holds every slot's buffer: a buffer of QD × the slot stride. A slot
-        // rewrites its own buffer, whose lines are likely still in a cache of this CPU or the
-        // next: rotating through a 4 MiB ring of buffers instead, so that the kernel worker's
-        // CPU had evicted a buffer before it was rewritten, made every store miss to L3 or
-        // memory and doubled the user time per I/O on zram (0.30 → 0.55 µs at the median of 4
-        // to 5 alternating rounds, docs/performance-cpu.md, tenth round).
+        // One allocation holds the ring of buffers the slots take in turn.
         let stride = (w.bs as usize).next_multiple_of(4096);
-        let buffers = io_buffers(1, stride.saturating_mul(w.qd as usize))?;
+        let count = buffer_count(w.qd as usize, stride);
+        let buffers = io_buffers(1, stride.saturating_mul(count))?;
         let cursor = Arc::new(AtomicU64::new(0));
         let fd = self.target.file.as_raw_fd();
         verifying::checked(&self.target, w, control, || {
@@ -117,6 +113,53 @@ fn ring_failure(mut stats: WorkerStats, e: &io::Error) {
     stats.finish();
 }
 
+/// Bytes of buffers an I/O's data rotates through: four times the other CPU's 1 MiB L2 cache
+/// here. A kernel worker (zram's, for one) reads each buffer on whichever CPU it runs, so a
+/// buffer rewritten soon after its completion has to take every line back from that CPU's cache
+/// first; `scripts/store-after-remote-read.c` measured a 4 KiB fill 3-5 times slower that way
+/// with 32 buffers than with 1024. A buffer left this long has been evicted there.
+const BUFFER_RING_BYTES: usize = 4 << 20;
+
+/// How many buffers of `stride` bytes the slots of a `qd`-deep ring take in turn: one per slot
+/// at least, more up to [`BUFFER_RING_BYTES`].
+fn buffer_count(qd: usize, stride: usize) -> usize {
+    qd.max(BUFFER_RING_BYTES / stride)
+}
+
+/// Which buffers of the ring an I/O in flight holds, and which one the next I/O takes: the
+/// buffers are taken in turn, skipping any still held, so a buffer waits as long as it can
+/// before it is written again.
+struct BufferRing {
+    busy: Vec<bool>,
+    next: usize,
+}
+
+impl BufferRing {
+    fn new(count: usize) -> BufferRing {
+        BufferRing {
+            busy: vec![false; count],
+            next: 0,
+        }
+    }
+
+    /// The next buffer no I/O holds, now held. There is one while the ring has more buffers
+    /// than I/Os in flight, which a buffer per slot guarantees.
+    fn take(&mut self) -> u32 {
+        while self.busy[self.next] {
+            self.next = (self.next + 1) % self.busy.len();
+        }
+        let buffer = self.next;
+        self.busy[buffer] = true;
+        self.next = (buffer + 1) % self.busy.len();
+        buffer as u32
+    }
+
+    /// Frees a buffer whose I/O completed.
+    fn release(&mut self, buffer: u32) {
+        self.busy[buffer as usize] = false;
+    }
+}
+
 /// True when `fd` refuses non-blocking I/O (the kernel answers a `RWF_NOWAIT` read with
 /// EOPNOTSUPP), which is what makes io_uring hand each of its I/Os to a worker thread. The probe
 /// reads `bs` bytes at offset 0 into `buf`; it never writes.
@@ -130,9 +173,11 @@ fn cannot_avoid_blocking(fd: RawFd, buf: &mut AlignedBuf, bs: usize) -> bool {
     rc < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EOPNOTSUPP)
 }
 
-/// One I/O slot: its buffer is `bs` bytes at `index * stride` in the shared buffer.
+/// One I/O slot: what it has in flight.
 #[derive(Clone, Copy)]
 struct Slot {
+    /// Its buffer's index in the ring: `bs` bytes at `index * stride` in the shared buffer.
+    buffer: u32,
     op: OpKind,
     offset: u64,
     submitted: Stamp,
@@ -171,6 +216,7 @@ struct Submitter {
     blocking_target: bool,
     buffers: AlignedBuf,
     stride: usize,
+    ring_of_buffers: BufferRing,
     bs: usize,
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -202,11 +248,12 @@ impl Submitter {
     ) -> io::Result<Self> {
         let ring = build_ring((qd as u32).next_power_of_two())?;
         let stride = bs.next_multiple_of(4096);
-        debug_assert!(buffers.as_slice().len() >= stride * qd);
+        let count = buffer_count(qd, stride);
+        debug_assert!(buffers.as_slice().len() >= stride * count);
         let base = buffers.as_mut_ptr();
-        let iovecs: Vec<libc::iovec> = (0..qd)
+        let iovecs: Vec<libc::iovec> = (0..count)
             .map(|i| libc::iovec {
-                // SAFETY: every slot lies inside the allocation of stride * qd bytes.
+                // SAFETY: every buffer lies inside the allocation of stride * count bytes.
                 iov_base: unsafe { base.add(i * stride) }.cast(),
                 iov_len: bs,
             })
@@ -226,9 +273,11 @@ impl Submitter {
             blocking_target,
             buffers,
             stride,
+            ring_of_buffers: BufferRing::new(count),
             bs,
             slots: vec![
                 Slot {
+                    buffer: 0,
                     op: OpKind::Write,
                     offset: 0,
                     submitted: Stamp::default(),
@@ -281,12 +330,14 @@ impl Submitter {
             for cqe in &mut cq {
                 let slot = cqe.user_data() as u32;
                 let Slot {
+                    buffer,
                     op,
                     offset,
                     submitted,
                     due,
                     generation,
                 } = self.slots[slot as usize];
+                self.ring_of_buffers.release(buffer);
                 self.free.push(slot);
                 self.in_flight -= 1;
                 let rc = cqe.result();
@@ -368,7 +419,8 @@ impl Submitter {
             }
             let (op, offset, generation) =
                 verifying::next_op(&mut self.offsets, self.verify.as_deref());
-            let at = slot as usize * self.stride;
+            let buffer = self.ring_of_buffers.take();
+            let at = buffer as usize * self.stride;
             let buf = &mut self.buffers.as_mut_slice()[at..at + self.bs];
             if op == OpKind::Write {
                 let content = self.pattern.next_content();
@@ -378,7 +430,8 @@ impl Submitter {
                 }
             }
             let ptr = buf.as_mut_ptr();
-            let entry = self.entry(op, ptr, slot, offset);
+            let entry = self.entry(op, ptr, slot, buffer, offset);
+            self.slots[slot as usize].buffer = buffer;
             self.slots[slot as usize].op = op;
             self.slots[slot as usize].offset = offset;
             self.slots[slot as usize].due = due;
@@ -453,16 +506,23 @@ impl Submitter {
     }
 
     /// The submission entry of one read or write.
-    fn entry(&self, op: OpKind, buf: *mut u8, slot: u32, offset: u64) -> squeue::Entry {
+    fn entry(
+        &self,
+        op: OpKind,
+        buf: *mut u8,
+        slot: u32,
+        buffer: u32,
+        offset: u64,
+    ) -> squeue::Entry {
         let len = self.bs as u32;
         let entry = match (self.file, self.fixed_buffers, op) {
             (FileRef::Registered, true, OpKind::Write) => {
-                opcode::WriteFixed::new(types::Fixed(0), buf, len, slot as u16)
+                opcode::WriteFixed::new(types::Fixed(0), buf, len, buffer as u16)
                     .offset(offset)
                     .build()
             }
             (FileRef::Registered, true, OpKind::Read) => {
-                opcode::ReadFixed::new(types::Fixed(0), buf, len, slot as u16)
+                opcode::ReadFixed::new(types::Fixed(0), buf, len, buffer as u16)
                     .offset(offset)
                     .build()
             }
@@ -477,12 +537,12 @@ impl Submitter {
                     .build()
             }
             (FileRef::Plain(fd), true, OpKind::Write) => {
-                opcode::WriteFixed::new(types::Fd(fd), buf, len, slot as u16)
+                opcode::WriteFixed::new(types::Fd(fd), buf, len, buffer as u16)
                     .offset(offset)
                     .build()
             }
             (FileRef::Plain(fd), true, OpKind::Read) => {
-                opcode::ReadFixed::new(types::Fd(fd), buf, len, slot as u16)
+                opcode::ReadFixed::new(types::Fd(fd), buf, len, buffer as u16)
                     .offset(offset)
                     .build()
             }
@@ -565,14 +625,26 @@ mod tests {
             crate::note!("skipping: this kernel does not allow io_uring");
             return;
         }
-        // 512 writes through 32 slots: each buffer is reused 16 times, so a slot refilled before
-        // its write completed would leave repeated or missing sectors.
-        let (_dir, data, total) = write_sequentially(2 << 20, 32);
-        assert_eq!(total.write.ops, 512);
+        // 4096 writes through 32 slots and a ring of 1024 buffers: each buffer is reused 4 times,
+        // so a buffer refilled before its write completed would leave repeated or missing sectors.
+        let (_dir, data, total) = write_sequentially(16 << 20, 32);
+        assert_eq!(total.write.ops, 4096);
         assert_eq!(total.errors, 0);
         let sectors: Vec<&[u8]> = data.chunks(SECTOR).collect();
         assert!(sectors.iter().all(|s| s.iter().any(|&b| b != 0)));
         let unique: HashSet<&[u8]> = sectors.iter().copied().collect();
         assert_eq!(unique.len(), sectors.len());
+    }
+
+    #[test]
+    fn the_ring_takes_buffers_in_turn_and_skips_one_still_held() {
+        let mut ring = BufferRing::new(4);
+        assert_eq!((ring.take(), ring.take(), ring.take()), (0, 1, 2));
+        ring.release(0);
+        ring.release(2);
+        // Buffer 1's I/O is still in flight when the turn comes back to it.
+        assert_eq!((ring.take(), ring.take(), ring.take()), (3, 0, 2));
+        ring.release(3);
+        assert_eq!(ring.take(), 3);
     }
 }
