@@ -219,6 +219,28 @@ fn a_wsats_steady_state_agrees_everywhere() {
     let last = f(&st["last_window"]["avg"]);
     let drift = 100.0 * (last - f(&st["iops"])) / f(&st["iops"]);
     v.shows(&format!("{last:.0} IOPS ({drift:+.0} %)"), "tmc");
+    // Whole rounds only: the byte budget ends the phase mid-round, and that partial round is
+    // in no window and no count. The rounds table's last round ends the last window, on the
+    // chart ("rounds 201–205") as in run.json.
+    let n: usize = v
+        .markdown
+        .lines()
+        .find_map(|l| {
+            l.split(" rounds of ")
+                .next()
+                .filter(|_| l.contains(" rounds of "))
+        })
+        .and_then(|n| n.trim().parse().ok())
+        .expect("no 'N rounds of' line in the report");
+    assert!(
+        v.markdown.contains("A partial last round of"),
+        "the example no longer ends mid-round:\n{}",
+        v.markdown
+    );
+    v.shows(&format!("Last round ({n})"), "m");
+    v.shows(&format!("(rounds {}–{n})", n - 4), "c");
+    let round_s = f(&st["window"]["end_s"]) - f(&st["window"]["start_s"]);
+    assert_eq!(f(&st["last_window"]["end_s"]), n as f64 * round_s / 5.0);
 }
 
 /// A QD sweep: the peak's IOPS, mean and p99 latency in the summary card as in the results
