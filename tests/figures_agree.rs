@@ -243,6 +243,91 @@ fn a_wsats_steady_state_agrees_everywhere() {
     assert_eq!(f(&st["last_window"]["end_s"]), n as f64 * round_s / 5.0);
 }
 
+/// compare of a run paced at `--rate-iops` beside one issued flat out (paced runs last, then
+/// first): the flat-out run's fade is its own report's, the paced run has none — "— (paced)"
+/// in the table, no line in compare.png's "% of fresh" panel, named in the same note on the
+/// terminal, in compare.md and under the chart's title.
+#[test]
+fn compare_gives_a_paced_run_no_fade_in_its_table_chart_or_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let soak = |name: &str, extra: &[&str]| {
+        let dir = tmp.path().join(name);
+        let text = run_ok(
+            ssdfade(tmp.path())
+                .args(["soak", "sim:vertex2-60g", "--duration", "10m"])
+                .args(["--interval", "10s", "--seed", "5"])
+                .args(extra)
+                .arg("--out")
+                .arg(&dir),
+        );
+        (dir, text)
+    };
+    let (free, free_text) = soak("free", &[]);
+    let (paced, _) = soak("paced", &["--rate-iops", "2000"]);
+    let fade = free_text
+        .lines()
+        .find(|l| l.contains("Fade (first → last window)"))
+        .expect("no fade line");
+    let pct = fade
+        .split(", ")
+        .nth(1)
+        .and_then(|w| w.split(" %").next())
+        .unwrap_or_else(|| panic!("no percent in {fade}"))
+        .to_string();
+    let note = "Paced, so no fade and not in the % of fresh panel (the level is the pace): paced at 2000 IOPS (--rate-iops 2000)";
+    for (order, first_paced) in [([&free, &paced], false), ([&paced, &free], true)] {
+        let out = tmp.path().join(format!("cmp-{first_paced}"));
+        let terminal = run_ok(
+            ssdfade(tmp.path())
+                .arg("compare")
+                .args(order)
+                .arg("--out")
+                .arg(&out),
+        );
+        let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
+        let v = Views {
+            terminal: terminal.split_whitespace().collect::<Vec<_>>().join(" "),
+            markdown: std::fs::read_to_string(out.join("compare.md")).unwrap(),
+            charts: svg_text(&html),
+        };
+        v.shows(note, "tmc");
+        let row: Vec<String> = v
+            .markdown
+            .lines()
+            .find(|l| l.starts_with("| Fade"))
+            .expect("no fade row")
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .collect();
+        let (free_cell, paced_cell) = if first_paced {
+            (&row[3], &row[2])
+        } else {
+            (&row[2], &row[3])
+        };
+        assert_eq!(free_cell, &format!("{pct} %"), "{row:?}");
+        assert_eq!(paced_cell, "— (paced)", "{row:?}");
+        // Each run's moving average is a 3 px polyline in its colour: the flat-out run has one
+        // per panel, the paced run one (IOPS) and none as % of fresh.
+        let mut lines: std::collections::BTreeMap<&str, usize> = Default::default();
+        for line in html.split("<polyline").skip(1) {
+            let tag = line.split("/>").next().unwrap();
+            if tag.contains("stroke-width=\"3\"") {
+                let colour = tag
+                    .split("stroke=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                *lines.entry(colour).or_default() += 1;
+            }
+        }
+        let mut counts: Vec<usize> = lines.into_values().collect();
+        counts.sort();
+        assert_eq!(counts, [1, 2], "moving-average lines per run's colour");
+    }
+}
+
 /// A QD sweep: the peak's IOPS, mean and p99 latency in the summary card as in the results
 /// table of the same report (one unit rule), and as sweep.json holds them.
 #[test]
