@@ -243,6 +243,79 @@ fn a_wsats_steady_state_agrees_everywhere() {
     assert_eq!(f(&st["last_window"]["end_s"]), n as f64 * round_s / 5.0);
 }
 
+/// HIR: the summary card is the wait-state table (per wait state the bursts, their mean,
+/// slowest and fastest IOPS, the mean against the steady state of preconditioning, the return
+/// to baseline), row for row the terminal's, each figure the phases' own; no burst is a row of
+/// the card (they stay in the results table and on hir.png).
+#[test]
+fn an_hirs_wait_state_table_is_its_summary_card_and_its_terminal_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("hir");
+    let v = Views::of(
+        tmp.path(),
+        &dir,
+        &[
+            "experiment",
+            "hir",
+            "sim:vertex2-60g,scale=16",
+            "--bursts",
+            "2",
+            "--seed",
+            "910",
+        ],
+    );
+    let exp = json(&dir.join("experiment.json"));
+    let phases = exp["phases"].as_array().unwrap();
+    let iops = |name: &str| {
+        let p = phases.iter().find(|p| p["name"] == name).unwrap();
+        f(&p["headline"]["iops"])
+    };
+    let pre = phases.iter().find(|p| p["name"] == "precondition").unwrap();
+    let steady = f(&pre["headline"]["steady_state"]["iops"]);
+    let card = v.markdown.split("| Test header").next().unwrap();
+    assert!(card.contains("## Summary"), "{card}");
+    for gap in [5, 10, 15, 25, 50] {
+        let bursts = [
+            iops(&format!("ws{gap}-burst1")),
+            iops(&format!("ws{gap}-burst2")),
+        ];
+        let mean = (bursts[0] + bursts[1]) / 2.0;
+        let cells = [
+            format!("{gap} s"),
+            "2".to_string(),
+            format!("{mean:.0}"),
+            format!(
+                "{:.0}–{:.0}",
+                bursts[0].min(bursts[1]),
+                bursts[0].max(bursts[1])
+            ),
+            format!("{:.2} ×", mean / steady),
+            format!("{:.0}", iops(&format!("ws{gap}-baseline"))),
+        ];
+        let row = |text: &str, sep: &str| {
+            text.lines().any(|l| {
+                let c: Vec<&str> = l
+                    .split(sep)
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .collect();
+                c == cells
+            })
+        };
+        assert!(row(card, "|"), "no card row {cells:?} in\n{card}");
+        let terminal = v.terminal.replace(" s ", "_s ").replace(" ×", "_×");
+        let cells_t: Vec<String> = cells.iter().map(|c| c.replace(' ', "_")).collect();
+        assert!(
+            terminal
+                .lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == cells_t),
+            "no terminal row {cells_t:?} in\n{}",
+            v.terminal
+        );
+        assert!(!card.contains(&format!("ws{gap}-burst")), "{card}");
+    }
+}
+
 /// compare of a run paced at `--rate-iops` beside one issued flat out (paced runs last, then
 /// first): the flat-out run's fade is its own report's, the paced run has none — "— (paced)"
 /// in the table, no line in compare.png's "% of fresh" panel, named in the same note on the
