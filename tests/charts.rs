@@ -298,7 +298,7 @@ fn hir_chart_colours_each_wait_state() {
 fn compare_chart_overlays_runs_of_different_lengths() {
     let chart = CompareChart {
         title: "Compare — two runs".into(),
-        subtitle: "a 1 h and an 8 h run".into(),
+        subtitle: vec!["a 1 h and an 8 h run".into()],
         runs: vec![
             CompareRun {
                 label: "short".into(),

@@ -219,6 +219,186 @@ fn a_wsats_steady_state_agrees_everywhere() {
     let last = f(&st["last_window"]["avg"]);
     let drift = 100.0 * (last - f(&st["iops"])) / f(&st["iops"]);
     v.shows(&format!("{last:.0} IOPS ({drift:+.0} %)"), "tmc");
+    // Whole rounds only: the byte budget ends the phase mid-round, and that partial round is
+    // in no window and no count. The rounds table's last round ends the last window, on the
+    // chart ("rounds 201–205") as in run.json.
+    let n: usize = v
+        .markdown
+        .lines()
+        .find_map(|l| {
+            l.split(" rounds of ")
+                .next()
+                .filter(|_| l.contains(" rounds of "))
+        })
+        .and_then(|n| n.trim().parse().ok())
+        .expect("no 'N rounds of' line in the report");
+    assert!(
+        v.markdown.contains("A partial last round of"),
+        "the example no longer ends mid-round:\n{}",
+        v.markdown
+    );
+    v.shows(&format!("Last round ({n})"), "m");
+    v.shows(&format!("(rounds {}–{n})", n - 4), "c");
+    let round_s = f(&st["window"]["end_s"]) - f(&st["window"]["start_s"]);
+    assert_eq!(f(&st["last_window"]["end_s"]), n as f64 * round_s / 5.0);
+}
+
+/// HIR: the summary card is the wait-state table (per wait state the bursts, their mean,
+/// slowest and fastest IOPS, the mean against the steady state of preconditioning, the return
+/// to baseline), row for row the terminal's, each figure the phases' own; no burst is a row of
+/// the card (they stay in the results table and on hir.png).
+#[test]
+fn an_hirs_wait_state_table_is_its_summary_card_and_its_terminal_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("hir");
+    let v = Views::of(
+        tmp.path(),
+        &dir,
+        &[
+            "experiment",
+            "hir",
+            "sim:vertex2-60g,scale=16",
+            "--bursts",
+            "2",
+            "--seed",
+            "910",
+        ],
+    );
+    let exp = json(&dir.join("experiment.json"));
+    let phases = exp["phases"].as_array().unwrap();
+    let iops = |name: &str| {
+        let p = phases.iter().find(|p| p["name"] == name).unwrap();
+        f(&p["headline"]["iops"])
+    };
+    let pre = phases.iter().find(|p| p["name"] == "precondition").unwrap();
+    let steady = f(&pre["headline"]["steady_state"]["iops"]);
+    let card = v.markdown.split("| Test header").next().unwrap();
+    assert!(card.contains("## Summary"), "{card}");
+    for gap in [5, 10, 15, 25, 50] {
+        let bursts = [
+            iops(&format!("ws{gap}-burst1")),
+            iops(&format!("ws{gap}-burst2")),
+        ];
+        let mean = (bursts[0] + bursts[1]) / 2.0;
+        let cells = [
+            format!("{gap} s"),
+            "2".to_string(),
+            format!("{mean:.0}"),
+            format!(
+                "{:.0}–{:.0}",
+                bursts[0].min(bursts[1]),
+                bursts[0].max(bursts[1])
+            ),
+            format!("{:.2} ×", mean / steady),
+            format!("{:.0}", iops(&format!("ws{gap}-baseline"))),
+        ];
+        let row = |text: &str, sep: &str| {
+            text.lines().any(|l| {
+                let c: Vec<&str> = l
+                    .split(sep)
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .collect();
+                c == cells
+            })
+        };
+        assert!(row(card, "|"), "no card row {cells:?} in\n{card}");
+        let terminal = v.terminal.replace(" s ", "_s ").replace(" ×", "_×");
+        let cells_t: Vec<String> = cells.iter().map(|c| c.replace(' ', "_")).collect();
+        assert!(
+            terminal
+                .lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == cells_t),
+            "no terminal row {cells_t:?} in\n{}",
+            v.terminal
+        );
+        assert!(!card.contains(&format!("ws{gap}-burst")), "{card}");
+    }
+}
+
+/// compare of a run paced at `--rate-iops` beside one issued flat out (paced runs last, then
+/// first): the flat-out run's fade is its own report's, the paced run has none — "— (paced)"
+/// in the table, no line in compare.png's "% of fresh" panel, named in the same note on the
+/// terminal, in compare.md and under the chart's title.
+#[test]
+fn compare_gives_a_paced_run_no_fade_in_its_table_chart_or_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let soak = |name: &str, extra: &[&str]| {
+        let dir = tmp.path().join(name);
+        let text = run_ok(
+            ssdfade(tmp.path())
+                .args(["soak", "sim:vertex2-60g", "--duration", "10m"])
+                .args(["--interval", "10s", "--seed", "5"])
+                .args(extra)
+                .arg("--out")
+                .arg(&dir),
+        );
+        (dir, text)
+    };
+    let (free, free_text) = soak("free", &[]);
+    let (paced, _) = soak("paced", &["--rate-iops", "2000"]);
+    let fade = free_text
+        .lines()
+        .find(|l| l.contains("Fade (first → last window)"))
+        .expect("no fade line");
+    let pct = fade
+        .split(", ")
+        .nth(1)
+        .and_then(|w| w.split(" %").next())
+        .unwrap_or_else(|| panic!("no percent in {fade}"))
+        .to_string();
+    let note = "Paced, so no fade and not in the % of fresh panel (the level is the pace): paced at 2000 IOPS (--rate-iops 2000)";
+    for (order, first_paced) in [([&free, &paced], false), ([&paced, &free], true)] {
+        let out = tmp.path().join(format!("cmp-{first_paced}"));
+        let terminal = run_ok(
+            ssdfade(tmp.path())
+                .arg("compare")
+                .args(order)
+                .arg("--out")
+                .arg(&out),
+        );
+        let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
+        let v = Views {
+            terminal: terminal.split_whitespace().collect::<Vec<_>>().join(" "),
+            markdown: std::fs::read_to_string(out.join("compare.md")).unwrap(),
+            charts: svg_text(&html),
+        };
+        v.shows(note, "tmc");
+        let row: Vec<String> = v
+            .markdown
+            .lines()
+            .find(|l| l.starts_with("| Fade"))
+            .expect("no fade row")
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .collect();
+        let (free_cell, paced_cell) = if first_paced {
+            (&row[3], &row[2])
+        } else {
+            (&row[2], &row[3])
+        };
+        assert_eq!(free_cell, &format!("{pct} %"), "{row:?}");
+        assert_eq!(paced_cell, "— (paced)", "{row:?}");
+        // Each run's moving average is a 3 px polyline in its colour: the flat-out run has one
+        // per panel, the paced run one (IOPS) and none as % of fresh.
+        let mut lines: std::collections::BTreeMap<&str, usize> = Default::default();
+        for line in html.split("<polyline").skip(1) {
+            let tag = line.split("/>").next().unwrap();
+            if tag.contains("stroke-width=\"3\"") {
+                let colour = tag
+                    .split("stroke=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                *lines.entry(colour).or_default() += 1;
+            }
+        }
+        let mut counts: Vec<usize> = lines.into_values().collect();
+        counts.sort();
+        assert_eq!(counts, [1, 2], "moving-average lines per run's colour");
+    }
 }
 
 /// A QD sweep: the peak's IOPS, mean and p99 latency in the summary card as in the results

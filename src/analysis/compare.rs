@@ -1,7 +1,10 @@
 //! `compare`'s headline figures: per run its time, host data written, fresh and faded IOPS
 //! (the medians of [`super::Fade`]'s windows), the fade, and its whole-run IOPS, MB/s, average
 //! and p99 latency ([`super::Figures`]); per later run each figure's ratio to the first run's
-//! (none where the first run's figure is 0).
+//! (none where the first run's figure is 0). A paced run (`--rate-iops`, `--rate`, a SLOG
+//! run's `--zil-rate`) has no fade: its level is its pace, so it has no fade in the table and
+//! no line in the relative ("% of fresh") panel ([`Headline::relative_base`]), one rule for the
+//! table, compare.png and the report, which name it in a note ([`Headline::pace`]).
 
 use crate::results::Run;
 
@@ -20,6 +23,9 @@ pub struct Headline {
     pub whole: Figures,
     /// Host bytes written over the run (the last sample's running total).
     pub written: u64,
+    /// A paced run's pace as reports print it (`500 IOPS (--zil-rate 500/s)`); `None`
+    /// for a run issued flat out.
+    pub pace: Option<String>,
 }
 
 impl Headline {
@@ -34,7 +40,18 @@ impl Headline {
             },
             whole: Figures::of_run(run),
             written: run.samples.last().map_or(0, |s| s.bytes_written_total),
+            pace: run
+                .info
+                .workload
+                .rate
+                .map(crate::results::rate_text(&run.info.workload)),
         }
+    }
+
+    /// The IOPS the relative panel calls 100 %: the first window's median. `None` for a
+    /// paced run (its level is its pace, so it has no fade to draw) and for a run without I/O.
+    pub fn relative_base(&self) -> Option<f64> {
+        Some(self.first_iops).filter(|&v| self.pace.is_none() && v > 0.0)
     }
 }
 
@@ -235,6 +252,10 @@ mod tests {
         let heads = [Headline::of(&paced), Headline::of(&free)];
         assert_eq!(heads[0].fade_pct, None);
         assert!(close(heads[1].fade_pct.unwrap(), 50.0), "{:?}", heads[1]);
+        // Nor a line as % of fresh: its first window is its pace.
+        assert_eq!(heads[0].relative_base(), None);
+        assert_eq!(heads[0].pace.as_deref(), Some("500 IOPS (--rate-iops 500)"));
+        assert_eq!(heads[1].relative_base(), Some(1000.0));
         let fade = rows(&heads)
             .into_iter()
             .find(|r| r.figure == Figure::FadePct)

@@ -18,6 +18,9 @@ pub struct WaitState {
     /// Each completed burst's IOPS, in order.
     pub burst_iops: Vec<f64>,
     pub burst_mean_iops: Option<f64>,
+    /// The slowest and the fastest completed burst's IOPS.
+    pub burst_min_iops: Option<f64>,
+    pub burst_max_iops: Option<f64>,
     /// `burst_mean_iops` ÷ `steady_iops`.
     pub burst_vs_steady: Option<f64>,
     /// The return to baseline after the wait state.
@@ -82,6 +85,8 @@ impl HirFigures {
                     idle_s: gap,
                     burst_vs_steady: mean.zip(steady_iops).map(|(m, s)| m / s),
                     burst_mean_iops: mean,
+                    burst_min_iops: bursts.iter().copied().reduce(f64::min),
+                    burst_max_iops: bursts.iter().copied().reduce(f64::max),
                     burst_iops: bursts,
                     baseline_iops: iops_of(record, &format!("ws{gap}-baseline")),
                 }
@@ -143,6 +148,10 @@ mod tests {
         assert_eq!((five.idle_s, ten.idle_s), (5, 10));
         assert_eq!(five.burst_iops, vec![3000.0, 2000.0]);
         assert_eq!(five.burst_mean_iops, Some(2500.0));
+        assert_eq!(
+            (five.burst_min_iops, five.burst_max_iops),
+            (Some(2000.0), Some(3000.0))
+        );
         assert_eq!(five.burst_vs_steady, Some(2.5));
         assert_eq!(five.baseline_iops, Some(1200.0));
         assert_eq!(ten.burst_iops, vec![4000.0]);

@@ -136,7 +136,7 @@ pub fn is_gap(s: &Sample) -> bool {
 /// An interval that ran its whole length and is the drive's: not cut short at the end of a
 /// run, and not the tool's ([`is_gap`]).
 pub(super) fn is_full(s: &Sample, interval: Duration) -> bool {
-    s.t_end_s - s.t_start_s >= 0.99 * interval.as_secs_f64() && !is_gap(s)
+    s.t_end_s - s.t_start_s >= crate::stats::WHOLE_SHARE * interval.as_secs_f64() && !is_gap(s)
 }
 
 /// The steady-state window of a run that reached steady state (SNIA PTS, see

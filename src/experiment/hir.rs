@@ -95,16 +95,20 @@ pub fn summary_text(h: &HirFigures) -> String {
         out.push_str(&steady_line(s));
     }
     out.push_str(&format!(
-        "  {:>8} {:>7} {:>12} {:>12} {:>12}\n",
-        "idle", "bursts", "burst IOPS", "vs steady", "return IOPS"
+        "  {:>6} {:>6} {:>10} {:>13} {:>9} {:>11}\n",
+        "idle", "bursts", "burst IOPS", "min–max", "vs steady", "return IOPS"
     ));
     let num = |x: Option<f64>, f: &dyn Fn(f64) -> String| x.map_or("-".to_string(), f);
     for s in &h.wait_states {
         out.push_str(&format!(
-            "  {:>8} {:>7} {:>12} {:>12} {:>12}\n",
+            "  {:>6} {:>6} {:>10} {:>13} {:>9} {:>11}\n",
             format!("{} s", s.idle_s),
             s.burst_iops.len(),
             num(s.burst_mean_iops, &|x| format!("{x:.0}")),
+            match (s.burst_min_iops, s.burst_max_iops) {
+                (Some(lo), Some(hi)) => format!("{lo:.0}–{hi:.0}"),
+                _ => "-".into(),
+            },
             num(s.burst_vs_steady, &|x| format!("{x:.2} ×")),
             num(s.baseline_iops, &|x| format!("{x:.0}")),
         ));

@@ -11,7 +11,8 @@ use super::style::{self, time_unit};
 use super::Chart;
 
 /// One run on the overlay: its legend label, its (elapsed seconds, IOPS) per interval and its
-/// fresh level (the fade's first-window median, for the relative panel).
+/// fresh level (the fade's first-window median, for the relative panel; none for a paced run,
+/// which has no fade).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareRun {
     pub label: String,
@@ -24,7 +25,8 @@ pub struct CompareRun {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CompareChart {
     pub title: String,
-    pub subtitle: String,
+    /// The lines under the title.
+    pub subtitle: Vec<String>,
     pub runs: Vec<CompareRun>,
 }
 
@@ -100,12 +102,6 @@ impl Chart for CompareChart {
             |r, v| r.fresh_iops.filter(|f| *f > 0.0).map(|f| 100.0 * v / f),
             false,
         );
-        draw_stacked(
-            root,
-            &self.title,
-            std::slice::from_ref(&self.subtitle),
-            &top,
-            &bottom,
-        )
+        draw_stacked(root, &self.title, &self.subtitle, &top, &bottom)
     }
 }

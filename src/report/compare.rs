@@ -136,6 +136,23 @@ fn latency_in_unit_of(us: f64, row_max: f64) -> String {
     }
 }
 
+/// The sentence naming the paced runs, which have no fade and no line in the relative panel
+/// ([`Headline::relative_base`]); the same under the chart's title, under the table and in the
+/// chart's caption. `None` when no run was paced.
+fn paced_note(labels: &[String], heads: &[Headline]) -> Option<String> {
+    let paced: Vec<String> = labels
+        .iter()
+        .zip(heads)
+        .filter_map(|(label, h)| Some(format!("{label} at {}", h.pace.as_ref()?)))
+        .collect();
+    (!paced.is_empty()).then(|| {
+        format!(
+            "Paced, so no fade and not in the % of fresh panel (the level is the pace): {}",
+            paced.join(", ")
+        )
+    })
+}
+
 /// Compares the run directories `dirs` (ratios to the first), writes compare.md, compare.html
 /// and compare.png into `out` and returns the Markdown and the files written.
 pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> {
@@ -149,9 +166,12 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     let labels = labels(dirs);
     let heads: Vec<Headline> = runs.iter().map(Headline::of).collect();
 
+    let note = paced_note(&labels, &heads);
+    let mut subtitle = vec!["IOPS against elapsed time (each run as long as it ran); below, as % of each run's fresh level (median of its first window)".to_string()];
+    subtitle.extend(note.clone());
     let chart = CompareChart {
         title: "Compare — IOPS over each run".into(),
-        subtitle: "IOPS against elapsed time (each run as long as it ran); below, as % of each run's fresh level (median of its first window)".into(),
+        subtitle,
         runs: runs
             .iter()
             .zip(&labels)
@@ -162,7 +182,7 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
                     .iter()
                     .map(|s| (s.t_end_s - run.samples[0].t_start_s, s.iops))
                     .collect(),
-                fresh_iops: Some(h.first_iops).filter(|v| *v > 0.0),
+                fresh_iops: h.relative_base(),
             })
             .collect(),
     };
@@ -198,12 +218,16 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     doc.heading("Headline figures");
     let (head, rows) = headline_table(&labels, &heads);
     doc.blocks.push(Block::Table(head, rows));
-    doc.paragraph(
-        "Whole-run figures from each run's run.json (exact percentiles; estimated from samples.jsonl for a run that wrote no summary); fade = last window ÷ first window, each the median IOPS of the full intervals in the run's first or last 2 % (at least five intervals). (×r) is the ratio to the first run.",
-    );
+    doc.paragraph(format!(
+        "Whole-run figures from each run's run.json (exact percentiles; estimated from samples.jsonl for a run that wrote no summary); fade = last window ÷ first window, each the median IOPS of the full intervals in the run's first or last 2 % (at least five intervals). (×r) is the ratio to the first run.{}",
+        note.as_ref().map_or_else(String::new, |n| format!(" {n}."))
+    ));
     doc.heading("IOPS overlay");
     doc.blocks.push(Block::Chart {
-        caption: "IOPS of each run against elapsed time, and as % of each run's fresh level".into(),
+        caption: format!(
+            "IOPS of each run against elapsed time, and as % of each run's fresh level{}",
+            note.as_ref().map_or_else(String::new, |n| format!(". {n}"))
+        ),
         png: "compare.png".into(),
         svg: chart.svg()?,
     });

@@ -108,6 +108,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         KindFigures::Preset(t) => super::preset::add_summary(&mut doc, t),
         KindFigures::Sweep(t) => super::sweep::add_summary(&mut doc, t),
         KindFigures::Wsat(f) => super::wsat::add_summary(&mut doc, f),
+        KindFigures::Hir(f) => super::hir::add_summary(&mut doc, f),
         _ if !measured.states.is_empty() => {
             doc.heading("Summary");
             doc.table(&["Headline", ""], summary_rows(&measured));
@@ -119,7 +120,6 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     }
 
     super::op_sweep::add(&mut doc, exp);
-    super::hir::add(&mut doc, exp);
     super::wsat::add(&mut doc, exp);
     super::sweep::add_latency(&mut doc, exp);
     doc.heading("Results");

@@ -1,22 +1,20 @@
-//! The host-idle-recovery section of an experiment report (SNIA HIR): the wait-state table —
-//! per idle gap, the bursts, their mean IOPS, that mean against the steady state reached in
-//! preconditioning, and the return to baseline. The figures are [`crate::analysis::hir`]'s, as
+//! The summary card of a host-idle-recovery report (SNIA HIR): the wait-state table — per
+//! idle gap, the bursts, their mean, slowest and fastest IOPS, the mean against the steady
+//! state reached in preconditioning, and the return to baseline. The figures are [`crate::analysis::hir`]'s, as
 //! the terminal and `--json` give them.
 
 use super::document::Document;
 use crate::analysis::hir::HirFigures;
-use crate::results::{Experiment, ExperimentKind};
 
-/// Adds the section to `doc` when `exp` is an HIR experiment.
-pub fn add(doc: &mut Document, exp: &Experiment) {
-    if exp.name != ExperimentKind::Hir {
-        return;
-    }
-    let f = HirFigures::of(&exp.record);
-    doc.heading("Wait states (SNIA HIR)");
+/// Adds the summary card of an HIR experiment: its wait-state table (per wait state the
+/// bursts, their mean, slowest and fastest IOPS, the mean against the steady state of
+/// preconditioning, and the return to baseline). Each burst stays in the results table and on
+/// hir.png.
+pub fn add_summary(doc: &mut Document, f: &HirFigures) {
+    doc.heading("Summary");
     doc.paragraph(match f.steady_iops {
         Some(s) => format!(
-            "Against the steady state of preconditioning, {s:.0} IOPS: a burst at 1.50 × runs half again as fast. Idle is the gap before each burst, burst IOPS their mean, return IOPS the return to baseline after them."
+            "Against the steady state of preconditioning, {s:.0} IOPS: a burst at 1.50 × runs half again as fast. Idle is the gap before each burst, burst IOPS their mean, min–max the slowest and the fastest burst, return IOPS the return to baseline after them."
         ),
         None => "Preconditioning has no IOPS yet: the bursts are shown without a ratio.".into(),
     });
@@ -29,6 +27,10 @@ pub fn add(doc: &mut Document, exp: &Experiment) {
                 format!("{} s", w.idle_s),
                 w.burst_iops.len().to_string(),
                 iops(w.burst_mean_iops),
+                match (w.burst_min_iops, w.burst_max_iops) {
+                    (Some(lo), Some(hi)) => format!("{lo:.0}–{hi:.0}"),
+                    _ => "-".into(),
+                },
                 w.burst_vs_steady
                     .map_or("-".to_string(), |r| format!("{r:.2} ×")),
                 iops(w.baseline_iops),
@@ -37,7 +39,14 @@ pub fn add(doc: &mut Document, exp: &Experiment) {
         .collect();
     doc.table(
         // The terminal's columns: short enough for a 400 px screen.
-        &["Idle", "Bursts", "Burst IOPS", "vs steady", "Return IOPS"],
+        &[
+            "Idle",
+            "Bursts",
+            "Burst IOPS",
+            "Min–max",
+            "vs steady",
+            "Return IOPS",
+        ],
         rows,
     );
 }

@@ -423,7 +423,8 @@ fn execute(
     let (run_dir, total, t_start, t_end, tracker, prediction) = recorder.finish();
     let reached_before = tracker.state().reached;
     let steady = tracker.finish();
-    // The last round, cut short by the end of the run, may complete the window.
+    // The last round, ending within a hair of its grid end, may complete the window (one cut
+    // short by the run's end is no round).
     if writes && steady.reached && !reached_before {
         observer.steady_reached(&steady);
     }

@@ -92,6 +92,16 @@ impl SteadyState {
     }
 }
 
+/// The round a tracker is filling.
+#[derive(Clone, Copy, Debug)]
+struct OpenRound {
+    grid: u64,
+    ops: u64,
+    seconds: f64,
+    bytes: u64,
+    end_s: f64,
+}
+
 /// Groups samples into rounds on a fixed grid and evaluates the window after every round.
 #[derive(Clone, Debug)]
 pub struct SteadyTracker {
@@ -100,8 +110,9 @@ pub struct SteadyTracker {
     /// The drive's flash, bytes, when known (0: not known).
     flash_bytes: u64,
     rounds: Vec<Round>,
-    /// The round being filled: its grid number, ops and seconds covered so far.
-    open: Option<(u64, u64, f64, u64)>,
+    /// The round being filled: its grid number, ops, seconds covered and bytes written so
+    /// far, and where its last sample ended.
+    open: Option<OpenRound>,
     result: SteadyState,
     /// Samples that start before this many bytes are written (a preconditioning) are no
     /// rounds.
@@ -164,29 +175,37 @@ impl SteadyTracker {
         let seconds = (t.end - t.start).max(0.0);
         let mut newly = false;
         match &mut self.open {
-            Some((g, o, secs, bytes)) if *g == grid => {
-                *o += ops;
-                *secs += seconds;
-                *bytes = bytes_total;
+            Some(open) if open.grid == grid => {
+                open.ops += ops;
+                open.seconds += seconds;
+                open.bytes = bytes_total;
+                open.end_s = t.end;
             }
             _ => {
                 newly = self.close_round();
-                self.open = Some((grid, ops, seconds, bytes_total));
+                self.open = Some(OpenRound {
+                    grid,
+                    ops,
+                    seconds,
+                    bytes: bytes_total,
+                    end_s: t.end,
+                });
             }
         }
         // A round whose samples reach its end is complete now, not when the next one starts.
-        if let Some((g, _, _, _)) = self.open {
-            if t.end >= (g + 1) as f64 * round_s - 1e-9 {
+        if let Some(open) = self.open {
+            if t.end >= (open.grid + 1) as f64 * round_s - 1e-9 {
                 newly |= self.close_round();
             }
         }
         newly
     }
 
-    /// Evaluates a round that ended without reaching its grid end (the run stopped); returns
-    /// the state with it.
+    /// The state at the run's end. A round the run's end cut short (it stopped before the
+    /// round's grid end: a byte budget, a time limit, Ctrl-C) is no round: it is neither
+    /// counted nor in a window ([`super::WHOLE_SHARE`]).
     pub fn finish(mut self) -> SteadyState {
-        self.close_round();
+        self.close_last_round();
         self.result
     }
 
@@ -194,15 +213,35 @@ impl SteadyTracker {
         &self.result
     }
 
-    /// Evaluates a round that ended without reaching its grid end, as [`Self::finish`] does;
-    /// returns every round.
+    /// Every round of the run, as [`Self::finish`] counts them (a round cut short by the
+    /// run's end is none).
     pub fn into_rounds(mut self) -> Vec<Round> {
-        self.close_round();
+        self.close_last_round();
         self.rounds
     }
 
+    /// Closes the round still open at the run's end when it ran (nearly) to its grid end, and
+    /// drops it when the end cut it short.
+    fn close_last_round(&mut self) {
+        let Some(open) = self.open else { return };
+        let round_s = self.criteria.round_s;
+        let short_by = (open.grid + 1) as f64 * round_s - open.end_s;
+        if short_by <= (1.0 - super::WHOLE_SHARE) * round_s {
+            self.close_round();
+        } else {
+            self.open = None;
+        }
+    }
+
     fn close_round(&mut self) -> bool {
-        let Some((grid, ops, seconds, bytes)) = self.open.take() else {
+        let Some(OpenRound {
+            grid,
+            ops,
+            seconds,
+            bytes,
+            ..
+        }) = self.open.take()
+        else {
             return false;
         };
         // A round covering less than half its length (a gap or a short run's tail) is not a
@@ -373,6 +412,32 @@ mod tests {
         assert!((fell.drift_pct().unwrap() + 60.0).abs() < 1e-9, "{fell:?}");
     }
 
+    /// Four rounds of 10 s and 6 s of a fifth (the run's end cut it short): the partial
+    /// round is no round, so there is no window to pass, and after a steady window the run's
+    /// last window is the last five whole rounds, not one with the partial round in it.
+    #[test]
+    fn a_round_cut_short_by_the_runs_end_is_no_round() {
+        let st = detect(
+            &series(std::iter::repeat_n(1000.0, 46)),
+            ten_second_rounds(),
+            0,
+        );
+        assert_eq!((st.rounds, st.reached, st.window), (4, false, None));
+        let fell = detect(
+            &series(std::iter::repeat_n(1000.0, 100).chain(std::iter::repeat_n(10.0, 8))),
+            ten_second_rounds(),
+            0,
+        );
+        assert_eq!(fell.rounds, 10);
+        let last = fell.last_window.unwrap();
+        assert_eq!((last.start_s, last.end_s, last.avg), (50.0, 100.0, 1000.0));
+        // A last round that ends a hair before its grid end (a real clock) is whole.
+        let mut hair = series(std::iter::repeat_n(1000.0, 50));
+        hair.last_mut().unwrap().t_end_s = 49.95;
+        let st = detect(&hair, ten_second_rounds(), 0);
+        assert_eq!((st.rounds, st.at_s), (5, Some(50.0)));
+    }
+
     #[test]
     fn flat_series_is_steady_after_five_rounds() {
         let s = series(std::iter::repeat_n(1000.0, 100));
@@ -442,7 +507,7 @@ mod tests {
     #[test]
     fn fewer_rounds_than_a_window_report_no_window() {
         let st = detect(
-            &series(std::iter::repeat_n(1.0, 39)),
+            &series(std::iter::repeat_n(1.0, 40)),
             ten_second_rounds(),
             0,
         );
