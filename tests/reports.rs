@@ -410,6 +410,40 @@ fn every_chart_and_the_report_carry_the_records_provenance() {
     assert!(!markdown.contains(tmp.path().to_str().unwrap()));
 }
 
+/// A soak stopped before its first interval ended (Ctrl-C while the drive loads) has no
+/// samples: `report` says what run.json holds, how it ended and what to do (exit 0, no
+/// charts); `plot` refuses it in one line.
+#[test]
+fn a_run_stopped_before_its_first_interval_is_reported_not_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = sim_run(tmp.path(), "run", 32);
+    // As the soak stopped while the drive loaded leaves it: no sample, nothing counted.
+    std::fs::write(dir.join("samples.jsonl"), "").unwrap();
+    let path = dir.join("run.json");
+    let mut info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    info["status"] = "interrupted".into();
+    info["summary"]["ops"] = 0.into();
+    info["summary"]["bytes"] = 0.into();
+    info["summary"]["seconds"] = 0.0.into();
+    std::fs::write(&path, info.to_string()).unwrap();
+    let printed = run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    for text in [&printed, &markdown] {
+        assert!(text.contains("| Status     | interrupted"), "{text}");
+        assert!(
+            text.contains("no interval: the run stopped after 0.0s (0 I/Os)"),
+            "{text}"
+        );
+    }
+    assert!(html.contains("interrupted") && html.contains("0 I/Os"));
+    assert!(!markdown.contains(".png"), "no chart: {markdown}");
+    let out = ssdfade(tmp.path()).arg("plot").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+}
+
 #[test]
 fn html_report_references_nothing_outside_itself() {
     let tmp = tempfile::tempdir().unwrap();

@@ -48,9 +48,9 @@ pub(crate) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
 /// (experiment.json) gets one report over all its phases.
 pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
     use crate::plot::Format;
-    use crate::results::{is_experiment, load_experiment, load_run, Provenance};
+    use crate::results::{is_experiment, load_experiment, read_run, Provenance};
     let fade = dir.join("fade.png");
-    let (mut files, mut doc, provenance) = if is_experiment(dir) {
+    let (files, doc, provenance) = if is_experiment(dir) {
         let exp = load_experiment(dir)?;
         let provenance = Provenance::of_experiment(&exp);
         let files = crate::plot::render_experiment(&exp, &fade, Format::Png, &provenance)?;
@@ -69,8 +69,12 @@ pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
         slog::add_verdict(&mut doc, dir, &chart, &file_name(&png))?;
         (vec![png], doc, provenance)
     } else {
-        let run = load_run(dir)?;
+        let run = read_run(dir)?;
         let provenance = Provenance::of_run(&run.info);
+        if run.samples.is_empty() {
+            // Stopped before its first interval ended: what run.json holds, no charts.
+            return finish(dir, Vec::new(), run::stopped_early(&run), provenance);
+        }
         let mut files = crate::plot::render_run(&run, &fade, Format::Png, &provenance)?;
         let mut doc = run::document(&run, &file_name(&files[0]), &file_name(&files[1]))?;
         if run.info.command == crate::results::Command::Slog {
@@ -82,6 +86,17 @@ pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
         }
         (files, doc, provenance)
     };
+    finish(dir, files, doc, provenance)
+}
+
+/// Writes `doc`, with its provenance, as report.md and report.html into `dir` beside the
+/// charts `files`.
+fn finish(
+    dir: &Path,
+    mut files: Vec<PathBuf>,
+    mut doc: document::Document,
+    provenance: crate::results::Provenance,
+) -> anyhow::Result<Written> {
     doc.provenance = Some(provenance);
     let markdown = doc.markdown();
     let (md, html) = (dir.join("report.md"), dir.join("report.html"));
