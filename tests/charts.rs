@@ -9,6 +9,17 @@ use ssdfade::plot::{
     Format, HirChart, HirPoint, LatencyChart, LatencyPoint, Phase, Predicted, State, SteadyWindow,
     SweepChart, SweepPoint, WsatChart, WsatRound, SIZE,
 };
+use ssdfade::results::Provenance;
+
+/// The provenance the charts of these tests carry.
+fn provenance() -> Provenance {
+    Provenance {
+        recorded_by: "ssdfade 0.1.0".into(),
+        date: "2026-12-01T00:00:00Z".into(),
+        command_line: Some("ssdfade soak sim:vertex2-60g".into()),
+        drive: "sim:vertex2-60g".into(),
+    }
+}
 
 /// An RGB picture read back from a PNG file.
 struct Picture {
@@ -62,7 +73,7 @@ fn dark(p: (u8, u8, u8)) -> bool {
 fn check(chart: &impl Chart, title: &str) -> Picture {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("chart.png");
-    chart.write(&png, Format::Png).unwrap();
+    chart.write(&png, Format::Png, &provenance()).unwrap();
     let picture = Picture::read(&png);
     assert_eq!((picture.width, picture.height), SIZE);
     // Glyphs of the title: the bundled font rendered dark pixels in the top band, centred.
@@ -73,7 +84,7 @@ fn check(chart: &impl Chart, title: &str) -> Picture {
     assert!(ink > 20_000, "only {ink} drawn pixels in the plot area");
 
     let svg_path = dir.path().join("chart.svg");
-    chart.write(&svg_path, Format::Svg).unwrap();
+    chart.write(&svg_path, Format::Svg, &provenance()).unwrap();
     let text = std::fs::read_to_string(&svg_path).unwrap();
     let doc = roxmltree::Document::parse(&text).expect("well-formed SVG");
     let root = doc.root_element();
@@ -455,7 +466,7 @@ fn convergence_chart_draws_the_rounds_the_window_and_its_line() {
 fn wide_lines_stay_on_their_data(chart: &impl Chart) -> usize {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("chart.png");
-    chart.write(&png, Format::Png).unwrap();
+    chart.write(&png, Format::Png, &provenance()).unwrap();
     let picture = Picture::read(&png);
     let (lines, others) = strokes(&chart.svg().unwrap());
     let mut checked = 0;

@@ -305,6 +305,145 @@ fn the_report_of_a_paced_run_shows_its_rate_and_late_issues() {
     }
 }
 
+/// The text chunks of a PNG file, keyword and text, tEXt and iTXt alike.
+fn png_text(path: &Path) -> Vec<(String, String)> {
+    let reader = png::Decoder::new(std::fs::File::open(path).unwrap())
+        .read_info()
+        .unwrap();
+    let info = reader.info();
+    let latin1 = info
+        .uncompressed_latin1_text
+        .iter()
+        .map(|c| (c.keyword.clone(), c.text.clone()));
+    let utf8 = info
+        .utf8_text
+        .iter()
+        .map(|c| (c.keyword.clone(), c.get_text().unwrap()));
+    latin1.chain(utf8).collect()
+}
+
+/// The children of the first `<metadata>` of an SVG document, tag and text.
+fn svg_metadata(svg: &str) -> Vec<(String, String)> {
+    let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+    let metadata = doc
+        .descendants()
+        .find(|n| n.has_tag_name("metadata"))
+        .expect("a <metadata> element");
+    metadata
+        .children()
+        .filter(|n| n.is_element())
+        .map(|n| {
+            (
+                n.tag_name().name().to_string(),
+                n.text().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Every chart file (PNG text chunks, SVG metadata, report.html's inline charts) and the end of
+/// report.md carry the record's provenance: the build, the date, the drive and the command
+/// line, with the run directory named by its file name alone.
+#[test]
+fn every_chart_and_the_report_carry_the_records_provenance() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = sim_run(tmp.path(), "run", 32);
+    run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    let software = format!(
+        "ssdfade {} (build {})",
+        info["version"].as_str().unwrap(),
+        info["build"].as_str().unwrap()
+    );
+    let id = &info["target"]["identity"];
+    let drive = format!(
+        "{}, firmware {}, serial {}, 60.0 GB, sim:vertex2-60g",
+        id["model"].as_str().unwrap(),
+        id["firmware"].as_str().unwrap(),
+        id["serial"].as_str().unwrap(),
+    );
+    let command =
+        "ssdfade measure sim:vertex2-60g --duration 30s --interval 1s --qd 32 --seed 7 --out run";
+    let expected: Vec<(String, String)> = [
+        ("Software", software.as_str()),
+        ("Creation Time", info["started_utc"].as_str().unwrap()),
+        ("Source", drive.as_str()),
+        ("Description", command),
+    ]
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .to_vec();
+    for png in ["fade.png", "fade-latency.png", "fade-distribution.png"] {
+        assert_eq!(png_text(&dir.join(png)), expected, "{png}");
+    }
+    let as_svg: Vec<(String, String)> = expected
+        .iter()
+        .map(|(k, v)| (k.to_lowercase().replace(' ', "-"), v.clone()))
+        .collect();
+    let out = tmp.path().join("charts").join("fade.svg");
+    std::fs::create_dir(tmp.path().join("charts")).unwrap();
+    run_ok(
+        ssdfade(tmp.path())
+            .args(["plot", "--format", "svg", "--out"])
+            .arg(&out)
+            .arg(&dir),
+    );
+    assert_eq!(
+        svg_metadata(&std::fs::read_to_string(&out).unwrap()),
+        as_svg
+    );
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let inline = html.split("<svg").skip(1).collect::<Vec<_>>();
+    assert_eq!(inline.len(), 3);
+    for svg in inline {
+        let svg = format!("<svg{}", &svg[..svg.find("</svg>").unwrap() + 6]);
+        assert_eq!(svg_metadata(&svg), as_svg);
+    }
+    let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let ending = format!(
+        "---\n\n- Drive: {drive}\n- Command: {command}\n- Recorded: {}\n- Recorded by: {software}\n",
+        info["started_utc"].as_str().unwrap()
+    );
+    assert!(markdown.ends_with(&ending), "{markdown}");
+    assert!(html.contains(&format!("<p>Drive: {drive}</p>")), "{html}");
+    assert!(!html.contains(tmp.path().to_str().unwrap()));
+    assert!(!markdown.contains(tmp.path().to_str().unwrap()));
+}
+
+/// A soak stopped before its first interval ended (Ctrl-C while the drive loads) has no
+/// samples: `report` says what run.json holds, how it ended and what to do (exit 0, no
+/// charts); `plot` refuses it in one line.
+#[test]
+fn a_run_stopped_before_its_first_interval_is_reported_not_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = sim_run(tmp.path(), "run", 32);
+    // As the soak stopped while the drive loaded leaves it: no sample, nothing counted.
+    std::fs::write(dir.join("samples.jsonl"), "").unwrap();
+    let path = dir.join("run.json");
+    let mut info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    info["status"] = "interrupted".into();
+    info["summary"]["ops"] = 0.into();
+    info["summary"]["bytes"] = 0.into();
+    info["summary"]["seconds"] = 0.0.into();
+    std::fs::write(&path, info.to_string()).unwrap();
+    let printed = run_ok(ssdfade(tmp.path()).arg("report").arg(&dir));
+    let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    for text in [&printed, &markdown] {
+        assert!(text.contains("| Status     | interrupted"), "{text}");
+        assert!(
+            text.contains("no interval: the run stopped after 0.0s (0 I/Os)"),
+            "{text}"
+        );
+    }
+    assert!(html.contains("interrupted") && html.contains("0 I/Os"));
+    assert!(!markdown.contains(".png"), "no chart: {markdown}");
+    let out = ssdfade(tmp.path()).arg("plot").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+}
+
 #[test]
 fn html_report_references_nothing_outside_itself() {
     let tmp = tempfile::tempdir().unwrap();
@@ -346,7 +485,7 @@ fn html_report_references_nothing_outside_itself() {
         !html.contains(&tmp.path().display().to_string()),
         "absolute path in the report"
     );
-    assert!(html.contains("<footer>Generated 20"), "no date");
+    assert!(html.contains("<p>Generated 20"), "no date");
 }
 
 #[test]
@@ -696,8 +835,14 @@ fn a_stopped_interval_is_a_gap_in_the_charts_not_zero_iops() {
             "a line through a point without a number"
         );
     }
-    let written =
-        ssdfade::plot::render_run(&run, &dir.join("fade.png"), ssdfade::plot::Format::Png).unwrap();
+    let provenance = ssdfade::results::Provenance::of_run(&run.info);
+    let written = ssdfade::plot::render_run(
+        &run,
+        &dir.join("fade.png"),
+        ssdfade::plot::Format::Png,
+        &provenance,
+    )
+    .unwrap();
     assert!(written.iter().all(|p| png_size(p) == ssdfade::plot::SIZE));
 }
 

@@ -139,7 +139,14 @@ impl DrawingBackend for Pixels<'_> {
 /// Writes `rgb`, 8-bit RGB pixels of `size` row by row, to `path` as a PNG: one row filter
 /// (Sub, the left neighbour) for every row and fast deflate. Charts are flat colours and
 /// antialiased lines, which that filter predicts as well as trying every filter per row does.
-pub fn save_png(path: &Path, rgb: &[u8], size: (u32, u32)) -> anyhow::Result<()> {
+/// Each `(keyword, text)` of `text` is a text chunk: tEXt when the text is Latin-1, else iTXt
+/// (UTF-8).
+pub fn save_png(
+    path: &Path,
+    rgb: &[u8],
+    size: (u32, u32),
+    text: &[(&str, String)],
+) -> anyhow::Result<()> {
     let file =
         std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
     let mut encoder = png::Encoder::new(BufWriter::new(file), size.0, size.1);
@@ -148,6 +155,13 @@ pub fn save_png(path: &Path, rgb: &[u8], size: (u32, u32)) -> anyhow::Result<()>
     encoder.set_compression(png::Compression::Fast);
     encoder.set_filter(png::FilterType::Sub);
     encoder.set_adaptive_filter(png::AdaptiveFilterType::NonAdaptive);
+    for (keyword, value) in text {
+        if value.chars().all(|c| u32::from(c) <= 0xff) {
+            encoder.add_text_chunk(keyword.to_string(), value.clone())?;
+        } else {
+            encoder.add_itxt_chunk(keyword.to_string(), value.clone())?;
+        }
+    }
     let mut writer = encoder.write_header()?;
     writer.write_image_data(rgb)?;
     writer.finish()?;
@@ -159,16 +173,29 @@ mod tests {
     use super::{brush, save_png};
 
     #[test]
-    fn a_saved_png_reads_back_as_the_same_pixels() {
+    fn a_saved_png_reads_back_as_the_same_pixels_and_text() {
         let size = (37, 11);
         let rgb: Vec<u8> = (0..size.0 * size.1 * 3)
             .map(|i| (i * 7 % 251) as u8)
             .collect();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("chart.png");
-        save_png(&path, &rgb, size).unwrap();
+        let text = [
+            ("Software", "ssdfade".to_string()),
+            ("Source", "OCZ Vertex 2 — 60 GB".to_string()),
+        ];
+        save_png(&path, &rgb, size, &text).unwrap();
         let decoder = png::Decoder::new(std::fs::File::open(&path).unwrap());
         let mut reader = decoder.read_info().unwrap();
+        let info = reader.info();
+        let latin1 = &info.uncompressed_latin1_text;
+        assert_eq!(
+            (latin1[0].keyword.as_str(), latin1[0].text.as_str()),
+            ("Software", "ssdfade")
+        );
+        let utf8 = &info.utf8_text[0];
+        assert_eq!(utf8.keyword, "Source");
+        assert_eq!(utf8.get_text().unwrap(), "OCZ Vertex 2 — 60 GB");
         let mut back = vec![0; reader.output_buffer_size()];
         let info = reader.next_frame(&mut back).unwrap();
         assert_eq!((info.width, info.height), size);

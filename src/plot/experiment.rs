@@ -18,7 +18,7 @@ use super::wsat::{WsatChart, WsatRound};
 use super::{style, Chart, Format};
 use crate::analysis::{self, ExperimentStates, Figures};
 use crate::results::{
-    workload_line, EraseRecord, Experiment, ExperimentKind, PhaseKind, Run, Status,
+    workload_line, EraseRecord, Experiment, ExperimentKind, PhaseKind, Provenance, Run, Status,
 };
 
 /// The experiment's phases on one timeline.
@@ -318,28 +318,29 @@ pub fn render_experiment(
     exp: &Experiment,
     fade_path: &Path,
     format: Format,
+    provenance: &Provenance,
 ) -> anyhow::Result<Vec<PathBuf>> {
     let stem = fade_path
         .file_stem()
         .map_or("fade".into(), |s| s.to_string_lossy().into_owned());
     let latency_path = fade_path.with_file_name(format!("{stem}-latency.{}", format.extension()));
     let t = timeline(exp);
-    t.fade.write(fade_path, format)?;
-    t.latency.write(&latency_path, format)?;
+    t.fade.write(fade_path, format, provenance)?;
+    t.latency.write(&latency_path, format, provenance)?;
     let mut written = vec![fade_path.to_path_buf(), latency_path];
     if let Some(chart) = distribution_chart(exp)? {
         let path = super::run_dir::beside(fade_path, "distribution", format);
-        chart.write(&path, format)?;
+        chart.write(&path, format, provenance)?;
         written.push(path);
     }
     if let Some(chart) = ProtocolChart::of(exp) {
         let path = fade_path.with_file_name(format!("{}.{}", chart.name(), format.extension()));
-        chart.write(&path, format)?;
+        chart.write(&path, format, provenance)?;
         written.push(path);
     }
     for (name, chart) in convergence_charts(exp, format) {
         let path = fade_path.with_file_name(name);
-        chart.write(&path, format)?;
+        chart.write(&path, format, provenance)?;
         written.push(path);
     }
     Ok(written)
@@ -682,15 +683,22 @@ impl ProtocolChart {
         }
     }
 
-    pub fn write(&self, path: &Path, format: Format) -> anyhow::Result<()> {
+    pub fn write(
+        &self,
+        path: &Path,
+        format: Format,
+        provenance: &Provenance,
+    ) -> anyhow::Result<()> {
         match self {
-            ProtocolChart::Sweep(c) => c.write(path, format),
-            ProtocolChart::RateSweep(c) => c.write(path, format),
-            ProtocolChart::Wsat(c) => c.write(path, format),
-            ProtocolChart::Hir(c) => c.write(path, format),
-            ProtocolChart::Cdm(c) => c.write(path, format),
-            ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.write(path, format),
-            ProtocolChart::OpSweep(c) => c.write(path, format),
+            ProtocolChart::Sweep(c) => c.write(path, format, provenance),
+            ProtocolChart::RateSweep(c) => c.write(path, format, provenance),
+            ProtocolChart::Wsat(c) => c.write(path, format, provenance),
+            ProtocolChart::Hir(c) => c.write(path, format, provenance),
+            ProtocolChart::Cdm(c) => c.write(path, format, provenance),
+            ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => {
+                c.write(path, format, provenance)
+            }
+            ProtocolChart::OpSweep(c) => c.write(path, format, provenance),
         }
     }
 

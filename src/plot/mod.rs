@@ -19,6 +19,7 @@ mod hir;
 mod latency;
 mod op_sweep;
 mod panel;
+mod provenance;
 mod rate_sweep;
 mod run_dir;
 mod slog;
@@ -31,6 +32,8 @@ use std::path::Path;
 use anyhow::Context;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+use crate::results::Provenance;
 
 /// A chart with linear axes in x and y: what the panels draw their series on.
 pub(crate) type LinearChart<'a, DB> = ChartContext<
@@ -54,6 +57,7 @@ pub use fade::{
 };
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
+pub use provenance::svg_metadata;
 pub use rate_sweep::{RatePoint, RateSweepChart};
 pub use run_dir::{
     convergence_chart, distribution_chart, fade_chart, latency_chart, plot_dir, render_run,
@@ -88,8 +92,9 @@ pub trait Chart {
     where
         DB::ErrorType: 'static;
 
-    /// Writes the chart to `path` as PNG or SVG.
-    fn write(&self, path: &Path, format: Format) -> anyhow::Result<()> {
+    /// Writes the chart to `path` as PNG or SVG, with `provenance` as the PNG's text chunks or
+    /// the SVG's metadata.
+    fn write(&self, path: &Path, format: Format, provenance: &Provenance) -> anyhow::Result<()> {
         style::register_fonts();
         let drawn = match format {
             Format::Png => {
@@ -98,9 +103,15 @@ pub trait Chart {
                     bitmap::Pixels(BitMapBackend::with_buffer(&mut rgb, SIZE)).into_drawing_area();
                 let drawn = self.draw(&root).and_then(|()| Ok(root.present()?));
                 drop(root);
-                drawn.and_then(|()| bitmap::save_png(path, &rgb, SIZE))
+                let text = provenance::fields(provenance);
+                drawn.and_then(|()| bitmap::save_png(path, &rgb, SIZE, &text))
             }
-            Format::Svg => self.svg().and_then(|text| Ok(std::fs::write(path, text)?)),
+            Format::Svg => self.svg().and_then(|svg| {
+                Ok(std::fs::write(
+                    path,
+                    provenance::with_metadata(&svg, provenance),
+                )?)
+            }),
         };
         drawn.with_context(|| format!("drawing the chart {}", path.display()))
     }

@@ -11,7 +11,7 @@ use super::{Chart, Format};
 use crate::analysis::convergence::Convergence;
 use crate::analysis::{self, first_and_last_full, Fade};
 use crate::results::{
-    device_line, is_experiment, load_experiment, load_run, workload_line, Run, Status,
+    device_line, is_experiment, load_experiment, load_run, workload_line, Provenance, Run, Status,
 };
 
 /// The title of a run's charts: what was measured and on what.
@@ -169,19 +169,24 @@ pub(super) fn beside(fade_path: &Path, kind: &str, format: Format) -> PathBuf {
 /// (`<stem>-latency.<ext>`) and, when the run saved its histogram, its latency distribution
 /// (`<stem>-distribution.<ext>`), and when it evaluated a steady-state window, its
 /// steady-state chart (`<stem>-steady.<ext>`); returns the paths in that order.
-pub fn render_run(run: &Run, fade_path: &Path, format: Format) -> anyhow::Result<Vec<PathBuf>> {
+pub fn render_run(
+    run: &Run,
+    fade_path: &Path,
+    format: Format,
+    provenance: &Provenance,
+) -> anyhow::Result<Vec<PathBuf>> {
     let latency_path = beside(fade_path, "latency", format);
-    fade_chart(run).write(fade_path, format)?;
-    latency_chart(run).write(&latency_path, format)?;
+    fade_chart(run).write(fade_path, format, provenance)?;
+    latency_chart(run).write(&latency_path, format, provenance)?;
     let mut written = vec![fade_path.to_path_buf(), latency_path];
     if let Some(chart) = distribution_chart(run)? {
         let path = beside(fade_path, "distribution", format);
-        chart.write(&path, format)?;
+        chart.write(&path, format, provenance)?;
         written.push(path);
     }
     if let Some(chart) = convergence_chart(run) {
         let path = beside(fade_path, "steady", format);
-        chart.write(&path, format)?;
+        chart.write(&path, format, provenance)?;
         written.push(path);
     }
     Ok(written)
@@ -209,18 +214,21 @@ pub fn plot_dir(dir: &Path, format: Format, out: Option<&Path>) -> anyhow::Resul
     }
     if is_experiment(dir) {
         let exp = load_experiment(dir)?;
-        return super::experiment::render_experiment(&exp, &fade_path, format);
+        let provenance = Provenance::of_experiment(&exp);
+        return super::experiment::render_experiment(&exp, &fade_path, format, &provenance);
     }
     let slog_path = fade_path.with_file_name(format!("slog.{}", format.extension()));
     if crate::results::slog::without_samples(dir)? {
         // A slog run with no sustained phase (`--sustain 0`) has its sweep and verdict only.
-        super::slog_chart(dir)?.write(&slog_path, format)?;
+        let provenance = Provenance::of_slog(dir, None)?;
+        super::slog_chart(dir)?.write(&slog_path, format, &provenance)?;
         return Ok(vec![slog_path]);
     }
     let run = load_run(dir)?;
-    let mut written = render_run(&run, &fade_path, format)?;
+    let provenance = Provenance::of_run(&run.info);
+    let mut written = render_run(&run, &fade_path, format, &provenance)?;
     if run.info.command == crate::results::Command::Slog {
-        super::slog_chart(dir)?.write(&slog_path, format)?;
+        super::slog_chart(dir)?.write(&slog_path, format, &provenance)?;
         written.push(slog_path);
     }
     Ok(written)

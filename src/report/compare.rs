@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::analysis::compare::{rows, Figure, Headline};
 use crate::plot::{Chart, CompareChart, CompareRun, Format};
-use crate::results::{load_run, workload_line, Run};
+use crate::results::{load_run, workload_line, Provenance, Run};
 use crate::units::{format_duration, format_latency_us};
 
 use super::document::{Block, Document};
@@ -187,7 +187,14 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
             .collect(),
     };
     let png = out.join("compare.png");
-    chart.write(&png, Format::Png)?;
+    let provenance = Provenance::of_comparison(
+        &labels
+            .iter()
+            .zip(&runs)
+            .map(|(label, run)| (label.clone(), Provenance::of_run(&run.info)))
+            .collect::<Vec<_>>(),
+    );
+    chart.write(&png, Format::Png, &provenance)?;
 
     let mut doc = Document::new(format!("ssdfade compare: {}", labels.join(" vs ")));
     doc.heading("Runs");
@@ -231,6 +238,7 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
         png: "compare.png".into(),
         svg: chart.svg()?,
     });
+    doc.provenance = Some(provenance);
     let markdown = doc.markdown();
     let (md, html) = (out.join("compare.md"), out.join("compare.html"));
     write_file(&md, &markdown)?;

@@ -4,6 +4,8 @@
 
 use std::fmt::Write;
 
+use crate::results::Provenance;
+
 /// One block of a report.
 #[derive(Clone, Debug)]
 pub enum Block {
@@ -26,6 +28,9 @@ pub enum Block {
 pub struct Document {
     pub title: String,
     pub blocks: Vec<Block>,
+    /// Where the figures come from: the end of the Markdown, the page's footer and every
+    /// inline chart's metadata.
+    pub provenance: Option<Provenance>,
 }
 
 impl Document {
@@ -34,7 +39,27 @@ impl Document {
         Document {
             title: title.into(),
             blocks: Vec::new(),
+            provenance: None,
         }
+    }
+
+    /// The provenance as the lines that end the report: the drive, the command line, when
+    /// and by which build it was recorded; a field of several lines (one per run compared)
+    /// gives a line each.
+    fn provenance_lines(&self) -> Vec<String> {
+        let Some(p) = &self.provenance else {
+            return Vec::new();
+        };
+        [
+            ("Drive", Some(&p.drive)),
+            ("Command", p.command_line.as_ref()),
+            ("Recorded", Some(&p.date)),
+            ("Recorded by", Some(&p.recorded_by)),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| Some((name, value?)))
+        .flat_map(|(name, value)| value.lines().map(move |line| format!("{name}: {line}")))
+        .collect()
     }
 
     pub fn heading(&mut self, text: impl Into<String>) {
@@ -71,6 +96,13 @@ impl Document {
                 Block::Code(text) => {
                     let _ = writeln!(out, "```\n{text}\n```");
                 }
+            }
+        }
+        let provenance = self.provenance_lines();
+        if !provenance.is_empty() {
+            out.push_str("\n---\n\n");
+            for line in provenance {
+                let _ = writeln!(out, "- {line}");
             }
         }
         out
@@ -116,6 +148,13 @@ impl Document {
                 }
             }
         }
+        let provenance = self.provenance_lines();
+        if !provenance.is_empty() {
+            out.push_str("\n---\n\n");
+            for line in provenance {
+                out.push_str(&wrap_hanging(&format!("- {line}"), WIDTH));
+            }
+        }
         out
     }
 
@@ -142,6 +181,10 @@ impl Document {
             })
             .collect();
         let mut section = 0;
+        let metadata = self
+            .provenance
+            .as_ref()
+            .map_or_else(String::new, crate::plot::svg_metadata);
         for (index, block) in self.blocks.iter().enumerate() {
             match block {
                 Block::Heading(2, text) => {
@@ -167,7 +210,7 @@ impl Document {
                         "<figure>\n<label class=\"zoom\" title=\"Click for full size\">\
                          <input type=\"checkbox\" aria-label=\"Full size\">{}</label>\n\
                          <figcaption>{}</figcaption>\n</figure>",
-                        inline_svg(svg, &format!("chart-{index}"), caption, png),
+                        inline_svg(svg, &format!("chart-{index}"), caption, png, &metadata),
                         escape(caption)
                     );
                 }
@@ -176,9 +219,13 @@ impl Document {
                 }
             }
         }
+        out.push_str("<footer>\n");
+        for line in self.provenance_lines() {
+            let _ = writeln!(out, "<p>{}</p>", escape(&line));
+        }
         let _ = writeln!(
             out,
-            "<footer>Generated {} by ssdfade {} (build {}).</footer>",
+            "<p>Generated {} by ssdfade {} (build {}).</p>\n</footer>",
             crate::results::utc_now(),
             env!("CARGO_PKG_VERSION"),
             env!("SSDFADE_BUILD")
@@ -254,7 +301,7 @@ figure{margin:1em 0;overflow-x:auto}svg{max-width:100%;height:auto;border:1px so
 figcaption{color:#555;font-size:.9em}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
 .toc{background:#f7f7f7;border:1px solid #ddd;padding:.4em 1em;margin:1.2em 0;display:inline-block}\
 .toc ol{margin:.3em 0;padding-left:1.4em}\
-.scroll{overflow-x:auto;max-width:100%}footer{margin-top:2em;color:#666;font-size:.85em}\
+.scroll{overflow-x:auto;max-width:100%}footer{margin-top:2em;color:#666;font-size:.85em;overflow-wrap:anywhere}\
 @media (max-width:600px){body{margin:1em auto;padding:0 .5em}th,td{padding:.2em .35em}\
 table.cards,.cards tbody,.cards tr,.cards td{display:block;width:auto}.cards thead{display:none}\
 .cards tr{border:1px solid #ccc;margin:0 0 .6em}.cards td{border:0;border-top:1px solid #eee;\
@@ -264,8 +311,9 @@ border-top:0}.cards td:not(:first-child)::before{content:attr(data-label) \": \"
 
 /// An SVG document ready to sit inside HTML: no XML namespace declaration (the HTML parser
 /// knows `<svg>`), so the page holds no address at all; an image to assistive technology,
-/// named by its `<title>` (the caption) and described by its `<desc>`.
-fn inline_svg(svg: &str, id: &str, caption: &str, png: &str) -> String {
+/// named by its `<title>` (the caption) and described by its `<desc>`, then `metadata` (the
+/// provenance).
+fn inline_svg(svg: &str, id: &str, caption: &str, png: &str, metadata: &str) -> String {
     let svg = svg.replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1);
     let Some(open) = svg
         .find("<svg")
@@ -274,7 +322,7 @@ fn inline_svg(svg: &str, id: &str, caption: &str, png: &str) -> String {
         return svg;
     };
     format!(
-        "{} role=\"img\" aria-labelledby=\"{id}-title {id}-desc\"><title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">Chart drawn by ssdfade from the saved samples; also saved beside this report as {}.</desc>{}",
+        "{} role=\"img\" aria-labelledby=\"{id}-title {id}-desc\"><title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">Chart drawn by ssdfade from the saved samples; also saved beside this report as {}.</desc>{metadata}{}",
         &svg[..open],
         escape(caption),
         escape(png),

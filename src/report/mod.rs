@@ -48,37 +48,56 @@ pub(crate) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
 /// (experiment.json) gets one report over all its phases.
 pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
     use crate::plot::Format;
-    use crate::results::{is_experiment, load_experiment, load_run};
+    use crate::results::{is_experiment, load_experiment, read_run, Provenance};
     let fade = dir.join("fade.png");
-    let (mut files, doc) = if is_experiment(dir) {
+    let (files, doc, provenance) = if is_experiment(dir) {
         let exp = load_experiment(dir)?;
-        let files = crate::plot::render_experiment(&exp, &fade, Format::Png)?;
+        let provenance = Provenance::of_experiment(&exp);
+        let files = crate::plot::render_experiment(&exp, &fade, Format::Png, &provenance)?;
         let doc = experiment::document(&exp, &file_name(&files[0]), &file_name(&files[1]))?;
-        (files, doc)
+        (files, doc, provenance)
     } else if crate::results::slog::without_samples(dir)? {
         // A slog run with no sustained phase (`--sustain 0`): its verdict and SLOG chart.
+        let provenance = Provenance::of_slog(dir, None)?;
         let chart = crate::plot::slog_chart(dir)?;
         let png = dir.join("slog.png");
-        crate::plot::Chart::write(&chart, &png, Format::Png)?;
+        crate::plot::Chart::write(&chart, &png, Format::Png, &provenance)?;
         let mut doc = document::Document::new(format!(
             "ssdfade report: slog of {} (no sustained phase)",
             crate::results::slog::read_record(dir)?.device.target
         ));
         slog::add_verdict(&mut doc, dir, &chart, &file_name(&png))?;
-        (vec![png], doc)
+        (vec![png], doc, provenance)
     } else {
-        let run = load_run(dir)?;
-        let mut files = crate::plot::render_run(&run, &fade, Format::Png)?;
+        let run = read_run(dir)?;
+        let provenance = Provenance::of_run(&run.info);
+        if run.samples.is_empty() {
+            // Stopped before its first interval ended: what run.json holds, no charts.
+            return finish(dir, Vec::new(), run::stopped_early(&run), provenance);
+        }
+        let mut files = crate::plot::render_run(&run, &fade, Format::Png, &provenance)?;
         let mut doc = run::document(&run, &file_name(&files[0]), &file_name(&files[1]))?;
         if run.info.command == crate::results::Command::Slog {
             let chart = crate::plot::slog_chart(dir)?;
             let png = dir.join("slog.png");
-            crate::plot::Chart::write(&chart, &png, Format::Png)?;
+            crate::plot::Chart::write(&chart, &png, Format::Png, &provenance)?;
             slog::add_verdict(&mut doc, dir, &chart, &file_name(&png))?;
             files.push(png);
         }
-        (files, doc)
+        (files, doc, provenance)
     };
+    finish(dir, files, doc, provenance)
+}
+
+/// Writes `doc`, with its provenance, as report.md and report.html into `dir` beside the
+/// charts `files`.
+fn finish(
+    dir: &Path,
+    mut files: Vec<PathBuf>,
+    mut doc: document::Document,
+    provenance: crate::results::Provenance,
+) -> anyhow::Result<Written> {
+    doc.provenance = Some(provenance);
     let markdown = doc.markdown();
     let (md, html) = (dir.join("report.md"), dir.join("report.html"));
     write_file(&md, &markdown)?;

@@ -471,6 +471,47 @@ fn run_onward(run: &Run) -> Option<Onward> {
     )
 }
 
+/// The report of a run that stopped before its first interval ended (Ctrl-C while the drive
+/// loads): no samples, so no charts; it says how the run ended, what run.json holds (its
+/// time and I/Os) and what to do, with the test header and the command that repeats it.
+pub fn stopped_early(run: &Run) -> Document {
+    let info = &run.info;
+    let mut doc = Document::new(format!(
+        "ssdfade report: {} of {}",
+        info.command,
+        device_line(info)
+    ));
+    let (seconds, ops) = info
+        .summary
+        .as_ref()
+        .map_or((0.0, 0), |s| (s.seconds, s.ops));
+    let interval = format_duration(info.workload.interval);
+    doc.heading("Summary");
+    doc.table(
+        &["Headline", ""],
+        vec![
+            vec!["Status".into(), info.status.to_string()],
+            vec![
+                "Recorded".into(),
+                format!(
+                    "no interval: the run stopped after {} ({ops} I/Os), before its first {interval} interval ended",
+                    secs(seconds)
+                ),
+            ],
+            vec![
+                "What to do".into(),
+                format!(
+                    "run it again for longer than one interval ({interval}), the command under Reproduce, or with a shorter --interval; there is nothing to chart"
+                ),
+            ],
+        ],
+    );
+    doc.table(&["Test header", ""], header_rows(info));
+    doc.heading("Reproduce");
+    doc.blocks.push(Block::Code(reproduce_command(run)));
+    doc
+}
+
 /// The report of one run, with its charts (PNG names for Markdown, SVG for HTML).
 pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<Document> {
     let info = &run.info;

@@ -21,6 +21,20 @@ pub struct Run {
 
 /// Reads `run.json` and every sample of `dir`; a directory without samples is bad input.
 pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
+    let run = read_run(dir)?;
+    if run.samples.is_empty() {
+        bad_input!(
+            "{} holds no samples: the run ended before its first interval, nothing to plot (`ssdfade report` says what it holds)",
+            dir.join("samples.jsonl").display()
+        );
+    }
+    Ok(run)
+}
+
+/// Reads `run.json` and every sample of `dir` as [`load_run`] does, except that a run that
+/// stopped before its first interval ended (no samples, not failed) is read with none: what
+/// `report` says of such a run is what run.json holds.
+pub fn read_run(dir: &Path) -> anyhow::Result<Run> {
     let info_path = dir.join("run.json");
     let text = match std::fs::read_to_string(&info_path) {
         Ok(text) => text,
@@ -39,13 +53,10 @@ pub fn load_run(dir: &Path) -> anyhow::Result<Run> {
             dir.display()
         );
     }
-    if samples.is_empty() {
-        bad_input!(
-            "{} holds no samples: the run ended before its first interval, nothing to plot or report",
-            dir.join("samples.jsonl").display()
-        );
+    // No samples at all: [`load_run`] refuses them, `report` says what run.json holds.
+    if !samples.is_empty() {
+        agree(dir, &info, &samples)?;
     }
-    agree(dir, &info, &samples)?;
     Ok(Run {
         dir: dir.to_path_buf(),
         info,

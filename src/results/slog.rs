@@ -44,6 +44,17 @@ pub struct SlogRecord {
     pub schema_version: u32,
     pub tool: String,
     pub version: String,
+    /// The build that recorded the run: its commit and build date (`abc1234 2026-12-01`);
+    /// absent in records older than the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
+    /// The command line that ran it, program name first; empty in records older than the
+    /// field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command_line: Vec<String>,
+    /// When the run started (UTC); absent in records older than the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_utc: Option<String>,
     pub plan: Plan,
     pub device: Measurement,
     #[serde(default)]

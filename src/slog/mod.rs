@@ -234,6 +234,7 @@ fn execute(
     progress: &mut dyn FnMut(&str),
     observer: &mut dyn RunObserver,
 ) -> anyhow::Result<Outcome> {
+    let started_utc = utc_now();
     let Prepared {
         req,
         sources,
@@ -435,6 +436,9 @@ fn execute(
         schema_version: crate::results::slog::SCHEMA_VERSION,
         tool: "ssdfade".into(),
         version: env!("CARGO_PKG_VERSION").into(),
+        build: Some(env!("SSDFADE_BUILD").into()),
+        command_line: std::env::args().collect(),
+        created_utc: Some(started_utc),
         plan: req.plan.clone(),
         device: device_measurement,
         baseline,
