@@ -104,7 +104,14 @@ fn check(chart: &impl Chart, title: &str) -> Picture {
         doc.descendants().any(|n| n.has_tag_name("polyline")),
         "no line drawn in the SVG"
     );
-    assert_eq!(chart.svg().unwrap(), text, "inline SVG equals the file");
+    // The file is the inline SVG with the provenance as its first element.
+    let metadata = ssdfade::plot::svg_metadata(&provenance());
+    assert_eq!(
+        chart.svg().unwrap(),
+        text.replacen(&metadata, "", 1),
+        "inline SVG equals the file but for its metadata"
+    );
+    assert!(text.contains(&metadata), "the file carries its provenance");
     picture
 }
 

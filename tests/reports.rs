@@ -1003,7 +1003,7 @@ fn a_steady_state_report_has_the_convergence_chart_and_the_test_header() {
 }
 
 /// The HIR report has SNIA's wait-state table, each figure the experiment record's: the
-/// bursts' IOPS, their ratio to the steady state of preconditioning, the return to baseline.
+/// bursts' IOPS (mean, slowest–fastest), their ratio to the steady state of preconditioning, the return to baseline.
 #[test]
 fn an_hir_report_has_the_wait_state_table_of_the_record() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1045,6 +1045,7 @@ fn an_hir_report_has_the_wait_state_table_of_the_record() {
                 format!("{idle} s"),
                 "1".into(),
                 format!("{burst:.0}"),
+                format!("{burst:.0}–{burst:.0}"),
                 format!("{:.2} ×", burst / steady),
                 format!("{baseline:.0}"),
             ]

@@ -14,7 +14,7 @@ pub fn add_summary(doc: &mut Document, f: &HirFigures) {
     doc.heading("Summary");
     doc.paragraph(match f.steady_iops {
         Some(s) => format!(
-            "Against the steady state of preconditioning, {s:.0} IOPS: a burst at 1.50 × runs half again as fast. Idle is the gap before each burst, burst IOPS their mean, min–max the slowest and the fastest burst, return IOPS the return to baseline after them."
+            "Idle is the gap before each burst; burst IOPS is the mean of its bursts, min–max the slowest and the fastest; vs steady is that mean over the steady state of preconditioning, {s:.0} IOPS (1.50 × would be half again as fast); return IOPS is the return to baseline after them."
         ),
         None => "Preconditioning has no IOPS yet: the bursts are shown without a ratio.".into(),
     });

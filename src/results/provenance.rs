@@ -138,11 +138,7 @@ fn drive_line(
 /// A target as provenance shows it: a device path or simulator spec whole (the simulator's
 /// `state=` file left out, see [`super::target_shown`]), a file by its name.
 fn target_shown(target: &str) -> String {
-    if target.starts_with("sim:") {
-        super::target_shown(target)
-    } else {
-        arg_shown(target)
-    }
+    arg_shown(&super::target_shown(target))
 }
 
 /// Options whose value is a results directory: shown by its name, relative or not.
@@ -178,29 +174,31 @@ fn file_name(path: &str) -> String {
 }
 
 /// One argument without the machine's directory layout: an absolute path (`/tmp/x/run`,
-/// `--out=/tmp/x/run`, a simulator's `state=/tmp/x/drive.sim`) becomes its file name; a device
-/// path (`/dev/…`) names the drive and is kept.
+/// `--out=/tmp/x/run`, a simulator's `state=/tmp/x/drive.sim`, a twin's
+/// `sim:@/tmp/x/twin.toml`) becomes its file name; a device path (`/dev/…`) names the drive
+/// and is kept.
 fn arg_shown(arg: &str) -> String {
     let cut = |path: &str| -> String {
-        if !path.starts_with('/') || path.starts_with("/dev/") {
-            return path.to_string();
+        match path.split_once('@') {
+            Some((spec, file)) => format!("{spec}@{}", cut_path(file)),
+            None => cut_path(path),
         }
-        file_name(path)
     };
-    if arg.starts_with("sim:") {
-        return arg
-            .split(',')
-            .map(|part| match part.split_once('=') {
-                Some((key, value)) => format!("{key}={}", cut(value)),
-                None => part.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join(",");
+    arg.split(',')
+        .map(|part| match part.split_once('=') {
+            Some((key, value)) => format!("{key}={}", cut(value)),
+            None => cut(part),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// An absolute path outside /dev cut to its file name; anything else as it is.
+fn cut_path(path: &str) -> String {
+    if !path.starts_with('/') || path.starts_with("/dev/") {
+        return path.to_string();
     }
-    match arg.split_once('=') {
-        Some((key, value)) if key.starts_with("--") => format!("{key}={}", cut(value)),
-        _ => cut(arg),
-    }
+    file_name(path)
 }
 
 #[cfg(test)]
