@@ -210,6 +210,8 @@ mod tests {
         assert_eq!(arg_shown("/tmp/x/run"), "run");
         assert_eq!(arg_shown("--out=/tmp/x/run"), "--out=run");
         assert_eq!(arg_shown("/dev/nvme0n1"), "/dev/nvme0n1");
+        assert_eq!(arg_shown("sim:@/tmp/x/twin.toml"), "sim:@twin.toml");
+        assert_eq!(arg_shown("--span=100%,90%"), "--span=100%,90%");
         assert_eq!(
             arg_shown("sim:vertex2-60g,scale=8,state=/tmp/e/drive.sim"),
             "sim:vertex2-60g,scale=8,state=drive.sim"
