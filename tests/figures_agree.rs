@@ -125,52 +125,9 @@ fn a_soaks_fade_whole_run_and_prediction_agree_everywhere() {
         ],
     );
     let info = json(&dir.join("run.json"));
-    // The fade: from the terminal's line, which --json gives as `fade`.
-    let fade = {
-        let line = v
-            .terminal
-            .lines()
-            .find(|l| l.contains("Fade (first → last window)"))
-            .expect("no fade line");
-        let nums: Vec<f64> = line
-            .split(|c: char| !c.is_ascii_digit())
-            .filter(|s| !s.is_empty())
-            .map(|s| s.parse().unwrap())
-            .collect();
-        (nums[0], nums[1])
-    };
-    let levels = format!("{:.0} → {:.0} IOPS", fade.0, fade.1);
-    v.shows(&levels, "tm");
-    v.shows(
-        &format!("fresh {:.0} IOPS → faded {:.0}", fade.0, fade.1),
-        "c",
-    );
-    let words = fade_words(fade.0, fade.1);
-    v.shows(&words, "tm");
-    let pct = words.split(" %").next().unwrap();
-    v.shows(&format!("({pct} % of fresh)"), "c");
-
-    let s = &info["summary"];
-    v.shows(&format!("{:.0}", f(&s["iops"])), "tm");
-    v.shows(&format!("{:.2} MB/s", f(&s["mb_per_s"])), "tm");
-    for k in ["mean", "p99", "p999", "max"] {
-        v.shows(&format_latency_us(f(&s["lat_us"][k])), "tm");
-    }
-
+    assert!(info["prediction"].is_object(), "no prediction in {info}");
+    soak_figures_agree(&v, &info);
     let p = &info["prediction"];
-    assert!(p.is_object(), "no prediction in {info}");
-    let (iops, low, high) = (f(&p["iops"]), f(&p["low"]), f(&p["high"]));
-    v.shows(&format!("{iops:.0} IOPS"), "tm");
-    // The interval's ends need not lie at the same distance: each is given.
-    v.shows(
-        &format!(
-            "({low:.0}–{high:.0}: −{:.1} % / +{:.1} %)",
-            100.0 * (1.0 - low / iops),
-            100.0 * (high / iops - 1.0)
-        ),
-        "tm",
-    );
-    v.shows(&format!("({low:.0}–{high:.0})"), "c");
     if let Some(b) = p["steady_at_bytes"].as_u64() {
         let pass = format!(
             "should pass SNIA at {} ({} written)",
