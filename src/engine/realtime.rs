@@ -254,7 +254,10 @@ impl WorkerStats {
     fn ship(&mut self, next: u64) {
         // A spare comes back from the driver each interval; only a driver more than an
         // interval behind makes the worker allocate.
-        let fresh = self.spares.try_recv().unwrap_or_default();
+        let fresh = self
+            .spares
+            .try_recv()
+            .unwrap_or_else(|_| IntervalStats::counts_only());
         let done = std::mem::replace(&mut self.current, fresh);
         let latencies = self.take_latencies();
         let _ = self.reports.send(Report {
@@ -455,7 +458,9 @@ where
     let mut handles = Vec::with_capacity(workers);
     for id in 0..workers {
         let (spare_tx, spare_rx) = bounded::<IntervalStats>(2);
-        spare_tx.send(IntervalStats::new()).expect("fresh channel");
+        spare_tx
+            .send(IntervalStats::counts_only())
+            .expect("fresh channel");
         spare_txs.push(spare_tx);
         let (list_tx, list_rx) = bounded::<Vec<u64>>(4);
         list_txs.push(list_tx);
@@ -469,7 +474,7 @@ where
             deadline: None,
             past_deadline: false,
             last_completion: None,
-            current: IntervalStats::new(),
+            current: IntervalStats::counts_only(),
             latencies: Vec::with_capacity(LATENCY_BATCH),
             shared: shared.clone(),
             reports: report_tx.clone(),

@@ -120,7 +120,10 @@ impl DrawingBackend for Pixels<'_> {
         style: &TStyle,
         pos: BackendCoord,
     ) -> Drawn {
-        self.0.draw_text(text, style, pos)
+        match super::glyphs::draw(&mut self.0, text, style, pos) {
+            Some(drawn) => drawn,
+            None => self.0.draw_text(text, style, pos),
+        }
     }
 
     fn estimate_text_size<TStyle: BackendTextStyle>(

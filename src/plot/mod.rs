@@ -15,6 +15,7 @@ mod distribution;
 mod downsample;
 mod experiment;
 mod fade;
+mod glyphs;
 mod hir;
 mod latency;
 mod op_sweep;

@@ -55,12 +55,25 @@ pub fn check_bounds(path: &Path, value: &Value) -> anyhow::Result<()> {
 /// Refuses `value` when a string in it is longer than [`MAX_STRING`] bytes or a list holds more
 /// than `items` entries, naming the file and the field.
 fn check(path: &Path, value: &Value, items: usize) -> anyhow::Result<()> {
-    let mut field = String::new();
-    if let Some(over) = first_over(value, items, &mut field) {
+    let mut at = Vec::new();
+    if let Some(over) = first_over(value, items, &mut at) {
         let (what, len, bound) = match over {
             Over::String(len) => ("a string of", len, "bytes, more than the"),
             Over::List(len) => ("a list of", len, "entries, more than the"),
         };
+        let mut field = String::new();
+        for step in at.iter().rev() {
+            match step {
+                Step::Key(k) if field.is_empty() => field.push_str(k),
+                Step::Key(k) => {
+                    field.push('.');
+                    field.push_str(k);
+                }
+                Step::Index(i) => {
+                    let _ = write!(field, "[{i}]");
+                }
+            }
+        }
         bad_input!(
             "{}: {} holds {what} {len} {bound} {MAX_STRING} any record holds: the record was edited or is damaged",
             path.display(),
@@ -78,35 +91,32 @@ enum Over {
     List(usize),
 }
 
+/// One step from a value into a part of it.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
 /// The first string in `v` longer than [`MAX_STRING`] (a key or a value) or list longer than
-/// `items`, with `field` left naming where it is (`target.path`, `phases[2].dir`).
-fn first_over(v: &Value, items: usize, field: &mut String) -> Option<Over> {
+/// `items`, with `at` left holding the steps to it, innermost first (`target.path`,
+/// `phases[2].dir`). The steps are named only on the way back from what is found: naming each
+/// entry on the way in cost a tenth of a short run's user time on its latency.json.
+fn first_over<'a>(v: &'a Value, items: usize, at: &mut Vec<Step<'a>>) -> Option<Over> {
     match v {
         Value::String(s) => (s.len() > MAX_STRING).then_some(Over::String(s.len())),
         Value::Array(list) if list.len() > items => Some(Over::List(list.len())),
         Value::Array(list) => list.iter().enumerate().find_map(|(i, x)| {
-            let len = field.len();
-            let _ = write!(field, "[{i}]");
-            let found = first_over(x, items, field);
-            if found.is_none() {
-                field.truncate(len);
-            }
-            found
+            let found = first_over(x, items, at)?;
+            at.push(Step::Index(i));
+            Some(found)
         }),
         Value::Object(map) => map.iter().find_map(|(k, x)| {
             if k.len() > MAX_STRING {
                 return Some(Over::String(k.len()));
             }
-            let len = field.len();
-            if !field.is_empty() {
-                field.push('.');
-            }
-            field.push_str(k);
-            let found = first_over(x, items, field);
-            if found.is_none() {
-                field.truncate(len);
-            }
-            found
+            let found = first_over(x, items, at)?;
+            at.push(Step::Key(k));
+            Some(found)
         }),
         _ => None,
     }
