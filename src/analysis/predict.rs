@@ -11,7 +11,8 @@
 //! (every unit of WA costs a fresh write's time), from the drive's own rate before the cliff
 //! (`1/IOPS = y₁ + k·(WA − 1)`: a host write costs its program, a garbage-collection copy a
 //! read and a program), and free. The steady IOPS is the middle one's at WA∞ (the origin's
-//! after a fast plan, which leaves no rate before the cliff); its interval is the origin line's
+//! after a fast plan, which leaves no rate before the cliff), pulled toward the free line where
+//! the bins tell the two apart ([`pulled`]); its interval is the origin line's
 //! (twice its standard error, a model allowance that shrinks as the measured WA approaches
 //! WA∞, the free line's difference) widened by the centre's distance from it. SNIA's pass is predicted by feeding the measured
 //! samples, then the fitted curve run forward, to the run's own steady-state tracker.
@@ -47,6 +48,10 @@ const AHEAD_SHARE: f64 = 0.4;
 /// else than garbage collection (its controller, a throttle), and the model predicts nothing.
 const MIN_MODEL_RISE: f64 = 0.1;
 const MIN_RISE_SHARE: f64 = 0.25;
+/// Standard errors of the free line from the middle line at WA∞ from which the drive's own
+/// decay pulls the centre ([`pulled`]), and over how many more it pulls it all the way.
+const PULL_FROM: f64 = 2.0;
+const PULL_OVER: f64 = 6.0;
 
 /// Write amplification per step of host writes (in span-writes) of the model drive.
 #[derive(Clone, Debug)]
@@ -380,9 +385,10 @@ pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Predi
         .flatten()
         .collect();
     lines.sort_by(|a, b| a.at(wa_inf).total_cmp(&b.at(wa_inf)));
-    let centre = Some(lines[lines.len() / 2])
+    let middle = Some(lines[lines.len() / 2])
         .filter(|l| lines.len() == 3 && l.at(wa_inf) > 0.0)
         .unwrap_or(fit.origin);
+    let centre = pulled(middle, &fit, wa_inf);
     let y_inf = centre.at(wa_inf);
     // Widened by the farthest of the three lines from the centre: where they disagree, the
     // drive's level is any of them.
@@ -588,6 +594,28 @@ impl Line {
     }
 }
 
+/// The drive's own decay against the model's centre: `middle` (the middle one of the three
+/// lines) moved toward the free line by how clearly the bins tell them apart at WA∞. The free
+/// line is the observed decay in the model's shape (its time per write a straight line in the
+/// model's WA, both level and slope from the drive); where it lies within `PULL_FROM` of its
+/// standard errors from the middle line the bins cannot tell them apart and the middle line
+/// stands, from `PULL_FROM + PULL_OVER` standard errors on the free line is the centre, and
+/// between the two the centre moves in proportion.
+fn pulled(middle: Line, fit: &Fit, wa_inf: f64) -> Line {
+    let apart = (fit.free.at(wa_inf) - middle.at(wa_inf)).abs();
+    let t = apart / fit.free_se(wa_inf).max(f64::MIN_POSITIVE);
+    let share = ((t - PULL_FROM) / PULL_OVER).clamp(0.0, 1.0);
+    let line = Line {
+        y1: middle.y1 + share * (fit.free.y1 - middle.y1),
+        k: middle.k + share * (fit.free.k - middle.k),
+    };
+    if line.at(wa_inf) > 0.0 {
+        line
+    } else {
+        middle
+    }
+}
+
 /// Three lines through the bins. Through the origin (`y₁ = k`: every unit of WA costs what a
 /// fresh write costs), with its relative standard error (from the spread of the cost per unit
 /// of WA); anchored at the drive's own rate before the cliff (WA 1 there) with the slope
@@ -600,7 +628,25 @@ struct Fit {
     rel_se: f64,
     anchored: Option<Line>,
     free: Line,
+    /// The free line's residual variance and its bins' mean WA and spread of WA (its standard
+    /// error at any WA, see [`Fit::free_se`]).
+    free_var: f64,
+    mean_wa: f64,
+    sxx: f64,
+    n: f64,
     wa_now: f64,
+}
+
+impl Fit {
+    /// The free line's standard error at model WA `wa` (of its value there, seconds per op).
+    fn free_se(&self, wa: f64) -> f64 {
+        let spread = if self.sxx > 0.0 {
+            (wa - self.mean_wa).powi(2) / self.sxx
+        } else {
+            0.0
+        };
+        (self.free_var * (1.0 / self.n + spread)).sqrt()
+    }
 }
 
 fn fit(bins: &[(f64, f64)], fresh: Option<f64>) -> Option<Fit> {
@@ -631,6 +677,14 @@ fn fit(bins: &[(f64, f64)], fresh: Option<f64>) -> Option<Fit> {
             y1: my + c * (1.0 - mw),
             k: c,
         },
+        free_var: bins
+            .iter()
+            .map(|p| (my + c * (p.0 - mw) - p.1).powi(2))
+            .sum::<f64>()
+            / (n - 2.0).max(1.0),
+        mean_wa: mw,
+        sxx,
+        n,
         wa_now: bins.last().expect("bins").0,
     })
 }
@@ -772,6 +826,47 @@ mod tests {
         let curve = wa_curve(1.28, false, 1);
         assert!(curve.at(2.45) > 1.3, "the model rose: {}", curve.at(2.45));
         assert_eq!(predict(&flat(250), &curve, &setting), None);
+    }
+
+    /// A fit whose free line is `free` with residual variance `var` over 10 bins from WA 1.1 to
+    /// 1.5 (their mean 1.3, sum of squares about it 0.176).
+    fn fit_with_free(free: Line, var: f64) -> Fit {
+        let origin = Line { y1: 1.0, k: 1.0 };
+        Fit {
+            origin,
+            rel_se: 0.0,
+            anchored: None,
+            free,
+            free_var: var,
+            mean_wa: 1.3,
+            sxx: 0.176,
+            n: 10.0,
+            wa_now: 1.5,
+        }
+    }
+
+    #[test]
+    fn the_drives_own_decay_pulls_the_centre_only_where_the_bins_tell_it_apart() {
+        let middle = Line { y1: 1.0, k: 1.0 };
+        // The drive's decay, in the model's shape, says 3.0 at WA∞ 2.4 where the middle line
+        // says 2.4 (dc-ssd-400g at 85 % 16 KiB: cost-benefit collection settles lower).
+        let free = Line {
+            y1: 0.8,
+            k: 1.571_428_6,
+        };
+        assert!((free.at(2.4) - 3.0).abs() < 1e-6);
+        // Bins on it within 0.1 %: many standard errors apart, the centre is the free line.
+        let sharp = pulled(middle, &fit_with_free(free, 1e-6), 2.4);
+        assert!((sharp.at(2.4) - 3.0).abs() < 1e-6, "{}", sharp.at(2.4));
+        // Bins scattered by 20 %: the difference is noise, the middle line stands.
+        let noisy = pulled(middle, &fit_with_free(free, 0.04), 2.4);
+        assert!((noisy.at(2.4) - 2.4).abs() < 1e-9, "{}", noisy.at(2.4));
+        // In between, part of the way.
+        let se = fit_with_free(free, 0.004).free_se(2.4);
+        let part = pulled(middle, &fit_with_free(free, 0.004), 2.4).at(2.4);
+        let share = ((0.6 / se - PULL_FROM) / PULL_OVER).clamp(0.0, 1.0);
+        assert!(share > 0.0 && share < 1.0, "{share}");
+        assert!((part - (2.4 + share * 0.6)).abs() < 1e-6, "{part}");
     }
 
     #[test]
