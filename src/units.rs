@@ -144,6 +144,19 @@ pub fn format_latency_us(us: f64) -> String {
     }
 }
 
+/// Prints a ratio as `×0.97`: two decimals from 0.1 up, two significant digits below it
+/// (`×0.0043`), and `<×0.0001` below that — a ratio above zero never reads as zero.
+pub fn format_ratio(r: f64) -> String {
+    if r == 0.0 || !r.is_finite() || r >= 0.1 {
+        format!("×{r:.2}")
+    } else if r < 0.0001 {
+        "<×0.0001".into()
+    } else {
+        let decimals = (1.0 - r.log10().floor()) as usize;
+        format!("×{r:.decimals$}")
+    }
+}
+
 /// Prints a duration as `1h02m03s`.
 pub fn format_duration(d: Duration) -> String {
     let s = d.as_secs();
@@ -183,6 +196,19 @@ pub fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// p99 0.5 ms against 780 ms is ×0.00064, not ×0.00: a ratio above zero keeps two
+    /// significant digits, and one too small for that says so.
+    #[test]
+    fn a_ratio_above_zero_never_prints_as_zero() {
+        assert_eq!(format_ratio(0.97), "×0.97");
+        assert_eq!(format_ratio(9.6), "×9.60");
+        assert_eq!(format_ratio(0.1), "×0.10");
+        assert_eq!(format_ratio(0.043), "×0.043");
+        assert_eq!(format_ratio(0.00064), "×0.00064");
+        assert_eq!(format_ratio(0.00001), "<×0.0001");
+        assert_eq!(format_ratio(0.0), "×0.00");
+    }
 
     #[test]
     fn binary_and_decimal_units_differ() {
