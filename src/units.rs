@@ -144,16 +144,26 @@ pub fn format_latency_us(us: f64) -> String {
     }
 }
 
-/// Prints a ratio as `×0.97`: two decimals from 0.1 up, two significant digits below it
-/// (`×0.0043`), and `<×0.0001` below that — a ratio above zero never reads as zero.
+/// Prints a ratio as `×0.97`: see [`format_nonzero`] (two decimals).
 pub fn format_ratio(r: f64) -> String {
-    if r == 0.0 || !r.is_finite() || r >= 0.1 {
-        format!("×{r:.2}")
-    } else if r < 0.0001 {
-        "<×0.0001".into()
+    match format_nonzero(r, 2) {
+        below if below.starts_with('<') => format!("<×{}", &below[1..]),
+        text => format!("×{text}"),
+    }
+}
+
+/// Prints `v` with `decimals` decimals, or, for a `v` above zero that would then keep fewer
+/// than two significant digits, with two (`0.0043`), and `<0.0001` below that: a ratio or
+/// share above zero never reads as zero.
+pub fn format_nonzero(v: f64, decimals: usize) -> String {
+    let two_digits = 10f64.powi(1 - decimals as i32);
+    if v <= 0.0 || !v.is_finite() || v >= two_digits {
+        format!("{v:.decimals$}")
+    } else if v < 0.0001 {
+        "<0.0001".into()
     } else {
-        let decimals = (1.0 - r.log10().floor()) as usize;
-        format!("×{r:.decimals$}")
+        let decimals = (1.0 - v.log10().floor()) as usize;
+        format!("{v:.decimals$}")
     }
 }
 
@@ -208,6 +218,9 @@ mod tests {
         assert_eq!(format_ratio(0.00064), "×0.00064");
         assert_eq!(format_ratio(0.00001), "<×0.0001");
         assert_eq!(format_ratio(0.0), "×0.00");
+        assert_eq!(format_ratio(0.004), "×0.0040");
+        assert_eq!(format_nonzero(0.04, 1), "0.040");
+        assert_eq!(format_nonzero(24.26, 1), "24.3");
     }
 
     #[test]

@@ -521,7 +521,33 @@ fn compare_gives_ratios_to_the_first_run() {
     let (ia, ib) = (iops(&a), iops(&b));
     let cells = row(&markdown, "IOPS, whole run");
     assert_eq!(cells[1], format!("{ia:.0}"));
-    assert_eq!(cells[2], format!("{ib:.0} (×{:.2})", ib / ia));
+    assert_eq!(
+        cells[2],
+        format!("{ib:.0} ({})", ssdfade::units::format_ratio(ib / ia))
+    );
+    // Latency reads as each run's own report writes it (µs below 10 ms, whatever the other
+    // run's), and a ratio far below 1 keeps its digits.
+    let own = |dir: &Path, column: usize| {
+        run_ok(ssdfade(tmp.path()).arg("report").arg(dir));
+        let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        row(&report[report.find("## Results").unwrap()..], "whole run")[column].clone()
+    };
+    let p99 = row(&markdown, "p99 latency");
+    let summary = |dir: &Path| {
+        let run: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+        run["summary"]["lat_us"]["p99"].as_f64().unwrap()
+    };
+    assert_eq!(p99[1], own(&a, 5));
+    assert!(p99[1].ends_with("µs"), "{p99:?}");
+    assert_eq!(
+        p99[2],
+        format!(
+            "{} ({})",
+            own(&b, 5),
+            ssdfade::units::format_ratio(summary(&b) / summary(&a))
+        )
+    );
     let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
     // No address outside the page: its only links are the contents' to its own sections.
     let html = html.replace("href=\"#s", "");

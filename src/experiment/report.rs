@@ -158,8 +158,10 @@ fn vertex2_text(v: &Vertex2Figures) -> String {
             out.push_str(&line(
                 "Repeating / random bytes",
                 format!(
-                    "{:.0} / {:.0} IOPS ({:.2} ×)",
-                    p.repeat.iops, p.random.iops, p.repeat_over_random
+                    "{:.0} / {:.0} IOPS ({})",
+                    p.repeat.iops,
+                    p.random.iops,
+                    crate::units::format_ratio(p.repeat_over_random)
                 ),
             ));
         }
