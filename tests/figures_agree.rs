@@ -195,6 +195,17 @@ fn a_wsats_steady_state_agrees_everywhere() {
         v.markdown
     );
     v.shows(&format!("Last round ({n})"), "m");
+    // Two counts, each saying what it counts: every round, and the rounds steady state was
+    // judged on (run.json's steady_state.rounds: those after the drive was written through).
+    let judged = st["rounds"].as_u64().unwrap() as usize;
+    assert!(judged < n, "{judged} of {n}");
+    v.shows(
+        &format!(
+            "{n} rounds of 1m00s; steady state judged on rounds {}–{n} ({judged}:",
+            n - judged + 1
+        ),
+        "tm",
+    );
     v.shows(&format!("(rounds {}–{n})", n - 4), "c");
     let round_s = f(&st["window"]["end_s"]) - f(&st["window"]["start_s"]);
     assert_eq!(f(&st["last_window"]["end_s"]), n as f64 * round_s / 5.0);
