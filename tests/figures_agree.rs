@@ -257,7 +257,7 @@ fn an_hirs_wait_state_table_is_its_summary_card_and_its_terminal_table() {
                 bursts[0].min(bursts[1]),
                 bursts[0].max(bursts[1])
             ),
-            format!("{:.2} ×", mean / steady),
+            ssdfade::units::format_ratio(mean / steady),
             format!("{:.0}", iops(&format!("ws{gap}-baseline"))),
         ];
         let row = |text: &str, sep: &str| {
@@ -271,7 +271,7 @@ fn an_hirs_wait_state_table_is_its_summary_card_and_its_terminal_table() {
             })
         };
         assert!(row(card, "|"), "no card row {cells:?} in\n{card}");
-        let terminal = v.terminal.replace(" s ", "_s ").replace(" ×", "_×");
+        let terminal = v.terminal.replace(" s ", "_s ");
         let cells_t: Vec<String> = cells.iter().map(|c| c.replace(' ', "_")).collect();
         assert!(
             terminal

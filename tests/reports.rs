@@ -1072,7 +1072,7 @@ fn an_hir_report_has_the_wait_state_table_of_the_record() {
                 "1".into(),
                 format!("{burst:.0}"),
                 format!("{burst:.0}–{burst:.0}"),
-                format!("{:.2} ×", burst / steady),
+                ssdfade::units::format_ratio(burst / steady),
                 format!("{baseline:.0}"),
             ]
         );
