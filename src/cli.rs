@@ -10,6 +10,7 @@ use crate::engine::EngineKind;
 use crate::erase::Method;
 use crate::pattern::Pattern;
 use crate::plot::Format;
+use crate::results::ReferenceIops;
 use crate::run::WorkloadSpec;
 use crate::units::{
     parse_duration, parse_positive_duration, parse_positive_size, parse_size, parse_transfer_size,
@@ -210,6 +211,30 @@ fn parse_zil_rate(text: &str) -> Result<ZilRate, String> {
         .unwrap_or(text);
     parse_size(size).map(ZilRate::BytesPerDay).map_err(|e| {
         format!("{e} (a rate is written like 200GB/day, or 2000/s for sync writes per second)")
+    })
+}
+
+/// `--reference`: four IOPS above zero, in the states' order.
+fn parse_reference(text: &str) -> Result<ReferenceIops, String> {
+    const DO: &str = "give four IOPS above zero in the order in-service,fresh,faded,recovered (e.g. 4300,6000,910,4000)";
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.len() != 4 {
+        return Err(format!("{} values: {DO}", parts.len()));
+    }
+    let mut iops = [0.0; 4];
+    for (v, part) in iops.iter_mut().zip(&parts) {
+        *v = match part.parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 => v,
+            Ok(_) => return Err(format!("{part:?} is not above zero: {DO}")),
+            Err(_) => return Err(format!("{part:?} is not a number: {DO}")),
+        };
+    }
+    let [in_service, fresh, faded, recovered] = iops;
+    Ok(ReferenceIops {
+        in_service,
+        fresh,
+        faded,
+        recovered,
     })
 }
 
@@ -643,6 +668,10 @@ pub struct PlotArgs {
     /// <name>-latency.<format>.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// A Vertex 2 experiment's reference IOPS, IN_SERVICE,FRESH,FADED,RECOVERED, for these
+    /// charts (instead of the one experiment.json keeps, if any).
+    #[arg(long, value_name = "IOPS,IOPS,IOPS,IOPS", value_parser = parse_reference)]
+    pub reference: Option<ReferenceIops>,
 }
 
 /// Options of `report`.
@@ -650,6 +679,10 @@ pub struct PlotArgs {
 pub struct ReportArgs {
     /// Run directory (holding run.json and samples.jsonl).
     pub dir: PathBuf,
+    /// A Vertex 2 experiment's reference IOPS, IN_SERVICE,FRESH,FADED,RECOVERED, for this
+    /// report (instead of the one experiment.json keeps, if any).
+    #[arg(long, value_name = "IOPS,IOPS,IOPS,IOPS", value_parser = parse_reference)]
+    pub reference: Option<ReferenceIops>,
 }
 
 /// Options of `compare`.
@@ -717,6 +750,11 @@ pub struct Vertex2Args {
     /// and with random data.
     #[arg(long)]
     pub pattern_check: bool,
+    /// IOPS of another measurement for the four states, IN_SERVICE,FRESH,FADED,RECOVERED (e.g.
+    /// the seed's 4300,6000,910,4000): kept in experiment.json, drawn as hollow markers on the
+    /// states chart and tabled beside the measured IOPS.
+    #[arg(long, value_name = "IOPS,IOPS,IOPS,IOPS", value_parser = parse_reference)]
+    pub reference: Option<ReferenceIops>,
 }
 
 /// Options of `experiment wsat`.

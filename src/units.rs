@@ -144,6 +144,29 @@ pub fn format_latency_us(us: f64) -> String {
     }
 }
 
+/// Prints a ratio as `×0.97`: see [`format_nonzero`] (two decimals).
+pub fn format_ratio(r: f64) -> String {
+    match format_nonzero(r, 2) {
+        below if below.starts_with('<') => format!("<×{}", &below[1..]),
+        text => format!("×{text}"),
+    }
+}
+
+/// Prints `v` with `decimals` decimals, or, for a `v` above zero that would then keep fewer
+/// than two significant digits, with two (`0.0043`), and `<0.0001` below that: a ratio or
+/// share above zero never reads as zero.
+pub fn format_nonzero(v: f64, decimals: usize) -> String {
+    let two_digits = 10f64.powi(1 - decimals as i32);
+    if v <= 0.0 || !v.is_finite() || v >= two_digits {
+        format!("{v:.decimals$}")
+    } else if v < 0.0001 {
+        "<0.0001".into()
+    } else {
+        let decimals = (1.0 - v.log10().floor()) as usize;
+        format!("{v:.decimals$}")
+    }
+}
+
 /// Prints a duration as `1h02m03s`.
 pub fn format_duration(d: Duration) -> String {
     let s = d.as_secs();
@@ -183,6 +206,22 @@ pub fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// p99 0.5 ms against 780 ms is ×0.00064, not ×0.00: a ratio above zero keeps two
+    /// significant digits, and one too small for that says so.
+    #[test]
+    fn a_ratio_above_zero_never_prints_as_zero() {
+        assert_eq!(format_ratio(0.97), "×0.97");
+        assert_eq!(format_ratio(9.6), "×9.60");
+        assert_eq!(format_ratio(0.1), "×0.10");
+        assert_eq!(format_ratio(0.043), "×0.043");
+        assert_eq!(format_ratio(0.00064), "×0.00064");
+        assert_eq!(format_ratio(0.00001), "<×0.0001");
+        assert_eq!(format_ratio(0.0), "×0.00");
+        assert_eq!(format_ratio(0.004), "×0.0040");
+        assert_eq!(format_nonzero(0.04, 1), "0.040");
+        assert_eq!(format_nonzero(24.26, 1), "24.3");
+    }
 
     #[test]
     fn binary_and_decimal_units_differ() {

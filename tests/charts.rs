@@ -343,6 +343,7 @@ fn bar_chart_draws_every_point_and_its_figure() {
             value: 50.0 * f64::from(i + 1),
             text: format!("{:.1} MB/s", 50.0 * f64::from(i + 1)),
             color: plotters::style::RGBColor(31, 119, (i * 5) as u8),
+            reference: None,
         })
         .collect();
     let chart = BarChart {

@@ -580,6 +580,17 @@ fn rate_sweep_paces_each_point_at_its_share_of_the_maximum() {
     }
     assert_eq!(read_json(&dir.join("sweep.json"))["points"], v["points"]);
     assert!(dir.join("sweep.png").is_file());
+    // The shared workload is what every point ran: each of its fields as the point's run.json
+    // has it (QD 16, not the default 1); only the rate and seed are each point's own.
+    let workload = &read_json(&dir.join("sweep.json"))["workload"];
+    assert_eq!(workload["qd"], 16, "{workload}");
+    for p in points {
+        let ran = read_json(&dir.join(p["run_dir"].as_str().unwrap()).join("run.json"));
+        let mut ran = ran["workload"].as_object().unwrap().clone();
+        ran.remove("rate");
+        ran.remove("seed");
+        assert_eq!(workload.as_object().unwrap(), &ran, "{}", p["name"]);
+    }
 }
 
 /// A rate sweep's `--rate` is a list; measure's is one byte rate, and a percent there (or a

@@ -521,7 +521,33 @@ fn compare_gives_ratios_to_the_first_run() {
     let (ia, ib) = (iops(&a), iops(&b));
     let cells = row(&markdown, "IOPS, whole run");
     assert_eq!(cells[1], format!("{ia:.0}"));
-    assert_eq!(cells[2], format!("{ib:.0} (×{:.2})", ib / ia));
+    assert_eq!(
+        cells[2],
+        format!("{ib:.0} ({})", ssdfade::units::format_ratio(ib / ia))
+    );
+    // Latency reads as each run's own report writes it (µs below 10 ms, whatever the other
+    // run's), and a ratio far below 1 keeps its digits.
+    let own = |dir: &Path, column: usize| {
+        run_ok(ssdfade(tmp.path()).arg("report").arg(dir));
+        let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        row(&report[report.find("## Results").unwrap()..], "whole run")[column].clone()
+    };
+    let p99 = row(&markdown, "p99 latency");
+    let summary = |dir: &Path| {
+        let run: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+        run["summary"]["lat_us"]["p99"].as_f64().unwrap()
+    };
+    assert_eq!(p99[1], own(&a, 5));
+    assert!(p99[1].ends_with("µs"), "{p99:?}");
+    assert_eq!(
+        p99[2],
+        format!(
+            "{} ({})",
+            own(&b, 5),
+            ssdfade::units::format_ratio(summary(&b) / summary(&a))
+        )
+    );
     let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
     // No address outside the page: its only links are the contents' to its own sections.
     let html = html.replace("href=\"#s", "");
@@ -1046,7 +1072,7 @@ fn an_hir_report_has_the_wait_state_table_of_the_record() {
                 "1".into(),
                 format!("{burst:.0}"),
                 format!("{burst:.0}–{burst:.0}"),
-                format!("{:.2} ×", burst / steady),
+                ssdfade::units::format_ratio(burst / steady),
                 format!("{baseline:.0}"),
             ]
         );
@@ -1498,4 +1524,106 @@ fn a_steady_state_that_did_not_hold_has_the_same_figures_in_json_report_and_char
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     // In the figure's caption, the inline SVG's title and the subtitle it draws.
     assert_eq!(html.matches(&drawn).count(), 3, "'{drawn}' in report.html");
+}
+
+/// `--reference` is kept in experiment.json and shown by every presenter of the states: the
+/// experiment's `--json` and terminal table, report.md's table (measured ÷ reference), and the
+/// states chart; `report --reference` replaces it for that report only; a wrong set is one line,
+/// exit 2, nothing written.
+#[test]
+fn a_reference_set_is_kept_and_shown_beside_the_measured_states() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp");
+    let json = common::json_ok(
+        ssdfade(tmp.path())
+            .args(["experiment", "vertex2", "sim:vertex2-60g,scale=16"])
+            .args([
+                "--measure-duration",
+                "5s",
+                "--soak-duration",
+                "2m",
+                "--seed",
+                "4",
+            ])
+            .args(["--reference", "4300,6000,910,4000", "--json", "--out"])
+            .arg(&exp),
+    );
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(exp.join("experiment.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        record["reference"],
+        serde_json::json!({"in_service": 4300.0, "fresh": 6000.0, "faded": 910.0, "recovered": 4000.0})
+    );
+    let faded = &json["states"]["faded"];
+    let iops = faded["iops"].as_f64().unwrap();
+    assert_eq!(faded["reference_iops"], 910.0);
+    assert!((faded["of_reference"].as_f64().unwrap() - iops / 910.0).abs() < 1e-9);
+
+    // A later report shows the kept set without the flag.
+    let printed = run_ok(ssdfade(tmp.path()).arg("report").arg(&exp));
+    let markdown = std::fs::read_to_string(exp.join("report.md")).unwrap();
+    let cells = row(&markdown[markdown.find("| State ").unwrap()..], "faded");
+    assert_eq!(
+        cells,
+        [
+            "faded".to_string(),
+            format!("{iops:.0}"),
+            "910".into(),
+            ssdfade::units::format_ratio(iops / 910.0)
+        ]
+    );
+    assert!(shows_the_report(&printed, &markdown), "{printed}");
+    let html = std::fs::read_to_string(exp.join("report.html")).unwrap();
+    assert!(html.contains(">\nreference\n</text>"), "the chart's legend");
+
+    // Given to report, a set replaces the kept one for that report, and the record keeps its own.
+    let kept = std::fs::read_to_string(exp.join("experiment.json")).unwrap();
+    run_ok(
+        ssdfade(tmp.path())
+            .arg("report")
+            .arg(&exp)
+            .args(["--reference", "1,2,3,4"]),
+    );
+    let markdown = std::fs::read_to_string(exp.join("report.md")).unwrap();
+    let cells = row(&markdown[markdown.find("| State ").unwrap()..], "faded");
+    assert_eq!(cells[2], "3");
+    assert_eq!(
+        std::fs::read_to_string(exp.join("experiment.json")).unwrap(),
+        kept
+    );
+
+    // Wrong sets: one line, exit 2, nothing written.
+    std::fs::remove_file(exp.join("report.md")).unwrap();
+    std::fs::remove_file(exp.join("states.png")).unwrap();
+    for (bad, says) in [
+        ("4300,6000,910", "3 values"),
+        ("4300,six,910,4000", "not a number"),
+        ("4300,6000,0,4000", "not above zero"),
+        ("4300,6000,-910,4000", "not above zero"),
+    ] {
+        for command in ["report", "plot"] {
+            let out = ssdfade(tmp.path())
+                .arg(command)
+                .arg(&exp)
+                .arg(format!("--reference={bad}"))
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command} {bad}: {err}");
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            assert!(err.contains(says), "{err}");
+        }
+    }
+    let run = sim_run(tmp.path(), "run", 4);
+    let out = ssdfade(tmp.path())
+        .arg("report")
+        .arg(&run)
+        .args(["--reference", "1,2,3,4"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a vertex2 experiment"));
+    assert!(!run.join("report.md").exists());
+    assert!(!exp.join("report.md").exists() && !exp.join("states.png").exists());
 }

@@ -18,6 +18,10 @@ pub struct StateFigure {
     /// Start and end of the phase on the experiment's timeline are the chart's business; the
     /// index of the phase in the experiment is kept to find them.
     pub phase_index: usize,
+    /// The reference set's IOPS for this state (`--reference`), when one was given.
+    pub reference_iops: Option<f64>,
+    /// Measured ÷ reference IOPS (1.0: as the reference; below 1: slower).
+    pub of_reference: Option<f64>,
 }
 
 /// Every measured state, with fade and recovery when the experiment has the states for them.
@@ -48,9 +52,14 @@ impl ExperimentStates {
             .enumerate()
             .filter(|(_, p)| matches!(p.record.phase.kind, PhaseKind::Measure(_)))
             .filter_map(|(i, p)| {
+                let name = &p.record.phase.name;
+                let figures = Figures::of_run(p.run.as_ref()?);
+                let reference_iops = exp.record.reference.and_then(|r| r.of_state(name));
                 Some(StateFigure {
-                    name: p.record.phase.name.clone(),
-                    figures: Figures::of_run(p.run.as_ref()?),
+                    name: name.clone(),
+                    of_reference: reference_iops.map(|r| figures.iops / r),
+                    reference_iops,
+                    figures,
                     of_fresh: None,
                     phase_index: i,
                 })
@@ -108,6 +117,8 @@ mod tests {
             figures: Figures::default(),
             of_fresh: iops_of_fresh.and_then(|(fresh, s)| FadeRatio::new(fresh, s)),
             phase_index: 0,
+            reference_iops: None,
+            of_reference: None,
         }
     }
 

@@ -64,10 +64,34 @@ pub fn table(exp: &Experiment) -> SweepTable {
         .collect();
     SweepTable {
         schema_version: crate::results::sweep::SCHEMA_VERSION,
+        workload: shared_workload(exp, &axis),
         axis,
-        workload: exp.record.settings["workload"].clone(),
         points,
     }
+}
+
+/// The workload the points ran with, as their run.json records it (sizes, span and alignment
+/// resolved for the target; a rate sweep's one queue depth), without what is each point's own:
+/// its seed, its rate (`rate_iops` of the point) and, sweeping QD or threads, its QD. Before any
+/// point has run, the workload as given.
+fn shared_workload(exp: &Experiment, axis: &str) -> serde_json::Value {
+    let ran = exp
+        .phases
+        .iter()
+        .filter(|p| p.record.status == Status::Completed)
+        .find_map(|p| p.run.as_ref());
+    let Some(run) = ran else {
+        return exp.record.settings["workload"].clone();
+    };
+    let mut workload = serde_json::to_value(&run.info.workload).unwrap_or_default();
+    if let Some(fields) = workload.as_object_mut() {
+        fields.remove("seed");
+        fields.remove("rate");
+        if axis != "rate" {
+            fields.remove("qd");
+        }
+    }
+    workload
 }
 
 /// A point's read and write latency (µs), exact: its run.json summary per direction. The

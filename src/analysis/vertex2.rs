@@ -32,6 +32,11 @@ pub struct StateRow {
     pub p99_lat_us: f64,
     /// state ÷ fresh − 100 %: negative when slower than fresh.
     pub vs_fresh_pct: Option<f64>,
+    /// The reference set's IOPS of this state (`--reference`) and measured ÷ reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_iops: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub of_reference: Option<f64>,
 }
 
 /// Throughput of one pattern.
@@ -93,6 +98,8 @@ impl Vertex2Figures {
                         avg_lat_us: f.avg_lat_us,
                         p99_lat_us: f.p99_lat_us,
                         vs_fresh_pct: s.vs_fresh_pct(),
+                        reference_iops: s.reference_iops,
+                        of_reference: s.of_reference,
                     },
                 ))
             })

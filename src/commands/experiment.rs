@@ -37,6 +37,7 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
                 erase_method: a.common.erase_method.clone(),
                 pattern_check: a.pattern_check,
                 pattern_bs: vertex2::PATTERN_BS,
+                reference: a.reference,
             };
             let make = move |s| vertex2::record(s, v.clone());
             (

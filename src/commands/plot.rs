@@ -4,7 +4,8 @@ use crate::cli::PlotArgs;
 
 /// Draws the charts and prints the files written, one a line.
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
-    for path in crate::plot::plot_dir(&args.dir, args.format, args.out.as_deref())? {
+    for path in crate::plot::plot_dir(&args.dir, args.format, args.out.as_deref(), args.reference)?
+    {
         crate::outln!("{}", path.display())?;
     }
     Ok(())

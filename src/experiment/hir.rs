@@ -109,7 +109,7 @@ pub fn summary_text(h: &HirFigures) -> String {
                 (Some(lo), Some(hi)) => format!("{lo:.0}–{hi:.0}"),
                 _ => "-".into(),
             },
-            num(s.burst_vs_steady, &|x| format!("{x:.2} ×")),
+            num(s.burst_vs_steady, &crate::units::format_ratio),
             num(s.baseline_iops, &|x| format!("{x:.0}")),
         ));
     }

@@ -129,6 +129,7 @@ pub fn new_record(
         identity: runner::identity_of(&setup.target)?,
         options: setup.options.clone(),
         settings,
+        reference: None,
         notes,
         command_line: std::env::args().collect(),
         seed: Some(seed),

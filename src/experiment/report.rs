@@ -145,6 +145,7 @@ fn vertex2_text(v: &Vertex2Figures) -> String {
             crate::units::format_latency_us(s.p99_lat_us),
         ));
     }
+    out.push_str(&reference_text(v));
     let line = |label: &str, text: String| format!("  {label:<28} {text}\n");
     if let Some(f) = v.fade {
         out.push_str(&line("Fade (faded ÷ fresh)", f.words()));
@@ -157,8 +158,10 @@ fn vertex2_text(v: &Vertex2Figures) -> String {
             out.push_str(&line(
                 "Repeating / random bytes",
                 format!(
-                    "{:.0} / {:.0} IOPS ({:.2} ×)",
-                    p.repeat.iops, p.random.iops, p.repeat_over_random
+                    "{:.0} / {:.0} IOPS ({})",
+                    p.repeat.iops,
+                    p.random.iops,
+                    crate::units::format_ratio(p.repeat_over_random)
                 ),
             ));
         }
@@ -187,6 +190,30 @@ fn vertex2_text(v: &Vertex2Figures) -> String {
     }
     if let Some(s) = &v.soak.steady_state {
         out.push_str(&steady_line(s));
+    }
+    out
+}
+
+/// The states against the reference set (`--reference`), when the experiment has one.
+fn reference_text(v: &Vertex2Figures) -> String {
+    if v.states.values().all(|s| s.reference_iops.is_none()) {
+        return String::new();
+    }
+    let mut out = format!(
+        "  {:<18} {:>9} {:>10}  {}\n",
+        "state", "IOPS", "reference", "measured ÷ reference"
+    );
+    for (name, key) in STATES {
+        let Some(s) = v.states.get(key) else {
+            continue;
+        };
+        out.push_str(&format!(
+            "  {name:<18} {:>9.0} {:>10}  {}\n",
+            s.iops,
+            s.reference_iops.map_or("-".into(), |r| format!("{r:.0}")),
+            s.of_reference
+                .map_or("-".into(), crate::units::format_ratio)
+        ));
     }
     out
 }

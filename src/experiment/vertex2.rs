@@ -28,6 +28,8 @@ pub struct Vertex2 {
     pub pattern_check: bool,
     /// Transfer size of the pattern pair (512, or the logical block size when larger).
     pub pattern_bs: u64,
+    /// Another measurement's IOPS of the states, kept in the record for the reports.
+    pub reference: Option<crate::results::ReferenceIops>,
 }
 
 /// The phases, in order.
@@ -105,5 +107,7 @@ pub fn record(mut setup: Setup, v: Vertex2) -> anyhow::Result<super::ExperimentR
         "workload": setup.workload,
     });
     let list = phases(&setup, &v);
-    super::new_record("vertex2", &setup, list, settings, notes)
+    let mut record = super::new_record("vertex2", &setup, list, settings, notes)?;
+    record.reference = v.reference;
+    Ok(record)
 }

@@ -1,5 +1,6 @@
 //! A horizontal bar chart: one bar per measured point (a benchmark preset's tests), its figure
-//! written at the end of the bar, in the order the points ran, from the top.
+//! written at the end of the bar, in the order the points ran, from the top; optionally a
+//! reference level per bar drawn as a hollow circle on the bar's row.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -18,6 +19,8 @@ pub struct Bar {
     /// Written at the end of the bar.
     pub text: String,
     pub color: RGBColor,
+    /// Another measurement's level for this bar, drawn as a hollow circle on its row.
+    pub reference: Option<f64>,
 }
 
 /// A span between two levels drawn in the gap above one bar, with a dashed guide up from its
@@ -45,6 +48,25 @@ pub struct BarChart {
     pub bracket: Option<Bracket>,
 }
 
+/// The largest radius of a reference circle, pixels.
+const REFERENCE_RADIUS: f64 = 14.0;
+
+/// A reference level's mark: a black ring 3 px wide, open in the middle, so the bar under it
+/// shows through.
+fn hollow_circle<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    centre: (i32, i32),
+    radius: i32,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    for r in radius - 2..=radius {
+        area.draw(&Circle::new(centre, r, BLACK.stroke_width(1)))?;
+    }
+    Ok(())
+}
+
 /// Room per character of a tick-font label, pixels.
 const CHAR_PX: u32 = 11;
 
@@ -54,13 +76,16 @@ impl Chart for BarChart {
         DB::ErrorType: 'static,
     {
         root.fill(&WHITE)?;
-        let legend: Vec<String> = self.legend.iter().map(|(l, _)| l.clone()).collect();
         let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
-        let body = self.legend_row(&body, &legend)?;
+        let body = self.legend_row(&body)?;
         let n = self.bars.len().max(1);
         let longest = self.bars.iter().map(|b| b.label.chars().count()).max();
         let label_px = longest.unwrap_or(4) as u32 * CHAR_PX + 24;
-        let top = self.bars.iter().map(|b| b.value).fold(0.0, f64::max);
+        let top = self
+            .bars
+            .iter()
+            .flat_map(|b| std::iter::once(b.value).chain(b.reference))
+            .fold(0.0, f64::max);
         // Room at the right for the longest figure written past its bar.
         let x_end = if top > 0.0 { top * 1.3 } else { 1.0 };
         let mut chart = ChartBuilder::on(&body)
@@ -98,7 +123,15 @@ impl Chart for BarChart {
             let (x0, y) = chart.backend_coord(&(0.0, row + 0.5));
             let (x1, _) = chart.backend_coord(&(bar.value, row + 0.5));
             root.draw_text(&bar.label, &label_style, (x0 - 10, y))?;
-            root.draw_text(&bar.text, &text_style, (x1 + 8, y))?;
+            // The figure goes past the bar and past its reference circle, whichever is further.
+            let mut text_x = x1 + 8;
+            if let Some(r) = bar.reference {
+                let (xr, _) = chart.backend_coord(&(r, row + 0.5));
+                let radius = (row_px * 0.22).clamp(6.0, REFERENCE_RADIUS) as i32;
+                hollow_circle(root, (xr, y), radius)?;
+                text_x = text_x.max(xr + radius + 8);
+            }
+            root.draw_text(&bar.text, &text_style, (text_x, y))?;
         }
         if let Some(bracket) = self.bracket.as_ref().filter(|b| b.bar < n) {
             let row = (n - 1 - bracket.bar) as f64;
@@ -126,27 +159,40 @@ impl Chart for BarChart {
 }
 
 impl BarChart {
-    /// Draws the colour legend as one centred row at the top of `area`, returns the rest.
+    /// Draws the legend as one centred row at the top of `area` (the colours, then
+    /// "reference" beside a hollow circle when a bar has one), returns the rest.
     fn legend_row<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
-        labels: &[String],
     ) -> anyhow::Result<DrawingArea<DB, Shift>>
     where
         DB::ErrorType: 'static,
     {
-        if labels.is_empty() {
+        let mut entries: Vec<(&str, Option<RGBColor>)> = self
+            .legend
+            .iter()
+            .map(|(l, c)| (l.as_str(), Some(*c)))
+            .collect();
+        if self.bars.iter().any(|b| b.reference.is_some()) {
+            entries.push(("reference", None));
+        }
+        if entries.is_empty() {
             return Ok(area.clone());
         }
         let (row, rest) = area.split_vertically(36);
-        let widths: Vec<i32> = labels
+        let widths: Vec<i32> = entries
             .iter()
-            .map(|l| 30 + (l.chars().count() as u32 * CHAR_PX) as i32 + 30)
+            .map(|(l, _)| 30 + (l.chars().count() as u32 * CHAR_PX) as i32 + 30)
             .collect();
         let mut x = (row.dim_in_pixel().0 as i32 - widths.iter().sum::<i32>()) / 2;
         let font = style::legend_font().pos(Pos::new(HPos::Left, VPos::Center));
-        for ((label, color), width) in self.legend.iter().zip(&widths) {
-            row.draw(&Rectangle::new([(x, 10), (x + 22, 26)], color.filled()))?;
+        for ((label, color), width) in entries.iter().zip(&widths) {
+            match color {
+                Some(color) => {
+                    row.draw(&Rectangle::new([(x, 10), (x + 22, 26)], color.filled()))?
+                }
+                None => hollow_circle(&row, (x + 11, 18), 9)?,
+            }
             row.draw_text(label, &font, (x + 30, 18))?;
             x += width;
         }
@@ -178,6 +224,7 @@ mod tests {
             value,
             text: String::new(),
             color: RGBColor(0, 114, 178),
+            reference: None,
         };
         let mut chart = BarChart {
             title: "States".into(),
@@ -231,5 +278,63 @@ mod tests {
             "{last} vs {}",
             bar_px(6000.0)
         );
+    }
+
+    /// A reference level is a ring centred at its x on its bar's row, open in the middle: the
+    /// bar shows through it.
+    #[test]
+    fn a_reference_is_a_hollow_circle_at_its_level_on_its_bars_row() {
+        let blue = RGBColor(0, 114, 178);
+        let bar = |label: &str, value: f64, reference: Option<f64>| Bar {
+            label: label.into(),
+            value,
+            text: String::new(),
+            color: blue,
+            reference,
+        };
+        let chart = |reference| BarChart {
+            title: "States".into(),
+            subtitle: String::new(),
+            x_desc: "IOPS".into(),
+            bars: vec![bar("fresh", 6000.0, None), bar("faded", 4000.0, reference)],
+            legend: Vec::new(),
+            bracket: None,
+        };
+        let (marked, size) = pixels(&chart(Some(3000.0)));
+        let at = |x: u32, y: u32| {
+            let i = ((y * size.0 + x) * 3) as usize;
+            [marked[i], marked[i + 1], marked[i + 2]]
+        };
+        // A line across the faded bar, near its middle: where the bar starts and ends, and the
+        // ring's pixels on it (not the bar's colour, inside the bar).
+        let x_in = (0..size.0)
+            .find(|&x| at(x, size.1 * 3 / 4) == [0, 114, 178])
+            .unwrap()
+            + 2;
+        let rows: Vec<u32> = (size.1 / 2..size.1)
+            .filter(|&y| at(x_in, y) == [0, 114, 178])
+            .collect();
+        let y = (rows[0] + rows.last().unwrap()) / 2;
+        let bar: Vec<u32> = (0..size.0).filter(|&x| at(x, y) == [0, 114, 178]).collect();
+        let (x0, x4000) = (bar[0], *bar.last().unwrap());
+        let expected = x0 as f64 + (x4000 - x0) as f64 * 3000.0 / 4000.0;
+        let ring: Vec<u32> = (x0..x4000).filter(|&x| at(x, y) != [0, 114, 178]).collect();
+        let (left, right) = (ring[0], *ring.last().unwrap());
+        let centre = f64::from(left + right) / 2.0;
+        assert!((centre - expected).abs() <= 2.0, "{centre} vs {expected}");
+        assert!(
+            right - left <= 2 * REFERENCE_RADIUS as u32 + 2,
+            "{left}..{right}"
+        );
+        // Hollow: the bar's colour inside the ring, all around its centre.
+        assert!(
+            ring.iter().all(|&x| x.abs_diff(centre as u32) >= 4),
+            "{ring:?}"
+        );
+        // Without a reference, no ring.
+        let plain = chart(None);
+        let (plain, _) = pixels(&plain);
+        let i = ((y * size.0 + centre as u32 + (right - left) / 2) * 3) as usize;
+        assert_ne!(plain[i..i + 3], marked[i..i + 3]);
     }
 }

@@ -363,6 +363,7 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
             value: p.mb_per_s,
             text: format!("{:.1} MB/s · {} IOPS", p.mb_per_s, style::iops_text(p.iops)),
             color: if p.read_pct >= 50 { read } else { write },
+            reference: None,
         })
         .collect();
     if bars.is_empty() {
@@ -445,6 +446,26 @@ fn cdm_chart(exp: &Experiment) -> Option<CdmChart> {
     })
 }
 
+/// What the states chart writes past a state's bar: its IOPS, its share of fresh, and with a
+/// reference set, measured ÷ reference.
+fn state_text(s: &analysis::StateFigure) -> String {
+    // Fresh is the reference of the shares, unless a reference set is drawn: then it is
+    // measured against that like the others.
+    let share = match (&s.of_fresh, s.name.as_str()) {
+        (_, "fresh") if s.of_reference.is_none() => " · the reference".to_string(),
+        (_, "fresh") | (None, _) => String::new(),
+        (Some(r), _) => format!(" · {:.0} % of fresh", r.pct_of_fresh),
+    };
+    let vs_reference = s
+        .of_reference
+        .map(|r| format!(" · {} of ref", crate::units::format_ratio(r)))
+        .unwrap_or_default();
+    format!(
+        "{} IOPS{share}{vs_reference}",
+        style::iops_text(s.figures.iops)
+    )
+}
+
 /// The states of a Vertex 2 experiment as bars (in-service, fresh, faded, recovered: each
 /// phase's whole-run IOPS and its share of fresh, as analysis computed them), the picture that
 /// opens its report: minute-long phases are invisible on the hours-long timeline.
@@ -462,18 +483,9 @@ fn states_chart(exp: &Experiment) -> Option<BarChart> {
         .map(|(i, s)| Bar {
             label: s.name.clone(),
             value: s.figures.iops,
-            text: match (&s.of_fresh, s.name.as_str()) {
-                (_, "fresh") => {
-                    format!("{} IOPS · the reference", style::iops_text(s.figures.iops))
-                }
-                (Some(r), _) => format!(
-                    "{} IOPS · {:.0} % of fresh",
-                    style::iops_text(s.figures.iops),
-                    r.pct_of_fresh
-                ),
-                (None, _) => format!("{} IOPS", style::iops_text(s.figures.iops)),
-            },
+            text: state_text(s),
             color: style::palette(i),
+            reference: s.reference_iops,
         })
         .collect();
     let loss = measured.lasting_loss_pct();
@@ -495,7 +507,14 @@ fn states_chart(exp: &Experiment) -> Option<BarChart> {
         .unwrap_or_default();
     Some(BarChart {
         title: format!("States — {}", device_name(run)),
-        subtitle: format!("IOPS of each measured phase, whole phase{loss}"),
+        subtitle: format!(
+            "IOPS of each measured phase, whole phase{loss}{}",
+            if measured.states.iter().any(|s| s.reference_iops.is_some()) {
+                " · hollow circles: the reference set"
+            } else {
+                ""
+            }
+        ),
         x_desc: "IOPS".into(),
         bars,
         legend: Vec::new(),

@@ -195,14 +195,19 @@ pub fn render_run(
 /// Draws the charts of the run directory `dir` into it (`fade.png` and `fade-latency.png`, or
 /// `.svg`) from its saved data alone; returns the files written.
 pub fn render_run_dir(dir: &Path, format: Format) -> anyhow::Result<Vec<PathBuf>> {
-    plot_dir(dir, format, None)
+    plot_dir(dir, format, None, None)
 }
 
 /// Draws the charts of `dir`, the fade chart to `out` when given (the others beside it), else
 /// into `dir`; returns the files written.
 /// An experiment directory (experiment.json) gets the charts of all its phases on one
 /// timeline.
-pub fn plot_dir(dir: &Path, format: Format, out: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
+pub fn plot_dir(
+    dir: &Path,
+    format: Format,
+    out: Option<&Path>,
+    reference: Option<crate::results::ReferenceIops>,
+) -> anyhow::Result<Vec<PathBuf>> {
     let fade_path = out.map_or_else(
         || dir.join(format!("fade.{}", format.extension())),
         Path::to_path_buf,
@@ -212,8 +217,12 @@ pub fn plot_dir(dir: &Path, format: Format, out: Option<&Path>) -> anyhow::Resul
             head.starts_with(b"\x89PNG") || String::from_utf8_lossy(head).contains("<svg")
         })?;
     }
+    if !is_experiment(dir) {
+        crate::results::apply_reference(dir, None, reference)?;
+    }
     if is_experiment(dir) {
-        let exp = load_experiment(dir)?;
+        let mut exp = load_experiment(dir)?;
+        crate::results::apply_reference(dir, Some(&mut exp), reference)?;
         let provenance = Provenance::of_experiment(&exp);
         return super::experiment::render_experiment(&exp, &fade_path, format, &provenance);
     }

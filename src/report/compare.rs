@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::analysis::compare::{rows, Figure, Headline};
 use crate::plot::{Chart, CompareChart, CompareRun, Format};
 use crate::results::{load_run, workload_line, Provenance, Run};
-use crate::units::{format_duration, format_latency_us};
+use crate::units::{format_duration, format_latency_us, format_ratio};
 
 use super::document::{Block, Document};
 use super::write_file;
@@ -80,14 +80,15 @@ fn compared_run(dir: &Path) -> anyhow::Result<Run> {
 /// later runs with their ratio to the first.
 fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Vec<String>>) {
     let iops = |v: f64| format!("{v:.0}");
-    // One latency unit a row, the one its largest figure reads best in.
-    let show = |figure: Figure, v: f64, row_max: f64| match figure {
+    // Latency as every presenter writes it (`format_latency_us`): the same figure reads the
+    // same here as in the run's own report.
+    let show = |figure: Figure, v: f64| match figure {
         Figure::Seconds => format_duration(std::time::Duration::from_secs_f64(v.max(0.0))),
         Figure::Written => format_gb(v as u64),
         Figure::FirstIops | Figure::LastIops | Figure::Iops => iops(v),
         Figure::FadePct => format!("{v:.0} %"),
         Figure::MbPerS => format!("{v:.2}"),
-        Figure::AvgLatUs | Figure::P99LatUs => latency_in_unit_of(v, row_max),
+        Figure::AvgLatUs | Figure::P99LatUs => format_latency_us(v),
     };
     let name = |figure: Figure| match figure {
         Figure::Seconds => "Time",
@@ -106,17 +107,15 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
         .iter()
         .map(|row| {
             let f = row.figure;
-            let max = row.values.iter().flatten().copied().fold(0.0, f64::max);
             // A run without the figure: a paced run has no fade (its level is its pace).
-            let cell =
-                |v: Option<f64>| v.map_or_else(|| "— (paced)".to_string(), |v| show(f, v, max));
+            let cell = |v: Option<f64>| v.map_or_else(|| "— (paced)".to_string(), |v| show(f, v));
             let mut cells = vec![name(f).to_string(), cell(row.values[0])];
             cells.extend(
                 row.values[1..]
                     .iter()
                     .zip(&row.ratios[1..])
                     .map(|(&v, r)| match r {
-                        Some(r) => format!("{} (×{r:.2})", cell(v)),
+                        Some(r) => format!("{} ({})", cell(v), format_ratio(*r)),
                         None => cell(v),
                     }),
             );
@@ -124,16 +123,6 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
         })
         .collect();
     (head, body)
-}
-
-/// A latency `us` in the unit `format_latency_us` gives the row's largest figure `row_max`
-/// (µs below 10 ms, else ms), so that a row reads in one unit.
-fn latency_in_unit_of(us: f64, row_max: f64) -> String {
-    if row_max < 10_000.0 {
-        format_latency_us(us)
-    } else {
-        format!("{:.2} ms", us / 1000.0)
-    }
 }
 
 /// The sentence naming the paced runs, which have no fade and no line in the relative panel
@@ -248,17 +237,4 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
         markdown,
         files: vec![md, html, png],
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_latency_row_reads_in_one_unit() {
-        // A SATA drive's 29 ms beside an enterprise drive's 3.7 ms: both in ms.
-        assert_eq!(latency_in_unit_of(29_190.0, 29_190.0), "29.19 ms");
-        assert_eq!(latency_in_unit_of(3_716.5, 29_190.0), "3.72 ms");
-        assert_eq!(latency_in_unit_of(3_716.5, 6_000.0), "3716.5 µs");
-    }
 }

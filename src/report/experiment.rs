@@ -10,6 +10,7 @@ use crate::plot::{
     ProtocolChart,
 };
 use crate::results::{workload_line, Experiment};
+use crate::units::format_ratio;
 
 use super::document::{Block, Document};
 use super::run::{
@@ -54,7 +55,14 @@ fn summary_rows(states: &ExperimentStates) -> Vec<Vec<String>> {
                 .filter(|_| s.name != "fresh")
                 .map(|r| format!(" ({:.0} % of fresh)", r.pct_of_fresh))
                 .unwrap_or_default();
-            vec![s.name.clone(), format!("{:.0} IOPS{share}", s.figures.iops)]
+            let vs_reference = s
+                .of_reference
+                .map(|r| format!(", {} of ref", format_ratio(r)))
+                .unwrap_or_default();
+            vec![
+                s.name.clone(),
+                format!("{:.0} IOPS{share}{vs_reference}", s.figures.iops),
+            ]
         })
         .collect();
     if let Some(f) = &states.fade {
@@ -64,6 +72,30 @@ fn summary_rows(states: &ExperimentStates) -> Vec<Vec<String>> {
         rows.push(vec!["Recovery (recovered ÷ fresh)".into(), r.words()]);
     }
     rows
+}
+
+/// The states against the reference set (`--reference`), when the experiment has one.
+fn add_reference(doc: &mut Document, measured: &ExperimentStates) {
+    let rows: Vec<Vec<String>> = measured
+        .states
+        .iter()
+        .filter_map(|s| {
+            Some(vec![
+                s.name.clone(),
+                format!("{:.0}", s.figures.iops),
+                format!("{:.0}", s.reference_iops?),
+                s.of_reference.map_or("—".into(), format_ratio),
+            ])
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    doc.table(
+        &["State", "IOPS", "Reference IOPS", "Measured ÷ reference"],
+        rows,
+    );
+    doc.paragraph("The reference set is the IOPS given with --reference (another measurement of the same states); its hollow circles are on the states chart.");
 }
 
 /// A phase's name as the results table lists it: a preset's preparation write says so.
@@ -125,7 +157,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     doc.heading("Results");
     // Only a state named fresh is a reference: a preset's phases are not states of one drive.
     let reference_iops = measured.state("fresh").map_or(0.0, |s| s.figures.iops);
-    // Without a fresh state there is no reference: the "% of ref" column is left out.
+    // Without a fresh state there is no reference: the "% of fresh" column is left out.
     let columns = if reference_iops > 0.0 {
         FIGURES_HEAD.len()
     } else {
@@ -141,12 +173,16 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             Some(row)
         })
         .collect();
-    doc.table(&FIGURES_HEAD[..columns], rows);
+    // The share is of fresh: named so, apart from a --reference set.
+    let mut head = FIGURES_HEAD;
+    head[FIGURES_HEAD.len() - 1] = "% of fresh";
+    doc.table(&head[..columns], rows);
     doc.paragraph(if reference_iops > 0.0 {
-        "Each phase's whole-run figures from its run.json (exact percentiles). % of ref is the share of fresh's IOPS."
+        "Each phase's whole-run figures from its run.json (exact percentiles). % of fresh is the share of fresh's IOPS."
     } else {
         "Each phase's whole-run figures from its run.json (exact percentiles)."
     });
+    add_reference(&mut doc, &measured);
     let states = timeline(exp).fade.states;
     if !states.is_empty() {
         doc.paragraph(format!("States: {}.", states_caption(&states)));

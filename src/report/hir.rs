@@ -32,7 +32,7 @@ pub fn add_summary(doc: &mut Document, f: &HirFigures) {
                     _ => "-".into(),
                 },
                 w.burst_vs_steady
-                    .map_or("-".to_string(), |r| format!("{r:.2} ×")),
+                    .map_or("-".to_string(), crate::units::format_ratio),
                 iops(w.baseline_iops),
             ]
         })

@@ -46,12 +46,19 @@ pub(crate) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
 /// Reports on the run directory `dir`: draws its PNG charts, writes report.md and report.html
 /// into it and returns the Markdown and the files written. An experiment directory
 /// (experiment.json) gets one report over all its phases.
-pub fn report_dir(dir: &Path) -> anyhow::Result<Written> {
+pub fn report_dir(
+    dir: &Path,
+    reference: Option<crate::results::ReferenceIops>,
+) -> anyhow::Result<Written> {
     use crate::plot::Format;
-    use crate::results::{is_experiment, load_experiment, read_run, Provenance};
+    use crate::results::{apply_reference, is_experiment, load_experiment, read_run, Provenance};
     let fade = dir.join("fade.png");
+    if !is_experiment(dir) {
+        apply_reference(dir, None, reference)?;
+    }
     let (files, doc, provenance) = if is_experiment(dir) {
-        let exp = load_experiment(dir)?;
+        let mut exp = load_experiment(dir)?;
+        apply_reference(dir, Some(&mut exp), reference)?;
         let provenance = Provenance::of_experiment(&exp);
         let files = crate::plot::render_experiment(&exp, &fade, Format::Png, &provenance)?;
         let doc = experiment::document(&exp, &file_name(&files[0]), &file_name(&files[1]))?;

@@ -7,6 +7,7 @@ use super::document::Document;
 use super::run::secs;
 use crate::analysis::wsat::WsatFigures;
 use crate::results::{Experiment, ExperimentKind};
+use crate::text::steady::rounds_judged;
 
 /// At most about this many rounds in the table (every n-th and the last).
 const ROWS: usize = 16;
@@ -38,7 +39,11 @@ pub fn add_summary(doc: &mut Document, f: &WsatFigures) {
         }
         None => rows.push(vec![
             "Steady IOPS".into(),
-            format!("not steady in {} rounds", f.rounds.len()),
+            format!(
+                "not steady in {} judged rounds (of {})",
+                f.steady_state.as_ref().map_or(0, |s| s.rounds),
+                f.rounds.len()
+            ),
         ]),
     }
     if let Some(last) = f.rounds.last() {
@@ -91,8 +96,12 @@ pub fn add(doc: &mut Document, exp: &Experiment) {
         format!("one round in {step} shown, and the last")
     };
     doc.paragraph(format!(
-        "{n} rounds of {}; {shown}.{}",
-        secs(f.rounds[0].seconds),
+        "{}; {shown}.{}",
+        rounds_judged(
+            n,
+            f.rounds[0].seconds,
+            f.steady_state.as_ref().map(|s| s.rounds)
+        ),
         f.partial_round
             .as_ref()
             .map_or_else(String::new, |p| format!(

@@ -54,6 +54,10 @@ pub struct ExperimentRecord {
     pub settings: serde_json::Value,
     #[serde(default)]
     pub notes: Vec<String>,
+    /// A Vertex 2 experiment's reference set (`--reference`): IOPS another measurement gave
+    /// for each state, drawn and tabled beside the measured ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<ReferenceIops>,
     #[serde(default)]
     pub command_line: Vec<String>,
     /// The experiment's seed, given or drawn when none was: every phase's seed derives from
@@ -72,6 +76,29 @@ pub struct ExperimentRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted_by: Option<String>,
     pub phases: Vec<PhaseRecord>,
+}
+
+/// IOPS of each Vertex 2 state from another measurement (the seed's, a review's), given as
+/// `--reference IN_SERVICE,FRESH,FADED,RECOVERED`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ReferenceIops {
+    pub in_service: f64,
+    pub fresh: f64,
+    pub faded: f64,
+    pub recovered: f64,
+}
+
+impl ReferenceIops {
+    /// The reference of the state named `name` (`in-service`, `fresh`, `faded`, `recovered`).
+    pub fn of_state(&self, name: &str) -> Option<f64> {
+        match name {
+            "in-service" => Some(self.in_service),
+            "fresh" => Some(self.fresh),
+            "faded" => Some(self.faded),
+            "recovered" => Some(self.recovered),
+            _ => None,
+        }
+    }
 }
 
 /// Which experiment a record is, written as its name (`vertex2`, `cdm`…).

@@ -30,6 +30,29 @@ pub struct Experiment {
     pub phases: Vec<LoadedPhase>,
 }
 
+/// `reference` given on the command line for the directory `dir` (`report`/`plot
+/// --reference`): only a Vertex 2 experiment has states to set it against, so any other
+/// directory is bad input. The reference replaces the kept one in `exp`, for this rendering.
+pub fn apply_reference(
+    dir: &Path,
+    exp: Option<&mut Experiment>,
+    reference: Option<super::ReferenceIops>,
+) -> anyhow::Result<()> {
+    let Some(reference) = reference else {
+        return Ok(());
+    };
+    match exp {
+        Some(exp) if exp.name == ExperimentKind::Vertex2 => {
+            exp.record.reference = Some(reference);
+            Ok(())
+        }
+        _ => bad_input!(
+            "--reference: {} is not a vertex2 experiment directory; give it only for one",
+            dir.display()
+        ),
+    }
+}
+
 /// True when `dir` holds an experiment (experiment.json) rather than a single run.
 pub fn is_experiment(dir: &Path) -> bool {
     dir.join(super::experiment::FILE).is_file()

@@ -42,9 +42,11 @@ use anyhow::Context;
 pub use command::Command;
 pub use describe::{device_line, device_name, rate_text, target_shown, workload_line};
 pub use erase::{Done, EraseRecord, ToolRun};
-pub use experiment::{ExperimentKind, ExperimentRecord, Headline, Options, PhaseRecord};
+pub use experiment::{
+    ExperimentKind, ExperimentRecord, Headline, Options, PhaseRecord, ReferenceIops,
+};
 pub use experiment_dir::{
-    any_phase_has_samples, is_experiment, load_experiment, Experiment, LoadedPhase,
+    any_phase_has_samples, apply_reference, is_experiment, load_experiment, Experiment, LoadedPhase,
 };
 pub use group::{is_group, GroupRecord, MemberRecord};
 pub use json::{check_bounds, MAX_STRING};

@@ -19,7 +19,9 @@ pub struct SweepTable {
     pub schema_version: u32,
     /// `qd`, `threads` or `rate`: what varies from point to point.
     pub axis: String,
-    /// The workload every point shares (its QD is the point's).
+    /// The workload every point ran with, as the points' run.json records it, without each
+    /// point's own seed and rate, and (sweeping QD or threads) without the point's QD; a rate
+    /// sweep's one QD is here.
     pub workload: serde_json::Value,
     pub points: Vec<SweepPoint>,
 }

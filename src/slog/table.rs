@@ -142,7 +142,10 @@ fn concurrency_table(t: &mut String, d: &Measurement) {
 
 /// A ratio with `digits` decimals and `unit`, or "-" when there is none.
 fn ratio(r: Option<f64>, digits: usize, unit: &str) -> String {
-    r.map_or_else(|| "-".into(), |r| format!("{r:.digits$}{unit}"))
+    r.map_or_else(
+        || "-".into(),
+        |r| format!("{}{unit}", crate::units::format_nonzero(r, digits)),
+    )
 }
 
 fn baseline_table(t: &mut String, d: &Measurement, b: &Measurement) {

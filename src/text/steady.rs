@@ -46,6 +46,24 @@ pub fn steady_line(s: &SteadyState) -> String {
     format!("  {label:<28} {text}\n")
 }
 
+/// Two counts of rounds in words that say what each counts: every full round of the phase
+/// (`total`, each `round_s` long) and the rounds steady state was judged on (run.json's
+/// `steady_state.rounds`), which count only once the drive has been written through.
+pub fn rounds_judged(total: usize, round_s: f64, judged: Option<usize>) -> String {
+    let rounds = format!(
+        "{total} rounds of {}",
+        format_duration(std::time::Duration::from_secs_f64(round_s.max(0.0)))
+    );
+    match judged {
+        Some(j) if j >= total => format!("{rounds}, all judged for steady state"),
+        Some(j) => format!(
+            "{rounds}; steady state judged on rounds {}–{total} ({j}: rounds count once the drive has been written through)",
+            total - j + 1
+        ),
+        None => rounds,
+    }
+}
+
 /// "not reached in 12 rounds", "not reached: 3 rounds, a window needs 5", or, when no round
 /// counted yet (rounds count once the span, and the drive's flash where known, has been
 /// written through), "not reached: no round counted yet". Short enough for the soak summary's
