@@ -68,36 +68,21 @@ pub fn summary_text(w: &WsatFigures) -> String {
         ));
     }
     if let Some(first) = w.rounds.first() {
-        out.push_str(&format!(
-            "  {}\n",
-            fit_80(&crate::text::steady::rounds_judged(
+        out.push_str(&crate::text::wrap(
+            &crate::text::steady::rounds_judged(
                 n,
                 first.seconds,
-                w.steady_state.as_ref().map(|s| s.rounds)
-            ))
+                w.steady_state.as_ref().map(|s| s.rounds),
+            ),
+            78,
+            "  ",
+            "    ",
         ));
     }
     if let Some(s) = &w.steady_state {
         out.push_str(&steady_line(s));
     }
     out
-}
-
-/// `text` broken at spaces into lines of at most 78 columns, indented by two after the first.
-fn fit_80(text: &str) -> String {
-    let mut lines = vec![String::new()];
-    for word in text.split(' ') {
-        let line = lines.last_mut().expect("one line at least");
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > 76 {
-            lines.push(word.to_string());
-        } else {
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-    }
-    lines.join("\n  ")
 }
 
 /// Runs WSAT: SNIA's 4 KiB random writes, aligned to the transfer size, unless told otherwise.
