@@ -200,7 +200,7 @@ fn reference_text(v: &Vertex2Figures) -> String {
         return String::new();
     }
     let mut out = format!(
-        "  {:<18} {:>9} {:>10}  {}\n",
+        "\n  {:<18} {:>9} {:>10}  {}\n",
         "state", "IOPS", "reference", "measured ÷ reference"
     );
     for (name, key) in STATES {

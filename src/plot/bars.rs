@@ -139,8 +139,15 @@ impl Chart for BarChart {
             let ink = BLACK.mix(0.75).stroke_width(2);
             let (from, y) = px(bracket.from, row + 0.93);
             let (to, _) = px(bracket.to, row + 0.93);
-            let (_, top) = px(bracket.to, n as f64);
-            // The guide: a dash of 8 px every 14 px, from the top of the plot to the bracket.
+            // The guide: a dash of 8 px every 14 px down to the bracket, from the foot of the
+            // bar it measures against (so it crosses no row above that bar), or from the top
+            // of the plot when no bar stands at that level.
+            let source = self
+                .bars
+                .iter()
+                .position(|b| (b.value - bracket.to).abs() <= 1e-9 * bracket.to.abs().max(1.0));
+            let top_row = source.map_or(n as f64, |j| (n - 1 - j) as f64 + 0.15);
+            let (_, top) = px(bracket.to, top_row);
             for y0 in (top..y).step_by(14) {
                 root.draw(&PathElement::new(
                     vec![(to, y0), (to, (y0 + 8).min(y))],
@@ -277,6 +284,72 @@ mod tests {
             last.abs_diff(bar_px(6000.0)) <= 2,
             "{last} vs {}",
             bar_px(6000.0)
+        );
+    }
+
+    /// The bracket's dashed guide starts at the foot of the bar it measures against: it
+    /// crosses no row above that bar (where another bar's figure is written).
+    #[test]
+    fn a_brackets_guide_starts_at_the_bar_it_measures_against() {
+        let blue = RGBColor(0, 114, 178);
+        let bar = |label: &str, value: f64| Bar {
+            label: label.into(),
+            value,
+            text: String::new(),
+            color: blue,
+            reference: None,
+        };
+        let mut chart = BarChart {
+            title: "States".into(),
+            subtitle: String::new(),
+            x_desc: "IOPS".into(),
+            bars: vec![
+                bar("in service", 4000.0),
+                bar("fresh", 6000.0),
+                bar("recovered", 3000.0),
+            ],
+            legend: Vec::new(),
+            bracket: None,
+        };
+        let (plain, size) = pixels(&chart);
+        chart.bracket = Some(Bracket {
+            bar: 2,
+            from: 3000.0,
+            to: 6000.0,
+            text: String::new(),
+        });
+        let (bracketed, _) = pixels(&chart);
+        let changed_rows: Vec<u32> = (0..size.1)
+            .filter(|&y| {
+                (0..size.0).any(|x| {
+                    let i = ((y * size.0 + x) * 3) as usize;
+                    plain[i..i + 3] != bracketed[i..i + 3]
+                })
+            })
+            .collect();
+        // The fresh bar's rows: the middle third of the plot, found as blue pixels in the
+        // column just inside its end (beyond the other bars' ends).
+        let x_fresh_end = (0..size.0)
+            .rev()
+            .find(|&x| {
+                (0..size.1).any(|y| {
+                    let i = ((y * size.0 + x) * 3) as usize;
+                    plain[i..i + 3] == [0, 114, 178]
+                })
+            })
+            .unwrap()
+            - 2;
+        let fresh_rows: Vec<u32> = (0..size.1)
+            .filter(|&y| {
+                let i = ((y * size.0 + x_fresh_end) * 3) as usize;
+                plain[i..i + 3] == [0, 114, 178]
+            })
+            .collect();
+        let fresh_top = fresh_rows[0];
+        assert!(
+            changed_rows[0] >= fresh_top,
+            "the guide starts at row {} above the fresh bar's top {fresh_top}",
+            changed_rows[0]
         );
     }
 
