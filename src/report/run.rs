@@ -365,23 +365,11 @@ pub fn reproduce_command(run: &Run) -> String {
 }
 
 /// `command_line` (as recorded, program name first) as one shell line, with `--seed seed`
-/// added when the command did not give one, and `--out` cut to its last component (a report
-/// names nothing of the machine's directory layout).
+/// added when the command did not give one, and local paths cut to their file names as the
+/// provenance shows them (a report names nothing of the machine's directory layout: run it
+/// where the files are).
 pub fn reproduce_line(command_line: &[String], seed: Option<u64>) -> String {
-    let last = |p: &str| {
-        std::path::Path::new(p)
-            .file_name()
-            .map_or_else(|| p.to_string(), |n| n.to_string_lossy().into_owned())
-    };
-    let mut args: Vec<String> = Vec::new();
-    for arg in command_line.iter().skip(1) {
-        let out = args.last().is_some_and(|a| a == "--out");
-        args.push(match arg.strip_prefix("--out=") {
-            Some(path) => format!("--out={}", last(path)),
-            None if out => last(arg),
-            None => arg.clone(),
-        });
-    }
+    let mut args = crate::results::args_shown(command_line.get(1..).unwrap_or_default());
     if let Some(seed) = seed.filter(|_| {
         !args
             .iter()
@@ -741,6 +729,28 @@ mod tests {
         assert_eq!(
             reproduce_line(&line(&["/usr/bin/ssdfade", "measure", "a b"]), Some(42)),
             "ssdfade measure 'a b' --seed 42"
+        );
+        // Local paths as file names, drives kept.
+        assert_eq!(
+            reproduce_line(
+                &line(&[
+                    "ssdfade",
+                    "soak",
+                    "/tmp/x/t.img",
+                    "--out",
+                    "/tmp/x/r",
+                    "--verify-end"
+                ]),
+                Some(1)
+            ),
+            "ssdfade soak t.img --out r --verify-end --seed 1"
+        );
+        assert_eq!(
+            reproduce_line(
+                &line(&["ssdfade", "soak", "/dev/sdb", "--destroy-data", "/dev/sdb"]),
+                Some(1)
+            ),
+            "ssdfade soak /dev/sdb --destroy-data /dev/sdb --seed 1"
         );
         assert_eq!(
             reproduce_line(&line(&["ssdfade", "soak", "--seed", "7"]), Some(42)),

@@ -55,7 +55,7 @@ pub use listing::{list_runs, RunListing};
 pub use names::{name_within, value_within};
 pub use phase::{Phase, PhaseKind, RunParams};
 pub use prediction::{Basis, Model, Prediction};
-pub use provenance::{command_shown, Provenance};
+pub use provenance::{args_shown, command_shown, Provenance};
 pub use reader::{load_run, read_run, read_samples, read_samples_to_damage, Damage, Run};
 pub use record::{write_json_atomic, ProcessStamp};
 pub use run::{read_info, Resume, RunInfo, TargetRecord};

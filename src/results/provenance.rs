@@ -144,12 +144,18 @@ fn target_shown(target: &str) -> String {
 /// Options whose value is a results directory: shown by its name, relative or not.
 const DIRECTORY_OPTIONS: [&str; 2] = ["--out", "--from"];
 
-/// The recorded command line (program name first) as one line, `ssdfade` for the program,
-/// results directories (`--out`, `--from`) and every other local path cut to their file
-/// names; None when nothing was recorded.
+/// The recorded command line (program name first) as one line, `ssdfade` for the program and
+/// the arguments as [`args_shown`] gives them; None when nothing was recorded.
 pub fn command_shown(command_line: &[String]) -> Option<String> {
     let (_, args) = command_line.split_first()?;
-    let mut shown = vec!["ssdfade".to_string()];
+    let shown = std::iter::once("ssdfade".to_string()).chain(args_shown(args));
+    Some(shown.collect::<Vec<_>>().join(" "))
+}
+
+/// Arguments (without the program name) as a report shows them: results directories
+/// (`--out`, `--from`) and every other local path cut to their file names.
+pub fn args_shown(args: &[String]) -> Vec<String> {
+    let mut shown: Vec<String> = Vec::with_capacity(args.len());
     for arg in args {
         let directory = shown
             .last()
@@ -163,7 +169,7 @@ pub fn command_shown(command_line: &[String]) -> Option<String> {
             None => arg_shown(arg),
         });
     }
-    Some(shown.join(" "))
+    shown
 }
 
 /// The last component of `path`.
