@@ -21,25 +21,13 @@ command -v ansible-playbook > /dev/null || {
 bin=$(realpath "${SSDFADE:-target/release/ssdfade}")
 [ -x "$bin" ] || { echo "ansible-zram.sh: no ssdfade at $bin: cargo build --release" >&2; exit 2; }
 
+. scripts/lib/ram-devices.sh
 work=$(mktemp -d /tmp/ssdfade-ansible.XXXXXX)
-devices=()
-cleanup() {
-    for n in "${devices[@]}"; do
-        echo 1 > "/sys/block/zram$n/reset" 2> /dev/null || true
-        echo "$n" > /sys/class/zram-control/hot_remove 2> /dev/null || true
-    done
-    if [ "${KEEP:-0}" = 1 ]; then echo "kept $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-
-[ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0
-for _ in 1 2; do
-    n=$(cat /sys/class/zram-control/hot_add)
-    devices+=("$n")
-    echo 256M > "/sys/block/zram$n/disksize"
-done
-a=/dev/zram${devices[0]}
-b=/dev/zram${devices[1]}
+if [ "${KEEP:-0}" = 1 ]; then echo "keeping $work"; else remove_on_exit "$work"; fi
+new_zram 256M
+a=$RAM_DEV
+new_zram 256M
+b=$RAM_DEV
 echo "zram devices: $a $b"
 
 cat > "$work/inventory.yml" <<YAML

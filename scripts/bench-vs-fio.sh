@@ -47,33 +47,20 @@ if [ -z "${SSDFADE:-}" ]; then
   SSDFADE=$REPO/target/release/ssdfade
 fi
 
+. "$REPO/scripts/lib/ram-devices.sh"
 WORK=$(mktemp -d /tmp/bench-vs-fio.XXXXXX)
-ZRAM_INDEX=""
-CREATED_FILE=""
-cleanup() {
-  rm -rf "$WORK"
-  if [ -n "$ZRAM_INDEX" ]; then
-    echo 1 > "/sys/block/zram$ZRAM_INDEX/reset" 2>/dev/null || true
-    echo "$ZRAM_INDEX" > /sys/class/zram-control/hot_remove 2>/dev/null || true
-  fi
-  if [ -n "$CREATED_FILE" ]; then rm -f "$CREATED_FILE"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+remove_on_exit "$WORK"
 
 TARGET=${1:-}
 if [ -z "$TARGET" ]; then
-  [ -e /sys/class/zram-control ] || modprobe zram num_devices=0 || die "no zram module"
-  ZRAM_INDEX=$(cat /sys/class/zram-control/hot_add)
-  echo "$ZRAM_SIZE" > "/sys/block/zram$ZRAM_INDEX/disksize"
-  TARGET=/dev/zram$ZRAM_INDEX
-  for _ in $(seq 50); do [ -b "$TARGET" ] && break; sleep 0.1; done
+  new_zram "$ZRAM_SIZE"
+  TARGET=$RAM_DEV
   KIND="zram $ZRAM_SIZE"
 elif [ -b "$TARGET" ]; then
   KIND="block device $(lsblk -dno SIZE "$TARGET" | tr -d ' ')"
 else
   if [ ! -e "$TARGET" ]; then
-    CREATED_FILE=$TARGET
+    remove_on_exit "$TARGET"
     truncate -s "$FILE_SIZE" "$TARGET" || die "cannot create $TARGET"
   fi
   [ -f "$TARGET" ] || die "$TARGET is neither a block device nor a regular file"

@@ -91,43 +91,9 @@ if [ -z "${SSDFADE:-}" ]; then
   SSDFADE=$REPO/target/release/ssdfade
 fi
 
+. "$REPO/scripts/lib/ram-devices.sh"
 WORK=$(mktemp -d /tmp/cpu-per-io.XXXXXX)
-ZRAMS=()
-LOOPS=()
-SHMS=()
-cleanup() {
-  for d in "${LOOPS[@]}"; do losetup -d "$d" 2>/dev/null || true; done
-  for f in "${SHMS[@]}"; do rm -f "$f"; done
-  for i in "${ZRAMS[@]}"; do
-    echo 1 > "/sys/block/zram$i/reset" 2>/dev/null || true
-    echo "$i" > /sys/class/zram-control/hot_remove 2>/dev/null || true
-  done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-[ -e /sys/class/zram-control ] || modprobe zram num_devices=0 || die "no zram module"
-new_zram() {
-  local i
-  i=$(cat /sys/class/zram-control/hot_add)
-  ZRAMS+=("$i")
-  # The algorithm can only be chosen before the device is sized.
-  echo "$ZRAM_ALG" > "/sys/block/zram$i/comp_algorithm" \
-    || die "zram cannot use $ZRAM_ALG: see /sys/block/zram$i/comp_algorithm"
-  echo "$ZRAM_SIZE" > "/sys/block/zram$i/disksize"
-  for _ in $(seq 50); do [ -b "/dev/zram$i" ] && break; sleep 0.1; done
-  LAST_ZRAM=/dev/zram$i
-}
-# A loop device (direct I/O) over a file in /dev/shm: a RAM device that does not compress.
-new_loop() {
-  local f
-  f=$(mktemp /dev/shm/cpu-per-io.XXXXXX)
-  SHMS+=("$f")
-  truncate -s "$ZRAM_SIZE" "$f"
-  LAST_ZRAM=$(losetup --find --show --direct-io=on "$f") || die "losetup failed on $f"
-  LOOPS+=("$LAST_ZRAM")
-}
+remove_on_exit "$WORK"
 
 # run DEV ENGINE QD SECONDS OUT: one measure run; prints its IOPS and the CPUs it kept busy
 # (the process's task-clock, its io_uring workers included, ÷ the run's length).
@@ -226,7 +192,7 @@ instr_count() {
 }
 
 if [[ " $PARTS " == *" cpu "* || " $PARTS " == *" instr "* ]]; then
-  new_zram; DEV=$LAST_ZRAM
+  new_zram "$ZRAM_SIZE" "$ZRAM_ALG"; DEV=$RAM_DEV
   # Written once, so that no run meets unwritten blocks.
   "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --random-pct 0 --bytes "$ZRAM_SIZE" \
     --qd 8 --json --out "$WORK/fill" >/dev/null 2>&1
@@ -330,11 +296,11 @@ if [[ " $PARTS " == *" multi "* ]]; then
   DEVS=()
   for _ in $(seq "$MULTI_DEVICES"); do
     case $MULTI_KIND in
-      zram) new_zram ;;
-      loop) new_loop ;;
+      zram) new_zram "$ZRAM_SIZE" "$ZRAM_ALG" ;;
+      loop) new_loop "$ZRAM_SIZE" ;;
       *) die "MULTI_KIND=$MULTI_KIND: use zram or loop" ;;
     esac
-    DEVS+=("$LAST_ZRAM")
+    DEVS+=("$RAM_DEV")
   done
   for d in "${DEVS[@]}"; do
     "$SSDFADE" measure "$d" --destroy-data "$d" --random-pct 0 --bytes "$ZRAM_SIZE" --qd 8 \

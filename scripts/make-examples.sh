@@ -24,14 +24,9 @@ mkdir -p "$out"
     > "$out/cdm-nvme-sim.txt"
 
 if [ "$(id -u)" = 0 ] && [ -e /sys/class/zram-control/hot_add ]; then
-    id=$(cat /sys/class/zram-control/hot_add)
-    dev=/dev/zram$id
-    cleanup() {
-        echo 1 > "/sys/block/zram$id/reset" 2>/dev/null || true
-        echo "$id" > /sys/class/zram-control/hot_remove 2>/dev/null || true
-    }
-    trap cleanup EXIT
-    echo 2G > "/sys/block/zram$id/disksize"
+    . scripts/lib/ram-devices.sh
+    new_zram 2G
+    dev=$RAM_DEV
     "$bin" experiment vertex2 "$dev" --destroy-data "$dev" --measure-duration 10s \
         --soak-duration 2m --soak-interval 1s --seed 910 --out "$out/vertex2-zram"
 else

@@ -26,30 +26,14 @@ die() { echo "ram-device-cpu: $*" >&2; exit 2; }
 command -v jq >/dev/null || die "jq is missing: apt-get install jq"
 command -v perf >/dev/null || die "perf is missing: apt-get install linux-perf"
 
+. "$REPO/scripts/lib/ram-devices.sh"
 WORK=$(mktemp -d /tmp/ram-device-cpu.XXXXXX)
-ZRAM="" LOOP="" SHM=""
-cleanup() {
-  [ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null || true
-  [ -n "$SHM" ] && rm -f "$SHM"
-  if [ -n "$ZRAM" ]; then
-    echo 1 > "/sys/block/zram$ZRAM/reset" 2>/dev/null || true
-    echo "$ZRAM" > /sys/class/zram-control/hot_remove 2>/dev/null || true
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-[ -e /sys/class/zram-control ] || modprobe zram num_devices=0 || die "no zram module"
-ZRAM=$(cat /sys/class/zram-control/hot_add)
-echo "$SIZE" > "/sys/block/zram$ZRAM/disksize"
-for _ in $(seq 50); do [ -b "/dev/zram$ZRAM" ] && break; sleep 0.1; done
-SHM=$(mktemp /dev/shm/ram-device-cpu.XXXXXX)
-truncate -s "$SIZE" "$SHM"
-LOOP=$(losetup --find --show --direct-io=on "$SHM") || die "losetup failed on $SHM"
-[ "$(cat "/sys/block/${LOOP##*/}/loop/dio")" = 1 ] \
-  || echo "ram-device-cpu: $LOOP fell back to buffered I/O (tmpfs without O_DIRECT)" >&2
-for dev in "/dev/zram$ZRAM" "$LOOP"; do
+remove_on_exit "$WORK"
+new_zram "$SIZE"
+ZRAM_DEV=$RAM_DEV
+new_loop "$SIZE"
+LOOP=$RAM_DEV
+for dev in "$ZRAM_DEV" "$LOOP"; do
   "$SSDFADE" measure "$dev" --destroy-data "$dev" --random-pct 0 --bytes "$SIZE" --qd 8 \
     --json --out "$WORK/fill-${dev##*/}" >/dev/null 2>&1
 done
@@ -74,7 +58,7 @@ echo "Machine CPU per 4 KiB random write, --engine $ENGINE --qd $QD, $SECONDS_EA
 printf '  %5s %-8s %9s %11s %11s %14s %10s %6s\n' round device IOPS "process ms" "kworker ms" \
   "CPU µs/IO" "CPUs busy" load
 for round in $(seq "$ROUNDS"); do
-  for dev in "/dev/zram$ZRAM" "$LOOP"; do
+  for dev in "$ZRAM_DEV" "$LOOP"; do
     k0=$(kworkers)
     b0=$(busy)
     t0=$(date +%s.%N)

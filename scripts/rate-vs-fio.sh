@@ -38,24 +38,11 @@ if [ -z "${SSDFADE:-}" ]; then
   SSDFADE=$REPO/target/release/ssdfade
 fi
 
+. "$REPO/scripts/lib/ram-devices.sh"
 WORK=$(mktemp -d /tmp/rate-vs-fio.XXXXXX)
-ZRAM=""
-cleanup() {
-  if [ -n "$ZRAM" ]; then
-    echo 1 > "/sys/block/zram$ZRAM/reset" 2>/dev/null || true
-    echo "$ZRAM" > /sys/class/zram-control/hot_remove 2>/dev/null || true
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-[ -e /sys/class/zram-control ] || modprobe zram num_devices=0 || die "no zram module"
-ZRAM=$(cat /sys/class/zram-control/hot_add)
-echo "$ZRAM_SIZE" > "/sys/block/zram$ZRAM/disksize"
-DEV=/dev/zram$ZRAM
-for _ in $(seq 50); do [ -b "$DEV" ] && break; sleep 0.1; done
-[ -b "$DEV" ] || die "$DEV did not appear"
+remove_on_exit "$WORK"
+new_zram "$ZRAM_SIZE"
+DEV=$RAM_DEV
 # Written once, so that no run meets unwritten (zero-cost) pages.
 fio --name=fill --filename="$DEV" --direct=1 --rw=write --bs=1M --ioengine=psync \
   --output-format=terse >/dev/null || die "filling $DEV failed"

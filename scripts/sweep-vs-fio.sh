@@ -40,25 +40,14 @@ if [ -z "${SSDFADE:-}" ]; then
   SSDFADE=$REPO/target/release/ssdfade
 fi
 
+. "$REPO/scripts/lib/ram-devices.sh"
 WORK=$(mktemp -d /tmp/sweep-vs-fio.XXXXXX)
-ZRAM_INDEX=""
-cleanup() {
-  rm -rf "$WORK"
-  if [ -n "$ZRAM_INDEX" ]; then
-    echo 1 > "/sys/block/zram$ZRAM_INDEX/reset" 2>/dev/null || true
-    echo "$ZRAM_INDEX" > /sys/class/zram-control/hot_remove 2>/dev/null || true
-  fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+remove_on_exit "$WORK"
 
 TARGET=${1:-}
 if [ -z "$TARGET" ]; then
-  [ -e /sys/class/zram-control ] || modprobe zram num_devices=0 || die "no zram module"
-  ZRAM_INDEX=$(cat /sys/class/zram-control/hot_add)
-  echo "$ZRAM_SIZE" > "/sys/block/zram$ZRAM_INDEX/disksize"
-  TARGET=/dev/zram$ZRAM_INDEX
-  for _ in $(seq 50); do [ -b "$TARGET" ] && break; sleep 0.1; done
+  new_zram "$ZRAM_SIZE"
+  TARGET=$RAM_DEV
   KIND="zram $ZRAM_SIZE"
 else
   [ -b "$TARGET" ] || die "$TARGET is not a block device"
