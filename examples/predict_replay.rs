@@ -1,6 +1,7 @@
 //! Every steady-state prediction a soak made, replayed round by round from its run directory
 //! (the code the run uses), against the IOPS the soak settled at (the mean over its last
-//! span-write). Prints one markdown row, and on stderr every prediction whose interval missed;
+//! span-write). Prints one markdown row (with the drive writes from which every prediction is
+//! within 10 %), and on stderr every prediction whose interval missed;
 //! `scripts/predict-replay-validate.sh` runs it over its soaks. The directory's name is
 //! `DRIVE~SPAN%~BS`.
 //!
@@ -14,6 +15,8 @@ use ssdfade::stats::steady::Criteria;
 
 /// Drive writes at which the prediction is judged against the 10 %.
 const AT_DW: f64 = 1.5;
+/// The band around the settled IOPS, percent.
+const BAND_PCT: f64 = 10.0;
 
 fn main() -> anyhow::Result<()> {
     let dir = PathBuf::from(std::env::args().nth(1).expect("usage: predict_replay DIR"));
@@ -33,7 +36,7 @@ fn main() -> anyhow::Result<()> {
     let Some(setting) = Setting::of(&info, Criteria::default()) else {
         // Not uniform random writes (a skewed distribution): the model makes no prediction.
         println!(
-            "| {} | {} % | {} | {settled:.0} | none (not uniform random writes) | – | – | – | – |",
+            "| {} | {} % | {} | {settled:.0} | none (not uniform random writes) | – | – | – | – | – |",
             name.first().unwrap_or(&"?"),
             name.get(1).unwrap_or(&"?"),
             name.get(2).unwrap_or(&"?"),
@@ -68,13 +71,19 @@ fn main() -> anyhow::Result<()> {
             format!("{:+.1} %", err(p.iops)),
         )
     });
+    // From which drive writes on every prediction is within 10 % (the band).
+    let in_band = all
+        .iter()
+        .rposition(|p| err(p.iops).abs() > BAND_PCT)
+        .map_or(all.first(), |i| all.get(i + 1))
+        .map_or("never".into(), |p| format!("{:.2}", dw(p.made_at_bytes)));
     let worst = all
         .iter()
         .filter(|p| dw(p.made_at_bytes) > AT_DW)
         .map(|p| err(p.iops).abs())
         .fold(None, |w: Option<f64>, e| Some(w.map_or(e, |w| w.max(e))));
     println!(
-        "| {} | {} % | {} | {settled:.0} | {first} | {at_cell} | {at_err} | {} | {outside} of {} |",
+        "| {} | {} % | {} | {settled:.0} | {first} | {at_cell} | {at_err} | {in_band} | {} | {outside} of {} |",
         name.first().unwrap_or(&"?"),
         name.get(1).unwrap_or(&"?"),
         name.get(2).unwrap_or(&"?"),

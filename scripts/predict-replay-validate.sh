@@ -62,8 +62,8 @@ if [ -z "${REPORT_ONLY:-}" ]; then
   xargs -P "$jobs" -I{} sh -c '{} || echo "failed: {}" >&2' <"$jobs_file"
   echo "ran $(wc -l <"$jobs_file") soaks in $(($(date +%s) - start)) s (wall)" >&2
 fi
-echo "| drive | span | bs | settled IOPS | first prediction (drive writes) | at 1.5 drive writes | error at 1.5 | worst error after | outside the interval |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| drive | span | bs | settled IOPS | first prediction (drive writes) | at 1.5 drive writes | error at 1.5 | within 10 % from (drive writes) | worst error after | outside the interval |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for d in "$out"/*~*; do
   [ -f "$d/run.json" ] && "$replay" "$d"
 done
