@@ -71,51 +71,60 @@ impl ClosedLoop {
     }
 }
 
-/// The host's open loop around a simulated drive under an issue rate: I/O n (each standing for
-/// `scale` host I/Os) is due at the schedule's time of host I/O n·scale, and is issued then, or
-/// later when `qd` host I/Os are already outstanding (it is then late by the difference). The
-/// drive serves I/Os one after another; when none is waiting it stands still until the next
-/// is issued. That gap is plain time passing on the simulated clock: the drive does no idle
-/// work (background collection) in it.
+/// The host's open loop around a simulated drive under an issue rate. Simulated I/O n stands
+/// for `scale` host I/Os, n·scale to n·scale + scale − 1, each a `scale`-th of its service: host
+/// I/O m is due at the schedule's time of m, and is issued then, or later when `qd` host I/Os are
+/// already outstanding (it is then late by the difference). The drive serves host I/Os one after
+/// another; when none is waiting it stands still until the next is issued. That gap is plain
+/// time passing on the simulated clock: the drive does no idle work (background collection) in
+/// it.
 pub struct OpenLoop {
     rate: crate::workload::Rate,
     bs: u64,
     scale: u64,
-    /// Completion time of simulated I/O j at `j % depth`.
+    /// Completion time of host I/O m at `m % qd`.
     completions: Vec<f64>,
+    /// Host I/Os served so far.
     served: u64,
-    /// Completion time of the last I/O served.
+    /// Completion time of the last host I/O served.
     clock: f64,
 }
 
 impl OpenLoop {
     /// An empty schedule at `rate` for `bs`-byte host I/Os, at most `qd` outstanding.
     pub fn new(rate: crate::workload::Rate, bs: u64, qd: u32, scale: u32) -> OpenLoop {
-        let depth = (f64::from(qd) / f64::from(scale)).round().max(1.0) as usize;
         OpenLoop {
             rate,
             bs,
-            scale: u64::from(scale),
-            completions: vec![0.0; depth],
+            scale: u64::from(scale.max(1)),
+            completions: vec![0.0; qd.max(1) as usize],
             served: 0,
             clock: 0.0,
         }
     }
 
-    /// Serves the next I/O for `service` seconds; returns its completion time, its latency
-    /// (from issue) and its lag (issue minus due time), in seconds.
+    /// Serves the next simulated I/O (its `scale` host I/Os) for `service` seconds in all;
+    /// returns the completion time of its last host I/O and its host I/Os' mean latency (from
+    /// issue) and mean lag (issue minus due time), in seconds.
     #[inline]
     pub fn serve(&mut self, service: f64) -> (f64, f64, f64) {
-        let n = self.served;
-        let due = self.rate.due_ns(n * self.scale, self.bs) as f64 / 1e9;
-        let slot = (n % self.completions.len() as u64) as usize;
-        // The slot frees when the I/O `depth` places earlier completes (0 for the first ones).
-        let issued = due.max(self.completions[slot]);
-        let completion = issued.max(self.clock) + service;
-        self.completions[slot] = completion;
-        self.clock = completion;
-        self.served += 1;
-        (completion, completion - issued, issued - due)
+        let each = service / self.scale as f64;
+        let (mut latency, mut lag) = (0.0, 0.0);
+        for _ in 0..self.scale {
+            let m = self.served;
+            let due = self.rate.due_ns(m, self.bs) as f64 / 1e9;
+            let slot = (m % self.completions.len() as u64) as usize;
+            // The slot frees when the host I/O `qd` places earlier completes (0 at first).
+            let issued = due.max(self.completions[slot]);
+            let completion = issued.max(self.clock) + each;
+            self.completions[slot] = completion;
+            self.clock = completion;
+            self.served += 1;
+            latency += completion - issued;
+            lag += issued - due;
+        }
+        let k = self.scale as f64;
+        (self.clock, latency / k, lag / k)
     }
 }
 
@@ -137,6 +146,33 @@ mod tests {
         let (c, lat, lag) = q.serve(0.0001);
         assert!((lag - 0.002).abs() < 1e-12, "{lag}");
         assert!((lat - 0.0001).abs() < 1e-12 && (c - 0.0051).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_scaled_open_loop_times_each_host_io_not_the_simulated_one() {
+        use crate::workload::Rate;
+        // Each simulated I/O is 16 host I/Os of 1.6 ms in all: 0.1 ms each. At 1000/s, QD 1,
+        // every host I/O finds the drive idle: latency 0.1 ms, none late, and the 16th
+        // completes at 15.1 ms.
+        let mut q = OpenLoop::new(Rate::Iops(1000), 4096, 1, 16);
+        for n in 0..4 {
+            let (c, lat, lag) = q.serve(0.0016);
+            assert!((lat - 0.0001).abs() < 1e-12, "latency {lat}");
+            assert!(lag.abs() < 1e-12, "lag {lag}");
+            assert!(
+                (c - (0.016 * n as f64 + 0.0151)).abs() < 1e-12,
+                "completion {c}"
+            );
+        }
+        // Above the drive's rate (0.1 ms each, 100 000/s due), QD 1: each host I/O waits for
+        // the one before it, and the lag grows by 0.09 ms per host I/O.
+        let mut q = OpenLoop::new(Rate::Iops(100_000), 4096, 1, 16);
+        let (c, lat, lag) = q.serve(0.0016);
+        assert!(
+            (c - 0.0016).abs() < 1e-12 && (lat - 0.0001).abs() < 1e-12,
+            "{c} {lat}"
+        );
+        assert!((lag - 0.00009 * 7.5).abs() < 1e-9, "mean lag {lag}");
     }
 
     fn latencies(qd: u32, scale: u32, services: &[f64]) -> Vec<f64> {
