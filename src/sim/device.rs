@@ -813,6 +813,13 @@ impl SimDevice {
         self.host_protocol = on;
     }
 
+    /// The fastest one host I/O (`a`, what it did) completes on the drive as it is now, in
+    /// seconds (see [`SimDevice::floor_seconds`]): its latency when it finds the drive idle.
+    pub fn unloaded_seconds(&self, a: &Activity) -> f64 {
+        let [read_us, program_us, _] = self.nand_us();
+        self.floor_seconds(a, read_us, program_us)
+    }
+
     /// The fastest one I/O (`a`, what it did) can complete, in seconds: a write acknowledged
     /// from the write cache (or, without one, after its transfer and program); a read after
     /// its NAND read and transfer, or, when the read-ahead buffer holds it or it reads unwritten

@@ -163,7 +163,7 @@ impl SimEngine {
             for (io, &s) in done_ios[..served].iter().zip(&service[..served]) {
                 let (latency, lag) = match &mut paced {
                     Some(open) => {
-                        let (done, latency, lag) = open.serve(s);
+                        let (done, latency, lag) = open.serve(s, device.unloaded_seconds(io));
                         completion = done;
                         (nanos(latency), Some(nanos(lag)))
                     }

@@ -71,51 +71,67 @@ impl ClosedLoop {
     }
 }
 
-/// The host's open loop around a simulated drive under an issue rate: I/O n (each standing for
-/// `scale` host I/Os) is due at the schedule's time of host I/O n·scale, and is issued then, or
-/// later when `qd` host I/Os are already outstanding (it is then late by the difference). The
-/// drive serves I/Os one after another; when none is waiting it stands still until the next
-/// is issued. That gap is plain time passing on the simulated clock: the drive does no idle
-/// work (background collection) in it.
+/// The host's open loop around a simulated drive under an issue rate. Simulated I/O n stands
+/// for `scale` host I/Os, n·scale to n·scale + scale − 1, each a `scale`-th of its service: host
+/// I/O m is due at the schedule's time of m, and is issued then, or later when `qd` host I/Os are
+/// already outstanding (it is then late by the difference). The drive serves host I/Os one after
+/// another, each taking its share of the drive's throughput; when none is waiting it stands
+/// still until the next is issued. That gap is plain time passing on the simulated clock: the
+/// drive does no idle work (background collection) in it. A host I/O completes no sooner than
+/// the drive's unloaded latency after its issue: at QD > 1 the throughput share is shorter
+/// than one I/O's own time on the drive.
 pub struct OpenLoop {
     rate: crate::workload::Rate,
     bs: u64,
     scale: u64,
-    /// Completion time of simulated I/O j at `j % depth`.
+    /// Completion time of host I/O m at `m % qd`.
     completions: Vec<f64>,
+    /// Host I/Os served so far.
     served: u64,
-    /// Completion time of the last I/O served.
+    /// When the drive has served the host I/Os so far (their throughput shares).
     clock: f64,
+    /// Completion time of the last host I/O served.
+    last: f64,
 }
 
 impl OpenLoop {
     /// An empty schedule at `rate` for `bs`-byte host I/Os, at most `qd` outstanding.
     pub fn new(rate: crate::workload::Rate, bs: u64, qd: u32, scale: u32) -> OpenLoop {
-        let depth = (f64::from(qd) / f64::from(scale)).round().max(1.0) as usize;
         OpenLoop {
             rate,
             bs,
-            scale: u64::from(scale),
-            completions: vec![0.0; depth],
+            scale: u64::from(scale.max(1)),
+            completions: vec![0.0; qd.max(1) as usize],
             served: 0,
             clock: 0.0,
+            last: 0.0,
         }
     }
 
-    /// Serves the next I/O for `service` seconds; returns its completion time, its latency
-    /// (from issue) and its lag (issue minus due time), in seconds.
+    /// Serves the next simulated I/O (its `scale` host I/Os) for `service` seconds of the
+    /// drive's throughput in all, each host I/O taking at least `unloaded` seconds from its
+    /// issue; returns the completion time of its last host I/O and its host I/Os' mean latency
+    /// (from issue) and mean lag (issue minus due time), in seconds.
     #[inline]
-    pub fn serve(&mut self, service: f64) -> (f64, f64, f64) {
-        let n = self.served;
-        let due = self.rate.due_ns(n * self.scale, self.bs) as f64 / 1e9;
-        let slot = (n % self.completions.len() as u64) as usize;
-        // The slot frees when the I/O `depth` places earlier completes (0 for the first ones).
-        let issued = due.max(self.completions[slot]);
-        let completion = issued.max(self.clock) + service;
-        self.completions[slot] = completion;
-        self.clock = completion;
-        self.served += 1;
-        (completion, completion - issued, issued - due)
+    pub fn serve(&mut self, service: f64, unloaded: f64) -> (f64, f64, f64) {
+        let each = service / self.scale as f64;
+        let (mut latency, mut lag) = (0.0, 0.0);
+        for _ in 0..self.scale {
+            let m = self.served;
+            let due = self.rate.due_ns(m, self.bs) as f64 / 1e9;
+            let slot = (m % self.completions.len() as u64) as usize;
+            // The slot frees when the host I/O `qd` places earlier completes (0 at first).
+            let issued = due.max(self.completions[slot]);
+            self.clock = issued.max(self.clock) + each;
+            let completion = self.clock.max(issued + unloaded);
+            self.completions[slot] = completion;
+            self.last = self.last.max(completion);
+            self.served += 1;
+            latency += completion - issued;
+            lag += issued - due;
+        }
+        let k = self.scale as f64;
+        (self.last, latency / k, lag / k)
     }
 }
 
@@ -128,15 +144,62 @@ mod tests {
         use crate::workload::Rate;
         // 1000 I/Os per second, QD 1: a 0.2 ms I/O leaves the drive idle until the next is due.
         let mut q = OpenLoop::new(Rate::Iops(1000), 4096, 1, 1);
-        assert_eq!(q.serve(0.0002), (0.0002, 0.0002, 0.0));
-        let (c, lat, lag) = q.serve(0.0002);
+        assert_eq!(q.serve(0.0002, 0.0), (0.0002, 0.0002, 0.0));
+        let (c, lat, lag) = q.serve(0.0002, 0.0);
         assert!((c - 0.0012).abs() < 1e-12 && (lat - 0.0002).abs() < 1e-12 && lag == 0.0);
         // A 3 ms I/O: the next one (due at 2 ms) is issued late, when the slot frees at 4.001 ms.
-        let (c, _, _) = q.serve(0.003);
+        let (c, _, _) = q.serve(0.003, 0.0);
         assert!((c - 0.005).abs() < 1e-12, "{c}");
-        let (c, lat, lag) = q.serve(0.0001);
+        let (c, lat, lag) = q.serve(0.0001, 0.0);
         assert!((lag - 0.002).abs() < 1e-12, "{lag}");
         assert!((lat - 0.0001).abs() < 1e-12 && (c - 0.0051).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_scaled_open_loop_times_each_host_io_not_the_simulated_one() {
+        use crate::workload::Rate;
+        // Each simulated I/O is 16 host I/Os of 1.6 ms in all: 0.1 ms each. At 1000/s, QD 1,
+        // every host I/O finds the drive idle: latency 0.1 ms, none late, and the 16th
+        // completes at 15.1 ms.
+        let mut q = OpenLoop::new(Rate::Iops(1000), 4096, 1, 16);
+        for n in 0..4 {
+            let (c, lat, lag) = q.serve(0.0016, 0.0);
+            assert!((lat - 0.0001).abs() < 1e-12, "latency {lat}");
+            assert!(lag.abs() < 1e-12, "lag {lag}");
+            assert!(
+                (c - (0.016 * n as f64 + 0.0151)).abs() < 1e-12,
+                "completion {c}"
+            );
+        }
+        // Above the drive's rate (0.1 ms each, 100 000/s due), QD 1: each host I/O waits for
+        // the one before it, and the lag grows by 0.09 ms per host I/O.
+        let mut q = OpenLoop::new(Rate::Iops(100_000), 4096, 1, 16);
+        let (c, lat, lag) = q.serve(0.0016, 0.0);
+        assert!(
+            (c - 0.0016).abs() < 1e-12 && (lat - 0.0001).abs() < 1e-12,
+            "{c} {lat}"
+        );
+        assert!((lag - 0.00009 * 7.5).abs() < 1e-9, "mean lag {lag}");
+    }
+
+    #[test]
+    fn a_paced_io_takes_at_least_the_drives_unloaded_latency() {
+        use crate::workload::Rate;
+        // QD 64 on a drive that serves 10 000/s (0.1 ms each) but takes 0.5 ms per I/O: at
+        // 1000/s each I/O finds it idle and takes 0.5 ms, not the 0.1 ms throughput share.
+        let mut q = OpenLoop::new(Rate::Iops(1000), 4096, 64, 1);
+        for n in 0..4 {
+            let (c, lat, lag) = q.serve(0.0001, 0.0005);
+            assert!((lat - 0.0005).abs() < 1e-12 && lag == 0.0, "{lat} {lag}");
+            assert!((c - (0.001 * n as f64 + 0.0005)).abs() < 1e-12, "{c}");
+        }
+        // Flat out (100 000/s due) the throughput still binds: 0.1 ms per I/O, 64 in flight.
+        let mut q = OpenLoop::new(Rate::Iops(100_000), 4096, 64, 1);
+        let mut last = 0.0;
+        for _ in 0..10_000 {
+            last = q.serve(0.0001, 0.0005).0;
+        }
+        assert!((last - 1.0).abs() < 0.001, "{last}");
     }
 
     fn latencies(qd: u32, scale: u32, services: &[f64]) -> Vec<f64> {
