@@ -29,6 +29,8 @@ const ROUNDS: usize = 4;
 /// A twin further than this from the measured mean IOPS in one period (percent) is refused,
 /// not written.
 pub const FIT_LIMIT_PCT: f64 = 10.0;
+/// The smallest drive a twin stands for, bytes.
+const MIN_CAPACITY: u64 = 1 << 30;
 /// Steady rates closer than this (a fraction) need no change of α.
 const STEADY_SLACK: f64 = 0.02;
 
@@ -127,7 +129,7 @@ impl Twin {
         }
         if !(1.01..=4.0).contains(&twin.alpha)
             || !(0.01..=100.0).contains(&twin.speed)
-            || twin.capacity < 1 << 30
+            || twin.capacity < MIN_CAPACITY
         {
             bad_input!(
                 "{}: alpha must be 1.01 to 4, speed 0.01 to 100 and capacity at least 1 GiB",
@@ -283,6 +285,14 @@ pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
             "{} is not a write soak ({} % reads): fit a twin to a soak of random writes",
             m.from,
             m.workload.read_pct
+        );
+    }
+    if m.size_bytes < MIN_CAPACITY {
+        // Said here, not by the temporary twin file the fit would write.
+        bad_input!(
+            "{} is of a drive of {}, less than the 1 GiB a twin needs: fit a soak of a larger drive",
+            m.from,
+            crate::units::format_bytes(m.size_bytes)
         );
     }
     let size = m.size_bytes as f64;
