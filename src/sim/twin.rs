@@ -8,8 +8,8 @@
 //! fills its flash before it collects), else the base preset's. Then, up to
 //! [`ROUNDS`] times, the twin's soak is run: the speed is scaled by measured/twin fresh IOPS,
 //! and when the steady rates still differ by more than [`STEADY_SLACK`] α is moved to the one
-//! whose greedy-GC write amplification makes up the difference (IOPS ∝ WA^−β, β measured). The check:
-//! the twin's mean IOPS per period beside the measured ones.
+//! whose greedy-GC write amplification makes up the difference (IOPS ∝ WA^−β, β measured). A
+//! last soak gives the check: the twin's mean IOPS per period beside the measured ones.
 
 use std::path::Path;
 
