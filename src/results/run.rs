@@ -174,9 +174,9 @@ pub fn read_info(dir: &Path) -> anyhow::Result<RunInfo> {
 
 /// Refuses (bad input, naming `path` and the field) a run.json whose numbers no run can have
 /// written: a summary time that is negative, not finite or beyond any run, latencies out of
-/// order, a block size, alignment, queue depth or interval of 0. Everything that loads a
-/// run.json checks it here before computing with it (a time of 1e30 s once panicked in a
-/// Duration; a block size of 0 divided by zero).
+/// order, a block size, alignment, queue depth or interval of 0, a span of 0 or one not inside
+/// the target. Everything that loads a run.json checks it here before computing with it (a
+/// time of 1e30 s once panicked in a Duration; a block size of 0 divided by zero).
 pub fn check(path: &Path, info: &RunInfo) -> anyhow::Result<()> {
     let why = || -> Result<(), String> {
         let w = &info.workload;
@@ -189,6 +189,15 @@ pub fn check(path: &Path, info: &RunInfo) -> anyhow::Result<()> {
             return Err("workload.qd is 0".into());
         }
         super::valid::period("workload.interval", w.interval.as_secs_f64())?;
+        // Every run writes inside its target: a span of 0 or past the end was edited in (a
+        // `sim fit` of one soaked a twin elsewhere and blamed the fit).
+        let size = info.target.identity.size_bytes;
+        if w.span == 0 || w.offset.checked_add(w.span).is_none_or(|end| end > size) {
+            return Err(format!(
+                "workload.offset {} + workload.span {} is not inside the target's {size} bytes",
+                w.offset, w.span
+            ));
+        }
         // No drive has less flash than it shows the host (a crafted 0 once made a resumed
         // simulated soak's predictor take 16 GB of memory).
         for (field, d) in [
