@@ -80,6 +80,19 @@ pub fn identity(spec: &str) -> anyhow::Result<Identity> {
     Ok(identity_of(&SimSpec::parse(spec)?))
 }
 
+/// The preset's model name, with the capacity it was resized to (`capacity=`) where that is not
+/// the one the name gives.
+fn model_shown(spec: &SimSpec) -> String {
+    let model = spec.preset.model;
+    match presets::find(spec.preset.name) {
+        Some(named) if named.user_bytes != spec.preset.user_bytes => format!(
+            "{model}, resized to {}",
+            crate::units::format_gb(spec.preset.user_bytes)
+        ),
+        _ => model.to_string(),
+    }
+}
+
 fn identity_of(spec: &SimSpec) -> Identity {
     Identity {
         kind: "sim".into(),
@@ -87,7 +100,7 @@ fn identity_of(spec: &SimSpec) -> Identity {
         size_bytes: spec.size_bytes(),
         logical_block: 512,
         physical_block: 4096,
-        model: Some(spec.preset.model.into()),
+        model: Some(model_shown(spec)),
         serial: Some(format!("SIM-{}-{}", spec.preset.name, spec.seed)),
         wwn: None,
         firmware: Some(format!("ssdfade-sim {}", env!("CARGO_PKG_VERSION"))),
@@ -263,5 +276,27 @@ pub fn drive_info(spec: &str, id: Identity, w: SimWear) -> crate::drive::DriveIn
             ..Default::default()
         },
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::identity;
+
+    #[test]
+    fn a_resized_drive_says_its_capacity_beside_the_presets_name() {
+        assert_eq!(
+            identity("sim:vertex2-60g").unwrap().model.unwrap(),
+            "OCZ Vertex 2 60GB (simulated SF-1200)"
+        );
+        let model = |spec: &str| identity(spec).unwrap().model.unwrap();
+        assert_eq!(
+            model("sim:vertex2-60g,capacity=30GB"),
+            "OCZ Vertex 2 60GB (simulated SF-1200), resized to 30.0 GB"
+        );
+        assert_eq!(
+            model("sim:vertex2-60g,capacity=30G"),
+            "OCZ Vertex 2 60GB (simulated SF-1200), resized to 32.2 GB"
+        );
     }
 }
