@@ -539,11 +539,17 @@ fn a_metrics_address_that_cannot_be_bound_refuses_before_anything_is_written() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
-/// The row of `target` in a table printed on stdout, split into cells.
+/// The row of `target` in a table printed on stdout, split into cells. The table shortens a
+/// long name to fit 80 columns with "…" in its middle (how much depends on the widths of the
+/// figures beside it), so the row's first cell is `target` or its two ends around "…".
 fn row_of<'a>(stdout: &'a str, target: &str) -> Vec<&'a str> {
+    let names = |cell: &str| match cell.split_once('…') {
+        Some((head, tail)) => target.starts_with(head) && target.ends_with(tail),
+        None => cell == target,
+    };
     let row = stdout
         .lines()
-        .find(|l| l.split_whitespace().next() == Some(target))
+        .find(|l| l.split_whitespace().next().is_some_and(names))
         .unwrap_or_else(|| panic!("no row for {target} in\n{stdout}"));
     assert!(row.chars().count() <= 80, "wider than 80 columns: {row}");
     row.split_whitespace().collect()
