@@ -211,6 +211,8 @@ impl BarChart {
 mod tests {
     use super::*;
 
+    const BLUE: [u8; 3] = [0, 114, 178];
+
     /// The chart drawn to pixels: the RGB buffer and its size.
     fn pixels(chart: &BarChart) -> (Vec<u8>, (u32, u32)) {
         style::register_fonts();
@@ -224,40 +226,64 @@ mod tests {
         (rgb, size)
     }
 
-    #[test]
-    fn a_bracket_spans_the_gap_above_its_bar_from_its_level_to_the_other() {
-        let bar = |label: &str, value: f64| Bar {
+    /// The pixel at (x, y) of a drawing of `size`.
+    fn at(rgb: &[u8], size: (u32, u32), x: u32, y: u32) -> [u8; 3] {
+        let i = ((y * size.0 + x) * 3) as usize;
+        [rgb[i], rgb[i + 1], rgb[i + 2]]
+    }
+
+    /// A blue bar with no text.
+    fn bar(label: &str, value: f64, reference: Option<f64>) -> Bar {
+        Bar {
             label: label.into(),
             value,
             text: String::new(),
-            color: RGBColor(0, 114, 178),
-            reference: None,
-        };
-        let mut chart = BarChart {
+            color: RGBColor(BLUE[0], BLUE[1], BLUE[2]),
+            reference,
+        }
+    }
+
+    /// A states chart of `bars`, without legend or bracket.
+    fn states(bars: Vec<Bar>) -> BarChart {
+        BarChart {
             title: "States".into(),
             subtitle: String::new(),
             x_desc: "IOPS".into(),
-            bars: vec![bar("fresh", 6000.0), bar("recovered", 3000.0)],
+            bars,
             legend: Vec::new(),
             bracket: None,
-        };
+        }
+    }
+
+    /// `chart` drawn without and with a bracket over bar `bar` from `from` to `to`.
+    fn with_and_without_bracket(
+        mut chart: BarChart,
+        bar: usize,
+        from: f64,
+        to: f64,
+    ) -> (Vec<u8>, Vec<u8>, (u32, u32)) {
         let (plain, size) = pixels(&chart);
         chart.bracket = Some(Bracket {
-            bar: 1,
-            from: 3000.0,
-            to: 6000.0,
+            bar,
+            from,
+            to,
             text: String::new(),
         });
         let (bracketed, _) = pixels(&chart);
+        (plain, bracketed, size)
+    }
+
+    #[test]
+    fn a_bracket_spans_the_gap_above_its_bar_from_its_level_to_the_other() {
+        let chart = states(vec![
+            bar("fresh", 6000.0, None),
+            bar("recovered", 3000.0, None),
+        ]);
+        let (plain, bracketed, size) = with_and_without_bracket(chart, 1, 3000.0, 6000.0);
         // Columns where the bracket changed a pixel: they run from the recovered bar's end to
         // fresh's, and no further.
         let changed: Vec<u32> = (0..size.0)
-            .filter(|&x| {
-                (0..size.1).any(|y| {
-                    let i = ((y * size.0 + x) * 3) as usize;
-                    plain[i..i + 3] != bracketed[i..i + 3]
-                })
-            })
+            .filter(|&x| (0..size.1).any(|y| at(&plain, size, x, y) != at(&bracketed, size, x, y)))
             .collect();
         let (first, last) = (changed[0], *changed.last().unwrap());
         let bar_px = |value: f64| {
@@ -269,10 +295,7 @@ mod tests {
             };
             (0..size.0)
                 .rev()
-                .find(|&x| {
-                    let i = ((y * size.0 + x) * 3) as usize;
-                    plain[i..i + 3] == [0, 114, 178]
-                })
+                .find(|&x| at(&plain, size, x, y) == BLUE)
                 .unwrap()
         };
         assert!(
@@ -291,59 +314,24 @@ mod tests {
     /// crosses no row above that bar (where another bar's figure is written).
     #[test]
     fn a_brackets_guide_starts_at_the_bar_it_measures_against() {
-        let blue = RGBColor(0, 114, 178);
-        let bar = |label: &str, value: f64| Bar {
-            label: label.into(),
-            value,
-            text: String::new(),
-            color: blue,
-            reference: None,
-        };
-        let mut chart = BarChart {
-            title: "States".into(),
-            subtitle: String::new(),
-            x_desc: "IOPS".into(),
-            bars: vec![
-                bar("in service", 4000.0),
-                bar("fresh", 6000.0),
-                bar("recovered", 3000.0),
-            ],
-            legend: Vec::new(),
-            bracket: None,
-        };
-        let (plain, size) = pixels(&chart);
-        chart.bracket = Some(Bracket {
-            bar: 2,
-            from: 3000.0,
-            to: 6000.0,
-            text: String::new(),
-        });
-        let (bracketed, _) = pixels(&chart);
+        let chart = states(vec![
+            bar("in service", 4000.0, None),
+            bar("fresh", 6000.0, None),
+            bar("recovered", 3000.0, None),
+        ]);
+        let (plain, bracketed, size) = with_and_without_bracket(chart, 2, 3000.0, 6000.0);
         let changed_rows: Vec<u32> = (0..size.1)
-            .filter(|&y| {
-                (0..size.0).any(|x| {
-                    let i = ((y * size.0 + x) * 3) as usize;
-                    plain[i..i + 3] != bracketed[i..i + 3]
-                })
-            })
+            .filter(|&y| (0..size.0).any(|x| at(&plain, size, x, y) != at(&bracketed, size, x, y)))
             .collect();
         // The fresh bar's rows: the middle third of the plot, found as blue pixels in the
         // column just inside its end (beyond the other bars' ends).
         let x_fresh_end = (0..size.0)
             .rev()
-            .find(|&x| {
-                (0..size.1).any(|y| {
-                    let i = ((y * size.0 + x) * 3) as usize;
-                    plain[i..i + 3] == [0, 114, 178]
-                })
-            })
+            .find(|&x| (0..size.1).any(|y| at(&plain, size, x, y) == BLUE))
             .unwrap()
             - 2;
         let fresh_rows: Vec<u32> = (0..size.1)
-            .filter(|&y| {
-                let i = ((y * size.0 + x_fresh_end) * 3) as usize;
-                plain[i..i + 3] == [0, 114, 178]
-            })
+            .filter(|&y| at(&plain, size, x_fresh_end, y) == BLUE)
             .collect();
         let fresh_top = fresh_rows[0];
         assert!(
@@ -357,41 +345,28 @@ mod tests {
     /// bar shows through it.
     #[test]
     fn a_reference_is_a_hollow_circle_at_its_level_on_its_bars_row() {
-        let blue = RGBColor(0, 114, 178);
-        let bar = |label: &str, value: f64, reference: Option<f64>| Bar {
-            label: label.into(),
-            value,
-            text: String::new(),
-            color: blue,
-            reference,
-        };
-        let chart = |reference| BarChart {
-            title: "States".into(),
-            subtitle: String::new(),
-            x_desc: "IOPS".into(),
-            bars: vec![bar("fresh", 6000.0, None), bar("faded", 4000.0, reference)],
-            legend: Vec::new(),
-            bracket: None,
+        let chart = |reference| {
+            states(vec![
+                bar("fresh", 6000.0, None),
+                bar("faded", 4000.0, reference),
+            ])
         };
         let (marked, size) = pixels(&chart(Some(3000.0)));
-        let at = |x: u32, y: u32| {
-            let i = ((y * size.0 + x) * 3) as usize;
-            [marked[i], marked[i + 1], marked[i + 2]]
-        };
+        let at = |x: u32, y: u32| at(&marked, size, x, y);
         // A line across the faded bar, near its middle: where the bar starts and ends, and the
         // ring's pixels on it (not the bar's colour, inside the bar).
         let x_in = (0..size.0)
-            .find(|&x| at(x, size.1 * 3 / 4) == [0, 114, 178])
+            .find(|&x| at(x, size.1 * 3 / 4) == BLUE)
             .unwrap()
             + 2;
         let rows: Vec<u32> = (size.1 / 2..size.1)
-            .filter(|&y| at(x_in, y) == [0, 114, 178])
+            .filter(|&y| at(x_in, y) == BLUE)
             .collect();
         let y = (rows[0] + rows.last().unwrap()) / 2;
-        let bar: Vec<u32> = (0..size.0).filter(|&x| at(x, y) == [0, 114, 178]).collect();
+        let bar: Vec<u32> = (0..size.0).filter(|&x| at(x, y) == BLUE).collect();
         let (x0, x4000) = (bar[0], *bar.last().unwrap());
         let expected = x0 as f64 + (x4000 - x0) as f64 * 3000.0 / 4000.0;
-        let ring: Vec<u32> = (x0..x4000).filter(|&x| at(x, y) != [0, 114, 178]).collect();
+        let ring: Vec<u32> = (x0..x4000).filter(|&x| at(x, y) != BLUE).collect();
         let (left, right) = (ring[0], *ring.last().unwrap());
         let centre = f64::from(left + right) / 2.0;
         assert!((centre - expected).abs() <= 2.0, "{centre} vs {expected}");

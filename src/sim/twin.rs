@@ -318,7 +318,7 @@ pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
     let dir = tempfile::tempdir()?;
     let file = dir.path().join("twin.toml");
     let span_share = m.workload.span as f64 / size;
-    // The last round's ln(write amplification) and ln(steady IOPS at the new speed).
+    // The last round's ln(steady IOPS at the new speed) and ln(write amplification).
     let mut last: Option<(f64, f64)> = None;
     for _ in 0..ROUNDS {
         let got = soak(&twin, &file, m)?;
