@@ -787,8 +787,9 @@ fn metrics_endpoint_during_an_experiment_shows_its_phase_and_steady_state() {
     }
     // The RAM device keeps the command going in real time; the simulated drive (its flash is
     // twice its 8 GiB) reaches steady state once its flash is full, in about 19 s of simulated
-    // time, and finishes long before.
-    let zram = Zram::new(64 << 20);
+    // time, and finishes long before. WSAT writes four times the RAM device's capacity before
+    // it may stop: 64 MiB took 0.3–0.9 s, too short to be sure of a scrape; 1 GiB takes seconds.
+    let zram = Zram::new(1 << 30);
     let zdev = dev(&zram);
     let sim = "sim:ram-8g,scale=64";
     let addr = format!("127.0.0.1:{}", free_port());

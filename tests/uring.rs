@@ -114,6 +114,34 @@ fn back_to_back_uring_runs_find_the_device_free() {
     }
 }
 
+/// zram takes no I/O without blocking, so the engine runs a ring per CPU with the queue depth
+/// split between them (an odd QD unevenly): together they write exactly the bytes asked, a
+/// sequential pass lands every block once, and no two sectors are alike (each ring makes its own
+/// data).
+#[test]
+fn uring_rings_per_cpu_write_every_block_of_zram_once_with_unique_data() {
+    if !root_or_skip("uring_rings_per_cpu_write_every_block_of_zram_once_with_unique_data") {
+        return;
+    }
+    let zram = Zram::new(32 << 20);
+    let dev = zram.path.to_str().unwrap();
+    for qd in ["3", "32"] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["--qd", qd, "--random-pct", "0", "--bytes", "32M"];
+        let (v, _) = measure_with_uring(dir.path(), dev, &args);
+        assert_eq!(v["ops"], 8192, "QD {qd}: {v}");
+        let data = std::fs::read(&zram.path).unwrap();
+        assert_eq!(data.len(), 32 << 20);
+        let sectors: Vec<&[u8]> = data.chunks(512).collect();
+        assert!(
+            sectors.iter().all(|s| s.iter().any(|&b| b != 0)),
+            "QD {qd}: a block left unwritten"
+        );
+        let unique: std::collections::HashSet<&[u8]> = sectors.iter().copied().collect();
+        assert_eq!(unique.len(), sectors.len(), "QD {qd}: repeated sectors");
+    }
+}
+
 /// Asks the kernel for an io_uring directly (io_uring_setup(2)), independently of ssdfade's
 /// own probe, which is what the default-engine test must not trust.
 fn kernel_gives_an_io_uring() -> bool {

@@ -1,5 +1,7 @@
-//! The `uring` engine: one submitting thread keeps `--qd` I/Os in flight through io_uring (fio's
-//! `io_uring` with iodepth = QD).
+//! The `uring` engine: `--qd` I/Os in flight through io_uring. On a target whose I/O goes to the
+//! kernel's workers (zram), one ring per CPU the process may run on, each with its own submitting
+//! thread, buffers and share of the queue depth, and its kernel workers kept on that CPU (fio's
+//! `io_uring` with numjobs = CPUs and iodepth = QD ÷ CPUs); elsewhere one ring.
 //!
 //! Buffers and the target's descriptor are registered with the ring when the kernel allows it
 //! (fixed buffers spare the kernel a page pin per I/O, a fixed file spares it a descriptor
@@ -75,18 +77,22 @@ impl Engine for UringEngine {
             )
         })?;
         let pool = pool_for(w.pattern, w.seed, w.bs as usize)?;
-        // One allocation holds the ring of buffers the slots take in turn.
-        let stride = (w.bs as usize).next_multiple_of(4096);
-        let count = buffer_count(w.qd as usize, stride);
-        let buffers = io_buffers(1, stride.saturating_mul(count))?;
-        let cursor = Arc::new(AtomicU64::new(0));
         let fd = self.target.file.as_raw_fd();
+        let blocking =
+            cannot_avoid_blocking(fd, &mut AlignedBuf::new(w.bs as usize)?, w.bs as usize);
+        let rings = rings_for(w.qd as usize, blocking);
+        // Each ring's buffers in one allocation, one buffer per slot.
+        let stride = (w.bs as usize).next_multiple_of(4096);
+        let deepest = rings.iter().map(|r| r.depth).max().unwrap_or(1);
+        let buffers = io_buffers(rings.len(), stride.saturating_mul(deepest))?;
+        let setup: Vec<(Ring, AlignedBuf)> = rings.into_iter().zip(buffers).collect();
+        let cursor = Arc::new(AtomicU64::new(0));
         verifying::checked(&self.target, w, control, || {
-            drive(w, control, sink, buffers, |id, buffers, stats| {
+            drive(w, control, sink, setup, |id, (ring, buffers), stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
                 let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
                 let submitter =
-                    Submitter::new(fd, w.bs as usize, w.qd as usize, buffers, offsets, pattern);
+                    Submitter::new(fd, w.bs as usize, ring, blocking, buffers, offsets, pattern);
                 match submitter {
                     Ok(s) => s.verified(control.verify.clone()).run(stats),
                     Err(e) => ring_failure(stats, &e),
@@ -94,6 +100,71 @@ impl Engine for UringEngine {
             })
         })
     }
+}
+
+/// One ring of a run: the CPU its kernel workers run on, and how many of the run's I/Os it keeps
+/// in flight.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Ring {
+    cpu: Option<usize>,
+    depth: usize,
+}
+
+/// The rings of a run at `qd`. On a target that `blocks` (its I/O goes to the kernel's workers)
+/// and with two or more CPUs and I/Os: one per CPU this process may run on (at most `qd`), the
+/// queue depth split evenly between them, each ring's workers kept on its CPU, so that most
+/// buffers are filled and read by the kernel's workers on one CPU: with one ring, each fill
+/// waited for lines a worker had read on the other CPU (docs/performance-cpu.md, eighth,
+/// thirteenth and fourteenth rounds). The submitting threads are not pinned: a pinned submitter
+/// that shared its CPU with a busy worker stalled every other thread of the process on that CPU,
+/// a fleet's sampler among them, for seconds. Elsewhere one ring with its workers free, as when
+/// the CPUs cannot be known.
+fn rings_for(qd: usize, blocks: bool) -> Vec<Ring> {
+    let cpus = if blocks { allowed_cpus() } else { Vec::new() };
+    if cpus.len().min(qd) < 2 {
+        return vec![Ring {
+            cpu: None,
+            depth: qd,
+        }];
+    }
+    split_depth(qd, &cpus)
+}
+
+/// `qd` split over rings on `cpus` (at most one ring per I/O), the deeper rings first.
+fn split_depth(qd: usize, cpus: &[usize]) -> Vec<Ring> {
+    let n = cpus.len().min(qd).max(1);
+    cpus.iter()
+        .take(n)
+        .enumerate()
+        .map(|(i, &cpu)| Ring {
+            cpu: Some(cpu),
+            depth: qd / n + usize::from(i < qd % n),
+        })
+        .collect()
+}
+
+/// The CPUs this process may run on (its affinity mask: `taskset`, a cgroup's cpuset), in order;
+/// empty when the kernel does not say.
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: a zeroed cpu_set_t is an empty set; sched_getaffinity writes at most its size.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    let rc =
+        unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) };
+    if rc != 0 {
+        return Vec::new();
+    }
+    (0..libc::CPU_SETSIZE as usize)
+        // SAFETY: cpu is below CPU_SETSIZE.
+        .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) })
+        .collect()
+}
+
+/// A set of one CPU.
+fn cpu_set(cpu: usize) -> libc::cpu_set_t {
+    // SAFETY: a zeroed cpu_set_t is an empty set; cpu is below CPU_SETSIZE (it came from one).
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    unsafe { libc::CPU_SET(cpu, &mut set) };
+    set
 }
 
 /// Ends the worker when the ring itself fails (not one I/O).
@@ -113,53 +184,6 @@ fn ring_failure(mut stats: WorkerStats, e: &io::Error) {
     stats.finish();
 }
 
-/// Bytes of buffers an I/O's data rotates through: four times the other CPU's 1 MiB L2 cache
-/// here. A kernel worker (zram's, for one) reads each buffer on whichever CPU it runs, so a
-/// buffer rewritten soon after its completion has to take every line back from that CPU's cache
-/// first; `scripts/store-after-remote-read.c` measured a 4 KiB fill 3-5 times slower that way
-/// with 32 buffers than with 1024. A buffer left this long has been evicted there.
-const BUFFER_RING_BYTES: usize = 4 << 20;
-
-/// How many buffers of `stride` bytes the slots of a `qd`-deep ring take in turn: one per slot
-/// at least, more up to [`BUFFER_RING_BYTES`].
-fn buffer_count(qd: usize, stride: usize) -> usize {
-    qd.max(BUFFER_RING_BYTES / stride)
-}
-
-/// Which buffers of the ring an I/O in flight holds, and which one the next I/O takes: the
-/// buffers are taken in turn, skipping any still held, so a buffer waits as long as it can
-/// before it is written again.
-struct BufferRing {
-    busy: Vec<bool>,
-    next: usize,
-}
-
-impl BufferRing {
-    fn new(count: usize) -> BufferRing {
-        BufferRing {
-            busy: vec![false; count],
-            next: 0,
-        }
-    }
-
-    /// The next buffer no I/O holds, now held. There is one while the ring has more buffers
-    /// than I/Os in flight, which a buffer per slot guarantees.
-    fn take(&mut self) -> u32 {
-        while self.busy[self.next] {
-            self.next = (self.next + 1) % self.busy.len();
-        }
-        let buffer = self.next;
-        self.busy[buffer] = true;
-        self.next = (buffer + 1) % self.busy.len();
-        buffer as u32
-    }
-
-    /// Frees a buffer whose I/O completed.
-    fn release(&mut self, buffer: u32) {
-        self.busy[buffer as usize] = false;
-    }
-}
-
 /// True when `fd` refuses non-blocking I/O (the kernel answers a `RWF_NOWAIT` read with
 /// EOPNOTSUPP), which is what makes io_uring hand each of its I/Os to a worker thread. The probe
 /// reads `bs` bytes at offset 0 into `buf`; it never writes.
@@ -176,8 +200,6 @@ fn cannot_avoid_blocking(fd: RawFd, buf: &mut AlignedBuf, bs: usize) -> bool {
 /// One I/O slot: what it has in flight.
 #[derive(Clone, Copy)]
 struct Slot {
-    /// Its buffer's index in the ring: `bs` bytes at `index * stride` in the shared buffer.
-    buffer: u32,
     op: OpKind,
     offset: u64,
     submitted: Stamp,
@@ -216,7 +238,6 @@ struct Submitter {
     blocking_target: bool,
     buffers: AlignedBuf,
     stride: usize,
-    ring_of_buffers: BufferRing,
     bs: usize,
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -241,14 +262,21 @@ impl Submitter {
     fn new(
         fd: RawFd,
         bs: usize,
-        qd: usize,
+        at: Ring,
+        blocking_target: bool,
         mut buffers: AlignedBuf,
         offsets: OffsetGen,
         pattern: PatternGen,
     ) -> io::Result<Self> {
+        let qd = at.depth;
         let ring = build_ring((qd as u32).next_power_of_two())?;
+        if let Some(cpu) = at.cpu {
+            // The kernel's workers for this ring run where its buffers are filled. Kernels
+            // before 5.14 cannot be asked; their workers then run anywhere.
+            let _ = ring.submitter().register_iowq_aff(&cpu_set(cpu));
+        }
         let stride = bs.next_multiple_of(4096);
-        let count = buffer_count(qd, stride);
+        let count = qd;
         debug_assert!(buffers.as_slice().len() >= stride * count);
         let base = buffers.as_mut_ptr();
         let iovecs: Vec<libc::iovec> = (0..count)
@@ -265,7 +293,6 @@ impl Submitter {
             Ok(()) => FileRef::Registered,
             Err(_) => FileRef::Plain(fd),
         };
-        let blocking_target = cannot_avoid_blocking(fd, &mut buffers, bs);
         Ok(Submitter {
             ring,
             file,
@@ -273,11 +300,9 @@ impl Submitter {
             blocking_target,
             buffers,
             stride,
-            ring_of_buffers: BufferRing::new(count),
             bs,
             slots: vec![
                 Slot {
-                    buffer: 0,
                     op: OpKind::Write,
                     offset: 0,
                     submitted: Stamp::default(),
@@ -330,14 +355,12 @@ impl Submitter {
             for cqe in &mut cq {
                 let slot = cqe.user_data() as u32;
                 let Slot {
-                    buffer,
                     op,
                     offset,
                     submitted,
                     due,
                     generation,
                 } = self.slots[slot as usize];
-                self.ring_of_buffers.release(buffer);
                 self.free.push(slot);
                 self.in_flight -= 1;
                 let rc = cqe.result();
@@ -419,8 +442,8 @@ impl Submitter {
             }
             let (op, offset, generation) =
                 verifying::next_op(&mut self.offsets, self.verify.as_deref());
-            let buffer = self.ring_of_buffers.take();
-            let at = buffer as usize * self.stride;
+            // Each slot writes its own buffer, which no other I/O in flight holds.
+            let at = slot as usize * self.stride;
             let buf = &mut self.buffers.as_mut_slice()[at..at + self.bs];
             if op == OpKind::Write {
                 let content = self.pattern.next_content();
@@ -430,8 +453,7 @@ impl Submitter {
                 }
             }
             let ptr = buf.as_mut_ptr();
-            let entry = self.entry(op, ptr, slot, buffer, offset);
-            self.slots[slot as usize].buffer = buffer;
+            let entry = self.entry(op, ptr, slot, offset);
             self.slots[slot as usize].op = op;
             self.slots[slot as usize].offset = offset;
             self.slots[slot as usize].due = due;
@@ -506,23 +528,16 @@ impl Submitter {
     }
 
     /// The submission entry of one read or write.
-    fn entry(
-        &self,
-        op: OpKind,
-        buf: *mut u8,
-        slot: u32,
-        buffer: u32,
-        offset: u64,
-    ) -> squeue::Entry {
+    fn entry(&self, op: OpKind, buf: *mut u8, slot: u32, offset: u64) -> squeue::Entry {
         let len = self.bs as u32;
         let entry = match (self.file, self.fixed_buffers, op) {
             (FileRef::Registered, true, OpKind::Write) => {
-                opcode::WriteFixed::new(types::Fixed(0), buf, len, buffer as u16)
+                opcode::WriteFixed::new(types::Fixed(0), buf, len, slot as u16)
                     .offset(offset)
                     .build()
             }
             (FileRef::Registered, true, OpKind::Read) => {
-                opcode::ReadFixed::new(types::Fixed(0), buf, len, buffer as u16)
+                opcode::ReadFixed::new(types::Fixed(0), buf, len, slot as u16)
                     .offset(offset)
                     .build()
             }
@@ -537,12 +552,12 @@ impl Submitter {
                     .build()
             }
             (FileRef::Plain(fd), true, OpKind::Write) => {
-                opcode::WriteFixed::new(types::Fd(fd), buf, len, buffer as u16)
+                opcode::WriteFixed::new(types::Fd(fd), buf, len, slot as u16)
                     .offset(offset)
                     .build()
             }
             (FileRef::Plain(fd), true, OpKind::Read) => {
-                opcode::ReadFixed::new(types::Fd(fd), buf, len, buffer as u16)
+                opcode::ReadFixed::new(types::Fd(fd), buf, len, slot as u16)
                     .offset(offset)
                     .build()
             }
@@ -625,8 +640,9 @@ mod tests {
             crate::note!("skipping: this kernel does not allow io_uring");
             return;
         }
-        // 4096 writes through 32 slots and a ring of 1024 buffers: each buffer is reused 4 times,
-        // so a buffer refilled before its write completed would leave repeated or missing sectors.
+        // 4096 writes through 32 slots, a buffer each, over one ring per CPU: each buffer is reused
+        // 128 times, so a buffer refilled before its write completed would leave repeated or
+        // missing sectors, and two rings writing the same data would repeat sectors.
         let (_dir, data, total) = write_sequentially(16 << 20, 32);
         assert_eq!(total.write.ops, 4096);
         assert_eq!(total.errors, 0);
@@ -637,14 +653,30 @@ mod tests {
     }
 
     #[test]
-    fn the_ring_takes_buffers_in_turn_and_skips_one_still_held() {
-        let mut ring = BufferRing::new(4);
-        assert_eq!((ring.take(), ring.take(), ring.take()), (0, 1, 2));
-        ring.release(0);
-        ring.release(2);
-        // Buffer 1's I/O is still in flight when the turn comes back to it.
-        assert_eq!((ring.take(), ring.take(), ring.take()), (3, 0, 2));
-        ring.release(3);
-        assert_eq!(ring.take(), 3);
+    fn the_queue_depth_is_split_over_one_ring_per_cpu_and_adds_up() {
+        let ring = |cpu, depth| Ring {
+            cpu: Some(cpu),
+            depth,
+        };
+        assert_eq!(split_depth(32, &[0, 1]), vec![ring(0, 16), ring(1, 16)]);
+        assert_eq!(split_depth(33, &[0, 1]), vec![ring(0, 17), ring(1, 16)]);
+        // Never a ring without an I/O: QD 2 on 4 CPUs is two rings of one.
+        assert_eq!(split_depth(2, &[3, 5, 6, 7]), vec![ring(3, 1), ring(5, 1)]);
+        assert_eq!(split_depth(1, &[4]), vec![ring(4, 1)]);
+        for qd in [1, 2, 3, 7, 32, 128, 1000] {
+            let rings = rings_for(qd, true);
+            assert_eq!(rings.iter().map(|r| r.depth).sum::<usize>(), qd, "QD {qd}");
+            assert!(rings.iter().all(|r| r.depth >= 1));
+            let spread = allowed_cpus().len().min(qd);
+            assert_eq!(rings.len(), spread.max(1));
+            // One ring (QD 1, one CPU) is left where the scheduler puts it.
+            assert_eq!(rings.iter().all(|r| r.cpu.is_none()), spread < 2);
+            // A target that takes I/O without blocking keeps one ring, wherever it runs.
+            let one = Ring {
+                cpu: None,
+                depth: qd,
+            };
+            assert_eq!(rings_for(qd, false), vec![one]);
+        }
     }
 }
