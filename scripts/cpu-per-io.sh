@@ -26,6 +26,12 @@
 # rounds, one more run of the first device alone and of all together (and of fio the same way
 # with MULTI_FIO=1) prints the CPUs each kind of thread kept busy, user and system, from
 # /proc/PID/task/*/stat: io_uring's kernel workers are threads of the process that made the ring.
+# A RAM device spends most of its CPU in the kernel (compression, copies): one device alone can
+# keep every CPU busy, and then no tool runs two at once at more than half the sum. With
+# MULTI_SHARE=1 each device alone runs under `taskset` on its share of the CPUs this script may
+# use (the first device on the first CPUs ÷ devices, and so on), which is what it gets at most
+# when all run together (unpinned): the ratio then measures what running them in one process
+# costs, not the machine's CPU count. fio's alone runs (MULTI_FIO=1) get the same shares.
 #
 # With CPU_SAMPLE_HZ=N (e.g. 10000) the user-space CPU of part 1 is not rusage's but the
 # sum of `perf record -F N -e cpu-clock:u` samples of the run: rusage splits user from system
@@ -50,7 +56,7 @@
 # Environment: INSTR_SMALL (64M), INSTR_LARGE (320M), CPU_SECONDS (6), CPU_ROUNDS (3),
 # CPU_ENGINES ("threads uring"), CPU_QD (32), CPU_RECORD (0), CPU_SAMPLE_HZ (0),
 # MULTI_DEVICES (2), MULTI_ROUNDS (5), MULTI_SECONDS (5), MULTI_ENGINE (uring), MULTI_QD (32),
-# MULTI_FIO (0), MULTI_THREADS (0), MULTI_KIND (zram, or loop: loop devices with direct I/O over files in
+# MULTI_FIO (0), MULTI_THREADS (0), MULTI_SHARE (0), MULTI_KIND (zram, or loop: loop devices with direct I/O over files in
 # /dev/shm), ZRAM_SIZE (1G, also the loop files' size), ZRAM_ALG (lzo-rle; lz4, lzo), PARTS
 # ("cpu multi"; add instr for part 0), SSDFADE (binary; default: cargo build --release and
 # target/release/ssdfade), SSDFADE_BEFORE (a second binary, e.g. of an earlier commit: each
@@ -71,6 +77,7 @@ MULTI_ENGINE=${MULTI_ENGINE:-uring}
 MULTI_QD=${MULTI_QD:-32}
 MULTI_FIO=${MULTI_FIO:-0}
 MULTI_THREADS=${MULTI_THREADS:-0}
+MULTI_SHARE=${MULTI_SHARE:-0}
 ZRAM_SIZE=${ZRAM_SIZE:-1G}
 ZRAM_ALG=${ZRAM_ALG:-lzo-rle}
 MULTI_KIND=${MULTI_KIND:-zram}
@@ -78,6 +85,7 @@ PARTS=${PARTS:-"cpu multi"}
 INSTR_SMALL=${INSTR_SMALL:-64M}
 INSTR_LARGE=${INSTR_LARGE:-320M}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+ON_CPUS=() # a `taskset -c LIST` prefix for the runs that follow (MULTI_SHARE), else empty
 
 die() { echo "cpu-per-io: $*" >&2; exit 2; }
 
@@ -99,8 +107,8 @@ remove_on_exit "$WORK"
 # (the process's task-clock, its io_uring workers included, ÷ the run's length).
 run() {
   local iops ms
-  iops=$(perf stat -x, -e task-clock -o "$5.perf" -- "$SSDFADE" measure "$1" --destroy-data "$1" \
-    --engine "$2" --qd "$3" --bs 4k --duration "$4s" --interval 1s --json --out "$5" \
+  iops=$(perf stat -x, -e task-clock -o "$5.perf" -- "${ON_CPUS[@]}" "$SSDFADE" measure "$1" \
+    --destroy-data "$1" --engine "$2" --qd "$3" --bs 4k --duration "$4s" --interval 1s --json --out "$5" \
     2>/dev/null | jq -r '.iops')
   ms=$(awk -F, '$3=="task-clock" {print $1}' "$5.perf")
   echo "$iops $(echo "$ms / 1000 / $4" | bc -l)"
@@ -125,7 +133,7 @@ fio_cmd() {
 fio_iops() {
   local cmd
   read -r -a cmd < <(fio_cmd "$@")
-  "${cmd[@]}" | jq '[.jobs[].write.iops] | add'
+  "${ON_CPUS[@]}" "${cmd[@]}" | jq '[.jobs[].write.iops] | add'
 }
 
 # tree PID: PID and every process descending from it.
@@ -310,6 +318,22 @@ if [[ " $PARTS " == *" multi "* ]]; then
   [ "$kind" = zram ] && kind="zram ($ZRAM_ALG)"
   echo "Several RAM devices at once: $MULTI_DEVICES $kind, --engine $MULTI_ENGINE" \
     "--qd $MULTI_QD, $MULTI_SECONDS s per run, $MULTI_ROUNDS rounds"
+  # share_of I: the taskset prefix of device I's alone runs (none without MULTI_SHARE=1).
+  read -r -a CPUS < <(taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' \
+    | awk -F- '{for (c = $1; c <= ($2 == "" ? $1 : $2); c++) printf "%d ", c} END {print ""}')
+  share=$(( ${#CPUS[@]} / MULTI_DEVICES ))
+  if [ "$MULTI_SHARE" = 1 ]; then
+    [ "$share" -ge 1 ] || die "MULTI_SHARE=1 needs a CPU per device: ${#CPUS[@]} CPUs," \
+      "$MULTI_DEVICES devices; lower MULTI_DEVICES"
+    echo "  each device alone on ${share} of the ${#CPUS[@]} CPUs (MULTI_SHARE=1); together unpinned"
+  fi
+  share_of() {
+    ON_CPUS=()
+    [ "$MULTI_SHARE" = 1 ] || return 0
+    local list
+    list=$(IFS=,; echo "${CPUS[*]:$(( $1 * share )):$share}")
+    ON_CPUS=(taskset -c "$list")
+  }
   [ "$MULTI_FIO" = 1 ] && { command -v fio >/dev/null || apt-get install -y fio >/dev/null 2>&1 \
     || die "fio is missing: apt-get install fio"; }
   printf '  %5s %14s %14s %7s %12s %12s\n' round "sum alone" together ratio "CPUs alone" \
@@ -317,12 +341,15 @@ if [[ " $PARTS " == *" multi "* ]]; then
   for round in $(seq "$MULTI_ROUNDS"); do
     alone=0
     cpus=""
-    for d in "${DEVS[@]}"; do
+    for n in "${!DEVS[@]}"; do
+      d=${DEVS[$n]}
+      share_of "$n"
       read -r i c < <(run "$d" "$MULTI_ENGINE" "$MULTI_QD" "$MULTI_SECONDS" \
         "$WORK/a-$round-${d##*/}")
       alone=$(echo "$alone + $i" | bc -l)
       cpus="$cpus${cpus:+ + }$(printf '%.2f' "$c")"
     done
+    ON_CPUS=()
     list=$(IFS=,; echo "${DEVS[*]}")
     together=$(perf stat -x, -e task-clock -o "$WORK/t-$round.perf" -- "$SSDFADE" measure \
       "${DEVS[@]}" --destroy-data "$list" --engine "$MULTI_ENGINE" --qd "$MULTI_QD" --bs 4k \
@@ -335,9 +362,11 @@ if [[ " $PARTS " == *" multi "* ]]; then
     echo "$ratio" >> "$WORK/ratios"
     if [ "$MULTI_FIO" = 1 ]; then
       alone=0
-      for d in "${DEVS[@]}"; do
-        alone=$(echo "$alone + $(fio_iops "$MULTI_SECONDS" "$d")" | bc -l)
+      for n in "${!DEVS[@]}"; do
+        share_of "$n"
+        alone=$(echo "$alone + $(fio_iops "$MULTI_SECONDS" "${DEVS[$n]}")" | bc -l)
       done
+      ON_CPUS=()
       together=$(fio_iops "$MULTI_SECONDS" "${DEVS[@]}")
       ratio=$(echo "$together / $alone" | bc -l)
       printf '  %5s %14.0f %14.0f %7.3f\n' "fio" "$alone" "$together" "$ratio"
