@@ -9,21 +9,31 @@
 # RATE_SECONDS each. Pairings: ssdfade --engine threads against fio psync (one thread, one
 # I/O at a time), ssdfade --engine uring against fio io_uring (RATE_ENGINES). Both issue on an
 # open-loop schedule (fio: rate_process=linear, its default) and time each I/O from its issue
-# to its completion: ssdfade's latency, fio's lat (slat + clat).
+# to its completion: ssdfade's latency, fio's lat (slat + clat). Both write fresh random data
+# every time (fio: refill_buffers): zram's write takes longer on fio's default buffers (its
+# pwrite64 took 34-38 µs against 28-30 µs under perf trace, 2000/s), which is the data's cost,
+# not either tool's.
 #
 # Printed per engine and load: each tool's delivered IOPS, mean and p99 (medians over rounds),
 # and the ssdfade / fio ratio of the mean and of the p99 per round as min / median / max. On a
 # shared machine a ratio whose spread includes 1.0 is "the same within noise".
 #
+# With RATE_TRACE=1 every run goes under `perf trace -s`, and the kernel's own mean duration
+# of the run's pwrite64 calls (entry to exit of the system call; psync and threads only) is
+# printed beside each tool's mean: how much of a tool's latency is the write itself and how
+# much its own work around the call. Tracing slows both tools' calls alike: read the
+# differences, not the absolute figures.
+#
 # Environment: RATE_LOADS ("2000 10000 40000"), RATE_ROUNDS (5), RATE_SECONDS (5),
-# RATE_ENGINES ("threads uring"), ZRAM_SIZE (1G), SSDFADE (binary; default: cargo build
-# --release and target/release/ssdfade).
+# RATE_ENGINES ("threads uring"), RATE_TRACE (0), ZRAM_SIZE (1G), SSDFADE (binary; default:
+# cargo build --release and target/release/ssdfade).
 set -euo pipefail
 
 LOADS=${RATE_LOADS:-"2000 10000 40000"}
 ROUNDS=${RATE_ROUNDS:-5}
 SECS=${RATE_SECONDS:-5}
 ENGINES=${RATE_ENGINES:-"threads uring"}
+TRACE=${RATE_TRACE:-0}
 ZRAM_SIZE=${ZRAM_SIZE:-1G}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -50,21 +60,39 @@ fio --name=fill --filename="$DEV" --direct=1 --rw=write --bs=1M --ioengine=psync
 RAW=$WORK/raw
 : > "$RAW"
 
-# One ssdfade run: prints "iops mean_us p99_us".
-run_ssdfade() { # engine rate
-  "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --engine "$1" --qd 1 --rate-iops "$2" \
-    --duration "${SECS}s" --interval 1s --out "$WORK/s-$1-$2-$RANDOM" --json 2>/dev/null \
-    | jq -r '"\(.iops) \(.write_lat_us.mean) \(.write_lat_us.p99)"'
+# traced CMD…: runs CMD (under `perf trace -s` with RATE_TRACE=1), its standard output to
+# $WORK/out; prints the mean µs of its pwrite64 calls over all its threads, or "-".
+traced() {
+  if [ "$TRACE" != 1 ]; then
+    "$@" > "$WORK/out"
+    echo -
+    return
+  fi
+  perf trace -s -o "$WORK/trace" -- "$@" > "$WORK/out"
+  # Summary rows: syscall calls errors total min avg max stddev (times in ms), a block a thread.
+  awk '$1 == "pwrite64" { n += $2; t += $4 } END { if (n) printf "%.2f\n", t / n * 1000;
+    else print "-" }' "$WORK/trace"
 }
 
-# One fio run: prints "iops mean_us p99_us" (lat = submission to completion).
+# One ssdfade run: prints "iops mean_us p99_us pwrite_us" (the last "-" without RATE_TRACE).
+run_ssdfade() { # engine rate
+  local sys
+  sys=$(traced "$SSDFADE" measure "$DEV" --destroy-data "$DEV" --engine "$1" --qd 1 \
+    --rate-iops "$2" --duration "${SECS}s" --interval 1s --out "$WORK/s-$1-$2-$RANDOM" \
+    --json 2>/dev/null)
+  jq -r '"\(.iops) \(.write_lat_us.mean) \(.write_lat_us.p99) '"$sys"'"' "$WORK/out"
+}
+
+# One fio run: prints "iops mean_us p99_us pwrite_us" (lat = submission to completion).
 run_fio() { # engine rate
   local ioengine=psync
   [ "$1" = uring ] && ioengine=io_uring
-  fio --name=rate --filename="$DEV" --direct=1 --rw=randwrite --bs=4k --iodepth=1 \
-    --ioengine="$ioengine" --rate_iops="$2" --runtime="$SECS" --time_based \
-    --lat_percentiles=1 --randrepeat=0 --output-format=json 2>/dev/null \
-    | jq -r '.jobs[0].write | "\(.iops) \(.lat_ns.mean / 1000) \(.lat_ns.percentile["99.000000"] / 1000)"'
+  local sys
+  sys=$(traced fio --name=rate --filename="$DEV" --direct=1 --rw=randwrite --bs=4k \
+    --iodepth=1 --ioengine="$ioengine" --rate_iops="$2" --runtime="$SECS" --time_based \
+    --refill_buffers --lat_percentiles=1 --randrepeat=0 --output-format=json 2>/dev/null)
+  jq -r '.jobs[0].write | "\(.iops) \(.lat_ns.mean / 1000) \(.lat_ns.percentile["99.000000"] / 1000) '"$sys"'"' \
+    "$WORK/out"
 }
 
 for round in $(seq "$ROUNDS"); do
@@ -98,8 +126,20 @@ echo "|---|---|---|---|---|---|---|---|---|---|"
 for engine in $ENGINES; do
   fioname=psync; [ "$engine" = uring ] && fioname=io_uring
   for load in $LOADS; do
-    echo "| $engine ($fioname) | $load | $(med "$engine" "$load" '$4') | $(med "$engine" "$load" '$7') \
-| $(med "$engine" "$load" '$5') | $(med "$engine" "$load" '$8') | $(ratio "$engine" "$load" '$5 / $8') \
-| $(med "$engine" "$load" '$6') | $(med "$engine" "$load" '$9') | $(ratio "$engine" "$load" '$6 / $9') |"
+    echo "| $engine ($fioname) | $load | $(med "$engine" "$load" '$4') | $(med "$engine" "$load" '$8') \
+| $(med "$engine" "$load" '$5') | $(med "$engine" "$load" '$9') | $(ratio "$engine" "$load" '$5 / $9') \
+| $(med "$engine" "$load" '$6') | $(med "$engine" "$load" '$10') | $(ratio "$engine" "$load" '$6 / $10') |"
   done
 done
+if [ "$TRACE" = 1 ] && [[ " $ENGINES " == *" threads "* ]]; then
+  echo
+  echo "Under perf trace: each tool's mean latency against the kernel's mean pwrite64 (µs, medians over rounds)"
+  echo
+  echo "| rate /s | ssdfade mean | its pwrite64 | ssdfade mean − pwrite64 | fio mean | its pwrite64 | fio mean − pwrite64 |"
+  echo "|---|---|---|---|---|---|---|"
+  for load in $LOADS; do
+    echo "| $load | $(med threads "$load" '$5') | $(med threads "$load" '$7') \
+| $(med threads "$load" '$5 - $7') | $(med threads "$load" '$9') | $(med threads "$load" '$11') \
+| $(med threads "$load" '$9 - $11') |"
+  done
+fi

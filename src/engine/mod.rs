@@ -7,6 +7,7 @@
 mod buffer;
 mod clock;
 mod offsets;
+mod pace;
 pub mod realtime;
 mod stopwatch;
 pub mod sync;

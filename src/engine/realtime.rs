@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 use crossbeam::channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
 
 use super::clock::Stamp;
+use super::pace;
 use super::stopwatch::StopWatch;
 use super::{Control, IntervalSink, RunEnd};
 use crate::stats::{ErrorEvent, IntervalStats, LatencyTally, OpKind, Pacing};
@@ -305,21 +306,6 @@ impl WorkerStats {
         Some(Some(origin + Duration::from_nanos(due_ns)))
     }
 
-    /// Sleeps until `due`, looking at the stop flag at least every [`POLL`]; false when the run
-    /// ended meanwhile.
-    pub fn wait_until(&self, due: Instant) -> bool {
-        loop {
-            let now = Instant::now();
-            if now >= due {
-                return true;
-            }
-            if self.should_stop() {
-                return false;
-            }
-            std::thread::sleep((due - now).min(POLL));
-        }
-    }
-
     /// Counts how far behind its due time an I/O that completed was issued (call after
     /// [`WorkerStats::tick`], with the latency).
     #[inline]
@@ -512,6 +498,7 @@ where
             std::thread::park();
         }
         if let Some(pacer) = &shared.pacer {
+            pace::sleep_granularity();
             let _ = pacer.origin.set(Instant::now());
         }
         shared.go.store(true, Ordering::Release);

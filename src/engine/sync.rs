@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
+use super::pace;
 use super::stopwatch::StopWatch;
 use crate::drive::DriveInfo;
 use crate::engine::{AlignedBuf, Target};
@@ -168,6 +169,9 @@ impl SyncWriter for FileSyncWriter {
         let writes = AtomicU64::new(0);
         let tickets = AtomicU64::new(0);
         let halt = AtomicBool::new(false);
+        if phase.rate.is_some() {
+            pace::sleep_granularity();
+        }
         let start = Instant::now();
         let watch = StopWatch::new(start);
         let shared = Shared {
@@ -274,16 +278,8 @@ impl Shared<'_> {
         }
         let n = self.tickets.fetch_add(1, Ordering::Relaxed);
         let due = self.start + Duration::from_secs_f64(self.phase.due_s(n)?);
-        loop {
-            let now = Instant::now();
-            if now >= due {
-                return Some(Some(due));
-            }
-            if self.stop.load(Ordering::Relaxed) || self.halt.load(Ordering::Relaxed) {
-                return None;
-            }
-            std::thread::sleep((due - now).min(Duration::from_millis(50)));
-        }
+        let stopped = || self.stop.load(Ordering::Relaxed) || self.halt.load(Ordering::Relaxed);
+        pace::spin_until(due, stopped).then_some(Some(due))
     }
 }
 

@@ -2,6 +2,7 @@
 //! pwrite in flight (fio's `psync` with numjobs = QD).
 
 use super::clock::IoClock;
+use super::pace;
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
@@ -72,7 +73,7 @@ fn worker(
                 v.stamp(&mut buf.as_mut_slice()[..bs], offset, generation);
             }
         }
-        if due.is_some_and(|due| !stats.wait_until(due)) {
+        if due.is_some_and(|due| !pace::spin_until(due, || stats.should_stop())) {
             if let Some(v) = verify.filter(|_| op == OpKind::Write) {
                 v.cancel_write(v.block_of(offset), generation);
             }

@@ -20,6 +20,7 @@ use std::time::Instant;
 use io_uring::{opcode, squeue, types, IoUring};
 
 use super::clock::{IoClock, Stamp};
+use super::pace;
 use super::realtime::{drive, WorkerStats};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
@@ -338,7 +339,7 @@ impl Submitter {
             }
             if self.in_flight == 0 {
                 match wake {
-                    Some(due) if stats.wait_until(due) => continue,
+                    Some(due) if pace::sleep_until(due, || stats.should_stop()) => continue,
                     _ => break,
                 }
             }
