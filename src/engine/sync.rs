@@ -182,6 +182,7 @@ impl SyncWriter for FileSyncWriter {
             halt: &halt,
             writes: &writes,
             tickets: &tickets,
+            wait: pace::Wait::for_threads(phase.writers.max(1) as usize),
             start,
             watch: &watch,
         };
@@ -246,6 +247,8 @@ struct Shared<'a> {
     writes: &'a AtomicU64,
     /// The next write of the schedule (under a rate).
     tickets: &'a AtomicU64,
+    /// How a writer waits for its write's time.
+    wait: pace::Wait,
     start: Instant,
     /// When the process itself was stopped.
     watch: &'a StopWatch,
@@ -279,7 +282,7 @@ impl Shared<'_> {
         let n = self.tickets.fetch_add(1, Ordering::Relaxed);
         let due = self.start + Duration::from_secs_f64(self.phase.due_s(n)?);
         let stopped = || self.stop.load(Ordering::Relaxed) || self.halt.load(Ordering::Relaxed);
-        pace::spin_until(due, stopped).then_some(Some(due))
+        self.wait.until(due, stopped).then_some(Some(due))
     }
 }
 

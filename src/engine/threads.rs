@@ -1,5 +1,6 @@
 //! The `threads` engine: `--qd` worker threads, each with one synchronous O_DIRECT pread or
-//! pwrite in flight (fio's `psync` with numjobs = QD).
+//! pwrite in flight (fio's `psync` with numjobs = QD). Under a rate, a worker spins the last
+//! stretch before its I/O's time when every worker can have a CPU (`pace`).
 
 use super::clock::IoClock;
 use super::pace;
@@ -46,21 +47,24 @@ impl Engine for ThreadsEngine {
             drive(w, control, sink, buffers, |id, buf, stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
                 let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
-                worker(fd, w.bs as usize, buf, offsets, pattern, verify, stats);
+                worker(fd, w, buf, offsets, pattern, verify, stats);
             })
         })
     }
 }
 
+/// One worker: I/O of the workload `w` on `fd` until the run stops.
 fn worker(
     fd: RawFd,
-    bs: usize,
+    w: &Workload,
     mut buf: AlignedBuf,
     mut offsets: OffsetGen,
     mut pattern: PatternGen,
     verify: Option<&Verifier>,
     mut stats: WorkerStats,
 ) {
+    let bs = w.bs as usize;
+    let wait = pace::Wait::for_threads(w.qd as usize);
     let mut clock = IoClock::new();
     stats.begin();
     while !stats.should_stop() && stats.claim(bs as u64) {
@@ -73,7 +77,7 @@ fn worker(
                 v.stamp(&mut buf.as_mut_slice()[..bs], offset, generation);
             }
         }
-        if due.is_some_and(|due| !pace::spin_until(due, || stats.should_stop())) {
+        if due.is_some_and(|due| !wait.until(due, || stats.should_stop())) {
             if let Some(v) = verify.filter(|_| op == OpKind::Write) {
                 v.cancel_write(v.block_of(offset), generation);
             }

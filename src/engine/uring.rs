@@ -339,7 +339,7 @@ impl Submitter {
             }
             if self.in_flight == 0 {
                 match wake {
-                    Some(due) if pace::sleep_until(due, || stats.should_stop()) => continue,
+                    Some(due) if pace::Wait::Sleep.until(due, || stats.should_stop()) => continue,
                     _ => break,
                 }
             }
