@@ -289,6 +289,12 @@ impl Workload {
         if self.read_pct > 100 || self.random_pct > 100 {
             bad_input!("--read-pct and --random-pct are percentages from 0 to 100");
         }
+        if self.random_pct == 0 && self.distribution != Distribution::Uniform {
+            bad_input!(
+                "--distribution {} with --random-pct 0: every I/O is sequential, so no offset is drawn from it; drop --distribution or raise --random-pct",
+                self.distribution
+            );
+        }
         if self.qd == 0 || self.qd > 4096 {
             bad_input!(
                 "--qd {} is out of range: use 1 to 4096 outstanding I/Os",

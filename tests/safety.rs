@@ -158,6 +158,12 @@ fn bad_input_is_one_line_and_status_2() {
     refused(
         dir.path(),
         &f,
+        &with(&base, &["--distribution", "zipf:1.2", "--random-pct", "0"]),
+        "every I/O is sequential",
+    );
+    refused(
+        dir.path(),
+        &f,
         &["measure", p, "--destroy-data", p, "--duration", "5 parsecs"],
         "not a duration",
     );

@@ -124,3 +124,21 @@ fn soak_table_on_a_sim_drive_has_human_duration_and_no_cpu_line() {
     assert!(!text.contains("CPU"), "{text}");
     assert!(!text.contains("7200"), "{text}");
 }
+
+#[test]
+fn a_long_target_puts_the_rest_of_the_header_on_a_line_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = "sim:vertex2-60g,aged=0s,throttle=off,capacity=120G,scale=64";
+    let text = stdout_of(ssdfade(dir.path()).args(["measure", target, "--duration", "1s"]));
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(&*format!("measure {target}")), "{text}");
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.starts_with("  (sim, ") && l.ends_with(", 1.0s")),
+        "{text}"
+    );
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "longer than 80 columns: {line}");
+    }
+}

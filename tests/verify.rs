@@ -311,7 +311,8 @@ fn workloads_whose_blocks_cannot_be_verified_are_refused_before_anything_is_writ
         (&["--pattern", "zero"][..], "--pattern zero"),
         (&["--pattern", "dedupe:30"][..], "--pattern dedupe:30"),
         (&["--pattern", "compressible:95"][..], "compressible:95"),
-        (&["--align", "512"][..], "--align 512"),
+        (&["--align", "512"][..], "writes would overlap"),
+        (&["--align", "8k"][..], "a grid of --bs bytes"),
         (&["--read-pct", "100"][..], "--read-pct 100"),
         (&["--bs", "512"][..], "--bs 512"),
     ] {

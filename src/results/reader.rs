@@ -39,7 +39,7 @@ pub fn read_run(dir: &Path) -> anyhow::Result<Run> {
     let text = match std::fs::read_to_string(&info_path) {
         Ok(text) => text,
         Err(e) => bad_input!(
-            "{} is not a run directory (cannot read run.json: {e}): give a directory that measure or soak wrote",
+            "{} is not a run directory (cannot read run.json: {e}): give a directory that measure, soak or an experiment wrote",
             dir.display()
         ),
     };

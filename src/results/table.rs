@@ -15,16 +15,21 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
     let w = &info.workload;
     let t = &info.target;
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} {} ({}, {}), {} engine, {}",
-        info.command,
-        t.path,
+    let head = format!("{} {}", info.command, t.path);
+    let rest = format!(
+        "({}, {}), {} engine, {}",
         t.identity.kind,
         size(t.identity.size_bytes),
         info.engine,
         human_seconds(summary.seconds)
     );
+    // A long target path puts the rest of the header on a line of its own.
+    let joint = if head.chars().count() + 1 + rest.chars().count() <= 80 {
+        " "
+    } else {
+        "\n  "
+    };
+    let _ = writeln!(out, "{head}{joint}{rest}");
     let mut spec = vec![
         format!("{} transfers", size(w.bs)),
         format!("{} aligned", size(w.align)),

@@ -47,9 +47,16 @@ impl Workload {
         if self.read_pct == 100 {
             bad_input!("--verify with --read-pct 100: a run that writes nothing has nothing to verify; lower --read-pct");
         }
-        if self.align != self.bs {
+        if self.align < self.bs {
             bad_input!(
-                "--verify with --align {} and --bs {}: verification checks whole blocks, so writes must not overlap; drop --align",
+                "--verify with --align {} and --bs {}: writes would overlap, so no block would hold one write to check; drop --align",
+                self.align,
+                self.bs
+            );
+        }
+        if self.align > self.bs {
+            bad_input!(
+                "--verify with --align {} and --bs {}: verified blocks lie on a grid of --bs bytes; drop --align",
                 self.align,
                 self.bs
             );
