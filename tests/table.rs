@@ -142,3 +142,25 @@ fn a_long_target_puts_the_rest_of_the_header_on_a_line_of_its_own() {
         assert!(line.chars().count() <= 80, "longer than 80 columns: {line}");
     }
 }
+
+/// A soak that ends before steady state prints its last window over two lines: hours-long
+/// window bounds with range and slope ran past 80 columns on one.
+#[test]
+fn a_soak_short_of_steady_state_fits_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = "sim:vertex2-60g,aged=0s,throttle=off,capacity=120G,scale=64";
+    let text = stdout_of(ssdfade(dir.path()).args([
+        "soak",
+        target,
+        "--duration",
+        "2h",
+        "--interval",
+        "10m",
+        "--out",
+        "run",
+    ]));
+    assert!(text.contains("not reached in"), "{text}");
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "longer than 80 columns: {line}");
+    }
+}

@@ -32,12 +32,13 @@ pub fn steady_line(s: &SteadyState) -> String {
             }
         ),
         (Some(w), false) => format!(
-            "{}; last window\n  {:<28} {}–{}: {:.0} IOPS, range {:.1} %, slope {:.1} %",
+            "{}; last window\n  {:<28} {}–{}: {:.0} IOPS\n  {:<28} range {:.1} %, slope {:.1} %",
             not_reached(s.rounds),
             "",
             at(w.start_s),
             at(w.end_s),
             w.avg,
+            "",
             w.range_pct,
             w.slope_pct
         ),
