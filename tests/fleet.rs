@@ -291,8 +291,10 @@ fn metrics_endpoint_scraped_during_a_group_run_matches_the_samples() {
         .args(targets)
         .args(["--destroy-data", &zdev, "--metrics-listen", &addr])
         .args([
+            // Long enough that the RAM device is still running at the scrape when the other
+            // tests of this file load both CPUs (with 5 s one full test run found it completed).
             "--duration",
-            "5s",
+            "15s",
             "--interval",
             "1s",
             "--qd",
@@ -327,7 +329,7 @@ fn metrics_endpoint_scraped_during_a_group_run_matches_the_samples() {
         }
         std::thread::sleep(Duration::from_millis(100));
     };
-    // The RAM device runs in real time: still running. A simulated drive's 5 s of simulated
+    // The RAM device runs in real time: still running. A simulated drive's 15 s of simulated
     // time may already be over.
     assert_eq!(
         value(&text, "ssdfade_run_state", &zdev, "state=\"running\""),

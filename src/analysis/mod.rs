@@ -21,6 +21,7 @@ pub mod summary;
 pub mod sweep;
 pub mod throttle;
 pub mod twin;
+pub mod unsettled;
 pub mod vertex2;
 pub mod wsat;
 

@@ -5,6 +5,7 @@ use std::time::Duration;
 use super::measure::{observer, outcome_json, print_table};
 use super::run::request;
 use crate::analysis::prediction::onward;
+use crate::analysis::unsettled::Unsettled;
 use crate::analysis::Fade;
 use crate::cli::SoakArgs;
 use crate::drive::RunEnd;
@@ -65,6 +66,9 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
         if let Some(steady) = &outcome.info.steady_state {
             crate::out!("{}", steady_line(steady))?;
         }
+        if let Some(u) = Unsettled::of(&outcome.info) {
+            crate::out!("{}", in_column(&format!("Caution: {}.", u.words())))?;
+        }
         if let Some(p) = &outcome.info.prediction {
             crate::outln!("{}", prediction_line(p))?;
             let steady = outcome.info.steady_state.as_ref();
@@ -77,12 +81,20 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
-/// `text` in the summary's second column (from column 31), in lines of at most 80 columns.
+/// `text` in the summary's second column (from column 31), in lines of at most 80 columns; a
+/// percent sign stays with its number.
 fn in_column(text: &str) -> String {
     let indent = format!("  {:<28} ", "");
     let mut out = String::new();
     let mut line = indent.clone();
+    let mut words: Vec<String> = Vec::new();
     for word in text.split_whitespace() {
+        match words.last_mut() {
+            Some(last) if word.starts_with('%') => *last += &format!(" {word}"),
+            _ => words.push(word.to_string()),
+        }
+    }
+    for word in &words {
         if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > 80 {
             out += line.trim_end();
             out.push('\n');
@@ -106,4 +118,19 @@ pub fn gave_up(args: &SoakArgs, outcome: &Outcome) -> bool {
             .steady_state
             .as_ref()
             .is_some_and(|s| s.reached)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_column;
+
+    #[test]
+    fn text_in_the_column_keeps_a_percent_sign_with_its_number_within_80_columns() {
+        let text = "SNIA steady state reached; the model predicts a further fall to about 7250 IOPS (5909–9381, -48 %)";
+        let out = in_column(text);
+        assert!(out.contains("-48 %)"), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() <= 80), "{out}");
+        assert!(out.lines().all(|l| l.starts_with(&" ".repeat(31))), "{out}");
+        assert_eq!(out.split_whitespace().collect::<Vec<_>>().join(" "), text);
+    }
 }

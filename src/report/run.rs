@@ -3,6 +3,7 @@
 //! amplification, the charts, and the command that reproduces the run.
 
 use crate::analysis::prediction::{onward, Onward, PredictionCheck};
+use crate::analysis::unsettled::Unsettled;
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
@@ -434,9 +435,10 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
     rows.push(vec![
         "Steady state".into(),
         match (SteadyWindow::of(run), &run.info.steady_state) {
-            (Some(w), _) => match run_onward(run) {
-                Some(o) => format!("{}; {}", steady_words(&w), o.words()),
-                None => steady_words(&w),
+            (Some(w), _) => match (run_onward(run), Unsettled::of(&run.info)) {
+                (Some(o), _) => format!("{}; {}", steady_words(&w), o.words()),
+                (None, Some(u)) => format!("{}; {}", steady_words(&w), u.words()),
+                (None, None) => steady_words(&w),
             },
             (None, Some(s)) => crate::text::steady::not_reached(s.rounds),
             (None, None) => format!("not evaluated ({})", why_no_steady_state(run)),
