@@ -7,7 +7,7 @@
 //! idle and unpowered meanwhile, so the interval holding it is the tool's too. Nothing that
 //! waits on the device can delay it.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -49,13 +49,37 @@ impl Clocks for SystemClocks {
 pub struct StopWatch {
     start: Instant,
     clocks: Box<dyn Clocks>,
-    /// The last tick, in nanoseconds from `start`.
-    last_ns: AtomicU64,
-    /// The boot clock at the last tick, in nanoseconds.
-    last_boot_ns: AtomicU64,
-    stopped: Mutex<Vec<(f64, f64)>>,
+    /// One lock over the last tick and what it recorded: a reader that finds no stop recorded
+    /// yet must find the last tick from before it (and so the stop still overdue), or a stop
+    /// the ticker is recording as the worker wakes from it would be seen by neither way.
+    ticks: Mutex<Ticks>,
+}
+
+/// What the ticker has seen so far.
+struct Ticks {
+    /// The last tick, from the run's start.
+    last: Duration,
+    /// The boot clock at the last tick.
+    last_boot: Duration,
+    stopped: Vec<(f64, f64)>,
     /// (seconds from the run's start of the last tick before it, seconds suspended).
-    suspended: Mutex<Vec<(f64, f64)>>,
+    suspended: Vec<(f64, f64)>,
+}
+
+impl Ticks {
+    /// The span since the last tick when it is far longer than a tick: the process was stopped.
+    fn overdue(&self, since_start: Duration) -> Option<(f64, f64)> {
+        (since_start.saturating_sub(self.last) > TICK + LATE)
+            .then_some((self.last.as_secs_f64(), since_start.as_secs_f64()))
+    }
+
+    /// The time the boot clock ran ahead of the monotonic clock since the last tick, when far
+    /// more than a tick: the machine was suspended (at the last tick's time on the run's clock).
+    fn suspension(&self, since_start: Duration, boot: Duration) -> Option<(f64, f64)> {
+        let ran = since_start.saturating_sub(self.last);
+        let lost = boot.saturating_sub(self.last_boot).saturating_sub(ran);
+        (lost > LATE).then_some((self.last.as_secs_f64(), lost.as_secs_f64()))
+    }
 }
 
 impl StopWatch {
@@ -69,10 +93,12 @@ impl StopWatch {
         StopWatch {
             start,
             clocks,
-            last_ns: AtomicU64::new(0),
-            last_boot_ns: AtomicU64::new(nanos(boot)),
-            stopped: Mutex::new(Vec::new()),
-            suspended: Mutex::new(Vec::new()),
+            ticks: Mutex::new(Ticks {
+                last: Duration::ZERO,
+                last_boot: boot,
+                stopped: Vec::new(),
+                suspended: Vec::new(),
+            }),
         }
     }
 
@@ -86,50 +112,36 @@ impl StopWatch {
 
     /// Notes a stop or a suspension since the last tick, if any.
     fn tick(&self) {
-        let (now, boot) = self.clocks.now();
-        if let Some(gap) = self.overdue(now) {
-            self.stopped
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(gap);
-        }
-        {
-            let mut suspended = self.suspended.lock().unwrap_or_else(|e| e.into_inner());
-            suspended.extend(self.suspension(now, boot));
-            let ns = now.saturating_duration_since(self.start);
-            self.last_ns.store(nanos(ns), Ordering::Relaxed);
-            self.last_boot_ns.store(nanos(boot), Ordering::Relaxed);
-        }
+        let (since_start, boot) = self.now();
+        let mut ticks = self.lock();
+        let stop = ticks.overdue(since_start);
+        ticks.stopped.extend(stop);
+        let suspension = ticks.suspension(since_start, boot);
+        ticks.suspended.extend(suspension);
+        ticks.last = since_start;
+        ticks.last_boot = boot;
     }
 
-    /// The span since the last tick when it is far longer than a tick: the process was stopped.
-    fn overdue(&self, now: Instant) -> Option<(f64, f64)> {
-        let last = Duration::from_nanos(self.last_ns.load(Ordering::Relaxed));
-        let now = now.saturating_duration_since(self.start);
-        (now.saturating_sub(last) > TICK + LATE).then_some((last.as_secs_f64(), now.as_secs_f64()))
+    /// The run's clock (time since its start) and the boot clock now.
+    fn now(&self) -> (Duration, Duration) {
+        let (mono, boot) = self.clocks.now();
+        (mono.saturating_duration_since(self.start), boot)
     }
 
-    /// The time the boot clock ran ahead of the monotonic clock since the last tick, when far
-    /// more than a tick: the machine was suspended (at the last tick's time on the run's clock).
-    fn suspension(&self, now: Instant, boot: Duration) -> Option<(f64, f64)> {
-        let last = Duration::from_nanos(self.last_ns.load(Ordering::Relaxed));
-        let ran = now
-            .saturating_duration_since(self.start)
-            .saturating_sub(last);
-        let boot_last = Duration::from_nanos(self.last_boot_ns.load(Ordering::Relaxed));
-        let lost = boot.saturating_sub(boot_last).saturating_sub(ran);
-        (lost > LATE).then_some((last.as_secs_f64(), lost.as_secs_f64()))
+    fn lock(&self) -> std::sync::MutexGuard<'_, Ticks> {
+        self.ticks.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Seconds the machine was suspended at a time within `t0..t1` (from the run's start),
     /// counting one the ticker has not woken from yet. None of it is on the run's clock.
     pub fn suspended_within(&self, t0: f64, t1: f64) -> f64 {
-        let suspended = self.suspended.lock().unwrap_or_else(|e| e.into_inner());
-        let (now, boot) = self.clocks.now();
-        let pending = self
-            .suspension(now, boot)
-            .filter(|p| suspended.iter().all(|s| s.0 != p.0));
-        suspended
+        let (since_start, boot) = self.now();
+        let ticks = self.lock();
+        let pending = ticks
+            .suspension(since_start, boot)
+            .filter(|p| ticks.suspended.iter().all(|s| s.0 != p.0));
+        ticks
+            .suspended
             .iter()
             .chain(pending.iter())
             .filter(|(at, _)| (t0..t1).contains(at))
@@ -141,12 +153,13 @@ impl StopWatch {
     /// a stop the ticker has not woken from yet (or has just recorded: overlapping spans count
     /// once).
     pub fn stopped_within(&self, t0: f64, t1: f64) -> f64 {
-        let mut spans = self
-            .stopped
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        spans.extend(self.overdue(self.clocks.now().0));
+        let (since_start, _) = self.now();
+        let mut spans = {
+            let ticks = self.lock();
+            let mut spans = ticks.stopped.clone();
+            spans.extend(ticks.overdue(since_start));
+            spans
+        };
         spans.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut total = 0.0;
         let mut covered = t0;
@@ -174,11 +187,6 @@ impl StopWatch {
     }
 }
 
-/// A duration in nanoseconds (saturating).
-fn nanos(d: Duration) -> u64 {
-    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,11 +196,43 @@ mod tests {
         let watch = StopWatch::new(Instant::now());
         // A stop recorded by the ticker, and the same stop seen again (and longer) before the
         // ticker's next tick, as a worker completing right after SIGCONT may see it.
-        *watch.stopped.lock().unwrap() = vec![(10.0, 15.0), (10.0, 15.5), (20.0, 21.0)];
-        watch.last_ns.store(u64::MAX / 2, Ordering::Relaxed);
+        {
+            let mut ticks = watch.lock();
+            ticks.stopped = vec![(10.0, 15.0), (10.0, 15.5), (20.0, 21.0)];
+            ticks.last = Duration::from_secs(1 << 40);
+        }
         assert!((watch.stopped_within(0.0, 30.0) - 6.5).abs() < 1e-9);
         assert!((watch.stopped_within(12.0, 20.5) - 4.0).abs() < 1e-9);
         assert_eq!(watch.stopped_within(16.0, 19.0), 0.0);
+    }
+
+    /// A stop is counted whole whether the reader comes before the ticker has recorded it (it
+    /// is still overdue) or after (it is recorded): a worker waking from SIGCONT at the same
+    /// moment as the ticker finds it one way or the other (the one lock makes it one state).
+    #[test]
+    fn a_stop_is_seen_before_and_after_the_ticker_records_it() {
+        let start = Instant::now();
+        let hand = std::sync::Arc::new(Hand(Mutex::new((start, Duration::ZERO))));
+        let watch = StopWatch::with_clocks(start, Box::new(hand.clone()));
+        let set = |s: f64| {
+            *hand.0.lock().unwrap() = (
+                start + Duration::from_secs_f64(s),
+                Duration::from_secs_f64(s),
+            )
+        };
+        for i in 1..=20 {
+            set(i as f64 * 0.05);
+            watch.tick();
+        }
+        // Stopped from 1.0 s to 6.0 s (the monotonic clock runs on, as under SIGSTOP).
+        set(6.0);
+        assert!((watch.stopped_within(0.99, 6.0) - 5.0).abs() < 1e-9);
+        watch.tick();
+        assert!((watch.stopped_within(0.99, 6.0) - 5.0).abs() < 1e-9);
+        set(6.05);
+        watch.tick();
+        assert!((watch.stopped_within(0.0, 7.0) - 5.0).abs() < 1e-9);
+        assert_eq!(watch.suspended_within(0.0, 7.0), 0.0);
     }
 
     /// A test's clocks, set by hand.
