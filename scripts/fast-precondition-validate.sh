@@ -147,7 +147,10 @@ for fast in sorted(glob.glob(os.path.join(out, "*-fast"))):
     saved_b = (settle_b - pb) / 1e9 if settle_b else nan
     t_slow, t_fast = at_bytes(ss, settle_b or 0), at_bytes(fs, pb)
     saved_t = (t_slow - t_fast) / 3600 if settle_b and t_slow and t_fast else nan
-    least = (flash + 5 * 60 * got * bs) / cap if got else nan
+    # The least a pass can cost: what the drive must write before steady state (its flash, or
+    # on media written in place the span once), then five one-minute rounds.
+    need = span if plan.get("span_once") else flash
+    least = (need + 5 * 60 * got * bs) / cap if got else nan
     two = lambda x: f"{x / cap:.2f} ({x / flash:.2f})" if x else "not reached"
     print(f"| {name[0]} | {name[1]} % | {name[2]} | {ref:.0f} | {got or nan:.0f} | {diff:+.1f} % | {two(pb)} | {two(b)} | {least:.2f} | {two(settle_b)} | {saved_b:.0f} GB | {saved_t:.1f} h |")
 print(f"\nworst difference: {worst:.1f} %")

@@ -36,6 +36,11 @@ pub struct DriveInfo {
     /// `--precondition fast` takes the over-provisioning from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flash_bytes: Option<u64>,
+    /// The media is written in place (3D XPoint, RAM): no erase blocks, so no garbage
+    /// collection and a steady state that is the fresh one. Simulated drives tell; a real drive
+    /// is taken to have flash.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub writes_in_place: bool,
     pub logical_block: Option<u32>,
     pub physical_block: Option<u32>,
     pub rotational: Option<bool>,
@@ -60,6 +65,15 @@ pub struct DriveInfo {
     /// Why some figures are unknown.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+impl DriveInfo {
+    /// The flash a purged drive writes before its garbage collection starts, when the drive
+    /// tells: none on media written in place, whose steady state begins once the span is
+    /// written.
+    pub fn flash_to_fill(&self) -> Option<u64> {
+        self.flash_bytes.filter(|_| !self.writes_in_place)
+    }
 }
 
 /// Discard (TRIM) support as the block layer reports it.

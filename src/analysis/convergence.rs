@@ -91,7 +91,10 @@ impl Convergence {
         let by_rule = rounds_after(rounds_start_bytes(
             workload.precondition.map(|p| p.bytes),
             workload.span,
-            run.info.drive_before.as_ref().and_then(|d| d.flash_bytes),
+            run.info
+                .drive_before
+                .as_ref()
+                .and_then(crate::drive::DriveInfo::flash_to_fill),
         ));
         // A run recorded before today's rule counted its rounds from its first interval: its
         // window is drawn as it was judged.

@@ -334,7 +334,9 @@ impl Setting {
             rounds_start: rounds_start_bytes(
                 w.precondition.map(|p| p.bytes),
                 w.span,
-                info.drive_before.as_ref().and_then(|d| d.flash_bytes),
+                info.drive_before
+                    .as_ref()
+                    .and_then(crate::drive::DriveInfo::flash_to_fill),
             ),
             criteria,
             plan_s: w.duration.map(|d| d.as_secs_f64()),

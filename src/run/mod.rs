@@ -185,7 +185,7 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         request,
         opened.identity.size_bytes,
         opened.identity.logical_block,
-        drive.as_ref().and_then(|d| d.flash_bytes),
+        drive.as_ref(),
     )?;
     if opened.device.needs_io_buffers() {
         // A real run needs bs × QD plus the pool (a simulated drive allocates no I/O buffers).
@@ -288,7 +288,7 @@ pub fn run_on(
         request,
         identity.size_bytes,
         identity.logical_block,
-        drive.as_ref().and_then(|d| d.flash_bytes),
+        drive.as_ref(),
     )?;
     let record = TargetRecord {
         path: request.recorded_target(),
@@ -358,16 +358,24 @@ fn execute(
     let dir = run_dir.dir.clone();
     observer.started(&dir, &info);
     let writes = info.workload.read_pct < 100;
+    // Media written in place has no flash to fill: no "of the flash" figure.
+    let in_place = info
+        .drive_before
+        .as_ref()
+        .is_some_and(|d| d.writes_in_place);
     let flash = info
         .drive_before
         .as_ref()
         .and_then(|d| d.flash_bytes)
-        .or(info.workload.precondition.map(|p| p.flash_bytes));
+        .or(info.workload.precondition.map(|p| p.flash_bytes))
+        .filter(|_| !in_place);
     let mut tracker = SteadyTracker::new(request.stop.criteria(), info.target.identity.size_bytes)
         .after_bytes(rounds_start_bytes(
             info.workload.precondition.map(|p| p.bytes),
             info.workload.span,
-            info.drive_before.as_ref().and_then(|d| d.flash_bytes),
+            info.drive_before
+                .as_ref()
+                .and_then(crate::drive::DriveInfo::flash_to_fill),
         ))
         .flash_bytes(flash);
     for sample in &previous {
@@ -529,7 +537,7 @@ fn resolve_workload(
     request: &RunRequest,
     size: u64,
     logical_block: u32,
-    flash_bytes: Option<u64>,
+    drive: Option<&crate::drive::DriveInfo>,
 ) -> anyhow::Result<Workload> {
     let mut workload = request.workload.on_target(
         size,
@@ -537,10 +545,12 @@ fn resolve_workload(
         request.stop.bytes,
         request.interval,
     );
-    workload.precondition = request
-        .workload
-        .precondition
-        .resolve(size, workload.span, flash_bytes);
+    workload.precondition = request.workload.precondition.resolve(
+        size,
+        workload.span,
+        drive.and_then(|d| d.flash_bytes),
+        drive.is_some_and(|d| d.writes_in_place),
+    );
     // A byte budget is the workload's: the preconditioning comes on top of it.
     if let (Some(bytes), Some(plan)) = (workload.bytes, workload.precondition) {
         workload.bytes = Some(bytes + plan.bytes);

@@ -218,6 +218,7 @@ pub fn drive_info(spec: &str, id: Identity, w: SimWear) -> crate::drive::DriveIn
         .rated_pe
         .filter(|r| *r > 0.0)
         .map(|r| w.mean_pe / r * 100.0);
+    let parsed = SimSpec::parse(spec).ok();
     crate::drive::DriveInfo {
         path: spec.into(),
         kind: "sim".into(),
@@ -226,9 +227,10 @@ pub fn drive_info(spec: &str, id: Identity, w: SimWear) -> crate::drive::DriveIn
         serial: id.serial.clone(),
         firmware: id.firmware.clone(),
         size_bytes: Some(id.size_bytes),
-        flash_bytes: SimSpec::parse(spec)
-            .ok()
+        flash_bytes: parsed
+            .as_ref()
             .map(|s| (s.size_bytes() as f64 * s.preset.alpha) as u64),
+        writes_in_place: parsed.as_ref().is_some_and(|s| s.preset.erase_us == 0.0),
         logical_block: Some(id.logical_block),
         physical_block: Some(id.physical_block),
         rotational: id.rotational,
