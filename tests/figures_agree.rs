@@ -1015,7 +1015,11 @@ fn an_op_sweeps_table_and_advice_agree_everywhere() {
     let points = out["points"].as_array().unwrap();
     assert_eq!(points.len(), 2);
     for p in points {
+        // The row shows the span as given: phase `span80pct` is the row "80 %".
         let name = p["name"].as_str().unwrap().trim_start_matches("span");
+        let name = name
+            .strip_suffix("pct")
+            .map_or(name.to_string(), |p| format!("{p} %"));
         let figures = [
             format!("{:.1} %", f(&p["unpartitioned_pct"])),
             format!("{:.1} %", f(&p["op_pct"])),

@@ -121,8 +121,11 @@ impl OpSweepPoint {
     /// (or `not steady`) where there is no figure.
     pub fn cells(&self) -> [String; 8] {
         let ms = |x: Option<f64>| x.map_or("-".to_string(), ms);
+        // The phase's name holds the span as given: `span90pct` reads "90 %", `span300G` "300G".
+        let span = self.name.trim_start_matches("span");
         [
-            self.name.trim_start_matches("span").to_string(),
+            span.strip_suffix("pct")
+                .map_or(span.to_string(), |p| format!("{p} %")),
             format!("{:.1} %", self.unpartitioned_pct),
             self.op_pct.map_or("-".into(), |o| format!("{o:.1} %")),
             self.iops.map_or("not steady".into(), |i| format!("{i:.0}")),
@@ -281,7 +284,7 @@ mod tests {
         p.drive_writes = Some(1.274);
         assert_eq!(
             p.cells(),
-            ["80pct", "20.0 %", "43.1 %", "1800", "3.250", "6.500", "-", "1.27"].map(String::from)
+            ["80 %", "20.0 %", "43.1 %", "1800", "3.250", "6.500", "-", "1.27"].map(String::from)
         );
         assert_eq!(
             point(10.0, None, 0.0).cells()[3..],
