@@ -1388,7 +1388,11 @@ fn op_sweep_measures_each_span_to_steady_state_and_every_output_agrees() {
             format!("{:.3}", p["p99_ms"].as_f64().unwrap()),
             format!("{:.3}", p["p999_ms"].as_f64().unwrap()),
         ];
+        // The row shows the span as given: phase `span75pct` is the row "75 %".
         let short = p["name"].as_str().unwrap().trim_start_matches("span");
+        let short = short
+            .strip_suffix("pct")
+            .map_or(short.to_string(), |p| format!("{p} %"));
         let row = text
             .lines()
             .find(|l| l.trim_start().starts_with(&format!("{short} ")))
