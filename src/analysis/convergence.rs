@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::results::Run;
-use crate::stats::steady::{fit, rounds_start_bytes, Criteria, Round, SteadyTracker};
+use crate::stats::steady::{fit, Criteria, Round, SteadyTracker};
 
 /// One round of the convergence plot.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -72,7 +72,6 @@ impl Convergence {
             round_s: (w.end_s - w.start_s) / defaults.window_rounds as f64,
             ..defaults
         };
-        let workload = &run.info.workload;
         // The rounds as the run counted them.
         let size = run.info.target.identity.size_bytes;
         let rounds_after = |bytes: u64| {
@@ -88,14 +87,7 @@ impl Convergence {
                 .iter()
                 .position(|r| (r.start_s - start_s).abs() < half)
         };
-        let by_rule = rounds_after(rounds_start_bytes(
-            workload.precondition.map(|p| p.bytes),
-            workload.span,
-            run.info
-                .drive_before
-                .as_ref()
-                .and_then(crate::drive::DriveInfo::flash_to_fill),
-        ));
+        let by_rule = rounds_after(run.info.rounds_start_bytes());
         // A run recorded before today's rule counted its rounds from its first interval: its
         // window is drawn as it was judged.
         let all = if starting_at(&by_rule, w.start_s).is_some() {

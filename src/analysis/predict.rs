@@ -20,7 +20,7 @@
 use std::collections::BTreeSet;
 
 use crate::results::{Basis, Model, Prediction, RunInfo};
-use crate::stats::steady::{rounds_start_bytes, Criteria, SteadyTracker};
+use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::stats::Sample;
 use crate::workload::precondition::{Fast, Plan, DEFAULT_OP_PCT};
 
@@ -299,7 +299,7 @@ pub struct Setting {
     pub straddle: f64,
     /// The run's fast preconditioning, when it had one.
     pub fast: Option<Fast>,
-    /// Bytes written before SNIA's rounds count ([`rounds_start_bytes`]).
+    /// Bytes written before SNIA's rounds count ([`RunInfo::rounds_start_bytes`]).
     pub rounds_start: u64,
     /// SNIA round length and criteria.
     pub criteria: Criteria,
@@ -331,13 +331,7 @@ impl Setting {
             unit: unit_pages(w.bs),
             straddle: straddle(w.bs, w.align),
             fast: w.precondition,
-            rounds_start: rounds_start_bytes(
-                w.precondition.map(|p| p.bytes),
-                w.span,
-                info.drive_before
-                    .as_ref()
-                    .and_then(crate::drive::DriveInfo::flash_to_fill),
-            ),
+            rounds_start: info.rounds_start_bytes(),
             criteria,
             plan_s: w.duration.map(|d| d.as_secs_f64()),
             plan_bytes: w.bytes.map(|b| b + w.precondition.map_or(0, |f| f.bytes)),

@@ -99,6 +99,19 @@ pub struct Resume {
 }
 
 impl RunInfo {
+    /// Bytes the run writes before SNIA's rounds count: its fast preconditioning, or else its
+    /// span once and the flash the drive fills before it collects garbage (one rule for the
+    /// run, its convergence chart and its prediction: [`crate::stats::steady::rounds_start_bytes`]).
+    pub fn rounds_start_bytes(&self) -> u64 {
+        crate::stats::steady::rounds_start_bytes(
+            self.workload.precondition.map(|p| p.bytes),
+            self.workload.span,
+            self.drive_before
+                .as_ref()
+                .and_then(DriveInfo::flash_to_fill),
+        )
+    }
+
     /// The record of a run starting now in this process: `running`, nothing measured yet.
     pub fn started(
         command: Command,

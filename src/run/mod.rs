@@ -19,7 +19,7 @@ use crate::engine::sync::SyncEngine;
 use crate::engine::{Control, Engine, EngineKind, RunEnd};
 use crate::results::{utc_now, Command, RunDir, RunInfo, Status, Summary, TargetRecord};
 use crate::stats::cpu::process_cpu_seconds;
-use crate::stats::steady::{rounds_start_bytes, Criteria, SteadyTracker};
+use crate::stats::steady::{Criteria, SteadyTracker};
 use crate::workload::Workload;
 
 pub use crate::observe::run::{NoProgress, RunObserver};
@@ -370,13 +370,7 @@ fn execute(
         .or(info.workload.precondition.map(|p| p.flash_bytes))
         .filter(|_| !in_place);
     let mut tracker = SteadyTracker::new(request.stop.criteria(), info.target.identity.size_bytes)
-        .after_bytes(rounds_start_bytes(
-            info.workload.precondition.map(|p| p.bytes),
-            info.workload.span,
-            info.drive_before
-                .as_ref()
-                .and_then(crate::drive::DriveInfo::flash_to_fill),
-        ))
+        .after_bytes(info.rounds_start_bytes())
         .flash_bytes(flash);
     for sample in &previous {
         tracker.push(sample);
