@@ -425,7 +425,8 @@ pub struct EraseArgs {
 /// Options shared by measure and soak.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// File or block device to test (a file is created when --size is given and it is absent).
+    /// File, block device or simulated drive (`sim:PRESET[,…]`) to test; a file is created when
+    /// --size is given and it is absent.
     pub target: String,
     /// More targets, run at the same time with the same workload, each in its own run directory
     /// under one group directory (--destroy-data then names every one: A,B,…).

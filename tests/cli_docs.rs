@@ -163,3 +163,47 @@ fn version_names_the_commit_and_the_build_date() {
         _ => assert_eq!(commit, "unknown"),
     }
 }
+
+#[test]
+fn every_command_page_has_examples_that_parse() {
+    use clap::Parser as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("man");
+    stdout_of(&["man", "--out-dir", dir.to_str().unwrap()]);
+    let cli = Cli::command();
+    for path in command_paths() {
+        let leaf = path
+            .iter()
+            .fold(&cli, |c, name| c.find_subcommand(name).unwrap());
+        if leaf.has_subcommands() {
+            continue;
+        }
+        let file = dir.join(format!("ssdfade-{}.1", path.join("-")));
+        let page = std::fs::read_to_string(&file).unwrap();
+        let section = page
+            .split_once(".SH EXAMPLES")
+            .unwrap_or_else(|| panic!("{} has no EXAMPLES", file.display()))
+            .1;
+        let command = format!("ssdfade {}", path.join(" ")).replace('-', "\\-");
+        assert!(
+            section.contains(&format!("\\fB{command}")),
+            "{} shows no example of its own command",
+            file.display()
+        );
+    }
+    for (line, _) in ssdfade::output::examples::all() {
+        let words = shlex::split(line).unwrap();
+        if let Err(e) = Cli::try_parse_from(&words) {
+            panic!("the example `{line}` does not parse: {e}");
+        }
+    }
+}
+
+#[test]
+fn target_help_names_simulated_drives() {
+    let page = stdout_of(&["man", "soak"]);
+    assert!(
+        page.contains("sim:"),
+        "ssdfade-soak(1) does not name sim: targets"
+    );
+}

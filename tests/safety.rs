@@ -173,6 +173,22 @@ fn bad_input_is_one_line_and_status_2() {
         &["measure", "/nonexistent/dir/x.img", "--duration", "1s"],
         "does not exist",
     );
+    // A missing device is not made a test file, even with --size.
+    let missing = "/dev/ssdfade-no-such-disk";
+    refused(
+        dir.path(),
+        &f,
+        &[
+            "measure",
+            missing,
+            "--destroy-data",
+            missing,
+            "--size",
+            "1M",
+        ],
+        "no such device",
+    );
+    assert!(!Path::new(missing).exists(), "{missing} was created");
     refused(dir.path(), &f, &["measure"], "TARGET");
 }
 

@@ -11,6 +11,12 @@ use crate::bad_input;
 
 /// Creates `req.path` with `--size` bytes preallocated and opens it, locked for the run.
 pub(super) fn create(req: &OpenRequest) -> anyhow::Result<Target> {
+    if req.path.starts_with("/dev") {
+        bad_input!(
+            "{} does not exist: no such device (`lsblk` and `ls -l /dev/disk/by-id` list the drives)",
+            req.path.display()
+        );
+    }
     let Some(size) = req.size else {
         bad_input!(
             "{} does not exist: give --size (e.g. --size 4G) to create it as a test file, or name an existing device",

@@ -43,9 +43,7 @@ pub fn man_page(cmd: clap::Command, path: &[String]) -> anyhow::Result<Vec<u8>> 
             }
         };
     }
-    let mut roff = Vec::new();
-    man(&cmd, page.clone()).render(&mut roff)?;
-    Ok(roff)
+    render(&cmd, page.clone())
 }
 
 /// Writes the page of `cmd` and of every command under it into `dir`; returns the files written.
@@ -57,10 +55,8 @@ pub fn write_man_pages(cmd: clap::Command, dir: &Path) -> anyhow::Result<Vec<Pat
     let mut pending = vec![cmd.clone()];
     while let Some(page) = pending.pop() {
         pending.extend(page.get_subcommands().cloned());
-        let man = man(&cmd, page);
-        let path = dir.join(man.get_filename());
-        let mut roff = Vec::new();
-        man.render(&mut roff)?;
+        let path = dir.join(man(&cmd, page.clone()).get_filename());
+        let roff = render(&cmd, page)?;
         std::fs::File::create(&path)
             .and_then(|mut f| f.write_all(&roff))
             .with_context(|| format!("writing the man page {}", path.display()))?;
@@ -68,6 +64,27 @@ pub fn write_man_pages(cmd: clap::Command, dir: &Path) -> anyhow::Result<Vec<Pat
     }
     written.sort();
     Ok(written)
+}
+
+/// The roff of `page`'s man page with its EXAMPLES section before VERSION (the command path
+/// read from the bin name the built command carries: `ssdfade experiment vertex2`).
+fn render(root: &clap::Command, page: clap::Command) -> anyhow::Result<Vec<u8>> {
+    let bin_name = page.get_bin_name().unwrap_or(page.get_name()).to_string();
+    let path: Vec<String> = bin_name
+        .split_whitespace()
+        .skip(1)
+        .map(String::from)
+        .collect();
+    let mut roff = Vec::new();
+    man(root, page).render(&mut roff)?;
+    let examples = super::examples::of(&path);
+    if examples.is_empty() {
+        return Ok(roff);
+    }
+    let mut text = String::from_utf8(roff)?;
+    let at = text.find(".SH VERSION").unwrap_or(text.len());
+    text.insert_str(at, &super::examples::roff(examples));
+    Ok(text.into_bytes())
 }
 
 /// The page of `page`, its footer naming the tool and version (`ssdfade 0.1.0`) of `root`.

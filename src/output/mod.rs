@@ -4,6 +4,7 @@
 //! full disk is an error, not a panic) is [`crate::console`].
 
 pub mod erase;
+pub mod examples;
 pub mod experiment;
 pub mod export;
 pub mod finish;
