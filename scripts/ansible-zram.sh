@@ -7,6 +7,7 @@
 #
 #   scripts/ansible-zram.sh            # ssdfade from target/release (cargo build --release)
 #   SSDFADE=/usr/bin/ssdfade scripts/ansible-zram.sh
+#   ONE=1 scripts/ansible-zram.sh      # a fleet of one host and one experiment (nothing to compare)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,11 +47,15 @@ all:
       ssdfade_dir: $work/host1
       ssdfade_targets: [$a]
       ssdfade_destroy_data: [$a]
+YAML
+if [ "${ONE:-0}" != 1 ]; then
+    cat >> "$work/inventory.yml" <<YAML
     host2:
       ssdfade_dir: $work/host2
       ssdfade_targets: [$b, "sim:vertex2-60g,scale=64"]
       ssdfade_destroy_data: [$b]
 YAML
+fi
 
 ANSIBLE_NOCOLOR=1 ansible-playbook -i "$work/inventory.yml" contrib/ansible/ssdfade.yml
 echo
