@@ -100,6 +100,56 @@ fn uring_is_the_default_where_the_kernel_allows_it() {
     assert_eq!(v["engine"], expected, "{v}");
 }
 
+/// At QD 1 on zram, whose I/O io_uring hands to its kernel workers, the default engine is
+/// the one a timing on the device found faster, said in one line with both times; at QD 8
+/// there is no timing and io_uring runs.
+#[test]
+fn at_qd1_on_zram_the_default_engine_is_the_one_timed_faster_and_says_why() {
+    if !root_or_skip("at_qd1_on_zram_the_default_engine_is_the_one_timed_faster_and_says_why")
+        || !kernel_gives_an_io_uring()
+    {
+        return;
+    }
+    let zram = Zram::new(64 << 20);
+    let dev = zram.path.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |qd: &str, out: &str| {
+        ssdfade(dir.path())
+            .args(["measure", dev, "--destroy-data", dev, "--qd", qd])
+            .args(["--bytes", "4M", "--json", "--out", out])
+            .output()
+            .unwrap()
+    };
+    let out = run("1", "qd1");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("ssdfade: engine "))
+        .unwrap_or_else(|| panic!("no engine line: {err}"));
+    let us = |engine: &str| -> f64 {
+        let before = line.split(&format!(" µs with {engine}")).next().unwrap();
+        before.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let faster = if us("threads") < us("io_uring") {
+        "threads"
+    } else {
+        "uring"
+    };
+    assert!(
+        line.starts_with(&format!("ssdfade: engine {faster}: at QD 1")),
+        "{line}"
+    );
+    assert!(line.contains("4096-byte write"), "{line}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["engine"], faster, "{line}");
+    let out = run("8", "qd8");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("ssdfade: engine"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["engine"], "uring");
+}
+
 #[test]
 fn back_to_back_uring_runs_find_the_device_free() {
     if !root_or_skip("back_to_back_uring_runs_find_the_device_free") {

@@ -78,16 +78,23 @@ impl Device for PathDevice {
         })
     }
 
-    fn open_engine(&self, gates: &Gates, engine: Option<EngineKind>) -> anyhow::Result<Opened> {
+    fn open_engine(
+        &self,
+        gates: &Gates,
+        engine: Option<EngineKind>,
+        qd: u32,
+        bs: usize,
+    ) -> anyhow::Result<Opened> {
         let opened = self.open_target(gates)?;
         let created = opened.created.then(|| opened.path.clone());
         let identity = opened.identity.clone();
         // A refused engine choice must not leave a created test file behind.
-        let engine = crate::engine::real_engine(engine, Arc::new(opened)).inspect_err(|_| {
-            if let Some(file) = &created {
-                let _ = std::fs::remove_file(file);
-            }
-        })?;
+        let engine = crate::engine::real_engine(engine, Arc::new(opened), qd, bs, gates.writes)
+            .inspect_err(|_| {
+                if let Some(file) = &created {
+                    let _ = std::fs::remove_file(file);
+                }
+            })?;
         Ok(Opened {
             identity,
             engine,

@@ -115,7 +115,13 @@ impl Device for SimTarget {
         })
     }
 
-    fn open_engine(&self, gates: &Gates, engine: Option<EngineKind>) -> anyhow::Result<Opened> {
+    fn open_engine(
+        &self,
+        gates: &Gates,
+        engine: Option<EngineKind>,
+        _qd: u32,
+        _bs: usize,
+    ) -> anyhow::Result<Opened> {
         self.refuse_real_only_options(gates, engine)?;
         let engine = SimEngine::open(&self.spec.text)?;
         Ok(Opened {

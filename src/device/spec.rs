@@ -104,8 +104,15 @@ pub trait Device {
     fn geometry(&self, size: Option<u64>) -> anyhow::Result<(u64, u64)>;
     /// Passes the target through the gates of writing without keeping it open.
     fn check(&self, gates: &Gates) -> anyhow::Result<Checked>;
-    /// Opens the target for a workload with the engine chosen (`None`: the default).
-    fn open_engine(&self, gates: &Gates, engine: Option<EngineKind>) -> anyhow::Result<Opened>;
+    /// Opens the target for a workload of `bs`-byte I/Os at `qd` with the engine chosen
+    /// (`None`: the default for them there).
+    fn open_engine(
+        &self,
+        gates: &Gates,
+        engine: Option<EngineKind>,
+        qd: u32,
+        bs: usize,
+    ) -> anyhow::Result<Opened>;
     /// Opens the target for the SLOG test's timed sync writes.
     fn open_sync_writer(&self, gates: &Gates) -> anyhow::Result<SyncOpened>;
     /// Opens the target for sync writes. `kept` names a command that needs the state the

@@ -5,6 +5,7 @@
 //! stats and ship them at interval boundaries, so nothing on the I/O path locks or allocates.
 
 mod buffer;
+mod choice;
 mod clock;
 mod offsets;
 mod pace;
@@ -70,15 +71,22 @@ pub trait Engine {
     }
 }
 
-/// The engine the user chose, or by default `uring` where the kernel allows it, else `threads`.
+/// The engine the user chose, or the default for `bs`-byte I/Os at `qd` on `target` (see
+/// [`choice`]; `writes`: the workload writes), said in one line on standard error when it was
+/// chosen by more than the rule.
 pub fn real_engine(
     choice: Option<EngineKind>,
     target: Arc<Target>,
+    qd: u32,
+    bs: usize,
+    writes: bool,
 ) -> anyhow::Result<Box<dyn Engine>> {
-    let kind = choice.unwrap_or(if uring::available() {
-        EngineKind::Uring
-    } else {
-        EngineKind::Threads
+    let kind = choice.unwrap_or_else(|| {
+        let chosen = choice::default_for(&target, qd, bs, writes);
+        if let Some(why) = chosen.why {
+            crate::note!("ssdfade: {why}");
+        }
+        chosen.kind
     });
     Ok(match kind {
         EngineKind::Threads => Box::new(threads::ThreadsEngine::new(target)),

@@ -334,7 +334,12 @@ fn open(request: &RunRequest, created: &mut CreatedFile) -> anyhow::Result<Opene
             created: opened.created,
         }
     } else {
-        device.open_engine(&gates, request.engine)?
+        device.open_engine(
+            &gates,
+            request.engine,
+            request.workload.qd,
+            request.workload.bs as usize,
+        )?
     };
     created.0 = opened.created;
     Ok(Opened {
