@@ -297,9 +297,44 @@ fn mounted_device_is_refused() {
             ],
             "is mounted at",
         );
+        info_unopened_names_the_mounted_filesystem(&lo.path, mnt.path());
     });
     let _ = Command::new("umount").arg(mnt.path()).status();
     result.unwrap();
+}
+
+/// `info` run by a user who cannot open the device still says what the mount table shows it
+/// holds (as in a VM whose device cgroup refuses the open of a mounted disk).
+fn info_unopened_names_the_mounted_filesystem(dev: &Path, mnt: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(setpriv) = Command::new("setpriv").arg("--version").output() else {
+        eprintln!("setpriv is missing: the unopened info check is left out");
+        return;
+    };
+    assert!(setpriv.status.success());
+    // A copy of the binary that the unprivileged user can reach and run.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = dir.path().join("ssdfade");
+    std::fs::copy(env!("CARGO_BIN_EXE_ssdfade"), &bin).unwrap();
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(&bin)
+        .arg("info")
+        .arg(dev)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let signature = text
+        .lines()
+        .find(|l| l.starts_with("signature"))
+        .unwrap_or_else(|| panic!("no signature line: {text}"));
+    assert!(
+        signature.contains(&format!("ext4 (mounted at {})", mnt.display()))
+            && signature.contains("could not be opened"),
+        "{signature}"
+    );
 }
 
 #[test]

@@ -128,7 +128,12 @@ fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
             info.wear = Wear::unknown(format!(
                 "cannot open {target} to read capabilities and wear: {e}"
             ));
-            info.signature = Some("unknown (the device could not be opened)".into());
+            info.signature = Some(match safety::signature_unopened(rdev) {
+                Some(seen) => format!(
+                    "{seen}; from the mount table and sysfs (the device could not be opened)"
+                ),
+                None => "unknown (the device could not be opened)".into(),
+            });
             return Ok(info);
         }
     };

@@ -47,26 +47,11 @@ pub fn ensure_unused(path: &Path, rdev: u64) -> anyhow::Result<()> {
     let numbers: Vec<u64> = members.iter().map(|m| m.1).collect();
     let shown = path.display();
 
-    if let Ok(mountinfo) = std::fs::read_to_string("/proc/self/mountinfo") {
-        for line in mountinfo.lines() {
-            let fields: Vec<&str> = line.split(' ').collect();
-            let Some(devfield) = fields.get(2) else {
-                continue;
-            };
-            let mount_point = fields.get(4).copied().unwrap_or("?");
-            let source = line
-                .split(" - ")
-                .nth(1)
-                .and_then(|rest| rest.split(' ').nth(1));
-            let by_number = parse_devnum(devfield).is_some_and(|d| numbers.contains(&d));
-            let by_source =
-                source.is_some_and(|s| dev_number(s).is_some_and(|d| numbers.contains(&d)));
-            if by_number || by_source {
-                bad_input!(
-                    "{shown} is mounted at {mount_point}: unmount it first (refusing to write)"
-                );
-            }
-        }
+    if let Some(mount) = mount_of(&numbers) {
+        bad_input!(
+            "{shown} is mounted at {}: unmount it first (refusing to write)",
+            mount.point
+        );
     }
     if let Ok(swaps) = std::fs::read_to_string("/proc/swaps") {
         for line in swaps.lines().skip(1) {
@@ -104,6 +89,43 @@ fn refuse_held(name: &str, dir: &std::path::Path) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A mount of one of a device's family, from /proc/self/mountinfo.
+struct Mount {
+    point: String,
+    fstype: String,
+}
+
+/// The first mount whose device (by its number, or by its source's) is one of `numbers`.
+fn mount_of(numbers: &[u64]) -> Option<Mount> {
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    mountinfo.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let devfield = fields.get(2)?;
+        let mut after = line.split(" - ").nth(1)?.split(' ');
+        let fstype = after.next()?;
+        let source = after.next();
+        let by_number = parse_devnum(devfield).is_some_and(|d| numbers.contains(&d));
+        let by_source = source.is_some_and(|s| dev_number(s).is_some_and(|d| numbers.contains(&d)));
+        (by_number || by_source).then(|| Mount {
+            point: fields.get(4).copied().unwrap_or("?").to_string(),
+            fstype: fstype.to_string(),
+        })
+    })
+}
+
+/// What the system says a device holds when the device itself cannot be read: the filesystem
+/// it (or a partition) is mounted with, else its partitions as sysfs lists them.
+pub fn signature_unopened(rdev: u64) -> Option<String> {
+    let members = family(rdev);
+    let numbers: Vec<u64> = members.iter().map(|m| m.1).collect();
+    if let Some(mount) = mount_of(&numbers) {
+        return Some(format!("{} (mounted at {})", mount.fstype, mount.point));
+    }
+    let partitions: Vec<&str> = members.iter().skip(1).map(|m| m.0.as_str()).collect();
+    (!partitions.is_empty())
+        .then(|| format!("a partition table (partitions {})", partitions.join(", ")))
 }
 
 fn parse_devnum(text: &str) -> Option<u64> {
