@@ -100,7 +100,7 @@ impl Chart for BarChart {
             .disable_y_mesh()
             .y_labels(0)
             .x_labels(8)
-            .x_label_formatter(&|v| style::plain_label(*v))
+            .x_label_formatter(&|v| style::count_tick(*v, x_end))
             .x_desc(self.x_desc.as_str())
             .label_style(style::tick_font())
             .axis_desc_style(style::axis_desc_font())

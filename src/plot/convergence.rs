@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::panel::{draw_stacked, Band, Guide, Line, Panel};
+use super::panel::{draw_stacked, Band, BandName, Guide, Line, Panel};
 use super::style;
 use super::Chart;
 use crate::analysis::convergence::Convergence;
@@ -74,7 +74,8 @@ impl ConvergenceChart {
         let mut panel = Panel::new("Total host data written, TGBW (GB)", "IOPS", start..end);
         if !c.before.is_empty() {
             panel.lines.push(Line {
-                label: Some("before the rounds count (first pass, preconditioning)".into()),
+                name: "before the rounds count (first pass, preconditioning)".into(),
+                legend: true,
                 points: c
                     .before
                     .iter()
@@ -86,7 +87,8 @@ impl ConvergenceChart {
             });
         }
         panel.lines.push(Line::per_round(
-            Some("IOPS per round".into()),
+            "IOPS per round",
+            true,
             c.rounds
                 .iter()
                 .map(|r| (gb(r.tgbw_bytes), r.iops))
@@ -103,7 +105,7 @@ impl ConvergenceChart {
             x: start..stop,
             color: style::STEADY,
             opacity: 0.18,
-            beside: true,
+            name: BandName::Beside,
         });
         if let Some(last) = &c.did_not_hold {
             let start = last
@@ -119,7 +121,7 @@ impl ConvergenceChart {
                 x: gb(c.rounds[start].tgbw_bytes)..gb(c.rounds[last.window.end - 1].tgbw_bytes),
                 color: style::EVENT,
                 opacity: 0.15,
-                beside: true,
+                name: BandName::Beside,
             });
         }
         panel
@@ -140,7 +142,8 @@ impl ConvergenceChart {
         );
         panel.x_labels = rounds.len();
         panel.lines.push(Line::per_round(
-            None,
+            "IOPS per round",
+            false,
             rounds.iter().map(|r| (r.number as f64, r.iops)).collect(),
         ));
         let level = |label: String, share: f64, color, width, dashed| Guide {

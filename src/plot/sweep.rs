@@ -42,12 +42,7 @@ impl SweepChart {
     }
 
     fn latency_unit(&self) -> (f64, &'static str) {
-        let max = self.points.iter().map(|p| p.avg_lat_us).fold(0.0, f64::max);
-        if max >= 2000.0 {
-            (1000.0, "ms")
-        } else {
-            (1.0, "µs")
-        }
+        style::latency_unit(self.points.iter().map(|p| p.avg_lat_us).fold(0.0, f64::max))
     }
 
     /// One panel with QD (log 2) along x and `pick` along y.
