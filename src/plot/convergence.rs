@@ -94,11 +94,9 @@ impl ConvergenceChart {
                 .map(|r| (gb(r.tgbw_bytes), r.iops))
                 .collect(),
         ));
-        // The window starts where the round before it ended.
-        let start = c.window.start.checked_sub(1).map_or_else(
-            || gb(c.rounds[c.window.start].tgbw_bytes),
-            |i| gb(c.rounds[i].tgbw_bytes),
-        );
+        // A window covers its rounds' points, not the point of the round before it (as the
+        // fade and WSAT charts draw it).
+        let start = gb(c.rounds[c.window.start].tgbw_bytes);
         let stop = gb(c.rounds[c.window.end - 1].tgbw_bytes);
         panel.bands.push(Band {
             label: "measurement window".into(),
@@ -108,11 +106,7 @@ impl ConvergenceChart {
             name: BandName::Beside,
         });
         if let Some(last) = &c.did_not_hold {
-            let start = last
-                .window
-                .start
-                .checked_sub(1)
-                .unwrap_or(last.window.start);
+            let start = last.window.start;
             panel.bands.push(Band {
                 label: format!(
                     "last window: {:.0} IOPS ({:+.0} %)",

@@ -13,11 +13,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
+use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
 };
-use plotters_backend::text_anchor::{HPos, VPos};
 use serde::{Deserialize, Serialize};
 
 /// The `format` of every record: bumped when a field changes meaning.
@@ -74,11 +75,23 @@ pub struct DrawnBand {
     pub y: Option<(f64, f64)>,
 }
 
-/// A drawn mark a label must not cover: a marker's vertical line, a measured state's dot.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// A drawn mark and the pixels it covers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DrawnMark {
     pub name: String,
+    pub kind: MarkKind,
     pub pixels: PixelBox,
+}
+
+/// What a mark is, and so what a label may do with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MarkKind {
+    /// A marker's vertical line (an erase, a drive fill): a label keeps off it where there is
+    /// room, else is drawn over it on its own white box.
+    Line,
+    /// A measured state's dot: no label covers it.
+    Dot,
 }
 
 /// A text as drawn and the box its glyphs fill.
@@ -168,14 +181,37 @@ pub fn band(name: &str, x: (f64, f64), y: Option<(f64, f64)>) {
 }
 
 /// Records a mark in the current plot area.
-pub fn mark(name: &str, pixels: PixelBox) {
+pub fn mark(name: &str, kind: MarkKind, pixels: PixelBox) {
     record(|d| {
         if let Some(panel) = d.panels.last_mut() {
             panel.marks.push(DrawnMark {
                 name: name.into(),
+                kind,
                 pixels,
             });
         }
+    });
+}
+
+/// Starts a new plot area for `chart`, a chart of numbers on both axes (linear or log) built
+/// by the caller: the charts drawn without a [`super::panel::Panel`].
+pub fn chart_panel<DB, X, Y>(
+    chart: &ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    x_axis: &str,
+    y_axis: &str,
+) where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let (x, y) = (chart.x_range(), chart.y_range());
+    panel(DrawnPanel {
+        x_axis: x_axis.into(),
+        y_axis: y_axis.into(),
+        x: (x.start, x.end),
+        y: (y.start, y.end),
+        plot: area_box(chart.plotting_area()),
+        ..DrawnPanel::default()
     });
 }
 
@@ -290,7 +326,11 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
 
 /// The box `text` fills when drawn in `style` anchored at `pos`, as plotters lays it out
 /// (anchor, then rotation about the anchor).
-fn text_box<S: BackendTextStyle>(text: &str, style: &S, pos: BackendCoord) -> Result<PixelBox, S::FontError> {
+fn text_box<S: BackendTextStyle>(
+    text: &str,
+    style: &S,
+    pos: BackendCoord,
+) -> Result<PixelBox, S::FontError> {
     let ((min_x, min_y), (max_x, max_y)) = style.layout_box(text)?;
     let (w, h) = (max_x - min_x, max_y - min_y);
     let dx = match style.anchor().h_pos {

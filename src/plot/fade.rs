@@ -261,8 +261,7 @@ impl FadeChart {
         let averages: Vec<Vec<(f64, f64)>> = segments
             .into_iter()
             .map(|segment| {
-                let by_time: Vec<(f64, f64)> =
-                    segment.iter().map(|p| (p.t_s, p.iops)).collect();
+                let by_time: Vec<(f64, f64)> = segment.iter().map(|p| (p.t_s, p.iops)).collect();
                 let points: Vec<(f64, f64)> = moving_average(&by_time, window)
                     .into_iter()
                     .zip(segment)

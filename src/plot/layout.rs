@@ -1,8 +1,10 @@
 //! Where a chart's annotations go: every label (a phase's or marker's name, a state's level, a
 //! prediction, a point's value) measured in the bundled font, kept inside its plot, and moved
-//! apart from the labels placed before it and from the marks it must not cover (marker lines,
-//! state dots); a label moved away from where it wanted to be gets a thin leader line back to
-//! its point. One layout per plot area, used by every chart that writes inside a plot.
+//! apart from the labels placed before it and from the dots it must not cover (measured
+//! states); off marker lines too where there is room, else drawn over the line on its own white
+//! box (a wide label between drive fills every 150 pixels). A label moved away from where it
+//! wanted to be gets a thin leader line back to its point. One layout per plot area, used by
+//! every chart that writes inside a plot.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -28,7 +30,10 @@ pub struct Note<'a> {
 /// The labels placed so far in one plot area, and the marks they keep clear of.
 pub struct Layout {
     bounds: PixelBox,
+    /// Placed labels and dots: never covered.
     taken: Vec<PixelBox>,
+    /// Marker lines: covered only when no clear spot is left.
+    lines: Vec<PixelBox>,
 }
 
 impl Layout {
@@ -37,17 +42,24 @@ impl Layout {
         Layout {
             bounds,
             taken: Vec::new(),
+            lines: Vec::new(),
         }
     }
 
-    /// Keeps every label placed from now on off `mark` (a marker line, a state's dot).
+    /// Keeps every label placed from now on off `mark` (a state's dot).
     pub fn avoid(&mut self, mark: PixelBox) {
         self.taken.push(mark);
     }
 
+    /// Keeps every label placed from now on off the marker line `line` where it can.
+    pub fn avoid_line(&mut self, line: PixelBox) {
+        self.lines.push(line);
+    }
+
     /// The text box for a label of `size` (width, height): the first wanted corner that lies
-    /// inside the plot and clear of everything placed; else the nearest clear spot around a
-    /// wanted corner; else the first wanted corner kept inside the plot.
+    /// inside the plot and clear of everything placed and every line; else the nearest such
+    /// spot around a wanted corner; else the same clear of everything but lines; else the
+    /// first wanted corner kept inside the plot.
     pub fn place(&mut self, size: (i32, i32), wanted: &[(i32, i32)]) -> PixelBox {
         let (w, h) = size;
         let inside = |(x, y): (i32, i32)| {
@@ -57,9 +69,10 @@ impl Layout {
                 y.clamp(t + PAD, (b - PAD - h).max(t + PAD)),
             )
         };
-        let clear = |(x, y): (i32, i32)| {
+        let clear = |(x, y): (i32, i32), of_lines: bool| {
             let padded = [x - PAD, y - PAD, x + w + PAD, y + h + PAD];
             !self.taken.iter().any(|t| overlap(&padded, t))
+                && !(of_lines && self.lines.iter().any(|t| overlap(&padded, t)))
         };
         // Moves tried from a wanted corner, nearest first; a move sideways counts double, so
         // a label leaves its point's column only when its column is full.
@@ -72,18 +85,24 @@ impl Layout {
             .flat_map(|j| (-reach_x..=reach_x).map(move |i| (i * step_x, j * step_y)))
             .collect();
         moves.sort_by_key(|&(dx, dy)| (2 * dx).pow(2) + dy.pow(2));
-        let spot = moves
-            .iter()
-            .find_map(|&(dx, dy)| {
+        let search = |of_lines: bool| {
+            moves.iter().find_map(|&(dx, dy)| {
                 wanted
                     .iter()
                     .map(|&(x, y)| inside((x + dx, y + dy)))
-                    .find(|&c| clear(c))
+                    .find(|&c| clear(c, of_lines))
             })
+        };
+        let spot = search(true)
+            .or_else(|| search(false))
             .unwrap_or_else(|| inside(wanted.first().copied().unwrap_or_default()));
         let placed = [spot.0, spot.1, spot.0 + w, spot.1 + h];
-        self.taken
-            .push([placed[0] - PAD, placed[1] - PAD, placed[2] + PAD, placed[3] + PAD]);
+        self.taken.push([
+            placed[0] - PAD,
+            placed[1] - PAD,
+            placed[2] + PAD,
+            placed[3] + PAD,
+        ]);
         placed
     }
 
@@ -158,10 +177,18 @@ mod tests {
     }
 
     #[test]
-    fn a_label_keeps_off_a_mark() {
+    fn a_label_keeps_off_a_line_where_it_can_and_off_a_dot_always() {
         let mut layout = Layout::new([0, 0, 400, 300]);
-        layout.avoid([99, 0, 101, 300]);
+        layout.avoid_line([99, 0, 101, 300]);
         let label = layout.place((60, 20), &[(80, 100)]);
         assert!(!overlap(&label, &[99, 0, 101, 300]), "{label:?}");
+        // Lines every 50 pixels: a label 120 wide crosses one, but never the dot.
+        let mut dense = Layout::new([0, 0, 400, 300]);
+        for x in (50..400).step_by(50) {
+            dense.avoid_line([x, 0, x + 2, 300]);
+        }
+        dense.avoid([140, 95, 152, 107]);
+        let label = dense.place((120, 20), &[(100, 90)]);
+        assert!(!overlap(&label, &[140, 95, 152, 107]), "{label:?}");
     }
 }

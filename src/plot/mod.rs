@@ -106,10 +106,9 @@ pub trait Chart {
         let written = match format {
             Format::Png => {
                 let mut rgb = vec![0; SIZE.0 as usize * SIZE.1 as usize * 3];
-                let root = drawn::Recording(bitmap::Pixels(BitMapBackend::with_buffer(
-                    &mut rgb, SIZE,
-                )))
-                .into_drawing_area();
+                let root =
+                    drawn::Recording(bitmap::Pixels(BitMapBackend::with_buffer(&mut rgb, SIZE)))
+                        .into_drawing_area();
                 let (result, record) =
                     drawn::capture(SIZE, || self.draw(&root).and_then(|()| Ok(root.present()?)));
                 drop(root);
@@ -139,8 +138,8 @@ pub trait Chart {
         style::register_fonts();
         let mut text = String::new();
         let (result, record) = drawn::capture(SIZE, || {
-            let root = drawn::Recording(SVGBackend::with_string(&mut text, SIZE))
-                .into_drawing_area();
+            let root =
+                drawn::Recording(SVGBackend::with_string(&mut text, SIZE)).into_drawing_area();
             self.draw(&root).and_then(|()| Ok(root.present()?))
         });
         result?;

@@ -336,7 +336,8 @@ impl Panel {
                 band.color.mix(band.opacity).filled(),
             )))?;
             drawn::band(&band.label, (x0, x1), None);
-            if band.label.is_empty() || matches!(band.name, BandName::Legend | BandName::Elsewhere) {
+            if band.label.is_empty() || matches!(band.name, BandName::Legend | BandName::Elsewhere)
+            {
                 continue;
             }
             let font = style::note_font(band.color);
@@ -374,16 +375,24 @@ impl Panel {
             }
             drawn::series(&g.label, &self.y_desc, &[g.from, g.to]);
         }
+        let base = area.get_base_pixel();
         for marker in &self.markers {
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![(marker.x, 0.0), (marker.x, y_max)],
+            // Inside the plot: a marker at the axis's start (an erase before the first phase)
+            // is drawn just right of the axis, not half over it.
+            let at = px(&chart, (marker.x, 0.0))
+                .0
+                .clamp(plot[0] + 1, plot[2] - 2);
+            area.draw(&PathElement::new(
+                vec![
+                    (at - base.0, plot[1] - base.1),
+                    (at - base.0, plot[3] - base.1),
+                ],
                 // Events stand out; drive fills (labelled low) stay in the background.
                 marker.color.stroke_width(if marker.low { 1 } else { 2 }),
-            )))?;
-            let at = px(&chart, (marker.x, 0.0)).0;
+            ))?;
             let line = [at - 1, plot[1], at + 2, plot[3]];
-            drawn::mark(&marker.label, line);
-            layout.avoid(line);
+            drawn::mark(&marker.label, drawn::MarkKind::Line, line);
+            layout.avoid_line(line);
             let font = style::note_font(marker.color);
             let w = text_width(&area, &marker.label, &font);
             let y = if marker.low {
@@ -460,14 +469,13 @@ impl Panel {
                 dx.clamp(plot[0] + DOT, plot[2] - DOT - 1),
                 dy.clamp(plot[1] + DOT, plot[3] - DOT - 1),
             );
-            let base = area.get_base_pixel();
             area.draw(&Circle::new(
                 (dot.0 - base.0, dot.1 - base.1),
                 DOT as u32,
                 color.filled(),
             ))?;
             let mark = [dot.0 - DOT, dot.1 - DOT, dot.0 + DOT + 1, dot.1 + DOT + 1];
-            drawn::mark(&level.label, mark);
+            drawn::mark(&level.label, drawn::MarkKind::Dot, mark);
             layout.avoid(mark);
             let font = style::note_font(color);
             let (w, h) = (
@@ -637,7 +645,7 @@ mod tests {
                 let mut panel = Panel::new("TGBW (GB)", "IOPS", 0.0..200.0);
                 panel.lines.push(Line {
                     name: "series".into(),
-            legend: false,
+                    legend: false,
                     points: vec![(0.0, 6000.0), (200.0, 1000.0)],
                     color: RGBColor(0, 0, 0),
                     width: 1,
@@ -676,7 +684,7 @@ mod tests {
             let mut panel = Panel::new("Host data written (GB)", "IOPS", 0.0..10.0);
             panel.lines.push(Line {
                 name: "series".into(),
-            legend: false,
+                legend: false,
                 points: (0..100)
                     .map(|i| (i as f64 / 10.0, 50.0 + (i % 2) as f64 * 900.0))
                     .collect(),

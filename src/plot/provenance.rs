@@ -59,7 +59,10 @@ pub fn with_metadata(svg: &str, p: &Provenance, drawn: Option<&Drawn>) -> String
     let mut metadata = svg_metadata(p);
     if let Some(json) = drawn.and_then(|d| serde_json::to_string(d).ok()) {
         let at = metadata.len() - "</metadata>".len();
-        metadata.insert_str(at, &format!("<ssdfade-chart>{}</ssdfade-chart>", escape(&json)));
+        metadata.insert_str(
+            at,
+            &format!("<ssdfade-chart>{}</ssdfade-chart>", escape(&json)),
+        );
     }
     format!("{}{}{}", &svg[..open], metadata, &svg[open..])
 }
