@@ -67,11 +67,11 @@ fn documented_downsample(points: &[(f64, f64)], buckets: usize) -> Vec<(f64, f64
         let bucket = &points[b * n / buckets..(b + 1) * n / buckets];
         let mut low = 0;
         let mut high = 0;
-        for i in 0..bucket.len() {
-            if bucket[i].1 < bucket[low].1 {
+        for (i, point) in bucket.iter().enumerate() {
+            if point.1 < bucket[low].1 {
                 low = i;
             }
-            if bucket[i].1 > bucket[high].1 {
+            if point.1 > bucket[high].1 {
                 high = i;
             }
         }

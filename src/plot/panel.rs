@@ -348,12 +348,12 @@ impl Panel {
                 continue;
             }
             let top = plot[1] + 5;
-            // Inside from its left edge (or its right, near the plot's right end); a narrow
-            // band's name beside it, outwards.
+            // Inside from its left edge (clear of a marker on that edge), or from its right;
+            // a narrow band's name beside it, outwards.
             let wanted = if narrow {
-                vec![(right + 5, top), (left - 5 - w, top)]
+                vec![(right + 8, top), (left - 8 - w, top)]
             } else {
-                vec![(left + 5, top), (right - 5 - w, top)]
+                vec![(left + 8, top), (right - 8 - w, top)]
             };
             band_notes.push(Note {
                 text: band.label.clone(),
@@ -395,10 +395,11 @@ impl Panel {
             layout.avoid_line(line);
             let font = style::note_font(marker.color);
             let w = text_width(&area, &marker.label, &font);
+            // Below the band names along the top (or above the x axis when low).
             let y = if marker.low {
-                plot[3] - 26
+                plot[3] - 30
             } else {
-                plot[1] + 26
+                plot[1] + 32
             };
             // Rightwards from its line unless it would run out of the plot.
             marker_notes.push(Note {
