@@ -104,7 +104,14 @@ fn check(chart: &impl Chart, title: &str) -> Picture {
         doc.descendants().any(|n| n.has_tag_name("polyline")),
         "no line drawn in the SVG"
     );
-    // The file is the inline SVG with the provenance as its first element.
+    // The file is the inline SVG with the provenance and the chart's record of what it drew
+    // as its first element.
+    let record = text
+        .split_once("<ssdfade-chart>")
+        .and_then(|(_, rest)| rest.split_once("</ssdfade-chart>"))
+        .expect("the file carries what it drew")
+        .0;
+    let text = text.replacen(&format!("<ssdfade-chart>{record}</ssdfade-chart>"), "", 1);
     let metadata = ssdfade::plot::svg_metadata(&provenance());
     assert_eq!(
         chart.svg().unwrap(),

@@ -71,8 +71,8 @@ impl Layout {
         };
         let clear = |(x, y): (i32, i32), of_lines: bool| {
             let padded = [x - PAD, y - PAD, x + w + PAD, y + h + PAD];
-            !self.taken.iter().any(|t| overlap(&padded, t))
-                && !(of_lines && self.lines.iter().any(|t| overlap(&padded, t)))
+            let on_line = of_lines && self.lines.iter().any(|t| overlap(&padded, t));
+            !on_line && !self.taken.iter().any(|t| overlap(&padded, t))
         };
         // Moves tried from a wanted corner, nearest first; a move sideways counts double, so
         // a label leaves its point's column only when its column is full.
@@ -124,7 +124,7 @@ impl Layout {
         let [l, t, r, b] = self.place((w, h), &note.wanted);
         let base = area.get_base_pixel();
         let local = |(x, y): (i32, i32)| (x - base.0, y - base.1);
-        let moved = !note.wanted.iter().any(|&c| c == (l, t));
+        let moved = !note.wanted.contains(&(l, t));
         if moved {
             let (px, py) = note.point;
             let to = (px.clamp(l, r), if py < t { t } else { b.min(py.max(t)) });
