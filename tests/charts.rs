@@ -104,7 +104,14 @@ fn check(chart: &impl Chart, title: &str) -> Picture {
         doc.descendants().any(|n| n.has_tag_name("polyline")),
         "no line drawn in the SVG"
     );
-    // The file is the inline SVG with the provenance as its first element.
+    // The file is the inline SVG with the provenance and the chart's record of what it drew
+    // as its first element.
+    let record = text
+        .split_once("<ssdfade-chart>")
+        .and_then(|(_, rest)| rest.split_once("</ssdfade-chart>"))
+        .expect("the file carries what it drew")
+        .0;
+    let text = text.replacen(&format!("<ssdfade-chart>{record}</ssdfade-chart>"), "", 1);
     let metadata = ssdfade::plot::svg_metadata(&provenance());
     assert_eq!(
         chart.svg().unwrap(),
@@ -166,13 +173,14 @@ fn fade_chart_draws_phases_events_states_and_steady_window() {
             start_s: 4500.0,
             end_s: 5500.0,
             iops: 960.0,
+            did_not_hold: None,
         }],
         prediction: None,
         mb_per_s: false,
     };
     let picture = check(&chart, "Fade — test drive");
     // The erase marker is a purple vertical line (never a percentile's red or orange); the
-    // steady window a green band.
+    // steady window a light violet band, named in the legend.
     let purple = picture.count(0..1600, 100..900, |p| {
         p.0 > 120 && p.1 < 90 && p.2 > 90 && p.2 > p.1 + 40
     });
@@ -180,11 +188,17 @@ fn fade_chart_draws_phases_events_states_and_steady_window() {
         purple > 200,
         "erase marker missing ({purple} purple pixels)"
     );
-    let green = picture.count(0..1600, 100..900, |p| p.1 > p.0 + 20 && p.1 > p.2 + 10);
+    let violet = picture.count(0..1600, 100..900, |p| {
+        p.0 > p.1 && p.2 > p.1 + 12 && p.1 > 150
+    });
     assert!(
-        green > 2000,
-        "steady-state band missing ({green} green pixels)"
+        violet > 2000,
+        "steady-state band missing ({violet} violet pixels)"
     );
+    assert!(chart
+        .svg()
+        .unwrap()
+        .contains("SNIA steady window 960 IOPS, held"));
 }
 
 #[test]
@@ -284,6 +298,7 @@ fn wsat_chart_draws_rounds_against_time_and_data_written() {
             start_s: 15_000.0,
             end_s: 18_000.0,
             iops: 1250.0,
+            did_not_hold: Some((-30.0, 875.0)),
         }),
     };
     check(&chart, "WSAT — test drive");

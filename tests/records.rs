@@ -1,6 +1,7 @@
 //! The records on disk: every directory the tool ever wrote still loads (each run, experiment,
 //! erase, group, slog and power-loss record under `results/examples/` is read through the
-//! typed loaders of `ssdfade::results`), and
+//! typed loaders of `ssdfade::results`, each chart's `NAME.chart.json` through
+//! `ssdfade::plot::drawn::read_sidecar`), and
 //! the JSON Schemas published under `docs/schema/` are the ones the record types generate.
 //!
 //! After changing a record type, refresh the schemas with
@@ -89,6 +90,13 @@ fn every_example_directory_loads_through_the_typed_records() {
         records += loaded.len();
         for entry in std::fs::read_dir(dir).unwrap() {
             let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            // A chart's record of what it drew loads through its own reader.
+            if name.ends_with(".chart.json") {
+                if let Err(e) = ssdfade::plot::drawn::read_sidecar(&dir.join(&name)) {
+                    failures.push(format!("{e:#}"));
+                }
+                continue;
+            }
             let is_record = name.ends_with(".json") || name.ends_with(".jsonl");
             if is_record && !loaded.contains(&name.as_str()) {
                 failures.push(format!("{}/{name}: no typed loader read it", dir.display()));

@@ -7,6 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::RGBColor;
 
+use super::drawn;
 use super::style;
 use super::Chart;
 
@@ -100,7 +101,7 @@ impl Chart for BarChart {
             .disable_y_mesh()
             .y_labels(0)
             .x_labels(8)
-            .x_label_formatter(&|v| style::plain_label(*v))
+            .x_label_formatter(&|v| style::count_tick(*v, x_end))
             .x_desc(self.x_desc.as_str())
             .label_style(style::tick_font())
             .axis_desc_style(style::axis_desc_font())
@@ -108,6 +109,7 @@ impl Chart for BarChart {
             .light_line_style(RGBColor(235, 235, 235))
             .bold_line_style(RGBColor(215, 215, 215))
             .draw()?;
+        drawn::chart_panel(&chart, &self.x_desc, "bar (top first)");
         // Many bars (Iometer's 48) get a smaller font, so that rows never overlap.
         let row_px = f64::from(chart.plotting_area().dim_in_pixel().1) / n as f64;
         let size = (row_px * 0.8).clamp(9.0, 18.0);
@@ -116,6 +118,14 @@ impl Chart for BarChart {
         for (i, bar) in self.bars.iter().enumerate() {
             // The first point at the top.
             let row = (n - 1 - i) as f64;
+            drawn::band(&bar.label, (0.0, bar.value), Some((row + 0.15, row + 0.85)));
+            if let Some(r) = bar.reference {
+                drawn::series(
+                    &format!("{} reference", bar.label),
+                    &self.x_desc,
+                    &[(r, row + 0.5)],
+                );
+            }
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(0.0, row + 0.15), (bar.value, row + 0.85)],
                 bar.color.filled(),

@@ -6,6 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::drawn;
 use super::style;
 use super::Chart;
 
@@ -122,6 +123,29 @@ impl Chart for CdmChart {
         for (i, name) in ["Read (MB/s)", "Write (MB/s)"].iter().enumerate() {
             let x = left + key_w + gap + i as i32 * (col_w + gap) + col_w / 2;
             body.draw(&Text::new(*name, (x, top - 10), header.clone()))?;
+        }
+        // The record: one panel of the table, its MB/s by row (0 the top row) per direction.
+        drawn::panel(drawn::DrawnPanel {
+            x_axis: "row (top first)".into(),
+            y_axis: "MB/s".into(),
+            x: (0.0, self.rows.len() as f64),
+            plot: drawn::area_box(&body),
+            ..Default::default()
+        });
+        for (name, pick) in [
+            (
+                "Read (MB/s)",
+                (|r: &CdmRow| r.read) as fn(&CdmRow) -> Option<CdmCell>,
+            ),
+            ("Write (MB/s)", |r: &CdmRow| r.write),
+        ] {
+            let points: Vec<(f64, f64)> = self
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (i as f64, pick(r).map_or(f64::NAN, |c| c.mb_per_s)))
+                .collect();
+            drawn::series(name, "MB/s", &points);
         }
         for (i, row) in self.rows.iter().enumerate() {
             let y0 = top + i as i32 * (row_h + gap);

@@ -67,7 +67,8 @@ impl CompareChart {
             let step = span / points.len().max(1) as f64;
             let window = average_window(span, step);
             panel.lines.push(Line {
-                label: None,
+                name: format!("{} per interval", run.label),
+                legend: false,
                 points: min_max(&scaled(&points), MAX_BUCKETS),
                 color: style::lighter(color, 0.65),
                 width: 1,
@@ -77,7 +78,8 @@ impl CompareChart {
                 run.points.last().map_or(0.0, |p| p.0).max(0.0),
             ));
             panel.lines.push(Line {
-                label: legend.then(|| format!("{} ({length})", run.label)),
+                name: format!("{} ({length})", run.label),
+                legend,
                 points: min_max(
                     &scaled(&window.map_or_else(|| points.clone(), |w| moving_average(&points, w))),
                     MAX_BUCKETS,

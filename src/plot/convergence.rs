@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::panel::{draw_stacked, Band, Guide, Line, Panel};
+use super::panel::{draw_stacked, Band, BandName, Guide, Line, Panel};
 use super::style;
 use super::Chart;
 use crate::analysis::convergence::Convergence;
@@ -74,7 +74,8 @@ impl ConvergenceChart {
         let mut panel = Panel::new("Total host data written, TGBW (GB)", "IOPS", start..end);
         if !c.before.is_empty() {
             panel.lines.push(Line {
-                label: Some("before the rounds count (first pass, preconditioning)".into()),
+                name: "before the rounds count (first pass, preconditioning)".into(),
+                legend: true,
                 points: c
                     .before
                     .iter()
@@ -86,31 +87,26 @@ impl ConvergenceChart {
             });
         }
         panel.lines.push(Line::per_round(
-            Some("IOPS per round".into()),
+            "IOPS per round",
+            true,
             c.rounds
                 .iter()
                 .map(|r| (gb(r.tgbw_bytes), r.iops))
                 .collect(),
         ));
-        // The window starts where the round before it ended.
-        let start = c.window.start.checked_sub(1).map_or_else(
-            || gb(c.rounds[c.window.start].tgbw_bytes),
-            |i| gb(c.rounds[i].tgbw_bytes),
-        );
+        // A window covers its rounds' points, not the point of the round before it (as the
+        // fade and WSAT charts draw it).
+        let start = gb(c.rounds[c.window.start].tgbw_bytes);
         let stop = gb(c.rounds[c.window.end - 1].tgbw_bytes);
         panel.bands.push(Band {
             label: "measurement window".into(),
             x: start..stop,
             color: style::STEADY,
             opacity: 0.18,
-            beside: true,
+            name: BandName::Beside,
         });
         if let Some(last) = &c.did_not_hold {
-            let start = last
-                .window
-                .start
-                .checked_sub(1)
-                .unwrap_or(last.window.start);
+            let start = last.window.start;
             panel.bands.push(Band {
                 label: format!(
                     "last window: {:.0} IOPS ({:+.0} %)",
@@ -119,7 +115,7 @@ impl ConvergenceChart {
                 x: gb(c.rounds[start].tgbw_bytes)..gb(c.rounds[last.window.end - 1].tgbw_bytes),
                 color: style::EVENT,
                 opacity: 0.15,
-                beside: true,
+                name: BandName::Beside,
             });
         }
         panel
@@ -140,7 +136,8 @@ impl ConvergenceChart {
         );
         panel.x_labels = rounds.len();
         panel.lines.push(Line::per_round(
-            None,
+            "IOPS per round",
+            false,
             rounds.iter().map(|r| (r.number as f64, r.iops)).collect(),
         ));
         let level = |label: String, share: f64, color, width, dashed| Guide {

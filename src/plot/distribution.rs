@@ -249,6 +249,7 @@ impl DistributionChart {
             .bold_line_style(BLACK.mix(0.10))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
+        super::drawn::chart_panel(&chart, "log10 of latency (µs)", "% of I/Os per bin");
         Self::x_grid(&mut chart, root, x, &(0.0..y_top))?;
         // The outlines of steps, filled in a light tint first so no fill hides a line.
         let outlines: Vec<Vec<(f64, f64)>> = series
@@ -275,6 +276,7 @@ impl DistributionChart {
             )))?;
         }
         for (s, steps) in series.iter().zip(outlines) {
+            super::drawn::series(&s.label, "% of I/Os", &steps);
             chart.draw_series(LineSeries::new(steps, s.color.stroke_width(2)))?;
         }
 
@@ -299,6 +301,7 @@ impl DistributionChart {
             .light_line_style(WHITE.mix(0.0))
             .bold_line_style(WHITE.mix(0.0))
             .draw()?;
+        super::drawn::chart_panel(&chart, "log10 of latency (µs)", "log10 of share slower");
         Self::x_grid(&mut chart, root, x, &y)?;
         for (share, label) in nines(-y.start.floor() as i32) {
             let ty = share.log10();
@@ -328,6 +331,7 @@ impl DistributionChart {
             if let Some(&(_, last)) = steps.last() {
                 steps.push((s.max_us.log10(), last));
             }
+            super::drawn::series(&s.label, "log10 share", &steps);
             chart.draw_series(LineSeries::new(steps, s.color.stroke_width(3)))?;
         }
         Ok(())

@@ -123,6 +123,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
                 start_s: t0 + w.start_s,
                 end_s: t0 + w.end_s,
                 iops: w.iops,
+                did_not_hold: w.did_not_hold,
             });
         }
         t0 += last.t_end_s;
@@ -479,12 +480,11 @@ fn states_chart(exp: &Experiment) -> Option<BarChart> {
     let bars = measured
         .states
         .iter()
-        .enumerate()
-        .map(|(i, s)| Bar {
+        .map(|s| Bar {
             label: s.name.clone(),
             value: s.figures.iops,
             text: state_text(s),
-            color: style::palette(i),
+            color: style::state_color(&s.name),
             reference: s.reference_iops,
         })
         .collect();

@@ -10,7 +10,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::downsample::{average_window, min_max, moving_average, MAX_BUCKETS};
-use super::panel::{Band, Forecast, Level, Line, Marker, Panel};
+use super::panel::{Band, BandName, Forecast, Level, Line, Marker, Panel};
 use super::style::{self, time_unit};
 use super::Chart;
 
@@ -49,12 +49,44 @@ pub struct State {
     pub pct_of_ref: Option<f64>,
 }
 
-/// The window in which steady state was reached, and its average IOPS.
+/// SNIA's measurement window in which steady state was reached: from its first round's start
+/// to its last round's end, its average IOPS, and when the level did not hold, the run's last
+/// window against it (percent) with that window's average.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SteadyWindow {
     pub start_s: f64,
     pub end_s: f64,
     pub iops: f64,
+    pub did_not_hold: Option<(f64, f64)>,
+}
+
+impl SteadyWindow {
+    /// Its legend entry: "SNIA steady window 2374 IOPS, held", or "…, did not hold (last
+    /// window 958, -60 %)".
+    pub fn legend(&self, unit: &str) -> String {
+        let verdict = match self.did_not_hold {
+            None => "held".to_string(),
+            Some((drift_pct, last)) => format!(
+                "did not hold (last window {}, {drift_pct:+.0} %)",
+                style::iops_text(last)
+            ),
+        };
+        format!(
+            "SNIA steady window {} {unit}, {verdict}",
+            style::iops_text(self.iops)
+        )
+    }
+
+    /// Its x span on a chart of values measured at the ends of their intervals (`ends`, in
+    /// seconds): from the first value measured inside it to its end, so the band covers the
+    /// values it averages and not the one before it (the cliff's last point).
+    pub fn drawn_span(&self, ends: impl IntoIterator<Item = f64>) -> (f64, f64) {
+        let first = ends
+            .into_iter()
+            .find(|&t| t > self.start_s + 1e-9 && t <= self.end_s + 1e-9)
+            .unwrap_or(self.start_s);
+        (first, self.end_s)
+    }
 }
 
 /// The steady IOPS predicted during the run, its interval, and when it was first made.
@@ -201,7 +233,8 @@ impl FadeChart {
             .filter(|s| s.len() < 2 || x(&s[0]) != x(&s[s.len() - 1]))
             .collect();
         let mut lines = vec![Line {
-            label: legend.then(|| self.interval_label()),
+            name: self.interval_label(),
+            legend,
             // Each phase and each run between gaps on its own, joined by a point without a
             // number: no line across a gap or from one phase into the next.
             points: segments
@@ -224,36 +257,41 @@ impl FadeChart {
         let Some(window) = window else {
             return lines;
         };
-        for (i, segment) in segments.into_iter().enumerate() {
-            let by_time: Vec<(f64, f64)> = segment.iter().map(|p| (p.t_s, p.iops)).collect();
-            let points: Vec<(f64, f64)> = moving_average(&by_time, window)
-                .into_iter()
-                .zip(segment)
-                .map(|((_, avg), p)| (x(p), avg))
-                .collect();
-            lines.push(Line {
-                label: (legend && i == 0).then(|| {
-                    format!(
-                        "moving average ({}{})",
-                        crate::units::format_duration(std::time::Duration::from_secs_f64(window)),
-                        // A single run has no phases to speak of.
-                        if self.phases.is_empty() {
-                            ""
-                        } else {
-                            ", within each phase"
-                        }
-                    )
-                }),
-                points: min_max(&points, MAX_BUCKETS),
-                color: style::AVERAGE,
-                width: 3,
-                dots: false,
-            });
-        }
+        // One line of the averages of every segment, broken between them like the intervals.
+        let averages: Vec<Vec<(f64, f64)>> = segments
+            .into_iter()
+            .map(|segment| {
+                let by_time: Vec<(f64, f64)> = segment.iter().map(|p| (p.t_s, p.iops)).collect();
+                let points: Vec<(f64, f64)> = moving_average(&by_time, window)
+                    .into_iter()
+                    .zip(segment)
+                    .map(|((_, avg), p)| (x(p), avg))
+                    .collect();
+                min_max(&points, MAX_BUCKETS)
+            })
+            .collect();
+        lines.push(Line {
+            name: format!(
+                "moving average ({}{})",
+                crate::units::format_duration(std::time::Duration::from_secs_f64(window)),
+                // A single run has no phases to speak of.
+                if self.phases.is_empty() {
+                    ""
+                } else {
+                    ", within each phase"
+                }
+            ),
+            legend,
+            points: averages.join(&(f64::NAN, f64::NAN)),
+            color: style::AVERAGE,
+            width: 3,
+            dots: false,
+        });
         lines
     }
 
-    fn bands(&self, x: impl Fn(f64) -> f64) -> Vec<Band> {
+    /// The phases' bands and the steady windows (named in the legend when `legend`).
+    fn bands(&self, x: impl Fn(f64) -> f64, legend: bool) -> Vec<Band> {
         let mut bands: Vec<Band> = self
             .phases
             .iter()
@@ -263,16 +301,21 @@ impl FadeChart {
                 x: x(p.start_s)..x(p.end_s),
                 color: style::BAND[i % 2],
                 opacity: 0.10,
-                beside: false,
+                name: BandName::Inside,
             })
             .collect();
         for w in &self.steady {
+            let (start, end) = w.drawn_span(self.points.iter().map(|p| p.t_s));
             bands.push(Band {
-                label: format!("steady state {} {}", style::iops_text(w.iops), self.unit()),
-                x: x(w.start_s)..x(w.end_s),
+                label: w.legend(self.unit()),
+                x: x(start)..x(end),
                 color: style::STEADY,
                 opacity: 0.18,
-                beside: false,
+                name: if legend {
+                    BandName::Legend
+                } else {
+                    BandName::Elsewhere
+                },
             });
         }
         bands
@@ -326,7 +369,7 @@ impl FadeChart {
             0.0..x(end),
         );
         panel.lines = self.lines(|p| x(p.t_s), true);
-        panel.bands = self.bands(x);
+        panel.bands = self.bands(x, true);
         panel.markers = self.markers(x);
         panel.forecasts = self.forecasts(x);
         panel.levels = self
@@ -336,7 +379,7 @@ impl FadeChart {
                 label: format!("{} {}", s.name, style::iops_text(s.iops)),
                 x: x(s.start_s)..x(s.end_s),
                 y: s.iops,
-                color: style::STATE,
+                color: style::state_color(&s.name),
             })
             .collect();
         panel
@@ -347,7 +390,7 @@ impl FadeChart {
         let end = self.points.last().map_or(1.0, gb);
         let mut panel = Panel::new("Host data written (GB)", self.unit(), 0.0..end);
         panel.lines = self.lines(gb, false);
-        panel.bands = self.bands(|t| self.gb_at(t));
+        panel.bands = self.bands(|t| self.gb_at(t), false);
         panel.markers = self.markers(|t| self.gb_at(t));
         panel.forecasts = self.forecasts(|t| self.gb_at(t));
         if let Some(drive) = self.drive_bytes.filter(|&b| b > 0) {
@@ -483,7 +526,7 @@ mod tests {
         );
         let by_data = &chart.lines(|p| p.bytes_written as f64, true)[0].points;
         assert!(by_data.iter().all(|p| p.1 == 1000.0), "{by_data:?}");
-        let label = |c: &FadeChart| c.lines(|p| p.t_s, true)[1].label.clone().unwrap();
+        let label = |c: &FadeChart| c.lines(|p| p.t_s, true)[1].name.clone();
         assert_eq!(label(&chart), "moving average (5.0s, within each phase)");
         // A single run has no phases: its legend does not speak of them.
         let single = FadeChart {

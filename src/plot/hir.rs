@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::panel::{Band, Line, Panel};
+use super::panel::{Band, BandName, Line, Panel};
 use super::style;
 use super::Chart;
 
@@ -40,7 +40,8 @@ impl Chart for HirChart {
         let states = self.wait_states();
         for (i, state) in states.iter().enumerate() {
             panel.lines.push(Line {
-                label: Some((*state).to_string()),
+                name: (*state).to_string(),
+                legend: true,
                 points: self
                     .points
                     .iter()
@@ -66,7 +67,7 @@ impl Chart for HirChart {
                 x: (t - width).max(0.0)..t,
                 color: style::palette(i),
                 opacity: 0.35,
-                beside: false,
+                name: BandName::Inside,
             });
         }
         if !self.points.iter().any(|p| p.idle_s.is_some()) {
@@ -117,10 +118,11 @@ impl HirChart {
         baseline.sort_by(f64::total_cmp);
         if let Some(&median) = baseline.get(baseline.len() / 2) {
             panel.lines.push(Line {
-                label: Some(format!(
+                name: format!(
                     "baseline, median of the returns: {} IOPS",
                     style::iops_text(median)
-                )),
+                ),
+                legend: true,
                 points: vec![(0.0, median), (longest * 1.1, median)],
                 color: style::FILL,
                 width: 2,
@@ -128,7 +130,8 @@ impl HirChart {
             });
         }
         panel.lines.push(Line {
-            label: Some("each burst".into()),
+            name: "each burst".into(),
+            legend: true,
             points: bursts,
             color: style::palette(1),
             width: 0,

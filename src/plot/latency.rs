@@ -152,6 +152,11 @@ impl Chart for LatencyChart {
             .bold_line_style(BLACK.mix(0.10))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
+        super::drawn::chart_panel(
+            &chart,
+            &format!("Elapsed time ({})", unit.name),
+            "log10 of latency (µs)",
+        );
         let right = end / unit.seconds;
         for tick in log_ticks(y.start, y.end) {
             let ty = tick.log10();
@@ -223,6 +228,7 @@ impl Chart for LatencyChart {
                 // The p50 is the series that splits into modes (the simulator's per-second p50
                 // is bimodal): its intervals as a density, two modes as two stripes.
                 Some(size) if name == "p50" => {
+                    super::drawn::series(name, "log10 µs", &points);
                     let cells: Vec<Cell> = runs(&points)
                         .flat_map(|run| density(run, size * DENSITY_COLUMN, DENSITY_BIN))
                         .collect();
@@ -259,6 +265,7 @@ impl Chart for LatencyChart {
                 }
                 None => min_max_runs(&points, MAX_BUCKETS),
             };
+            super::drawn::series(name, "log10 µs", &lines.join(&(f64::NAN, f64::NAN)));
             chart
                 .draw_series(
                     lines

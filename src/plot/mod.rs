@@ -4,7 +4,9 @@
 //! and the compare overlay. PNG or SVG, 1600×900, text in a bundled font.
 //!
 //! Each chart is a struct of plain data implementing [`Chart`]; [`render_run_dir`] draws the
-//! charts of a run directory from its saved data alone.
+//! charts of a run directory from its saved data alone. Every chart file has its record of
+//! what was drawn beside it (`NAME.chart.json`, see [`drawn`]), and annotations are placed by
+//! one shared label layout ([`layout`]).
 
 mod bars;
 mod bitmap;
@@ -13,11 +15,13 @@ mod compare;
 mod convergence;
 mod distribution;
 mod downsample;
+pub mod drawn;
 mod experiment;
 mod fade;
 mod glyphs;
 mod hir;
 mod latency;
+mod layout;
 mod op_sweep;
 mod panel;
 mod provenance;
@@ -49,6 +53,7 @@ pub use compare::{CompareChart, CompareRun};
 pub use convergence::{convergence_caption, ConvergenceChart};
 pub use distribution::{DistributionChart, DistributionSeries};
 pub use downsample::{min_max, moving_average, MAX_BUCKETS};
+pub use drawn::{sidecar_path, Drawn};
 pub use experiment::{
     convergence_charts, distribution_chart as experiment_distribution_chart, erase_label,
     render_experiment, timeline, ProtocolChart, Timeline,
@@ -94,40 +99,53 @@ pub trait Chart {
         DB::ErrorType: 'static;
 
     /// Writes the chart to `path` as PNG or SVG, with `provenance` as the PNG's text chunks or
-    /// the SVG's metadata.
+    /// the SVG's metadata, and what it drew beside it ([`sidecar_path`]) and in the SVG's
+    /// metadata.
     fn write(&self, path: &Path, format: Format, provenance: &Provenance) -> anyhow::Result<()> {
         style::register_fonts();
-        let drawn = match format {
+        let written = match format {
             Format::Png => {
                 let mut rgb = vec![0; SIZE.0 as usize * SIZE.1 as usize * 3];
                 let root =
-                    bitmap::Pixels(BitMapBackend::with_buffer(&mut rgb, SIZE)).into_drawing_area();
-                let drawn = self.draw(&root).and_then(|()| Ok(root.present()?));
+                    drawn::Recording(bitmap::Pixels(BitMapBackend::with_buffer(&mut rgb, SIZE)))
+                        .into_drawing_area();
+                let (result, record) =
+                    drawn::capture(SIZE, || self.draw(&root).and_then(|()| Ok(root.present()?)));
                 drop(root);
                 let text = provenance::fields(provenance);
-                drawn.and_then(|()| bitmap::save_png(path, &rgb, SIZE, &text))
+                result
+                    .and_then(|()| bitmap::save_png(path, &rgb, SIZE, &text))
+                    .map(|()| record)
             }
-            Format::Svg => self.svg().and_then(|svg| {
-                Ok(std::fs::write(
-                    path,
-                    provenance::with_metadata(&svg, provenance),
-                )?)
+            Format::Svg => self.drawn_svg().and_then(|(svg, record)| {
+                let svg = provenance::with_metadata(&svg, provenance, Some(&record));
+                std::fs::write(path, svg)?;
+                Ok(record)
             }),
         };
-        drawn.with_context(|| format!("drawing the chart {}", path.display()))
+        written
+            .and_then(|record| drawn::write_sidecar(&sidecar_path(path), &record))
+            .with_context(|| format!("drawing the chart {}", path.display()))
     }
 
     /// The chart as an SVG document, for inlining into HTML.
     fn svg(&self) -> anyhow::Result<String> {
+        self.drawn_svg().map(|(svg, _)| svg)
+    }
+
+    /// The chart as an SVG document, with what it drew.
+    fn drawn_svg(&self) -> anyhow::Result<(String, Drawn)> {
         style::register_fonts();
         let mut text = String::new();
-        {
-            let root = SVGBackend::with_string(&mut text, SIZE).into_drawing_area();
-            self.draw(&root)?;
-            root.present()?;
-        }
+        let (result, record) = drawn::capture(SIZE, || {
+            let root =
+                drawn::Recording(SVGBackend::with_string(&mut text, SIZE)).into_drawing_area();
+            self.draw(&root).and_then(|()| Ok(root.present()?))
+        });
+        result?;
         // Round joins: a mitre join at a spike would draw past the data's value.
-        Ok(text.replace("<polyline ", "<polyline stroke-linejoin=\"round\" "))
+        let svg = text.replace("<polyline ", "<polyline stroke-linejoin=\"round\" ");
+        Ok((svg, record))
     }
 }
 

@@ -6,6 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::drawn;
 use super::style;
 use super::Chart;
 
@@ -88,12 +89,14 @@ impl OpSweepChart {
             .bold_line_style(BLACK.mix(0.10))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
+        drawn::chart_panel(&chart, "Share of the drive left unpartitioned (%)", y_desc);
         let color = style::palette(k);
         let values: Vec<(f64, Option<f64>)> = points
             .iter()
             .map(|p| (p.unpartitioned_pct, pick(p)))
             .collect();
         for piece in pieces(&values) {
+            drawn::series(y_desc, y_desc, &piece);
             chart.draw_series(LineSeries::new(piece.clone(), color.stroke_width(3)))?;
             chart.draw_series(piece.iter().map(|&p| Circle::new(p, 6, color.filled())))?;
         }
@@ -105,6 +108,7 @@ impl OpSweepChart {
                 .map(|&(x, _)| Circle::new((x, 0.0), 6, color.stroke_width(2))),
         )?;
         if let Some(x) = self.advised_pct {
+            drawn::series("advised", "%", &[(x, 0.0), (x, y_max)]);
             chart.draw_series(DashedLineSeries::new(
                 vec![(x, 0.0), (x, y_max)],
                 8,

@@ -10,12 +10,15 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::RGBColor;
 
+use super::drawn;
+use super::layout::{Layout, Note};
 use super::style;
 
 /// A series of points.
 pub struct Line {
-    /// Legend entry; None keeps it out of the legend.
-    pub label: Option<String>,
+    /// What the series is, in the chart's record and (when `legend`) in the legend.
+    pub name: String,
+    pub legend: bool,
     pub points: Vec<(f64, f64)>,
     pub color: RGBColor,
     /// Line width in pixels; 0 draws the dots alone.
@@ -26,9 +29,10 @@ pub struct Line {
 
 impl Line {
     /// SNIA's one point per round joined by a thin line (WSAT, the convergence plot).
-    pub fn per_round(label: Option<String>, points: Vec<(f64, f64)>) -> Line {
+    pub fn per_round(name: impl Into<String>, legend: bool, points: Vec<(f64, f64)>) -> Line {
         Line {
-            label,
+            name: name.into(),
+            legend,
             points,
             color: style::AVERAGE,
             width: 1,
@@ -56,15 +60,28 @@ where
     bottom.draw(&lower)
 }
 
-/// A shaded span of x with its name written at the top.
+/// Where a band's name is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BandName {
+    /// Inside the band at its top; left unnamed when the band is too narrow (an experiment's
+    /// short phases, named by their states).
+    Inside,
+    /// Inside, or beside the band when it is too narrow (the convergence plot's windows,
+    /// five rounds of hundreds).
+    Beside,
+    /// In the legend, as a shaded swatch (the SNIA steady window).
+    Legend,
+    /// Unnamed on this panel: another panel of the chart names it in its legend.
+    Elsewhere,
+}
+
+/// A shaded span of x with its name.
 pub struct Band {
     pub label: String,
     pub x: Range<f64>,
     pub color: RGBColor,
     pub opacity: f64,
-    /// When the band is too narrow for its name, write the name beside it (on a white box)
-    /// rather than leave it unnamed: the convergence plot's windows, five rounds of hundreds.
-    pub beside: bool,
+    pub name: BandName,
 }
 
 /// A vertical line at `x` with a label at the top (or near the x axis when `low`).
@@ -119,6 +136,9 @@ pub struct Panel {
     pub x_labels: usize,
 }
 
+/// Radius of a measured state's dot.
+const DOT: i32 = 6;
+
 impl Panel {
     /// An empty panel over `x`.
     pub fn new(x_desc: impl Into<String>, y_desc: impl Into<String>, x: Range<f64>) -> Panel {
@@ -136,8 +156,9 @@ impl Panel {
         }
     }
 
-    /// Draws the legend of the labelled lines as one centred row along the top of `area`
-    /// (outside the plot, so it never hides data or labels) and returns the area below it.
+    /// Draws the legend of the labelled lines, guides and legend bands in centred rows along
+    /// the top of `area` (outside the plot, so it never hides data or labels; a row per
+    /// what fits across) and returns the area below it.
     fn legend_row<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
@@ -146,16 +167,17 @@ impl Panel {
         DB::ErrorType: 'static,
     {
         // Each entry: its name, its colour, and how its sample is drawn.
-        let entries: Vec<(&str, RGBColor, Sample)> = self
+        let mut entries: Vec<(&str, RGBColor, Sample)> = self
             .lines
             .iter()
-            .filter_map(|l| {
+            .filter(|l| l.legend)
+            .map(|l| {
                 let sample = if l.width == 0 {
                     Sample::Dot
                 } else {
                     Sample::Line
                 };
-                Some((l.label.as_deref()?, l.color, sample))
+                (l.name.as_str(), l.color, sample)
             })
             .chain(self.guides.iter().filter(|g| !g.label.is_empty()).map(|g| {
                 let sample = if g.dashed {
@@ -165,46 +187,78 @@ impl Panel {
                 };
                 (g.label.as_str(), g.color, sample)
             }))
+            .chain(
+                self.bands
+                    .iter()
+                    .filter(|b| b.name == BandName::Legend)
+                    .map(|b| (b.label.as_str(), b.color, Sample::Swatch(b.opacity))),
+            )
             .collect();
+        entries.dedup_by(|a, b| a.0 == b.0);
         if entries.is_empty() {
             return Ok(area.clone());
         }
-        let (row, rest) = area.split_vertically(30);
         let font = style::legend_font();
+        let (sample, gap) = (28, 36);
+        let room = area.dim_in_pixel().0 as i32 - 24;
         let widths: Vec<i32> = entries
             .iter()
             .map(|(label, _, _)| {
-                row.estimate_text_size(label, &font)
+                area.estimate_text_size(label, &font)
                     .map_or(8 * label.len() as i32, |(w, _)| w as i32)
+                    + sample
+                    + 8
             })
             .collect();
-        let (sample, gap) = (28, 36);
-        let total: i32 =
-            widths.iter().map(|w| sample + 8 + w).sum::<i32>() + gap * (entries.len() as i32 - 1);
-        let mut x = (row.dim_in_pixel().0 as i32 - total) / 2;
-        let y = 16;
-        for ((label, color, kind), width) in entries.iter().zip(widths) {
-            match kind {
-                Sample::Dot => row.draw(&Circle::new((x + sample / 2, y), 5, color.filled()))?,
-                Sample::Line => row.draw(&PathElement::new(
-                    vec![(x, y), (x + sample, y)],
-                    color.stroke_width(4),
-                ))?,
-                Sample::Dashed => {
-                    for dash in [(x, x + 8), (x + 12, x + 20), (x + 24, x + sample)] {
-                        row.draw(&PathElement::new(
-                            vec![(dash.0, y), (dash.1, y)],
-                            color.stroke_width(3),
-                        ))?;
-                    }
-                }
+        // Rows of the entries that fit across, in order.
+        let mut rows: Vec<Vec<usize>> = vec![Vec::new()];
+        let mut used = 0;
+        for (i, w) in widths.iter().enumerate() {
+            let row = rows.last_mut().expect("a row");
+            if !row.is_empty() && used + gap + w > room {
+                rows.push(vec![i]);
+                used = *w;
+            } else {
+                used += if row.is_empty() { *w } else { gap + w };
+                row.push(i);
             }
-            row.draw(&Text::new(
-                *label,
-                (x + sample + 8, y),
-                font.pos(Pos::new(HPos::Left, VPos::Center)),
-            ))?;
-            x += sample + 8 + width + gap;
+        }
+        let (legend, rest) = area.split_vertically(30 * rows.len() as i32);
+        for (r, row) in rows.iter().enumerate() {
+            let total: i32 =
+                row.iter().map(|&i| widths[i]).sum::<i32>() + gap * (row.len() as i32 - 1);
+            let mut x = ((legend.dim_in_pixel().0 as i32 - total) / 2).max(12);
+            let y = 16 + 30 * r as i32;
+            for &i in row {
+                let (label, color, kind) = &entries[i];
+                match kind {
+                    Sample::Dot => {
+                        legend.draw(&Circle::new((x + sample / 2, y), 5, color.filled()))?
+                    }
+                    Sample::Line => legend.draw(&PathElement::new(
+                        vec![(x, y), (x + sample, y)],
+                        color.stroke_width(4),
+                    ))?,
+                    Sample::Dashed => {
+                        for dash in [(x, x + 8), (x + 12, x + 20), (x + 24, x + sample)] {
+                            legend.draw(&PathElement::new(
+                                vec![(dash.0, y), (dash.1, y)],
+                                color.stroke_width(3),
+                            ))?;
+                        }
+                    }
+                    Sample::Swatch(opacity) => legend.draw(&Rectangle::new(
+                        [(x, y - 9), (x + sample, y + 9)],
+                        color.mix(opacity * 2.0).filled(),
+                    ))?,
+                }
+                legend.draw(&Text::new(
+                    *label,
+                    (x + sample + 8, y),
+                    font.pos(Pos::new(HPos::Left, VPos::Center)),
+                ))?;
+                x += widths[i] + gap;
+            }
         }
         Ok(rest)
     }
@@ -223,7 +277,7 @@ impl Panel {
             .fold(0.0, f64::max)
     }
 
-    /// Draws the panel into `area`.
+    /// Draws the panel into `area` and records what it drew (see [`super::drawn`]).
     pub fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
     where
         DB::ErrorType: 'static,
@@ -259,6 +313,21 @@ impl Panel {
             .bold_line_style(BLACK.mix(0.10))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
+        let plot = drawn::area_box(chart.plotting_area());
+        drawn::panel(drawn::DrawnPanel {
+            x_axis: self.x_desc.clone(),
+            y_axis: self.y_desc.clone(),
+            x: (x.start, x.end),
+            y: (0.0, y_max),
+            plot,
+            ..Default::default()
+        });
+        let mut layout = Layout::new(plot);
+        // The labels by how firmly they belong where they are: a marker's name to its line,
+        // a level's to its dot, then the forecasts' and the bands' names.
+        let (mut marker_notes, mut level_notes, mut forecast_notes, mut band_notes) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let px = |chart: &super::LinearChart<'_, DB>, p: (f64, f64)| chart.backend_coord(&p);
 
         for band in &self.bands {
             let (x0, x1) = (band.x.start.max(x.start), band.x.end.min(x.end));
@@ -266,46 +335,32 @@ impl Panel {
                 [(x0, 0.0), (x1, y_max)],
                 band.color.mix(band.opacity).filled(),
             )))?;
-            // A band too narrow for its name stays unnamed (a measured state names it).
-            let font = style::note_font(band.color);
-            let pixels = chart.backend_coord(&(x1, 0.0)).0 - chart.backend_coord(&(x0, 0.0)).0;
-            let needed = area
-                .estimate_text_size(&band.label, &font)
-                .map_or(0, |(w, _)| w as i32);
-            let narrow = pixels < needed + 10;
-            if narrow && !band.beside {
+            drawn::band(&band.label, (x0, x1), None);
+            if band.label.is_empty() || matches!(band.name, BandName::Legend | BandName::Elsewhere)
+            {
                 continue;
             }
-            // A band starting in the right quarter names itself from its right edge (a
-            // narrow one from its left edge outwards), the others from their left edge (a
-            // narrow one from its right edge outwards).
-            let (at, dx, anchor) = match (label_side(x0, &x), narrow) {
-                ((_, HPos::Right), false) => (x1, -5, HPos::Right),
-                ((_, HPos::Right), true) => (x0, -5, HPos::Right),
-                (_, false) => (x0, 5, HPos::Left),
-                (_, true) => (x1, 5, HPos::Left),
-            };
-            let (w, h) = area
-                .estimate_text_size(&band.label, &font)
-                .map_or((100, 18), |(w, h)| (w as i32, h as i32));
-            let (left, right) = match anchor {
-                HPos::Right => (dx - w - 3, dx + 3),
-                _ => (dx - 3, dx + w + 3),
-            };
-            if narrow {
-                chart.draw_series(std::iter::once(
-                    EmptyElement::at((at, y_max))
-                        + Rectangle::new([(left, 3), (right, 7 + h)], LABEL_BOX.filled()),
-                ))?;
+            let font = style::note_font(band.color);
+            let w = text_width(&area, &band.label, &font);
+            let (left, right) = (px(&chart, (x0, y_max)).0, px(&chart, (x1, y_max)).0);
+            let narrow = right - left < w + 10;
+            if narrow && band.name == BandName::Inside {
+                continue;
             }
-            chart.draw_series(std::iter::once(
-                EmptyElement::at((at, y_max))
-                    + Text::new(
-                        band.label.clone(),
-                        (dx, 5),
-                        font.pos(Pos::new(anchor, VPos::Top)),
-                    ),
-            ))?;
+            let top = plot[1] + 5;
+            // Inside from its left edge (clear of a marker on that edge), or from its right;
+            // a narrow band's name beside it, outwards.
+            let wanted = if narrow {
+                vec![(right + 8, top), (left - 8 - w, top)]
+            } else {
+                vec![(left + 8, top), (right - 8 - w, top)]
+            };
+            band_notes.push(Note {
+                text: band.label.clone(),
+                font,
+                point: (left, top),
+                wanted,
+            });
         }
         self.draw_forecasts(&mut chart)?;
         for g in &self.guides {
@@ -318,13 +373,41 @@ impl Panel {
                     stroke,
                 )))?;
             }
+            drawn::series(&g.label, &self.y_desc, &[g.from, g.to]);
         }
+        let base = area.get_base_pixel();
         for marker in &self.markers {
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![(marker.x, 0.0), (marker.x, y_max)],
+            // Inside the plot: a marker at the axis's start (an erase before the first phase)
+            // is drawn just right of the axis, not half over it.
+            let at = px(&chart, (marker.x, 0.0))
+                .0
+                .clamp(plot[0] + 1, plot[2] - 2);
+            area.draw(&PathElement::new(
+                vec![
+                    (at - base.0, plot[1] - base.1),
+                    (at - base.0, plot[3] - base.1),
+                ],
                 // Events stand out; drive fills (labelled low) stay in the background.
                 marker.color.stroke_width(if marker.low { 1 } else { 2 }),
-            )))?;
+            ))?;
+            let line = [at - 1, plot[1], at + 2, plot[3]];
+            drawn::mark(&marker.label, drawn::MarkKind::Line, line);
+            layout.avoid_line(line);
+            let font = style::note_font(marker.color);
+            let w = text_width(&area, &marker.label, &font);
+            // Below the band names along the top (or above the x axis when low).
+            let y = if marker.low {
+                plot[3] - 30
+            } else {
+                plot[1] + 32
+            };
+            // Rightwards from its line unless it would run out of the plot.
+            marker_notes.push(Note {
+                text: marker.label.clone(),
+                font,
+                point: (at, y),
+                wanted: vec![(at + 8, y), (at - 8 - w, y)],
+            });
         }
         for line in &self.lines {
             let color = line.color;
@@ -352,42 +435,22 @@ impl Panel {
                         .map(|&p| Circle::new(p, 3, color.filled())),
                 )?;
             }
+            drawn::series(&line.name, &self.y_desc, &line.points);
         }
-        self.draw_forecast_lines(&area, &mut chart)?;
-        // The markers' names over the data, each on its own white box: a 24 h soak's
-        // per-second series ran through "5× drive" and the prediction's dashed line.
-        for marker in &self.markers {
-            let (y, dy) = if marker.low { (0.0, -26) } else { (y_max, 26) };
-            let font = style::note_font(marker.color);
-            let (w, h) = area
-                .estimate_text_size(&marker.label, &font)
-                .map_or((100, 18), |(w, h)| (w as i32, h as i32));
-            // Every name reads rightwards from its line unless it would run out of the plot
-            // (the right-quarter rule had "7× drive" and "8× drive" read into each other).
-            let room =
-                chart.backend_coord(&(x.end, 0.0)).0 - chart.backend_coord(&(marker.x, 0.0)).0;
-            let (dx, anchor) = if room < w + 12 {
-                (-8, HPos::Right)
-            } else {
-                (8, HPos::Left)
-            };
-            let (left, right) = match anchor {
-                HPos::Right => (dx - w - 3, dx + 3),
-                _ => (dx - 3, dx + w + 3),
-            };
-            chart.draw_series(std::iter::once(
-                EmptyElement::at((marker.x, y))
-                    + Rectangle::new([(left, dy - 2), (right, dy + h + 2)], LABEL_BOX.filled())
-                    + Text::new(
-                        marker.label.clone(),
-                        (dx, dy),
-                        font.pos(Pos::new(anchor, VPos::Top)),
-                    ),
-            ))?;
+        self.draw_forecast_lines(&mut chart)?;
+        for f in &self.forecasts {
+            let (left, top) = px(&chart, (f.x.start, f.band.end));
+            let font = style::note_font(f.color);
+            let h = text_height(&area, &f.label, &font);
+            let w = text_width(&area, &f.label, &font);
+            let right = px(&chart, (f.x.end, f.band.end)).0;
+            forecast_notes.push(Note {
+                text: f.label.clone(),
+                font,
+                point: (left, top),
+                wanted: vec![(left + 8, top - h - 6), (right - 8 - w, top - h - 6)],
+            });
         }
-        // Label boxes already placed, in pixels: a level's label moves away from its level
-        // until it overlaps none (states a minute apart on an hours-long axis).
-        let mut taken: Vec<[i32; 4]> = Vec::new();
         for level in &self.levels {
             let color = level.color;
             if level.x.end > level.x.start {
@@ -396,55 +459,59 @@ impl Panel {
                     color.stroke_width(4),
                 )))?;
             }
-            chart.draw_series(std::iter::once(Circle::new(
-                (level.x.start, level.y),
-                6,
+            drawn::series(
+                &level.label,
+                &self.y_desc,
+                &[(level.x.start, level.y), (level.x.end, level.y)],
+            );
+            // The dot at the level's start, kept wholly inside the plot.
+            let (dx, dy) = px(&chart, (level.x.start, level.y));
+            let dot = (
+                dx.clamp(plot[0] + DOT, plot[2] - DOT - 1),
+                dy.clamp(plot[1] + DOT, plot[3] - DOT - 1),
+            );
+            area.draw(&Circle::new(
+                (dot.0 - base.0, dot.1 - base.1),
+                DOT as u32,
                 color.filled(),
-            )))?;
-            let font = style::note_font(color);
-            let (dx, anchor) = label_side(level.x.start, &x);
-            let (w, h) = area
-                .estimate_text_size(&level.label, &font)
-                .map_or((100, 18), |(w, h)| (w as i32, h as i32));
-            let (px, py) = chart.backend_coord(&(level.x.start, level.y));
-            let left = if matches!(anchor, HPos::Right) {
-                px + dx - w
-            } else {
-                px + dx
-            };
-            // Near the top the label goes under its level, clear of the names along the top.
-            let mut dy = if level.y > 0.7 * y_max { 10 } else { -26 };
-            let step = if dy > 0 { h + 4 } else { -(h + 4) };
-            let overlaps = |top: i32, r: &[i32; 4]| {
-                left < r[2] && left + w > r[0] && top < r[3] && top + h > r[1]
-            };
-            for _ in 0..8 {
-                if !taken.iter().any(|r| overlaps(py + dy, r)) {
-                    break;
-                }
-                dy += step;
-            }
-            taken.push([left, py + dy, left + w, py + dy + h]);
-            let box_left = left - px;
-            chart.draw_series(std::iter::once(
-                EmptyElement::at((level.x.start, level.y))
-                    + Rectangle::new(
-                        [(box_left - 3, dy - 3), (box_left + w + 3, dy + h + 3)],
-                        LABEL_BOX.filled(),
-                    )
-                    + Text::new(
-                        level.label.clone(),
-                        (dx, dy),
-                        font.pos(Pos::new(anchor, VPos::Top)),
-                    ),
             ))?;
+            let mark = [dot.0 - DOT, dot.1 - DOT, dot.0 + DOT + 1, dot.1 + DOT + 1];
+            drawn::mark(&level.label, drawn::MarkKind::Dot, mark);
+            layout.avoid(mark);
+            let font = style::note_font(color);
+            let (w, h) = (
+                text_width(&area, &level.label, &font),
+                text_height(&area, &level.label, &font),
+            );
+            // Above its level, reading away from the plot's nearer side; under it near the top.
+            let (above, below) = (dot.1 - DOT - 6 - h, dot.1 + DOT + 6);
+            let (right, left) = (dot.0 + 10, dot.0 - 10 - w);
+            level_notes.push(Note {
+                text: level.label.clone(),
+                font,
+                point: dot,
+                wanted: if dot.1 < plot[1] + (plot[3] - plot[1]) * 3 / 10 {
+                    vec![(right, below), (left, below), (right, above), (left, above)]
+                } else {
+                    vec![(right, above), (left, above), (right, below), (left, below)]
+                },
+            });
+        }
+        // The labels last, over the data, each on its own white box.
+        for note in marker_notes
+            .iter()
+            .chain(&level_notes)
+            .chain(&forecast_notes)
+            .chain(&band_notes)
+        {
+            layout.draw(&area, note)?;
         }
         Ok(())
     }
 }
 
 impl Panel {
-    /// The forecasts: each band shaded, its line dashed, its label above the line's start.
+    /// The forecasts' bands, shaded under the data.
     fn draw_forecasts<DB: DrawingBackend>(
         &self,
         chart: &mut super::LinearChart<'_, DB>,
@@ -457,15 +524,18 @@ impl Panel {
                 [(f.x.start, f.band.start), (f.x.end, f.band.end)],
                 f.color.mix(0.15).filled(),
             )))?;
+            drawn::band(
+                &format!("{} interval", f.label),
+                (f.x.start, f.x.end),
+                Some((f.band.start, f.band.end)),
+            );
         }
         Ok(())
     }
 
-    /// The forecasts' dashed lines and labels, over the data: a label on its own white box,
-    /// so a dense series drawn across it does not make it unreadable.
+    /// The forecasts' dashed lines, over the data.
     fn draw_forecast_lines<DB: DrawingBackend>(
         &self,
-        area: &DrawingArea<DB, Shift>,
         chart: &mut super::LinearChart<'_, DB>,
     ) -> anyhow::Result<()>
     where
@@ -478,32 +548,30 @@ impl Panel {
                 6,
                 f.color.stroke_width(3),
             ))?;
-            let font = style::note_font(f.color);
-            let (w, h) = area
-                .estimate_text_size(&f.label, &font)
-                .map_or((100, 18), |(w, h)| (w as i32, h as i32));
-            chart.draw_series(std::iter::once(
-                EmptyElement::at((f.x.start, f.band.end))
-                    + Rectangle::new([(5, -27), (11 + w, -21 + h)], LABEL_BOX.filled())
-                    + Text::new(
-                        f.label.clone(),
-                        (8, -24),
-                        font.pos(Pos::new(HPos::Left, VPos::Top)),
-                    ),
-            ))?;
+            drawn::series(&f.label, &self.y_desc, &[(f.x.start, f.y), (f.x.end, f.y)]);
         }
         Ok(())
     }
 }
 
-/// The box under a label drawn over data: mostly white, so the label reads over any series.
-const LABEL_BOX: RGBAColor = RGBAColor(255, 255, 255, 0.85);
+/// The width of `text` in `font`, in pixels.
+fn text_width<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    font: &TextStyle,
+) -> i32 {
+    area.estimate_text_size(text, font)
+        .map_or(8 * text.len() as i32, |(w, _)| w as i32)
+}
 
-/// How a legend entry's sample is drawn.
-enum Sample {
-    Dot,
-    Line,
-    Dashed,
+/// The height of `text` in `font`, in pixels.
+fn text_height<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    font: &TextStyle,
+) -> i32 {
+    area.estimate_text_size(text, font)
+        .map_or(18, |(_, h)| h as i32)
 }
 
 /// Labels in the right quarter of `range` read leftwards from their point so they stay inside
@@ -514,6 +582,15 @@ pub(super) fn label_side(at: f64, range: &Range<f64>) -> (i32, HPos) {
     } else {
         (8, HPos::Left)
     }
+}
+
+/// How a legend entry's sample is drawn.
+enum Sample {
+    Dot,
+    Line,
+    Dashed,
+    /// A band's shade at its opacity.
+    Swatch(f64),
 }
 
 #[cfg(test)]
@@ -540,7 +617,8 @@ mod tests {
     #[test]
     fn a_value_alone_between_gaps_is_drawn_as_a_dot() {
         let line = |points| Line {
-            label: None,
+            name: "series".into(),
+            legend: false,
             points,
             color: RGBColor(200, 30, 90),
             width: 2,
@@ -567,7 +645,8 @@ mod tests {
                 let root = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
                 let mut panel = Panel::new("TGBW (GB)", "IOPS", 0.0..200.0);
                 panel.lines.push(Line {
-                    label: None,
+                    name: "series".into(),
+                    legend: false,
                     points: vec![(0.0, 6000.0), (200.0, 1000.0)],
                     color: RGBColor(0, 0, 0),
                     width: 1,
@@ -578,7 +657,11 @@ mod tests {
                     x: 198.0..200.0,
                     color: style::EVENT,
                     opacity: 0.15,
-                    beside,
+                    name: if beside {
+                        BandName::Beside
+                    } else {
+                        BandName::Inside
+                    },
                 });
                 panel.draw(&root).unwrap();
                 root.present().unwrap();
@@ -601,7 +684,8 @@ mod tests {
             let root = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
             let mut panel = Panel::new("Host data written (GB)", "IOPS", 0.0..10.0);
             panel.lines.push(Line {
-                label: None,
+                name: "series".into(),
+                legend: false,
                 points: (0..100)
                     .map(|i| (i as f64 / 10.0, 50.0 + (i % 2) as f64 * 900.0))
                     .collect(),

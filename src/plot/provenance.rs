@@ -1,6 +1,7 @@
 //! A chart file's provenance: the record's [`Provenance`] as a PNG's text chunks (the PNG
 //! specification's keywords) and as an SVG's `<metadata>`, with the same keys in both.
 
+use super::drawn::Drawn;
 use crate::results::Provenance;
 
 /// The build drawing the chart.
@@ -46,15 +47,24 @@ pub fn svg_metadata(p: &Provenance) -> String {
     out
 }
 
-/// `svg` with its provenance as the first element inside `<svg …>`.
-pub fn with_metadata(svg: &str, p: &Provenance) -> String {
+/// `svg` with its provenance, and what it drew when given (as JSON in `<ssdfade-chart>`), as
+/// the first element inside `<svg …>`.
+pub fn with_metadata(svg: &str, p: &Provenance, drawn: Option<&Drawn>) -> String {
     let Some(open) = svg
         .find("<svg")
         .and_then(|at| Some(at + svg[at..].find('>')? + 1))
     else {
         return svg.to_string();
     };
-    format!("{}{}{}", &svg[..open], svg_metadata(p), &svg[open..])
+    let mut metadata = svg_metadata(p);
+    if let Some(json) = drawn.and_then(|d| serde_json::to_string(d).ok()) {
+        let at = metadata.len() - "</metadata>".len();
+        metadata.insert_str(
+            at,
+            &format!("<ssdfade-chart>{}</ssdfade-chart>", escape(&json)),
+        );
+    }
+    format!("{}{}{}", &svg[..open], metadata, &svg[open..])
 }
 
 /// Text made safe for XML.
@@ -76,7 +86,7 @@ mod tests {
             command_line: Some("ssdfade soak a<b".into()),
             drive: "sim:vertex2-60g".into(),
         };
-        let svg = with_metadata("<svg width=\"1\"><rect/></svg>", &p);
+        let svg = with_metadata("<svg width=\"1\"><rect/></svg>", &p, None);
         assert!(svg.starts_with("<svg width=\"1\"><metadata><software>ssdfade 0.0.1; drawn by"));
         assert!(svg.contains("<description>ssdfade soak a&lt;b</description></metadata><rect/>"));
     }

@@ -5,7 +5,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::drawn;
 use super::latency::log_ticks;
+use super::layout::{Layout, Note};
 use super::style;
 use super::Chart;
 
@@ -84,6 +86,7 @@ impl Chart for RateSweepChart {
             .bold_line_style(BLACK.mix(0.10))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
+        drawn::chart_panel(&chart, "Delivered IOPS", "latency (µs, log scale)");
         let series: [(&str, usize); 3] = [("mean", 0), ("p99", 1), ("p99.9", 2)];
         for (name, k) in series {
             let color = style::palette(k);
@@ -91,6 +94,7 @@ impl Chart for RateSweepChart {
                 .iter()
                 .filter_map(|p| lat(p)[k].filter(|&v| v > 0.0).map(|v| (p.iops, v)))
                 .collect();
+            drawn::series(name, "µs", &line);
             chart
                 .draw_series(LineSeries::new(line.clone(), color.stroke_width(3)))?
                 .label(name)
@@ -99,21 +103,30 @@ impl Chart for RateSweepChart {
                 });
             chart.draw_series(line.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
         }
-        // Each point's rate (and late issues) above its p99.9 (or p99) mark, every other one
-        // higher so that neighbours near the maximum do not overlap.
-        chart.draw_series(points.iter().enumerate().map(|(i, p)| {
-            let top = p.p999_us.unwrap_or(p.p99_us).max(p.avg_us).max(y_min);
-            let text = match p.late {
-                Some(late) if late > 0 => format!("{} ({late} late)", p.label),
-                _ => p.label.clone(),
-            };
-            EmptyElement::at((p.iops, top))
-                + Text::new(
+        // Each point's rate (and late issues) above its p99.9 (or p99) mark, moved apart by
+        // the layout where neighbours near the maximum would overlap.
+        let mut layout = Layout::new(drawn::area_box(chart.plotting_area()));
+        let notes: Vec<Note> = points
+            .iter()
+            .map(|p| {
+                let top = p.p999_us.unwrap_or(p.p99_us).max(p.avg_us).max(y_min);
+                let text = match p.late {
+                    Some(late) if late > 0 => format!("{} ({late} late)", p.label),
+                    _ => p.label.clone(),
+                };
+                let (x, y) = chart.backend_coord(&(p.iops, top));
+                layout.avoid([x - 5, y - 5, x + 6, y + 6]);
+                Note {
                     text,
-                    (-20, if i % 2 == 0 { -28 } else { -54 }),
-                    style::note_font(style::palette(3)),
-                )
-        }))?;
+                    font: style::note_font(style::palette(3)),
+                    point: (x, y),
+                    wanted: vec![(x - 20, y - 28), (x - 20, y - 54)],
+                }
+            })
+            .collect();
+        for note in &notes {
+            layout.draw(&body, note)?;
+        }
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperLeft)

@@ -39,6 +39,7 @@ pub fn steady_window(run: &Run) -> Option<SteadyWindow> {
         start_s: w.start_s,
         end_s: w.end_s,
         iops: w.iops,
+        did_not_hold: w.did_not_hold,
     })
 }
 

@@ -7,6 +7,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::drawn;
 use super::latency::log_ticks;
 use super::style;
 use super::Chart;
@@ -118,7 +119,13 @@ impl Chart for SlogChart {
             .label_style(style::tick_font())
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
+        drawn::chart_panel(
+            &chart,
+            "Write size (bytes, log scale)",
+            "µs per synchronous write",
+        );
         for (us, name) in &self.thresholds {
+            drawn::series(name, "µs", &[(x.start, *us), (x.end, *us)]);
             chart.draw_series(DashedLineSeries::new(
                 [(x.start, *us), (x.end, *us)],
                 8,
@@ -138,6 +145,7 @@ impl Chart for SlogChart {
             let color = style::palette(i % 2);
             let stroke = color.stroke_width(3);
             let label = line.label.clone();
+            drawn::series(&label, "µs", &line.points);
             let drawn = if line.baseline {
                 chart.draw_series(DashedLineSeries::new(line.points.clone(), 10, 6, stroke))?
             } else {
@@ -185,6 +193,11 @@ impl Chart for SlogChart {
             .label_style(style::tick_font())
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
+        drawn::chart_panel(
+            &chart,
+            "Elapsed time (s)",
+            "Latency per interval (µs, log scale)",
+        );
         type Pick = fn(&(f64, f64, f64, f64)) -> f64;
         let series: [(&str, Pick, RGBColor, u32); 3] = [
             ("max", |p| p.3, style::MAX, 1),
@@ -198,6 +211,7 @@ impl Chart for SlogChart {
                 .map(|p| (p.0, pick(p)))
                 .filter(|p| p.1 > 0.0)
                 .collect();
+            drawn::series(name, "µs", &points);
             chart
                 .draw_series(LineSeries::new(points, color.stroke_width(width)))?
                 .label(name)

@@ -83,8 +83,9 @@ pub const AVERAGE: RGBColor = RGBColor(0, 90, 160);
 pub const STATE: RGBColor = RGBColor(213, 94, 0);
 /// Erase events (reddish purple, darkened: never a percentile's colour).
 pub const EVENT: RGBColor = RGBColor(150, 60, 120);
-/// The steady-state window (bluish green).
-pub const STEADY: RGBColor = RGBColor(0, 158, 115);
+/// SNIA's steady window (blue-violet: no state's colour, so the window never reads as good or
+/// bad by its hue).
+pub const STEADY: RGBColor = RGBColor(110, 90, 200);
 /// The predicted steady state, dashed in its band (black).
 pub const PREDICTION: RGBColor = RGBColor(0, 0, 0);
 /// Drive-fill marks.
@@ -103,6 +104,20 @@ pub const MEAN: RGBColor = P50;
 pub const BAND: [RGBColor; 2] = [RGBColor(120, 120, 120), RGBColor(40, 40, 40)];
 /// Phase band names.
 pub const BAND_TEXT: RGBColor = RGBColor(70, 70, 70);
+
+/// A measured state's colour by what it means to a reader, the same on every chart: fresh
+/// (bluish green) and recovered (dark green) in the good hues, faded in vermillion, a drive
+/// in service (worn by use, not yet faded) in orange; any other state (a preset's phases) in
+/// [`STATE`].
+pub fn state_color(name: &str) -> RGBColor {
+    match name {
+        "fresh" => RGBColor(0, 158, 115),
+        "recovered" => RGBColor(0, 110, 60),
+        "faded" => RGBColor(213, 94, 0),
+        "in-service" => RGBColor(230, 159, 0),
+        _ => STATE,
+    }
+}
 
 /// Distinct colours for one line per run, thread count or wait state (Okabe–Ito, without its
 /// yellow, which is unreadable on white).
@@ -255,6 +270,12 @@ pub fn time_unit(span_s: f64) -> TimeUnit {
     }
 }
 
+// One number rule for every axis: a count tick is written in the unit of the axis's top
+// ([`count_tick`]: `0`, `2k`, … `12k`; never `250000` on one chart and `250k` on the next); a
+// linear latency axis names one unit, switching to ms at 1000 µs ([`latency_unit`]), and a
+// log latency axis writes each tick in its own unit with the same switch ([`us_label`]:
+// `500 µs`, `1 ms`, `10 ms`).
+
 /// A count for an axis tick: `950`, `12k`, `1.5M`.
 pub fn count_label(v: f64) -> String {
     let a = v.abs();
@@ -314,6 +335,17 @@ pub fn us_label(us: f64) -> String {
         &text
     };
     format!("{text} {unit}")
+}
+
+/// The unit of a linear latency axis whose largest value is `max_us` microseconds, as
+/// (microseconds per unit, its name): ms from 1000 µs up, as [`us_label`] switches, so a chart
+/// never reads `1500 µs` where the next writes `1.5 ms`.
+pub fn latency_unit(max_us: f64) -> (f64, &'static str) {
+    if max_us >= 1e3 {
+        (1e3, "ms")
+    } else {
+        (1.0, "µs")
+    }
 }
 
 /// An IOPS figure in text: `6000`, `910`, `12.3`.
@@ -383,5 +415,7 @@ mod tests {
         assert_eq!(us_label(2_000_000.0), "2 s");
         assert_eq!(us_label(700.24), "700 µs");
         assert_eq!(us_label(45_100.0), "45.1 ms");
+        assert_eq!(latency_unit(1500.0), (1e3, "ms"));
+        assert_eq!(latency_unit(999.0), (1.0, "µs"));
     }
 }

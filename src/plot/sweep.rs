@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::drawn;
+use super::layout::{Layout, Note};
 use super::style;
 use super::Chart;
 
@@ -42,12 +43,7 @@ impl SweepChart {
     }
 
     fn latency_unit(&self) -> (f64, &'static str) {
-        let max = self.points.iter().map(|p| p.avg_lat_us).fold(0.0, f64::max);
-        if max >= 2000.0 {
-            (1000.0, "ms")
-        } else {
-            (1.0, "µs")
-        }
+        style::latency_unit(self.points.iter().map(|p| p.avg_lat_us).fold(0.0, f64::max))
     }
 
     /// One panel with QD (log 2) along x and `pick` along y.
@@ -81,9 +77,11 @@ impl SweepChart {
             .bold_line_style(BLACK.mix(0.10))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
+        drawn::chart_panel(&chart, "Queue depth", y_desc);
         for (i, (threads, line)) in self.by_threads().into_iter().enumerate() {
             let color = style::palette(i);
             let points: Vec<(f64, f64)> = line.iter().map(|p| (p.qd as f64, pick(p))).collect();
+            drawn::series(&threads_label(threads), y_desc, &points);
             chart
                 .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?
                 .label(threads_label(threads))
@@ -146,29 +144,44 @@ impl SweepChart {
             .bold_line_style(BLACK.mix(0.10))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
+        let y_desc = format!("Average response time ({unit})");
+        drawn::chart_panel(&chart, "IOPS", &y_desc);
+        let mut layout = Layout::new(drawn::area_box(chart.plotting_area()));
+        let mut notes = Vec::new();
         for (i, (threads, line)) in self.by_threads().into_iter().enumerate() {
             let color = style::palette(i);
             let points: Vec<(f64, f64)> = line
                 .iter()
                 .map(|p| (p.iops, p.avg_lat_us / scale))
                 .collect();
+            drawn::series(&threads_label(threads), &y_desc, &points);
             chart
                 .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?
                 .label(threads_label(threads))
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
                 });
-            chart.draw_series(line.iter().map(|p| {
-                EmptyElement::at((p.iops, p.avg_lat_us / scale))
-                    + Circle::new((0, 0), 5, color.filled())
-                    // Up and to the left of its point: clear of the curve, which leaves each
-                    // point to the right (more IOPS) or upwards (more latency).
-                    + Text::new(
-                        format!("QD{}", p.qd),
-                        (-8, -6),
-                        style::note_font(color).pos(Pos::new(HPos::Right, VPos::Bottom)),
-                    )
-            }))?;
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
+            for (p, &at) in line.iter().zip(&points) {
+                let (x, y) = chart.backend_coord(&at);
+                layout.avoid([x - 5, y - 5, x + 6, y + 6]);
+                let text = format!("QD{}", p.qd);
+                let font = style::note_font(color);
+                let (w, h) = area
+                    .estimate_text_size(&text, &font)
+                    .map_or((40, 18), |(w, h)| (w as i32, h as i32));
+                // Up and to the left of its point: clear of the curve, which leaves each
+                // point to the right (more IOPS) or upwards (more latency).
+                notes.push(Note {
+                    text,
+                    font,
+                    point: (x, y),
+                    wanted: vec![(x - 8 - w, y - 6 - h), (x + 8, y - 6 - h), (x + 8, y + 6)],
+                });
+            }
+        }
+        for note in &notes {
+            layout.draw(area, note)?;
         }
         chart
             .configure_series_labels()

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::fade::SteadyWindow;
-use super::panel::{draw_stacked, Band, Line, Panel};
+use super::panel::{draw_stacked, Band, BandName, Line, Panel};
 use super::style::{self, time_unit};
 use super::Chart;
 
@@ -37,16 +37,22 @@ impl WsatChart {
         let end = self.rounds.last().map_or(1.0, &x);
         let mut panel = Panel::new(x_desc, "IOPS", 0.0..end);
         panel.lines.push(Line::per_round(
-            legend.then(|| "IOPS per round".into()),
+            "IOPS per round",
+            legend,
             self.rounds.iter().map(|r| (x(r), r.iops)).collect(),
         ));
         if let Some(w) = &self.steady {
+            let (start, end) = w.drawn_span(self.rounds.iter().map(|r| r.t_s));
             panel.bands.push(Band {
-                label: format!("steady state {} IOPS", style::iops_text(w.iops)),
-                x: steady_x(w.start_s)..steady_x(w.end_s),
+                label: w.legend("IOPS"),
+                x: steady_x(start)..steady_x(end),
                 color: style::STEADY,
                 opacity: 0.18,
-                beside: false,
+                name: if legend {
+                    BandName::Legend
+                } else {
+                    BandName::Elsewhere
+                },
             });
         }
         panel
