@@ -394,7 +394,8 @@ fn every_chart_and_the_report_carry_the_records_provenance() {
     );
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     let inline = html.split("<svg").skip(1).collect::<Vec<_>>();
-    assert_eq!(inline.len(), 3);
+    // Fade, latency, consistency and distribution.
+    assert_eq!(inline.len(), 4);
     for svg in inline {
         let svg = format!("<svg{}", &svg[..svg.find("</svg>").unwrap() + 6]);
         assert_eq!(svg_metadata(&svg), as_svg);
@@ -450,8 +451,12 @@ fn html_report_references_nothing_outside_itself() {
     let run = sim_run(tmp.path(), "run", 32);
     run_ok(ssdfade(tmp.path()).arg("report").arg(&run));
     let html = std::fs::read_to_string(run.join("report.html")).unwrap();
-    // The only links are the table of contents' to the page's own sections.
-    let lower = html.to_lowercase().replace("href=\"#s", "");
+    // The only links are the table of contents' to the page's own sections; the only url()
+    // the embedded font's data.
+    let lower = html
+        .to_lowercase()
+        .replace("href=\"#s", "")
+        .replace("url(data:font/woff2;base64,", "");
     for outside in [
         "src=", "href=", "url(", "@import", "http:", "https:", "<script", "<link",
     ] {
@@ -459,8 +464,8 @@ fn html_report_references_nothing_outside_itself() {
     }
     assert_eq!(
         html.matches("<svg").count(),
-        3,
-        "fade, latency and distribution charts inline"
+        4,
+        "fade, latency, consistency and distribution charts inline"
     );
     assert!(html.contains("<table>"));
     assert!(html.trim_end().ends_with("</html>"));

@@ -66,6 +66,9 @@ const PERCENTILES: [Percentile; 4] = [
     },
 ];
 
+/// A run of points between gaps, as drawn.
+type Line = Vec<(f64, f64)>;
+
 /// One interval drawn as it is: a bucket of one.
 fn one_interval(x: f64, y: f64) -> Bucket {
     Bucket {
@@ -265,7 +268,7 @@ impl Chart for LatencyChart {
             ))?;
         }
         let per_bucket = self.per_bucket();
-        let lines: Vec<(Percentile, Vec<Vec<(f64, f64)>>)> = PERCENTILES
+        let lines: Vec<(Percentile, Vec<Line>)> = PERCENTILES
             .iter()
             .map(|pct| {
                 let points: Vec<(f64, f64)> = self
