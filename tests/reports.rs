@@ -394,7 +394,8 @@ fn every_chart_and_the_report_carry_the_records_provenance() {
     );
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     let inline = html.split("<svg").skip(1).collect::<Vec<_>>();
-    assert_eq!(inline.len(), 3);
+    // Fade, latency, consistency and distribution.
+    assert_eq!(inline.len(), 4);
     for svg in inline {
         let svg = format!("<svg{}", &svg[..svg.find("</svg>").unwrap() + 6]);
         assert_eq!(svg_metadata(&svg), as_svg);
@@ -450,8 +451,12 @@ fn html_report_references_nothing_outside_itself() {
     let run = sim_run(tmp.path(), "run", 32);
     run_ok(ssdfade(tmp.path()).arg("report").arg(&run));
     let html = std::fs::read_to_string(run.join("report.html")).unwrap();
-    // The only links are the table of contents' to the page's own sections.
-    let lower = html.to_lowercase().replace("href=\"#s", "");
+    // The only links are the table of contents' to the page's own sections; the only url()
+    // the embedded font's data.
+    let lower = html
+        .to_lowercase()
+        .replace("href=\"#s", "")
+        .replace("url(data:font/woff2;base64,", "");
     for outside in [
         "src=", "href=", "url(", "@import", "http:", "https:", "<script", "<link",
     ] {
@@ -459,8 +464,8 @@ fn html_report_references_nothing_outside_itself() {
     }
     assert_eq!(
         html.matches("<svg").count(),
-        3,
-        "fade, latency and distribution charts inline"
+        4,
+        "fade, latency, consistency and distribution charts inline"
     );
     assert!(html.contains("<table>"));
     assert!(html.trim_end().ends_with("</html>"));
@@ -547,6 +552,31 @@ fn compare_gives_ratios_to_the_first_run() {
             own(&b, 5),
             ssdfade::units::format_ratio(summary(&b) / summary(&a))
         )
+    );
+    // Under the title the dates the runs were recorded and compared; a summary of each run
+    // against the first; the commands that repeat the runs and the comparison.
+    let recorded = |dir: &Path| read_json(&dir.join("run.json"))["started_utc"].clone();
+    let dates = markdown.lines().nth(2).unwrap();
+    assert!(
+        dates.starts_with("Recorded (UTC): ")
+            && dates.contains(recorded(&a).as_str().unwrap())
+            && dates.contains(recorded(&b).as_str().unwrap())
+            && dates.contains(" · compared 20"),
+        "{dates}"
+    );
+    let summary =
+        &markdown[markdown.find("## Summary").unwrap()..markdown.find("## Runs").unwrap()];
+    assert!(
+        summary.contains(&format!(
+            "over the whole run ({} vs qd1)",
+            ssdfade::units::format_ratio(ib / ia)
+        )),
+        "{summary}"
+    );
+    let reproduce = &markdown[markdown.find("## Reproduce").unwrap()..];
+    assert!(
+        reproduce.contains("ssdfade measure ") && reproduce.contains("ssdfade compare qd1 qd32"),
+        "{reproduce}"
     );
     let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
     // No address outside the page: its only links are the contents' to its own sections.
@@ -1433,6 +1463,20 @@ fn an_op_sweeps_timeline_names_its_spans_not_the_first_ones_size() {
         !html.contains("soak) · span100pct: "),
         "the first span's workload as the experiment's"
     );
+    // The report opens with its summary: the advice, then the chart it is read from.
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let summary = md
+        .find("## Summary: how much to over-provision")
+        .expect("a summary");
+    let advice = md.find("Advice: ").unwrap();
+    let chart = md.find("](op-sweep.png)").unwrap();
+    let results = md.find("## Results").unwrap();
+    assert!(
+        summary < advice && advice < chart && chart < results,
+        "{md}"
+    );
+    assert_eq!(md.matches("](op-sweep.png)").count(), 1);
+    assert!(md.contains("## Reproduce") && md.contains("Test date (UTC)"));
 }
 
 /// A run's report and chart titles give the drive's capacity in GB, as its header does

@@ -2,8 +2,7 @@
 //! show (a 24-hour soak at 1 s has 86 400), consecutive intervals are grouped into buckets of
 //! equal count and each bucket is described by the 5th, 50th and 95th percentile of its
 //! intervals' values (nearest rank) and its highest value. A bimodal per-second pattern shows
-//! as a wide p5–p95 band, not as a min–max zigzag; [`density`] shows where in the band the
-//! intervals lie, so two modes read as two stripes rather than a median that flips between them.
+//! as a wide p5–p95 band, not as a min–max zigzag.
 
 /// One bucket of consecutive intervals.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,45 +47,6 @@ pub fn buckets(points: &[(f64, f64)], size: usize) -> Vec<Bucket> {
         .collect()
 }
 
-/// One cell of a series' density: the share of a column's intervals whose value lies in
-/// `[y0, y1)`, the column running from its first interval's x to the next column's first (the
-/// last column to its own last interval's x).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cell {
-    pub x0: f64,
-    pub x1: f64,
-    pub y0: f64,
-    pub y1: f64,
-    pub share: f64,
-}
-
-/// `points` (x ordered, every y a number) in columns of `size` consecutive intervals, each
-/// column's values counted in bins `bin` high (bin k holds `[k·bin, (k+1)·bin)`): one cell
-/// per column and bin that holds any interval.
-pub fn density(points: &[(f64, f64)], size: usize, bin: f64) -> Vec<Cell> {
-    let mut cells = Vec::new();
-    let size = size.max(1);
-    for (k, chunk) in points.chunks(size).enumerate() {
-        let mut bins: Vec<i64> = chunk.iter().map(|p| (p.1 / bin).floor() as i64).collect();
-        bins.sort_unstable();
-        // A column ends where the next begins (its last interval's x when it is the last):
-        // columns that stopped one interval short left hairline gaps across the stripes.
-        let next = points.get((k + 1) * size).map(|p| p.0);
-        let (x0, x1) = (chunk[0].0, next.unwrap_or(chunk[chunk.len() - 1].0));
-        for same in bins.chunk_by(|a, b| a == b) {
-            let y0 = same[0] as f64 * bin;
-            cells.push(Cell {
-                x0,
-                x1,
-                y0,
-                y1: y0 + bin,
-                share: same.len() as f64 / chunk.len() as f64,
-            });
-        }
-    }
-    cells
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,29 +80,5 @@ mod tests {
     fn a_day_at_one_second_is_bucketed_and_a_short_run_is_not() {
         assert_eq!(per_bucket(86_400, 1500), Some(58));
         assert_eq!(per_bucket(3000, 1500), None);
-    }
-
-    /// Two modes, 1 and 3, in a column of four intervals: two cells of half the column each,
-    /// nothing between them; the two left over form a column of their own.
-    #[test]
-    fn a_bimodal_column_is_two_cells() {
-        let points: Vec<(f64, f64)> = [1.0, 3.05, 1.02, 3.0, 2.0, 2.0]
-            .iter()
-            .enumerate()
-            .map(|(i, &y)| (i as f64, y))
-            .collect();
-        let cells = density(&points, 4, 0.5);
-        let seen: Vec<(f64, f64, f64, f64, f64)> = cells
-            .iter()
-            .map(|c| (c.x0, c.x1, c.y0, c.y1, c.share))
-            .collect();
-        assert_eq!(
-            seen,
-            [
-                (0.0, 4.0, 1.0, 1.5, 0.5),
-                (0.0, 4.0, 3.0, 3.5, 0.5),
-                (4.0, 5.0, 2.0, 2.5, 1.0)
-            ]
-        );
     }
 }

@@ -1,6 +1,7 @@
 //! The compare overlay: one IOPS line per run against elapsed time (each run as long as it
-//! ran, its length in the legend), and below the same runs as a percentage of each run's own
-//! fresh level, so a 60k-IOPS drive does not flatten the 6k ones.
+//! ran, its length in the legend) over every run's intervals in a light tint, and below the
+//! same runs' moving averages as a percentage of each run's own fresh level, so a 60k-IOPS
+//! drive does not flatten the 6k ones.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -31,12 +32,15 @@ pub struct CompareChart {
 }
 
 impl CompareChart {
-    /// A panel of every run's line (raw and moving average) against time, y picked by `y`.
+    /// A panel of every run's moving average against time, y picked by `y`; with `raw`, each
+    /// run's intervals (their min–max per pixel column) in a light tint under every run's
+    /// average, so no run's band hides another run's line.
     fn panel(
         &self,
         y_desc: &str,
         y: impl Fn(&CompareRun, f64) -> Option<f64>,
         legend: bool,
+        raw: bool,
     ) -> Panel {
         let end = self
             .runs
@@ -50,6 +54,7 @@ impl CompareChart {
             y_desc,
             0.0..end / unit.seconds,
         );
+        let mut averages = Vec::new();
         for (i, run) in self.runs.iter().enumerate() {
             let points: Vec<(f64, f64)> = run
                 .points
@@ -66,18 +71,20 @@ impl CompareChart {
             let span = points.last().map_or(0.0, |p| p.0) - points[0].0;
             let step = span / points.len().max(1) as f64;
             let window = average_window(span, step);
-            panel.lines.push(Line {
-                name: format!("{} per interval", run.label),
-                legend: false,
-                points: min_max(&scaled(&points), MAX_BUCKETS),
-                color: style::lighter(color, 0.65),
-                width: 1,
-                dots: false,
-            });
+            if raw {
+                panel.lines.push(Line {
+                    name: format!("{} per interval", run.label),
+                    legend: false,
+                    points: min_max(&scaled(&points), MAX_BUCKETS),
+                    color: style::lighter(color, 0.7),
+                    width: 1,
+                    dots: false,
+                });
+            }
             let length = crate::units::format_duration(std::time::Duration::from_secs_f64(
                 run.points.last().map_or(0.0, |p| p.0).max(0.0),
             ));
-            panel.lines.push(Line {
+            averages.push(Line {
                 name: format!("{} ({length})", run.label),
                 legend,
                 points: min_max(
@@ -89,6 +96,7 @@ impl CompareChart {
                 dots: false,
             });
         }
+        panel.lines.extend(averages);
         panel
     }
 }
@@ -98,10 +106,13 @@ impl Chart for CompareChart {
     where
         DB::ErrorType: 'static,
     {
-        let top = self.panel("IOPS", |_, v| Some(v), true);
+        let top = self.panel("IOPS", |_, v| Some(v), true, true);
+        // The moving averages alone: one interval's burst at 4× the fresh level would set the
+        // axis to 400 % and flatten every fade.
         let bottom = self.panel(
-            "% of the run's fresh IOPS",
+            "% of the run's fresh IOPS (moving average)",
             |r, v| r.fresh_iops.filter(|f| *f > 0.0).map(|f| 100.0 * v / f),
+            false,
             false,
         );
         draw_stacked(root, &self.title, &self.subtitle, &top, &bottom)

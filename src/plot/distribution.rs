@@ -1,8 +1,10 @@
 //! The latency distribution chart: above, the share of I/Os in each latency bin (10 bins a
 //! decade, a log latency axis); below, the exceedance curve — the share of I/Os slower than
 //! each latency on a log axis, where p99, p99.9 and p99.99 are the 1 %, 0.1 % and 0.01 %
-//! lines. One series per run or phase (fresh and faded overlaid), drawn from the histograms;
-//! more series than one palette holds go into panels side by side over the same axes.
+//! lines. One series per run or phase, each in its own colour, drawn from the histograms: up
+//! to three overlaid (fresh and faded), more as small multiples (a row of shares per series),
+//! more than seven in panels side by side over the same axes. A series whose I/Os lie in one
+//! bucket ends its curve in a dot with a drop to the axis.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -40,6 +42,29 @@ impl DistributionSeries {
             max_us: d.max_us,
         }
     }
+}
+
+/// An exceedance curve narrower than this (log10 of the latency; about 15 px) is drawn as a
+/// dot with a drop, not left a dot alone.
+const NARROW_DECADES: f64 = 0.05;
+
+/// Series a panel overlays in one plot of shares per bin; more go in a row each.
+const OVERLAID: usize = 3;
+
+/// The outline of `s`'s shares per bin as steps, each share times `scale` above `base`.
+fn steps(s: &DistributionSeries, base: f64, scale: f64) -> Vec<(f64, f64)> {
+    let mut steps = Vec::new();
+    if let Some(first) = s.bins.first() {
+        steps.push((first.lo_us.log10(), base));
+    }
+    for b in &s.bins {
+        steps.push((b.lo_us.log10(), base + b.pct * scale));
+        steps.push((b.hi_us.log10(), base + b.pct * scale));
+    }
+    if let Some(last) = s.bins.last() {
+        steps.push((last.hi_us.log10(), base));
+    }
+    steps
 }
 
 /// Everything the distribution chart shows.
@@ -229,55 +254,12 @@ impl DistributionChart {
         let body = Self::legend(series, body)?;
         let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 as i32 * 2 / 5);
 
-        // Above: % of I/Os per bin, drawn as an outline of steps.
-        let mut chart = ChartBuilder::on(&top)
-            .margin_left(12)
-            .margin_right(36)
-            .margin_top(8)
-            .margin_bottom(4)
-            .x_label_area_size(40)
-            .y_label_area_size(200)
-            .build_cartesian_2d(x.clone(), 0f64..y_top)?;
-        chart
-            .configure_mesh()
-            .y_desc("% of I/Os per bin")
-            .x_labels(0)
-            .y_labels(5)
-            .y_label_formatter(&|v| style::plain_label(*v))
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
-            .draw()?;
-        super::drawn::chart_panel(&chart, "log10 of latency (µs)", "% of I/Os per bin");
-        Self::x_grid(&mut chart, root, x, &(0.0..y_top))?;
-        // The outlines of steps, filled in a light tint first so no fill hides a line.
-        let outlines: Vec<Vec<(f64, f64)>> = series
-            .iter()
-            .map(|s| {
-                let mut steps = Vec::new();
-                if let Some(first) = s.bins.first() {
-                    steps.push((first.lo_us.log10(), 0.0));
-                }
-                for b in &s.bins {
-                    steps.push((b.lo_us.log10(), b.pct));
-                    steps.push((b.hi_us.log10(), b.pct));
-                }
-                if let Some(last) = s.bins.last() {
-                    steps.push((last.hi_us.log10(), 0.0));
-                }
-                steps
-            })
-            .collect();
-        for (s, steps) in series.iter().zip(&outlines) {
-            chart.draw_series(std::iter::once(Polygon::new(
-                steps.clone(),
-                style::lighter(s.color, 0.85).mix(0.6).filled(),
-            )))?;
-        }
-        for (s, steps) in series.iter().zip(outlines) {
-            super::drawn::series(&s.label, "% of I/Os", &steps);
-            chart.draw_series(LineSeries::new(steps, s.color.stroke_width(2)))?;
+        // Above: % of I/Os per bin, overlaid outlines of steps for a few series, a row each
+        // (small multiples on one scale) for more, whose outlines would hide each other.
+        if series.len() > OVERLAID {
+            Self::draw_rows(root, &top, series, x, y_top)?;
+        } else {
+            Self::draw_overlaid(root, &top, series, x, y_top)?;
         }
 
         // Below: share of I/Os slower than x, both axes log.
@@ -332,7 +314,132 @@ impl DistributionChart {
                 steps.push((s.max_us.log10(), last));
             }
             super::drawn::series(&s.label, "log10 share", &steps);
+            // A series whose I/Os all lie in one bucket or two is a curve a few pixels long:
+            // a dot with a drop to the axis at its slowest I/O, where the share slower ends.
+            let (first, end) = (steps.first().copied(), steps.last().copied());
+            if let (Some(first), Some(end)) = (first, end) {
+                if end.0 - first.0 < NARROW_DECADES {
+                    chart.draw_series(std::iter::once(PathElement::new(
+                        vec![end, (end.0, y.start)],
+                        s.color.stroke_width(3),
+                    )))?;
+                    chart.draw_series(std::iter::once(Circle::new(end, 7, s.color.filled())))?;
+                }
+            }
             chart.draw_series(LineSeries::new(steps, s.color.stroke_width(3)))?;
+        }
+        Ok(())
+    }
+
+    /// The outlines of steps of `series`' shares per bin, overlaid on one plot in `top`, each
+    /// filled in a light tint first so no fill hides a line.
+    fn draw_overlaid<DB: DrawingBackend>(
+        root: &DrawingArea<DB, Shift>,
+        top: &DrawingArea<DB, Shift>,
+        series: &[DistributionSeries],
+        x: &std::ops::Range<f64>,
+        y_top: f64,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let mut chart = ChartBuilder::on(top)
+            .margin_left(12)
+            .margin_right(36)
+            .margin_top(8)
+            .margin_bottom(4)
+            .x_label_area_size(40)
+            .y_label_area_size(200)
+            .build_cartesian_2d(x.clone(), 0f64..y_top)?;
+        chart
+            .configure_mesh()
+            .y_desc("% of I/Os per bin")
+            .x_labels(0)
+            .y_labels(5)
+            .y_label_formatter(&|v| style::plain_label(*v))
+            .label_style(style::tick_font())
+            .axis_desc_style(style::axis_desc_font())
+            .bold_line_style(BLACK.mix(0.10))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+        super::drawn::chart_panel(&chart, "log10 of latency (µs)", "% of I/Os per bin");
+        Self::x_grid(&mut chart, root, x, &(0.0..y_top))?;
+        // The outlines of steps, filled in a light tint first so no fill hides a line.
+        let outlines: Vec<Vec<(f64, f64)>> = series.iter().map(|s| steps(s, 0.0, 1.0)).collect();
+        for (s, steps) in series.iter().zip(&outlines) {
+            chart.draw_series(std::iter::once(Polygon::new(
+                steps.clone(),
+                style::lighter(s.color, 0.85).mix(0.6).filled(),
+            )))?;
+        }
+        for (s, steps) in series.iter().zip(outlines) {
+            super::drawn::series(&s.label, "% of I/Os", &steps);
+            chart.draw_series(LineSeries::new(steps, s.color.stroke_width(2)))?;
+        }
+        Ok(())
+    }
+
+    /// `series`' shares per bin in `top`, one row each from the top down (small multiples on
+    /// one scale: a row's height is `y_top`), named at the left of its row.
+    fn draw_rows<DB: DrawingBackend>(
+        root: &DrawingArea<DB, Shift>,
+        top: &DrawingArea<DB, Shift>,
+        series: &[DistributionSeries],
+        x: &std::ops::Range<f64>,
+        y_top: f64,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let rows = series.len() as f64;
+        let mut chart = ChartBuilder::on(top)
+            .margin_left(12)
+            .margin_right(36)
+            .margin_top(8)
+            .margin_bottom(4)
+            .x_label_area_size(40)
+            .y_label_area_size(200)
+            .build_cartesian_2d(x.clone(), 0f64..rows)?;
+        chart
+            .configure_mesh()
+            .y_desc("% of I/Os per bin, a row each")
+            .x_labels(0)
+            .y_labels(0)
+            .label_style(style::tick_font())
+            .axis_desc_style(style::axis_desc_font())
+            .bold_line_style(WHITE.mix(0.0))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+        // Recorded as shares per bin (each row draws its own on one scale, offset to its row).
+        super::drawn::chart_panel(
+            &chart,
+            "log10 of latency (µs)",
+            "% of I/Os per bin, a row each",
+        );
+        Self::x_grid(&mut chart, root, x, &(0.0..rows))?;
+        let font = style::tick_font_of(15.0);
+        for (i, s) in series.iter().enumerate() {
+            let base = rows - 1.0 - i as f64;
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(x.start, base), (x.end, base)],
+                BLACK.mix(0.2),
+            )))?;
+            super::drawn::series(&s.label, "% of I/Os", &steps(s, 0.0, 1.0));
+            let outline = steps(s, base, 0.95 / y_top);
+            chart.draw_series(std::iter::once(Polygon::new(
+                outline.clone(),
+                style::lighter(s.color, 0.6).filled(),
+            )))?;
+            chart.draw_series(LineSeries::new(outline, s.color.stroke_width(2)))?;
+            let (px, py) = chart.backend_coord(&(x.start, base + 0.35));
+            let name = s.label.split(" (").next().unwrap_or(&s.label).to_string();
+            root.draw(&Text::new(
+                name,
+                (px - 10, py),
+                font.clone()
+                    .color(&s.color)
+                    .pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
         }
         Ok(())
     }
@@ -341,6 +448,48 @@ impl DistributionChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `i`-th series: 1000 writes that each took `us`, as the run records them.
+    fn all_at(us: f64, i: usize) -> DistributionSeries {
+        let mut total = crate::stats::IntervalStats::new();
+        total
+            .write
+            .record_n(1000, 1000 * 4096, (us * 1000.0) as u64);
+        let record = crate::results::LatencyRecord::of(&total);
+        let d = Distribution::of(record.all.as_ref().unwrap()).unwrap();
+        DistributionSeries::of(format!("phase{i}"), &d, i)
+    }
+
+    /// HIR's ten phases: rows of shares (a polygon per series, no two in one colour) and a
+    /// single-bucket series is a dot with a drop, not a dot alone.
+    #[test]
+    fn ten_series_are_rows_in_their_own_colours_and_one_bucket_is_a_dot_with_a_drop() {
+        let chart = DistributionChart {
+            series: (0..10)
+                .map(|i| all_at(1000.0 * (i + 1) as f64, i))
+                .collect(),
+            ..Default::default()
+        };
+        let svg = chart.svg().unwrap();
+        let hex = |RGBColor(r, g, b): RGBColor| format!("#{r:02X}{g:02X}{b:02X}");
+        let mut colours: Vec<String> = chart.series.iter().map(|s| hex(s.color)).collect();
+        colours.sort();
+        colours.dedup();
+        assert_eq!(colours.len(), 10);
+        for s in &chart.series {
+            let name = s.label.split(" (").next().unwrap();
+            assert!(
+                super::super::svg_texts(&svg).iter().any(|t| t == name),
+                "{name}"
+            );
+            let circles = svg
+                .split("<circle ")
+                .skip(1)
+                .filter(|c| c.split("/>").next().unwrap().contains(&hex(s.color)))
+                .count();
+            assert_eq!(circles, 1, "{name}: the dot at its one bucket");
+        }
+    }
 
     #[test]
     fn each_decade_of_the_exceedance_axis_names_its_percentile() {

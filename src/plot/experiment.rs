@@ -272,9 +272,7 @@ pub fn distribution_chart(exp: &Experiment) -> anyhow::Result<Option<Distributio
         .drawn
         .iter()
         .enumerate()
-        .map(|(i, (name, d))| {
-            DistributionSeries::of(name.as_str(), d, i % analysis::latency::MAX_PHASES)
-        })
+        .map(|(i, (name, d))| DistributionSeries::of(name.as_str(), d, i))
         .collect();
     let device = first_run(exp).map_or_else(String::new, device_name);
     // The phases a chart of at most MAX_PHASES leaves out are named, never dropped silently.

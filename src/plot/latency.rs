@@ -5,16 +5,80 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use plotters::element::DashedPathElement;
+
 use super::downsample::{min_max_runs, runs, MAX_BUCKETS};
 use super::fade::{Event, Phase};
 use super::style::{self, time_unit};
 use super::Chart;
-use crate::analysis::buckets::{buckets, density, per_bucket, Cell};
+use crate::analysis::buckets::{buckets, per_bucket, Bucket};
 
-/// A long run's p50 density: columns of this many buckets, bins of this much log10 (1/24 of a
-/// decade).
-const DENSITY_COLUMN: usize = 4;
-const DENSITY_BIN: f64 = 1.0 / 24.0;
+/// Buckets a long run is drawn in: about 9 px each on the chart. A run of more than twice this
+/// many intervals is bucketed; a line through every interval of it, when the latency flips
+/// between two levels from one interval to the next, fills the plot as a barcode.
+const BUCKETS: usize = 150;
+
+/// How opaque a percentile's 5th–95th shade is: light enough that the shade of p99 over the
+/// one of p50 still shows both.
+const BAND_OPACITY: f64 = 0.16;
+
+/// How one percentile is drawn. Lines are drawn widest first (p50 under p99 under p99.9) and
+/// the maximum dashed on top, so wherever two coincide both still show: the wider as the edge
+/// around the narrower, the dashes over a line.
+#[derive(Clone, Copy)]
+struct Percentile {
+    name: &'static str,
+    pick: fn(&LatencyPoint) -> f64,
+    color: RGBColor,
+    width: u32,
+    dashed: bool,
+}
+
+/// The percentiles in drawing order.
+const PERCENTILES: [Percentile; 4] = [
+    Percentile {
+        name: "p50",
+        pick: |p| p.p50_us,
+        color: style::P50,
+        width: 8,
+        dashed: false,
+    },
+    Percentile {
+        name: "p99",
+        pick: |p| p.p99_us,
+        color: style::P99,
+        width: 5,
+        dashed: false,
+    },
+    Percentile {
+        name: "p99.9",
+        pick: |p| p.p999_us,
+        color: style::P999,
+        width: 2,
+        dashed: false,
+    },
+    Percentile {
+        name: "max",
+        pick: |p| p.max_us,
+        color: style::MAX,
+        width: 2,
+        dashed: true,
+    },
+];
+
+/// A run of points between gaps, as drawn.
+type Line = Vec<(f64, f64)>;
+
+/// One interval drawn as it is: a bucket of one.
+fn one_interval(x: f64, y: f64) -> Bucket {
+    Bucket {
+        x,
+        p5: y,
+        p50: y,
+        p95: y,
+        max: y,
+    }
+}
 
 /// One interval's latency figures in microseconds (zero when it completed no I/O).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -81,7 +145,7 @@ impl LatencyChart {
     /// Intervals per bucket when the run is too long to draw every interval (see
     /// [`crate::analysis::buckets`]); None when each interval is drawn.
     pub fn per_bucket(&self) -> Option<usize> {
-        per_bucket(self.points.len(), MAX_BUCKETS)
+        per_bucket(self.points.len(), BUCKETS)
     }
 
     /// What a bucketed chart draws, for its subtitle and its caption; None when every
@@ -89,7 +153,7 @@ impl LatencyChart {
     pub fn band_note(&self) -> Option<String> {
         self.per_bucket().map(|n| {
             format!(
-                "Buckets of {n} intervals: p99 and p99.9 = the bucket's median over its 5th–95th percentile shade, max = its highest; p50 = where the intervals lie, in columns of {} intervals (darker = more, two stripes = two modes)", n * DENSITY_COLUMN
+                "Buckets of {n} intervals: p50, p99 and p99.9 = the bucket's median interval over its 5th–95th percentile shade; max = the bucket's highest"
             )
         })
     }
@@ -208,74 +272,76 @@ impl Chart for LatencyChart {
                     ),
             ))?;
         }
-        type Pick = fn(&LatencyPoint) -> f64;
-        let series: [(&str, Pick, RGBColor, u32); 4] = [
-            ("max", |p| p.max_us, style::MAX, 1),
-            ("p99.9", |p| p.p999_us, style::P999, 2),
-            ("p99", |p| p.p99_us, style::P99, 2),
-            ("p50", |p| p.p50_us, style::P50, 2),
-        ];
         let per_bucket = self.per_bucket();
-        for (name, pick, color, width) in series {
-            let points: Vec<(f64, f64)> = self
-                .runs(pick)
-                .into_iter()
-                .map(|(t_s, us)| (t_s / unit.seconds, (us / scale).log10()))
-                .collect();
-            let lines: Vec<Vec<(f64, f64)>> = match per_bucket {
-                // A long run: each bucket's median interval as the line over its p5–p95 band;
-                // the maximum keeps each bucket's highest interval.
-                // The p50 is the series that splits into modes (the simulator's per-second p50
-                // is bimodal): its intervals as a density, two modes as two stripes.
-                Some(size) if name == "p50" => {
-                    super::drawn::series(name, "log10 µs", &points);
-                    let cells: Vec<Cell> = runs(&points)
-                        .flat_map(|run| density(run, size * DENSITY_COLUMN, DENSITY_BIN))
-                        .collect();
-                    chart
-                        .draw_series(cells.iter().map(|c| {
-                            Rectangle::new(
-                                [(c.x0, c.y0), (c.x1, c.y1)],
-                                color.mix(0.15 + 0.85 * c.share.sqrt()).filled(),
-                            )
-                        }))?
-                        .label(name)
-                        .legend(move |(x, y)| {
-                            Rectangle::new([(x, y - 6), (x + 24, y + 6)], color.mix(0.6).filled())
-                        });
-                    continue;
-                }
+        let lines: Vec<(Percentile, Vec<Line>)> = PERCENTILES
+            .iter()
+            .map(|pct| {
+                let points: Vec<(f64, f64)> = self
+                    .runs(pct.pick)
+                    .into_iter()
+                    .map(|(t_s, us)| (t_s / unit.seconds, (us / scale).log10()))
+                    .collect();
+                (*pct, points)
+            })
+            .map(|(pct, points)| match per_bucket {
+                // A long run: each bucket's median interval as the line (the maximum its
+                // highest), over the shade of its 5th–95th percentile interval.
                 Some(size) => {
-                    let mut lines = Vec::new();
-                    for run in runs(&points) {
-                        let b = buckets(run, size);
-                        if name == "max" {
-                            lines.push(b.iter().map(|b| (b.x, b.max)).collect());
-                            continue;
-                        }
-                        let mut band: Vec<(f64, f64)> = b.iter().map(|b| (b.x, b.p95)).collect();
-                        band.extend(b.iter().rev().map(|b| (b.x, b.p5)));
+                    let drawn = runs(&points).map(|run| buckets(run, size)).collect();
+                    (pct, drawn)
+                }
+                None => {
+                    let drawn = min_max_runs(&points, MAX_BUCKETS)
+                        .into_iter()
+                        .map(|run| run.into_iter().map(|(x, y)| one_interval(x, y)).collect())
+                        .collect();
+                    (pct, drawn)
+                }
+            })
+            .map(|(pct, drawn): (Percentile, Vec<Vec<Bucket>>)| {
+                let line = drawn
+                    .iter()
+                    .map(|run| {
+                        run.iter()
+                            .map(|b| (b.x, if pct.name == "max" { b.max } else { b.p50 }))
+                            .collect()
+                    })
+                    .collect();
+                if per_bucket.is_some() && pct.name != "max" {
+                    for run in &drawn {
+                        let mut band: Vec<(f64, f64)> = run.iter().map(|b| (b.x, b.p95)).collect();
+                        band.extend(run.iter().rev().map(|b| (b.x, b.p5)));
                         chart.draw_series(std::iter::once(Polygon::new(
                             band,
-                            color.mix(0.18).filled(),
+                            pct.color.mix(BAND_OPACITY).filled(),
                         )))?;
-                        lines.push(b.iter().map(|b| (b.x, b.p50)).collect());
                     }
-                    lines
                 }
-                None => min_max_runs(&points, MAX_BUCKETS),
-            };
-            super::drawn::series(name, "log10 µs", &lines.join(&(f64::NAN, f64::NAN)));
-            chart
-                .draw_series(
-                    lines
-                        .into_iter()
-                        .map(|run| PathElement::new(run, color.stroke_width(width))),
+                Ok((pct, line))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        // Every shade is under every line; the lines widest first, so a percentile that
+        // coincides with the one above it still shows as the edge around it.
+        for (pct, runs) in lines {
+            super::drawn::series(pct.name, "log10 µs", &runs.join(&(f64::NAN, f64::NAN)));
+            let style = pct.color.stroke_width(pct.width);
+            let drawn = if pct.dashed {
+                chart.draw_series(
+                    runs.into_iter()
+                        .map(|run| DashedPathElement::new(run, 10, 6, style)),
                 )?
-                .label(name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
-                });
+            } else {
+                chart.draw_series(runs.into_iter().map(|run| PathElement::new(run, style)))?
+            };
+            // The legend's sample: as wide (up to 6 px) and as dashed as the line, two
+            // segments that meet, or leave a gap when the line is dashed.
+            let sample = pct.color.stroke_width(pct.width.min(6));
+            let (end, start) = if pct.dashed { (9, 15) } else { (12, 12) };
+            drawn.label(pct.name).legend(move |(x, y)| {
+                EmptyElement::at((x, y))
+                    + PathElement::new(vec![(0, 0), (end, 0)], sample)
+                    + PathElement::new(vec![(start, 0), (24, 0)], sample)
+            });
         }
         // Top right, below the phase names written along the top of the plot.
         let width = chart.plotting_area().dim_in_pixel().0 as i32;
@@ -362,41 +428,111 @@ mod tests {
     }
 
     /// A day at 1 s whose p50 flips between 25 and 120 ms every second: drawn in buckets of
-    /// 58 intervals, each percentile a median line over a shaded p5–p95 band, and the chart
+    /// 576 intervals, each percentile a median line over a shaded p5–p95 band, and the chart
     /// says so under its title.
     #[test]
     fn a_long_run_is_drawn_as_a_p5_p95_band_per_bucket() {
         let chart = a_day_at_1s_whose_p50_flips(2);
-        assert_eq!(chart.per_bucket(), Some(58));
+        assert_eq!(chart.per_bucket(), Some(576));
         let svg = chart.svg().unwrap();
         assert!(svg.contains("<polygon"), "no band");
         assert!(svg.contains("5th–95th percentile"), "no note");
     }
 
-    /// A day at 1 s whose p50 flips between 25 and 120 ms: the p50 is drawn as two stripes
-    /// (cells at two heights, nothing between), not a median line that jumps between them.
-    #[test]
-    fn a_long_runs_bimodal_p50_is_two_stripes() {
-        let chart = a_day_at_1s_whose_p50_flips(3);
-        let svg = chart.svg().unwrap();
-        let fill = {
-            let RGBColor(r, g, b) = style::P50;
-            format!("fill=\"#{r:02X}{g:02X}{b:02X}\"")
-        };
-        let mut heights: Vec<&str> = svg
-            .split("<rect ")
+    /// The stroke colour and width of every line `svg` draws, in drawing order.
+    fn strokes(svg: &str) -> Vec<(String, String)> {
+        svg.split("<polyline ")
             .skip(1)
-            .filter(|r| r.split("/>").next().unwrap().contains(&fill))
-            .filter_map(|r| r.split("y=\"").nth(1)?.split('"').next())
+            .filter_map(|line| {
+                let attr = |name: &str| {
+                    let at = line.find(&format!(" {name}=\""))? + name.len() + 3;
+                    Some(line[at..].split('"').next()?.to_string())
+                };
+                Some((attr("stroke")?, attr("stroke-width")?))
+            })
+            .collect()
+    }
+
+    fn hex(RGBColor(r, g, b): RGBColor) -> String {
+        format!("#{r:02X}{g:02X}{b:02X}")
+    }
+
+    /// A CDM test's intervals whose p50, p99, p99.9 and maximum are one value (the simulator's
+    /// steady latency): each still shows, widest first, so p50 is the edge around p99, p99
+    /// the edge around p99.9, and the maximum is dashed over all three.
+    #[test]
+    fn percentiles_that_coincide_are_drawn_inside_each_other_all_visible() {
+        let points = (1..=5)
+            .map(|i| LatencyPoint {
+                t_s: f64::from(i),
+                p50_us: 300.0,
+                p99_us: 300.0,
+                p999_us: 300.0,
+                max_us: 300.0,
+            })
             .collect();
-        let cells = heights.len();
-        heights.sort_unstable();
-        heights.dedup();
-        // The legend's swatch is a third height.
-        assert_eq!(heights.len(), 3, "{heights:?} of {cells} cells");
-        assert!(
-            cells > 700,
-            "{cells} cells: a column every 232 intervals, two each"
-        );
+        let svg = LatencyChart {
+            points,
+            ..Default::default()
+        }
+        .svg()
+        .unwrap();
+        let strokes = strokes(&svg);
+        let first = |color: RGBColor| strokes.iter().position(|s| s.0 == hex(color));
+        let order: Vec<Option<usize>> = [style::P50, style::P99, style::P999, style::MAX]
+            .into_iter()
+            .map(first)
+            .collect();
+        assert!(order.iter().all(Option::is_some), "{strokes:?}");
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+        let width = |color: RGBColor| strokes[first(color).unwrap()].1.parse::<u32>().unwrap();
+        assert!(width(style::P50) > width(style::P99) + 1);
+        assert!(width(style::P99) > width(style::P999) + 1);
+        // The maximum is dashed: many short lines, not one.
+        let dashes = strokes.iter().filter(|s| s.0 == hex(style::MAX)).count();
+        assert!(dashes > 10, "{dashes} pieces of the maximum");
+    }
+
+    /// HIR's burst phases: 1000 intervals at 10 s whose p50 flips between 13 and 40 ms
+    /// every interval (a barcode when every interval is joined): drawn in buckets, a shade
+    /// per percentile and a line per percentile with at most one point per bucket.
+    #[test]
+    fn a_flipping_p50_of_a_thousand_intervals_is_bucketed_not_a_barcode() {
+        let points: Vec<LatencyPoint> = (0..1000)
+            .map(|i| LatencyPoint {
+                t_s: f64::from(i + 1) * 10.0,
+                p50_us: if i % 2 == 0 { 13_000.0 } else { 40_000.0 },
+                p99_us: 120_000.0,
+                p999_us: 200_000.0,
+                max_us: 210_000.0,
+            })
+            .collect();
+        let chart = LatencyChart {
+            points,
+            ..Default::default()
+        };
+        assert_eq!(chart.per_bucket(), Some(7));
+        let svg = chart.svg().unwrap();
+        for color in [style::P50, style::P99, style::P999] {
+            assert!(
+                svg.split("<polygon ")
+                    .skip(1)
+                    .any(|p| p.contains(&hex(color))),
+                "no shade of {color:?}"
+            );
+        }
+        let p50 = svg
+            .split("<polyline ")
+            .find(|l| l.contains(&format!("stroke=\"{}\"", hex(style::P50))))
+            .unwrap();
+        let joined = p50
+            .split("points=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let drawn = joined.split_whitespace().count();
+        assert!(drawn <= 143, "{drawn} points");
     }
 }

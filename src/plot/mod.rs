@@ -12,6 +12,7 @@ mod bars;
 mod bitmap;
 mod cdm;
 mod compare;
+mod consistency;
 mod convergence;
 mod distribution;
 mod downsample;
@@ -50,6 +51,7 @@ pub(crate) type LinearChart<'a, DB> = ChartContext<
 pub use bars::{Bar, BarChart};
 pub use cdm::{CdmCell, CdmChart, CdmRow};
 pub use compare::{CompareChart, CompareRun};
+pub use consistency::ConsistencyChart;
 pub use convergence::{convergence_caption, ConvergenceChart};
 pub use distribution::{DistributionChart, DistributionSeries};
 pub use downsample::{min_max, moving_average, MAX_BUCKETS};
@@ -66,8 +68,8 @@ pub use latency::{LatencyChart, LatencyPoint};
 pub use provenance::svg_metadata;
 pub use rate_sweep::{RatePoint, RateSweepChart};
 pub use run_dir::{
-    convergence_chart, distribution_chart, fade_chart, latency_chart, plot_dir, render_run,
-    render_run_dir, steady_window,
+    consistency_chart, convergence_chart, distribution_chart, fade_chart, latency_chart, plot_dir,
+    render_run, render_run_dir, steady_window,
 };
 pub use slog::{slog_chart, SizeLine, SlogChart};
 pub use style::{us_label, SIZE};

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::consistency::ConsistencyChart;
 use super::convergence::{convergence_lines, ConvergenceChart};
 use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{FadeChart, FadePoint, Predicted, State, SteadyWindow};
@@ -190,7 +191,35 @@ pub fn render_run(
         chart.write(&path, format, provenance)?;
         written.push(path);
     }
+    let path = beside(fade_path, "consistency", format);
+    consistency_chart(run).write(&path, format, provenance)?;
+    written.push(path);
     Ok(written)
+}
+
+/// The consistency scatter of `run`: each full interval's IOPS against elapsed time, with the
+/// cliff where its fade first fell halfway.
+pub fn consistency_chart(run: &Run) -> ConsistencyChart {
+    let samples = crate::analysis::drawn_intervals(&run.samples, run.info.workload.interval);
+    let start = run.samples.first().map_or(0.0, |s| s.t_start_s);
+    ConsistencyChart {
+        title: format!(
+            "IOPS consistency — {} · {}",
+            crate::results::device_name(&run.info),
+            crate::results::target_shown(&run.info.target.path)
+        ),
+        subtitle: format!(
+            "Every interval's IOPS as a dot ({} intervals of {}); {}",
+            samples.len(),
+            crate::units::format_duration(run.info.workload.interval),
+            crate::results::workload_line(&run.info.workload)
+        ),
+        points: samples
+            .iter()
+            .map(|s| (s.t_end_s - start, s.iops))
+            .collect(),
+        cliff_s: Fade::of_run(run).and_then(|f| f.half_fade_s),
+    }
 }
 
 /// Draws the charts of the run directory `dir` into it (`fade.png` and `fade-latency.png`, or

@@ -119,9 +119,11 @@ pub fn state_color(name: &str) -> RGBColor {
     }
 }
 
-/// Distinct colours for one line per run, thread count or wait state (Okabe–Ito, without its
-/// yellow, which is unreadable on white).
-pub const PALETTE: [RGBColor; 7] = [
+/// Distinct colours for one line per run, thread count, wait state or phase: Okabe–Ito without
+/// its yellow (unreadable on white), then seven of Paul Tol's muted set that differ from those
+/// in hue or lightness, so a chart of up to 14 series (a distribution of 7 × 2 phases) never
+/// draws two in one colour.
+pub const PALETTE: [RGBColor; 14] = [
     RGBColor(0, 114, 178),
     RGBColor(230, 159, 0),
     RGBColor(0, 158, 115),
@@ -129,9 +131,16 @@ pub const PALETTE: [RGBColor; 7] = [
     RGBColor(86, 180, 233),
     RGBColor(204, 121, 167),
     RGBColor(0, 0, 0),
+    RGBColor(136, 34, 85),
+    RGBColor(51, 34, 136),
+    RGBColor(153, 153, 51),
+    RGBColor(17, 119, 51),
+    RGBColor(204, 102, 119),
+    RGBColor(140, 86, 75),
+    RGBColor(0, 95, 115),
 ];
 
-/// The `i`-th palette colour, wrapping around.
+/// The `i`-th palette colour, wrapping around after [`PALETTE`]'s 14.
 pub fn palette(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
@@ -395,6 +404,22 @@ mod tests {
             .collect();
         assert_eq!(ticks, ["0", "1", "2", "3", "4", "5"]);
         assert_eq!(time_unit(30.0).name, "s");
+    }
+
+    /// HIR's distribution of ten phases drew ws5-burst1 and ws25-baseline both blue: every
+    /// colour of the palette is its own, for as many series as a distribution chart holds.
+    #[test]
+    fn the_palette_has_a_colour_for_every_series_of_a_distribution() {
+        use crate::analysis::latency::{MAX_PANELS, MAX_PHASES};
+        let colours: Vec<RGBColor> = (0..MAX_PHASES * MAX_PANELS).map(palette).collect();
+        for (i, a) in colours.iter().enumerate() {
+            for b in &colours[..i] {
+                let distance = (i32::from(a.0) - i32::from(b.0)).abs()
+                    + (i32::from(a.1) - i32::from(b.1)).abs()
+                    + (i32::from(a.2) - i32::from(b.2)).abs();
+                assert!(distance > 60, "{a:?} too near {b:?}");
+            }
+        }
     }
 
     #[test]

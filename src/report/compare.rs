@@ -142,6 +142,68 @@ fn paced_note(labels: &[String], heads: &[Headline]) -> Option<String> {
     })
 }
 
+/// The line under the title: when each run was recorded and when they were compared.
+fn recorded_line(labels: &[String], runs: &[Run]) -> String {
+    let recorded: Vec<String> = labels
+        .iter()
+        .zip(runs)
+        .map(|(label, run)| format!("{label} {}", run.info.started_utc))
+        .collect();
+    format!(
+        "Recorded (UTC): {} · compared {}",
+        recorded.join(", "),
+        crate::results::utc_now()
+    )
+}
+
+/// The summary: how each later run compares with the first in steady speed (its last window)
+/// and in fade, in one sentence each.
+fn add_summary(doc: &mut Document, labels: &[String], heads: &[Headline]) {
+    let (Some(first), Some(base)) = (labels.first(), heads.first()) else {
+        return;
+    };
+    doc.heading("Summary");
+    let fade = |h: &Headline| {
+        h.fade_pct.map_or_else(
+            || "paced, no fade".to_string(),
+            |f| format!("ends at {f:.0} % of its first window"),
+        )
+    };
+    let mut lines = vec![format!(
+        "{first}: {:.0} IOPS in its last window, {:.0} IOPS over the whole run; {}.",
+        base.last_iops,
+        base.whole.iops,
+        fade(base)
+    )];
+    for (label, h) in labels.iter().zip(heads).skip(1) {
+        let ratio = |v: f64, of: f64| {
+            if of > 0.0 {
+                format!(" ({} vs {first})", format_ratio(v / of))
+            } else {
+                String::new()
+            }
+        };
+        lines.push(format!(
+            "{label}: {:.0} IOPS in its last window{}, {:.0} IOPS over the whole run{}; {}.",
+            h.last_iops,
+            ratio(h.last_iops, base.last_iops),
+            h.whole.iops,
+            ratio(h.whole.iops, base.whole.iops),
+            fade(h)
+        ));
+    }
+    for line in lines {
+        doc.paragraph(line);
+    }
+}
+
+/// The commands that recorded the runs, each with its seed, and the comparison itself.
+fn reproduce_lines(labels: &[String], runs: &[Run]) -> String {
+    let mut lines: Vec<String> = runs.iter().map(crate::report::reproduce_command).collect();
+    lines.push(format!("ssdfade compare {}", labels.join(" ")));
+    lines.join("\n")
+}
+
 /// Compares the run directories `dirs` (ratios to the first), writes compare.md, compare.html
 /// and compare.png into `out` and returns the Markdown and the files written.
 pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> {
@@ -156,7 +218,7 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     let heads: Vec<Headline> = runs.iter().map(Headline::of).collect();
 
     let note = paced_note(&labels, &heads);
-    let mut subtitle = vec!["IOPS against elapsed time (each run as long as it ran); below, as % of each run's fresh level (median of its first window)".to_string()];
+    let mut subtitle = vec!["IOPS against elapsed time (each run as long as it ran); below, each run's moving average as % of its fresh level (median of its first window)".to_string()];
     subtitle.extend(note.clone());
     let chart = CompareChart {
         title: "Compare — IOPS over each run".into(),
@@ -186,6 +248,8 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     chart.write(&png, Format::Png, &provenance)?;
 
     let mut doc = Document::new(format!("ssdfade compare: {}", labels.join(" vs ")));
+    doc.paragraph(recorded_line(&labels, &runs));
+    add_summary(&mut doc, &labels, &heads);
     doc.heading("Runs");
     doc.table(
         &["Run", "Device", "Command", "Status"],
@@ -227,6 +291,9 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
         png: "compare.png".into(),
         svg: chart.svg()?,
     });
+    doc.heading("Reproduce");
+    doc.blocks
+        .push(Block::Code(reproduce_lines(&labels, &runs)));
     doc.provenance = Some(provenance);
     let markdown = doc.markdown();
     let (md, html) = (out.join("compare.md"), out.join("compare.html"));

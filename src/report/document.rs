@@ -168,8 +168,9 @@ impl Document {
             out,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-             <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+             <title>{}</title>\n<style>{STYLE}{}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
             escape(&self.title),
+            super::font_face::css(),
             escape(&self.title)
         );
         let sections: Vec<&str> = self
@@ -294,7 +295,8 @@ color:#222;line-height:1.45}h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.
 border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:.6em 0}\
 th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}\
 .n{text-align:right;white-space:nowrap}th{background:#f0f0f0}\
-figure{margin:1em 0;overflow-x:auto}svg{max-width:100%;height:auto;border:1px solid #ddd}\
+figure{margin:1em 0;overflow-x:auto}\
+svg{display:block;box-sizing:border-box;max-width:100%;height:auto;border:1px solid #ddd}\
 .zoom{display:block;cursor:zoom-in}.zoom input{position:absolute;opacity:0;width:1px;height:1px}\
 .zoom input:checked+svg{max-width:none;width:1600px;cursor:zoom-out}\
 .zoom input:focus-visible+svg{outline:2px solid #0072b2}\
@@ -303,6 +305,8 @@ figcaption{color:#555;font-size:.9em}pre{background:#f6f6f6;padding:.6em;overflo
 .toc ol{margin:.3em 0;padding-left:1.4em}\
 .scroll{overflow-x:auto;max-width:100%}footer{margin-top:2em;color:#666;font-size:.85em;overflow-wrap:anywhere}\
 @media (max-width:600px){body{margin:1em auto;padding:0 .5em}th,td{padding:.2em .35em}\
+.zoom svg{max-width:none;width:960px}figure::before{content:\"Scroll sideways · tap for full size\";\
+display:block;color:#555;font-size:.85em}\
 table.cards,.cards tbody,.cards tr,.cards td{display:block;width:auto}.cards thead{display:none}\
 .cards tr{border:1px solid #ccc;margin:0 0 .6em}.cards td{border:0;border-top:1px solid #eee;\
 text-align:left;white-space:normal}.cards td:first-child{font-weight:bold;background:#f0f0f0;\
@@ -619,6 +623,15 @@ mod tests {
             "{html}"
         );
         assert!(STYLE.contains(".zoom input:checked+svg{max-width:none;width:1600px"));
+        // The border inside the chart's box (it spilled 2 px past it); on a phone the chart at
+        // 960 px in a box that scrolls sideways (text about 11 px, not 4); chart text in the
+        // embedded face its boxes were measured with.
+        assert!(STYLE.contains("svg{display:block;box-sizing:border-box;max-width:100%"));
+        assert!(STYLE.contains("@media (max-width:600px){body{margin:1em auto;padding:0 .5em}th,td{padding:.2em .35em}.zoom svg{max-width:none;width:960px}"));
+        assert!(
+            html.contains("@font-face{font-family:\"ssdfade DejaVu Sans\""),
+            "no font"
+        );
         assert!(
             html.contains(&format!("(build {})", env!("SSDFADE_BUILD"))),
             "{html}"

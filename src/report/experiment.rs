@@ -136,11 +136,13 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     // The card of the experiment's kind: a benchmark's own table, a sweep's peak, WSAT's
     // fresh and steady figures; else the measured states.
     let kind = KindFigures::of(exp);
+    let protocol = ProtocolChart::of(exp);
     match &kind {
         KindFigures::Preset(t) => super::preset::add_summary(&mut doc, t),
         KindFigures::Sweep(t) => super::sweep::add_summary(&mut doc, t),
         KindFigures::Wsat(f) => super::wsat::add_summary(&mut doc, f),
         KindFigures::Hir(f) => super::hir::add_summary(&mut doc, f),
+        KindFigures::OpSweep(f) => super::op_sweep::add_summary(&mut doc, f, protocol.as_ref())?,
         _ if !measured.states.is_empty() => {
             doc.heading("Summary");
             doc.table(&["Headline", ""], summary_rows(&measured));
@@ -151,7 +153,6 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         doc.table(&["Test header", ""], header_rows(&run.info));
     }
 
-    super::op_sweep::add(&mut doc, exp);
     super::wsat::add(&mut doc, exp);
     super::sweep::add_latency(&mut doc, exp);
     doc.heading("Results");
@@ -187,7 +188,6 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     if !states.is_empty() {
         doc.paragraph(format!("States: {}.", states_caption(&states)));
     }
-    let protocol = ProtocolChart::of(exp);
     // The states open the report: the timeline below cannot show minute-long phases.
     if let Some(chart @ ProtocolChart::States(_)) = &protocol {
         doc.blocks.push(Block::Chart {
@@ -275,7 +275,11 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         png: latency_png.into(),
         svg: t.latency.svg()?,
     });
-    if let Some(chart) = protocol.filter(|c| !matches!(c, ProtocolChart::States(_))) {
+    // The states opened the report and an op-sweep's chart sits under its advice.
+    let shown_above = |c: &ProtocolChart| {
+        matches!(c, ProtocolChart::States(_)) || matches!(kind, KindFigures::OpSweep(_))
+    };
+    if let Some(chart) = protocol.filter(|c| !shown_above(c)) {
         doc.blocks.push(Block::Chart {
             caption: chart.caption().into(),
             png: format!("{}.png", chart.name()),

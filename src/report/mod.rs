@@ -5,6 +5,7 @@ mod compare;
 mod distribution;
 mod document;
 mod experiment;
+mod font_face;
 mod hir;
 mod op_sweep;
 mod prediction;

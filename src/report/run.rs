@@ -8,7 +8,8 @@ use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWin
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
 use crate::plot::{
-    convergence_caption, convergence_chart, distribution_chart, fade_chart, latency_chart, Chart,
+    consistency_chart, convergence_caption, convergence_chart, distribution_chart, fade_chart,
+    latency_chart, Chart,
 };
 use crate::results::{device_line, Run, RunInfo, Status};
 use crate::stats::Sample;
@@ -675,6 +676,15 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         ),
         png: latency_png.into(),
         svg: latency.svg()?,
+    });
+    let consistency = consistency_chart(run);
+    doc.blocks.push(Block::Chart {
+        caption: "IOPS consistency: every interval's IOPS as a dot, on a linear and a log axis, with the cliff's hour and the last 30 minutes zoomed in a run of two hours or more".into(),
+        png: format!(
+            "{}-consistency.png",
+            fade_png.strip_suffix(".png").unwrap_or(fade_png)
+        ),
+        svg: consistency.svg()?,
     });
     let directions = crate::analysis::latency::Distribution::of_run(run)?;
     let named = directions.as_ref().map(|d| d.rows()).unwrap_or_default();
