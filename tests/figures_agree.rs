@@ -307,7 +307,7 @@ fn compare_gives_a_paced_run_no_fade_in_its_table_chart_or_report() {
     let (paced, _) = soak("paced", &["--rate-iops", "2000"]);
     let fade = free_text
         .lines()
-        .find(|l| l.contains("Fade (first → last window)"))
+        .find(|l| l.contains("Fade (first → last "))
         .expect("no fade line");
     let pct = fade
         .split(", ")
@@ -519,9 +519,9 @@ fn a_vertex2_experiments_states_and_fades_agree_everywhere() {
     let line = v
         .terminal
         .lines()
-        .find(|l| l.contains("Soak (first → last window)"))
+        .find(|l| l.contains("Soak (first → last "))
         .expect("no soak line");
-    let figure = line.split("window)").nth(1).unwrap().trim();
+    let figure = line.split_once(')').unwrap().1.trim();
     v.shows(figure, "m");
     let done = v
         .terminal
@@ -678,9 +678,9 @@ fn soak_figures_agree(v: &Views, info: &serde_json::Value) {
     let line = v
         .terminal
         .lines()
-        .find(|l| l.contains("Fade (first → last window)"))
+        .find(|l| l.contains("Fade (first → last "))
         .unwrap_or_else(|| panic!("no fade line in\n{}", v.terminal));
-    let n = numbers(line.split("window)").nth(1).unwrap());
+    let n = numbers(line.split_once(')').unwrap().1);
     let (fresh, faded) = (n[0], n[1]);
     v.shows(&format!("{fresh:.0} → {faded:.0} IOPS"), "tm");
     v.shows(&format!("fresh {fresh:.0} IOPS → faded {faded:.0}"), "c");
@@ -740,9 +740,9 @@ fn soak_json_agrees(out: &serde_json::Value, info: &serde_json::Value, fade: (f6
 fn terminal_fade(terminal: &str) -> (f64, f64) {
     let line = terminal
         .lines()
-        .find(|l| l.contains("Fade (first → last window)"))
+        .find(|l| l.contains("Fade (first → last "))
         .expect("no fade line");
-    let n = numbers(line.split("window)").nth(1).unwrap());
+    let n = numbers(line.split_once(')').unwrap().1);
     (n[0], n[1])
 }
 
