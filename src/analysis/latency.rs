@@ -274,7 +274,10 @@ mod tests {
     /// table's p50, p90, p99 and p99.9, which equal run.json's summary.
     #[test]
     fn exceedance_of_a_real_soak_is_exact_and_crosses_at_the_tables_percentiles() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/examples/vertex2-sim/04-soak");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/results/examples/vertex2-sim/04-soak"
+        );
         let record: LatencyRecord =
             serde_json::from_str(&std::fs::read_to_string(format!("{dir}/latency.json")).unwrap())
                 .unwrap();
