@@ -323,6 +323,7 @@ fn hir_chart_colours_each_wait_state() {
         title: "HIR — test drive".into(),
         subtitle: "IOPS vs time, all wait states".into(),
         points,
+        baseline_iops: Some(1200.0),
     };
     check(&chart, "HIR — test drive");
 }

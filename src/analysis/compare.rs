@@ -1,5 +1,6 @@
 //! `compare`'s headline figures: per run its time, host data written, fresh and faded IOPS
-//! (the medians of [`super::Fade`]'s windows), the fade, and its whole-run IOPS, MB/s, average
+//! (the medians of [`super::Fade`]'s windows, one minute in every run of four minutes or more,
+//! [`super::fade::level_window_s`]), the fade, and its whole-run IOPS, MB/s, average
 //! and p99 latency ([`super::Figures`]); per later run each figure's ratio to the first run's
 //! (none where the first run's figure is 0). A paced run (`--rate-iops`, `--rate`, a SLOG
 //! run's `--zil-rate`) has no fade: its level is its pace, so it has no fade in the table and
@@ -17,6 +18,8 @@ pub struct Headline {
     pub first_iops: f64,
     /// Median IOPS of the last window.
     pub last_iops: f64,
+    /// Seconds each of the two windows spans (None without two samples).
+    pub window_s: Option<f64>,
     /// The fade, last window ÷ first, percent (0 without a first interval's I/O); `None` for
     /// a paced run (`--rate-iops`, `--zil-rate`), whose level is its pace, so it has no fade.
     pub fade_pct: Option<f64>,
@@ -34,6 +37,7 @@ impl Headline {
         Headline {
             first_iops: fade.as_ref().map_or(0.0, |f| f.start_iops),
             last_iops: fade.as_ref().map_or(0.0, |f| f.end_iops),
+            window_s: fade.as_ref().map(|f| f.window_s),
             fade_pct: match run.info.workload.rate {
                 Some(_) => None,
                 None => Some(fade.map_or(0.0, |f| f.end_pct_of_start)),
@@ -186,7 +190,7 @@ mod tests {
         (a - b).abs() <= 1e-9 * b.abs().max(1.0)
     }
 
-    /// Two runs of 20 one-second samples: windows of 5 s (five intervals; 2 % of 20 s is less),
+    /// Two runs of 20 one-second samples: windows of 5 s (a quarter of the run),
     /// so fresh is the median of the first five and faded that of the last five.
     #[test]
     fn every_row_is_its_figure_per_run_and_the_ratio_to_the_first() {

@@ -1,9 +1,10 @@
 //! Fade, one definition everywhere: **fade = faded ÷ fresh, as a percent** (100 % means no
 //! change), and **loss = 100 % − fade** (never below 0 in words: a gain is told as fade above
 //! 100 %). In a single run fresh is the median IOPS of the full intervals in the run's first
-//! window and faded the median of those in its last window, each window 2 % of the run and at
-//! least five intervals (at most a quarter of the run), so one slow or fast interval does not
-//! make the headline; in an experiment they are the whole-run IOPS of the phases named `fresh` and
+//! window and faded the median of those in its last window ([`level_window_s`]: the first and
+//! last minute from the first and to the last full interval, at least five intervals, at most
+//! a quarter of the run), the same length for a run of an hour or a day, so one slow or fast
+//! interval does not make the headline and fresh is measured before the cliff; in an experiment they are the whole-run IOPS of the phases named `fresh` and
 //! `faded` (recovery is `recovered` ÷ `fresh` the same way). Presets and sweeps have no fade.
 
 use std::time::Duration;
@@ -24,6 +25,26 @@ pub(crate) fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
     }
 }
 use crate::stats::Sample;
+
+/// How long the fresh and the faded windows are: the first and the last minute, as a storage
+/// engineer reads "fresh" off a trace, whatever the run's length.
+pub const LEVEL_WINDOW: Duration = Duration::from_secs(60);
+
+/// The fewest intervals a window holds, so that coarse intervals still give a median of
+/// several.
+pub const MIN_WINDOW_INTERVALS: f64 = 5.0;
+
+/// Seconds the fresh and faded windows of a run span, from its first full interval and to the
+/// end of its last: [`LEVEL_WINDOW`], at least [`MIN_WINDOW_INTERVALS`] intervals of
+/// `interval_s`, at most a quarter of the run's `span_s` (its two windows never meet), and at
+/// least one interval. The one definition: the fade, compare and every chart use it.
+pub fn level_window_s(span_s: f64, interval_s: f64) -> f64 {
+    LEVEL_WINDOW
+        .as_secs_f64()
+        .max(MIN_WINDOW_INTERVALS * interval_s)
+        .min(span_s / 4.0)
+        .max(interval_s)
+}
 
 /// A level against its fresh reference.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -80,8 +101,7 @@ pub struct Fade {
     /// end of the last full interval, so a short partial sample at the end of an interrupted
     /// or byte-limited run is not taken as the end; the last sample when none is full.
     pub end_iops: f64,
-    /// Seconds each of the two windows spans: 2 % of the run, at least five intervals, at most
-    /// a quarter of the run (and at least one interval).
+    /// Seconds each of the two windows spans ([`level_window_s`]).
     #[serde(default)]
     pub window_s: f64,
     /// Lowest IOPS of a full interval: a partial last interval or one in which the tool was
@@ -107,7 +127,7 @@ impl Fade {
         let (t0, t1) = (first.t_start_s, last.t_end_s);
         let step = interval.as_secs_f64();
         let span = t1 - t0;
-        let window_s = (0.02 * span).max(5.0 * step).min(span / 4.0).max(step);
+        let window_s = level_window_s(span, step);
         let full = || samples.iter().filter(|s| is_full(s, interval));
         let start = median(
             full()
@@ -155,6 +175,11 @@ impl Fade {
         FadeRatio::new(self.start_iops, self.end_iops)
     }
 
+    /// The windows' length as every presenter names it: "1m00s".
+    pub fn window_text(&self) -> String {
+        crate::units::format_duration(Duration::from_secs_f64(self.window_s))
+    }
+
     /// One line for the soak report.
     pub fn line(&self) -> String {
         let half = self
@@ -171,7 +196,11 @@ impl Fade {
         // The lowest interval on a line of its own: the fade line stays within 80 columns.
         format!(
             "  {:<28} {:.0} → {:.0} IOPS, {words}\n  {:<28} lowest interval {:.0} IOPS{half}\n",
-            "Fade (first → last window)", self.start_iops, self.end_iops, "", self.min_iops
+            format!("Fade (first → last {})", self.window_text()),
+            self.start_iops,
+            self.end_iops,
+            "",
+            self.min_iops
         )
     }
 }
@@ -274,15 +303,15 @@ mod tests {
 
     #[test]
     fn fade_rests_on_the_median_of_each_end_window() {
-        // 200 one-second intervals: windows of 5 s (5 intervals > 2 % of 200 s). One fast
-        // interval at the start and one slow one at the end do not move the medians.
-        let samples: Vec<Sample> = (0..200)
+        // 20 one-second intervals: windows of 5 s (a quarter of the run; a minute is longer).
+        // One fast interval at the start and one slow one at the end do not move the medians.
+        let samples: Vec<Sample> = (0..20)
             .map(|i| {
                 let iops = match i {
                     0 => 9000,
-                    199 => 10,
+                    19 => 10,
                     1..=4 => 6000 + 10 * i,
-                    _ if i >= 195 => 1000 + 10 * (i - 195),
+                    _ if i >= 15 => 1000 + 10 * (i - 15),
                     _ => 3000,
                 };
                 sample(i, iops)
@@ -293,6 +322,39 @@ mod tests {
         // First five: 9000, 6010, 6020, 6030, 6040 → 6030; last five: 1000..1030, 10 → 1010.
         assert_eq!((f.start_iops, f.end_iops), (6030.0, 1010.0));
         assert_eq!(f.min_iops, 10.0);
+    }
+
+    /// Fresh is the first minute of an 8 h and of a 24 h run alike (10 s intervals): 7424 IOPS
+    /// before a cliff at 3 minutes, not the median of the first 2 % (after the cliff); faded
+    /// is the last minute; 60 s intervals take five of them.
+    #[test]
+    fn fresh_is_the_first_minute_of_a_run_of_any_length() {
+        let run = |hours: u64, step: f64| -> Vec<Sample> {
+            let n = (hours as f64 * 3600.0 / step) as u64;
+            (0..n)
+                .map(|i| {
+                    let t = i as f64 * step;
+                    let iops = if t < 180.0 {
+                        7424.0
+                    } else {
+                        3000.0 - t / 3600.0
+                    };
+                    span(i, t, t + step, iops)
+                })
+                .collect()
+        };
+        let step = Duration::from_secs(10);
+        for hours in [8, 24] {
+            let f = Fade::of(&run(hours, 10.0), step).unwrap();
+            assert_eq!(f.window_s, 60.0);
+            assert_eq!(f.window_text(), "1m00s");
+            assert_eq!(f.start_iops, 7424.0, "{hours} h");
+            assert!((f.end_iops - (3000.0 - hours as f64)).abs() < 0.1, "{f:?}");
+        }
+        let coarse = Fade::of(&run(8, 60.0), Duration::from_secs(60)).unwrap();
+        assert_eq!(coarse.window_s, 300.0);
+        // Three of the five minutes before the cliff.
+        assert_eq!(coarse.start_iops, 7424.0);
     }
 
     #[test]

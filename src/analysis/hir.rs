@@ -1,7 +1,9 @@
 //! The figures of a host-idle-recovery experiment (SNIA HIR): per wait state (the idle gap
 //! before each burst), every completed burst's IOPS, their mean, that mean over the steady
 //! state reached in preconditioning (`burst_vs_steady`, 1.5 = half again as fast as steady),
-//! and the return to baseline's IOPS. The wait states are read from the phase names the
+//! and the return to baseline's IOPS; over all wait states, the baseline: the median of their
+//! returns' IOPS, the one figure hir.png's line, the report and the terminal show. The wait
+//! states are read from the phase names the
 //! experiment recorded (`wsN-idleK`, `wsN-burstK`, `wsN-baseline`). The terminal table and
 //! `--json` show these.
 
@@ -35,6 +37,9 @@ pub struct HirFigures {
     /// Its IOPS, else the whole preconditioning's.
     pub steady_iops: Option<f64>,
     pub wait_states: Vec<WaitState>,
+    /// The baseline the drive returns to: the median of the wait states' returns to baseline
+    /// (their whole-phase IOPS); None before the first return completed.
+    pub baseline_iops: Option<f64>,
 }
 
 /// The IOPS of the completed phase `name`.
@@ -91,10 +96,11 @@ impl HirFigures {
                     baseline_iops: iops_of(record, &format!("ws{gap}-baseline")),
                 }
             })
-            .collect();
+            .collect::<Vec<WaitState>>();
         HirFigures {
             steady_state,
             steady_iops,
+            baseline_iops: super::fade::median(wait_states.iter().filter_map(|w| w.baseline_iops)),
             wait_states,
         }
     }
@@ -157,6 +163,25 @@ mod tests {
         assert_eq!(ten.burst_iops, vec![4000.0]);
         assert_eq!(ten.burst_vs_steady, Some(4.0));
         assert_eq!(ten.baseline_iops, None);
+        // One return so far: the baseline is it.
+        assert_eq!(h.baseline_iops, Some(1200.0));
+    }
+
+    /// The baseline is the median of the returns, the whole-phase IOPS of each (the report's
+    /// column), not of the chart's points within them.
+    #[test]
+    fn the_baseline_is_the_median_of_the_returns() {
+        let r = record(vec![
+            phase("precondition", "completed", Some(800.0)),
+            phase("ws5-baseline", "completed", Some(3100.0)),
+            phase("ws10-baseline", "completed", Some(3469.0)),
+            phase("ws15-baseline", "completed", Some(3243.0)),
+            phase("ws20-baseline", "completed", Some(3300.0)),
+        ]);
+        assert_eq!(
+            HirFigures::of(&r).baseline_iops,
+            Some((3243.0 + 3300.0) / 2.0)
+        );
     }
 
     /// Without a steady state the preconditioning's whole-phase IOPS is the reference.

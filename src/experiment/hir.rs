@@ -113,6 +113,11 @@ pub fn summary_text(h: &HirFigures) -> String {
             num(s.baseline_iops, &|x| format!("{x:.0}")),
         ));
     }
+    if let Some(b) = h.baseline_iops {
+        out.push_str(&format!(
+            "  baseline (median of the returns): {b:.0} IOPS\n"
+        ));
+    }
     out
 }
 

@@ -179,7 +179,7 @@ fn vertex2_text(v: &Vertex2Figures) -> String {
             })
             .unwrap_or_default();
         out.push_str(&line(
-            "Soak (first → last window)",
+            &format!("Soak (first → last {})", f.window_text()),
             format!(
                 "{:.0} → {:.0} IOPS, {}{half}",
                 f.start_iops,

@@ -638,6 +638,7 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
             crate::results::experiment::HIR_BURST.as_secs()
         ),
         points,
+        baseline_iops: crate::analysis::hir::HirFigures::of(&exp.record).baseline_iops,
     })
 }
 

@@ -341,14 +341,17 @@ impl FadeChart {
             .filter(|p| p.from_s < end)
             .map(|p| Forecast {
                 label: format!(
-                    "predicted {}{} ({}–{})",
+                    "predicted {}{} ({}–{}), first made at {}",
                     match p.basis {
                         crate::results::Basis::Settled => String::new(),
                         b => format!("{} ", b.label()),
                     },
                     style::iops_text(p.iops),
                     style::iops_text(p.low),
-                    style::iops_text(p.high)
+                    style::iops_text(p.high),
+                    crate::units::format_duration(std::time::Duration::from_secs_f64(
+                        p.from_s.max(0.0)
+                    ))
                 ),
                 x: x(p.from_s)..x(end),
                 y: p.iops,

@@ -26,6 +26,8 @@ pub struct HirChart {
     pub title: String,
     pub subtitle: String,
     pub points: Vec<HirPoint>,
+    /// The baseline the drive returns to (`analysis::hir::HirFigures::baseline_iops`).
+    pub baseline_iops: Option<f64>,
 }
 
 impl Chart for HirChart {
@@ -95,8 +97,8 @@ impl HirChart {
         states.into_iter().map(|s| s.1).collect()
     }
 
-    /// The bursts alone: IOPS against the idle time before each, and the median of the
-    /// returns to baseline for reference.
+    /// The bursts alone: IOPS against the idle time before each, and the baseline (the median
+    /// of the returns, as the report gives it) for reference.
     fn bursts_panel(&self) -> Panel {
         let bursts: Vec<(f64, f64)> = self
             .points
@@ -109,21 +111,14 @@ impl HirChart {
             "Burst IOPS",
             0.0..longest * 1.1,
         );
-        let mut baseline: Vec<f64> = self
-            .points
-            .iter()
-            .filter(|p| p.wait_state == "baseline")
-            .map(|p| p.iops)
-            .collect();
-        baseline.sort_by(f64::total_cmp);
-        if let Some(&median) = baseline.get(baseline.len() / 2) {
+        if let Some(baseline) = self.baseline_iops {
             panel.lines.push(Line {
                 name: format!(
                     "baseline, median of the returns: {} IOPS",
-                    style::iops_text(median)
+                    style::iops_text(baseline)
                 ),
                 legend: true,
-                points: vec![(0.0, median), (longest * 1.1, median)],
+                points: vec![(0.0, baseline), (longest * 1.1, baseline)],
                 color: style::FILL,
                 width: 2,
                 dots: false,

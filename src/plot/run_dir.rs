@@ -96,7 +96,7 @@ pub fn fade_chart(run: &Run) -> FadeChart {
             iops: p.iops,
             low: p.low,
             high: p.high,
-            from_s: p.first_made_at_s.unwrap_or(p.made_at_s),
+            from_s: p.first_made_s(),
             basis: p.basis,
         }),
         mb_per_s: false,

@@ -142,6 +142,22 @@ fn paced_note(labels: &[String], heads: &[Headline]) -> Option<String> {
     })
 }
 
+/// The fresh and faded windows' length, "1m00s" when every run's is the same, else each run's
+/// ("a 1m00s, b 5s"): a run shorter than four minutes has windows of a quarter of it.
+fn windows_text(labels: &[String], heads: &[Headline]) -> String {
+    let text = |s: f64| format_duration(std::time::Duration::from_secs_f64(s));
+    let windows: Vec<f64> = heads.iter().filter_map(|h| h.window_s).collect();
+    match windows.first() {
+        Some(&w) if windows.iter().all(|&x| x == w) => text(w),
+        _ => labels
+            .iter()
+            .zip(heads)
+            .filter_map(|(label, h)| Some(format!("{label} {}", text(h.window_s?))))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
 /// The line under the title: when each run was recorded and when they were compared.
 fn recorded_line(labels: &[String], runs: &[Run]) -> String {
     let recorded: Vec<String> = labels
@@ -218,7 +234,7 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     let heads: Vec<Headline> = runs.iter().map(Headline::of).collect();
 
     let note = paced_note(&labels, &heads);
-    let mut subtitle = vec!["IOPS against elapsed time (each run as long as it ran); below, each run's moving average as % of its fresh level (median of its first window)".to_string()];
+    let mut subtitle = vec![format!("IOPS against elapsed time (each run as long as it ran); below, each run's moving average as % of its fresh level (median of its first {})", windows_text(&labels, &heads))];
     subtitle.extend(note.clone());
     let chart = CompareChart {
         title: "Compare — IOPS over each run".into(),
@@ -279,7 +295,8 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     let (head, rows) = headline_table(&labels, &heads);
     doc.blocks.push(Block::Table(head, rows));
     doc.paragraph(format!(
-        "Whole-run figures from each run's run.json (exact percentiles; estimated from samples.jsonl for a run that wrote no summary); fade = last window ÷ first window, each the median IOPS of the full intervals in the run's first or last 2 % (at least five intervals). (×r) is the ratio to the first run.{}",
+        "Whole-run figures from each run's run.json (exact percentiles; estimated from samples.jsonl for a run that wrote no summary); fade = last window ÷ first window, each the median IOPS of the full intervals in the run's first or last {} from its first or to its last full interval (a minute, at least five intervals, at most a quarter of the run). (×r) is the ratio to the first run.{}",
+        windows_text(&labels, &heads),
         note.as_ref().map_or_else(String::new, |n| format!(" {n}."))
     ));
     doc.heading("IOPS overlay");

@@ -209,7 +209,8 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             .map(|s| format!("; half the loss after {}", secs(s)))
             .unwrap_or_default();
         doc.paragraph(format!(
-            "Soak (first → last window): {:.0} → {:.0} IOPS, {}{half}.",
+            "Soak (first → last {}): {:.0} → {:.0} IOPS, {}{half}.",
+            f.window_text(),
             f.start_iops,
             f.end_iops,
             f.ratio().map_or("-".into(), |r| r.words())

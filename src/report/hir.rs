@@ -37,6 +37,11 @@ pub fn add_summary(doc: &mut Document, f: &HirFigures) {
             ]
         })
         .collect();
+    if let Some(b) = f.baseline_iops {
+        doc.paragraph(format!(
+            "Baseline (the median of the returns, as hir.png draws it): {b:.0} IOPS."
+        ));
+    }
     doc.table(
         // The terminal's columns: short enough for a 400 px screen.
         &[

@@ -82,6 +82,13 @@ pub enum Basis {
 }
 
 impl Prediction {
+    /// When the run's first prediction was made, seconds since the start (this one's own time
+    /// for a record written before the first was kept): every presenter names it, so that no
+    /// prediction reads as made before it was.
+    pub fn first_made_s(&self) -> f64 {
+        self.first_made_at_s.unwrap_or(self.made_at_s)
+    }
+
     /// The interval in words: "918–981: −3.2 % / +3.5 %" (its ends need not lie at the same
     /// distance from `iops`: the upper one is bounded by the rate measured since the cliff).
     pub fn range(&self) -> String {

@@ -5,14 +5,32 @@ use crate::results::{Basis, Prediction};
 use crate::units::{format_duration, format_gb};
 
 /// "should pass SNIA at 3h09m00s (489.0 GB written)", host data in GB as everywhere (it fits
-/// the soak summary's column within 80 columns); None when the model predicts no pass.
+/// the soak summary's column within 80 columns); a pass the model puts before the prediction
+/// was made is no forecast: "model's SNIA pass 1h45m00s: before it was made".
+/// None when the model predicts no pass.
 pub fn snia_pass(p: &Prediction) -> Option<String> {
     let (t, b) = p.steady_at_s.zip(p.steady_at_bytes)?;
-    Some(format!(
-        "should pass SNIA at {} ({} written)",
-        format_duration(std::time::Duration::from_secs_f64(t.max(0.0))),
-        format_gb(b)
-    ))
+    let at = format_duration(std::time::Duration::from_secs_f64(t.max(0.0)));
+    Some(if t < p.made_at_s {
+        format!("model's SNIA pass {at}: before it was made")
+    } else {
+        format!("should pass SNIA at {at} ({} written)", format_gb(b))
+    })
+}
+
+/// "first made at 21h32m00s" (and "last at 24h00m00s" when it was made again later).
+pub fn made_at(p: &Prediction) -> String {
+    let text = |s: f64| format_duration(std::time::Duration::from_secs_f64(s.max(0.0)));
+    let first = p.first_made_s();
+    if p.made_at_s > first {
+        format!(
+            "first made at {}, last at {}",
+            text(first),
+            text(p.made_at_s)
+        )
+    } else {
+        format!("first made at {}", text(first))
+    }
 }
 
 /// The model that made the prediction, by its name in run.json, and what it found: "model
@@ -27,7 +45,8 @@ pub fn model(p: &Prediction, rise: &str, per: &str) -> String {
 }
 
 /// Lines in the soak summary's columns: "  Steady state predicted  36100 IOPS (34980–37290:
-/// −3.1 % / +3.3 %)", then the model's write amplification, then when SNIA's test should pass.
+/// −3.1 % / +3.3 %)", then the model's write amplification, when SNIA's test should pass, and
+/// when the prediction was first made.
 pub fn prediction_line(p: &Prediction) -> String {
     let at = snia_pass(p)
         .map(|pass| format!("\n  {:<28} {pass}", ""))
@@ -38,10 +57,12 @@ pub fn prediction_line(p: &Prediction) -> String {
         b => format!("Predicted {}", b.label()),
     };
     format!(
-        "  {:<28} {:.0} IOPS ({})\n  {:<28} {model}{at}",
+        "  {:<28} {:.0} IOPS ({})\n  {:<28} {model}{at}\n  {:<28} {}",
         head,
         p.iops,
         p.range(),
-        ""
+        "",
+        "",
+        made_at(p)
     )
 }

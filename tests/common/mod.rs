@@ -239,8 +239,8 @@ pub fn run_ok(cmd: &mut Command) -> String {
 
 /// The headline fade's fresh and faded levels recomputed from `samples` by README's definition
 /// ("How figures are defined"): the median IOPS of the full intervals (at least 99 % of
-/// `interval_s` long) in the first and in the last window, each window 2 % of the run, at least
-/// five intervals, at most a quarter of the run and at least one interval.
+/// `interval_s` long) in the first and in the last window, each window a minute, at least five
+/// intervals, at most a quarter of the run and at least one interval.
 pub fn window_medians(samples: &[ssdfade::stats::Sample], interval_s: f64) -> (f64, f64) {
     let full: Vec<&ssdfade::stats::Sample> = samples
         .iter()
@@ -251,10 +251,7 @@ pub fn window_medians(samples: &[ssdfade::stats::Sample], interval_s: f64) -> (f
     let last: &ssdfade::stats::Sample = full.last().copied().unwrap_or(samples.last().unwrap());
     let (t0, t1) = (samples[0].t_start_s, last.t_end_s);
     let span = t1 - t0;
-    let window = (0.02 * span)
-        .max(5.0 * interval_s)
-        .min(span / 4.0)
-        .max(interval_s);
+    let window = 60f64.max(5.0 * interval_s).min(span / 4.0).max(interval_s);
     let median = |mut v: Vec<f64>| {
         v.sort_by(f64::total_cmp);
         let n = v.len();
