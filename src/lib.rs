@@ -17,6 +17,7 @@ pub mod group;
 pub mod holder;
 pub mod metrics;
 pub mod observe;
+pub mod outfile;
 pub mod output;
 pub mod pattern;
 pub mod plot;

@@ -108,10 +108,8 @@ pub trait Chart {
                 drawn.and_then(|()| bitmap::save_png(path, &rgb, SIZE, &text))
             }
             Format::Svg => self.svg().and_then(|svg| {
-                Ok(std::fs::write(
-                    path,
-                    provenance::with_metadata(&svg, provenance),
-                )?)
+                let svg = provenance::with_metadata(&svg, provenance);
+                crate::outfile::write(path, crate::outfile::Kind::Svg, svg.as_bytes())
             }),
         };
         drawn.with_context(|| format!("drawing the chart {}", path.display()))
