@@ -27,6 +27,7 @@ pub mod run;
 pub mod sim;
 pub mod slog;
 pub mod stats;
+pub mod stop;
 pub mod text;
 
 pub mod units;

@@ -39,6 +39,7 @@ fn file_name(path: &Path) -> String {
 /// Writes the report `text` to `path` through [`crate::outfile`], as Markdown or HTML by its
 /// extension.
 pub(crate) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+    let text = crate::console::visible(text);
     crate::outfile::write(path, document_kind(path), text.as_bytes())
 }
 
