@@ -120,7 +120,7 @@ pub fn sample(s: &crate::stats::Sample) -> Result<(), String> {
         .into_iter()
         .map(|(name, v)| (name.to_string(), v))
         .chain(directions.iter().flat_map(|(dir, d)| {
-            d.into_iter().flat_map(move |d| {
+            d.iter().flat_map(move |d| {
                 [
                     (format!("{dir}.iops"), d.iops),
                     (format!("{dir}.mb_per_s"), d.mb_per_s),
