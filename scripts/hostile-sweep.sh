@@ -66,6 +66,7 @@ def make(args):
 make(["measure", f"{S},seed=1", "--duration", "20s", "--interval", "1s", "--out", "a"])
 make(["measure", f"{S},seed=2", "--duration", "20s", "--interval", "1s", "--bs", "64k", "--out", "b"])
 make(["slog", S, "--sustain", "0", "--seed", "1", "--out", "slog"])
+make(["soak", S, "--rate-iops", "2000", "--duration", "20m", "--out", "paced"])
 make(["experiment", "vertex2", S, "--measure-duration", "3s", "--soak-duration", "20s",
       "--soak-interval", "1s", "--seed", "1", "--out", "e1"])
 make(["experiment", "vertex2", f"{S},seed=2", "--measure-duration", "3s", "--soak-duration", "20s",
@@ -239,6 +240,139 @@ case("listener", "plp verify of another file with the first one's token",
 case("listener", "plp verify of the file, a second time (replayed session)",
      ["plp", "verify", "pa.img", "--log", log, "--token", token or "x", "--out", "v-again"], "either")
 p.send_signal(2); p.wait(timeout=10)
+
+# --- one write path for every output file (issue 45) --------------------------------------------
+copy("a", "w")
+os.makedirs("etcdir", exist_ok=True)
+open("outside", "w").write("precious\n")
+def planted(name, to):
+    path = os.path.join("w", name)
+    if os.path.lexists(path):
+        os.remove(path)
+    os.symlink(os.path.abspath(to), path)
+    return path
+def nothing_written():
+    if open("outside").read() != "precious\n":
+        return "FAIL written through a link"
+    return "FAIL wrote into the linked directory" if os.listdir("etcdir") else None
+planted("report.md", "outside")
+case("write", "report: report.md planted as a link", ["report", "w"], "refuse", check=nothing_written)
+os.remove("w/report.md")
+planted("fade.svg", "outside")
+case("write", "plot --format svg: a chart planted as a link", ["plot", "w", "--format", "svg"], "refuse",
+     check=nothing_written)
+os.remove("w/fade.svg")
+os.symlink(os.path.abspath("etcdir"), "cmp-link")
+case("write", "compare --out a link to a directory", ["compare", "a", "b", "--out", "cmp-link"], "refuse",
+     check=nothing_written)
+os.symlink(os.path.abspath("etcdir"), "man-link")
+case("write", "man --out-dir a link to a directory", ["man", "--out-dir", "man-link"], "refuse",
+     check=nothing_written)
+before = open("b/run.json", "rb").read()
+case("write", "export --out another run's run.json", ["export", "a", "--out", "b/run.json"], "refuse",
+     check=unchanged("b/run.json", before))
+before = open("a/samples.jsonl", "rb").read()
+case("write", "export --format jsonl --out the run's own samples.jsonl",
+     ["export", "a", "--format", "jsonl", "--out", "a/samples.jsonl"], "refuse",
+     check=unchanged("a/samples.jsonl", before))
+case("write", "export --out a file of the user's", ["export", "a", "--out", "outside"], "refuse",
+     check=nothing_written)
+case("write", "export --out twice (its own file)", ["export", "a", "--out", "a.csv"], "ok")
+case("write", "export --out twice (its own file), again", ["export", "a", "--out", "a.csv"], "ok")
+
+# --- every record number bounded before use (issue 45) ------------------------------------------
+def edited(name, file, edit):
+    copy("a", name)
+    path = os.path.join(name, file)
+    if file == "samples.jsonl":
+        lines = open(path).read().splitlines()
+        first = json.loads(lines[0]); edit(first); lines[0] = json.dumps(first)
+        open(path, "w").write("\n".join(lines) + "\n")
+    else:
+        record = json.load(open(path)); edit(record); json.dump(record, open(path, "w"))
+for name, file, what, edit in [
+    ("n1", "run.json", "summary.seconds 1e30", lambda r: r["summary"].update(seconds=1e30)),
+    ("n2", "run.json", "summary.cpu_pct -4", lambda r: r["summary"].update(cpu_pct=-4)),
+    ("n3", "run.json", "summary.write_lat_us.p99 past max",
+     lambda r: r["summary"]["write_lat_us"].update(p99=1e12)),
+    ("n4", "samples.jsonl", "write.iops -2.5", lambda s: s["write"].update(iops=-2.5)),
+    ("n5", "samples.jsonl", "t_end_s 1e30", lambda s: s.update(t_end_s=1e30)),
+]:
+    edited(name, file, edit)
+    for cmd in ("report", "export", "plot"):
+        case("numbers", f"{cmd}: {file} {what}", [cmd, name], "refuse")
+
+# --- terminal-safe rendering (issue 45) ---------------------------------------------------------
+ESC = "t\x1b[2J\x1b]0;owned\x07.img"
+def no_escape(*files):
+    def check():
+        r = subprocess.run([BIN, "report", "esc"], capture_output=True)
+        blobs = [r.stdout, r.stderr] + [open(f, "rb").read() for f in files]
+        return "FAIL an escape printed raw" if any(b"\x1b" in b or b"\x07" in b for b in blobs) else None
+    return check
+case("terminal", "measure of a file named with escape sequences, then report",
+     ["measure", ESC, "--size", "16M", "--duration", "2s", "--out", "esc"], "ok",
+     check=no_escape())
+case("terminal", "report.md and report.html of that run", ["report", "esc"], "ok",
+     check=no_escape("esc/report.md", "esc/report.html"))
+
+# --- interrupted: exit 130 within a second, nothing false, nothing left (issue 45) --------------
+def signalled(cls, name, args, after_s, sig, check=None, env=None):
+    global fails
+    p = subprocess.Popen([BIN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env)
+    if callable(after_s):
+        deadline = time.monotonic() + 60
+        while not after_s() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    else:
+        time.sleep(after_s)
+    p.send_signal(sig)
+    sent = time.monotonic()
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill(); out, err = p.communicate()
+    took = time.monotonic() - sent
+    bad = None
+    if p.returncode != 130:
+        bad = f"FAIL exit {p.returncode}: {err.strip()[-160:]}"
+    elif took > 1.0:
+        bad = f"FAIL ended {took:.1f} s after the signal"
+    elif check:
+        bad = check(out)
+    fails += bool(bad)
+    rows.append((cls, name, bad or f"exit 130 after {took:.2f} s"))
+import signal
+signalled("interrupt", "SIGTERM in the model drive (--span 12k --precondition fast)",
+          ["soak", "sim:vertex2-60g", "--span", "12k", "--precondition", "fast", "--duration", "1h",
+           "--out", "model1"], 4, signal.SIGTERM)
+signalled("interrupt", "Ctrl-C in the model drive (--span 24k --precondition fast)",
+          ["soak", "sim:vertex2-60g", "--span", "24k", "--precondition", "fast", "--duration", "1h",
+           "--out", "model2"], 4, signal.SIGINT)
+make(["soak", "sim:vertex2-60g", "--duration", "2h", "--out", "fitme"])
+os.makedirs("fit-tmp", exist_ok=True)
+signalled("interrupt", "SIGTERM during sim fit (temporary twin removed)",
+          ["sim", "fit", "fitme", "-o", "twin.toml"], 3, signal.SIGTERM,
+          check=lambda out: "FAIL temporary files left" if os.listdir("fit-tmp") else None,
+          env=dict(os.environ, TMPDIR=os.path.abspath("fit-tmp")))
+case("interrupt", "sim fit of a paced soak", ["sim", "fit", "paced", "-o", "t2.toml"], "refuse")
+subprocess.run(["truncate", "-s", "1G", "vfile"])
+def stopped_pass(out):
+    info = json.load(open("vend/run.json"))
+    if not info.get("verify", {}).get("full_pass_stopped"):
+        return "FAIL run.json does not say the end check was stopped"
+    return "FAIL printed as a clean pass" if ": no bad block\n" in out else None
+signalled("interrupt", "SIGTERM during the --verify-end check",
+          ["measure", "vfile", "--destroy-data", "vfile", "--bs", "4k", "--interval", "1s",
+           "--duration", "2s", "--verify-end", "--out", "vend"],
+          lambda: os.path.exists("vend/samples.jsonl") and
+          len(open("vend/samples.jsonl").read().splitlines()) >= 2 and time.sleep(0.3) is None,
+          signal.SIGTERM, check=stopped_pass)
+if os.path.exists("vend/verify.map"):
+    open("vend/verify.map", "w").close()
+case("verify", "verify --from a run whose verify.map was emptied", ["verify", "vfile", "--from", "vend"],
+     "refuse")
 
 # --- readers under resource limits --------------------------------------------------------------
 for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):

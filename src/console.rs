@@ -4,6 +4,9 @@
 //! into a quiet non-zero exit. Notes and progress lines for a person go to standard error
 //! through [`note!`](crate::note), which ignores a closed or full stderr: a soak must go on
 //! when nobody reads them (`eprintln!` panics). A leaf: every layer may print.
+//!
+//! Everything printed passes [`visible`]: a target name, a drive model or a path from a record
+//! that holds terminal escape sequences is shown as text (`\u{1b}[2J`), never obeyed.
 
 use std::fmt;
 use std::io::Write;
@@ -27,11 +30,35 @@ impl fmt::Display for OutputFailed {
 
 impl std::error::Error for OutputFailed {}
 
+/// `text` with every control character but a newline or a tab, and every character that
+/// reorders text on screen (bidirectional overrides), written as its Rust escape (`\u{1b}`): safe
+/// to print on a terminal or to put in a report, whatever a record or a command line held.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+    };
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Writes formatted text to standard output and flushes it, so a failure shows here.
 pub fn write_fmt(args: fmt::Arguments<'_>) -> anyhow::Result<()> {
+    let text = args.to_string();
     let mut stdout = std::io::stdout().lock();
     stdout
-        .write_fmt(args)
+        .write_all(visible(&text).as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| anyhow::Error::new(OutputFailed(e)))
 }
@@ -57,9 +84,12 @@ macro_rules! outln {
 
 /// Writes formatted text to standard error, ignoring failure (see [`note!`](crate::note)).
 pub fn note_fmt(args: fmt::Arguments<'_>) {
+    let text = args.to_string();
     let mut stderr = std::io::stderr().lock();
     // Nobody reading stderr is no reason to stop a run.
-    let _ = stderr.write_fmt(args).and_then(|()| stderr.flush());
+    let _ = stderr
+        .write_all(visible(&text).as_bytes())
+        .and_then(|()| stderr.flush());
 }
 
 /// Like `eprintln!`, but a closed or full standard error is ignored instead of panicking.
@@ -68,4 +98,16 @@ macro_rules! note {
     ($($arg:tt)*) => {
         $crate::console::note_fmt(format_args!("{}\n", format_args!($($arg)*)))
     };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escape_sequences_and_overrides_are_shown_not_obeyed() {
+        assert_eq!(super::visible("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(
+            super::visible("model \u{1b}[2J\u{7}x\u{9b}1m\u{202e}y\r"),
+            "model \\u{1b}[2J\\u{7}x\\u{9b}1m\\u{202e}y\\u{d}"
+        );
+    }
 }

@@ -25,6 +25,19 @@ macro_rules! bad_input {
     };
 }
 
+/// A computation stopped by Ctrl-C, SIGTERM or SIGHUP before it had a result (exit 130): says
+/// what was stopped and what was kept.
+#[derive(Debug)]
+pub struct Interrupted(pub String);
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
 /// The line an error is reported in: its chain of contexts, without the operating system's
 /// error numbers (`No such file or directory (os error 2)` reads `No such file or directory`):
 /// a sentence for a person, not a code.
@@ -47,10 +60,13 @@ pub fn sentence(err: &anyhow::Error) -> String {
     out
 }
 
-/// Exit status for an error: 2 for bad input or refusals, 1 for everything else.
+/// Exit status for an error: 2 for bad input or refusals, 130 for an interruption, 1 for
+/// everything else.
 pub fn exit_code(err: &anyhow::Error) -> i32 {
     if err.downcast_ref::<BadInput>().is_some() {
         2
+    } else if err.downcast_ref::<Interrupted>().is_some() {
+        130
     } else {
         1
     }

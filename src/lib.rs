@@ -17,6 +17,7 @@ pub mod group;
 pub mod holder;
 pub mod metrics;
 pub mod observe;
+pub mod outfile;
 pub mod output;
 pub mod pattern;
 pub mod plot;
@@ -26,6 +27,7 @@ pub mod run;
 pub mod sim;
 pub mod slog;
 pub mod stats;
+pub mod stop;
 pub mod text;
 
 pub mod units;

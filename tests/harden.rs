@@ -390,3 +390,301 @@ fn a_run_whose_buffers_exceed_available_memory_is_refused_up_front() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
 }
+
+/// A short simulated soak in `dir/name`, its charts drawn.
+fn quick_run(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let out = ssdfade(dir)
+        .args([
+            "soak",
+            "sim:ram-8g,scale=64",
+            "--duration",
+            "30s",
+            "--out",
+            name,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    dir.join(name)
+}
+
+#[test]
+fn no_output_goes_through_a_planted_link_or_over_a_file_ssdfade_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = quick_run(dir.path(), "run");
+    let other = quick_run(dir.path(), "other");
+    let outside = dir.path().join("outside.txt");
+    std::fs::write(&outside, "precious\n").unwrap();
+    let etc = dir.path().join("etc");
+    std::fs::create_dir(&etc).unwrap();
+    let link = |name: &str, to: &std::path::Path| {
+        let at = run.join(name);
+        let _ = std::fs::remove_file(&at);
+        std::os::unix::fs::symlink(to, &at).unwrap();
+    };
+
+    link("report.html", &outside);
+    refused(ssdfade(dir.path()).args(["report", "run"]));
+    std::fs::remove_file(run.join("report.html")).unwrap();
+    link("fade-latency.png", &outside);
+    refused(ssdfade(dir.path()).args(["plot", "run"]));
+    std::fs::remove_file(run.join("fade-latency.png")).unwrap();
+    std::os::unix::fs::symlink(&etc, dir.path().join("cmp")).unwrap();
+    refused(ssdfade(dir.path()).args(["compare", "run", "other", "--out", "cmp"]));
+    std::os::unix::fs::symlink(&etc, dir.path().join("pages")).unwrap();
+    refused(ssdfade(dir.path()).args(["man", "--out-dir", "pages"]));
+    std::fs::create_dir(dir.path().join("man")).unwrap();
+    std::os::unix::fs::symlink(&outside, dir.path().join("man/ssdfade-soak.1")).unwrap();
+    refused(ssdfade(dir.path()).args(["man", "--out-dir", "man"]));
+    for target in ["other/run.json", "run/latency.json", "outside.txt", "other"] {
+        refused(ssdfade(dir.path()).args(["export", "run", "--out", target]));
+    }
+    refused(ssdfade(dir.path()).args([
+        "export",
+        "run",
+        "--format",
+        "jsonl",
+        "--out",
+        "run/samples.jsonl",
+    ]));
+
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious\n");
+    assert_eq!(
+        std::fs::read_dir(&etc).unwrap().count(),
+        0,
+        "nothing written through a link"
+    );
+    let other_run = std::fs::read_to_string(other.join("run.json")).unwrap();
+    assert!(other_run.starts_with('{'), "another run's record kept");
+
+    // What the tool wrote itself it may write again.
+    let export = || {
+        ssdfade(dir.path())
+            .args(["export", "run", "--out", "e.csv"])
+            .output()
+            .unwrap()
+    };
+    assert!(export().status.success());
+    assert!(export().status.success());
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".partial")), "{names:?}");
+}
+
+#[test]
+fn a_full_disk_leaves_no_truncated_chart_and_no_empty_export() {
+    if !common::root_or_skip("a_full_disk_leaves_no_truncated_chart_and_no_empty_export") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = quick_run(dir.path(), "run");
+    let records: u64 = ["run.json", "samples.jsonl", "latency.json"]
+        .iter()
+        .map(|f| std::fs::metadata(run.join(f)).unwrap().len())
+        .sum();
+    let mnt = dir.path().join("small");
+    std::fs::create_dir(&mnt).unwrap();
+    // Room for the records and a few KiB more: the first chart does not fit.
+    let size = format!("size={}k", records / 1024 + 24);
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &size, "tmpfs"])
+        .arg(&mnt)
+        .status()
+        .unwrap();
+    assert!(mounted.success());
+    struct Unmount<'a>(&'a std::path::Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(&mnt);
+    let small = mnt.join("run");
+    std::fs::create_dir(&small).unwrap();
+    for f in ["run.json", "samples.jsonl", "latency.json"] {
+        std::fs::copy(run.join(f), small.join(f)).unwrap();
+    }
+    for args in [
+        vec!["report", "small/run"],
+        vec!["plot", "small/run", "--format", "svg"],
+        vec!["export", "run", "--out", "small/big.csv"],
+    ] {
+        // Fill what is left, then ask for more.
+        let _ = std::fs::write(mnt.join("filler"), vec![1u8; 1 << 20]);
+        let out = ssdfade(dir.path()).args(&args).output().unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        let _ = std::fs::remove_file(mnt.join("filler"));
+        for entry in std::fs::read_dir(&small)
+            .unwrap()
+            .chain(std::fs::read_dir(&mnt).unwrap())
+        {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(!name.contains(".partial"), "{args:?} left {name}");
+            if ["png", "svg", "csv", "md", "html"]
+                .iter()
+                .any(|e| name.ends_with(e))
+            {
+                panic!("{args:?} left {name} on a full disk");
+            }
+        }
+    }
+}
+
+#[test]
+fn numbers_a_record_cannot_hold_are_refused_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = quick_run(dir.path(), "run");
+    let info = std::fs::read_to_string(run.join("run.json")).unwrap();
+    let samples = std::fs::read_to_string(run.join("samples.jsonl")).unwrap();
+    let mut first: serde_json::Value =
+        serde_json::from_str(samples.lines().next().unwrap()).unwrap();
+    first["write"]["iops"] = serde_json::json!(-2.5);
+    let negative_rate = samples.replacen(samples.lines().next().unwrap(), &first.to_string(), 1);
+    let edits = [
+        (
+            "run.json",
+            info.replacen("\"seconds\": ", "\"seconds\": 1e30, \"x_seconds\": ", 1),
+            "summary.seconds",
+        ),
+        (
+            "run.json",
+            info.replacen("\"cpu_pct\": ", "\"cpu_pct\": -4, \"y\": ", 1),
+            "cpu_pct",
+        ),
+        (
+            "run.json",
+            info.replacen("\"mb_per_s\": ", "\"mb_per_s\": 1e300, \"z\": ", 1),
+            "mb_per_s",
+        ),
+        ("samples.jsonl", negative_rate, "write.iops"),
+    ];
+    for (file, text, field) in edits {
+        std::fs::write(run.join(file), &text).unwrap();
+        for cmd in [&["report", "run"][..], &["export", "run"], &["plot", "run"]] {
+            let err = refused(ssdfade(dir.path()).args(cmd));
+            assert!(err.contains(field), "{cmd:?} after editing {field}: {err}");
+        }
+        std::fs::write(run.join("run.json"), &info).unwrap();
+        std::fs::write(run.join("samples.jsonl"), &samples).unwrap();
+    }
+}
+
+#[test]
+fn escape_sequences_from_a_target_name_or_a_record_are_shown_not_obeyed() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "t\u{1b}[2J\u{1b}]0;x\u{7}.img";
+    let out = ssdfade(dir.path())
+        .args([
+            "measure",
+            name,
+            "--size",
+            "16M",
+            "--duration",
+            "2s",
+            "--out",
+            "run",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let report = ssdfade(dir.path())
+        .args(["report", "run"])
+        .output()
+        .unwrap();
+    for (what, bytes) in [
+        ("stdout", &out.stdout),
+        ("stderr", &out.stderr),
+        ("report", &report.stdout),
+        (
+            "report.md",
+            &std::fs::read(dir.path().join("run/report.md")).unwrap(),
+        ),
+        (
+            "report.html",
+            &std::fs::read(dir.path().join("run/report.html")).unwrap(),
+        ),
+    ] {
+        assert!(
+            !bytes.contains(&0x1b) && !bytes.contains(&0x07),
+            "{what} holds an escape"
+        );
+    }
+}
+
+#[test]
+fn long_computations_end_within_a_second_of_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    // A 16 KiB span's fast plan keeps the model drive busy for minutes.
+    let mut soak = ssdfade(dir.path())
+        .args([
+            "soak",
+            "sim:vertex2-60g",
+            "--span",
+            "16k",
+            "--precondition",
+            "fast",
+        ])
+        .args(["--duration", "1h", "--out", "run"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    assert_eq!(ended_after_sigterm(&mut soak), Some(130));
+    let fitted = ssdfade(dir.path())
+        .args([
+            "soak",
+            "sim:vertex2-60g",
+            "--duration",
+            "2h",
+            "--out",
+            "fitted",
+        ])
+        .output()
+        .unwrap();
+    assert!(fitted.status.success(), "{}", stderr_of(&fitted));
+    let fitted = dir.path().join("fitted");
+    let mut fit = ssdfade(dir.path())
+        .env("TMPDIR", &tmp)
+        .arg("sim")
+        .arg("fit")
+        .arg(&fitted)
+        .args(["-o", "twin.toml"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    assert_eq!(ended_after_sigterm(&mut fit), Some(130));
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "temporary twin removed"
+    );
+    assert!(!dir.path().join("twin.toml").exists());
+}
+
+/// Sends SIGTERM to `child` and returns its exit status, failing when it runs on for more than
+/// a second.
+fn ended_after_sigterm(child: &mut std::process::Child) -> Option<i32> {
+    // SAFETY: kill on a child process id this test started and has not yet reaped.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let sent = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        assert!(
+            sent.elapsed().as_secs_f64() < 1.0,
+            "still running 1 s after SIGTERM"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

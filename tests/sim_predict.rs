@@ -50,7 +50,7 @@ fn the_seeds_throttled_curve_is_predicted_before_the_first_hour_and_every_interv
         plan_s: Some(8.0 * 3600.0),
         plan_bytes: None,
     };
-    let curve = setting.curve();
+    let curve = setting.curve().unwrap();
     // What the plan's end measured: the mean of its last minute.
     let end = samples.last().unwrap().t_end_s;
     let last: Vec<_> = samples
@@ -128,7 +128,7 @@ fn every_gc_prediction_holds_the_settled_level_when_the_cost_per_unit_of_wa_drif
     // The model writes in the run's unit (16 pages of 4 KiB, invalidated together): its mean
     // WA over the span-writes the soak made is the drive's own lifetime WA. A model of 4 KiB
     // units amplifies 4 % more than the drive does at 64 KiB (1.50 against 1.44).
-    let curve = wa_curve(setting.span_alpha, false, setting.unit);
+    let curve = wa_curve(setting.span_alpha, false, setting.unit).unwrap();
     let fills = total as f64 / span as f64;
     let steps = (fills / 0.02) as usize;
     let model = (0..steps)
@@ -218,7 +218,7 @@ fn a_drive_whose_copies_cost_more_than_its_host_writes_is_predicted_from_its_fre
         plan_s: None,
         plan_bytes: None,
     };
-    let curve = wa_curve(1.28, false, 1);
+    let curve = wa_curve(1.28, false, 1).unwrap();
     let y = |x: f64| 1e-4 * (2.0 * curve.at(x) - 1.0);
     let p = predict(&shaped(setting.span, 1.5, y), &curve, &setting).expect("a prediction");
     let steady = 1.0 / (1e-4 * (2.0 * curve.steady - 1.0));

@@ -344,3 +344,110 @@ fn workloads_whose_blocks_cannot_be_verified_are_refused_before_anything_is_writ
         .unwrap();
     assert_eq!(status(&out), 2);
 }
+
+/// Sends `signal` to the child and waits for it; fails when it takes more than `secs`.
+fn signal_and_wait(child: &mut std::process::Child, signal: i32, secs: f64) -> Output {
+    // SAFETY: kill on a child process id this test started and has not yet reaped.
+    unsafe { libc::kill(child.id() as i32, signal) };
+    let sent = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            sent.elapsed().as_secs_f64() < secs,
+            "still running {secs} s after signal {signal}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.stdout.take().map(|mut s| {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut s, &mut v).unwrap();
+        v
+    });
+    Output {
+        status: child.wait().unwrap(),
+        stdout: out.unwrap_or_default(),
+        stderr: Vec::new(),
+    }
+}
+
+/// A measure with --verify of `img` (`size`, 4 KiB blocks, 1 s samples) into `dir/run`.
+fn verified_run(dir: &Path, img: &str, size: &str, extra: &[&str]) -> std::process::Child {
+    ssdfade(dir)
+        .args(["measure", img, "--size", size, "--destroy-data", img])
+        .args([
+            "--bs",
+            "4k",
+            "--qd",
+            "4",
+            "--engine",
+            "threads",
+            "--interval",
+            "1s",
+        ])
+        .args(extra)
+        .args(["--out", "run"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn samples_in(run: &Path) -> usize {
+    std::fs::read_to_string(run.join("samples.jsonl")).map_or(0, |t| t.lines().count())
+}
+
+#[test]
+fn an_end_check_stopped_by_a_signal_is_no_clean_pass_and_the_run_ends_interrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("t.img");
+    let img = img.to_str().unwrap();
+    // 1 GiB of 4 KiB blocks read back one by one takes seconds: the signal lands inside it.
+    let mut child = verified_run(dir.path(), img, "1G", &["--duration", "2s", "--verify-end"]);
+    let run = dir.path().join("run");
+    common::wait_for("two samples", 30, || samples_in(&run) >= 2);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = signal_and_wait(&mut child, libc::SIGINT, 5.0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    assert_eq!(info["status"], "interrupted", "{info}");
+    assert_eq!(info["verify"]["full_pass_stopped"], true, "{info}");
+    assert!(text.contains("NOT checked"), "{text}");
+    assert!(!text.contains(": no bad block\n"), "{text}");
+}
+
+#[test]
+fn a_map_survives_kill_9_and_an_emptied_map_is_refused_against_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("t.img");
+    let img = img.to_str().unwrap();
+    let mut child = verified_run(dir.path(), img, "64M", &["--duration", "1m", "--verify"]);
+    let run = dir.path().join("run");
+    common::wait_for("three samples", 30, || samples_in(&run) >= 3);
+    signal_and_wait(&mut child, libc::SIGKILL, 5.0);
+    let kept = std::fs::metadata(run.join("verify.map")).unwrap().len();
+    assert!(kept > 0, "verify.map was kept as the run went");
+    let (code, report) = verify_cmd(dir.path(), img, "run");
+    assert_eq!(code, 0, "{report}");
+    assert!(report["blocks_written"].as_u64().unwrap() > 0, "{report}");
+
+    // A finished run: its map emptied or cut short no longer matches run.json's count.
+    std::fs::remove_dir_all(&run).unwrap();
+    let out = verified_run(dir.path(), img, "64M", &["--duration", "2s", "--verify"])
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let map = run.join("verify.map");
+    let full = std::fs::read(&map).unwrap();
+    for cut in [0, full.len() / 2 / 4 * 4] {
+        std::fs::write(&map, &full[..cut]).unwrap();
+        let out = ssdfade(dir.path())
+            .args(["verify", img, "--from", "run"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("run.json records"), "{err}");
+    }
+}

@@ -115,9 +115,14 @@ pub fn unit_pages(bs: u64) -> u32 {
     ((bs / FLASH_PAGE).max(1)).min(u64::from(MODEL_PPB)) as u32
 }
 
+/// Model writes between two looks at [`crate::stop::requested`]: a few milliseconds of CPU.
+const WRITES_BETWEEN_STOP_CHECKS: u64 = 1 << 16;
+
 /// Runs the model drive at the span's `alpha`, from a purged drive (after `fast`'s plan when
-/// given), written in units of `unit` flash pages (see [`unit_pages`]).
-pub fn wa_curve(alpha: f64, fast: bool, unit: u32) -> WaCurve {
+/// given), written in units of `unit` flash pages (see [`unit_pages`]); `None` when the process
+/// was asked to stop first (a tiny span's plan or a drive with almost no spare flash takes the
+/// model minutes).
+pub fn wa_curve(alpha: f64, fast: bool, unit: u32) -> Option<WaCurve> {
     let unit = unit.clamp(1, MODEL_PPB);
     let blocks = MODEL_BLOCKS * unit.min(MAX_BLOCK_FACTOR);
     let ppb = MODEL_PPB / unit;
@@ -135,6 +140,9 @@ pub fn wa_curve(alpha: f64, fast: bool, unit: u32) -> WaCurve {
     if fast {
         let plan = Plan::new(u64::from(user), alpha, 11);
         for n in 0..plan.writes() {
+            if n % WRITES_BETWEEN_STOP_CHECKS == 0 && crate::stop::requested() {
+                return None;
+            }
             m.write(plan.position(n) as u32);
         }
         host_before = plan.writes();
@@ -144,7 +152,13 @@ pub fn wa_curve(alpha: f64, fast: bool, unit: u32) -> WaCurve {
     let mut wa = Vec::with_capacity(steps);
     let (mut host0, mut gc0) = (m.host, m.gc);
     for _ in 0..steps {
-        for _ in 0..per_step {
+        if crate::stop::requested() {
+            return None;
+        }
+        for n in 0..per_step {
+            if n % WRITES_BETWEEN_STOP_CHECKS == 0 && crate::stop::requested() {
+                return None;
+            }
             let lpn = ((u128::from(next()) * u128::from(user)) >> 64) as u32;
             m.write(lpn);
         }
@@ -157,12 +171,12 @@ pub fn wa_curve(alpha: f64, fast: bool, unit: u32) -> WaCurve {
     curve.extend(smooth(&wa));
     let tail = (2.0 / STEP) as usize;
     let steady = curve[curve.len() - tail..].iter().sum::<f64>() / tail as f64;
-    WaCurve {
+    Some(WaCurve {
         wa: curve,
         steady,
         lead: host_before as f64 / f64::from(user),
         straddle: 1.0,
-    }
+    })
 }
 
 /// The curve averaged over ±`SMOOTH` steps from its first rise on: the model counts
@@ -340,9 +354,11 @@ impl Setting {
 }
 
 impl Setting {
-    /// The model's WA curve for this setting (about 0.1 s of CPU).
-    pub fn curve(&self) -> WaCurve {
-        wa_curve(self.span_alpha, self.fast.is_some(), self.unit).straddling(self.straddle)
+    /// The model's WA curve for this setting (about 0.1 s of CPU); `None` when the process
+    /// was asked to stop while it was made.
+    pub fn curve(&self) -> Option<WaCurve> {
+        wa_curve(self.span_alpha, self.fast.is_some(), self.unit)
+            .map(|c| c.straddling(self.straddle))
     }
 }
 
@@ -489,7 +505,9 @@ pub(super) fn prediction(
 /// Every prediction a run with `samples` makes, as the run makes them: one at the end of each
 /// SNIA round (the first sample ending in a new round), from the samples so far.
 pub fn replay(samples: &[Sample], s: &Setting) -> Vec<Prediction> {
-    let curve = s.curve();
+    let Some(curve) = s.curve() else {
+        return Vec::new();
+    };
     let mut round = 0;
     let mut out = Vec::new();
     for (i, x) in samples.iter().enumerate() {
@@ -737,7 +755,7 @@ mod tests {
 
     #[test]
     fn the_model_drive_settles_at_greedy_write_amplification() {
-        let c = wa_curve(1.28, false, 1);
+        let c = wa_curve(1.28, false, 1).unwrap();
         // Flat until the flash fills (1.28 span-writes less the reserve).
         assert!((c.at(1.0) - 1.0).abs() < 1e-9);
         let theory = greedy_write_amplification(1.28);
@@ -778,7 +796,7 @@ mod tests {
             plan_s: None,
             plan_bytes: None,
         };
-        let curve = wa_curve(1.28, false, 1);
+        let curve = wa_curve(1.28, false, 1).unwrap();
         // Measured past the span and steady since: the pass measured is the answer, five
         // rounds after the span was written (not five rounds after the start).
         let samples = flat(150);
@@ -819,7 +837,7 @@ mod tests {
             plan_s: None,
             plan_bytes: None,
         };
-        let curve = wa_curve(1.28, false, 1);
+        let curve = wa_curve(1.28, false, 1).unwrap();
         assert!(curve.at(2.45) > 1.3, "the model rose: {}", curve.at(2.45));
         assert_eq!(predict(&flat(250), &curve, &setting), None);
     }
@@ -874,14 +892,14 @@ mod tests {
         // 64 KiB at 512 bytes: 16 pages, or 17.
         assert_eq!(straddle(65536, 512), (16.0 + 7.0 * 17.0) / 8.0 / 16.0);
         // The curve runs that much faster: flat until the flash is full, 1.875 times sooner.
-        let c = wa_curve(1.28, false, 1);
+        let c = wa_curve(1.28, false, 1).unwrap();
         let fast = c.clone().straddling(1.875);
         assert_eq!(fast.at(0.6), c.at(0.6 * 1.875));
     }
 
     #[test]
     fn after_the_fast_plan_the_model_starts_in_steady_state() {
-        let c = wa_curve(1.28, true, 1);
+        let c = wa_curve(1.28, true, 1).unwrap();
         let first = c.at(1.28 + 0.1);
         assert!(
             (first / c.steady - 1.0).abs() < 0.06,

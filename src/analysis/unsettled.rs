@@ -46,7 +46,7 @@ impl Unsettled {
         }
         // After a fast plan the model's WA is its steady one from the start: never unsettled.
         let setting = Setting::of(info, Criteria::default())?;
-        let curve = setting.curve();
+        let curve = setting.curve()?;
         let x = steady.bytes_written? as f64 / setting.span.max(1) as f64;
         let wa_at_pass = curve.at(x);
         (1.0 - wa_at_pass / curve.steady >= MIN_FALL).then_some(Unsettled {

@@ -1,8 +1,6 @@
 //! `ssdfade export DIR [--format csv|jsonl] [--out FILE]`: the samples as one table, built by
 //! [`crate::output::export`], printed or written to a file.
 
-use anyhow::Context;
-
 use crate::cli::ExportArgs;
 use crate::output::export;
 
@@ -12,8 +10,11 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
     export::write(&table, args.format, &mut bytes)?;
     match &args.out {
         Some(path) => {
-            std::fs::write(path, &bytes)
-                .with_context(|| format!("writing the export to {}", path.display()))?;
+            let kind = match args.format {
+                export::Format::Csv => crate::outfile::Kind::ExportCsv,
+                export::Format::Jsonl => crate::outfile::Kind::ExportJsonl,
+            };
+            crate::outfile::write(path, kind, &bytes)?;
             crate::note!(
                 "wrote {} rows of {} to {}",
                 table.rows.len(),

@@ -32,6 +32,9 @@ pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
         }
         SimCommand::Fit { dir, output, base } => {
             crate::sim::twin::Twin::refuse_replacing(output)?;
+            // Ctrl-C or SIGTERM ends the fit within a twin's interval (exit 130), its
+            // temporary twin removed.
+            crate::run::install_signal_flag()?;
             let twin = crate::sim::twin::fit_dir(dir, base.as_deref())?;
             twin.save(output)?;
             crate::out!("{}", twin.summary(output))?;

@@ -68,9 +68,13 @@ pub fn checked(
     if options.end && end == RunEnd::Completed {
         let mut reader = FileReader::new(target.clone(), v.bs_bytes())?;
         let interrupted = &control.interrupted;
-        verify::full_pass(&v, &mut reader, &|| {
+        let whole = verify::full_pass(&v, &mut reader, &|| {
             interrupted.load(std::sync::atomic::Ordering::Relaxed)
         });
+        if !whole {
+            // A check cut short is no clean pass: the run ends interrupted, to be checked again.
+            return Ok(RunEnd::Interrupted);
+        }
     }
     Ok(end)
 }

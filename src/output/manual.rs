@@ -1,10 +1,8 @@
 //! The manual beside the binary: shell completion scripts and roff man pages, both generated from
 //! the clap definitions the edge hands in (so they never drift from `--help`).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use clap_complete::Shell;
 
 /// The completion script of `cmd` for `shell`.
@@ -48,7 +46,7 @@ pub fn man_page(cmd: clap::Command, path: &[String]) -> anyhow::Result<Vec<u8>> 
 
 /// Writes the page of `cmd` and of every command under it into `dir`; returns the files written.
 pub fn write_man_pages(cmd: clap::Command, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    crate::outfile::directory(dir)?;
     let mut cmd = cmd.disable_help_subcommand(true);
     cmd.build();
     let mut written = Vec::new();
@@ -57,9 +55,7 @@ pub fn write_man_pages(cmd: clap::Command, dir: &Path) -> anyhow::Result<Vec<Pat
         pending.extend(page.get_subcommands().cloned());
         let path = dir.join(man(&cmd, page.clone()).get_filename());
         let roff = render(&cmd, page)?;
-        std::fs::File::create(&path)
-            .and_then(|mut f| f.write_all(&roff))
-            .with_context(|| format!("writing the man page {}", path.display()))?;
+        crate::outfile::write(&path, crate::outfile::Kind::ManPage, &roff)?;
         written.push(path);
     }
     written.sort();

@@ -11,10 +11,8 @@
 //! encoder) tries all five row filters on every row, which was half of the user-space
 //! instructions of a `measure` run of 16 384 writes (docs/performance-cpu.md).
 
-use std::io::BufWriter;
 use std::path::Path;
 
-use anyhow::Context;
 use plotters::prelude::*;
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
@@ -150,9 +148,8 @@ pub fn save_png(
     size: (u32, u32),
     text: &[(&str, String)],
 ) -> anyhow::Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut encoder = png::Encoder::new(BufWriter::new(file), size.0, size.1);
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, size.0, size.1);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
@@ -168,7 +165,7 @@ pub fn save_png(
     let mut writer = encoder.write_header()?;
     writer.write_image_data(rgb)?;
     writer.finish()?;
-    Ok(())
+    crate::outfile::write(path, crate::outfile::Kind::Png, &bytes)
 }
 
 #[cfg(test)]

@@ -110,7 +110,7 @@ pub fn sidecar_path(chart: &Path) -> PathBuf {
 /// Writes `drawn` as JSON to `path`.
 pub fn write_sidecar(path: &Path, drawn: &Drawn) -> anyhow::Result<()> {
     let json = serde_json::to_vec(drawn).context("encoding what the chart drew")?;
-    std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))
+    crate::outfile::write(path, crate::outfile::Kind::ChartRecord, &json)
 }
 
 /// Reads a chart's record written by [`write_sidecar`].

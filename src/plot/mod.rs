@@ -121,7 +121,7 @@ pub trait Chart {
             }
             Format::Svg => self.drawn_svg().and_then(|(svg, record)| {
                 let svg = provenance::with_metadata(&svg, provenance, Some(&record));
-                std::fs::write(path, svg)?;
+                crate::outfile::write(path, crate::outfile::Kind::Svg, svg.as_bytes())?;
                 Ok(record)
             }),
         };

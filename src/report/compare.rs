@@ -227,9 +227,9 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
         .iter()
         .map(|d| compared_run(d))
         .collect::<Result<_, _>>()?;
-    if let Err(e) = std::fs::create_dir_all(out) {
-        crate::bad_input!("cannot create the output directory {}: {e}", out.display());
-    }
+    crate::outfile::directory(out)?;
+    super::check_files(&[&out.join("compare.md"), &out.join("compare.html")])?;
+    crate::outfile::check(&out.join("compare.png"), crate::outfile::Kind::Png)?;
     let labels = labels(dirs);
     let heads: Vec<Headline> = runs.iter().map(Headline::of).collect();
 

@@ -17,8 +17,6 @@ mod wsat;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
 pub use compare::{compare_dirs, Comparison};
 pub use document::{Block, Document};
 pub use run::reproduce_command;
@@ -39,9 +37,28 @@ fn file_name(path: &Path) -> String {
         .into_owned()
 }
 
-/// Writes `text` to `path`, naming the file when that fails.
+/// Writes the report `text` to `path` through [`crate::outfile`], as Markdown or HTML by its
+/// extension.
 pub(crate) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    let text = crate::console::visible(text);
+    crate::outfile::write(path, document_kind(path), text.as_bytes())
+}
+
+/// The output kind of a report file: HTML for `.html`, Markdown otherwise.
+fn document_kind(path: &Path) -> crate::outfile::Kind {
+    if path.extension().is_some_and(|e| e == "html") {
+        crate::outfile::Kind::Html
+    } else {
+        crate::outfile::Kind::Markdown
+    }
+}
+
+/// Refuses, before anything is drawn, report files that may not be replaced (see
+/// [`crate::outfile::check`]).
+fn check_files(paths: &[&Path]) -> anyhow::Result<()> {
+    paths
+        .iter()
+        .try_for_each(|p| crate::outfile::check(p, document_kind(p)))
 }
 
 /// Reports on the run directory `dir`: draws its PNG charts, writes report.md and report.html
@@ -54,6 +71,8 @@ pub fn report_dir(
     use crate::plot::Format;
     use crate::results::{apply_reference, is_experiment, load_experiment, read_run, Provenance};
     let fade = dir.join("fade.png");
+    check_files(&[&dir.join("report.md"), &dir.join("report.html")])?;
+    crate::outfile::check(&fade, crate::outfile::Kind::Png)?;
     if !is_experiment(dir) {
         apply_reference(dir, None, reference)?;
     }

@@ -3,7 +3,10 @@
 //! crafted record can make a report, a chart or an error line carry a megabyte of text. A
 //! record that does not parse or holds a longer string is bad input naming the file and field.
 //! A record in another format (a twin's TOML) is held to the same bound, and its lists to as
-//! many entries.
+//! many entries. Every number is held to what its field's name says it is
+//! ([`super::valid::named_number`]): a time in seconds, a rate, a latency or a percentage out
+//! of range (1e30 s, a negative IOPS) is refused the same way, before anything computes a
+//! duration or a ratio from it.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -52,28 +55,21 @@ pub fn check_bounds(path: &Path, value: &Value) -> anyhow::Result<()> {
     check(path, value, MAX_STRING)
 }
 
-/// Refuses `value` when a string in it is longer than [`MAX_STRING`] bytes or a list holds more
-/// than `items` entries, naming the file and the field.
+/// Refuses `value` when a string in it is longer than [`MAX_STRING`] bytes, a list holds more
+/// than `items` entries or a number is out of its field's range, naming the file and the field.
 fn check(path: &Path, value: &Value, items: usize) -> anyhow::Result<()> {
     let mut at = Vec::new();
-    if let Some(over) = first_over(value, items, &mut at) {
+    if let Some(over) = first_over(value, None, items, &mut at) {
+        let field = field_name(&at);
         let (what, len, bound) = match over {
             Over::String(len) => ("a string of", len, "bytes, more than the"),
             Over::List(len) => ("a list of", len, "entries, more than the"),
+            Over::Number(why) => bad_input!(
+                "{}: {} {why}: the record was edited or is damaged",
+                path.display(),
+                if field.is_empty() { "a number" } else { &field }
+            ),
         };
-        let mut field = String::new();
-        for step in at.iter().rev() {
-            match step {
-                Step::Key(k) if field.is_empty() => field.push_str(k),
-                Step::Key(k) => {
-                    field.push('.');
-                    field.push_str(k);
-                }
-                Step::Index(i) => {
-                    let _ = write!(field, "[{i}]");
-                }
-            }
-        }
         bad_input!(
             "{}: {} holds {what} {len} {bound} {MAX_STRING} any record holds: the record was edited or is damaged",
             path.display(),
@@ -83,12 +79,32 @@ fn check(path: &Path, value: &Value, items: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What is too long.
+/// The steps `at` (innermost first) as a field name: `phases[2].dir`.
+fn field_name(at: &[Step]) -> String {
+    let mut field = String::new();
+    for step in at.iter().rev() {
+        match step {
+            Step::Key(k) if field.is_empty() => field.push_str(k),
+            Step::Key(k) => {
+                field.push('.');
+                field.push_str(k);
+            }
+            Step::Index(i) => {
+                let _ = write!(field, "[{i}]");
+            }
+        }
+    }
+    field
+}
+
+/// What is too long or out of range.
 enum Over {
     /// A string of this many bytes.
     String(usize),
     /// A list of this many entries.
     List(usize),
+    /// A number its field cannot hold, and why.
+    Number(String),
 }
 
 /// One step from a value into a part of it.
@@ -101,12 +117,22 @@ enum Step<'a> {
 /// `items`, with `at` left holding the steps to it, innermost first (`target.path`,
 /// `phases[2].dir`). The steps are named only on the way back from what is found: naming each
 /// entry on the way in cost a tenth of a short run's user time on its latency.json.
-fn first_over<'a>(v: &'a Value, items: usize, at: &mut Vec<Step<'a>>) -> Option<Over> {
+fn first_over<'a>(
+    v: &'a Value,
+    key: Option<&str>,
+    items: usize,
+    at: &mut Vec<Step<'a>>,
+) -> Option<Over> {
     match v {
         Value::String(s) => (s.len() > MAX_STRING).then_some(Over::String(s.len())),
+        Value::Number(n) => {
+            let (key, n) = (key?, n.as_f64()?);
+            super::valid::named_number(key, n).err().map(Over::Number)
+        }
         Value::Array(list) if list.len() > items => Some(Over::List(list.len())),
+        // The entries of a list are held to the list's name (`values` of a SMART attribute).
         Value::Array(list) => list.iter().enumerate().find_map(|(i, x)| {
-            let found = first_over(x, items, at)?;
+            let found = first_over(x, key, items, at)?;
             at.push(Step::Index(i));
             Some(found)
         }),
@@ -114,7 +140,7 @@ fn first_over<'a>(v: &'a Value, items: usize, at: &mut Vec<Step<'a>>) -> Option<
             if k.len() > MAX_STRING {
                 return Some(Over::String(k.len()));
             }
-            let found = first_over(x, items, at)?;
+            let found = first_over(x, Some(k), items, at)?;
             at.push(Step::Key(k));
             Some(found)
         }),
@@ -148,6 +174,38 @@ mod tests {
             "{why}"
         );
         assert!(why.len() < 300, "{why}");
+    }
+
+    #[test]
+    fn a_number_out_of_its_fields_range_is_refused_naming_it() {
+        let path = Path::new("run.json");
+        for (bad, field) in [
+            (
+                r#"{"prediction": {"made_at_s": 1e30}}"#,
+                "prediction.made_at_s",
+            ),
+            (r#"{"summary": {"seconds": -1}}"#, "summary.seconds"),
+            (
+                r#"{"phases": [{"headline": {"read_iops": -5.0}}]}"#,
+                "phases[0].headline.read_iops",
+            ),
+            (r#"{"x": {"p99_ms": -0.5}}"#, "x.p99_ms"),
+            (r#"{"steady": {"range_pct": 1e300}}"#, "steady.range_pct"),
+        ] {
+            let why = parse_value(path, bad).unwrap_err();
+            assert!(why.downcast_ref::<crate::error::BadInput>().is_some());
+            assert!(
+                why.to_string()
+                    .starts_with(&format!("run.json: {field} is ")),
+                "{why}"
+            );
+        }
+        for ok in [
+            r#"{"steady": {"slope_pct": -3.5}, "t_end_s": 0, "index": 7}"#,
+            r#"{"rise_us_per_h": -2.0, "mb_per_s": 17.7}"#,
+        ] {
+            assert!(parse_value(path, ok).is_ok(), "{ok}");
+        }
     }
 
     #[test]

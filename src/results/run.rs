@@ -228,6 +228,9 @@ pub fn check(path: &Path, info: &RunInfo) -> anyhow::Result<()> {
                 }
             }
         }
+        if let Some(p) = &info.prediction {
+            super::valid::prediction(p)?;
+        }
         if let Some(s) = &info.summary {
             super::valid::seconds("summary.seconds", s.seconds)?;
             for (field, v) in [("summary.iops", s.iops), ("summary.mb_per_s", s.mb_per_s)] {

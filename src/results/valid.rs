@@ -11,8 +11,70 @@ pub fn seconds(field: &str, v: f64) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{field} is {v}, not a number of seconds from 0 to {MAX_SECONDS}"
+            "{field} is {}, not a number of seconds from 0 to {MAX_SECONDS}",
+            shown(v)
         ))
+    }
+}
+
+/// The largest rate, latency or percentage a record can hold (a drive of 10^15 IOPS, a latency
+/// of 31 years in µs): beyond it a figure was edited in.
+pub const MAX_FIGURE: f64 = 1e15;
+
+/// `v` as the number a record's field named `key` holds, by the name's convention: a time
+/// (`seconds`, `…_s`), a rate (`…iops…`, `…_per_s`, `…_per_day`), a latency (`…_us`, `…_ms`,
+/// `…_ns`) or a percentage (`…_pct`, `…percent…`); a slope or a rise may be negative. Any
+/// other number is a count or an identifier, whose type bounds it.
+pub fn named_number(key: &str, v: f64) -> Result<(), String> {
+    let (low, high, what) = if key.starts_with("slope") || key.starts_with("rise") {
+        (-MAX_FIGURE, MAX_FIGURE, "a figure")
+    } else if key == "seconds"
+        || key.ends_with("_seconds")
+        || (key.ends_with("_s") && !key.ends_with("_per_s"))
+    {
+        (0.0, MAX_SECONDS, "a number of seconds")
+    } else if key.contains("iops") || key.ends_with("_per_s") || key.ends_with("_per_day") {
+        (0.0, MAX_FIGURE, "a rate")
+    } else if key.ends_with("_us") || key.ends_with("_ms") || key.ends_with("_ns") {
+        (0.0, MAX_FIGURE, "a latency")
+    } else if key.ends_with("_pct") || key.contains("percent") {
+        (0.0, MAX_FIGURE, "a percentage")
+    } else {
+        return Ok(());
+    };
+    if v.is_finite() && (low..=high).contains(&v) {
+        Ok(())
+    } else {
+        Err(format!("is {}, not {what} from {low} to {high}", shown(v)))
+    }
+}
+
+/// A prediction's figures as the model makes them: a positive IOPS inside its interval, the
+/// interval's bounds positive (a 0 or a bound past the figure once printed "−-inf %").
+pub fn prediction(p: &super::Prediction) -> Result<(), String> {
+    if !(p.iops > 0.0 && p.low > 0.0 && p.low <= p.iops && p.iops <= p.high) {
+        return Err(format!(
+            "prediction.iops {} is not within its interval {}–{} above 0",
+            p.iops, p.low, p.high
+        ));
+    }
+    for (field, v) in [
+        ("prediction.write_amplification", p.write_amplification),
+        ("prediction.span_alpha", p.span_alpha),
+    ] {
+        if !(v.is_finite() && v > 0.0 && v <= MAX_FIGURE) {
+            return Err(format!("{field} is {v}, not a positive figure"));
+        }
+    }
+    Ok(())
+}
+
+/// `v` as a refusal quotes it: short even when it is 1e300.
+fn shown(v: f64) -> String {
+    if v.is_finite() && v.abs() >= 1e15 {
+        format!("{v:e}")
+    } else {
+        v.to_string()
     }
 }
 
@@ -53,8 +115,20 @@ pub fn sample(s: &crate::stats::Sample) -> Result<(), String> {
         ("read.lat_us", s.read.as_ref().and_then(|d| d.lat_us)),
         ("write.lat_us", s.write.as_ref().and_then(|d| d.lat_us)),
     ])?;
-    for (name, v) in [("iops", s.iops), ("mb_per_s", s.mb_per_s)] {
-        if !v.is_finite() || v < 0.0 {
+    let directions = [("read", s.read.as_ref()), ("write", s.write.as_ref())];
+    let rates = [("iops", s.iops), ("mb_per_s", s.mb_per_s)]
+        .into_iter()
+        .map(|(name, v)| (name.to_string(), v))
+        .chain(directions.iter().flat_map(|(dir, d)| {
+            d.iter().flat_map(move |d| {
+                [
+                    (format!("{dir}.iops"), d.iops),
+                    (format!("{dir}.mb_per_s"), d.mb_per_s),
+                ]
+            })
+        }));
+    for (name, v) in rates {
+        if !v.is_finite() || !(0.0..=MAX_FIGURE).contains(&v) {
             return Err(format!("{name} is {v}, not a rate"));
         }
     }

@@ -97,6 +97,10 @@ pub struct VerifyReport {
     pub sampled_checks: u64,
     /// Blocks read back by the full pass (`--verify-end`, or `ssdfade verify`).
     pub full_pass_checks: u64,
+    /// The full pass was stopped (Ctrl-C, SIGTERM) before its last block: the blocks after
+    /// it were never checked, so the pass is no clean pass whatever it found.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub full_pass_stopped: bool,
     pub counts: FindingCounts,
     /// The first [`MAX_LISTED`] findings, in the order found.
     pub findings: Vec<Finding>,
@@ -130,7 +134,12 @@ impl VerifyReport {
                 self.unfinished_writes
             ));
         }
-        if self.clean() {
+        if self.full_pass_stopped {
+            checked.push_str(" before that check was stopped");
+        }
+        if self.clean() && self.full_pass_stopped {
+            format!("verify: {checked}: no bad block among them, the rest NOT checked")
+        } else if self.clean() {
             format!("verify: {checked}: no bad block")
         } else {
             format!(
@@ -210,26 +219,81 @@ impl VerifyReport {
 }
 
 /// Saves the generation of every block (little-endian u32 each, trailing unwritten blocks
-/// left out) as `dir/verify.map`.
+/// left out) as `dir/verify.map`, replacing the map kept as the run went atomically.
 pub fn save_map(dir: &Path, generations: &[u32]) -> anyhow::Result<()> {
     let used = generations
         .iter()
         .rposition(|&g| g != 0)
         .map_or(0, |i| i + 1);
     let path = dir.join(MAP_FILE);
+    let tmp = dir.join(format!("{MAP_FILE}.partial"));
     let mut bytes = Vec::with_capacity(used * 4);
     for g in &generations[..used] {
         bytes.extend_from_slice(&g.to_le_bytes());
     }
-    let mut file = std::fs::File::create(&path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
-    file.write_all(&bytes)
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))
+    let written = std::fs::File::create(&tmp)
+        .and_then(|mut file| {
+            file.write_all(&bytes)?;
+            file.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&tmp, &path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
+    Ok(())
 }
 
-/// Loads `dir/verify.map` for a run of `blocks` blocks.
-pub fn load_map(dir: &Path, blocks: u64) -> anyhow::Result<Vec<u32>> {
+/// `verify.map` kept as a run writes: every part of the map that changed since the last
+/// [`GrowingMap::update`] is written in place, so after a crash (kill -9, a power cut) the map
+/// holds every write acknowledged before the last update. Blocks written after it may hold a
+/// later generation, which a check of such a map accepts.
+pub struct GrowingMap {
+    file: std::fs::File,
+    saved: Vec<u32>,
+}
+
+/// Blocks written together when one of them changed (64 KiB of map).
+const MAP_CHUNK: usize = 16384;
+
+impl GrowingMap {
+    /// Starts the map of a run of `blocks` blocks in `dir`, empty.
+    pub fn create(dir: &Path, blocks: u64) -> anyhow::Result<GrowingMap> {
+        let path = dir.join(MAP_FILE);
+        let file = std::fs::File::create(&path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        Ok(GrowingMap {
+            file,
+            saved: vec![0; blocks as usize],
+        })
+    }
+
+    /// Writes the chunks of `now` (the generation of every block) that changed.
+    pub fn update(&mut self, now: &[u32]) -> anyhow::Result<()> {
+        use std::os::unix::fs::FileExt;
+        for (i, (was, is)) in self
+            .saved
+            .chunks_mut(MAP_CHUNK)
+            .zip(now.chunks(MAP_CHUNK))
+            .enumerate()
+        {
+            if was == is {
+                continue;
+            }
+            was.copy_from_slice(is);
+            let bytes: Vec<u8> = is.iter().flat_map(|g| g.to_le_bytes()).collect();
+            self.file
+                .write_all_at(&bytes, (i * MAP_CHUNK * 4) as u64)
+                .context("cannot keep verify.map up to date")?;
+        }
+        Ok(())
+    }
+}
+
+/// Loads `dir/verify.map` for a run of `blocks` blocks, of which the run's record says
+/// `recorded` were written (when it recorded its verification): a map holding fewer written
+/// blocks than that was emptied or cut short, and is refused.
+pub fn load_map(dir: &Path, blocks: u64, recorded: Option<u64>) -> anyhow::Result<Vec<u32>> {
     let path = dir.join(MAP_FILE);
     let bytes = std::fs::read(&path).with_context(|| {
         format!(
@@ -247,6 +311,13 @@ pub fn load_map(dir: &Path, blocks: u64) -> anyhow::Result<Vec<u32>> {
     for (g, b) in map.iter_mut().zip(bytes.chunks_exact(4)) {
         *g = u32::from_le_bytes(b.try_into().expect("four bytes"));
     }
+    let written = map.iter().filter(|&&g| g != 0).count() as u64;
+    if let Some(recorded) = recorded.filter(|&r| written < r) {
+        anyhow::bail!(
+            "{} holds {written} written blocks where run.json records {recorded}: the map was emptied or cut short, so the check would miss blocks; verify with the run's own map",
+            path.display()
+        );
+    }
     Ok(map)
 }
 
@@ -263,7 +334,11 @@ mod tests {
             std::fs::metadata(dir.path().join(MAP_FILE)).unwrap().len(),
             16
         );
-        assert_eq!(load_map(dir.path(), 6).unwrap(), map);
-        assert!(load_map(dir.path(), 3).is_err());
+        assert_eq!(load_map(dir.path(), 6, Some(3)).unwrap(), map);
+        assert!(load_map(dir.path(), 3, None).is_err());
+        assert!(
+            load_map(dir.path(), 6, Some(4)).is_err(),
+            "fewer blocks than recorded"
+        );
     }
 }

@@ -30,6 +30,7 @@ pub fn install_signal_flag() -> anyhow::Result<Arc<AtomicBool>> {
             for signal in signals.forever() {
                 let _ = FIRST.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
                 crate::observe::finish::stop_drawing();
+                crate::stop::request();
                 if seen.swap(true, Ordering::SeqCst) {
                     crate::results::record::write_last_words_and_exit();
                 }

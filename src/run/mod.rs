@@ -414,7 +414,8 @@ fn execute(
         tracker,
         steady_stop,
         predictor,
-    );
+    )
+    .keeping_map(verifier.clone())?;
     let cpu0 = process_cpu_seconds();
     let wall0 = Instant::now();
     let result = engine.run(engine_workload, &control, &mut recorder);

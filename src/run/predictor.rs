@@ -57,7 +57,11 @@ impl Predictor {
         }
         self.round = round;
         let setting = &self.setting;
-        let curve = self.curve.get_or_insert_with(|| setting.curve());
+        if self.curve.is_none() {
+            // None when the run was asked to stop while the model ran: it ends now anyway.
+            self.curve = setting.curve();
+        }
+        let curve = self.curve.as_ref()?;
         self.last = predict(&self.samples, curve, setting).map(|mut p| {
             p.first_made_at_s = Some(*self.first_at.get_or_insert(p.made_at_s));
             p

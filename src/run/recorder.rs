@@ -9,9 +9,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::IntervalSink;
+use crate::results::verify::GrowingMap;
 use crate::results::{utc_now, RunDir, RunInfo};
 use crate::stats::steady::SteadyTracker;
 use crate::stats::{IntervalStats, Sample};
+use crate::verify::Verifier;
 
 use super::predictor::Predictor;
 use super::RunObserver;
@@ -33,6 +35,9 @@ pub(super) struct Recorder<'a> {
     steady_stop: Option<Arc<AtomicBool>>,
     /// The steady state predicted as the samples come (random-write runs).
     predictor: Option<Predictor>,
+    /// A run with --verify: its verifier and `verify.map`, brought up to date with run.json's
+    /// heartbeat.
+    map: Option<(Arc<Verifier>, GrowingMap)>,
 }
 
 impl<'a> Recorder<'a> {
@@ -62,7 +67,17 @@ impl<'a> Recorder<'a> {
             steady,
             steady_stop,
             predictor,
+            map: None,
         }
+    }
+
+    /// Keeps `dir/verify.map` of `verifier` up to date as the run goes (a run with --verify).
+    pub(super) fn keeping_map(mut self, verifier: Option<Arc<Verifier>>) -> anyhow::Result<Self> {
+        if let Some(v) = verifier {
+            let map = GrowingMap::create(&self.run_dir.dir, v.blocks())?;
+            self.map = Some((v, map));
+        }
+        Ok(self)
     }
 
     /// The run directory, the totals over this session's intervals, where the session started
@@ -106,6 +121,9 @@ impl IntervalSink for Recorder<'_> {
             self.last_heartbeat = Instant::now();
             self.info.heartbeat_utc = Some(utc_now());
             self.run_dir.write_info(&self.info)?;
+            if let Some((v, map)) = &mut self.map {
+                map.update(&v.generations())?;
+            }
         }
         if self.steady.push(&sample) {
             if let Some(flag) = &self.steady_stop {

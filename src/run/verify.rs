@@ -59,9 +59,11 @@ pub fn verify_run(target: &str, dir: &Path, stop: &AtomicBool) -> anyhow::Result
             dir.display()
         );
     }
-    let map = load_map(dir, Verifier::blocks_of(w))
+    let recorded = info.verify.as_ref().map(|r| r.blocks_written);
+    let map = load_map(dir, Verifier::blocks_of(w), recorded)
         .map_err(|e| crate::error::BadInput(format!("{e:#}")))?;
-    let v = Verifier::with_map(w, &map);
+    // No verification recorded: the run never ended, and its map is the one kept as it went.
+    let v = Verifier::with_map(w, &map, recorded.is_none());
     let device = crate::device::open(target)?;
     let mut reader = device.open_block_reader(w, &v)?;
     crate::verify::full_pass(&v, reader.as_mut(), &|| {

@@ -1052,20 +1052,27 @@ impl SimDevice {
     /// sequentially (old data), then a ZIL-like service rewriting a hot fraction of it at random
     /// until the hot region is in steady state; power-on time advances by the age, and with
     /// throttling the wear is set to the life curve less the preset's margin (the throttle keeps
-    /// a drive in heavy service there).
+    /// a drive in heavy service there). Gives up half-way when the process is asked to stop
+    /// ([`crate::stop`]): [`super::drive::SimDrive::open`] then refuses the drive.
     fn age(&mut self) {
         let spec = self.spec.clone();
         let slots = self.ftl.geometry().slots_per_page;
         let mut rng = ChaCha8Rng::seed_from_u64(spec.seed ^ 0xa6ed);
         let pages = spec.user_pages();
         for lpn in 0..pages {
+            if lpn % (1 << 16) == 0 && crate::stop::requested() {
+                return;
+            }
             self.ftl
                 .write(lpn, slots, (mix64(rng.next_u64()) as u32) | 1);
         }
         let hot = ((f64::from(pages) * spec.preset.service.hot_fraction) as u32).max(1);
         let mut batch = [0u32; 64];
         let batches = u64::from(hot) * u64::from(SERVICE_FILLS) / 64;
-        for _ in 0..batches {
+        for n in 0..batches {
+            if n % (1 << 10) == 0 && crate::stop::requested() {
+                return;
+            }
             for lpn in &mut batch {
                 *lpn = ((u64::from(rng.next_u32()) * u64::from(hot)) >> 32) as u32;
                 self.ftl.prefetch(*lpn);

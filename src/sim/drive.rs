@@ -53,7 +53,7 @@ impl SimDrive {
         check_memory(&spec)?;
         let Some(path) = spec.state.clone() else {
             return Ok(SimDrive {
-                device: SimDevice::create(&spec),
+                device: created(&spec)?,
                 store: None,
             });
         };
@@ -248,16 +248,28 @@ pub fn last_saved_stamp(spec: &SimSpec) -> Option<super::device::DriveStamp> {
 pub fn saved_device(spec: &SimSpec) -> anyhow::Result<SimDevice> {
     check_memory(spec)?;
     let Some(path) = &spec.state else {
-        return Ok(SimDevice::create(spec));
+        return created(spec);
     };
     let file = match std::fs::File::open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(SimDevice::create(spec)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return created(spec),
         Err(e) => bad_input!("cannot read state={} ({e})", path.display()),
     };
     let len = file.metadata()?.len();
     let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
     decode(spec, path, &mut reader, len)
+}
+
+/// A new drive of `spec`; an interruption while it is aged (seconds for a large drive) is an
+/// error, so that no half-aged drive is used or saved.
+fn created(spec: &SimSpec) -> anyhow::Result<SimDevice> {
+    let device = SimDevice::create(spec);
+    if crate::stop::requested() {
+        return Err(anyhow::Error::new(crate::error::Interrupted(
+            "interrupted while the simulated drive was made: nothing ran".into(),
+        )));
+    }
+    Ok(device)
 }
 
 /// A new drive for an empty file, else the saved one (refused as bad input when untrusted).
@@ -268,7 +280,7 @@ fn decode(
     len: u64,
 ) -> anyhow::Result<SimDevice> {
     if len == 0 {
-        return Ok(SimDevice::create(spec));
+        return created(spec);
     }
     match state::decode(spec, reader, len) {
         Ok(dev) => Ok(dev),

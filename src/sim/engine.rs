@@ -303,12 +303,15 @@ impl Engine for SimEngine {
             // drive, and the stop need not wait for a save (197 MB for dc-ssd-400g,scale=4).
             return Ok(RunEnd::Interrupted);
         }
-        let end = self.simulate(workload, control, sink)?;
+        let mut end = self.simulate(workload, control, sink)?;
         if let Some(v) = control.verify.as_deref() {
             if workload.verify.is_some_and(|o| o.end) && end == RunEnd::Completed {
                 let mut reader = SimReader::new(self.drive.device(), workload, v);
                 let interrupted = &control.interrupted;
-                verify::full_pass(v, &mut reader, &|| interrupted.load(Ordering::Relaxed));
+                if !verify::full_pass(v, &mut reader, &|| interrupted.load(Ordering::Relaxed)) {
+                    // A check cut short is no clean pass: the run ends interrupted.
+                    end = RunEnd::Interrupted;
+                }
             }
         }
         self.drive.save()?;

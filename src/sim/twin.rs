@@ -287,6 +287,13 @@ pub fn fit(m: &Measured, base: &'static Preset) -> anyhow::Result<Twin> {
             m.workload.read_pct
         );
     }
+    if m.workload.rate.is_some() {
+        // A paced soak measured the pace, not the drive: its IOPS are no drive's to fit.
+        bad_input!(
+            "{} is a paced soak (--rate-iops or --rate): its IOPS are the pace, not the drive's; fit a twin to a soak run without a rate limit",
+            m.from
+        );
+    }
     if m.size_bytes < MIN_CAPACITY {
         // Said here, not by the temporary twin file the fit would write.
         bad_input!(
@@ -502,7 +509,24 @@ pub fn alpha_for(wa: f64) -> f64 {
 
 /// Runs the twin (written to `file`) from a new drive through the measured prelude, then on
 /// the measured workload for as long as the samples last, and returns the soak's curve.
+/// Gives up the fit (exit 130) when the process was asked to stop; its temporary twin goes with
+/// its directory.
+fn unless_stopped() -> anyhow::Result<()> {
+    if crate::stop::requested() {
+        return Err(anyhow::Error::new(crate::error::Interrupted(
+            "interrupted while fitting the twin: no twin written".into(),
+        )));
+    }
+    Ok(())
+}
+
 fn soak(twin: &Twin, file: &Path, m: &Measured) -> anyhow::Result<Curve> {
+    unless_stopped()?;
+    // The twin's runs end within an interval of a stop request.
+    let control = Control {
+        interrupted: crate::stop::flag(),
+        ..Control::default()
+    };
     twin.save(file)?;
     let mut spec = format!("sim:@{}", file.display());
     if !m.prelude.is_empty() {
@@ -523,9 +547,10 @@ fn soak(twin: &Twin, file: &Path, m: &Measured) -> anyhow::Result<Curve> {
             Step::Run(w, seconds) => {
                 SimEngine::open(&spec)?.run(
                     &for_seconds(w, *seconds),
-                    &Control::default(),
+                    &control,
                     &mut Collect::default(),
                 )?;
+                unless_stopped()?;
             }
             Step::Erase => {
                 super::erase(&spec, super::SimErase::Secure)?;
@@ -543,7 +568,8 @@ fn soak(twin: &Twin, file: &Path, m: &Measured) -> anyhow::Result<Curve> {
         ..for_seconds(m.workload, end)
     };
     let mut sink = Collect::default();
-    engine.run(&workload, &Control::default(), &mut sink)?;
+    engine.run(&workload, &control, &mut sink)?;
+    unless_stopped()?;
     match curve(&sink.samples, m.workload.span) {
         Some(c) => Ok(c),
         None => anyhow::bail!("the twin's soak gave fewer than ten samples"),

@@ -12,7 +12,7 @@
 pub mod header;
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::results::verify::{Finding, FindingCounts, FindingKind, VerifyReport, MAX_LISTED};
@@ -69,6 +69,11 @@ pub struct Verifier {
     found: Mutex<Found>,
     sampled: AtomicU64,
     full: AtomicU64,
+    /// Set when the full pass was stopped before its last block.
+    full_pass_stopped: AtomicBool,
+    /// The map was saved while the run was still writing (a run that crashed): a block may
+    /// hold a later generation than the map's, written after the last save, and is not lost.
+    later_writes_possible: bool,
 }
 
 #[derive(Default)]
@@ -82,11 +87,13 @@ struct Found {
 impl Verifier {
     /// The verifier of a run of workload `w` (made with --verify) that has written nothing.
     pub fn new(w: &Workload) -> Verifier {
-        Verifier::with_map(w, &[])
+        Verifier::with_map(w, &[], false)
     }
 
-    /// The verifier of a finished run of `w` whose generation map was `map`.
-    pub fn with_map(w: &Workload, map: &[u32]) -> Verifier {
+    /// The verifier of a run of `w` whose generation map was `map`; `saved_while_running`
+    /// when the map is the one kept as the run went, not the one saved at its end (see
+    /// [`crate::results::verify::GrowingMap`]).
+    pub fn with_map(w: &Workload, map: &[u32], saved_while_running: bool) -> Verifier {
         let blocks = Verifier::blocks_of(w);
         Verifier {
             map: (0..blocks)
@@ -99,6 +106,8 @@ impl Verifier {
             found: Mutex::new(Found::default()),
             sampled: AtomicU64::new(0),
             full: AtomicU64::new(0),
+            full_pass_stopped: AtomicBool::new(false),
+            later_writes_possible: saved_while_running,
         }
     }
 
@@ -305,7 +314,8 @@ impl Verifier {
             }),
             Seen::Header(h) => {
                 let unsure = value & UNSURE != 0 && h.generation + 1 == expected;
-                (h.generation != expected && !unsure).then(|| Finding {
+                let written_after_save = self.later_writes_possible && h.generation > expected;
+                (h.generation != expected && !unsure && !written_after_save).then(|| Finding {
                     found_generation: Some(h.generation),
                     ..finding(FindingKind::Lost)
                 })
@@ -324,6 +334,7 @@ impl Verifier {
                 .count() as u64,
             sampled_checks: self.sampled.load(Ordering::Relaxed),
             full_pass_checks: self.full.load(Ordering::Relaxed),
+            full_pass_stopped: self.full_pass_stopped.load(Ordering::Relaxed),
             counts: found.counts,
             findings: found.listed.clone(),
             unfinished_writes: 0,
@@ -356,14 +367,17 @@ fn unfinished_as_unsure(value: u32) -> u32 {
     }
 }
 
-/// Reads back every block the run wrote, until `stop` says to give up.
-pub fn full_pass(v: &Verifier, reader: &mut dyn BlockReader, stop: &dyn Fn() -> bool) {
+/// Reads back every block the run wrote, until `stop` says to give up; false when it gave up
+/// (the report then says the pass was stopped: it is no clean pass).
+pub fn full_pass(v: &Verifier, reader: &mut dyn BlockReader, stop: &dyn Fn() -> bool) -> bool {
     for block in 0..v.blocks() {
         if block % 4096 == 0 && stop() {
-            return;
+            v.full_pass_stopped.store(true, Ordering::Relaxed);
+            return false;
         }
         v.check(reader, block, Pass::Full);
     }
+    true
 }
 
 #[cfg(test)]
@@ -484,7 +498,7 @@ mod tests {
         assert_eq!(v.settle_unfinished(), 2);
         // The map as saved and read back by `ssdfade verify`: the drive never saw the writes
         // in flight (block 7 holds generation 1, block 9 nothing), which is no lost write.
-        let again = Verifier::with_map(&w, &v.generations());
+        let again = Verifier::with_map(&w, &v.generations(), false);
         full_pass(&again, &mut FirstGeneration, &|| false);
         let report = again.report();
         assert_eq!(report.full_pass_checks, 3, "{report:?}");
@@ -496,6 +510,57 @@ mod tests {
             [v.offset_of(5), v.offset_of(7)],
             "only what was acknowledged"
         );
+    }
+
+    #[test]
+    fn a_stopped_full_pass_is_no_clean_pass() {
+        let w = Workload {
+            span: 3 * 4096 * 4096,
+            ..workload()
+        };
+        let v = Verifier::new(&w);
+        for b in [0, 4096 * 2] {
+            let g = v.claim_write(b).unwrap();
+            v.finish_write(b, g, true);
+        }
+        let calls = std::cell::Cell::new(0);
+        let whole = full_pass(&v, &mut FirstGeneration, &|| {
+            calls.set(calls.get() + 1);
+            calls.get() > 1
+        });
+        let report = v.report();
+        assert!(!whole);
+        assert!(report.full_pass_stopped && report.clean(), "{report:?}");
+        assert!(report.line().contains("NOT checked"), "{}", report.line());
+    }
+
+    /// A drive whose every block holds generation 3 of this run.
+    struct ThirdGeneration;
+    impl BlockReader for ThirdGeneration {
+        fn read(&mut self, v: &Verifier, block: u64, _: u32) -> Seen {
+            Seen::Header(Header {
+                offset: v.offset_of(block),
+                generation: 3,
+                tag: v.tag,
+            })
+        }
+    }
+
+    #[test]
+    fn a_map_kept_as_the_run_went_accepts_later_generations_only() {
+        let w = workload();
+        // Blocks 1 and 2 saved at generations 2 and 5; the drive holds 3 in both.
+        let kept = Verifier::with_map(&w, &[0, 2, 5], true);
+        full_pass(&kept, &mut ThirdGeneration, &|| false);
+        let lost: Vec<u64> = kept.report().findings.iter().map(|f| f.offset).collect();
+        assert_eq!(
+            lost,
+            [kept.offset_of(2)],
+            "an older generation is still lost"
+        );
+        let at_end = Verifier::with_map(&w, &[0, 2, 5], false);
+        full_pass(&at_end, &mut ThirdGeneration, &|| false);
+        assert_eq!(at_end.report().counts.lost, 2, "a final map is exact");
     }
 
     #[test]

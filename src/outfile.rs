@@ -1,0 +1,249 @@
+//! The one way an output file reaches disk — reports, charts, comparisons, exports, man pages:
+//! never through a symbolic link, never over a file ssdfade did not write, and never half
+//! written.
+//!
+//! A file is written into a temporary file beside it (created new, not following links),
+//! flushed to disk and renamed over the old one, so a full disk or a crash leaves the old file
+//! or none, never a truncated one, and the temporary file is removed on failure. An existing
+//! file is replaced only when it is a regular file, empty or carrying the mark of the same [`Kind`]
+//! of output (a report's title, a chart's provenance, an export's header): a planted link, a
+//! record (run.json, samples.jsonl…) or anyone else's file is refused as bad input, before
+//! anything is written. An output directory named on the command line must not be a link.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+/// What an output file is, and so how its earlier version is recognised as the tool's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A report or comparison in Markdown (titled `# ssdfade …`).
+    Markdown,
+    /// A report or comparison in HTML (titled `ssdfade …`).
+    Html,
+    /// A PNG chart (provenance text chunk `Software: ssdfade …`).
+    Png,
+    /// An SVG chart (provenance `<software>ssdfade …`).
+    Svg,
+    /// `export --format csv` (its header of sample columns).
+    ExportCsv,
+    /// `export --format jsonl` (flat rows with `lat_mean_us`).
+    ExportJsonl,
+    /// A man page (`.TH` naming ssdfade).
+    ManPage,
+    /// What a chart drew, beside it (`"format":"ssdfade-chart/1"`).
+    ChartRecord,
+}
+
+/// The records a run, experiment or group directory holds: never an output, whatever they
+/// contain.
+const RECORDS: [&str; 11] = [
+    "run.json",
+    "samples.jsonl",
+    "latency.json",
+    "experiment.json",
+    "erase.json",
+    "slog.json",
+    "sweep.json",
+    "group.json",
+    "plp.json",
+    "verify.map",
+    ".space-reserve",
+];
+
+/// How much of an existing file is read to recognise it.
+const HEAD: u64 = 8192;
+
+impl Kind {
+    /// Whether `head`, the start of an existing file, is this kind of output as ssdfade
+    /// writes it.
+    fn recognises(self, head: &[u8]) -> bool {
+        let text = String::from_utf8_lossy(head);
+        let first_line = text.lines().next().unwrap_or("");
+        match self {
+            Kind::Markdown => first_line.starts_with("# ssdfade "),
+            Kind::Html => text.starts_with("<!DOCTYPE html>") && text.contains("<title>ssdfade "),
+            Kind::Png => head.starts_with(b"\x89PNG\r\n\x1a\n") && contains(head, b"ssdfade "),
+            Kind::Svg => text.contains("<svg") && text.contains("<software>ssdfade "),
+            Kind::ExportCsv => first_line.contains("t_start_s,t_end_s,ops,bytes,iops"),
+            Kind::ExportJsonl => {
+                first_line.starts_with('{')
+                    && first_line.contains("\"t_start_s\":")
+                    && first_line.contains("\"lat_mean_us\":")
+            }
+            Kind::ManPage => text.contains(".TH ") && text.contains("ssdfade"),
+            Kind::ChartRecord => text.starts_with("{\"format\":\"ssdfade-chart/"),
+        }
+    }
+
+    /// The kind's name in a refusal.
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Markdown => "Markdown report",
+            Kind::Html => "HTML report",
+            Kind::Png => "PNG chart",
+            Kind::Svg => "SVG chart",
+            Kind::ExportCsv => "CSV export",
+            Kind::ExportJsonl => "JSON-lines export",
+            Kind::ManPage => "man page",
+            Kind::ChartRecord => "chart record",
+        }
+    }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Refuses (bad input) unless `path` may receive a new `kind` of output: it does not exist,
+/// or it is a regular file that is empty or this tool wrote as the same kind. Nothing is
+/// written.
+pub fn check(path: &Path, kind: Kind) -> anyhow::Result<()> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if name.is_empty() || path.as_os_str().to_string_lossy().ends_with('/') {
+        crate::bad_input!(
+            "{} names a directory, not a file: give a file name for the {}",
+            path.display(),
+            kind.name()
+        );
+    }
+    if RECORDS.contains(&name) {
+        crate::bad_input!(
+            "{} is a record ssdfade reads, not an output: choose another file name",
+            path.display()
+        );
+    }
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(e).with_context(|| format!("cannot look at {}", path.display()));
+        }
+    };
+    if meta.file_type().is_symlink() {
+        crate::bad_input!(
+            "{} is a symbolic link, which ssdfade never writes through: remove it or choose another path",
+            path.display()
+        );
+    }
+    if !meta.file_type().is_file() {
+        crate::bad_input!(
+            "{} exists and is not a regular file: choose another path for the {}",
+            path.display(),
+            kind.name()
+        );
+    }
+    let mut head = Vec::new();
+    open_no_follow(path)
+        .and_then(|f| f.take(HEAD).read_to_end(&mut head))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if !head.is_empty() && !kind.recognises(&head) {
+        crate::bad_input!(
+            "{} exists and is not a {} ssdfade wrote: move it away or choose another path",
+            path.display(),
+            kind.name()
+        );
+    }
+    Ok(())
+}
+
+fn open_no_follow(path: &Path) -> std::io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+}
+
+/// Refuses (bad input) an output directory named on the command line that is a symbolic link
+/// or not a directory; creates it when missing.
+pub fn directory(dir: &Path) -> anyhow::Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() => crate::bad_input!(
+            "the output directory {} is a symbolic link, which ssdfade never writes through: name the real directory",
+            dir.display()
+        ),
+        Ok(meta) if !meta.is_dir() => crate::bad_input!(
+            "the output directory {} exists and is not a directory: choose another path",
+            dir.display()
+        ),
+        Ok(_) => Ok(()),
+        Err(_) => match std::fs::create_dir_all(dir) {
+            Ok(()) => Ok(()),
+            Err(e) => crate::bad_input!(
+                "cannot create the output directory {}: {e}: choose a directory you can write",
+                dir.display()
+            ),
+        },
+    }
+}
+
+/// Writes `bytes` to `path` as a `kind` of output (see the module doc).
+pub fn write(path: &Path, kind: Kind, bytes: &[u8]) -> anyhow::Result<()> {
+    check(path, kind)?;
+    let tmp = temporary(path);
+    let written = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&tmp)
+        .and_then(|mut f| {
+            f.write_all(bytes)?;
+            f.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
+    Ok(())
+}
+
+/// The temporary file beside `path` a new version is written into.
+fn temporary(path: &Path) -> PathBuf {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    path.with_file_name(format!(".{name}.{}.partial", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_of_the_same_kind_is_replaced_and_anything_else_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let md = dir.path().join("notes.md");
+        write(&md, Kind::Markdown, b"# ssdfade report: one\n").unwrap();
+        write(&md, Kind::Markdown, b"# ssdfade report: two\n").unwrap();
+        assert_eq!(std::fs::read(&md).unwrap(), b"# ssdfade report: two\n");
+        let theirs = dir.path().join("theirs.csv");
+        std::fs::write(&theirs, "a,b\n1,2\n").unwrap();
+        let err = write(&theirs, Kind::ExportCsv, b"x").unwrap_err();
+        assert!(err.downcast_ref::<crate::error::BadInput>().is_some());
+        assert_eq!(std::fs::read(&theirs).unwrap(), b"a,b\n1,2\n");
+        let record = dir.path().join("samples.jsonl");
+        assert!(write(&record, Kind::ExportJsonl, b"{}").is_err());
+        assert!(!record.exists());
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 2, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn a_link_is_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::write(&outside, "# ssdfade report: planted\n").unwrap();
+        let link = dir.path().join("report.md");
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        assert!(write(&link, Kind::Markdown, b"# ssdfade report\n").is_err());
+        assert_eq!(
+            std::fs::read(&outside).unwrap(),
+            b"# ssdfade report: planted\n"
+        );
+        let linked_dir = dir.path().join("etc-link");
+        std::os::unix::fs::symlink(dir.path(), &linked_dir).unwrap();
+        assert!(directory(&linked_dir).is_err());
+    }
+}
