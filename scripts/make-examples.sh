@@ -34,5 +34,5 @@ else
 fi
 
 find "$out" -name drive.sim -delete
-find "$out" -mindepth 3 -name '*.png' -delete
+find "$out" -mindepth 3 \( -name '*.png' -o -name '*.chart.json' \) -delete
 du -sh "$out"
