@@ -356,10 +356,7 @@ fn resume_refuses_what_cannot_be_resumed() {
     let mut edited: serde_json::Value = serde_json::from_str(&pending).unwrap();
     edited["phases"][0]["headline"]["seconds"] = 1e30.into();
     let why = refuse(&copy("1e30", &edited.to_string()), "1e30 s");
-    assert!(
-        why.contains("headline.seconds is 1000000000000000000000000000000"),
-        "{why}"
-    );
+    assert!(why.contains("headline.seconds is 1e30"), "{why}");
 }
 
 /// Two one-minute rounds cannot make the five a steady state needs: the soak gives up at its
