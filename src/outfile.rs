@@ -120,7 +120,7 @@ pub fn check(path: &Path, kind: Kind) -> anyhow::Result<()> {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => {
-            return Err(e).with_context(|| format!("cannot look at {}", path.display()));
+            crate::bad_input!("cannot look at {}: {e}", path.display());
         }
     };
     if meta.file_type().is_symlink() {

@@ -388,10 +388,16 @@ fn every_chart_and_the_report_carry_the_records_provenance() {
             .arg(&out)
             .arg(&dir),
     );
-    assert_eq!(
-        svg_metadata(&std::fs::read_to_string(&out).unwrap()),
-        as_svg
+    // The provenance, then what the chart drew (its record, checked in chart_records.rs).
+    let mut metadata = svg_metadata(&std::fs::read_to_string(&out).unwrap());
+    let record = metadata.pop().unwrap();
+    assert_eq!(record.0, "ssdfade-chart");
+    assert!(
+        record.1.starts_with("{\"format\":\"ssdfade-chart/"),
+        "{}",
+        record.1
     );
+    assert_eq!(metadata, as_svg);
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     let inline = html.split("<svg").skip(1).collect::<Vec<_>>();
     // Fade, latency, consistency and distribution.

@@ -11,7 +11,8 @@ use crate::bad_input;
 
 /// Creates `req.path` with `--size` bytes preallocated and opens it, locked for the run.
 pub(super) fn create(req: &OpenRequest) -> anyhow::Result<Target> {
-    if req.path.starts_with("/dev") {
+    // Device names live under /dev; /dev/shm is the one place there for files (tmpfs).
+    if req.path.starts_with("/dev") && !req.path.starts_with("/dev/shm") {
         bad_input!(
             "{} does not exist: no such device (`lsblk` and `ls -l /dev/disk/by-id` list the drives)",
             req.path.display()
