@@ -16,7 +16,7 @@ use super::{uring, AlignedBuf, EngineKind, Target};
 const TIMED_UP_TO_QD: u32 = 1;
 
 /// I/Os per engine per round of the timing, and rounds (alternating, the best of each kept).
-const READS: u32 = 300;
+const IOS_PER_ROUND: u32 = 300;
 const ROUNDS: u32 = 3;
 
 /// The engine to run and, when it was chosen by more than the default, why (one line).
@@ -59,7 +59,7 @@ pub fn default_for(target: &Target, qd: u32, bs: usize, writes: bool) -> Choice 
     for _ in 0..ROUNDS {
         let (Some(t), Some(r)) = (
             syscall_latency(fd, &mut buf, bs, writes),
-            uring::qd1_latency(fd, &mut buf, bs, writes, READS),
+            uring::qd1_latency(fd, &mut buf, bs, writes, IOS_PER_ROUND),
         ) else {
             return uring_only;
         };
@@ -92,11 +92,11 @@ fn kind_name(kind: EngineKind) -> &'static str {
     }
 }
 
-/// The mean time of [`READS`] blocking reads or writes of `bs` bytes at offset 0, as the
+/// The mean time of [`IOS_PER_ROUND`] blocking reads or writes of `bs` bytes at offset 0, as the
 /// threads engine issues its I/O; None when one fails.
 fn syscall_latency(fd: i32, buf: &mut AlignedBuf, bs: usize, writes: bool) -> Option<Duration> {
     let start = Instant::now();
-    for _ in 0..READS {
+    for _ in 0..IOS_PER_ROUND {
         let ptr = buf.as_mut_ptr().cast();
         // SAFETY: buf holds at least bs bytes.
         let rc = unsafe {
@@ -110,7 +110,7 @@ fn syscall_latency(fd: i32, buf: &mut AlignedBuf, bs: usize, writes: bool) -> Op
             return None;
         }
     }
-    Some(start.elapsed() / READS)
+    Some(start.elapsed() / IOS_PER_ROUND)
 }
 
 /// Bytes no RAM device can compress or store as a repeated word (xorshift64).
