@@ -140,7 +140,7 @@ fn at_qd1_on_zram_the_default_engine_is_the_one_timed_faster_and_says_why() {
         line.starts_with(&format!("ssdfade: engine {faster}: at QD 1")),
         "{line}"
     );
-    assert!(line.contains("4096-byte write"), "{line}");
+    assert!(line.contains("4096-byte random write"), "{line}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["engine"], faster, "{line}");
     let out = run("8", "qd8");

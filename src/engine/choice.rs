@@ -1,23 +1,33 @@
 //! Which real engine runs when the user names none: io_uring where the kernel allows it, but at
-//! QD 1 on a target whose I/O io_uring hands to its kernel workers (zram, for one) the two
-//! engines are timed on the target itself, with the run's own kind of I/O (writes of
-//! incompressible data at offset 0 when the run writes: it is about to overwrite the target
-//! anyway; else reads), and the faster one runs. That hand-off costs
-//! a wake-up on another CPU: on a 16-CPU VM it tripled QD 1 latency on zram (19 µs with
-//! io_uring, 6.2 µs with threads), on a 2-CPU one io_uring was still faster (5–8 µs against
-//! 9–10 µs), so no fixed rule fits both.
+//! QD 1 on a target whose I/O io_uring hands to its kernel workers (zram, for one) both engines
+//! run the workload's kind of I/O on the target itself for a moment each (random writes of
+//! incompressible data when the run writes: it is about to overwrite the target anyway; else
+//! reads), in alternating rounds, and the one that completed more I/Os runs. That hand-off
+//! costs a wake-up on another CPU: on a 16-CPU VM it tripled QD 1 latency on zram (19 µs with
+//! io_uring, 6.2 µs with threads), on a 2-CPU one io_uring was faster (5–8 µs against 6–8 µs),
+//! so no fixed rule fits both. An earlier timing of bare system calls at one offset picked
+//! threads on the 2-CPU machine, where the engines themselves made io_uring 1.2–1.4× faster:
+//! the engines are timed, not a stand-in.
 
 use std::os::fd::AsRawFd;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
-use super::{uring, AlignedBuf, EngineKind, Target};
+use super::{threads, uring, AlignedBuf, Control, Engine, EngineKind, IntervalSink, Target};
+use crate::pattern::Pattern;
+use crate::stats::IntervalStats;
+use crate::workload::Workload;
 
 /// Queue depths at or below which the engines are timed on a target that blocks.
 const TIMED_UP_TO_QD: u32 = 1;
 
-/// I/Os per engine per round of the timing, and rounds (alternating, the best of each kept).
-const IOS_PER_ROUND: u32 = 300;
+/// How long each engine runs per round of the timing, and rounds (alternating, the best of
+/// each kept): about a second in all.
+const ROUND: Duration = Duration::from_millis(150);
 const ROUNDS: u32 = 3;
+
+/// The part of the target the timing writes (or reads): from its start.
+const SPAN: u64 = 64 << 20;
 
 /// The engine to run and, when it was chosen by more than the default, why (one line).
 pub struct Choice {
@@ -27,7 +37,7 @@ pub struct Choice {
 
 /// The default engine for a workload of `bs`-byte I/Os at `qd` on `target` (`writes`: the
 /// workload writes, so the timing may too).
-pub fn default_for(target: &Target, qd: u32, bs: usize, writes: bool) -> Choice {
+pub fn default_for(target: &Arc<Target>, qd: u32, bs: usize, writes: bool) -> Choice {
     if !uring::available() {
         return Choice {
             kind: EngineKind::Threads,
@@ -52,35 +62,33 @@ pub fn default_for(target: &Target, qd: u32, bs: usize, writes: bool) -> Choice 
     if !uring::cannot_avoid_blocking(fd, &mut buf, bs) {
         return uring_only;
     }
-    if writes {
-        fill_incompressible(buf.as_mut_slice());
-    }
-    let (mut threads, mut ring) = (Duration::MAX, Duration::MAX);
+    let (mut threads_iops, mut uring_iops) = (0.0f64, 0.0f64);
     for _ in 0..ROUNDS {
         let (Some(t), Some(r)) = (
-            syscall_latency(fd, &mut buf, bs, writes),
-            uring::qd1_latency(fd, &mut buf, bs, writes, IOS_PER_ROUND),
+            engine_iops(EngineKind::Threads, target, bs, writes),
+            engine_iops(EngineKind::Uring, target, bs, writes),
         ) else {
             return uring_only;
         };
-        threads = threads.min(t);
-        ring = ring.min(r);
+        threads_iops = threads_iops.max(t);
+        uring_iops = uring_iops.max(r);
     }
-    let kind = if threads < ring {
+    let kind = if threads_iops > uring_iops {
         EngineKind::Threads
     } else {
         EngineKind::Uring
     };
-    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let us = |iops: f64| 1e6 / iops;
     Choice {
         kind,
         why: Some(format!(
             "engine {}: at QD {qd} this target's I/O goes through io_uring's kernel workers; \
-             timed on it, a {bs}-byte {} took {:.1} µs with threads, {:.1} µs with io_uring",
+             timed on it, a {bs}-byte random {} took {:.1} µs with threads, {:.1} µs with \
+             io_uring",
             kind_name(kind),
             if writes { "write" } else { "read" },
-            us(threads),
-            us(ring)
+            us(threads_iops),
+            us(uring_iops)
         )),
     }
 }
@@ -92,34 +100,51 @@ fn kind_name(kind: EngineKind) -> &'static str {
     }
 }
 
-/// The mean time of [`IOS_PER_ROUND`] blocking reads or writes of `bs` bytes at offset 0, as the
-/// threads engine issues its I/O; None when one fails.
-fn syscall_latency(fd: i32, buf: &mut AlignedBuf, bs: usize, writes: bool) -> Option<Duration> {
-    let start = Instant::now();
-    for _ in 0..IOS_PER_ROUND {
-        let ptr = buf.as_mut_ptr().cast();
-        // SAFETY: buf holds at least bs bytes.
-        let rc = unsafe {
-            if writes {
-                libc::pwrite(fd, ptr, bs, 0)
-            } else {
-                libc::pread(fd, ptr, bs, 0)
-            }
-        };
-        if rc != bs as isize {
-            return None;
-        }
+/// I/Os per second of `kind` running 4 KiB-aligned random `bs`-byte writes (or reads) at QD 1
+/// over the first [`SPAN`] of `target` for [`ROUND`]; None when the run fails or does nothing.
+fn engine_iops(kind: EngineKind, target: &Arc<Target>, bs: usize, writes: bool) -> Option<f64> {
+    let workload = Workload {
+        bs: bs as u64,
+        align: bs as u64,
+        read_pct: if writes { 0 } else { 100 },
+        random_pct: 100,
+        qd: 1,
+        span: target.size.min(SPAN) / bs as u64 * bs as u64,
+        duration: Some(ROUND),
+        interval: ROUND,
+        pattern: Pattern::Random,
+        ..Workload::default()
+    };
+    if workload.span < bs as u64 {
+        return None;
     }
-    Some(start.elapsed() / IOS_PER_ROUND)
+    let mut engine: Box<dyn Engine> = match kind {
+        EngineKind::Threads => Box::new(threads::ThreadsEngine::new(target.clone())),
+        EngineKind::Uring => Box::new(uring::UringEngine::new(target.clone())),
+    };
+    let mut counted = Counted::default();
+    engine
+        .run(&workload, &Control::default(), &mut counted)
+        .ok()?;
+    (counted.ios > 0 && counted.seconds > 0.0).then(|| counted.ios as f64 / counted.seconds)
 }
 
-/// Bytes no RAM device can compress or store as a repeated word (xorshift64).
-fn fill_incompressible(bytes: &mut [u8]) {
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    for b in bytes {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        *b = x as u8;
+/// The I/Os and seconds of a timing run's intervals.
+#[derive(Default)]
+struct Counted {
+    ios: u64,
+    seconds: f64,
+}
+
+impl IntervalSink for Counted {
+    fn interval(
+        &mut self,
+        t_start_s: f64,
+        t_end_s: f64,
+        stats: &IntervalStats,
+    ) -> anyhow::Result<()> {
+        self.ios += stats.read.ops + stats.write.ops;
+        self.seconds += t_end_s - t_start_s;
+        Ok(())
     }
 }

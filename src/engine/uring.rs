@@ -15,7 +15,7 @@ use std::io;
 use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use io_uring::{opcode, squeue, types, IoUring};
 
@@ -196,37 +196,6 @@ pub(super) fn cannot_avoid_blocking(fd: RawFd, buf: &mut AlignedBuf, bs: usize) 
     // SAFETY: iov describes bs bytes of buf, which is at least that long.
     let rc = unsafe { libc::preadv2(fd, &iov, 1, 0, libc::RWF_NOWAIT) };
     rc < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EOPNOTSUPP)
-}
-
-/// The mean time of `count` reads or writes of `bs` bytes at offset 0 through one ring at
-/// QD 1, sent to the kernel's workers at once as the engine sends them on a target that
-/// blocks; None when the ring or an I/O fails.
-pub(super) fn qd1_latency(
-    fd: RawFd,
-    buf: &mut AlignedBuf,
-    bs: usize,
-    writes: bool,
-    count: u32,
-) -> Option<Duration> {
-    let mut ring = build_ring(2).ok()?;
-    let start = Instant::now();
-    for _ in 0..count {
-        let (fd, ptr, len) = (types::Fd(fd), buf.as_mut_ptr(), bs as u32);
-        let entry = if writes {
-            opcode::Write::new(fd, ptr, len).offset(0).build()
-        } else {
-            opcode::Read::new(fd, ptr, len).offset(0).build()
-        };
-        let entry = entry.flags(squeue::Flags::ASYNC);
-        // SAFETY: buf outlives the I/O, whose completion is reaped before the next one.
-        unsafe { ring.submission().push(&entry).ok()? };
-        ring.submit_and_wait(1).ok()?;
-        let cqe = ring.completion().next()?;
-        if cqe.result() != bs as i32 {
-            return None;
-        }
-    }
-    Some(start.elapsed() / count)
 }
 
 /// One I/O slot: what it has in flight.
