@@ -65,9 +65,42 @@ pub fn verify_run(target: &str, dir: &Path, stop: &AtomicBool) -> anyhow::Result
     // No verification recorded: the run never ended, and its map is the one kept as it went.
     let v = Verifier::with_map(w, &map, recorded.is_none());
     let device = crate::device::open(target)?;
+    same_target(target, dir, &info.target, &device.describe()?)?;
     let mut reader = device.open_block_reader(w, &v)?;
     crate::verify::full_pass(&v, reader.as_mut(), &|| {
         stop.load(std::sync::atomic::Ordering::Relaxed)
     });
     Ok(v.report())
+}
+
+/// Refuses (bad input) a target that is not the one the run wrote: another size, serial
+/// number or world wide name than run.json records. Its blocks would all read as lost writes.
+/// The path may differ (a device renamed at boot); it is named in the refusal.
+fn same_target(
+    target: &str,
+    dir: &Path,
+    wrote: &crate::results::TargetRecord,
+    now: &crate::drive::DriveInfo,
+) -> anyhow::Result<()> {
+    let was = &wrote.identity;
+    let differ = |a: &Option<String>, b: &Option<String>| matches!((a, b), (Some(a), Some(b)) if a.trim() != b.trim());
+    let size_differs = was.size_bytes > 0 && now.size_bytes.is_some_and(|n| n != was.size_bytes);
+    if size_differs || differ(&was.serial, &now.serial) || differ(&was.wwn, &now.wwn) {
+        let shown = |model: &Option<String>, serial: &Option<String>, size: Option<u64>| {
+            format!(
+                "{}, serial {}, {}",
+                model.as_deref().unwrap_or("model unknown"),
+                serial.as_deref().unwrap_or("unknown"),
+                size.map_or("size unknown".into(), |b| format!("{b} bytes"))
+            )
+        };
+        crate::bad_input!(
+            "{target} ({}) is not the target the run in {} wrote, {} ({}): its blocks would all read as lost writes; name the run's own target",
+            shown(&now.model, &now.serial, now.size_bytes),
+            dir.display(),
+            wrote.path,
+            shown(&was.model, &was.serial, Some(was.size_bytes))
+        );
+    }
+    Ok(())
 }
