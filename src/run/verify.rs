@@ -73,9 +73,11 @@ pub fn verify_run(target: &str, dir: &Path, stop: &AtomicBool) -> anyhow::Result
     Ok(v.report())
 }
 
-/// Refuses (bad input) a target that is not the one the run wrote: another size, serial
-/// number or world wide name than run.json records. Its blocks would all read as lost writes.
-/// The path may differ (a device renamed at boot); it is named in the refusal.
+/// Refuses (bad input) a target that is not the one the run wrote, whose blocks would all
+/// read as lost writes: a drive of another serial number or world wide name than run.json
+/// records (its path may differ: a device renamed at boot), or, where there are none to
+/// compare (a file), another file than the recorded path, or failing both, another size. The
+/// same file cut short is the run's target: its missing blocks are unreadable findings.
 fn same_target(
     target: &str,
     dir: &Path,
@@ -83,9 +85,23 @@ fn same_target(
     now: &crate::drive::DriveInfo,
 ) -> anyhow::Result<()> {
     let was = &wrote.identity;
-    let differ = |a: &Option<String>, b: &Option<String>| matches!((a, b), (Some(a), Some(b)) if a.trim() != b.trim());
-    let size_differs = was.size_bytes > 0 && now.size_bytes.is_some_and(|n| n != was.size_bytes);
-    if size_differs || differ(&was.serial, &now.serial) || differ(&was.wwn, &now.wwn) {
+    let pairs = [(&was.serial, &now.serial), (&was.wwn, &now.wwn)];
+    let compared: Vec<bool> = pairs
+        .iter()
+        .filter_map(|(a, b)| Some(a.as_ref()?.trim() == b.as_ref()?.trim()))
+        .collect();
+    let other = if !compared.is_empty() {
+        compared.contains(&false)
+    } else {
+        match (
+            std::fs::canonicalize(target),
+            std::fs::canonicalize(&wrote.path),
+        ) {
+            (Ok(here), Ok(there)) => here != there,
+            _ => was.size_bytes > 0 && now.size_bytes.is_some_and(|n| n != was.size_bytes),
+        }
+    };
+    if other {
         let shown = |model: &Option<String>, serial: &Option<String>, size: Option<u64>| {
             format!(
                 "{}, serial {}, {}",
