@@ -423,11 +423,11 @@ for name, args in [
                "--point-duration", "1s", "--interval", "1s", "--out", "sz1"]),
     ("experiment vertex2", ["experiment", "vertex2", "sz2.img", "--size", "64M", "--destroy-data", "sz2.img",
                             "--measure-duration", "1s", "--soak-duration", "2s", "--soak-interval", "1s",
-                            "--erase-method", "discard", "--out", "sz2"]),
+                            "--erase-method", "punch", "--out", "sz2"]),
     ("measure --preset cdm", ["measure", "--preset", "cdm", "sz3.img", "--size", "16M", "--destroy-data",
                               "sz3.img", "--duration", "1s", "--out", "sz3"]),
 ]:
-    f = args[1] if args[1] != "--preset" else args[3]
+    f = args[args.index("--destroy-data") + 1]
     case("edges", f"--size creates the file for {name}", args, "either",
          check=lambda f=f: None if os.path.exists(f) else f"FAIL {f} not created")
 case("edges", "--size, then a refusal (a span past the file): the file removed",

@@ -912,3 +912,59 @@ fn runs_lists_experiments_at_any_depth_without_following_links() {
     assert_eq!(points, 2, "both points, five levels down: {dirs:?}");
     assert!(dirs.iter().all(|d| !d.contains("/loop/")), "{dirs:?}");
 }
+
+/// A phase refused as it starts (its device held by another opener for a while) leaves the
+/// experiment resumable, its phase pending, never failed; once the device is free, `resume`
+/// finishes it.
+#[test]
+fn a_phase_refused_at_its_start_leaves_the_experiment_resumable() {
+    if !common::root_or_skip("a_phase_refused_at_its_start_leaves_the_experiment_resumable") {
+        return;
+    }
+    use std::os::unix::fs::OpenOptionsExt;
+    let zram = common::Zram::new(64 << 20);
+    let dev = zram.path.to_str().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let mut child = ssdfade(work.path())
+        .args(["sweep", dev, "--destroy-data", dev, "--qd", "1,2,4"])
+        .args(["--point-duration", "2s", "--interval", "1s", "--out", "sw"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let record = work.path().join("sw/experiment.json");
+    let phases = |status: &str| -> usize {
+        std::fs::read_to_string(&record)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .map_or(0, |v| {
+                v["phases"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|p| p["status"] == status)
+                    .count()
+            })
+    };
+    common::wait_for("the first point", 60, || phases("completed") >= 1);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let held = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL)
+        .open(&zram.path)
+        .unwrap();
+    let line = refused(ssdfade(work.path()).args(["resume", "sw"]));
+    assert!(line.contains(dev), "{line}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(v["status"], "interrupted", "{v}");
+    assert_eq!(phases("failed"), 0, "{v}");
+    drop(held);
+    common::run_ok(ssdfade(work.path()).args(["resume", "sw"]));
+    assert_eq!(phases("completed"), 3);
+}

@@ -21,7 +21,7 @@ pub fn summary(dir: &Path, record: &ExperimentRecord) -> ExperimentSummary {
     let figures = match &exp {
         Ok(exp) => KindFigures::of(exp),
         Err(e) => KindFigures::Unreadable {
-            error: crate::error::sentence(&e),
+            error: crate::error::sentence(e),
         },
     };
     let figures = match figures {
