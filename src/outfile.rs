@@ -83,7 +83,9 @@ impl Kind {
             Kind::ManPage => text.contains(".TH ") && text.contains("ssdfade"),
             Kind::ChartRecord => text.starts_with("{\"format\":\"ssdfade-chart/"),
             Kind::MetricsText => text.starts_with('#') && text.contains(" ssdfade_"),
-            Kind::TwinFile => first_line.starts_with(crate::sim::twin::TWIN_COMMENT),
+            Kind::TwinFile => {
+                first_line.starts_with("# A simulated twin written by `ssdfade sim fit`")
+            }
         }
     }
 

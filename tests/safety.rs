@@ -628,12 +628,7 @@ fn outputs_never_land_among_or_over_files_the_tool_did_not_write() {
         &["plot", "run", "--out", "notes.txt"],
         "notes.txt exists and is not a PNG chart ssdfade wrote",
     );
-    refused(
-        w,
-        &keep,
-        &["plot", "run", "--out", "etc-link"],
-        "etc-link",
-    );
+    refused(w, &keep, &["plot", "run", "--out", "etc-link"], "etc-link");
     run_ok(ssdfade(w).args(["plot", "run", "--out", "chart.png"]));
     run_ok(ssdfade(w).args(["plot", "run", "--out", "chart.png"]));
     let metrics = ["measure", sim, "--duration", "1s", "--metrics-textfile"];

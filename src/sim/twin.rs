@@ -35,7 +35,7 @@ const MIN_CAPACITY: u64 = 1 << 30;
 const STEADY_SLACK: f64 = 0.02;
 
 /// The first words of every twin file: how a file `sim fit -o` may replace is told apart.
-pub const TWIN_COMMENT: &str = "# A simulated twin written by `ssdfade sim fit`";
+const TWIN_COMMENT: &str = "# A simulated twin written by `ssdfade sim fit`";
 
 /// A twin file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
