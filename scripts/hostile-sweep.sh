@@ -20,8 +20,8 @@ S = "sim:vertex2-60g,scale=64"
 os.chdir(WORK)
 rows, fails = [], 0
 
-def run(args, limit=None, timeout=120):
-    cmd = [BIN] + args
+def run(args, limit=None, timeout=120, prefix=()):
+    cmd = list(prefix) + [BIN] + args
     if limit:
         cmd = ["bash", "-c", f"ulimit {limit} && exec \"$@\"", "x"] + cmd
     try:
@@ -39,6 +39,8 @@ def judge(code, err, want):
         return f"FAIL exit {code}: {err[-200:]}"
     if any(t in err for t in ("Os {", "kind:", "Error {", "Some(")):
         return "FAIL Debug text: " + err[-200:]
+    if "(os error " in err:
+        return "FAIL a raw OS error number: " + err[-200:]
     if code == 2:
         if len(err.splitlines()) != 1:
             return f"FAIL refusal of {len(err.splitlines())} lines: {err[:200]}"
@@ -47,9 +49,9 @@ def judge(code, err, want):
         return f"FAIL exit {code}, not refused: {err[-200:]}"
     return None if code == 0 or want == "either" else f"FAIL exit {code}: {err[-200:]}"
 
-def case(cls, name, args, want, limit=None, check=None):
+def case(cls, name, args, want, limit=None, check=None, prefix=()):
     global fails
-    code, err = run(args, limit)
+    code, err = run(args, limit, prefix=prefix)
     bad = judge(code, err, want)
     if bad is None and check:
         bad = check()
@@ -373,6 +375,103 @@ if os.path.exists("vend/verify.map"):
     open("vend/verify.map", "w").close()
 case("verify", "verify --from a run whose verify.map was emptied", ["verify", "vfile", "--from", "vend"],
      "refuse")
+
+
+# --- messages and edges (issue 45) --------------------------------------------------------------
+def note(cls, name, bad, good):
+    global fails
+    fails += bool(bad)
+    rows.append((cls, name, bad or good))
+# An output folder its user may not write: one line in words, exit 2, nothing written.
+copy("a", "ro-run")
+for f in ("report.md", "report.html", "fade.png"):
+    if os.path.exists(f"ro-run/{f}"): os.remove(f"ro-run/{f}")
+os.chmod(WORK, 0o755); os.chmod("ro-run", 0o555)
+before = sorted(os.listdir("ro-run"))
+case("edges", "report of a folder it may not write (as nobody)", ["report", "ro-run"], "refuse",
+     prefix=("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"),
+     check=lambda: None if sorted(os.listdir("ro-run")) == before else "FAIL files written")
+os.chmod("ro-run", 0o755)
+# --metrics-listen HOST:0 says the port it bound.
+code, err = run(["measure", S, "--duration", "2s", "--interval", "1s", "--metrics-listen",
+                 "127.0.0.1:0", "--out", "mport"])
+said = [w for w in err.split() if w.startswith("http://127.0.0.1:")]
+note("edges", "--metrics-listen 127.0.0.1:0 says its port",
+     None if code == 0 and said and not said[0].startswith("http://127.0.0.1:0/") else f"FAIL said {err.strip()[:120]}",
+     f"said {said[0] if said else ''}")
+# runs: experiments and groups listed at any depth, links not followed.
+os.makedirs("deep/a/b/c/d", exist_ok=True)
+copy("e1", "deep/a/b/c/d/e1")
+os.symlink(os.path.abspath("deep"), "deep/a/b/c/d/loop")
+r = subprocess.run([BIN, "runs", "deep", "--json"], capture_output=True, text=True, timeout=60)
+listed = json.loads(r.stdout or "[]")
+exp = [x for x in listed if x["dir"].endswith("d/e1")]
+note("edges", "runs: an experiment five levels down, a link loop beside it",
+     None if exp and exp[0]["command"] == "vertex2" and not any("/loop/" in x["dir"] for x in listed)
+     else f"FAIL listed {[x['dir'] for x in listed][:6]}",
+     f"{len(listed)} listed, the experiment as {exp[0]['command'] if exp else '?'} {exp[0]['status'] if exp else ''}")
+# --until-predicted that gets no prediction says it gave up (exit 3).
+code, err = run(["soak", S, "--duration", "5s", "--interval", "1s", "--until-predicted", "--out", "upred"])
+note("edges", "soak --until-predicted ending without a prediction",
+     None if code == 3 and "--until-predicted gave up" in err else f"FAIL exit {code}: {err.strip()[-160:]}",
+     "exit 3: " + err.strip()[:100])
+case("edges", "--precondition fast with --bytes 1M", ["soak", S, "--precondition", "fast", "--bytes", "1M",
+     "--out", "pbytes"], "refuse", check=lambda: "FAIL made its folder" if os.path.exists("pbytes") else None)
+# --size creates the test file for every command taking a TARGET.
+for name, args in [
+    ("sweep", ["sweep", "sz1.img", "--size", "16M", "--destroy-data", "sz1.img", "--qd", "1,2",
+               "--point-duration", "1s", "--interval", "1s", "--out", "sz1"]),
+    ("experiment vertex2", ["experiment", "vertex2", "sz2.img", "--size", "64M", "--destroy-data", "sz2.img",
+                            "--measure-duration", "1s", "--soak-duration", "2s", "--soak-interval", "1s",
+                            "--erase-method", "punch", "--out", "sz2"]),
+    ("measure --preset cdm", ["measure", "--preset", "cdm", "sz3.img", "--size", "16M", "--destroy-data",
+                              "sz3.img", "--duration", "1s", "--out", "sz3"]),
+]:
+    f = args[args.index("--destroy-data") + 1]
+    case("edges", f"--size creates the file for {name}", args, "either",
+         check=lambda f=f: None if os.path.exists(f) else f"FAIL {f} not created")
+case("edges", "--size, then a refusal (a span past the file): the file removed",
+     ["experiment", "op-sweep", "sz4.img", "--size", "16M", "--destroy-data", "sz4.img", "--span", "100%,1G",
+      "--out", "sz4"], "refuse",
+     check=lambda: "FAIL left behind" if os.path.exists("sz4.img") or os.path.exists("sz4") else None)
+# op-sweep --on-twin never opens the drive: --destroy-data is refused before anything is made.
+open("twin-ok.toml", "w").write('base = "vertex2-60g"\nmodel = "a twin"\ncapacity = 2147483648\n'
+                                'alpha = 1.2\nspeed = 1.0\n')
+case("edges", "op-sweep --on-twin --destroy-data DEV",
+     ["experiment", "op-sweep", "/dev/no-such-drive", "--on-twin", "twin-ok.toml", "--destroy-data",
+      "/dev/no-such-drive", "--span", "100%,80%", "--out", "otw"], "refuse",
+     check=lambda: "FAIL made its folder" if os.path.exists("otw") else None)
+# verify against another target than the run wrote: refused naming both.
+make(["measure", "vt.img", "--size", "16M", "--destroy-data", "vt.img", "--duration", "1s", "--verify",
+      "--out", "vt-run"])
+subprocess.run(["truncate", "-s", "32M", "vt-other.img"])
+case("edges", "verify of another file than the run wrote", ["verify", "vt-other.img", "--from", "vt-run"],
+     "refuse")
+# An edited prediction with a bound of 0 is refused, never printed as "−-inf %".
+if json.load(open("fitme/run.json")).get("prediction"):
+    copy("fitme", "pred0")
+    rec = json.load(open("pred0/run.json")); rec["prediction"]["low"] = 0
+    json.dump(rec, open("pred0/run.json", "w"))
+    case("edges", "report of a prediction whose low bound is 0", ["report", "pred0"], "refuse")
+# The listener: a truncated target is a recorded verdict; one peer cannot take every session.
+p = subprocess.Popen([BIN, "plp", "listen", "--bind", "127.0.0.1", "--port", "0", "--dir", "sessions2"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+log = p.stdout.readline().strip().removeprefix("listening on ")
+host, port = log.rsplit(":", 1); addr = (host, int(port))
+wr = subprocess.run([BIN, "plp", "write", "pt.img", "--size", "8M", "--log", log, "--duration", "1s"],
+                    capture_output=True, text=True, timeout=120)
+token = next((w.rstrip(":") for w in wr.stdout.split() if len(w.rstrip(":")) == 32), "x")
+os.truncate("pt.img", 4 << 20)
+code, err = run(["plp", "verify", "pt.img", "--log", log, "--token", token, "--out", "pt-v"])
+note("listener", "plp verify of a target truncated after the writes",
+     None if code == 1 and os.path.exists("pt-v/plp.json") else f"FAIL exit {code}: {err.strip()[-160:]}",
+     "exit 1, plp.json: " + (json.load(open("pt-v/plp.json"))["outcome"] if os.path.exists("pt-v/plp.json") else "?"))
+answers = [talk([f"begin peer{i} 4 4096"])[0] for i in range(40)]
+taken = sum(a.startswith("ok") for a in answers)
+note("listener", "40 sessions begun from one machine",
+     None if taken == 31 and "holds 32 sessions" in answers[-1] and p.poll() is None else f"FAIL {taken} taken: {answers[-1][:100]}",
+     f"{taken} taken (32 with the writer's), then: {answers[-1][:80]}")
+p.send_signal(2); p.wait(timeout=10)
 
 # --- readers under resource limits --------------------------------------------------------------
 for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):

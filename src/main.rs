@@ -33,8 +33,9 @@ fn main() {
         Err(e) => e.exit(),
     };
     ssdfade::observe::finish::install(Box::new(ssdfade::output::finish::ChartsAndReports));
-    // `soak --until-steady` that gave up: its run is complete, but not what was asked for.
-    let mut not_steady = false;
+    // `soak --until-steady` or `--until-predicted` that gave up: its run is complete, but not
+    // what was asked for.
+    let mut gave_up = None;
     let result = match &cli.command {
         Command::Measure(args) if args.preset.is_some() => commands::measure::preset(args),
         Command::Measure(args) if !args.run.more_targets.is_empty() => {
@@ -43,7 +44,7 @@ fn main() {
         Command::Soak(args) if !args.run.more_targets.is_empty() => commands::soak::run_group(args),
         Command::Measure(args) => commands::measure::run(&args.run).map(|o| o.end),
         Command::Soak(args) => commands::soak::run(args).map(|o| {
-            not_steady = commands::soak::gave_up(args, &o);
+            gave_up = commands::soak::gave_up(args, &o);
             o.end
         }),
         Command::Selftest(args) => commands::selftest::run(args).map(|()| RunEnd::Completed),
@@ -69,9 +70,10 @@ fn main() {
         Command::Man(args) => commands::manual::man(args).map(|()| RunEnd::Completed),
     };
     let code = match result {
-        Ok(RunEnd::Completed) if not_steady => {
+        Ok(RunEnd::Completed) if gave_up.is_some() => {
+            let why = gave_up.unwrap_or_default();
             say(format_args!(
-                "ssdfade: --until-steady gave up: steady state was not reached before the limit (exit status 3); the run is kept"
+                "ssdfade: {why} (exit status 3); the run is kept"
             ));
             3
         }

@@ -1,4 +1,5 @@
-//! The one way an output file reaches disk — reports, charts, comparisons, exports, man pages:
+//! The one way an output file reaches disk — reports, charts, comparisons, exports, man pages,
+//! the metrics textfile and twin files:
 //! never through a symbolic link, never over a file ssdfade did not write, and never half
 //! written.
 //!
@@ -8,7 +9,8 @@
 //! file is replaced only when it is a regular file, empty or carrying the mark of the same [`Kind`]
 //! of output (a report's title, a chart's provenance, an export's header): a planted link, a
 //! record (run.json, samples.jsonl…) or anyone else's file is refused as bad input, before
-//! anything is written. An output directory named on the command line must not be a link.
+//! anything is written. An output directory named on the command line must not be a link, and
+//! one the tool may not write into (permissions, a read-only file system) is bad input too.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -36,6 +38,10 @@ pub enum Kind {
     ManPage,
     /// What a chart drew, beside it (`"format":"ssdfade-chart/1"`).
     ChartRecord,
+    /// `--metrics-textfile` (Prometheus exposition text of `ssdfade_` metrics).
+    MetricsText,
+    /// A simulated twin from `sim fit -o` (its first-line comment).
+    TwinFile,
 }
 
 /// The records a run, experiment or group directory holds: never an output, whatever they
@@ -76,6 +82,10 @@ impl Kind {
             }
             Kind::ManPage => text.contains(".TH ") && text.contains("ssdfade"),
             Kind::ChartRecord => text.starts_with("{\"format\":\"ssdfade-chart/"),
+            Kind::MetricsText => text.starts_with('#') && text.contains(" ssdfade_"),
+            Kind::TwinFile => {
+                first_line.starts_with("# A simulated twin written by `ssdfade sim fit`")
+            }
         }
     }
 
@@ -90,6 +100,8 @@ impl Kind {
             Kind::ExportJsonl => "JSON-lines export",
             Kind::ManPage => "man page",
             Kind::ChartRecord => "chart record",
+            Kind::MetricsText => "metrics textfile",
+            Kind::TwinFile => "twin file",
         }
     }
 }
@@ -184,11 +196,30 @@ pub fn directory(dir: &Path) -> anyhow::Result<()> {
 pub fn write(path: &Path, kind: Kind, bytes: &[u8]) -> anyhow::Result<()> {
     check(path, kind)?;
     let tmp = temporary(path);
-    let written = OpenOptions::new()
+    let created = OpenOptions::new()
         .write(true)
         .create_new(true)
         .custom_flags(libc::O_NOFOLLOW)
-        .open(&tmp)
+        .open(&tmp);
+    if let Err(e) = &created {
+        if matches!(
+            e.raw_os_error(),
+            Some(libc::EACCES | libc::EPERM | libc::EROFS)
+        ) {
+            let dir = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            crate::bad_input!(
+                "cannot write the {} {} ({}): make {} writable, or copy it somewhere writable and run there",
+                kind.name(),
+                path.display(),
+                crate::error::io_words(e),
+                dir.display()
+            );
+        }
+    }
+    let written = created
         .and_then(|mut f| {
             f.write_all(bytes)?;
             f.sync_all()

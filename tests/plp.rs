@@ -980,3 +980,58 @@ fn plp_write_flushes_the_device_before_it_acknowledges() {
         }
     }
 }
+
+/// A target cut short after the records were written is checked to its end: the slots past
+/// it are lost records of the verdict, which plp.json keeps (exit 1), not an abort.
+#[test]
+fn a_truncated_target_is_a_recorded_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::start(dir.path());
+    let file = dir.path().join("plp.img");
+    let target = file.to_str().unwrap();
+    let said = write(dir.path(), target, &listener.addr, &["--size", "8M"]);
+    let f = std::fs::OpenOptions::new().write(true).open(&file).unwrap();
+    f.set_len(4 << 20).unwrap();
+    drop(f);
+    let (code, r) = verify(dir.path(), target, &listener.addr, &said, "cut");
+    assert_eq!(code, 1, "{r}");
+    let lost = r["lost"].as_array().unwrap();
+    assert!(!lost.is_empty(), "{r}");
+    assert!(
+        lost.iter().all(|l| l["slot"].as_u64().unwrap() >= 1024),
+        "only slots past the end are lost: {r}"
+    );
+    assert!(
+        lost[0]["found"]
+            .as_str()
+            .unwrap()
+            .contains("past the end of"),
+        "{r}"
+    );
+}
+
+/// One machine cannot take every session of a listener: past its share, `begin` is refused
+/// naming the limit, and a session of another machine could still begin.
+#[test]
+fn one_peer_cannot_fill_the_listeners_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::start(dir.path());
+    let mut refused = None;
+    for i in 0..40 {
+        let name = session_name(&format!("s{i}"));
+        let reply = Raw::connect(&listener.addr).ask(&format!("begin {name} 4 4096"));
+        if !reply.starts_with("ok ") {
+            refused = Some((i, reply));
+            break;
+        }
+    }
+    let (at, reply) = refused.expect("a peer's sessions are bounded");
+    assert_eq!(at, 32, "{reply}");
+    assert!(reply.contains("127.0.0.1 holds 32 sessions"), "{reply}");
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("plp-sessions"))
+            .unwrap()
+            .count(),
+        32
+    );
+}

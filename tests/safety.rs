@@ -620,20 +620,15 @@ fn outputs_never_land_among_or_over_files_the_tool_did_not_write() {
         w,
         &record,
         &["plot", "run", "--out", "run/run.json"],
-        "plot --out",
+        "run/run.json is a record",
     );
     refused(
         w,
         &keep,
         &["plot", "run", "--out", "notes.txt"],
-        "plot --out",
+        "notes.txt exists and is not a PNG chart ssdfade wrote",
     );
-    refused(
-        w,
-        &keep,
-        &["plot", "run", "--out", "etc-link"],
-        "plot --out",
-    );
+    refused(w, &keep, &["plot", "run", "--out", "etc-link"], "etc-link");
     run_ok(ssdfade(w).args(["plot", "run", "--out", "chart.png"]));
     run_ok(ssdfade(w).args(["plot", "run", "--out", "chart.png"]));
     let metrics = ["measure", sim, "--duration", "1s", "--metrics-textfile"];
@@ -641,13 +636,13 @@ fn outputs_never_land_among_or_over_files_the_tool_did_not_write() {
         w,
         &keep,
         &[&metrics[..], &["notes.txt"]].concat(),
-        "--metrics-textfile",
+        "notes.txt exists and is not a metrics textfile ssdfade wrote",
     );
     refused(
         w,
         &record,
         &[&metrics[..], &["run/run.json"]].concat(),
-        "--metrics-textfile",
+        "run/run.json is a record",
     );
     run_ok(ssdfade(w).args(metrics).args(["m.prom", "--out", "m1"]));
     run_ok(ssdfade(w).args(metrics).args(["m.prom", "--out", "m2"]));
@@ -701,7 +696,7 @@ fn a_linked_or_system_out_directory_and_a_foreign_twin_file_are_refused() {
         ("fifo", &keep),
         ("run", &keep),
     ] {
-        refused(w, what, &["sim", "fit", "run", "-o", file], "sim fit -o");
+        refused(w, what, &["sim", "fit", "run", "-o", file], file);
     }
     run_ok(ssdfade(w).args(["sim", "fit", "run", "-o", "twin.toml"]));
     run_ok(ssdfade(w).args(["sim", "fit", "run", "-o", "twin.toml"]));

@@ -59,7 +59,7 @@ fn a_drive_past_its_rated_life_goes_read_only() {
     let size = engine.identity().size_bytes;
     let (end, _) = run(&mut engine, 0, 32, Some(4 * size));
     match end {
-        RunEnd::Failed(why) => assert!(why.contains("Read-only file system"), "{why}"),
+        RunEnd::Failed(why) => assert!(why.contains("read-only file system (EROFS)"), "{why}"),
         other => panic!("writes past end of life should fail, run ended {other:?}"),
     }
     drop(engine);

@@ -939,7 +939,9 @@ fn a_failed_write_ends_its_point_and_the_slog_run_as_failed() {
     let point = run_json(&dirs[0]);
     assert_eq!(point["status"], "failed");
     assert!(
-        point["end"].to_string().contains("Input/output error"),
+        point["end"]
+            .to_string()
+            .contains("input/output error (EIO)"),
         "{point}"
     );
     assert_eq!(run_json(&run)["status"], "failed");

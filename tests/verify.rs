@@ -451,3 +451,29 @@ fn a_map_survives_kill_9_and_an_emptied_map_is_refused_against_the_record() {
         assert!(err.contains("run.json records"), "{err}");
     }
 }
+
+/// A verification map is bound to the target the run wrote: another file (another size) is
+/// refused in one line naming both, not read as a run of lost writes.
+#[test]
+fn verify_against_another_target_is_refused_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("t.img");
+    let img = img.to_str().unwrap();
+    let out = verified_run(dir.path(), img, "16M", &["--duration", "1s", "--verify"])
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let other = dir.path().join("other.img");
+    std::fs::write(&other, vec![0u8; 32 << 20]).unwrap();
+    let out = ssdfade(dir.path())
+        .args(["verify", other.to_str().unwrap(), "--from", "run"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("other.img"), "{err}");
+    assert!(err.contains("t.img"), "{err}");
+    assert!(err.contains("is not the target the run"), "{err}");
+    assert!(out.stdout.is_empty(), "no findings printed");
+}

@@ -73,10 +73,13 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
         return run_group(name, &targets, common, &make, &exporter, interrupt);
     }
     let mut observer = watched(Box::new(Terminal::new(common.json)), &exporter);
-    let record = make(setup(target, common)?)?;
-    let outcome =
-        crate::experiment::launch_record(record, common.out.clone(), interrupt, observer.as_mut())?;
-    print(&outcome, common.json)
+    let setup = setup(target, common)?;
+    let file = setup.create_test_file()?;
+    let outcome = make(setup).and_then(|record| {
+        crate::experiment::launch_record(record, common.out.clone(), interrupt, observer.as_mut())
+    });
+    file.settle(&outcome);
+    print(&outcome?, common.json)
 }
 
 /// Runs `ssdfade experiment op-sweep` (on the drive, or on its twin with `--on-twin`).
@@ -108,12 +111,14 @@ fn op_sweep(a: &OpSweepArgs) -> anyhow::Result<RunEnd> {
         erase_method: a.erase_method.clone(),
         on_twin: a.on_twin.clone().map(|file| (file, a.target.clone())),
     };
-    let record = op_sweep::record(setup, plan)?;
+    let file = setup.create_test_file()?;
     let interrupt = install_signal_flag()?;
     let mut observer = Terminal::new(a.json);
-    let outcome =
-        crate::experiment::launch_record(record, a.out.clone(), interrupt, &mut observer)?;
-    print(&outcome, a.json)
+    let outcome = op_sweep::record(setup, plan).and_then(|record| {
+        crate::experiment::launch_record(record, a.out.clone(), interrupt, &mut observer)
+    });
+    file.settle(&outcome);
+    print(&outcome?, a.json)
 }
 
 /// Builds an experiment's record for one target.
@@ -286,6 +291,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
         Box::new(Terminal::new(args.json)),
         &exporter(&args.metrics)?,
     );
+    let file = setup.create_test_file()?;
     let outcome = sweep::run(
         setup,
         axis,
@@ -295,8 +301,9 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
         args.out.clone(),
         interrupt,
         t.as_mut(),
-    )?;
-    print(&outcome, args.json)
+    );
+    file.settle(&outcome);
+    print(&outcome?, args.json)
 }
 
 /// Experiments of several writing phases would repeat the preconditioning in each: refused.

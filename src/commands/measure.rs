@@ -107,14 +107,17 @@ pub fn preset(args: &MeasureArgs) -> anyhow::Result<RunEnd> {
         duration: w.duration,
         interval: w.interval,
     };
-    let plan = crate::experiment::preset::plan(preset, setup, &knobs)?;
-    let mut observer = Announce {
-        line: (!run.json).then(|| plan.announcement()),
-        terminal: Terminal::new(run.json),
-    };
+    let file = setup.create_test_file()?;
     let interrupt = install_signal_flag()?;
-    let outcome = crate::experiment::preset::run(plan, run.out.clone(), interrupt, &mut observer)?;
-    super::experiment::print(&outcome, run.json)
+    let outcome = crate::experiment::preset::plan(preset, setup, &knobs).and_then(|plan| {
+        let mut observer = Announce {
+            line: (!run.json).then(|| plan.announcement()),
+            terminal: Terminal::new(run.json),
+        };
+        crate::experiment::preset::run(plan, run.out.clone(), interrupt, &mut observer)
+    });
+    file.settle(&outcome);
+    super::experiment::print(&outcome?, run.json)
 }
 
 /// Says what a preset will run and take once its checks passed and its first phase starts,

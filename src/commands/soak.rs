@@ -108,16 +108,33 @@ fn in_column(text: &str) -> String {
     out + line.trim_end() + "\n"
 }
 
-/// True when `--until-steady` was asked for and the soak ended at its limit without reaching
-/// steady state: the run completed, but not as asked (exit status 3).
-pub fn gave_up(args: &SoakArgs, outcome: &Outcome) -> bool {
-    args.steady.until_steady
-        && outcome.end == RunEnd::Completed
-        && !outcome
-            .info
-            .steady_state
-            .as_ref()
-            .is_some_and(|s| s.reached)
+/// Why the soak did not end as `--until-steady` or `--until-predicted` asked, when it ran to
+/// its limit instead: the run is complete and kept, but not what was asked for (exit status 3).
+pub fn gave_up(args: &SoakArgs, outcome: &Outcome) -> Option<String> {
+    if outcome.end != RunEnd::Completed {
+        return None;
+    }
+    let info = &outcome.info;
+    if args.steady.until_steady && !info.steady_state.as_ref().is_some_and(|s| s.reached) {
+        return Some(
+            "--until-steady gave up: steady state was not reached before the limit".into(),
+        );
+    }
+    let pct = crate::run::UNTIL_PREDICTED_PCT;
+    if args.steady.until_predicted {
+        return match &info.prediction {
+            None => Some(
+                "--until-predicted gave up: the run ended at its limit without a prediction of the steady state (none is made before the first cliff); give a longer --duration or --bytes"
+                    .into(),
+            ),
+            Some(p) if p.half_width_pct > pct => Some(format!(
+                "--until-predicted gave up: the run ended at its limit with the steady state predicted within ±{:.1} %, not ±{pct} %; give a longer --duration or --bytes",
+                p.half_width_pct
+            )),
+            Some(_) => None,
+        };
+    }
+    None
 }
 
 #[cfg(test)]

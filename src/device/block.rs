@@ -26,6 +26,43 @@ pub fn geometry(fd: &impl AsRawFd) -> std::io::Result<(u64, u32, u32)> {
     Ok((size, logical as u32, physical))
 }
 
+/// How long an exclusive open waits for a device no process holds to be released: the I/O of a
+/// process that just ended (a run killed with `kill -9`) keeps its device busy for a moment.
+const RELEASE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Opens `path` with `opts`; while the open finds the device busy (EBUSY) and no process has it
+/// open, waits for it to be released, saying so, for at most [`RELEASE_WAIT`]. A device a
+/// process holds is busy at once: nothing would release it.
+fn open_when_released(
+    opts: &OpenOptions,
+    path: &Path,
+    rdev: u64,
+) -> std::io::Result<std::fs::File> {
+    let deadline = std::time::Instant::now() + RELEASE_WAIT;
+    let mut said = false;
+    loop {
+        match opts.open(path) {
+            Err(e)
+                if e.raw_os_error() == Some(libc::EBUSY)
+                    && std::time::Instant::now() < deadline
+                    && super::busy::openers(rdev).is_empty()
+                    && !crate::stop::requested() =>
+            {
+                if !said {
+                    crate::note!(
+                        "ssdfade: {} is busy with no process holding it (the I/O of a run that just ended?): waiting up to {} s for it to be released",
+                        path.display(),
+                        RELEASE_WAIT.as_secs()
+                    );
+                    said = true;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            result => return result,
+        }
+    }
+}
+
 /// Opens a block device for the workload after every safety check has passed.
 pub(super) fn open(req: &OpenRequest) -> anyhow::Result<Target> {
     let path = &req.path;
@@ -50,7 +87,7 @@ pub(super) fn open(req: &OpenRequest) -> anyhow::Result<Target> {
     opts.read(true)
         .write(req.writes)
         .custom_flags(libc::O_DIRECT | if req.writes { libc::O_EXCL } else { 0 });
-    let file = match opts.open(path) {
+    let file = match open_when_released(&opts, path, rdev) {
         Ok(f) => f,
         Err(e) if e.raw_os_error() == Some(libc::EBUSY) => bad_input!(
             "{} is busy: {}; stop it first",

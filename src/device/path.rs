@@ -223,11 +223,32 @@ impl RecordStore for Records {
 }
 
 impl RecordReader for Records {
+    /// A slot past the target's end (a target truncated or swapped for a smaller one since
+    /// the records were written) or one that cannot be read holds no record: a finding of the
+    /// verdict, not a reason to stop checking.
     fn get(&mut self, slot: u64, _written: &[RecordId]) -> anyhow::Result<Found> {
-        self.target
-            .file
-            .read_exact_at(self.buf.as_mut_slice(), slot * RECORD)
-            .with_context(|| format!("reading slot {slot} of {}", self.target.path.display()))?;
-        Ok(decode(self.buf.as_slice()))
+        let size = self.target.file.metadata().map_or(self.target.size, |m| {
+            if m.is_file() {
+                m.len()
+            } else {
+                self.target.size
+            }
+        });
+        if (slot + 1) * RECORD > size {
+            return Ok(Found::Other(format!(
+                "nothing: slot {slot} lies past the end of {} ({size} bytes; shorter than the records written)",
+                self.target.path.display()
+            )));
+        }
+        Ok(
+            match self
+                .target
+                .file
+                .read_exact_at(self.buf.as_mut_slice(), slot * RECORD)
+            {
+                Ok(()) => decode(self.buf.as_slice()),
+                Err(e) => Found::Other(format!("unreadable: {}", crate::error::io_words(&e))),
+            },
+        )
     }
 }

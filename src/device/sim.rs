@@ -108,7 +108,8 @@ impl Device for SimTarget {
     }
 
     fn check(&self, gates: &Gates) -> anyhow::Result<Checked> {
-        self.refuse_size(gates)?;
+        // The same refusals as opening it: an experiment checks before it creates anything.
+        self.refuse_real_only_options(gates, None)?;
         Ok(Checked {
             identity: self.identity()?,
             created: None,

@@ -346,7 +346,7 @@ fn writer_loop(
                     op: OpKind::Write,
                     offset,
                     errno: e.raw_os_error().unwrap_or(0),
-                    message: e.to_string(),
+                    message: crate::error::io_words(&e),
                 };
                 out.error = Some(event.describe());
                 interval.record_error(event);

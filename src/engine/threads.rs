@@ -98,7 +98,7 @@ fn worker(
         } else {
             let (errno, message) = if rc < 0 {
                 let errno = -rc as i32;
-                (errno, std::io::Error::from_raw_os_error(errno).to_string())
+                (errno, crate::error::errno_words(errno))
             } else {
                 (0, format!("short transfer of {rc} of {bs} bytes"))
             };

@@ -176,9 +176,12 @@ fn ring_failure(mut stats: WorkerStats, e: &io::Error) {
         offset: 0,
         errno: e.raw_os_error().unwrap_or(0),
         message: if e.kind() == io::ErrorKind::OutOfMemory {
-            format!("{e}: lower --qd or --bs")
+            format!("{}: lower --qd or --bs", crate::error::io_words(e))
         } else {
-            format!("io_uring failed: {e}; use --engine threads")
+            format!(
+                "io_uring failed: {}; use --engine threads",
+                crate::error::io_words(e)
+            )
         },
     };
     stats.fatal(event);
@@ -374,7 +377,7 @@ impl Submitter {
                     stats.paced(due, submitted);
                 } else {
                     let (errno, message) = if rc < 0 {
-                        (-rc, io::Error::from_raw_os_error(-rc).to_string())
+                        (-rc, crate::error::errno_words(-rc))
                     } else {
                         (0, format!("short transfer of {rc} of {} bytes", self.bs))
                     };

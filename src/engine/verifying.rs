@@ -111,7 +111,7 @@ impl BlockReader for FileReader {
         };
         if rc != self.bs as isize {
             let why = if rc < 0 {
-                std::io::Error::last_os_error().to_string()
+                crate::error::io_words(&std::io::Error::last_os_error())
             } else {
                 format!("short read of {rc} of {} bytes", self.bs)
             };

@@ -322,12 +322,12 @@ fn finish(
         }
         Err(e) if e.downcast_ref::<Interrupted>().is_some() => {
             record.outcome = Status::Interrupted;
-            record.error = Some(format!("{e:#}"));
+            record.error = Some(crate::error::sentence(&e));
             Ok(RunEnd::Interrupted)
         }
         Err(e) => {
             record.outcome = Status::Failed;
-            record.error = Some(format!("{e:#}"));
+            record.error = Some(crate::error::sentence(&e));
             Err(e)
         }
     };

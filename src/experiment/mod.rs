@@ -49,6 +49,51 @@ pub struct Setup {
     pub workload: WorkloadSpec,
 }
 
+impl Setup {
+    /// `--size` of a target that does not exist yet: creates the test file, through the same
+    /// gates as writing, before anything reads the target, so that every command taking a
+    /// TARGET (sweep, experiments, `measure --preset`) creates it as `measure` and `soak` do.
+    /// The guard removes it again when the command is then refused ([`TestFile::settle`]).
+    pub fn create_test_file(&self) -> anyhow::Result<TestFile> {
+        let o = &self.options;
+        if o.size.is_none() || std::path::Path::new(&self.target).exists() {
+            return Ok(TestFile(None));
+        }
+        let checked = crate::device::open(&self.target)?.check(&crate::device::Gates {
+            writes: true,
+            destroy_data: o.destroy_data.clone(),
+            force: o.force,
+            size: o.size,
+        })?;
+        Ok(TestFile(checked.created))
+    }
+}
+
+/// A test file this command created: removed when the command is refused (bad input) or
+/// returns early, kept once it ran.
+pub struct TestFile(Option<std::path::PathBuf>);
+
+impl TestFile {
+    /// Keeps the file unless `result` is a refusal (nothing was written to it).
+    pub fn settle<T>(mut self, result: &anyhow::Result<T>) {
+        let refused = result
+            .as_ref()
+            .err()
+            .is_some_and(|e| e.downcast_ref::<crate::error::BadInput>().is_some());
+        if !refused {
+            self.0 = None;
+        }
+    }
+}
+
+impl Drop for TestFile {
+    fn drop(&mut self) {
+        if let Some(path) = &self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
 /// The seed's access specification (4 KiB, 100 % random writes, QD128, incompressible data):
 /// the default of every experiment.
 pub fn seed_workload() -> WorkloadSpec {

@@ -21,14 +21,14 @@ pub fn summary(dir: &Path, record: &ExperimentRecord) -> ExperimentSummary {
     let figures = match &exp {
         Ok(exp) => KindFigures::of(exp),
         Err(e) => KindFigures::Unreadable {
-            error: format!("{e:#}"),
+            error: crate::error::sentence(e),
         },
     };
     let figures = match figures {
         KindFigures::Sweep(table) => match super::sweep::save_table(dir, &table) {
             Ok(()) => KindFigures::Sweep(table),
             Err(e) => KindFigures::Unreadable {
-                error: format!("{e:#}"),
+                error: crate::error::sentence(&e),
             },
         },
         other => other,

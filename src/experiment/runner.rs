@@ -501,9 +501,27 @@ fn run_phases(
                 }
                 end
             }
+            // A refusal before the phase wrote anything (its target busy for a moment, gone
+            // or changed) leaves it to be started again: the experiment is not failed by it.
+            Err(e) if e.downcast_ref::<crate::error::BadInput>().is_some() => {
+                p.status = Status::Pending;
+                p.started_utc = None;
+                p.ended_utc = None;
+                p.attempts -= 1;
+                p.error = Some(format!("not started: {}", crate::error::sentence(&e)));
+                record.status = Status::Interrupted;
+                record.save(dir)?;
+                observer.finished(&record);
+                return Err(e.context(format!(
+                    "phase {} of the experiment in {} was not started; it is kept to resume (`ssdfade resume {}`)",
+                    record.phases[i].phase.name,
+                    dir.display(),
+                    dir.display()
+                )));
+            }
             Err(e) => {
                 p.status = Status::Failed;
-                p.error = Some(format!("{e:#}"));
+                p.error = Some(crate::error::sentence(&e));
                 record.status = Status::Failed;
                 record.save(dir)?;
                 observer.finished(&record);

@@ -114,7 +114,7 @@ pub fn resume(
                             record: r,
                         }),
                         _ => crate::experiment::resume(&member_dir, interrupt, observer.as_mut())
-                            .map_err(|e| format!("{e:#}")),
+                            .map_err(|e| crate::error::sentence(&e)),
                     };
                     Finished {
                         target,

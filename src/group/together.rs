@@ -121,7 +121,7 @@ pub fn run_jobs<J: Job>(
         for ((handle, target), dir) in handles.into_iter().zip(targets).zip(member_dirs) {
             let result = match handle.join() {
                 Ok(Some(Ok(done))) => Ok(done),
-                Ok(Some(Err(e))) => Err(format!("{e:#}")),
+                Ok(Some(Err(e))) => Err(crate::error::sentence(&e)),
                 Ok(None) => Err("it did not start".into()),
                 Err(_) => Err("its thread panicked".into()),
             };

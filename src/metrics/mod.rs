@@ -11,6 +11,7 @@ mod textfile;
 
 pub use experiment::ExperimentMetrics;
 
+use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
@@ -189,7 +190,6 @@ pub struct Exporter {
     /// Held while a sample's values are set and while they are encoded, so a scrape sees every
     /// figure of one interval together.
     consistent: Mutex<()>,
-    listen_addr: Option<std::net::SocketAddr>,
 }
 
 impl Exporter {
@@ -215,17 +215,16 @@ impl Exporter {
             textfile: textfile.map(Path::to_path_buf),
             textfile_lock: Mutex::new(()),
             consistent: Mutex::new(()),
-            listen_addr: http.as_ref().and_then(|h| h.local_addr().ok()),
         });
         if let Some(http) = http {
+            // The port bound is said, so `HOST:0` (any free port) can be scraped.
+            let addr = http
+                .local_addr()
+                .context("the metrics endpoint has no address")?;
+            crate::note!("ssdfade: metrics on http://{addr}/metrics");
             server::serve(http, Arc::downgrade(&exporter))?;
         }
         Ok(Some(exporter))
-    }
-
-    /// The address the endpoint listens on (the port chosen when 0 was asked for).
-    pub fn listen_addr(&self) -> Option<std::net::SocketAddr> {
-        self.listen_addr
     }
 
     /// The metrics in the text exposition format.

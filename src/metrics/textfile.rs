@@ -1,11 +1,10 @@
-//! The metrics as a file for node_exporter's textfile collector, replaced atomically: written
-//! under a temporary name in the same directory and renamed over the old one, so a scrape never
-//! reads half a file.
+//! The metrics as a file for node_exporter's textfile collector, written through
+//! [`crate::outfile`]: replaced atomically (a scrape never reads half a file), never through a
+//! link and never over a file ssdfade did not write there.
 
-use std::io::Write;
 use std::path::Path;
 
-use anyhow::Context;
+use crate::outfile::Kind;
 
 /// Refuses (bad input) a textfile path whose directory does not exist.
 pub(super) fn check(path: &Path) -> anyhow::Result<()> {
@@ -17,29 +16,12 @@ pub(super) fn check(path: &Path) -> anyhow::Result<()> {
             dir.display()
         );
     }
-    crate::results::refuse_foreign_file(path, "--metrics-textfile", |head| {
-        String::from_utf8_lossy(head).contains(" ssdfade_")
-    })
+    crate::outfile::check(path, Kind::MetricsText)
 }
 
 /// Writes `text` to `path` by way of a temporary file renamed over it.
 pub(super) fn replace(path: &Path, text: &str) -> anyhow::Result<()> {
-    let dir = parent(path);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".ssdfade-metrics-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(text.as_bytes())
-        .with_context(|| format!("writing {}", tmp.path().display()))?;
-    // Readable by node_exporter running as another user.
-    std::fs::set_permissions(
-        tmp.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o644),
-    )?;
-    tmp.persist(path)
-        .with_context(|| format!("renaming the metrics over {}", path.display()))?;
-    Ok(())
+    crate::outfile::write(path, Kind::MetricsText, text.as_bytes())
 }
 
 fn parent(path: &Path) -> &Path {

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::console::visible;
 use crate::observe::erase::{EraseObserver, Progress};
 use crate::results::EraseRecord;
 
@@ -43,7 +44,7 @@ impl Progress for ProgressBar {
     }
 
     fn set_message(&self, what: &str) {
-        ProgressBar::set_message(self, what.to_string());
+        ProgressBar::set_message(self, visible(what).into_owned());
     }
 
     fn finish(&self) {

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
+use crate::console::visible;
 use crate::observe::experiment::ExperimentObserver;
 use crate::observe::run::{NoProgress, RunObserver};
 use crate::output::run::ProgressBarObserver;
@@ -58,7 +59,7 @@ impl GroupLine {
                 .expect("progress template")
                 .progress_chars("=> "),
         );
-        bar.set_prefix(label.to_string());
+        bar.set_prefix(visible(label).into_owned());
         bar.enable_steady_tick(Duration::from_millis(250));
         GroupLine {
             bar,
@@ -72,13 +73,14 @@ impl GroupLine {
 impl ExperimentObserver for GroupLine {
     fn started(&mut self, _dir: &Path, record: &ExperimentRecord) {
         self.phases = record.phases.len();
-        self.bar.set_message(format!("{} starting", record.name));
+        self.bar
+            .set_message(visible(&format!("{} starting", record.name)).into_owned());
     }
 
     fn phase_started(&mut self, index: usize, phase: &PhaseRecord) {
         self.current = format!("[{}/{}] {}", index + 1, self.phases, phase.phase.name);
         self.bar.set_position(0);
-        self.bar.set_message(self.current.clone());
+        self.bar.set_message(visible(&self.current).into_owned());
     }
 
     fn phase_finished(&mut self, index: usize, phase: &PhaseRecord) {
@@ -107,9 +109,10 @@ impl ExperimentObserver for GroupLine {
             crate::note!("ssdfade: {}: experiment {message}", self.label);
         }
         if record.status == Status::Completed {
-            self.bar.finish_with_message(message);
+            self.bar.finish_with_message(visible(&message).into_owned());
         } else {
-            self.bar.abandon_with_message(message);
+            self.bar
+                .abandon_with_message(visible(&message).into_owned());
         }
     }
 }
@@ -136,7 +139,7 @@ impl RunObserver for LineRun {
         let done = by_time.into_iter().chain(by_bytes).fold(0.0, f64::max);
         self.bar.set_position((done.min(1.0) * 1000.0) as u64);
         self.bar
-            .set_message(format!("{}  {:.0} IOPS", self.phase, sample.iops));
+            .set_message(visible(&format!("{}  {:.0} IOPS", self.phase, sample.iops)).into_owned());
     }
 }
 

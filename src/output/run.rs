@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::console::visible;
 use crate::drive::RunEnd;
 use crate::observe::run::RunObserver;
 use crate::results::RunInfo;
@@ -54,7 +55,7 @@ impl RunObserver for ProgressBarObserver {
         let (bar, template) = match &self.group {
             Some((multi, label)) => {
                 let bar = multi.add(ProgressBar::new(STEPS));
-                bar.set_prefix(label.clone());
+                bar.set_prefix(visible(label).into_owned());
                 (bar, "{prefix} [{elapsed_precise}] {wide_bar} {msg}")
             }
             None => (
@@ -122,7 +123,7 @@ impl RunObserver for ProgressBarObserver {
             match (&self.group, end) {
                 // The other lines go on: this one stays, saying how it ended.
                 (Some(_), RunEnd::Failed(why)) => {
-                    bar.abandon_with_message(format!("failed: {why}"))
+                    bar.abandon_with_message(visible(&format!("failed: {why}")).into_owned())
                 }
                 (Some(_), RunEnd::Interrupted) => bar.abandon_with_message("interrupted"),
                 (Some(_), RunEnd::Completed) => bar.finish_with_message("completed"),

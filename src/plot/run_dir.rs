@@ -243,9 +243,11 @@ pub fn plot_dir(
         Path::to_path_buf,
     );
     if let Some(out) = out {
-        crate::results::refuse_foreign_file(out, "plot --out", |head| {
-            head.starts_with(b"\x89PNG") || String::from_utf8_lossy(head).contains("<svg")
-        })?;
+        let kind = match format {
+            Format::Png => crate::outfile::Kind::Png,
+            Format::Svg => crate::outfile::Kind::Svg,
+        };
+        crate::outfile::check(out, kind)?;
     }
     if !is_experiment(dir) {
         crate::results::apply_reference(dir, None, reference)?;

@@ -1,12 +1,13 @@
-//! What `ssdfade runs` lists: every run and erase directory under a folder, with how it ended
-//! (a run whose process died is `crashed`, read from its process stamp), its target, how long
-//! it ran and its IOPS, taken from the samples when the run never wrote its summary.
+//! What `ssdfade runs` lists: every run, erase, experiment and group directory under a folder,
+//! however deep (symbolic links are not followed), with how it ended (a run whose process died
+//! is `crashed`, read from its process stamp), its target, how long it ran and its IOPS, taken
+//! from the samples when the run never wrote its summary.
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{read_info, read_samples, EraseRecord};
+use super::{read_info, read_samples, EraseRecord, ExperimentRecord, GroupRecord};
 
 /// One line of the listing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -25,8 +26,13 @@ pub struct RunListing {
     pub iops: Option<f64>,
 }
 
-/// Lists the runs and erases found in `root` and its subdirectories (three levels deep), in
-/// directory-name order; `root` itself may be one.
+/// Directories below the folder given that are still searched: deeper than any layout the
+/// tool writes (a group of experiments of sweeps is five), short of a runaway tree.
+const MAX_DEPTH: usize = 16;
+
+/// Lists the runs, erases, experiments and groups found in `root` and its subdirectories (to
+/// [`MAX_DEPTH`] levels, never through a symbolic link), in directory-name order; `root` itself
+/// may be one.
 pub fn list_runs(root: &Path) -> anyhow::Result<Vec<RunListing>> {
     if !root.is_dir() {
         crate::bad_input!(
@@ -40,11 +46,14 @@ pub fn list_runs(root: &Path) -> anyhow::Result<Vec<RunListing>> {
     Ok(dirs.iter().filter_map(|d| describe(d)).collect())
 }
 
+/// The records that make a directory a line of the listing.
+const LISTED: [&str; 4] = ["run.json", "erase.json", "experiment.json", "group.json"];
+
 fn collect(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
-    if dir.join("run.json").exists() || dir.join("erase.json").exists() {
+    if LISTED.iter().any(|name| dir.join(name).exists()) {
         out.push(dir.to_path_buf());
     }
-    if depth == 3 {
+    if depth == MAX_DEPTH {
         return;
     }
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -61,23 +70,82 @@ fn describe(dir: &Path) -> Option<RunListing> {
     if dir.join("run.json").exists() {
         return Some(describe_run(dir));
     }
+    if dir.join("experiment.json").exists() {
+        return Some(describe_experiment(dir));
+    }
+    if dir.join("group.json").exists() {
+        return Some(describe_group(dir));
+    }
     describe_erase(dir)
+}
+
+/// A directory whose record cannot be read, listed with why.
+fn unreadable(dir: &Path, command: &str, e: &anyhow::Error) -> RunListing {
+    RunListing {
+        dir: dir.to_path_buf(),
+        command: command.into(),
+        status: "unreadable".into(),
+        note: Some(crate::error::sentence(e)),
+        target: "?".into(),
+        seconds: None,
+        iops: None,
+    }
+}
+
+fn describe_experiment(dir: &Path) -> RunListing {
+    let record = match ExperimentRecord::load(dir) {
+        Ok(record) => record,
+        Err(e) => return unreadable(dir, "experiment", &e),
+    };
+    let done = record
+        .phases
+        .iter()
+        .filter(|p| p.status == super::Status::Completed)
+        .count();
+    let failed = record.phases.iter().find_map(|p| p.error.clone());
+    RunListing {
+        dir: dir.to_path_buf(),
+        command: record.name.as_str().to_string(),
+        status: record.status.to_string(),
+        note: Some(match failed {
+            Some(why) => format!("{done} of {} phases done; {why}", record.phases.len()),
+            None => format!("{done} of {} phases done", record.phases.len()),
+        }),
+        target: super::describe::target_shown(&record.target),
+        seconds: None,
+        iops: None,
+    }
+}
+
+fn describe_group(dir: &Path) -> RunListing {
+    let record = match GroupRecord::read(dir) {
+        Ok(record) => record,
+        Err(e) => return unreadable(dir, "group", &e),
+    };
+    let targets: Vec<String> = record
+        .members
+        .iter()
+        .map(|m| super::describe::target_shown(&m.target))
+        .collect();
+    RunListing {
+        dir: dir.to_path_buf(),
+        command: format!("group {}", record.command),
+        status: record.status.to_string(),
+        note: Some(format!(
+            "{} targets: {}",
+            record.members.len(),
+            targets.join(", ")
+        )),
+        target: targets.first().cloned().unwrap_or_default(),
+        seconds: None,
+        iops: None,
+    }
 }
 
 fn describe_run(dir: &Path) -> RunListing {
     let info = match read_info(dir) {
         Ok(info) => info,
-        Err(e) => {
-            return RunListing {
-                dir: dir.to_path_buf(),
-                command: "?".into(),
-                status: "unreadable".into(),
-                note: Some(format!("{e:#}")),
-                target: "?".into(),
-                seconds: None,
-                iops: None,
-            }
-        }
+        Err(e) => return unreadable(dir, "?", &e),
     };
     let (status, mut note) = info.effective_status();
     let (seconds, iops) = match read_samples(dir) {
@@ -88,7 +156,7 @@ fn describe_run(dir: &Path) -> RunListing {
         }
         Ok(_) => (Some(0.0), None),
         Err(e) => {
-            note.get_or_insert_with(|| format!("{e:#}"));
+            note.get_or_insert_with(|| crate::error::sentence(&e));
             (None, None)
         }
     };

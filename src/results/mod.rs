@@ -167,35 +167,6 @@ pub fn refuse_occupied(dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Refuses to replace `path` (given as `flag`) unless it is absent, empty, or a regular file
-/// whose first bytes `ours` recognises as what the tool writes there: never a record, a
-/// symbolic link or any other file the tool did not create for this purpose.
-pub fn refuse_foreign_file(path: &Path, flag: &str, ours: fn(&[u8]) -> bool) -> anyhow::Result<()> {
-    let meta = match std::fs::symlink_metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => crate::bad_input!("cannot look at {flag} {}: {e}", path.display()),
-    };
-    if meta.file_type().is_symlink() || !meta.is_file() {
-        crate::bad_input!(
-            "{flag} {} exists and is not a regular file (a link, a directory or a device): give a new file name",
-            path.display()
-        );
-    }
-    let mut head = Vec::with_capacity(512);
-    if let Ok(f) = File::open(path) {
-        use std::io::Read;
-        let _ = f.take(512).read_to_end(&mut head);
-    }
-    if !head.is_empty() && !ours(&head) {
-        crate::bad_input!(
-            "{flag} {} exists and is not a file ssdfade wrote there: give a new file name (it is not replaced)",
-            path.display()
-        );
-    }
-    Ok(())
-}
-
 /// Current UTC time as RFC 3339 (`2026-11-29T18:39:29Z`).
 pub fn utc_now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()

@@ -26,6 +26,7 @@ pub use crate::observe::run::{NoProgress, RunObserver};
 pub use crate::workload::fresh_seed;
 pub use crate::workload::WorkloadSpec;
 pub use interrupt::{install_signal_flag, interrupted_by};
+pub use predictor::UNTIL_PREDICTED_PCT;
 use recorder::Recorder;
 pub use resume::continue_run;
 pub use verify::verify_run;
@@ -424,7 +425,7 @@ fn execute(
     // could not start) ends the run as failed in run.json, not as "running" forever.
     let (end, error) = match result {
         Ok(end) => (end, None),
-        Err(e) => (RunEnd::Failed(format!("{e:#}")), Some(e)),
+        Err(e) => (RunEnd::Failed(crate::error::sentence(&e)), Some(e)),
     };
     let cpu = process_cpu_seconds() - cpu0;
     let wall = wall0.elapsed().as_secs_f64();
@@ -551,9 +552,15 @@ fn resolve_workload(
         drive.and_then(|d| d.flash_bytes),
         drive.is_some_and(|d| d.writes_in_place),
     );
-    // A byte budget is the workload's: the preconditioning comes on top of it.
+    // A byte budget would hide the preconditioning's writes, hundreds of gigabytes under a
+    // budget of a megabyte: the two are not combined.
     if let (Some(bytes), Some(plan)) = (workload.bytes, workload.precondition) {
-        workload.bytes = Some(bytes + plan.bytes);
+        crate::bad_input!(
+            "--bytes {} with --precondition fast: the preconditioning alone writes {} of {}, which a byte budget would not bound; give --duration instead of --bytes (the preconditioning runs first, then the workload for that long)",
+            crate::units::format_bytes(bytes),
+            crate::units::format_bytes(plan.bytes),
+            request.target
+        );
     }
     workload.validate(size, logical_block)?;
     Ok(workload)

@@ -65,9 +65,58 @@ pub fn verify_run(target: &str, dir: &Path, stop: &AtomicBool) -> anyhow::Result
     // No verification recorded: the run never ended, and its map is the one kept as it went.
     let v = Verifier::with_map(w, &map, recorded.is_none());
     let device = crate::device::open(target)?;
+    same_target(target, dir, &info.target, &device.describe()?)?;
     let mut reader = device.open_block_reader(w, &v)?;
     crate::verify::full_pass(&v, reader.as_mut(), &|| {
         stop.load(std::sync::atomic::Ordering::Relaxed)
     });
     Ok(v.report())
+}
+
+/// Refuses (bad input) a target that is not the one the run wrote, whose blocks would all
+/// read as lost writes: a drive of another serial number or world wide name than run.json
+/// records (its path may differ: a device renamed at boot), or, where there are none to
+/// compare (a file), another file than the recorded path, or failing both, another size. The
+/// same file cut short is the run's target: its missing blocks are unreadable findings.
+fn same_target(
+    target: &str,
+    dir: &Path,
+    wrote: &crate::results::TargetRecord,
+    now: &crate::drive::DriveInfo,
+) -> anyhow::Result<()> {
+    let was = &wrote.identity;
+    let pairs = [(&was.serial, &now.serial), (&was.wwn, &now.wwn)];
+    let compared: Vec<bool> = pairs
+        .iter()
+        .filter_map(|(a, b)| Some(a.as_ref()?.trim() == b.as_ref()?.trim()))
+        .collect();
+    let other = if !compared.is_empty() {
+        compared.contains(&false)
+    } else {
+        match (
+            std::fs::canonicalize(target),
+            std::fs::canonicalize(&wrote.path),
+        ) {
+            (Ok(here), Ok(there)) => here != there,
+            _ => was.size_bytes > 0 && now.size_bytes.is_some_and(|n| n != was.size_bytes),
+        }
+    };
+    if other {
+        let shown = |model: &Option<String>, serial: &Option<String>, size: Option<u64>| {
+            format!(
+                "{}, serial {}, {}",
+                model.as_deref().unwrap_or("model unknown"),
+                serial.as_deref().unwrap_or("unknown"),
+                size.map_or("size unknown".into(), |b| format!("{b} bytes"))
+            )
+        };
+        crate::bad_input!(
+            "{target} ({}) is not the target the run in {} wrote, {} ({}): its blocks would all read as lost writes; name the run's own target",
+            shown(&now.model, &now.serial, now.size_bytes),
+            dir.display(),
+            wrote.path,
+            shown(&was.model, &was.serial, Some(was.size_bytes))
+        );
+    }
+    Ok(())
 }

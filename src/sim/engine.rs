@@ -123,7 +123,7 @@ impl SimEngine {
                         errno: fault.errno,
                         message: format!(
                             "{} (simulated drive)",
-                            std::io::Error::from_raw_os_error(fault.errno)
+                            crate::error::errno_words(fault.errno)
                         ),
                     };
                     if w.on_error == OnError::Stop {

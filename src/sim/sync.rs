@@ -152,7 +152,10 @@ impl SyncWriter for SimSyncWriter {
                         op: OpKind::Write,
                         offset: offset * k,
                         errno: fault.errno,
-                        message: "Input/output error (injected by the simulated drive)".into(),
+                        message: format!(
+                            "{} (injected by the simulated drive)",
+                            crate::error::errno_words(libc::EIO)
+                        ),
                     };
                     failed = Some(event.describe());
                     interval.record_error(event);

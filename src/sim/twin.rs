@@ -142,9 +142,7 @@ impl Twin {
     /// Refuses `path` as the file to write unless it is new, empty or a twin file written
     /// before: never a record, a link, a FIFO or any other file (checked before fitting).
     pub fn refuse_replacing(path: &Path) -> anyhow::Result<()> {
-        crate::results::refuse_foreign_file(path, "sim fit -o", |head| {
-            head.starts_with(TWIN_COMMENT.as_bytes())
-        })
+        crate::outfile::check(path, crate::outfile::Kind::TwinFile)
     }
 
     /// Writes the twin file, with a comment saying what it is.
@@ -154,8 +152,7 @@ impl Twin {
             path.display(),
             toml::to_string(self)?
         );
-        std::fs::write(path, text)
-            .map_err(|e| anyhow::anyhow!("cannot write the twin file {}: {e}", path.display()))
+        crate::outfile::write(path, crate::outfile::Kind::TwinFile, text.as_bytes())
     }
 
     /// The preset this twin stands for, named `name`.

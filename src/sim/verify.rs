@@ -72,7 +72,7 @@ impl<D: Borrow<SimDevice>> BlockReader for SimReader<D> {
         let pages = self.bs / PAGE;
         let device = self.device.borrow();
         if let Some(fault) = device.fault(false, self.base + block * self.bs, self.bs) {
-            let error = std::io::Error::from_raw_os_error(fault.errno);
+            let error = crate::error::errno_words(fault.errno);
             return Seen::Unreadable(format!("{error} (simulated drive)"));
         }
         let Some(found) = (first..first + pages)

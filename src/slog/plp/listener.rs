@@ -1,7 +1,8 @@
 //! `plp listen`: the listener on the second machine. It answers each connection in its own
 //! thread, up to a limit it derives from the open-file limit (more are refused with a line, not
-//! by running out of descriptors); lines are bounded, idle connections closed, and every
-//! session is kept on disk ([`super::store`]) under a token only its writer learns.
+//! by running out of descriptors); lines are bounded, idle connections closed, one machine
+//! holds at most [`MAX_SESSIONS_PER_PEER`] of the [`MAX_SESSIONS`] sessions, and every session
+//! is kept on disk ([`super::store`]) under a token only its writer learns.
 
 use std::io::{BufReader, BufWriter, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -11,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::store::{self, Writing, MAX_SESSIONS, MAX_SLOTS};
+use super::store::{self, Writing, MAX_SESSIONS, MAX_SESSIONS_PER_PEER, MAX_SLOTS};
 use super::wire::{self, Line};
 
 /// Descriptors one connection may hold: its socket, a second handle on it, a session file.
@@ -313,8 +314,16 @@ impl Connection {
                 dir.display()
             ));
         }
+        // One machine cannot take every session and starve the others.
+        if store::count_of(dir, peer.ip()).map_err(fail)? >= MAX_SESSIONS_PER_PEER {
+            return Err(format!(
+                "{} holds {MAX_SESSIONS_PER_PEER} sessions on this listener, the most one machine may: remove its old ones from {} on the listener",
+                peer.ip(),
+                dir.display()
+            ));
+        }
         let token = wire::new_token().map_err(fail)?;
-        *session = Some(Writing::create(dir, &token, name, slots).map_err(fail)?);
+        *session = Some(Writing::create(dir, &token, name, slots, peer.ip()).map_err(fail)?);
         crate::note!(
             "ssdfade plp listen: session {name} began from {peer} ({slots} slots); its token is {token}"
         );

@@ -7,6 +7,7 @@
 //! last, in a slot of the session, and `post` must name the record whose `pre` came last.
 
 use std::fs::File;
+use std::net::IpAddr;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -17,11 +18,17 @@ use super::SlotLog;
 pub const MAX_SLOTS: u64 = 1 << 20;
 /// The most sessions a listener directory holds.
 pub const MAX_SESSIONS: usize = 256;
+/// The most sessions of one peer (one IP address): one machine cannot take every session.
+pub const MAX_SESSIONS_PER_PEER: usize = 32;
 const MAGIC: &[u8; 8] = b"SSDFPLS1";
 const HEADER: u64 = 1024;
 const ENTRY: u64 = 40;
 /// Header offsets of the fields that change: last message (ms), records acknowledged.
 const LAST_MS_AT: u64 = 32;
+/// Header offset of the writer's IP address (text, zero-padded to [`PEER_LEN`] bytes; all zeros
+/// in a session of a listener before it was kept).
+const PEER_AT: usize = 960;
+const PEER_LEN: usize = 64;
 
 fn unix_ms() -> u64 {
     std::time::SystemTime::now()
@@ -35,9 +42,26 @@ fn path(dir: &Path, token: &str) -> PathBuf {
 
 /// Sessions in `dir`.
 pub fn count(dir: &Path) -> std::io::Result<usize> {
+    Ok(session_files(dir)?.count())
+}
+
+fn session_files(dir: &Path) -> std::io::Result<impl Iterator<Item = PathBuf>> {
     Ok(std::fs::read_dir(dir)?
         .filter_map(Result::ok)
         .filter(|e| e.file_name().to_string_lossy().ends_with(".session"))
+        .map(|e| e.path()))
+}
+
+/// Sessions in `dir` begun by a writer at `peer`.
+pub fn count_of(dir: &Path, peer: IpAddr) -> std::io::Result<usize> {
+    let want = peer.to_string();
+    Ok(session_files(dir)?
+        .filter(|path| {
+            let mut field = [0u8; PEER_LEN];
+            File::open(path)
+                .and_then(|f| f.read_exact_at(&mut field, PEER_AT as u64))
+                .is_ok_and(|()| field.split(|&b| b == 0).next() == Some(want.as_bytes()))
+        })
         .count())
 }
 
@@ -57,8 +81,14 @@ pub struct Writing {
 }
 
 impl Writing {
-    /// Creates the session file `dir/TOKEN.session`.
-    pub fn create(dir: &Path, token: &str, name: &str, slots: u64) -> std::io::Result<Writing> {
+    /// Creates the session file `dir/TOKEN.session` of a writer at `peer`.
+    pub fn create(
+        dir: &Path,
+        token: &str,
+        name: &str,
+        slots: u64,
+        peer: IpAddr,
+    ) -> std::io::Result<Writing> {
         let file = File::options()
             .read(true)
             .write(true)
@@ -71,6 +101,10 @@ impl Writing {
             head.extend_from_slice(&v.to_le_bytes());
         }
         head.extend_from_slice(name.as_bytes());
+        head.resize(PEER_AT, 0);
+        let peer = peer.to_string();
+        head.extend_from_slice(peer.as_bytes());
+        head.resize(PEER_AT + PEER_LEN, 0);
         file.set_len(HEADER + slots * ENTRY)?;
         file.write_all_at(&head, 0)?;
         Ok(Writing {
