@@ -5,6 +5,14 @@
 //! drives (seconds each) and on the committed `results/examples`.
 
 mod common;
+#[path = "oracle/drawn.rs"]
+mod drawn;
+#[path = "oracle/experiments.rs"]
+mod experiments;
+#[path = "oracle/runs.rs"]
+mod runs;
+#[path = "oracle/steady.rs"]
+mod steady;
 
 use std::path::Path;
 
@@ -19,6 +27,8 @@ struct Interval {
     bytes: u64,
     iops: f64,
     mean_us: Option<f64>,
+    /// Bytes written in the interval and by its end.
+    written: u64,
     written_total: u64,
 }
 
@@ -44,6 +54,7 @@ fn intervals(run: &Path) -> Vec<Interval> {
                 bytes: v["bytes"].as_u64().unwrap(),
                 iops: num(&v["iops"]),
                 mean_us: v["lat_us"]["mean"].as_f64(),
+                written: v["write"]["bytes"].as_u64().unwrap_or(0),
                 written_total: v["bytes_written_total"].as_u64().unwrap(),
             }
         })
