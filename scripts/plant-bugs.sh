@@ -69,7 +69,9 @@ if [ $# -gt 0 ]; then chosen=("$@"); else chosen=($(seq 1 "$count")); fi
 echo "plant-bugs: copying the source (HEAD $(git -C "$repo" rev-parse --short HEAD)) and target/release to $work" >&2
 git -C "$repo" archive HEAD | tar -x -C "$work/"
 mkdir -p "$work/target"
-cp -a "$repo/target/release" "$work/target/"
+# A file a concurrent build replaces while it is copied is left out (and rebuilt).
+cp -a "$repo/target/release" "$work/target/" 2>/dev/null ||
+  echo "plant-bugs: some build files changed while copied; they are rebuilt" >&2
 
 # Replaces the one line `old` of `file` (it must occur exactly once) by `new`.
 plant() {
