@@ -80,6 +80,56 @@ fn consistency_agrees(run: &Path) {
     dots_agree(&what, log, "Whole run, log scale", &want);
 }
 
+/// A run's latency chart: p50, p99, p99.9 and the maximum of every full interval at its end (log10
+/// µs); a run of more than 300 intervals in buckets of ⌈n / 150⌉ consecutive intervals, each
+/// drawn at the middle of its first and last interval as its median interval (nearest rank),
+/// the maximum as its highest.
+fn latency_agrees(run: &Path) {
+    let chart = record(run, "fade-latency");
+    let panel = &chart.panels[0];
+    let unit = seconds_per_unit(&panel.x_axis);
+    // Full intervals only, as on the consistency chart.
+    let interval = num(&json(&run.join("run.json"))["workload"]["interval"]);
+    let raw: Vec<serde_json::Value> = std::fs::read_to_string(run.join("samples.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| num(&v["t_end_s"]) - num(&v["t_start_s"]) >= 0.99 * interval)
+        .collect();
+    for (name, key) in [
+        ("p50", "p50"),
+        ("p99", "p99"),
+        ("p99.9", "p999"),
+        ("max", "max"),
+    ] {
+        let points: Vec<(f64, f64)> = raw
+            .iter()
+            .filter_map(|v| Some((num(&v["t_end_s"]) / unit, v["lat_us"][key].as_f64()?)))
+            .filter(|p| p.1 > 0.0)
+            .map(|(t, us)| (t, us.log10()))
+            .collect();
+        let want: Vec<(f64, f64)> = if points.len() <= 300 {
+            points
+        } else {
+            points
+                .chunks(points.len().div_ceil(150))
+                .map(|c| {
+                    let mut ys: Vec<f64> = c.iter().map(|p| p.1).collect();
+                    ys.sort_by(f64::total_cmp);
+                    let y = if name == "max" {
+                        ys[ys.len() - 1]
+                    } else {
+                        ys[(ys.len() as f64 * 0.5).ceil() as usize - 1]
+                    };
+                    ((c[0].0 + c[c.len() - 1].0) / 2.0, y)
+                })
+                .collect()
+        };
+        let what = format!("{} latency {name}", run.display());
+        same_points(&what, &series(panel, name), &want, 1e-9);
+    }
+}
+
 /// Two simulated drives soaked at once: each member's `--json` summary is its samples' and
 /// histogram's; the group's compare table shows each run's fresh, faded and whole-run IOPS, and
 /// compare.png draws each run's own intervals under its own name; each run's consistency and
@@ -133,6 +183,7 @@ fn a_groups_members_and_their_compare_are_the_oracles() {
         let drawn = series(by_time, &format!("{name} per interval"));
         same_points(&format!("compare.png {name}"), &drawn, &want, 1e-9);
         consistency_agrees(&run);
+        latency_agrees(&run);
         exceedance_agrees(&run, "fade-distribution", &[("", &run)]);
     }
 }
@@ -220,6 +271,7 @@ fn slog_verdict_figures_are_the_oracles() {
     let drawn = series(&chart.panels[0], "device write+fdatasync");
     same_points("slog.png sizes", &drawn, &drawn_sizes, 1e-9);
     consistency_agrees(&dir);
+    latency_agrees(&dir);
 }
 
 /// A file soak stopped by Ctrl-C: run.json's figures, the listing's and the report's fade are
@@ -276,4 +328,5 @@ fn an_interrupted_soaks_figures_are_over_what_ran() {
     let want = format!("{fresh:.0} → {faded:.0} IOPS");
     assert!(md.contains(&want), "report.md lacks {want:?}");
     exceedance_agrees(&run, "fade-distribution", &[("", &run)]);
+    latency_agrees(&run);
 }
