@@ -1,8 +1,12 @@
 //! An independent oracle: the headline figures recomputed from the raw files alone
 //! (samples.jsonl, latency.json, run.json's workload, experiment.json, sweep.json), written
 //! plainly here without ssdfade's `analysis` module, and compared with what the tool prints:
-//! `--json`, report.md and the CSV export. Run on fresh runs of the release binary on simulated
-//! drives (seconds each) and on the committed `results/examples`.
+//! `--json`, report.md, the CSV export and the charts' records (`NAME.chart.json`). Run on fresh
+//! runs of the release binary on simulated drives (seconds each) and on the committed
+//! `results/examples`. The kinds of run are in `oracle/`: experiments (WSAT, HIR, the sweeps,
+//! the benchmark presets, op-sweep), runs (a group and its compare, slog, an interrupted soak),
+//! the SNIA steady state, and the chart records. `scripts/plant-bugs.sh` plants bugs in derived
+//! figures and drawn series and names the tests here that catch each.
 
 mod common;
 #[path = "oracle/drawn.rs"]
