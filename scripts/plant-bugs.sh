@@ -99,7 +99,7 @@ for i in "${chosen[@]}"; do
   start=$(date +%s)
   (cd "$work" && CARGO_PROFILE_RELEASE_INCREMENTAL=true cargo test --release \
     --test oracle --test chart_records -- --skip no_label_of_any_chart 2>&1) >"$log" || true
-  caught=$(grep -E '^test .* \.\.\. FAILED$' "$log" | sed -E 's/^test (.*) \.\.\. FAILED$/\1/' | paste -sd, - | sed 's/,/, /g')
+  caught=$( (grep -E '^test .* \.\.\. FAILED$' "$log" || true) | sed -E 's/^test (.*) \.\.\. FAILED$/\1/' | paste -sd, - | sed 's/,/, /g')
   if grep -q 'could not compile' "$log"; then
     caught="(does not build)"
   elif [ -z "$caught" ]; then
