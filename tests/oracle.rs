@@ -1,10 +1,22 @@
 //! An independent oracle: the headline figures recomputed from the raw files alone
 //! (samples.jsonl, latency.json, run.json's workload, experiment.json, sweep.json), written
 //! plainly here without ssdfade's `analysis` module, and compared with what the tool prints:
-//! `--json`, report.md and the CSV export. Run on fresh runs of the release binary on simulated
-//! drives (seconds each) and on the committed `results/examples`.
+//! `--json`, report.md, the CSV export and the charts' records (`NAME.chart.json`). Run on fresh
+//! runs of the release binary on simulated drives (seconds each) and on the committed
+//! `results/examples`. The kinds of run are in `oracle/`: experiments (WSAT, HIR, the sweeps,
+//! the benchmark presets, op-sweep), runs (a group and its compare, slog, an interrupted soak),
+//! the SNIA steady state, and the chart records. `scripts/plant-bugs.sh` plants bugs in derived
+//! figures and drawn series and names the tests here that catch each.
 
 mod common;
+#[path = "oracle/drawn.rs"]
+mod drawn;
+#[path = "oracle/experiments.rs"]
+mod experiments;
+#[path = "oracle/runs.rs"]
+mod runs;
+#[path = "oracle/steady.rs"]
+mod steady;
 
 use std::path::Path;
 
@@ -19,6 +31,8 @@ struct Interval {
     bytes: u64,
     iops: f64,
     mean_us: Option<f64>,
+    /// Bytes written in the interval and by its end.
+    written: u64,
     written_total: u64,
 }
 
@@ -44,6 +58,7 @@ fn intervals(run: &Path) -> Vec<Interval> {
                 bytes: v["bytes"].as_u64().unwrap(),
                 iops: num(&v["iops"]),
                 mean_us: v["lat_us"]["mean"].as_f64(),
+                written: v["write"]["bytes"].as_u64().unwrap_or(0),
                 written_total: v["bytes_written_total"].as_u64().unwrap(),
             }
         })
