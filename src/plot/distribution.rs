@@ -310,8 +310,9 @@ impl DistributionChart {
                 }
                 steps.push((us.log10(), share.log10()));
             }
-            if let Some(&(_, last)) = steps.last() {
-                steps.push((s.max_us.log10(), last));
+            // On to the slowest I/O, which may lie inside the last bucket (below its top).
+            if let Some(&(x, last)) = steps.last() {
+                steps.push((s.max_us.log10().max(x), last));
             }
             super::drawn::series(&s.label, "log10 share", &steps);
             // A series whose I/Os all lie in one bucket or two is a curve a few pixels long:
