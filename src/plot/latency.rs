@@ -230,7 +230,7 @@ impl Chart for LatencyChart {
             )))?;
             let (px, py) = chart.backend_coord(&(0.0, ty));
             root.draw(&Text::new(
-                style::us_label(tick),
+                crate::units::format_latency_us(tick),
                 (px - 10, py),
                 style::tick_font().pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;
