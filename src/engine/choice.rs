@@ -76,11 +76,11 @@ pub fn default_for(target: &Target, qd: u32, bs: usize, writes: bool) -> Choice 
         kind,
         why: Some(format!(
             "engine {}: at QD {qd} this target's I/O goes through io_uring's kernel workers; \
-             timed on it, a {bs}-byte {} took {:.1} µs with threads, {:.1} µs with io_uring",
+             timed on it, a {bs}-byte {} took {} with threads, {} with io_uring",
             kind_name(kind),
             if writes { "write" } else { "read" },
-            us(threads),
-            us(ring)
+            crate::units::format_latency_us(us(threads)),
+            crate::units::format_latency_us(us(ring))
         )),
     }
 }

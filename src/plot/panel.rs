@@ -617,16 +617,6 @@ fn text_height<DB: DrawingBackend>(
         .map_or(18, |(_, h)| h as i32)
 }
 
-/// Labels in the right quarter of `range` read leftwards from their point so they stay inside
-/// the plot; the others read rightwards.
-pub(super) fn label_side(at: f64, range: &Range<f64>) -> (i32, HPos) {
-    if at > range.start + 0.75 * (range.end - range.start) {
-        (-8, HPos::Right)
-    } else {
-        (8, HPos::Left)
-    }
-}
-
 /// How a legend entry's sample is drawn.
 enum Sample {
     Dot,
