@@ -167,7 +167,7 @@ pub fn format_size(bytes: u64) -> String {
     ];
     match UNITS
         .iter()
-        .find(|(unit, _)| bytes >= *unit && bytes % unit == 0)
+        .find(|(unit, _)| bytes >= *unit && bytes.is_multiple_of(*unit))
     {
         Some((unit, name)) => format!("{} {name}", bytes / unit),
         None if bytes < 1000 => format!("{bytes} B"),

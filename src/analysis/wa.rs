@@ -108,7 +108,7 @@ mod tests {
         let samples = [
             sample(0, 4096 * 10, Some(4096 * 10)),
             sample(1, 4096 * 10, Some(4096 * 30)),
-            sample(2, 0, Some(4096 * 0)),
+            sample(2, 0, Some(0)),
         ];
         let mut series = WaSeries::default();
         series.extend(&samples, 100.0);
