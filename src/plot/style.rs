@@ -295,7 +295,8 @@ pub fn count_label(v: f64) -> String {
     } else if a >= 10.0 || v == 0.0 {
         format!("{v:.0}")
     } else {
-        format!("{v:.2}")
+        // `2`, `2.5`, `0.25`: not `2.00` beside `10` on one axis.
+        plain_label(v)
     }
 }
 
@@ -399,6 +400,8 @@ mod tests {
         assert_eq!(plain_label(0.25), "0.25");
         assert_eq!(count_label(12_400.0), "12k");
         assert_eq!(count_label(950.0), "950");
+        assert_eq!(count_label(2.0), "2");
+        assert_eq!(count_label(2.5), "2.5");
         assert_eq!(count_tick(8000.0, 14_000.0), "8k");
         assert_eq!(count_tick(2500.0, 14_000.0), "2.5k");
         assert_eq!(count_tick(0.0, 14_000.0), "0");
