@@ -1,8 +1,25 @@
-//! Parsing and printing of sizes and durations as the command line spells them.
+//! Parsing and printing of sizes and durations as the command line spells them, and the one
+//! number rule every presenter (terminal, report, charts) prints figures by.
 //!
 //! Sizes: `k`/`M`/`G`/`T` (and `KiB`…) are powers of 1024, `kB`/`MB`/`GB`/`TB` powers of 1000,
 //! a bare number is bytes. Durations: `s`, `m`, `h`, `d` and combinations (`1h30m`), as humantime
 //! reads them; a bare number is seconds.
+//!
+//! # The number rule
+//!
+//! - **Counts and rates in text** (IOPS, MB/s, write amplification): three significant digits,
+//!   whole numbers from 100 up, no thousands separator (`7424 IOPS`, `12.3`, `0.973`):
+//!   [`format_count`], [`format_sig`]. **On a chart axis** a count takes the k/M suffix of the
+//!   axis's top for every tick (`0`, `2k`, … `12k`; `plot::style::count_tick`).
+//! - **Latency**: three significant digits in µs below 1 ms, ms from 1 ms, s from 1 s (`700 µs`,
+//!   `7.7 ms`, `73.9 ms`, `1.55 s`), trailing zeros dropped; the same switch in text, in tables
+//!   and on chart axes: [`format_latency_us`].
+//! - **Sizes**: GB = 10^9 bytes and GiB = 2^30 bytes, never one printed as the other. A size the
+//!   user typed is shown in the unit it was typed in (`capacity=500G` is `500 GiB`,
+//!   `capacity=500GB` is `500 GB`): [`format_size`]; data the drive wrote is counted in GB as
+//!   drive makers count it ([`format_gb`]); buffers and block sizes in binary units
+//!   ([`format_bytes`]).
+//! - **Ratios**: `×0.97`, two decimals, never zero above zero ([`format_ratio`]).
 
 use std::time::Duration;
 
@@ -135,12 +152,68 @@ pub fn format_gb(bytes: u64) -> String {
     format!("{:.1} GB", bytes as f64 / 1e9)
 }
 
-/// Prints a latency given in microseconds as µs below 10 ms, else ms.
+/// A size in the unit system it divides exactly, as the user would have typed it: `500 GiB`
+/// for 500·2^30 bytes, `30 GB` for 30·10^9, `4 KiB`; a size in neither in GB with one decimal.
+pub fn format_size(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 8] = [
+        (1_000_000_000_000, "TB"),
+        (1 << 40, "TiB"),
+        (1_000_000_000, "GB"),
+        (1 << 30, "GiB"),
+        (1_000_000, "MB"),
+        (1 << 20, "MiB"),
+        (1_000, "kB"),
+        (1 << 10, "KiB"),
+    ];
+    match UNITS
+        .iter()
+        .find(|(unit, _)| bytes >= *unit && bytes.is_multiple_of(*unit))
+    {
+        Some((unit, name)) => format!("{} {name}", bytes / unit),
+        None if bytes < 1000 => format!("{bytes} B"),
+        None => format_gb(bytes),
+    }
+}
+
+/// A latency given in microseconds, by the number rule: three significant digits, µs below
+/// 1 ms, ms below 1 s, else s (`50 µs`, `700 µs`, `1.5 ms`, `45.1 ms`, `2 s`).
 pub fn format_latency_us(us: f64) -> String {
-    if us < 10_000.0 {
-        format!("{us:.1} µs")
+    let (v, unit) = match us.abs() {
+        // Where three significant digits round up to the next unit (999.6 µs is 1.00 ms).
+        a if a >= 999_500.0 => (us / 1e6, "s"),
+        a if a >= 999.5 => (us / 1e3, "ms"),
+        _ => (us, "µs"),
+    };
+    format!("{} {unit}", format_sig(v, 3))
+}
+
+/// A count or rate in text by the number rule: whole from 100 up (`7424`), else three
+/// significant digits (`12.3`, `9.62`, `0.973`).
+pub fn format_count(v: f64) -> String {
+    if v.abs() >= 99.95 {
+        format!("{v:.0}")
     } else {
-        format!("{:.2} ms", us / 1000.0)
+        format_sig(v, 3)
+    }
+}
+
+/// `v` with `digits` significant digits (but no decimals beyond them on a number of more
+/// digits: `1234` stays whole), trailing zeros after the point dropped: `2.31`, `0.0512`, `45.1`.
+pub fn format_sig(v: f64, digits: u32) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v:.0}");
+    }
+    // The decimals that leave `digits` significant ones, from the magnitude after rounding
+    // (9.996 to three digits is 10.0, whose decimals are one, not two).
+    let decimals = |v: f64| (digits as i32 - 1 - v.abs().log10().floor() as i32).max(0) as usize;
+    let first = decimals(v);
+    let rounded: f64 = format!("{v:.first$}").parse().unwrap_or(v);
+    let decimals = decimals(rounded).min(first);
+    let text = format!("{v:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
     }
 }
 
@@ -221,6 +294,52 @@ mod tests {
         assert_eq!(format_ratio(0.004), "×0.0040");
         assert_eq!(format_nonzero(0.04, 1), "0.040");
         assert_eq!(format_nonzero(24.26, 1), "24.3");
+    }
+
+    /// The number rule at its boundaries: µs up to 999.4 µs, ms from 1 ms (999.6 µs rounds
+    /// to it), s from 1 s (999.999 ms rounds to it); three significant digits; 73.912 ms is
+    /// 73.9 ms, 7700.5 µs 7.7 ms.
+    #[test]
+    fn latency_switches_unit_at_each_thousand() {
+        assert_eq!(format_latency_us(999.4), "999 µs");
+        assert_eq!(format_latency_us(999.6), "1 ms");
+        assert_eq!(format_latency_us(1000.0), "1 ms");
+        assert_eq!(format_latency_us(7700.5), "7.7 ms");
+        assert_eq!(format_latency_us(73_912.0), "73.9 ms");
+        assert_eq!(format_latency_us(12_040.0), "12 ms");
+        assert_eq!(format_latency_us(999_400.0), "999 ms");
+        assert_eq!(format_latency_us(999_999.0), "1 s");
+        assert_eq!(format_latency_us(1_000_000.0), "1 s");
+        assert_eq!(format_latency_us(1_550_000.0), "1.55 s");
+        assert_eq!(format_latency_us(52.66), "52.7 µs");
+        assert_eq!(format_latency_us(0.5), "0.5 µs");
+    }
+
+    #[test]
+    fn counts_keep_three_significant_digits_and_are_whole_from_100() {
+        assert_eq!(format_count(7424.4), "7424");
+        assert_eq!(format_count(100.0), "100");
+        assert_eq!(format_count(99.96), "100");
+        assert_eq!(format_count(99.94), "99.9");
+        assert_eq!(format_count(9.62), "9.62");
+        assert_eq!(format_count(9.996), "10");
+        assert_eq!(format_count(0.9734), "0.973");
+        assert_eq!(format_count(0.0), "0");
+        assert_eq!(format_sig(2.3149, 3), "2.31");
+        assert_eq!(format_sig(0.05123, 3), "0.0512");
+        assert_eq!(format_sig(1234.6, 3), "1235");
+    }
+
+    /// A size is shown in the unit system it was typed in: 500G is 500 GiB, not 536.9 GB.
+    #[test]
+    fn a_size_is_shown_as_typed() {
+        assert_eq!(format_size(parse_size("500G").unwrap()), "500 GiB");
+        assert_eq!(format_size(parse_size("500GB").unwrap()), "500 GB");
+        assert_eq!(format_size(parse_size("60GB").unwrap()), "60 GB");
+        assert_eq!(format_size(parse_size("4k").unwrap()), "4 KiB");
+        assert_eq!(format_size(parse_size("2T").unwrap()), "2 TiB");
+        assert_eq!(format_size(512), "512 B");
+        assert_eq!(format_size(1_234_567_891), "1.2 GB");
     }
 
     #[test]

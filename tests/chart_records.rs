@@ -164,6 +164,65 @@ fn the_fade_charts_recorded_iops_are_the_samples_downsampled_as_documented() {
         .replace("&amp;", "&");
     let from_svg: Drawn = serde_json::from_str(&json).unwrap();
     assert_eq!(from_svg.panels, fade.panels);
+    write_amplification_is_the_samples(&dir);
+}
+
+/// The write amplification chart of the soak in `dir` against its samples.jsonl read plainly:
+/// each interval's NAND bytes over its host-written bytes, the bytes accumulated, the overall
+/// WA the totals' ratio, downsampled as documented; the NAND total against the drive's own
+/// counter before and after the run (run.json), which counts a batch of I/Os in flight at the
+/// end that no interval holds.
+fn write_amplification_is_the_samples(dir: &Path) {
+    let wa = read_sidecar(&dir.join("fade-wa.chart.json")).unwrap();
+    let [bytes, per_interval] = &wa.panels[..] else {
+        panic!("the WA chart has two panels: {:?}", wa.panels.len());
+    };
+    let unit = seconds_per_unit(&bytes.x_axis);
+    let (mut host, mut nand) = (0u64, 0u64);
+    let (mut host_line, mut nand_line, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for line in std::fs::read_to_string(dir.join("samples.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let t = v["t_end_s"].as_f64().unwrap() / unit;
+        let written = v["write"]["bytes"].as_u64().unwrap_or(0);
+        let programmed = v["nand_bytes"]
+            .as_u64()
+            .expect("a simulated drive reports NAND bytes in every interval");
+        host += written;
+        nand += programmed;
+        host_line.push((t, host as f64 / 1e9));
+        nand_line.push((t, nand as f64 / 1e9));
+        if written > 0 {
+            ratios.push((t, programmed as f64 / written as f64));
+        }
+    }
+    assert_eq!(
+        series(bytes, "NAND bytes"),
+        documented_downsample(&nand_line, 1500)
+    );
+    assert_eq!(
+        series(bytes, "host bytes"),
+        documented_downsample(&host_line, 1500)
+    );
+    assert_eq!(
+        series(per_interval, "WA per interval"),
+        documented_downsample(&ratios, 1500)
+    );
+    let overall = series(per_interval, "overall WA");
+    assert!(overall.iter().all(|p| p.1 == nand as f64 / host as f64));
+    // GC copies: a full-span random soak programs more than it is sent.
+    assert!(nand > host, "NAND {nand} ≤ host {host}");
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    let counter = |when: &str| info[when]["wear"]["nand_bytes_written"].as_u64().unwrap();
+    let counted = counter("drive_after") - counter("drive_before");
+    assert!(counted >= nand, "the drive counted {counted} < {nand}");
+    assert!(
+        (counted - nand) as f64 / (nand as f64) < 1e-3,
+        "the drive counted {counted}, the intervals {nand}"
+    );
 }
 
 /// Every label of `drawn` lies inside the image, no two overlap, none covers a state's dot,

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use common::{copy_tree, run_ok, ssdfade};
 use ssdfade::stats::{IntervalStats, Sample};
-use ssdfade::units::format_latency_us;
+use ssdfade::units::{format_latency_us, format_sig};
 
 /// A short measure on the simulated Vertex 2, written to `dir/name`.
 fn sim_run(dir: &Path, name: &str, qd: u32) -> PathBuf {
@@ -1248,7 +1248,8 @@ fn a_sweep_report_has_its_peak_and_the_read_and_write_latency_of_every_point() {
     for p in points {
         let run = read_json(&dir.join(p["run_dir"].as_str().unwrap()).join("run.json"));
         let s = &run["summary"];
-        let ms = |dir: &str, k: &str| format!("{:.3}", s[dir][k].as_f64().unwrap() / 1000.0);
+        // In ms, three significant digits (the number rule of `units`).
+        let ms = |dir: &str, k: &str| format_sig(s[dir][k].as_f64().unwrap() / 1000.0, 3);
         let name = p["name"].as_str().unwrap();
         let mut expected = vec![name.to_string()];
         for d in ["read_lat_us", "write_lat_us"] {

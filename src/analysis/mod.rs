@@ -23,6 +23,7 @@ pub mod throttle;
 pub mod twin;
 pub mod unsettled;
 pub mod vertex2;
+pub mod wa;
 pub mod wsat;
 
 pub use experiment::{ExperimentStates, StateFigure};

@@ -250,10 +250,10 @@ pub fn advise(points: &[OpSweepPoint], bs: u64) -> Option<OpAdvice> {
     })
 }
 
-/// A latency in ms as the table above the advice shows it (three decimals), so the advice's
-/// p99 is the table's figure digit for digit.
+/// A latency in ms as the table above the advice shows it (three significant digits, the
+/// number rule of [`crate::units`]), so the advice's p99 is the table's figure digit for digit.
 fn ms(x: f64) -> String {
-    format!("{x:.3}")
+    crate::units::format_sig(x, 3)
 }
 
 #[cfg(test)]

@@ -59,8 +59,10 @@ impl Unsettled {
     /// "if the drive was purged, its garbage collection had not settled there (…)".
     pub fn words(&self) -> String {
         format!(
-            "if the drive was purged, its garbage collection had not settled there (greedy model at α {:.2}: WA {:.2} of its steady {:.2}), so its level can still fall: run on, or start with `--precondition fast`",
-            self.span_alpha, self.wa_at_pass, self.wa_steady
+            "if the drive was purged, its garbage collection had not settled there (greedy model at α {:.2}: WA {} of its steady {}), so its level can still fall: run on, or start with `--precondition fast`",
+            self.span_alpha,
+            crate::units::format_sig(self.wa_at_pass, 3),
+            crate::units::format_sig(self.wa_steady, 3)
         )
     }
 }

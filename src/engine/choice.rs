@@ -83,12 +83,11 @@ pub fn default_for(target: &Arc<Target>, qd: u32, bs: usize, writes: bool) -> Ch
         kind,
         why: Some(format!(
             "engine {}: at QD {qd} this target's I/O goes through io_uring's kernel workers; \
-             timed on it, a {bs}-byte random {} took {:.1} µs with threads, {:.1} µs with \
-             io_uring",
+             timed on it, a {bs}-byte random {} took {} with threads, {} with io_uring",
             kind_name(kind),
             if writes { "write" } else { "read" },
-            us(threads_iops),
-            us(uring_iops)
+            crate::units::format_latency_us(us(threads_iops)),
+            crate::units::format_latency_us(us(uring_iops))
         )),
     }
 }

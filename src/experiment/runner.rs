@@ -40,6 +40,7 @@ impl ExperimentOutcome {
             "states",
             "fade-latency",
             "fade-distribution",
+            "fade-wa",
             "sweep",
             "wsat",
             "hir",

@@ -199,7 +199,7 @@ pub fn save_table(dir: &Path, table: &SweepTable) -> anyhow::Result<()> {
 
 /// The sweep's table as text.
 pub fn summary_text(table: &SweepTable) -> String {
-    let ms = |x: Option<f64>| x.map_or("-".to_string(), |m| format!("{m:.3}"));
+    let ms = |x: Option<f64>| x.map_or("-".to_string(), |m| crate::units::format_sig(m, 3));
     if table.axis == "rate" {
         return rate_text(table, ms);
     }

@@ -490,6 +490,7 @@ mod tests {
             pacing: None,
             stopped_s: None,
             suspended_s: None,
+            nand_bytes: None,
         };
         observer.sample(&sample);
         observer.steady_reached(&SteadyState {

@@ -97,7 +97,7 @@ impl CdmChart {
             .map(|us| format!(" · {}", crate::units::format_latency_us(us)))
             .unwrap_or_default();
         area.draw(&Text::new(
-            format!("{} IOPS{mean}", style::iops_text(c.iops)),
+            format!("{} IOPS{mean}", crate::units::format_count(c.iops)),
             (x1 - 16, y1 - h / 6),
             style::tick_font().pos(Pos::new(HPos::Right, VPos::Center)),
         ))?;

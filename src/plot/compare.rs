@@ -1,13 +1,13 @@
 //! The compare overlay: one IOPS line per run against elapsed time (each run as long as it
-//! ran, its length in the legend) over every run's intervals in a light tint, and below the
-//! same runs' moving averages as a percentage of each run's own fresh level, so a 60k-IOPS
+//! ran, its length in the legend) over every run's intervals as a translucent min–max band,
+//! and below the same runs' moving averages as a percentage of each run's own fresh level, so a 60k-IOPS
 //! drive does not flatten the 6k ones.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::downsample::{average_window, min_max, moving_average, MAX_BUCKETS};
-use super::panel::{draw_stacked, Line, Panel};
+use super::downsample::{average_window, envelope, min_max, moving_average, MAX_BUCKETS};
+use super::panel::{draw_stacked, Envelope, Line, Panel};
 use super::style::{self, time_unit};
 use super::Chart;
 
@@ -33,8 +33,8 @@ pub struct CompareChart {
 
 impl CompareChart {
     /// A panel of every run's moving average against time, y picked by `y`; with `raw`, each
-    /// run's intervals (their min–max per pixel column) in a light tint under every run's
-    /// average, so no run's band hides another run's line.
+    /// run's intervals (their min–max per pixel column) as a translucent band under every
+    /// run's average, so no run's band hides another run's band or line.
     fn panel(
         &self,
         y_desc: &str,
@@ -72,13 +72,10 @@ impl CompareChart {
             let step = span / points.len().max(1) as f64;
             let window = average_window(span, step);
             if raw {
-                panel.lines.push(Line {
+                panel.envelopes.push(Envelope {
                     name: format!("{} per interval", run.label),
-                    legend: false,
-                    points: min_max(&scaled(&points), MAX_BUCKETS),
-                    color: style::lighter(color, 0.7),
-                    width: 1,
-                    dots: false,
+                    points: envelope(&scaled(&points), MAX_BUCKETS),
+                    color,
                 });
             }
             let length = crate::units::format_duration(std::time::Duration::from_secs_f64(

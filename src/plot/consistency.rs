@@ -10,7 +10,11 @@ use std::ops::Range;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::style::{self, time_unit};
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
+
+use super::latency::log_ticks;
+use super::style::{self, time_unit, TimeUnit};
 use super::Chart;
 
 /// The cliff's zoom: this many seconds centred on the cliff.
@@ -79,7 +83,7 @@ impl ConsistencyChart {
 
     /// Draws `view` into `area`: every interval in its span as a dot, one per cell of
     /// [`CELL`] pixels it lands in (a day at 1 s is 86 400 intervals; the picture, and an
-    /// inline SVG, stay small).
+    /// inline SVG, stay small). A log y axis is ticked at 1-2-5 values.
     fn draw_view<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
@@ -98,59 +102,77 @@ impl ConsistencyChart {
         let unit = time_unit(view.span.end - view.span.start);
         let x = view.span.start / unit.seconds..view.span.end / unit.seconds;
         let top = shown.iter().map(|p| p.1).fold(0.0, f64::max);
-        let y = if view.log {
-            let low = shown.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
-            let (low, high) = if top > 0.0 { (low, top) } else { (1.0, 10.0) };
-            (low / 1.5).log10()..(high * 1.5).log10()
-        } else {
-            0.0..if top > 0.0 { top * 1.1 } else { 1.0 }
-        };
-        let mut chart = ChartBuilder::on(area)
+        let mut builder = ChartBuilder::on(area);
+        builder
             .caption(&view.name, style::axis_desc_font())
             .margin(8)
             .margin_right(24)
             .x_label_area_size(50)
-            .y_label_area_size(80)
-            .build_cartesian_2d(x.clone(), y.clone())?;
-        let y_top = y.end;
-        let log = view.log;
-        chart
-            .configure_mesh()
-            .x_desc(format!("Elapsed time ({})", unit.name))
-            .y_desc(if log { "IOPS (log)" } else { "IOPS" })
-            .x_labels(8)
-            .y_labels(6)
-            .x_label_formatter(&|v| style::plain_label(*v))
-            .y_label_formatter(&|v| {
-                if log {
-                    style::count_label(10f64.powf(*v))
-                } else {
-                    style::count_tick(*v, y_top)
-                }
+            .y_label_area_size(80);
+        if view.log {
+            let low = shown.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            let (low, high) = if top > 0.0 { (low, top) } else { (1.0, 10.0) };
+            let y = low / 1.5..high * 1.5;
+            let ticks = log_ticks(y.start.log10(), y.end.log10());
+            let chart =
+                builder.build_cartesian_2d(x, y.clone().log_scale().with_key_points(ticks))?;
+            draw_dots(chart, view, unit, &shown, "IOPS (log)", &|v| {
+                style::count_tick(v, y.end)
             })
-            .label_style(style::tick_font_of(16.0))
-            .axis_desc_style(style::tick_font_of(18.0))
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
-            .draw()?;
-        let y_name = if log { "log10 of IOPS" } else { "IOPS" };
-        super::drawn::chart_panel(&chart, &format!("elapsed time ({})", unit.name), y_name);
-        let mut pixels = HashSet::new();
-        let dots: Vec<(f64, f64)> = shown
-            .iter()
-            .map(|&(t, iops)| (t / unit.seconds, if log { iops.log10() } else { iops }))
-            .filter(|p| {
-                let (x, y) = chart.backend_coord(p);
-                pixels.insert((x / CELL, y / CELL))
+        } else {
+            let y_top = if top > 0.0 { top * 1.1 } else { 1.0 };
+            let chart = builder.build_cartesian_2d(x, 0.0..y_top)?;
+            draw_dots(chart, view, unit, &shown, "IOPS", &|v| {
+                style::count_tick(v, y_top)
             })
-            .collect();
-        super::drawn::series(&view.name, y_name, &dots);
-        chart.draw_series(
-            dots.into_iter()
-                .map(|p| Circle::new(p, 2, style::AVERAGE.mix(0.7).filled())),
-        )?;
-        Ok(())
+        }
     }
+}
+
+/// Draws the mesh of `chart`, labelling y with `y_label`, and the dots of `shown` (elapsed
+/// seconds, IOPS) on it, one per cell of [`CELL`] pixels; records what it drew.
+fn draw_dots<DB, Y>(
+    mut chart: ChartContext<'_, DB, Cartesian2d<RangedCoordf64, Y>>,
+    view: &View,
+    unit: TimeUnit,
+    shown: &[(f64, f64)],
+    y_desc: &str,
+    y_label: &dyn Fn(f64) -> String,
+) -> anyhow::Result<()>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    chart
+        .configure_mesh()
+        .x_desc(format!("Elapsed time ({})", unit.name))
+        .y_desc(y_desc)
+        .x_labels(8)
+        .y_labels(6)
+        .x_label_formatter(&|v| style::plain_label(*v))
+        .y_label_formatter(&|v| y_label(*v))
+        .label_style(style::tick_font_of(16.0))
+        .axis_desc_style(style::tick_font_of(18.0))
+        .bold_line_style(BLACK.mix(0.10))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    super::drawn::chart_panel(&chart, &format!("elapsed time ({})", unit.name), y_desc);
+    let mut pixels = HashSet::new();
+    let dots: Vec<(f64, f64)> = shown
+        .iter()
+        .map(|&(t, iops)| (t / unit.seconds, iops))
+        .filter(|p| {
+            let (x, y) = chart.backend_coord(p);
+            pixels.insert((x / CELL, y / CELL))
+        })
+        .collect();
+    super::drawn::series(&view.name, "IOPS", &dots);
+    chart.draw_series(
+        dots.into_iter()
+            .map(|p| Circle::new(p, 2, style::AVERAGE.mix(0.7).filled())),
+    )?;
+    Ok(())
 }
 
 impl Chart for ConsistencyChart {

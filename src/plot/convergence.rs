@@ -32,7 +32,7 @@ pub fn convergence_lines(c: &Convergence) -> Vec<String> {
         },
         rounds[0].number,
         rounds[rounds.len() - 1].number,
-        style::iops_text(c.average),
+        crate::units::format_count(c.average),
         c.range_pct,
         c.max_range_pct,
         c.slope_pct,
@@ -150,7 +150,7 @@ impl ConvergenceChart {
         };
         panel.guides = vec![
             level(
-                format!("average {} IOPS", style::iops_text(c.average)),
+                format!("average {} IOPS", crate::units::format_count(c.average)),
                 1.0,
                 style::PREDICTION,
                 2,

@@ -189,7 +189,7 @@ impl DistributionChart {
             )))?;
             let (px, py) = chart.backend_coord(&(tx, y.start));
             root.draw(&Text::new(
-                style::us_label(tick),
+                crate::units::format_latency_us(tick),
                 (px, py + 8),
                 style::tick_font().pos(Pos::new(HPos::Center, VPos::Top)),
             ))?;

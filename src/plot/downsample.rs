@@ -42,6 +42,27 @@ pub fn min_max(points: &[(f64, f64)], buckets: usize) -> Vec<(f64, f64)> {
     out
 }
 
+/// The lowest and highest y of `points` in at most `buckets` buckets of at least two points
+/// each, as (the bucket's middle x, lowest, highest): the outline of a min–max band (points
+/// without a number left out).
+pub fn envelope(points: &[(f64, f64)], buckets: usize) -> Vec<(f64, f64, f64)> {
+    let points: Vec<(f64, f64)> = points.iter().copied().filter(|p| p.1.is_finite()).collect();
+    let n = points.len();
+    let buckets = buckets.min(n / 2).max(1);
+    (0..buckets)
+        .map(|b| &points[b * n / buckets..(b + 1) * n / buckets])
+        .filter(|chunk| !chunk.is_empty())
+        .map(|chunk| {
+            let (lo, hi) = chunk
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                    (lo.min(p.1), hi.max(p.1))
+                });
+            (chunk[chunk.len() / 2].0, lo, hi)
+        })
+        .collect()
+}
+
 /// The runs of `points` between gaps: a point whose y is not a number (an interval in which
 /// the tool was stopped) holds no data, and no line is drawn across it.
 pub fn runs(points: &[(f64, f64)]) -> impl Iterator<Item = &[(f64, f64)]> {

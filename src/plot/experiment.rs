@@ -312,7 +312,8 @@ pub fn convergence_charts(exp: &Experiment, format: Format) -> Vec<(String, Conv
 }
 
 /// Writes the experiment's fade chart to `fade_path` and its latency chart beside it, then its
-/// distribution, protocol and steady-state charts.
+/// distribution, protocol and steady-state charts and, where its drive reported NAND bytes,
+/// its write amplification (`<stem>-wa.<ext>`).
 pub fn render_experiment(
     exp: &Experiment,
     fade_path: &Path,
@@ -342,6 +343,13 @@ pub fn render_experiment(
         chart.write(&path, format, provenance)?;
         written.push(path);
     }
+    if let Some(series) = analysis::wa::WaSeries::of_experiment(exp) {
+        let device = first_run(exp).map_or_else(String::new, device_name);
+        let title = format!("Write amplification — experiment {} · {device}", exp.name);
+        let path = super::run_dir::beside(fade_path, "wa", format);
+        super::WaChart::new(title, series).write(&path, format, provenance)?;
+        written.push(path);
+    }
     Ok(written)
 }
 
@@ -360,7 +368,11 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
         .map(|p| Bar {
             label: p.name.clone(),
             value: p.mb_per_s,
-            text: format!("{:.1} MB/s · {} IOPS", p.mb_per_s, style::iops_text(p.iops)),
+            text: format!(
+                "{:.1} MB/s · {} IOPS",
+                p.mb_per_s,
+                crate::units::format_count(p.iops)
+            ),
             color: if p.read_pct >= 50 { read } else { write },
             reference: None,
         })
@@ -461,7 +473,7 @@ fn state_text(s: &analysis::StateFigure) -> String {
         .unwrap_or_default();
     format!(
         "{} IOPS{share}{vs_reference}",
-        style::iops_text(s.figures.iops)
+        crate::units::format_count(s.figures.iops)
     )
 }
 

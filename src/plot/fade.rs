@@ -68,12 +68,12 @@ impl SteadyWindow {
             None => "held".to_string(),
             Some((drift_pct, last)) => format!(
                 "did not hold (last window {}, {drift_pct:+.0} %)",
-                style::iops_text(last)
+                crate::units::format_count(last)
             ),
         };
         format!(
             "SNIA steady window {} {unit}, {verdict}",
-            style::iops_text(self.iops)
+            crate::units::format_count(self.iops)
         )
     }
 
@@ -141,7 +141,11 @@ pub fn states_caption(states: &[State]) -> String {
                 .map(|p| format!(" ({p:.0} % of {reference})"))
                 .unwrap_or_default();
             let unit = if i == 0 { " IOPS" } else { "" };
-            format!("{} {}{unit}{share}", s.name, style::iops_text(s.iops))
+            format!(
+                "{} {}{unit}{share}",
+                s.name,
+                crate::units::format_count(s.iops)
+            )
         })
         .collect();
     parts.join(" → ")
@@ -346,9 +350,9 @@ impl FadeChart {
                         crate::results::Basis::Settled => String::new(),
                         b => format!("{} ", b.label()),
                     },
-                    style::iops_text(p.iops),
-                    style::iops_text(p.low),
-                    style::iops_text(p.high),
+                    crate::units::format_count(p.iops),
+                    crate::units::format_count(p.low),
+                    crate::units::format_count(p.high),
                     crate::units::format_duration(std::time::Duration::from_secs_f64(
                         p.from_s.max(0.0)
                     ))
@@ -379,7 +383,7 @@ impl FadeChart {
             .states
             .iter()
             .map(|s| Level {
-                label: format!("{} {}", s.name, style::iops_text(s.iops)),
+                label: format!("{} {}", s.name, crate::units::format_count(s.iops)),
                 x: x(s.start_s)..x(s.end_s),
                 y: s.iops,
                 color: style::state_color(&s.name),

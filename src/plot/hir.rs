@@ -115,7 +115,7 @@ impl HirChart {
             panel.lines.push(Line {
                 name: format!(
                     "baseline, median of the returns: {} IOPS",
-                    style::iops_text(baseline)
+                    crate::units::format_count(baseline)
                 ),
                 legend: true,
                 points: vec![(0.0, baseline), (longest * 1.1, baseline)],

@@ -9,9 +9,14 @@ use plotters::element::DashedPathElement;
 
 use super::downsample::{min_max_runs, runs, MAX_BUCKETS};
 use super::fade::{Event, Phase};
+use super::layout::{Layout, Note};
 use super::style::{self, time_unit};
 use super::Chart;
 use crate::analysis::buckets::{buckets, per_bucket, Bucket};
+
+/// The legend's box in the top right corner of the plot (width, height from the plot's top),
+/// kept clear of the phases' names.
+const LEGEND_BOX: (i32, i32) = (130, 170);
 
 /// Buckets a long run is drawn in: about 9 px each on the chart. A run of more than twice this
 /// many intervals is bucketed; a line through every interval of it, when the latency flips
@@ -230,12 +235,23 @@ impl Chart for LatencyChart {
             )))?;
             let (px, py) = chart.backend_coord(&(0.0, ty));
             root.draw(&Text::new(
-                style::us_label(tick),
+                crate::units::format_latency_us(tick),
                 (px - 10, py),
                 style::tick_font().pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;
         }
         let top = y.end;
+        // The phases' and events' names go through the shared label layout, clear of each
+        // other, of the event lines and of the legend in the top right corner.
+        let plot = super::drawn::area_box(chart.plotting_area());
+        let mut layout = Layout::new(plot);
+        layout.avoid([
+            plot[2] - LEGEND_BOX.0,
+            plot[1],
+            plot[2],
+            plot[1] + LEGEND_BOX.1,
+        ]);
+        let mut notes = Vec::new();
         for (i, phase) in self.phases.iter().enumerate() {
             let (x0, x1) = (phase.start_s / unit.seconds, phase.end_s / unit.seconds);
             chart.draw_series(std::iter::once(Rectangle::new(
@@ -244,33 +260,45 @@ impl Chart for LatencyChart {
             )))?;
             // Only bands wide enough for their name are named (the fade chart names them all).
             let font = style::note_font(style::BAND_TEXT);
-            let pixels = chart.backend_coord(&(x1, top)).0 - chart.backend_coord(&(x0, top)).0;
+            let (left, right) = (
+                chart.backend_coord(&(x0, top)).0,
+                chart.backend_coord(&(x1, top)).0,
+            );
             let needed = body
                 .estimate_text_size(&phase.name, &font)
                 .map_or(0, |(w, _)| w as i32);
-            if pixels >= needed + 10 {
-                chart.draw_series(std::iter::once(
-                    EmptyElement::at((x0, top)) + Text::new(phase.name.clone(), (5, 5), font),
-                ))?;
+            if right - left >= needed + 10 {
+                notes.push(Note {
+                    text: phase.name.clone(),
+                    font,
+                    point: (left, plot[1]),
+                    wanted: vec![(left + 5, plot[1] + 5)],
+                });
             }
         }
-        let x_range = 0.0..right;
         for event in &self.events {
             let x = event.t_s / unit.seconds;
             chart.draw_series(std::iter::once(PathElement::new(
                 vec![(x, y.start), (x, top)],
                 style::EVENT.stroke_width(2),
             )))?;
+            let at = chart.backend_coord(&(x, y.start)).0;
+            layout.avoid_line([at - 1, plot[1], at + 2, plot[3]]);
             // Named near the x axis, clear of the legend and the band names along the top.
-            let (dx, anchor) = super::panel::label_side(x, &x_range);
-            chart.draw_series(std::iter::once(
-                EmptyElement::at((x, y.start))
-                    + Text::new(
-                        event.label.clone(),
-                        (dx, -26),
-                        style::note_font(style::EVENT).pos(Pos::new(anchor, VPos::Top)),
-                    ),
-            ))?;
+            let font = style::note_font(style::EVENT);
+            let w = body
+                .estimate_text_size(&event.label, &font)
+                .map_or(0, |(w, _)| w as i32);
+            let low = plot[3] - 26;
+            notes.insert(
+                0,
+                Note {
+                    text: event.label.clone(),
+                    font,
+                    point: (at, low),
+                    wanted: vec![(at + 8, low), (at - 8 - w, low)],
+                },
+            );
         }
         let per_bucket = self.per_bucket();
         let lines: Vec<(Percentile, Vec<Line>)> = PERCENTILES
@@ -342,6 +370,9 @@ impl Chart for LatencyChart {
                     + PathElement::new(vec![(0, 0), (end, 0)], sample)
                     + PathElement::new(vec![(start, 0), (24, 0)], sample)
             });
+        }
+        for note in &notes {
+            layout.draw(&body, note)?;
         }
         // Top right, below the phase names written along the top of the plot.
         let width = chart.plotting_area().dim_in_pixel().0 as i32;

@@ -31,6 +31,7 @@ mod run_dir;
 mod slog;
 mod style;
 mod sweep;
+mod wa;
 mod wsat;
 
 use std::path::Path;
@@ -72,8 +73,9 @@ pub use run_dir::{
     render_run, render_run_dir, steady_window,
 };
 pub use slog::{slog_chart, SizeLine, SlogChart};
-pub use style::{us_label, SIZE};
+pub use style::SIZE;
 pub use sweep::{SweepChart, SweepPoint};
+pub use wa::WaChart;
 pub use wsat::{WsatChart, WsatRound};
 
 /// Picture format of a chart file.

@@ -75,6 +75,17 @@ pub enum BandName {
     Elsewhere,
 }
 
+/// A translucent min–max band of a series, under every line (compare's runs per interval):
+/// (x, lowest, highest) per bucket.
+pub struct Envelope {
+    pub name: String,
+    pub points: Vec<(f64, f64, f64)>,
+    pub color: RGBColor,
+}
+
+/// How opaque an [`Envelope`] is: two overlapping bands and the lines over them stay visible.
+const ENVELOPE_OPACITY: f64 = 0.22;
+
 /// A shaded span of x with its name.
 pub struct Band {
     pub label: String,
@@ -127,6 +138,7 @@ pub struct Panel {
     pub y_desc: String,
     pub x: Range<f64>,
     pub lines: Vec<Line>,
+    pub envelopes: Vec<Envelope>,
     pub bands: Vec<Band>,
     pub markers: Vec<Marker>,
     pub levels: Vec<Level>,
@@ -147,6 +159,7 @@ impl Panel {
             y_desc: y_desc.into(),
             x,
             lines: Vec::new(),
+            envelopes: Vec::new(),
             bands: Vec::new(),
             markers: Vec::new(),
             levels: Vec::new(),
@@ -269,7 +282,12 @@ impl Panel {
         let levels = self.levels.iter().map(|l| l.y);
         let forecasts = self.forecasts.iter().map(|f| f.band.end.max(f.y));
         let guides = self.guides.iter().map(|g| g.from.1.max(g.to.1));
+        let envelopes = self
+            .envelopes
+            .iter()
+            .flat_map(|e| e.points.iter().map(|p| p.2));
         lines
+            .chain(envelopes)
             .chain(levels)
             .chain(forecasts)
             .chain(guides)
@@ -361,6 +379,31 @@ impl Panel {
                 point: (left, top),
                 wanted,
             });
+        }
+        for e in &self.envelopes {
+            let outline: Vec<(f64, f64)> = e
+                .points
+                .iter()
+                .map(|p| (p.0, p.2))
+                .chain(e.points.iter().rev().map(|p| (p.0, p.1)))
+                .collect();
+            chart.draw_series(std::iter::once(Polygon::new(
+                outline,
+                e.color.mix(ENVELOPE_OPACITY).filled(),
+            )))?;
+            let side = |y: fn(&(f64, f64, f64)) -> f64| -> Vec<(f64, f64)> {
+                e.points.iter().map(|p| (p.0, y(p))).collect()
+            };
+            drawn::series(
+                &format!("{} (lowest)", e.name),
+                &self.y_desc,
+                &side(|p| p.1),
+            );
+            drawn::series(
+                &format!("{} (highest)", e.name),
+                &self.y_desc,
+                &side(|p| p.2),
+            );
         }
         self.draw_forecasts(&mut chart)?;
         for g in &self.guides {
@@ -572,16 +615,6 @@ fn text_height<DB: DrawingBackend>(
 ) -> i32 {
     area.estimate_text_size(text, font)
         .map_or(18, |(_, h)| h as i32)
-}
-
-/// Labels in the right quarter of `range` read leftwards from their point so they stay inside
-/// the plot; the others read rightwards.
-pub(super) fn label_side(at: f64, range: &Range<f64>) -> (i32, HPos) {
-    if at > range.start + 0.75 * (range.end - range.start) {
-        (-8, HPos::Right)
-    } else {
-        (8, HPos::Left)
-    }
 }
 
 /// How a legend entry's sample is drawn.

@@ -79,7 +79,7 @@ impl Chart for RateSweepChart {
             .x_desc("Delivered IOPS")
             .y_desc("Latency (log scale)")
             .x_label_formatter(&|v| style::count_tick(*v, x_max))
-            .y_label_formatter(&|v| style::us_label(*v))
+            .y_label_formatter(&|v| crate::units::format_latency_us(*v))
             .x_labels(8)
             .label_style(style::tick_font())
             .axis_desc_style(style::axis_desc_font())

@@ -8,6 +8,7 @@ use super::convergence::{convergence_lines, ConvergenceChart};
 use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{FadeChart, FadePoint, Predicted, State, SteadyWindow};
 use super::latency::{LatencyChart, LatencyPoint};
+use super::wa::WaChart;
 use super::{Chart, Format};
 use crate::analysis::convergence::Convergence;
 use crate::analysis::{self, first_and_last_full, Fade};
@@ -170,7 +171,9 @@ pub(super) fn beside(fade_path: &Path, kind: &str, format: Format) -> PathBuf {
 /// Writes a run's fade chart to `fade_path`, its latency chart beside it
 /// (`<stem>-latency.<ext>`) and, when the run saved its histogram, its latency distribution
 /// (`<stem>-distribution.<ext>`), and when it evaluated a steady-state window, its
-/// steady-state chart (`<stem>-steady.<ext>`); returns the paths in that order.
+/// steady-state chart (`<stem>-steady.<ext>`), then its consistency scatter and, when its drive
+/// reported NAND bytes, its write amplification (`<stem>-wa.<ext>`); returns the paths in that
+/// order.
 pub fn render_run(
     run: &Run,
     fade_path: &Path,
@@ -194,7 +197,18 @@ pub fn render_run(
     let path = beside(fade_path, "consistency", format);
     consistency_chart(run).write(&path, format, provenance)?;
     written.push(path);
+    if let Some(chart) = wa_chart(run) {
+        let path = beside(fade_path, "wa", format);
+        chart.write(&path, format, provenance)?;
+        written.push(path);
+    }
     Ok(written)
+}
+
+/// The write amplification chart of `run`; None unless its drive reported NAND bytes.
+pub fn wa_chart(run: &Run) -> Option<WaChart> {
+    let series = analysis::wa::WaSeries::of_run(run)?;
+    Some(WaChart::new(run_title("Write amplification", run), series))
 }
 
 /// The consistency scatter of `run`: each full interval's IOPS against elapsed time, with the

@@ -113,7 +113,7 @@ impl Chart for SlogChart {
             .x_desc("Write size (log scale)")
             .y_desc("µs per synchronous write, mean (log scale)")
             .x_label_formatter(&|v| size_label(*v))
-            .y_label_formatter(&|v| style::us_label(*v))
+            .y_label_formatter(&|v| crate::units::format_latency_us(*v))
             .y_labels(12)
             .axis_desc_style(style::axis_desc_font())
             .label_style(style::tick_font())
@@ -135,7 +135,7 @@ impl Chart for SlogChart {
             chart.draw_series(std::iter::once(
                 EmptyElement::at((x.start, *us))
                     + Text::new(
-                        format!("{name} {}", style::us_label(*us)),
+                        format!("{name} {}", crate::units::format_latency_us(*us)),
                         (8, -22),
                         style::note_font(style::THRESHOLD),
                     ),
@@ -187,7 +187,7 @@ impl Chart for SlogChart {
             .x_desc("Elapsed time (s)")
             .y_desc("Latency per interval (log scale)")
             .x_label_formatter(&|v| style::plain_label(*v))
-            .y_label_formatter(&|v| style::us_label(*v))
+            .y_label_formatter(&|v| crate::units::format_latency_us(*v))
             .y_labels(12)
             .axis_desc_style(style::axis_desc_font())
             .label_style(style::tick_font())

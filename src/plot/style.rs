@@ -282,7 +282,7 @@ pub fn time_unit(span_s: f64) -> TimeUnit {
 // One number rule for every axis: a count tick is written in the unit of the axis's top
 // ([`count_tick`]: `0`, `2k`, … `12k`; never `250000` on one chart and `250k` on the next); a
 // linear latency axis names one unit, switching to ms at 1000 µs ([`latency_unit`]), and a
-// log latency axis writes each tick in its own unit with the same switch ([`us_label`]:
+// log latency axis writes each tick in its own unit with the same switch ([`crate::units::format_latency_us`]:
 // `500 µs`, `1 ms`, `10 ms`).
 
 /// A count for an axis tick: `950`, `12k`, `1.5M`.
@@ -295,7 +295,8 @@ pub fn count_label(v: f64) -> String {
     } else if a >= 10.0 || v == 0.0 {
         format!("{v:.0}")
     } else {
-        format!("{v:.2}")
+        // `2`, `2.5`, `0.25`: not `2.00` beside `10` on one axis.
+        plain_label(v)
     }
 }
 
@@ -324,45 +325,14 @@ pub fn plain_label(v: f64) -> String {
     }
 }
 
-/// A latency in microseconds for a tick or a label, in the unit that reads best: `50 µs`,
-/// `1.5 ms`, `45 ms`, `2 s`.
-pub fn us_label(us: f64) -> String {
-    let (v, unit) = match us.abs() {
-        a if a >= 1e6 => (us / 1e6, "s"),
-        a if a >= 1e3 => (us / 1e3, "ms"),
-        _ => (us, "µs"),
-    };
-    // Three significant digits at most: 700 µs, 45.1 ms, 1.55 s.
-    let text = match v.abs() {
-        a if a >= 100.0 => format!("{v:.0}"),
-        a if a >= 10.0 => format!("{v:.1}"),
-        _ => format!("{v:.2}"),
-    };
-    let text = if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        &text
-    };
-    format!("{text} {unit}")
-}
-
 /// The unit of a linear latency axis whose largest value is `max_us` microseconds, as
-/// (microseconds per unit, its name): ms from 1000 µs up, as [`us_label`] switches, so a chart
+/// (microseconds per unit, its name): ms from 1000 µs up, as [`crate::units::format_latency_us`] switches, so a chart
 /// never reads `1500 µs` where the next writes `1.5 ms`.
 pub fn latency_unit(max_us: f64) -> (f64, &'static str) {
     if max_us >= 1e3 {
         (1e3, "ms")
     } else {
         (1.0, "µs")
-    }
-}
-
-/// An IOPS figure in text: `6000`, `910`, `12.3`.
-pub fn iops_text(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
     }
 }
 
@@ -430,16 +400,18 @@ mod tests {
         assert_eq!(plain_label(0.25), "0.25");
         assert_eq!(count_label(12_400.0), "12k");
         assert_eq!(count_label(950.0), "950");
+        assert_eq!(count_label(2.0), "2");
+        assert_eq!(count_label(2.5), "2.5");
         assert_eq!(count_tick(8000.0, 14_000.0), "8k");
         assert_eq!(count_tick(2500.0, 14_000.0), "2.5k");
         assert_eq!(count_tick(0.0, 14_000.0), "0");
         assert_eq!(count_tick(6000.0, 7_400.0), "6000");
-        assert_eq!(us_label(50.0), "50 µs");
-        assert_eq!(us_label(100_000.0), "100 ms");
-        assert_eq!(us_label(1500.0), "1.5 ms");
-        assert_eq!(us_label(2_000_000.0), "2 s");
-        assert_eq!(us_label(700.24), "700 µs");
-        assert_eq!(us_label(45_100.0), "45.1 ms");
+        assert_eq!(crate::units::format_latency_us(50.0), "50 µs");
+        assert_eq!(crate::units::format_latency_us(100_000.0), "100 ms");
+        assert_eq!(crate::units::format_latency_us(1500.0), "1.5 ms");
+        assert_eq!(crate::units::format_latency_us(2_000_000.0), "2 s");
+        assert_eq!(crate::units::format_latency_us(700.24), "700 µs");
+        assert_eq!(crate::units::format_latency_us(45_100.0), "45.1 ms");
         assert_eq!(latency_unit(1500.0), (1e3, "ms"));
         assert_eq!(latency_unit(999.0), (1.0, "µs"));
     }

@@ -238,7 +238,11 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         .iter()
         .filter_map(|p| {
             let wa = p.run.as_ref()?.info.write_amplification.as_ref()?;
-            Some(format!("{} {:.2}", p.record.phase.name, wa.factor))
+            Some(format!(
+                "{} {}",
+                p.record.phase.name,
+                crate::units::format_sig(wa.factor, 3)
+            ))
         })
         .collect();
     doc.paragraph(if amplification.is_empty() {

@@ -636,8 +636,8 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     }
     doc.paragraph(match &info.write_amplification {
         Some(wa) => format!(
-            "Write amplification: {:.2} ({} NAND for {} host writes during the run; {}).",
-            wa.factor,
+            "Write amplification: {} ({} NAND for {} host writes during the run; {}).",
+            crate::units::format_sig(wa.factor, 3),
             format_gb(wa.nand_bytes),
             format_gb(wa.host_bytes),
             wa.note

@@ -8,7 +8,7 @@ use super::document::Document;
 use crate::analysis::sweep::{latencies, peak, PointLatency, SweepTable};
 use crate::results::{Experiment, ExperimentKind};
 use crate::stats::LatencySummary;
-use crate::units::{format_bytes, format_latency_us};
+use crate::units::{format_bytes, format_latency_us, format_sig};
 
 /// The point's place on a QD or thread sweep's axis: "QD8", "8 threads".
 fn place(table: &SweepTable, p: &crate::analysis::sweep::SweepPoint) -> String {
@@ -102,11 +102,12 @@ pub fn add_summary(doc: &mut Document, table: &SweepTable) {
     doc.table(&["Headline", ""], rows);
 }
 
-/// One direction's cells: mean, p99, p99.9 and maximum in ms (dashes without I/O).
+/// One direction's cells: mean, p99, p99.9 and maximum in ms, three significant digits
+/// (dashes without I/O).
 fn cells(l: Option<LatencySummary>) -> [String; 4] {
     let f = |pick: fn(&LatencySummary) -> f64| {
         l.as_ref()
-            .map_or("-".to_string(), |l| format!("{:.3}", pick(l) / 1000.0))
+            .map_or("-".to_string(), |l| format_sig(pick(l) / 1000.0, 3))
     };
     [f(|l| l.mean), f(|l| l.p99), f(|l| l.p999), f(|l| l.max)]
 }

@@ -146,6 +146,13 @@ impl Activity {
         Activity::from_counts(std::array::from_fn(|f| now[f] - then[f]))
     }
 
+    /// NAND slots programmed (pages of `slots_per_page` slots): host data, garbage
+    /// collection's copies and SLC folds.
+    #[inline]
+    pub fn nand_slots(&self, slots_per_page: u64) -> u64 {
+        self.work.host_slots + self.work.gc_slots + self.fold_pages * slots_per_page
+    }
+
     /// Adds `other`'s counts to these.
     #[inline]
     pub fn add(&mut self, other: &Activity) {

@@ -77,6 +77,10 @@ impl SimEngine {
         // Simulated I/Os the byte budget allows (each stands for k host I/Os of bs bytes).
         let mut budget = w.bytes.map(|b| b.div_ceil(k * w.bs));
         let mut stats = IntervalStats::new();
+        // The model knows what it programs: every interval reports its NAND bytes.
+        stats.nand_bytes = Some(0);
+        let slots_per_page = u64::from(device.ftl().geometry().slots_per_page);
+        let slot_bytes = 4096 / slots_per_page * k;
         // The simulated clock: the completion time of the last I/O counted.
         let mut t = 0.0f64;
         let mut batch = [(OpKind::Write, 0u64); BATCH];
@@ -183,6 +187,7 @@ impl SimEngine {
                     &mut stats.write
                 };
                 dir.record_n(k, k * w.bs, latency);
+                *stats.nand_bytes.get_or_insert(0) += io.nand_slots(slots_per_page) * slot_bytes;
                 if let Some(lag) = lag {
                     stats.pacing.record_n(k, lag);
                 }

@@ -87,7 +87,7 @@ fn model_shown(spec: &SimSpec) -> String {
     match presets::find(spec.preset.name) {
         Some(named) if named.user_bytes != spec.preset.user_bytes => format!(
             "{model}, resized to {}",
-            crate::units::format_gb(spec.preset.user_bytes)
+            crate::units::format_size(spec.preset.user_bytes)
         ),
         _ => model.to_string(),
     }
@@ -294,11 +294,11 @@ mod tests {
         let model = |spec: &str| identity(spec).unwrap().model.unwrap();
         assert_eq!(
             model("sim:vertex2-60g,capacity=30GB"),
-            "OCZ Vertex 2 60GB (simulated SF-1200), resized to 30.0 GB"
+            "OCZ Vertex 2 60GB (simulated SF-1200), resized to 30 GB"
         );
         assert_eq!(
             model("sim:vertex2-60g,capacity=30G"),
-            "OCZ Vertex 2 60GB (simulated SF-1200), resized to 32.2 GB"
+            "OCZ Vertex 2 60GB (simulated SF-1200), resized to 30 GiB"
         );
     }
 }

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::sweep::Point;
 use super::verdict::{Rating, Verdict};
 use super::{Measurement, SlogRecord, SyncMode};
-use crate::units::format_bytes;
+use crate::units::{format_bytes, format_latency_us};
 
 const WIDTH: usize = 78;
 
@@ -33,13 +33,13 @@ pub fn render(r: &SlogRecord, dir: &std::path::Path) -> String {
             });
         wrap(
             &mut t,
-            &format!("Sustained 4 KiB write+fdatasync{paced}: {} writes in {:.0} s, {:.0} IOPS, mean {} µs, p99 {} µs, max {} µs",
+            &format!("Sustained 4 KiB write+fdatasync{paced}: {} writes in {:.0} s, {:.0} IOPS, mean {}, p99 {}, max {}",
             s.writes,
             s.seconds,
             s.iops,
-            us(s.lat_us.mean),
-            us(s.lat_us.p99),
-            us(s.lat_us.max)
+            format_latency_us(s.lat_us.mean),
+            format_latency_us(s.lat_us.p99),
+            format_latency_us(s.lat_us.max)
             ),
             "",
         );
@@ -47,11 +47,11 @@ pub fn render(r: &SlogRecord, dir: &std::path::Path) -> String {
             wrap(
                 &mut t,
                 &format!(
-                    "  writes over 1 ms: {}, over 10 ms: {}; issued late (over 1 ms behind): {}, at most {} µs behind",
+                    "  writes over 1 ms: {}, over 10 ms: {}; issued late (over 1 ms behind): {}, at most {} behind",
                     a.writes_over_1ms,
                     a.writes_over_10ms,
                     a.late,
-                    us(a.late_max_us)
+                    format_latency_us(a.late_max_us)
                 ),
                 "",
             );
@@ -80,12 +80,10 @@ fn cache_lines(t: &mut String, d: &Measurement) {
     wrap(t, &c.meaning, "  ");
 }
 
+/// A latency in a column in µs: three significant digits (the number rule of
+/// [`crate::units`]).
 fn us(v: f64) -> String {
-    if v >= 100_000.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
+    crate::units::format_sig(v, 3)
 }
 
 fn sizes_table(t: &mut String, d: &Measurement, mode: SyncMode) {

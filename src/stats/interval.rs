@@ -142,6 +142,10 @@ pub struct IntervalStats {
     /// Seconds the machine was suspended during the interval (not on the run's clock): set by
     /// the sampler.
     pub suspended_s: f64,
+    /// Bytes the drive programmed into NAND for this interval's I/Os (host data and garbage
+    /// collection's copies), where the drive reports it: a simulated drive's model does;
+    /// `None` for real drives.
+    pub nand_bytes: Option<u64>,
 }
 
 impl IntervalStats {
@@ -168,6 +172,7 @@ impl IntervalStats {
             pacing: super::Pacing::default(),
             stopped_s: 0.0,
             suspended_s: 0.0,
+            nand_bytes: None,
         }
     }
 
@@ -194,6 +199,10 @@ impl IntervalStats {
         self.write.merge(&other.write);
         self.errors += other.errors;
         self.pacing.merge(&other.pacing);
+        self.nand_bytes = match (self.nand_bytes, other.nand_bytes) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
         let room = MAX_ERROR_EVENTS.saturating_sub(self.error_events.len());
         self.error_events
             .extend(other.error_events.iter().take(room).cloned());
@@ -208,6 +217,8 @@ impl IntervalStats {
         self.pacing = super::Pacing::default();
         self.stopped_s = 0.0;
         self.suspended_s = 0.0;
+        // A drive that reports NAND bytes reports them for every interval, empty ones too.
+        self.nand_bytes = self.nand_bytes.map(|_| 0);
     }
 
     /// Reads and writes together.

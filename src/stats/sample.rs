@@ -109,6 +109,11 @@ pub struct Sample {
     /// one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suspended_s: Option<f64>,
+    /// Bytes the drive programmed into NAND for this interval's I/Os, where it reports them
+    /// (a simulated drive's model; absent for real drives and in runs recorded before it was
+    /// kept): with the host's written bytes, the interval's write amplification.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nand_bytes: Option<u64>,
 }
 
 impl Sample {
@@ -147,6 +152,7 @@ impl Sample {
             pacing: super::PacingSummary::of(&stats.pacing),
             stopped_s: (stopped > 0.0).then_some(stopped),
             suspended_s: (stats.suspended_s > 0.0).then_some(stats.suspended_s),
+            nand_bytes: stats.nand_bytes,
         }
     }
 }

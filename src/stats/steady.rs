@@ -371,6 +371,7 @@ mod tests {
                     pacing: None,
                     stopped_s: None,
                     suspended_s: None,
+                    nand_bytes: None,
                 }
             })
             .collect()

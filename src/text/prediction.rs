@@ -34,12 +34,16 @@ pub fn made_at(p: &Prediction) -> String {
 }
 
 /// The model that made the prediction, by its name in run.json, and what it found: "model
-/// greedy: WA 2.50 at α 1.28", or for a throttle (`rise` before the figure, `per` after its
+/// greedy: WA 2.5 at α 1.28", or for a throttle (`rise` before the figure, `per` after its
 /// unit) "model throttle: +47.7 µs per write per hour".
 pub fn model(p: &Prediction, rise: &str, per: &str) -> String {
     let found = match p.rise_us_per_h {
         Some(r) => format!("{rise}{r:.1} µs per {per}"),
-        None => format!("WA {:.2} at α {:.2}", p.write_amplification, p.span_alpha),
+        None => format!(
+            "WA {} at α {:.2}",
+            crate::units::format_sig(p.write_amplification, 3),
+            p.span_alpha
+        ),
     };
     format!("model {}: {found}", p.model.name())
 }

@@ -135,9 +135,9 @@ fn load_reason(l: &LoadEvidence) -> Reason {
     };
     let late = if a.late > 0 {
         format!(
-            "{} issued late ({late_pct:.1} %, up to {:.1} ms behind)",
+            "{} issued late ({late_pct:.1} %, up to {} behind)",
             a.late,
-            a.late_max_us / 1e3
+            crate::units::format_latency_us(a.late_max_us)
         )
     } else {
         "none issued late".into()
@@ -346,8 +346,12 @@ fn unpartitioned_words(o: &OpSweepEvidence) -> String {
         );
     }
     format!(
-        "with {:.0} % left unpartitioned this drive would hold about {:.0} IOPS of steady {size} random writes instead of {:.0}, p99 {:.1} → {:.1} ms ({source})",
-        o.unpartitioned_pct, o.to_iops, o.from_iops, o.from_p99_ms, o.to_p99_ms
+        "with {:.0} % left unpartitioned this drive would hold about {:.0} IOPS of steady {size} random writes instead of {:.0}, p99 {} → {} ({source})",
+        o.unpartitioned_pct,
+        o.to_iops,
+        o.from_iops,
+        crate::units::format_latency_us(o.from_p99_ms * 1e3),
+        crate::units::format_latency_us(o.to_p99_ms * 1e3)
     )
 }
 
