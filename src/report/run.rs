@@ -417,6 +417,9 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
                 .unwrap_or_default()
         ),
     ]);
+    if let Some(pause) = run.info.summary.as_ref().and_then(|s| s.pause_text()) {
+        rows.push(vec!["Paused".into(), pause]);
+    }
     if let Some(rate) = run.info.workload.rate {
         rows.push(vec!["Fade".into(), paced_no_fade(rate, &run.info.workload)]);
     } else if let Some(fade) = Fade::of(&run.samples, interval) {
