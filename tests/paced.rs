@@ -38,7 +38,10 @@ fn a_scaled_drive_counts_exactly_the_paced_ios_and_the_bytes_asked() {
         let ops = s["ops"].as_u64().unwrap();
         assert!(ops.abs_diff(want) <= 1, "--rate-iops {rate}: {ops} I/Os");
         let iops = s["iops"].as_f64().unwrap();
-        assert!((iops / rate as f64 - 1.0).abs() < 0.01, "--rate-iops {rate}: {iops} IOPS");
+        assert!(
+            (iops / rate as f64 - 1.0).abs() < 0.01,
+            "--rate-iops {rate}: {iops} IOPS"
+        );
     }
     for (bytes, ops) in [("4k", 1u64), ("5k", 2)] {
         let out = tmp.path().join(format!("b{bytes}"));
@@ -50,7 +53,11 @@ fn a_scaled_drive_counts_exactly_the_paced_ios_and_the_bytes_asked() {
         );
         let s = summary(&out);
         assert_eq!(s["ops"].as_u64(), Some(ops), "--bytes {bytes}: {s}");
-        assert_eq!(s["bytes"].as_u64(), Some(ops * 4096), "--bytes {bytes}: {s}");
+        assert_eq!(
+            s["bytes"].as_u64(),
+            Some(ops * 4096),
+            "--bytes {bytes}: {s}"
+        );
     }
 }
 
@@ -76,7 +83,9 @@ fn a_soak_stopped_for_3_of_8_seconds_reports_its_rates_over_the_running_time() {
         .spawn()
         .unwrap();
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-    wait_for("two samples", 30, || lines_in(&run.join("samples.jsonl")) >= 2);
+    wait_for("two samples", 30, || {
+        lines_in(&run.join("samples.jsonl")) >= 2
+    });
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGSTOP).unwrap();
     std::thread::sleep(Duration::from_secs(3));
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGCONT).unwrap();
@@ -95,7 +104,10 @@ fn a_soak_stopped_for_3_of_8_seconds_reports_its_rates_over_the_running_time() {
         (iops - ops as f64 / running).abs() <= 1e-6 * iops,
         "{iops} IOPS, {ops} I/Os over {running} s running"
     );
-    assert!((s["stopped_s"].as_f64().unwrap() - stopped).abs() < 1e-6, "{s}");
+    assert!(
+        (s["stopped_s"].as_f64().unwrap() - stopped).abs() < 1e-6,
+        "{s}"
+    );
     assert_eq!(printed["stopped_s"], s["stopped_s"]);
     assert_eq!(printed["iops"], s["iops"]);
     // The intervals that ran whole: the whole-run rate is theirs within a few %, not 5/8.
@@ -149,7 +161,10 @@ fn a_met_pace_is_the_level_and_an_unmet_one_leaves_the_drives_figures() {
     assert!(!met.contains("Steady state"), "{met}");
     let json: serde_json::Value = serde_json::from_str(&soak("met-json", "1000", true)).unwrap();
     assert_eq!(json["pace"]["met"], true, "{json}");
-    assert!(json["fade"].is_null() && json["steady_state"].is_null(), "{json}");
+    assert!(
+        json["fade"].is_null() && json["steady_state"].is_null(),
+        "{json}"
+    );
     let report = run_ok(ssdfade(tmp.path()).args(["report", "met"]));
     assert!(report.contains("paced at 1000 IOPS (met)"), "{report}");
     assert!(!report.contains("% of fresh"), "{report}");

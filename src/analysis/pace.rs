@@ -71,7 +71,10 @@ impl Pace {
 
     /// Why a met pace has no figure of the drive's (a fade, a fresh level, steady state).
     pub fn why_none(&self) -> String {
-        format!("{}: its level is the pace, not the drive's", self.words())
+        format!(
+            "the run was paced at {} and met it: its level is the pace, not the drive's",
+            self.asked
+        )
     }
 }
 
