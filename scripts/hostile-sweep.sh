@@ -472,6 +472,77 @@ note("listener", "40 sessions begun from one machine",
      None if taken == 31 and "holds 32 sessions" in answers[-1] and p.poll() is None else f"FAIL {taken} taken: {answers[-1][:100]}",
      f"{taken} taken (32 with the writer's), then: {answers[-1][:80]}")
 p.send_signal(2); p.wait(timeout=10)
+# --- figures that are false: paced runs, scaled drives, the tool's own stops ---------------------
+def figure(name, args, check):
+    """Runs args (exit 0 wanted) and checks its stdout: check(out) is None or 'FAIL …'."""
+    global fails
+    r = subprocess.run([BIN] + args, capture_output=True, text=True, timeout=300)
+    bad = judge(r.returncode, r.stderr, "ok") or check(r.stdout)
+    fails += bool(bad)
+    rows.append(("figures", name, bad or "true"))
+def summary(d):
+    return json.load(open(f"{d}/run.json"))["summary"]
+def ops_are(d, lo, hi):
+    return lambda out: None if lo <= summary(d)["ops"] <= hi else f"FAIL {summary(d)['ops']} I/Os"
+figure("--rate-iops 1 for 10 s on scale=64: 10 I/Os",
+       ["soak", S, "--rate-iops", "1", "--duration", "10s", "--out", "r1"], ops_are("r1", 10, 10))
+figure("--rate-iops 100 for 10 s on scale=64: 1000 I/Os",
+       ["soak", S, "--rate-iops", "100", "--duration", "10s", "--out", "r100"], ops_are("r100", 999, 1001))
+figure("--bytes 4k on scale=64: one I/O of 4096 bytes",
+       ["soak", S, "--bytes", "4k", "--out", "b4k"],
+       lambda out: None if (summary("b4k")["ops"], summary("b4k")["bytes"]) == (1, 4096) else f"FAIL {summary('b4k')}")
+figure("--bytes 1M --rate-iops 1000 on scale=64: 256 I/Os",
+       ["soak", S, "--bytes", "1M", "--rate-iops", "1000", "--out", "b1m"], ops_are("b1m", 256, 256))
+stop = subprocess.Popen([BIN, "soak", "stop.img", "--size", "256M", "--qd", "4", "--duration", "8s",
+                         "--interval", "1s", "--json", "--out", "stopped"],
+                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+for _ in range(200):
+    if os.path.exists("stopped/samples.jsonl") and open("stopped/samples.jsonl").read().count("\n") >= 2: break
+    time.sleep(0.05)
+stop.send_signal(19); time.sleep(3); stop.send_signal(18)
+out, _ = stop.communicate(timeout=60)
+def over_running_time(out):
+    s, printed = summary("stopped"), json.loads(out)
+    samples = [json.loads(l) for l in open("stopped/samples.jsonl")]
+    stopped = sum(x.get("stopped_s") or 0 for x in samples)
+    running = samples[-1]["t_end_s"] - stopped
+    if not s.get("stopped_s") or abs(s["stopped_s"] - stopped) > 1e-6 or stopped < 2:
+        return f"FAIL stopped_s {s.get('stopped_s')} against {stopped:.3f} in the samples"
+    if abs(s["iops"] - s["ops"] / running) > 1e-6 * s["iops"] or printed.get("stopped_s") != s["stopped_s"]:
+        return f"FAIL {s['iops']:.0f} IOPS, {s['ops'] / running:.0f} over the running time"
+    return None
+rows.append(("figures", "SIGSTOP 3 s of an 8 s soak: IOPS over the running time, --json says the stop",
+             over_running_time(out) or "true"))
+fails += rows[-1][2] != "true"
+figure("report of the stopped soak says the stop", ["report", "stopped"],
+       lambda out: None if "ssdfade was stopped for" in out else "FAIL the report does not say the stop")
+def export_gaps(out):
+    lines = out.splitlines(); head = lines[0].split(",")
+    cells = [dict(zip(head, l.split(","))) for l in lines[1:]]
+    if "stopped_s" not in head or "suspended_s" not in head or "rate_iops" not in head:
+        return f"FAIL columns {head}"
+    whole = [c for c in cells if c["stopped_s"] and c["ops"] == "0"]
+    if not whole or any(c["iops"] != "" for c in whole):
+        return f"FAIL the tool's pause exported as IOPS: {[c['iops'] for c in whole]}"
+    return None
+figure("export of the stopped soak: stopped_s, no 0-IOPS interval for the pause",
+       ["export", "stopped"], export_gaps)
+figure("export of a paced soak: its rate and schedule", ["export", "paced", "--format", "jsonl"],
+       lambda out: None if json.loads(out.splitlines()[0]).get("rate_iops") == 2000 and
+       json.loads(out.splitlines()[0]).get("paced_ops") else "FAIL no pacing in the export")
+figure("report of a paced soak that met its pace: paced at 2000 IOPS (met), no fade",
+       ["report", "paced"],
+       lambda out: None if "paced at 2000 IOPS (met)" in out and "% of fresh" not in out else "FAIL fade from the pace")
+figure("a soak that could not meet its pace: the drive's fade, the pace not met",
+       ["soak", S, "--rate-iops", "500000", "--duration", "10m", "--out", "unmet"],
+       lambda out: None if "pace not met" in out and "Fade (first" in out else "FAIL " + out[-300:])
+figure("a paced soak that met its pace prints no fade",
+       ["soak", S, "--rate-iops", "1000", "--duration", "10m", "--out", "met"],
+       lambda out: None if "paced at 1000 IOPS (met)" in out and "Fade (first" not in out else "FAIL " + out[-300:])
+figure("compare: a met pace has no fade, an unmet one the drive's",
+       ["compare", "met", "unmet", "--out", "cmp-paced"],
+       lambda out: None if "— (paced)" in open("cmp-paced/compare.md").read() and "Pace not met" in out
+       else "FAIL " + out[-300:])
 
 # --- readers under resource limits --------------------------------------------------------------
 for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):

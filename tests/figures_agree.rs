@@ -325,7 +325,7 @@ fn compare_gives_a_paced_run_no_fade_in_its_table_chart_or_report() {
         .and_then(|w| w.split(" %").next())
         .unwrap_or_else(|| panic!("no percent in {fade}"))
         .to_string();
-    let note = "Paced, so no fade and not in the % of fresh panel (the level is the pace): paced at 2000 IOPS (--rate-iops 2000)";
+    let note = "Paced and the pace met, so no fade and not in the % of fresh panel (the level is the pace): paced at 2000 IOPS (--rate-iops 2000)";
     for (order, first_paced) in [([&free, &paced], false), ([&paced, &free], true)] {
         let out = tmp.path().join(format!("cmp-{first_paced}"));
         let terminal = run_ok(

@@ -295,7 +295,9 @@ fn the_report_of_a_paced_run_shows_its_rate_and_late_issues() {
             }
             assert_eq!(row(&table, "Issue rate")[1], "2000 IOPS (--rate-iops 2000)");
             // Its rate is the pace: no "2000 → 2000 IOPS, 100 % of fresh".
-            assert!(row(&table, "Fade")[1].starts_with("not measured: the run was paced at"));
+            assert_eq!(row(&table, "Pace")[1], "paced at 2000 IOPS (met)");
+            assert!(row(&table, "Fade")[1]
+                .starts_with("none: the run was paced at 2000 IOPS (--rate-iops 2000) and met it"));
             assert!(!markdown.contains("Fresh → faded"), "{markdown}");
             assert!(!markdown.contains("% of fresh"), "{markdown}");
         } else {

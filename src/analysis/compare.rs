@@ -3,9 +3,11 @@
 //! [`super::fade::level_window_s`]), the fade, and its whole-run IOPS, MB/s, average
 //! and p99 latency ([`super::Figures`]); per later run each figure's ratio to the first run's
 //! (none where the first run's figure is 0). A paced run (`--rate-iops`, `--rate`, a SLOG
-//! run's `--zil-rate`) has no fade: its level is its pace, so it has no fade in the table and
-//! no line in the relative ("% of fresh") panel ([`Headline::relative_base`]), one rule for the
-//! table, compare.png and the report, which name it in a note ([`Headline::pace`]).
+//! run's `--zil-rate`) that met its pace has no fade: its level is its pace, so it has no fade
+//! in the table and no line in the relative ("% of fresh") panel
+//! ([`Headline::relative_base`]), one rule for the table, compare.png and the report, which
+//! name it in a note ([`Headline::pace`]); one that did not meet it has the drive's figures,
+//! and the note says the pace was not met ([`super::Pace`]).
 
 use crate::results::Run;
 
@@ -21,41 +23,41 @@ pub struct Headline {
     /// Seconds each of the two windows spans (None without two samples).
     pub window_s: Option<f64>,
     /// The fade, last window ÷ first, percent (0 without a first interval's I/O); `None` for
-    /// a paced run (`--rate-iops`, `--zil-rate`), whose level is its pace, so it has no fade.
+    /// a run that met its pace (`--rate-iops`, `--zil-rate`): its level is the pace.
     pub fade_pct: Option<f64>,
     pub whole: Figures,
     /// Host bytes written over the run (the last sample's running total).
     pub written: u64,
-    /// A paced run's pace as reports print it (`500 IOPS (--zil-rate 500/s)`); `None`
-    /// for a run issued flat out.
-    pub pace: Option<String>,
+    /// A paced run's pace and whether it was met; `None` for a run issued flat out.
+    pub pace: Option<super::Pace>,
 }
 
 impl Headline {
     pub fn of(run: &Run) -> Headline {
         let fade = Fade::of(&run.samples, run.info.workload.interval);
+        let pace = super::Pace::of_run(run);
+        let met = pace.as_ref().is_some_and(|p| p.met);
         Headline {
             first_iops: fade.as_ref().map_or(0.0, |f| f.start_iops),
             last_iops: fade.as_ref().map_or(0.0, |f| f.end_iops),
             window_s: fade.as_ref().map(|f| f.window_s),
-            fade_pct: match run.info.workload.rate {
-                Some(_) => None,
-                None => Some(fade.map_or(0.0, |f| f.end_pct_of_start)),
-            },
+            fade_pct: (!met).then(|| fade.map_or(0.0, |f| f.end_pct_of_start)),
             whole: Figures::of_run(run),
             written: run.samples.last().map_or(0, |s| s.bytes_written_total),
-            pace: run
-                .info
-                .workload
-                .rate
-                .map(crate::results::rate_text(&run.info.workload)),
+            pace,
         }
     }
 
-    /// The IOPS the relative panel calls 100 %: the first window's median. `None` for a
-    /// paced run (its level is its pace, so it has no fade to draw) and for a run without I/O.
+    /// The IOPS the relative panel calls 100 %: the first window's median. `None` for a run
+    /// that met its pace (its level is the pace, so it has no fade to draw) and for a run
+    /// without I/O.
     pub fn relative_base(&self) -> Option<f64> {
-        Some(self.first_iops).filter(|&v| self.pace.is_none() && v > 0.0)
+        Some(self.first_iops).filter(|&v| !self.met_pace() && v > 0.0)
+    }
+
+    /// The run met its pace: its level is the pace, not the drive's.
+    pub fn met_pace(&self) -> bool {
+        self.pace.as_ref().is_some_and(|p| p.met)
     }
 }
 
@@ -258,7 +260,10 @@ mod tests {
         assert!(close(heads[1].fade_pct.unwrap(), 50.0), "{:?}", heads[1]);
         // Nor a line as % of fresh: its first window is its pace.
         assert_eq!(heads[0].relative_base(), None);
-        assert_eq!(heads[0].pace.as_deref(), Some("500 IOPS (--rate-iops 500)"));
+        assert_eq!(
+            heads[0].pace.as_ref().map(|p| p.asked.as_str()),
+            Some("500 IOPS (--rate-iops 500)")
+        );
         assert_eq!(heads[1].relative_base(), Some(1000.0));
         let fade = rows(&heads)
             .into_iter()

@@ -2,7 +2,9 @@
 //! phase's whole-run figures ([`Figures::of_run`], exact percentiles), each against the phase
 //! named `fresh` (`vs_fresh_pct` = state ÷ fresh − 100 %, negative when slower); fade is
 //! `faded` ÷ `fresh` and recovery `recovered` ÷ `fresh` ([`FadeRatio`]). An experiment without
-//! a `fresh` phase (a preset, a sweep) has states but no fade.
+//! a `fresh` phase (a preset, a sweep) has states but no fade. A state whose run met its pace
+//! ([`super::Pace`]) measured the pace, not the drive: it is against nothing and nothing is
+//! against it (no fade or recovery from it).
 
 use super::fade::FadeRatio;
 use super::run::Figures;
@@ -22,6 +24,8 @@ pub struct StateFigure {
     pub reference_iops: Option<f64>,
     /// Measured ÷ reference IOPS (1.0: as the reference; below 1: slower).
     pub of_reference: Option<f64>,
+    /// The phase's pace when it was paced (met or not).
+    pub pace: Option<super::Pace>,
 }
 
 /// Every measured state, with fade and recovery when the experiment has the states for them.
@@ -53,7 +57,8 @@ impl ExperimentStates {
             .filter(|(_, p)| matches!(p.record.phase.kind, PhaseKind::Measure(_)))
             .filter_map(|(i, p)| {
                 let name = &p.record.phase.name;
-                let figures = Figures::of_run(p.run.as_ref()?);
+                let run = p.run.as_ref()?;
+                let figures = Figures::of_run(run);
                 let reference_iops = exp.record.reference.and_then(|r| r.of_state(name));
                 Some(StateFigure {
                     name: name.clone(),
@@ -62,15 +67,14 @@ impl ExperimentStates {
                     figures,
                     of_fresh: None,
                     phase_index: i,
+                    pace: super::Pace::of_run(run),
                 })
             })
             .collect();
-        let iops = |name: &str| {
-            states
-                .iter()
-                .find(|s| s.name == name)
-                .map(|s| s.figures.iops)
-        };
+        // The drive's level of a state: none when the state met its pace.
+        let level =
+            |s: &StateFigure| (!s.pace.as_ref().is_some_and(|p| p.met)).then_some(s.figures.iops);
+        let iops = |name: &str| states.iter().find(|s| s.name == name).and_then(level);
         let fresh = iops("fresh");
         let against = |name: &str| FadeRatio::new(fresh?, iops(name)?);
         let (fade, recovery, in_service) = (
@@ -80,7 +84,7 @@ impl ExperimentStates {
         );
         if let Some(f) = fresh {
             for s in &mut states {
-                s.of_fresh = FadeRatio::new(f, s.figures.iops);
+                s.of_fresh = level(s).and_then(|iops| FadeRatio::new(f, iops));
             }
         }
         ExperimentStates {
@@ -119,6 +123,7 @@ mod tests {
             phase_index: 0,
             reference_iops: None,
             of_reference: None,
+            pace: None,
         }
     }
 

@@ -160,11 +160,11 @@ impl Fade {
         })
     }
 
-    /// The fade of a whole run as the charts and the report give it: None for a paced run,
-    /// whose level is the pace it was asked for, not the drive's (the report says "not
-    /// measured"), else [`Fade::of`] its samples.
+    /// The fade of a whole run as the charts and the report give it: None for a run that met
+    /// its pace, whose level is the pace it was asked for, not the drive's
+    /// ([`super::Pace`]), else [`Fade::of`] its samples.
     pub fn of_run(run: &crate::results::Run) -> Option<Fade> {
-        if run.info.workload.rate.is_some() {
+        if super::Pace::met_by(run).is_some() {
             return None;
         }
         Fade::of(&run.samples, run.info.workload.interval)

@@ -12,6 +12,7 @@ pub mod gc_throttle;
 pub mod hir;
 pub mod latency;
 pub mod op_sweep;
+pub mod pace;
 pub mod predict;
 pub mod prediction;
 pub mod preset;
@@ -28,6 +29,7 @@ pub mod wsat;
 
 pub use experiment::{ExperimentStates, StateFigure};
 pub use fade::{Fade, FadeRatio};
+pub use pace::Pace;
 pub use run::{
     drawn_intervals, first_and_last_full, is_gap, lowest_full, pooled_quantile, Figures,
     SteadyWindow,

@@ -17,7 +17,8 @@ use crate::stats::{LatencySummary, Sample};
 /// Throughput and latency of a run or a stretch of intervals.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Figures {
-    /// Engine-clock seconds covered.
+    /// Engine-clock seconds the tool ran: those covered less the time it was stopped
+    /// (`stopped_s`); every rate is over them.
     pub seconds: f64,
     pub ops: u64,
     pub bytes: u64,
@@ -65,7 +66,8 @@ impl Figures {
         let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
             return Figures::default();
         };
-        let seconds = last.t_end_s - first.t_start_s;
+        let stopped: f64 = samples.iter().filter_map(|s| s.stopped_s).sum();
+        let seconds = (last.t_end_s - first.t_start_s - stopped).max(0.0);
         let ops: u64 = samples.iter().map(|s| s.ops).sum();
         let bytes: u64 = samples.iter().map(|s| s.bytes).sum();
         let per_s = |x: f64| if seconds > 0.0 { x / seconds } else { 0.0 };

@@ -128,9 +128,13 @@ impl Vertex2Figures {
             .iter()
             .find(|p| p.record.phase.name == "soak")
             .and_then(|p| p.run.as_ref())
-            .map_or_else(SoakFigures::default, |run| SoakFigures {
-                fade: Fade::of(&run.samples, run.info.workload.interval),
-                steady_state: run.info.steady_state.clone(),
+            .map_or_else(SoakFigures::default, |run| {
+                // A soak that met its pace has neither: its level is the pace.
+                let drives = super::Pace::met_by(run).is_none();
+                SoakFigures {
+                    fade: Fade::of_run(run),
+                    steady_state: run.info.steady_state.clone().filter(|_| drives),
+                }
             });
         Vertex2Figures {
             states,

@@ -1,8 +1,9 @@
 //! The figures of a write-saturation experiment (SNIA WSAT): one [`WsatRound`] per full round
 //! of its `wsat` phase (IOPS, and host data written by its end as bytes and drive fills), a
 //! partial last round apart (the byte budget or the time limit reached, or an interruption,
-//! before the round's end: not a round), and the steady state the phase reached. The terminal
-//! table, `--json` and wsat.png show these.
+//! before the round's end: not a round), and the steady state the phase reached. A phase that
+//! met its pace ([`super::Pace`]) has no fresh level and no steady state: its rounds are the
+//! pace. The terminal table, `--json` and wsat.png show these.
 
 use serde::Serialize;
 
@@ -33,6 +34,8 @@ pub struct WsatFigures {
     pub rounds: Vec<WsatRound>,
     pub partial_round: Option<WsatRound>,
     pub steady_state: Option<SteadyState>,
+    /// The phase's pace when it was paced (met or not).
+    pub pace: Option<super::Pace>,
 }
 
 impl WsatRound {
@@ -65,17 +68,23 @@ impl WsatFigures {
         };
         let round = std::time::Duration::from_secs_f64(exp.record.options.ss_round_s);
         let full = drawn_intervals(&run.samples, round);
+        let pace = super::Pace::of_run(run);
+        let met = pace.as_ref().is_some_and(|p| p.met);
         WsatFigures {
             rounds: full.iter().map(|s| WsatRound::of(s, capacity)).collect(),
             partial_round: run.samples[full.len()..]
                 .first()
                 .map(|s| WsatRound::of(s, capacity)),
-            steady_state,
+            steady_state: steady_state.filter(|_| !met),
+            pace,
         }
     }
 
-    /// The fresh drive's IOPS: the first full round.
+    /// The fresh drive's IOPS: the first full round; none when the phase met its pace.
     pub fn fresh_iops(&self) -> Option<f64> {
+        if self.pace.as_ref().is_some_and(|p| p.met) {
+            return None;
+        }
         self.rounds.first().map(|r| r.iops)
     }
 

@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use super::run::request;
+use crate::analysis::Pace;
 use crate::cli::{MeasureArgs, RunArgs};
 use crate::drive::RunEnd;
 use crate::experiment::preset::Knobs;
@@ -67,6 +68,9 @@ pub fn observer(args: &RunArgs) -> anyhow::Result<Box<dyn RunObserver>> {
 /// A finished run as one JSON object: the summary plus where the run directory is and how it ended.
 pub fn outcome_json(outcome: &Outcome) -> anyhow::Result<serde_json::Value> {
     let mut value = serde_json::to_value(&outcome.summary)?;
+    if let Some(p) = pace(outcome) {
+        value["pace"] = serde_json::to_value(&p)?;
+    }
     value["run_dir"] = outcome.dir.display().to_string().into();
     value["status"] = outcome.info.status.as_str().into();
     if let Some(v) = &outcome.info.verify {
@@ -80,7 +84,16 @@ pub fn print_table(outcome: &Outcome) -> anyhow::Result<()> {
     crate::out!(
         "{}",
         run_table(&outcome.info, &outcome.summary, &outcome.dir)
-    )
+    )?;
+    match pace(outcome) {
+        Some(p) => crate::out!("  {:<28} {}", "Pace", in_column(&p.words()).trim_start()),
+        None => Ok(()),
+    }
+}
+
+/// A paced run's pace against what it delivered over its running time.
+pub fn pace(outcome: &Outcome) -> Option<Pace> {
+    Pace::of(&outcome.info, outcome.summary.ops, outcome.summary.seconds)
 }
 
 /// Runs `measure --preset`: plans the preset, says what it will take, runs it as an experiment
@@ -141,5 +154,47 @@ impl ExperimentObserver for Announce {
 
     fn run_observer(&mut self, phase: &PhaseRecord) -> Box<dyn RunObserver> {
         self.terminal.run_observer(phase)
+    }
+}
+
+/// `text` in the summary's second column (from column 31), in lines of at most 80 columns; a
+/// percent sign stays with its number.
+pub fn in_column(text: &str) -> String {
+    let indent = format!("  {:<28} ", "");
+    let mut out = String::new();
+    let mut line = indent.clone();
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match words.last_mut() {
+            Some(last) if word.starts_with('%') => *last += &format!(" {word}"),
+            _ => words.push(word.to_string()),
+        }
+    }
+    for word in &words {
+        if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > 80 {
+            out += line.trim_end();
+            out.push('\n');
+            line = indent.clone();
+        }
+        if line.len() > indent.len() {
+            line.push(' ');
+        }
+        line += word;
+    }
+    out + line.trim_end() + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_column;
+
+    #[test]
+    fn text_in_the_column_keeps_a_percent_sign_with_its_number_within_80_columns() {
+        let text = "SNIA steady state reached; the model predicts a further fall to about 7250 IOPS (5909–9381, -48 %)";
+        let out = in_column(text);
+        assert!(out.contains("-48 %)"), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() <= 80), "{out}");
+        assert!(out.lines().all(|l| l.starts_with(&" ".repeat(31))), "{out}");
+        assert_eq!(out.split_whitespace().collect::<Vec<_>>().join(" "), text);
     }
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::measure::{observer, outcome_json, print_table};
+use super::measure::{in_column, observer, outcome_json, pace, print_table};
 use super::run::request;
 use crate::analysis::prediction::onward;
 use crate::analysis::unsettled::Unsettled;
@@ -51,25 +51,30 @@ pub fn run_group(args: &SoakArgs) -> anyhow::Result<RunEnd> {
 pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
     let request = soak_request(args)?;
     let outcome = crate::run::run(&request, observer(&args.run)?.as_mut())?;
-    let fade = Fade::of(&read_samples(&outcome.dir)?, outcome.info.workload.interval);
+    // A run that met its pace has no fade, steady state or prediction: its level is the pace.
+    let drives = !pace(&outcome).is_some_and(|p| p.met);
+    let fade =
+        Fade::of(&read_samples(&outcome.dir)?, outcome.info.workload.interval).filter(|_| drives);
+    let steady_state = outcome.info.steady_state.as_ref().filter(|_| drives);
+    let prediction = outcome.info.prediction.as_ref().filter(|_| drives);
     if args.run.json {
         let mut value = outcome_json(&outcome)?;
         value["fade"] = serde_json::to_value(&fade)?;
-        value["steady_state"] = serde_json::to_value(&outcome.info.steady_state)?;
-        value["prediction"] = serde_json::to_value(&outcome.info.prediction)?;
+        value["steady_state"] = serde_json::to_value(steady_state)?;
+        value["prediction"] = serde_json::to_value(prediction)?;
         crate::outln!("{value}")?;
     } else {
         print_table(&outcome)?;
         if let Some(fade) = fade {
             crate::out!("{}", fade.line())?;
         }
-        if let Some(steady) = &outcome.info.steady_state {
+        if let Some(steady) = steady_state {
             crate::out!("{}", steady_line(steady))?;
         }
-        if let Some(u) = Unsettled::of(&outcome.info) {
+        if let Some(u) = Unsettled::of(&outcome.info).filter(|_| drives) {
             crate::out!("{}", in_column(&format!("Caution: {}.", u.words())))?;
         }
-        if let Some(p) = &outcome.info.prediction {
+        if let Some(p) = prediction {
             crate::outln!("{}", prediction_line(p))?;
             let steady = outcome.info.steady_state.as_ref();
             if let Some(o) = steady.and_then(|s| onward(s, p)) {
@@ -79,33 +84,6 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
         }
     }
     Ok(outcome)
-}
-
-/// `text` in the summary's second column (from column 31), in lines of at most 80 columns; a
-/// percent sign stays with its number.
-fn in_column(text: &str) -> String {
-    let indent = format!("  {:<28} ", "");
-    let mut out = String::new();
-    let mut line = indent.clone();
-    let mut words: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
-        match words.last_mut() {
-            Some(last) if word.starts_with('%') => *last += &format!(" {word}"),
-            _ => words.push(word.to_string()),
-        }
-    }
-    for word in &words {
-        if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > 80 {
-            out += line.trim_end();
-            out.push('\n');
-            line = indent.clone();
-        }
-        if line.len() > indent.len() {
-            line.push(' ');
-        }
-        line += word;
-    }
-    out + line.trim_end() + "\n"
 }
 
 /// Why the soak did not end as `--until-steady` or `--until-predicted` asked, when it ran to
@@ -136,18 +114,4 @@ pub fn gave_up(args: &SoakArgs, outcome: &Outcome) -> Option<String> {
     }
     None
 }
-
-#[cfg(test)]
-mod tests {
-    use super::in_column;
-
-    #[test]
-    fn text_in_the_column_keeps_a_percent_sign_with_its_number_within_80_columns() {
-        let text = "SNIA steady state reached; the model predicts a further fall to about 7250 IOPS (5909–9381, -48 %)";
-        let out = in_column(text);
-        assert!(out.contains("-48 %)"), "{out}");
-        assert!(out.lines().all(|l| l.chars().count() <= 80), "{out}");
-        assert!(out.lines().all(|l| l.starts_with(&" ".repeat(31))), "{out}");
-        assert_eq!(out.split_whitespace().collect::<Vec<_>>().join(" "), text);
-    }
 }

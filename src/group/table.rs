@@ -1,6 +1,7 @@
 //! The table printed at the end of a group: one row per target, side by side.
 
 use super::GroupOutcome;
+use crate::analysis::Pace;
 use crate::units::{format_bytes, format_gb, format_latency_us};
 
 /// The two lines above the table: what every target ran (the first finished member's record),
@@ -47,8 +48,10 @@ fn engines(group: &GroupOutcome) -> String {
 
 /// Target, status, IOPS, MB/s, mean and p99 latency, errors and GB written per member, each
 /// figure rendered as the member's own report renders it (MB/s with two decimals, latency by
-/// `units::format_latency_us`).
+/// `units::format_latency_us`). Under a pace, a line per member says whether it met it (one
+/// that fell behind completed, but not at the pace).
 pub fn table(group: &GroupOutcome) -> String {
+    let mut paces = Vec::new();
     let mut rows = vec![[
         "Target", "Status", "IOPS", "MB/s", "Avg lat", "p99 lat", "Errors", "Written",
     ]
@@ -78,10 +81,13 @@ pub fn table(group: &GroupOutcome) -> String {
                 .and_then(|samples| samples.last().map(|l| l.bytes_written_total))
                 .unwrap_or(0);
             row[7] = format_gb(written);
+            if let Some(p) = Pace::of(&o.info, s.ops, s.seconds) {
+                paces.push(format!("  {}: {}\n", m.target, p.words()));
+            }
         }
         rows.push(row);
     }
-    render(&rows, 2)
+    render(&rows, 2) + &paces.concat()
 }
 
 /// The width a table's line fits: a terminal's 80 columns.

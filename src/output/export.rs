@@ -37,7 +37,7 @@ pub struct Table {
 }
 
 /// The sample columns, units in their names, after the member and phase columns.
-const SAMPLE_COLUMNS: [&str; 27] = [
+const SAMPLE_COLUMNS: [&str; 33] = [
     "index",
     "t_start_s",
     "t_end_s",
@@ -65,21 +65,37 @@ const SAMPLE_COLUMNS: [&str; 27] = [
     "errors",
     "bytes_written_total",
     "mb_written_total",
+    "stopped_s",
+    "suspended_s",
+    "rate_iops",
+    "paced_ops",
+    "late_ops",
+    "mean_lag_us",
 ];
 
-/// The cells of one sample, in [`SAMPLE_COLUMNS`] order.
-fn sample_cells(s: &Sample) -> Vec<Cell> {
+/// The cells of one sample of a run paced at `rate_iops` (`None`: flat out), in
+/// [`SAMPLE_COLUMNS`] order. An interval the tool was stopped for has no rates (empty cells,
+/// not 0 IOPS: the drive was not asked for anything).
+fn sample_cells(s: &Sample, rate_iops: Option<f64>) -> Vec<Cell> {
     let lat = |l: Option<&LatencySummary>, f: fn(&LatencySummary) -> f64| {
         l.map_or(Cell::Empty, |l| Cell::Figure(f(l)))
     };
+    let rate = |x: f64| {
+        if !s.has_rates() {
+            Cell::Empty
+        } else {
+            Cell::Figure(x)
+        }
+    };
+    let figure = |x: Option<f64>| x.map_or(Cell::Empty, Cell::Figure);
     let mut cells = vec![
         Cell::Count(s.index),
         Cell::Figure(s.t_start_s),
         Cell::Figure(s.t_end_s),
         Cell::Count(s.ops),
         Cell::Count(s.bytes),
-        Cell::Figure(s.iops),
-        Cell::Figure(s.mb_per_s),
+        rate(s.iops),
+        rate(s.mb_per_s),
         lat(s.lat_us.as_ref(), |l| l.mean),
         lat(s.lat_us.as_ref(), |l| l.p50),
         lat(s.lat_us.as_ref(), |l| l.p99),
@@ -90,8 +106,8 @@ fn sample_cells(s: &Sample) -> Vec<Cell> {
         match dir {
             Some(d) => cells.extend([
                 Cell::Count(d.ops),
-                Cell::Figure(d.iops),
-                Cell::Figure(d.mb_per_s),
+                rate(d.iops),
+                rate(d.mb_per_s),
                 lat(d.lat_us.as_ref(), |l| l.mean),
                 lat(d.lat_us.as_ref(), |l| l.p99),
                 lat(d.lat_us.as_ref(), |l| l.max),
@@ -103,7 +119,18 @@ fn sample_cells(s: &Sample) -> Vec<Cell> {
         Cell::Count(s.errors),
         Cell::Count(s.bytes_written_total),
         Cell::Figure(s.bytes_written_total as f64 / 1e6),
+        figure(s.stopped_s),
+        figure(s.suspended_s),
+        figure(rate_iops),
     ]);
+    match &s.pacing {
+        Some(p) => cells.extend([
+            Cell::Count(p.paced),
+            Cell::Count(p.late),
+            Cell::Figure(p.mean_lag_us),
+        ]),
+        None => cells.extend(std::iter::repeat_n(Cell::Empty, 3)),
+    }
     cells
 }
 
@@ -115,9 +142,11 @@ struct Builder {
 
 impl Builder {
     fn add(&mut self, labels: &[Cell], run: &Run) {
+        let w = &run.info.workload;
+        let rate_iops = w.rate.map(|r| r.iops(w.bs));
         for s in &run.samples {
             let mut row = labels.to_vec();
-            row.extend(sample_cells(s));
+            row.extend(sample_cells(s, rate_iops));
             self.rows.push(row);
         }
     }

@@ -125,21 +125,37 @@ fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Ve
     (head, body)
 }
 
-/// The sentence naming the paced runs, which have no fade and no line in the relative panel
-/// ([`Headline::relative_base`]); the same under the chart's title, under the table and in the
+/// The sentence naming the paced runs: those that met their pace have no fade and no line in
+/// the relative panel ([`Headline::relative_base`]); those that did not have the drive's
+/// figures, and it says so. The same under the chart's title, under the table and in the
 /// chart's caption. `None` when no run was paced.
 fn paced_note(labels: &[String], heads: &[Headline]) -> Option<String> {
-    let paced: Vec<String> = labels
-        .iter()
-        .zip(heads)
-        .filter_map(|(label, h)| Some(format!("{label} at {}", h.pace.as_ref()?)))
-        .collect();
-    (!paced.is_empty()).then(|| {
-        format!(
-            "Paced, so no fade and not in the % of fresh panel (the level is the pace): {}",
-            paced.join(", ")
-        )
-    })
+    let paced = |met: bool| -> Vec<String> {
+        labels
+            .iter()
+            .zip(heads)
+            .filter_map(|(label, h)| h.pace.as_ref().filter(|p| p.met == met).map(|p| (label, p)))
+            .map(|(label, p)| match met {
+                true => format!("{label} at {}", p.asked),
+                false => format!("{label} ({:.0} of {})", p.delivered_iops, p.asked),
+            })
+            .collect()
+    };
+    let (met, missed) = (paced(true), paced(false));
+    let mut parts = Vec::new();
+    if !met.is_empty() {
+        parts.push(format!(
+            "Paced and the pace met, so no fade and not in the % of fresh panel (the level is the pace): {}",
+            met.join(", ")
+        ));
+    }
+    if !missed.is_empty() {
+        parts.push(format!(
+            "Pace not met, so the drive's figures apply: {}",
+            missed.join(", ")
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join(". "))
 }
 
 /// The fresh and faded windows' length, "1m00s" when every run's is the same, else each run's
@@ -179,11 +195,10 @@ fn add_summary(doc: &mut Document, labels: &[String], heads: &[Headline]) {
         return;
     };
     doc.heading("Summary");
-    let fade = |h: &Headline| {
-        h.fade_pct.map_or_else(
-            || "paced, no fade".to_string(),
-            |f| format!("ends at {f:.0} % of its first window"),
-        )
+    let fade = |h: &Headline| match (h.fade_pct, &h.pace) {
+        (Some(f), _) => format!("ends at {f:.0} % of its first window"),
+        (None, Some(p)) => format!("{}, no fade", p.words()),
+        (None, None) => "no fade".to_string(),
     };
     let mut lines = vec![format!(
         "{first}: {:.0} IOPS in its last window, {:.0} IOPS over the whole run; {}.",

@@ -4,7 +4,7 @@
 
 use crate::analysis::prediction::{onward, Onward, PredictionCheck};
 use crate::analysis::unsettled::Unsettled;
-use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, SteadyWindow};
+use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, Pace, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
 use crate::plot::{
@@ -267,14 +267,6 @@ pub(super) fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec
         .collect()
 }
 
-/// Why a paced run has no fade: its rate is the pace it was issued at, not the drive's.
-fn paced_no_fade(rate: crate::workload::Rate, w: &crate::workload::Workload) -> String {
-    format!(
-        "not measured: the run was paced at {}, so its rate is the pace, not the drive's (its latency shows how the drive kept up)",
-        crate::results::rate_text(w)(rate)
-    )
-}
-
 /// What a paced run's report says of its schedule: the rate, how much of it was delivered and
 /// how many I/Os were issued late.
 fn pacing_words(
@@ -417,8 +409,16 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
                 .unwrap_or_default()
         ),
     ]);
-    if let Some(rate) = run.info.workload.rate {
-        rows.push(vec!["Fade".into(), paced_no_fade(rate, &run.info.workload)]);
+    if let Some(pause) = run.info.summary.as_ref().and_then(|s| s.pause_text()) {
+        rows.push(vec!["Paused".into(), pause]);
+    }
+    let pace = Pace::of_run(run);
+    let met = pace.as_ref().filter(|p| p.met);
+    if let Some(p) = &pace {
+        rows.push(vec!["Pace".into(), p.words()]);
+    }
+    if let Some(p) = met {
+        rows.push(vec!["Fade".into(), format!("none: {}", p.why_none())]);
     } else if let Some(fade) = Fade::of(&run.samples, interval) {
         rows.push(vec![
             "Fresh → faded".into(),
@@ -436,6 +436,7 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
     rows.push(vec![
         "Steady state".into(),
         match (SteadyWindow::of(run), &run.info.steady_state) {
+            _ if met.is_some() => format!("not judged: {}", met.expect("met").why_none()),
             (Some(w), _) => match (run_onward(run), Unsettled::of(&run.info)) {
                 (Some(o), _) => format!("{}; {}", steady_words(&w), o.words()),
                 (None, Some(u)) => format!("{}; {}", steady_words(&w), u.words()),
@@ -445,7 +446,7 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
             (None, None) => format!("not evaluated ({})", why_no_steady_state(run)),
         },
     ]);
-    if let Some(check) = PredictionCheck::of(run) {
+    if let Some(check) = PredictionCheck::of(run).filter(|_| met.is_none()) {
         rows.push(vec![
             "Steady state predicted".into(),
             super::prediction::summary(&check),
@@ -579,8 +580,9 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             info.summary.as_ref().and_then(|s| s.pacing.as_ref()),
         ));
     }
-    if let Some(rate) = info.workload.rate {
-        doc.paragraph(format!("Fade: {}.", paced_no_fade(rate, &info.workload)));
+    let met = Pace::met_by(run);
+    if let Some(p) = &met {
+        doc.paragraph(format!("Fade: none: {}.", p.why_none()));
     } else if let (Some(fade), Some(low)) = (
         Fade::of(samples, info.workload.interval),
         lowest_full(samples, info.workload.interval),
@@ -610,6 +612,10 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         ));
     }
     doc.paragraph(match (SteadyWindow::of(run), &info.steady_state) {
+        _ if met.is_some() => format!(
+            "Steady state (SNIA PTS): not judged: {}.",
+            met.as_ref().expect("met").why_none()
+        ),
         (Some(w), _) => format!("Steady state (SNIA PTS): {}.", steady_words(&w)),
         (None, Some(s)) => format!(
             "Steady state (SNIA PTS): {}.",
@@ -620,10 +626,10 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             why_no_steady_state(run)
         ),
     });
-    if let Some(w) = SteadyWindow::of(run) {
+    if let Some(w) = SteadyWindow::of(run).filter(|_| met.is_none()) {
         doc.table(&STEADY_HEAD, steady_criteria(&w));
     }
-    if let Some(chart) = convergence_chart(run) {
+    if let Some(chart) = convergence_chart(run).filter(|_| met.is_none()) {
         let stem = fade_png.strip_suffix(".png").unwrap_or(fade_png);
         doc.blocks.push(Block::Chart {
             caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", convergence_caption(&chart.convergence)),
@@ -631,7 +637,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             svg: chart.svg()?,
         });
     }
-    if let Some(check) = PredictionCheck::of(run) {
+    if let Some(check) = PredictionCheck::of(run).filter(|_| met.is_none()) {
         doc.paragraph(super::prediction::paragraph(&check, run_onward(run)));
     }
     doc.paragraph(match &info.write_amplification {

@@ -8,7 +8,8 @@ use crate::stats::{IntervalStats, LatencySummary, PacingSummary};
 /// Totals and averages over a whole run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Summary {
-    /// Seconds covered by the samples (engine clock).
+    /// Seconds the run ran (engine clock): the samples' span less `stopped_s`. Every rate
+    /// here is over them.
     pub seconds: f64,
     pub ops: u64,
     pub bytes: u64,
@@ -37,19 +38,29 @@ pub struct Summary {
     /// Under an issue rate: how far behind the schedule the I/Os were issued (absent without).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pacing: Option<PacingSummary>,
+    /// Seconds of the span ssdfade itself was stopped (SIGSTOP, not scheduled): not in
+    /// `seconds` (absent when never).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_s: Option<f64>,
+    /// Seconds the machine was suspended meanwhile (never on the engine clock; absent when
+    /// never).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspended_s: Option<f64>,
 }
 
 impl Summary {
-    /// Builds the summary from the merged counts of every interval.
+    /// Builds the summary from the merged counts of every interval over `span` seconds of the
+    /// engine clock, of which `total.stopped_s` the tool was stopped: rates are over the rest.
     pub fn new(
         total: &IntervalStats,
-        seconds: f64,
+        span: f64,
         cpu_seconds: f64,
         wall_seconds: f64,
         engine: &str,
     ) -> Self {
         let mut both = total.write.clone();
         both.merge(&total.read);
+        let seconds = (span - total.stopped_s).max(0.0);
         let per_s = |x: f64| if seconds > 0.0 { x / seconds } else { 0.0 };
         let over = |ns: u64| {
             if both.ops == 0 {
@@ -89,7 +100,33 @@ impl Summary {
             },
             engine: engine.to_string(),
             pacing: PacingSummary::of(&total.pacing),
+            stopped_s: (total.stopped_s > 0.0).then_some(total.stopped_s),
+            suspended_s: (total.suspended_s > 0.0).then_some(total.suspended_s),
         }
+    }
+
+    /// How the tool paused during the run, as the terminal and the report say it: `ssdfade
+    /// was stopped for 3.0s (SIGSTOP, or not scheduled): every rate is over the 5.0s it ran`,
+    /// with a suspended machine's sleep. `None` when it never paused.
+    pub fn pause_text(&self) -> Option<String> {
+        let secs = |s: f64| crate::units::format_duration(std::time::Duration::from_secs_f64(s));
+        let mut parts = Vec::new();
+        if let Some(stopped) = self.stopped_s {
+            parts.push(format!(
+                "ssdfade was stopped for {} (SIGSTOP, or not scheduled)",
+                secs(stopped)
+            ));
+        }
+        if let Some(suspended) = self.suspended_s {
+            parts.push(format!("the machine was suspended for {}", secs(suspended)));
+        }
+        (!parts.is_empty()).then(|| {
+            format!(
+                "{}: every rate is over the {} it ran",
+                parts.join(" and "),
+                secs(self.seconds)
+            )
+        })
     }
 }
 

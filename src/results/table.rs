@@ -91,6 +91,26 @@ fn figures(s: &Summary) -> String {
     let mut row = |k: &str, v: String| {
         let _ = writeln!(t, "  {k:<28} {v}");
     };
+    // A run the tool paused: its rates are over the time it ran (80 columns: a row each).
+    let secs = |s: f64| human_seconds(s);
+    if let Some(stopped) = s.stopped_s {
+        row(
+            "ssdfade stopped",
+            format!("{} (SIGSTOP, or not scheduled)", secs(stopped)),
+        );
+    }
+    if let Some(suspended) = s.suspended_s {
+        row(
+            "Machine suspended",
+            format!("{} (the drive unpowered)", secs(suspended)),
+        );
+    }
+    if s.pause_text().is_some() {
+        row(
+            "Running time",
+            format!("{}: every rate is over it", secs(s.seconds)),
+        );
+    }
     row("Total I/Os per second", format!("{:.0}", s.iops));
     row("Total MB per second", format!("{:.2} MB/s", s.mb_per_s));
     if s.read_iops > 0.0 && s.write_iops > 0.0 {

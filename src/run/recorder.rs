@@ -114,6 +114,9 @@ impl IntervalSink for Recorder<'_> {
         let sample = Sample::new(self.index, t_start_s, t_end_s, stats, self.written);
         self.run_dir.append(&sample)?;
         self.total.merge(stats);
+        // The pauses as the sample records them (within the interval), for the summary.
+        self.total.stopped_s += sample.stopped_s.unwrap_or(0.0);
+        self.total.suspended_s += sample.suspended_s.unwrap_or(0.0);
         self.written = sample.bytes_written_total;
         self.index += 1;
         self.t_end = t_end_s;

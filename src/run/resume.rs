@@ -158,11 +158,18 @@ pub fn continue_run(
 /// short are lost; CPU figures are this session's.
 pub(super) fn whole_run_summary(previous: &[Sample], session: &Summary) -> Summary {
     let mut s = session.clone();
+    // Running time: each interval's span less the time the tool was stopped in it.
     let seconds: f64 = previous
         .iter()
-        .map(|x| x.t_end_s - x.t_start_s)
+        .map(|x| x.t_end_s - x.t_start_s - x.stopped_s.unwrap_or(0.0))
         .sum::<f64>()
         + session.seconds;
+    let pause = |part: fn(&Sample) -> Option<f64>, now: Option<f64>| {
+        let all = previous.iter().filter_map(part).sum::<f64>() + now.unwrap_or(0.0);
+        (all > 0.0).then_some(all)
+    };
+    s.stopped_s = pause(|x| x.stopped_s, session.stopped_s);
+    s.suspended_s = pause(|x| x.suspended_s, session.suspended_s);
     let dir = |x: &Sample, read: bool| {
         let d = if read { &x.read } else { &x.write };
         d.as_ref().map_or((0, 0), |d| (d.ops, d.bytes))

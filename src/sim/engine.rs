@@ -7,9 +7,11 @@
 //! the grid of the simulated clock (a batch that crosses a boundary is split there), so an
 //! 8-hour soak at 10 s takes seconds and gives 2880 samples of 10.000 s; a run with a duration
 //! ends exactly at it (I/Os still in flight then are not counted), one with a byte budget
-//! issues exactly the I/Os it needs. Under an issue rate an [`OpenLoop`] replaces the closed
-//! one: I/Os go out on the rate's schedule, and the drive stands still between them (simulated
-//! time passes; the drive does no idle-time work in those gaps).
+//! counts exactly the I/Os it needs. With `scale=k` a simulated I/O stands for k host I/Os
+//! sharing its service time, and the duration or the budget may end the run after some of
+//! them. Under an issue rate an [`OpenLoop`] replaces the closed one: host I/Os go out on the
+//! rate's schedule, each counted at its own completion, and the drive stands still between
+//! them (simulated time passes; the drive does no idle-time work in those gaps).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -74,13 +76,15 @@ impl SimEngine {
         let compressed = content.compressed_fraction();
         let mut grid = Grid::new(w.interval.as_secs_f64());
         let duration = w.duration.map(|d| d.as_secs_f64());
-        // Simulated I/Os the byte budget allows (each stands for k host I/Os of bs bytes).
-        let mut budget = w.bytes.map(|b| b.div_ceil(k * w.bs));
+        // Host I/Os the byte budget asks for (the last rounded up to a whole one); the last
+        // simulated I/O may count only some of the k host I/Os it stands for.
+        let mut budget = w.bytes.map(|b| b.div_ceil(w.bs));
         let mut stats = IntervalStats::new();
         // The model knows what it programs: every interval reports its NAND bytes.
         stats.nand_bytes = Some(0);
         let slots_per_page = u64::from(device.ftl().geometry().slots_per_page);
-        let slot_bytes = 4096 / slots_per_page * k;
+        // Bytes of one NAND slot for one host I/O (a simulated I/O stands for k of them).
+        let slot_bytes = 4096 / slots_per_page;
         // The simulated clock: the completion time of the last I/O counted.
         let mut t = 0.0f64;
         let mut batch = [(OpKind::Write, 0u64); BATCH];
@@ -91,6 +95,7 @@ impl SimEngine {
         let mut paced = w
             .rate
             .map(|rate| OpenLoop::new(rate, w.bs, w.qd, device.spec.scale));
+        let mut hosts = Vec::with_capacity(k as usize);
         let verify = control.verify.as_deref();
         let (verify_base, _) = super::verify::scaled_blocks(w, k);
         if let Some(v) = verify {
@@ -103,7 +108,7 @@ impl SimEngine {
         let checkpoint = control.checkpoint.map(|c| c.as_secs_f64());
         let mut next_checkpoint = checkpoint.unwrap_or(f64::INFINITY);
         loop {
-            let size = budget.map_or(BATCH, |b| b.min(BATCH as u64) as usize);
+            let size = budget.map_or(BATCH, |b| b.div_ceil(k).min(BATCH as u64) as usize);
             let batch = &mut batch[..size];
             let mut before = device.activity();
             let mut served = 0usize;
@@ -160,44 +165,80 @@ impl SimEngine {
             }
             let t_batch = t;
             let seconds = device.finish_batch(&done_ios[..served], w.qd, &mut service[..served]);
-            // Each I/O completes when the drive has served it and those before it; it counts in
-            // the interval its completion falls in. Past the duration the run has ended.
+            // Each host I/O completes when the drive has served it and those before it; it
+            // counts in the interval its completion falls in. Past the duration, or once the
+            // byte budget is spent, the run has ended.
             let mut completion = t_batch;
             let mut past_end = false;
             for (io, &s) in done_ios[..served].iter().zip(&service[..served]) {
-                let (latency, lag) = match &mut paced {
+                let reads = io.reads > 0;
+                // What the drive programmed for this I/O, shared by the k host I/Os it stands for.
+                let host_nand_bytes = io.nand_slots(slots_per_page) * slot_bytes;
+                match &mut paced {
                     Some(open) => {
-                        let (done, latency, lag) = open.serve(s, device.unloaded_seconds(io));
-                        completion = done;
-                        (nanos(latency), Some(nanos(lag)))
+                        open.serve(s, device.unloaded_seconds(io), &mut hosts);
+                        for h in &hosts {
+                            if budget == Some(0) {
+                                break;
+                            }
+                            if duration.is_some_and(|d| h.done > d) {
+                                past_end = true;
+                                break;
+                            }
+                            grid.cut_before(h.done, &mut stats, sink)?;
+                            let dir = if reads {
+                                &mut stats.read
+                            } else {
+                                &mut stats.write
+                            };
+                            dir.record_n(1, w.bs, nanos(h.latency));
+                            *stats.nand_bytes.get_or_insert(0) += host_nand_bytes;
+                            stats.pacing.record_n(1, nanos(h.lag));
+                            t = h.done;
+                            if let Some(b) = &mut budget {
+                                *b -= 1;
+                            }
+                        }
                     }
                     None => {
+                        // The k host I/Os share the service evenly; the budget or the
+                        // duration may end the run after some of them.
+                        let latency = nanos(queue.serve(s));
+                        let mut n = budget.map_or(k, |b| b.min(k));
+                        let each = s / k as f64;
+                        if let Some(d) = duration.filter(|&d| completion + each * n as f64 > d) {
+                            let fit = if each > 0.0 {
+                                (d - completion) / each
+                            } else {
+                                0.0
+                            };
+                            n = (fit.max(0.0) as u64).min(n);
+                            past_end = true;
+                        }
+                        if n > 0 {
+                            let done = completion + each * n as f64;
+                            grid.cut_before(done, &mut stats, sink)?;
+                            let dir = if reads {
+                                &mut stats.read
+                            } else {
+                                &mut stats.write
+                            };
+                            dir.record_n(n, n * w.bs, latency);
+                            *stats.nand_bytes.get_or_insert(0) += n * host_nand_bytes;
+                            t = done;
+                        }
                         completion += s;
-                        (nanos(queue.serve(s)), None)
+                        if let Some(b) = &mut budget {
+                            *b -= n;
+                        }
                     }
-                };
-                if duration.is_some_and(|d| completion > d) {
-                    past_end = true;
+                }
+                if past_end || budget == Some(0) {
                     break;
                 }
-                grid.cut_before(completion, &mut stats, sink)?;
-                let dir = if io.reads > 0 {
-                    &mut stats.read
-                } else {
-                    &mut stats.write
-                };
-                dir.record_n(k, k * w.bs, latency);
-                *stats.nand_bytes.get_or_insert(0) += io.nand_slots(slots_per_page) * slot_bytes;
-                if let Some(lag) = lag {
-                    stats.pacing.record_n(k, lag);
-                }
-                t = completion;
             }
             if served == 0 {
                 t = t_batch + seconds;
-            }
-            if let Some(b) = &mut budget {
-                *b -= served as u64;
             }
             if let Some((v, every)) = verify.zip(verify_every).filter(|_| t >= next_check) {
                 verify::sample(v, &mut SimReader::new(&*device, w, v), &mut || {

@@ -110,12 +110,12 @@ impl OpenLoop {
 
     /// Serves the next simulated I/O (its `scale` host I/Os) for `service` seconds of the
     /// drive's throughput in all, each host I/O taking at least `unloaded` seconds from its
-    /// issue; returns the completion time of its last host I/O and its host I/Os' mean latency
-    /// (from issue) and mean lag (issue minus due time), in seconds.
+    /// issue; `hosts` gets its host I/Os one by one, so each counts in the interval its own
+    /// completion falls in (at scale=64 and 1 I/O per second one simulated I/O spans 64 s).
     #[inline]
-    pub fn serve(&mut self, service: f64, unloaded: f64) -> (f64, f64, f64) {
+    pub fn serve(&mut self, service: f64, unloaded: f64, hosts: &mut Vec<HostIo>) {
         let each = service / self.scale as f64;
-        let (mut latency, mut lag) = (0.0, 0.0);
+        hosts.clear();
         for _ in 0..self.scale {
             let m = self.served;
             let due = self.rate.due_ns(m, self.bs) as f64 / 1e9;
@@ -127,30 +127,56 @@ impl OpenLoop {
             self.completions[slot] = completion;
             self.last = self.last.max(completion);
             self.served += 1;
-            latency += completion - issued;
-            lag += issued - due;
+            hosts.push(HostIo {
+                done: self.last,
+                latency: completion - issued,
+                lag: issued - due,
+            });
         }
-        let k = self.scale as f64;
-        (self.last, latency / k, lag / k)
     }
+}
+
+/// One host I/O as the open loop served it, in seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HostIo {
+    /// When it and every host I/O before it had completed (the time it is counted at).
+    pub done: f64,
+    /// Completion minus issue.
+    pub latency: f64,
+    /// Issue minus due time.
+    pub lag: f64,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Serves one simulated I/O: the last host I/O's completion and the host I/Os' mean
+    /// latency and mean lag.
+    fn serve1(q: &mut OpenLoop, service: f64, unloaded: f64) -> (f64, f64, f64) {
+        let mut hosts = Vec::new();
+        q.serve(service, unloaded, &mut hosts);
+        let n = hosts.len() as f64;
+        let mean = |f: fn(&HostIo) -> f64| hosts.iter().map(f).sum::<f64>() / n;
+        (
+            hosts[hosts.len() - 1].done,
+            mean(|h| h.latency),
+            mean(|h| h.lag),
+        )
+    }
+
     #[test]
     fn an_open_loop_waits_for_due_times_and_counts_late_issues() {
         use crate::workload::Rate;
         // 1000 I/Os per second, QD 1: a 0.2 ms I/O leaves the drive idle until the next is due.
         let mut q = OpenLoop::new(Rate::Iops(1000), 4096, 1, 1);
-        assert_eq!(q.serve(0.0002, 0.0), (0.0002, 0.0002, 0.0));
-        let (c, lat, lag) = q.serve(0.0002, 0.0);
+        assert_eq!(serve1(&mut q, 0.0002, 0.0), (0.0002, 0.0002, 0.0));
+        let (c, lat, lag) = serve1(&mut q, 0.0002, 0.0);
         assert!((c - 0.0012).abs() < 1e-12 && (lat - 0.0002).abs() < 1e-12 && lag == 0.0);
         // A 3 ms I/O: the next one (due at 2 ms) is issued late, when the slot frees at 4.001 ms.
-        let (c, _, _) = q.serve(0.003, 0.0);
+        let (c, _, _) = serve1(&mut q, 0.003, 0.0);
         assert!((c - 0.005).abs() < 1e-12, "{c}");
-        let (c, lat, lag) = q.serve(0.0001, 0.0);
+        let (c, lat, lag) = serve1(&mut q, 0.0001, 0.0);
         assert!((lag - 0.002).abs() < 1e-12, "{lag}");
         assert!((lat - 0.0001).abs() < 1e-12 && (c - 0.0051).abs() < 1e-12);
     }
@@ -163,7 +189,7 @@ mod tests {
         // completes at 15.1 ms.
         let mut q = OpenLoop::new(Rate::Iops(1000), 4096, 1, 16);
         for n in 0..4 {
-            let (c, lat, lag) = q.serve(0.0016, 0.0);
+            let (c, lat, lag) = serve1(&mut q, 0.0016, 0.0);
             assert!((lat - 0.0001).abs() < 1e-12, "latency {lat}");
             assert!(lag.abs() < 1e-12, "lag {lag}");
             assert!(
@@ -174,7 +200,7 @@ mod tests {
         // Above the drive's rate (0.1 ms each, 100 000/s due), QD 1: each host I/O waits for
         // the one before it, and the lag grows by 0.09 ms per host I/O.
         let mut q = OpenLoop::new(Rate::Iops(100_000), 4096, 1, 16);
-        let (c, lat, lag) = q.serve(0.0016, 0.0);
+        let (c, lat, lag) = serve1(&mut q, 0.0016, 0.0);
         assert!(
             (c - 0.0016).abs() < 1e-12 && (lat - 0.0001).abs() < 1e-12,
             "{c} {lat}"
@@ -189,7 +215,7 @@ mod tests {
         // 1000/s each I/O finds it idle and takes 0.5 ms, not the 0.1 ms throughput share.
         let mut q = OpenLoop::new(Rate::Iops(1000), 4096, 64, 1);
         for n in 0..4 {
-            let (c, lat, lag) = q.serve(0.0001, 0.0005);
+            let (c, lat, lag) = serve1(&mut q, 0.0001, 0.0005);
             assert!((lat - 0.0005).abs() < 1e-12 && lag == 0.0, "{lat} {lag}");
             assert!((c - (0.001 * n as f64 + 0.0005)).abs() < 1e-12, "{c}");
         }
@@ -197,7 +223,7 @@ mod tests {
         let mut q = OpenLoop::new(Rate::Iops(100_000), 4096, 64, 1);
         let mut last = 0.0;
         for _ in 0..10_000 {
-            last = q.serve(0.0001, 0.0005).0;
+            last = serve1(&mut q, 0.0001, 0.0005).0;
         }
         assert!((last - 1.0).abs() < 0.001, "{last}");
     }

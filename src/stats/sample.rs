@@ -155,6 +155,13 @@ impl Sample {
             nand_bytes: stats.nand_bytes,
         }
     }
+
+    /// False for an interval the tool was stopped for all but a tick of: its rates, recorded
+    /// as 0, are nobody's (the drive was asked for nothing).
+    pub fn has_rates(&self) -> bool {
+        let stopped = self.stopped_s.unwrap_or(0.0);
+        stopped == 0.0 || self.t_end_s - self.t_start_s - stopped >= STOP_RESOLUTION_S
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,115 @@
+//! A paced run's level against its pace, one rule for every presenter: a run issued at an
+//! issue rate (`--rate-iops`, `--rate`, a SLOG run's `--zil-rate`) whose drive kept up
+//! delivered the pace, so its level is the pace, not the drive's: it has no fade, recovery,
+//! fresh level or steady state, and says "paced at N IOPS (met)". A drive that fell behind
+//! (under [`MET_SHARE`] of the pace over the running time, one I/O spared) ran as fast as it
+//! could: the drive's figures apply, and they say the pace was not met.
+
+use crate::results::{Run, RunInfo};
+
+/// The share of the pace a run must deliver to have met it (1 % for the I/Os still in flight
+/// at the end and for the clock's grain).
+pub const MET_SHARE: f64 = 0.99;
+
+/// A paced run's pace and what it delivered.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Pace {
+    /// The pace, IOPS.
+    pub asked_iops: f64,
+    /// The pace as reports name it, with its option: `4000 IOPS (--rate-iops 4000)`.
+    pub asked: String,
+    /// Whole-run IOPS over the running time.
+    pub delivered_iops: f64,
+    /// The run delivered its pace: its level is the pace, not the drive's.
+    pub met: bool,
+}
+
+impl Pace {
+    /// The pace of a run recorded as `info` that did `ops` I/Os in `seconds` of running time;
+    /// `None` for a run issued flat out.
+    pub fn of(info: &RunInfo, ops: u64, seconds: f64) -> Option<Pace> {
+        let w = &info.workload;
+        let rate = w.rate?;
+        let asked_iops = rate.iops(w.bs);
+        let delivered_iops = if seconds > 0.0 {
+            ops as f64 / seconds
+        } else {
+            0.0
+        };
+        Some(Pace {
+            asked_iops,
+            asked: crate::results::rate_text(w)(rate),
+            delivered_iops,
+            met: ops as f64 + 1.0 >= MET_SHARE * asked_iops * seconds,
+        })
+    }
+
+    /// The pace of `run` from its whole-run figures ([`super::Figures::of_run`]).
+    pub fn of_run(run: &Run) -> Option<Pace> {
+        let whole = super::Figures::of_run(run);
+        Pace::of(&run.info, whole.ops, whole.seconds)
+    }
+
+    /// The pace of `run` when it was met: then its level is the pace, and no fade, recovery
+    /// or steady state is judged from it.
+    pub fn met_by(run: &Run) -> Option<Pace> {
+        Pace::of_run(run).filter(|p| p.met)
+    }
+
+    /// The run's level in words: `paced at 4000 IOPS (met)`, or `pace not met: 2130 of 4000
+    /// IOPS (--rate-iops 4000); the drive's figures apply`.
+    pub fn words(&self) -> String {
+        if self.met {
+            format!("paced at {:.0} IOPS (met)", self.asked_iops)
+        } else {
+            format!(
+                "pace not met: {:.0} of {}; the drive's figures apply",
+                self.delivered_iops, self.asked
+            )
+        }
+    }
+
+    /// Why a met pace has no figure of the drive's (a fade, a fresh level, steady state).
+    pub fn why_none(&self) -> String {
+        format!(
+            "the run was paced at {} and met it: its level is the pace, not the drive's",
+            self.asked
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::Rate;
+
+    fn info(rate: Option<Rate>) -> RunInfo {
+        let workload = crate::workload::Workload {
+            rate,
+            ..Default::default()
+        };
+        let target = crate::results::TargetRecord {
+            path: "t".into(),
+            identity: Default::default(),
+        };
+        RunInfo::started(crate::results::Command::Soak, target, workload, "sim", None)
+    }
+
+    /// 1000 I/Os in 10 s at 100 IOPS is the pace; 989 still is (1 % and one I/O spared);
+    /// 900 is not, and a run without a rate has no pace.
+    #[test]
+    fn a_pace_is_met_when_the_run_delivered_it() {
+        let at100 = info(Some(Rate::Iops(100)));
+        let met = Pace::of(&at100, 1000, 10.0).unwrap();
+        assert!(met.met);
+        assert_eq!(met.words(), "paced at 100 IOPS (met)");
+        assert!(Pace::of(&at100, 989, 10.0).unwrap().met);
+        let short = Pace::of(&at100, 900, 10.0).unwrap();
+        assert!(!short.met);
+        assert_eq!(
+            short.words(),
+            "pace not met: 90 of 100 IOPS (--rate-iops 100); the drive's figures apply"
+        );
+        assert_eq!(Pace::of(&info(None), 1000, 10.0), None);
+    }
+}
