@@ -36,6 +36,8 @@ pub enum Kind {
     ManPage,
     /// What a chart drew, beside it (`"format":"ssdfade-chart/1"`).
     ChartRecord,
+    /// `fleet`'s fleet.csv (its header `row,model,firmware,serial,…`).
+    FleetCsv,
 }
 
 /// The records a run, experiment or group directory holds: never an output, whatever they
@@ -76,6 +78,7 @@ impl Kind {
             }
             Kind::ManPage => text.contains(".TH ") && text.contains("ssdfade"),
             Kind::ChartRecord => text.starts_with("{\"format\":\"ssdfade-chart/"),
+            Kind::FleetCsv => first_line.starts_with("row,model,firmware,serial,host,dir,"),
         }
     }
 
@@ -90,6 +93,7 @@ impl Kind {
             Kind::ExportJsonl => "JSON-lines export",
             Kind::ManPage => "man page",
             Kind::ChartRecord => "chart record",
+            Kind::FleetCsv => "fleet CSV",
         }
     }
 }

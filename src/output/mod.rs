@@ -7,6 +7,7 @@ pub mod erase;
 pub mod examples;
 pub mod experiment;
 pub mod export;
+pub mod fleet;
 pub mod finish;
 pub mod manual;
 pub mod run;
