@@ -69,7 +69,11 @@ fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_f
     std::fs::create_dir_all(b.join("damaged")).unwrap();
     std::fs::write(b.join("damaged/run.json"), "{").unwrap();
     let copy = Command::new("cp")
-        .args(["-r", a.join("VTX-02").to_str().unwrap(), b.to_str().unwrap()])
+        .args([
+            "-r",
+            a.join("VTX-02").to_str().unwrap(),
+            b.to_str().unwrap(),
+        ])
         .status()
         .unwrap();
     assert!(copy.success());
@@ -80,10 +84,8 @@ fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_f
     let out_arg = out.to_str().unwrap();
     let json = ssdfade(&["fleet", hosts_arg, "--out", out_arg, "--json"]);
     let fleet: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    let terminal = String::from_utf8(
-        ssdfade(&["fleet", hosts_arg, "--out", out_arg]).stdout,
-    )
-    .unwrap();
+    let terminal =
+        String::from_utf8(ssdfade(&["fleet", hosts_arg, "--out", out_arg]).stdout).unwrap();
     let md = std::fs::read_to_string(out.join("fleet.md")).unwrap();
     let csv = std::fs::read_to_string(out.join("fleet.csv")).unwrap();
 
@@ -91,7 +93,10 @@ fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_f
     assert_eq!(groups.len(), 1, "{fleet:#}");
     let group = &groups[0];
     let drives = group["drives"].as_array().unwrap();
-    let serials: Vec<&str> = drives.iter().map(|d| d["serial"].as_str().unwrap()).collect();
+    let serials: Vec<&str> = drives
+        .iter()
+        .map(|d| d["serial"].as_str().unwrap())
+        .collect();
     assert_eq!(serials, ["VTX-01", "VTX-02", "VTX-03", "VTX-04", "VTX-BAD"]);
 
     // The outlier: named for write amplification and IOPS, and nobody else named.
@@ -139,8 +144,9 @@ fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_f
     let mut buckets: BTreeMap<u64, u64> = BTreeMap::new();
     let mut max_ns = 0;
     for d in drives {
-        let text = std::fs::read_to_string(Path::new(d["dir"].as_str().unwrap()).join("latency.json"))
-            .unwrap();
+        let text =
+            std::fs::read_to_string(Path::new(d["dir"].as_str().unwrap()).join("latency.json"))
+                .unwrap();
         let rec: serde_json::Value = serde_json::from_str(&text).unwrap();
         max_ns = max_ns.max(rec["all"]["max_ns"].as_u64().unwrap());
         for b in rec["all"]["buckets"].as_array().unwrap() {
@@ -149,7 +155,9 @@ fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_f
     }
     let merged = group["merged_percentiles"].as_array().unwrap();
     for (name, q) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p99.9", 0.999)] {
-        let got = merged.iter().find(|p| p[0] == name).unwrap()[1].as_f64().unwrap();
+        let got = merged.iter().find(|p| p[0] == name).unwrap()[1]
+            .as_f64()
+            .unwrap();
         assert!(
             (got - quantile_us(&buckets, max_ns, q)).abs() < 1e-6,
             "{name}: {got}"
@@ -160,7 +168,10 @@ fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_f
     assert_eq!(group["merged_ios"].as_u64(), Some(buckets.values().sum()));
 
     // One figure in every format: the group's median fresh IOPS.
-    let fresh = spreads.iter().find(|s| s["metric"] == "fresh_iops").unwrap();
+    let fresh = spreads
+        .iter()
+        .find(|s| s["metric"] == "fresh_iops")
+        .unwrap();
     let shown = format!("{:.0}", fresh["median"].as_f64().unwrap());
     let row = |text: &str| {
         text.lines()

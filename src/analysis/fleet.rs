@@ -445,7 +445,11 @@ fn band(drives: &[Drive]) -> Vec<BandPoint> {
     let longest = drives.iter().map(|d| d.curve.len()).max().unwrap_or(0);
     (0..longest)
         .map(|i| {
-            let at: Vec<(f64, f64)> = drives.iter().filter_map(|d| d.curve.get(i)).copied().collect();
+            let at: Vec<(f64, f64)> = drives
+                .iter()
+                .filter_map(|d| d.curve.get(i))
+                .copied()
+                .collect();
             let iops = sorted(at.iter().map(|p| p.1).collect());
             BandPoint {
                 t_s: quantile(&sorted(at.iter().map(|p| p.0).collect()), 0.5),

@@ -38,7 +38,10 @@ pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
             w.write_record(&row)?;
         }
         for (name, pick) in [
-            ("median", (|s| s.median) as fn(&crate::analysis::fleet::Spread) -> f64),
+            (
+                "median",
+                (|s| s.median) as fn(&crate::analysis::fleet::Spread) -> f64,
+            ),
             ("p10", |s| s.p10),
             ("p90", |s| s.p90),
         ] {

@@ -7,8 +7,8 @@ pub mod erase;
 pub mod examples;
 pub mod experiment;
 pub mod export;
-pub mod fleet;
 pub mod finish;
+pub mod fleet;
 pub mod manual;
 pub mod run;
 

@@ -13,10 +13,11 @@ pub fn document(fleet: &Fleet) -> Document {
     let mut doc = Document::new("ssdfade fleet");
     let drives: usize = fleet.groups.iter().map(|g| g.drives.len()).sum();
     doc.paragraph(format!(
-        "{drives} drives in {} groups (model and firmware); {} seen again and counted once; {} directories skipped.",
-        fleet.groups.len(),
+        "{} in {} (model and firmware); {} seen again and counted once; {} skipped.",
+        count(drives, "drive"),
+        count(fleet.groups.len(), "group"),
         fleet.duplicates.len(),
-        fleet.skipped.len()
+        count(fleet.skipped.len(), "directory")
     ));
     doc.paragraph(format!("Outlier: {}", fleet.outlier_rule));
     doc.paragraph(format!("Merged percentiles: {}", fleet.merge_rule));
@@ -55,11 +56,10 @@ fn group(doc: &mut Document, g: &Group) {
     doc.blocks.push(Block::Heading(
         2,
         format!(
-            "{} ({}): {} drive{}",
+            "{} ({}): {}",
             g.model,
             g.firmware,
-            g.drives.len(),
-            if g.drives.len() == 1 { "" } else { "s" }
+            count(g.drives.len(), "drive")
         ),
     ));
     let rows = g
@@ -120,5 +120,14 @@ fn group(doc: &mut Document, g: &Group) {
             "Fade band (IOPS over drives): first interval median {:.0} (p10–p90 {:.0}–{:.0}), last {:.0} ({:.0}–{:.0}).",
             first.median, first.p10, first.p90, last.median, last.p10, last.p90
         ));
+    }
+}
+
+/// `1 drive`, `2 drives`, `0 directories`.
+fn count(n: usize, noun: &str) -> String {
+    match (n, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}s"),
     }
 }
