@@ -62,6 +62,9 @@ pub enum Command {
     Report(ReportArgs),
     /// Compare runs: headline figures with ratios to the first and an overlay fade chart.
     Compare(CompareArgs),
+    /// Many drives' runs as one fleet: per model and firmware the spread of each figure, the
+    /// outliers named, merged latency percentiles; fleet.md, fleet.html and fleet.csv.
+    Fleet(FleetArgs),
     /// Multi-phase experiments that record as they go and resume after anything.
     #[command(subcommand)]
     Experiment(ExperimentCommand),
@@ -695,6 +698,21 @@ pub struct CompareArgs {
     /// Directory for compare.md, compare.html and compare.png (default: the current one).
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+/// Options of `fleet`.
+#[derive(Args, Debug, Clone)]
+pub struct FleetArgs {
+    /// Run, group or experiment directories, or folders holding them (searched recursively,
+    /// symlinks not followed).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Directory for fleet.md, fleet.html and fleet.csv (default: the current one).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the fleet's figures as JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `selftest`.

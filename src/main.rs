@@ -59,6 +59,7 @@ fn main() {
         Command::Plot(args) => commands::plot::run(args).map(|()| RunEnd::Completed),
         Command::Report(args) => commands::report::run(args).map(|()| RunEnd::Completed),
         Command::Compare(args) => commands::compare::run(args).map(|()| RunEnd::Completed),
+        Command::Fleet(args) => commands::fleet::run(args).map(|()| RunEnd::Completed),
         Command::Experiment(cmd) => commands::experiment::run(cmd),
         Command::Resume(args) => commands::experiment::resume(args),
         Command::Sweep(args) => commands::experiment::sweep(args),

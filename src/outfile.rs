@@ -42,6 +42,8 @@ pub enum Kind {
     MetricsText,
     /// A simulated twin from `sim fit -o` (its first-line comment).
     TwinFile,
+    /// `fleet`'s fleet.csv (its header `row,model,firmware,serial,…`).
+    FleetCsv,
 }
 
 /// The records a run, experiment or group directory holds: never an output, whatever they
@@ -86,6 +88,7 @@ impl Kind {
             Kind::TwinFile => {
                 first_line.starts_with("# A simulated twin written by `ssdfade sim fit`")
             }
+            Kind::FleetCsv => first_line.starts_with("row,model,firmware,serial,host,dir,"),
         }
     }
 
@@ -102,6 +105,7 @@ impl Kind {
             Kind::ChartRecord => "chart record",
             Kind::MetricsText => "metrics textfile",
             Kind::TwinFile => "twin file",
+            Kind::FleetCsv => "fleet CSV",
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod compare;
 pub mod convergence;
 pub mod experiment;
 pub mod fade;
+pub mod fleet;
 pub mod gc_throttle;
 pub mod hir;
 pub mod latency;

@@ -4,6 +4,7 @@ pub mod compare;
 pub mod erase;
 pub mod experiment;
 pub mod export;
+pub mod fleet;
 pub mod group;
 pub mod info;
 pub mod manual;

@@ -174,6 +174,13 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         )],
     ),
     (
+        "fleet",
+        &[(
+            "ssdfade fleet hosts/ --out fleet",
+            "every run under hosts/: per model the spread, outliers and merged latency",
+        )],
+    ),
+    (
         "experiment vertex2",
         &[
             (

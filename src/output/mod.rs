@@ -8,6 +8,7 @@ pub mod examples;
 pub mod experiment;
 pub mod export;
 pub mod finish;
+pub mod fleet;
 pub mod manual;
 pub mod run;
 

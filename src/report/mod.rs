@@ -5,6 +5,7 @@ mod compare;
 mod distribution;
 mod document;
 mod experiment;
+mod fleet;
 mod font_face;
 mod hir;
 mod op_sweep;
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 pub use compare::{compare_dirs, Comparison};
 pub use document::{Block, Document};
+pub use fleet::document as fleet_document;
 pub use run::reproduce_command;
 
 /// What `report` wrote.

@@ -101,7 +101,11 @@ fn identity_of(spec: &SimSpec) -> Identity {
         logical_block: 512,
         physical_block: 4096,
         model: Some(model_shown(spec)),
-        serial: Some(format!("SIM-{}-{}", spec.preset.name, spec.seed)),
+        serial: Some(
+            spec.serial
+                .clone()
+                .unwrap_or_else(|| format!("SIM-{}-{}", spec.preset.name, spec.seed)),
+        ),
         wwn: None,
         firmware: Some(format!("ssdfade-sim {}", env!("CARGO_PKG_VERSION"))),
         rotational: Some(false),
@@ -284,6 +288,14 @@ pub fn drive_info(spec: &str, id: Identity, w: SimWear) -> crate::drive::DriveIn
 #[cfg(test)]
 mod tests {
     use super::identity;
+
+    #[test]
+    fn serial_option_names_the_drive_and_the_default_keeps_preset_and_seed() {
+        let given = identity("sim:dc-ssd-400g,serial=ABC-7").unwrap();
+        assert_eq!(given.serial.as_deref(), Some("ABC-7"));
+        let default = identity("sim:dc-ssd-400g,seed=3").unwrap();
+        assert_eq!(default.serial.as_deref(), Some("SIM-dc-ssd-400g-3"));
+    }
 
     #[test]
     fn a_resized_drive_says_its_capacity_beside_the_presets_name() {

@@ -37,6 +37,8 @@ pub struct SimSpec {
     pub state: Option<PathBuf>,
     /// Seed of the aging history.
     pub seed: u64,
+    /// `serial=`: the serial number the drive reports (else `SIM-PRESET-SEED`).
+    pub serial: Option<String>,
 }
 
 /// `fault=KIND:N`: every Nth write of a session is acknowledged but dropped (`drop`), stored
@@ -74,7 +76,7 @@ const MAX_AGE: Duration = Duration::from_secs(30 * 365 * 86_400);
 const OPTIONS: &str =
     "aged=DURATION, scale=N, capacity=SIZE, alpha=X, cache=none|volatile|plp|lying, \
 compression=on|off, throttle=on|off, fail_after=N, fail_at=OFFSET, fault=drop|misdirect|corrupt:N, \
-state=PATH, seed=N";
+state=PATH, seed=N, serial=TEXT";
 
 impl SimSpec {
     /// Parses `sim:PRESET[,key=value…]`; bad input names the offending part and what to use.
@@ -130,6 +132,7 @@ impl SimSpec {
             fault: None,
             state: None,
             seed: 1,
+            serial: None,
         };
         let mut seen: Vec<String> = Vec::new();
         for part in parts {
@@ -206,6 +209,15 @@ impl SimSpec {
                 "seed" => match value.parse::<u64>() {
                     Ok(n) => spec.seed = n,
                     _ => bad("use a whole number")?,
+                },
+                "serial" => match value {
+                    v if !v.is_empty()
+                        && v.len() <= 40
+                        && v.bytes().all(|b| b.is_ascii_graphic() && b != b'/') =>
+                    {
+                        spec.serial = Some(v.to_string())
+                    }
+                    _ => bad("use 1 to 40 printable characters without spaces or '/'")?,
                 },
                 _ => bad_input!("unknown option '{key}' in {text}: options are {OPTIONS}"),
             }
@@ -344,6 +356,9 @@ mod tests {
             "sim:ram-8g,state=\"/tmp/a",
             "sim:ram-8g,state=/tmp/a\\",
             "sim:ram-8g,fail_at=1e30T",
+            "sim:ram-8g,serial=",
+            "sim:ram-8g,serial=a/b",
+            "sim:ram-8g,serial='a b'",
         ] {
             let err = SimSpec::parse(text).unwrap_err();
             assert!(

@@ -1,0 +1,61 @@
+//! `fleet --csv`: one row per drive with its figures, then per group its median, p10 and p90
+//! rows, from [`crate::analysis::fleet::Fleet`], values written as the report writes them.
+
+use crate::analysis::fleet::{Fleet, Metric};
+
+/// The columns before the figures.
+const HEAD: [&str; 6] = ["row", "model", "firmware", "serial", "host", "dir"];
+
+/// The fleet as CSV text.
+pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut head: Vec<&str> = HEAD.to_vec();
+    head.extend(Metric::ALL.iter().map(|m| m.key()));
+    head.push("outlier_of");
+    w.write_record(&head)?;
+    for g in &fleet.groups {
+        for (i, d) in g.drives.iter().enumerate() {
+            let mut row = vec![
+                "drive".to_string(),
+                g.model.clone(),
+                g.firmware.clone(),
+                d.serial.clone(),
+                d.host.clone(),
+                d.dir.display().to_string(),
+            ];
+            row.extend(
+                Metric::ALL
+                    .iter()
+                    .map(|m| d.figures.get(m).map_or(String::new(), |v| m.show(*v))),
+            );
+            let of: Vec<&str> = g
+                .spreads
+                .iter()
+                .filter(|s| s.outliers.contains(&i))
+                .map(|s| s.metric.key())
+                .collect();
+            row.push(of.join(";"));
+            w.write_record(&row)?;
+        }
+        for (name, pick) in [
+            (
+                "median",
+                (|s| s.median) as fn(&crate::analysis::fleet::Spread) -> f64,
+            ),
+            ("p10", |s| s.p10),
+            ("p90", |s| s.p90),
+        ] {
+            let mut row = vec![name.to_string(), g.model.clone(), g.firmware.clone()];
+            row.extend([String::new(), String::new(), String::new()]);
+            row.extend(Metric::ALL.iter().map(|m| {
+                g.spreads
+                    .iter()
+                    .find(|s| s.metric == *m)
+                    .map_or(String::new(), |s| m.show(pick(s)))
+            }));
+            row.push(String::new());
+            w.write_record(&row)?;
+        }
+    }
+    Ok(String::from_utf8(w.into_inner()?)?)
+}

@@ -1,0 +1,211 @@
+//! `ssdfade fleet` over a generated fleet of simulated drives: the planted outlier is named,
+//! the drive copied to a second folder is flagged and counted once, a damaged directory is
+//! skipped with its reason, the group's percentiles equal a plain merge of the drives'
+//! latency.json histograms, and one figure reads the same in the terminal, JSON, fleet.md and
+//! fleet.csv.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+fn ssdfade(args: &[&str]) -> std::process::Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_ssdfade"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A short soak of a simulated Vertex 2 with its own serial and aging seed (long enough that
+/// every drive has passed its cliff, so the normal drives agree).
+fn soak(dir: &Path, serial: &str, options: &str, seed: u32) {
+    let target = format!("sim:vertex2-60g,scale=16,serial={serial},seed={seed}{options}");
+    let out = dir.join(serial);
+    ssdfade(&[
+        "soak",
+        &target,
+        "--duration",
+        "10m",
+        "--interval",
+        "1m",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+}
+
+/// The percentile `q` of summed `[top, count]` buckets, read as latency.json's reader reads it.
+fn quantile_us(buckets: &BTreeMap<u64, u64>, max_ns: u64, q: f64) -> f64 {
+    let count: u64 = buckets.values().sum();
+    let rank = ((q * count as f64).ceil() as u64).max(1);
+    let mut seen = 0;
+    for (&top, &n) in buckets {
+        seen += n;
+        if seen >= rank {
+            return top.min(max_ns) as f64 / 1000.0;
+        }
+    }
+    max_ns as f64 / 1000.0
+}
+
+#[test]
+fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hosts = tmp.path().join("hosts");
+    let a = hosts.join("host-a");
+    std::fs::create_dir_all(&a).unwrap();
+    for (i, serial) in ["VTX-01", "VTX-02", "VTX-03", "VTX-04"].iter().enumerate() {
+        soak(&a, serial, "", i as u32 + 1);
+    }
+    // The planted outlier: far less spare area, so far more write amplification.
+    soak(&a, "VTX-BAD", ",alpha=1.03", 9);
+    let b = hosts.join("host-b");
+    std::fs::create_dir_all(b.join("damaged")).unwrap();
+    std::fs::write(b.join("damaged/run.json"), "{").unwrap();
+    let copy = Command::new("cp")
+        .args([
+            "-r",
+            a.join("VTX-02").to_str().unwrap(),
+            b.to_str().unwrap(),
+        ])
+        .status()
+        .unwrap();
+    assert!(copy.success());
+
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let hosts_arg = hosts.to_str().unwrap();
+    let out_arg = out.to_str().unwrap();
+    let json = ssdfade(&["fleet", hosts_arg, "--out", out_arg, "--json"]);
+    let fleet: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let terminal =
+        String::from_utf8(ssdfade(&["fleet", hosts_arg, "--out", out_arg]).stdout).unwrap();
+    let md = std::fs::read_to_string(out.join("fleet.md")).unwrap();
+    let csv = std::fs::read_to_string(out.join("fleet.csv")).unwrap();
+
+    let groups = fleet["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{fleet:#}");
+    let group = &groups[0];
+    let drives = group["drives"].as_array().unwrap();
+    let serials: Vec<&str> = drives
+        .iter()
+        .map(|d| d["serial"].as_str().unwrap())
+        .collect();
+    assert_eq!(serials, ["VTX-01", "VTX-02", "VTX-03", "VTX-04", "VTX-BAD"]);
+
+    // The outlier: named for write amplification and IOPS, and nobody else named.
+    let bad = serials.iter().position(|s| *s == "VTX-BAD").unwrap();
+    let spreads = group["spreads"].as_array().unwrap();
+    let outliers_of = |key: &str| -> Vec<u64> {
+        let s = spreads.iter().find(|s| s["metric"] == key).unwrap();
+        s["outliers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(outliers_of("wa"), [bad as u64]);
+    assert_eq!(outliers_of("fresh_iops"), [bad as u64]);
+    for s in spreads {
+        for o in s["outliers"].as_array().unwrap() {
+            assert_eq!(o.as_u64(), Some(bad as u64), "{s}");
+        }
+    }
+    for text in [&terminal, &md] {
+        assert!(text.contains("| VTX-BAD"), "{text}");
+        assert!(text.contains(&a.join("VTX-BAD").display().to_string()));
+    }
+    assert!(csv
+        .lines()
+        .any(|l| l.contains(",VTX-BAD,") && l.ends_with("wa") || l.contains(";wa")));
+
+    // The duplicate: flagged, counted once, from the first directory in path order.
+    let dups = fleet["duplicates"].as_array().unwrap();
+    assert_eq!(dups.len(), 1);
+    assert_eq!(dups[0]["serial"], "VTX-02");
+    assert_eq!(
+        dups[0]["seen_again"].as_str().unwrap(),
+        b.join("VTX-02").to_str().unwrap()
+    );
+    assert!(terminal.contains("Drives seen twice"));
+    // The damaged directory: skipped with its reason.
+    let skipped = fleet["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1);
+    assert!(skipped[0]["reason"].as_str().unwrap().contains("damaged"));
+
+    // Merged percentiles: a plain merge of the kept drives' raw histograms.
+    let mut buckets: BTreeMap<u64, u64> = BTreeMap::new();
+    let mut max_ns = 0;
+    for d in drives {
+        let text =
+            std::fs::read_to_string(Path::new(d["dir"].as_str().unwrap()).join("latency.json"))
+                .unwrap();
+        let rec: serde_json::Value = serde_json::from_str(&text).unwrap();
+        max_ns = max_ns.max(rec["all"]["max_ns"].as_u64().unwrap());
+        for b in rec["all"]["buckets"].as_array().unwrap() {
+            *buckets.entry(b[0].as_u64().unwrap()).or_default() += b[1].as_u64().unwrap();
+        }
+    }
+    let merged = group["merged_percentiles"].as_array().unwrap();
+    for (name, q) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p99.9", 0.999)] {
+        let got = merged.iter().find(|p| p[0] == name).unwrap()[1]
+            .as_f64()
+            .unwrap();
+        assert!(
+            (got - quantile_us(&buckets, max_ns, q)).abs() < 1e-6,
+            "{name}: {got}"
+        );
+        let shown = format!("{got:.1}");
+        assert!(terminal.contains(&shown) && md.contains(&shown), "{shown}");
+    }
+    assert_eq!(group["merged_ios"].as_u64(), Some(buckets.values().sum()));
+
+    // One figure in every format: the group's median fresh IOPS.
+    let fresh = spreads
+        .iter()
+        .find(|s| s["metric"] == "fresh_iops")
+        .unwrap();
+    let shown = format!("{:.0}", fresh["median"].as_f64().unwrap());
+    let row = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("| fresh IOPS"))
+            .unwrap()
+            .split('|')
+            .nth(2)
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    assert_eq!(row(&terminal), shown);
+    assert_eq!(row(&md), shown);
+    let mut reader = csv_rows(&csv);
+    let head = reader.remove(0);
+    let col = head.iter().position(|h| h == "fresh_iops").unwrap();
+    let median = reader.iter().find(|r| r[0] == "median").unwrap();
+    assert_eq!(median[col], shown);
+}
+
+/// CSV cells, split on commas outside double quotes.
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .map(|line| {
+            let mut cells = vec![String::new()];
+            let mut quoted = false;
+            for c in line.chars() {
+                match c {
+                    '"' => quoted = !quoted,
+                    ',' if !quoted => cells.push(String::new()),
+                    c => cells.last_mut().unwrap().push(c),
+                }
+            }
+            cells
+        })
+        .collect()
+}
