@@ -114,4 +114,3 @@ pub fn gave_up(args: &SoakArgs, outcome: &Outcome) -> Option<String> {
     }
     None
 }
-}
