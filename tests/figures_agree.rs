@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 
 use common::{run_ok, ssdfade};
-use ssdfade::units::{format_duration, format_gb, format_latency_us};
+use ssdfade::units::{format_duration, format_gb, format_latency_us, format_sig};
 
 /// What a user sees of one directory: the terminal text the command printed, report.md, and
 /// every text element of the charts (report.html's inline SVGs), one per line.
@@ -940,9 +940,9 @@ fn a_rate_sweeps_points_agree_everywhere() {
         for want in [
             format!("{:.0}", f(&s["iops"])),
             format!("{:.2}", f(&s["mb_per_s"])),
-            format!("{:.3}", f(&s["lat_us"]["mean"]) / 1000.0),
-            format!("{:.3}", f(&s["lat_us"]["p99"]) / 1000.0),
-            format!("{:.3}", f(&s["lat_us"]["p999"]) / 1000.0),
+            format_sig(f(&s["lat_us"]["mean"]) / 1000.0, 3),
+            format_sig(f(&s["lat_us"]["p99"]) / 1000.0, 3),
+            format_sig(f(&s["lat_us"]["p999"]) / 1000.0, 3),
         ] {
             assert!(cells.contains(&want.as_str()), "{want} not in '{row}'");
         }
@@ -1034,9 +1034,9 @@ fn an_op_sweeps_table_and_advice_agree_everywhere() {
             format!("{:.1} %", f(&p["unpartitioned_pct"])),
             format!("{:.1} %", f(&p["op_pct"])),
             format!("{:.0}", f(&p["iops"])),
-            format!("{:.3}", f(&p["avg_ms"])),
-            format!("{:.3}", f(&p["p99_ms"])),
-            format!("{:.3}", f(&p["p999_ms"])),
+            format_sig(f(&p["avg_ms"]), 3),
+            format_sig(f(&p["p99_ms"]), 3),
+            format_sig(f(&p["p999_ms"]), 3),
             format!("{:.2}", f(&p["drive_writes"])),
         ];
         let term = v

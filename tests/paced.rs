@@ -61,13 +61,15 @@ fn a_scaled_drive_counts_exactly_the_paced_ios_and_the_bytes_asked() {
     }
 }
 
-/// A soak on a zram device stopped with SIGSTOP for 3 s of 8: its whole-run IOPS are its
+/// A soak on a zram device stopped with SIGSTOP for 3 s of 12 (12, not 8: on a machine whose
+/// disk is busy the samples may reach the file seconds late, and the stop must still fall
+/// within the run): its whole-run IOPS are its
 /// I/Os over the time it ran (the samples' span less their stopped_s), within a few % of the
 /// running intervals' own rate; --json, the terminal table and the report say the stop; export
 /// has the stopped_s column and no 0-IOPS row for an interval the tool was stopped throughout.
 #[test]
-fn a_soak_stopped_for_3_of_8_seconds_reports_its_rates_over_the_running_time() {
-    if !root_or_skip("a_soak_stopped_for_3_of_8_seconds_reports_its_rates_over_the_running_time") {
+fn a_soak_stopped_for_3_of_12_seconds_reports_its_rates_over_the_running_time() {
+    if !root_or_skip("a_soak_stopped_for_3_of_12_seconds_reports_its_rates_over_the_running_time") {
         return;
     }
     let zram = Zram::new(256 << 20);
@@ -76,16 +78,14 @@ fn a_soak_stopped_for_3_of_8_seconds_reports_its_rates_over_the_running_time() {
     let run = tmp.path().join("run");
     let child = ssdfade(tmp.path())
         .args(["soak", dev, "--destroy-data", dev, "--qd", "4"])
-        .args(["--duration", "8s", "--interval", "1s", "--json", "--out"])
+        .args(["--duration", "12s", "--interval", "1s", "--json", "--out"])
         .arg(&run)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-    wait_for("two samples", 30, || {
-        lines_in(&run.join("samples.jsonl")) >= 2
-    });
+    wait_for("a sample", 30, || lines_in(&run.join("samples.jsonl")) >= 1);
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGSTOP).unwrap();
     std::thread::sleep(Duration::from_secs(3));
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGCONT).unwrap();
@@ -95,7 +95,14 @@ fn a_soak_stopped_for_3_of_8_seconds_reports_its_rates_over_the_running_time() {
 
     let samples = ssdfade::results::read_samples(&run).unwrap();
     let stopped: f64 = samples.iter().filter_map(|s| s.stopped_s).sum();
-    assert!(stopped > 2.0, "the samples record {stopped} s stopped");
+    assert!(
+        stopped > 2.0,
+        "the samples record {stopped} s stopped: {:?}",
+        samples
+            .iter()
+            .map(|s| (s.t_start_s, s.ops, s.stopped_s))
+            .collect::<Vec<_>>()
+    );
     let running = samples.last().unwrap().t_end_s - samples[0].t_start_s - stopped;
     let ops: u64 = samples.iter().map(|s| s.ops).sum();
     let s = summary(&run);

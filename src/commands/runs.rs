@@ -55,7 +55,8 @@ pub fn run(args: &RunsArgs) -> anyhow::Result<()> {
             crate::outln!("{row}\n{:12}{dir}", "")?;
         }
         if let Some(note) = &r.note {
-            crate::outln!("            {note}")?;
+            let indent = " ".repeat(12);
+            crate::out!("{}", crate::text::wrap(note, 80, &indent, &indent))?;
         }
     }
     Ok(())
