@@ -83,6 +83,10 @@ impl SimEngine {
         // What each I/O of the batch did, its service time, and the closed loop around them.
         let mut done_ios = [Activity::default(); BATCH];
         let mut service = [0.0f64; BATCH];
+        let mut own = [0.0f64; BATCH];
+        // The closed loop shares each I/O's service among the QD / scale simulated I/Os in
+        // flight; what an I/O waits on its own goes back to it (see `own` below).
+        let concentrate = 1.0 - 1.0 / (f64::from(w.qd) / k as f64).max(1.0);
         let mut queue = ClosedLoop::new(w.qd, device.spec.scale, 0.0);
         let mut paced = w
             .rate
@@ -155,21 +159,34 @@ impl SimEngine {
                 served += 1;
             }
             let t_batch = t;
-            let seconds = device.finish_batch(&done_ios[..served], w.qd, &mut service[..served]);
+            let seconds = device.finish_batch(
+                &done_ios[..served],
+                w.qd,
+                &mut service[..served],
+                &mut own[..served],
+            );
+            let own_mean = own[..served].iter().sum::<f64>() / served.max(1) as f64;
             // Each I/O completes when the drive has served it and those before it; it counts in
             // the interval its completion falls in. Past the duration the run has ended.
             let mut completion = t_batch;
             let mut past_end = false;
-            for (io, &s) in done_ios[..served].iter().zip(&service[..served]) {
+            for ((io, &s), &o) in done_ios[..served]
+                .iter()
+                .zip(&service[..served])
+                .zip(&own[..served])
+            {
                 let (latency, lag) = match &mut paced {
                     Some(open) => {
-                        let (done, latency, lag) = open.serve(s, device.unloaded_seconds(io));
+                        let (done, latency, lag) = open.serve(s, device.unloaded_seconds(io) + o);
                         completion = done;
                         (nanos(latency), Some(nanos(lag)))
                     }
                     None => {
                         completion += s;
-                        (nanos(queue.serve(s)), None)
+                        // The loop spread this I/O's own wait over the I/Os in flight with it:
+                        // it goes back to this one (the batch's mean, so Little's law holds).
+                        let latency = queue.serve(s) + (o - own_mean) * concentrate;
+                        (nanos(latency.max(0.0)), None)
                     }
                 };
                 if duration.is_some_and(|d| completion > d) {
@@ -190,6 +207,8 @@ impl SimEngine {
             }
             if served == 0 {
                 t = t_batch + seconds;
+            } else if paced.is_some() {
+                device.batch_elapsed(seconds, completion - t_batch);
             }
             if let Some(b) = &mut budget {
                 *b -= served as u64;

@@ -164,6 +164,10 @@ pub struct Preset {
     pub tail_chance: f64,
     /// The extra wait of a command in the tail, in µs.
     pub tail_us: f64,
+    /// Page types of a cell (MLC 2, TLC 3; 1: all alike): their read and program times spread
+    /// evenly over ± `page_spread` of the mean (see [`super::contention::page_factor`]).
+    pub page_types: u32,
+    pub page_spread: f64,
     /// Write cache capacity in bytes (unflushed writes a power cut can lose).
     pub cache_bytes: u64,
     /// Default `cache=` mode.
@@ -219,6 +223,8 @@ pub const PRESETS: [Preset; 6] = [
         ack_us: 100.0,
         tail_chance: 0.0,
         tail_us: 0.0,
+        page_types: 2,
+        page_spread: 0.2,
         cache_bytes: 4 << 20,
         cache: super::CacheMode::Volatile,
         compression: true,
@@ -285,6 +291,8 @@ pub const PRESETS: [Preset; 6] = [
         ack_us: 8.0,
         tail_chance: 0.0,
         tail_us: 0.0,
+        page_types: 3,
+        page_spread: 0.25,
         cache_bytes: 256 << 20,
         cache: super::CacheMode::Volatile,
         compression: false,
@@ -344,6 +352,8 @@ pub const PRESETS: [Preset; 6] = [
         ack_us: 20.0,
         tail_chance: 0.0,
         tail_us: 0.0,
+        page_types: 2,
+        page_spread: 0.2,
         cache_bytes: 512 << 20,
         cache: super::CacheMode::Plp,
         compression: false,
@@ -397,6 +407,8 @@ pub const PRESETS: [Preset; 6] = [
         ack_us: 3.0,
         tail_chance: 0.0,
         tail_us: 0.0,
+        page_types: 1,
+        page_spread: 0.0,
         cache_bytes: 0,
         cache: super::CacheMode::Plp,
         compression: false,
@@ -451,6 +463,8 @@ pub const PRESETS: [Preset; 6] = [
         // 11209; Intel's bound < 60 µs): one command in 20 000 waits 29 µs more.
         tail_chance: 5e-5,
         tail_us: 29.0,
+        page_types: 1,
+        page_spread: 0.0,
         cache_bytes: 0,
         cache: super::CacheMode::Plp,
         compression: false,
@@ -503,6 +517,8 @@ pub const PRESETS: [Preset; 6] = [
         ack_us: 3.5,
         tail_chance: 0.0,
         tail_us: 0.0,
+        page_types: 3,
+        page_spread: 0.25,
         cache_bytes: 64 << 20,
         cache: super::CacheMode::Volatile,
         compression: false,
