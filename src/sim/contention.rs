@@ -3,7 +3,7 @@
 //! queue in front of the drive's bottleneck as a closed loop of QD commands fills it.
 //!
 //! - **Die contention.** A read finds its die busy with the host's programs (written back from
-//!   the cache), reads and folding that the previous batch put on the dies, and waits for the
+//!   the cache), reads and folding of the I/Os around it (its batch), and waits for the
 //!   work in progress (at most the suspend time where the class suspends programs and erases)
 //!   and the reads queued ahead of it (reads go first: a non-preemptive priority queue,
 //!   Pollaczek–Khinchine). A program waits for all of it. The wait is drawn per command: busy

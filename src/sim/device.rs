@@ -207,8 +207,10 @@ pub struct SimDevice {
     stamp: DriveStamp,
     /// Latencies as the host sees them (see [`SimDevice::set_host_protocol`]).
     host_protocol: bool,
-    /// The load the last batch left on the dies (see [`super::contention`]).
+    /// The load of the last batch on the dies (see [`super::contention`]).
     die_load: super::contention::DieLoad,
+    /// The share of the time the drive was busy in the last batch (1 without an issue rate).
+    die_busy_share: f64,
 }
 
 impl SimDevice {
@@ -270,6 +272,7 @@ impl SimDevice {
             },
             host_protocol: false,
             die_load: super::contention::DieLoad::default(),
+            die_busy_share: 1.0,
         }
     }
 
@@ -712,9 +715,21 @@ impl SimDevice {
         // The fastest each I/O can complete (see [`SimDevice::floor_seconds`]).
         let [read_us, program_us, _] = self.nand_us();
         let mut floor_sum = 0.0;
+        for a in ios {
+            floor_sum += self.floor_seconds(a, read_us, program_us);
+        }
+        if ops > 0.0 {
+            // The batch's I/Os meet the dies busy with the batch's own work, over the time it
+            // takes before their waits (spread over the idle time under an issue rate).
+            let floor = floor_sum / ios.len() as f64;
+            let before = ops / super::contention::closed_throughput(busy / ops, floor, qd);
+            self.die_load = self
+                .die_load_of(&counts, &host_r, before, read_us, program_us)
+                .thinned(self.die_busy_share);
+        }
         for (i, (a, o)) in ios.iter().zip(own.iter_mut()).enumerate() {
             *o = self.own_wait(a, qd, self.io_seq + i as u64, read_us);
-            floor_sum += self.floor_seconds(a, read_us, program_us) + *o;
+            floor_sum += *o;
         }
         let floor = if ios.is_empty() {
             self.floor_seconds(&Activity::default(), read_us, program_us)
@@ -820,22 +835,23 @@ impl SimDevice {
             }
         }
         self.io_seq += n;
-        self.die_load = self.die_load_of(&counts, &host_r, seconds, read_us, program_us);
         seconds
     }
 
     /// The last batch, which kept the drive busy for `busy` seconds, took `elapsed` seconds of
-    /// the clock (under an issue rate the drive stands idle between commands): its load on the
-    /// dies was spread over the longer time.
+    /// the clock (under an issue rate the drive stands idle between commands): the next
+    /// batch's load on the dies is spread over the same share of idle time.
     pub fn batch_elapsed(&mut self, busy: f64, elapsed: f64) {
-        if elapsed > busy && busy > 0.0 {
-            self.die_load = self.die_load.thinned(busy / elapsed);
-        }
+        self.die_busy_share = if elapsed > busy && busy > 0.0 {
+            busy / elapsed
+        } else {
+            1.0
+        };
     }
 
     /// What the I/O `a` (number `seq`) waits on its own at queue depth `qd`, in seconds: a read
     /// of NAND, its page type's difference from the mean read time and the wait for its die
-    /// under the load the last batch left (see [`super::contention`]); 0 for the rest.
+    /// under its batch's load (see [`super::contention`]); 0 for the rest.
     #[inline]
     fn own_wait(&self, a: &Activity, qd: u32, seq: u64, read_us: f64) -> f64 {
         if a.reads == 0 || a.readahead_reads > 0 || a.read_pages == 0 {
@@ -855,8 +871,8 @@ impl SimDevice {
         (page - 1.0) * read_us * 1e-6 + self.die_load.wait(true, qd, u)
     }
 
-    /// The load a batch of `counts` (host part's resource seconds `host_r`) that took `seconds`
-    /// leaves on the dies: its host reads and the rest of its host die time (programs, folding).
+    /// The load a batch of `counts` (its host part's resource seconds `host_r`) over `seconds`
+    /// puts on the dies: its host reads and the rest of its host die time (programs, folding).
     fn die_load_of(
         &self,
         counts: &[f64; COUNTS],
