@@ -66,8 +66,11 @@ impl DieLoad {
     }
 
     /// The wait of a command that finds this load, in seconds, from two uniform draws `u`: a
-    /// read (it goes before the other work queued on its die) or a program. At queue depth 1
-    /// a read finds none of its own stream's reads (they ran one after another).
+    /// read (it goes before the other work queued on its die) or a program the host waits for
+    /// (a flush). Of its own stream of `qd` commands it finds only the other `qd` − 1: at
+    /// queue depth 1 a read finds none of its stream's reads and a flush none of its programs
+    /// (they ran one after another); a read still finds the programs of its stream's writes,
+    /// which the cache acknowledged before programming them.
     pub fn wait(&self, read: bool, qd: u32, u: [f64; 2]) -> f64 {
         let own = if qd <= 1 {
             0.0
@@ -75,11 +78,12 @@ impl DieLoad {
             1.0 - 1.0 / f64::from(qd)
         };
         let reads = self.reads * own;
-        let busy = (reads + self.other).min(0.95);
+        let other = if read { self.other } else { self.other * own };
+        let busy = (reads + other).min(0.95);
         if busy <= 0.0 || u[0] >= busy {
             return 0.0;
         }
-        let residual = reads * self.residual[0] + self.other * self.residual[1];
+        let residual = reads * self.residual[0] + other * self.residual[1];
         let mean = if read {
             residual / (1.0 - reads)
         } else {

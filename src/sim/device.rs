@@ -895,9 +895,10 @@ impl SimDevice {
     }
 
     /// How long a program the host waits for (a flush writing back the cache) takes beyond its
-    /// mean on the drive as it is: its page type's difference and the wait for its die, drawn
-    /// for the program numbered `seq` (see [`super::contention`]), in seconds.
-    pub fn program_wait(&self, seq: u64) -> f64 {
+    /// mean on the drive as it is: its page type's difference and the wait for its die behind
+    /// the programs of the other of `writers` concurrent writers, drawn for the program
+    /// numbered `seq` (see [`super::contention`]), in seconds.
+    pub fn program_wait(&self, seq: u64, writers: u32) -> f64 {
         let p = &self.spec.preset;
         let seed = self.spec.seed ^ 0x9f0a;
         let [_, program_us, _] = self.nand_us();
@@ -910,7 +911,7 @@ impl SimDevice {
             tail_draw(seed, seq.wrapping_mul(3) + 1),
             tail_draw(seed, seq.wrapping_mul(3) + 2),
         ];
-        (page - 1.0) * program_us * 1e-6 + self.die_load.wait(false, 1, u)
+        (page - 1.0) * program_us * 1e-6 + self.die_load.wait(false, writers, u)
     }
 
     /// Latencies from now on include what the host's side of the protocol adds to each

@@ -174,7 +174,7 @@ impl SyncWriter for SimSyncWriter {
             let slowest = if flush > self.persist_seconds(0, phase.mode) {
                 let device = self.drive.device();
                 (0..n as u64)
-                    .map(|i| device.program_wait(writes + i))
+                    .map(|i| device.program_wait(writes + i, n as u32))
                     .fold(f64::MIN, f64::max)
             } else {
                 0.0
