@@ -727,9 +727,12 @@ impl SimDevice {
                 .die_load_of(&counts, &host_r, before, read_us, program_us)
                 .thinned(self.die_busy_share);
         }
+        // A page type's time is the command's own (in its floor); a die wait is queueing the
+        // closed loop already counts where the dies bind, so it goes to the latency alone.
         for (i, (a, o)) in ios.iter().zip(own.iter_mut()).enumerate() {
-            *o = self.own_wait(a, qd, self.io_seq + i as u64, read_us);
-            floor_sum += *o;
+            let (page, wait) = self.own_wait(a, qd, self.io_seq + i as u64, read_us);
+            floor_sum += page;
+            *o = page + wait;
         }
         let floor = if ios.is_empty() {
             self.floor_seconds(&Activity::default(), read_us, program_us)
@@ -792,8 +795,9 @@ impl SimDevice {
         } else {
             0.0
         };
-        for ((s, a), o) in service.iter_mut().zip(ios).zip(own.iter()) {
-            let floor = self.floor_seconds(a, read_us, program_us) + o;
+        for (i, (s, a)) in service.iter_mut().zip(ios).enumerate() {
+            let (page, _) = self.own_wait(a, qd, self.io_seq + i as u64, read_us);
+            let floor = self.floor_seconds(a, read_us, program_us) + page;
             *s = k * floor / f64::from(qd) + *s * per_demand;
         }
         // Consecutive I/Os are striped over the dies. The collection's time is owed to the
@@ -852,10 +856,11 @@ impl SimDevice {
     /// What the I/O `a` (number `seq`) waits on its own at queue depth `qd`, in seconds: a read
     /// of NAND, its page type's difference from the mean read time and the wait for its die
     /// under its batch's load (see [`super::contention`]); 0 for the rest.
+    /// Returns (the page type's difference, the die wait).
     #[inline]
-    fn own_wait(&self, a: &Activity, qd: u32, seq: u64, read_us: f64) -> f64 {
+    fn own_wait(&self, a: &Activity, qd: u32, seq: u64, read_us: f64) -> (f64, f64) {
         if a.reads == 0 || a.readahead_reads > 0 || a.read_pages == 0 {
-            return 0.0;
+            return (0.0, 0.0);
         }
         let p = &self.spec.preset;
         let seed = self.spec.seed ^ 0xd1e5;
@@ -868,7 +873,10 @@ impl SimDevice {
             tail_draw(seed, seq.wrapping_mul(3) + 1),
             tail_draw(seed, seq.wrapping_mul(3) + 2),
         ];
-        (page - 1.0) * read_us * 1e-6 + self.die_load.wait(true, qd, u)
+        (
+            (page - 1.0) * read_us * 1e-6,
+            self.die_load.wait(true, qd, u),
+        )
     }
 
     /// The load a batch of `counts` (its host part's resource seconds `host_r`) over `seconds`
