@@ -24,6 +24,7 @@ const SERVICE_FILLS: u32 = 4;
 const HOST_SLOTS: usize = 0;
 const GC_SLOTS: usize = 1;
 const ERASES: usize = 2;
+const READ_PAGES: usize = 3;
 const FOLD_PAGES: usize = 10;
 /// How many counts an [`Activity`] has.
 const COUNTS: usize = 12;
@@ -213,6 +214,10 @@ pub struct SimDevice {
     stamp: DriveStamp,
     /// Latencies as the host sees them (see [`SimDevice::set_host_protocol`]).
     host_protocol: bool,
+    /// The load of the last batch on the dies (see [`super::contention`]).
+    die_load: super::contention::DieLoad,
+    /// The share of the time the drive was busy in the last batch (1 without an issue rate).
+    die_busy_share: f64,
 }
 
 impl SimDevice {
@@ -273,6 +278,8 @@ impl SimDevice {
                 saves: 0,
             },
             host_protocol: false,
+            die_load: super::contention::DieLoad::default(),
+            die_busy_share: 1.0,
         }
     }
 
@@ -678,8 +685,17 @@ impl SimDevice {
     /// (NAND programs and reads, controller, link and throttle time); the garbage collection
     /// served (see [`SimDevice::serve_gc`]) goes to the I/Os that map to the die the collection
     /// occupies, which wait behind it, in whole holds of that die (so the shares of one batch
-    /// add up to its time give or take one hold carried to the next).
-    pub fn finish_batch(&mut self, ios: &[Activity], qd: u32, service: &mut [f64]) -> f64 {
+    /// add up to its time give or take one hold carried to the next). `own` (as long as `ios`)
+    /// receives what each I/O waits on its own, in host seconds (see [`super::contention`]):
+    /// its die busy with work the last batch left there and the speed of its page type, part
+    /// of its floor here, which the caller puts on that I/O's latency alone.
+    pub fn finish_batch(
+        &mut self,
+        ios: &[Activity],
+        qd: u32,
+        service: &mut [f64],
+        own: &mut [f64],
+    ) -> f64 {
         let mut total = Activity::default();
         for a in ios {
             total.add(a);
@@ -709,12 +725,32 @@ impl SimDevice {
         for a in ios {
             floor_sum += self.floor_seconds(a, read_us, program_us);
         }
+        if ops > 0.0 {
+            // The batch's I/Os meet the dies busy with the batch's own work, over the time it
+            // takes before their waits (spread over the idle time under an issue rate).
+            let floor = floor_sum / ios.len() as f64;
+            let before = ops / super::contention::closed_throughput(busy / ops, floor, qd);
+            self.die_load = self
+                .die_load_of(&counts, &host_r, before, read_us, program_us)
+                .thinned(self.die_busy_share);
+        }
+        // A page type's time is the command's own (in its floor); a die wait is queueing the
+        // closed loop already counts where the dies bind, so it goes to the latency alone.
+        for (i, (a, o)) in ios.iter().zip(own.iter_mut()).enumerate() {
+            let (page, wait) = self.own_wait(a, qd, self.io_seq + i as u64, read_us);
+            floor_sum += page;
+            *o = page + wait;
+        }
         let floor = if ios.is_empty() {
             self.floor_seconds(&Activity::default(), read_us, program_us)
         } else {
             floor_sum / ios.len() as f64
         };
-        let throughput = (ops / busy.max(1e-12)).min(f64::from(qd) / floor);
+        let throughput = if ops > 0.0 {
+            super::contention::closed_throughput(busy / ops, floor, qd)
+        } else {
+            f64::from(qd) / floor
+        };
         let floors = k * floor_sum / f64::from(qd);
         // Client firmware collects in the foreground: a write that finds the free pool at its
         // low watermark waits for the collection, so at a low queue depth, where the I/Os'
@@ -766,8 +802,9 @@ impl SimDevice {
         } else {
             0.0
         };
-        for (s, a) in service.iter_mut().zip(ios) {
-            let floor = self.floor_seconds(a, read_us, program_us);
+        for (i, (s, a)) in service.iter_mut().zip(ios).enumerate() {
+            let (page, _) = self.own_wait(a, qd, self.io_seq + i as u64, read_us);
+            let floor = self.floor_seconds(a, read_us, program_us) + page;
             *s = k * floor / f64::from(qd) + *s * per_demand;
         }
         // Consecutive I/Os are striped over the dies. The collection's time is owed to the
@@ -810,6 +847,86 @@ impl SimDevice {
         }
         self.io_seq += n;
         seconds
+    }
+
+    /// The last batch, which kept the drive busy for `busy` seconds, took `elapsed` seconds of
+    /// the clock (under an issue rate the drive stands idle between commands): the next
+    /// batch's load on the dies is spread over the same share of idle time.
+    pub fn batch_elapsed(&mut self, busy: f64, elapsed: f64) {
+        self.die_busy_share = if elapsed > busy && busy > 0.0 {
+            busy / elapsed
+        } else {
+            1.0
+        };
+    }
+
+    /// What the I/O `a` (number `seq`) waits on its own at queue depth `qd`, in seconds: a read
+    /// of NAND, its page type's difference from the mean read time and the wait for its die
+    /// under its batch's load (see [`super::contention`]); 0 for the rest.
+    /// Returns (the page type's difference, the die wait).
+    #[inline]
+    fn own_wait(&self, a: &Activity, qd: u32, seq: u64, read_us: f64) -> (f64, f64) {
+        if a.reads == 0 || a.readahead_reads > 0 || a.read_pages == 0 {
+            return (0.0, 0.0);
+        }
+        let p = &self.spec.preset;
+        let seed = self.spec.seed ^ 0xd1e5;
+        let page = super::contention::page_factor(
+            p.page_types,
+            p.page_spread,
+            tail_draw(seed, seq.wrapping_mul(3)),
+        );
+        let u = [
+            tail_draw(seed, seq.wrapping_mul(3) + 1),
+            tail_draw(seed, seq.wrapping_mul(3) + 2),
+        ];
+        (
+            (page - 1.0) * read_us * 1e-6,
+            self.die_load.wait(true, qd, u),
+        )
+    }
+
+    /// The load a batch of `counts` (its host part's resource seconds `host_r`) over `seconds`
+    /// puts on the dies: its host reads and the rest of its host die time (programs, folding).
+    fn die_load_of(
+        &self,
+        counts: &[f64; COUNTS],
+        host_r: &[f64; 5],
+        seconds: f64,
+        read_us: f64,
+        program_us: f64,
+    ) -> super::contention::DieLoad {
+        let p = &self.spec.preset;
+        let k = f64::from(self.spec.scale);
+        let reads = k * counts[READ_PAGES] * read_us * 1e-6;
+        let all = k * host_r[0] * f64::from(p.dies);
+        super::contention::DieLoad::new(
+            [reads, (all - reads).max(0.0)],
+            seconds,
+            p.dies,
+            [read_us * 1e-6, program_us * 1e-6],
+            p.gc.suspend_us * 1e-6,
+        )
+    }
+
+    /// How long a program the host waits for (a flush writing back the cache) takes beyond its
+    /// mean on the drive as it is: its page type's difference and the wait for its die behind
+    /// the programs of the other of `writers` concurrent writers, drawn for the program
+    /// numbered `seq` (see [`super::contention`]), in seconds.
+    pub fn program_wait(&self, seq: u64, writers: u32) -> f64 {
+        let p = &self.spec.preset;
+        let seed = self.spec.seed ^ 0x9f0a;
+        let [_, program_us, _] = self.nand_us();
+        let page = super::contention::page_factor(
+            p.page_types,
+            p.page_spread,
+            tail_draw(seed, seq.wrapping_mul(3)),
+        );
+        let u = [
+            tail_draw(seed, seq.wrapping_mul(3) + 1),
+            tail_draw(seed, seq.wrapping_mul(3) + 2),
+        ];
+        (page - 1.0) * program_us * 1e-6 + self.die_load.wait(false, writers, u)
     }
 
     /// Latencies from now on include what the host's side of the protocol adds to each
@@ -1310,7 +1427,7 @@ mod tests {
                 dev.write(mix64(i) % pages * 4096, 4096, &content(i), 1.0);
                 *io = dev.activity().since(&before);
             }
-            let t = dev.finish_batch(&ios, 128, &mut service);
+            let t = dev.finish_batch(&ios, 128, &mut service, &mut [0.0; 64]);
             if b >= fills * pages / 64 {
                 seconds.push(t);
                 services.extend_from_slice(&service);

@@ -91,6 +91,10 @@ impl SimEngine {
         // What each I/O of the batch did, its service time, and the closed loop around them.
         let mut done_ios = [Activity::default(); BATCH];
         let mut service = [0.0f64; BATCH];
+        let mut own = [0.0f64; BATCH];
+        // The closed loop shares each I/O's service among the QD / scale simulated I/Os in
+        // flight; what an I/O waits on its own goes back to it (see `own` below).
+        let concentrate = 1.0 - 1.0 / (f64::from(w.qd) / k as f64).max(1.0);
         let mut queue = ClosedLoop::new(w.qd, device.spec.scale, 0.0);
         let mut paced = w
             .rate
@@ -164,19 +168,32 @@ impl SimEngine {
                 served += 1;
             }
             let t_batch = t;
-            let seconds = device.finish_batch(&done_ios[..served], w.qd, &mut service[..served]);
+            let seconds = device.finish_batch(
+                &done_ios[..served],
+                w.qd,
+                &mut service[..served],
+                &mut own[..served],
+            );
+            let own_mean = own[..served].iter().sum::<f64>() / served.max(1) as f64;
             // Each host I/O completes when the drive has served it and those before it; it
             // counts in the interval its completion falls in. Past the duration, or once the
             // byte budget is spent, the run has ended.
             let mut completion = t_batch;
             let mut past_end = false;
-            for (io, &s) in done_ios[..served].iter().zip(&service[..served]) {
+            for ((io, &s), &o) in done_ios[..served]
+                .iter()
+                .zip(&service[..served])
+                .zip(&own[..served])
+            {
                 let reads = io.reads > 0;
                 // What the drive programmed for this I/O, shared by the k host I/Os it stands for.
                 let host_nand_bytes = io.nand_slots(slots_per_page) * slot_bytes;
                 match &mut paced {
                     Some(open) => {
-                        open.serve(s, device.unloaded_seconds(io), &mut hosts);
+                        open.serve(s, device.unloaded_seconds(io) + o, &mut hosts);
+                        if let Some(last) = hosts.last() {
+                            completion = completion.max(last.done);
+                        }
                         for h in &hosts {
                             if budget == Some(0) {
                                 break;
@@ -203,7 +220,9 @@ impl SimEngine {
                     None => {
                         // The k host I/Os share the service evenly; the budget or the
                         // duration may end the run after some of them.
-                        let latency = nanos(queue.serve(s));
+                        // The loop spread this I/O's own wait over the I/Os in flight with it:
+                        // it goes back to this one (the batch's mean, so Little's law holds).
+                        let latency = nanos((queue.serve(s) + (o - own_mean) * concentrate).max(0.0));
                         let mut n = budget.map_or(k, |b| b.min(k));
                         let each = s / k as f64;
                         if let Some(d) = duration.filter(|&d| completion + each * n as f64 > d) {
@@ -239,6 +258,8 @@ impl SimEngine {
             }
             if served == 0 {
                 t = t_batch + seconds;
+            } else if paced.is_some() {
+                device.batch_elapsed(seconds, completion - t_batch);
             }
             if let Some((v, every)) = verify.zip(verify_every).filter(|_| t >= next_check) {
                 verify::sample(v, &mut SimReader::new(&*device, w, v), &mut || {

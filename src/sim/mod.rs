@@ -14,6 +14,7 @@
 //! This module's functions are what other commands (`erase`, `info`) call.
 
 pub mod bench;
+pub mod contention;
 pub mod device;
 pub mod drive;
 pub mod engine;

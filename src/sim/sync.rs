@@ -122,6 +122,7 @@ impl SyncWriter for SimSyncWriter {
         let pages_per_write = phase.size.div_ceil(4096);
         let mut ios = vec![Activity::default(); n];
         let mut service = vec![0.0; n];
+        let mut own = vec![0.0; n];
         let (mut t, mut t_cut, mut writes) = (0.0f64, 0.0f64, 0u64);
         let mut total = IntervalStats::new();
         let mut interval = IntervalStats::new();
@@ -169,8 +170,19 @@ impl SyncWriter for SimSyncWriter {
             if failed.is_some() {
                 break;
             }
-            let batch = device.finish_batch(&ios, n as u32, &mut service);
+            let batch = device.finish_batch(&ios, n as u32, &mut service, &mut own);
             let flush = self.persist_seconds(pages_per_write * n as u64, phase.mode);
+            // A flush that programs waits for the slowest of its programs: each one's page type
+            // and the work already on its die (see `SimDevice::program_wait`).
+            let slowest = if flush > self.persist_seconds(0, phase.mode) {
+                let device = self.drive.device();
+                (0..n as u64)
+                    .map(|i| device.program_wait(writes + i, n as u32))
+                    .fold(f64::MIN, f64::max)
+            } else {
+                0.0
+            };
+            let flush = flush + slowest;
             self.drive.device_mut().flush();
             for &s in &service {
                 let latency = n as f64 * s / kf + flush;
