@@ -222,7 +222,8 @@ impl SimEngine {
                         // duration may end the run after some of them.
                         // The loop spread this I/O's own wait over the I/Os in flight with it:
                         // it goes back to this one (the batch's mean, so Little's law holds).
-                        let latency = nanos((queue.serve(s) + (o - own_mean) * concentrate).max(0.0));
+                        let latency =
+                            nanos((queue.serve(s) + (o - own_mean) * concentrate).max(0.0));
                         let mut n = budget.map_or(k, |b| b.min(k));
                         let each = s / k as f64;
                         if let Some(d) = duration.filter(|&d| completion + each * n as f64 > d) {
