@@ -1382,8 +1382,8 @@ fn op_sweep_measures_each_span_to_steady_state_and_every_output_agrees() {
     for p in points {
         let cells = [
             format!("{:.0}", p["iops"].as_f64().unwrap()),
-            format!("{:.3}", p["p99_ms"].as_f64().unwrap()),
-            format!("{:.3}", p["p999_ms"].as_f64().unwrap()),
+            ssdfade::units::format_sig(p["p99_ms"].as_f64().unwrap(), 3),
+            ssdfade::units::format_sig(p["p999_ms"].as_f64().unwrap(), 3),
         ];
         // The row shows the span as given: phase `span75pct` is the row "75 %".
         let short = p["name"].as_str().unwrap().trim_start_matches("span");
