@@ -118,6 +118,7 @@ struct Masks {
     rules: Vec<(Regex, &'static str)>,
     figure: Regex,
     time_unit: Regex,
+    table_rule: Regex,
 }
 
 impl Masks {
@@ -129,6 +130,7 @@ impl Masks {
                 .collect(),
             figure: Regex::new(FIGURE).unwrap(),
             time_unit: Regex::new(TIME_UNIT).unwrap(),
+            table_rule: Regex::new(r"-{3,}").unwrap(),
         }
     }
 
@@ -136,6 +138,11 @@ impl Masks {
         let mut line = line.trim_end().to_string();
         for (pattern, replacement) in &self.rules {
             line = pattern.replace_all(&line, *replacement).into_owned();
+        }
+        if line.starts_with('|') {
+            // A Markdown table's padding and rule widths follow its widest cell.
+            line = self.table_rule.replace_all(&line, "---").into_owned();
+            line = line.split_whitespace().collect::<Vec<_>>().join(" ");
         }
         if on_device {
             // Figures and the padding that aligns them, whose width varies with them.
@@ -343,6 +350,10 @@ fn masks_hide_what_varies_and_keep_every_simulated_figure() {
     assert_eq!(
         masks.apply("soak  completed  8h00m00s", false),
         "soak  completed  8h00m00s"
+    );
+    assert_eq!(
+        masks.apply("| VTX-BAD | vm   | fresh |", false),
+        masks.apply("| VTX-BAD | vm | fresh |", false)
     );
     // A planted change of one figure is seen.
     assert_ne!(masks.apply("4182", false), masks.apply("4183", false));

@@ -284,7 +284,7 @@ mod tests {
         p.drive_writes = Some(1.274);
         assert_eq!(
             p.cells(),
-            ["80 %", "20.0 %", "43.1 %", "1800", "3.250", "6.500", "-", "1.27"].map(String::from)
+            ["80 %", "20.0 %", "43.1 %", "1800", "3.25", "6.5", "-", "1.27"].map(String::from)
         );
         assert_eq!(
             point(10.0, None, 0.0).cells()[3..],
@@ -308,7 +308,7 @@ mod tests {
         assert!((a.share_of_gain_pct - 890.0 / 1090.0 * 100.0).abs() < 1e-9);
         assert_eq!(
             a.line,
-            "leave 20 % unpartitioned: steady 4 KiB random writes 910 → about 1800 IOPS, p99 12.000 → 6.500 ms"
+            "leave 20 % unpartitioned: steady 4 KiB random writes 910 → about 1800 IOPS, p99 12 → 6.5 ms"
         );
     }
 

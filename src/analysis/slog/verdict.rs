@@ -404,7 +404,7 @@ mod tests {
         assert_eq!(judge(&evidence(301.0)).rating, Rating::Marginal);
         assert_eq!(judge(&evidence(1000.0)).rating, Rating::Unsuitable);
         let v = judge(&evidence(20.0));
-        assert!(v.reasons[0].value.contains("20.0 µs mean"));
+        assert!(v.reasons[0].value.contains("20 µs mean"));
         assert!(v.reasons[0].value.contains("excellent"));
         // Untested topics are shown, never assumed.
         assert_eq!(v.reasons[2].rating, None);
@@ -487,7 +487,7 @@ mod tests {
         });
         let plan = judge(&e).plan.unwrap();
         assert!(
-            plan.ends_with("; with 20 % left unpartitioned this drive would hold about 1800 IOPS of steady 4 KiB random writes instead of 910, p99 12.0 → 6.5 ms (from its twin v2.toml, op-sweep ops)"),
+            plan.ends_with("; with 20 % left unpartitioned this drive would hold about 1800 IOPS of steady 4 KiB random writes instead of 910, p99 12 ms → 6.5 ms (from its twin v2.toml, op-sweep ops)"),
             "{plan}"
         );
         let o = e.over_provisioning.as_mut().unwrap();
