@@ -80,8 +80,9 @@ pub fn exceedance_steps(h: &Hist) -> Vec<(f64, f64)> {
         steps.push((x, prev));
         steps.push((x, (above as f64 / h.count as f64).log10()));
     }
-    let last = steps[steps.len() - 1].1;
-    steps.push(((h.max_ns as f64 / 1000.0).log10(), last));
+    // On to the slowest I/O, unless it lies inside the last bucket (below its top).
+    let (x, last) = steps[steps.len() - 1];
+    steps.push(((h.max_ns as f64 / 1000.0).log10().max(x), last));
     steps
 }
 
