@@ -70,7 +70,10 @@ fn check_verdict_numbers(record: &Value, run: &Path) {
     assert_eq!(latency["mean_us"], p["lat_us"]["mean"]);
     assert_eq!(latency["p99_us"], p["lat_us"]["p99"]);
     let value = reason(record, "4 KiB").clone();
-    let shown = format!("{:.1} µs mean", p["lat_us"]["mean"].as_f64().unwrap());
+    let shown = format!(
+        "{} mean",
+        ssdfade::units::format_latency_us(p["lat_us"]["mean"].as_f64().unwrap())
+    );
     assert!(
         value["value"].as_str().unwrap().starts_with(&shown),
         "{value}"
