@@ -11,6 +11,7 @@
 use serde::Serialize;
 
 use super::{pooled_quantile, Figures, SteadyWindow};
+use crate::results::settings::Settings;
 use crate::results::{Experiment, PhaseKind, Run, Status};
 
 /// The share of the largest gain the advised span must get.
@@ -162,16 +163,18 @@ impl OpSweepFigures {
             })
             .collect();
         points.sort_by(|a, b| a.unpartitioned_pct.total_cmp(&b.unpartitioned_pct));
-        let bs = exp.record.settings["workload"]["bs"]
-            .as_u64()
-            .unwrap_or(4096);
+        let settings = match &exp.record.settings {
+            Settings::OpSweep(s) => Some(s),
+            _ => None,
+        };
+        let bs = settings.map_or(4096, |s| s.workload.bs);
         let advice = advise(&points, bs);
         OpSweepFigures {
             capacity_bytes: capacity,
             bs,
-            predicted_from_twin: exp.record.settings["on_twin"]["file"]
-                .as_str()
-                .map(String::from),
+            predicted_from_twin: settings
+                .and_then(|s| s.on_twin.as_ref())
+                .map(|t| t.file.clone()),
             points,
             advice,
         }

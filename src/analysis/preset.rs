@@ -9,6 +9,7 @@
 
 use serde::Serialize;
 
+use crate::results::settings::Settings;
 use crate::results::{Experiment, Run, Status, Summary};
 
 /// Which benchmark's columns.
@@ -213,7 +214,10 @@ impl PresetTable {
     /// preparation write apart.
     pub fn of(exp: &Experiment) -> PresetTable {
         let benchmark = Benchmark::of(exp.name.as_str());
-        let settings = &exp.record.settings;
+        let settings = match &exp.record.settings {
+            Settings::Preset(s) => Some(s),
+            _ => None,
+        };
         let mut prepare = None;
         let mut points = Vec::new();
         for p in exp
@@ -236,9 +240,9 @@ impl PresetTable {
         }
         PresetTable {
             preset: exp.name.as_str().to_string(),
-            span: settings["span"].as_u64(),
-            point_duration_s: settings["point_duration_s"].as_f64(),
-            left_out: settings["left_out"].as_str().map(str::to_string),
+            span: settings.map(|s| s.span),
+            point_duration_s: settings.map(|s| s.point_duration_s),
+            left_out: settings.and_then(|s| s.left_out.clone()),
             prepare,
             points,
         }

@@ -3,6 +3,7 @@
 //! `sweep.json`, `--json` and sweep.png all show these. A paced point also carries its rate
 //! (from the run's workload) and its late issues (from the run's schedule counts).
 
+use crate::results::settings::Settings;
 pub use crate::results::sweep::{SweepPoint, SweepTable};
 use crate::results::{Experiment, PhaseKind, Run, Status};
 use crate::stats::LatencySummary;
@@ -43,10 +44,10 @@ impl SweepPoint {
 
 /// The sweep's table: every completed point in the order run.
 pub fn table(exp: &Experiment) -> SweepTable {
-    let axis = exp.record.settings["axis"]
-        .as_str()
-        .unwrap_or("qd")
-        .to_string();
+    let axis = match &exp.record.settings {
+        Settings::Sweep(s) => s.axis.clone(),
+        _ => "qd".to_string(),
+    };
     let points = exp
         .phases
         .iter()
@@ -81,7 +82,10 @@ fn shared_workload(exp: &Experiment, axis: &str) -> serde_json::Value {
         .filter(|p| p.record.status == Status::Completed)
         .find_map(|p| p.run.as_ref());
     let Some(run) = ran else {
-        return exp.record.settings["workload"].clone();
+        return match &exp.record.settings {
+            Settings::Sweep(s) => serde_json::to_value(&s.workload).unwrap_or_default(),
+            _ => serde_json::Value::Null,
+        };
     };
     let mut workload = serde_json::to_value(&run.info.workload).unwrap_or_default();
     if let Some(fields) = workload.as_object_mut() {

@@ -9,11 +9,10 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::phase::{EraseParams, IdleParams, Phase, PhaseKind};
 use super::{run_params, Setup};
 use crate::analysis::hir::HirFigures;
+use crate::results::settings::{HirSettings, Settings};
 use crate::text::steady::steady_line;
 
 /// SNIA's idle gaps, seconds.
@@ -156,11 +155,11 @@ pub fn record(
             (BURST * bursts).max(MIN_RETURN).as_secs()
         ));
     }
-    let settings = json!({
-        "bursts": bursts,
-        "wait_states_s": WAIT_STATES,
-        "max_duration_s": max_duration.as_secs_f64(),
-        "workload": setup.workload,
+    let settings = Settings::Hir(HirSettings {
+        bursts,
+        wait_states_s: WAIT_STATES.to_vec(),
+        max_duration_s: max_duration.as_secs_f64(),
+        workload: setup.workload.clone(),
     });
     let capacity = super::runner::identity_of(&setup.target)?
         .size_bytes

@@ -33,6 +33,7 @@ pub use crate::results::{
 pub use record::SCHEMA_VERSION;
 pub use runner::{preflight, resume, start, ExperimentOutcome};
 
+use crate::results::settings::Settings;
 use crate::results::Status;
 use crate::run::WorkloadSpec;
 
@@ -127,7 +128,7 @@ pub fn new_record(
     name: &str,
     setup: &Setup,
     phases: Vec<Phase>,
-    settings: serde_json::Value,
+    settings: Settings,
     notes: Vec<String>,
 ) -> anyhow::Result<ExperimentRecord> {
     let drive_state = crate::device::open(&setup.target)?
@@ -221,7 +222,7 @@ pub fn launch(
     name: &str,
     setup: &Setup,
     phases: Vec<Phase>,
-    settings: serde_json::Value,
+    settings: Settings,
     notes: Vec<String>,
     out: Option<std::path::PathBuf>,
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,

@@ -9,11 +9,10 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::phase::{EraseParams, Phase, PhaseKind};
 use super::{run_params, Setup};
 use crate::analysis::op_sweep::OpSweepFigures;
+use crate::results::settings::{OnTwin, OpSweepSettings, Settings};
 use crate::workload::PreconditionSpec;
 
 /// Most spans one op-sweep takes (each is a purge and a soak to steady state).
@@ -161,13 +160,16 @@ pub fn record(mut setup: Setup, plan: OpSweep) -> anyhow::Result<super::Experime
             );
         }
     }
-    let settings = json!({
-        "spans": spans.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>(),
-        "capacity_bytes": capacity,
-        "max_duration_s": plan.max_duration.as_secs_f64(),
-        "drive_op_pct": plan.drive_op_pct,
-        "on_twin": plan.on_twin.as_ref().map(|(file, drive)| json!({"file": file, "drive": drive})),
-        "workload": setup.workload,
+    let settings = Settings::OpSweep(OpSweepSettings {
+        spans: spans.iter().map(|(_, t)| t.clone()).collect(),
+        capacity_bytes: capacity,
+        max_duration_s: plan.max_duration.as_secs_f64(),
+        drive_op_pct: plan.drive_op_pct,
+        on_twin: plan.on_twin.as_ref().map(|(file, drive)| OnTwin {
+            file: file.clone(),
+            drive: drive.clone(),
+        }),
+        workload: setup.workload.clone(),
     });
     let list = phases(&setup, &spans, capacity, &plan);
     super::new_record(NAME, &setup, list, settings, notes)

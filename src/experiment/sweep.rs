@@ -12,10 +12,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::json;
-
 use crate::analysis::sweep::SweepTable;
 use crate::analysis::Figures;
+use crate::results::settings::{Settings, SweepSettings, SweepValue};
 use crate::results::{ExperimentRecord, RunParams, Status};
 use crate::workload::{Rate, MAX_RATE_IOPS};
 
@@ -299,14 +298,14 @@ pub fn run(
         );
     }
     let list = phases(&setup, &axis, values, point, interval);
-    let settings = json!({
-        "axis": axis.name(),
-        "values": match &axis {
-            Axis::Rate(rates) => json!(rates.iter().map(|r| r.label()).collect::<Vec<_>>()),
-            _ => json!(values),
+    let settings = Settings::Sweep(SweepSettings {
+        axis: axis.name().to_string(),
+        values: match &axis {
+            Axis::Rate(rates) => rates.iter().map(|r| SweepValue::Label(r.label())).collect(),
+            _ => values.iter().map(|&v| SweepValue::Count(v)).collect(),
         },
-        "point_duration_s": point.as_secs_f64(),
-        "workload": setup.workload,
+        point_duration_s: point.as_secs_f64(),
+        workload: setup.workload.clone(),
     });
     super::launch(
         "sweep",

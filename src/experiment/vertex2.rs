@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::phase::{EraseParams, Phase, PhaseKind};
 use super::{run_params, Setup};
 use crate::pattern::Pattern;
+use crate::results::settings::{Settings, Vertex2Settings};
 
 /// The sample period of the measure phases (the protocol's own, not an option).
 pub const MEASURE_INTERVAL: Duration = Duration::from_secs(1);
@@ -98,13 +99,13 @@ pub fn record(mut setup: Setup, v: Vertex2) -> anyhow::Result<super::ExperimentR
         pattern_bs: setup.workload.align.unwrap_or(PATTERN_BS).max(PATTERN_BS),
         ..v
     };
-    let settings = serde_json::json!({
-        "measure_duration_s": v.measure_duration.as_secs_f64(),
-        "soak_duration_s": v.soak_duration.map(|d| d.as_secs_f64()),
-        "soak_bytes": v.soak_bytes,
-        "erase_method": v.erase_method,
-        "pattern_check": v.pattern_check,
-        "workload": setup.workload,
+    let settings = Settings::Vertex2(Vertex2Settings {
+        measure_duration_s: v.measure_duration.as_secs_f64(),
+        soak_duration_s: v.soak_duration.map(|d| d.as_secs_f64()),
+        soak_bytes: v.soak_bytes,
+        erase_method: v.erase_method.clone(),
+        pattern_check: v.pattern_check,
+        workload: setup.workload.clone(),
     });
     let list = phases(&setup, &v);
     let mut record = super::new_record("vertex2", &setup, list, settings, notes)?;

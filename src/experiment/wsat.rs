@@ -5,11 +5,10 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::phase::{EraseParams, Phase, PhaseKind};
 use super::{run_params, Setup};
 use crate::analysis::wsat::WsatFigures;
+use crate::results::settings::{Settings, WsatSettings};
 use crate::text::steady::steady_line;
 use crate::units::format_duration;
 
@@ -108,10 +107,10 @@ pub fn record(
     let capacity = super::runner::identity_of(&setup.target)?
         .size_bytes
         .unwrap_or(0);
-    let settings = json!({
-        "max_duration_s": max_duration.as_secs_f64(),
-        "capacity_bytes": capacity,
-        "workload": setup.workload,
+    let settings = Settings::Wsat(WsatSettings {
+        max_duration_s: max_duration.as_secs_f64(),
+        capacity_bytes: capacity,
+        workload: setup.workload.clone(),
     });
     let list = phases(&setup, capacity, max_duration, erase_method);
     super::new_record("wsat", &setup, list, settings, notes)

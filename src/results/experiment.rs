@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::phase::{Phase, PhaseKind};
+use super::settings::Settings;
 use super::{write_json_atomic, Status};
 use crate::bad_input;
 use crate::stats::steady::SteadyState;
@@ -49,9 +50,9 @@ pub struct ExperimentRecord {
     pub identity: TargetIdentity,
     #[serde(default)]
     pub options: Options,
-    /// Protocol-specific settings, for the summary (`--pattern-check`, the sweep's axis…).
-    #[serde(default)]
-    pub settings: serde_json::Value,
+    /// What the kind was asked to do, typed per kind (`--pattern-check`, the sweep's axis…).
+    #[serde(default, serialize_with = "super::settings::serialize_sorted")]
+    pub settings: Settings,
     #[serde(default)]
     pub notes: Vec<String>,
     /// A Vertex 2 experiment's reference set (`--reference`): IOPS another measurement gave

@@ -24,6 +24,7 @@ mod reader;
 pub mod record;
 pub mod run;
 pub mod schema;
+pub mod settings;
 pub mod slog;
 mod status;
 mod summary;

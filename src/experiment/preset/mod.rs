@@ -15,12 +15,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{json, Value};
-
 use super::phase::{Phase, PhaseKind};
 use super::{run_params, ExperimentObserver, ExperimentOutcome, Setup};
 use crate::analysis::preset::PresetTable;
 use crate::bad_input;
+use crate::results::settings::{PrepareSettings, PresetSettings, Settings};
 use crate::run::WorkloadSpec;
 use crate::units::{format_bytes, format_duration};
 
@@ -104,7 +103,7 @@ pub struct Plan {
     pub preset: Preset,
     pub setup: Setup,
     pub phases: Vec<Phase>,
-    pub settings: Value,
+    pub settings: Settings,
     pub notes: Vec<String>,
     pub span: u64,
     pub points: usize,
@@ -199,13 +198,17 @@ pub fn plan(preset: Preset, setup: Setup, knobs: &Knobs) -> anyhow::Result<Plan>
             kind: PhaseKind::Measure(params),
         });
     }
-    let settings = json!({
-        "preset": preset.name(),
-        "span": span,
-        "point_duration_s": duration.as_secs_f64(),
-        "interval_s": interval.as_secs_f64(),
-        "prepare": {"bs": PREPARE_BS, "qd": PREPARE_QD, "bytes": span},
-        "left_out": left_out_line,
+    let settings = Settings::Preset(PresetSettings {
+        preset: preset.name().to_string(),
+        span,
+        point_duration_s: duration.as_secs_f64(),
+        interval_s: interval.as_secs_f64(),
+        prepare: PrepareSettings {
+            bs: PREPARE_BS,
+            qd: PREPARE_QD,
+            bytes: span,
+        },
+        left_out: left_out_line.clone(),
     });
     Ok(Plan {
         preset,

@@ -1,0 +1,159 @@
+//! `settings` in experiment.json: what each experiment kind was asked to do, typed per kind
+//! (`--pattern-check`, the sweep's axis, a preset's test region…). Written with its keys in
+//! alphabetical order, as the untyped settings of earlier versions were, so records stay
+//! byte-identical; settings this build does not recognise (a record of an older layout, a kind
+//! written by hand) are kept as written.
+
+use serde::{Deserialize, Serialize, Serializer};
+
+use crate::workload::WorkloadSpec;
+
+/// One kind's settings; the fields of each are exactly the keys its kind writes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum Settings {
+    Vertex2(Vertex2Settings),
+    OpSweep(OpSweepSettings),
+    Wsat(WsatSettings),
+    Hir(HirSettings),
+    Sweep(SweepSettings),
+    Preset(PresetSettings),
+    /// Settings of another layout, kept as written (readers fall back to their defaults).
+    Other(serde_json::Value),
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings::Other(serde_json::Value::Null)
+    }
+}
+
+/// `experiment vertex2`: the lengths of its phases, its erase and the pattern pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Vertex2Settings {
+    pub erase_method: String,
+    pub measure_duration_s: f64,
+    pub pattern_check: bool,
+    pub soak_bytes: Option<u64>,
+    pub soak_duration_s: Option<f64>,
+    pub workload: WorkloadSpec,
+}
+
+/// `experiment wsat`: the drive's capacity (the data written is counted in it) and the limit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WsatSettings {
+    pub capacity_bytes: u64,
+    pub max_duration_s: f64,
+    pub workload: WorkloadSpec,
+}
+
+/// `experiment hir`: bursts per wait state and the wait states, seconds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HirSettings {
+    pub bursts: u32,
+    pub max_duration_s: f64,
+    pub wait_states_s: Vec<u32>,
+    pub workload: WorkloadSpec,
+}
+
+/// `sweep`: the axis (`qd`, `threads` or `rate`), its values and each point's length.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SweepSettings {
+    pub axis: String,
+    pub point_duration_s: f64,
+    pub values: Vec<SweepValue>,
+    pub workload: WorkloadSpec,
+}
+
+/// One value of a sweep's axis: a queue depth or thread count, or a rate as `--rate` gave it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum SweepValue {
+    Count(u32),
+    Label(String),
+}
+
+/// `experiment op-sweep`: the spans as given, the drive and the limit of each span.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpSweepSettings {
+    pub capacity_bytes: u64,
+    pub drive_op_pct: Option<f64>,
+    pub max_duration_s: f64,
+    /// The twin the plan ran on instead of the drive (`--on-twin`).
+    pub on_twin: Option<OnTwin>,
+    pub spans: Vec<String>,
+    pub workload: WorkloadSpec,
+}
+
+/// The twin file an op-sweep ran on, as the user gave it, and the drive it stands for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OnTwin {
+    pub drive: String,
+    pub file: String,
+}
+
+/// A benchmark preset (`measure --preset`): its test region, points and preparation write.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PresetSettings {
+    pub interval_s: f64,
+    /// The points the target cannot run, in one line (Iometer's 512-byte points on a
+    /// 4K-sector drive).
+    pub left_out: Option<String>,
+    pub point_duration_s: f64,
+    pub prepare: PrepareSettings,
+    pub preset: String,
+    pub span: u64,
+}
+
+/// A preset's sequential preparation write of its test region.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PrepareSettings {
+    pub bs: u64,
+    pub bytes: u64,
+    pub qd: u32,
+}
+
+/// Writes `settings` with its keys (and its workload's) in alphabetical order, as the untyped
+/// settings were written: records stay byte-identical to earlier versions'.
+pub fn serialize_sorted<S: Serializer>(settings: &Settings, s: S) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(settings)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each kind's settings read back as that kind, and anything else is kept as written.
+    #[test]
+    fn each_kind_reads_back_as_itself_and_other_layouts_are_kept() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples");
+        for (name, want) in [
+            ("vertex2-sim", "Vertex2"),
+            ("wsat-sim", "Wsat"),
+            ("hir-sim", "Hir"),
+            ("sweep-qd-sim", "Sweep"),
+            ("cdm-nvme-sim", "Preset"),
+        ] {
+            let text = std::fs::read_to_string(dir.join(name).join("experiment.json")).unwrap();
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let settings: Settings = serde_json::from_value(value["settings"].clone()).unwrap();
+            let got = format!("{settings:?}");
+            assert!(got.starts_with(want), "{name}: {got}");
+            let again = serde_json::to_value(&settings).unwrap();
+            assert_eq!(again, value["settings"], "{name}");
+        }
+        let odd = serde_json::json!({"axis": "qd"});
+        let settings: Settings = serde_json::from_value(odd.clone()).unwrap();
+        assert_eq!(settings, Settings::Other(odd));
+    }
+}
