@@ -9,7 +9,7 @@ use crate::drive::DriveInfo;
 use crate::drive::Wear;
 use crate::plot::{
     consistency_chart, convergence_caption, convergence_chart, distribution_chart, fade_chart,
-    latency_chart, Chart,
+    latency_chart, wa_chart, Chart,
 };
 use crate::results::{device_line, Run, RunInfo, Status};
 use crate::stats::Sample;
@@ -692,6 +692,16 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         ),
         svg: consistency.svg()?,
     });
+    if let Some(wa) = wa_chart(run) {
+        doc.blocks.push(Block::Chart {
+            caption: "Write amplification: host and NAND bytes accumulated, and each interval's NAND over host bytes with the overall figure dashed".into(),
+            png: format!(
+                "{}-wa.png",
+                fade_png.strip_suffix(".png").unwrap_or(fade_png)
+            ),
+            svg: wa.svg()?,
+        });
+    }
     let directions = crate::analysis::latency::Distribution::of_run(run)?;
     let named = directions.as_ref().map(|d| d.rows()).unwrap_or_default();
     super::distribution::add(
