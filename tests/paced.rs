@@ -183,7 +183,32 @@ fn a_met_pace_is_the_level_and_an_unmet_one_leaves_the_drives_figures() {
     assert_eq!(first["rate_iops"], 1000.0);
     assert_eq!(first["paced_ops"], first["ops"]);
 
+    // The fade chart says the pace under its title: met, no fade; not met, the drive's fade.
+    let chart_text = |run: &str| -> String {
+        let drawn =
+            ssdfade::plot::drawn::read_sidecar(&tmp.path().join(run).join("fade.chart.json"))
+                .unwrap();
+        drawn
+            .labels
+            .iter()
+            .flat_map(|l| l.text.split_whitespace())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let met_chart = chart_text("met");
+    assert!(
+        met_chart.contains("paced at 1000 IOPS (met): the level is the pace, so no fade is drawn"),
+        "{met_chart}"
+    );
+
     let unmet = soak("unmet", "500000", false);
+    let unmet_chart = chart_text("unmet");
+    assert!(
+        unmet_chart.contains("pace not met: ")
+            && unmet_chart
+                .contains("of 500000 IOPS (--rate-iops 500000), so the fade is the drive's"),
+        "{unmet_chart}"
+    );
     assert!(unmet.contains("pace not met"), "{unmet}");
     assert!(unmet.contains("Fade (first"), "{unmet}");
     let report = run_ok(ssdfade(tmp.path()).args(["report", "unmet"]));
