@@ -267,9 +267,7 @@ fn fade_reports_the_last_interval_as_its_end_not_the_lowest() {
     let samples_file = dir.path().join("run/samples.jsonl");
     wait_for("two samples", 30, || lines_in(&samples_file) >= 2);
     std::thread::sleep(Duration::from_millis(100));
-    signal(&child, Signal::SIGSTOP);
-    std::thread::sleep(Duration::from_millis(700));
-    signal(&child, Signal::SIGCONT);
+    common::stop_for(child.id(), Duration::from_millis(700));
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -402,8 +402,12 @@ fn every_chart_and_the_report_carry_the_records_provenance() {
     assert_eq!(metadata, as_svg);
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     let inline = html.split("<svg").skip(1).collect::<Vec<_>>();
-    // Fade, latency, consistency and distribution.
-    assert_eq!(inline.len(), 4);
+    // Fade, latency, consistency and distribution, and write amplification where the drive
+    // reports NAND bytes (a simulated one does): report.md shows its PNG too.
+    let wa = reports_nand(&dir);
+    assert_eq!(inline.len(), 4 + usize::from(wa));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert_eq!(md.contains("](fade-wa.png)"), wa, "{md}");
     for svg in inline {
         let svg = format!("<svg{}", &svg[..svg.find("</svg>").unwrap() + 6]);
         assert_eq!(svg_metadata(&svg), as_svg);
@@ -453,6 +457,15 @@ fn a_run_stopped_before_its_first_interval_is_reported_not_refused() {
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
 }
 
+/// True when some sample of the run in `dir` reports the drive's NAND bytes: its report then
+/// has the write amplification chart.
+fn reports_nand(dir: &Path) -> bool {
+    ssdfade::results::read_samples(dir)
+        .unwrap()
+        .iter()
+        .any(|s| s.nand_bytes.is_some())
+}
+
 #[test]
 fn html_report_references_nothing_outside_itself() {
     let tmp = tempfile::tempdir().unwrap();
@@ -472,8 +485,8 @@ fn html_report_references_nothing_outside_itself() {
     }
     assert_eq!(
         html.matches("<svg").count(),
-        4,
-        "fade, latency, consistency and distribution charts inline"
+        4 + usize::from(reports_nand(&run)),
+        "fade, latency, consistency, distribution and (where drawn) WA charts inline"
     );
     assert!(html.contains("<table>"));
     assert!(html.trim_end().ends_with("</html>"));

@@ -506,9 +506,7 @@ fn a_run_stopped_and_continued_records_the_gap_as_its_own_not_the_drives() {
         .unwrap();
     let run = work.path().join("run");
     wait_for_samples(&mut child, &run, 2);
-    signal(&child, nix::sys::signal::SIGSTOP);
-    std::thread::sleep(Duration::from_secs(5));
-    signal(&child, nix::sys::signal::SIGCONT);
+    common::stop_for(child.id(), Duration::from_secs(5));
     assert!(child.wait().unwrap().success());
     let samples = read_samples(&run).unwrap();
     let stopped: f64 = samples.iter().filter_map(|s| s.stopped_s).sum();
@@ -546,9 +544,7 @@ fn the_io_in_flight_across_a_stop_does_not_carry_the_pause_into_the_latency() {
         .unwrap();
     let run = work.path().join("run");
     wait_for_samples(&mut child, &run, 2);
-    signal(&child, nix::sys::signal::SIGSTOP);
-    std::thread::sleep(Duration::from_secs(5));
-    signal(&child, nix::sys::signal::SIGCONT);
+    common::stop_for(child.id(), Duration::from_secs(5));
     assert!(child.wait().unwrap().success());
     let samples = read_samples(&run).unwrap();
     let stopped: f64 = samples.iter().filter_map(|s| s.stopped_s).sum();
@@ -577,9 +573,7 @@ fn a_slog_stopped_and_continued_keeps_the_pause_out_of_the_sync_write_latency() 
         .unwrap();
     let run = work.path().join("run");
     wait_for_samples(&mut child, &run, 2);
-    signal(&child, nix::sys::signal::SIGSTOP);
-    std::thread::sleep(Duration::from_secs(5));
-    signal(&child, nix::sys::signal::SIGCONT);
+    common::stop_for(child.id(), Duration::from_secs(5));
     assert!(child.wait().unwrap().success());
     let samples = read_samples(&run).unwrap();
     let stopped: f64 = samples.iter().filter_map(|s| s.stopped_s).sum();
@@ -722,9 +716,7 @@ fn a_soak_stopped_for_three_intervals_keeps_the_pause_out_of_its_fade() {
         .unwrap();
     let run = work.path().join("run");
     wait_for_samples(&mut child, &run, 3);
-    signal(&child, nix::sys::signal::SIGSTOP);
-    std::thread::sleep(Duration::from_millis(3500));
-    signal(&child, nix::sys::signal::SIGCONT);
+    common::stop_for(child.id(), Duration::from_millis(3500));
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let samples = read_samples(&run).unwrap();

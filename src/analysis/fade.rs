@@ -195,12 +195,12 @@ impl Fade {
         let words = self.ratio().map_or("-".into(), |r| r.words());
         // The lowest interval on a line of its own: the fade line stays within 80 columns.
         format!(
-            "  {:<28} {:.0} → {:.0} IOPS, {words}\n  {:<28} lowest interval {:.0} IOPS{half}\n",
+            "  {:<28} {} → {} IOPS, {words}\n  {:<28} lowest interval {} IOPS{half}\n",
             format!("Fade (first → last {})", self.window_text()),
-            self.start_iops,
-            self.end_iops,
+            crate::units::format_count(self.start_iops),
+            crate::units::format_count(self.end_iops),
             "",
-            self.min_iops
+            crate::units::format_count(self.min_iops)
         )
     }
 }

@@ -60,11 +60,15 @@ impl Pace {
     /// IOPS (--rate-iops 4000); the drive's figures apply`.
     pub fn words(&self) -> String {
         if self.met {
-            format!("paced at {:.0} IOPS (met)", self.asked_iops)
+            format!(
+                "paced at {} IOPS (met)",
+                crate::units::format_count(self.asked_iops)
+            )
         } else {
             format!(
-                "pace not met: {:.0} of {}; the drive's figures apply",
-                self.delivered_iops, self.asked
+                "pace not met: {} of {}; the drive's figures apply",
+                crate::units::format_count(self.delivered_iops),
+                self.asked
             )
         }
     }
@@ -111,5 +115,11 @@ mod tests {
             "pace not met: 90 of 100 IOPS (--rate-iops 100); the drive's figures apply"
         );
         assert_eq!(Pace::of(&info(None), 1000, 10.0), None);
+        // Below 100 IOPS by the number rule (three significant digits), not rounded whole.
+        let slow = Pace::of(&info(Some(Rate::Iops(1))), 5, 10.0).unwrap();
+        assert_eq!(
+            slow.words(),
+            "pace not met: 0.5 of 1 IOPS (--rate-iops 1); the drive's figures apply"
+        );
     }
 }

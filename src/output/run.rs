@@ -99,7 +99,7 @@ impl RunObserver for ProgressBarObserver {
         // In order of importance: the rightmost fields go first on a narrow terminal.
         let fields = [
             stop_field,
-            format!("{:.0} IOPS", sample.iops),
+            format!("{} IOPS", crate::units::format_count(sample.iops)),
             self.predicted.clone().unwrap_or_default(),
             format!("{:.1} MB/s", sample.mb_per_s),
             format!("t {}", short(t)),

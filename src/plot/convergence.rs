@@ -41,10 +41,10 @@ pub fn convergence_lines(c: &Convergence) -> Vec<String> {
     if let Some(last) = &c.did_not_hold {
         let numbers = &c.rounds[last.window.clone()];
         lines.push(format!(
-            "did not hold: the last window (rounds {}–{}) averaged {:.0} IOPS ({:+.0} %)",
+            "did not hold: the last window (rounds {}–{}) averaged {} IOPS ({:+.0} %)",
             numbers[0].number,
             numbers[numbers.len() - 1].number,
-            last.average,
+            crate::units::format_count(last.average),
             last.drift_pct
         ));
     }
@@ -109,8 +109,9 @@ impl ConvergenceChart {
             let start = last.window.start;
             panel.bands.push(Band {
                 label: format!(
-                    "last window: {:.0} IOPS ({:+.0} %)",
-                    last.average, last.drift_pct
+                    "last window: {} IOPS ({:+.0} %)",
+                    crate::units::format_count(last.average),
+                    last.drift_pct
                 ),
                 x: gb(c.rounds[start].tgbw_bytes)..gb(c.rounds[last.window.end - 1].tgbw_bytes),
                 color: style::EVENT,

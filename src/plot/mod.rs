@@ -70,7 +70,7 @@ pub use provenance::svg_metadata;
 pub use rate_sweep::{RatePoint, RateSweepChart};
 pub use run_dir::{
     consistency_chart, convergence_chart, distribution_chart, fade_chart, latency_chart, plot_dir,
-    render_run, render_run_dir, steady_window,
+    render_run, render_run_dir, steady_window, wa_chart,
 };
 pub use slog::{slog_chart, SizeLine, SlogChart};
 pub use style::SIZE;

@@ -146,6 +146,9 @@ pub struct Panel {
     pub guides: Vec<Guide>,
     /// How many x tick labels to aim for (12; fewer for a few whole numbers).
     pub x_labels: usize,
+    /// The highest y the axis is set by, when not the highest value drawn (a chart that cuts
+    /// a spike and marks what it cut, as the WA chart does).
+    pub y_top: Option<f64>,
 }
 
 /// Radius of a measured state's dot.
@@ -166,6 +169,7 @@ impl Panel {
             forecasts: Vec::new(),
             guides: Vec::new(),
             x_labels: 12,
+            y_top: None,
         }
     }
 
@@ -300,7 +304,7 @@ impl Panel {
     where
         DB::ErrorType: 'static,
     {
-        let peak = self.y_peak();
+        let peak = self.y_top.unwrap_or_else(|| self.y_peak());
         // Headroom for the band and marker names along the top and the level labels.
         let y_max = if peak > 0.0 { peak * 1.22 } else { 1.0 };
         let x = if self.x.end > self.x.start {

@@ -35,6 +35,24 @@ pub fn run_subtitle(run: &Run) -> String {
     format!("{status}{}", workload_line(&run.info.workload))
 }
 
+/// What a paced run's fade chart shows, after the workload: a met pace is the level, no fade
+/// of the drive's; an unmet one leaves the drive's fade. Empty for a run issued flat out.
+fn pace_words(run: &Run) -> String {
+    let count = crate::units::format_count;
+    match analysis::Pace::of_run(run) {
+        Some(p) if p.met => format!(
+            " · paced at {} IOPS (met): the level is the pace, so no fade is drawn",
+            count(p.asked_iops)
+        ),
+        Some(p) => format!(
+            " · pace not met: {} of {}, so the fade is the drive's",
+            count(p.delivered_iops),
+            p.asked
+        ),
+        None => String::new(),
+    }
+}
+
 /// The steady-state window of a run as the chart draws it (None unless it reached one).
 pub fn steady_window(run: &Run) -> Option<SteadyWindow> {
     analysis::SteadyWindow::of(run).map(|w| SteadyWindow {
@@ -74,7 +92,7 @@ pub fn fade_chart(run: &Run) -> FadeChart {
     let drawn = analysis::drawn_intervals(&run.samples, interval);
     FadeChart {
         title: run_title("Fade", run),
-        subtitle: run_subtitle(run),
+        subtitle: run_subtitle(run) + &pace_words(run),
         interval_s: run.info.workload.interval.as_secs_f64(),
         points: drawn
             .iter()

@@ -201,9 +201,9 @@ fn add_summary(doc: &mut Document, labels: &[String], heads: &[Headline]) {
         (None, None) => "no fade".to_string(),
     };
     let mut lines = vec![format!(
-        "{first}: {:.0} IOPS in its last window, {:.0} IOPS over the whole run; {}.",
-        base.last_iops,
-        base.whole.iops,
+        "{first}: {} IOPS in its last window, {} IOPS over the whole run; {}.",
+        crate::units::format_count(base.last_iops),
+        crate::units::format_count(base.whole.iops),
         fade(base)
     )];
     for (label, h) in labels.iter().zip(heads).skip(1) {
@@ -215,10 +215,10 @@ fn add_summary(doc: &mut Document, labels: &[String], heads: &[Headline]) {
             }
         };
         lines.push(format!(
-            "{label}: {:.0} IOPS in its last window{}, {:.0} IOPS over the whole run{}; {}.",
-            h.last_iops,
+            "{label}: {} IOPS in its last window{}, {} IOPS over the whole run{}; {}.",
+            crate::units::format_count(h.last_iops),
             ratio(h.last_iops, base.last_iops),
-            h.whole.iops,
+            crate::units::format_count(h.whole.iops),
             ratio(h.whole.iops, base.whole.iops),
             fade(h)
         ));

@@ -39,7 +39,8 @@ pub fn add_summary(doc: &mut Document, f: &HirFigures) {
         .collect();
     if let Some(b) = f.baseline_iops {
         doc.paragraph(format!(
-            "Baseline (the median of the returns, as hir.png draws it): {b:.0} IOPS."
+            "Baseline (the median of the returns, as hir.png draws it): {} IOPS.",
+            crate::units::format_count(b)
         ));
     }
     doc.table(

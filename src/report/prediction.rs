@@ -18,8 +18,8 @@ pub(super) fn summary(check: &PredictionCheck) -> String {
         b => format!(" {}", b.label()),
     };
     format!(
-        "{:.0} IOPS{basis} ({}); {pass}; {}",
-        p.iops,
+        "{} IOPS{basis} ({}); {pass}; {}",
+        crate::units::format_count(p.iops),
         p.range(),
         crate::text::prediction::made_at(p)
     )
@@ -35,7 +35,8 @@ pub(super) fn paragraph(check: &PredictionCheck, onward: Option<Onward>) -> Stri
     let judged = |name: &str, measured: f64| {
         let (err, inside) = check.against(measured);
         format!(
-            " {name} {measured:.0} IOPS: the prediction is {err:+.1} % off, {} its interval.",
+            " {name} {} IOPS: the prediction is {err:+.1} % off, {} its interval.",
+            crate::units::format_count(measured),
             if inside { "inside" } else { "OUTSIDE" }
         )
     };
@@ -45,7 +46,10 @@ pub(super) fn paragraph(check: &PredictionCheck, onward: Option<Onward>) -> Stri
     match (check.steady_iops, check.steady_at_s) {
         (Some(iops), Some(at)) => {
             if plan_end {
-                out += &format!(" Measured: SNIA's steady window {iops:.0} IOPS.");
+                out += &format!(
+                    " Measured: SNIA's steady window {} IOPS.",
+                    crate::units::format_count(iops)
+                );
             } else {
                 out += &judged("Measured: SNIA's steady window", iops);
             }

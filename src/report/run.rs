@@ -9,11 +9,11 @@ use crate::drive::DriveInfo;
 use crate::drive::Wear;
 use crate::plot::{
     consistency_chart, convergence_caption, convergence_chart, distribution_chart, fade_chart,
-    latency_chart, Chart,
+    latency_chart, wa_chart, Chart,
 };
 use crate::results::{device_line, Run, RunInfo, Status};
 use crate::stats::Sample;
-use crate::units::{format_bytes, format_duration, format_gb, format_latency_us};
+use crate::units::{format_bytes, format_count, format_duration, format_gb, format_latency_us};
 
 use super::document::{Block, Document};
 
@@ -60,10 +60,10 @@ pub(super) fn steady_criteria(w: &SteadyWindow) -> Vec<Vec<String>> {
         vec![
             "Measurement window".into(),
             format!(
-                "{} – {}, {:.0} IOPS on average",
+                "{} – {}, {} IOPS on average",
                 secs(w.start_s),
                 secs(w.end_s),
-                w.iops
+                format_count(w.iops)
             ),
             "—".into(),
             "—".into(),
@@ -105,17 +105,18 @@ pub(super) const STEADY_HEAD: [&str; 4] = ["SNIA PTS steady state", "Figure", "L
 /// When and where a run reached steady state, in the words every report uses.
 pub(super) fn steady_words(w: &SteadyWindow) -> String {
     format!(
-        "reached at {}{}; window {} – {}, {:.0} IOPS on average{}",
+        "reached at {}{}; window {} – {}, {} IOPS on average{}",
         secs(w.end_s),
         w.bytes_written
             .map(|b| format!(" with {} written", format_gb(b)))
             .unwrap_or_default(),
         secs(w.start_s),
         secs(w.end_s),
-        w.iops,
+        format_count(w.iops),
         w.did_not_hold
             .map(|(drift, last)| format!(
-                "; it did not hold: the run's last window averaged {last:.0} IOPS ({drift:+.0} %)"
+                "; it did not hold: the run's last window averaged {} IOPS ({drift:+.0} %)",
+                format_count(last)
             ))
             .unwrap_or_default()
     )
@@ -277,9 +278,9 @@ fn pacing_words(
 ) -> String {
     let target = rate.iops(w.bs);
     let mut text = format!(
-        "Issue rate: {}, open loop (each I/O due at a fixed time, whatever completed before it); delivered {:.0} IOPS, {:.1} % of the rate.",
+        "Issue rate: {}, open loop (each I/O due at a fixed time, whatever completed before it); delivered {} IOPS, {:.1} % of the rate.",
         crate::results::rate_text(w)(rate),
-        whole.iops,
+        format_count(whole.iops),
         100.0 * whole.iops / target
     );
     if let Some(p) = pacing {
@@ -399,8 +400,8 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
     rows.push(vec![
         "Whole run".into(),
         format!(
-            "{:.0} IOPS, {:.2} MB/s, p99 {}{}",
-            whole.iops,
+            "{} IOPS, {:.2} MB/s, p99 {}{}",
+            format_count(whole.iops),
             whole.mb_per_s,
             format_latency_us(whole.p99_lat_us),
             whole
@@ -423,9 +424,9 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
         rows.push(vec![
             "Fresh → faded".into(),
             format!(
-                "{:.0} → {:.0} IOPS (medians of the first and last {})",
-                fade.start_iops,
-                fade.end_iops,
+                "{} → {} IOPS (medians of the first and last {})",
+                format_count(fade.start_iops),
+                format_count(fade.end_iops),
                 secs(fade.window_s)
             ),
         ]);
@@ -602,13 +603,13 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             })
             .unwrap_or_default();
         doc.paragraph(format!(
-            "Fade: {:.0} → {:.0} IOPS, the median of the full intervals in the first {} (fresh) and in the last {} (faded), {}; lowest full interval {:.0}{half}.",
-            fade.start_iops,
-            fade.end_iops,
+            "Fade: {} → {} IOPS, the median of the full intervals in the first {} (fresh) and in the last {} (faded), {}; lowest full interval {}{half}.",
+            format_count(fade.start_iops),
+            format_count(fade.end_iops),
             secs(fade.window_s),
             secs(fade.window_s),
             fade.ratio().map_or("-".into(), |r| r.words()),
-            low.iops
+            format_count(low.iops)
         ));
     }
     doc.paragraph(match (SteadyWindow::of(run), &info.steady_state) {
@@ -692,6 +693,16 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         ),
         svg: consistency.svg()?,
     });
+    if let Some(wa) = wa_chart(run) {
+        doc.blocks.push(Block::Chart {
+            caption: "Write amplification: host and NAND bytes accumulated, and each interval's NAND over host bytes with the overall figure dashed".into(),
+            png: format!(
+                "{}-wa.png",
+                fade_png.strip_suffix(".png").unwrap_or(fade_png)
+            ),
+            svg: wa.svg()?,
+        });
+    }
     let directions = crate::analysis::latency::Distribution::of_run(run)?;
     let named = directions.as_ref().map(|d| d.rows()).unwrap_or_default();
     super::distribution::add(

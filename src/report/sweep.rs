@@ -34,8 +34,8 @@ fn rate_rows(table: &SweepTable) -> Vec<Vec<String>> {
         rows.push(vec![
             format!("Flat out ({}, unpaced)", f.name),
             format!(
-                "{:.0} IOPS, mean {}, p99 {}",
-                f.iops,
+                "{} IOPS, mean {}, p99 {}",
+                crate::units::format_count(f.iops),
                 ms(f.avg_ms),
                 ms(f.p99_ms)
             ),
@@ -56,9 +56,9 @@ fn rate_rows(table: &SweepTable) -> Vec<Vec<String>> {
         rows.push(vec![
             format!("Fastest paced point ({})", p.name),
             format!(
-                "{:.0} IOPS of {:.0} asked{of_flat}, p99 {}{late}",
-                p.iops,
-                p.rate_iops.unwrap_or_default(),
+                "{} IOPS of {} asked{of_flat}, p99 {}{late}",
+                crate::units::format_count(p.iops),
+                crate::units::format_count(p.rate_iops.unwrap_or_default()),
                 ms(p.p99_ms)
             ),
         ]);
@@ -91,8 +91,8 @@ pub fn add_summary(doc: &mut Document, table: &SweepTable) {
         rows.push(vec![
             format!("Last point ({})", place(table, last)),
             format!(
-                "{:.0} IOPS ({:.0} % of the peak), p99 {}",
-                last.iops,
+                "{} IOPS ({:.0} % of the peak), p99 {}",
+                crate::units::format_count(last.iops),
                 100.0 * last.iops / top.iops.max(f64::MIN_POSITIVE),
                 ms(last.p99_ms)
             ),

@@ -50,8 +50,8 @@ pub fn add_summary(doc: &mut Document, f: &WsatFigures) {
         rows.push(vec![
             format!("Last round ({})", f.rounds.len()),
             format!(
-                "{:.0} IOPS ({:.0} % of fresh) at TGBW {:.1} GB = {:.2} drive fills",
-                last.iops,
+                "{} IOPS ({:.0} % of fresh) at TGBW {:.1} GB = {:.2} drive fills",
+                crate::units::format_count(last.iops),
                 100.0 * last.iops / fresh.max(f64::MIN_POSITIVE),
                 last.tgbw_bytes as f64 / 1e9,
                 last.drive_fills
@@ -105,9 +105,9 @@ pub fn add(doc: &mut Document, exp: &Experiment) {
         f.partial_round
             .as_ref()
             .map_or_else(String::new, |p| format!(
-                " A partial last round of {} ({:.0} IOPS) is not counted as a round.",
+                " A partial last round of {} ({} IOPS) is not counted as a round.",
                 secs(p.seconds),
-                p.iops
+                crate::units::format_count(p.iops)
             ))
     ));
 }

@@ -61,9 +61,9 @@ pub fn prediction_line(p: &Prediction) -> String {
         b => format!("Predicted {}", b.label()),
     };
     format!(
-        "  {:<28} {:.0} IOPS ({})\n  {:<28} {model}{at}\n  {:<28} {}",
+        "  {:<28} {} IOPS ({})\n  {:<28} {model}{at}\n  {:<28} {}",
         head,
-        p.iops,
+        crate::units::format_count(p.iops),
         p.range(),
         "",
         "",

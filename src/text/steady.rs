@@ -10,9 +10,9 @@ pub fn steady_line(s: &SteadyState) -> String {
     let at = |t: f64| format_duration(std::time::Duration::from_secs_f64(t.max(0.0)));
     let text = match (&s.window, s.reached) {
         (Some(w), true) => format!(
-            "at {}: {:.0} IOPS\n  {:<28} after {}{}\n  {:<28} range {:.1} %, slope {:.1} % of the window average{}",
+            "at {}: {} IOPS\n  {:<28} after {}{}\n  {:<28} range {:.1} %, slope {:.1} % of the window average{}",
             at(s.at_s.unwrap_or(w.end_s)),
-            w.avg,
+            crate::units::format_count(w.avg),
             "",
             format_gb(s.bytes_written.unwrap_or(0)),
             match (s.drive_fills, s.flash_fills) {
@@ -25,19 +25,20 @@ pub fn steady_line(s: &SteadyState) -> String {
             w.slope_pct,
             match (s.drift_pct(), s.last_window) {
                 (Some(drift), Some(last)) => format!(
-                    "\n  {:<28} did not hold: the last window {:.0} IOPS ({drift:+.0} %)",
-                    "", last.avg
+                    "\n  {:<28} did not hold: the last window {} IOPS ({drift:+.0} %)",
+                    "",
+                    crate::units::format_count(last.avg)
                 ),
                 _ => String::new(),
             }
         ),
         (Some(w), false) => format!(
-            "{}; last window\n  {:<28} {}–{}: {:.0} IOPS\n  {:<28} range {:.1} %, slope {:.1} %",
+            "{}; last window\n  {:<28} {}–{}: {} IOPS\n  {:<28} range {:.1} %, slope {:.1} %",
             not_reached(s.rounds),
             "",
             at(w.start_s),
             at(w.end_s),
-            w.avg,
+            crate::units::format_count(w.avg),
             "",
             w.range_pct,
             w.slope_pct

@@ -205,6 +205,41 @@ pub fn wait_for(what: &str, secs: u64, mut condition: impl FnMut() -> bool) {
     }
 }
 
+/// Stops the process `pid` with SIGSTOP, holds it stopped for `hold` from the moment every
+/// one of its threads is stopped, and continues it with SIGCONT. The kernel stops a process
+/// only once the thread that took the signal leaves an uninterruptible wait: ssdfade's sampler
+/// fsyncs each sample, and on a busy disk that can take seconds, so a SIGCONT sent a fixed
+/// time after the SIGSTOP may come before the stop did (and cancel it). Returns how long the
+/// stop took to take hold.
+pub fn stop_for(pid: u32, hold: std::time::Duration) -> std::time::Duration {
+    use nix::sys::signal::{kill, Signal};
+    let target = nix::unistd::Pid::from_raw(pid as i32);
+    let asked = std::time::Instant::now();
+    kill(target, Signal::SIGSTOP).unwrap();
+    wait_for(&format!("process {pid} to stop"), 60, || all_stopped(pid));
+    let took = asked.elapsed();
+    std::thread::sleep(hold);
+    kill(target, Signal::SIGCONT).unwrap();
+    took
+}
+
+/// True when every thread of `pid` is stopped (state T or t in /proc/PID/task/TID/stat), or
+/// has exited.
+fn all_stopped(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return true;
+    };
+    tasks.flatten().all(|task| {
+        // The state follows the command name, which is in parentheses and may hold any.
+        std::fs::read_to_string(task.path().join("stat")).map_or(true, |stat| {
+            let state = stat
+                .rsplit_once(')')
+                .map_or("", |(_, rest)| rest.trim_start());
+            matches!(state.chars().next(), Some('T' | 't' | 'Z' | 'X') | None)
+        })
+    })
+}
+
 /// Number of complete lines in `path` (0 when it does not exist yet).
 pub fn lines_in(path: &Path) -> usize {
     std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
