@@ -276,20 +276,30 @@ pub fn distribution_chart(exp: &Experiment) -> anyhow::Result<Option<Distributio
         .collect();
     let device = first_run(exp).map_or_else(String::new, device_name);
     // The phases a chart of at most MAX_PHASES leaves out are named, never dropped silently.
-    let left_out = if phases.left_out.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "\nNot drawn (the chart keeps the measured states, at most {}; all are in the report's table): {}",
+    let left_out = match phases.left_out.as_slice() {
+        [] => String::new(),
+        names => format!(
+            "\nNot drawn: {} (the chart keeps at most {} measured states; all are in the report's table)",
+            phase_names_in_short(names),
             analysis::latency::MAX_PHASES * analysis::latency::MAX_PANELS,
-            phases.left_out.join(", ")
-        )
+        ),
     };
     Ok((!series.is_empty()).then(|| DistributionChart {
         title: format!("Latency distribution — experiment {} · {device}", exp.name),
         subtitle: format!("All I/Os of each phase, from its histogram{left_out}"),
         series,
     }))
+}
+
+/// Phase names that fit on one subtitle line: up to four by name, more as their count and the
+/// first and last (a long list was cut off at the chart's edge).
+fn phase_names_in_short(names: &[String]) -> String {
+    match names {
+        [first, .., last] if names.len() > 4 => {
+            format!("{} phases, {first} to {last}", names.len())
+        }
+        _ => names.join(", "),
+    }
 }
 
 /// The steady-state chart of every phase that evaluated a window (WSAT's rounds, HIR's
@@ -343,14 +353,21 @@ pub fn render_experiment(
         chart.write(&path, format, provenance)?;
         written.push(path);
     }
-    if let Some(series) = analysis::wa::WaSeries::of_experiment(exp) {
-        let device = first_run(exp).map_or_else(String::new, device_name);
-        let title = format!("Write amplification — experiment {} · {device}", exp.name);
+    if let Some(chart) = wa_chart(exp) {
         let path = super::run_dir::beside(fade_path, "wa", format);
-        super::WaChart::new(title, series).write(&path, format, provenance)?;
+        chart.write(&path, format, provenance)?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// The experiment's write amplification over every phase; None when its drive reported no
+/// NAND bytes.
+pub fn wa_chart(exp: &Experiment) -> Option<super::WaChart> {
+    let series = analysis::wa::WaSeries::of_experiment(exp)?;
+    let device = first_run(exp).map_or_else(String::new, device_name);
+    let title = format!("Write amplification — experiment {} · {device}", exp.name);
+    Some(super::WaChart::new(title, series))
 }
 
 /// The bars of a benchmark preset (`measure --preset`): MB/s (10^6 bytes/s, as the benchmarks
@@ -861,6 +878,21 @@ fn rate_sweep_chart(exp: &Experiment) -> Option<RateSweepChart> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Iometer's 33 phases beyond the chart's 14 were listed one by one and cut off at the
+    /// image's edge; more than four are counted and bounded by their first and last.
+    #[test]
+    fn many_phases_left_out_are_counted_not_listed() {
+        let names: Vec<String> = (0..33).map(|i| format!("{i}k-rnd-write")).collect();
+        assert_eq!(
+            phase_names_in_short(&names),
+            "33 phases, 0k-rnd-write to 32k-rnd-write"
+        );
+        assert_eq!(
+            phase_names_in_short(&names[..2]),
+            "0k-rnd-write, 1k-rnd-write"
+        );
+    }
 
     /// cdm.png's rows are the report's: a test the report leaves out (its phase did not
     /// complete) is "not run" in the chart too, not a figure of its own.

@@ -59,7 +59,7 @@ pub use downsample::{min_max, moving_average, MAX_BUCKETS};
 pub use drawn::{sidecar_path, Drawn};
 pub use experiment::{
     convergence_charts, distribution_chart as experiment_distribution_chart, erase_label,
-    render_experiment, timeline, ProtocolChart, Timeline,
+    render_experiment, timeline, wa_chart as experiment_wa_chart, ProtocolChart, Timeline,
 };
 pub use fade::{
     states_caption, Event, FadeChart, FadePoint, Phase, Predicted, State, SteadyWindow,

@@ -291,6 +291,16 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
             svg: chart.svg()?,
         });
     }
+    if let Some(wa) = crate::plot::experiment_wa_chart(exp) {
+        doc.blocks.push(Block::Chart {
+            caption: super::WA_CAPTION.into(),
+            png: format!(
+                "{}-wa.png",
+                fade_png.strip_suffix(".png").unwrap_or(fade_png)
+            ),
+            svg: wa.svg()?,
+        });
+    }
     let phases = crate::analysis::latency::of_phases(exp)?;
     let named: Vec<(&str, &crate::analysis::latency::Distribution)> =
         phases.iter().map(|(n, d)| (n.as_str(), d)).collect();

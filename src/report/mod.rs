@@ -32,6 +32,9 @@ pub struct Written {
     pub files: Vec<PathBuf>,
 }
 
+/// The caption of the write amplification chart, in a run's report and an experiment's.
+const WA_CAPTION: &str = "Write amplification: host and NAND bytes accumulated, and each interval's NAND over host bytes with the overall figure dashed";
+
 fn file_name(path: &Path) -> String {
     path.file_name()
         .unwrap_or_default()

@@ -695,7 +695,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     });
     if let Some(wa) = wa_chart(run) {
         doc.blocks.push(Block::Chart {
-            caption: "Write amplification: host and NAND bytes accumulated, and each interval's NAND over host bytes with the overall figure dashed".into(),
+            caption: super::WA_CAPTION.into(),
             png: format!(
                 "{}-wa.png",
                 fade_png.strip_suffix(".png").unwrap_or(fade_png)
