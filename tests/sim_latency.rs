@@ -301,7 +301,9 @@ fn sata_tlc_1t_qd1_lands_within_15_percent_of_both_generations() {
 
 /// The Optane P4800X's QoS: QD1 4 KiB random reads at 8.9 µs on average and 10 µs at the 99th
 /// percentile, 37 µs at the 99.999th (AnandTech 11209, measured; Intel bounds it at 60 µs).
-/// The preset had no tail: every read took its mean, 8.5 µs.
+/// The preset had no tail at first (every read took its mean, 8.5 µs), then one rare step
+/// (p99 9.0 µs, below the published 10, with the mean at 9.0, above the published 8.9); its
+/// power-law tail now puts p99 at the published figure and the mean not above it.
 #[test]
 fn optane_375g_has_the_class_latency_tail() {
     // The smallest capacity unscaled, so a simulated read is one host read and 20 s of them
@@ -314,7 +316,11 @@ fn optane_375g_has_the_class_latency_tail() {
         "mean {:.1} µs",
         1e6 / iops
     );
-    assert!(p99 <= 10.0 * 1.15, "p99 {p99:.1} µs");
+    assert!(
+        (9.9..=10.0 * 1.15).contains(&p99),
+        "p99 {p99:.1} µs, want 10 (at or a little above)"
+    );
+    assert!(1e6 / iops <= 8.9 * 1.01, "mean {:.2} µs", 1e6 / iops);
     assert!(
         (p99999 / 37.0 - 1.0).abs() <= 0.15,
         "p99.999 {p99999:.1} µs, want 37 ± 15 %"

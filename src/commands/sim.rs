@@ -91,11 +91,10 @@ pub fn list() -> String {
             p.read_cost,
             p.gc_command_cost,
             if p.readahead { "on" } else { "off" },
-            if p.tail_chance > 0.0 {
+            if p.tail_us[0] > 0.0 {
                 format!(
-                    "latency tail: one command in {:.0} waits {} µs more",
-                    1.0 / p.tail_chance,
-                    p.tail_us
+                    "latency tail: {} µs more at p99, {} µs at p99.999",
+                    p.tail_us[0], p.tail_us[1]
                 )
             } else {
                 "no latency tail beyond GC".to_string()

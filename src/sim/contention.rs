@@ -10,9 +10,16 @@
 //!   with the dies' utilisation, then exponential with the queue's mean, so it widens with load.
 //!   Garbage collection is not counted here: its holds are given to the commands on its die
 //!   apart (see [`super::device::SimDevice::finish_batch`]).
+//! - **The media's tail.** Retries and housekeeping make a few commands wait much longer than
+//!   the rest: a power law through the preset's 99th and 99.999th percentiles.
 //! - **Page types.** An MLC cell's two pages (TLC: three) read and program at different speeds;
 //!   a command's page type is drawn from its number, ± the preset's `page_spread` around the
 //!   mean time, so the mean is unchanged.
+//! - **Mixing.** A host read that finds its die programming or erasing has the firmware
+//!   suspend that work and resume it after the read: controller time a pure workload never
+//!   spends, so a mix of reads and writes runs below the harmonic mean of the two where the
+//!   controller binds (enterprise drives: Intel specifies its DC P3700's 70/30 mix at 0.86
+//!   of that mean).
 //! - **The closed loop's queue.** QD commands share one bottleneck (`b` seconds each) and each
 //!   spends `floor` seconds in all when alone: mean-value analysis with deterministic service
 //!   (Reiser's residual) gives the throughput, which bends below both `QD / floor` and `1 / b`
@@ -102,6 +109,32 @@ pub fn page_factor(types: u32, spread: f64, u: f64) -> f64 {
     }
     let t = ((u * f64::from(types)) as u32).min(types - 1);
     1.0 + spread * (2.0 * f64::from(t) / f64::from(types - 1) - 1.0)
+}
+
+/// Controller commands a batch spends suspending and resuming its dies' work for its host
+/// reads: `read_pages` pages read on dies that spend `read_die_s` seconds on those reads and
+/// `other_die_s` on everything else the host caused (programs, folding, erases), each read
+/// finding its die busy with the other work in proportion to that work's share of the dies'
+/// time, at `cost` commands per suspension.
+pub fn suspend_commands(read_pages: f64, read_die_s: f64, other_die_s: f64, cost: f64) -> f64 {
+    let all = read_die_s + other_die_s;
+    if cost <= 0.0 || all <= 0.0 {
+        return 0.0;
+    }
+    read_pages * cost * other_die_s / all
+}
+
+/// The extra wait of a command in the media's latency tail, in µs, from a uniform draw `u`:
+/// `p99` at the 99th percentile and `p99999` at the 99.999th, a power law in 1 / (1 − `u`)
+/// through the two (every command waits a little: the law's floor, about an eighth of `p99`),
+/// no longer growing past the 99.9999th percentile.
+pub fn tail_wait([p99, p99999]: [f64; 2], u: f64) -> f64 {
+    if p99 <= 0.0 {
+        return 0.0;
+    }
+    let exponent = (p99999 / p99).ln() / 1000f64.ln();
+    let q = (1.0 / (1.0 - u)).min(1e6);
+    p99 * (q / 100.0).powf(exponent)
 }
 
 /// Throughput of a closed loop of `qd` commands through one bottleneck of `b` seconds per

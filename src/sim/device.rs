@@ -711,7 +711,16 @@ impl SimDevice {
         let mut host = counts;
         host[GC_SLOTS] = 0.0;
         host[ERASES] = 0.0;
-        let host_r = apply(&unit, &host);
+        let mut host_r = apply(&unit, &host);
+        // Reads that suspend the dies' programs cost the controller (see [`super::contention`]).
+        let [read_us, program_us, _] = self.nand_us();
+        let read_die = counts[READ_PAGES] * read_us * 1e-6 / f64::from(p.dies);
+        host_r[2] += super::contention::suspend_commands(
+            counts[READ_PAGES],
+            read_die,
+            (host_r[0] - read_die).max(0.0),
+            p.gc.suspend_cost,
+        ) / p.controller_iops;
         let h = max_of(&host_r);
         let gc = self.serve_gc(&unit, &counts, &host_r);
         let busy_host = k * h;
@@ -720,7 +729,6 @@ impl SimDevice {
         let reads = total.reads as f64;
         let ops = (writes + reads) * k;
         // The fastest each I/O can complete (see [`SimDevice::floor_seconds`]).
-        let [read_us, program_us, _] = self.nand_us();
         let mut floor_sum = 0.0;
         for a in ios {
             floor_sum += self.floor_seconds(a, read_us, program_us);
@@ -838,11 +846,10 @@ impl SimDevice {
                 self.gc_owed = hold;
             }
         }
-        if p.tail_chance > 0.0 {
+        if p.tail_us[0] > 0.0 {
             for (i, s) in service.iter_mut().enumerate() {
-                if tail_draw(self.spec.seed, self.io_seq + i as u64) < p.tail_chance {
-                    *s += p.tail_us * 1e-6;
-                }
+                let u = tail_draw(self.spec.seed, self.io_seq + i as u64);
+                *s += super::contention::tail_wait(p.tail_us, u) * 1e-6;
             }
         }
         self.io_seq += n;

@@ -180,7 +180,7 @@ fn faster(p: &Preset, k: f64) -> Preset {
         link_command_us: p.link_command_us / k,
         host_us: p.host_us / k,
         ack_us: p.ack_us / k,
-        tail_us: p.tail_us / k,
+        tail_us: p.tail_us.map(|t| t / k),
         throttle: p.throttle.map(|t| super::presets::Throttle {
             max_pages_per_s: t.max_pages_per_s * k,
             ..t
