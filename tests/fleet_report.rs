@@ -2,7 +2,8 @@
 //! the drive copied to a second folder is flagged and counted once, a damaged directory is
 //! skipped with its reason, the group's percentiles equal a plain merge of the drives'
 //! latency.json histograms, and one figure reads the same in the terminal, JSON, fleet.md and
-//! fleet.csv.
+//! fleet.csv (latencies by the number rule); each group's strips and fade band are written as
+//! PNG and SVG with records that name the outlier, and embedded in fleet.md.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -162,7 +163,7 @@ fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_f
             (got - quantile_us(&buckets, max_ns, q)).abs() < 1e-6,
             "{name}: {got}"
         );
-        let shown = format!("{got:.1}");
+        let shown = ssdfade::units::format_latency_us(got);
         assert!(terminal.contains(&shown) && md.contains(&shown), "{shown}");
     }
     assert_eq!(group["merged_ios"].as_u64(), Some(buckets.values().sum()));
@@ -190,6 +191,74 @@ fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_f
     let col = head.iter().position(|h| h == "fresh_iops").unwrap();
     let median = reader.iter().find(|r| r[0] == "median").unwrap();
     assert_eq!(median[col], shown);
+
+    // One latency in every format: the group's median p99, shown with its unit, in CSV in µs
+    // rounded the same.
+    let p99 = spreads.iter().find(|s| s["metric"] == "p99_us").unwrap()["median"]
+        .as_f64()
+        .unwrap();
+    let shown = ssdfade::units::format_latency_us(p99);
+    let p99_row = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("| p99 "))
+            .unwrap()
+            .split('|')
+            .nth(2)
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    assert_eq!(p99_row(&terminal), shown);
+    assert_eq!(p99_row(&md), shown);
+    let col = head.iter().position(|h| h == "p99_us").unwrap();
+    let csv_us: f64 = median[col].parse().unwrap();
+    assert_eq!(ssdfade::units::format_latency_us(csv_us), shown);
+
+    // The charts: the strips name the outlier in each figure it is out of, the band draws its
+    // curve over the median, and both are in the report.
+    for stem in ["fleet-1-strips", "fleet-1-band"] {
+        for ext in ["png", "svg", "chart.json"] {
+            assert!(out.join(format!("{stem}.{ext}")).is_file(), "{stem}.{ext}");
+        }
+        assert!(md.contains(&format!("]({stem}.png)")), "{md}");
+    }
+    let strips: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("fleet-1-strips.chart.json")).unwrap(),
+    )
+    .unwrap();
+    let named: Vec<&str> = strips["panels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["marks"].as_array().unwrap())
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        !named.is_empty() && named.iter().all(|n| n.starts_with("VTX-BAD (")),
+        "{named:?}"
+    );
+    let band: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("fleet-1-band.chart.json")).unwrap(),
+    )
+    .unwrap();
+    let series: Vec<&str> = band["panels"][0]["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        series.contains(&"p10–p90 over the drives (lowest)"),
+        "{series:?}"
+    );
+    assert!(
+        series.iter().any(|s| s.starts_with("median of 5 drives")),
+        "{series:?}"
+    );
+    assert!(
+        series.iter().any(|s| s.starts_with("outlier VTX-BAD")),
+        "{series:?}"
+    );
 }
 
 /// CSV cells, split on commas outside double quotes.

@@ -21,7 +21,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::results::latency::Histogram;
-use crate::results::{is_experiment, load_experiment, load_run, LatencyRecord, PhaseKind, Run};
+use crate::results::{
+    is_experiment, load_experiment, load_run, LatencyRecord, PhaseKind, Provenance, Run,
+};
 
 use super::compare::Headline;
 use super::latency::Distribution;
@@ -63,15 +65,15 @@ impl Metric {
         Metric::Wa,
     ];
 
-    /// The figure's name with its unit, as tables head it.
+    /// The figure's name (with its unit where the value does not carry one), as tables head it.
     pub fn label(self) -> &'static str {
         match self {
             Metric::Fresh => "fresh IOPS",
             Metric::Faded => "faded IOPS",
             Metric::FadePct => "fade % of fresh",
             Metric::Steady => "steady IOPS",
-            Metric::P99 => "p99 µs",
-            Metric::P999 => "p99.9 µs",
+            Metric::P99 => "p99",
+            Metric::P999 => "p99.9",
             Metric::Wa => "WA",
         }
     }
@@ -89,13 +91,40 @@ impl Metric {
         }
     }
 
-    /// The value as every presenter prints it.
+    /// The value as the terminal and report print it, by the number rule: latencies with
+    /// their unit ([`crate::units::format_latency_us`]), WA to three significant digits,
+    /// the rest as counts ([`crate::units::format_count`]).
     pub fn show(self, v: f64) -> String {
         match self {
-            Metric::Wa => format!("{v:.2}"),
-            Metric::P99 | Metric::P999 => format!("{v:.1}"),
-            _ => format!("{v:.0}"),
+            Metric::Wa => crate::units::format_sig(v, 3),
+            Metric::P99 | Metric::P999 => crate::units::format_latency_us(v),
+            _ => crate::units::format_count(v),
         }
+    }
+
+    /// The value as CSV writes it: the number the report shows, in the column's unit (µs for
+    /// latencies) and without one, so a spreadsheet reads it.
+    pub fn csv(self, v: f64) -> String {
+        match self {
+            Metric::P99 | Metric::P999 => csv_latency_us(v),
+            _ => self.show(v),
+        }
+    }
+}
+
+/// A latency in µs rounded as [`crate::units::format_latency_us`] rounds it (three
+/// significant digits), written as a plain number of µs: `476839.9` is `477000`.
+pub fn csv_latency_us(us: f64) -> String {
+    if us == 0.0 || !us.is_finite() {
+        return format!("{us:.0}");
+    }
+    let digits = us.abs().log10().floor() as i32 - 2;
+    if digits >= 0 {
+        let step = 10f64.powi(digits);
+        format!("{:.0}", (us / step).round() * step)
+    } else {
+        let per = 10f64.powi(-digits);
+        format!("{}", (us * per).round() / per)
     }
 }
 
@@ -199,6 +228,10 @@ pub struct Fleet {
     pub groups: Vec<Group>,
     pub duplicates: Vec<Duplicate>,
     pub skipped: Vec<Skipped>,
+    /// Where the figures come from: the builds that recorded the runs, the span of their
+    /// start dates and the count of drives (the charts' metadata and the report's footer).
+    #[serde(skip)]
+    pub provenance: Provenance,
 }
 
 /// Reads every run under `dirs` and computes the fleet's figures. A directory given that does
@@ -220,6 +253,7 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
     let mut by_key: BTreeMap<String, PathBuf> = BTreeMap::new();
     let mut duplicates = Vec::new();
     let mut groups: BTreeMap<(String, String), Vec<Drive>> = BTreeMap::new();
+    let mut sources: Vec<Provenance> = Vec::new();
     for dir in found {
         let run = match run_of(&dir) {
             Ok(run) => run,
@@ -256,19 +290,45 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
         by_key.insert(key, dir.clone());
         let firmware = id.firmware.clone().unwrap_or_else(|| "unknown".into());
         let drive = drive_of(&run, serial, host)?;
+        sources.push(Provenance::of_run(&run.info));
         groups.entry((model, firmware)).or_default().push(drive);
     }
-    let groups = groups
+    let groups: Vec<Group> = groups
         .into_iter()
         .map(|((model, firmware), drives)| group_of(model, firmware, drives))
         .collect();
+    let provenance = provenance_of(&sources, groups.len());
     Ok(Fleet {
+        provenance,
         outlier_rule: OUTLIER_RULE,
         merge_rule: MERGE_RULE,
         groups,
         duplicates,
         skipped,
     })
+}
+
+/// The fleet's provenance from its drives' runs: each recording build once, the first and
+/// last start date, and the count of drives and groups.
+fn provenance_of(runs: &[Provenance], groups: usize) -> Provenance {
+    let mut builds: Vec<&str> = runs.iter().map(|p| p.recorded_by.as_str()).collect();
+    builds.sort_unstable();
+    builds.dedup();
+    let mut dates: Vec<&str> = runs.iter().map(|p| p.date.as_str()).collect();
+    dates.sort_unstable();
+    Provenance {
+        recorded_by: builds.join("; "),
+        date: match (dates.first(), dates.last()) {
+            (Some(a), Some(b)) if a != b => format!("{a} to {b}"),
+            (Some(a), _) => a.to_string(),
+            _ => "—".into(),
+        },
+        command_line: None,
+        drive: format!(
+            "{} drives in {groups} groups (each named in fleet.csv)",
+            runs.len()
+        ),
+    }
 }
 
 /// Collects the run and experiment directories under `dir` (never following a symlink);

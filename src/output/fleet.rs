@@ -1,5 +1,6 @@
 //! `fleet --csv`: one row per drive with its figures, then per group its median, p10 and p90
-//! rows, from [`crate::analysis::fleet::Fleet`], values written as the report writes them.
+//! rows, from [`crate::analysis::fleet::Fleet`], values rounded as the report rounds them
+//! and written in the column's unit (µs for latencies, see [`Metric::csv`]).
 
 use crate::analysis::fleet::{Fleet, Metric};
 
@@ -26,7 +27,7 @@ pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
             row.extend(
                 Metric::ALL
                     .iter()
-                    .map(|m| d.figures.get(m).map_or(String::new(), |v| m.show(*v))),
+                    .map(|m| d.figures.get(m).map_or(String::new(), |v| m.csv(*v))),
             );
             let of: Vec<&str> = g
                 .spreads
@@ -51,7 +52,7 @@ pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
                 g.spreads
                     .iter()
                     .find(|s| s.metric == *m)
-                    .map_or(String::new(), |s| m.show(pick(s)))
+                    .map_or(String::new(), |s| m.csv(pick(s)))
             }));
             row.push(String::new());
             w.write_record(&row)?;
