@@ -325,7 +325,7 @@ fn provenance_of(runs: &[Provenance], groups: usize) -> Provenance {
         },
         command_line: None,
         drive: format!(
-            "{} drives in {groups} groups (each named in fleet.csv)",
+            "drives: {}, groups (model and firmware): {groups}; each named in fleet.csv",
             runs.len()
         ),
     }
