@@ -1,6 +1,6 @@
 //! `fleet`'s document: per group of drives (model and firmware) the spread of each headline
 //! figure, the outliers named with host, serial and directory, the merged latency
-//! percentiles and the fade band; then the drives seen twice and the directories skipped.
+//! percentiles, the slog verdicts where drives were slog runs and the fade band; then the drives seen twice and the directories skipped.
 //! Markdown, HTML and the terminal all render this one [`Document`] of
 //! [`crate::analysis::fleet::Fleet`], and each group's two charts ([`charts`]) are embedded.
 
@@ -255,6 +255,41 @@ fn group(doc: &mut Document, g: &Group) {
             })
             .collect();
         doc.paragraph(dirs.join("\n"));
+    }
+    if let Some(t) = &g.slog {
+        let why: Vec<String> = t
+            .why_not
+            .iter()
+            .map(|(topic, n)| format!("{topic} ({n})"))
+            .collect();
+        doc.paragraph(format!(
+            "SLOG verdict: {} of {} suitable, {} marginal, {} unsuitable{}.",
+            t.suitable,
+            count(t.runs, "slog run"),
+            t.marginal,
+            t.unsuitable,
+            if why.is_empty() {
+                String::new()
+            } else {
+                format!("; why not (drives): {}", why.join(", "))
+            }
+        ));
+        let rows: Vec<Vec<String>> = g
+            .drives
+            .iter()
+            .filter_map(|d| {
+                let o = d.slog.as_ref().filter(|o| !o.why_not.is_empty())?;
+                Some(vec![
+                    d.serial.clone(),
+                    d.host.clone(),
+                    o.rating.word().to_string(),
+                    o.why_not.join("; "),
+                ])
+            })
+            .collect();
+        if !rows.is_empty() {
+            doc.table(&["not suitable", "host", "verdict", "why"], rows);
+        }
     }
     if let (Some(first), Some(last)) = (g.band.first(), g.band.last()) {
         doc.paragraph(format!(
