@@ -629,6 +629,20 @@ mod tests {
         assert_eq!(s.outliers, vec![4]);
     }
 
+    /// A CSV latency is the report's value in µs: the same three significant digits.
+    #[test]
+    fn csv_latencies_round_as_the_report_shows_them() {
+        for us in [476_839.9, 165_412.9, 11_272.2, 753.082, 45.06, 0.5] {
+            let csv: f64 = csv_latency_us(us).parse().unwrap();
+            assert_eq!(
+                crate::units::format_latency_us(csv),
+                crate::units::format_latency_us(us),
+                "{us}"
+            );
+            assert!((csv - us).abs() <= us * 0.005, "{us} → {csv}");
+        }
+    }
+
     #[test]
     fn merged_histograms_add_counts_of_equal_buckets() {
         let a = Histogram {
