@@ -2,7 +2,8 @@
 //! the drive copied to a second folder is flagged and counted once, a damaged directory is
 //! skipped with its reason, the group's percentiles equal a plain merge of the drives'
 //! latency.json histograms, and one figure reads the same in the terminal, JSON, fleet.md and
-//! fleet.csv.
+//! fleet.csv (latencies by the number rule); each group's strips and fade band are written as
+//! PNG and SVG with records that name the outlier, and embedded in fleet.md.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -162,7 +163,7 @@ fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_f
             (got - quantile_us(&buckets, max_ns, q)).abs() < 1e-6,
             "{name}: {got}"
         );
-        let shown = format!("{got:.1}");
+        let shown = ssdfade::units::format_latency_us(got);
         assert!(terminal.contains(&shown) && md.contains(&shown), "{shown}");
     }
     assert_eq!(group["merged_ios"].as_u64(), Some(buckets.values().sum()));
@@ -190,6 +191,74 @@ fn a_generated_fleet_names_its_outlier_flags_its_duplicate_and_agrees_in_every_f
     let col = head.iter().position(|h| h == "fresh_iops").unwrap();
     let median = reader.iter().find(|r| r[0] == "median").unwrap();
     assert_eq!(median[col], shown);
+
+    // One latency in every format: the group's median p99, shown with its unit, in CSV in µs
+    // rounded the same.
+    let p99 = spreads.iter().find(|s| s["metric"] == "p99_us").unwrap()["median"]
+        .as_f64()
+        .unwrap();
+    let shown = ssdfade::units::format_latency_us(p99);
+    let p99_row = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("| p99 "))
+            .unwrap()
+            .split('|')
+            .nth(2)
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    assert_eq!(p99_row(&terminal), shown);
+    assert_eq!(p99_row(&md), shown);
+    let col = head.iter().position(|h| h == "p99_us").unwrap();
+    let csv_us: f64 = median[col].parse().unwrap();
+    assert_eq!(ssdfade::units::format_latency_us(csv_us), shown);
+
+    // The charts: the strips name the outlier in each figure it is out of, the band draws its
+    // curve over the median, and both are in the report.
+    for stem in ["fleet-1-strips", "fleet-1-band"] {
+        for ext in ["png", "svg", "chart.json"] {
+            assert!(out.join(format!("{stem}.{ext}")).is_file(), "{stem}.{ext}");
+        }
+        assert!(md.contains(&format!("]({stem}.png)")), "{md}");
+    }
+    let strips: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("fleet-1-strips.chart.json")).unwrap(),
+    )
+    .unwrap();
+    let named: Vec<&str> = strips["panels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["marks"].as_array().unwrap())
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        !named.is_empty() && named.iter().all(|n| n.starts_with("VTX-BAD (")),
+        "{named:?}"
+    );
+    let band: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("fleet-1-band.chart.json")).unwrap(),
+    )
+    .unwrap();
+    let series: Vec<&str> = band["panels"][0]["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        series.contains(&"p10–p90 over the drives (lowest)"),
+        "{series:?}"
+    );
+    assert!(
+        series.iter().any(|s| s.starts_with("median of 5 drives")),
+        "{series:?}"
+    );
+    assert!(
+        series.iter().any(|s| s.starts_with("outlier VTX-BAD")),
+        "{series:?}"
+    );
 }
 
 /// CSV cells, split on commas outside double quotes.
@@ -208,4 +277,135 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
             cells
         })
         .collect()
+}
+
+/// Slog runs and an experiment in one fleet: each group with slog runs has its verdict tally
+/// and the reasons that kept a drive from suitable (here a simulated Vertex 2's sync-write
+/// latency), and the experiment's drive has its recovered figure (recovered as % of fresh, as
+/// the experiment measured them) in the group table, JSON and CSV.
+#[test]
+fn slog_runs_give_a_verdict_per_group_and_an_experiment_its_recovered_figure() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fleet_dir = tmp.path().join("fleet");
+    let dir = |name: &str| fleet_dir.join(name).to_str().unwrap().to_string();
+    for (serial, target) in [
+        ("SL-1", "sim:dc-ssd-400g,serial=SL-1,seed=1"),
+        ("SL-2", "sim:dc-ssd-400g,serial=SL-2,seed=2"),
+        ("SL-V", "sim:vertex2-60g,scale=16,serial=SL-V"),
+    ] {
+        ssdfade(&[
+            "slog",
+            target,
+            "--max-size",
+            "8k",
+            "--sustain",
+            "3s",
+            "--seed",
+            "3",
+            "--out",
+            &dir(serial),
+        ]);
+    }
+    ssdfade(&[
+        "experiment",
+        "vertex2",
+        "sim:vertex2-60g,scale=16,serial=EXP-1",
+        "--seed",
+        "910",
+        "--out",
+        &dir("EXP-1"),
+    ]);
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let args = [
+        "fleet",
+        fleet_dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let json = ssdfade(&[&args[..], &["--json"]].concat());
+    let fleet: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let terminal = String::from_utf8(ssdfade(&args).stdout).unwrap();
+    let csv = csv_rows(&std::fs::read_to_string(out.join("fleet.csv")).unwrap());
+
+    let group = |model: &str| {
+        fleet["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["model"].as_str().unwrap().contains(model))
+            .unwrap()
+            .clone()
+    };
+    let dc = group("DC SSD");
+    assert_eq!(dc["slog"]["runs"], 2);
+    assert_eq!(dc["slog"]["suitable"], 2);
+    let v2 = group("Vertex 2");
+    let slog_v = v2["drives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["serial"] == "SL-V")
+        .unwrap();
+    let rating = slog_v["slog"]["rating"].as_str().unwrap();
+    assert_ne!(rating, "suitable");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fleet_dir.join("SL-V/slog.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["verdict"]["rating"].as_str().unwrap(), rating);
+    assert_eq!(v2["slog"]["runs"], 1);
+    let topics = v2["slog"]["why_not"].as_array().unwrap();
+    assert!(!topics.is_empty());
+    for t in topics {
+        let topic = t[0].as_str().unwrap();
+        assert!(record["verdict"]["reasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["topic"] == topic && r["rating"] != "suitable"));
+    }
+    assert!(
+        terminal.contains(&format!(
+            "SLOG verdict: 0 of 1 slog run suitable, {}",
+            if rating == "marginal" {
+                "1 marginal, 0 unsuitable"
+            } else {
+                "0 marginal, 1 unsuitable"
+            }
+        )),
+        "{terminal}"
+    );
+    assert!(
+        terminal.contains("SLOG verdict: 2 of 2 slog runs suitable"),
+        "{terminal}"
+    );
+
+    // The recovered figure: a loss the erase did not undo, the same in every format.
+    let exp = v2["drives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["serial"] == "EXP-1")
+        .unwrap();
+    let recovered = exp["figures"]["recovered_pct"].as_f64().unwrap();
+    assert!(recovered > 0.0 && recovered < 100.0, "{recovered}");
+    let shown = ssdfade::units::format_count(recovered);
+    assert!(
+        terminal
+            .lines()
+            .any(|l| l.starts_with("| recovered % of fresh") && l.contains(&format!(" {shown} "))),
+        "{terminal}"
+    );
+    let col = csv[0].iter().position(|h| h == "recovered_pct").unwrap();
+    let row = csv
+        .iter()
+        .find(|r| r.get(3).is_some_and(|s| s == "EXP-1"))
+        .unwrap();
+    assert_eq!(row[col], shown);
+    let slog_col = csv[0].iter().position(|h| h == "slog").unwrap();
+    let row = csv
+        .iter()
+        .find(|r| r.get(3).is_some_and(|s| s == "SL-V"))
+        .unwrap();
+    assert_eq!(row[slog_col], rating);
 }

@@ -16,12 +16,18 @@
 //! - A group's latency percentiles come from the sum of its drives' latency.json histograms,
 //!   bucket by bucket (every run records at 3 significant figures, so buckets line up), never
 //!   from an average of percentiles.
+//! - An experiment's recovered figure is its `recovered` state's IOPS as % of `fresh`; a
+//!   slog run's verdict is its slog.json's, tallied per group with the topics that kept drives
+//!   from suitable.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::results::latency::Histogram;
-use crate::results::{is_experiment, load_experiment, load_run, LatencyRecord, PhaseKind, Run};
+use crate::results::slog::Rating;
+use crate::results::{
+    is_experiment, load_experiment, load_run, LatencyRecord, PhaseKind, Provenance, Run,
+};
 
 use super::compare::Headline;
 use super::latency::Distribution;
@@ -41,6 +47,8 @@ pub enum Metric {
     Faded,
     #[serde(rename = "fade_pct")]
     FadePct,
+    #[serde(rename = "recovered_pct")]
+    Recovered,
     #[serde(rename = "steady_iops")]
     Steady,
     #[serde(rename = "p99_us")]
@@ -53,25 +61,27 @@ pub enum Metric {
 
 impl Metric {
     /// Every figure, in the table's order.
-    pub const ALL: [Metric; 7] = [
+    pub const ALL: [Metric; 8] = [
         Metric::Fresh,
         Metric::Faded,
         Metric::FadePct,
+        Metric::Recovered,
         Metric::Steady,
         Metric::P99,
         Metric::P999,
         Metric::Wa,
     ];
 
-    /// The figure's name with its unit, as tables head it.
+    /// The figure's name (with its unit where the value does not carry one), as tables head it.
     pub fn label(self) -> &'static str {
         match self {
             Metric::Fresh => "fresh IOPS",
             Metric::Faded => "faded IOPS",
             Metric::FadePct => "fade % of fresh",
+            Metric::Recovered => "recovered % of fresh",
             Metric::Steady => "steady IOPS",
-            Metric::P99 => "p99 µs",
-            Metric::P999 => "p99.9 µs",
+            Metric::P99 => "p99",
+            Metric::P999 => "p99.9",
             Metric::Wa => "WA",
         }
     }
@@ -82,6 +92,7 @@ impl Metric {
             Metric::Fresh => "fresh_iops",
             Metric::Faded => "faded_iops",
             Metric::FadePct => "fade_pct",
+            Metric::Recovered => "recovered_pct",
             Metric::Steady => "steady_iops",
             Metric::P99 => "p99_us",
             Metric::P999 => "p999_us",
@@ -89,13 +100,40 @@ impl Metric {
         }
     }
 
-    /// The value as every presenter prints it.
+    /// The value as the terminal and report print it, by the number rule: latencies with
+    /// their unit ([`crate::units::format_latency_us`]), WA to three significant digits,
+    /// the rest as counts ([`crate::units::format_count`]).
     pub fn show(self, v: f64) -> String {
         match self {
-            Metric::Wa => format!("{v:.2}"),
-            Metric::P99 | Metric::P999 => format!("{v:.1}"),
-            _ => format!("{v:.0}"),
+            Metric::Wa => crate::units::format_sig(v, 3),
+            Metric::P99 | Metric::P999 => crate::units::format_latency_us(v),
+            _ => crate::units::format_count(v),
         }
+    }
+
+    /// The value as CSV writes it: the number the report shows, in the column's unit (µs for
+    /// latencies) and without one, so a spreadsheet reads it.
+    pub fn csv(self, v: f64) -> String {
+        match self {
+            Metric::P99 | Metric::P999 => csv_latency_us(v),
+            _ => self.show(v),
+        }
+    }
+}
+
+/// A latency in µs rounded as [`crate::units::format_latency_us`] rounds it (three
+/// significant digits), written as a plain number of µs: `476839.9` is `477000`.
+pub fn csv_latency_us(us: f64) -> String {
+    if us == 0.0 || !us.is_finite() {
+        return format!("{us:.0}");
+    }
+    let digits = us.abs().log10().floor() as i32 - 2;
+    if digits >= 0 {
+        let step = 10f64.powi(digits);
+        format!("{:.0}", (us / step).round() * step)
+    } else {
+        let per = 10f64.powi(-digits);
+        format!("{}", (us * per).round() / per)
     }
 }
 
@@ -126,11 +164,32 @@ pub struct Drive {
     pub dir: PathBuf,
     /// Each figure of [`Metric::ALL`] the run has.
     pub figures: BTreeMap<Metric, f64>,
+    /// The verdict of a slog run (its slog.json), when the run was one.
+    pub slog: Option<SlogOutcome>,
     /// `(t_end_s, IOPS)` of every interval.
     #[serde(skip)]
     pub curve: Vec<(f64, f64)>,
     #[serde(skip)]
     histogram: Option<Histogram>,
+}
+
+/// A slog run's verdict: its rating and the reasons that kept it from suitable
+/// (`topic: value (threshold)`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SlogOutcome {
+    pub rating: Rating,
+    pub why_not: Vec<String>,
+}
+
+/// The slog verdicts of a group's drives that were slog runs.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct SlogTally {
+    pub runs: usize,
+    pub suitable: usize,
+    pub marginal: usize,
+    pub unsuitable: usize,
+    /// Each reason's topic that kept a drive from suitable, with how many drives it did.
+    pub why_not: Vec<(String, usize)>,
 }
 
 /// The distribution of one figure over a group's drives.
@@ -173,6 +232,8 @@ pub struct Group {
     pub merged_ios: u64,
     pub merged_drives: usize,
     pub band: Vec<BandPoint>,
+    /// The verdicts where drives were slog runs; None when none was.
+    pub slog: Option<SlogTally>,
 }
 
 impl Group {
@@ -199,6 +260,10 @@ pub struct Fleet {
     pub groups: Vec<Group>,
     pub duplicates: Vec<Duplicate>,
     pub skipped: Vec<Skipped>,
+    /// Where the figures come from: the builds that recorded the runs, the span of their
+    /// start dates and the count of drives (the charts' metadata and the report's footer).
+    #[serde(skip)]
+    pub provenance: Provenance,
 }
 
 /// Reads every run under `dirs` and computes the fleet's figures. A directory given that does
@@ -220,9 +285,10 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
     let mut by_key: BTreeMap<String, PathBuf> = BTreeMap::new();
     let mut duplicates = Vec::new();
     let mut groups: BTreeMap<(String, String), Vec<Drive>> = BTreeMap::new();
+    let mut sources: Vec<Provenance> = Vec::new();
     for dir in found {
-        let run = match run_of(&dir) {
-            Ok(run) => run,
+        let (run, recovered) = match run_of(&dir) {
+            Ok(found) => found,
             Err(e) => {
                 skipped.push(Skipped {
                     path: dir,
@@ -255,20 +321,49 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
         }
         by_key.insert(key, dir.clone());
         let firmware = id.firmware.clone().unwrap_or_else(|| "unknown".into());
-        let drive = drive_of(&run, serial, host)?;
+        let mut drive = drive_of(&run, serial, host)?;
+        if let Some(pct) = recovered {
+            drive.figures.insert(Metric::Recovered, pct);
+        }
+        sources.push(Provenance::of_run(&run.info));
         groups.entry((model, firmware)).or_default().push(drive);
     }
-    let groups = groups
+    let groups: Vec<Group> = groups
         .into_iter()
         .map(|((model, firmware), drives)| group_of(model, firmware, drives))
         .collect();
+    let provenance = provenance_of(&sources, groups.len());
     Ok(Fleet {
+        provenance,
         outlier_rule: OUTLIER_RULE,
         merge_rule: MERGE_RULE,
         groups,
         duplicates,
         skipped,
     })
+}
+
+/// The fleet's provenance from its drives' runs: each recording build once, the first and
+/// last start date, and the count of drives and groups.
+fn provenance_of(runs: &[Provenance], groups: usize) -> Provenance {
+    let mut builds: Vec<&str> = runs.iter().map(|p| p.recorded_by.as_str()).collect();
+    builds.sort_unstable();
+    builds.dedup();
+    let mut dates: Vec<&str> = runs.iter().map(|p| p.date.as_str()).collect();
+    dates.sort_unstable();
+    Provenance {
+        recorded_by: builds.join("; "),
+        date: match (dates.first(), dates.last()) {
+            (Some(a), Some(b)) if a != b => format!("{a} to {b}"),
+            (Some(a), _) => a.to_string(),
+            _ => "—".into(),
+        },
+        command_line: None,
+        drive: format!(
+            "drives: {}, groups (model and firmware): {groups}; each named in fleet.csv",
+            runs.len()
+        ),
+    }
 }
 
 /// Collects the run and experiment directories under `dir` (never following a symlink);
@@ -299,17 +394,61 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>, skipped: &mut Vec<Skipped>) {
     }
 }
 
-/// The run a directory stands for: itself, or of an experiment its (first) soak phase.
-fn run_of(dir: &Path) -> anyhow::Result<Run> {
+/// The run a directory stands for — itself, or of an experiment its (first) soak phase — and
+/// an experiment's recovery (`recovered` as % of `fresh`) when it measured both.
+fn run_of(dir: &Path) -> anyhow::Result<(Run, Option<f64>)> {
     if !is_experiment(dir) {
-        return load_run(dir);
+        return Ok((load_run(dir)?, None));
     }
     let exp = load_experiment(dir)?;
-    exp.phases
+    let recovered = super::experiment::ExperimentStates::of(&exp)
+        .recovery
+        .map(|r| r.pct_of_fresh);
+    let run = exp
+        .phases
         .iter()
         .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
         .find_map(|p| p.run.clone())
-        .ok_or_else(|| anyhow::anyhow!("an experiment without a soak phase that ran"))
+        .ok_or_else(|| anyhow::anyhow!("an experiment without a soak phase that ran"))?;
+    Ok((run, recovered))
+}
+
+/// The verdict of the slog run in `dir`, when `dir` is one (it holds slog.json).
+fn slog_of(dir: &Path) -> anyhow::Result<Option<SlogOutcome>> {
+    if !dir.join(crate::results::slog::FILE).is_file() {
+        return Ok(None);
+    }
+    let verdict = crate::results::slog::read_record(dir)?.verdict;
+    let why_not = verdict
+        .reasons
+        .iter()
+        .filter(|r| r.rating.is_some_and(|r| r != Rating::Suitable))
+        .map(|r| format!("{}: {} ({})", r.topic, r.value, r.threshold))
+        .collect();
+    Ok(Some(SlogOutcome {
+        rating: verdict.rating,
+        why_not,
+    }))
+}
+
+/// The tally of the drives' slog verdicts; None when no drive was a slog run.
+fn tally(drives: &[Drive]) -> Option<SlogTally> {
+    let mut t = SlogTally::default();
+    let mut topics: BTreeMap<String, usize> = BTreeMap::new();
+    for o in drives.iter().filter_map(|d| d.slog.as_ref()) {
+        t.runs += 1;
+        match o.rating {
+            Rating::Suitable => t.suitable += 1,
+            Rating::Marginal => t.marginal += 1,
+            Rating::Unsuitable => t.unsuitable += 1,
+        }
+        for why in &o.why_not {
+            let topic = why.split(':').next().unwrap_or(why).to_string();
+            *topics.entry(topic).or_default() += 1;
+        }
+    }
+    t.why_not = topics.into_iter().collect();
+    (t.runs > 0).then_some(t)
 }
 
 fn drive_of(run: &Run, serial: String, host: String) -> anyhow::Result<Drive> {
@@ -339,6 +478,7 @@ fn drive_of(run: &Run, serial: String, host: String) -> anyhow::Result<Drive> {
         figures.insert(Metric::Wa, wa.factor);
     }
     Ok(Drive {
+        slog: slog_of(&run.dir)?,
         serial,
         wwn: run.info.target.identity.wwn.clone(),
         host,
@@ -365,6 +505,7 @@ fn group_of(model: String, firmware: String, drives: Vec<Drive>) -> Group {
     });
     let band = band(&drives);
     Group {
+        slog: tally(&drives),
         model,
         firmware,
         merged_ios: dist.map_or(0, |d| d.count),
@@ -478,6 +619,7 @@ mod tests {
             host: String::new(),
             dir: PathBuf::new(),
             figures: BTreeMap::from([(Metric::Fresh, x)]),
+            slog: None,
             curve: Vec::new(),
             histogram: None,
         };
@@ -485,6 +627,20 @@ mod tests {
         let s = spread(Metric::Fresh, &drives).unwrap();
         assert_eq!(s.median, 100.0);
         assert_eq!(s.outliers, vec![4]);
+    }
+
+    /// A CSV latency is the report's value in µs: the same three significant digits.
+    #[test]
+    fn csv_latencies_round_as_the_report_shows_them() {
+        for us in [476_839.9, 165_412.9, 11_272.2, 753.082, 45.06, 0.5] {
+            let csv: f64 = csv_latency_us(us).parse().unwrap();
+            assert_eq!(
+                crate::units::format_latency_us(csv),
+                crate::units::format_latency_us(us),
+                "{us}"
+            );
+            assert!((csv - us).abs() <= us * 0.005, "{us} → {csv}");
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! `fleet --csv`: one row per drive with its figures, then per group its median, p10 and p90
-//! rows, from [`crate::analysis::fleet::Fleet`], values written as the report writes them.
+//! `fleet --csv`: one row per drive with its figures (and its slog verdict when a slog run), then per group its median, p10 and p90
+//! rows, from [`crate::analysis::fleet::Fleet`], values rounded as the report rounds them
+//! and written in the column's unit (µs for latencies, see [`Metric::csv`]).
 
 use crate::analysis::fleet::{Fleet, Metric};
 
@@ -12,6 +13,7 @@ pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
     let mut head: Vec<&str> = HEAD.to_vec();
     head.extend(Metric::ALL.iter().map(|m| m.key()));
     head.push("outlier_of");
+    head.push("slog");
     w.write_record(&head)?;
     for g in &fleet.groups {
         for (i, d) in g.drives.iter().enumerate() {
@@ -26,7 +28,7 @@ pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
             row.extend(
                 Metric::ALL
                     .iter()
-                    .map(|m| d.figures.get(m).map_or(String::new(), |v| m.show(*v))),
+                    .map(|m| d.figures.get(m).map_or(String::new(), |v| m.csv(*v))),
             );
             let of: Vec<&str> = g
                 .spreads
@@ -35,6 +37,11 @@ pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
                 .map(|s| s.metric.key())
                 .collect();
             row.push(of.join(";"));
+            row.push(
+                d.slog
+                    .as_ref()
+                    .map_or(String::new(), |o| o.rating.word().to_string()),
+            );
             w.write_record(&row)?;
         }
         for (name, pick) in [
@@ -51,9 +58,9 @@ pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
                 g.spreads
                     .iter()
                     .find(|s| s.metric == *m)
-                    .map_or(String::new(), |s| m.show(pick(s)))
+                    .map_or(String::new(), |s| m.csv(pick(s)))
             }));
-            row.push(String::new());
+            row.extend([String::new(), String::new()]);
             w.write_record(&row)?;
         }
     }

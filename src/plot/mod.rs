@@ -19,6 +19,7 @@ mod downsample;
 pub mod drawn;
 mod experiment;
 mod fade;
+mod fleet;
 mod glyphs;
 mod hir;
 mod latency;
@@ -64,6 +65,7 @@ pub use experiment::{
 pub use fade::{
     states_caption, Event, FadeChart, FadePoint, Phase, Predicted, State, SteadyWindow,
 };
+pub use fleet::{FleetBandChart, FleetStripChart, Strip, MAX_CURVES as FLEET_MAX_CURVES};
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
 pub use provenance::svg_metadata;
@@ -73,7 +75,7 @@ pub use run_dir::{
     render_run, render_run_dir, steady_window, wa_chart,
 };
 pub use slog::{slog_chart, SizeLine, SlogChart};
-pub use style::SIZE;
+pub use style::{latency_unit, SIZE};
 pub use sweep::{SweepChart, SweepPoint};
 pub use wa::WaChart;
 pub use wsat::{WsatChart, WsatRound};
