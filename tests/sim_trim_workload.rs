@@ -80,7 +80,10 @@ fn random_writes_with_a_fifth_of_trims_amplify_less_than_pure_random_writes() {
     assert_eq!(t.reads, 0);
     assert_eq!(t.trim_bytes, t.trims * 4096);
     // Pure random 4 KiB writes on 28 % over-provisioning amplify; trims leave GC fewer pages.
-    assert!(pure > 1.5, "pure random writes in steady state amplify: {pure}");
+    assert!(
+        pure > 1.5,
+        "pure random writes in steady state amplify: {pure}"
+    );
     assert!(
         trimmed < pure * 0.95,
         "trims lower the WA: {trimmed} with 20 % trims, {pure} without"

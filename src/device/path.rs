@@ -89,7 +89,10 @@ impl Device for PathDevice {
         let opened = self.open_target(gates)?;
         let created = opened.created.then(|| opened.path.clone());
         let identity = opened.identity.clone();
-        if let Some(why) = trims.then(|| crate::engine::trim::unsupported(&opened)).flatten() {
+        if let Some(why) = trims
+            .then(|| crate::engine::trim::unsupported(&opened))
+            .flatten()
+        {
             if let Some(file) = &created {
                 let _ = std::fs::remove_file(file);
             }

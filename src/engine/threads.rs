@@ -4,8 +4,8 @@
 
 use super::clock::IoClock;
 use super::pace;
-use super::trim::{self, Method};
 use super::realtime::{drive, WorkerStats};
+use super::trim::{self, Method};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;

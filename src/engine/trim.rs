@@ -83,7 +83,9 @@ pub fn unsupported(target: &Target) -> Option<String> {
         return None;
     }
     let what = match method {
-        Method::Discard => "this device does not take discards (its queue's discard_max_bytes is 0)",
+        Method::Discard => {
+            "this device does not take discards (its queue's discard_max_bytes is 0)"
+        }
         Method::PunchHole => "this file's filesystem cannot punch holes",
     };
     Some(format!(

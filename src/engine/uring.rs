@@ -25,8 +25,8 @@ use io_uring::{opcode, squeue, types, IoUring};
 
 use super::clock::{IoClock, Stamp};
 use super::pace;
-use super::trim::{self, Method};
 use super::realtime::{drive, WorkerStats};
+use super::trim::{self, Method};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
@@ -592,16 +592,12 @@ impl Submitter {
                     .offset(offset)
                     .build()
             }
-            (FileRef::Registered, false, true) => {
-                opcode::Write::new(types::Fixed(0), buf, len)
-                    .offset(offset)
-                    .build()
-            }
-            (FileRef::Registered, false, false) => {
-                opcode::Read::new(types::Fixed(0), buf, len)
-                    .offset(offset)
-                    .build()
-            }
+            (FileRef::Registered, false, true) => opcode::Write::new(types::Fixed(0), buf, len)
+                .offset(offset)
+                .build(),
+            (FileRef::Registered, false, false) => opcode::Read::new(types::Fixed(0), buf, len)
+                .offset(offset)
+                .build(),
             (FileRef::Plain(fd), true, true) => {
                 opcode::WriteFixed::new(types::Fd(fd), buf, len, slot as u16)
                     .offset(offset)
@@ -612,11 +608,9 @@ impl Submitter {
                     .offset(offset)
                     .build()
             }
-            (FileRef::Plain(fd), false, true) => {
-                opcode::Write::new(types::Fd(fd), buf, len)
-                    .offset(offset)
-                    .build()
-            }
+            (FileRef::Plain(fd), false, true) => opcode::Write::new(types::Fd(fd), buf, len)
+                .offset(offset)
+                .build(),
             (FileRef::Plain(fd), false, false) => opcode::Read::new(types::Fd(fd), buf, len)
                 .offset(offset)
                 .build(),

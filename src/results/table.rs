@@ -151,7 +151,10 @@ fn figures(s: &Summary) -> String {
     if let Some(trim) = &s.trim {
         row(
             "Trims",
-            format!("{} ({:.0} per second, not in the totals)", trim.ops, trim.iops),
+            format!(
+                "{} ({:.0} per second, not in the totals)",
+                trim.ops, trim.iops
+            ),
         );
         row("Average trim response time", mean(&trim.lat_us));
         row("Maximum trim response time", ms(trim.lat_us.map(|l| l.max)));
