@@ -89,7 +89,7 @@ pub fn unsupported(target: &Target) -> Option<String> {
         Method::PunchHole => "this file's filesystem cannot punch holes",
     };
     Some(format!(
-        "--trim-pct: {} {what}: drop --trim-pct or use a target that supports TRIM",
+        "--trim-pct: {}: {what}; drop --trim-pct or use a target that supports TRIM",
         target.path.display()
     ))
 }
