@@ -464,7 +464,7 @@ pub struct MeasureArgs {
         long,
         value_enum,
         conflicts_with_all = [
-            "more_targets", "bs", "align", "read_pct", "random_pct", "qd", "bytes",
+            "more_targets", "bs", "align", "read_pct", "trim_pct", "random_pct", "qd", "bytes",
             "metrics_listen", "metrics_textfile",
         ]
     )]
@@ -540,6 +540,11 @@ pub struct AccessArgs {
     /// Percent of I/Os that are reads.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub read_pct: u8,
+    /// Percent of I/Os that are trims (discards of --bs bytes; fio's trim direction: 100 with
+    /// --random-pct 100 is fio's randtrim). With --read-pct at most 100 together; the rest
+    /// are writes. The target must take discards.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub trim_pct: u8,
     /// Percent of I/Os at random offsets (the rest sequential).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub random_pct: u8,
@@ -612,6 +617,7 @@ impl AccessArgs {
             bs: self.bs,
             align: self.align,
             read_pct: self.read_pct,
+            trim_pct: self.trim_pct,
             random_pct: self.random_pct,
             qd,
             span: self.span,

@@ -41,6 +41,9 @@ pub struct WorkloadSpec {
     /// `None`: the transfer size.
     pub align: Option<u64>,
     pub read_pct: u8,
+    /// Percent of I/Os that are trims (discards of `bs` bytes).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub trim_pct: u8,
     pub random_pct: u8,
     pub qd: u32,
     /// `None`: the rest of the target from `offset`.
@@ -128,6 +131,7 @@ impl Default for WorkloadSpec {
             bs: 4096,
             align: None,
             read_pct: 0,
+            trim_pct: 0,
             random_pct: 100,
             qd: 128,
             span: None,
@@ -161,6 +165,7 @@ impl WorkloadSpec {
             bs: self.bs,
             align,
             read_pct: self.read_pct,
+            trim_pct: self.trim_pct,
             random_pct: self.random_pct,
             qd: self.qd,
             span: self.span.unwrap_or(size.saturating_sub(offset)),
@@ -181,6 +186,10 @@ impl WorkloadSpec {
     }
 }
 
+fn is_zero(pct: &u8) -> bool {
+    *pct == 0
+}
+
 /// A seed drawn from the clock and the process id, for a run or experiment given none.
 pub fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
@@ -199,6 +208,10 @@ pub struct Workload {
     pub align: u64,
     /// Percent of I/Os that are reads.
     pub read_pct: u8,
+    /// Percent of I/Os that are trims (discards of `bs` bytes: BLKDISCARD on a block device,
+    /// a punched hole in a file, the simulated drive's TRIM); the rest are writes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub trim_pct: u8,
     /// Percent of I/Os at a random offset; the rest continue sequentially.
     pub random_pct: u8,
     /// Outstanding I/Os.
@@ -249,6 +262,7 @@ impl Default for Workload {
             bs: spec.bs,
             align: spec.bs,
             read_pct: spec.read_pct,
+            trim_pct: spec.trim_pct,
             random_pct: spec.random_pct,
             qd: spec.qd,
             span: 0,
@@ -288,6 +302,18 @@ impl Workload {
         }
         if self.read_pct > 100 || self.random_pct > 100 {
             bad_input!("--read-pct and --random-pct are percentages from 0 to 100");
+        }
+        if u16::from(self.read_pct) + u16::from(self.trim_pct) > 100 {
+            bad_input!(
+                "--read-pct {} plus --trim-pct {} is over 100: the two shares together are at most 100 % of the I/Os (the rest are writes)",
+                self.read_pct,
+                self.trim_pct
+            );
+        }
+        if self.trim_pct > 0 && self.verify.is_some() {
+            bad_input!(
+                "--trim-pct with --verify: a trimmed block holds no data to check; drop one of them"
+            );
         }
         if self.random_pct == 0 && self.distribution != Distribution::Uniform {
             bad_input!(
@@ -501,6 +527,18 @@ mod tests {
             w.validate(1 << 30, 512).is_ok(),
             "no duration: any interval"
         );
+    }
+
+    #[test]
+    fn trim_shares_over_the_rest_or_with_verification_are_refused() {
+        let mut w = workload();
+        w.read_pct = 70;
+        w.trim_pct = 31;
+        assert!(refusal(&w).contains("--read-pct 70 plus --trim-pct 31 is over 100"));
+        w.trim_pct = 30;
+        assert!(w.validate(1 << 30, 512).is_ok());
+        w.verify = Some(VerifyOptions::default());
+        assert!(refusal(&w).contains("--trim-pct with --verify"));
     }
 
     #[test]

@@ -84,10 +84,20 @@ impl Device for PathDevice {
         engine: Option<EngineKind>,
         qd: u32,
         bs: usize,
+        trims: bool,
     ) -> anyhow::Result<Opened> {
         let opened = self.open_target(gates)?;
         let created = opened.created.then(|| opened.path.clone());
         let identity = opened.identity.clone();
+        if let Some(why) = trims
+            .then(|| crate::engine::trim::unsupported(&opened))
+            .flatten()
+        {
+            if let Some(file) = &created {
+                let _ = std::fs::remove_file(file);
+            }
+            crate::bad_input!("{why}");
+        }
         // A refused engine choice must not leave a created test file behind.
         let engine = crate::engine::real_engine(engine, Arc::new(opened), qd, bs, gates.writes)
             .inspect_err(|_| {

@@ -122,6 +122,7 @@ impl Device for SimTarget {
         engine: Option<EngineKind>,
         _qd: u32,
         _bs: usize,
+        _trims: bool,
     ) -> anyhow::Result<Opened> {
         self.refuse_real_only_options(gates, engine)?;
         let engine = SimEngine::open(&self.spec.text)?;

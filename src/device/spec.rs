@@ -105,13 +105,15 @@ pub trait Device {
     /// Passes the target through the gates of writing without keeping it open.
     fn check(&self, gates: &Gates) -> anyhow::Result<Checked>;
     /// Opens the target for a workload of `bs`-byte I/Os at `qd` with the engine chosen
-    /// (`None`: the default for them there).
+    /// (`None`: the default for them there); with `trims`, refuses (bad input, nothing
+    /// written) a target that cannot take them.
     fn open_engine(
         &self,
         gates: &Gates,
         engine: Option<EngineKind>,
         qd: u32,
         bs: usize,
+        trims: bool,
     ) -> anyhow::Result<Opened>;
     /// Opens the target for the SLOG test's timed sync writes.
     fn open_sync_writer(&self, gates: &Gates) -> anyhow::Result<SyncOpened>;

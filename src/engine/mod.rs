@@ -14,6 +14,7 @@ mod stopwatch;
 pub mod sync;
 mod target;
 pub mod threads;
+pub mod trim;
 pub mod uring;
 pub mod verifying;
 

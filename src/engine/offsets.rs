@@ -24,6 +24,7 @@ pub struct OffsetGen {
     bs: u64,
     sequential_span: u64,
     read_pct: u32,
+    trim_pct: u32,
     random_pct: u32,
     cursor: Arc<AtomicU64>,
     /// Fast preconditioning still to write: its plan counts writes on the shared cursor.
@@ -44,6 +45,7 @@ impl OffsetGen {
             bs: w.bs,
             sequential_span: w.span / w.bs * w.bs,
             read_pct: u32::from(w.read_pct),
+            trim_pct: u32::from(w.trim_pct),
             random_pct: u32::from(w.random_pct),
             cursor,
             precondition: w
@@ -64,12 +66,23 @@ impl OffsetGen {
             }
             self.precondition = None;
         }
-        let op = if self.read_pct == 100
-            || (self.read_pct > 0 && self.rng.next_u32() % 100 < self.read_pct)
-        {
+        // One draw decides the kind: below read_pct a read, below read_pct + trim_pct a trim,
+        // else a write (no draw when one kind has every I/O).
+        let op = if self.read_pct == 100 {
             OpKind::Read
-        } else {
+        } else if self.trim_pct == 100 {
+            OpKind::Trim
+        } else if self.read_pct + self.trim_pct == 0 {
             OpKind::Write
+        } else {
+            let draw = self.rng.next_u32() % 100;
+            if draw < self.read_pct {
+                OpKind::Read
+            } else if draw < self.read_pct + self.trim_pct {
+                OpKind::Trim
+            } else {
+                OpKind::Write
+            }
         };
         let offset = if self.random_pct == 100
             || (self.random_pct > 0 && self.rng.next_u32() % 100 < self.random_pct)

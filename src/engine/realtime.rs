@@ -39,8 +39,11 @@ use crate::workload::{OnError, Rate, Workload};
 const POLL: Duration = Duration::from_millis(50);
 /// Latencies a worker keeps before it ships them mid-interval.
 const LATENCY_BATCH: usize = 4096;
-/// The low bit of a shipped latency: set for a write.
-const WRITE_BIT: u64 = 1;
+/// The low two bits of a shipped latency: its direction.
+const KIND_BITS: u32 = 2;
+const READ: u64 = 0;
+const WRITE: u64 = 1;
+const TRIM: u64 = 2;
 
 /// State every worker of a run reads.
 struct Shared {
@@ -97,7 +100,7 @@ struct Report {
     last: bool,
     /// The interval's counts; `None` for a list of latencies shipped because it was full.
     stats: Option<IntervalStats>,
-    /// Latencies of I/Os of `epoch`, each `ns << 1 | WRITE_BIT` for a write: the histograms of
+    /// Latencies of I/Os of `epoch`, each `ns << KIND_BITS | kind` (READ, WRITE, TRIM): the histograms of
     /// `stats` are empty.
     latencies: Vec<u64>,
 }
@@ -168,11 +171,15 @@ impl WorkerStats {
         }
         self.counting = true;
         self.start = start;
-        let warm_up = self.current.read.bytes + self.current.write.bytes;
+        let warm_up = self.current.read.bytes + self.current.write.bytes + self.current.trim.bytes;
         if let Some(left) = &self.shared.budget {
             left.fetch_add(warm_up as i64, Ordering::Relaxed);
         }
-        for dir in [&mut self.current.read, &mut self.current.write] {
+        for dir in [
+            &mut self.current.read,
+            &mut self.current.write,
+            &mut self.current.trim,
+        ] {
             (dir.ops, dir.bytes, dir.max_ns) = (0, 0, 0);
         }
         self.latencies.clear();
@@ -191,8 +198,12 @@ impl WorkerStats {
         dir.ops += 1;
         dir.bytes += bytes;
         dir.max_ns = dir.max_ns.max(latency_ns);
-        let write = if op == OpKind::Write { WRITE_BIT } else { 0 };
-        self.latencies.push(latency_ns.max(1) << 1 | write);
+        let kind = match op {
+            OpKind::Read => READ,
+            OpKind::Write => WRITE,
+            OpKind::Trim => TRIM,
+        };
+        self.latencies.push(latency_ns.max(1) << KIND_BITS | kind);
         // Warm-up keeps its whole list: it is dropped at the start, or all the run did.
         if self.latencies.len() >= LATENCY_BATCH && self.counting {
             self.ship_latencies();
@@ -546,6 +557,7 @@ struct Open {
     stats: IntervalStats,
     read: LatencyTally,
     write: LatencyTally,
+    trim: LatencyTally,
 }
 
 impl Default for Open {
@@ -554,6 +566,7 @@ impl Default for Open {
             stats: IntervalStats::new(),
             read: LatencyTally::default(),
             write: LatencyTally::default(),
+            trim: LatencyTally::default(),
         }
     }
 }
@@ -563,6 +576,7 @@ impl Open {
     fn close(mut self) -> IntervalStats {
         self.read.add_to(&mut self.stats.read.latency_ns);
         self.write.add_to(&mut self.stats.write.latency_ns);
+        self.trim.add_to(&mut self.stats.trim.latency_ns);
         self.stats
     }
 }
@@ -697,12 +711,12 @@ impl Sampler<'_> {
         }
         let open = &mut self.pending[slot];
         for &l in &r.latencies {
-            let tally = if l & WRITE_BIT != 0 {
-                &mut open.write
-            } else {
-                &mut open.read
+            let tally = match l & ((1 << KIND_BITS) - 1) {
+                WRITE => &mut open.write,
+                TRIM => &mut open.trim,
+                _ => &mut open.read,
             };
-            tally.record(l >> 1);
+            tally.record(l >> KIND_BITS);
         }
         let into = &mut open.stats;
         r.latencies.clear();
@@ -715,6 +729,7 @@ impl Sampler<'_> {
         for (dir, from) in [
             (&mut into.read, &mut stats.read),
             (&mut into.write, &mut stats.write),
+            (&mut into.trim, &mut stats.trim),
         ] {
             dir.ops += from.ops;
             dir.bytes += from.bytes;

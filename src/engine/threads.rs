@@ -1,10 +1,11 @@
-//! The `threads` engine: `--qd` worker threads, each with one synchronous O_DIRECT pread or
-//! pwrite in flight (fio's `psync` with numjobs = QD). Under a rate, a worker spins the last
+//! The `threads` engine: `--qd` worker threads, each with one synchronous O_DIRECT pread,
+//! pwrite or trim in flight (fio's `psync` with numjobs = QD). Under a rate, a worker spins the last
 //! stretch before its I/O's time when every worker can have a CPU (`pace`).
 
 use super::clock::IoClock;
 use super::pace;
 use super::realtime::{drive, WorkerStats};
+use super::trim::{self, Method};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
@@ -42,12 +43,13 @@ impl Engine for ThreadsEngine {
         let buffers = io_buffers(w.qd as usize, w.bs as usize)?;
         let cursor = Arc::new(AtomicU64::new(0));
         let fd = self.target.file.as_raw_fd();
+        let method = Method::of(&self.target);
         let verify = control.verify.as_deref();
         verifying::checked(&self.target, w, control, || {
             drive(w, control, sink, buffers, |id, buf, stats| {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
                 let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
-                worker(fd, w, buf, offsets, pattern, verify, stats);
+                worker((fd, method), w, buf, offsets, pattern, verify, stats);
             })
         })
     }
@@ -55,7 +57,7 @@ impl Engine for ThreadsEngine {
 
 /// One worker: I/O of the workload `w` on `fd` until the run stops.
 fn worker(
-    fd: RawFd,
+    (fd, method): (RawFd, Method),
     w: &Workload,
     mut buf: AlignedBuf,
     mut offsets: OffsetGen,
@@ -85,7 +87,10 @@ fn worker(
         }
         let t0 = clock.now();
         // SAFETY: buf is valid for bs bytes and outlives the call.
-        let rc = unsafe { transfer(op, fd, buf.as_mut_ptr(), bs, offset) };
+        let rc = match op {
+            OpKind::Trim => trim::trim(method, fd, offset, bs),
+            _ => unsafe { transfer(op == OpKind::Write, fd, buf.as_mut_ptr(), bs, offset) },
+        };
         let t1 = clock.now();
         if let Some(v) = verify.filter(|_| op == OpKind::Write) {
             v.finish_write(v.block_of(offset), generation, rc == bs as isize);
@@ -117,7 +122,8 @@ fn worker(
     stats.finish();
 }
 
-/// One pread or pwrite of `len` bytes at `offset`: the bytes moved, or minus the errno.
+/// One pread (or with `write` a pwrite) of `len` bytes at `offset`: the bytes moved, or minus
+/// the errno.
 ///
 /// On x86_64 this is the system call itself: libc's wrapper is a thread-cancellation point
 /// and switches asynchronous cancellation on and off around every call, which ssdfade never
@@ -125,12 +131,13 @@ fn worker(
 ///
 /// Safety: `buf` must be valid for `len` bytes for the whole call.
 #[inline(always)]
-unsafe fn transfer(op: OpKind, fd: RawFd, buf: *mut u8, len: usize, offset: u64) -> isize {
+unsafe fn transfer(write: bool, fd: RawFd, buf: *mut u8, len: usize, offset: u64) -> isize {
     #[cfg(target_arch = "x86_64")]
     {
-        let nr = match op {
-            OpKind::Write => libc::SYS_pwrite64,
-            OpKind::Read => libc::SYS_pread64,
+        let nr = if write {
+            libc::SYS_pwrite64
+        } else {
+            libc::SYS_pread64
         };
         let rc: isize;
         // SAFETY: the Linux x86_64 system call convention; the kernel clobbers rcx and r11.
@@ -149,9 +156,10 @@ unsafe fn transfer(op: OpKind, fd: RawFd, buf: *mut u8, len: usize, offset: u64)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let rc = match op {
-            OpKind::Write => libc::pwrite(fd, buf.cast(), len, offset as libc::off_t),
-            OpKind::Read => libc::pread(fd, buf.cast(), len, offset as libc::off_t),
+        let rc = if write {
+            libc::pwrite(fd, buf.cast(), len, offset as libc::off_t)
+        } else {
+            libc::pread(fd, buf.cast(), len, offset as libc::off_t)
         };
         if rc < 0 {
             -(std::io::Error::last_os_error()

@@ -10,6 +10,10 @@
 //! with the wait for the next completion; completions are read from the shared ring without a
 //! system call, however many arrive together. Latency runs from the system call that submitted
 //! an I/O to the return of the one that saw it complete.
+//!
+//! Trims do not go through the ring: the submitting thread issues each one synchronously
+//! ([`super::trim`]) as fio's io_uring engine does, and completions that arrive meanwhile are
+//! reaped after it (their latencies include the wait).
 
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
@@ -22,6 +26,7 @@ use io_uring::{opcode, squeue, types, IoUring};
 use super::clock::{IoClock, Stamp};
 use super::pace;
 use super::realtime::{drive, WorkerStats};
+use super::trim::{self, Method};
 use super::verifying;
 use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
@@ -93,7 +98,8 @@ impl Engine for UringEngine {
                 let offsets = OffsetGen::new(w, id as u64, cursor.clone());
                 let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
                 let submitter =
-                    Submitter::new(fd, w.bs as usize, ring, blocking, buffers, offsets, pattern);
+                    Submitter::new(fd, w.bs as usize, ring, blocking, buffers, offsets, pattern)
+                        .map(|s| s.trimming(Method::of(&self.target)));
                 match submitter {
                     Ok(s) => s.verified(control.verify.clone()).run(stats),
                     Err(e) => ring_failure(stats, &e),
@@ -253,6 +259,9 @@ struct Submitter {
     offsets: OffsetGen,
     pattern: PatternGen,
     verify: Option<Arc<Verifier>>,
+    /// How the target is trimmed.
+    trim: Method,
+    fd: RawFd,
     clock: IoClock,
 }
 
@@ -260,6 +269,12 @@ impl Submitter {
     /// The same submitter, claiming and stamping every write for `verify`.
     fn verified(mut self, verify: Option<Arc<Verifier>>) -> Submitter {
         self.verify = verify;
+        self
+    }
+
+    /// The same submitter, trimming with `method`.
+    fn trimming(mut self, method: Method) -> Submitter {
+        self.trim = method;
         self
     }
 
@@ -322,6 +337,8 @@ impl Submitter {
             offsets,
             pattern,
             verify: None,
+            trim: Method::Discard,
+            fd,
             clock: IoClock::new(),
         })
     }
@@ -333,7 +350,7 @@ impl Submitter {
         loop {
             let mut wake = None;
             if !stopping {
-                match self.refill(&stats) {
+                match self.refill(&mut stats) {
                     Ok(Refill::Full) => {}
                     Ok(Refill::At(due)) => wake = Some(due),
                     Ok(Refill::Stop) => stopping = true,
@@ -422,7 +439,7 @@ impl Submitter {
     ///
     /// Under an issue rate an I/O waits for its due time with its slot free: the caller waits
     /// for a completion or that time, whichever comes first.
-    fn refill(&mut self, stats: &WorkerStats) -> io::Result<Refill> {
+    fn refill(&mut self, stats: &mut WorkerStats) -> io::Result<Refill> {
         while let Some(slot) = self.free.pop() {
             let due = match self.pending.take() {
                 Some(due) => Some(due),
@@ -446,6 +463,13 @@ impl Submitter {
             }
             let (op, offset, generation) =
                 verifying::next_op(&mut self.offsets, self.verify.as_deref());
+            if op == OpKind::Trim {
+                self.free.push(slot);
+                if self.trim_now(stats, offset, due) {
+                    return Ok(Refill::Stop);
+                }
+                continue;
+            }
             // Each slot writes its own buffer, which no other I/O in flight holds.
             let at = slot as usize * self.stride;
             let buf = &mut self.buffers.as_mut_slice()[at..at + self.bs];
@@ -472,6 +496,29 @@ impl Submitter {
             }
         }
         Ok(Refill::Full)
+    }
+
+    /// Trims `bs` bytes at `offset` now, outside the ring, and counts it; true when its
+    /// failure stops the run.
+    fn trim_now(&mut self, stats: &mut WorkerStats, offset: u64, due: Option<Instant>) -> bool {
+        let t0 = self.clock.now();
+        let rc = trim::trim(self.trim, self.fd, offset, self.bs);
+        let t1 = self.clock.now();
+        stats.tick(t1);
+        if rc == self.bs as isize {
+            let latency = stats.latency_ns(t0, t1);
+            stats.record(OpKind::Trim, self.bs as u64, latency);
+            stats.paced(due, t0);
+            return false;
+        }
+        let errno = -rc as i32;
+        stats.error(ErrorEvent {
+            t_s: stats.since_start(t0),
+            op: OpKind::Trim,
+            offset,
+            errno,
+            message: crate::error::errno_words(errno),
+        })
     }
 
     /// Submits what is queued and waits for a completion, or (with `wake`) at most until then.
@@ -531,46 +578,40 @@ impl Submitter {
         }
     }
 
-    /// The submission entry of one read or write.
+    /// The submission entry of one read or write (trims go outside the ring).
     fn entry(&self, op: OpKind, buf: *mut u8, slot: u32, offset: u64) -> squeue::Entry {
         let len = self.bs as u32;
-        let entry = match (self.file, self.fixed_buffers, op) {
-            (FileRef::Registered, true, OpKind::Write) => {
+        let entry = match (self.file, self.fixed_buffers, op == OpKind::Write) {
+            (FileRef::Registered, true, true) => {
                 opcode::WriteFixed::new(types::Fixed(0), buf, len, slot as u16)
                     .offset(offset)
                     .build()
             }
-            (FileRef::Registered, true, OpKind::Read) => {
+            (FileRef::Registered, true, false) => {
                 opcode::ReadFixed::new(types::Fixed(0), buf, len, slot as u16)
                     .offset(offset)
                     .build()
             }
-            (FileRef::Registered, false, OpKind::Write) => {
-                opcode::Write::new(types::Fixed(0), buf, len)
-                    .offset(offset)
-                    .build()
-            }
-            (FileRef::Registered, false, OpKind::Read) => {
-                opcode::Read::new(types::Fixed(0), buf, len)
-                    .offset(offset)
-                    .build()
-            }
-            (FileRef::Plain(fd), true, OpKind::Write) => {
+            (FileRef::Registered, false, true) => opcode::Write::new(types::Fixed(0), buf, len)
+                .offset(offset)
+                .build(),
+            (FileRef::Registered, false, false) => opcode::Read::new(types::Fixed(0), buf, len)
+                .offset(offset)
+                .build(),
+            (FileRef::Plain(fd), true, true) => {
                 opcode::WriteFixed::new(types::Fd(fd), buf, len, slot as u16)
                     .offset(offset)
                     .build()
             }
-            (FileRef::Plain(fd), true, OpKind::Read) => {
+            (FileRef::Plain(fd), true, false) => {
                 opcode::ReadFixed::new(types::Fd(fd), buf, len, slot as u16)
                     .offset(offset)
                     .build()
             }
-            (FileRef::Plain(fd), false, OpKind::Write) => {
-                opcode::Write::new(types::Fd(fd), buf, len)
-                    .offset(offset)
-                    .build()
-            }
-            (FileRef::Plain(fd), false, OpKind::Read) => opcode::Read::new(types::Fd(fd), buf, len)
+            (FileRef::Plain(fd), false, true) => opcode::Write::new(types::Fd(fd), buf, len)
+                .offset(offset)
+                .build(),
+            (FileRef::Plain(fd), false, false) => opcode::Read::new(types::Fd(fd), buf, len)
                 .offset(offset)
                 .build(),
         };

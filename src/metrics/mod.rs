@@ -484,6 +484,7 @@ mod tests {
             }),
             read: None,
             write: None,
+            trim: None,
             errors: 3,
             error_events: Vec::new(),
             bytes_written_total: 8_388_608,

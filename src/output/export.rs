@@ -37,7 +37,7 @@ pub struct Table {
 }
 
 /// The sample columns, units in their names, after the member and phase columns.
-const SAMPLE_COLUMNS: [&str; 33] = [
+const SAMPLE_COLUMNS: [&str; 39] = [
     "index",
     "t_start_s",
     "t_end_s",
@@ -62,6 +62,12 @@ const SAMPLE_COLUMNS: [&str; 33] = [
     "write_lat_mean_us",
     "write_lat_p99_us",
     "write_lat_max_us",
+    "trim_ops",
+    "trim_iops",
+    "trim_mb_per_s",
+    "trim_lat_mean_us",
+    "trim_lat_p99_us",
+    "trim_lat_max_us",
     "errors",
     "bytes_written_total",
     "mb_written_total",
@@ -102,7 +108,8 @@ fn sample_cells(s: &Sample, rate_iops: Option<f64>) -> Vec<Cell> {
         lat(s.lat_us.as_ref(), |l| l.p999),
         lat(s.lat_us.as_ref(), |l| l.max),
     ];
-    for dir in [&s.read, &s.write] {
+    // Trims are a direction of their own (not in ops, iops or lat above), as fio keeps them.
+    for dir in [&s.read, &s.write, &s.trim] {
         match dir {
             Some(d) => cells.extend([
                 Cell::Count(d.ops),

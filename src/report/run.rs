@@ -296,6 +296,23 @@ fn pacing_words(
     text
 }
 
+/// The run's trims as run.json's summary counts them: fio's third direction, apart from the
+/// IOPS, MB/s and latencies of the tables (which are reads and writes).
+fn trim_words(trim: &crate::stats::DirSample) -> String {
+    let lat = |f: fn(&crate::stats::LatencySummary) -> f64| {
+        trim.lat_us.map_or("-".into(), |l| format_latency_us(f(&l)))
+    };
+    format!(
+        "Trims (not in the IOPS, MB/s and latencies above, which are reads and writes): {} trims, {} trimmed, {:.0} per second; latency mean {}, p99 {}, max {}.",
+        trim.ops,
+        format_gb(trim.bytes),
+        trim.iops,
+        lat(|l| l.mean),
+        lat(|l| l.p99),
+        lat(|l| l.max)
+    )
+}
+
 /// The access specification, every field of it.
 fn workload_table(run: &Run) -> Vec<Vec<String>> {
     let w = &run.info.workload;
@@ -306,10 +323,22 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
             format!("{} ({} B)", format_bytes(w.bs), w.bs),
         ),
         row("Offset alignment", format!("{} B", w.align)),
-        row(
-            "Reads / writes",
-            format!("{} % / {} %", w.read_pct, 100 - w.read_pct),
-        ),
+        if w.trim_pct > 0 {
+            row(
+                "Reads / trims / writes",
+                format!(
+                    "{} % / {} % / {} %",
+                    w.read_pct,
+                    w.trim_pct,
+                    100 - w.read_pct - w.trim_pct
+                ),
+            )
+        } else {
+            row(
+                "Reads / writes",
+                format!("{} % / {} %", w.read_pct, 100 - w.read_pct),
+            )
+        },
         row(
             "Random / sequential",
             format!("{} % / {} %", w.random_pct, 100 - w.random_pct),
@@ -573,6 +602,9 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         format_gb(samples.last().map_or(0, |s| s.bytes_written_total)),
         whole.errors
     ));
+    if let Some(trim) = info.summary.as_ref().and_then(|s| s.trim.as_ref()) {
+        doc.paragraph(trim_words(trim));
+    }
     if let Some(rate) = info.workload.rate {
         doc.paragraph(pacing_words(
             rate,

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::{IntervalStats, LatencySummary, PacingSummary};
+use crate::stats::{DirSample, IntervalStats, LatencySummary, PacingSummary};
 
 /// Totals and averages over a whole run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -11,6 +11,7 @@ pub struct Summary {
     /// Seconds the run ran (engine clock): the samples' span less `stopped_s`. Every rate
     /// here is over them.
     pub seconds: f64,
+    /// Reads and writes (trims are apart, in `trim`, as fio reports them).
     pub ops: u64,
     pub bytes: u64,
     pub iops: f64,
@@ -24,6 +25,10 @@ pub struct Summary {
     pub lat_us: Option<LatencySummary>,
     pub read_lat_us: Option<LatencySummary>,
     pub write_lat_us: Option<LatencySummary>,
+    /// Trims (discards): their count, bytes trimmed, rates and latency, absent without
+    /// trims. Not in `ops`, `iops`, `lat_us` or the slow shares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trim: Option<DirSample>,
     /// tiobench's columns: percent of I/Os slower than 2 s and than 10 s.
     pub pct_over_2s: f64,
     pub pct_over_10s: f64,
@@ -84,6 +89,7 @@ impl Summary {
             lat_us: LatencySummary::of(&both),
             read_lat_us: LatencySummary::of(&total.read),
             write_lat_us: LatencySummary::of(&total.write),
+            trim: (total.trim.ops > 0).then(|| DirSample::of(&total.trim, seconds)),
             pct_over_2s: over(2_000_000_000),
             pct_over_10s: over(10_000_000_000),
             errors: total.errors,

@@ -34,10 +34,15 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
         format!("{} transfers", size(w.bs)),
         format!("{} aligned", size(w.align)),
         format!("{} % read", w.read_pct),
+    ];
+    if w.trim_pct > 0 {
+        spec.push(format!("{} % trim", w.trim_pct));
+    }
+    spec.extend([
         random(w),
         format!("QD {}", w.qd),
         format!("{} data", w.pattern),
-    ];
+    ]);
     if let Some(rate) = w.rate {
         spec.push(format!("rate {:.0} I/Os per second", rate.iops(w.bs)));
     }
@@ -111,8 +116,17 @@ fn figures(s: &Summary) -> String {
             format!("{}: every rate is over it", secs(s.seconds)),
         );
     }
-    row("Total I/Os per second", format!("{:.0}", s.iops));
-    row("Total MB per second", format!("{:.2} MB/s", s.mb_per_s));
+    // Trims are fio's third direction: apart from the totals, which say so.
+    let of_total = if s.trim.is_some() {
+        " (reads and writes)"
+    } else {
+        ""
+    };
+    row("Total I/Os per second", format!("{:.0}{of_total}", s.iops));
+    row(
+        "Total MB per second",
+        format!("{:.2} MB/s{of_total}", s.mb_per_s),
+    );
     if s.read_iops > 0.0 && s.write_iops > 0.0 {
         row("Read I/Os per second", format!("{:.0}", s.read_iops));
         row("Write I/Os per second", format!("{:.0}", s.write_iops));
@@ -134,6 +148,17 @@ fn figures(s: &Summary) -> String {
             None => "-".into(),
         },
     );
+    if let Some(trim) = &s.trim {
+        row(
+            "Trims",
+            format!(
+                "{} ({:.0} per second, not in the totals)",
+                trim.ops, trim.iops
+            ),
+        );
+        row("Average trim response time", mean(&trim.lat_us));
+        row("Maximum trim response time", ms(trim.lat_us.map(|l| l.max)));
+    }
     row(
         "I/Os over 2 s / over 10 s",
         format!("{:.3} % / {:.3} %", s.pct_over_2s, s.pct_over_10s),

@@ -340,6 +340,7 @@ fn open(request: &RunRequest, created: &mut CreatedFile) -> anyhow::Result<Opene
             request.engine,
             request.workload.qd,
             request.workload.bs as usize,
+            request.workload.trim_pct > 0,
         )?
     };
     created.0 = opened.created;

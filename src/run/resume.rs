@@ -231,6 +231,23 @@ pub(super) fn whole_run_summary(previous: &[Sample], session: &Summary) -> Summa
         .collect();
     writes.push((session_write_ops, session.write_lat_us));
     s.write_lat_us = blend(writes);
+    // Trims, apart from reads and writes: counts exact, latencies blended as above.
+    let trims: Vec<&crate::stats::DirSample> = previous
+        .iter()
+        .filter_map(|x| x.trim.as_ref())
+        .chain(session.trim.as_ref())
+        .collect();
+    s.trim = (!trims.is_empty()).then(|| {
+        let ops = trims.iter().map(|d| d.ops).sum::<u64>();
+        let bytes = trims.iter().map(|d| d.bytes).sum::<u64>();
+        crate::stats::DirSample {
+            ops,
+            bytes,
+            iops: per_s(ops as f64),
+            mb_per_s: per_s(bytes as f64 / 1e6),
+            lat_us: blend(trims.iter().map(|d| (d.ops, d.lat_us)).collect()),
+        }
+    });
     // Slow I/Os are known only for this session and for intervals whose maximum stayed under.
     let share = if s.ops > 0 {
         session.ops as f64 / s.ops as f64

@@ -90,6 +90,7 @@ impl SimEngine {
         let mut batch = [(OpKind::Write, 0u64); BATCH];
         // What each I/O of the batch did, its service time, and the closed loop around them.
         let mut done_ios = [Activity::default(); BATCH];
+        let mut done_ops = [OpKind::Write; BATCH];
         let mut service = [0.0f64; BATCH];
         let mut own = [0.0f64; BATCH];
         // The closed loop shares each I/O's service among the QD / scale simulated I/Os in
@@ -127,8 +128,8 @@ impl SimEngine {
                 device.prefetch_old_location(offset);
             }
             for &(op, offset) in batch.iter() {
-                let write = op == OpKind::Write;
-                if let Some(fault) = device.fault(write, offset, w.bs) {
+                // A trim changes what the drive holds: it meets the faults of a write.
+                if let Some(fault) = device.fault(op != OpKind::Read, offset, w.bs) {
                     let event = ErrorEvent {
                         t_s: t,
                         op,
@@ -147,7 +148,11 @@ impl SimEngine {
                     stats.record_error(event);
                     continue;
                 }
-                if write {
+                if op == OpKind::Trim {
+                    // The drive's TRIM: the pages hold no data any more, so garbage collection
+                    // no longer copies them.
+                    device.trim(offset, w.bs);
+                } else if op == OpKind::Write {
                     let mut c = content.next_content();
                     match verify {
                         Some(v) => {
@@ -164,6 +169,7 @@ impl SimEngine {
                 }
                 let now = device.activity();
                 done_ios[served] = now.since(&before);
+                done_ops[served] = op;
                 before = now;
                 served += 1;
             }
@@ -180,12 +186,12 @@ impl SimEngine {
             // byte budget is spent, the run has ended.
             let mut completion = t_batch;
             let mut past_end = false;
-            for ((io, &s), &o) in done_ios[..served]
+            for (((io, &s), &o), &op) in done_ios[..served]
                 .iter()
                 .zip(&service[..served])
                 .zip(&own[..served])
+                .zip(&done_ops[..served])
             {
-                let reads = io.reads > 0;
                 // What the drive programmed for this I/O, shared by the k host I/Os it stands for.
                 let host_nand_bytes = io.nand_slots(slots_per_page) * slot_bytes;
                 match &mut paced {
@@ -203,12 +209,7 @@ impl SimEngine {
                                 break;
                             }
                             grid.cut_before(h.done, &mut stats, sink)?;
-                            let dir = if reads {
-                                &mut stats.read
-                            } else {
-                                &mut stats.write
-                            };
-                            dir.record_n(1, w.bs, nanos(h.latency));
+                            stats.dir_mut(op).record_n(1, w.bs, nanos(h.latency));
                             *stats.nand_bytes.get_or_insert(0) += host_nand_bytes;
                             stats.pacing.record_n(1, nanos(h.lag));
                             t = h.done;
@@ -238,12 +239,7 @@ impl SimEngine {
                         if n > 0 {
                             let done = completion + each * n as f64;
                             grid.cut_before(done, &mut stats, sink)?;
-                            let dir = if reads {
-                                &mut stats.read
-                            } else {
-                                &mut stats.write
-                            };
-                            dir.record_n(n, n * w.bs, latency);
+                            stats.dir_mut(op).record_n(n, n * w.bs, latency);
                             *stats.nand_bytes.get_or_insert(0) += n * host_nand_bytes;
                             t = done;
                         }

@@ -8,7 +8,7 @@ pub(super) const MAX_TRACKED_NS: u64 = 100_000_000_000;
 /// At most this many error events are kept per interval; the rest are only counted.
 const MAX_ERROR_EVENTS: usize = 16;
 
-/// Read or write.
+/// Read, write or trim (a discard: fio's third direction, counted apart from the other two).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
 )]
@@ -16,6 +16,7 @@ const MAX_ERROR_EVENTS: usize = 16;
 pub enum OpKind {
     Read,
     Write,
+    Trim,
 }
 
 /// Counters and latency histogram of one direction.
@@ -119,6 +120,7 @@ impl ErrorEvent {
         let op = match self.op {
             OpKind::Read => "read",
             OpKind::Write => "write",
+            OpKind::Trim => "trim",
         };
         format!(
             "{op} error at offset {} after {:.1} s: {}",
@@ -132,6 +134,8 @@ impl ErrorEvent {
 pub struct IntervalStats {
     pub read: DirStats,
     pub write: DirStats,
+    /// Trims (discards): kept apart from reads and writes, as fio keeps its trim direction.
+    pub trim: DirStats,
     pub errors: u64,
     pub error_events: Vec<ErrorEvent>,
     /// How far behind an issue rate's schedule the I/Os went (empty without a rate).
@@ -167,6 +171,7 @@ impl IntervalStats {
         IntervalStats {
             read: DirStats::counts_only(),
             write: DirStats::counts_only(),
+            trim: DirStats::counts_only(),
             errors: 0,
             error_events: Vec::with_capacity(MAX_ERROR_EVENTS),
             pacing: super::Pacing::default(),
@@ -182,6 +187,7 @@ impl IntervalStats {
         match op {
             OpKind::Read => &mut self.read,
             OpKind::Write => &mut self.write,
+            OpKind::Trim => &mut self.trim,
         }
     }
 
@@ -197,6 +203,7 @@ impl IntervalStats {
     pub fn merge(&mut self, other: &IntervalStats) {
         self.read.merge(&other.read);
         self.write.merge(&other.write);
+        self.trim.merge(&other.trim);
         self.errors += other.errors;
         self.pacing.merge(&other.pacing);
         self.nand_bytes = match (self.nand_bytes, other.nand_bytes) {
@@ -212,6 +219,7 @@ impl IntervalStats {
     pub fn clear(&mut self) {
         self.read.clear();
         self.write.clear();
+        self.trim.clear();
         self.errors = 0;
         self.error_events.clear();
         self.pacing = super::Pacing::default();
@@ -221,7 +229,7 @@ impl IntervalStats {
         self.nand_bytes = self.nand_bytes.map(|_| 0);
     }
 
-    /// Reads and writes together.
+    /// Reads and writes together (trims are counted apart).
     pub fn ops(&self) -> u64 {
         self.read.ops + self.write.ops
     }

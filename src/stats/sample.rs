@@ -46,7 +46,8 @@ pub struct DirSample {
 }
 
 impl DirSample {
-    fn of(dir: &DirStats, seconds: f64) -> Self {
+    /// The rates of `dir` over `seconds`.
+    pub fn of(dir: &DirStats, seconds: f64) -> Self {
         DirSample {
             ops: dir.ops,
             bytes: dir.bytes,
@@ -78,7 +79,7 @@ pub struct Sample {
     /// time for simulated devices).
     pub t_start_s: f64,
     pub t_end_s: f64,
-    /// Reads and writes together.
+    /// Reads and writes together; trims are apart, in `trim` (fio's third direction).
     pub ops: u64,
     pub bytes: u64,
     pub iops: f64,
@@ -90,6 +91,10 @@ pub struct Sample {
     pub read: Option<DirSample>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write: Option<DirSample>,
+    /// Present when the interval had trims (discards of `bs` bytes each): not in `ops`,
+    /// `iops`, `bytes` or `lat_us` above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trim: Option<DirSample>,
     pub errors: u64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub error_events: Vec<ErrorEvent>,
@@ -146,6 +151,7 @@ impl Sample {
             lat_us: LatencySummary::of(&both),
             read: dir(&stats.read),
             write: dir(&stats.write),
+            trim: dir(&stats.trim),
             errors: stats.errors,
             error_events: stats.error_events.clone(),
             bytes_written_total: bytes_written_before + stats.write.bytes,

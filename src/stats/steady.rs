@@ -365,6 +365,7 @@ mod tests {
                     lat_us: None,
                     read: None,
                     write: None,
+                    trim: None,
                     errors: 0,
                     error_events: Vec::new(),
                     bytes_written_total: total,

@@ -1,0 +1,91 @@
+//! Trims in a workload on a simulated drive: the trimmed pages hold no data, so garbage
+//! collection copies fewer pages and the write amplification (NAND bytes per host byte
+//! written) falls below that of pure random writes in steady state.
+
+use std::time::Duration;
+
+use ssdfade::engine::{Control, Engine, IntervalSink};
+use ssdfade::pattern::Pattern;
+use ssdfade::sim::{self, SimEngine};
+use ssdfade::stats::IntervalStats;
+use ssdfade::workload::Workload;
+
+/// What a run did: writes, trims and NAND bytes.
+#[derive(Default)]
+struct Tally {
+    writes: u64,
+    write_bytes: u64,
+    trims: u64,
+    trim_bytes: u64,
+    reads: u64,
+    nand_bytes: u64,
+}
+
+impl IntervalSink for Tally {
+    fn interval(&mut self, _: f64, _: f64, s: &IntervalStats) -> anyhow::Result<()> {
+        self.writes += s.write.ops;
+        self.write_bytes += s.write.bytes;
+        self.trims += s.trim.ops;
+        self.trim_bytes += s.trim.bytes;
+        self.reads += s.read.ops;
+        self.nand_bytes += s.nand_bytes.expect("a simulated drive reports NAND bytes");
+        Ok(())
+    }
+}
+
+/// 4 KiB random I/O at QD 32 over the whole drive, `trim_pct` of it trims, until `bytes`.
+fn run(engine: &mut SimEngine, trim_pct: u8, bytes: u64, seed: u64) -> Tally {
+    let w = Workload {
+        bs: 4096,
+        align: 4096,
+        trim_pct,
+        random_pct: 100,
+        qd: 32,
+        span: engine.identity().size_bytes,
+        bytes: Some(bytes),
+        duration: None,
+        interval: Duration::from_secs(10),
+        seed,
+        pattern: Pattern::Random,
+        ..Default::default()
+    };
+    let mut tally = Tally::default();
+    engine.run(&w, &Control::default(), &mut tally).unwrap();
+    tally
+}
+
+/// NAND bytes per host byte written of a drive brought to steady state by two drive-writes of
+/// random writes, then measured over one drive's worth of I/O with `trim_pct` trims.
+fn steady_wa(trim_pct: u8) -> (f64, Tally) {
+    let spec = "sim:dc-ssd-400g,scale=1024";
+    let size = sim::identity(spec).unwrap().size_bytes;
+    let mut engine = SimEngine::open(spec).unwrap();
+    run(&mut engine, 0, 2 * size, 1);
+    let t = run(&mut engine, trim_pct, size, 2);
+    (t.nand_bytes as f64 / t.write_bytes as f64, t)
+}
+
+#[test]
+fn random_writes_with_a_fifth_of_trims_amplify_less_than_pure_random_writes() {
+    let (pure, p) = steady_wa(0);
+    let (trimmed, t) = steady_wa(20);
+    eprintln!(
+        "steady-state WA (NAND/host), dc-ssd-400g scale=1024: pure random writes {pure:.3}, \
+         with 20 % trims {trimmed:.3}"
+    );
+    assert_eq!(p.trims, 0);
+    // A fifth of the I/Os are trims, counted apart from the writes (and no reads).
+    let share = t.trims as f64 / (t.trims + t.writes) as f64;
+    assert!((share - 0.20).abs() < 0.01, "trim share {share}");
+    assert_eq!(t.reads, 0);
+    assert_eq!(t.trim_bytes, t.trims * 4096);
+    // Pure random 4 KiB writes on 28 % over-provisioning amplify; trims leave GC fewer pages.
+    assert!(
+        pure > 1.5,
+        "pure random writes in steady state amplify: {pure}"
+    );
+    assert!(
+        trimmed < pure * 0.95,
+        "trims lower the WA: {trimmed} with 20 % trims, {pure} without"
+    );
+}
