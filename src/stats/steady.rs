@@ -372,6 +372,7 @@ mod tests {
                     stopped_s: None,
                     suspended_s: None,
                     nand_bytes: None,
+                    health: None,
                 }
             })
             .collect()
