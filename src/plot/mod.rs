@@ -20,6 +20,7 @@ pub mod drawn;
 mod experiment;
 mod fade;
 mod glyphs;
+mod heat;
 mod hir;
 mod latency;
 mod layout;
@@ -64,13 +65,14 @@ pub use experiment::{
 pub use fade::{
     states_caption, Event, FadeChart, FadePoint, Phase, Predicted, State, SteadyWindow,
 };
+pub use heat::HeatChart;
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
 pub use provenance::svg_metadata;
 pub use rate_sweep::{RatePoint, RateSweepChart};
 pub use run_dir::{
-    consistency_chart, convergence_chart, distribution_chart, fade_chart, latency_chart, plot_dir,
-    render_run, render_run_dir, steady_window,
+    consistency_chart, convergence_chart, distribution_chart, fade_chart, heat_chart,
+    latency_chart, plot_dir, render_run, render_run_dir, steady_window,
 };
 pub use slog::{slog_chart, SizeLine, SlogChart};
 pub use style::SIZE;
