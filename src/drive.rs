@@ -231,3 +231,40 @@ pub trait OwnEraser {
     /// Runs the erase and says in one line what was done.
     fn run(self: Box<Self>) -> anyhow::Result<String>;
 }
+
+/// What a drive says about itself at one moment of a run (a telemetry reading): its
+/// temperature, its thermal-management counters and its lifetime byte counters, each where the
+/// drive reports it (NVMe SMART / health log 0x02, ATA SMART and SCT status, a simulated
+/// drive's model). Counters are the drive's own, since it was made: a run compares readings.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Health {
+    /// Composite temperature, °C.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature_c: Option<f64>,
+    /// The drive's warning composite temperature threshold (NVMe WCTEMP), °C.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning_c: Option<f64>,
+    /// Thermal-management transitions into the light (TMT1) and heavy (TMT2) throttle step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tmt1_count: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tmt2_count: Option<u64>,
+    /// Seconds spent in the light and heavy throttle step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tmt1_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tmt2_s: Option<f64>,
+    /// Minutes above the warning and the critical composite temperature threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning_temp_min: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_temp_min: Option<u64>,
+    /// Bytes the host has written and read, and bytes programmed into NAND (where a vendor
+    /// attribute or the model reports them; see docs/telemetry.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_bytes_written: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_bytes_read: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nand_bytes_written: Option<u64>,
+}

@@ -128,7 +128,15 @@ impl Fade {
         let step = interval.as_secs_f64();
         let span = t1 - t0;
         let window_s = level_window_s(span, step);
-        let full = || samples.iter().filter(|s| is_full(s, interval));
+        // Thermally throttled intervals are the drive's cooling, not its flash: kept out.
+        let throttled = super::thermal::throttled(samples);
+        let full = || {
+            samples
+                .iter()
+                .zip(&throttled)
+                .filter(|(s, &hot)| !hot && is_full(s, interval))
+                .map(|(s, _)| s)
+        };
         let start = median(
             full()
                 .filter(|s| s.t_end_s <= t0 + window_s + 1e-9)

@@ -21,6 +21,7 @@ pub mod run;
 pub mod slog;
 pub mod summary;
 pub mod sweep;
+pub mod thermal;
 pub mod throttle;
 pub mod twin;
 pub mod unsettled;

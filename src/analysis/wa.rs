@@ -32,8 +32,13 @@ pub struct WaSeries {
 impl WaSeries {
     /// The series of a run; None unless some interval reports NAND bytes.
     pub fn of_run(run: &Run) -> Option<WaSeries> {
+        WaSeries::of_samples(&run.samples)
+    }
+
+    /// The series of a run's samples; None unless some interval reports NAND bytes.
+    pub fn of_samples(samples: &[Sample]) -> Option<WaSeries> {
         let mut series = WaSeries::default();
-        series.extend(&run.samples, 0.0);
+        series.extend(samples, 0.0);
         series.nonempty()
     }
 

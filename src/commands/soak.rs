@@ -53,8 +53,8 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
     let outcome = crate::run::run(&request, observer(&args.run)?.as_mut())?;
     // A run that met its pace has no fade, steady state or prediction: its level is the pace.
     let drives = !pace(&outcome).is_some_and(|p| p.met);
-    let fade =
-        Fade::of(&read_samples(&outcome.dir)?, outcome.info.workload.interval).filter(|_| drives);
+    let samples = read_samples(&outcome.dir)?;
+    let fade = Fade::of(&samples, outcome.info.workload.interval).filter(|_| drives);
     let steady_state = outcome.info.steady_state.as_ref().filter(|_| drives);
     let prediction = outcome.info.prediction.as_ref().filter(|_| drives);
     if args.run.json {
@@ -67,6 +67,13 @@ pub fn run(args: &SoakArgs) -> anyhow::Result<Outcome> {
         print_table(&outcome)?;
         if let Some(fade) = fade {
             crate::out!("{}", fade.line())?;
+        }
+        if let Some(heat) = crate::analysis::thermal::Thermal::of(&samples).filter(|_| drives) {
+            crate::out!("  {:<28} {}\n", "Heat", heat.words())?;
+            if !heat.spans.is_empty() {
+                let kept = "Throttled intervals are kept out of the fade and the steady state.";
+                crate::out!("{}", in_column(kept))?;
+            }
         }
         if let Some(steady) = steady_state {
             crate::out!("{}", steady_line(steady))?;

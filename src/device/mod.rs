@@ -19,6 +19,7 @@ pub mod safety;
 mod sim;
 pub mod smart;
 mod spec;
+pub mod telemetry;
 pub mod volatile;
 
 use std::path::{Path, PathBuf};

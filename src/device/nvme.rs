@@ -328,12 +328,31 @@ pub struct SmartLog {
     pub power_on_hours: u128,
     pub unsafe_shutdowns: u128,
     pub media_errors: u128,
+    /// Minutes above the warning and the critical composite temperature threshold.
+    pub warning_temp_min: u32,
+    pub critical_temp_min: u32,
+    /// Thermal-management transitions into TMT1 and TMT2, and seconds spent in each.
+    pub tmt1_count: u32,
+    pub tmt2_count: u32,
+    pub tmt1_s: u32,
+    pub tmt2_s: u32,
 }
 
 fn le_u128(b: &[u8]) -> u128 {
     let mut a = [0u8; 16];
     a.copy_from_slice(&b[..16]);
     u128::from_le_bytes(a)
+}
+
+fn le_u32(b: &[u8]) -> u32 {
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+/// The warning composite temperature threshold (WCTEMP, kelvin) from Identify Controller
+/// bytes 266–267; None when the controller reports none.
+pub fn warning_temp_k(id: &[u8]) -> Option<u16> {
+    let k = u16::from_le_bytes([*id.get(266)?, *id.get(267)?]);
+    (k > 0).then_some(k)
 }
 
 /// Decodes a 512-byte SMART log page.
@@ -349,6 +368,12 @@ pub fn parse_smart_log(b: &[u8]) -> SmartLog {
         power_on_hours: le_u128(&b[128..]),
         unsafe_shutdowns: le_u128(&b[144..]),
         media_errors: le_u128(&b[160..]),
+        warning_temp_min: le_u32(&b[192..]),
+        critical_temp_min: le_u32(&b[196..]),
+        tmt1_count: le_u32(&b[216..]),
+        tmt2_count: le_u32(&b[220..]),
+        tmt1_s: le_u32(&b[224..]),
+        tmt2_s: le_u32(&b[228..]),
     }
 }
 
@@ -480,6 +505,31 @@ mod tests {
         assert_eq!(log.percentage_used, 7);
         assert_eq!(log.data_units_written, 123_456);
         assert_eq!(log.media_errors, 2);
+    }
+
+    #[test]
+    fn thermal_fields_of_the_smart_log_and_wctemp_sit_at_their_spec_offsets() {
+        let mut b = vec![0u8; 512];
+        b[192..196].copy_from_slice(&9u32.to_le_bytes());
+        b[196..200].copy_from_slice(&1u32.to_le_bytes());
+        b[216..220].copy_from_slice(&3u32.to_le_bytes());
+        b[220..224].copy_from_slice(&2u32.to_le_bytes());
+        b[224..228].copy_from_slice(&720u32.to_le_bytes());
+        b[228..232].copy_from_slice(&60u32.to_le_bytes());
+        let log = parse_smart_log(&b);
+        assert_eq!(
+            (log.warning_temp_min, log.critical_temp_min),
+            (9, 1),
+            "{log:?}"
+        );
+        assert_eq!(
+            (log.tmt1_count, log.tmt2_count, log.tmt1_s, log.tmt2_s),
+            (3, 2, 720, 60)
+        );
+        let mut id = vec![0u8; 4096];
+        assert_eq!(warning_temp_k(&id), None);
+        id[266..268].copy_from_slice(&343u16.to_le_bytes());
+        assert_eq!(warning_temp_k(&id), Some(343));
     }
 
     #[test]

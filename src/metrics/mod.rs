@@ -492,6 +492,7 @@ mod tests {
             stopped_s: None,
             suspended_s: None,
             nand_bytes: None,
+            health: None,
         };
         observer.sample(&sample);
         observer.steady_reached(&SteadyState {

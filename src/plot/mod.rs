@@ -21,6 +21,7 @@ mod experiment;
 mod fade;
 mod fleet;
 mod glyphs;
+mod heat;
 mod hir;
 mod latency;
 mod layout;
@@ -66,13 +67,14 @@ pub use fade::{
     states_caption, Event, FadeChart, FadePoint, Phase, Predicted, State, SteadyWindow,
 };
 pub use fleet::{FleetBandChart, FleetStripChart, Strip, MAX_CURVES as FLEET_MAX_CURVES};
+pub use heat::HeatChart;
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
 pub use provenance::svg_metadata;
 pub use rate_sweep::{RatePoint, RateSweepChart};
 pub use run_dir::{
-    consistency_chart, convergence_chart, distribution_chart, fade_chart, latency_chart, plot_dir,
-    render_run, render_run_dir, steady_window, wa_chart,
+    consistency_chart, convergence_chart, distribution_chart, fade_chart, heat_chart,
+    latency_chart, plot_dir, render_run, render_run_dir, steady_window, wa_chart,
 };
 pub use slog::{slog_chart, SizeLine, SlogChart};
 pub use style::{latency_unit, SIZE};

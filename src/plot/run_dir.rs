@@ -7,6 +7,7 @@ use super::consistency::ConsistencyChart;
 use super::convergence::{convergence_lines, ConvergenceChart};
 use super::distribution::{DistributionChart, DistributionSeries};
 use super::fade::{FadeChart, FadePoint, Predicted, State, SteadyWindow};
+use super::heat::HeatChart;
 use super::latency::{LatencyChart, LatencyPoint};
 use super::wa::WaChart;
 use super::{Chart, Format};
@@ -190,8 +191,8 @@ pub(super) fn beside(fade_path: &Path, kind: &str, format: Format) -> PathBuf {
 /// (`<stem>-latency.<ext>`) and, when the run saved its histogram, its latency distribution
 /// (`<stem>-distribution.<ext>`), and when it evaluated a steady-state window, its
 /// steady-state chart (`<stem>-steady.<ext>`), then its consistency scatter and, when its drive
-/// reported NAND bytes, its write amplification (`<stem>-wa.<ext>`); returns the paths in that
-/// order.
+/// reported NAND bytes, its write amplification (`<stem>-wa.<ext>`), and when its samples
+/// carry a temperature, its heat chart (`<stem>-heat.<ext>`); returns the paths in that order.
 pub fn render_run(
     run: &Run,
     fade_path: &Path,
@@ -220,7 +221,21 @@ pub fn render_run(
         chart.write(&path, format, provenance)?;
         written.push(path);
     }
+    if let Some(chart) = heat_chart(run) {
+        let path = beside(fade_path, "heat", format);
+        chart.write(&path, format, provenance)?;
+        written.push(path);
+    }
     Ok(written)
+}
+
+/// The heat chart of `run`; None unless its samples carry the drive's temperature.
+pub fn heat_chart(run: &Run) -> Option<HeatChart> {
+    let samples = analysis::drawn_intervals(&run.samples, run.info.workload.interval);
+    HeatChart::of(
+        run_title("Temperature and thermal throttling", run),
+        samples,
+    )
 }
 
 /// The write amplification chart of `run`; None unless its drive reported NAND bytes.

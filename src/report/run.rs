@@ -3,13 +3,14 @@
 //! amplification, the charts, and the command that reproduces the run.
 
 use crate::analysis::prediction::{onward, Onward, PredictionCheck};
+use crate::analysis::thermal::Thermal;
 use crate::analysis::unsettled::Unsettled;
 use crate::analysis::{first_and_last_full, lowest_full, Fade, Figures, Pace, SteadyWindow};
 use crate::drive::DriveInfo;
 use crate::drive::Wear;
 use crate::plot::{
     consistency_chart, convergence_caption, convergence_chart, distribution_chart, fade_chart,
-    latency_chart, wa_chart, Chart,
+    heat_chart, latency_chart, wa_chart, Chart,
 };
 use crate::results::{device_line, Run, RunInfo, Status};
 use crate::stats::Sample;
@@ -463,6 +464,12 @@ fn summary_rows(run: &Run, whole: &Figures) -> Vec<Vec<String>> {
             rows.push(vec!["Fade".into(), r.words()]);
         }
     }
+    if let Some(heat) = Thermal::of(&run.samples) {
+        rows.push(vec!["Heat".into(), heat.sentence()]);
+    }
+    if let Some(note) = run.info.telemetry.as_ref().and_then(|t| t.note.as_ref()) {
+        rows.push(vec!["Telemetry".into(), note.clone()]);
+    }
     rows.push(vec![
         "Steady state".into(),
         match (SteadyWindow::of(run), &run.info.steady_state) {
@@ -644,6 +651,9 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             format_count(low.iops)
         ));
     }
+    if let Some(heat) = Thermal::of(samples) {
+        doc.paragraph(format!("Heat: {}.", heat.sentence()));
+    }
     doc.paragraph(match (SteadyWindow::of(run), &info.steady_state) {
         _ if met.is_some() => format!(
             "Steady state (SNIA PTS): not judged: {}.",
@@ -707,6 +717,18 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         png: fade_png.into(),
         svg: fade_chart(run).svg()?,
     });
+    if let Some(heat) = heat_chart(run) {
+        doc.blocks.push(Block::Chart {
+            caption:
+                "IOPS and the drive's temperature per interval, thermally throttled spans shaded"
+                    .into(),
+            png: format!(
+                "{}-heat.png",
+                fade_png.strip_suffix(".png").unwrap_or(fade_png)
+            ),
+            svg: heat.svg()?,
+        });
+    }
     let latency = latency_chart(run);
     doc.blocks.push(Block::Chart {
         caption: with_band_note(

@@ -59,7 +59,7 @@ pub use prediction::{Basis, Model, Prediction};
 pub use provenance::{args_shown, command_shown, Provenance};
 pub use reader::{load_run, read_run, read_samples, read_samples_to_damage, Damage, Run};
 pub use record::{write_json_atomic, ProcessStamp};
-pub use run::{read_info, Resume, RunInfo, TargetRecord};
+pub use run::{read_info, Resume, RunInfo, TargetRecord, Telemetry};
 pub use status::Status;
 pub use summary::Summary;
 pub use table::run_table;

@@ -75,6 +75,10 @@ pub struct RunInfo {
     /// Every time the run was continued after a crash or an interruption: where, and the gap.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resumes: Vec<Resume>,
+    /// How the drive's health was read during the run (real drives with a health reader;
+    /// see docs/telemetry.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub telemetry: Option<Telemetry>,
     /// What data verification (`--verify`) checked and found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<super::verify::VerifyReport>,
@@ -143,6 +147,7 @@ impl RunInfo {
             prediction: None,
             resumes: Vec::new(),
             verify: None,
+            telemetry: None,
             process: Some(ProcessStamp::current()),
             heartbeat_utc: None,
         }
@@ -253,4 +258,15 @@ pub fn check(path: &Path, info: &RunInfo) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The telemetry sampler's account of a run: readings taken, its own CPU per reading, and why
+/// it stopped reading when a read failed (recorded once; the run goes on).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Telemetry {
+    pub reads: u64,
+    /// Mean CPU time of the sampler thread per reading, µs.
+    pub cpu_per_read_us: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }

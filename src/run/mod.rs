@@ -7,6 +7,7 @@ mod interrupt;
 mod predictor;
 mod recorder;
 mod resume;
+mod telemetry;
 mod verify;
 
 use std::path::PathBuf;
@@ -408,7 +409,7 @@ fn execute(
             (writes && request.stop.steady.stop_when_predicted).then_some(engine_flag.clone()),
         )
     });
-    let mut recorder = Recorder::new(
+    let recorder = Recorder::new(
         run_dir,
         info.clone(),
         observer,
@@ -418,10 +419,19 @@ fn execute(
         predictor,
     )
     .keeping_map(verifier.clone())?;
+    // A real drive's health is read on a thread of its own; a simulated one reports its own.
+    let sampler = info
+        .drive_before
+        .as_ref()
+        .filter(|_| engine.drive_info().is_none())
+        .and_then(crate::device::telemetry::reader)
+        .map(|read| Arc::new(telemetry::Sampler::start(read, engine_workload.interval)));
+    let mut recorder = recorder.reading(sampler.clone());
     let cpu0 = process_cpu_seconds();
     let wall0 = Instant::now();
     let result = engine.run(engine_workload, &control, &mut recorder);
     drop(forwarder);
+    let telemetry = sampler.map(|s| s.finish());
     // Anything that stopped the engine (a full disk under the run directory, a worker that
     // could not start) ends the run as failed in run.json, not as "running" forever.
     let (end, error) = match result {
@@ -469,6 +479,7 @@ fn execute(
         crate::device::inspect::write_amplification(&info.drive_before, &info.drive_after);
     info.steady_state = writes.then_some(steady);
     info.verify = verified;
+    info.telemetry = telemetry;
     info.prediction = prediction;
     // The histograms of earlier sessions are lost: only a run of one session has its own. A
     // run that failed writing its directory (a full disk) keeps its space for run.json.

@@ -38,6 +38,8 @@ pub(super) struct Recorder<'a> {
     /// A run with --verify: its verifier and `verify.map`, brought up to date with run.json's
     /// heartbeat.
     map: Option<(Arc<Verifier>, GrowingMap)>,
+    /// A real drive's telemetry sampler, whose latest reading goes into each sample.
+    telemetry: Option<Arc<super::telemetry::Sampler>>,
 }
 
 impl<'a> Recorder<'a> {
@@ -68,7 +70,14 @@ impl<'a> Recorder<'a> {
             steady_stop,
             predictor,
             map: None,
+            telemetry: None,
         }
+    }
+
+    /// Puts the latest reading of `sampler` into every sample the engine did not read itself.
+    pub(super) fn reading(mut self, sampler: Option<Arc<super::telemetry::Sampler>>) -> Self {
+        self.telemetry = sampler;
+        self
     }
 
     /// Keeps `dir/verify.map` of `verifier` up to date as the run goes (a run with --verify).
@@ -111,7 +120,10 @@ impl IntervalSink for Recorder<'_> {
         stats: &IntervalStats,
     ) -> anyhow::Result<()> {
         let (t_start_s, t_end_s) = (t_start_s + self.t_offset, t_end_s + self.t_offset);
-        let sample = Sample::new(self.index, t_start_s, t_end_s, stats, self.written);
+        let mut sample = Sample::new(self.index, t_start_s, t_end_s, stats, self.written);
+        if sample.health.is_none() {
+            sample.health = self.telemetry.as_ref().and_then(|t| t.latest());
+        }
         self.run_dir.append(&sample)?;
         self.total.merge(stats);
         // The pauses as the sample records them (within the interval), for the summary.

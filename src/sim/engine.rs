@@ -19,6 +19,7 @@ use std::sync::Arc;
 use super::device::{Activity, SimDevice};
 use super::drive::SimDrive;
 use super::queue::{ClosedLoop, OpenLoop};
+use super::thermal::Thermal;
 use super::verify::SimReader;
 use crate::engine::{Control, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::pattern::{make_pool, PatternGen};
@@ -110,6 +111,10 @@ impl SimEngine {
         let verify_every = w.verify.and_then(|o| o.every).map(|d| d.as_secs_f64());
         let mut next_check = verify_every.unwrap_or(f64::INFINITY);
         let mut picks = ChaCha8Rng::seed_from_u64(w.seed ^ 0x5a3b);
+        // The drive's heat (`thermal=`): it slows the work while throttled, and its reading
+        // goes with every interval; `heat_t` is the clock it was last advanced to.
+        let mut heat = device.spec.thermal.map(Thermal::new);
+        let mut heat_t = 0.0f64;
         let checkpoint = control.checkpoint.map(|c| c.as_secs_f64());
         let mut next_checkpoint = checkpoint.unwrap_or(f64::INFINITY);
         loop {
@@ -180,6 +185,14 @@ impl SimEngine {
                 &mut service[..served],
                 &mut own[..served],
             );
+            let slow = heat.as_ref().map_or(1.0, Thermal::slowdown);
+            let seconds = if slow > 1.0 {
+                // A throttled controller does the same work, slower.
+                service[..served].iter_mut().for_each(|s| *s *= slow);
+                seconds * slow
+            } else {
+                seconds
+            };
             let own_mean = own[..served].iter().sum::<f64>() / served.max(1) as f64;
             // Each host I/O completes when the drive has served it and those before it; it
             // counts in the interval its completion falls in. Past the duration, or once the
@@ -257,6 +270,19 @@ impl SimEngine {
                 t = t_batch + seconds;
             } else if paced.is_some() {
                 device.batch_elapsed(seconds, completion - t_batch);
+            }
+            if let Some(h) = &mut heat {
+                let energy: f64 = done_ios[..served]
+                    .iter()
+                    .map(|a| h.energy_j(a, slots_per_page, device.spec.scale))
+                    .sum();
+                h.advance(t - heat_t, energy);
+                heat_t = t;
+                let life = device.lifetime();
+                stats.health = Some(h.health(
+                    life.host_bytes * k,
+                    life.programmed_slots * 4096 / slots_per_page * k,
+                ));
             }
             if let Some((v, every)) = verify.zip(verify_every).filter(|_| t >= next_check) {
                 verify::sample(v, &mut SimReader::new(&*device, w, v), &mut || {

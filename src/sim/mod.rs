@@ -7,6 +7,7 @@
 //! - [`engine`]: the `sim` engine that runs a workload on a device;
 //! - [`queue`]: the host's closed loop of QD I/Os that turns service times into latencies;
 //! - [`presets`], [`spec`]: the drives and the options that change them;
+//! - [`thermal`]: heat, temperature and thermal throttling (`thermal=`);
 //! - [`state`]: the `state=PATH` file format (the drive kept between commands), [`store`]: that
 //!   file locked for a command and replaced atomically, [`drive`]: a drive as a command holds it
 //!   (erase, idle time, power cut).
@@ -25,6 +26,7 @@ pub mod spec;
 pub mod state;
 pub mod store;
 pub mod sync;
+pub mod thermal;
 pub mod twin;
 pub mod verify;
 

@@ -39,6 +39,9 @@ pub struct SimSpec {
     pub seed: u64,
     /// `serial=`: the serial number the drive reports (else `SIM-PRESET-SEED`).
     pub serial: Option<String>,
+    /// `thermal=m2|dc`: the drive heats up and throttles as its class does, and reports its
+    /// temperature and counters every interval (see [`super::thermal`]); `None` without.
+    pub thermal: Option<super::thermal::ThermalClass>,
 }
 
 /// `fault=KIND:N`: every Nth write of a session is acknowledged but dropped (`drop`), stored
@@ -76,7 +79,7 @@ const MAX_AGE: Duration = Duration::from_secs(30 * 365 * 86_400);
 const OPTIONS: &str =
     "aged=DURATION, scale=N, capacity=SIZE, alpha=X, cache=none|volatile|plp|lying, \
 compression=on|off, throttle=on|off, fail_after=N, fail_at=OFFSET, fault=drop|misdirect|corrupt:N, \
-state=PATH, seed=N, serial=TEXT";
+state=PATH, seed=N, serial=TEXT, thermal=m2|dc|off";
 
 impl SimSpec {
     /// Parses `sim:PRESET[,key=value…]`; bad input names the offending part and what to use.
@@ -133,6 +136,7 @@ impl SimSpec {
             state: None,
             seed: 1,
             serial: None,
+            thermal: None,
         };
         let mut seen: Vec<String> = Vec::new();
         for part in parts {
@@ -218,6 +222,11 @@ impl SimSpec {
                         spec.serial = Some(v.to_string())
                     }
                     _ => bad("use 1 to 40 printable characters without spaces or '/'")?,
+                },
+                "thermal" => match (value, super::thermal::class(value)) {
+                    ("off", _) => spec.thermal = None,
+                    (_, Some(c)) => spec.thermal = Some(c),
+                    _ => bad("use m2 (a passively cooled M.2 drive), dc (a datacenter drive in airflow) or off")?,
                 },
                 _ => bad_input!("unknown option '{key}' in {text}: options are {OPTIONS}"),
             }

@@ -150,6 +150,9 @@ pub struct IntervalStats {
     /// collection's copies), where the drive reports it: a simulated drive's model does;
     /// `None` for real drives.
     pub nand_bytes: Option<u64>,
+    /// The drive's last telemetry reading in the interval, where the engine reads it itself
+    /// (a simulated drive's model); real drives are read by the run's sampler thread.
+    pub health: Option<crate::drive::Health>,
 }
 
 impl IntervalStats {
@@ -178,6 +181,7 @@ impl IntervalStats {
             stopped_s: 0.0,
             suspended_s: 0.0,
             nand_bytes: None,
+            health: None,
         }
     }
 
@@ -210,6 +214,9 @@ impl IntervalStats {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),
         };
+        if other.health.is_some() {
+            self.health.clone_from(&other.health);
+        }
         let room = MAX_ERROR_EVENTS.saturating_sub(self.error_events.len());
         self.error_events
             .extend(other.error_events.iter().take(room).cloned());
@@ -227,6 +234,7 @@ impl IntervalStats {
         self.suspended_s = 0.0;
         // A drive that reports NAND bytes reports them for every interval, empty ones too.
         self.nand_bytes = self.nand_bytes.map(|_| 0);
+        // The health reading is the drive's state, not a count: it stands until the next one.
     }
 
     /// Reads and writes together (trims are counted apart).

@@ -7,6 +7,7 @@ mod pacing;
 mod sample;
 pub mod steady;
 mod tally;
+pub mod throttled;
 
 pub use interval::{DirStats, ErrorEvent, IntervalStats, OpKind};
 pub use pacing::{Pacing, PacingSummary, LATE_NS};

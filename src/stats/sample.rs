@@ -119,6 +119,10 @@ pub struct Sample {
     /// kept): with the host's written bytes, the interval's write amplification.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nand_bytes: Option<u64>,
+    /// What the drive said about itself at the interval's end (temperature, throttle counters,
+    /// host and NAND bytes so far), where it was read: see docs/telemetry.md.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<crate::drive::Health>,
 }
 
 impl Sample {
@@ -159,6 +163,7 @@ impl Sample {
             stopped_s: (stopped > 0.0).then_some(stopped),
             suspended_s: (stats.suspended_s > 0.0).then_some(stats.suspended_s),
             nand_bytes: stats.nand_bytes,
+            health: stats.health.clone(),
         }
     }
 

@@ -117,6 +117,8 @@ pub struct SteadyTracker {
     /// Samples that start before this many bytes are written (a preconditioning) are no
     /// rounds.
     after_bytes: u64,
+    /// Thermally throttled samples are no part of a round: their level is the drive's cooling.
+    throttle: super::throttled::ThrottleTracker,
 }
 
 impl SteadyTracker {
@@ -129,6 +131,7 @@ impl SteadyTracker {
             open: None,
             result: SteadyState::default(),
             after_bytes: 0,
+            throttle: Default::default(),
         }
     }
 
@@ -145,9 +148,13 @@ impl SteadyTracker {
         self
     }
 
-    /// Adds one sample; a sample belongs to the round its midpoint falls in. Returns true the
-    /// first time steady state is reached.
+    /// Adds one sample; a sample belongs to the round its midpoint falls in, unless the drive
+    /// was thermally throttled during it ([`super::throttled`]), which no round counts. Returns
+    /// true the first time steady state is reached.
     pub fn push(&mut self, sample: &Sample) -> bool {
+        if self.throttle.push(sample) {
+            return false;
+        }
         let written = sample.write.as_ref().map_or(0, |w| w.bytes);
         self.push_interval(
             sample.t_start_s..sample.t_end_s,
@@ -373,6 +380,7 @@ mod tests {
                     stopped_s: None,
                     suspended_s: None,
                     nand_bytes: None,
+                    health: None,
                 }
             })
             .collect()

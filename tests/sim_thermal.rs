@@ -1,0 +1,169 @@
+//! Heat in simulated drives (`thermal=`): a passively cooled M.2 drive throttles under a long
+//! sequential write and the whole path shows it (samples, steady state, report, chart); a
+//! datacenter drive does not; the model's NAND and host bytes are what each interval says.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use ssdfade::analysis::thermal::{throttled, Thermal};
+use ssdfade::analysis::wa::WaSeries;
+use ssdfade::engine::{Control, Engine, IntervalSink};
+use ssdfade::pattern::Pattern;
+use ssdfade::results::{read_run, Run};
+use ssdfade::sim::{self, SimEngine};
+use ssdfade::stats::steady::{Criteria, SteadyTracker};
+use ssdfade::stats::{IntervalStats, Sample};
+use ssdfade::workload::Workload;
+
+/// A 30-minute sequential 128 KiB write at QD 32 on `target`, then its report; the run.
+fn soak(target: &str, dir: &Path) -> (Run, String) {
+    let bin = env!("CARGO_BIN_EXE_ssdfade");
+    let out = Command::new(bin)
+        .args([
+            "soak",
+            target,
+            "--bs",
+            "128k",
+            "--random-pct",
+            "0",
+            "--qd",
+            "32",
+        ])
+        .args(["--duration", "30m", "--interval", "10s", "--out"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = Command::new(bin).arg("report").arg(dir).output().unwrap();
+    assert!(report.status.success());
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    (read_run(dir).unwrap(), md)
+}
+
+/// Rounds the steady-state test counts over `samples`.
+fn rounds(samples: &[Sample]) -> usize {
+    let mut t = SteadyTracker::new(Criteria::default(), 0);
+    samples.iter().for_each(|s| {
+        t.push(s);
+    });
+    t.into_rounds().len()
+}
+
+#[test]
+fn a_passive_m2_drive_throttles_under_a_long_sequential_write_and_every_presenter_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let (run, md) = soak("sim:nvme-tlc-1t,scale=16,thermal=m2", dir.path());
+    // Every sample carries the drive's temperature.
+    assert!(run
+        .samples
+        .iter()
+        .all(|s| s.health.as_ref().is_some_and(|h| h.temperature_c.is_some())));
+    let flags = throttled(&run.samples);
+    let hot = flags.iter().filter(|&&f| f).count();
+    assert!(hot > 0 && hot < run.samples.len(), "{hot} throttled");
+    // The throttled intervals are those whose TMT time rose; the drive slowed in them.
+    let heat = Thermal::of(&run.samples).unwrap();
+    assert!(heat.tmt1.unwrap() >= 1, "{heat:?}");
+    let words = heat.words();
+    assert!(
+        words.starts_with("throttled for ") && words.contains("TMT1 ×"),
+        "{words}"
+    );
+    assert!(
+        md.contains(&words),
+        "the report does not say '{words}':\n{md}"
+    );
+    // Kept out of the steady state: the same samples without their readings count more rounds.
+    let blind: Vec<Sample> = run
+        .samples
+        .iter()
+        .cloned()
+        .map(|mut s| {
+            s.health = None;
+            s
+        })
+        .collect();
+    assert!(rounds(&run.samples) < rounds(&blind));
+    // The heat chart drew the throttled spans and the temperature.
+    let drawn = std::fs::read_to_string(dir.path().join("fade-heat.chart.json")).unwrap();
+    assert!(drawn.contains("thermally throttled") && drawn.contains("composite temperature"));
+}
+
+#[test]
+fn a_datacenter_drive_in_airflow_does_not_throttle_at_its_full_write_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (run, md) = soak("sim:dc-ssd-400g,scale=4,thermal=dc", dir.path());
+    assert!(throttled(&run.samples).iter().all(|&f| !f));
+    let heat = Thermal::of(&run.samples).unwrap();
+    assert_eq!((heat.tmt1, heat.tmt2), (Some(0), Some(0)));
+    assert!(heat.max_c < heat.warning_c.unwrap());
+    assert!(md.contains("not throttled (highest "), "{md}");
+}
+
+/// Collects the samples of a library run.
+#[derive(Default)]
+struct Collect(Vec<Sample>, u64);
+
+impl IntervalSink for Collect {
+    fn interval(&mut self, t0: f64, t1: f64, s: &IntervalStats) -> anyhow::Result<()> {
+        let sample = Sample::new(self.0.len() as u64, t0, t1, s, self.1);
+        self.1 = sample.bytes_written_total;
+        self.0.push(sample);
+        Ok(())
+    }
+}
+
+#[test]
+fn wa_per_interval_on_a_simulated_drive_is_the_models_nand_over_host_bytes() {
+    let spec = "sim:dc-ssd-400g,capacity=8GB,scale=1,aged=0s,thermal=dc";
+    let mut engine = SimEngine::open(spec).unwrap();
+    let size = engine.identity().size_bytes;
+    let before = sim::wear_of(engine.device());
+    let w = Workload {
+        bs: 4096,
+        align: 4096,
+        random_pct: 100,
+        qd: 32,
+        span: size,
+        bytes: Some(3 * size),
+        interval: Duration::from_secs(5),
+        seed: 3,
+        pattern: Pattern::Random,
+        ..Default::default()
+    };
+    let mut c = Collect::default();
+    engine.run(&w, &Control::default(), &mut c).unwrap();
+    let after = sim::wear_of(engine.device());
+    let samples = c.0;
+    // The intervals' NAND and host bytes add up to the model's own counters.
+    let nand: u64 = samples.iter().map(|s| s.nand_bytes.unwrap()).sum();
+    let host: u64 = samples
+        .iter()
+        .filter_map(|s| s.write.as_ref())
+        .map(|w| w.bytes)
+        .sum();
+    assert_eq!(nand, after.nand_bytes_written - before.nand_bytes_written);
+    assert_eq!(host, after.host_bytes_written - before.host_bytes_written);
+    // The analysis' series: each interval's WA is its NAND over its host bytes, and the
+    // overall WA the model's.
+    let series = WaSeries::of_samples(&samples).unwrap();
+    for (p, s) in series.points.iter().zip(&samples) {
+        let written = s.write.as_ref().map_or(0, |w| w.bytes);
+        let expected = (written > 0).then(|| s.nand_bytes.unwrap() as f64 / written as f64);
+        assert_eq!(p.wa, expected, "interval {}", s.index);
+    }
+    let model_wa = (after.nand_bytes_written - before.nand_bytes_written) as f64
+        / (after.host_bytes_written - before.host_bytes_written) as f64;
+    assert_eq!(series.overall(), Some(model_wa));
+    // Garbage collection ran: the WA rose above 1.
+    assert!(model_wa > 1.05, "WA {model_wa}");
+    // The drive's last telemetry reading holds the same lifetime counters as its wear.
+    let last = samples.last().unwrap().health.clone().unwrap();
+    assert_eq!(last.nand_bytes_written, Some(after.nand_bytes_written));
+    assert_eq!(last.host_bytes_written, Some(after.host_bytes_written));
+}
