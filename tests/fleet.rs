@@ -993,6 +993,20 @@ fn every_series_the_grafana_dashboard_queries_is_exported_by_an_experiment() {
         })
         .collect();
     assert!(names.len() >= 10, "{names:?}");
+    // Every series carries the labels the dashboard's fleet view groups by, with this host's
+    // name (the one run.json's process stamp gives).
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let labels = format!(
+        "{{host=\"{}\",target=\"sim:vertex2-60g\",model=\"",
+        host.trim()
+    );
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        assert!(
+            line.contains(&labels) && line.contains(",serial=\"SIM-vertex2-60g-1\""),
+            "{line}"
+        );
+    }
+    assert!(dashboard.contains("quantile by (model)"));
     for name in names {
         assert!(
             text.lines().any(|l| l.starts_with(&format!("{name}{{"))),

@@ -14,12 +14,14 @@ use prometheus_client::registry::Registry;
 use super::{Exporter, MetricsObserver, PhaseOf, STATES};
 use crate::observe::experiment::ExperimentObserver;
 use crate::observe::run::RunObserver;
-use crate::results::Status;
 use crate::results::{ExperimentRecord, PhaseRecord};
+use crate::results::{ProcessStamp, Status};
 
 /// Which experiment a series belongs to.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ExperimentLabels {
+    /// The host the experiment runs on (this process's, as its runs' records name it).
+    host: String,
     target: String,
     model: String,
     serial: String,
@@ -121,6 +123,7 @@ impl ExperimentMetrics {
 impl ExperimentObserver for ExperimentMetrics {
     fn started(&mut self, dir: &Path, record: &ExperimentRecord) {
         let labels = ExperimentLabels {
+            host: ProcessStamp::current().host,
             target: record.target.clone(),
             model: record.identity.model.clone().unwrap_or_default(),
             serial: record.identity.serial.clone().unwrap_or_default(),

@@ -1,7 +1,8 @@
 //! Prometheus metrics of running runs: a [`MetricsObserver`] wraps any run's observer and
 //! keeps per-target gauges and counters up to date (last interval's IOPS, throughput and
 //! latency quantiles, bytes written, errors, run state, steady state, drive wear), labelled by
-//! target, model, serial, run and phase. An [`ExperimentMetrics`] observer adds which phase of
+//! host, target, model, serial, run and phase, so a dashboard can group a fleet by model (label
+//! values are escaped as the exposition format asks: backslash, double quote, newline). An [`ExperimentMetrics`] observer adds which phase of
 //! an experiment is running. An [`Exporter`] serves them on `GET /metrics` and/or rewrites a
 //! textfile for node_exporter's textfile collector atomically after every sample.
 
@@ -25,13 +26,16 @@ use prometheus_client::registry::Registry;
 use crate::drive::DriveInfo;
 use crate::drive::RunEnd;
 use crate::observe::run::RunObserver;
-use crate::results::{RunInfo, Status};
+use crate::results::{ProcessStamp, RunInfo, Status};
 use crate::stats::steady::SteadyState;
 use crate::stats::Sample;
 
 /// Which run a series belongs to: few values per host, never one per interval.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct RunLabels {
+    /// The host the run runs on, as its record's process stamp names it (`run.json`
+    /// `process.host`, the host `ssdfade fleet` reports).
+    pub host: String,
     /// The target as given (`/dev/nvme0n1`, `sim:…`).
     pub target: String,
     pub model: String,
@@ -323,6 +327,10 @@ impl<O: RunObserver + ?Sized> RunObserver for MetricsObserver<O> {
             phase: String::new(),
         });
         let labels = RunLabels {
+            host: info
+                .process
+                .as_ref()
+                .map_or_else(|| ProcessStamp::current().host, |p| p.host.clone()),
             target: of.target,
             model: identity.model.clone().unwrap_or_default(),
             serial: identity.serial.clone().unwrap_or_default(),
@@ -458,6 +466,11 @@ mod tests {
             },
         };
         let mut info = RunInfo::started(Command::Soak, target, Default::default(), "sim", None);
+        // A host name with every character the exposition format escapes.
+        info.process = Some(ProcessStamp {
+            host: "rack \"7\"\\a\nb".into(),
+            ..ProcessStamp::current()
+        });
         info.drive_before = Some(DriveInfo {
             wear: Wear {
                 percentage_used: Some(6),
@@ -518,7 +531,19 @@ mod tests {
         let text = std::fs::read_to_string(&textfile).unwrap();
         assert_eq!(text, exporter.encode());
         let run = "run=\"run-a\"";
-        assert!(text.contains("target=\"/dev/test0\",model=\"M\",serial=\"S1\",run=\"run-a\""));
+        assert!(
+            text.contains(
+                r#"{host="rack \"7\"\\a\nb",target="/dev/test0",model="M",serial="S1",run="run-a""#
+            ),
+            "{text}"
+        );
+        // Escaped, the host's newline splits no series: every line is a comment or one sample.
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            assert!(
+                line.starts_with("ssdfade_") && line.contains("} "),
+                "{line}"
+            );
+        }
         assert_eq!(value(&text, "iops", run), 1234.5);
         assert_eq!(value(&text, "throughput_bytes_per_second", run), 5.0625e6);
         assert_eq!(value(&text, "latency_seconds", "quantile=\"0.5\""), 1e-4);
