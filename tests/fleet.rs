@@ -791,6 +791,9 @@ fn metrics_endpoint_during_an_experiment_shows_its_phase_and_steady_state() {
     // twice its 8 GiB) reaches steady state once its flash is full, in about 19 s of simulated
     // time, and finishes long before. WSAT writes four times the RAM device's capacity before
     // it may stop: 64 MiB took 0.3–0.9 s, too short to be sure of a scrape; 1 GiB takes seconds.
+    // Rounds of 2 s keep it soaking after those writes while a loaded machine (other builds
+    // beside the test) still runs the simulated drive to its end: with 1 s rounds the RAM
+    // device once reached steady state first.
     let zram = Zram::new(1 << 30);
     let zdev = dev(&zram);
     let sim = "sim:ram-8g,scale=64";
@@ -798,7 +801,7 @@ fn metrics_endpoint_during_an_experiment_shows_its_phase_and_steady_state() {
     let dir = tempfile::tempdir().unwrap();
     let mut child = ssdfade(dir.path())
         .args(["experiment", "wsat", &zdev, sim, "--destroy-data", &zdev])
-        .args(["--max-duration", "25s", "--ss-round", "1s", "--qd", "4"])
+        .args(["--max-duration", "40s", "--ss-round", "2s", "--qd", "4"])
         .args(["--metrics-listen", &addr, "--out", "grp"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -717,8 +717,21 @@ fn an_experiment_directory_is_plotted_and_reported_as_one_timeline() {
         "pending phase listed: {markdown}"
     );
     let html = std::fs::read_to_string(exp.join("report.html")).unwrap();
-    // Fade, latency, and the phases' latency distributions overlaid.
-    assert_eq!(html.matches("<svg").count(), 3);
+    // Fade, latency, write amplification (the simulated drive counts its NAND bytes) and the
+    // phases' latency distributions overlaid.
+    assert_eq!(html.matches("<svg").count(), 4);
+    let markdown_charts = [
+        "fade.png",
+        "fade-latency.png",
+        "fade-wa.png",
+        "fade-distribution.png",
+    ];
+    for png in markdown_charts {
+        assert!(
+            markdown.contains(&format!("({png})")),
+            "{png} not in report.md"
+        );
+    }
 }
 
 #[test]
