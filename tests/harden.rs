@@ -1006,7 +1006,9 @@ fn a_silent_metrics_client_is_dropped_within_the_timeout_and_others_are_served()
     let work = tempfile::tempdir().unwrap();
     let mut run = Reaped(
         ssdfade(work.path())
-            .args(["measure", SIM, "--duration", "60s", "--interval", "1s"])
+            // A file, run in real time (a simulated drive's minute passes in seconds).
+            .args(["measure", "t.img", "--size", "16M", "--qd", "1"])
+            .args(["--duration", "60s", "--interval", "1s"])
             .args(["--metrics-listen", "127.0.0.1:0", "--out", "m"])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -1046,7 +1048,9 @@ fn a_silent_metrics_client_is_dropped_within_the_timeout_and_others_are_served()
     // (Nothing is sent: the server answers 503 without reading, and a request left unread
     // would turn its close into a reset.)
     let mut extra = std::net::TcpStream::connect(&addr).unwrap();
-    extra.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+    extra
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
     let mut refused = String::new();
     extra.read_to_string(&mut refused).unwrap();
     assert!(refused.starts_with("HTTP/1.1 503 "), "{refused}");
@@ -1057,7 +1061,10 @@ fn a_silent_metrics_client_is_dropped_within_the_timeout_and_others_are_served()
         let held = connected.elapsed();
         assert!(read.is_ok(), "silent client {i} not closed: {read:?}");
         assert!(got.is_empty(), "silent client {i} answered");
-        assert!(held < TIMEOUT + Duration::from_secs(3), "silent client {i} held {held:?}");
+        assert!(
+            held < TIMEOUT + Duration::from_secs(3),
+            "silent client {i} held {held:?}"
+        );
     }
     // Their slots are free again.
     assert!(status_of_a_scrape().contains(" 200 "));
@@ -1072,7 +1079,14 @@ fn held_in_flight(fd: std::os::fd::OwnedFd) -> [std::os::fd::OwnedFd; 2] {
     // SAFETY: socketpair writes two descriptors into `pair`, which are then owned here
     // (close-on-exec: a run this test starts must not inherit them and keep the device held).
     assert_eq!(
-        unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0, pair.as_mut_ptr()) },
+        unsafe {
+            libc::socketpair(
+                libc::AF_UNIX,
+                libc::SOCK_DGRAM | libc::SOCK_CLOEXEC,
+                0,
+                pair.as_mut_ptr(),
+            )
+        },
         0
     );
     let pair = pair.map(|raw| unsafe { std::os::fd::OwnedFd::from_raw_fd(raw) });
@@ -1128,8 +1142,14 @@ fn a_device_busy_with_no_process_holding_it_is_waited_for_then_refused() {
     let work = tempfile::tempdir().unwrap();
     let measure = |out: &str| {
         let mut cmd = ssdfade(work.path());
-        cmd.args(["measure", dev, "--destroy-data", dev])
-            .args(["--duration", "1s", "--interval", "1s", "--out", out]);
+        cmd.args(["measure", dev, "--destroy-data", dev]).args([
+            "--duration",
+            "1s",
+            "--interval",
+            "1s",
+            "--out",
+            out,
+        ]);
         cmd
     };
     // Still busy after the wait: refused.
@@ -1143,7 +1163,10 @@ fn a_device_busy_with_no_process_holding_it_is_waited_for_then_refused() {
     assert!(err.contains("waiting up to 5 s"), "{err}");
     let last = err.lines().last().unwrap_or_default();
     assert!(last.contains(dev) && last.contains("is busy"), "{err}");
-    assert!(waited >= Duration::from_millis(4500), "refused after {waited:?}: {err}");
+    assert!(
+        waited >= Duration::from_millis(4500),
+        "refused after {waited:?}: {err}"
+    );
     assert!(!work.path().join("refused/run.json").exists());
     // Released during the wait: the run goes ahead.
     let pair = {
@@ -1165,7 +1188,8 @@ fn a_device_busy_with_no_process_holding_it_is_waited_for_then_refused() {
 fn progress_bars_on_a_terminal_draw_escape_sequences_of_a_target_name_escaped() {
     let work = tempfile::tempdir().unwrap();
     let name = "t\u{1b}]0;pwned\u{7}\u{1b}[6n.img";
-    let run = "\"$SSDFADE\" measure \"$NAME\" plain.img --size 16M --duration 3s --interval 1s --out g";
+    let run =
+        "\"$SSDFADE\" measure \"$NAME\" plain.img --size 16M --duration 3s --interval 1s --out g";
     let out = Command::new("script")
         .args(["-qec", run, "/dev/null"])
         .env("SSDFADE", env!("CARGO_BIN_EXE_ssdfade"))
