@@ -968,3 +968,243 @@ fn a_phase_refused_at_its_start_leaves_the_experiment_resumable() {
     common::run_ok(ssdfade(work.path()).args(["resume", "sw"]));
     assert_eq!(phases("completed"), 3);
 }
+
+/// The first stderr line of `child` holding `marker`; the rest of its stderr is drained in the
+/// background, so the child never blocks on a full pipe.
+fn stderr_line_with(child: &mut std::process::Child, marker: &str) -> String {
+    use std::io::BufRead;
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let line = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.contains(marker))
+        .unwrap_or_else(|| panic!("stderr ended without {marker:?}"));
+    std::thread::spawn(move || lines.for_each(drop));
+    line
+}
+
+/// A child process killed (and reaped) when the test ends, passed or failed.
+struct Reaped(std::process::Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `--metrics-listen`: a client that connects and sends nothing holds its connection no longer
+/// than the endpoint's request timeout (5 s, `metrics::server::TIMEOUT`), other clients are
+/// answered meanwhile, and the connections open at once are bounded in total (16, then `503`)
+/// until the silent ones are dropped.
+#[test]
+fn a_silent_metrics_client_is_dropped_within_the_timeout_and_others_are_served() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    const TIMEOUT: Duration = Duration::from_secs(5);
+    const MAX_CONNECTIONS: usize = 16;
+    let work = tempfile::tempdir().unwrap();
+    let mut run = Reaped(
+        ssdfade(work.path())
+            // A file, run in real time (a simulated drive's minute passes in seconds).
+            .args(["measure", "t.img", "--size", "16M", "--qd", "1"])
+            .args(["--duration", "60s", "--interval", "1s"])
+            .args(["--metrics-listen", "127.0.0.1:0", "--out", "m"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let line = stderr_line_with(&mut run.0, "metrics on http://");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|s| s.split('/').next())
+        .unwrap()
+        .to_string();
+    let status_of_a_scrape = || -> String {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(s, "GET /metrics HTTP/1.0\r\n\r\n").unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        text.lines().next().unwrap_or_default().to_string()
+    };
+    let silent = |n: usize| -> Vec<(std::net::TcpStream, Instant)> {
+        (0..n)
+            .map(|_| {
+                let s = std::net::TcpStream::connect(&addr).unwrap();
+                s.set_read_timeout(Some(4 * TIMEOUT)).unwrap();
+                (s, Instant::now())
+            })
+            .collect()
+    };
+    // One silent client: another is answered while it waits.
+    let mut idle = silent(1);
+    assert!(status_of_a_scrape().contains(" 200 "));
+    // Every slot taken by silent clients: one more is refused at once, not queued.
+    idle.extend(silent(MAX_CONNECTIONS - 1));
+    std::thread::sleep(Duration::from_millis(500));
+    // (Nothing is sent: the server answers 503 without reading, and a request left unread
+    // would turn its close into a reset.)
+    let mut extra = std::net::TcpStream::connect(&addr).unwrap();
+    extra
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    let mut refused = String::new();
+    extra.read_to_string(&mut refused).unwrap();
+    assert!(refused.starts_with("HTTP/1.1 503 "), "{refused}");
+    // Each silent client is closed (end of stream, no answer) within the timeout and a margin.
+    for (i, (mut s, connected)) in idle.into_iter().enumerate() {
+        let mut got = Vec::new();
+        let read = s.read_to_end(&mut got);
+        let held = connected.elapsed();
+        assert!(read.is_ok(), "silent client {i} not closed: {read:?}");
+        assert!(got.is_empty(), "silent client {i} answered");
+        assert!(
+            held < TIMEOUT + Duration::from_secs(3),
+            "silent client {i} held {held:?}"
+        );
+    }
+    // Their slots are free again.
+    assert!(status_of_a_scrape().contains(" 200 "));
+}
+
+/// Sends `fd` over a fresh Unix socket pair and returns the pair: the descriptor is then held by
+/// the kernel (in flight in the socket's queue) and by no process's /proc/PID/fd, as a device
+/// still busy with a killed run's I/O is. Closing both sockets releases it.
+fn held_in_flight(fd: std::os::fd::OwnedFd) -> [std::os::fd::OwnedFd; 2] {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    let mut pair = [0; 2];
+    // SAFETY: socketpair writes two descriptors into `pair`, which are then owned here
+    // (close-on-exec: a run this test starts must not inherit them and keep the device held).
+    assert_eq!(
+        unsafe {
+            libc::socketpair(
+                libc::AF_UNIX,
+                libc::SOCK_DGRAM | libc::SOCK_CLOEXEC,
+                0,
+                pair.as_mut_ptr(),
+            )
+        },
+        0
+    );
+    let pair = pair.map(|raw| unsafe { std::os::fd::OwnedFd::from_raw_fd(raw) });
+    let raw = fd.as_raw_fd();
+    let mut byte = [0u8; 1];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    // SAFETY: CMSG_SPACE of one int; the buffer is u64-aligned as cmsghdr requires.
+    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<libc::c_int>() as u32) } as usize;
+    let mut control = vec![0u64; space.div_ceil(8)];
+    // SAFETY: a zeroed msghdr is valid; its pointers are set to live buffers below.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    // SAFETY: the control buffer holds one cmsghdr with room for one descriptor.
+    unsafe {
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        (*cmsg).cmsg_level = libc::SOL_SOCKET;
+        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+        (*cmsg).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<libc::c_int>() as u32) as _;
+        std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<libc::c_int>(), raw);
+        assert_eq!(libc::sendmsg(pair[0].as_raw_fd(), &msg, 0), 1);
+    }
+    drop(fd);
+    pair
+}
+
+/// A block device busy with no process holding it (a killed run's I/O still draining) is
+/// waited for, saying so, up to 5 s: released within the wait, the run goes ahead; still busy
+/// after it, the run is refused (exit 2, naming the device) and writes no run.
+#[test]
+fn a_device_busy_with_no_process_holding_it_is_waited_for_then_refused() {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::time::{Duration, Instant};
+    if !common::root_or_skip("a_device_busy_with_no_process_holding_it_is_waited_for_then_refused")
+    {
+        return;
+    }
+    let lo = common::Loop::new(16 << 20);
+    let dev = lo.path.to_str().unwrap();
+    let hold = || {
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_EXCL)
+            .open(&lo.path)
+            .unwrap();
+        held_in_flight(f.into())
+    };
+    let work = tempfile::tempdir().unwrap();
+    let measure = |out: &str| {
+        let mut cmd = ssdfade(work.path());
+        cmd.args(["measure", dev, "--destroy-data", dev]).args([
+            "--duration",
+            "1s",
+            "--interval",
+            "1s",
+            "--out",
+            out,
+        ]);
+        cmd
+    };
+    // Still busy after the wait: refused.
+    let pair = hold();
+    let start = Instant::now();
+    let out = measure("refused").output().unwrap();
+    let waited = start.elapsed();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("waiting up to 5 s"), "{err}");
+    let last = err.lines().last().unwrap_or_default();
+    assert!(last.contains(dev) && last.contains("is busy"), "{err}");
+    assert!(
+        waited >= Duration::from_millis(4500),
+        "refused after {waited:?}: {err}"
+    );
+    assert!(!work.path().join("refused/run.json").exists());
+    // Released during the wait: the run goes ahead.
+    let pair = {
+        drop(pair);
+        hold()
+    };
+    let mut run = Reaped(measure("ran").stderr(Stdio::piped()).spawn().unwrap());
+    stderr_line_with(&mut run.0, "waiting up to 5 s");
+    drop(pair);
+    let status = run.0.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(work.path().join("ran/run.json").is_file());
+}
+
+/// On a terminal (a pty from `script`), the progress bars of a group run are led by each
+/// target's name: an escape sequence in a name (a window title, a cursor report) is drawn
+/// escaped, never sent raw, while the bars' own cursor movements still are.
+#[test]
+fn progress_bars_on_a_terminal_draw_escape_sequences_of_a_target_name_escaped() {
+    let work = tempfile::tempdir().unwrap();
+    let name = "t\u{1b}]0;pwned\u{7}\u{1b}[6n.img";
+    let run =
+        "\"$SSDFADE\" measure \"$NAME\" plain.img --size 16M --duration 3s --interval 1s --out g";
+    let out = Command::new("script")
+        .args(["-qec", run, "/dev/null"])
+        .env("SSDFADE", env!("CARGO_BIN_EXE_ssdfade"))
+        .env("NAME", name)
+        .current_dir(work.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{shown}");
+    assert!(
+        shown.contains("t\\u{1b}]0;pwned\\u{7}\\u{1b}[6n.img ["),
+        "no bar led by the escaped name: {shown:?}"
+    );
+    for raw in ["\u{1b}]", "\u{7}", "\u{1b}[6n"] {
+        assert!(!shown.contains(raw), "{raw:?} sent raw: {shown:?}");
+    }
+}
