@@ -7,12 +7,6 @@ use crate::units::format_latency_us;
 
 use super::document::{Block, Document};
 
-/// The PNG name of the distribution chart drawn beside `fade_png`.
-pub(super) fn png_name(fade_png: &str) -> String {
-    let stem = fade_png.strip_suffix(".png").unwrap_or(fade_png);
-    format!("{stem}-distribution.png")
-}
-
 /// The table's header: the part, its I/O count, every percentile and the maximum.
 fn head() -> Vec<String> {
     ["Part", "I/Os"]

@@ -294,10 +294,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     if let Some(wa) = crate::plot::experiment_wa_chart(exp) {
         doc.blocks.push(Block::Chart {
             caption: super::WA_CAPTION.into(),
-            png: format!(
-                "{}-wa.png",
-                fade_png.strip_suffix(".png").unwrap_or(fade_png)
-            ),
+            png: super::beside_png(fade_png, "wa"),
             svg: wa.svg()?,
         });
     }
@@ -308,7 +305,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         &mut doc,
         &named,
         crate::plot::experiment_distribution_chart(exp)?,
-        super::distribution::png_name(fade_png),
+        super::beside_png(fade_png, "distribution"),
     )?;
 
     doc.heading("Phases");

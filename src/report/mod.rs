@@ -35,6 +35,13 @@ pub struct Written {
 /// The caption of the write amplification chart, in a run's report and an experiment's.
 const WA_CAPTION: &str = "Write amplification: host and NAND bytes accumulated, and each interval's NAND over host bytes with the overall figure dashed";
 
+/// The file name of a chart written beside the fade chart `fade_png`: `fade.png` and "wa" give
+/// `fade-wa.png`, as `plot` names them.
+fn beside_png(fade_png: &str, what: &str) -> String {
+    let stem = fade_png.strip_suffix(".png").unwrap_or(fade_png);
+    format!("{stem}-{what}.png")
+}
+
 fn file_name(path: &Path) -> String {
     path.file_name()
         .unwrap_or_default()

@@ -673,10 +673,9 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         doc.table(&STEADY_HEAD, steady_criteria(&w));
     }
     if let Some(chart) = convergence_chart(run).filter(|_| met.is_none()) {
-        let stem = fade_png.strip_suffix(".png").unwrap_or(fade_png);
         doc.blocks.push(Block::Chart {
             caption: format!("Steady state (SNIA PTS): IOPS per round against TGBW, and the measurement window with its average, ±10 % and ±20 % of it and the least-squares line; {}", convergence_caption(&chart.convergence)),
-            png: format!("{stem}-steady.png"),
+            png: super::beside_png(fade_png, "steady"),
             svg: chart.svg()?,
         });
     }
@@ -722,10 +721,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
             caption:
                 "IOPS and the drive's temperature per interval, thermally throttled spans shaded"
                     .into(),
-            png: format!(
-                "{}-heat.png",
-                fade_png.strip_suffix(".png").unwrap_or(fade_png)
-            ),
+            png: super::beside_png(fade_png, "heat"),
             svg: heat.svg()?,
         });
     }
@@ -741,19 +737,13 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     let consistency = consistency_chart(run);
     doc.blocks.push(Block::Chart {
         caption: "IOPS consistency: every interval's IOPS as a dot, on a linear and a log axis, with the cliff's hour and the last 30 minutes zoomed in a run of two hours or more".into(),
-        png: format!(
-            "{}-consistency.png",
-            fade_png.strip_suffix(".png").unwrap_or(fade_png)
-        ),
+        png: super::beside_png(fade_png, "consistency"),
         svg: consistency.svg()?,
     });
     if let Some(wa) = wa_chart(run) {
         doc.blocks.push(Block::Chart {
             caption: super::WA_CAPTION.into(),
-            png: format!(
-                "{}-wa.png",
-                fade_png.strip_suffix(".png").unwrap_or(fade_png)
-            ),
+            png: super::beside_png(fade_png, "wa"),
             svg: wa.svg()?,
         });
     }
@@ -763,7 +753,7 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
         &mut doc,
         &named,
         distribution_chart(run)?,
-        super::distribution::png_name(fade_png),
+        super::beside_png(fade_png, "distribution"),
     )?;
 
     doc.heading("Device");
