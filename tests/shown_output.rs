@@ -97,6 +97,8 @@ const MASKS: &[(&str, &str)] = &[
     // A run directory's time stamp and recorded UTC times.
     (r"\d{8}T\d{6}Z", "<UTC>"),
     (r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z", "<UTC>"),
+    // A span of recorded times ("A to B") is one time when every run fell in the same second.
+    (r"<UTC> to <UTC>", "<UTC>"),
     // The build: version, commit and date.
     (r"\(build [0-9a-f]+ \d{4}-\d{2}-\d{2}\)", "(build <id>)"),
     (
