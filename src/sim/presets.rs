@@ -194,8 +194,195 @@ pub struct Preset {
 /// humantime's month (30.44 days), so the default prints as `4months`.
 const MONTH: u64 = 2_630_016;
 
+/// Client NVMe 1 TB, fitted to Samsung's 970 EVO Plus 1 TB; the 500 GB drive of the family
+/// differs only in its dies, cache and GC burst.
+const NVME_TLC_1T: Preset = Preset {
+    name: "nvme-tlc-1t",
+    description: "consumer NVMe 1 TB, TLC behind a 40 GB SLC write cache: fast until the cache fills, then a cliff",
+    model: "Generic 1TB TLC NVMe (simulated)",
+    user_bytes: 1_000_000_000_000,
+    alpha: 1.0995,
+    pages_per_block: 512,
+    channels: 8,
+    dies: 32,
+    // The 2 TB model has 32 dies of 512 Gbit (970 EVO Plus: 1 750 MB/s after its cache,
+    // 420 000 random writes, against 1 700 / 400 000 at 1 TB).
+    max_dies: 32,
+    // The dies read at the family's QD32 random read rates, which scale with them (970 EVO
+    // Plus: 250 000 / 480 000 IOPS from 8 / 16 dies: 32 µs a read); the rest of the 1 TB
+    // model's QD1 read (19 000 IOPS, about 53 µs with the protocol, link and controller)
+    // is decoding in the controller.
+    read_us: 32.0,
+    decode_us: 8.0,
+    // Fitted to the family's post-cache sequential writes, which scale with the dies
+    // (970 EVO Plus: 400 / 900 / 1 700 MB/s from 8 / 16 / 32 dies of 256 Gbit, about
+    // 53 MB/s a die: four-plane one-shot TLC programming).
+    program_us: 77.0,
+    erase_us: 5000.0,
+    endurance_pe: 1500.0,
+    transfer_us: 5.0,
+    controller_iops: 600_000.0,
+    gc_command_cost: 0.0,
+    read_cost: 1.0,
+    unaligned_cost: 1.2,
+    subpage_incompressible_cost: 0.0,
+    link_bytes_per_s: 3.5e9,
+    link_command_us: 0.5,
+    host_us: 5.0,
+    readahead: true,
+    ack_us: 8.0,
+    tail_us: [0.0; 2],
+    page_types: 3,
+    page_spread: 0.25,
+    cache_bytes: 256 << 20,
+    cache: super::CacheMode::Volatile,
+    compression: false,
+    trim_keeps_incompressible: 0.0,
+    throttle: None,
+    slc: Some(SlcCache {
+        bytes: 40_000_000_000,
+        static_bytes: 6_000_000_000,
+        // Four-plane SLC programming: the 250 GB model's 8 dies write 2 300 MB/s into the
+        // cache (the 1 TB model's 32 are held to 3 300 by the link and controller).
+        program_us: 14.2,
+        // 970 EVO Plus 2 TB: 78 GB, the family's largest.
+        family_max_bytes: 78_000_000_000,
+        dynamic_min_free: 0.0,
+    }),
+    gc: GcSchedule {
+        burst_blocks: 256,
+        burstiness: 0.5,
+        interleaved: false,
+        pacing: GcPacing::Stalls { chance: 0.05 },
+        cost_benefit: false,
+        hot_window: 0.0,
+        suspend_us: 0.0,
+        suspend_cost: 0.0,
+    },
+    service: Service {
+        hot_fraction: 0.3,
+        margin_pe: 0.0,
+    },
+    aged: Duration::ZERO,
+    scale: 16,
+};
+
+/// Samsung 970 EVO Plus 500 GB: 16 dies of the 1 TB model's kind, 22 GB of SLC cache (4 GB
+/// static), 3 200 MB/s into it and 900 MB/s after it (Samsung's data sheet, [DIG] and [970D]
+/// in docs/simulator-presets.md and docs/development.md).
+const NVME_TLC_500G: Preset = Preset {
+    name: "nvme-tlc-500g",
+    description: "consumer NVMe 500 GB of the 1 TB model's family (Samsung 970 EVO Plus 500 GB class): 16 dies, 22 GB SLC cache, about 0.9 GB/s after it",
+    model: "Generic 500GB TLC NVMe (simulated)",
+    user_bytes: 500_000_000_000,
+    dies: 16,
+    slc: Some(SlcCache {
+        bytes: 22_000_000_000,
+        static_bytes: 4_000_000_000,
+        program_us: 14.2,
+        family_max_bytes: 78_000_000_000,
+        dynamic_min_free: 0.0,
+    }),
+    gc: GcSchedule {
+        burst_blocks: 128,
+        ..NVME_TLC_1T.gc
+    },
+    ..NVME_TLC_1T
+};
+
+/// Client SATA 1 TB, fitted to Samsung's 860 EVO 1 TB (and 870 EVO where noted).
+const SATA_TLC_1T: Preset = Preset {
+    name: "sata-tlc-1t",
+    description: "client SATA SSD 1 TB, 3D TLC behind a 6 GB static plus 36 GB dynamic SLC cache (Samsung 860 EVO class); the dynamic part only while the drive has room for it",
+    model: "Generic 1TB TLC SATA SSD (simulated)",
+    user_bytes: 1_000_000_000_000,
+    alpha: 1.0995,
+    pages_per_block: 512,
+    channels: 8,
+    dies: 32,
+    max_dies: 0,
+    // Between the 860 EVO's QD1 figures (10 000 / 42 000 IOPS) and the 870 EVO's (13 000 /
+    // 36 000), within 15 % of both.
+    read_us: 58.0,
+    decode_us: 0.0,
+    program_us: 109.0,
+    erase_us: 5000.0,
+    endurance_pe: 1500.0,
+    transfer_us: 8.0,
+    controller_iops: 98_000.0,
+    gc_command_cost: 0.0,
+    read_cost: 1.0,
+    unaligned_cost: 1.2,
+    subpage_incompressible_cost: 0.0,
+    link_bytes_per_s: 550e6,
+    link_command_us: 2.5,
+    host_us: 2.0,
+    readahead: true,
+    ack_us: 3.5,
+    tail_us: [0.0; 2],
+    page_types: 3,
+    page_spread: 0.25,
+    cache_bytes: 64 << 20,
+    cache: super::CacheMode::Volatile,
+    compression: false,
+    trim_keeps_incompressible: 0.0,
+    throttle: None,
+    slc: Some(SlcCache {
+        bytes: 42_000_000_000,
+        static_bytes: 6_000_000_000,
+        program_us: 40.0,
+        // 860 EVO 2 TB and 4 TB: 78 GB (KitGuru's 4 TB review: 6 GB plus 72 GB).
+        family_max_bytes: 78_000_000_000,
+        // The 36 GB dynamic part runs free TLC as SLC: it needs three times its size
+        // free (108 GB of 1 TB) and is there, whole, only while that much is free.
+        dynamic_min_free: 0.108,
+    }),
+    gc: GcSchedule {
+        burst_blocks: 256,
+        burstiness: 0.25,
+        interleaved: false,
+        // Samsung's SATA drives hold a band in steady state, no stalls: AnandTech's
+        // 1-second consistency runs of the 850 EVO show 5 000–8 000 IOPS (review 8747).
+        pacing: GcPacing::Stalls { chance: 0.0 },
+        cost_benefit: true,
+        hot_window: 0.0,
+        suspend_us: 0.0,
+        suspend_cost: 0.0,
+    },
+    service: Service {
+        hot_fraction: 0.3,
+        margin_pe: 0.0,
+    },
+    aged: Duration::ZERO,
+    scale: 16,
+};
+
+/// Samsung 860 EVO 250 GB: the SATA TLC drive that drops after its cache. A quarter of the
+/// 1 TB model's dies (8), so 300 MB/s once its 12 GB Intelligent TurboWrite region (3 GB
+/// static, 9 GB dynamic) is full, against 520 MB/s into it (Samsung's figures, [MYCE] in
+/// docs/simulator-presets.md).
+const SATA_TLC_250G: Preset = Preset {
+    name: "sata-tlc-250g",
+    description: "client SATA SSD 250 GB of the 1 TB model's family (Samsung 860 EVO 250 GB class): 8 dies behind a 3 GB static plus 9 GB dynamic SLC cache, about 300 MB/s after it",
+    model: "Generic 250GB TLC SATA SSD (simulated)",
+    user_bytes: 250_000_000_000,
+    dies: 8,
+    slc: Some(SlcCache {
+        bytes: 12_000_000_000,
+        static_bytes: 3_000_000_000,
+        program_us: 40.0,
+        family_max_bytes: 78_000_000_000,
+        dynamic_min_free: 0.108,
+    }),
+    gc: GcSchedule {
+        burst_blocks: 64,
+        ..SATA_TLC_1T.gc
+    },
+    ..SATA_TLC_1T
+};
+
 /// Every preset, in the order `ssdfade sim list` prints them.
-pub const PRESETS: [Preset; 6] = [
+pub const PRESETS: [Preset; 8] = [
     Preset {
         name: "vertex2-60g",
         description: "OCZ Vertex 2 60 GB as pulled from 4 months of ZIL service (SF-1200, 34 nm MLC, compression and lifetime throttling)",
@@ -257,76 +444,8 @@ pub const PRESETS: [Preset; 6] = [
         aged: Duration::from_secs(4 * MONTH),
         scale: 1,
     },
-    Preset {
-        name: "nvme-tlc-1t",
-        description: "consumer NVMe 1 TB, TLC behind a 40 GB SLC write cache: fast until the cache fills, then a cliff",
-        model: "Generic 1TB TLC NVMe (simulated)",
-        user_bytes: 1_000_000_000_000,
-        alpha: 1.0995,
-        pages_per_block: 512,
-        channels: 8,
-        dies: 32,
-        // The 2 TB model has 32 dies of 512 Gbit (970 EVO Plus: 1 750 MB/s after its cache,
-        // 420 000 random writes, against 1 700 / 400 000 at 1 TB).
-        max_dies: 32,
-        // The dies read at the family's QD32 random read rates, which scale with them (970 EVO
-        // Plus: 250 000 / 480 000 IOPS from 8 / 16 dies: 32 µs a read); the rest of the 1 TB
-        // model's QD1 read (19 000 IOPS, about 53 µs with the protocol, link and controller)
-        // is decoding in the controller.
-        read_us: 32.0,
-        decode_us: 8.0,
-        // Fitted to the family's post-cache sequential writes, which scale with the dies
-        // (970 EVO Plus: 400 / 900 / 1 700 MB/s from 8 / 16 / 32 dies of 256 Gbit, about
-        // 53 MB/s a die: four-plane one-shot TLC programming).
-        program_us: 77.0,
-        erase_us: 5000.0,
-        endurance_pe: 1500.0,
-        transfer_us: 5.0,
-        controller_iops: 600_000.0,
-        gc_command_cost: 0.0,
-        read_cost: 1.0,
-        unaligned_cost: 1.2,
-        subpage_incompressible_cost: 0.0,
-        link_bytes_per_s: 3.5e9,
-        link_command_us: 0.5,
-        host_us: 5.0,
-        readahead: true,
-        ack_us: 8.0,
-        tail_us: [0.0; 2],
-        page_types: 3,
-        page_spread: 0.25,
-        cache_bytes: 256 << 20,
-        cache: super::CacheMode::Volatile,
-        compression: false,
-        trim_keeps_incompressible: 0.0,
-        throttle: None,
-        slc: Some(SlcCache {
-            bytes: 40_000_000_000,
-            static_bytes: 6_000_000_000,
-            // Four-plane SLC programming: the 250 GB model's 8 dies write 2 300 MB/s into the
-            // cache (the 1 TB model's 32 are held to 3 300 by the link and controller).
-            program_us: 14.2,
-            // 970 EVO Plus 2 TB: 78 GB, the family's largest.
-            family_max_bytes: 78_000_000_000,
-            dynamic_min_free: 0.0,
-        }),
-        gc: GcSchedule {
-            burst_blocks: 256,
-            burstiness: 0.5,
-            interleaved: false,
-            pacing: GcPacing::Stalls { chance: 0.05 },
-            cost_benefit: false,
-            hot_window: 0.0,
-            suspend_us: 0.0,
-            suspend_cost: 0.0,
-        },
-        service: Service {
-            hot_fraction: 0.3,
-            margin_pe: 0.0,
-        },
-        aged: Duration::ZERO,
-        scale: 16,
-    },
+    NVME_TLC_1T,
+    NVME_TLC_500G,
     Preset {
         name: "dc-ssd-400g",
         description: "enterprise SATA SSD 400 GB of the Intel DC S3700 class: HET-MLC, 28% over-provisioning, power-loss protection, flat in steady state",
@@ -494,71 +613,8 @@ pub const PRESETS: [Preset; 6] = [
         aged: Duration::ZERO,
         scale: 16,
     },
-    Preset {
-        name: "sata-tlc-1t",
-        description: "client SATA SSD 1 TB, 3D TLC behind a 6 GB static plus 36 GB dynamic SLC cache (Samsung 860 EVO class); the dynamic part only while the drive has room for it",
-        model: "Generic 1TB TLC SATA SSD (simulated)",
-        user_bytes: 1_000_000_000_000,
-        alpha: 1.0995,
-        pages_per_block: 512,
-        channels: 8,
-        dies: 32,
-        max_dies: 0,
-        // Between the 860 EVO's QD1 figures (10 000 / 42 000 IOPS) and the 870 EVO's (13 000 /
-        // 36 000), within 15 % of both.
-        read_us: 58.0,
-        decode_us: 0.0,
-        program_us: 109.0,
-        erase_us: 5000.0,
-        endurance_pe: 1500.0,
-        transfer_us: 8.0,
-        controller_iops: 98_000.0,
-        gc_command_cost: 0.0,
-        read_cost: 1.0,
-        unaligned_cost: 1.2,
-        subpage_incompressible_cost: 0.0,
-        link_bytes_per_s: 550e6,
-        link_command_us: 2.5,
-        host_us: 2.0,
-        readahead: true,
-        ack_us: 3.5,
-        tail_us: [0.0; 2],
-        page_types: 3,
-        page_spread: 0.25,
-        cache_bytes: 64 << 20,
-        cache: super::CacheMode::Volatile,
-        compression: false,
-        trim_keeps_incompressible: 0.0,
-        throttle: None,
-        slc: Some(SlcCache {
-            bytes: 42_000_000_000,
-            static_bytes: 6_000_000_000,
-            program_us: 40.0,
-            // 860 EVO 2 TB and 4 TB: 78 GB (KitGuru's 4 TB review: 6 GB plus 72 GB).
-            family_max_bytes: 78_000_000_000,
-            // The 36 GB dynamic part runs free TLC as SLC: it needs three times its size
-            // free (108 GB of 1 TB) and is there, whole, only while that much is free.
-            dynamic_min_free: 0.108,
-        }),
-        gc: GcSchedule {
-            burst_blocks: 256,
-            burstiness: 0.25,
-            interleaved: false,
-            // Samsung's SATA drives hold a band in steady state, no stalls: AnandTech's
-            // 1-second consistency runs of the 850 EVO show 5 000–8 000 IOPS (review 8747).
-            pacing: GcPacing::Stalls { chance: 0.0 },
-            cost_benefit: true,
-            hot_window: 0.0,
-            suspend_us: 0.0,
-            suspend_cost: 0.0,
-        },
-        service: Service {
-            hot_fraction: 0.3,
-            margin_pe: 0.0,
-        },
-        aged: Duration::ZERO,
-        scale: 16,
-    },
+    SATA_TLC_1T,
+    SATA_TLC_250G,
 ];
 
 impl Preset {
@@ -636,5 +692,31 @@ mod tests {
         let four = slc(4_000_000_000_000);
         let need = four.dynamic_min_free * 4e12;
         assert!((need / 3.0 - 66e9).abs() < 0.1e9, "{need}");
+    }
+
+    /// The named smaller drives are their family's capacity points: the same die, controller,
+    /// link and pacing as `capacity=` gives them, with the vendor's cache size where the
+    /// scaling rule's differs (970 EVO Plus 500 GB: 22 GB against the rule's 21.2).
+    #[test]
+    fn the_smaller_drives_are_their_family_s_capacity_points() {
+        for (small, big) in [
+            ("nvme-tlc-500g", "nvme-tlc-1t"),
+            ("sata-tlc-250g", "sata-tlc-1t"),
+        ] {
+            let p = *find(small).unwrap();
+            let rule = find(big).unwrap().with_capacity(p.user_bytes);
+            let (cache, rule_cache) = (p.slc.unwrap(), rule.slc.unwrap());
+            let off = cache.bytes as f64 / rule_cache.bytes as f64 - 1.0;
+            assert!(off.abs() < 0.05, "{small}: cache {off:+.3} from the rule");
+            assert_eq!(cache.program_us, rule_cache.program_us, "{small}");
+            let same = super::Preset {
+                name: rule.name,
+                description: rule.description,
+                model: rule.model,
+                slc: rule.slc,
+                ..p
+            };
+            assert_eq!(same, rule, "{small} differs from {big} at its capacity");
+        }
     }
 }
