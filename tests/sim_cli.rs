@@ -148,6 +148,8 @@ fn sim_list_prints_every_preset() {
         "ram-8g",
         "optane-375g",
         "sata-tlc-1t",
+        "nvme-tlc-500g",
+        "sata-tlc-250g",
     ] {
         assert!(text.contains(name), "{name} missing from:\n{text}");
     }
