@@ -369,6 +369,8 @@ pub struct Identify {
     pub model: Option<String>,
     /// Words 23–26.
     pub firmware: Option<String>,
+    /// APM (words 83, 86, 91), as [`super::power::ata_apm`] reads it.
+    pub apm: Option<Option<u8>>,
 }
 
 /// An ATA string: words `first..first + words`, each holding two characters high byte first.
@@ -388,6 +390,7 @@ pub fn parse_identify(id: &[u8]) -> Identify {
         serial: ata_string(id, 10, 10),
         model: ata_string(id, 27, 20),
         firmware: ata_string(id, 23, 4),
+        apm: super::power::ata_apm(id),
     }
 }
 

@@ -15,6 +15,7 @@ pub mod lock;
 pub mod loopback;
 pub mod nvme;
 mod path;
+pub mod power;
 pub mod record;
 pub mod safety;
 mod scsi_log;
