@@ -52,6 +52,9 @@ pub struct DriveInfo {
     pub ata_security: Option<Security>,
     /// NVMe namespace and erase capabilities.
     pub nvme: Option<NvmeInfo>,
+    /// Power management the drive reports (NVMe power states and APST, ATA APM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<PowerManagement>,
     /// Why writing would be refused (mounted, swap, holders), when it would.
     pub in_use: Option<String>,
     /// Filesystem or partition-table signature found on the device.
@@ -74,6 +77,35 @@ impl DriveInfo {
     pub fn flash_to_fill(&self) -> Option<u64> {
         self.flash_bytes.filter(|_| !self.writes_in_place)
     }
+}
+
+/// A drive's power management: a drive resting in a deep state between phases pays its exit
+/// latency in the first interval.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PowerManagement {
+    /// NVMe APST (autonomous power state transitions) on or off; None where the controller
+    /// has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apst: Option<bool>,
+    /// NVMe power states of Identify Controller.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nvme_states: Vec<NvmePowerState>,
+    /// ATA APM (advanced power management): the level (1 most saving … 254 fastest) when on,
+    /// null when supported and off; absent when unsupported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apm_level: Option<Option<u8>>,
+}
+
+/// One NVMe power state descriptor.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct NvmePowerState {
+    pub state: u8,
+    /// Maximum power, W.
+    pub max_watts: f64,
+    /// False for a non-operational state (no I/O served until the drive leaves it).
+    pub operational: bool,
+    pub entry_latency_us: u32,
+    pub exit_latency_us: u32,
 }
 
 /// Discard (TRIM) support as the block layer reports it.

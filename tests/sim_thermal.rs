@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use ssdfade::analysis::predict::{predict, Setting};
 use ssdfade::analysis::thermal::{throttled, Thermal};
 use ssdfade::analysis::wa::WaSeries;
 use ssdfade::engine::{Control, Engine, IntervalSink};
@@ -18,19 +19,16 @@ use ssdfade::workload::Workload;
 
 /// A 30-minute sequential 128 KiB write at QD 32 on `target`, then its report; the run.
 fn soak(target: &str, dir: &Path) -> (Run, String) {
+    soak_with(target, dir, &["--bs", "128k", "--random-pct", "0"], "30m")
+}
+
+/// A soak at QD 32 of `duration` on `target` with `args`, then its report; the run.
+fn soak_with(target: &str, dir: &Path, args: &[&str], duration: &str) -> (Run, String) {
     let bin = env!("CARGO_BIN_EXE_ssdfade");
     let out = Command::new(bin)
-        .args([
-            "soak",
-            target,
-            "--bs",
-            "128k",
-            "--random-pct",
-            "0",
-            "--qd",
-            "32",
-        ])
-        .args(["--duration", "30m", "--interval", "10s", "--out"])
+        .args(["soak", target, "--qd", "32"])
+        .args(args)
+        .args(["--duration", duration, "--interval", "10s", "--out"])
         .arg(dir)
         .output()
         .unwrap();
@@ -103,6 +101,70 @@ fn a_datacenter_drive_in_airflow_does_not_throttle_at_its_full_write_rate() {
     assert_eq!((heat.tmt1, heat.tmt2), (Some(0), Some(0)));
     assert!(heat.max_c < heat.warning_c.unwrap());
     assert!(md.contains("not throttled (highest "), "{md}");
+}
+
+/// The fade prediction of a random-write soak on the passive M.2 drive is made from the
+/// intervals it was not throttled in: the same as from those intervals alone, and not the one
+/// the throttled intervals would give if they counted. It is still dated at the last sample.
+#[test]
+fn the_fade_prediction_leaves_throttled_intervals_out_of_its_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (run, _) = soak_with(
+        "sim:nvme-tlc-1t,scale=16,thermal=m2",
+        dir.path(),
+        &["--bs", "4k", "--random-pct", "100"],
+        "1h",
+    );
+    let flags = throttled(&run.samples);
+    assert!(flags.contains(&true) && flags.contains(&false));
+    let setting = Setting::of(&run.info, Criteria::default()).unwrap();
+    let curve = setting.curve().unwrap();
+    let p = predict(&run.samples, &curve, &setting).expect("a prediction");
+    let last = run.samples.last().unwrap();
+    assert_eq!(p.made_at_s, last.t_end_s);
+    // Without their readings the kept intervals are judged as they are; with the throttled
+    // ones counted as if cool, the level is another.
+    let blind = |keep: &dyn Fn(usize) -> bool| -> Vec<Sample> {
+        run.samples
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .map(|(_, s)| Sample {
+                health: None,
+                ..s.clone()
+            })
+            .collect()
+    };
+    let cool = predict(&blind(&|i| !flags[i]), &curve, &setting).unwrap();
+    assert_eq!((p.iops, p.low, p.high), (cool.iops, cool.low, cool.high));
+    let counted = predict(&blind(&|_| true), &curve, &setting).map(|q| q.iops);
+    assert_ne!(counted, Some(p.iops));
+}
+
+/// A simulated drive kept in a `state=` file keeps its heat: a second run starts as warm as
+/// the first left it, with the drive's thermal-management counters carried on.
+#[test]
+fn a_resumed_simulated_drive_continues_warm() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("m2.state");
+    let target = format!(
+        "sim:nvme-tlc-1t,scale=16,thermal=m2,state={}",
+        state.display()
+    );
+    let seq = ["--bs", "128k", "--random-pct", "0"];
+    let (first, _) = soak_with(&target, &dir.path().join("a"), &seq, "10m");
+    let (second, _) = soak_with(&target, &dir.path().join("b"), &seq, "1m");
+    let health = |s: &Sample| s.health.clone().unwrap();
+    let (cold, left) = (
+        health(&first.samples[0]),
+        health(first.samples.last().unwrap()),
+    );
+    let resumed = health(&second.samples[0]);
+    let t = |h: &ssdfade::drive::Health| h.temperature_c.unwrap();
+    assert!(t(&left) > t(&cold) + 10.0, "{left:?} {cold:?}");
+    assert!(t(&resumed) > t(&cold) + 10.0, "{resumed:?} {cold:?}");
+    assert!(resumed.tmt1_count.unwrap() >= left.tmt1_count.unwrap());
+    assert!(resumed.tmt1_s.unwrap() >= left.tmt1_s.unwrap());
 }
 
 /// Collects the samples of a library run.

@@ -363,8 +363,31 @@ impl Setting {
 }
 
 /// The prediction from `samples` (a soak of random writes, in order), or `None` before the
-/// first cliff has been passed far enough to fit.
+/// first cliff has been passed far enough to fit. Intervals the drive spent thermally
+/// throttled ([`crate::stats::throttled`]) are left out of every fit, as they are out of the
+/// steady state: their level is the drive's cooling, not its garbage collection. The
+/// prediction is still dated at the last sample.
 pub fn predict(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Prediction> {
+    let last = samples.last()?;
+    let hot = crate::stats::throttled::throttled(samples);
+    if !hot.contains(&true) {
+        return predict_cool(samples, curve, s);
+    }
+    let cool: Vec<Sample> = samples
+        .iter()
+        .zip(&hot)
+        .filter(|(_, &h)| !h)
+        .map(|(x, _)| x.clone())
+        .collect();
+    predict_cool(&cool, curve, s).map(|mut p| {
+        p.made_at_s = last.t_end_s;
+        p.made_at_bytes = last.bytes_written_total;
+        p
+    })
+}
+
+/// [`predict`] from samples none of which was throttled.
+fn predict_cool(samples: &[Sample], curve: &WaCurve, s: &Setting) -> Option<Prediction> {
     if let Some(p) = super::throttle::predict(samples, curve, s) {
         return Some(p);
     }

@@ -19,7 +19,8 @@ pub use crate::stats::throttled::{throttled, ThrottleTracker, FALL};
 /// The heat of a run: its temperatures and the throttling found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Thermal {
-    /// Highest temperature read, °C.
+    /// Lowest and highest temperature read, °C.
+    pub min_c: f64,
     pub max_c: f64,
     /// The drive's warning threshold, °C, where it reports one.
     pub warning_c: Option<f64>,
@@ -45,6 +46,7 @@ impl Thermal {
                 .filter_map(|s| s.health.as_ref()?.temperature_c)
         };
         let max_c = temps().reduce(f64::max)?;
+        let min_c = temps().fold(max_c, f64::min);
         let flags = throttled(samples);
         let mut spans: Vec<(f64, f64)> = Vec::new();
         let mut throttled_s = 0.0;
@@ -66,6 +68,7 @@ impl Thermal {
             Some(last.saturating_sub(first))
         };
         Some(Thermal {
+            min_c,
             max_c,
             warning_c: healths.iter().find_map(|h| h.warning_c),
             spans,
@@ -106,6 +109,39 @@ impl Thermal {
 }
 
 impl Thermal {
+    /// The heat of a run directory's samples (a SLOG run's sustained phase, one phase of an
+    /// experiment); None when they cannot be read or carry no temperature.
+    pub fn of_dir(dir: &std::path::Path) -> Option<Thermal> {
+        Thermal::of(&crate::results::read_samples(dir).ok()?)
+    }
+
+    /// The heat of an experiment's phases laid end to end (each starts where the one before it
+    /// ended, as its fade chart lays them); None when no phase carries a temperature.
+    pub fn of_experiment(exp: &crate::results::Experiment) -> Option<Thermal> {
+        let mut all = Vec::new();
+        let mut t0 = 0.0;
+        for run in exp.phases.iter().filter_map(|p| p.run.as_ref()) {
+            all.extend(run.samples.iter().map(|s| Sample {
+                t_start_s: s.t_start_s + t0,
+                t_end_s: s.t_end_s + t0,
+                ..s.clone()
+            }));
+            t0 += run.samples.last().map_or(0.0, |s| s.t_end_s);
+        }
+        Thermal::of(&all)
+    }
+
+    /// The temperature range and the throttled time in one line, for reports that give heat
+    /// a row rather than a paragraph: "41–78 °C, throttled 12 min (TMT1 ×3)" or "41–50 °C,
+    /// not throttled".
+    pub fn range_words(&self) -> String {
+        let range = format!("{:.0}–{:.0} °C", self.min_c, self.max_c);
+        match self.words().strip_prefix("throttled for ") {
+            Some(rest) => format!("{range}, throttled {rest}"),
+            None => format!("{range}, not throttled"),
+        }
+    }
+
     /// [`Thermal::words`] and, when the drive throttled, what the analysis did with those
     /// intervals: the sentence the report and the terminal print.
     pub fn sentence(&self) -> String {
@@ -153,6 +189,10 @@ mod tests {
         let t = Thermal::of(&samples).unwrap();
         assert_eq!(t.spans, [(20.0, 40.0), (50.0, 60.0)]);
         assert_eq!(t.words(), "throttled for 30 s above 71 °C (TMT1 ×2)");
+        assert_eq!(
+            t.range_words(),
+            "60–72 °C, throttled 30 s above 71 °C (TMT1 ×2)"
+        );
     }
 
     #[test]
@@ -178,5 +218,6 @@ mod tests {
         let t = Thermal::of(&samples).unwrap();
         assert!(t.spans.is_empty());
         assert_eq!(t.words(), "not throttled (highest 45 °C)");
+        assert_eq!(t.range_words(), "40–45 °C, not throttled");
     }
 }

@@ -1,6 +1,8 @@
 //! Write amplification over time: the bytes the drive programmed into NAND against the bytes
 //! the host wrote, interval by interval and accumulated, where the drive reports its NAND
-//! bytes (a simulated drive's model does; real drives do not yet).
+//! bytes: a simulated drive's model per interval (`nand_bytes`), a real drive through its own
+//! lifetime host and NAND counters read each interval (`health`, see docs/telemetry.md), whose
+//! growth over the interval gives its WA.
 //!
 //! Defined in docs/charts-and-reports.md ("Write amplification over time"): an interval's WA
 //! is its NAND bytes over its host-written bytes (none for an interval that wrote nothing);
@@ -63,11 +65,21 @@ impl WaSeries {
             .points
             .last()
             .map_or((0, 0), |p| (p.host_bytes, p.nand_bytes));
+        let mut counters: Option<(u64, u64)> = None;
         for s in samples {
-            let Some(programmed) = s.nand_bytes else {
-                continue;
+            let (written, programmed) = match (s.nand_bytes, drive_counters(s)) {
+                (Some(programmed), _) => (s.write.as_ref().map_or(0, |w| w.bytes), programmed),
+                (None, Some(now)) => {
+                    let Some(before) = counters.replace(now) else {
+                        continue;
+                    };
+                    (
+                        now.0.saturating_sub(before.0),
+                        now.1.saturating_sub(before.1),
+                    )
+                }
+                (None, None) => continue,
             };
-            let written = s.write.as_ref().map_or(0, |w| w.bytes);
             host += written;
             nand += programmed;
             self.points.push(WaPoint {
@@ -88,6 +100,13 @@ impl WaSeries {
         let last = self.points.last()?;
         (last.host_bytes > 0).then(|| last.nand_bytes as f64 / last.host_bytes as f64)
     }
+}
+
+/// The drive's own lifetime host and NAND bytes written at a sample's end, when it reports
+/// both.
+fn drive_counters(s: &Sample) -> Option<(u64, u64)> {
+    let h = s.health.as_ref()?;
+    Some((h.host_bytes_written?, h.nand_bytes_written?))
 }
 
 #[cfg(test)]
@@ -127,7 +146,33 @@ mod tests {
         assert_eq!(series.overall(), Some(2.0));
     }
 
-    /// A run recorded before NAND bytes were kept (or on a real drive) has no series.
+    /// A real drive's counters: each interval's WA is the growth of its NAND counter over the
+    /// growth of its host counter; the first reading only sets the baseline.
+    #[test]
+    fn a_real_drives_counters_give_wa_from_their_growth() {
+        let reading = |i: u64, host: u64, nand: u64| {
+            let mut s = sample(i, 4096, None);
+            s.health = Some(crate::drive::Health {
+                host_bytes_written: Some(host),
+                nand_bytes_written: Some(nand),
+                ..Default::default()
+            });
+            s
+        };
+        let gib = 1u64 << 30;
+        let samples = [
+            reading(0, 100 * gib, 150 * gib),
+            reading(1, 102 * gib, 153 * gib),
+            reading(2, 106 * gib, 163 * gib),
+        ];
+        let series = WaSeries::of_samples(&samples).unwrap();
+        let wa: Vec<Option<f64>> = series.points.iter().map(|p| p.wa).collect();
+        assert_eq!(wa, [Some(1.5), Some(2.5)]);
+        assert_eq!(series.overall(), Some(13.0 / 6.0));
+    }
+
+    /// A run recorded before NAND bytes were kept (or on a drive without NAND counters) has
+    /// no series.
     #[test]
     fn a_run_without_nand_bytes_has_no_series() {
         let mut series = WaSeries::default();

@@ -91,6 +91,9 @@ pub fn table(i: &DriveInfo) -> String {
             },
         ));
     }
+    if let Some(p) = i.power.as_ref().and_then(crate::device::power::text) {
+        rows.push(("power management", p));
+    }
     rows.push(("ATA security", ata_line(i)));
     rows.push(("NVMe erase", nvme_line(i)));
     rows.push((

@@ -249,23 +249,28 @@ pub fn parse_sense(sb: &[u8]) -> Option<AtaResult> {
     None
 }
 
-/// Sends one command; returns the data read (for IDENTIFY) and the ATA registers when the
-/// sense data carried them.
-pub fn send(fd: &impl AsRawFd, cmd: &AtaCommand) -> anyhow::Result<(Vec<u8>, Option<AtaResult>)> {
-    let mut data = match (&cmd.transfer, &cmd.data_out) {
-        (Transfer::ToDevice, Some(d)) => d.clone(),
-        (Transfer::FromDevice, _) => vec![0u8; 512],
-        _ => Vec::new(),
-    };
+/// What SG_IO said about one command besides its data.
+struct SgOutcome {
+    status: u8,
+    host_status: u16,
+    driver_status: u16,
+    /// The sense bytes the device wrote.
+    sense: Vec<u8>,
+}
+
+/// Issues one SCSI command (`cdb`, 6 to 16 bytes) moving `data` in `direction`.
+fn sg_call(
+    fd: &impl AsRawFd,
+    cdb: &[u8],
+    direction: libc::c_int,
+    data: &mut [u8],
+    timeout_ms: u32,
+) -> std::io::Result<SgOutcome> {
     let mut sense = [0u8; 64];
     let mut hdr = SgIoHdr {
         interface_id: b'S' as libc::c_int,
-        dxfer_direction: match cmd.transfer {
-            Transfer::None => SG_DXFER_NONE,
-            Transfer::ToDevice => SG_DXFER_TO_DEV,
-            Transfer::FromDevice => SG_DXFER_FROM_DEV,
-        },
-        cmd_len: 16,
+        dxfer_direction: direction,
+        cmd_len: cdb.len() as u8,
         mx_sb_len: sense.len() as u8,
         iovec_count: 0,
         dxfer_len: data.len() as u32,
@@ -274,9 +279,9 @@ pub fn send(fd: &impl AsRawFd, cmd: &AtaCommand) -> anyhow::Result<(Vec<u8>, Opt
         } else {
             data.as_mut_ptr().cast()
         },
-        cmdp: cmd.cdb.as_ptr(),
+        cmdp: cdb.as_ptr(),
         sbp: sense.as_mut_ptr(),
-        timeout: cmd.timeout_ms,
+        timeout: timeout_ms,
         flags: 0,
         pack_id: 0,
         usr_ptr: std::ptr::null_mut(),
@@ -291,9 +296,48 @@ pub fn send(fd: &impl AsRawFd, cmd: &AtaCommand) -> anyhow::Result<(Vec<u8>, Opt
         info: 0,
     };
     // SAFETY: the header points at the CDB, sense and data buffers above, which outlive the call.
-    unsafe { sg_io(fd.as_raw_fd(), &mut hdr) }
+    unsafe { sg_io(fd.as_raw_fd(), &mut hdr) }.map_err(std::io::Error::from)?;
+    Ok(SgOutcome {
+        status: hdr.status,
+        host_status: hdr.host_status,
+        driver_status: hdr.driver_status,
+        sense: sense[..usize::from(hdr.sb_len_wr).min(sense.len())].to_vec(),
+    })
+}
+
+/// Sends a SCSI command that reads `len` bytes (LOG SENSE, say); an error when the device
+/// refused it or is not SCSI at all.
+pub fn scsi_read(fd: &impl AsRawFd, name: &str, cdb: &[u8], len: usize) -> anyhow::Result<Vec<u8>> {
+    let mut data = vec![0u8; len];
+    let out = sg_call(fd, cdb, SG_DXFER_FROM_DEV, &mut data, 5_000)
+        .map_err(|e| anyhow::anyhow!("{name}: SG_IO failed: {e}"))?;
+    if out.status != 0 || out.host_status != 0 || out.driver_status & 0x0F != 0 {
+        anyhow::bail!(
+            "{name} failed: SCSI status 0x{:02x}, host 0x{:x}, driver 0x{:x} (the device does not support it)",
+            out.status,
+            out.host_status,
+            out.driver_status
+        );
+    }
+    Ok(data)
+}
+
+/// Sends one command; returns the data read (for IDENTIFY) and the ATA registers when the
+/// sense data carried them.
+pub fn send(fd: &impl AsRawFd, cmd: &AtaCommand) -> anyhow::Result<(Vec<u8>, Option<AtaResult>)> {
+    let mut data = match (&cmd.transfer, &cmd.data_out) {
+        (Transfer::ToDevice, Some(d)) => d.clone(),
+        (Transfer::FromDevice, _) => vec![0u8; 512],
+        _ => Vec::new(),
+    };
+    let direction = match cmd.transfer {
+        Transfer::None => SG_DXFER_NONE,
+        Transfer::ToDevice => SG_DXFER_TO_DEV,
+        Transfer::FromDevice => SG_DXFER_FROM_DEV,
+    };
+    let hdr = sg_call(fd, &cmd.cdb, direction, &mut data, cmd.timeout_ms)
         .map_err(|e| anyhow::anyhow!("{}: SG_IO failed: {e}", cmd.name))?;
-    let regs = parse_sense(&sense[..usize::from(hdr.sb_len_wr)]);
+    let regs = parse_sense(&hdr.sense);
     if regs.is_some_and(|r| r.failed()) {
         let r = regs.unwrap_or_default();
         anyhow::bail!(
@@ -325,6 +369,8 @@ pub struct Identify {
     pub model: Option<String>,
     /// Words 23–26.
     pub firmware: Option<String>,
+    /// APM (words 83, 86, 91), as [`super::power::ata_apm`] reads it.
+    pub apm: Option<Option<u8>>,
 }
 
 /// An ATA string: words `first..first + words`, each holding two characters high byte first.
@@ -344,6 +390,7 @@ pub fn parse_identify(id: &[u8]) -> Identify {
         serial: ata_string(id, 10, 10),
         model: ata_string(id, 27, 20),
         firmware: ata_string(id, 23, 4),
+        apm: super::power::ata_apm(id),
     }
 }
 

@@ -8,7 +8,7 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;
 
 use crate::device::smart::{self, Wear, WriteAmplification};
-use crate::device::{ata, nvme};
+use crate::device::{ata, nvme, power};
 use crate::device::{block, safety};
 pub use crate::drive::{Discard, DriveInfo, NvmeInfo};
 
@@ -150,6 +150,10 @@ fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
         "nvme" => nvme_facts(&file, &mut info),
         "sata" => match ata::read_identify(&file) {
             Ok(id) => {
+                info.power = id.apm.map(|apm_level| power::PowerManagement {
+                    apm_level: Some(apm_level),
+                    ..Default::default()
+                });
                 info.ata_security = Some(id.security);
                 info.serial = id.serial.or(info.serial);
                 info.model = id.model.or(info.model);
@@ -174,6 +178,7 @@ fn gather_block(target: &str, rdev: u64) -> anyhow::Result<DriveInfo> {
 fn nvme_facts(file: &File, info: &mut DriveInfo) {
     let notes = &mut info.notes;
     let mut out = NvmeInfo::default();
+    let mut power = None;
     match nvme::namespace_id(file) {
         Ok(n) => out.nsid = Some(n),
         Err(e) => notes.push(format!("NVMe namespace id: {e}")),
@@ -181,6 +186,20 @@ fn nvme_facts(file: &File, info: &mut DriveInfo) {
     match nvme::submit_read(file, nvme::identify(1, 0, 0), 4096) {
         Ok(id) => {
             out.caps = Some(nvme::parse_controller_caps(&id));
+            let apst = power::nvme_apst_supported(&id)
+                .then(|| match power::nvme_apst_enabled(file) {
+                    Ok(on) => Some(on),
+                    Err(e) => {
+                        notes.push(format!("NVMe APST state unknown: {e:#}"));
+                        None
+                    }
+                })
+                .flatten();
+            power = Some(power::PowerManagement {
+                apst,
+                nvme_states: power::nvme_power_states(&id),
+                apm_level: None,
+            });
             let ident = nvme::parse_controller_identity(&id);
             info.serial = ident.serial.or(info.serial.take());
             info.model = ident.model.or(info.model.take());
@@ -201,6 +220,7 @@ fn nvme_facts(file: &File, info: &mut DriveInfo) {
         }
     }
     info.nvme = Some(out);
+    info.power = power;
 }
 
 fn gather_file(target: &str, meta: &std::fs::Metadata) -> DriveInfo {

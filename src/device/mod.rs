@@ -6,6 +6,7 @@
 //! is the one interface the rest of the tool uses, a path or a simulated drive behind it.
 
 pub mod ata;
+pub mod ata_smart;
 pub mod block;
 pub mod busy;
 mod file;
@@ -14,12 +15,15 @@ pub mod lock;
 pub mod loopback;
 pub mod nvme;
 mod path;
+pub mod power;
 pub mod record;
 pub mod safety;
+mod scsi_log;
 mod sim;
 pub mod smart;
 mod spec;
 pub mod telemetry;
+mod vendor_wear;
 pub mod volatile;
 
 use std::path::{Path, PathBuf};

@@ -1,23 +1,71 @@
 //! Reading a real drive's health during a run (temperature, thermal-management counters, host
-//! bytes) with the ioctls `info` uses: for NVMe, the SMART / health log (Get Log Page 0x02) and
-//! the warning threshold from Identify Controller. The run's sampler thread calls the reader
-//! once per interval (see `run::telemetry`); a drive kind with no reader here gets no thread.
+//! and NAND bytes) with the ioctls `info` uses: for NVMe, the SMART / health log (Get Log Page
+//! 0x02) and the warning threshold from Identify Controller; for SATA, SMART READ DATA (the
+//! temperature of attribute 194 or 190, host and NAND bytes by the vendor table in
+//! [`super::vendor_wear`]) and the SCT status temperature; for SCSI, the LOG SENSE temperature
+//! page. The run's sampler thread calls the reader once per interval (see `run::telemetry`); a
+//! drive kind with no reader here (files, loop, zram, virtio) gets no thread.
 
 use std::fs::File;
 
-use super::nvme;
+use super::{ata_smart, nvme, scsi_log, vendor_wear};
 use crate::drive::{DriveInfo, Health};
 
 /// One reading of the drive; an error says why it could not be read.
 pub type HealthReader = Box<dyn FnMut() -> anyhow::Result<Health> + Send>;
 
-/// The reader of `drive`'s health, None for a kind that has none (files, loop, zram, virtio,
-/// and for now SATA and SCSI, whose temperature `info` takes from smartctl).
+/// The reader of `drive`'s health, None for a kind that has none (files, loop, zram, virtio).
 pub fn reader(drive: &DriveInfo) -> Option<HealthReader> {
-    if drive.kind != "nvme" {
-        return None;
+    match drive.kind.as_str() {
+        "nvme" => nvme_reader(File::open(&drive.path).ok()?),
+        "sata" => Some(ata_reader(
+            File::open(&drive.path).ok()?,
+            drive.model.clone().unwrap_or_default(),
+        )),
+        "scsi" => {
+            let file = File::open(&drive.path).ok()?;
+            Some(Box::new(move || {
+                let (temperature_c, warning_c) = scsi_log::read_temperature(&file)?;
+                Ok(Health {
+                    temperature_c,
+                    warning_c,
+                    ..Default::default()
+                })
+            }))
+        }
+        _ => None,
     }
-    let file = File::open(&drive.path).ok()?;
+}
+
+/// An ATA drive's reader: SMART READ DATA each time, and the SCT status temperature while
+/// the drive answers it (a drive that refuses it once is not asked again).
+fn ata_reader(file: File, model: String) -> HealthReader {
+    let mut sct = true;
+    Box::new(move || {
+        let attrs = ata_smart::read_attributes(&file)?;
+        let sct_t = if sct {
+            let t = ata_smart::read_sct_temperature(&file).ok();
+            sct = t.is_some();
+            t
+        } else {
+            None
+        };
+        Ok(ata_health(&model, &attrs, sct_t))
+    })
+}
+
+/// A reading from an ATA drive's attributes (`sct_c`: the SCT status temperature, preferred).
+pub fn ata_health(model: &str, attrs: &[ata_smart::Attribute], sct_c: Option<f64>) -> Health {
+    let writes = vendor_wear::writes(model, attrs);
+    Health {
+        temperature_c: sct_c.or_else(|| ata_smart::attribute_temperature(attrs)),
+        host_bytes_written: writes.host_bytes,
+        nand_bytes_written: writes.nand_bytes,
+        ..Default::default()
+    }
+}
+
+fn nvme_reader(file: File) -> Option<HealthReader> {
     let warning_c = nvme::submit_read(&file, nvme::identify(1, 0, 0), 4096)
         .ok()
         .and_then(|id| nvme::warning_temp_k(&id))
@@ -47,5 +95,34 @@ pub fn nvme_health(log: &nvme::SmartLog, warning_c: Option<f64>) -> Health {
             clamp(log.data_units_read).saturating_mul(super::smart::NVME_DATA_UNIT),
         ),
         nand_bytes_written: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::ata_smart::{parse_attributes, tests::page};
+
+    #[test]
+    fn an_ata_reading_prefers_sct_temperature_and_maps_vendor_counters() {
+        let attrs = parse_attributes(&page(&[(194, 70, 41), (241, 100, 50), (233, 100, 65)]))
+            .unwrap();
+        let h = ata_health("OCZ-VERTEX2", &attrs, Some(44.0));
+        assert_eq!(h.temperature_c, Some(44.0));
+        assert_eq!(h.host_bytes_written, Some(50 << 30));
+        assert_eq!(h.nand_bytes_written, Some(65 << 30));
+        assert_eq!(ata_health("OCZ-VERTEX2", &attrs, None).temperature_c, Some(41.0));
+    }
+
+    #[test]
+    fn kinds_that_answer_nothing_get_no_reader() {
+        for kind in ["zram", "loop", "virtio", "file"] {
+            let drive = DriveInfo {
+                kind: kind.into(),
+                path: "/dev/null".into(),
+                ..Default::default()
+            };
+            assert!(reader(&drive).is_none(), "{kind}");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The SLOG part of a report: the verdict of a slog run, recomputed from its run directory
 //! (`slog::verdict_of_dir`), with every reason's figure, threshold and source, and the SLOG
-//! chart; it opens the report, before the run's own figures.
+//! chart, and the drive's heat during the sustained phase where it reported a temperature;
+//! it opens the report, before the run's own figures.
 
 use std::path::Path;
 
@@ -39,6 +40,12 @@ pub fn add_verdict(
             .collect(),
     );
     doc.paragraph(verdict.bands.clone());
+    if let Some(heat) = crate::analysis::thermal::Thermal::of_dir(dir) {
+        doc.paragraph(format!(
+            "Heat during the sustained phase: {}.",
+            heat.range_words()
+        ));
+    }
     if let Some(plan) = &verdict.plan {
         doc.paragraph(format!("Maintenance plan: {plan}"));
     }

@@ -206,6 +206,8 @@ pub struct SimDevice {
     /// NAND slots programmed this session by folding the SLC cache into TLC (wear and write
     /// amplification count them; the FTL does not see folding).
     fold_slots: u64,
+    /// The drive's heat (`thermal=`), kept with it in its `state=` file.
+    heat: Option<super::thermal::Thermal>,
     /// Fraction of a page of SLC data still to fold (simulated pages).
     fold_carry: f64,
     /// Where the last read ended (simulated bytes): a read starting there is sequential.
@@ -272,6 +274,7 @@ impl SimDevice {
             io_seq: 0,
             fold_slots: 0,
             fold_carry: 0.0,
+            heat: spec.thermal.map(super::thermal::Thermal::new),
             next_read: u64::MAX,
             stamp: DriveStamp {
                 id: crate::workload::fresh_seed(),
@@ -302,6 +305,20 @@ impl SimDevice {
     /// Sets lifetime figures loaded from a state file (on a drive just rebuilt from it).
     pub fn set_lifetime(&mut self, life: Lifetime) {
         self.life = life;
+    }
+
+    /// The drive's heat, None without `thermal=`.
+    pub fn heat(&self) -> Option<&super::thermal::Thermal> {
+        self.heat.as_ref()
+    }
+
+    pub fn heat_mut(&mut self) -> Option<&mut super::thermal::Thermal> {
+        self.heat.as_mut()
+    }
+
+    /// The heat a `state=` file kept.
+    pub fn set_heat(&mut self, heat: super::thermal::Thermal) {
+        self.heat = Some(heat);
     }
 
     pub fn stamp(&self) -> DriveStamp {

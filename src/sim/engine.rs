@@ -111,9 +111,9 @@ impl SimEngine {
         let verify_every = w.verify.and_then(|o| o.every).map(|d| d.as_secs_f64());
         let mut next_check = verify_every.unwrap_or(f64::INFINITY);
         let mut picks = ChaCha8Rng::seed_from_u64(w.seed ^ 0x5a3b);
-        // The drive's heat (`thermal=`): it slows the work while throttled, and its reading
-        // goes with every interval; `heat_t` is the clock it was last advanced to.
-        let mut heat = device.spec.thermal.map(Thermal::new);
+        // The drive's heat (`thermal=`, kept on the drive so a resumed run starts as warm as
+        // the last one left it): it slows the work while throttled, and its reading goes with
+        // every interval; `heat_t` is the clock it was last advanced to.
         let mut heat_t = 0.0f64;
         let checkpoint = control.checkpoint.map(|c| c.as_secs_f64());
         let mut next_checkpoint = checkpoint.unwrap_or(f64::INFINITY);
@@ -185,7 +185,7 @@ impl SimEngine {
                 &mut service[..served],
                 &mut own[..served],
             );
-            let slow = heat.as_ref().map_or(1.0, Thermal::slowdown);
+            let slow = device.heat().map_or(1.0, Thermal::slowdown);
             let seconds = if slow > 1.0 {
                 // A throttled controller does the same work, slower.
                 service[..served].iter_mut().for_each(|s| *s *= slow);
@@ -271,14 +271,14 @@ impl SimEngine {
             } else if paced.is_some() {
                 device.batch_elapsed(seconds, completion - t_batch);
             }
-            if let Some(h) = &mut heat {
+            let (scale, life) = (device.spec.scale, device.lifetime());
+            if let Some(h) = device.heat_mut() {
                 let energy: f64 = done_ios[..served]
                     .iter()
-                    .map(|a| h.energy_j(a, slots_per_page, device.spec.scale))
+                    .map(|a| h.energy_j(a, slots_per_page, scale))
                     .sum();
                 h.advance(t - heat_t, energy);
                 heat_t = t;
-                let life = device.lifetime();
                 stats.health = Some(h.health(
                     life.host_bytes * k,
                     life.programmed_slots * 4096 / slots_per_page * k,

@@ -52,6 +52,8 @@ const MAP: [u8; 4] = *b"MAP ";
 const UNFLUSHED: [u8; 4] = *b"CACH";
 /// When each block was last opened (cost-benefit victim choice; older files: all alike).
 const BLOCK_AGES: [u8; 4] = *b"BAGE";
+/// The drive's heat (`thermal=`; older files, or a drive saved without it: it starts settled).
+const HEAT: [u8; 4] = *b"HEAT";
 /// Which drive and how many saves ([`DriveStamp`]); written second, so it is read cheaply.
 const STAMP: [u8; 4] = *b"DRID";
 
@@ -108,6 +110,10 @@ pub fn encode<W: Write + io::Seek>(dev: &SimDevice, w: &mut W) -> io::Result<()>
     u32s(&mut out, BLOCK_AGES, opened.len(), opened.iter().copied())?;
     u32s(&mut out, FREE_POOL, free.len(), free.iter().copied())?;
     u32s(&mut out, MAP, 2 * map.len(), map.iter().flatten().copied())?;
+    if let Some(h) = dev.heat() {
+        let body: Vec<u8> = h.to_words().iter().flat_map(|w| w.to_le_bytes()).collect();
+        section(&mut out, HEAT, &body)?;
+    }
     let cache = dev.unflushed();
     u32s(
         &mut out,
@@ -235,6 +241,8 @@ struct Parts {
     opened: Option<Vec<u32>>,
     /// Per block: of the hot stream (empty when the file has no block states).
     hot: Vec<bool>,
+    /// The heat section's words, as written.
+    heat: Option<Vec<u64>>,
 }
 
 fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
@@ -351,6 +359,10 @@ fn read_sections(spec: &SimSpec, r: &mut impl Read) -> Result<Parts, Refusal> {
                 let flat = read_u32s(r, 2 * u64::from(geo.user_pages)).map_err(io)?;
                 parts.map = Some(flat.chunks_exact(2).map(|c| [c[0], c[1]]).collect());
             }
+            HEAT => {
+                expect(64)?;
+                parts.heat = Some(read_u64s(r, 8).map_err(io)?);
+            }
             UNFLUSHED => {
                 if len % 8 != 0 || len / 8 > u64::from(geo.user_pages) {
                     return Err(format!("is damaged: write cache of {len} bytes"));
@@ -417,6 +429,11 @@ impl Parts {
             ));
         }
         dev.set_unflushed(self.unflushed.into());
+        if let (Some(words), Some(class)) = (self.heat, spec.thermal) {
+            let heat = super::thermal::Thermal::from_words(class, &words)
+                .ok_or("is damaged: its heat section holds no temperature a drive could have")?;
+            dev.set_heat(heat);
+        }
         Ok(dev)
     }
 }

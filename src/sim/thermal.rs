@@ -182,6 +182,40 @@ impl Thermal {
         self.step = step;
     }
 
+    /// The state a `state=` file keeps (8 little-endian words): temperature, step, the TMT
+    /// counts and seconds, and the seconds above the warning and critical thresholds.
+    pub fn to_words(&self) -> [u64; 8] {
+        [
+            self.temp_c.to_bits(),
+            u64::from(self.step),
+            self.tmt_count[0],
+            self.tmt_count[1],
+            self.tmt_s[0].to_bits(),
+            self.tmt_s[1].to_bits(),
+            self.warning_s.to_bits(),
+            self.critical_s.to_bits(),
+        ]
+    }
+
+    /// A drive of `class` in the state [`Thermal::to_words`] kept; None when the words cannot
+    /// be a drive's (a damaged file).
+    pub fn from_words(class: ThermalClass, w: &[u64]) -> Option<Thermal> {
+        let f = |i: usize| Some(f64::from_bits(*w.get(i)?)).filter(|x| x.is_finite());
+        let t = Thermal {
+            class,
+            temp_c: f(0).filter(|t| (-60.0..=200.0).contains(t))?,
+            step: u8::try_from(*w.get(1)?).ok().filter(|s| *s <= 2)?,
+            tmt_count: [*w.get(2)?, *w.get(3)?],
+            tmt_s: [f(4)?, f(5)?],
+            warning_s: f(6)?,
+            critical_s: f(7)?,
+        };
+        [t.tmt_s[0], t.tmt_s[1], t.warning_s, t.critical_s]
+            .iter()
+            .all(|&x| x >= 0.0)
+            .then_some(t)
+    }
+
     /// The reading a host would get now, with the drive's lifetime byte counters.
     pub fn health(&self, host_bytes: u64, nand_bytes: u64) -> Health {
         Health {

@@ -57,6 +57,9 @@ pub fn render(r: &SlogRecord, dir: &std::path::Path) -> String {
             );
         }
     }
+    if let Some(heat) = crate::analysis::thermal::Thermal::of_dir(dir) {
+        let _ = writeln!(t, "  Heat: {}", heat.range_words());
+    }
     if let Some(b) = &r.baseline {
         baseline_table(&mut t, d, b);
     }
