@@ -13,6 +13,7 @@ pub mod experiment;
 mod experiment_dir;
 pub mod group;
 mod json;
+pub mod hlog;
 pub mod latency;
 mod listing;
 mod names;
