@@ -83,14 +83,23 @@ impl HistogramLog {
 
     /// Appends the interval from `t_start_s` to `t_end_s` (seconds on the run's time line) in
     /// one write, and flushes it to stable storage.
-    pub fn append(&mut self, t_start_s: f64, t_end_s: f64, stats: &IntervalStats) -> anyhow::Result<()> {
+    pub fn append(
+        &mut self,
+        t_start_s: f64,
+        t_end_s: f64,
+        stats: &IntervalStats,
+    ) -> anyhow::Result<()> {
         let hist = match (stats.read.ops, stats.write.ops) {
             (0, _) => &stats.write.latency_ns,
             (_, 0) => &stats.read.latency_ns,
             _ => {
                 self.both.reset();
-                self.both.add(&stats.read.latency_ns).expect("histograms share bounds");
-                self.both.add(&stats.write.latency_ns).expect("histograms share bounds");
+                self.both
+                    .add(&stats.read.latency_ns)
+                    .expect("histograms share bounds");
+                self.both
+                    .add(&stats.write.latency_ns)
+                    .expect("histograms share bounds");
                 &self.both
             }
         };
@@ -139,4 +148,45 @@ fn header(started_utc: &str, target: &str) -> anyhow::Result<Vec<u8>> {
         b"\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n",
     );
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
+
+    fn counts(path: &Path) -> Vec<u64> {
+        let bytes = std::fs::read(path).unwrap();
+        IntervalLogIterator::new(&bytes)
+            .filter_map(|e| match e.unwrap() {
+                LogEntry::Interval(i) => Some(i.max().round() as u64),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_resumed_log_cuts_the_torn_interval_and_appends_after_the_whole_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut stats = IntervalStats::new();
+        stats.write.record_n(10, 40960, 1_000_000);
+        stats.read.record_n(5, 20480, 3_000_000);
+        let mut log = HistogramLog::open(dir.path(), "2026-12-05T00:00:00Z", "sim:x").unwrap();
+        log.append(0.0, 1.0, &stats).unwrap();
+        drop(log);
+        // A crash in the middle of the second interval's line.
+        let path = dir.path().join(FILE);
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"1.000,1.000,2.0,HISTFAAAA").unwrap();
+        drop(f);
+        let mut log = HistogramLog::open(dir.path(), "2026-12-05T00:00:00Z", "sim:x").unwrap();
+        stats.clear();
+        stats.write.record_n(1, 4096, 7_000_000);
+        log.append(1.0, 2.0, &stats).unwrap();
+        // Max column in ms: 3 ms (reads and writes together), then 7 ms.
+        assert_eq!(counts(&path), vec![3, 7]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(FIRST_LINE));
+        assert_eq!(text.matches("#[StartTime: 1796428800.000").count(), 1);
+    }
 }

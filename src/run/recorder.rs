@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::IntervalSink;
-use crate::results::verify::GrowingMap;
 use crate::results::hlog::HistogramLog;
+use crate::results::verify::GrowingMap;
 use crate::results::{utc_now, RunDir, RunInfo};
 use crate::stats::steady::SteadyTracker;
 use crate::stats::{IntervalStats, Sample};
@@ -57,8 +57,7 @@ impl<'a> Recorder<'a> {
         steady_stop: Option<Arc<AtomicBool>>,
         predictor: Option<Predictor>,
     ) -> anyhow::Result<Self> {
-        let latency_log =
-            HistogramLog::open(&run_dir.dir, &info.started_utc, &info.target.path)?;
+        let latency_log = HistogramLog::open(&run_dir.dir, &info.started_utc, &info.target.path)?;
         let (index, t_offset, written) = previous.last().map_or((0, 0.0, 0), |s| {
             (s.index + 1, s.t_end_s, s.bytes_written_total)
         });
