@@ -109,6 +109,11 @@ pub struct ExportArgs {
     /// File to write (default: standard output).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Write the run's per-interval latency histograms (its latency.hlog) to FILE in the
+    /// HdrHistogram interval log format, instead of the samples table. DIR is a run
+    /// directory (an experiment's phase directory for one phase).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["format", "out"])]
+    pub hdr_log: Option<PathBuf>,
 }
 
 /// Options of `completions`.

@@ -44,14 +44,17 @@ pub enum Kind {
     TwinFile,
     /// `fleet`'s fleet.csv (its header `row,model,firmware,serial,…`).
     FleetCsv,
+    /// `export --hdr-log`: a run's latency.hlog (its first line `#ssdfade latency log`).
+    HdrLog,
 }
 
 /// The records a run, experiment or group directory holds: never an output, whatever they
 /// contain.
-const RECORDS: [&str; 11] = [
+const RECORDS: [&str; 12] = [
     "run.json",
     "samples.jsonl",
     "latency.json",
+    "latency.hlog",
     "experiment.json",
     "erase.json",
     "slog.json",
@@ -89,6 +92,7 @@ impl Kind {
                 first_line.starts_with("# A simulated twin written by `ssdfade sim fit`")
             }
             Kind::FleetCsv => first_line.starts_with("row,model,firmware,serial,host,dir,"),
+            Kind::HdrLog => first_line == crate::results::hlog::FIRST_LINE,
         }
     }
 
@@ -106,6 +110,7 @@ impl Kind {
             Kind::MetricsText => "metrics textfile",
             Kind::TwinFile => "twin file",
             Kind::FleetCsv => "fleet CSV",
+            Kind::HdrLog => "HdrHistogram log",
         }
     }
 }

@@ -1093,3 +1093,102 @@ fn a_mixed_fleets_header_names_each_members_engine() {
         "{row:?}"
     );
 }
+
+/// The histograms of `path`, an HdrHistogram interval log, one per interval, with each
+/// interval's start and length (s).
+fn hdr_log_intervals(path: &Path) -> Vec<(f64, f64, hdrhistogram::Histogram<u64>)> {
+    use base64::Engine as _;
+    use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
+    use hdrhistogram::serialization::Deserializer;
+    let bytes = std::fs::read(path).unwrap();
+    IntervalLogIterator::new(&bytes)
+        .filter_map(|entry| match entry.unwrap() {
+            LogEntry::Interval(i) => {
+                let raw = base64::engine::general_purpose::STANDARD
+                    .decode(i.encoded_histogram())
+                    .unwrap();
+                let h: hdrhistogram::Histogram<u64> = Deserializer::new()
+                    .deserialize(&mut std::io::Cursor::new(raw))
+                    .unwrap();
+                Some((
+                    i.start_timestamp().as_secs_f64(),
+                    i.duration().as_secs_f64(),
+                    h,
+                ))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// `h`'s buckets as latency.json writes them.
+fn buckets_of(h: &hdrhistogram::Histogram<u64>) -> Vec<[u64; 2]> {
+    h.iter_recorded()
+        .map(|v| {
+            [
+                h.highest_equivalent(v.value_iterated_to()),
+                v.count_at_value(),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn exported_hdr_logs_merge_to_each_runs_histogram_and_to_the_fleets() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut whole = Vec::new();
+    let mut merged_logs =
+        hdrhistogram::Histogram::<u64>::new_with_bounds(1, 100_000_000_000, 3).unwrap();
+    for serial in ["HL-1", "HL-2"] {
+        let out = ssdfade(dir.path())
+            .args(["soak", &format!("sim:dc-ssd-400g,scale=64,serial={serial}")])
+            .args(["--duration", "2m", "--interval", "5s", "--read-pct", "30"])
+            .args(["--out", serial])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let log = dir.path().join(format!("{serial}.hlog"));
+        let out = ssdfade(dir.path())
+            .args(["export", serial, "--hdr-log"])
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let intervals = hdr_log_intervals(&log);
+        let run = dir.path().join(serial);
+        let samples = read_samples(&run).unwrap();
+        assert_eq!(intervals.len(), samples.len(), "one histogram per sample");
+        let mut merged =
+            hdrhistogram::Histogram::<u64>::new_with_bounds(1, 100_000_000_000, 3).unwrap();
+        for ((start, length, h), s) in intervals.iter().zip(&samples) {
+            assert!(
+                (start - s.t_start_s).abs() < 1e-3
+                    && (length - (s.t_end_s - s.t_start_s)).abs() < 1e-3
+            );
+            let ops = |d: &Option<ssdfade::stats::DirSample>| d.as_ref().map_or(0, |d| d.ops);
+            assert_eq!(
+                h.len(),
+                ops(&s.read) + ops(&s.write),
+                "interval {}",
+                s.index
+            );
+            merged.add(h).unwrap();
+        }
+        merged_logs.add(&merged).unwrap();
+        let record = ssdfade::results::LatencyRecord::load(&run)
+            .unwrap()
+            .unwrap();
+        let all = record.all.unwrap();
+        assert_eq!(
+            buckets_of(&merged),
+            all.buckets,
+            "{serial}: equal counts per bucket"
+        );
+        whole.push(all);
+    }
+    let fleet = ssdfade::analysis::fleet::merge(whole.iter()).unwrap();
+    assert_eq!(buckets_of(&merged_logs), fleet.buckets);
+    let report = ssdfade::analysis::fleet::of_dirs(&[dir.path().to_path_buf()]).unwrap();
+    assert_eq!(report.groups.len(), 1);
+    assert_eq!(report.groups[0].merged_ios, merged_logs.len());
+}

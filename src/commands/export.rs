@@ -1,10 +1,14 @@
 //! `ssdfade export DIR [--format csv|jsonl] [--out FILE]`: the samples as one table, built by
-//! [`crate::output::export`], printed or written to a file.
+//! [`crate::output::export`], printed or written to a file; `--hdr-log FILE`: the run's
+//! latency.hlog (HdrHistogram interval log) written to FILE.
 
 use crate::cli::ExportArgs;
 use crate::output::export;
 
 pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
+    if let Some(path) = &args.hdr_log {
+        return hdr_log(&args.dir, path);
+    }
     let table = export::table(&args.dir)?;
     let mut bytes = Vec::new();
     export::write(&table, args.format, &mut bytes)?;
@@ -25,4 +29,37 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         }
         None => crate::out!("{}", String::from_utf8_lossy(&bytes)),
     }
+}
+
+/// Writes run directory `dir`'s latency.hlog to `path`, after checking every interval reads.
+fn hdr_log(dir: &std::path::Path, path: &std::path::Path) -> anyhow::Result<()> {
+    use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
+    let source = dir.join(crate::results::hlog::FILE);
+    let bytes = match std::fs::read(&source) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => crate::bad_input!(
+            "{} has no {}: --hdr-log takes a run directory recorded by this version (an experiment's phase directory for one phase)",
+            dir.display(),
+            crate::results::hlog::FILE
+        ),
+        Err(e) => crate::bad_input!("cannot read {}: {e}", source.display()),
+    };
+    let mut intervals = 0;
+    for entry in IntervalLogIterator::new(&bytes) {
+        match entry {
+            Ok(LogEntry::Interval(_)) => intervals += 1,
+            Ok(_) => {}
+            Err(e) => crate::bad_input!(
+                "{} is damaged ({e:?}): it cannot be exported",
+                source.display()
+            ),
+        }
+    }
+    crate::outfile::write(path, crate::outfile::Kind::HdrLog, &bytes)?;
+    crate::note!(
+        "wrote {intervals} intervals of {} to {}",
+        dir.display(),
+        path.display()
+    );
+    Ok(())
 }

@@ -12,6 +12,7 @@ pub mod erase;
 pub mod experiment;
 mod experiment_dir;
 pub mod group;
+pub mod hlog;
 mod json;
 pub mod latency;
 mod listing;

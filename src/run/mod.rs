@@ -417,7 +417,7 @@ fn execute(
         tracker,
         steady_stop,
         predictor,
-    )
+    )?
     .keeping_map(verifier.clone())?;
     // A real drive's health is read on a thread of its own; a simulated one reports its own.
     let sampler = info

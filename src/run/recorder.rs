@@ -2,13 +2,15 @@
 //! follows steady state and passes each sample on to the observer. A run continued after a
 //! crash carries on the same series: indexes, time and bytes written go on from its last sample.
 //! run.json's heartbeat follows the samples, at most once a wall-clock second (a simulated run
-//! takes thousands of samples a second).
+//! takes thousands of samples a second). Each interval's latency histogram goes into
+//! latency.hlog as its sample is written.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::IntervalSink;
+use crate::results::hlog::HistogramLog;
 use crate::results::verify::GrowingMap;
 use crate::results::{utc_now, RunDir, RunInfo};
 use crate::stats::steady::SteadyTracker;
@@ -21,6 +23,8 @@ use crate::results::Prediction;
 
 pub(super) struct Recorder<'a> {
     run_dir: RunDir,
+    /// latency.hlog, appended after each sample.
+    latency_log: HistogramLog,
     info: RunInfo,
     last_heartbeat: Instant,
     observer: &'a mut dyn RunObserver,
@@ -52,12 +56,14 @@ impl<'a> Recorder<'a> {
         steady: SteadyTracker,
         steady_stop: Option<Arc<AtomicBool>>,
         predictor: Option<Predictor>,
-    ) -> Self {
+    ) -> anyhow::Result<Self> {
+        let latency_log = HistogramLog::open(&run_dir.dir, &info.started_utc, &info.target.path)?;
         let (index, t_offset, written) = previous.last().map_or((0, 0.0, 0), |s| {
             (s.index + 1, s.t_end_s, s.bytes_written_total)
         });
-        Recorder {
+        Ok(Recorder {
             run_dir,
+            latency_log,
             info,
             last_heartbeat: Instant::now(),
             observer,
@@ -71,7 +77,7 @@ impl<'a> Recorder<'a> {
             predictor,
             map: None,
             telemetry: None,
-        }
+        })
     }
 
     /// Puts the latest reading of `sampler` into every sample the engine did not read itself.
@@ -125,6 +131,7 @@ impl IntervalSink for Recorder<'_> {
             sample.health = self.telemetry.as_ref().and_then(|t| t.latest());
         }
         self.run_dir.append(&sample)?;
+        self.latency_log.append(t_start_s, t_end_s, stats)?;
         self.total.merge(stats);
         // The pauses as the sample records them (within the interval), for the summary.
         self.total.stopped_s += sample.stopped_s.unwrap_or(0.0);

@@ -4,7 +4,7 @@
 use hdrhistogram::Histogram;
 
 /// Latencies above this are clamped in the histogram (the exact maximum is kept apart).
-pub(super) const MAX_TRACKED_NS: u64 = 100_000_000_000;
+pub const MAX_TRACKED_NS: u64 = 100_000_000_000;
 /// At most this many error events are kept per interval; the rest are only counted.
 const MAX_ERROR_EVENTS: usize = 16;
 

@@ -9,7 +9,7 @@ pub mod steady;
 mod tally;
 pub mod throttled;
 
-pub use interval::{DirStats, ErrorEvent, IntervalStats, OpKind};
+pub use interval::{DirStats, ErrorEvent, IntervalStats, OpKind, MAX_TRACKED_NS};
 pub use pacing::{Pacing, PacingSummary, LATE_NS};
 pub use sample::{DirSample, LatencySummary, Sample};
 pub use tally::LatencyTally;
