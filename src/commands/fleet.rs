@@ -13,6 +13,9 @@ pub fn run(args: &FleetArgs) -> anyhow::Result<()> {
     let mut doc = crate::report::fleet_document(&fleet, &charts)?;
     doc.provenance = Some(fleet.provenance.clone());
     let out = args.out.as_deref().unwrap_or(std::path::Path::new("."));
+    // A folder named by --out is never a link (one to /etc would take the fleet's files) and
+    // is made when missing, as `compare --out` does.
+    crate::outfile::directory(out)?;
     let files = [
         (out.join("fleet.md"), Kind::Markdown),
         (out.join("fleet.html"), Kind::Html),
