@@ -44,8 +44,8 @@ pub fn run(args: &FleetArgs) -> anyhow::Result<()> {
         crate::outfile::check(&crate::plot::sidecar_path(path), Kind::ChartRecord)?;
     }
     let texts = [
-        crate::console::visible(&doc.markdown()).into_owned(),
-        crate::console::visible(&doc.html()).into_owned(),
+        doc.markdown(),
+        doc.html(),
         crate::output::fleet::csv(&fleet)?,
     ];
     for ((path, kind), text) in files.iter().zip(&texts) {
