@@ -544,6 +544,156 @@ figure("compare: a met pace has no fade, an unmet one the drive's",
        lambda out: None if "— (paced)" in open("cmp-paced/compare.md").read() and "Pace not met" in out
        else "FAIL " + out[-300:])
 
+# --- the newest features: trims, heat, fleets, paced groups, the metrics endpoint (issue 45, round 5)
+# Options of --trim-pct: a share of the I/Os, never with a check of the data it destroys.
+for name, extra in [("--trim-pct 101", ["--trim-pct", "101"]), ("--trim-pct NaN", ["--trim-pct", "NaN"]),
+                    ("--trim-pct 1e30", ["--trim-pct", "1e30"]), ("--trim-pct -1", ["--trim-pct", "-1"]),
+                    ("--trim-pct 60 --read-pct 50", ["--trim-pct", "60", "--read-pct", "50"]),
+                    ("--trim-pct with --verify", ["--trim-pct", "10", "--verify"]),
+                    ("--trim-pct with --verify-end", ["--trim-pct", "10", "--verify-end"])]:
+    case("trim", name, ["measure", S, "--duration", "2s"] + extra + ["--out", "tr-" + str(len(rows))],
+         "refuse", check=lambda n=len(rows): "FAIL made its folder" if os.path.exists(f"tr-{n}") else None)
+case("trim", "--trim-pct 30 --offset 1G --span 8k", ["measure", S, "--trim-pct", "30", "--offset", "1G",
+     "--span", "8k", "--duration", "2s", "--out", "tr-span"], "ok")
+case("trim", "--trim-pct 30 --precondition fast", ["soak", S, "--trim-pct", "30", "--precondition", "fast",
+     "--duration", "1m", "--out", "tr-fast"], "ok")
+case("trim", "sweep --trim-pct 30", ["sweep", S, "--trim-pct", "30", "--qd", "1,4", "--point-duration", "2s",
+     "--out", "tr-sweep"], "ok")
+# A pace issues trims too: a run that kept its pace with 30 % trims met it.
+figure("a paced soak with 30 % trims met its pace (trims counted)",
+       ["soak", S, "--trim-pct", "30", "--rate-iops", "100", "--duration", "10s", "--out", "tr-paced"],
+       lambda out: None if "paced at 100 IOPS (met)" in out else "FAIL " + out[-300:])
+figure("report of it: met, delivered 100 % of the rate, no fade",
+       ["report", "tr-paced"],
+       lambda out: None if "paced at 100 IOPS (met)" in out and "100.0 % of the rate" in out
+       and "% of fresh" not in out else "FAIL " + out[-400:])
+figure("a paced group with 30 % trims: every member met its pace",
+       ["soak", S, f"{S},seed=2", "--trim-pct", "30", "--rate-iops", "1000", "--duration", "1m", "--out", "tr-group"],
+       lambda out: None if out.count("paced at 1000 IOPS (met)") == 2 else "FAIL " + out[-300:])
+figure("a group member behind its pace reads as behind, never completed at the pace",
+       ["soak", "sim:ram-8g", S, "--rate-iops", "300000", "--duration", "5m", "--out", "behind"],
+       lambda out: None if "pace not met: " in out and out.count("(met)") == 1 else "FAIL " + out[-300:])
+case("paced", "experiment hir --rate-iops (its bursts are flat out)", ["experiment", "hir", S, "--rate-iops",
+     "1000", "--out", "hir-paced"], "refuse", check=lambda: "FAIL made its folder" if os.path.exists("hir-paced") else None)
+case("paced", "experiment hir --rate 4M", ["experiment", "hir", S, "--rate", "4M", "--out", "hir-paced2"], "refuse")
+# Crafted trim and heat numbers: one line, exit 2, for every reader.
+make(["soak", "sim:dc-ssd-400g,scale=1024,thermal=dc", "--duration", "30m", "--interval", "10s", "--out", "hot"])
+make(["measure", S, "--trim-pct", "50", "--duration", "3s", "--out", "trims"])
+def crafted(name, src, file, line, edit):
+    copy(src, name)
+    path = os.path.join(name, file)
+    if file == "samples.jsonl":
+        lines = open(path).read().splitlines()
+        x = json.loads(lines[line]); edit(x); lines[line] = json.dumps(x)
+        open(path, "w").write("\n".join(lines) + "\n")
+    else:
+        r = json.load(open(path)); edit(r); json.dump(r, open(path, "w"))
+health = lambda k, v: lambda x: x["health"].update({k: v})
+for name, src, file, what, edit in [
+    ("c1", "hot", "samples.jsonl", "health.temperature_c 1e30", health("temperature_c", 1e30)),
+    ("c2", "hot", "samples.jsonl", "health.temperature_c -400", health("temperature_c", -400.0)),
+    ("c3", "hot", "samples.jsonl", "health.warning_c -1e30", health("warning_c", -1e30)),
+    ("c4", "hot", "samples.jsonl", "health.tmt2_s 1e30", health("tmt2_s", 1e30)),
+    ("c5", "hot", "samples.jsonl", "health.tmt1_s -5", health("tmt1_s", -5.0)),
+    ("c6", "hot", "run.json", "write_amplification.factor 1e30",
+     lambda r: r["write_amplification"].update(factor=1e30)),
+    ("c7", "hot", "run.json", "write_amplification.factor -3",
+     lambda r: r["write_amplification"].update(factor=-3.0)),
+    ("c8", "trims", "samples.jsonl", "trim.iops 1e30", lambda x: x["trim"].update(iops=1e30)),
+    ("c9", "trims", "samples.jsonl", "trim.lat_us.p50 -1", lambda x: x["trim"]["lat_us"].update(p50=-1.0)),
+    ("c10", "trims", "run.json", "summary.trim.lat_us.max 1e30",
+     lambda r: r["summary"]["trim"]["lat_us"].update(max=1e30)),
+    ("c11", "trims", "run.json", "workload.trim_pct 200", lambda r: r["workload"].update(trim_pct=200)),
+]:
+    crafted(name, src, file, 1, edit)
+    for cmd in (["report", name], ["plot", name], ["export", name], ["fleet", name, "--out", name + "-fleet"]):
+        case("numbers", f"{cmd[0]}: {file} {what}", cmd, "refuse")
+# Interrupted mid-trim, mid-heat, mid-group: exit 130 within a second.
+subprocess.run(["truncate", "-s", "256M", "trim.img"])
+signalled("interrupt", "SIGTERM mid-trim (a file, 50 % trims)",
+          ["soak", "trim.img", "--destroy-data", "trim.img", "--trim-pct", "50", "--duration", "1h",
+           "--interval", "1s", "--out", "sig1"], 2, signal.SIGTERM)
+signalled("interrupt", "Ctrl-C mid-trim with --precondition fast",
+          ["soak", "sim:dc-ssd-400g", "--trim-pct", "30", "--precondition", "fast", "--duration", "10h",
+           "--out", "sig2"], 2, signal.SIGINT)
+signalled("interrupt", "SIGTERM mid-telemetry (thermal=m2, 20 % trims)",
+          ["soak", "sim:nvme-tlc-1t,thermal=m2", "--trim-pct", "20", "--duration", "1000h", "--out", "sig3"],
+          3, signal.SIGTERM)
+signalled("interrupt", "SIGTERM mid paced group",
+          ["soak", "trim.img", S, "--destroy-data", "trim.img", "--rate-iops", "200000", "--duration", "1h",
+           "--interval", "1s", "--out", "sig4"], 3, signal.SIGTERM)
+# Two runs on one target: the second is refused while the first trims.
+first = subprocess.Popen([BIN, "soak", "trim.img", "--destroy-data", "trim.img", "--trim-pct", "50",
+                          "--duration", "1h", "--out", "race1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for _ in range(100):
+    if os.path.exists("race1/samples.jsonl"): break
+    time.sleep(0.1)
+case("race", "a second run on a target being trimmed", ["soak", "trim.img", "--destroy-data", "trim.img",
+     "--trim-pct", "50", "--duration", "5s", "--out", "race2"], "refuse")
+first.send_signal(15); first.wait(timeout=30)
+# The fleet's output folder: never a link, made when missing; its texts terminal-safe.
+open("outside", "w").write("precious\n")
+shutil.rmtree("etcdir", ignore_errors=True); os.makedirs("etcdir")
+os.symlink(os.path.abspath("etcdir"), "fleet-link")
+case("write", "fleet --out a link to a directory", ["fleet", "a", "--out", "fleet-link"], "refuse",
+     check=nothing_written)
+os.makedirs("fleet-planted", exist_ok=True); os.symlink(os.path.abspath("outside"), "fleet-planted/fleet.md")
+case("write", "fleet --out a folder with fleet.md planted as a link", ["fleet", "a", "--out", "fleet-planted"],
+     "refuse", check=nothing_written)
+case("write", "fleet --out a folder not made yet", ["fleet", "a", "b", "--out", "fleet-new/deeper"], "ok",
+     check=lambda: None if os.path.exists("fleet-new/deeper/fleet.csv") else "FAIL no fleet.csv")
+os.makedirs("escf", exist_ok=True); copy("a", "escf/r1")
+r = json.load(open("escf/r1/run.json"))
+r["target"]["identity"].update(model="M\x1b[31mRED\x1b[0m", firmware="F\x07", serial="S\x1b]8;;x\x1b\\")
+json.dump(r, open("escf/r1/run.json", "w"))
+def no_raw_escape(folder):
+    def check():
+        for f in os.listdir(folder):
+            if not f.endswith(".png") and b"\x1b" in open(os.path.join(folder, f), "rb").read():
+                return f"FAIL an escape written raw in {f}"
+        return None
+    return check
+case("terminal", "fleet of a run whose model, firmware and serial hold escape sequences",
+     ["fleet", "escf", "--out", "escf-out"], "ok", check=no_raw_escape("escf-out"))
+# A disk with no room for a run's records: one line, exit 2, nothing left behind.
+os.makedirs("tiny", exist_ok=True)
+if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=128k", "tmpfs", "tiny"]).returncode == 0:
+    try:
+        case("disk full", "soak into a 128 KiB file system", ["soak", S, "--trim-pct", "20", "--duration", "1h",
+             "--out", "tiny/run"], "refuse", check=lambda: "FAIL left " + str(os.listdir("tiny")) if os.listdir("tiny") else None)
+    finally:
+        subprocess.run(["umount", "tiny"])
+# The metrics endpoint: one address holds at most 8 connections; another is served beside it.
+mp = subprocess.Popen([BIN, "measure", "mp.img", "--size", "16M", "--qd", "1", "--duration", "60s", "--interval",
+                       "1s", "--metrics-listen", "0.0.0.0:0", "--out", "mpeer"],
+                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+maddr = None
+while maddr is None:
+    line = mp.stderr.readline()
+    if not line: break
+    if "http://" in line:
+        maddr = ("127.0.0.1", int(line.split("http://")[1].split("/")[0].rsplit(":", 1)[1]))
+def scrape_from(source):
+    s = socket.socket(); s.settimeout(10); s.bind((source, 0)); s.connect(maddr)
+    s.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+    text = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk: break
+        text += chunk
+    s.close()
+    return text.decode(errors="replace")
+held = [socket.create_connection(maddr, timeout=10) for _ in range(8)]
+time.sleep(0.5)
+ninth = scrape_from("127.0.0.1")
+other = scrape_from("127.0.0.2")
+for s in held: s.close()
+note("listener", "metrics: 8 silent connections from one address, a 9th from it, one from another",
+     None if ninth.startswith("HTTP/1.1 503") and "holds 8 connections" in ninth and other.startswith("HTTP/1.1 200")
+     else f"FAIL ninth {ninth[:60]!r}, other {other[:40]!r}",
+     "the 9th refused (503, naming the address), 127.0.0.2 served (200)")
+mp.send_signal(2); mp.wait(timeout=30)
+
 # --- readers under resource limits --------------------------------------------------------------
 for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):
     for c in (["report", "e1"], ["plot", "a"], ["runs", "."], ["compare", "a", "b"], ["resume", "e1"]):

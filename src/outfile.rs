@@ -11,6 +11,9 @@
 //! record (run.json, samples.jsonl…) or anyone else's file is refused as bad input, before
 //! anything is written. An output directory named on the command line must not be a link, and
 //! one the tool may not write into (permissions, a read-only file system) is bad input too.
+//! Text read as it is (reports, SVG charts, CSV tables, man pages) is written terminal-safe:
+//! a control character from a record or a command line (an escape sequence in a drive's model,
+//! a run's folder name) reaches the file as its visible escape, never raw.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -94,6 +97,21 @@ impl Kind {
             Kind::FleetCsv => first_line.starts_with("row,model,firmware,serial,host,dir,"),
             Kind::HdrLog => first_line == crate::results::hlog::FIRST_LINE,
         }
+    }
+
+    /// Whether this kind is text a person reads as it is (`cat`, a browser, a spreadsheet),
+    /// where a raw control character would act on a terminal or break the format; the JSON,
+    /// TOML and Prometheus kinds quote their strings in their own syntax.
+    fn read_as_is(self) -> bool {
+        matches!(
+            self,
+            Kind::Markdown
+                | Kind::Html
+                | Kind::Svg
+                | Kind::ExportCsv
+                | Kind::FleetCsv
+                | Kind::ManPage
+        )
     }
 
     /// The kind's name in a refusal.
@@ -204,6 +222,14 @@ pub fn directory(dir: &Path) -> anyhow::Result<()> {
 /// Writes `bytes` to `path` as a `kind` of output (see the module doc).
 pub fn write(path: &Path, kind: Kind, bytes: &[u8]) -> anyhow::Result<()> {
     check(path, kind)?;
+    let safe;
+    let bytes = match kind.read_as_is() {
+        true => {
+            safe = crate::console::visible(&String::from_utf8_lossy(bytes)).into_owned();
+            safe.as_bytes()
+        }
+        false => bytes,
+    };
     let tmp = temporary(path);
     let created = OpenOptions::new()
         .write(true)
@@ -268,6 +294,17 @@ mod tests {
         assert!(!record.exists());
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 2, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn text_read_as_it_is_reaches_the_file_without_control_characters() {
+        let dir = tempfile::tempdir().unwrap();
+        let csv = dir.path().join("fleet.csv");
+        let row = "row,model,firmware,serial,host,dir,\n1,M\x1b[2J\x07,F,S,h,d\n";
+        write(&csv, Kind::FleetCsv, row.as_bytes()).unwrap();
+        let text = std::fs::read_to_string(&csv).unwrap();
+        assert!(!text.contains('\x1b') && !text.contains('\x07'), "{text:?}");
+        assert!(text.contains("M\\u{1b}[2J\\u{7}"), "{text:?}");
     }
 
     #[test]

@@ -995,14 +995,15 @@ impl Drop for Reaped {
 
 /// `--metrics-listen`: a client that connects and sends nothing holds its connection no longer
 /// than the endpoint's request timeout (5 s, `metrics::server::TIMEOUT`), other clients are
-/// answered meanwhile, and the connections open at once are bounded in total (16, then `503`)
-/// until the silent ones are dropped.
+/// answered meanwhile, and one address holds at most 8 connections at once (half of the 16 in
+/// all, `metrics::server::MAX_PER_PEER`; then `503` naming the address) until its silent ones
+/// are dropped.
 #[test]
 fn a_silent_metrics_client_is_dropped_within_the_timeout_and_others_are_served() {
     use std::io::{Read, Write};
     use std::time::{Duration, Instant};
     const TIMEOUT: Duration = Duration::from_secs(5);
-    const MAX_CONNECTIONS: usize = 16;
+    const MAX_PER_PEER: usize = 8;
     let work = tempfile::tempdir().unwrap();
     let mut run = Reaped(
         ssdfade(work.path())
@@ -1042,8 +1043,9 @@ fn a_silent_metrics_client_is_dropped_within_the_timeout_and_others_are_served()
     // One silent client: another is answered while it waits.
     let mut idle = silent(1);
     assert!(status_of_a_scrape().contains(" 200 "));
-    // Every slot taken by silent clients: one more is refused at once, not queued.
-    idle.extend(silent(MAX_CONNECTIONS - 1));
+    // Every slot of this address taken by silent clients: one more is refused at once, not
+    // queued.
+    idle.extend(silent(MAX_PER_PEER - 1));
     std::thread::sleep(Duration::from_millis(500));
     // (Nothing is sent: the server answers 503 without reading, and a request left unread
     // would turn its close into a reset.)
@@ -1054,6 +1056,10 @@ fn a_silent_metrics_client_is_dropped_within_the_timeout_and_others_are_served()
     let mut refused = String::new();
     extra.read_to_string(&mut refused).unwrap();
     assert!(refused.starts_with("HTTP/1.1 503 "), "{refused}");
+    assert!(
+        refused.contains("127.0.0.1 holds 8 connections"),
+        "{refused}"
+    );
     // Each silent client is closed (end of stream, no answer) within the timeout and a margin.
     for (i, (mut s, connected)) in idle.into_iter().enumerate() {
         let mut got = Vec::new();

@@ -3,9 +3,11 @@
 //! delivered the pace, so its level is the pace, not the drive's: it has no fade, recovery,
 //! fresh level or steady state, and says "paced at N IOPS (met)". A drive that fell behind
 //! (under [`MET_SHARE`] of the pace over the running time, one I/O spared) ran as fast as it
-//! could: the drive's figures apply, and they say the pace was not met.
+//! could: the drive's figures apply, and they say the pace was not met. The pace counts every
+//! I/O issued on the schedule — reads, writes and trims (`--trim-pct`) — while the drive's
+//! figures count reads and writes only, as fio's do.
 
-use crate::results::{Run, RunInfo};
+use crate::results::{Run, RunInfo, Summary};
 
 /// The share of the pace a run must deliver to have met it (1 % for the I/Os still in flight
 /// at the end and for the clock's grain).
@@ -18,15 +20,15 @@ pub struct Pace {
     pub asked_iops: f64,
     /// The pace as reports name it, with its option: `4000 IOPS (--rate-iops 4000)`.
     pub asked: String,
-    /// Whole-run IOPS over the running time.
+    /// Whole-run I/Os per second over the running time, trims included (the pace issues them).
     pub delivered_iops: f64,
     /// The run delivered its pace: its level is the pace, not the drive's.
     pub met: bool,
 }
 
 impl Pace {
-    /// The pace of a run recorded as `info` that did `ops` I/Os in `seconds` of running time;
-    /// `None` for a run issued flat out.
+    /// The pace of a run recorded as `info` that issued `ops` I/Os on its schedule (reads,
+    /// writes and trims) in `seconds` of running time; `None` for a run issued flat out.
     pub fn of(info: &RunInfo, ops: u64, seconds: f64) -> Option<Pace> {
         let w = &info.workload;
         let rate = w.rate?;
@@ -44,10 +46,25 @@ impl Pace {
         })
     }
 
-    /// The pace of `run` from its whole-run figures ([`super::Figures::of_run`]).
+    /// The pace of a run from its summary: its reads, writes and trims over its running time.
+    pub fn of_summary(info: &RunInfo, s: &Summary) -> Option<Pace> {
+        let trims = s.trim.as_ref().map_or(0, |t| t.ops);
+        Pace::of(info, s.ops.saturating_add(trims), s.seconds)
+    }
+
+    /// The pace of `run` from its whole-run figures ([`super::Figures::of_run`]) and its trims
+    /// (the summary's, or the samples' of a run that wrote none).
     pub fn of_run(run: &Run) -> Option<Pace> {
+        if let Some(s) = &run.info.summary {
+            return Pace::of_summary(&run.info, s);
+        }
         let whole = super::Figures::of_run(run);
-        Pace::of(&run.info, whole.ops, whole.seconds)
+        let trims = run
+            .samples
+            .iter()
+            .filter_map(|s| s.trim.as_ref())
+            .fold(0u64, |sum, t| sum.saturating_add(t.ops));
+        Pace::of(&run.info, whole.ops.saturating_add(trims), whole.seconds)
     }
 
     /// The pace of `run` when it was met: then its level is the pace, and no fade, recovery

@@ -13,6 +13,9 @@ pub fn run(args: &FleetArgs) -> anyhow::Result<()> {
     let mut doc = crate::report::fleet_document(&fleet, &charts)?;
     doc.provenance = Some(fleet.provenance.clone());
     let out = args.out.as_deref().unwrap_or(std::path::Path::new("."));
+    // A folder named by --out is never a link (one to /etc would take the fleet's files) and
+    // is made when missing, as `compare --out` does.
+    crate::outfile::directory(out)?;
     let files = [
         (out.join("fleet.md"), Kind::Markdown),
         (out.join("fleet.html"), Kind::Html),
@@ -41,8 +44,8 @@ pub fn run(args: &FleetArgs) -> anyhow::Result<()> {
         crate::outfile::check(&crate::plot::sidecar_path(path), Kind::ChartRecord)?;
     }
     let texts = [
-        crate::console::visible(&doc.markdown()).into_owned(),
-        crate::console::visible(&doc.html()).into_owned(),
+        doc.markdown(),
+        doc.html(),
         crate::output::fleet::csv(&fleet)?,
     ];
     for ((path, kind), text) in files.iter().zip(&texts) {

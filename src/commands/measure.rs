@@ -93,7 +93,7 @@ pub fn print_table(outcome: &Outcome) -> anyhow::Result<()> {
 
 /// A paced run's pace against what it delivered over its running time.
 pub fn pace(outcome: &Outcome) -> Option<Pace> {
-    Pace::of(&outcome.info, outcome.summary.ops, outcome.summary.seconds)
+    Pace::of_summary(&outcome.info, &outcome.summary)
 }
 
 /// Runs `measure --preset`: plans the preset, says what it will take, runs it as an experiment

@@ -148,6 +148,13 @@ pub fn record(
             "--bursts {bursts}: from 1 to {MAX_BURSTS} bursts per wait state (SNIA's count is {MAX_BURSTS})"
         );
     }
+    // HIR measures how fast the drive writes again after idling: a pace caps every burst and
+    // the preconditioning at itself, so each figure would be the pace, not the drive's.
+    if setup.workload.rate.is_some() {
+        crate::bad_input!(
+            "--rate-iops/--rate with experiment hir: its bursts and steady state are measured flat out, so a paced HIR would report the pace, not the drive; drop the rate"
+        );
+    }
     let mut notes = Vec::new();
     if bursts < MAX_BURSTS {
         notes.push(format!(

@@ -81,7 +81,7 @@ pub fn table(group: &GroupOutcome) -> String {
                 .and_then(|samples| samples.last().map(|l| l.bytes_written_total))
                 .unwrap_or(0);
             row[7] = format_gb(written);
-            if let Some(p) = Pace::of(&o.info, s.ops, s.seconds) {
+            if let Some(p) = Pace::of_summary(&o.info, s) {
                 paces.push(format!("  {}: {}\n", m.target, p.words()));
             }
         }

@@ -1,19 +1,24 @@
 //! The `/metrics` endpoint: one route on a small HTTP server in a background thread, built to
-//! outlive hostile clients. It serves at most [`MAX_CONNECTIONS`] at once (more are answered
-//! `503` and closed, never by running out of descriptors), gives a client [`TIMEOUT`] to send a
+//! outlive hostile clients. It serves at most [`MAX_CONNECTIONS`] at once and at most
+//! [`MAX_PER_PEER`] of them from one address, so one machine cannot take every connection
+//! (more are answered `503` and closed, never by running out of descriptors), gives a client
+//! [`TIMEOUT`] to send a
 //! request of at most [`MAX_REQUEST`] bytes, and keeps listening when `accept` fails (EMFILE, a
 //! reset), so neither a slow scraper nor a descriptor shortage stops the endpoint or the run.
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Weak};
+use std::net::{IpAddr, TcpListener, TcpStream};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use super::Exporter;
 
 /// Connections answered at once; one more is refused with `503`.
 pub const MAX_CONNECTIONS: usize = 16;
+/// Connections answered at once from one address (half of [`MAX_CONNECTIONS`]): one more from
+/// it is refused with `503` while another machine is still served.
+pub const MAX_PER_PEER: usize = MAX_CONNECTIONS / 2;
 /// The longest request head read; a longer one is answered `431`.
 pub const MAX_REQUEST: usize = 8 * 1024;
 /// A client has this long to send its request (and to take the answer).
@@ -39,7 +44,7 @@ pub(super) fn serve(listener: TcpListener, exporter: Weak<Exporter>) -> anyhow::
 }
 
 fn accept_loop(listener: &TcpListener, exporter: &Weak<Exporter>) {
-    let open = Arc::new(AtomicUsize::new(0));
+    let open = Arc::new(Mutex::new(Open::default()));
     let mut last_complaint: Option<Instant> = None;
     loop {
         let (stream, peer) = match listener.accept() {
@@ -60,13 +65,14 @@ fn accept_loop(listener: &TcpListener, exporter: &Weak<Exporter>) {
         if exporter.strong_count() == 0 {
             break;
         }
-        if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
-            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-            let busy = format!("{MAX_CONNECTIONS} connections are open; try again when one ends");
-            respond(&stream, "503 Service Unavailable", "text/plain", &busy);
-            continue;
-        }
-        let slot = Slot::take(&open);
+        let slot = match Slot::take(&open, peer.ip()) {
+            Ok(slot) => slot,
+            Err(busy) => {
+                let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+                respond(&stream, "503 Service Unavailable", "text/plain", &busy);
+                continue;
+            }
+        };
         let exporter = exporter.clone();
         let spawned = std::thread::Builder::new()
             .name("metrics-client".into())
@@ -81,19 +87,55 @@ fn accept_loop(listener: &TcpListener, exporter: &Weak<Exporter>) {
     }
 }
 
-/// One connection being served, counted until dropped.
-struct Slot(Arc<AtomicUsize>);
+/// The connections being served: in all and per address.
+#[derive(Default)]
+struct Open {
+    total: usize,
+    per_peer: HashMap<IpAddr, usize>,
+}
+
+/// One connection being served, counted (in all and for its address) until dropped.
+struct Slot {
+    open: Arc<Mutex<Open>>,
+    peer: IpAddr,
+}
 
 impl Slot {
-    fn take(open: &Arc<AtomicUsize>) -> Self {
-        open.fetch_add(1, Ordering::SeqCst);
-        Slot(open.clone())
+    /// A slot for a connection from `peer`, or why there is none (the words of the `503`).
+    fn take(open: &Arc<Mutex<Open>>, peer: IpAddr) -> Result<Self, String> {
+        // An IPv4 client of a dual-stack socket is the same machine as over IPv4.
+        let peer = peer.to_canonical();
+        let mut o = open.lock().unwrap_or_else(|e| e.into_inner());
+        if o.total >= MAX_CONNECTIONS {
+            return Err(format!(
+                "{MAX_CONNECTIONS} connections are open; try again when one ends"
+            ));
+        }
+        let mine = o.per_peer.entry(peer).or_insert(0);
+        if *mine >= MAX_PER_PEER {
+            return Err(format!(
+                "{peer} holds {MAX_PER_PEER} connections, the most one address may; try again when one ends"
+            ));
+        }
+        *mine += 1;
+        o.total += 1;
+        Ok(Slot {
+            open: open.clone(),
+            peer,
+        })
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        let mut o = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        o.total -= 1;
+        if let Some(n) = o.per_peer.get_mut(&self.peer) {
+            *n -= 1;
+            if *n == 0 {
+                o.per_peer.remove(&self.peer);
+            }
+        }
     }
 }
 
@@ -203,5 +245,37 @@ fn drain(mut stream: &TcpStream) {
         if matches!(stream.read(&mut buf), Ok(0) | Err(_)) {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One address takes at most half the connections; another is served beside it, and the
+    /// total bound holds over all addresses; a slot dropped is free again.
+    #[test]
+    fn one_address_cannot_take_every_connection() {
+        let open = Arc::new(Mutex::new(Open::default()));
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let mapped: IpAddr = "::ffff:127.0.0.1".parse().unwrap();
+        let mut held: Vec<Slot> = (0..MAX_PER_PEER)
+            .map(|_| Slot::take(&open, a).unwrap())
+            .collect();
+        let busy = Slot::take(&open, mapped).err().unwrap();
+        assert!(busy.starts_with("127.0.0.1 holds 8 connections"), "{busy}");
+        for i in 0..MAX_CONNECTIONS - MAX_PER_PEER {
+            let other: IpAddr = format!("10.0.0.{i}").parse().unwrap();
+            held.push(Slot::take(&open, other).unwrap());
+        }
+        let full = Slot::take(&open, "10.0.1.1".parse().unwrap())
+            .err()
+            .unwrap();
+        assert!(full.starts_with("16 connections are open"), "{full}");
+        held.remove(0);
+        assert!(Slot::take(&open, a).is_ok());
+        drop(held);
+        let o = open.lock().unwrap();
+        assert_eq!((o.total, o.per_peer.len()), (0, 0));
     }
 }

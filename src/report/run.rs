@@ -269,20 +269,15 @@ pub(super) fn wear_table(before: Option<&Wear>, after: Option<&Wear>) -> Vec<Vec
         .collect()
 }
 
-/// What a paced run's report says of its schedule: the rate, how much of it was delivered and
-/// how many I/Os were issued late.
-fn pacing_words(
-    rate: crate::workload::Rate,
-    w: &crate::workload::Workload,
-    whole: &Figures,
-    pacing: Option<&crate::stats::PacingSummary>,
-) -> String {
-    let target = rate.iops(w.bs);
+/// What a paced run's report says of its schedule: the rate, how much of it was delivered
+/// (reads, writes and trims: the pace issues them all) and how many I/Os were issued late.
+fn pacing_words(pace: &Pace, trims: bool, pacing: Option<&crate::stats::PacingSummary>) -> String {
     let mut text = format!(
-        "Issue rate: {}, open loop (each I/O due at a fixed time, whatever completed before it); delivered {} IOPS, {:.1} % of the rate.",
-        crate::results::rate_text(w)(rate),
-        format_count(whole.iops),
-        100.0 * whole.iops / target
+        "Issue rate: {}, open loop (each I/O due at a fixed time, whatever completed before it); delivered {} IOPS{}, {:.1} % of the rate.",
+        pace.asked,
+        format_count(pace.delivered_iops),
+        if trims { " (trims included)" } else { "" },
+        100.0 * pace.delivered_iops / pace.asked_iops
     );
     if let Some(p) = pacing {
         text.push_str(&format!(
@@ -612,11 +607,10 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
     if let Some(trim) = info.summary.as_ref().and_then(|s| s.trim.as_ref()) {
         doc.paragraph(trim_words(trim));
     }
-    if let Some(rate) = info.workload.rate {
+    if let Some(pace) = Pace::of_run(run) {
         doc.paragraph(pacing_words(
-            rate,
-            &info.workload,
-            &whole,
+            &pace,
+            samples.iter().any(|s| s.trim.is_some()),
             info.summary.as_ref().and_then(|s| s.pacing.as_ref()),
         ));
     }

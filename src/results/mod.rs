@@ -202,14 +202,27 @@ impl RunDir {
         info: &RunInfo,
         within: Option<&Path>,
     ) -> anyhow::Result<RunDir> {
+        let made = out.is_none_or(|d| !d.exists());
         let dir = claim_dir(out, name, "samples.jsonl")?;
         let samples = OpenOptions::new()
             .create_new(true)
             .append(true)
             .open(dir.join("samples.jsonl"))
             .with_context(|| format!("creating {}/samples.jsonl", dir.display()))?;
-        std::fs::write(dir.join(SPACE_RESERVE), vec![0u8; SPACE_RESERVE_BYTES])
-            .with_context(|| format!("writing {}/{SPACE_RESERVE}", dir.display()))?;
+        if let Err(e) = std::fs::write(dir.join(SPACE_RESERVE), vec![0u8; SPACE_RESERVE_BYTES]) {
+            // No room for the reserve is no room for the run's end: nothing of it is kept.
+            let _ = std::fs::remove_file(dir.join(SPACE_RESERVE));
+            let _ = std::fs::remove_file(dir.join("samples.jsonl"));
+            if made {
+                let _ = std::fs::remove_dir(&dir);
+            }
+            crate::bad_input!(
+                "no room for a run's records in {}: a run holds {} KiB there to record its end, and writing them failed ({}); free space or choose another --out",
+                dir.display(),
+                SPACE_RESERVE_BYTES / 1024,
+                crate::error::io_words(&e)
+            );
+        }
         let run = RunDir {
             dir,
             within: within.map(Path::to_path_buf),

@@ -206,6 +206,13 @@ pub fn check(path: &Path, info: &RunInfo) -> anyhow::Result<()> {
         if w.qd == 0 {
             return Err("workload.qd is 0".into());
         }
+        // The mix as the command line takes it: shares of the I/Os, together at most 100 %.
+        if u16::from(w.read_pct) + u16::from(w.trim_pct) > 100 || w.random_pct > 100 {
+            return Err(format!(
+                "workload.read_pct {} + trim_pct {} is over 100, or random_pct {} is",
+                w.read_pct, w.trim_pct, w.random_pct
+            ));
+        }
         super::valid::period("workload.interval", w.interval.as_secs_f64())?;
         // Every run writes inside its target: a span of 0 or past the end was edited in (a
         // `sim fit` of one soaked a twin elsewhere and blamed the fit).
@@ -247,7 +254,20 @@ pub fn check(path: &Path, info: &RunInfo) -> anyhow::Result<()> {
                 ("summary.lat_us", s.lat_us),
                 ("summary.read_lat_us", s.read_lat_us),
                 ("summary.write_lat_us", s.write_lat_us),
+                (
+                    "summary.trim.lat_us",
+                    s.trim.as_ref().and_then(|t| t.lat_us),
+                ),
             ])?;
+        }
+        if let Some(wa) = &info.write_amplification {
+            let f = wa.factor;
+            if !(f.is_finite() && (0.0..=super::valid::MAX_FIGURE).contains(&f)) {
+                return Err(format!(
+                    "write_amplification.factor is {f}, not a factor from 0 to {}",
+                    super::valid::MAX_FIGURE
+                ));
+            }
         }
         Ok(())
     };

@@ -21,10 +21,15 @@ pub fn seconds(field: &str, v: f64) -> Result<(), String> {
 /// of 31 years in µs): beyond it a figure was edited in.
 pub const MAX_FIGURE: f64 = 1e15;
 
+/// The coldest and hottest temperatures a drive can report: absolute zero, and the most an
+/// NVMe health log's 16-bit kelvin field holds (65 535 K). A drive's own odd reading is kept;
+/// 1e30 or −400 °C was edited in.
+pub const TEMPERATURE_C: (f64, f64) = (-273.15, 65_535.0 - 273.15);
+
 /// `v` as the number a record's field named `key` holds, by the name's convention: a time
 /// (`seconds`, `…_s`), a rate (`…iops…`, `…_per_s`, `…_per_day`), a latency (`…_us`, `…_ms`,
-/// `…_ns`) or a percentage (`…_pct`, `…percent…`); a slope or a rise may be negative. Any
-/// other number is a count or an identifier, whose type bounds it.
+/// `…_ns`), a percentage (`…_pct`, `…percent…`) or a temperature (`…_c`); a slope or a rise
+/// may be negative. Any other number is a count or an identifier, whose type bounds it.
 pub fn named_number(key: &str, v: f64) -> Result<(), String> {
     let (low, high, what) = if key.starts_with("slope") || key.starts_with("rise") {
         (-MAX_FIGURE, MAX_FIGURE, "a figure")
@@ -39,6 +44,8 @@ pub fn named_number(key: &str, v: f64) -> Result<(), String> {
         (0.0, MAX_FIGURE, "a latency")
     } else if key.ends_with("_pct") || key.contains("percent") {
         (0.0, MAX_FIGURE, "a percentage")
+    } else if key.ends_with("_c") {
+        (TEMPERATURE_C.0, TEMPERATURE_C.1, "a temperature in °C")
     } else {
         return Ok(());
     };
@@ -114,8 +121,16 @@ pub fn sample(s: &crate::stats::Sample) -> Result<(), String> {
         ("lat_us", s.lat_us),
         ("read.lat_us", s.read.as_ref().and_then(|d| d.lat_us)),
         ("write.lat_us", s.write.as_ref().and_then(|d| d.lat_us)),
+        ("trim.lat_us", s.trim.as_ref().and_then(|d| d.lat_us)),
     ])?;
-    let directions = [("read", s.read.as_ref()), ("write", s.write.as_ref())];
+    if let Some(h) = &s.health {
+        health("health", h)?;
+    }
+    let directions = [
+        ("read", s.read.as_ref()),
+        ("write", s.write.as_ref()),
+        ("trim", s.trim.as_ref()),
+    ];
     let rates = [("iops", s.iops), ("mb_per_s", s.mb_per_s)]
         .into_iter()
         .map(|(name, v)| (name.to_string(), v))
@@ -135,8 +150,34 @@ pub fn sample(s: &crate::stats::Sample) -> Result<(), String> {
     Ok(())
 }
 
-/// Latency figures as measured: finite, not negative, the mean and every percentile at most
-/// the maximum and the percentiles in order (no table can then show a p99 above its max).
+/// A drive's health reading as a run records it: temperatures a drive can report, and times
+/// in the throttle steps a run can hold.
+pub fn health(field: &str, h: &crate::drive::Health) -> Result<(), String> {
+    let (cold, hot) = TEMPERATURE_C;
+    for (name, v) in [
+        ("temperature_c", h.temperature_c),
+        ("warning_c", h.warning_c),
+    ] {
+        if let Some(v) = v {
+            if !(v.is_finite() && (cold..=hot).contains(&v)) {
+                return Err(format!(
+                    "{field}.{name} is {}, not a temperature from {cold} to {hot} °C",
+                    shown(v)
+                ));
+            }
+        }
+    }
+    for (name, v) in [("tmt1_s", h.tmt1_s), ("tmt2_s", h.tmt2_s)] {
+        if let Some(v) = v {
+            seconds(&format!("{field}.{name}"), v)?;
+        }
+    }
+    Ok(())
+}
+
+/// Latency figures as measured: finite, from 0 to [`MAX_FIGURE`] µs, the mean and every
+/// percentile at most the maximum and the percentiles in order (no table can then show a p99
+/// above its max).
 pub fn latencies(lats: &[(&str, Option<crate::stats::LatencySummary>)]) -> Result<(), String> {
     for (name, lat) in lats {
         let Some(l) = lat else { continue };
@@ -148,8 +189,8 @@ pub fn latencies(lats: &[(&str, Option<crate::stats::LatencySummary>)]) -> Resul
             ("max", l.max),
         ];
         for (what, v) in figures {
-            if !v.is_finite() || v < 0.0 {
-                return Err(format!("{name}.{what} is {v}, not a latency"));
+            if !v.is_finite() || !(0.0..=MAX_FIGURE).contains(&v) {
+                return Err(format!("{name}.{what} is {}, not a latency", shown(v)));
             }
             if v > l.max {
                 return Err(format!("{name}.{what} {v} is above {name}.max {}", l.max));
