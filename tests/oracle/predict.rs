@@ -1,6 +1,6 @@
 //! The steady state predicted early, recomputed from samples.jsonl alone: a simulated Vertex 2,
-//! whose fall after the cliff is its lifetime throttle, predicted by the throttle model as the
-//! manual writes it (docs/fast-steady-state.md, the throttle model): rounds of 60 s, the later half of the decline since the
+//! whose fall after the cliff is its lifetime throttle, predicted by the throttle model as
+//! docs/fast-steady-state.md writes it: rounds of 60 s, the later half of the decline since the
 //! cliff fitted with a straight line in time, the level at the plan's end with the allowance
 //! between none and a quarter of the rise, the interval twice the line's standard error there
 //! and 3 % either side. Compared with run.json, `--json`, report.md and the fade chart's record.
