@@ -64,6 +64,31 @@ mutations=(
   src/stats/steady.rs
   "        let drift = 100.0 * (last.avg - steady.avg) / steady.avg;"
   "        let drift = 100.0 * (steady.avg - last.avg) / steady.avg;"
+
+  "prediction interval halved (each end half as far from the level)"
+  src/analysis/predict.rs
+  "        let (low, high) = (low.min(iops), high.max(iops));"
+  "        let (low, high) = ((low.min(iops) + iops) / 2.0, (high.max(iops) + iops) / 2.0);"
+
+  "thermal: throttled above the hottest throttled interval's temperature, not the coolest's"
+  src/analysis/thermal.rs
+  "                above = Some(above.map_or(t, |a: f64| a.min(t)));"
+  "                above = Some(above.map_or(t, |a: f64| a.max(t)));"
+
+  "thermal minutes leave out each throttled span's first interval"
+  src/analysis/thermal.rs
+  "            throttled_s += s.t_end_s - s.t_start_s;"
+  "            throttled_s += if spans.last().is_some_and(|l: &(f64, f64)| (l.1 - s.t_start_s).abs() < 1e-6) { s.t_end_s - s.t_start_s } else { 0.0 };"
+
+  "heat chart draws each temperature at its interval's start"
+  src/plot/heat.rs
+  "                .filter_map(|s| Some((s.t_end_s, s.health.as_ref()?.temperature_c?)))"
+  "                .filter_map(|s| Some((s.t_start_s, s.health.as_ref()?.temperature_c?)))"
+
+  "trim summary from the writes' counters (copied line)"
+  src/results/summary.rs
+  "            trim: (total.trim.ops > 0).then(|| DirSample::of(&total.trim, seconds)),"
+  "            trim: (total.trim.ops > 0).then(|| DirSample::of(&total.write, seconds)),"
 )
 count=$((${#mutations[@]} / 4))
 if [ $# -gt 0 ]; then chosen=("$@"); else chosen=($(seq 1 "$count")); fi

@@ -5,18 +5,25 @@
 //! runs of the release binary on simulated drives (seconds each) and on the committed
 //! `results/examples`. The kinds of run are in `oracle/`: experiments (WSAT, HIR, the sweeps,
 //! the benchmark presets, op-sweep), runs (a group and its compare, slog, an interrupted soak),
-//! the SNIA steady state, and the chart records. `scripts/plant-bugs.sh` plants bugs in derived
-//! figures and drawn series and names the tests here that catch each.
+//! the SNIA steady state, the steady state predicted early, thermal throttling, trims and the
+//! chart records. `scripts/plant-bugs.sh` plants bugs in derived figures and drawn series and
+//! names the tests here that catch each.
 
 mod common;
 #[path = "oracle/drawn.rs"]
 mod drawn;
 #[path = "oracle/experiments.rs"]
 mod experiments;
+#[path = "oracle/predict.rs"]
+mod predict;
 #[path = "oracle/runs.rs"]
 mod runs;
 #[path = "oracle/steady.rs"]
 mod steady;
+#[path = "oracle/thermal.rs"]
+mod thermal;
+#[path = "oracle/trim.rs"]
+mod trim;
 
 use std::path::Path;
 

@@ -129,7 +129,8 @@ impl OpSweepPoint {
                 .map_or(span.to_string(), |p| format!("{p} %")),
             format!("{:.1} %", self.unpartitioned_pct),
             self.op_pct.map_or("-".into(), |o| format!("{o:.1} %")),
-            self.iops.map_or("not steady".into(), |i| format!("{i:.0}")),
+            self.iops
+                .map_or("not steady".into(), crate::units::format_count),
             ms(self.avg_ms),
             ms(self.p99_ms),
             ms(self.p999_ms),
@@ -218,9 +219,10 @@ pub fn advise(points: &[OpSweepPoint], bs: u64) -> Option<OpAdvice> {
             to_p99_ms: base_p99,
             share_of_gain_pct: 100.0,
             line: format!(
-                "over-provisioning buys little here: steady {size} random writes {base_iops:.0} IOPS at {} unpartitioned, {:.0} at {}: leave no more unpartitioned",
+                "over-provisioning buys little here: steady {size} random writes {} IOPS at {} unpartitioned, {} at {}: leave no more unpartitioned",
+                crate::units::format_count(base_iops),
                 pct(base.unpartitioned_pct),
-                best.1,
+                crate::units::format_count(best.1),
                 pct(best.0.unpartitioned_pct)
             ),
         });
@@ -245,8 +247,10 @@ pub fn advise(points: &[OpSweepPoint], bs: u64) -> Option<OpAdvice> {
         to_p99_ms: p99,
         share_of_gain_pct: (iops - base_iops) / largest * 100.0,
         line: format!(
-            "leave {} unpartitioned{instead}: steady {size} random writes {base_iops:.0} → about {iops:.0} IOPS, p99 {} → {} ms",
+            "leave {} unpartitioned{instead}: steady {size} random writes {} → about {} IOPS, p99 {} → {} ms",
             pct(chosen.unpartitioned_pct),
+            crate::units::format_count(base_iops),
+            crate::units::format_count(iops),
             ms(base_p99),
             ms(p99)
         ),

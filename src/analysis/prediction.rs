@@ -5,6 +5,7 @@
 
 use crate::results::{Basis, Prediction, Run};
 use crate::stats::steady::{Criteria, SteadyState};
+use crate::units::format_count;
 
 /// The run's end a plan-end prediction is judged against: its last SNIA round, seconds.
 const END_S: f64 = 60.0;
@@ -56,23 +57,23 @@ impl Onward {
     /// interval still holds the window, it says so.
     pub fn words(&self) -> String {
         let change = format!(
-            "a further {} to about {:.0} IOPS",
+            "a further {} to about {} IOPS",
             if self.falls() { "fall" } else { "rise" },
-            self.iops,
+            format_count(self.iops),
         );
         if self.certain() {
             format!(
-                "the model predicts {change} ({:.0}–{:.0}, {:+.0} %)",
-                self.low,
-                self.high,
+                "the model predicts {change} ({}–{}, {:+.0} %)",
+                format_count(self.low),
+                format_count(self.high),
                 self.change_pct()
             )
         } else {
             format!(
-                "the model's best guess is {change} ({:+.0} %), though its interval ({:.0}–{:.0}) still holds this window",
+                "the model's best guess is {change} ({:+.0} %), though its interval ({}–{}) still holds this window",
                 self.change_pct(),
-                self.low,
-                self.high
+                format_count(self.low),
+                format_count(self.high)
             )
         }
     }

@@ -69,7 +69,7 @@ pub fn run(args: &FleetArgs) -> anyhow::Result<()> {
         crate::outln!("wrote {}", path.display())?;
     }
     crate::outln!(
-        "wrote {} charts (PNG and SVG, each with its .chart.json) as {}",
+        "wrote {} charts as {} (PNG and SVG,\n  each with its .chart.json)",
         pictures.len(),
         out.join("fleet-N-{strips,band}.*").display()
     )?;

@@ -6,7 +6,7 @@
 use crate::cli::SimCommand;
 use crate::sim::presets::{GcPacing, PRESETS};
 use crate::sim::SimDrive;
-use crate::units::format_bytes;
+use crate::units::{format_bytes, format_count};
 
 /// Runs a `sim` subcommand.
 pub fn run(cmd: &SimCommand) -> anyhow::Result<()> {
@@ -74,11 +74,11 @@ pub fn list() -> String {
             p.read_us, p.decode_us, p.program_us, p.erase_us, p.transfer_us
         );
         out += &format!(
-            "  controller {:.0} IOPS (unaligned writes cost {}×, +{}× for sub-page incompressible ones), link {:.0} MB/s, cache ack {} µs, cache {} ({})\n",
-            p.controller_iops,
+            "  controller {} IOPS (unaligned writes cost {}×, +{}× for sub-page incompressible ones), link {} MB/s, cache ack {} µs, cache {} ({})\n",
+            format_count(p.controller_iops),
             p.unaligned_cost,
             p.subpage_incompressible_cost,
-            p.link_bytes_per_s / 1e6,
+            format_count(p.link_bytes_per_s / 1e6),
             p.ack_us,
             format_bytes(p.cache_bytes),
             p.cache
@@ -143,8 +143,12 @@ pub fn list() -> String {
         match p.throttle {
             Some(t) => {
                 out += &format!(
-                    "lifetime throttling on: {} P/E over {:.0} h, {:.0} h credit, {:.0} programs/s, rate ÷e per {} P/E of debt\n",
-                    t.rated_pe, t.warranty_h, t.credit_h, t.max_pages_per_s, t.debt_scale_pe
+                    "lifetime throttling on: {} P/E over {:.0} h, {:.0} h credit, {} programs/s, rate ÷e per {} P/E of debt\n",
+                    t.rated_pe,
+                    t.warranty_h,
+                    t.credit_h,
+                    format_count(t.max_pages_per_s),
+                    t.debt_scale_pe
                 )
             }
             None => out += "lifetime throttling off\n",

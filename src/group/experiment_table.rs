@@ -41,7 +41,10 @@ fn vertex2_table(group: &GroupExperiment) -> String {
         if let Ok(o) = &m.result {
             if let KindFigures::Vertex2(v) = summary(&o.dir, &o.record).figures {
                 for (i, (_, key)) in crate::analysis::vertex2::STATES.iter().enumerate() {
-                    row[2 + i] = figure(v.states.get(*key).map(|s| s.iops), |x| format!("{x:.0}"));
+                    row[2 + i] = figure(
+                        v.states.get(*key).map(|s| s.iops),
+                        crate::units::format_count,
+                    );
                 }
                 row[6] = figure(v.fade_pct, |x| format!("{x:.0} %"));
                 row[7] = figure(v.recovery_pct, |x| format!("{x:.0} %"));
@@ -88,7 +91,7 @@ fn steady_table(group: &GroupExperiment) -> String {
             match steady_of(r) {
                 Some((at, iops)) => {
                     row[3] = format_duration(std::time::Duration::from_secs_f64(at));
-                    row[4] = iops.map_or("-".into(), |x| format!("{x:.0}"));
+                    row[4] = iops.map_or("-".into(), crate::units::format_count);
                 }
                 None => row[3] = "not reached".into(),
             }

@@ -9,8 +9,13 @@ use crate::units::{format_bytes, format_gb, format_latency_us};
 pub fn headline(group: &GroupOutcome) -> Option<String> {
     let o = group.members.iter().find_map(|m| m.result.as_ref().ok())?;
     let w = &o.info.workload;
+    let trim = if w.trim_pct > 0 {
+        format!("{} % trim, ", w.trim_pct)
+    } else {
+        String::new()
+    };
     Some(format!(
-        "{} of {} targets, {}\n  {} transfers, {} % read, {} % random, QD {}, {} data",
+        "{} of {} targets, {}\n  {} transfers, {} % read, {trim}{} % random, QD {}, {} data",
         o.info.command,
         group.members.len(),
         engines(group),
@@ -69,7 +74,7 @@ pub fn table(group: &GroupOutcome) -> String {
         ];
         if let Ok(o) = &m.result {
             let s = &o.summary;
-            row[2] = format!("{:.0}", s.iops);
+            row[2] = crate::units::format_count(s.iops);
             row[3] = format!("{:.2}", s.mb_per_s);
             if let Some(lat) = &s.lat_us {
                 row[4] = format_latency_us(lat.mean);

@@ -24,7 +24,7 @@ pub fn phase_line(index: usize, p: &PhaseRecord) -> String {
         .headline
         .as_ref()
         .map(|h| match (h.iops, &h.method) {
-            (Some(iops), _) => format!("{iops:.0} IOPS"),
+            (Some(iops), _) => format!("{} IOPS", crate::units::format_count(iops)),
             (None, Some(m)) => format!("{m} in {:.1} s", h.seconds),
             (None, None) => format!("{:.0} s", h.seconds),
         })
@@ -138,8 +138,14 @@ impl RunObserver for LineRun {
             .map(|b| sample.bytes_written_total as f64 / b as f64);
         let done = by_time.into_iter().chain(by_bytes).fold(0.0, f64::max);
         self.bar.set_position((done.min(1.0) * 1000.0) as u64);
-        self.bar
-            .set_message(visible(&format!("{}  {:.0} IOPS", self.phase, sample.iops)).into_owned());
+        self.bar.set_message(
+            visible(&format!(
+                "{}  {} IOPS",
+                self.phase,
+                crate::units::format_count(sample.iops)
+            ))
+            .into_owned(),
+        );
     }
 }
 

@@ -79,7 +79,11 @@ impl Chart for FleetBandChart {
             .map(|p| (p.0 / unit.seconds, p.2))
             .collect();
         panel.lines.push(Line {
-            name: format!("median of {} drives (shaded: p10–p90)", self.drives),
+            name: format!(
+                "median of {} {} (shaded: p10–p90)",
+                self.drives,
+                if self.drives == 1 { "drive" } else { "drives" }
+            ),
             legend: true,
             points: min_max(&median, MAX_BUCKETS),
             color: style::AVERAGE,
@@ -129,6 +133,19 @@ pub struct FleetStripChart {
 
 /// Where drive `i` of a strip sits across it (0.15–0.85): spread evenly by the golden ratio,
 /// the same every time, so close values do not stack on one line.
+/// A tick of a strip's axis `x` (seven ticks): as on every count axis, but with the decimals
+/// its step needs where the range is narrow (one drive: 49.5 to 50.5 reads 49.6, 49.8, …, not
+/// 50, 50, 50).
+fn strip_tick(v: f64, x: &std::ops::Range<f64>) -> String {
+    let step = (x.end - x.start) / 7.0;
+    let decimals = (-step.log10().floor()).clamp(0.0, 6.0) as usize;
+    if decimals == 0 || v == 0.0 {
+        return style::count_tick(v, x.end);
+    }
+    let text = format!("{v:.decimals$}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 fn jitter(i: usize) -> f64 {
     0.15 + 0.7 * (i as f64 * 0.618_033_988_75).fract()
 }
@@ -162,7 +179,7 @@ impl Strip {
             .disable_y_mesh()
             .disable_y_axis()
             .x_labels(7)
-            .x_label_formatter(&|v| style::count_tick(*v, x.end))
+            .x_label_formatter(&|v| strip_tick(*v, &x))
             .label_style(style::tick_font_of(15.0))
             .bold_line_style(BLACK.mix(0.10))
             .light_line_style(WHITE.mix(0.0))
@@ -262,6 +279,39 @@ impl Chart for FleetStripChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One drive: its strip's narrow axis (1 % either side) has as many tick labels as ticks.
+    #[test]
+    fn a_single_drives_strip_has_distinct_ticks() {
+        for value in [50.0, 19.7, 1.0, 12987.0] {
+            let chart = FleetStripChart {
+                title: "t".into(),
+                subtitle: String::new(),
+                strips: vec![Strip {
+                    label: "figure".into(),
+                    values: vec![value],
+                    median: value,
+                    p10: value,
+                    p90: value,
+                    low: value,
+                    high: value,
+                    outliers: Vec::new(),
+                }],
+            };
+            let (_, drawn) = chart.drawn_svg().unwrap();
+            let bottom = drawn.panels[0].plot[3];
+            let ticks: Vec<&str> = drawn
+                .labels
+                .iter()
+                .filter(|l| l.pixels[1] > bottom)
+                .map(|l| l.text.as_str())
+                .collect();
+            let mut distinct = ticks.clone();
+            distinct.dedup();
+            assert!(ticks.len() >= 3, "{value}: {ticks:?}");
+            assert_eq!(distinct, ticks, "{value}: ticks repeat");
+        }
+    }
 
     /// Drives spread around 100 and an outlier at 40: every drive is a dot unless two share a
     /// cell, the outlier a named red mark, and the normal range and box are recorded.

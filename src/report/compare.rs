@@ -79,7 +79,7 @@ fn compared_run(dir: &Path) -> anyhow::Result<Run> {
 /// The headline table ([`crate::analysis::compare`]): one row per figure, one column per run,
 /// later runs with their ratio to the first.
 fn headline_table(labels: &[String], heads: &[Headline]) -> (Vec<String>, Vec<Vec<String>>) {
-    let iops = |v: f64| format!("{v:.0}");
+    let iops = crate::units::format_count;
     // Latency as every presenter writes it (`format_latency_us`): the same figure reads the
     // same here as in the run's own report.
     let show = |figure: Figure, v: f64| match figure {
@@ -137,7 +137,11 @@ fn paced_note(labels: &[String], heads: &[Headline]) -> Option<String> {
             .filter_map(|(label, h)| h.pace.as_ref().filter(|p| p.met == met).map(|p| (label, p)))
             .map(|(label, p)| match met {
                 true => format!("{label} at {}", p.asked),
-                false => format!("{label} ({:.0} of {})", p.delivered_iops, p.asked),
+                false => format!(
+                    "{label} ({} of {})",
+                    crate::units::format_count(p.delivered_iops),
+                    p.asked
+                ),
             })
             .collect()
     };

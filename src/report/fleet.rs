@@ -220,7 +220,12 @@ fn group(doc: &mut Document, g: &Group) {
             .collect();
         let mut head = vec!["merged"];
         head.extend(names.iter().map(String::as_str));
-        let mut row = vec![format!("{} drives", g.merged_drives)];
+        let drives = if g.merged_drives == 1 {
+            "drive"
+        } else {
+            "drives"
+        };
+        let mut row = vec![format!("{} {drives}", g.merged_drives)];
         row.extend(
             g.merged_percentiles
                 .iter()

@@ -14,11 +14,12 @@ pub fn add_summary(doc: &mut Document, f: &HirFigures) {
     doc.heading("Summary");
     doc.paragraph(match f.steady_iops {
         Some(s) => format!(
-            "Idle is the gap before each burst; burst IOPS is the mean of its bursts, min–max the slowest and the fastest; vs steady is that mean over the steady state of preconditioning, {s:.0} IOPS (1.50 × would be half again as fast); return IOPS is the return to baseline after them."
+            "Idle is the gap before each burst; burst IOPS is the mean of its bursts, min–max the slowest and the fastest; vs steady is that mean over the steady state of preconditioning, {} IOPS (1.50 × would be half again as fast); return IOPS is the return to baseline after them.",
+            crate::units::format_count(s)
         ),
         None => "Preconditioning has no IOPS yet: the bursts are shown without a ratio.".into(),
     });
-    let iops = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.0}"));
+    let iops = |x: Option<f64>| x.map_or("-".to_string(), crate::units::format_count);
     let rows = f
         .wait_states
         .iter()

@@ -40,7 +40,7 @@ pub fn figures_row(name: &str, f: &Figures, reference_iops: f64) -> Vec<String> 
     vec![
         name.to_string(),
         secs(f.seconds),
-        format!("{:.0}", f.iops),
+        crate::units::format_count(f.iops),
         format!("{:.2}", f.mb_per_s),
         format_latency_us(f.avg_lat_us),
         format_latency_us(f.p99_lat_us),
@@ -299,10 +299,10 @@ fn trim_words(trim: &crate::stats::DirSample) -> String {
         trim.lat_us.map_or("-".into(), |l| format_latency_us(f(&l)))
     };
     format!(
-        "Trims (not in the IOPS, MB/s and latencies above, which are reads and writes): {} trims, {} trimmed, {:.0} per second; latency mean {}, p99 {}, max {}.",
+        "Trims (not in the IOPS, MB/s and latencies above, which are reads and writes): {} trims, {} trimmed, {} per second; latency mean {}, p99 {}, max {}.",
         trim.ops,
         format_gb(trim.bytes),
-        trim.iops,
+        crate::units::format_count(trim.iops),
         lat(|l| l.mean),
         lat(|l| l.p99),
         lat(|l| l.max)

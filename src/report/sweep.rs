@@ -82,7 +82,11 @@ pub fn add_summary(doc: &mut Document, table: &SweepTable) {
     let mut rows = vec![
         vec![
             "Peak IOPS".into(),
-            format!("{:.0} at {}{size}", top.iops, place(table, top)),
+            format!(
+                "{} at {}{size}",
+                crate::units::format_count(top.iops),
+                place(table, top)
+            ),
         ],
         vec!["Mean latency at the peak".into(), ms(top.avg_ms)],
         vec!["p99 latency at the peak".into(), ms(top.p99_ms)],

@@ -16,12 +16,15 @@ const ROWS: usize = 16;
 /// (round, time, TGBW and drive fills), steady ÷ fresh, and the last round.
 pub fn add_summary(doc: &mut Document, f: &WsatFigures) {
     let Some(fresh) = f.fresh_iops() else { return };
-    let mut rows = vec![vec!["Fresh IOPS (round 1)".into(), format!("{fresh:.0}")]];
+    let mut rows = vec![vec![
+        "Fresh IOPS (round 1)".into(),
+        crate::units::format_count(fresh),
+    ]];
     match f.steady_state.as_ref().filter(|s| s.reached) {
         Some(s) => {
             rows.push(vec![
                 "Steady IOPS (SNIA window average)".into(),
-                s.iops.map_or("-".into(), |i| format!("{i:.0}")),
+                s.iops.map_or("-".into(), crate::units::format_count),
             ]);
             rows.push(vec![
                 "Settled at".into(),
@@ -83,7 +86,7 @@ pub fn add(doc: &mut Document, exp: &Experiment) {
             vec![
                 (i + 1).to_string(),
                 secs(r.t_end_s),
-                format!("{:.0}", r.iops),
+                crate::units::format_count(r.iops),
                 format!("{:.1}", r.tgbw_bytes as f64 / 1e9),
                 format!("{:.2}", r.drive_fills),
             ]

@@ -41,9 +41,9 @@ pub fn rate_text(w: &Workload) -> impl Fn(Rate) -> String {
         Rate::Iops(n) if zil => format!("{n} IOPS (--zil-rate {n}/s)"),
         Rate::Iops(n) => format!("{n} IOPS (--rate-iops {n})"),
         Rate::BytesPerS(b) => format!(
-            "{:.1} MB/s = {:.0} IOPS (--rate {b})",
+            "{:.1} MB/s = {} IOPS (--rate {b})",
             b as f64 / 1e6,
-            rate.iops(bs)
+            crate::units::format_count(rate.iops(bs))
         ),
     }
 }

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::units::format_count;
+
 /// Steady-state IOPS and SNIA's pass predicted from a soak's samples so far (see
 /// `analysis::predict`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -93,9 +95,9 @@ impl Prediction {
     /// distance from `iops`: the upper one is bounded by the rate measured since the cliff).
     pub fn range(&self) -> String {
         format!(
-            "{:.0}–{:.0}: −{:.1} % / +{:.1} %",
-            self.low,
-            self.high,
+            "{}–{}: −{:.1} % / +{:.1} %",
+            format_count(self.low),
+            format_count(self.high),
             100.0 * (1.0 - self.low / self.iops),
             100.0 * (self.high / self.iops - 1.0)
         )

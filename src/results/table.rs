@@ -44,7 +44,10 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
         format!("{} data", w.pattern),
     ]);
     if let Some(rate) = w.rate {
-        spec.push(format!("rate {:.0} I/Os per second", rate.iops(w.bs)));
+        spec.push(format!(
+            "rate {} I/Os per second",
+            crate::units::format_count(rate.iops(w.bs))
+        ));
     }
     if w.verify.is_some() {
         spec.push("verified".into());
@@ -122,14 +125,23 @@ fn figures(s: &Summary) -> String {
     } else {
         ""
     };
-    row("Total I/Os per second", format!("{:.0}{of_total}", s.iops));
+    row(
+        "Total I/Os per second",
+        format!("{}{of_total}", crate::units::format_count(s.iops)),
+    );
     row(
         "Total MB per second",
         format!("{:.2} MB/s{of_total}", s.mb_per_s),
     );
     if s.read_iops > 0.0 && s.write_iops > 0.0 {
-        row("Read I/Os per second", format!("{:.0}", s.read_iops));
-        row("Write I/Os per second", format!("{:.0}", s.write_iops));
+        row(
+            "Read I/Os per second",
+            crate::units::format_count(s.read_iops),
+        );
+        row(
+            "Write I/Os per second",
+            crate::units::format_count(s.write_iops),
+        );
     }
     let mean = |l: &Option<LatencySummary>| ms(l.map(|l| l.mean));
     row("Average response time", mean(&s.lat_us));
@@ -152,8 +164,9 @@ fn figures(s: &Summary) -> String {
         row(
             "Trims",
             format!(
-                "{} ({:.0} per second, not in the totals)",
-                trim.ops, trim.iops
+                "{} ({} per second, not in the totals)",
+                trim.ops,
+                crate::units::format_count(trim.iops)
             ),
         );
         row("Average trim response time", mean(&trim.lat_us));

@@ -33,10 +33,10 @@ pub fn render(r: &SlogRecord, dir: &std::path::Path) -> String {
             });
         wrap(
             &mut t,
-            &format!("Sustained 4 KiB write+fdatasync{paced}: {} writes in {:.0} s, {:.0} IOPS, mean {}, p99 {}, max {}",
+            &format!("Sustained 4 KiB write+fdatasync{paced}: {} writes in {:.0} s, {} IOPS, mean {}, p99 {}, max {}",
             s.writes,
             s.seconds,
-            s.iops,
+            crate::units::format_count(s.iops),
             format_latency_us(s.lat_us.mean),
             format_latency_us(s.lat_us.p99),
             format_latency_us(s.lat_us.max)

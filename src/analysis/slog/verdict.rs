@@ -146,8 +146,8 @@ fn load_reason(l: &LoadEvidence) -> Reason {
         topic: format!("sync writes at {}/s", a.rate_iops),
         rating: Some(rating),
         value: format!(
-            "{:.0}/s delivered for {}: {} mean, {} p99, {} max; {} over {} ms, {} over 1 ms; {late}",
-            l.delivered_iops,
+            "{}/s delivered for {}: {} mean, {} p99, {} max; {} over {} ms, {} over 1 ms; {late}",
+            crate::units::format_count(l.delivered_iops),
             crate::units::format_duration(std::time::Duration::from_secs_f64(l.seconds)),
             format_latency_us(l.lat_us.mean),
             format_latency_us(l.lat_us.p99),
@@ -203,9 +203,9 @@ fn fade_reason(f: Option<&FadeEvidence>, load: Option<&LoadEvidence>) -> Reason 
         topic: "fade under sustained writes".into(),
         rating: Some(rating),
         value: format!(
-            "{:.0} → {:.0} IOPS = {} after {}",
-            f.start_iops,
-            f.end_iops,
+            "{} → {} IOPS = {} after {}",
+            crate::units::format_count(f.start_iops),
+            crate::units::format_count(f.end_iops),
             ratio.map_or("-".into(), |r| r.words()),
             crate::units::format_duration(std::time::Duration::from_secs_f64(f.seconds))
         ),
@@ -341,15 +341,15 @@ fn unpartitioned_words(o: &OpSweepEvidence) -> String {
     let size = crate::units::format_bytes(o.bs).replace(".0 ", " ");
     if o.unpartitioned_pct <= o.from_unpartitioned_pct {
         return format!(
-            "leaving more of it unpartitioned would buy little: steady {size} random writes hold about {:.0} IOPS ({source})",
-            o.from_iops
+            "leaving more of it unpartitioned would buy little: steady {size} random writes hold about {} IOPS ({source})",
+            crate::units::format_count(o.from_iops)
         );
     }
     format!(
-        "with {:.0} % left unpartitioned this drive would hold about {:.0} IOPS of steady {size} random writes instead of {:.0}, p99 {} → {} ({source})",
+        "with {:.0} % left unpartitioned this drive would hold about {} IOPS of steady {size} random writes instead of {}, p99 {} → {} ({source})",
         o.unpartitioned_pct,
-        o.to_iops,
-        o.from_iops,
+        crate::units::format_count(o.to_iops),
+        crate::units::format_count(o.from_iops),
         crate::units::format_latency_us(o.from_p99_ms * 1e3),
         crate::units::format_latency_us(o.to_p99_ms * 1e3)
     )
