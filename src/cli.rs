@@ -877,6 +877,10 @@ pub struct OpSweepArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Print the plan (each phase, its workload and the most time it may take) and the bound
+    /// of the whole, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// `--drive-op`: a percent from 0.5 to 300, with or without `%`.
@@ -917,6 +921,10 @@ pub struct ExperimentArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Print the plan (each phase, its workload and the most time it may take) and the bound
+    /// of the whole, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// The access specification of an experiment's or a sweep's runs (the stop rules are the

@@ -21,6 +21,7 @@ pub mod outfile;
 pub mod output;
 pub mod pattern;
 pub mod plot;
+pub mod protocol;
 pub mod report;
 pub mod results;
 pub mod run;

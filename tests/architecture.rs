@@ -217,7 +217,9 @@ const MEASURING: [&str; 8] = [
     "erase",
     "group",
 ];
-const PRESENTING: [&str; 5] = ["analysis", "plot", "report", "metrics", "output"];
+const PRESENTING: [&str; 6] = [
+    "analysis", "plot", "report", "metrics", "output", "protocol",
+];
 const EDGE: [&str; 2] = ["commands", "cli"];
 
 /// Every import from one of `from` into one of `to`, with the files that make it.
@@ -361,13 +363,10 @@ fn the_import_reader_finds_grouped_and_nested_paths() {
 }
 
 /// The files that name an experiment kind (`ExperimentKind::…`) outside its record, today: a
-/// kind's figures, charts and report are still chosen there (issue 47 moves them onto one
-/// registered protocol per kind). The list may shrink, never grow.
-const FILES_NAMING_A_KIND: [&str; 9] = [
+/// kind's charts and report sections are still chosen there (its figures and terminal text are
+/// its protocol's, `src/protocol/`). The list may shrink, never grow.
+const FILES_NAMING_A_KIND: [&str; 6] = [
     "src/analysis/slog/evidence.rs",
-    "src/analysis/summary.rs",
-    "src/experiment/preset/mod.rs",
-    "src/experiment/report.rs",
     "src/group/experiment_table.rs",
     "src/plot/experiment.rs",
     "src/report/sweep.rs",
@@ -398,6 +397,57 @@ fn naming_an_experiment_kind_spreads_to_no_new_file() {
     assert!(
         new.is_empty(),
         "these files name an experiment kind: give the kind's behaviour to the kind's own files, not to a match in {new:?}"
+    );
+}
+
+/// The files that reach into two or more kinds' own modules (`wsat::`, `hir::`…): the central
+/// places a new kind must be added to, besides its own files (`experiment/`, `analysis/`,
+/// `plot/`, `report/` and `protocol/<kind>.rs`). Today: the protocols' table, the figures'
+/// enum, the protocol chart's enum and its re-export, the report's section, and the CLI. The
+/// list may shrink, never grow.
+const FILES_LISTING_KINDS: [&str; 6] = [
+    "src/analysis/summary.rs",
+    "src/commands/experiment.rs",
+    "src/plot/experiment.rs",
+    "src/plot/mod.rs",
+    "src/protocol/mod.rs",
+    "src/report/experiment.rs",
+];
+
+/// A new kind is its own files plus an entry in each of [`FILES_LISTING_KINDS`]: no other
+/// file lists the kinds (test code and comments left out).
+#[test]
+fn the_kinds_are_listed_in_no_new_file() {
+    let kinds = ["vertex2", "wsat", "hir", "sweep", "op_sweep", "preset"];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let names_kind = |code: &str, kind: &str| {
+        code.match_indices(&format!("{kind}::")).any(|(i, _)| {
+            !code[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    };
+    let mut listing: Vec<String> = sources()
+        .into_iter()
+        .filter(|(_, text)| {
+            let code: Vec<&str> = code_lines(text).collect();
+            let code = code.join("\n");
+            kinds.iter().filter(|k| names_kind(&code, k)).count() >= 2
+        })
+        .map(|(path, _)| {
+            let rel = path.strip_prefix(root).unwrap_or(&path);
+            rel.display().to_string()
+        })
+        .collect();
+    listing.sort();
+    let new: Vec<&String> = listing
+        .iter()
+        .filter(|p| !FILES_LISTING_KINDS.contains(&p.as_str()))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "these files list several experiment kinds: register the kind in src/protocol/ instead of {new:?}"
     );
 }
 

@@ -1622,3 +1622,70 @@ fn a_rate_sweeps_table_fits_80_columns() {
         "{subtitle}"
     );
 }
+
+/// `--dry-run` prints the plan — every phase with its workload and bound, and the bound of the
+/// whole — exits 0 and writes nothing: no experiment directory, no file in the working
+/// directory, not the one `--out` names.
+#[test]
+fn a_dry_run_prints_every_phase_and_the_bound_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("exp");
+    let sim = "sim:vertex2-60g,scale=16";
+    let plan = |args: &[&str]| {
+        let mut cmd = ssdfade(tmp.path());
+        cmd.args(["experiment"]).args(args).arg("--out").arg(&out);
+        let text = common::run_ok(cmd.arg("--dry-run"));
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+        let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+        text
+    };
+    let phase_names = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| {
+                let mut words = l.split_whitespace();
+                words.next()?.parse::<usize>().ok()?;
+                words.next().map(String::from)
+            })
+            .collect()
+    };
+
+    // Four measures of 10 s and a 1-minute soak: 1m40s at most, and two erases unbounded.
+    let text = plan(&[
+        "vertex2",
+        sim,
+        "--measure-duration",
+        "10s",
+        "--soak-duration",
+        "1m",
+    ]);
+    assert_eq!(phase_names(&text), VERTEX2_PHASES, "{text}");
+    assert!(text.contains("At most 1m40s in all"), "{text}");
+    assert!(
+        text.contains("and 2 phases the plan cannot bound"),
+        "{text}"
+    );
+
+    let text = plan(&["wsat", sim]);
+    assert_eq!(phase_names(&text), ["purge", "wsat"], "{text}");
+
+    // HIR with one burst per wait state: purge, fill, precondition, then per wait state an
+    // idle, a burst and a return to baseline.
+    let text = plan(&["hir", sim, "--bursts", "1"]);
+    let names = phase_names(&text);
+    assert_eq!(names.len(), 3 + 5 * 3, "{text}");
+    for ws in [5, 10, 15, 25, 50] {
+        for part in ["idle1", "burst1", "baseline"] {
+            let name = format!("ws{ws}-{part}");
+            assert!(names.contains(&name), "no {name} in {text}");
+        }
+    }
+    assert!(text.contains(&format!("{} phases", names.len())), "{text}");
+
+    let text = plan(&["op-sweep", sim, "--span", "100%,80%"]);
+    assert_eq!(
+        phase_names(&text),
+        ["purge-100pct", "span100pct", "purge-80pct", "span80pct"],
+        "{text}"
+    );
+}

@@ -278,7 +278,24 @@ impl PresetTable {
 /// as CrystalDiskMark fills its test file. It is preparation, not one of the benchmark's tests.
 pub const PREPARE: &str = "prepare";
 
-/// True when `phase` of an experiment of kind `kind` is a preset's preparation write.
+/// tiobench's tests in the order it prints them: (title, read, random).
+pub const TIOBENCH_TESTS: [(&str, bool, bool); 4] = [
+    ("Sequential Reads", true, false),
+    ("Random Reads", true, true),
+    ("Sequential Writes", false, false),
+    ("Random Writes", false, true),
+];
+
+/// A transfer size as Iometer names it in its access specifications (`512B`, `4K`, `1M`).
+pub fn iometer_size_name(bs: u64) -> String {
+    match bs {
+        b if b >= 1 << 20 => format!("{}M", b >> 20),
+        b if b >= 1 << 10 => format!("{}K", b >> 10),
+        b => format!("{b}B"),
+    }
+}
+
+/// True when `phase` of an experiment of `kind` is a preset's preparation write.
 pub fn is_preparation(kind: &crate::results::ExperimentKind, phase: &str) -> bool {
     kind.is_preset() && phase == PREPARE
 }
@@ -431,13 +448,7 @@ mod tests {
         assert_eq!(rows[0].read.unwrap().name, "seq1m-q8t1-read");
         assert_eq!(rows[0].write.unwrap().name, "seq1m-q8t1-write");
         assert!(rows[1].write.is_none() && rows[2].read.is_none());
-        assert!(is_preparation(
-            &crate::results::ExperimentKind::from("cdm"),
-            "prepare"
-        ));
-        assert!(!is_preparation(
-            &crate::results::ExperimentKind::from("vertex2"),
-            "prepare"
-        ));
+        assert!(is_preparation(&"cdm".into(), "prepare"));
+        assert!(!is_preparation(&"vertex2".into(), "prepare"));
     }
 }

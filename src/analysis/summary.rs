@@ -1,7 +1,8 @@
 //! The summary of an experiment directory as typed figures, computed once: the protocol's
 //! figures ([`KindFigures`]: Vertex 2 states, WSAT rounds, HIR wait states, a sweep's points,
-//! an op-sweep's spans and advice, a preset's table) and one row per phase. The terminal summary, `--json` and the group
-//! tables render this; its JSON field names are those `--json` has always given.
+//! an op-sweep's spans and advice, a preset's table; each kind's protocol computes its own)
+//! and one row per phase. The terminal summary and `--json` render this; its JSON field names
+//! are those `--json` has always given.
 
 use serde::Serialize;
 
@@ -11,10 +12,9 @@ use super::preset::PresetTable;
 use super::sweep::SweepTable;
 use super::vertex2::Vertex2Figures;
 use super::wsat::WsatFigures;
-use super::ExperimentStates;
-use crate::results::{Experiment, ExperimentKind, PhaseRecord, Status};
+use crate::results::{PhaseRecord, Status};
 
-/// The figures of the experiment's kind.
+/// The figures of the experiment's kind, as its protocol computes them (`crate::protocol`).
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum KindFigures {
@@ -79,37 +79,4 @@ pub struct ExperimentSummary {
     pub target: String,
     pub status: Status,
     pub phases: Vec<PhaseRow>,
-}
-
-impl KindFigures {
-    /// The figures of `exp`'s kind.
-    pub fn of(exp: &Experiment) -> KindFigures {
-        match &exp.name {
-            ExperimentKind::Vertex2 => KindFigures::Vertex2(Box::new(Vertex2Figures::of(
-                exp,
-                &ExperimentStates::of(exp),
-            ))),
-            ExperimentKind::Wsat => KindFigures::Wsat(WsatFigures::of(exp)),
-            ExperimentKind::Hir => KindFigures::Hir(HirFigures::of(&exp.record)),
-            ExperimentKind::Sweep => KindFigures::Sweep(super::sweep::table(exp)),
-            ExperimentKind::OpSweep => KindFigures::OpSweep(OpSweepFigures::of(exp)),
-            kind if kind.is_preset() => KindFigures::Preset(PresetTable::of(exp)),
-            ExperimentKind::Named(_) => KindFigures::None {},
-        }
-    }
-}
-
-impl ExperimentSummary {
-    /// The summary of `exp`.
-    pub fn of(exp: &Experiment) -> ExperimentSummary {
-        let r = &exp.record;
-        ExperimentSummary {
-            figures: KindFigures::of(exp),
-            experiment: r.name.as_str().to_string(),
-            dir: exp.dir.display().to_string(),
-            target: r.target.clone(),
-            status: r.status,
-            phases: r.phases.iter().map(PhaseRow::of).collect(),
-        }
-    }
 }

@@ -9,7 +9,6 @@ use crate::cli::{
     ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, OpSweepArgs, ResumeArgs, SweepArgs,
 };
 use crate::drive::RunEnd;
-use crate::experiment::report::{summary_json, summary_text};
 use crate::experiment::{
     hir, op_sweep, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, ExperimentRecord,
     Options, Quiet, Setup,
@@ -17,6 +16,7 @@ use crate::experiment::{
 use crate::group::experiment::GroupExperiment;
 use crate::metrics::Exporter;
 use crate::output::experiment::{GroupLine, Terminal};
+use crate::output::summary::{summary_json, summary_text};
 use crate::output::MultiProgress;
 use crate::run::install_signal_flag;
 
@@ -67,6 +67,13 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
     if name != "wsat" {
         refuse_precondition(&common.workload, name)?;
     }
+    if common.dry_run {
+        for target in std::iter::once(target).chain(more) {
+            let record = make(setup(target, common)?)?;
+            crate::out!("{}", crate::output::plan::plan_text(&record))?;
+        }
+        return Ok(RunEnd::Completed);
+    }
     let exporter = exporter(&common.metrics)?;
     if !more.is_empty() {
         let targets: Vec<String> = std::iter::once(target).chain(more).cloned().collect();
@@ -111,6 +118,11 @@ fn op_sweep(a: &OpSweepArgs) -> anyhow::Result<RunEnd> {
         erase_method: a.erase_method.clone(),
         on_twin: a.on_twin.clone().map(|file| (file, a.target.clone())),
     };
+    if a.dry_run {
+        let record = op_sweep::record(setup, plan)?;
+        crate::out!("{}", crate::output::plan::plan_text(&record))?;
+        return Ok(RunEnd::Completed);
+    }
     let file = setup.create_test_file()?;
     let interrupt = install_signal_flag()?;
     let mut observer = Terminal::new(a.json);
@@ -375,7 +387,10 @@ pub(crate) fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<R
         )?;
     } else {
         crate::out!("{}", summary_text(&outcome.dir, &outcome.record))?;
-        crate::out!("{}", charts_line(&outcome.charts()))?;
+        crate::out!(
+            "{}",
+            charts_line(&crate::protocol::chart_files(&outcome.dir, &outcome.record))
+        )?;
         crate::outln!("  Report (in it): report.html (and report.md)")?;
     }
     if outcome.end == RunEnd::Interrupted {

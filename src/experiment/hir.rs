@@ -11,9 +11,7 @@ use std::time::Duration;
 
 use super::phase::{EraseParams, IdleParams, Phase, PhaseKind};
 use super::{run_params, Setup};
-use crate::analysis::hir::HirFigures;
 use crate::results::settings::{HirSettings, Settings};
-use crate::text::steady::steady_line;
 
 /// SNIA's idle gaps, seconds.
 pub const WAIT_STATES: [u32; 5] = [5, 10, 15, 25, 50];
@@ -84,40 +82,6 @@ pub fn phases(
         });
     }
     list
-}
-
-/// Per wait state: the bursts' mean IOPS, against the steady state reached in
-/// preconditioning, and the return to baseline.
-pub fn summary_text(h: &HirFigures) -> String {
-    let mut out = String::new();
-    if let Some(s) = &h.steady_state {
-        out.push_str(&steady_line(s));
-    }
-    out.push_str(&format!(
-        "  {:>6} {:>6} {:>10} {:>13} {:>9} {:>11}\n",
-        "idle", "bursts", "burst IOPS", "min–max", "vs steady", "return IOPS"
-    ));
-    let num = |x: Option<f64>, f: &dyn Fn(f64) -> String| x.map_or("-".to_string(), f);
-    for s in &h.wait_states {
-        out.push_str(&format!(
-            "  {:>6} {:>6} {:>10} {:>13} {:>9} {:>11}\n",
-            format!("{} s", s.idle_s),
-            s.burst_iops.len(),
-            num(s.burst_mean_iops, &|x| format!("{x:.0}")),
-            match (s.burst_min_iops, s.burst_max_iops) {
-                (Some(lo), Some(hi)) => format!("{lo:.0}–{hi:.0}"),
-                _ => "-".into(),
-            },
-            num(s.burst_vs_steady, &crate::units::format_ratio),
-            num(s.baseline_iops, &|x| format!("{x:.0}")),
-        ));
-    }
-    if let Some(b) = h.baseline_iops {
-        out.push_str(&format!(
-            "  baseline (median of the returns): {b:.0} IOPS\n"
-        ));
-    }
-    out
 }
 
 /// Runs HIR with `bursts` bursts per wait state: SNIA's 4 KiB random writes, aligned to the

@@ -9,14 +9,13 @@
 //! - the protocols: [`vertex2`] (the seed's fade-and-recover story), [`wsat`] (SNIA write
 //!   saturation), [`hir`] (SNIA host idle recovery), [`sweep`] (IOPS against queue depth or
 //!   threads), [`op_sweep`] (steady state at several spans: how much to over-provision), [`preset`] (`measure --preset`: CrystalDiskMark, tiobench, Iometer's sets);
-//! - [`report`]: the summaries they print, read from experiment.json and the phase directories;
-//!   [`progress`]: the lines that show a running experiment (one per target in a group).
+//! - what they print is the presenting layer's: [`crate::output::summary`] and each kind's
+//!   [`crate::protocol`].
 
 pub mod hir;
 pub mod idle;
 pub mod op_sweep;
 pub mod preset;
-pub mod report;
 pub mod runner;
 pub mod sweep;
 pub mod vertex2;

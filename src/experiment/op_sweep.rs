@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use super::phase::{EraseParams, Phase, PhaseKind};
 use super::{run_params, Setup};
-use crate::analysis::op_sweep::OpSweepFigures;
 use crate::results::settings::{OnTwin, OpSweepSettings, Settings};
 use crate::workload::PreconditionSpec;
 
@@ -173,44 +172,6 @@ pub fn record(mut setup: Setup, plan: OpSweep) -> anyhow::Result<super::Experime
     });
     let list = phases(&setup, &spans, capacity, &plan);
     super::new_record(NAME, &setup, list, settings, notes)
-}
-
-/// The sweep's table (one line per span, least unpartitioned first) and the advice, within 80
-/// columns.
-pub fn summary_text(f: &OpSweepFigures) -> String {
-    let mut out = String::new();
-    if let Some(twin) = &f.predicted_from_twin {
-        wrap_into(
-            &mut out,
-            &format!("A prediction from the twin {twin}: the drive was not opened."),
-        );
-    }
-    out.push_str(&format!(
-        "  {:<10} {:>7} {:>7} {:>11} {:>8} {:>8} {:>9} {:>8}\n",
-        "span", "unpart.", "OP", "steady IOPS", "avg ms", "p99 ms", "p99.9 ms", "DW"
-    ));
-    for p in &f.points {
-        let [span, unpart, op, iops, avg, p99, p999, dw] = p.cells();
-        out.push_str(&format!(
-            "  {span:<10} {unpart:>7} {op:>7} {iops:>11} {avg:>8} {p99:>8} {p999:>9} {dw:>8}\n"
-        ));
-    }
-    out.push_str(
-        "  (unpart.: share of the drive outside the span; OP: flash / span − 1; DW: drive\n   writes when SNIA's steady-state test passed; latency of the steady window)\n",
-    );
-    match &f.advice {
-        Some(a) => wrap_into(&mut out, &format!("Advice: {}", a.line)),
-        None => wrap_into(
-            &mut out,
-            "Advice: none yet (it needs the least unpartitioned span and another one at steady state)",
-        ),
-    }
-    out
-}
-
-/// Appends `text` in lines of at most 80 columns, indented by two (continuations by four).
-fn wrap_into(out: &mut String, text: &str) {
-    out.push_str(&crate::text::wrap(text, 80, "  ", "    "));
 }
 
 #[cfg(test)]

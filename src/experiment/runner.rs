@@ -30,39 +30,6 @@ pub struct ExperimentOutcome {
     pub end: RunEnd,
 }
 
-impl ExperimentOutcome {
-    /// The file names of the charts drawn in the experiment directory: the timeline, the
-    /// states, latency over time and its distribution, and the protocol's own chart when it
-    /// has one (a preset's bars are named after it), then the phases' steady-state charts.
-    pub fn charts(&self) -> Vec<String> {
-        let mut names = vec![
-            "fade",
-            "states",
-            "fade-latency",
-            "fade-distribution",
-            "fade-wa",
-            "sweep",
-            "wsat",
-            "hir",
-            "op-sweep",
-        ];
-        if !names.contains(&self.record.name.as_str()) {
-            names.push(self.record.name.as_str()); // a preset's bars are named after it
-        }
-        let mut charts: Vec<String> = names
-            .iter()
-            .map(|name| format!("{name}.png"))
-            .filter(|file| self.dir.join(file).is_file())
-            .collect();
-        // The steady-state charts of the phases that evaluated a window, in phase order.
-        charts.extend(self.record.phases.iter().filter_map(|p| {
-            let file = format!("steady-{}.png", p.phase.name);
-            self.dir.join(&file).is_file().then_some(file)
-        }));
-        charts
-    }
-}
-
 /// The target every phase uses: the user's, plus the experiment's own state file for a
 /// simulated drive that had none.
 pub fn effective_target(dir: &Path, record: &ExperimentRecord) -> String {

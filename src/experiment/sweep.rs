@@ -12,7 +12,6 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::analysis::sweep::SweepTable;
 use crate::analysis::Figures;
 use crate::results::settings::{Settings, SweepSettings, SweepValue};
 use crate::results::{ExperimentRecord, RunParams, Status};
@@ -20,7 +19,6 @@ use crate::workload::{Rate, MAX_RATE_IOPS};
 
 use super::phase::{Phase, PhaseKind};
 use super::{run_params, Setup};
-use crate::results::write_json_atomic;
 
 /// Most points a sweep takes (each is a run directory of its own).
 pub const MAX_POINTS: usize = 64;
@@ -188,76 +186,6 @@ pub fn resolve_rate(
     let rate = (iops * percent / 100.0).round().max(1.0) as u64;
     params.workload.rate = Some(Rate::Iops(rate));
     Ok(params)
-}
-
-/// Writes the sweep's table ([`crate::analysis::sweep`]) to `sweep.json` in the experiment
-/// directory `dir`.
-pub fn save_table(dir: &Path, table: &SweepTable) -> anyhow::Result<()> {
-    write_json_atomic(&dir.join(crate::results::sweep::FILE), table)
-}
-
-/// The sweep's table as text.
-pub fn summary_text(table: &SweepTable) -> String {
-    let ms = |x: Option<f64>| x.map_or("-".to_string(), |m| crate::units::format_sig(m, 3));
-    if table.axis == "rate" {
-        return rate_text(table, ms);
-    }
-    let mut out = format!(
-        "  {:>7} {:>9} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8}\n",
-        if table.axis == "threads" {
-            "threads"
-        } else {
-            "QD"
-        },
-        "IOPS",
-        "MB/s",
-        "avg ms",
-        "read ms",
-        "write ms",
-        "p99 ms",
-        "QD/IOPS"
-    );
-    for p in &table.points {
-        out.push_str(&format!(
-            "  {:>7} {:>9.0} {:>8.2} {:>9} {:>9} {:>9} {:>9} {:>8}\n",
-            p.qd,
-            p.iops,
-            p.mb_per_s,
-            ms(p.avg_ms),
-            ms(p.avg_read_ms),
-            ms(p.avg_write_ms),
-            ms(p.p99_ms),
-            ms(p.little_ms),
-        ));
-    }
-    out
-}
-
-/// A rate sweep's table: the asked rate, what was delivered, latency and late issues.
-fn rate_text(table: &SweepTable, ms: impl Fn(Option<f64>) -> String) -> String {
-    let mut out = format!(
-        "  {:<12} {:>8} {:>7} {:>7} {:>8} {:>8} {:>8} {:>13}\n",
-        "point", "rate", "IOPS", "MB/s", "avg ms", "p99 ms", "p99.9 ms", "late (max ms)"
-    );
-    for p in &table.points {
-        let late = match (p.late, p.late_max_ms) {
-            (Some(n), Some(max)) if n > 0 => format!("{n} ({max:.1})"),
-            (Some(n), _) => n.to_string(),
-            (None, _) => "-".into(),
-        };
-        out.push_str(&format!(
-            "  {:<12} {:>8} {:>7.0} {:>7.2} {:>8} {:>8} {:>8} {:>13}\n",
-            p.name,
-            p.rate_iops.map_or("flat out".into(), |r| format!("{r:.0}")),
-            p.iops,
-            p.mb_per_s,
-            ms(p.avg_ms),
-            ms(p.p99_ms),
-            ms(p.p999_ms),
-            late,
-        ));
-    }
-    out
 }
 
 /// Runs the sweep: one point per value of `axis`, in the order given (a rate sweep: `values`

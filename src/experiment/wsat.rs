@@ -7,10 +7,7 @@ use std::time::Duration;
 
 use super::phase::{EraseParams, Phase, PhaseKind};
 use super::{run_params, Setup};
-use crate::analysis::wsat::WsatFigures;
 use crate::results::settings::{Settings, WsatSettings};
-use crate::text::steady::steady_line;
-use crate::units::format_duration;
 
 /// The two phases: `purge`, then `wsat` (samples one round long).
 pub fn phases(
@@ -37,51 +34,6 @@ pub fn phases(
             )),
         },
     ]
-}
-
-/// The rounds' table: at most 16 rounds, evenly spread and always the first and the last.
-pub fn summary_text(w: &WsatFigures) -> String {
-    let mut out = format!(
-        "  {:>6} {:>10} {:>10} {:>12} {:>12}\n",
-        "round", "time", "IOPS", "TGBW GB", "drive fills"
-    );
-    let n = w.rounds.len();
-    let step = n.div_ceil(16).max(1);
-    for (i, r) in w.rounds.iter().enumerate() {
-        if i % step != 0 && i + 1 != n {
-            continue;
-        }
-        out.push_str(&format!(
-            "  {:>6} {:>10} {:>10.0} {:>12.1} {:>12.2}\n",
-            i + 1,
-            format_duration(Duration::from_secs_f64(r.t_end_s.max(0.0))),
-            r.iops,
-            r.tgbw_bytes as f64 / 1e9,
-            r.drive_fills
-        ));
-    }
-    if let Some(p) = &w.partial_round {
-        out.push_str(&format!(
-            "  and a partial last round of {:.1} s ({:.0} IOPS, {:.2} drive fills by its end),\n  not counted as a round\n",
-            p.seconds, p.iops, p.drive_fills
-        ));
-    }
-    if let Some(first) = w.rounds.first() {
-        out.push_str(&crate::text::wrap(
-            &crate::text::steady::rounds_judged(
-                n,
-                first.seconds,
-                w.steady_state.as_ref().map(|s| s.rounds),
-            ),
-            78,
-            "  ",
-            "    ",
-        ));
-    }
-    if let Some(s) = &w.steady_state {
-        out.push_str(&steady_line(s));
-    }
-    out
 }
 
 /// Runs WSAT: SNIA's 4 KiB random writes, aligned to the transfer size, unless told otherwise.

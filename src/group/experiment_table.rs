@@ -1,12 +1,13 @@
 //! The table printed at the end of a group experiment: one row per target, side by side. For
 //! vertex2 the four states' IOPS with the fade and the recovery (both against fresh); for the
 //! other experiments how far each got, its steady state and its last phase's IOPS. Every
-//! figure is read from the member's experiment.json (the summary `experiment` prints).
+//! figure is read from the member's experiment.json (the figures the summary `experiment`
+//! prints).
 
 use super::experiment::{status, GroupExperiment};
 use super::table::render;
-use crate::analysis::summary::KindFigures;
-use crate::experiment::report::summary;
+use crate::analysis::vertex2::Vertex2Figures;
+use crate::analysis::ExperimentStates;
 use crate::experiment::ExperimentRecord;
 use crate::results::Status;
 use crate::units::format_duration;
@@ -39,7 +40,9 @@ fn vertex2_table(group: &GroupExperiment) -> String {
         row[0] = m.target.clone();
         row[1] = status(m).to_string();
         if let Ok(o) = &m.result {
-            if let KindFigures::Vertex2(v) = summary(&o.dir, &o.record).figures {
+            if let Ok(mut exp) = crate::results::load_experiment(&o.dir) {
+                exp.record = o.record.clone();
+                let v = Vertex2Figures::of(&exp, &ExperimentStates::of(&exp));
                 for (i, (_, key)) in crate::analysis::vertex2::STATES.iter().enumerate() {
                     row[2 + i] = figure(
                         v.states.get(*key).map(|s| s.iops),

@@ -16,7 +16,7 @@ impl Finisher for ChartsAndReports {
     fn experiment(&self, dir: &Path, report: bool) -> anyhow::Result<()> {
         self.run(dir)?;
         if report {
-            crate::report::report_dir(dir, None)?;
+            crate::report::report_dir(dir, None, crate::protocol::figures)?;
         }
         Ok(())
     }

@@ -56,10 +56,7 @@ pub fn timeline(exp: &Experiment) -> Timeline {
     let measured = ExperimentStates::of(exp);
     // CrystalDiskMark and tiobench report MB/s: their 1 MiB and 4 KiB tests read on one
     // axis in it, where IOPS put the 1 MiB tests flat along the bottom.
-    let mb_per_s = matches!(
-        analysis::summary::KindFigures::of(exp),
-        analysis::summary::KindFigures::Preset(t) if ["cdm", "tiobench"].contains(&t.preset.as_str())
-    );
+    let mb_per_s = ["cdm", "tiobench"].contains(&exp.name.as_str());
     let (mut t0, mut bytes0) = (0.0, 0u64);
     for (index, phase) in exp.phases.iter().enumerate() {
         let name = &phase.record.phase.name;
@@ -175,7 +172,8 @@ pub fn timeline(exp: &Experiment) -> Timeline {
 /// preparation write, a sweep's points and shared workload, else its phases counted by kind
 /// and the soak's workload.
 pub fn timeline_subtitle(exp: &Experiment) -> String {
-    if let analysis::summary::KindFigures::Preset(t) = analysis::summary::KindFigures::of(exp) {
+    if exp.name.is_preset() {
+        let t = analysis::preset::PresetTable::of(exp);
         let each = t.point_duration_s.map_or_else(String::new, |d| {
             format!(
                 ", {} each",

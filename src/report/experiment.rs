@@ -108,8 +108,14 @@ fn phase_name(exp: &Experiment, p: &crate::results::LoadedPhase) -> String {
     }
 }
 
-/// The report of an experiment, with its timeline charts (PNG names for Markdown).
-pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::Result<Document> {
+/// The report of an experiment, with its timeline charts (PNG names for Markdown); `kind` is
+/// its kind's figures, as its protocol computed them.
+pub fn document(
+    exp: &Experiment,
+    kind: &KindFigures,
+    fade_png: &str,
+    latency_png: &str,
+) -> anyhow::Result<Document> {
     let runs: Vec<_> = exp.phases.iter().filter_map(|p| p.run.as_ref()).collect();
     let first = runs.first().copied();
     let last = runs.last().copied();
@@ -135,9 +141,8 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
     let measured = ExperimentStates::of(exp);
     // The card of the experiment's kind: a benchmark's own table, a sweep's peak, WSAT's
     // fresh and steady figures; else the measured states.
-    let kind = KindFigures::of(exp);
     let protocol = ProtocolChart::of(exp);
-    match &kind {
+    match kind {
         KindFigures::Preset(t) => super::preset::add_summary(&mut doc, t),
         KindFigures::Sweep(t) => super::sweep::add_summary(&mut doc, t),
         KindFigures::Wsat(f) => super::wsat::add_summary(&mut doc, f),
@@ -200,7 +205,7 @@ pub fn document(exp: &Experiment, fade_png: &str, latency_png: &str) -> anyhow::
         doc.paragraph(line);
     }
     // The soak's own fade, as the terminal gives it under the states.
-    if let Some(f) = match &kind {
+    if let Some(f) = match kind {
         KindFigures::Vertex2(v) => v.soak.fade.as_ref(),
         _ => None,
     } {

@@ -75,10 +75,12 @@ fn check_files(paths: &[&Path]) -> anyhow::Result<()> {
 
 /// Reports on the run directory `dir`: draws its PNG charts, writes report.md and report.html
 /// into it and returns the Markdown and the files written. An experiment directory
-/// (experiment.json) gets one report over all its phases.
+/// (experiment.json) gets one report over all its phases, with its kind's figures from
+/// `figures` (the protocols' table, [`crate::protocol::figures`], which sits above this layer).
 pub fn report_dir(
     dir: &Path,
     reference: Option<crate::results::ReferenceIops>,
+    figures: fn(&crate::results::Experiment) -> crate::analysis::summary::KindFigures,
 ) -> anyhow::Result<Written> {
     use crate::plot::Format;
     use crate::results::{apply_reference, is_experiment, load_experiment, read_run, Provenance};
@@ -93,7 +95,12 @@ pub fn report_dir(
         apply_reference(dir, Some(&mut exp), reference)?;
         let provenance = Provenance::of_experiment(&exp);
         let files = crate::plot::render_experiment(&exp, &fade, Format::Png, &provenance)?;
-        let doc = experiment::document(&exp, &file_name(&files[0]), &file_name(&files[1]))?;
+        let doc = experiment::document(
+            &exp,
+            &figures(&exp),
+            &file_name(&files[0]),
+            &file_name(&files[1]),
+        )?;
         (files, doc, provenance)
     } else if crate::results::slog::without_samples(dir)? {
         // A slog run with no sustained phase (`--sustain 0`): its verdict and SLOG chart.

@@ -27,6 +27,11 @@ pub struct SweepTable {
 }
 
 impl SweepTable {
+    /// Writes the table to `dir/sweep.json` (atomically).
+    pub fn save(&self, dir: &Path) -> anyhow::Result<()> {
+        super::write_json_atomic(&dir.join(FILE), self)
+    }
+
     /// Reads `dir/sweep.json`, refusing a layout newer than this build reads.
     pub fn load(dir: &Path) -> anyhow::Result<SweepTable> {
         let path = dir.join(FILE);

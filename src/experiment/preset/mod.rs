@@ -17,7 +17,6 @@ use std::time::Duration;
 
 use super::phase::{Phase, PhaseKind};
 use super::{run_params, ExperimentObserver, ExperimentOutcome, Setup};
-use crate::analysis::preset::PresetTable;
 use crate::bad_input;
 use crate::results::settings::{PrepareSettings, PresetSettings, Settings};
 use crate::run::WorkloadSpec;
@@ -246,31 +245,6 @@ pub fn run(
     )
 }
 
-/// True for the experiment names presets record.
-pub fn is_preset(name: &str) -> bool {
-    crate::results::ExperimentKind::from(name).is_preset()
-}
-
-/// The preset's table in the benchmark's own terms, for an 80-column terminal.
-pub fn summary_text(table: &PresetTable) -> String {
-    let span = table.span.unwrap_or(0);
-    let duration = table.point_duration_s.unwrap_or(0.0);
-    let mut out = match Preset::from_name(&table.preset) {
-        Some(Preset::Cdm) => cdm::table(&table.points, span, duration),
-        Some(Preset::Tiobench) => tiobench::table(&table.points, span),
-        _ => iometer::table(&table.points, table.left_out.as_deref()),
-    };
-    if let Some(m) = &table.prepare {
-        out.push_str(&format!(
-            "  Prepared: the first {} written sequentially at {:.1} MB/s in {}\n",
-            format_bytes(m.bytes),
-            m.mb_per_s,
-            format_duration(Duration::from_secs_f64(m.seconds.max(0.0)))
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,8 +252,8 @@ mod tests {
     #[test]
     fn every_preset_is_known_as_one_by_its_record() {
         for p in [Preset::Cdm, Preset::Tiobench, Preset::IometerAllinone] {
-            assert!(is_preset(p.name()), "{}", p.name());
+            let kind: crate::results::ExperimentKind = p.name().into();
+            assert!(kind.is_preset(), "{}", p.name());
         }
-        assert!(!is_preset("vertex2") && !is_preset("my-own"));
     }
 }

@@ -1,0 +1,134 @@
+//! One registered protocol per experiment kind, found through one table ([`PROTOCOLS`]) as sim
+//! presets are (`sim/presets.rs`): the names its records carry, its figures (computed once by
+//! `analysis/`), its terminal text and its charts' file names. The centre — the summary, the
+//! report's figures, the list of charts a finished experiment prints — knows this interface,
+//! not the kinds.
+//!
+//! A kind's phase plan is measuring, not presenting: it stays in `experiment/<kind>.rs`, chosen
+//! by the kind's CLI entry, and `--dry-run` prints it from the record it builds
+//! ([`crate::output::plan`]). This module sits at the top of the presenting layer (it reads
+//! `analysis/` and `plot/`; `output/` and the commands read it), so the arrows stay one-way.
+//!
+//! A new kind: its phases (`experiment/<kind>.rs`), its figures (`analysis/<kind>.rs`), its
+//! chart (`plot/<kind>.rs`), this file's table entry and its `protocol/<kind>.rs`, plus its CLI
+//! entry.
+
+pub mod hir;
+pub mod op_sweep;
+pub mod preset;
+pub mod sweep;
+pub mod vertex2;
+pub mod wsat;
+
+use std::path::Path;
+
+use crate::analysis::summary::KindFigures;
+use crate::results::{Experiment, ExperimentKind, ExperimentRecord};
+
+/// What one experiment kind shows, behind one interface.
+pub trait Protocol: Sync {
+    /// The names experiment.json records the kind under (a preset: one per benchmark).
+    fn names(&self) -> &'static [&'static str];
+
+    /// The kind's figures, computed once by `analysis/`.
+    fn figures(&self, exp: &Experiment) -> KindFigures;
+
+    /// The figures as text for an 80-column terminal, under the summary's head line.
+    fn text(&self, figures: &KindFigures) -> String;
+
+    /// True when [`Protocol::text`] already gives every phase (no phase table under it).
+    fn lists_phases(&self) -> bool {
+        false
+    }
+
+    /// A note under the phase table, when its IOPS need one.
+    fn phase_note(&self) -> &'static str {
+        ""
+    }
+
+    /// Writes what the summary keeps beside the record (a sweep's `sweep.json`).
+    fn save(&self, _dir: &Path, _figures: &KindFigures) -> anyhow::Result<()> {
+        Ok(())
+    }
+}
+
+/// Every kind this build knows, one entry each.
+pub static PROTOCOLS: &[&dyn Protocol] = &[
+    &vertex2::Vertex2,
+    &wsat::Wsat,
+    &hir::Hir,
+    &sweep::Sweep,
+    &op_sweep::OpSweep,
+    &preset::Preset,
+];
+
+/// The protocol recorded as `kind`; None for a name written by hand.
+pub fn of(kind: &ExperimentKind) -> Option<&'static dyn Protocol> {
+    PROTOCOLS
+        .iter()
+        .copied()
+        .find(|p| p.names().contains(&kind.as_str()))
+}
+
+/// The figures of `exp`'s kind (none for a kind this build does not know).
+pub fn figures(exp: &Experiment) -> KindFigures {
+    of(&exp.name).map_or(KindFigures::None {}, |p| p.figures(exp))
+}
+
+/// The file names of the charts drawn in the experiment directory `dir`: the timeline, the
+/// states, latency over time and its distribution, write amplification and the protocol's own
+/// chart ([`crate::plot::ProtocolChart::name`]), then the phases' steady-state charts.
+pub fn chart_files(dir: &Path, record: &ExperimentRecord) -> Vec<String> {
+    let chart = crate::results::load_experiment(dir)
+        .ok()
+        .and_then(|exp| crate::plot::ProtocolChart::of(&exp))
+        .map(|c| c.name().to_string());
+    // The states chart is listed beside the timeline it stands for; the others after it.
+    let (states, other) = match chart {
+        Some(name) if name == "states" => (Some(name), None),
+        other => (None, other),
+    };
+    let fixed = ["fade-latency", "fade-distribution", "fade-wa"].map(String::from);
+    let names = std::iter::once("fade".to_string())
+        .chain(states)
+        .chain(fixed)
+        .chain(other);
+    let mut charts: Vec<String> = names
+        .map(|name| format!("{name}.png"))
+        .filter(|file| dir.join(file).is_file())
+        .collect();
+    // The steady-state charts of the phases that evaluated a window, in phase order.
+    charts.extend(record.phases.iter().filter_map(|p| {
+        let file = format!("steady-{}.png", p.phase.name);
+        dir.join(&file).is_file().then_some(file)
+    }));
+    charts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind the records name is registered once, under its own name.
+    #[test]
+    fn every_recorded_kind_has_one_protocol() {
+        for name in [
+            "vertex2",
+            "wsat",
+            "hir",
+            "sweep",
+            "op-sweep",
+            "cdm",
+            "tiobench",
+            "iometer-allinone",
+        ] {
+            let found: Vec<_> = PROTOCOLS
+                .iter()
+                .filter(|p| p.names().contains(&name))
+                .collect();
+            assert_eq!(found.len(), 1, "{name}");
+            assert!(of(&name.into()).is_some(), "{name}");
+        }
+        assert!(of(&"my-own".into()).is_none());
+    }
+}
