@@ -1183,3 +1183,42 @@ fn the_maintenance_plan_takes_what_an_op_sweep_of_this_drive_or_its_twin_found()
     assert!(err.starts_with("ssdfade: --op-sweep soak:"), "{err}");
     assert!(!dir.path().join("refused").exists());
 }
+
+/// A drive that reports its temperature (a simulated M.2 drive with heat) has the heat of
+/// its sustained phase in `slog`'s text and in the report, in the same words, from the
+/// phase's samples.
+#[test]
+fn the_heat_of_the_sustained_phase_is_in_the_text_and_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ssdfade(dir.path())
+        .args([
+            "slog",
+            "sim:nvme-tlc-1t,scale=16,thermal=m2",
+            "--max-size",
+            "4k",
+            "--sustain",
+            "5s",
+            "--out",
+            "h",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = dir.path().join("h");
+    let heat = ssdfade::analysis::thermal::Thermal::of_dir(&run).expect("a temperature");
+    let words = heat.range_words();
+    assert!(words.contains(" °C, "), "{words}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("Heat: {words}")), "{text}");
+    let report = ssdfade(dir.path()).args(["report", "h"]).output().unwrap();
+    assert!(report.status.success());
+    let md = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(
+        md.contains(&format!("Heat during the sustained phase: {words}.")),
+        "{md}"
+    );
+}
