@@ -1183,3 +1183,53 @@ fn the_maintenance_plan_takes_what_an_op_sweep_of_this_drive_or_its_twin_found()
     assert!(err.starts_with("ssdfade: --op-sweep soak:"), "{err}");
     assert!(!dir.path().join("refused").exists());
 }
+
+/// A drive that reports its temperature has the heat of its sustained phase in `slog`'s text
+/// and in the report, in the same words, from the phase's samples. (The simulator's sync-write
+/// path has no heat model, so the run's samples are given the readings a real drive's sampler
+/// thread would have put there: 40 °C rising a degree per interval.)
+#[test]
+fn the_heat_of_the_sustained_phase_is_in_the_text_and_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    slog_json(
+        dir.path(),
+        &[
+            "sim:nvme-tlc-1t,scale=16",
+            "--max-size",
+            "4k",
+            "--sustain",
+            "5s",
+            "--out",
+            "h",
+        ],
+    );
+    let run = dir.path().join("h");
+    let path = run.join("samples.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut v: Value = serde_json::from_str(line).unwrap();
+            v["health"] = serde_json::json!({"temperature_c": 40.0 + i as f64, "warning_c": 70.0});
+            v.to_string()
+        })
+        .collect();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let heat = ssdfade::analysis::thermal::Thermal::of_dir(&run).expect("a temperature");
+    let words = heat.range_words();
+    assert_eq!(
+        words,
+        format!("40–{} °C, not throttled", 40 + lines.len() - 1)
+    );
+    let record = ssdfade::results::slog::read_record(&run).unwrap();
+    let table = ssdfade::slog::table::render(&record, &run);
+    assert!(table.contains(&format!("Heat: {words}")), "{table}");
+    let report = ssdfade(dir.path()).args(["report", "h"]).output().unwrap();
+    assert!(report.status.success());
+    let md = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(
+        md.contains(&format!("Heat during the sustained phase: {words}.")),
+        "{md}"
+    );
+}

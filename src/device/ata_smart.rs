@@ -49,7 +49,11 @@ pub fn read_data_command() -> AtaCommand {
 
 /// SMART READ LOG of the SCT status (log 0xE0, one block).
 pub fn sct_status_command() -> AtaCommand {
-    smart_command("SMART READ LOG (SCT status)", SMART_READ_LOG, LOG_SCT_STATUS)
+    smart_command(
+        "SMART READ LOG (SCT status)",
+        SMART_READ_LOG,
+        LOG_SCT_STATUS,
+    )
 }
 
 /// Decodes the SMART data page: 30 entries of 12 bytes from byte 2 (id, flags ×2, value,
@@ -139,10 +143,21 @@ pub mod tests {
 
     #[test]
     fn attributes_decode_raw_48_bits_and_temperatures() {
-        let p = page(&[(9, 100, 11_690), (194, 70, 0x0028_0012_0023), (241, 100, 1 << 40)]);
+        let p = page(&[
+            (9, 100, 11_690),
+            (194, 70, 0x0028_0012_0023),
+            (241, 100, 1 << 40),
+        ]);
         let attrs = parse_attributes(&p).unwrap();
         assert_eq!(attrs.len(), 3);
-        assert_eq!(attrs[0], Attribute { id: 9, value: 100, raw: 11_690 });
+        assert_eq!(
+            attrs[0],
+            Attribute {
+                id: 9,
+                value: 100,
+                raw: 11_690
+            }
+        );
         assert_eq!(attrs[2].raw, 1 << 40);
         // 194's raw carries min/max beside the current value in its lowest byte.
         assert_eq!(attribute_temperature(&attrs), Some(35.0));
@@ -168,6 +183,10 @@ pub mod tests {
         assert_eq!(sct_temperature(&p), Some(-5.0));
         p[200] = 0x80;
         assert_eq!(sct_temperature(&p), None);
-        assert_eq!(sct_temperature(&[0u8; 512]), None, "an all-zero answer is none");
+        assert_eq!(
+            sct_temperature(&[0u8; 512]),
+            None,
+            "an all-zero answer is none"
+        );
     }
 }

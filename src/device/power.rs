@@ -124,7 +124,10 @@ mod tests {
         assert!(states[1].operational && (states[1].max_watts - 3.5).abs() < 1e-9);
         assert!(!states[2].operational);
         assert!((states[2].max_watts - 0.005).abs() < 1e-9);
-        assert_eq!((states[2].entry_latency_us, states[2].exit_latency_us), (2000, 8000));
+        assert_eq!(
+            (states[2].entry_latency_us, states[2].exit_latency_us),
+            (2000, 8000)
+        );
         assert!(nvme_apst_supported(&id));
         let p = PowerManagement {
             apst: Some(true),

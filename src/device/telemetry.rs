@@ -105,13 +105,16 @@ mod tests {
 
     #[test]
     fn an_ata_reading_prefers_sct_temperature_and_maps_vendor_counters() {
-        let attrs = parse_attributes(&page(&[(194, 70, 41), (241, 100, 50), (233, 100, 65)]))
-            .unwrap();
+        let attrs =
+            parse_attributes(&page(&[(194, 70, 41), (241, 100, 50), (233, 100, 65)])).unwrap();
         let h = ata_health("OCZ-VERTEX2", &attrs, Some(44.0));
         assert_eq!(h.temperature_c, Some(44.0));
         assert_eq!(h.host_bytes_written, Some(50 << 30));
         assert_eq!(h.nand_bytes_written, Some(65 << 30));
-        assert_eq!(ata_health("OCZ-VERTEX2", &attrs, None).temperature_c, Some(41.0));
+        assert_eq!(
+            ata_health("OCZ-VERTEX2", &attrs, None).temperature_c,
+            Some(41.0)
+        );
     }
 
     #[test]

@@ -83,9 +83,11 @@ pub fn writes(model: &str, attrs: &[Attribute]) -> Writes {
     }
     // Micron counts pages, not bytes: NAND = host bytes × (host pages + FTL pages) / host
     // pages, the WAF of its technical note applied to the host bytes.
-    if let (Some(host), Some(hp), Some(fp)) =
-        (out.host_bytes, raw(Counts::HostPages), raw(Counts::FtlPages))
-    {
+    if let (Some(host), Some(hp), Some(fp)) = (
+        out.host_bytes,
+        raw(Counts::HostPages),
+        raw(Counts::FtlPages),
+    ) {
         if hp > 0 {
             let nand = u128::from(host) * u128::from(hp + fp) / u128::from(hp);
             out.nand_bytes = Some(nand.min(u128::from(u64::MAX)) as u64);
@@ -111,7 +113,10 @@ mod tests {
         assert_eq!(intel.nand_bytes, Some(700 * GIB));
         let samsung = writes("Samsung SSD 860 EVO 500GB", &a);
         assert_eq!(samsung.host_bytes, Some(1000 * 512));
-        assert_eq!(samsung.nand_bytes, None, "Samsung documents no NAND-bytes attribute");
+        assert_eq!(
+            samsung.nand_bytes, None,
+            "Samsung documents no NAND-bytes attribute"
+        );
         let sandforce = writes("OCZ-VERTEX2", &a);
         assert_eq!(sandforce.host_bytes, Some(1000 * GIB));
         assert_eq!(sandforce.nand_bytes, Some(900 * GIB));
