@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::hir::HirFigures;
 use super::op_sweep::OpSweepFigures;
 use super::preset::PresetTable;
+use super::slc_cache::SlcCacheFigures;
 use super::sweep::SweepTable;
 use super::vertex2::Vertex2Figures;
 use super::wsat::WsatFigures;
@@ -24,6 +25,7 @@ pub enum KindFigures {
     Sweep(SweepTable),
     OpSweep(OpSweepFigures),
     Preset(PresetTable),
+    SlcCache(Box<SlcCacheFigures>),
     /// The directory could not be read back.
     Unreadable {
         error: String,
@@ -93,6 +95,9 @@ impl KindFigures {
             ExperimentKind::Hir => KindFigures::Hir(HirFigures::of(&exp.record)),
             ExperimentKind::Sweep => KindFigures::Sweep(super::sweep::table(exp)),
             ExperimentKind::OpSweep => KindFigures::OpSweep(OpSweepFigures::of(exp)),
+            kind if kind.as_str() == super::slc_cache::NAME => {
+                KindFigures::SlcCache(Box::new(SlcCacheFigures::of(exp)))
+            }
             kind if kind.is_preset() => KindFigures::Preset(PresetTable::of(exp)),
             ExperimentKind::Named(_) => KindFigures::None {},
         }

@@ -18,6 +18,7 @@ pub mod op_sweep;
 pub mod preset;
 pub mod report;
 pub mod runner;
+pub mod slc_cache;
 pub mod sweep;
 pub mod vertex2;
 pub mod wsat;

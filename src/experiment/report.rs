@@ -83,6 +83,7 @@ pub fn render_text(summary: &ExperimentSummary, record: &ExperimentRecord) -> St
         KindFigures::Sweep(t) => super::sweep::summary_text(t),
         KindFigures::OpSweep(f) => super::op_sweep::summary_text(f),
         KindFigures::Preset(t) => super::preset::summary_text(t),
+        KindFigures::SlcCache(f) => super::slc_cache::summary_text(f),
         KindFigures::Unreadable { error } => format!("  no figures: {error}\n"),
         KindFigures::None {} => String::new(),
     });
