@@ -56,6 +56,8 @@ pub struct SpeedPoint {
     /// Bytes written by the sample's end, from the write's start.
     pub bytes: f64,
     pub mb_per_s: f64,
+    /// The rate of the nine samples around it (rule 1).
+    pub smoothed_mb_per_s: f64,
 }
 
 /// The slow phase near the end of the write where the drive folds its cache while it writes.
@@ -299,7 +301,9 @@ fn refill_of(idle_s: f64, probe: &[Step], cache: &Cache) -> Option<Refill> {
     let mb_per_s = speed(probe)?;
     let smooth = smoothed(probe);
     let top = smooth.iter().copied().fold(0.0, f64::max);
-    let slow = cache.post_cache_mb_per_s.unwrap_or(cache.threshold_mb_per_s);
+    let slow = cache
+        .post_cache_mb_per_s
+        .unwrap_or(cache.threshold_mb_per_s);
     let (regained_bytes, at_least) = if top < NO_CACHE_RATIO * slow {
         (0.0, false)
     } else {
@@ -404,9 +408,11 @@ impl SlcCacheFigures {
             answer: String::new(),
             points: fill
                 .iter()
-                .map(|s| SpeedPoint {
+                .zip(smoothed(&fill))
+                .map(|(s, smoothed_mb_per_s)| SpeedPoint {
                     bytes: s.end,
                     mb_per_s: s.mb_per_s(),
+                    smoothed_mb_per_s,
                 })
                 .collect(),
         };
@@ -491,7 +497,10 @@ mod tests {
         let c = f.cache.unwrap();
         let cache_bytes = 18.0 * 2000e6 + 900e6 + 1000e6;
         assert!((c.bytes - cache_bytes).abs() < 1e6, "{}", c.bytes);
-        assert!((c.post_cache_mb_per_s.unwrap() - 500.0).abs() < 10.0, "{c:?}");
+        assert!(
+            (c.post_cache_mb_per_s.unwrap() - 500.0).abs() < 10.0,
+            "{c:?}"
+        );
         let fold = c.folding.unwrap();
         assert!((fold.mb_per_s - 200.0).abs() < 1.0, "{fold:?}");
         assert!(f.answer.starts_with("sustained 50"), "{}", f.answer);
@@ -520,7 +529,10 @@ mod tests {
         let (a, b, c) = (probe(1), probe(4), probe(4));
         let f = SlcCacheFigures::from_samples(&fill, &[(60.0, &a), (120.0, &b), (240.0, &c)]);
         let r: Vec<f64> = f.refills.iter().map(|r| r.regained_bytes).collect();
-        assert!((r[0] - 1e9).abs() < 1e6 && (r[1] - 4e9).abs() < 1e6, "{r:?}");
+        assert!(
+            (r[0] - 1e9).abs() < 1e6 && (r[1] - 4e9).abs() < 1e6,
+            "{r:?}"
+        );
         assert_eq!(f.refilled_in_s, Some(120.0));
         assert!((f.refill_bytes_per_min.unwrap() - 1e9).abs() < 1e6);
         assert!(!f.refill_rate_at_least);

@@ -12,8 +12,8 @@ use crate::cli::{
 use crate::drive::RunEnd;
 use crate::experiment::report::{summary_json, summary_text};
 use crate::experiment::{
-    hir, op_sweep, slc_cache, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, ExperimentRecord,
-    Options, Quiet, Setup,
+    hir, op_sweep, slc_cache, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome,
+    ExperimentRecord, Options, Quiet, Setup,
 };
 use crate::group::experiment::GroupExperiment;
 use crate::metrics::Exporter;

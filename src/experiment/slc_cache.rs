@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::phase::{EraseParams, IdleParams, Phase, PhaseKind};
 use super::{run_params, Setup};
 use crate::analysis::slc_cache::{SlcCacheFigures, FILL, NAME};
-use crate::results::settings::{SlcCacheSettings, Settings};
+use crate::results::settings::{Settings, SlcCacheSettings};
 use crate::units::format_duration;
 
 /// The idle gaps, seconds: from seconds to ten minutes, 19 minutes in all.
@@ -102,7 +102,11 @@ pub fn summary_text(f: &SlcCacheFigures) -> String {
     if let Some(rate) = f.refill_bytes_per_min {
         out.push_str(&format!(
             "  refill rate {}{:.2} GB per idle minute\n",
-            if f.refill_rate_at_least { "at least " } else { "" },
+            if f.refill_rate_at_least {
+                "at least "
+            } else {
+                ""
+            },
             rate / 1e9
         ));
     }
@@ -125,7 +129,10 @@ pub fn record(mut setup: Setup, plan: SlcCache) -> anyhow::Result<super::Experim
         );
     }
     let notes = vec![if plan.purge {
-        format!("purged ({}) before the whole-drive write", plan.erase_method)
+        format!(
+            "purged ({}) before the whole-drive write",
+            plan.erase_method
+        )
     } else {
         "the drive as it was (--no-purge): not purged before the whole-drive write".to_string()
     }];

@@ -20,10 +20,7 @@ pub fn add_summary(doc: &mut Document, f: &SlcCacheFigures) {
     }
     match &f.cache {
         Some(c) => {
-            rows.push(vec![
-                "SLC cache".into(),
-                format!("{:.1} GB", c.bytes / 1e9),
-            ]);
+            rows.push(vec!["SLC cache".into(), format!("{:.1} GB", c.bytes / 1e9)]);
             rows.push(vec!["In-cache write speed".into(), mb(c.in_cache_mb_per_s)]);
             rows.push(vec![
                 "Post-cache write speed".into(),
@@ -48,7 +45,11 @@ pub fn add_summary(doc: &mut Document, f: &SlcCacheFigures) {
             "Refill rate".into(),
             format!(
                 "{}{:.2} GB per idle minute",
-                if f.refill_rate_at_least { "at least " } else { "" },
+                if f.refill_rate_at_least {
+                    "at least "
+                } else {
+                    ""
+                },
                 rate / 1e9
             ),
         ]);
