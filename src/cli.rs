@@ -749,6 +749,45 @@ pub enum ExperimentCommand {
     /// How much to over-provision: steady random-write IOPS and latency at several spans
     /// (fast preconditioning, then until SNIA steady state), and what to leave unpartitioned.
     OpSweep(OpSweepArgs),
+    /// The real sustained write speed once the SLC cache is full: one sequential write of the
+    /// whole drive, then idle gaps (5 s to 10 min) each followed by a short write.
+    SlcCache(SlcCacheArgs),
+}
+
+/// Options of `experiment slc-cache`.
+#[derive(Args, Debug, Clone)]
+pub struct SlcCacheArgs {
+    /// File, block device or sim:… target (a real device needs --destroy-data naming it).
+    pub target: String,
+    /// Take the drive as it is (its data and cache state) instead of purging it first.
+    #[arg(long)]
+    pub no_purge: bool,
+    /// Transfer size of the sequential writes.
+    #[arg(long, default_value = "1m", value_parser = parse_transfer_size)]
+    pub bs: u64,
+    /// Outstanding I/Os.
+    #[arg(long, default_value_t = 8)]
+    pub qd: u32,
+    /// Sample period of the writes: each sample is one point of the speed curve.
+    #[arg(long, default_value = "250ms", value_parser = parse_positive_duration)]
+    pub interval: Duration,
+    /// Erase method of the purge (as `erase --method`).
+    #[arg(long, default_value = "auto")]
+    pub erase_method: String,
+    /// I/O engine (default: uring where the kernel allows it, else threads).
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineKind>,
+    /// Seed for the data written (default: a fresh one, recorded).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub safety: SafetyArgs,
+    /// Experiment directory (default results/<UTC time>-slc-cache-<target>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `experiment vertex2`.

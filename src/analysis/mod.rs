@@ -18,6 +18,7 @@ pub mod predict;
 pub mod prediction;
 pub mod preset;
 pub mod run;
+pub mod slc_cache;
 pub mod slog;
 pub mod summary;
 pub mod sweep;

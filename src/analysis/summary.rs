@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::hir::HirFigures;
 use super::op_sweep::OpSweepFigures;
 use super::preset::PresetTable;
+use super::slc_cache::SlcCacheFigures;
 use super::sweep::SweepTable;
 use super::vertex2::Vertex2Figures;
 use super::wsat::WsatFigures;
@@ -24,6 +25,7 @@ pub enum KindFigures {
     Sweep(SweepTable),
     OpSweep(OpSweepFigures),
     Preset(PresetTable),
+    SlcCache(Box<SlcCacheFigures>),
     /// The directory could not be read back.
     Unreadable {
         error: String,

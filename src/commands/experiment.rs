@@ -1,4 +1,4 @@
-//! `ssdfade experiment vertex2|wsat|hir|op-sweep`, `ssdfade resume DIR` and `ssdfade sweep`: convert the
+//! `ssdfade experiment vertex2|wsat|hir|op-sweep|slc-cache`, `ssdfade resume DIR` and `ssdfade sweep`: convert the
 //! options, start (or continue) the experiment through [`crate::experiment`] (several targets:
 //! [`crate::group::experiment`]), print its summary or the group's table.
 
@@ -6,12 +6,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::cli::{
-    ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, OpSweepArgs, ResumeArgs, SweepArgs,
+    ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, OpSweepArgs, ResumeArgs,
+    SlcCacheArgs, SweepArgs,
 };
 use crate::drive::RunEnd;
 use crate::experiment::{
-    hir, op_sweep, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome, ExperimentRecord,
-    Options, Quiet, Setup,
+    hir, op_sweep, slc_cache, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome,
+    ExperimentRecord, Options, Quiet, Setup,
 };
 use crate::group::experiment::GroupExperiment;
 use crate::metrics::Exporter;
@@ -24,6 +25,9 @@ use crate::run::install_signal_flag;
 pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
     if let ExperimentCommand::OpSweep(a) = cmd {
         return op_sweep(a);
+    }
+    if let ExperimentCommand::SlcCache(a) = cmd {
+        return slc_cache(a);
     }
     let interrupt = install_signal_flag()?;
     let (name, target, more, common, make): (&str, _, _, _, Box<Make>) = match cmd {
@@ -62,7 +66,9 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
             let make = |s| hir::record(s, a.bursts, a.max_duration, &a.common.erase_method);
             ("hir", &a.target, &a.more_targets, &a.common, Box::new(make))
         }
-        ExperimentCommand::OpSweep(_) => unreachable!("op-sweep is run above"),
+        ExperimentCommand::OpSweep(_) | ExperimentCommand::SlcCache(_) => {
+            unreachable!("op-sweep and slc-cache are run above")
+        }
     };
     if name != "wsat" {
         refuse_precondition(&common.workload, name)?;
@@ -127,6 +133,40 @@ fn op_sweep(a: &OpSweepArgs) -> anyhow::Result<RunEnd> {
     let interrupt = install_signal_flag()?;
     let mut observer = Terminal::new(a.json);
     let outcome = op_sweep::record(setup, plan).and_then(|record| {
+        crate::experiment::launch_record(record, a.out.clone(), interrupt, &mut observer)
+    });
+    file.settle(&outcome);
+    print(&outcome?, a.json)
+}
+
+/// Runs `ssdfade experiment slc-cache`.
+fn slc_cache(a: &SlcCacheArgs) -> anyhow::Result<RunEnd> {
+    let setup = Setup {
+        target: a.target.clone(),
+        options: Options {
+            destroy_data: a.safety.destroy_data.clone(),
+            force: a.safety.force,
+            size: a.safety.size,
+            engine: a.engine,
+            ss_round_s: crate::experiment::DEFAULT_SS_ROUND.as_secs_f64(),
+            checkpoint_s: None,
+        },
+        workload: crate::run::WorkloadSpec {
+            bs: a.bs,
+            qd: a.qd,
+            seed: a.seed,
+            ..crate::experiment::seed_workload()
+        },
+    };
+    let plan = slc_cache::SlcCache {
+        purge: !a.no_purge,
+        erase_method: a.erase_method.clone(),
+        interval: a.interval,
+    };
+    let file = setup.create_test_file()?;
+    let interrupt = install_signal_flag()?;
+    let mut observer = Terminal::new(a.json);
+    let outcome = slc_cache::record(setup, plan).and_then(|record| {
         crate::experiment::launch_record(record, a.out.clone(), interrupt, &mut observer)
     });
     file.settle(&outcome);

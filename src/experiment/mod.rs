@@ -17,6 +17,7 @@ pub mod idle;
 pub mod op_sweep;
 pub mod preset;
 pub mod runner;
+pub mod slc_cache;
 pub mod sweep;
 pub mod vertex2;
 pub mod wsat;

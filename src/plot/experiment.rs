@@ -13,6 +13,7 @@ use super::hir::{HirChart, HirPoint};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::op_sweep::{OpPoint, OpSweepChart};
 use super::rate_sweep::{RatePoint, RateSweepChart};
+use super::slc_cache::SlcCacheChart;
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
 use super::{style, Chart, Format};
@@ -685,6 +686,8 @@ pub enum ProtocolChart {
     States(BarChart),
     /// Steady IOPS and p99 against the share left unpartitioned.
     OpSweep(OpSweepChart),
+    /// MB/s against data written, the cache's end, and the cache back after idle.
+    SlcCache(Box<SlcCacheChart>),
 }
 
 impl ProtocolChart {
@@ -698,6 +701,7 @@ impl ProtocolChart {
             .or_else(|| cdm_chart(exp).map(ProtocolChart::Cdm))
             .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.to_string(), c)))
             .or_else(|| op_sweep_chart(exp).map(ProtocolChart::OpSweep))
+            .or_else(|| slc_cache_chart(exp).map(|c| ProtocolChart::SlcCache(Box::new(c))))
             .or_else(|| states_chart(exp).map(ProtocolChart::States))
     }
 
@@ -711,6 +715,7 @@ impl ProtocolChart {
             ProtocolChart::Preset(name, _) => name,
             ProtocolChart::States(_) => "states",
             ProtocolChart::OpSweep(_) => "op-sweep",
+            ProtocolChart::SlcCache(_) => analysis::slc_cache::NAME,
         }
     }
 
@@ -724,6 +729,7 @@ impl ProtocolChart {
             ProtocolChart::Cdm(_) => "CrystalDiskMark's layout: MB/s of each test, reads and writes side by side, IOPS and mean latency under each",
             ProtocolChart::Preset(..) => "MB/s of every point of the benchmark, in the order they ran",
             ProtocolChart::States(_) => "The measured states: each phase's IOPS and its share of fresh",
+            ProtocolChart::SlcCache(_) => "Write speed against data written in one sequential pass over the whole drive (the cache's end, in-cache, post-cache and folding speeds marked), and the cache back after each idle gap",
             ProtocolChart::OpSweep(_) => "Steady IOPS and p99 latency against the share of the drive left unpartitioned, one point per span",
         }
     }
@@ -744,6 +750,7 @@ impl ProtocolChart {
                 c.write(path, format, provenance)
             }
             ProtocolChart::OpSweep(c) => c.write(path, format, provenance),
+            ProtocolChart::SlcCache(c) => c.write(path, format, provenance),
         }
     }
 
@@ -756,8 +763,22 @@ impl ProtocolChart {
             ProtocolChart::Cdm(c) => c.svg(),
             ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.svg(),
             ProtocolChart::OpSweep(c) => c.svg(),
+            ProtocolChart::SlcCache(c) => c.svg(),
         }
     }
+}
+
+/// The SLC-cache test's chart: its figures ([`analysis::slc_cache`]) as they are.
+fn slc_cache_chart(exp: &Experiment) -> Option<SlcCacheChart> {
+    if exp.name.as_str() != analysis::slc_cache::NAME {
+        return None;
+    }
+    let run = first_run(exp)?;
+    Some(SlcCacheChart {
+        title: format!("SLC cache — {}", device_name(run)),
+        subtitle: workload_line(&run.info.workload),
+        figures: analysis::slc_cache::SlcCacheFigures::of(exp),
+    })
 }
 
 /// The op-sweep's chart: its figures ([`analysis::op_sweep`]) against the unpartitioned share.

@@ -16,6 +16,7 @@
 pub mod hir;
 pub mod op_sweep;
 pub mod preset;
+pub mod slc_cache;
 pub mod sweep;
 pub mod vertex2;
 pub mod wsat;
@@ -60,6 +61,7 @@ pub static PROTOCOLS: &[&dyn Protocol] = &[
     &sweep::Sweep,
     &op_sweep::OpSweep,
     &preset::Preset,
+    &slc_cache::SlcCache,
 ];
 
 /// The protocol recorded as `kind`; None for a name written by hand.

@@ -147,6 +147,7 @@ pub fn document(
         KindFigures::Sweep(t) => super::sweep::add_summary(&mut doc, t),
         KindFigures::Wsat(f) => super::wsat::add_summary(&mut doc, f),
         KindFigures::Hir(f) => super::hir::add_summary(&mut doc, f),
+        KindFigures::SlcCache(f) => super::slc_cache::add_summary(&mut doc, f),
         KindFigures::OpSweep(f) => super::op_sweep::add_summary(&mut doc, f, protocol.as_ref())?,
         _ if !measured.states.is_empty() => {
             doc.heading("Summary");

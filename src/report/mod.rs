@@ -12,6 +12,7 @@ mod op_sweep;
 mod prediction;
 mod preset;
 mod run;
+mod slc_cache;
 mod slog;
 mod sweep;
 mod wsat;

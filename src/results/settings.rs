@@ -18,6 +18,7 @@ pub enum Settings {
     Hir(HirSettings),
     Sweep(SweepSettings),
     Preset(PresetSettings),
+    SlcCache(SlcCacheSettings),
     /// Settings of another layout, kept as written (readers fall back to their defaults).
     Other(serde_json::Value),
 }
@@ -96,6 +97,18 @@ pub struct OpSweepSettings {
 pub struct OnTwin {
     pub drive: String,
     pub file: String,
+}
+
+/// `experiment slc-cache`: the drive's capacity (the whole-drive write), whether it was purged
+/// first or taken as it was, the idle gaps, seconds, and the length of the short write after each.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SlcCacheSettings {
+    pub capacity_bytes: u64,
+    pub idle_s: Vec<f64>,
+    pub probe_bytes: u64,
+    pub purged: bool,
+    pub workload: WorkloadSpec,
 }
 
 /// A benchmark preset (`measure --preset`): its test region, points and preparation write.
