@@ -610,7 +610,7 @@ for name, src, file, what, edit in [
         case("numbers", f"{cmd[0]}: {file} {what}", cmd, "refuse")
     # A fleet goes on without the damaged run, naming it and why under "Skipped".
     case("numbers", f"fleet: {file} {what} (the run skipped, named)", ["fleet", name, "--out", name + "-fleet"],
-         "ok", check=lambda n=name, f=what.split()[0]: None
+         "ok", check=lambda n=name, f=what.split()[0].split(".")[-1]: None
          if f in " ".join(open(f"{n}-fleet/fleet.md").read().split()) else "FAIL not named as skipped")
 # Interrupted mid-trim, mid-heat, mid-group: exit 130 within a second.
 subprocess.run(["truncate", "-s", "256M", "trim.img"])
