@@ -78,7 +78,8 @@ fn a_paced_run_with_trims_counts_its_trims_towards_the_pace() {
     assert_eq!(writes + trims, s["pacing"]["paced"].as_u64().unwrap());
     let report = common::run_ok(ssdfade(work.path()).args(["report", "r"]));
     assert!(report.contains("paced at 100 IOPS (met)"), "{report}");
-    assert!(report.contains("100.0 % of the rate"), "{report}");
+    let words = report.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("100.0 % of the rate"), "{report}");
     assert!(!report.contains("% of fresh"), "{report}");
 }
 
@@ -97,6 +98,25 @@ fn a_paced_hir_is_refused_before_its_folder_is_made() {
         assert!(why.contains("experiment hir"), "{why}");
         assert!(!work.path().join("h").exists());
     }
+}
+
+/// A run refused before it starts says its refusal alone, in one line, though it was asked to
+/// serve metrics (the endpoint's "metrics on http://…" line came first, making two).
+#[test]
+fn a_refused_run_serving_metrics_says_its_refusal_in_one_line() {
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("t.img"), vec![1u8; 1 << 20]).unwrap();
+    let why = refused(ssdfade(work.path()).args([
+        "measure",
+        "t.img",
+        "--duration",
+        "1s",
+        "--metrics-listen",
+        "127.0.0.1:0",
+        "--out",
+        "m",
+    ]));
+    assert!(why.contains("--destroy-data"), "{why}");
 }
 
 /// `fleet --out` a link to a directory writes nothing through it; a folder not made yet is

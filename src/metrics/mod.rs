@@ -194,6 +194,10 @@ pub struct Exporter {
     /// Held while a sample's values are set and while they are encoded, so a scrape sees every
     /// figure of one interval together.
     consistent: Mutex<()>,
+    /// The endpoint's address, said on stderr once, when the first run starts: a command
+    /// refused before it runs then says its refusal alone, in one line.
+    endpoint: Option<std::net::SocketAddr>,
+    said: std::sync::Once,
 }
 
 impl Exporter {
@@ -211,6 +215,13 @@ impl Exporter {
             textfile::check(path)?;
         }
         let http = listen.map(server::bind).transpose()?;
+        let endpoint = http
+            .as_ref()
+            .map(|h| {
+                h.local_addr()
+                    .context("the metrics endpoint has no address")
+            })
+            .transpose()?;
         let mut registry = Registry::with_prefix("ssdfade");
         let families = Families::register(&mut registry);
         let exporter = Arc::new(Exporter {
@@ -219,16 +230,21 @@ impl Exporter {
             textfile: textfile.map(Path::to_path_buf),
             textfile_lock: Mutex::new(()),
             consistent: Mutex::new(()),
+            endpoint,
+            said: std::sync::Once::new(),
         });
         if let Some(http) = http {
-            // The port bound is said, so `HOST:0` (any free port) can be scraped.
-            let addr = http
-                .local_addr()
-                .context("the metrics endpoint has no address")?;
-            crate::note!("ssdfade: metrics on http://{addr}/metrics");
             server::serve(http, Arc::downgrade(&exporter))?;
         }
         Ok(Some(exporter))
+    }
+
+    /// Says where the endpoint listens (the port bound, so `HOST:0` can be scraped), once.
+    fn say_where(&self) {
+        if let Some(addr) = self.endpoint {
+            self.said
+                .call_once(|| crate::note!("ssdfade: metrics on http://{addr}/metrics"));
+        }
     }
 
     /// The metrics in the text exposition format.
@@ -316,6 +332,7 @@ impl<O: RunObserver + ?Sized> MetricsObserver<O> {
 
 impl<O: RunObserver + ?Sized> RunObserver for MetricsObserver<O> {
     fn started(&mut self, dir: &Path, info: &RunInfo) {
+        self.exporter.say_where();
         let identity = &info.target.identity;
         let dir_name = dir
             .file_name()
