@@ -3,8 +3,9 @@
 # ends with the fleet report built on the controller (not part of CI: it starts sshd daemons).
 #
 # Each host is an sshd of its own (its own host key, config and log) listening on its own
-# loopback address (127.0.50.N, port 2222) in a UTS namespace of its own (`unshare --uts`), so
-# the runs record its own host name (ssd-h1…): a key made for this run is the only way in.
+# loopback address (127.0.50.N, port 2222) in UTS and PID namespaces of its own (`unshare --uts
+# --pid`), so the runs record its own host name (ssd-h1…) and whatever the play starts there
+# ends with its sshd: a key made for this run is the only way in.
 #   ssd-h1  two simulated drives (serials H1-A, H1-B): completes
 #   ssd-h2  a zram device it makes plus a simulated drive: its ssdfade is killed (SIGKILL)
 #           mid-run, so the host fails and sends nothing
@@ -39,11 +40,12 @@ work=$(mktemp -d /tmp/ssdfade-ssh-fleet.XXXXXX)
 chmod 755 "$work"
 if [ "${KEEP:-0}" = 1 ]; then echo "keeping $work"; else remove_on_exit "$work"; fi
 
-SSHD_PIDS=()
+SSHD_PIDS=() # the unshare processes, one per host
 made_run_sshd=0
 stop_hosts() {
     local pid
-    for pid in "${SSHD_PIDS[@]}"; do kill "$pid" 2> /dev/null || true; done
+    # unshare itself ignores TERM while it waits: its child, the host's sshd, is stopped.
+    for pid in "${SSHD_PIDS[@]}"; do kill $(pgrep -P "$pid") 2> /dev/null || true; done
     for pid in "${SSHD_PIDS[@]}"; do
         for _ in $(seq 50); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
     done
@@ -74,7 +76,10 @@ StrictModes no
 Subsystem sftp internal-sftp
 ${2:-}
 CONF
-    unshare --uts sh -c "hostname ssd-h$n && exec /usr/sbin/sshd -D -e -f '$h/sshd_config'" \
+    # A PID namespace too: when its init (sshd) stops, everything the play left running on the
+    # host is killed with it, and unshare ends.
+    unshare --uts --pid --fork --kill-child \
+        sh -c "hostname ssd-h$n && exec /usr/sbin/sshd -D -e -f '$h/sshd_config'" \
         > "$h/sshd.log" 2>&1 &
     SSHD_PIDS+=("$!")
 }
@@ -148,7 +153,8 @@ YAML
 killer=$!
 
 status=0
-ANSIBLE_NOCOLOR=1 ANSIBLE_HOST_KEY_CHECKING=False \
+# No SSH connection outlives the play (Ansible's default keeps them open 60 s).
+ANSIBLE_NOCOLOR=1 ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_SSH_ARGS="-o ControlMaster=no" \
     ansible-playbook -i "$work/inventory.yml" contrib/ansible/ssdfade.yml || status=$?
 kill "$killer" 2> /dev/null || true
 wait "$killer" 2> /dev/null || true
@@ -158,4 +164,4 @@ echo "ssd-h3's recorded start (an hour ahead):"
 grep -h '"started_utc"' "$work"/fleet/ssd-h3/*/experiment.json 2> /dev/null | head -1 || true
 date -u +"controller's clock now:                  %Y-%m-%dT%H:%M:%SZ"
 [ -f "$work/fleet/report/fleet.md" ] || { echo "ansible-ssh-fleet.sh: no fleet report was built" >&2; exit 1; }
-echo "fleet report: $work/fleet/report/fleet.md"
+echo "fleet report built: $work/fleet/report/fleet.md (removed on exit unless KEEP=1)"
