@@ -333,3 +333,36 @@ fn no_label_of_any_chart_overlaps_another_or_leaves_the_image() {
     }
     assert!(charts >= 12, "only {charts} charts");
 }
+
+/// One drive: its strip's narrow axis (1 % either side) has as many tick labels as ticks.
+#[test]
+fn a_single_drives_strip_has_distinct_ticks() {
+    for value in [50.0, 19.7, 1.0, 12987.0] {
+        let chart = ssdfade::plot::FleetStripChart {
+            title: "t".into(),
+            subtitle: String::new(),
+            strips: vec![ssdfade::plot::Strip {
+                label: "figure".into(),
+                values: vec![value],
+                median: value,
+                p10: value,
+                p90: value,
+                low: value,
+                high: value,
+                outliers: Vec::new(),
+            }],
+        };
+        let (_, drawn) = ssdfade::plot::Chart::drawn_svg(&chart).unwrap();
+        let bottom = drawn.panels[0].plot[3];
+        let ticks: Vec<&str> = drawn
+            .labels
+            .iter()
+            .filter(|l| l.pixels[1] > bottom)
+            .map(|l| l.text.as_str())
+            .collect();
+        let mut distinct = ticks.clone();
+        distinct.dedup();
+        assert!(ticks.len() >= 3, "{value}: {ticks:?}");
+        assert_eq!(distinct, ticks, "{value}: ticks repeat");
+    }
+}

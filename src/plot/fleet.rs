@@ -280,39 +280,6 @@ impl Chart for FleetStripChart {
 mod tests {
     use super::*;
 
-    /// One drive: its strip's narrow axis (1 % either side) has as many tick labels as ticks.
-    #[test]
-    fn a_single_drives_strip_has_distinct_ticks() {
-        for value in [50.0, 19.7, 1.0, 12987.0] {
-            let chart = FleetStripChart {
-                title: "t".into(),
-                subtitle: String::new(),
-                strips: vec![Strip {
-                    label: "figure".into(),
-                    values: vec![value],
-                    median: value,
-                    p10: value,
-                    p90: value,
-                    low: value,
-                    high: value,
-                    outliers: Vec::new(),
-                }],
-            };
-            let (_, drawn) = chart.drawn_svg().unwrap();
-            let bottom = drawn.panels[0].plot[3];
-            let ticks: Vec<&str> = drawn
-                .labels
-                .iter()
-                .filter(|l| l.pixels[1] > bottom)
-                .map(|l| l.text.as_str())
-                .collect();
-            let mut distinct = ticks.clone();
-            distinct.dedup();
-            assert!(ticks.len() >= 3, "{value}: {ticks:?}");
-            assert_eq!(distinct, ticks, "{value}: ticks repeat");
-        }
-    }
-
     /// Drives spread around 100 and an outlier at 40: every drive is a dot unless two share a
     /// cell, the outlier a named red mark, and the normal range and box are recorded.
     #[test]
