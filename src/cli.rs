@@ -788,6 +788,10 @@ pub struct SlcCacheArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Print the plan (each phase, its workload and the most time it may take) and the bound
+    /// of the whole, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// Options of `experiment vertex2`.

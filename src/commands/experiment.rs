@@ -163,6 +163,11 @@ fn slc_cache(a: &SlcCacheArgs) -> anyhow::Result<RunEnd> {
         erase_method: a.erase_method.clone(),
         interval: a.interval,
     };
+    if a.dry_run {
+        let record = slc_cache::record(setup, plan)?;
+        crate::out!("{}", crate::output::plan::plan_text(&record))?;
+        return Ok(RunEnd::Completed);
+    }
     let file = setup.create_test_file()?;
     let interrupt = install_signal_flag()?;
     let mut observer = Terminal::new(a.json);

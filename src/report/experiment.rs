@@ -158,6 +158,10 @@ pub fn document(
     if let Some(run) = first {
         doc.table(&["Test header", ""], header_rows(&run.info));
     }
+    // The drive's heat over the phases, where it reported a temperature.
+    if let Some(heat) = crate::analysis::thermal::Thermal::of_experiment(exp) {
+        doc.paragraph(format!("Heat: {}.", heat.range_words()));
+    }
 
     super::wsat::add(&mut doc, exp);
     super::sweep::add_latency(&mut doc, exp);
