@@ -20,6 +20,8 @@ mkdir -p "$out"
     --random-pct 70 --point-duration 20s --seed 910 --out "$out/sweep-qd-sim"
 "$bin" experiment wsat 'sim:vertex2-60g,scale=16' --seed 910 --out "$out/wsat-sim"
 "$bin" experiment hir 'sim:vertex2-60g,scale=16' --bursts 1 --seed 910 --out "$out/hir-sim"
+"$bin" experiment slc-cache 'sim:sata-tlc-1t,capacity=250GB,scale=64' \
+    --seed 910 --out "$out/slc-cache-sim" > "$out/slc-cache-sim.txt"
 "$bin" measure 'sim:nvme-tlc-1t,scale=16' --preset cdm --seed 910 --out "$out/cdm-nvme-sim" \
     > "$out/cdm-nvme-sim.txt"
 
