@@ -208,6 +208,19 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         )],
     ),
     (
+        "experiment slc-cache",
+        &[
+            (
+                "ssdfade experiment slc-cache /dev/sdX --destroy-data /dev/sdX",
+                "the sustained write speed once the SLC cache is full, and its refill",
+            ),
+            (
+                "ssdfade experiment slc-cache /dev/sdX --dry-run",
+                "its phases and time bound; nothing written",
+            ),
+        ],
+    ),
+    (
         "experiment op-sweep",
         &[(
             "ssdfade experiment op-sweep sim:vertex2-60g --span 100%,90%,80%,75%",
@@ -230,10 +243,16 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "export",
-        &[(
-            "ssdfade export results/20261201T072731Z-soak-sdX --format csv --out soak.csv",
-            "the samples as a spreadsheet table",
-        )],
+        &[
+            (
+                "ssdfade export results/20261201T072731Z-soak-sdX --format csv --out soak.csv",
+                "the samples as a spreadsheet table",
+            ),
+            (
+                "ssdfade export results/20261201T072731Z-soak-sdX --hdr-log soak.hlog",
+                "every interval's latency histogram as an HdrHistogram log",
+            ),
+        ],
     ),
     (
         "verify",
