@@ -229,3 +229,47 @@ fn wa_per_interval_on_a_simulated_drive_is_the_models_nand_over_host_bytes() {
     assert_eq!(last.nand_bytes_written, Some(after.nand_bytes_written));
     assert_eq!(last.host_bytes_written, Some(after.host_bytes_written));
 }
+
+/// An experiment on the passive M.2 drive: its report gives the heat over all its phases, the
+/// coolest and hottest temperature any phase's samples carry.
+#[test]
+fn an_experiments_report_names_the_heat_of_all_its_phases() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("slc");
+    let out = Command::new(env!("CARGO_BIN_EXE_ssdfade"))
+        .args([
+            "experiment",
+            "slc-cache",
+            "sim:nvme-tlc-1t,capacity=64GB,scale=64,thermal=m2",
+            "--seed",
+            "1",
+            "--out",
+        ])
+        .arg(&exp)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut temps = Vec::new();
+    for entry in std::fs::read_dir(&exp).unwrap() {
+        let samples = entry.unwrap().path().join("samples.jsonl");
+        if let Ok(text) = std::fs::read_to_string(&samples) {
+            for line in text.lines() {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                temps.extend(v["health"]["temperature_c"].as_f64());
+            }
+        }
+    }
+    assert!(!temps.is_empty(), "no phase carried a temperature");
+    let lo = temps.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = temps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let md = std::fs::read_to_string(exp.join("report.md")).unwrap();
+    let heat = format!("Heat: {lo:.0}–{hi:.0} °C");
+    assert!(
+        md.contains(&heat),
+        "the report does not say '{heat}':\n{md}"
+    );
+}
