@@ -1008,7 +1008,8 @@ impl Drop for Leftover {
 }
 
 /// SIGKILL leaves the RAM baseline behind (no guard runs); the next `runs` finds its owner
-/// gone and removes it, and leaves every zram device ssdfade did not make alone.
+/// gone and removes it (a refusal of bad input before it does not), and leaves every zram
+/// device ssdfade did not make alone.
 #[test]
 fn a_ram_baseline_left_by_a_killed_slog_is_removed_by_the_next_command_and_no_other_zram() {
     let name =
@@ -1048,6 +1049,22 @@ fn a_ram_baseline_left_by_a_killed_slog_is_removed_by_the_next_command_and_no_ot
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(Path::new(&dev).exists(), "SIGKILL cannot remove {dev}");
+    // Refusing bad input stays one line and tidies nothing on the way.
+    let out = ssdfade(dir.path())
+        .args([
+            "slog",
+            "sim:ram-8g",
+            "--baseline",
+            "ram",
+            "--max-size",
+            "3x",
+        ])
+        .output()
+        .unwrap();
+    let refusal = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{refusal}");
+    assert_eq!(refusal.trim_end().lines().count(), 1, "{refusal}");
+    assert!(Path::new(&dev).exists(), "a refusal removed {dev}");
     let out = ssdfade(dir.path()).args(["runs", "."]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -301,9 +301,6 @@ fn print_group(group: &GroupExperiment, json: bool) -> anyhow::Result<RunEnd> {
 /// Runs `ssdfade resume DIR`: an experiment directory, or a group directory (every member
 /// not completed, all at once).
 pub fn resume(args: &ResumeArgs) -> anyhow::Result<RunEnd> {
-    for line in crate::slog::baseline::remove_leftovers() {
-        crate::note!("ssdfade resume: {line}");
-    }
     let interrupt = install_signal_flag()?;
     let exporter = exporter(&args.metrics)?;
     if args.dir.join("group.json").exists() {

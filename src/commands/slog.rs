@@ -14,9 +14,6 @@ use crate::slog::{self, Request};
 
 /// Parses the options, runs the test and prints it.
 pub fn run(args: &SlogArgs) -> anyhow::Result<RunEnd> {
-    for line in crate::slog::baseline::remove_leftovers() {
-        crate::note!("ssdfade slog: {line}");
-    }
     // A rate of sync writes is also the endurance figure's daily bytes.
     let (zil_bytes_per_day, rate_iops) = match args.zil_rate {
         ZilRate::BytesPerDay(b) => (b as f64, None),

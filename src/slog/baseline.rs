@@ -1,6 +1,6 @@
 //! What the device is compared with: `--baseline ram` (a zram RAM device made for the run and
 //! removed afterwards — on success, failure and Ctrl-C alike, by the guard's Drop; after a kill,
-//! by the next run, through its ownership record in [`super::ram_owner`]), another device or
+//! by the next one made or by `ssdfade runs`, through its ownership record in [`super::ram_owner`]), another device or
 //! file, or an earlier slog run directory.
 
 use std::path::{Path, PathBuf};
@@ -52,7 +52,12 @@ pub struct RamDevice {
 
 impl RamDevice {
     /// Creates a zram device of `size` bytes (loading the module when needed).
+    /// Leftovers of killed runs are removed first (one note each): the tidying happens where
+    /// a device is about to be made, never on the way to refusing bad input.
     pub fn create(size: u64) -> anyhow::Result<RamDevice> {
+        for line in remove_leftovers() {
+            crate::note!("ssdfade: {line}");
+        }
         let owners = super::ram_owner::dir()?;
         if !Path::new(HOT_ADD).exists() {
             let _ = std::process::Command::new("modprobe")
