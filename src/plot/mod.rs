@@ -30,7 +30,7 @@ mod panel;
 mod provenance;
 mod rate_sweep;
 mod run_dir;
-mod slc_cache;
+pub mod slc_cache;
 mod slog;
 mod style;
 mod sweep;

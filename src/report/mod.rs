@@ -12,7 +12,6 @@ pub mod op_sweep;
 mod prediction;
 pub mod preset;
 mod run;
-pub mod slc_cache;
 mod slog;
 pub mod sweep;
 pub mod wsat;
