@@ -240,7 +240,7 @@ pub fn write(path: &Path, kind: Kind, bytes: &[u8]) -> anyhow::Result<()> {
     if let Err(e) = &created {
         if matches!(
             e.raw_os_error(),
-            Some(libc::EACCES | libc::EPERM | libc::EROFS)
+            Some(libc::EACCES | libc::EPERM | libc::EROFS | libc::ENOENT | libc::ENOTDIR)
         ) {
             let dir = match path.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p,

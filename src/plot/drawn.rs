@@ -375,7 +375,6 @@ fn text_box<S: BackendTextStyle>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plotters::prelude::*;
 
     /// A label holding an escape sequence and a newline (a model name from a record) is drawn
     /// and recorded as their visible escapes, never as raw control characters.
