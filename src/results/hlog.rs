@@ -193,7 +193,8 @@ mod tests {
         let mut stats = IntervalStats::new();
         stats.write.record_n(10, 40960, 1_000_000);
         stats.read.record_n(5, 20480, 3_000_000);
-        let mut log = HistogramLog::open(dir.path(), "2026-12-05T00:00:00Z", "sim:x", false).unwrap();
+        let mut log =
+            HistogramLog::open(dir.path(), "2026-12-05T00:00:00Z", "sim:x", false).unwrap();
         log.append(0.0, 1.0, &stats).unwrap();
         drop(log);
         // A crash in the middle of the second interval's line.
@@ -201,7 +202,8 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"1.000,1.000,2.0,HISTFAAAA").unwrap();
         drop(f);
-        let mut log = HistogramLog::open(dir.path(), "2026-12-05T00:00:00Z", "sim:x", false).unwrap();
+        let mut log =
+            HistogramLog::open(dir.path(), "2026-12-05T00:00:00Z", "sim:x", false).unwrap();
         stats.clear();
         stats.write.record_n(1, 4096, 7_000_000);
         log.append(1.0, 2.0, &stats).unwrap();
