@@ -16,6 +16,7 @@
 pub mod hir;
 pub mod op_sweep;
 pub mod preset;
+pub mod pts;
 pub mod slc_cache;
 pub mod sweep;
 pub mod vertex2;
@@ -62,6 +63,7 @@ pub static PROTOCOLS: &[&dyn Protocol] = &[
     &op_sweep::OpSweep,
     &preset::Preset,
     &slc_cache::SlcCache,
+    &pts::Pts,
 ];
 
 /// The protocol recorded as `kind`; None for a name written by hand.

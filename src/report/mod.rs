@@ -11,6 +11,7 @@ mod hir;
 mod op_sweep;
 mod prediction;
 mod preset;
+mod pts;
 mod run;
 mod slc_cache;
 mod slog;
