@@ -12,6 +12,7 @@ use super::fade::{Event, FadeChart, FadePoint, Phase, State, SteadyWindow};
 use super::hir::{HirChart, HirPoint};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::op_sweep::{OpPoint, OpSweepChart};
+use super::pts::PtsChart;
 use super::rate_sweep::{RatePoint, RateSweepChart};
 use super::slc_cache::SlcCacheChart;
 use super::sweep::{SweepChart, SweepPoint};
@@ -688,6 +689,8 @@ pub enum ProtocolChart {
     OpSweep(OpSweepChart),
     /// MB/s against data written, the cache's end, and the cache back after idle.
     SlcCache(Box<SlcCacheChart>),
+    /// The PTS suite's tests, a panel each.
+    Pts(PtsChart),
 }
 
 impl ProtocolChart {
@@ -702,6 +705,7 @@ impl ProtocolChart {
             .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.to_string(), c)))
             .or_else(|| op_sweep_chart(exp).map(ProtocolChart::OpSweep))
             .or_else(|| slc_cache_chart(exp).map(|c| ProtocolChart::SlcCache(Box::new(c))))
+            .or_else(|| pts_chart(exp).map(ProtocolChart::Pts))
             .or_else(|| states_chart(exp).map(ProtocolChart::States))
     }
 
@@ -716,6 +720,7 @@ impl ProtocolChart {
             ProtocolChart::States(_) => "states",
             ProtocolChart::OpSweep(_) => "op-sweep",
             ProtocolChart::SlcCache(_) => analysis::slc_cache::NAME,
+            ProtocolChart::Pts(_) => analysis::pts::NAME,
         }
     }
 
@@ -730,6 +735,7 @@ impl ProtocolChart {
             ProtocolChart::Preset(..) => "MB/s of every point of the benchmark, in the order they ran",
             ProtocolChart::States(_) => "The measured states: each phase's IOPS and its share of fresh",
             ProtocolChart::SlcCache(_) => "Write speed against data written in one sequential pass over the whole drive (the cache's end, in-cache, post-cache and folding speeds marked), and the cache back after each idle gap",
+            ProtocolChart::Pts(_) => "SNIA PTS: each test's measurement window against block size, one line per R/W mix (IOPS, MB/s, or average and five-nines latency)",
             ProtocolChart::OpSweep(_) => "Steady IOPS and p99 latency against the share of the drive left unpartitioned, one point per span",
         }
     }
@@ -751,6 +757,7 @@ impl ProtocolChart {
             }
             ProtocolChart::OpSweep(c) => c.write(path, format, provenance),
             ProtocolChart::SlcCache(c) => c.write(path, format, provenance),
+            ProtocolChart::Pts(c) => c.write(path, format, provenance),
         }
     }
 
@@ -764,8 +771,25 @@ impl ProtocolChart {
             ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.svg(),
             ProtocolChart::OpSweep(c) => c.svg(),
             ProtocolChart::SlcCache(c) => c.svg(),
+            ProtocolChart::Pts(c) => c.svg(),
         }
     }
+}
+
+/// The PTS suite's chart: its figures ([`analysis::pts`]) as they are.
+fn pts_chart(exp: &Experiment) -> Option<PtsChart> {
+    if exp.name.as_str() != analysis::pts::NAME {
+        return None;
+    }
+    let run = first_run(exp)?;
+    Some(PtsChart {
+        title: format!("SNIA PTS — {}", device_name(run)),
+        subtitle: format!(
+            "{} s per cell and round; the table's rounds are each test's measurement window",
+            exp.record.options.ss_round_s
+        ),
+        figures: analysis::pts::PtsFigures::of(exp),
+    })
 }
 
 /// The SLC-cache test's chart: its figures ([`analysis::slc_cache`]) as they are.

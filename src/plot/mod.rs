@@ -28,6 +28,7 @@ mod layout;
 mod op_sweep;
 mod panel;
 mod provenance;
+mod pts;
 mod rate_sweep;
 mod run_dir;
 mod slc_cache;

@@ -125,6 +125,7 @@ mod tests {
             "cdm",
             "tiobench",
             "iometer-allinone",
+            "pts",
         ] {
             let found: Vec<_> = PROTOCOLS
                 .iter()
