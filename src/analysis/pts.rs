@@ -54,6 +54,8 @@ pub struct TestFigures {
     pub name: String,
     pub title: String,
     pub shows: PtsShows,
+    /// Outstanding I/Os of its cells.
+    pub qd: u32,
     /// Full rounds done (every cell of the round completed).
     pub rounds: usize,
     /// The measurement window: its first and last round, 1-based; None before any round.
@@ -65,20 +67,27 @@ pub struct TestFigures {
     pub cells: Vec<CellFigures>,
 }
 
-/// The suite's figures, one entry per test in SNIA's order.
+/// The suite's figures, one entry per test in SNIA's order, and its settings.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PtsFigures {
+    /// Length of one cell's run in a round, seconds.
+    pub round_s: f64,
+    /// Rounds each test was given.
+    pub rounds_planned: u32,
     pub tests: Vec<TestFigures>,
 }
 
 impl PtsFigures {
     /// The figures of `exp`'s tests, from the settings that name them and their phases.
     pub fn of(exp: &Experiment) -> PtsFigures {
-        let tests = match &exp.record.settings {
-            Settings::Pts(s) => s.tests.iter().map(|t| TestFigures::of(exp, t)).collect(),
-            _ => Vec::new(),
-        };
-        PtsFigures { tests }
+        match &exp.record.settings {
+            Settings::Pts(s) => PtsFigures {
+                round_s: s.round_s,
+                rounds_planned: s.rounds,
+                tests: s.tests.iter().map(|t| TestFigures::of(exp, t)).collect(),
+            },
+            _ => PtsFigures::default(),
+        }
     }
 
     /// The test named `name`.
@@ -119,6 +128,7 @@ impl TestFigures {
         let mut order: Vec<PtsCell> = Vec::new();
         let mut done: Vec<CellRound> = Vec::new();
         let mut planned_rounds = 0;
+        let mut qd = 0;
         for phase in &exp.phases {
             let (Some(round), Some(cell)) = (
                 round_of(&phase.record.phase.name, &plan.name),
@@ -127,6 +137,9 @@ impl TestFigures {
                 continue;
             };
             planned_rounds = planned_rounds.max(round);
+            if let PhaseKind::Measure(p) = &phase.record.phase.kind {
+                qd = p.workload.qd;
+            }
             if !order.contains(&cell) {
                 order.push(cell);
             }
@@ -201,6 +214,7 @@ impl TestFigures {
             name: plan.name.clone(),
             title: plan.title.clone(),
             shows: plan.shows,
+            qd,
             rounds,
             window,
             steady: steady_first.is_some(),

@@ -11,6 +11,7 @@ use plotters::prelude::*;
 use super::{drawn, style, Chart};
 use crate::analysis::pts::{mix_label, size_label, PtsFigures, TestFigures};
 use crate::results::settings::PtsShows;
+use crate::results::Experiment;
 
 /// Everything the chart shows.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -18,6 +19,22 @@ pub struct PtsChart {
     pub title: String,
     pub subtitle: String,
     pub figures: PtsFigures,
+}
+
+impl PtsChart {
+    /// The chart of a PTS experiment: its figures ([`crate::analysis::pts`]) as they are; none
+    /// before its first run.
+    pub fn of(exp: &Experiment) -> Option<PtsChart> {
+        let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
+        Some(PtsChart {
+            title: format!("SNIA PTS — {}", crate::results::device_name(&run.info)),
+            subtitle: format!(
+                "{} s per cell and round; each test's measurement window",
+                exp.record.options.ss_round_s
+            ),
+            figures: PtsFigures::of(exp),
+        })
+    }
 }
 
 /// One line of a panel: its name, (block size KiB, value) points, its colour's index and

@@ -5,6 +5,8 @@
 use super::Protocol;
 use crate::analysis::pts::{PtsFigures, NAME};
 use crate::analysis::summary::KindFigures;
+use crate::plot::{Place, ProtocolChart, PtsChart};
+use crate::report::Document;
 use crate::results::Experiment;
 use crate::text::pts::{table, window_line};
 
@@ -29,6 +31,37 @@ impl Protocol for Pts {
 
     fn lists_phases(&self) -> bool {
         true
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        PtsChart::of(exp).map(|c| {
+            ProtocolChart::new(
+                NAME,
+                "SNIA PTS: each test's measurement window against block size, one line per R/W mix (IOPS, MB/s, or average and five-nines latency)",
+                Place::Charts,
+                c,
+            )
+        })
+    }
+
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        _exp: &Experiment,
+        figures: &KindFigures,
+        _chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        let KindFigures::Pts(f) = figures else {
+            return Ok(false);
+        };
+        crate::report::pts::add_settings(doc, f);
+        Ok(true)
+    }
+
+    fn report_tables(&self, doc: &mut Document, _exp: &Experiment, figures: &KindFigures) {
+        if let KindFigures::Pts(f) = figures {
+            crate::report::pts::add_tests(doc, f);
+        }
     }
 }
 
