@@ -13,7 +13,6 @@ use super::hir::{HirChart, HirPoint};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::op_sweep::{OpPoint, OpSweepChart};
 use super::rate_sweep::{RatePoint, RateSweepChart};
-use super::slc_cache::SlcCacheChart;
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
 use super::{style, Chart, Format};
@@ -751,16 +750,6 @@ impl ProtocolChart {
     pub fn svg(&self) -> anyhow::Result<String> {
         self.chart.draw_svg()
     }
-}
-
-/// The SLC-cache test's chart: its figures ([`analysis::slc_cache`]) as they are.
-pub fn slc_cache_chart(exp: &Experiment) -> Option<SlcCacheChart> {
-    let run = first_run(exp)?;
-    Some(SlcCacheChart {
-        title: format!("SLC cache — {}", device_name(run)),
-        subtitle: workload_line(&run.info.workload),
-        figures: analysis::slc_cache::SlcCacheFigures::of(exp),
-    })
 }
 
 /// The op-sweep's chart: its figures ([`analysis::op_sweep`]) against the unpartitioned share.

@@ -31,7 +31,7 @@ mod provenance;
 mod pts;
 mod rate_sweep;
 mod run_dir;
-mod slc_cache;
+pub mod slc_cache;
 mod slog;
 mod style;
 mod sweep;

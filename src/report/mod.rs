@@ -13,7 +13,6 @@ mod prediction;
 pub mod preset;
 pub mod pts;
 mod run;
-pub mod slc_cache;
 mod slog;
 pub mod sweep;
 pub mod wsat;
