@@ -11,7 +11,6 @@ pub mod hir;
 pub mod op_sweep;
 mod prediction;
 pub mod preset;
-pub mod pts;
 mod run;
 mod slog;
 pub mod sweep;

@@ -3,7 +3,6 @@
 //! ([`steady`], [`prediction`]), so a figure is worded and rounded the same everywhere.
 
 pub mod prediction;
-pub mod pts;
 pub mod steady;
 
 /// `text` in lines of at most `width` columns, broken between words but never after a
