@@ -28,7 +28,7 @@ fn run_summary(dir: &Path, name: &str) -> Value {
 
 /// The PTS's name of a transfer size.
 fn size(bs: u64) -> String {
-    if bs % 1024 == 0 {
+    if bs.is_multiple_of(1024) {
         format!("{}K", bs / 1024)
     } else {
         format!("{}K", bs as f64 / 1024.0)

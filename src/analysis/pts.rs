@@ -322,7 +322,7 @@ pub fn mix_label(read_pct: u8) -> String {
 
 /// A transfer size as the PTS writes it: `0.5K`, `4K`, `1024K`.
 pub fn size_label(bs: u64) -> String {
-    if bs % 1024 == 0 {
+    if bs.is_multiple_of(1024) {
         format!("{}K", bs / 1024)
     } else {
         format!("{}K", bs as f64 / 1024.0)
