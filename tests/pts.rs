@@ -12,7 +12,7 @@ use serde_json::Value;
 use ssdfade::units::{format_count, format_latency_us};
 
 /// A drive the issue does not name, small enough for the preconditioning to take seconds.
-const TARGET: &str = "sim:dc-ssd-400g,capacity=2GB,scale=64";
+const TARGET: &str = "sim:dc-ssd-400g,capacity=8GB,scale=64";
 
 /// run.json's summary of the phase directory of `dir` whose name ends with `name`.
 fn run_summary(dir: &Path, name: &str) -> Value {
