@@ -752,6 +752,51 @@ pub enum ExperimentCommand {
     /// The real sustained write speed once the SLC cache is full: one sequential write of the
     /// whole drive, then idle gaps (5 s to 10 min) each followed by a short write.
     SlcCache(SlcCacheArgs),
+    /// The SNIA PTS suite as one resumable experiment: IOPS (R/W mix × block size), throughput
+    /// (128K and 1024K sequential) and latency (QD 1) tests, each purged, preconditioned and
+    /// measured in rounds judged by the SNIA steady-state rule.
+    Pts(PtsArgs),
+}
+
+/// Options of `experiment pts`.
+#[derive(Args, Debug, Clone)]
+pub struct PtsArgs {
+    /// File, block device or sim:… target (a real device needs --destroy-data naming it).
+    pub target: String,
+    /// The tests to run, comma-separated; they run in SNIA's order (iops, tp, lat).
+    #[arg(long, value_delimiter = ',', default_value = "iops,tp,lat")]
+    pub tests: Vec<String>,
+    /// Length of each cell's run in a round (the PTS: 1 minute).
+    #[arg(long, default_value = "1m", value_parser = parse_positive_duration)]
+    pub round: Duration,
+    /// Rounds per test, 1 to 25 (the PTS: until steady state, at most 25; 5 are needed to
+    /// judge it).
+    #[arg(long, default_value_t = 5)]
+    pub rounds: u32,
+    /// Outstanding I/Os of the IOPS and throughput tests (the latency test runs at 1).
+    #[arg(long, default_value_t = 32)]
+    pub qd: u32,
+    /// Erase method of each test's purge (as `erase --method`).
+    #[arg(long, default_value = "auto")]
+    pub erase_method: String,
+    /// I/O engine (default: uring where the kernel allows it, else threads).
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineKind>,
+    /// Seed for the data written (default: a fresh one, recorded).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub safety: SafetyArgs,
+    /// Experiment directory (default results/<UTC time>-pts-<target>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the plan (each phase, its workload and the most time it may take) and the bound
+    /// of the whole, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// Options of `experiment slc-cache`.

@@ -63,6 +63,26 @@ impl Distribution {
         }))
     }
 
+    /// The distribution of the I/Os of several histograms taken together (their buckets added,
+    /// the largest maximum); None for none that counted an I/O.
+    pub fn merged(all: &[Distribution]) -> Option<Distribution> {
+        let mut buckets: Vec<(f64, u64)> = all.iter().flat_map(|d| d.buckets.clone()).collect();
+        buckets.sort_by(|a, b| a.0.total_cmp(&b.0));
+        buckets.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 += later.1;
+            }
+            same
+        });
+        let count: u64 = buckets.iter().map(|b| b.1).sum();
+        (count > 0).then(|| Distribution {
+            count,
+            max_us: all.iter().map(|d| d.max_us).fold(0.0, f64::max),
+            buckets,
+        })
+    }
+
     /// The latency (µs) at or below which a fraction `q` of the I/Os completed, read from the
     /// histogram as run.json's summary reads it (the bucket's top, never above the maximum).
     pub fn quantile_us(&self, q: f64) -> f64 {
@@ -228,6 +248,23 @@ mod tests {
         let record = LatencyRecord::of(&total);
         let d = Distribution::of(record.all.as_ref().unwrap()).unwrap();
         (total, d)
+    }
+
+    /// Histograms merged give the distribution of all their I/Os recorded together.
+    #[test]
+    fn merged_histograms_are_the_histogram_of_all_their_ios() {
+        let (_, together) = crafted();
+        let (mut fast, mut slow) = (IntervalStats::new(), IntervalStats::new());
+        fast.write.record_n(980, 980 * 4096, 100_000);
+        slow.write.record_n(19, 19 * 4096, 10_000_000);
+        slow.write.record_n(1, 4096, 50_000_000);
+        let of = |s: &IntervalStats| Distribution::of(LatencyRecord::of(s).all.as_ref().unwrap());
+        let merged = Distribution::merged(&[of(&fast).unwrap(), of(&slow).unwrap()]).unwrap();
+        assert_eq!(merged, together);
+        for q in [0.5, 0.98, 0.99, 0.999, 0.99999] {
+            assert_eq!(merged.quantile_us(q), together.quantile_us(q), "{q}");
+        }
+        assert!(Distribution::merged(&[]).is_none());
     }
 
     #[test]

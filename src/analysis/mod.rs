@@ -17,6 +17,7 @@ pub mod pace;
 pub mod predict;
 pub mod prediction;
 pub mod preset;
+pub mod pts;
 pub mod run;
 pub mod slc_cache;
 pub mod slog;

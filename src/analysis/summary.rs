@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::hir::HirFigures;
 use super::op_sweep::OpSweepFigures;
 use super::preset::PresetTable;
+use super::pts::PtsFigures;
 use super::slc_cache::SlcCacheFigures;
 use super::sweep::SweepTable;
 use super::vertex2::Vertex2Figures;
@@ -26,6 +27,7 @@ pub enum KindFigures {
     OpSweep(OpSweepFigures),
     Preset(PresetTable),
     SlcCache(Box<SlcCacheFigures>),
+    Pts(PtsFigures),
     /// The directory could not be read back.
     Unreadable {
         error: String,

@@ -1,4 +1,4 @@
-//! `ssdfade experiment vertex2|wsat|hir|op-sweep|slc-cache`, `ssdfade resume DIR` and `ssdfade sweep`: convert the
+//! `ssdfade experiment vertex2|wsat|hir|op-sweep|slc-cache|pts`, `ssdfade resume DIR` and `ssdfade sweep`: convert the
 //! options, start (or continue) the experiment through [`crate::experiment`] (several targets:
 //! [`crate::group::experiment`]), print its summary or the group's table.
 
@@ -6,12 +6,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::cli::{
-    ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, OpSweepArgs, ResumeArgs,
+    ExperimentArgs, ExperimentCommand, ExperimentWorkloadArgs, OpSweepArgs, PtsArgs, ResumeArgs,
     SlcCacheArgs, SweepArgs,
 };
 use crate::drive::RunEnd;
 use crate::experiment::{
-    hir, op_sweep, slc_cache, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome,
+    hir, op_sweep, pts, slc_cache, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome,
     ExperimentRecord, Options, Quiet, Setup,
 };
 use crate::group::experiment::GroupExperiment;
@@ -28,6 +28,9 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
     }
     if let ExperimentCommand::SlcCache(a) = cmd {
         return slc_cache(a);
+    }
+    if let ExperimentCommand::Pts(a) = cmd {
+        return pts(a);
     }
     let interrupt = install_signal_flag()?;
     let (name, target, more, common, make): (&str, _, _, _, Box<Make>) = match cmd {
@@ -66,8 +69,10 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
             let make = |s| hir::record(s, a.bursts, a.max_duration, &a.common.erase_method);
             ("hir", &a.target, &a.more_targets, &a.common, Box::new(make))
         }
-        ExperimentCommand::OpSweep(_) | ExperimentCommand::SlcCache(_) => {
-            unreachable!("op-sweep and slc-cache are run above")
+        ExperimentCommand::OpSweep(_)
+        | ExperimentCommand::SlcCache(_)
+        | ExperimentCommand::Pts(_) => {
+            unreachable!("op-sweep, slc-cache and pts are run above")
         }
     };
     if name != "wsat" {
@@ -172,6 +177,45 @@ fn slc_cache(a: &SlcCacheArgs) -> anyhow::Result<RunEnd> {
     let interrupt = install_signal_flag()?;
     let mut observer = Terminal::new(a.json);
     let outcome = slc_cache::record(setup, plan).and_then(|record| {
+        crate::experiment::launch_record(record, a.out.clone(), interrupt, &mut observer)
+    });
+    file.settle(&outcome);
+    print(&outcome?, a.json)
+}
+
+/// Runs `ssdfade experiment pts`.
+fn pts(a: &PtsArgs) -> anyhow::Result<RunEnd> {
+    let setup = Setup {
+        target: a.target.clone(),
+        options: Options {
+            destroy_data: a.safety.destroy_data.clone(),
+            force: a.safety.force,
+            size: a.safety.size,
+            engine: a.engine,
+            ss_round_s: a.round.as_secs_f64(),
+            checkpoint_s: None,
+        },
+        workload: crate::run::WorkloadSpec {
+            seed: a.seed,
+            ..crate::experiment::seed_workload()
+        },
+    };
+    let plan = pts::Pts {
+        tests: a.tests.clone(),
+        round: a.round,
+        rounds: a.rounds,
+        qd: a.qd,
+        erase_method: a.erase_method.clone(),
+    };
+    if a.dry_run {
+        let record = pts::record(setup, plan)?;
+        crate::out!("{}", crate::output::plan::plan_text(&record))?;
+        return Ok(RunEnd::Completed);
+    }
+    let file = setup.create_test_file()?;
+    let interrupt = install_signal_flag()?;
+    let mut observer = Terminal::new(a.json);
+    let outcome = pts::record(setup, plan).and_then(|record| {
         crate::experiment::launch_record(record, a.out.clone(), interrupt, &mut observer)
     });
     file.settle(&outcome);

@@ -16,6 +16,7 @@ pub mod hir;
 pub mod idle;
 pub mod op_sweep;
 pub mod preset;
+pub mod pts;
 pub mod runner;
 pub mod slc_cache;
 pub mod sweep;

@@ -221,6 +221,23 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "experiment pts",
+        &[
+            (
+                "ssdfade experiment pts /dev/sdX --destroy-data /dev/sdX",
+                "the SNIA PTS IOPS, throughput and latency tests and their report",
+            ),
+            (
+                "ssdfade experiment pts 'sim:dc-ssd-400g,capacity=8GB,scale=64' --round 2s",
+                "the same suite in minutes on a scaled simulated drive",
+            ),
+            (
+                "ssdfade experiment pts /dev/sdX --tests iops --dry-run",
+                "the IOPS test's plan and time bound; nothing written",
+            ),
+        ],
+    ),
+    (
         "experiment op-sweep",
         &[(
             "ssdfade experiment op-sweep sim:vertex2-60g --span 100%,90%,80%,75%",

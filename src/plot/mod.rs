@@ -28,6 +28,7 @@ mod layout;
 mod op_sweep;
 mod panel;
 mod provenance;
+mod pts;
 mod rate_sweep;
 mod run_dir;
 pub mod slc_cache;
@@ -73,6 +74,7 @@ pub use heat::HeatChart;
 pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
 pub use provenance::svg_metadata;
+pub use pts::PtsChart;
 pub use rate_sweep::{RatePoint, RateSweepChart};
 pub use run_dir::{
     consistency_chart, convergence_chart, distribution_chart, fade_chart, heat_chart,

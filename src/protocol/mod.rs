@@ -18,6 +18,7 @@
 pub mod hir;
 pub mod op_sweep;
 pub mod preset;
+pub mod pts;
 pub mod slc_cache;
 pub mod sweep;
 pub mod vertex2;
@@ -90,6 +91,7 @@ pub static PROTOCOLS: &[&dyn Protocol] = &[
     &op_sweep::OpSweep,
     &preset::Preset,
     &slc_cache::SlcCache,
+    &pts::Pts,
 ];
 
 /// The protocol recorded as `kind`; None for a name written by hand.
@@ -193,6 +195,7 @@ mod tests {
             "cdm",
             "tiobench",
             "iometer-allinone",
+            "pts",
         ] {
             let found: Vec<_> = PROTOCOLS
                 .iter()

@@ -19,6 +19,7 @@ pub enum Settings {
     Sweep(SweepSettings),
     Preset(PresetSettings),
     SlcCache(SlcCacheSettings),
+    Pts(PtsSettings),
     /// Settings of another layout, kept as written (readers fall back to their defaults).
     Other(serde_json::Value),
 }
@@ -109,6 +110,48 @@ pub struct SlcCacheSettings {
     pub probe_bytes: u64,
     pub purged: bool,
     pub workload: WorkloadSpec,
+}
+
+/// `experiment pts`: the SNIA PTS tests chosen, in SNIA's order, with what each measures; the
+/// round length and the rounds each test runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PtsSettings {
+    pub capacity_bytes: u64,
+    pub round_s: f64,
+    pub rounds: u32,
+    pub tests: Vec<PtsTestSettings>,
+}
+
+/// One PTS test of an `experiment pts`: its phases are named `<name>-…`, its rounds'
+/// `<name>-rNN-…`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PtsTestSettings {
+    pub name: String,
+    pub title: String,
+    /// What its table shows of each cell.
+    pub shows: PtsShows,
+    /// The cells whose IOPS the SNIA steady-state rule is applied to.
+    pub tracked: Vec<PtsCell>,
+}
+
+/// The figure a PTS test's table gives per cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PtsShows {
+    Iops,
+    MbPerS,
+    Latency,
+}
+
+/// One cell of a PTS test's matrix: a read share, a transfer size and the access order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PtsCell {
+    pub read_pct: u8,
+    pub bs: u64,
+    pub random: bool,
 }
 
 /// A benchmark preset (`measure --preset`): its test region, points and preparation write.

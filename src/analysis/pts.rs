@@ -1,0 +1,368 @@
+//! The figures of a SNIA PTS suite (`experiment pts`): per test, the rounds of its tracked cells
+//! (the 4 KiB random-write cell of the IOPS test, a block size's sequential write of the
+//! throughput test…), the measurement window the SNIA steady-state rule picks (the first five
+//! rounds in which every tracked cell has a range ≤ 20 % and a slope excursion ≤ 10 % of its
+//! average; the last five rounds, marked not steady, when none has), and every cell's figures
+//! over that window: IOPS and MB/s averaged over its rounds, the latency's ops-weighted average,
+//! its maximum and its 99.999th percentile from the rounds' histograms merged. The terminal
+//! table, `--json` and the report show these.
+
+use serde::Serialize;
+
+use super::latency::Distribution;
+use super::run::Figures;
+use crate::results::settings::{PtsCell, PtsShows, PtsTestSettings, Settings};
+use crate::results::{Experiment, LoadedPhase, PhaseKind, Status};
+use crate::stats::steady::{evaluate, Criteria, Round};
+
+/// The kind experiment.json records.
+pub const NAME: &str = "pts";
+
+/// The five-nines latency the latency test reports.
+pub const FIVE_NINES: f64 = 0.99999;
+
+/// One cell's figures over the measurement window.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CellFigures {
+    #[serde(flatten)]
+    pub cell: PtsCell,
+    /// Rounds of the window this cell ran in.
+    pub rounds: usize,
+    pub iops: f64,
+    pub mb_per_s: f64,
+    pub avg_lat_us: f64,
+    pub max_lat_us: f64,
+    /// The 99.999th percentile of the window's I/Os; None when a round saved no histogram.
+    pub p99999_lat_us: Option<f64>,
+}
+
+/// A tracked cell: its IOPS per round and how its measurement window judges.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tracked {
+    #[serde(flatten)]
+    pub cell: PtsCell,
+    pub round_iops: Vec<f64>,
+    /// The window's average IOPS, range and slope excursion (percent of the average).
+    pub avg: f64,
+    pub range_pct: f64,
+    pub slope_pct: f64,
+}
+
+/// One test's figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TestFigures {
+    pub name: String,
+    pub title: String,
+    pub shows: PtsShows,
+    /// Outstanding I/Os of its cells.
+    pub qd: u32,
+    /// Full rounds done (every cell of the round completed).
+    pub rounds: usize,
+    /// The measurement window: its first and last round, 1-based; None before any round.
+    pub window: Option<(usize, usize)>,
+    /// True when the window meets the SNIA rule on every tracked cell.
+    pub steady: bool,
+    pub tracked: Vec<Tracked>,
+    /// Every cell over the window, in the plan's order.
+    pub cells: Vec<CellFigures>,
+}
+
+/// The suite's figures, one entry per test in SNIA's order, and its settings.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PtsFigures {
+    /// Length of one cell's run in a round, seconds.
+    pub round_s: f64,
+    /// Rounds each test was given.
+    pub rounds_planned: u32,
+    pub tests: Vec<TestFigures>,
+}
+
+impl PtsFigures {
+    /// The figures of `exp`'s tests, from the settings that name them and their phases.
+    pub fn of(exp: &Experiment) -> PtsFigures {
+        match &exp.record.settings {
+            Settings::Pts(s) => PtsFigures {
+                round_s: s.round_s,
+                rounds_planned: s.rounds,
+                tests: s.tests.iter().map(|t| TestFigures::of(exp, t)).collect(),
+            },
+            _ => PtsFigures::default(),
+        }
+    }
+
+    /// The test named `name`.
+    pub fn test(&self, name: &str) -> Option<&TestFigures> {
+        self.tests.iter().find(|t| t.name == name)
+    }
+}
+
+/// One completed round of one cell: its round number and run figures.
+struct CellRound<'a> {
+    round: usize,
+    cell: PtsCell,
+    phase: &'a LoadedPhase,
+    figures: Figures,
+}
+
+/// The round a phase named `<test>-rNN-…` belongs to.
+fn round_of(name: &str, test: &str) -> Option<usize> {
+    let rest = name.strip_prefix(test)?.strip_prefix("-r")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// A run phase's cell, as its workload gives it.
+fn cell_of(phase: &LoadedPhase) -> Option<PtsCell> {
+    match &phase.record.phase.kind {
+        PhaseKind::Measure(p) => Some(PtsCell {
+            read_pct: p.workload.read_pct,
+            bs: p.workload.bs,
+            random: p.workload.random_pct > 0,
+        }),
+        _ => None,
+    }
+}
+
+impl TestFigures {
+    fn of(exp: &Experiment, plan: &PtsTestSettings) -> TestFigures {
+        let mut order: Vec<PtsCell> = Vec::new();
+        let mut done: Vec<CellRound> = Vec::new();
+        let mut planned_rounds = 0;
+        let mut qd = 0;
+        for phase in &exp.phases {
+            let (Some(round), Some(cell)) = (
+                round_of(&phase.record.phase.name, &plan.name),
+                cell_of(phase),
+            ) else {
+                continue;
+            };
+            planned_rounds = planned_rounds.max(round);
+            if let PhaseKind::Measure(p) = &phase.record.phase.kind {
+                qd = p.workload.qd;
+            }
+            if !order.contains(&cell) {
+                order.push(cell);
+            }
+            if let Some(run) = phase
+                .run
+                .as_ref()
+                .filter(|_| phase.record.status == Status::Completed)
+            {
+                done.push(CellRound {
+                    round,
+                    cell,
+                    phase,
+                    figures: Figures::of_run(run),
+                });
+            }
+        }
+        // A round counts when every cell of it is done.
+        let rounds = (1..=planned_rounds)
+            .take_while(|r| done.iter().filter(|c| c.round == *r).count() == order.len())
+            .count();
+        // Each tracked cell's IOPS in rounds 1..=rounds.
+        let series: Vec<Vec<f64>> = plan
+            .tracked
+            .iter()
+            .map(|cell| {
+                (1..=rounds)
+                    .filter_map(|r| {
+                        done.iter()
+                            .find(|c| c.round == r && c.cell == *cell)
+                            .map(|c| c.figures.iops)
+                    })
+                    .collect()
+            })
+            .collect();
+        let n = Criteria::default().window_rounds;
+        let steady_first = first_steady(&series, rounds);
+        let first = steady_first.unwrap_or_else(|| rounds.saturating_sub(n) + 1);
+        let window = (rounds > 0).then(|| (first, (first + n - 1).min(rounds)));
+        let tracked = match window {
+            Some((first, last)) => plan
+                .tracked
+                .iter()
+                .zip(&series)
+                .map(|(cell, iops)| {
+                    let round_iops = iops[first - 1..last.min(iops.len())].to_vec();
+                    let w = evaluate(&as_rounds(&round_iops));
+                    Tracked {
+                        cell: *cell,
+                        round_iops,
+                        avg: w.avg,
+                        range_pct: w.range_pct,
+                        slope_pct: w.slope_pct,
+                    }
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let cells = match window {
+            Some((first, last)) => order
+                .iter()
+                .map(|cell| {
+                    let of_window: Vec<&CellRound> = done
+                        .iter()
+                        .filter(|c| c.cell == *cell && (first..=last).contains(&c.round))
+                        .collect();
+                    cell_figures(*cell, &of_window)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        TestFigures {
+            name: plan.name.clone(),
+            title: plan.title.clone(),
+            shows: plan.shows,
+            qd,
+            rounds,
+            window,
+            steady: steady_first.is_some(),
+            tracked,
+            cells,
+        }
+    }
+
+    /// The cell of `read_pct` and `bs` (either access order).
+    pub fn cell(&self, read_pct: u8, bs: u64) -> Option<&CellFigures> {
+        self.cells
+            .iter()
+            .find(|c| c.cell.read_pct == read_pct && c.cell.bs == bs)
+    }
+
+    /// The read shares of the cells, in the plan's order, each once (the table's columns).
+    pub fn mixes(&self) -> Vec<u8> {
+        let mut out: Vec<u8> = Vec::new();
+        for c in &self.cells {
+            if !out.contains(&c.cell.read_pct) {
+                out.push(c.cell.read_pct);
+            }
+        }
+        out
+    }
+
+    /// The transfer sizes of the cells, in the plan's order, each once (the table's rows).
+    pub fn sizes(&self) -> Vec<u64> {
+        let mut out: Vec<u64> = Vec::new();
+        for c in &self.cells {
+            if !out.contains(&c.cell.bs) {
+                out.push(c.cell.bs);
+            }
+        }
+        out
+    }
+}
+
+/// The first round (1-based) of the first five of `rounds` in which every series (one tracked
+/// cell's IOPS per round) meets the SNIA rule; None when no window does.
+fn first_steady(series: &[Vec<f64>], rounds: usize) -> Option<usize> {
+    let c = Criteria::default();
+    let n = c.window_rounds;
+    if rounds < n || series.iter().any(|s| s.len() < rounds) {
+        return None;
+    }
+    (0..=rounds - n)
+        .find(|&f| {
+            series.iter().all(|s| {
+                let w = evaluate(&as_rounds(&s[f..f + n]));
+                w.range_pct <= c.max_range_pct && w.slope_pct <= c.max_slope_pct
+            })
+        })
+        .map(|f| f + 1)
+}
+
+/// IOPS per round as the steady-state rule's rounds (one unit of time each).
+fn as_rounds(iops: &[f64]) -> Vec<Round> {
+    iops.iter()
+        .enumerate()
+        .map(|(i, &iops)| Round {
+            start_s: i as f64,
+            end_s: i as f64 + 1.0,
+            iops,
+            bytes_written_total: 0,
+        })
+        .collect()
+}
+
+/// A cell's figures over its rounds of the window.
+fn cell_figures(cell: PtsCell, rounds: &[&CellRound]) -> CellFigures {
+    let n = rounds.len().max(1) as f64;
+    let ops: u64 = rounds.iter().map(|r| r.figures.ops).sum();
+    let weighted: f64 = rounds
+        .iter()
+        .map(|r| r.figures.ops as f64 * r.figures.avg_lat_us)
+        .sum();
+    let histograms: Option<Vec<Distribution>> = rounds
+        .iter()
+        .map(|r| {
+            let run = r.phase.run.as_ref()?;
+            Distribution::of_run(run).ok().flatten().and_then(|d| d.all)
+        })
+        .collect();
+    CellFigures {
+        cell,
+        rounds: rounds.len(),
+        iops: rounds.iter().map(|r| r.figures.iops).sum::<f64>() / n,
+        mb_per_s: rounds.iter().map(|r| r.figures.mb_per_s).sum::<f64>() / n,
+        avg_lat_us: if ops > 0 { weighted / ops as f64 } else { 0.0 },
+        max_lat_us: rounds
+            .iter()
+            .map(|r| r.figures.max_lat_us)
+            .fold(0.0, f64::max),
+        p99999_lat_us: histograms
+            .and_then(|h| Distribution::merged(&h))
+            .map(|d| d.quantile_us(FIVE_NINES)),
+    }
+}
+
+/// A read share as the PTS writes a mix: `65/35` (reads/writes).
+pub fn mix_label(read_pct: u8) -> String {
+    format!("{read_pct}/{}", 100 - read_pct)
+}
+
+/// A transfer size as the PTS writes it: `0.5K`, `4K`, `1024K`.
+pub fn size_label(bs: u64) -> String {
+    if bs.is_multiple_of(1024) {
+        format!("{}K", bs / 1024)
+    } else {
+        format!("{}K", bs as f64 / 1024.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_round_is_read_from_the_phase_name_of_its_test_only() {
+        assert_eq!(round_of("iops-r07-65-35-4K", "iops"), Some(7));
+        assert_eq!(round_of("iops-r12-0-100-0.5K", "iops"), Some(12));
+        assert_eq!(round_of("iops-purge", "iops"), None);
+        assert_eq!(round_of("tp-r01-0-100-128K", "iops"), None);
+    }
+
+    #[test]
+    fn sizes_and_mixes_are_labelled_as_the_pts_writes_them() {
+        assert_eq!(size_label(512), "0.5K");
+        assert_eq!(size_label(4096), "4K");
+        assert_eq!(size_label(1 << 20), "1024K");
+        assert_eq!(mix_label(65), "65/35");
+        assert_eq!(mix_label(0), "0/100");
+    }
+
+    /// The window the rule picks is the first five rounds within its limits on every tracked
+    /// cell: falling rounds then level ones give rounds 3–7; a second cell still falling there
+    /// moves it on to rounds 5–9; a cell that keeps falling, or misses rounds, gives none.
+    #[test]
+    fn the_window_is_the_first_five_rounds_within_the_snia_limits_on_every_cell() {
+        let mut level = vec![2000.0, 1500.0, 1000.0, 1010.0, 990.0, 1005.0, 995.0];
+        level.extend([1000.0; 3]);
+        assert_eq!(first_steady(&[level.clone()], 10), Some(3));
+        let mut later = vec![900.0, 800.0, 700.0, 600.0];
+        later.extend([500.0; 6]);
+        assert_eq!(first_steady(&[level.clone(), later.clone()], 10), Some(5));
+        assert_eq!(first_steady(&[level[..9].to_vec(), later], 10), None);
+        let falling: Vec<f64> = (0..10).map(|i| 1000.0 - 60.0 * i as f64).collect();
+        assert_eq!(first_steady(&[level, falling], 10), None);
+    }
+}

@@ -1,0 +1,197 @@
+//! The PTS suite's chart (`pts.png`): one panel per test, side by side, in SNIA's order. The
+//! IOPS test is the PTS's 2D plot (IOPS against block size, one line per R/W mix), the
+//! throughput test MB/s against block size (reads and writes), the latency test the average and
+//! five-nines latency against block size, one line each per mix. Both axes are logarithmic
+//! (block sizes from 0.5 to 1024 KiB; IOPS over four decades). The figures are
+//! [`crate::analysis::pts`]'s, as they are.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{drawn, style, Chart};
+use crate::analysis::pts::{mix_label, size_label, PtsFigures, TestFigures};
+use crate::results::settings::PtsShows;
+use crate::results::Experiment;
+
+/// Everything the chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PtsChart {
+    pub title: String,
+    pub subtitle: String,
+    pub figures: PtsFigures,
+}
+
+impl PtsChart {
+    /// The chart of a PTS experiment: its figures ([`crate::analysis::pts`]) as they are; none
+    /// before its first run.
+    pub fn of(exp: &Experiment) -> Option<PtsChart> {
+        let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
+        Some(PtsChart {
+            title: format!("SNIA PTS — {}", crate::results::device_name(&run.info)),
+            subtitle: format!(
+                "{} s per cell and round; each test's measurement window",
+                exp.record.options.ss_round_s
+            ),
+            figures: PtsFigures::of(exp),
+        })
+    }
+}
+
+/// One line of a panel: its name, (block size KiB, value) points, its colour's index and
+/// whether it is dashed.
+struct Series {
+    name: String,
+    points: Vec<(f64, f64)>,
+    color: usize,
+    dashed: bool,
+}
+
+/// Lines named `R/W <mix><suffix>`, a colour per mix.
+fn per_mix_lines(per_mix: Vec<(u8, Vec<(f64, f64)>)>, suffix: &str, dashed: bool) -> Vec<Series> {
+    per_mix
+        .into_iter()
+        .enumerate()
+        .map(|(k, (m, points))| Series {
+            name: format!("R/W {}{suffix}", mix_label(m)),
+            points,
+            color: k,
+            dashed,
+        })
+        .collect()
+}
+
+/// A test's lines and its value axis.
+fn series(t: &TestFigures) -> (&'static str, &'static str, Vec<Series>) {
+    let kib = |bs: u64| bs as f64 / 1024.0;
+    let per_mix = |value: &dyn Fn(&crate::analysis::pts::CellFigures) -> Option<f64>| {
+        t.mixes()
+            .into_iter()
+            .map(|m| {
+                let points = t
+                    .sizes()
+                    .into_iter()
+                    .filter_map(|bs| t.cell(m, bs).and_then(value).map(|v| (kib(bs), v)))
+                    .collect();
+                (m, points)
+            })
+            .collect::<Vec<(u8, Vec<(f64, f64)>)>>()
+    };
+    match t.shows {
+        PtsShows::Iops => (
+            "IOPS",
+            "IOPS",
+            per_mix_lines(per_mix(&|c| Some(c.iops)), "", false),
+        ),
+        PtsShows::MbPerS => (
+            "MB/s",
+            "MB/s",
+            per_mix_lines(per_mix(&|c| Some(c.mb_per_s)), "", false),
+        ),
+        PtsShows::Latency => {
+            // A colour per mix: the average solid, the five nines dashed.
+            let mut lines = per_mix_lines(per_mix(&|c| Some(c.avg_lat_us)), " average", false);
+            let nines = per_mix(&|c| c.p99999_lat_us);
+            lines.extend(per_mix_lines(nines, " p99.999 (dashed)", true));
+            ("Latency (µs)", "µs", lines)
+        }
+    }
+}
+
+/// Draws one test's panel into `area`.
+fn panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, t: &TestFigures) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let (y_desc, unit, lines) = series(t);
+    let values = lines.iter().flat_map(|l| l.points.iter().map(|q| q.1));
+    let (lo, hi) = values
+        .filter(|v| *v > 0.0)
+        .fold((f64::MAX, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = if hi > 0.0 {
+        (lo / 2.0, hi * 4.0)
+    } else {
+        (1.0, 10.0)
+    };
+    let sizes: Vec<f64> = t.sizes().iter().map(|&b| b as f64 / 1024.0).collect();
+    let x_lo = sizes.iter().copied().fold(f64::MAX, f64::min);
+    let x_hi = sizes.iter().copied().fold(0.0, f64::max);
+    let (x_lo, x_hi) = if x_hi > 0.0 {
+        (x_lo / 1.5, x_hi * 1.5)
+    } else {
+        (0.5, 1024.0)
+    };
+    let x_desc = "Block size (KiB)";
+    let title = match t.window {
+        Some((first, last)) => format!(
+            "{}: rounds {first}-{last}{}",
+            t.title,
+            if t.steady { ", steady" } else { ", NOT steady" }
+        ),
+        None => format!("{}: no full round", t.title),
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, style::legend_font())
+        .margin_left(8)
+        .margin_right(24)
+        .margin_top(12)
+        .x_label_area_size(58)
+        .y_label_area_size(96)
+        .build_cartesian_2d(
+            (x_lo..x_hi).log_scale().with_key_points(sizes),
+            (lo..hi).log_scale(),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(&|v| size_label((*v * 1024.0).round() as u64))
+        .y_label_formatter(&|v| style::plain_label(*v))
+        .label_style(style::tick_font())
+        .axis_desc_style(style::axis_desc_font())
+        .bold_line_style(BLACK.mix(0.10))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    drawn::chart_panel(&chart, x_desc, y_desc);
+    for line in lines {
+        let color = style::palette(line.color);
+        drawn::series(&line.name, unit, &line.points);
+        let stroke = color.stroke_width(2);
+        let drawn = if line.dashed {
+            chart.draw_series(DashedLineSeries::new(line.points.clone(), 10, 6, stroke))?
+        } else {
+            chart.draw_series(LineSeries::new(line.points.clone(), stroke))?
+        };
+        drawn
+            .label(line.name)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], color.stroke_width(3)));
+        chart.draw_series(
+            line.points
+                .iter()
+                .map(|&p| Circle::new(p, 4, color.filled())),
+        )?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font(style::legend_font())
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.3))
+        .margin(8)
+        .draw()?;
+    Ok(())
+}
+
+impl Chart for PtsChart {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE)?;
+        let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
+        let n = self.figures.tests.len().max(1);
+        for (area, t) in body.split_evenly((1, n)).iter().zip(&self.figures.tests) {
+            panel(area, t)?;
+        }
+        Ok(())
+    }
+}

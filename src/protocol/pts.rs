@@ -1,0 +1,256 @@
+//! The SNIA PTS suite (`experiment pts`): its figures are each test's measurement window and
+//! cells ([`crate::analysis::pts`]). Its tables, worded once for the terminal and the report: the
+//! IOPS test's matrix (block size × R/W mix, IOPS), the throughput test's (block size × read or
+//! write, MB/s) and the latency test's rows (mix and size: average, five-nines and maximum),
+//! each under the line that says which rounds were measured and whether they were steady. Its
+//! report follows SNIA's report format: the test settings beside the drive's header, then a page
+//! per test; its chart is `pts.png` ([`crate::plot::PtsChart`]).
+
+use super::Protocol;
+use crate::analysis::pts::{mix_label, size_label, TestFigures};
+use crate::analysis::pts::{PtsFigures, NAME};
+use crate::analysis::summary::KindFigures;
+use crate::plot::{Place, ProtocolChart, PtsChart};
+use crate::report::Document;
+use crate::results::settings::PtsShows;
+use crate::results::Experiment;
+use crate::units::{format_count, format_latency_us};
+
+/// `experiment pts`.
+pub struct Pts;
+
+impl Protocol for Pts {
+    fn names(&self) -> &'static [&'static str] {
+        &[NAME]
+    }
+
+    fn figures(&self, exp: &Experiment) -> KindFigures {
+        KindFigures::Pts(PtsFigures::of(exp))
+    }
+
+    fn text(&self, figures: &KindFigures) -> String {
+        match figures {
+            KindFigures::Pts(f) => summary_text(f),
+            _ => String::new(),
+        }
+    }
+
+    fn lists_phases(&self) -> bool {
+        true
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        PtsChart::of(exp).map(|c| {
+            ProtocolChart::new(
+                NAME,
+                "SNIA PTS: each test's measurement window against block size, one line per R/W mix (IOPS, MB/s, or average and five-nines latency)",
+                Place::Charts,
+                c,
+            )
+        })
+    }
+
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        _exp: &Experiment,
+        figures: &KindFigures,
+        _chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        let KindFigures::Pts(f) = figures else {
+            return Ok(false);
+        };
+        add_settings(doc, f);
+        Ok(true)
+    }
+
+    fn report_tables(&self, doc: &mut Document, _exp: &Experiment, figures: &KindFigures) {
+        if let KindFigures::Pts(f) = figures {
+            add_tests(doc, f);
+        }
+    }
+}
+
+/// Each test's window line and table, columns right-aligned to their widest cell.
+fn summary_text(f: &PtsFigures) -> String {
+    let mut out = String::new();
+    for t in &f.tests {
+        out.push_str(&crate::text::wrap(&window_line(t), 78, "  ", "    "));
+        let (head, rows) = table(t);
+        let widths: Vec<usize> = (0..head.len())
+            .map(|i| {
+                std::iter::once(&head[i])
+                    .chain(rows.iter().map(|r| &r[i]))
+                    .map(|s| s.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for row in std::iter::once(&head).chain(&rows) {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .map(|(c, w)| format!("{c:>w$}"))
+                .collect();
+            out.push_str(&format!("    {}\n", cells.join(" ")));
+        }
+    }
+    out
+}
+
+/// A test's table: its head and rows of text cells.
+fn table(t: &TestFigures) -> (Vec<String>, Vec<Vec<String>>) {
+    match t.shows {
+        PtsShows::Iops | PtsShows::MbPerS => matrix(t),
+        PtsShows::Latency => latency(t),
+    }
+}
+
+/// Rows of block sizes, a column per mix: IOPS or MB/s.
+fn matrix(t: &TestFigures) -> (Vec<String>, Vec<Vec<String>>) {
+    let mixes = t.mixes();
+    let (unit, value): (&str, fn(f64, f64) -> String) = match t.shows {
+        PtsShows::MbPerS => ("MB/s", |_, mb| format!("{mb:.0}")),
+        _ => ("IOPS", |iops, _| format_count(iops)),
+    };
+    let head = std::iter::once(format!("{unit}: block size"))
+        .chain(mixes.iter().map(|m| format!("R/W {}", mix_label(*m))))
+        .collect();
+    let rows = t
+        .sizes()
+        .iter()
+        .map(|&bs| {
+            std::iter::once(size_label(bs))
+                .chain(mixes.iter().map(|&m| {
+                    t.cell(m, bs)
+                        .map_or("-".into(), |c| value(c.iops, c.mb_per_s))
+                }))
+                .collect()
+        })
+        .collect();
+    (head, rows)
+}
+
+/// A row per mix and size: average, five-nines and maximum latency.
+fn latency(t: &TestFigures) -> (Vec<String>, Vec<Vec<String>>) {
+    let head = [
+        "R/W mix",
+        "block size",
+        "average",
+        "p99.999",
+        "maximum",
+        "IOPS",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = t
+        .cells
+        .iter()
+        .map(|c| {
+            vec![
+                mix_label(c.cell.read_pct),
+                size_label(c.cell.bs),
+                format_latency_us(c.avg_lat_us),
+                c.p99999_lat_us.map_or("-".into(), format_latency_us),
+                format_latency_us(c.max_lat_us),
+                format_count(c.iops),
+            ]
+        })
+        .collect();
+    (head, rows)
+}
+
+/// Which rounds the table averages and how the tracked cells judged them.
+fn window_line(t: &TestFigures) -> String {
+    let Some((first, last)) = t.window else {
+        return format!("{}: no full round yet", t.title);
+    };
+    let judged: Vec<String> = t
+        .tracked
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {}: {} IOPS, range {:.1} %, slope {:.1} %",
+                if c.cell.random {
+                    "random"
+                } else {
+                    "sequential"
+                },
+                mix_label(c.cell.read_pct),
+                size_label(c.cell.bs),
+                format_count(c.avg),
+                c.range_pct,
+                c.slope_pct
+            )
+        })
+        .collect();
+    format!(
+        "{}: rounds {first}-{last} of {} {} ({})",
+        t.title,
+        t.rounds,
+        if t.steady {
+            "are SNIA steady"
+        } else {
+            "are the last, NOT steady"
+        },
+        judged.join("; ")
+    )
+}
+
+/// The test settings: the tests, the rounds and their length, each test's queue depth and the
+/// cells its steady state is tracked on.
+fn add_settings(doc: &mut Document, f: &PtsFigures) {
+    let mut rows = vec![
+        vec![
+            "Tests".into(),
+            f.tests
+                .iter()
+                .map(|t| t.title.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ],
+        vec![
+            "Rounds".into(),
+            format!(
+                "{} per test, {} s per cell (the PTS: 1-minute rounds until steady, at most 25)",
+                f.rounds_planned, f.round_s
+            ),
+        ],
+        vec![
+            "Preconditioning".into(),
+            "purge, then 128 KiB sequential writes of twice the capacity, per test".into(),
+        ],
+        vec![
+            "Steady state".into(),
+            "SNIA: five rounds, range ≤ 20 %, slope excursion ≤ 10 % of the average".into(),
+        ],
+    ];
+    for t in &f.tests {
+        let tracked: Vec<String> = t
+            .tracked
+            .iter()
+            .map(|c| format!("{} {}", mix_label(c.cell.read_pct), size_label(c.cell.bs)))
+            .collect();
+        rows.push(vec![
+            t.title.clone(),
+            format!(
+                "QD {}; steady state tracked on {}",
+                t.qd,
+                tracked.join(" and ")
+            ),
+        ]);
+    }
+    doc.heading("SNIA PTS test settings");
+    doc.table(&["Setting", ""], rows);
+}
+
+/// Adds one section per test.
+fn add_tests(doc: &mut Document, f: &PtsFigures) {
+    for t in &f.tests {
+        doc.heading(format!("PTS {} test", t.title));
+        doc.paragraph(window_line(t));
+        let (head, rows) = table(t);
+        let head: Vec<&str> = head.iter().map(String::as_str).collect();
+        doc.table(&head, rows);
+    }
+}

@@ -1,0 +1,182 @@
+//! `experiment pts` on a scaled simulated drive: a short throughput-and-latency suite whose
+//! figures are the plain averages of its measurement window's runs and read the same in the
+//! terminal, `--json` and report.md; the plan lists the IOPS test's 56 cells per round; bad
+//! `--tests` or `--rounds` are refused in one line, exit 2, nothing written.
+
+mod common;
+
+use std::path::Path;
+
+use common::{json_ok, ssdfade};
+use serde_json::Value;
+use ssdfade::units::{format_count, format_latency_us};
+
+/// A drive the issue does not name, small enough for the preconditioning to take seconds.
+const TARGET: &str = "sim:dc-ssd-400g,capacity=8GB,scale=64";
+
+/// run.json's summary of the phase directory of `dir` whose name ends with `name`.
+fn run_summary(dir: &Path, name: &str) -> Value {
+    let sub = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().ends_with(name))
+        .unwrap_or_else(|| panic!("no phase directory {name} in {}", dir.display()));
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(sub.join("run.json")).unwrap()).unwrap();
+    run["summary"].clone()
+}
+
+/// The PTS's name of a transfer size.
+fn size(bs: u64) -> String {
+    if bs.is_multiple_of(1024) {
+        format!("{}K", bs / 1024)
+    } else {
+        format!("{}K", bs as f64 / 1024.0)
+    }
+}
+
+#[test]
+fn a_short_suite_gives_its_window_averages_alike_in_terminal_json_and_report() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("e");
+    let f = json_ok(
+        ssdfade(work.path())
+            .args(["experiment", "pts", TARGET, "--tests", "lat,tp"])
+            .args(["--rounds", "5", "--round", "1s", "--json", "--out"])
+            .arg(&dir),
+    );
+    let tests = f["tests"].as_array().unwrap();
+    let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["tp", "lat"],
+        "SNIA's order, whatever the order given"
+    );
+    let record = ssdfade::results::load_experiment(&dir).unwrap().record;
+    let terminal = ssdfade::output::summary::summary_text(&dir, &record);
+    ssdfade(work.path())
+        .arg("report")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    for t in tests {
+        let name = t["name"].as_str().unwrap();
+        assert_eq!(t["rounds"], 5, "{name}");
+        let (first, last) = (
+            t["window"][0].as_u64().unwrap(),
+            t["window"][1].as_u64().unwrap(),
+        );
+        assert_eq!(last - first + 1, 5, "{name}: a window of five rounds");
+        let cells = t["cells"].as_array().unwrap();
+        assert_eq!(cells.len(), if name == "tp" { 4 } else { 9 }, "{name}");
+        for c in cells {
+            let (read, bs) = (c["read_pct"].as_u64().unwrap(), c["bs"].as_u64().unwrap());
+            let cell = format!("{name}-r{{:02}}-{read}-{}-{}", 100 - read, size(bs));
+            // The cell's IOPS: the plain average of its window's runs.
+            let runs: Vec<Value> = (first..=last)
+                .map(|r| run_summary(&dir, &cell.replace("{:02}", &format!("{r:02}"))))
+                .collect();
+            let mean = runs
+                .iter()
+                .map(|s| s["iops"].as_f64().unwrap())
+                .sum::<f64>()
+                / 5.0;
+            let iops = c["iops"].as_f64().unwrap();
+            assert!(
+                (iops - mean).abs() <= 1e-9 * mean,
+                "{cell}: {iops} vs {mean}"
+            );
+            let max = runs
+                .iter()
+                .map(|s| s["lat_us"]["max"].as_f64().unwrap())
+                .fold(0.0, f64::max);
+            assert_eq!(c["max_lat_us"].as_f64().unwrap(), max, "{cell}");
+            let nines = c["p99999_lat_us"].as_f64().unwrap();
+            let avg = c["avg_lat_us"].as_f64().unwrap();
+            assert!(avg <= nines && nines <= max, "{cell}: {avg} {nines} {max}");
+            if name == "lat" {
+                let words = [
+                    format!("{read}/{}", 100 - read),
+                    size(bs),
+                    format_latency_us(avg),
+                    format_latency_us(nines),
+                    format_latency_us(max),
+                    format_count(iops),
+                ];
+                shown_alike(&terminal, &report, &words, &cell);
+            }
+        }
+        if name == "tp" {
+            // A row per block size: MB/s of the reads, then of the writes.
+            for bs in [1_048_576, 131_072] {
+                let mb = |read: u64| {
+                    let c = cells
+                        .iter()
+                        .find(|c| c["bs"] == bs && c["read_pct"] == read);
+                    format!("{:.0}", c.unwrap()["mb_per_s"].as_f64().unwrap())
+                };
+                shown_alike(&terminal, &report, &[size(bs), mb(100), mb(0)], name);
+            }
+        }
+    }
+    assert!(dir.join("pts.png").is_file(), "the suite's chart");
+}
+
+/// The row `words` (cells of text, in order) is in the terminal text and in report.md.
+fn shown_alike(terminal: &str, report: &str, words: &[String], what: &str) {
+    let squeeze = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+    let row = words.join(" ");
+    assert!(
+        terminal.lines().any(|l| squeeze(l).ends_with(&row)),
+        "{what}: {row:?} not in the terminal:\n{terminal}"
+    );
+    let md = format!("| {} |", words.join(" | "));
+    assert!(
+        report.lines().any(|l| squeeze(l) == md),
+        "{what}: {md:?} not in report.md"
+    );
+}
+
+#[test]
+fn the_plan_runs_every_cell_of_the_pts_matrices_each_round() {
+    let work = tempfile::tempdir().unwrap();
+    let out = ssdfade(work.path())
+        .args(["experiment", "pts", TARGET, "--rounds", "3", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let plan = String::from_utf8(out.stdout).unwrap();
+    let count = |prefix: &str| plan.lines().filter(|l| l.contains(prefix)).count();
+    assert_eq!(count(" iops-r03-"), 56, "7 mixes × 8 block sizes\n{plan}");
+    assert_eq!(count(" tp-r03-"), 4);
+    assert_eq!(count(" lat-r03-"), 9);
+    assert_eq!(count(" iops-r04-"), 0);
+    for purge in ["iops-purge", "tp-purge", "lat-purge", "lat-wipc"] {
+        assert_eq!(count(purge), 1, "{purge}");
+    }
+    assert!(
+        std::fs::read_dir(work.path()).unwrap().next().is_none(),
+        "a dry run writes nothing"
+    );
+}
+
+#[test]
+fn bad_tests_or_rounds_are_refused_in_one_line_with_exit_2_and_nothing_written() {
+    let work = tempfile::tempdir().unwrap();
+    for args in [
+        &["--tests", "iops,nosuch"][..],
+        &["--rounds", "0"],
+        &["--rounds", "26"],
+    ] {
+        let out = ssdfade(work.path())
+            .args(["experiment", "pts", TARGET, "--out", "e"])
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(!work.path().join("e").exists(), "{args:?} wrote nothing");
+    }
+}
