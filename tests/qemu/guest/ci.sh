@@ -49,8 +49,21 @@ has "nvme-sanitize: says why" "does not support Sanitize"
 
 sec "measure and slog"
 for k in $KINDS; do d=$(dev_of $k)
-  rc_is 0 "measure $k" ssdfade measure $d --destroy-data $d --duration 1s --qd 4 --out $R/$k-measure
+  rc_is 0 "measure $k" ssdfade measure $d --destroy-data $d --duration 2s --interval 500ms --qd 4 --out $R/$k-measure
+  cp /tmp/out $R/$k-measure.out
 done
+# Telemetry: the NVMe health log's composite temperature and the ATA attribute 190/194 (QEMU's
+# AHCI disk has 190) are read every interval; virtio-blk answers nothing and costs nothing.
+for k in nvme-legacy nvme-ns1 nvme-wt sata; do S=$R/$k-measure
+  n=$(grep -c . $S/samples.jsonl); t=$(grep -c -E '"temperature_c": ?-?[0-9]' $S/samples.jsonl)
+  check "telemetry $k: every sample carries a temperature ($t of $n)" [ "$n" -ge 2 -a "$t" = "$n" ]
+  echo "telemetry $k: $(grep -A4 '"telemetry"' $S/run.json | tr -d ' \n')"
+  check "telemetry $k: the sampler's CPU per reading is recorded" grep -q '"cpu_per_read_us"' $S/run.json
+done
+check "telemetry vblk: at most one line says anything of telemetry or health" \
+  [ "$(grep -c -i -E 'telemetry|health' $R/vblk-measure.out)" -le 1 ]
+check "telemetry vblk: no sampler ran" [ -z "$(grep '"telemetry"' $R/vblk-measure/run.json)" ]
+check "telemetry vblk: no sample carries a reading" [ -z "$(grep '"health"' $R/vblk-measure/samples.jsonl)" ]
 # slog on two controllers only (a sweep takes 15-50 s under TCG on a loaded host); io.sh runs
 # it on every one
 for k in nvme-wt scsi; do d=$(dev_of $k)
