@@ -13,6 +13,7 @@ use super::slc_cache::SlcCacheFigures;
 use super::sweep::SweepTable;
 use super::vertex2::Vertex2Figures;
 use super::wsat::WsatFigures;
+use super::xsr::XsrFigures;
 use crate::results::{PhaseRecord, Status};
 
 /// The figures of the experiment's kind, as its protocol computes them (`crate::protocol`).
@@ -26,6 +27,7 @@ pub enum KindFigures {
     OpSweep(OpSweepFigures),
     Preset(PresetTable),
     SlcCache(Box<SlcCacheFigures>),
+    Xsr(XsrFigures),
     /// The directory could not be read back.
     Unreadable {
         error: String,

@@ -16,6 +16,7 @@ use super::rate_sweep::{RatePoint, RateSweepChart};
 use super::slc_cache::SlcCacheChart;
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
+use super::xsr::XsrChart;
 use super::{style, Chart, Format};
 use crate::analysis::{self, ExperimentStates, Figures};
 use crate::results::{
@@ -688,6 +689,8 @@ pub enum ProtocolChart {
     OpSweep(OpSweepChart),
     /// MB/s against data written, the cache's end, and the cache back after idle.
     SlcCache(Box<SlcCacheChart>),
+    /// MB/s over SNIA XSR's three segments, their bands and recoveries.
+    Xsr(Box<XsrChart>),
 }
 
 impl ProtocolChart {
@@ -702,6 +705,7 @@ impl ProtocolChart {
             .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.to_string(), c)))
             .or_else(|| op_sweep_chart(exp).map(ProtocolChart::OpSweep))
             .or_else(|| slc_cache_chart(exp).map(|c| ProtocolChart::SlcCache(Box::new(c))))
+            .or_else(|| xsr_chart(exp).map(|c| ProtocolChart::Xsr(Box::new(c))))
             .or_else(|| states_chart(exp).map(ProtocolChart::States))
     }
 
@@ -716,6 +720,7 @@ impl ProtocolChart {
             ProtocolChart::States(_) => "states",
             ProtocolChart::OpSweep(_) => "op-sweep",
             ProtocolChart::SlcCache(_) => analysis::slc_cache::NAME,
+            ProtocolChart::Xsr(_) => analysis::xsr::NAME,
         }
     }
 
@@ -730,6 +735,7 @@ impl ProtocolChart {
             ProtocolChart::Preset(..) => "MB/s of every point of the benchmark, in the order they ran",
             ProtocolChart::States(_) => "The measured states: each phase's IOPS and its share of fresh",
             ProtocolChart::SlcCache(_) => "Write speed against data written in one sequential pass over the whole drive (the cache's end, in-cache, post-cache and folding speeds marked), and the cache back after each idle gap",
+            ProtocolChart::Xsr(_) => "SNIA XSR: MB/s over time through 1024 KiB sequential, 8 KiB random and 1024 KiB sequential writes, each segment's band and the time it took to hold in it",
             ProtocolChart::OpSweep(_) => "Steady IOPS and p99 latency against the share of the drive left unpartitioned, one point per span",
         }
     }
@@ -751,6 +757,7 @@ impl ProtocolChart {
             }
             ProtocolChart::OpSweep(c) => c.write(path, format, provenance),
             ProtocolChart::SlcCache(c) => c.write(path, format, provenance),
+            ProtocolChart::Xsr(c) => c.write(path, format, provenance),
         }
     }
 
@@ -764,8 +771,29 @@ impl ProtocolChart {
             ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.svg(),
             ProtocolChart::OpSweep(c) => c.svg(),
             ProtocolChart::SlcCache(c) => c.svg(),
+            ProtocolChart::Xsr(c) => c.svg(),
         }
     }
+}
+
+/// SNIA XSR's chart: its figures ([`analysis::xsr`]) as they are.
+fn xsr_chart(exp: &Experiment) -> Option<XsrChart> {
+    if exp.name.as_str() != analysis::xsr::NAME {
+        return None;
+    }
+    let run = first_run(exp)?;
+    let figures = analysis::xsr::XsrFigures::of(exp);
+    if figures.segments.is_empty() {
+        return None;
+    }
+    Some(XsrChart {
+        title: format!("Cross-stimulus recovery (SNIA XSR) — {}", device_name(run)),
+        subtitle: format!(
+            "QD{} · 1 MiB sequential → 8 KiB random → 1 MiB sequential writes, after purge and 2 × capacity of 128 KiB sequential writes",
+            run.info.workload.qd
+        ),
+        figures,
+    })
 }
 
 /// The SLC-cache test's chart: its figures ([`analysis::slc_cache`]) as they are.

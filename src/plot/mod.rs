@@ -36,6 +36,7 @@ mod style;
 mod sweep;
 mod wa;
 mod wsat;
+mod xsr;
 
 use std::path::Path;
 

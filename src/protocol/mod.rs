@@ -20,6 +20,7 @@ pub mod slc_cache;
 pub mod sweep;
 pub mod vertex2;
 pub mod wsat;
+pub mod xsr;
 
 use std::path::Path;
 
@@ -62,6 +63,7 @@ pub static PROTOCOLS: &[&dyn Protocol] = &[
     &op_sweep::OpSweep,
     &preset::Preset,
     &slc_cache::SlcCache,
+    &xsr::Xsr,
 ];
 
 /// The protocol recorded as `kind`; None for a name written by hand.
@@ -123,6 +125,7 @@ mod tests {
             "cdm",
             "tiobench",
             "iometer-allinone",
+            "xsr",
         ] {
             let found: Vec<_> = PROTOCOLS
                 .iter()

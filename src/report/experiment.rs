@@ -148,6 +148,7 @@ pub fn document(
         KindFigures::Wsat(f) => super::wsat::add_summary(&mut doc, f),
         KindFigures::Hir(f) => super::hir::add_summary(&mut doc, f),
         KindFigures::SlcCache(f) => super::slc_cache::add_summary(&mut doc, f),
+        KindFigures::Xsr(f) => super::xsr::add_summary(&mut doc, f),
         KindFigures::OpSweep(f) => super::op_sweep::add_summary(&mut doc, f, protocol.as_ref())?,
         _ if !measured.states.is_empty() => {
             doc.heading("Summary");

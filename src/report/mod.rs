@@ -16,6 +16,7 @@ mod slc_cache;
 mod slog;
 mod sweep;
 mod wsat;
+mod xsr;
 
 use std::path::{Path, PathBuf};
 

@@ -19,6 +19,7 @@ pub enum Settings {
     Sweep(SweepSettings),
     Preset(PresetSettings),
     SlcCache(SlcCacheSettings),
+    Xsr(XsrSettings),
     /// Settings of another layout, kept as written (readers fall back to their defaults).
     Other(serde_json::Value),
 }
@@ -108,6 +109,18 @@ pub struct SlcCacheSettings {
     pub idle_s: Vec<f64>,
     pub probe_bytes: u64,
     pub purged: bool,
+    pub workload: WorkloadSpec,
+}
+
+/// `experiment xsr`: the drive's capacity (the preconditioning writes twice it), the length of
+/// a sequential segment, seconds, and the segments' transfer sizes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct XsrSettings {
+    pub capacity_bytes: u64,
+    pub random_bs: u64,
+    pub segment_s: f64,
+    pub sequential_bs: u64,
     pub workload: WorkloadSpec,
 }
 
