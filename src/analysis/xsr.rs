@@ -7,11 +7,14 @@
 //!    steady-state window): their bytes and I/Os over their time;
 //! 2. its band is the level ± 10 % (SNIA's data excursion of 20 % of the window's average,
 //!    split evenly about it);
-//! 3. the recovery time is the end of the last sample whose MB/s lies outside the band,
-//!    counted from the segment's start (0 when every sample lies in it): from then on the
-//!    level holds within the band;
-//! 4. a segment is settled when its last five samples all lie in the band; one that is not
-//!    needs a longer `--segment`.
+//! 3. each sample's held rate is the rate of the five samples ending with it (fewer at the
+//!    segment's start), so that one short sample (a few large transfers more or less) does not
+//!    read as a change of level;
+//! 4. the recovery time is the end of the last sample whose held rate lies outside the band,
+//!    counted from the segment's start (0 when none does): from then on the level holds within
+//!    the band;
+//! 5. a segment is settled when the held rates of its last five samples all lie in the band;
+//!    one that is not needs a longer `--segment`.
 //!
 //! The return ratio is the second sequential segment's level over the first's.
 
@@ -48,15 +51,15 @@ pub struct Segment {
     /// Rule 2.
     pub band_low_mb_per_s: f64,
     pub band_high_mb_per_s: f64,
-    /// Rule 3; None for a segment of fewer than five samples.
+    /// Rule 4; None for a segment of fewer than five samples.
     pub recovery_s: Option<f64>,
-    /// Rule 4.
+    /// Rule 5.
     pub settled: bool,
 }
 
 impl Segment {
     /// The recovery time as the terminal, the report and the chart give it: `1m05s`, with
-    /// `, not settled` (rule 4), or `too short`.
+    /// `, not settled` (rule 5), or `too short`.
     pub fn recovery_words(&self) -> String {
         match self.recovery_s {
             None => "too short".into(),
@@ -153,8 +156,11 @@ fn segment(name: &str, stimulus: String, samples: &[Sample]) -> Segment {
     let level = Figures::of_samples(window);
     let (low, high) = (level.mb_per_s * (1.0 - BAND), level.mb_per_s * (1.0 + BAND));
     let start = samples[0].t_start_s;
-    let outside = |s: &Sample| s.mb_per_s < low || s.mb_per_s > high;
-    let last_outside = samples.iter().rposition(outside);
+    let held = |i: usize| Figures::of_samples(&samples[(i + 1).saturating_sub(WINDOW)..=i]);
+    let last_outside = (0..samples.len()).rev().find(|&i| {
+        let rate = held(i).mb_per_s;
+        rate < low || rate > high
+    });
     let full = samples.len() >= WINDOW;
     Segment {
         name: name.to_string(),
@@ -174,7 +180,7 @@ fn segment(name: &str, stimulus: String, samples: &[Sample]) -> Segment {
 mod tests {
     use super::*;
 
-    /// One-second samples of `bytes` each, from `t0`.
+    /// One-second samples at the given MB/s, from 0 s.
     fn samples(mbs: &[f64]) -> Vec<Sample> {
         mbs.iter()
             .enumerate()
@@ -213,8 +219,9 @@ mod tests {
             "x".into(),
             &samples(&[10.0, 20.0, 30.0, 40.0, 50.0, 60.0]),
         );
+        // Held rates 10, 15, 20, 25, 30, 40 against a level of 40 (36–44).
         assert!(!seg.settled);
-        assert_eq!(seg.recovery_s, Some(6.0));
+        assert_eq!(seg.recovery_s, Some(5.0));
         let flat = segment("seq-1", "x".into(), &samples(&[100.0; 8]));
         assert_eq!(flat.recovery_s, Some(0.0));
         assert!(flat.settled);

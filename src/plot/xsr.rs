@@ -27,7 +27,7 @@ impl Chart for XsrChart {
     {
         root.fill(&WHITE)?;
         let f = &self.figures;
-        let rule = "Shaded: each segment's band, ±10 % of its last five samples; ▲ where it holds in the band (its recovery)".to_string();
+        let rule = "Shaded: each segment's band, ±10 % of its last five samples; ▲ where the five-sample rate holds in it (the recovery)".to_string();
         let body = style::header(root, &self.title, &[self.subtitle.clone(), rule])?;
         let span = f.points.last().map_or(1.0, |p| p.t_s).max(1e-3);
         let unit = style::time_unit(span);
