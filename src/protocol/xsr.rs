@@ -50,7 +50,7 @@ fn summary_text(f: &XsrFigures) -> String {
         ));
     }
     out.push_str(&format!(
-        "  recovery: until MB/s holds within ±{:.0} % of the segment's last {WINDOW} samples\n",
+        "  recovery: until the {WINDOW}-sample MB/s holds within ±{:.0} % of the segment's end\n",
         BAND * 100.0
     ));
     out

@@ -9,7 +9,7 @@ use crate::analysis::xsr::{XsrFigures, BAND, WINDOW};
 pub fn add_summary(doc: &mut Document, f: &XsrFigures) {
     doc.heading("Summary");
     let mut words = format!(
-        "A segment's level is the rate of its last {WINDOW} samples; its recovery time runs from the change of stimulus until MB/s holds within ±{:.0} % of that level (the end of the last sample outside it); a segment whose last {WINDOW} samples leave the band is not settled.",
+        "A segment's level is the rate of its last {WINDOW} samples; its recovery time runs from the change of stimulus until the rate of {WINDOW} samples holds within ±{:.0} % of that level (the end of the last sample whose rate with the samples before it lies outside); a segment is not settled when that rate leaves the band in its last {WINDOW} samples. The rule is in docs/pts-stimulus.md.",
         BAND * 100.0
     );
     if let Some(r) = f.return_ratio {
