@@ -7,8 +7,9 @@
 # --pid`), so the runs record its own host name (ssd-h1…) and whatever the play starts there
 # ends with its sshd: a key made for this run is the only way in.
 #   ssd-h1  two simulated drives (serials H1-A, H1-B): completes
-#   ssd-h2  a zram device it makes plus a simulated drive: its ssdfade is killed (SIGKILL)
-#           mid-run, so the host fails and sends nothing
+#   ssd-h2  a zram device it makes plus a simulated drive: its ssdfade on the zram device is
+#           killed (SIGKILL) mid-run, so the host fails, after sending both runs (the killed
+#           one as far as it went), and the play names it as failed
 #   ssd-h3  a simulated drive (H3-A) on a host whose clock is an hour ahead: its sshd sets
 #           LD_PRELOAD=libfaketime with FAKETIME=+1h for every session (SetEnv), so everything
 #           the play runs there, ssdfade included, reads the wall clock an hour fast (the

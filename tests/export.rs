@@ -355,3 +355,35 @@ fn python_csv_computes_the_figures_the_report_prints() {
     );
     assert!(report.contains(&format!("{ops} I/Os")), "{ops}:\n{report}");
 }
+
+#[test]
+fn hdr_log_of_an_experiment_is_refused_in_one_line_naming_its_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("exp");
+    copy_tree(&examples().join("vertex2-sim"), &dir);
+    // The example predates latency logs: give its phases one each, as a run of today has.
+    let mut phases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("samples.jsonl").is_file())
+        .collect();
+    phases.sort();
+    assert!(phases.len() >= 2);
+    for p in &phases {
+        std::fs::write(p.join("latency.hlog"), "#ssdfade latency log\n").unwrap();
+    }
+    let out = ssdfade(tmp.path())
+        .args(["export", "exp", "--hdr-log", "x.hlog"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("holds {} runs", phases.len())),
+        "{err}"
+    );
+    let first = phases[0].file_name().unwrap().to_string_lossy().to_string();
+    assert!(err.contains(&format!("exp/{first}")), "{err}");
+    assert!(!tmp.path().join("x.hlog").exists());
+}

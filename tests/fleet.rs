@@ -1094,16 +1094,19 @@ fn a_mixed_fleets_header_names_each_members_engine() {
     );
 }
 
-/// The histograms of `path`, an HdrHistogram interval log, one per interval, with each
-/// interval's start and length (s).
-fn hdr_log_intervals(path: &Path) -> Vec<(f64, f64, hdrhistogram::Histogram<u64>)> {
+/// The histograms of `path`, an HdrHistogram interval log, with `tag` (None: the untagged
+/// lines, one per interval), with each interval's start and length (s).
+fn hdr_log_intervals(
+    path: &Path,
+    tag: Option<&str>,
+) -> Vec<(f64, f64, hdrhistogram::Histogram<u64>)> {
     use base64::Engine as _;
     use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
     use hdrhistogram::serialization::Deserializer;
     let bytes = std::fs::read(path).unwrap();
     IntervalLogIterator::new(&bytes)
         .filter_map(|entry| match entry.unwrap() {
-            LogEntry::Interval(i) => {
+            LogEntry::Interval(i) if i.tag().map(|t| t.as_str()) == tag => {
                 let raw = base64::engine::general_purpose::STANDARD
                     .decode(i.encoded_histogram())
                     .unwrap();
@@ -1154,10 +1157,29 @@ fn exported_hdr_logs_merge_to_each_runs_histogram_and_to_the_fleets() {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0), "{out:?}");
-        let intervals = hdr_log_intervals(&log);
+        let intervals = hdr_log_intervals(&log, None);
         let run = dir.path().join(serial);
         let samples = read_samples(&run).unwrap();
         assert_eq!(intervals.len(), samples.len(), "one histogram per sample");
+        // The mixed run's reads and writes apart, read back by the crate's own decoder: each
+        // tag's total is that direction's I/O count in the samples, and together run.json's.
+        let ops_of = |dir: fn(&ssdfade::stats::Sample) -> &Option<ssdfade::stats::DirSample>| {
+            samples
+                .iter()
+                .map(|s| dir(s).as_ref().map_or(0, |d| d.ops))
+                .sum::<u64>()
+        };
+        let tagged = |tag| {
+            let lines = hdr_log_intervals(&log, Some(tag));
+            assert_eq!(lines.len(), samples.len(), "one {tag} histogram per sample");
+            lines.iter().map(|(_, _, h)| h.len()).sum::<u64>()
+        };
+        let (reads, writes) = (tagged("read"), tagged("write"));
+        assert_eq!(reads, ops_of(|s| &s.read));
+        assert_eq!(writes, ops_of(|s| &s.write));
+        assert!(reads > 0 && writes > 0);
+        let info = read_info(&run).unwrap();
+        assert_eq!(reads + writes, info.summary.unwrap().ops);
         let mut merged =
             hdrhistogram::Histogram::<u64>::new_with_bounds(1, 100_000_000_000, 3).unwrap();
         for ((start, length, h), s) in intervals.iter().zip(&samples) {

@@ -5,7 +5,7 @@
 //! runs of the release binary on simulated drives (seconds each) and on the committed
 //! `results/examples`. The kinds of run are in `oracle/`: experiments (WSAT, HIR, the sweeps,
 //! the benchmark presets, op-sweep), runs (a group and its compare, slog, an interrupted soak),
-//! the SNIA steady state, the steady state predicted early, thermal throttling, trims and the
+//! a fleet's fade band, the SNIA steady state, the steady state predicted early, thermal throttling, trims and the
 //! chart records. `scripts/plant-bugs.sh` plants bugs in derived figures and drawn series and
 //! names the tests here that catch each.
 
@@ -14,6 +14,8 @@ mod common;
 mod drawn;
 #[path = "oracle/experiments.rs"]
 mod experiments;
+#[path = "oracle/fleet.rs"]
+mod fleet;
 #[path = "oracle/predict.rs"]
 mod predict;
 #[path = "oracle/runs.rs"]

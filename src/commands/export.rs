@@ -31,23 +31,62 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
     }
 }
 
+/// The run directories directly inside `dir` (an experiment's phases, a group's members) that
+/// hold a latency log, in name order.
+fn runs_within(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut runs: Vec<_> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.join(crate::results::hlog::FILE).is_file())
+        .collect();
+    runs.sort();
+    runs
+}
+
+/// `runs` for a one-line message: the first few, and how many more.
+fn shown(runs: &[std::path::PathBuf]) -> String {
+    const SHOWN: usize = 4;
+    let names: Vec<String> = runs
+        .iter()
+        .take(SHOWN)
+        .map(|p| p.display().to_string())
+        .collect();
+    match runs.len().checked_sub(SHOWN).filter(|&n| n > 0) {
+        Some(more) => format!("{} and {more} more", names.join(", ")),
+        None => names.join(", "),
+    }
+}
+
 /// Writes run directory `dir`'s latency.hlog to `path`, after checking every interval reads.
 fn hdr_log(dir: &std::path::Path, path: &std::path::Path) -> anyhow::Result<()> {
     use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
     let source = dir.join(crate::results::hlog::FILE);
     let bytes = match std::fs::read(&source) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => crate::bad_input!(
-            "{} has no {}: --hdr-log takes a run directory recorded by this version (an experiment's phase directory for one phase)",
-            dir.display(),
-            crate::results::hlog::FILE
-        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let runs = runs_within(dir);
+            if !runs.is_empty() {
+                crate::bad_input!(
+                    "{} holds {} runs: --hdr-log exports one run's log; name one of its run directories: {}",
+                    dir.display(),
+                    runs.len(),
+                    shown(&runs)
+                )
+            }
+            crate::bad_input!(
+                "{} has no {}: --hdr-log takes a run directory recorded by this version",
+                dir.display(),
+                crate::results::hlog::FILE
+            )
+        }
         Err(e) => crate::bad_input!("cannot read {}: {e}", source.display()),
     };
     let mut intervals = 0;
     for entry in IntervalLogIterator::new(&bytes) {
         match entry {
-            Ok(LogEntry::Interval(_)) => intervals += 1,
+            // A mixed run's tagged lines (reads, writes) are the same intervals again.
+            Ok(LogEntry::Interval(i)) if i.tag().is_none() => intervals += 1,
             Ok(_) => {}
             Err(e) => crate::bad_input!(
                 "{} is damaged ({e:?}): it cannot be exported",

@@ -4,8 +4,13 @@ use crate::cli::PlotArgs;
 
 /// Draws the charts and prints the files written, one a line.
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
-    for path in crate::plot::plot_dir(&args.dir, args.format, args.out.as_deref(), args.reference)?
-    {
+    for path in crate::plot::plot_dir(
+        &args.dir,
+        args.format,
+        args.out.as_deref(),
+        args.reference,
+        crate::protocol::chart,
+    )? {
         crate::outln!("{}", path.display())?;
     }
     Ok(())

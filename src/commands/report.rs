@@ -4,7 +4,7 @@ use crate::cli::ReportArgs;
 
 /// Writes the report and prints it, then the files written.
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
-    let written = crate::report::report_dir(&args.dir, args.reference, crate::protocol::figures)?;
+    let written = crate::report::report_dir(&args.dir, args.reference, &crate::protocol::Registry)?;
     crate::out!("{}", written.text)?;
     crate::outln!()?;
     for path in &written.files {

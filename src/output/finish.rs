@@ -10,13 +10,14 @@ pub struct ChartsAndReports;
 
 impl Finisher for ChartsAndReports {
     fn run(&self, dir: &Path) -> anyhow::Result<()> {
-        crate::plot::render_run_dir(dir, crate::plot::Format::Png).map(|_| ())
+        crate::plot::render_run_dir(dir, crate::plot::Format::Png, crate::protocol::chart)
+            .map(|_| ())
     }
 
     fn experiment(&self, dir: &Path, report: bool) -> anyhow::Result<()> {
         self.run(dir)?;
         if report {
-            crate::report::report_dir(dir, None, crate::protocol::figures)?;
+            crate::report::report_dir(dir, None, &crate::protocol::Registry)?;
         }
         Ok(())
     }

@@ -322,13 +322,14 @@ pub fn convergence_charts(exp: &Experiment, format: Format) -> Vec<(String, Conv
 }
 
 /// Writes the experiment's fade chart to `fade_path` and its latency chart beside it, then its
-/// distribution, protocol and steady-state charts and, where its drive reported NAND bytes,
-/// its write amplification (`<stem>-wa.<ext>`).
+/// distribution chart, its protocol's `chart` and its steady-state charts and, where its drive
+/// reported NAND bytes, its write amplification (`<stem>-wa.<ext>`).
 pub fn render_experiment(
     exp: &Experiment,
     fade_path: &Path,
     format: Format,
     provenance: &Provenance,
+    chart: Option<&ProtocolChart>,
 ) -> anyhow::Result<Vec<PathBuf>> {
     let stem = fade_path
         .file_stem()
@@ -343,7 +344,7 @@ pub fn render_experiment(
         chart.write(&path, format, provenance)?;
         written.push(path);
     }
-    if let Some(chart) = ProtocolChart::of(exp) {
+    if let Some(chart) = chart {
         let path = fade_path.with_file_name(format!("{}.{}", chart.name(), format.extension()));
         chart.write(&path, format, provenance)?;
         written.push(path);
@@ -372,7 +373,7 @@ pub fn wa_chart(exp: &Experiment) -> Option<super::WaChart> {
 
 /// The bars of a benchmark preset (`measure --preset`): MB/s (10^6 bytes/s, as the benchmarks
 /// count) of every point, reads and writes in two colours; the preparation write left out.
-fn preset_chart(exp: &Experiment) -> Option<BarChart> {
+pub fn preset_chart(exp: &Experiment) -> Option<BarChart> {
     if !exp.name.is_preset() {
         return None;
     }
@@ -427,7 +428,7 @@ fn preset_chart(exp: &Experiment) -> Option<BarChart> {
 /// [`analysis::preset::PresetTable::cdm_tests`] (a row per test in the order the reads ran,
 /// its read and write side by side), IOPS and mean latency under each; the preparation write
 /// left out.
-fn cdm_chart(exp: &Experiment) -> Option<CdmChart> {
+pub fn cdm_chart(exp: &Experiment) -> Option<CdmChart> {
     use analysis::preset::{BenchmarkFigures, PresetPoint};
     if exp.name.as_str() != "cdm" {
         return None;
@@ -497,10 +498,7 @@ fn state_text(s: &analysis::StateFigure) -> String {
 /// The states of a Vertex 2 experiment as bars (in-service, fresh, faded, recovered: each
 /// phase's whole-run IOPS and its share of fresh, as analysis computed them), the picture that
 /// opens its report: minute-long phases are invisible on the hours-long timeline.
-fn states_chart(exp: &Experiment) -> Option<BarChart> {
-    if exp.name != ExperimentKind::Vertex2 {
-        return None;
-    }
+pub fn states_chart(exp: &Experiment) -> Option<BarChart> {
     let measured = ExperimentStates::of(exp);
     measured.state("fresh")?;
     let run = first_run(exp)?;
@@ -551,10 +549,7 @@ fn states_chart(exp: &Experiment) -> Option<BarChart> {
 
 /// SNIA's WSAT chart of a write-saturation experiment: one point per round of its `wsat`
 /// phase, against time and against host data written.
-fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
-    if exp.name != ExperimentKind::Wsat {
-        return None;
-    }
+pub fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
     let run = exp
         .phases
         .iter()
@@ -582,10 +577,7 @@ fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
 /// burst's IOPS coloured by the idle gap before it, the returns to baseline, and the end of
 /// preconditioning (its steady-state window) for reference. Time includes the idle gaps and
 /// starts where the steady-state window starts.
-fn hir_chart(exp: &Experiment) -> Option<HirChart> {
-    if exp.name != ExperimentKind::Hir {
-        return None;
-    }
+pub fn hir_chart(exp: &Experiment) -> Option<HirChart> {
     let mut points = Vec::new();
     let mut t = 0.0;
     let mut started = false;
@@ -671,73 +663,81 @@ fn hir_chart(exp: &Experiment) -> Option<HirChart> {
     })
 }
 
-/// The chart of the protocol an experiment ran, beside its timeline: the QD sweep, SNIA's
-/// WSAT or SNIA's HIR.
-pub enum ProtocolChart {
-    Sweep(SweepChart),
-    /// A rate sweep: latency against delivered IOPS.
-    RateSweep(RateSweepChart),
-    Wsat(WsatChart),
-    Hir(HirChart),
-    /// CrystalDiskMark's set in its own layout.
-    Cdm(CdmChart),
-    /// A benchmark preset's points as bars, named after the preset.
-    Preset(String, BarChart),
-    /// The measured states of a Vertex 2 experiment as bars.
-    States(BarChart),
-    /// Steady IOPS and p99 against the share left unpartitioned.
-    OpSweep(OpSweepChart),
-    /// MB/s against data written, the cache's end, and the cache back after idle.
-    SlcCache(Box<SlcCacheChart>),
-    /// MB/s over SNIA XSR's three segments, their bands and recoveries.
-    Xsr(Box<XsrChart>),
+/// The chart of the protocol an experiment ran, beside its timeline: any chart's data, named,
+/// captioned and placed by the protocol that chose it (`crate::protocol`, above this layer).
+pub struct ProtocolChart {
+    name: String,
+    caption: &'static str,
+    place: Place,
+    chart: Box<dyn Drawable>,
 }
 
+/// Where an experiment's report shows its protocol's chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Under the kind's own summary, which draws it (an op-sweep's advice).
+    Summary,
+    /// Right after the results table (the measured states, which the timeline cannot show);
+    /// listed beside the timeline.
+    Results,
+    /// With the timeline's charts.
+    Charts,
+}
+
+/// A chart of any kind, written or inlined (the [`Chart`] trait is generic over its backend).
+trait Drawable {
+    fn draw_file(&self, path: &Path, format: Format, provenance: &Provenance)
+        -> anyhow::Result<()>;
+    fn draw_svg(&self) -> anyhow::Result<String>;
+}
+
+impl<C: Chart> Drawable for C {
+    fn draw_file(
+        &self,
+        path: &Path,
+        format: Format,
+        provenance: &Provenance,
+    ) -> anyhow::Result<()> {
+        self.write(path, format, provenance)
+    }
+
+    fn draw_svg(&self) -> anyhow::Result<String> {
+        self.svg()
+    }
+}
+
+/// How the protocols' table gives an experiment's chart to the charts' entry points.
+pub type ChartOf = fn(&Experiment) -> Option<ProtocolChart>;
+
 impl ProtocolChart {
-    /// The protocol chart of `exp`, when its protocol has one.
-    pub fn of(exp: &Experiment) -> Option<ProtocolChart> {
-        sweep_chart(exp)
-            .map(ProtocolChart::Sweep)
-            .or_else(|| rate_sweep_chart(exp).map(ProtocolChart::RateSweep))
-            .or_else(|| wsat_chart(exp).map(ProtocolChart::Wsat))
-            .or_else(|| hir_chart(exp).map(ProtocolChart::Hir))
-            .or_else(|| cdm_chart(exp).map(ProtocolChart::Cdm))
-            .or_else(|| preset_chart(exp).map(|c| ProtocolChart::Preset(exp.name.to_string(), c)))
-            .or_else(|| op_sweep_chart(exp).map(ProtocolChart::OpSweep))
-            .or_else(|| slc_cache_chart(exp).map(|c| ProtocolChart::SlcCache(Box::new(c))))
-            .or_else(|| xsr_chart(exp).map(|c| ProtocolChart::Xsr(Box::new(c))))
-            .or_else(|| states_chart(exp).map(ProtocolChart::States))
+    /// `chart`, written as `name` (without extension) and shown at `place` under `caption`.
+    pub fn new(
+        name: impl Into<String>,
+        caption: &'static str,
+        place: Place,
+        chart: impl Chart + 'static,
+    ) -> ProtocolChart {
+        ProtocolChart {
+            name: name.into(),
+            caption,
+            place,
+            chart: Box::new(chart),
+        }
     }
 
     /// The chart's file name without extension.
     pub fn name(&self) -> &str {
-        match self {
-            ProtocolChart::Sweep(_) | ProtocolChart::RateSweep(_) => "sweep",
-            ProtocolChart::Wsat(_) => "wsat",
-            ProtocolChart::Hir(_) => "hir",
-            ProtocolChart::Cdm(_) => "cdm",
-            ProtocolChart::Preset(name, _) => name,
-            ProtocolChart::States(_) => "states",
-            ProtocolChart::OpSweep(_) => "op-sweep",
-            ProtocolChart::SlcCache(_) => analysis::slc_cache::NAME,
-            ProtocolChart::Xsr(_) => analysis::xsr::NAME,
-        }
+        &self.name
     }
 
     /// What the chart shows, in one line for a report.
     pub fn caption(&self) -> &'static str {
-        match self {
-            ProtocolChart::Sweep(_) => "IOPS and mean latency against queue depth, and latency against IOPS (demand intensity)",
-            ProtocolChart::RateSweep(_) => "Latency (mean, p99, p99.9) against delivered IOPS at each issue rate: the hockey stick",
-            ProtocolChart::Wsat(_) => "SNIA WSAT: IOPS per round against time and against total host data written",
-            ProtocolChart::Hir(_) => "SNIA HIR: IOPS of each burst after each idle gap, beside preconditioning and the returns to baseline",
-            ProtocolChart::Cdm(_) => "CrystalDiskMark's layout: MB/s of each test, reads and writes side by side, IOPS and mean latency under each",
-            ProtocolChart::Preset(..) => "MB/s of every point of the benchmark, in the order they ran",
-            ProtocolChart::States(_) => "The measured states: each phase's IOPS and its share of fresh",
-            ProtocolChart::SlcCache(_) => "Write speed against data written in one sequential pass over the whole drive (the cache's end, in-cache, post-cache and folding speeds marked), and the cache back after each idle gap",
-            ProtocolChart::Xsr(_) => "SNIA XSR: MB/s over time through 1024 KiB sequential, 8 KiB random and 1024 KiB sequential writes, each segment's band and the time it took to hold in it",
-            ProtocolChart::OpSweep(_) => "Steady IOPS and p99 latency against the share of the drive left unpartitioned, one point per span",
-        }
+        self.caption
+    }
+
+    /// Where the report shows it.
+    pub fn place(&self) -> Place {
+        self.place
     }
 
     pub fn write(
@@ -746,38 +746,16 @@ impl ProtocolChart {
         format: Format,
         provenance: &Provenance,
     ) -> anyhow::Result<()> {
-        match self {
-            ProtocolChart::Sweep(c) => c.write(path, format, provenance),
-            ProtocolChart::RateSweep(c) => c.write(path, format, provenance),
-            ProtocolChart::Wsat(c) => c.write(path, format, provenance),
-            ProtocolChart::Hir(c) => c.write(path, format, provenance),
-            ProtocolChart::Cdm(c) => c.write(path, format, provenance),
-            ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => {
-                c.write(path, format, provenance)
-            }
-            ProtocolChart::OpSweep(c) => c.write(path, format, provenance),
-            ProtocolChart::SlcCache(c) => c.write(path, format, provenance),
-            ProtocolChart::Xsr(c) => c.write(path, format, provenance),
-        }
+        self.chart.draw_file(path, format, provenance)
     }
 
     pub fn svg(&self) -> anyhow::Result<String> {
-        match self {
-            ProtocolChart::Sweep(c) => c.svg(),
-            ProtocolChart::RateSweep(c) => c.svg(),
-            ProtocolChart::Wsat(c) => c.svg(),
-            ProtocolChart::Hir(c) => c.svg(),
-            ProtocolChart::Cdm(c) => c.svg(),
-            ProtocolChart::Preset(_, c) | ProtocolChart::States(c) => c.svg(),
-            ProtocolChart::OpSweep(c) => c.svg(),
-            ProtocolChart::SlcCache(c) => c.svg(),
-            ProtocolChart::Xsr(c) => c.svg(),
-        }
+        self.chart.draw_svg()
     }
 }
 
 /// SNIA XSR's chart: its figures ([`analysis::xsr`]) as they are.
-fn xsr_chart(exp: &Experiment) -> Option<XsrChart> {
+pub fn xsr_chart(exp: &Experiment) -> Option<XsrChart> {
     if exp.name.as_str() != analysis::xsr::NAME {
         return None;
     }
@@ -797,10 +775,7 @@ fn xsr_chart(exp: &Experiment) -> Option<XsrChart> {
 }
 
 /// The SLC-cache test's chart: its figures ([`analysis::slc_cache`]) as they are.
-fn slc_cache_chart(exp: &Experiment) -> Option<SlcCacheChart> {
-    if exp.name.as_str() != analysis::slc_cache::NAME {
-        return None;
-    }
+pub fn slc_cache_chart(exp: &Experiment) -> Option<SlcCacheChart> {
     let run = first_run(exp)?;
     Some(SlcCacheChart {
         title: format!("SLC cache — {}", device_name(run)),
@@ -810,10 +785,7 @@ fn slc_cache_chart(exp: &Experiment) -> Option<SlcCacheChart> {
 }
 
 /// The op-sweep's chart: its figures ([`analysis::op_sweep`]) against the unpartitioned share.
-fn op_sweep_chart(exp: &Experiment) -> Option<OpSweepChart> {
-    if exp.name != ExperimentKind::OpSweep {
-        return None;
-    }
+pub fn op_sweep_chart(exp: &Experiment) -> Option<OpSweepChart> {
     let f = analysis::op_sweep::OpSweepFigures::of(exp);
     let run = first_run(exp)?;
     let mut workload = run.info.workload.clone();
@@ -846,10 +818,7 @@ fn op_sweep_chart(exp: &Experiment) -> Option<OpSweepChart> {
 
 /// The IOPS-and-latency-against-QD chart of a queue-depth sweep (`ssdfade sweep --qd`): one
 /// point per sweep point that ran, as the sweep's table gives it.
-fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
-    if exp.name != ExperimentKind::Sweep {
-        return None;
-    }
+pub fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
     let table = crate::analysis::sweep::table(exp);
     if table.axis != "qd" {
         return None; // a thread sweep: the timeline tells it
@@ -885,10 +854,7 @@ fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
 
 /// The hockey stick of a rate sweep (`ssdfade sweep --rate`): one point per point that ran, as
 /// the sweep's table gives it.
-fn rate_sweep_chart(exp: &Experiment) -> Option<RateSweepChart> {
-    if exp.name != ExperimentKind::Sweep {
-        return None;
-    }
+pub fn rate_sweep_chart(exp: &Experiment) -> Option<RateSweepChart> {
     let table = crate::analysis::sweep::table(exp);
     if table.axis != "rate" {
         return None;

@@ -17,7 +17,7 @@ mod convergence;
 mod distribution;
 mod downsample;
 pub mod drawn;
-mod experiment;
+pub mod experiment;
 mod fade;
 mod fleet;
 mod glyphs;
@@ -63,7 +63,8 @@ pub use downsample::{min_max, moving_average, MAX_BUCKETS};
 pub use drawn::{sidecar_path, Drawn};
 pub use experiment::{
     convergence_charts, distribution_chart as experiment_distribution_chart, erase_label,
-    render_experiment, timeline, wa_chart as experiment_wa_chart, ProtocolChart, Timeline,
+    render_experiment, timeline, wa_chart as experiment_wa_chart, ChartOf, Place, ProtocolChart,
+    Timeline,
 };
 pub use fade::{
     states_caption, Event, FadeChart, FadePoint, Phase, Predicted, State, SteadyWindow,

@@ -5,6 +5,8 @@
 use super::Protocol;
 use crate::analysis::hir::HirFigures;
 use crate::analysis::summary::KindFigures;
+use crate::plot::{Place, ProtocolChart};
+use crate::report::Document;
 use crate::results::Experiment;
 use crate::text::steady::steady_line;
 
@@ -29,6 +31,31 @@ impl Protocol for Hir {
 
     fn lists_phases(&self) -> bool {
         true
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        crate::plot::experiment::hir_chart(exp).map(|c| {
+            ProtocolChart::new(
+                "hir",
+                "SNIA HIR: IOPS of each burst after each idle gap, beside preconditioning and the returns to baseline",
+                Place::Charts,
+                c,
+            )
+        })
+    }
+
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        _exp: &Experiment,
+        figures: &KindFigures,
+        _chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        let KindFigures::Hir(f) = figures else {
+            return Ok(false);
+        };
+        crate::report::hir::add_summary(doc, f);
+        Ok(true)
     }
 }
 

@@ -25,6 +25,8 @@ pub mod xsr;
 use std::path::Path;
 
 use crate::analysis::summary::KindFigures;
+use crate::plot::{Place, ProtocolChart};
+use crate::report::{Document, KindReport};
 use crate::results::{Experiment, ExperimentKind, ExperimentRecord};
 
 /// What one experiment kind shows, behind one interface.
@@ -52,6 +54,30 @@ pub trait Protocol: Sync {
     fn save(&self, _dir: &Path, _figures: &KindFigures) -> anyhow::Result<()> {
         Ok(())
     }
+
+    /// The kind's own chart beside the timeline (drawn by `plot/`): its file name, caption and
+    /// place in the report.
+    fn chart(&self, _exp: &Experiment) -> Option<ProtocolChart> {
+        None
+    }
+
+    /// Adds the card that opens the kind's report (drawing `chart` when it is placed under
+    /// it); false when the kind has none, and the measured states stand in.
+    fn report_summary(
+        &self,
+        _doc: &mut Document,
+        _exp: &Experiment,
+        _figures: &KindFigures,
+        _chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        Ok(false)
+    }
+
+    /// Adds the kind's own tables before its report's results.
+    fn report_tables(&self, _doc: &mut Document, _exp: &Experiment, _figures: &KindFigures) {}
+
+    /// Adds what the kind's report says under the measured states.
+    fn report_under_states(&self, _doc: &mut Document, _figures: &KindFigures) {}
 }
 
 /// Every kind this build knows, one entry each.
@@ -79,18 +105,60 @@ pub fn figures(exp: &Experiment) -> KindFigures {
     of(&exp.name).map_or(KindFigures::None {}, |p| p.figures(exp))
 }
 
+/// The chart of `exp`'s kind (none for a kind this build does not know); what the charts'
+/// entry points are given ([`crate::plot::ChartOf`]).
+pub fn chart(exp: &Experiment) -> Option<ProtocolChart> {
+    of(&exp.name)?.chart(exp)
+}
+
+/// The table as an experiment's report sees it: each call goes to the experiment's protocol.
+pub struct Registry;
+
+impl KindReport for Registry {
+    fn figures(&self, exp: &Experiment) -> KindFigures {
+        figures(exp)
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        chart(exp)
+    }
+
+    fn summary(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        figures: &KindFigures,
+        chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        of(&exp.name).map_or(Ok(false), |p| p.report_summary(doc, exp, figures, chart))
+    }
+
+    fn tables(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures) {
+        if let Some(p) = of(&exp.name) {
+            p.report_tables(doc, exp, figures);
+        }
+    }
+
+    fn under_states(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures) {
+        if let Some(p) = of(&exp.name) {
+            p.report_under_states(doc, figures);
+        }
+    }
+}
+
 /// The file names of the charts drawn in the experiment directory `dir`: the timeline, the
-/// states, latency over time and its distribution, write amplification and the protocol's own
-/// chart ([`crate::plot::ProtocolChart::name`]), then the phases' steady-state charts.
+/// chart placed beside it (the states), latency over time and its distribution, write
+/// amplification and the protocol's own chart ([`Protocol::chart`]), then the phases'
+/// steady-state charts.
 pub fn chart_files(dir: &Path, record: &ExperimentRecord) -> Vec<String> {
     let chart = crate::results::load_experiment(dir)
         .ok()
-        .and_then(|exp| crate::plot::ProtocolChart::of(&exp))
-        .map(|c| c.name().to_string());
-    // The states chart is listed beside the timeline it stands for; the others after it.
+        .and_then(|exp| chart(&exp));
+    // The chart placed with the results is listed beside the timeline it stands for; the
+    // others after it.
     let (states, other) = match chart {
-        Some(name) if name == "states" => (Some(name), None),
-        other => (None, other),
+        Some(c) if c.place() == Place::Results => (Some(c.name().to_string()), None),
+        other => (None, other.map(|c| c.name().to_string())),
     };
     let fixed = ["fade-latency", "fade-distribution", "fade-wa"].map(String::from);
     let names = std::iter::once("fade".to_string())

@@ -5,6 +5,8 @@
 use super::Protocol;
 use crate::analysis::op_sweep::OpSweepFigures;
 use crate::analysis::summary::KindFigures;
+use crate::plot::{Place, ProtocolChart};
+use crate::report::Document;
 use crate::results::Experiment;
 
 /// `experiment op-sweep`.
@@ -29,6 +31,32 @@ impl Protocol for OpSweep {
     fn phase_note(&self) -> &'static str {
         // The spans' steady IOPS are the table above; these are whole phases.
         "  (IOPS: each phase as a whole, fast preconditioning included; steady IOPS\n   are the table above)\n"
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        // Drawn under the advice, by the summary.
+        crate::plot::experiment::op_sweep_chart(exp).map(|c| {
+            ProtocolChart::new(
+                "op-sweep",
+                "Steady IOPS and p99 latency against the share of the drive left unpartitioned, one point per span",
+                Place::Summary,
+                c,
+            )
+        })
+    }
+
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        _exp: &Experiment,
+        figures: &KindFigures,
+        chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        let KindFigures::OpSweep(f) = figures else {
+            return Ok(false);
+        };
+        crate::report::op_sweep::add_summary(doc, f, chart)?;
+        Ok(true)
     }
 }
 

@@ -9,6 +9,8 @@ use crate::analysis::preset::{
     iometer_size_name, BenchmarkFigures, PresetPoint, PresetTable, TiobenchFigures, TIOBENCH_TESTS,
 };
 use crate::analysis::summary::KindFigures;
+use crate::plot::{Place, ProtocolChart};
+use crate::report::Document;
 use crate::results::Experiment;
 use crate::units::{format_bytes, format_duration};
 
@@ -33,6 +35,42 @@ impl Protocol for Preset {
 
     fn lists_phases(&self) -> bool {
         true
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        use crate::plot::experiment::{cdm_chart, preset_chart};
+        let cdm = cdm_chart(exp).map(|c| {
+            ProtocolChart::new(
+                "cdm",
+                "CrystalDiskMark's layout: MB/s of each test, reads and writes side by side, IOPS and mean latency under each",
+                Place::Charts,
+                c,
+            )
+        });
+        cdm.or_else(|| {
+            preset_chart(exp).map(|c| {
+                ProtocolChart::new(
+                    exp.name.to_string(),
+                    "MB/s of every point of the benchmark, in the order they ran",
+                    Place::Charts,
+                    c,
+                )
+            })
+        })
+    }
+
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        _exp: &Experiment,
+        figures: &KindFigures,
+        _chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        let KindFigures::Preset(t) = figures else {
+            return Ok(false);
+        };
+        crate::report::preset::add_summary(doc, t);
+        Ok(true)
     }
 }
 

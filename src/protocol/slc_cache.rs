@@ -7,6 +7,8 @@ use std::time::Duration;
 use super::Protocol;
 use crate::analysis::slc_cache::{SlcCacheFigures, NAME};
 use crate::analysis::summary::KindFigures;
+use crate::plot::{Place, ProtocolChart};
+use crate::report::Document;
 use crate::results::Experiment;
 use crate::units::format_duration;
 
@@ -27,6 +29,31 @@ impl Protocol for SlcCache {
             KindFigures::SlcCache(f) => summary_text(f),
             _ => String::new(),
         }
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        crate::plot::experiment::slc_cache_chart(exp).map(|c| {
+            ProtocolChart::new(
+                NAME,
+                "Write speed against data written in one sequential pass over the whole drive (the cache's end, in-cache, post-cache and folding speeds marked), and the cache back after each idle gap",
+                Place::Charts,
+                c,
+            )
+        })
+    }
+
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        _exp: &Experiment,
+        figures: &KindFigures,
+        _chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        let KindFigures::SlcCache(f) = figures else {
+            return Ok(false);
+        };
+        crate::report::slc_cache::add_summary(doc, f);
+        Ok(true)
     }
 }
 

@@ -7,6 +7,8 @@ use std::path::Path;
 use super::Protocol;
 use crate::analysis::summary::KindFigures;
 use crate::analysis::sweep::SweepTable;
+use crate::plot::{Place, ProtocolChart};
+use crate::report::Document;
 use crate::results::Experiment;
 
 /// `sweep`.
@@ -33,6 +35,47 @@ impl Protocol for Sweep {
             KindFigures::Sweep(table) => table.save(dir),
             _ => Ok(()),
         }
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        use crate::plot::experiment::{rate_sweep_chart, sweep_chart};
+        // A thread sweep has neither: the timeline tells it.
+        let qd = sweep_chart(exp).map(|c| {
+            ProtocolChart::new(
+                "sweep",
+                "IOPS and mean latency against queue depth, and latency against IOPS (demand intensity)",
+                Place::Charts,
+                c,
+            )
+        });
+        qd.or_else(|| {
+            rate_sweep_chart(exp).map(|c| {
+                ProtocolChart::new(
+                    "sweep",
+                    "Latency (mean, p99, p99.9) against delivered IOPS at each issue rate: the hockey stick",
+                    Place::Charts,
+                    c,
+                )
+            })
+        })
+    }
+
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        _exp: &Experiment,
+        figures: &KindFigures,
+        _chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        let KindFigures::Sweep(t) = figures else {
+            return Ok(false);
+        };
+        crate::report::sweep::add_summary(doc, t);
+        Ok(true)
+    }
+
+    fn report_tables(&self, doc: &mut Document, exp: &Experiment, _figures: &KindFigures) {
+        crate::report::sweep::add_latency(doc, exp);
     }
 }
 

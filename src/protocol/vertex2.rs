@@ -6,6 +6,8 @@ use super::Protocol;
 use crate::analysis::summary::KindFigures;
 use crate::analysis::vertex2::{Vertex2Figures, STATES};
 use crate::analysis::ExperimentStates;
+use crate::plot::{Place, ProtocolChart};
+use crate::report::{secs, Document};
 use crate::results::Experiment;
 use crate::text::steady::steady_line;
 use crate::units::format_duration;
@@ -30,6 +32,39 @@ impl Protocol for Vertex2 {
             KindFigures::Vertex2(v) => text(v),
             _ => String::new(),
         }
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        // The states open the report: the timeline cannot show minute-long phases.
+        crate::plot::experiment::states_chart(exp).map(|c| {
+            ProtocolChart::new(
+                "states",
+                "The measured states: each phase's IOPS and its share of fresh",
+                Place::Results,
+                c,
+            )
+        })
+    }
+
+    fn report_under_states(&self, doc: &mut Document, figures: &KindFigures) {
+        // The soak's own fade, as the terminal gives it under the states.
+        let KindFigures::Vertex2(v) = figures else {
+            return;
+        };
+        let Some(f) = &v.soak.fade else {
+            return;
+        };
+        let half = f
+            .half_fade_s
+            .map(|s| format!("; half the loss after {}", secs(s)))
+            .unwrap_or_default();
+        doc.paragraph(format!(
+            "Soak (first → last {}): {:.0} → {:.0} IOPS, {}{half}.",
+            f.window_text(),
+            f.start_iops,
+            f.end_iops,
+            f.ratio().map_or("-".into(), |r| r.words())
+        ));
     }
 }
 

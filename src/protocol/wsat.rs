@@ -6,6 +6,8 @@ use std::time::Duration;
 use super::Protocol;
 use crate::analysis::summary::KindFigures;
 use crate::analysis::wsat::WsatFigures;
+use crate::plot::{Place, ProtocolChart};
+use crate::report::Document;
 use crate::results::Experiment;
 use crate::text::steady::steady_line;
 use crate::units::format_duration;
@@ -27,6 +29,35 @@ impl Protocol for Wsat {
             KindFigures::Wsat(f) => summary_text(f),
             _ => String::new(),
         }
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        crate::plot::experiment::wsat_chart(exp).map(|c| {
+            ProtocolChart::new(
+                "wsat",
+                "SNIA WSAT: IOPS per round against time and against total host data written",
+                Place::Charts,
+                c,
+            )
+        })
+    }
+
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        _exp: &Experiment,
+        figures: &KindFigures,
+        _chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        let KindFigures::Wsat(f) = figures else {
+            return Ok(false);
+        };
+        crate::report::wsat::add_summary(doc, f);
+        Ok(true)
+    }
+
+    fn report_tables(&self, doc: &mut Document, exp: &Experiment, _figures: &KindFigures) {
+        crate::report::wsat::add(doc, exp);
     }
 }
 

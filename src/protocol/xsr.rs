@@ -1,10 +1,12 @@
 //! SNIA PTS cross-stimulus recovery (`experiment xsr`): its figures are each segment's level
-//! and recovery time ([`crate::analysis::xsr`]); its terminal text is their table, which gives
-//! every segment.
+//! and recovery time ([`crate::analysis::xsr`]); its terminal text and report card are their
+//! table, its chart `xsr.png` ([`crate::plot::experiment::xsr_chart`]).
 
 use super::Protocol;
 use crate::analysis::summary::KindFigures;
 use crate::analysis::xsr::{XsrFigures, BAND, NAME, WINDOW};
+use crate::plot::{Place, ProtocolChart};
+use crate::report::Document;
 use crate::results::Experiment;
 
 /// `experiment xsr`.
@@ -24,6 +26,31 @@ impl Protocol for Xsr {
             KindFigures::Xsr(f) => summary_text(f),
             _ => String::new(),
         }
+    }
+
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
+        crate::plot::experiment::xsr_chart(exp).map(|c| {
+            ProtocolChart::new(
+                NAME,
+                "SNIA XSR: MB/s over time through 1024 KiB sequential, 8 KiB random and 1024 KiB sequential writes, each segment's band and the time it took to hold in it",
+                Place::Charts,
+                c,
+            )
+        })
+    }
+
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        _exp: &Experiment,
+        figures: &KindFigures,
+        _chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        let KindFigures::Xsr(f) = figures else {
+            return Ok(false);
+        };
+        crate::report::xsr::add_summary(doc, f);
+        Ok(true)
     }
 }
 

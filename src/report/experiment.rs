@@ -7,7 +7,7 @@ use crate::analysis::summary::KindFigures;
 use crate::analysis::{ExperimentStates, Figures, SteadyWindow};
 use crate::plot::{
     convergence_caption, convergence_charts, erase_label, states_caption, timeline, Chart, Format,
-    ProtocolChart,
+    Place, ProtocolChart,
 };
 use crate::results::{workload_line, Experiment};
 use crate::units::format_ratio;
@@ -108,14 +108,42 @@ fn phase_name(exp: &Experiment, p: &crate::results::LoadedPhase) -> String {
     }
 }
 
-/// The report of an experiment, with its timeline charts (PNG names for Markdown); `kind` is
-/// its kind's figures, as its protocol computed them.
+/// An experiment's kind as its report sees it, given by the protocols' table above this layer
+/// (`crate::protocol::Registry`): the report knows this interface, not the kinds.
+pub trait KindReport {
+    /// The kind's figures, computed once by `analysis/`.
+    fn figures(&self, exp: &Experiment) -> KindFigures;
+
+    /// The kind's own chart, when it has one.
+    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart>;
+
+    /// Adds the card that opens the report (drawing `chart` when it is placed under it); false
+    /// when the kind has none, and the measured states stand in.
+    fn summary(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        figures: &KindFigures,
+        chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool>;
+
+    /// Adds the kind's own tables before the results (WSAT's rounds, a sweep's latencies).
+    fn tables(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures);
+
+    /// Adds what the kind says under the measured states (a Vertex 2 soak's own fade).
+    fn under_states(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures);
+}
+
+/// The report of an experiment, with its timeline charts (PNG names for Markdown) and its
+/// kind's figures, `chart` and sections as `kinds` gives them.
 pub fn document(
     exp: &Experiment,
-    kind: &KindFigures,
+    kinds: &dyn KindReport,
+    chart: Option<&ProtocolChart>,
     fade_png: &str,
     latency_png: &str,
 ) -> anyhow::Result<Document> {
+    let kind = &kinds.figures(exp);
     let runs: Vec<_> = exp.phases.iter().filter_map(|p| p.run.as_ref()).collect();
     let first = runs.first().copied();
     let last = runs.last().copied();
@@ -141,20 +169,9 @@ pub fn document(
     let measured = ExperimentStates::of(exp);
     // The card of the experiment's kind: a benchmark's own table, a sweep's peak, WSAT's
     // fresh and steady figures; else the measured states.
-    let protocol = ProtocolChart::of(exp);
-    match kind {
-        KindFigures::Preset(t) => super::preset::add_summary(&mut doc, t),
-        KindFigures::Sweep(t) => super::sweep::add_summary(&mut doc, t),
-        KindFigures::Wsat(f) => super::wsat::add_summary(&mut doc, f),
-        KindFigures::Hir(f) => super::hir::add_summary(&mut doc, f),
-        KindFigures::SlcCache(f) => super::slc_cache::add_summary(&mut doc, f),
-        KindFigures::Xsr(f) => super::xsr::add_summary(&mut doc, f),
-        KindFigures::OpSweep(f) => super::op_sweep::add_summary(&mut doc, f, protocol.as_ref())?,
-        _ if !measured.states.is_empty() => {
-            doc.heading("Summary");
-            doc.table(&["Headline", ""], summary_rows(&measured));
-        }
-        _ => {}
+    if !kinds.summary(&mut doc, exp, kind, chart)? && !measured.states.is_empty() {
+        doc.heading("Summary");
+        doc.table(&["Headline", ""], summary_rows(&measured));
     }
     if let Some(run) = first {
         doc.table(&["Test header", ""], header_rows(&run.info));
@@ -164,8 +181,7 @@ pub fn document(
         doc.paragraph(format!("Heat: {}.", heat.range_words()));
     }
 
-    super::wsat::add(&mut doc, exp);
-    super::sweep::add_latency(&mut doc, exp);
+    kinds.tables(&mut doc, exp, kind);
     doc.heading("Results");
     // Only a state named fresh is a reference: a preset's phases are not states of one drive.
     let reference_iops = measured.state("fresh").map_or(0.0, |s| s.figures.iops);
@@ -200,7 +216,7 @@ pub fn document(
         doc.paragraph(format!("States: {}.", states_caption(&states)));
     }
     // The states open the report: the timeline below cannot show minute-long phases.
-    if let Some(chart @ ProtocolChart::States(_)) = &protocol {
+    if let Some(chart) = chart.filter(|c| c.place() == Place::Results) {
         doc.blocks.push(Block::Chart {
             caption: chart.caption().into(),
             png: format!("{}.png", chart.name()),
@@ -210,23 +226,7 @@ pub fn document(
     for line in fade_and_recovery(&measured) {
         doc.paragraph(line);
     }
-    // The soak's own fade, as the terminal gives it under the states.
-    if let Some(f) = match kind {
-        KindFigures::Vertex2(v) => v.soak.fade.as_ref(),
-        _ => None,
-    } {
-        let half = f
-            .half_fade_s
-            .map(|s| format!("; half the loss after {}", secs(s)))
-            .unwrap_or_default();
-        doc.paragraph(format!(
-            "Soak (first → last {}): {:.0} → {:.0} IOPS, {}{half}.",
-            f.window_text(),
-            f.start_iops,
-            f.end_iops,
-            f.ratio().map_or("-".into(), |r| r.words())
-        ));
-    }
+    kinds.under_states(&mut doc, exp, kind);
     for p in &exp.phases {
         if let Some(w) = p.run.as_ref().and_then(SteadyWindow::of) {
             doc.paragraph(format!(
@@ -291,11 +291,8 @@ pub fn document(
         png: latency_png.into(),
         svg: t.latency.svg()?,
     });
-    // The states opened the report and an op-sweep's chart sits under its advice.
-    let shown_above = |c: &ProtocolChart| {
-        matches!(c, ProtocolChart::States(_)) || matches!(kind, KindFigures::OpSweep(_))
-    };
-    if let Some(chart) = protocol.filter(|c| !shown_above(c)) {
+    // A chart placed above (the states, an op-sweep's under its advice) is not shown again.
+    if let Some(chart) = chart.filter(|c| c.place() == Place::Charts) {
         doc.blocks.push(Block::Chart {
             caption: chart.caption().into(),
             png: format!("{}.png", chart.name()),

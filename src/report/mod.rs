@@ -7,23 +7,24 @@ mod document;
 mod experiment;
 mod fleet;
 mod font_face;
-mod hir;
-mod op_sweep;
+pub mod hir;
+pub mod op_sweep;
 mod prediction;
-mod preset;
+pub mod preset;
 mod run;
-mod slc_cache;
+pub mod slc_cache;
 mod slog;
-mod sweep;
-mod wsat;
-mod xsr;
+pub mod sweep;
+pub mod wsat;
+pub mod xsr;
 
 use std::path::{Path, PathBuf};
 
 pub use compare::{compare_dirs, Comparison};
 pub use document::{Block, Document};
+pub use experiment::KindReport;
 pub use fleet::{charts as fleet_charts, document as fleet_document, GroupCharts};
-pub use run::reproduce_command;
+pub use run::{reproduce_command, secs};
 
 /// What `report` wrote.
 pub struct Written {
@@ -77,12 +78,12 @@ fn check_files(paths: &[&Path]) -> anyhow::Result<()> {
 
 /// Reports on the run directory `dir`: draws its PNG charts, writes report.md and report.html
 /// into it and returns the Markdown and the files written. An experiment directory
-/// (experiment.json) gets one report over all its phases, with its kind's figures from
-/// `figures` (the protocols' table, [`crate::protocol::figures`], which sits above this layer).
+/// (experiment.json) gets one report over all its phases, with its kind's figures, chart and
+/// sections from `kinds` (the protocols' table, which sits above this layer).
 pub fn report_dir(
     dir: &Path,
     reference: Option<crate::results::ReferenceIops>,
-    figures: fn(&crate::results::Experiment) -> crate::analysis::summary::KindFigures,
+    kinds: &dyn KindReport,
 ) -> anyhow::Result<Written> {
     use crate::plot::Format;
     use crate::results::{apply_reference, is_experiment, load_experiment, read_run, Provenance};
@@ -96,10 +97,13 @@ pub fn report_dir(
         let mut exp = load_experiment(dir)?;
         apply_reference(dir, Some(&mut exp), reference)?;
         let provenance = Provenance::of_experiment(&exp);
-        let files = crate::plot::render_experiment(&exp, &fade, Format::Png, &provenance)?;
+        let chart = kinds.chart(&exp);
+        let files =
+            crate::plot::render_experiment(&exp, &fade, Format::Png, &provenance, chart.as_ref())?;
         let doc = experiment::document(
             &exp,
-            &figures(&exp),
+            kinds,
+            chart.as_ref(),
             &file_name(&files[0]),
             &file_name(&files[1]),
         )?;

@@ -22,7 +22,8 @@ fn or_dash<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "—".into(), |v| v.to_string())
 }
 
-pub(super) fn secs(s: f64) -> String {
+/// Seconds as a duration, for a report's prose.
+pub fn secs(s: f64) -> String {
     format_duration(std::time::Duration::from_secs_f64(s.max(0.0)))
 }
 

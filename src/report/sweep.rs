@@ -6,7 +6,7 @@
 
 use super::document::Document;
 use crate::analysis::sweep::{latencies, peak, PointLatency, SweepTable};
-use crate::results::{Experiment, ExperimentKind};
+use crate::results::Experiment;
 use crate::stats::LatencySummary;
 use crate::units::{format_bytes, format_latency_us, format_sig};
 
@@ -131,9 +131,6 @@ fn latency_rows(points: &[PointLatency]) -> Vec<Vec<String>> {
 
 /// Adds the read and write latency table when `exp` is a sweep whose points read.
 pub fn add_latency(doc: &mut Document, exp: &Experiment) {
-    if exp.name != ExperimentKind::Sweep {
-        return;
-    }
     let points = latencies(exp);
     if !points.iter().any(|p| p.read.is_some()) {
         return;

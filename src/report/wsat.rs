@@ -6,7 +6,7 @@
 use super::document::Document;
 use super::run::secs;
 use crate::analysis::wsat::WsatFigures;
-use crate::results::{Experiment, ExperimentKind};
+use crate::results::Experiment;
 use crate::text::steady::rounds_judged;
 
 /// At most about this many rounds in the table (every n-th and the last).
@@ -67,9 +67,6 @@ pub fn add_summary(doc: &mut Document, f: &WsatFigures) {
 
 /// Adds the section to `doc` when `exp` is a WSAT experiment.
 pub fn add(doc: &mut Document, exp: &Experiment) {
-    if exp.name != ExperimentKind::Wsat {
-        return;
-    }
     let f = WsatFigures::of(exp);
     if f.rounds.is_empty() {
         return;

@@ -1,9 +1,12 @@
 //! `latency.hlog`: every interval's latency histogram of a run (reads and writes together, as
-//! latency.json's `all`), in the HdrHistogram interval log format (V2 compressed histograms,
-//! values in ns, the max column in ms), so other tools (HdrHistogram's HistogramLogProcessor,
-//! the `hdrhistogram` crate, HdrHistogram.js) can merge a fleet's latencies. Each interval is
-//! appended in one write and flushed to stable storage as its sample is, so a crash loses at most
-//! the interval in progress; a resumed run cuts a torn last line and appends after it.
+//! latency.json's `all`, on an untagged line), in the HdrHistogram interval log format (V2
+//! compressed histograms, values in ns, the max column in ms), so other tools (HdrHistogram's
+//! HistogramLogProcessor, the `hdrhistogram` crate, HdrHistogram.js) can merge a fleet's
+//! latencies. A run that mixes reads and writes also records each interval's reads and writes
+//! apart, on lines tagged `Tag=read` and `Tag=write` (the format's tags: a tool reading only
+//! untagged lines sees the same log as before). Each interval is appended in one write and
+//! flushed to stable storage as its sample is, so a crash loses at most the interval in
+//! progress; a resumed run cuts a torn last line and appends after it.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -11,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
-use hdrhistogram::serialization::interval_log::IntervalLogWriterBuilder;
+use hdrhistogram::serialization::interval_log::{IntervalLogWriterBuilder, Tag};
 use hdrhistogram::serialization::V2DeflateSerializer;
 use hdrhistogram::Histogram;
 
@@ -36,13 +39,21 @@ pub struct HistogramLog {
     line: Vec<u8>,
     /// The `#[MaxValueDivisor…]` line the crate's writer puts before each interval's line.
     divisor_line: usize,
+    /// Whether each interval's reads and writes are also written apart (tagged lines).
+    split: bool,
 }
 
 impl HistogramLog {
     /// Starts `dir/latency.hlog` for a run that started at `started_utc` (RFC 3339, the time
     /// the entries' timestamps count from), or continues it when the run is resumed: a torn
     /// last line is cut off first, and a log missing (a run of an older version) is started.
-    pub fn open(dir: &Path, started_utc: &str, target: &str) -> anyhow::Result<HistogramLog> {
+    /// `split`: the run mixes reads and writes, whose latencies are also written apart.
+    pub fn open(
+        dir: &Path,
+        started_utc: &str,
+        target: &str,
+        split: bool,
+    ) -> anyhow::Result<HistogramLog> {
         let path = dir.join(FILE);
         let file = match std::fs::read(&path) {
             Ok(text) => {
@@ -61,7 +72,7 @@ impl HistogramLog {
                     .append(true)
                     .open(&path)
                     .with_context(|| format!("creating {}", path.display()))?;
-                file.write_all(&header(started_utc, target)?)
+                file.write_all(&header(started_utc, target, split)?)
                     .with_context(|| format!("writing {}", path.display()))?;
                 file
             }
@@ -72,6 +83,7 @@ impl HistogramLog {
         entry_writer().begin_log_with(&mut divisor_line, &mut serializer)?;
         Ok(HistogramLog {
             divisor_line: divisor_line.len(),
+            split,
             path,
             file,
             serializer,
@@ -104,15 +116,20 @@ impl HistogramLog {
             }
         };
         self.line.clear();
-        entry_writer()
-            .begin_log_with(&mut self.line, &mut self.serializer)?
-            .write_histogram(
-                hist,
-                Duration::from_secs_f64(t_start_s.max(0.0)),
-                Duration::from_secs_f64((t_end_s - t_start_s).max(0.0)),
-                None,
-            )
-            .map_err(|e| anyhow::anyhow!("encoding an interval of {}: {e}", self.path.display()))?;
+        let start = Duration::from_secs_f64(t_start_s.max(0.0));
+        let length = Duration::from_secs_f64((t_end_s - t_start_s).max(0.0));
+        let encoding = |e| anyhow::anyhow!("encoding an interval of {}: {e}", self.path.display());
+        let mut writer = entry_writer().begin_log_with(&mut self.line, &mut self.serializer)?;
+        writer
+            .write_histogram(hist, start, length, None)
+            .map_err(encoding)?;
+        if self.split {
+            for (tag, dir) in [("read", &stats.read), ("write", &stats.write)] {
+                writer
+                    .write_histogram(&dir.latency_ns, start, length, Tag::new(tag))
+                    .map_err(encoding)?;
+            }
+        }
         let context = || format!("writing an interval to {}", self.path.display());
         self.file
             .write_all(&self.line[self.divisor_line..])
@@ -130,15 +147,20 @@ fn entry_writer() -> IntervalLogWriterBuilder {
 
 /// The log's header: what it holds, when its time line starts, the max column's unit, and
 /// the column legend of Java's HistogramLogWriter.
-fn header(started_utc: &str, target: &str) -> anyhow::Result<Vec<u8>> {
+fn header(started_utc: &str, target: &str, split: bool) -> anyhow::Result<Vec<u8>> {
     let start = humantime::parse_rfc3339(started_utc).unwrap_or_else(|_| SystemTime::now());
     let mut text = Vec::new();
     let mut serializer = V2DeflateSerializer::new();
     IntervalLogWriterBuilder::new()
         .add_comment(FIRST_LINE.trim_start_matches('#'))
         .add_comment(&format!(
-            "target {}: each interval's latencies of reads and writes together, in ns (3 significant figures)",
-            target.replace('\n', " ")
+            "target {}: each interval's latencies of reads and writes together, in ns (3 significant figures){}",
+            target.replace('\n', " "),
+            if split {
+                "; lines tagged read and write hold them apart"
+            } else {
+                ""
+            }
         ))
         .with_start_time(start)
         .with_base_time(start)
@@ -171,7 +193,8 @@ mod tests {
         let mut stats = IntervalStats::new();
         stats.write.record_n(10, 40960, 1_000_000);
         stats.read.record_n(5, 20480, 3_000_000);
-        let mut log = HistogramLog::open(dir.path(), "2026-12-05T00:00:00Z", "sim:x").unwrap();
+        let mut log =
+            HistogramLog::open(dir.path(), "2026-12-05T00:00:00Z", "sim:x", false).unwrap();
         log.append(0.0, 1.0, &stats).unwrap();
         drop(log);
         // A crash in the middle of the second interval's line.
@@ -179,7 +202,8 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"1.000,1.000,2.0,HISTFAAAA").unwrap();
         drop(f);
-        let mut log = HistogramLog::open(dir.path(), "2026-12-05T00:00:00Z", "sim:x").unwrap();
+        let mut log =
+            HistogramLog::open(dir.path(), "2026-12-05T00:00:00Z", "sim:x", false).unwrap();
         stats.clear();
         stats.write.record_n(1, 4096, 7_000_000);
         log.append(1.0, 2.0, &stats).unwrap();

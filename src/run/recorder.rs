@@ -57,7 +57,9 @@ impl<'a> Recorder<'a> {
         steady_stop: Option<Arc<AtomicBool>>,
         predictor: Option<Predictor>,
     ) -> anyhow::Result<Self> {
-        let latency_log = HistogramLog::open(&run_dir.dir, &info.started_utc, &info.target.path)?;
+        let mixed = (1..100).contains(&info.workload.read_pct);
+        let latency_log =
+            HistogramLog::open(&run_dir.dir, &info.started_utc, &info.target.path, mixed)?;
         let (index, t_offset, written) = previous.last().map_or((0, 0.0, 0), |s| {
             (s.index + 1, s.t_end_s, s.bytes_written_total)
         });

@@ -18,6 +18,11 @@ use super::CacheMode;
 use crate::pattern::{mix64, WriteContent};
 
 pub const PAGE: u64 = 4096;
+/// The smallest room a page takes on a compressing drive, in pages: data that compresses to
+/// nothing (all zeros, one byte repeated) still costs its header, ECC and parity share.
+/// SandForce drives wrote 0.14 of the host's bytes to flash for all-zero writes (see
+/// docs/simulator-presets.md, "Compression below half a page").
+const SMALLEST_PAGE: f64 = 0.14;
 /// Region-fills of random writes the aging service makes in its hot region.
 const SERVICE_FILLS: u32 = 4;
 /// Positions in [`Activity::counts`].
@@ -485,25 +490,25 @@ impl SimDevice {
     }
 
     /// Slots one page of `content` takes. With compression, NAND bytes follow the compressed
-    /// size, in half pages (the floor): a page compressing to a fraction c between ½ and 1
-    /// takes two half pages with probability 2c − 1 (drawn from its content, so the same data
-    /// takes the same room), one otherwise, so on average c of a page; data compressing to
-    /// half or less, and duplicates (a reference), one half page.
+    /// size c, at least [`SMALLEST_PAGE`], drawn from the content (so the same data always
+    /// takes the same room) to average c of a page: between ½ and 1, two half pages with
+    /// probability 2c − 1 and one otherwise; at ½ or less, one half page with probability 2c
+    /// and none otherwise (the page rides in the slots of others, [`super::ftl::PACKED`]).
+    /// Duplicates (a reference) take one half page.
     #[inline]
     fn slots_for(&self, content: &WriteContent, compressed: f64) -> u32 {
         let spp = self.ftl.geometry().slots_per_page;
         if spp != 2 {
             return spp;
         }
-        if content.duplicate || compressed <= 0.5 {
+        if content.duplicate {
             return 1;
         }
-        let two = (2.0 * compressed - 1.0).min(1.0);
+        let c = compressed.clamp(SMALLEST_PAGE, 1.0);
         let u = (mix64(content.stamp ^ 0xc0_3e55) >> 11) as f64 / (1u64 << 53) as f64;
-        if u < two {
-            2
-        } else {
-            1
+        match c > 0.5 {
+            true => 1 + u32::from(u < 2.0 * c - 1.0),
+            false => u32::from(u < 2.0 * c),
         }
     }
 
@@ -1335,15 +1340,32 @@ mod tests {
     }
 
     #[test]
-    fn compressible_and_duplicate_data_take_half_the_flash() {
+    fn half_compressible_and_duplicate_data_take_half_a_page() {
         let mut dev = device("none");
-        dev.write(0, 4096, &content(1), 0.0);
+        dev.write(0, 4096, &content(1), 0.5);
         let dup = WriteContent {
             duplicate: true,
             ..content(1)
         };
         dev.write(4096, 4096, &dup, 1.0);
         assert_eq!(dev.activity().work.host_slots, 2);
+    }
+
+    /// Data that compresses to nothing takes the smallest page on average: most pages ride
+    /// in other pages' slots, and they still read as written.
+    #[test]
+    fn data_that_compresses_to_nothing_takes_the_smallest_page() {
+        let mut dev = device("none");
+        let pages = 20_000u64;
+        for p in 0..pages {
+            dev.write(p * PAGE, PAGE, &content(p + 1), 0.0);
+        }
+        let share = dev.activity().work.host_slots as f64 / 2.0 / pages as f64;
+        assert!(
+            (share - SMALLEST_PAGE).abs() < 0.01,
+            "{share:.3} of a page each"
+        );
+        assert!((0..pages as u32).all(|lpn| dev.ftl.is_mapped(lpn)));
     }
 
     #[test]

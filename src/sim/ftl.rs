@@ -8,7 +8,9 @@
 //!
 //! A block holds `pages_per_block × slots_per_page` slots. Without compression a logical 4 KiB
 //! page takes one slot (one NAND page); with compression a slot is half a page and a logical
-//! page takes one slot (compressed to half or less, or a deduplicated reference) or two.
+//! page takes one slot (compressed to half or less, or a deduplicated reference) or two, or
+//! none: data that compresses to a small part of a page rides in the slots of other pages
+//! ([`PACKED`]).
 //! Greedy victim choice keeps full blocks in intrusive doubly-linked lists ("buckets") keyed by
 //! their valid-slot count; the victim is the head of the lowest non-empty bucket.
 
@@ -16,6 +18,11 @@ use std::collections::VecDeque;
 
 /// Mapping value of a logical page that holds no data.
 pub const UNMAPPED: u32 = u32::MAX;
+/// Mapping value of a page whose data compressed to so little that it rides in the slots of
+/// pages written around it: it takes no slot of its own, so garbage collection does not move
+/// it and overwriting it frees nothing (a two-slot value never reaches it: slot numbers stay
+/// below 2³¹ − 2).
+pub const PACKED: u32 = u32::MAX - 1;
 /// Flag in a mapping or reverse-map value: the page takes two slots.
 const TWO_SLOTS: u32 = 1 << 31;
 const NIL: u32 = u32::MAX;
@@ -234,16 +241,17 @@ impl Ftl {
             if entry == UNMAPPED {
                 continue;
             }
-            let (slot, size) = split(entry);
-            anyhow::ensure!(
-                (slot as usize) + (size as usize) <= slots,
-                "the saved mapping points outside the flash"
-            );
-            ftl.p2l[slot as usize] = lpn as u32 | (entry & TWO_SLOTS);
-            for s in slot..slot + size {
-                ftl.set_live(s);
+            if let Some((slot, size)) = located(entry) {
+                anyhow::ensure!(
+                    (slot as usize) + (size as usize) <= slots,
+                    "the saved mapping points outside the flash"
+                );
+                ftl.p2l[slot as usize] = lpn as u32 | (entry & TWO_SLOTS);
+                for s in slot..slot + size {
+                    ftl.set_live(s);
+                }
+                ftl.valid[(slot / spb) as usize] += size;
             }
-            ftl.valid[(slot / spb) as usize] += size;
             if ftl.map[lpn][1] != KEPT {
                 ftl.mapped += 1;
             }
@@ -289,11 +297,10 @@ impl Ftl {
     pub fn prefetch_old_location(&self, lpn: u32) {
         #[cfg(target_arch = "x86_64")]
         if let Some(&[entry, _]) = self.map.get(lpn as usize) {
-            if entry == UNMAPPED {
+            let Some((slot, _)) = located(entry) else {
                 return;
-            }
+            };
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let (slot, _) = split(entry);
             let block = (slot / self.geo.slots_per_block()) as usize;
             for p in [
                 self.live[(slot / 64) as usize..].as_ptr().cast::<i8>(),
@@ -328,8 +335,9 @@ impl Ftl {
         self.map[lpn as usize][1] = tag;
     }
 
-    /// Writes logical page `lpn` with content `tag`, taking `slots` slots (1 or 2);
-    /// garbage-collects first when the free pool runs low.
+    /// Writes logical page `lpn` with content `tag`, taking `slots` slots (1 or 2; 0: the
+    /// page is [`PACKED`] into other pages' slots); garbage-collects first when the free pool
+    /// runs low.
     #[inline]
     pub fn write(&mut self, lpn: u32, slots: u32, tag: u32) {
         if !self.is_mapped(lpn) {
@@ -338,7 +346,11 @@ impl Ftl {
         let stream = self.stream_of(lpn);
         self.pool_writes[stream] += 1;
         self.invalidate(lpn);
-        self.place(lpn, slots, stream);
+        if slots == 0 {
+            self.map[lpn as usize][0] = PACKED;
+        } else {
+            self.place(lpn, slots, stream);
+        }
         self.map[lpn as usize][1] = tag;
         self.work.host_slots += u64::from(slots);
     }
@@ -352,7 +364,7 @@ impl Ftl {
         if tag == KEPT {
             return;
         }
-        if entry != UNMAPPED && entry & TWO_SLOTS != 0 && self.trim_keeps > 0.0 {
+        if located(entry).is_some_and(|(_, size)| size == 2) && self.trim_keeps > 0.0 {
             let h = crate::pattern::mix64(u64::from(lpn) ^ 0x7e1a_0b5e);
             if ((h >> 11) as f64) < self.trim_keeps * (1u64 << 53) as f64 {
                 self.map[lpn as usize][1] = KEPT;
@@ -479,9 +491,10 @@ impl Ftl {
             .map
             .iter()
             .map(|&[entry, _]| {
-                let hot = entry != UNMAPPED
-                    && self.stream[(split(entry).0 / spb) as usize] == HOT as u8
-                    && self.state[(split(entry).0 / spb) as usize] != BlockState::Free;
+                let hot = located(entry).is_some_and(|(slot, _)| {
+                    self.stream[(slot / spb) as usize] == HOT as u8
+                        && self.state[(slot / spb) as usize] != BlockState::Free
+                });
                 if hot {
                     now
                 } else {
@@ -646,11 +659,9 @@ impl Ftl {
 
     #[inline]
     fn invalidate(&mut self, lpn: u32) {
-        let entry = self.map[lpn as usize][0];
-        if entry == UNMAPPED {
+        let Some((slot, size)) = located(self.map[lpn as usize][0]) else {
             return;
-        }
-        let (slot, size) = split(entry);
+        };
         for s in slot..slot + size {
             self.clear_live(s);
         }
@@ -1000,6 +1011,13 @@ impl Ftl {
     }
 }
 
+/// The slot and size of a mapping value with flash of its own (not [`UNMAPPED`] or
+/// [`PACKED`]).
+#[inline]
+fn located(entry: u32) -> Option<(u32, u32)> {
+    (entry < PACKED).then(|| split(entry))
+}
+
 #[inline]
 fn split(entry: u32) -> (u32, u32) {
     (
@@ -1058,20 +1076,21 @@ mod tests {
             if i % 17 == 0 {
                 ftl.trim(lpn);
             } else {
-                ftl.write(lpn, 1 + rng.next_u32() % 2, i);
+                ftl.write(lpn, rng.next_u32() % 3, i);
             }
         }
         let live_slots: u32 = ftl.valid.iter().sum();
         let mapped: u32 = ftl
             .map
             .iter()
-            .filter(|e| e[0] != UNMAPPED)
-            .map(|e| split(e[0]).1)
+            .filter_map(|e| located(e[0]))
+            .map(|(_, size)| size)
             .sum();
         assert_eq!(live_slots, mapped);
+        assert!(ftl.map.iter().any(|e| e[0] == PACKED));
         for (lpn, e) in ftl.map.iter().enumerate() {
-            if e[0] != UNMAPPED {
-                assert_eq!(split(ftl.p2l[split(e[0]).0 as usize]).0, lpn as u32);
+            if let Some((slot, _)) = located(e[0]) {
+                assert_eq!(split(ftl.p2l[slot as usize]).0, lpn as u32);
             }
         }
         let (l2p, ec, st, free, f, wp) = ftl.persistent();
@@ -1086,6 +1105,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(again.valid, ftl.valid);
+        assert_eq!(again.mapped, ftl.mapped);
     }
 
     #[test]

@@ -268,10 +268,18 @@ impl SimSpec {
         (self.preset.user_bytes / 4096 / u64::from(self.scale)) as u32
     }
 
-    /// Erase blocks of the simulated (scaled) drive.
+    /// Erase blocks of the simulated (scaled) drive that hold the host's data: the user
+    /// capacity times α, less the TLC blocks an SLC cache's static part runs as SLC (three
+    /// times the bytes it holds), which garbage collection cannot use as spare.
     pub fn blocks(&self) -> u32 {
-        (f64::from(self.user_pages()) * self.preset.alpha / f64::from(self.preset.pages_per_block))
-            .ceil() as u32
+        let slc_pages = self.preset.slc.map_or(0.0, |s| {
+            3.0 * s.static_bytes as f64 / 4096.0 / f64::from(self.scale)
+        });
+        let user = f64::from(self.user_pages());
+        // At least the 1 % of spare the smallest `alpha=` leaves.
+        ((user * self.preset.alpha - slc_pages).max(user * 1.01)
+            / f64::from(self.preset.pages_per_block))
+        .ceil() as u32
     }
 
     /// Bytes the host sees (the full, unscaled drive, a whole number of 4 KiB pages).

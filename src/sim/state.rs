@@ -27,7 +27,7 @@
 use std::io::{self, Read, Write};
 
 use super::device::{geometry, DriveStamp, Lifetime, SimDevice};
-use super::ftl::{BlockState, Ftl, Geometry, GC_RESERVE, UNMAPPED};
+use super::ftl::{BlockState, Ftl, Geometry, GC_RESERVE, PACKED, UNMAPPED};
 use super::spec::SimSpec;
 
 const MAGIC: &[u8; 8] = b"\xffSSDSIM\n";
@@ -498,7 +498,7 @@ fn check_map(
     let slots = u64::from(geo.blocks) * u64::from(spb);
     let mut taken = vec![0u64; slots.div_ceil(64) as usize];
     for (lpn, &[entry, _]) in map.iter().enumerate() {
-        if entry == UNMAPPED {
+        if entry == UNMAPPED || entry == PACKED {
             continue;
         }
         let (slot, size) = (
