@@ -704,6 +704,64 @@ note("listener", "metrics: 8 silent connections from one address, a 9th from it,
      "the 9th refused (503, naming the address), 127.0.0.2 served (200)")
 mp.send_signal(2); mp.wait(timeout=30)
 
+# --- round six (issue 45): slc-cache, --dry-run, export --hdr-log, fleet, new presets ---------
+def tree():
+    seen = {}
+    for root, dirs, files in os.walk(WORK):
+        for f in dirs + files:
+            p = os.path.join(root, f)
+            try:
+                st = os.lstat(p); seen[p] = (st.st_mtime_ns, st.st_size)
+            except FileNotFoundError:
+                pass
+    return seen
+def wrote_nothing(before):
+    def check():
+        changed = sorted(p for p, v in tree().items() if before.get(p) != v)
+        return f"FAIL wrote {changed[:3]}" if changed else None
+    return check
+for name, extra in (("--bs 0", ["--bs", "0"]), ("--qd 0", ["--qd", "0"]),
+                    ("--qd 100000", ["--qd", "100000"]), ("--interval 0", ["--interval", "0"]),
+                    ("--interval NaN", ["--interval", "NaN"]), ("--erase-method bogus", ["--erase-method", "bogus"]),
+                    ("--size on a sim", ["--size", "1G"])):
+    case("round6", f"slc-cache {name}", ["experiment", "slc-cache", S] + extra + ["--out", "r6x"], "refuse",
+         check=lambda: "FAIL made r6x" if os.path.exists("r6x") else None)
+case("round6", "slc-cache --out onto a run", ["experiment", "slc-cache", S, "--out", "a"], "refuse")
+for kind in ("slc-cache", "vertex2", "wsat", "op-sweep"):
+    before = tree()
+    case("round6", f"experiment {kind} --dry-run writes nothing", ["experiment", kind, S, "--dry-run", "--out", "r6d"],
+         "ok", check=wrote_nothing(before))
+before = tree()
+case("round6", "slc-cache --dry-run on a file with --size", ["experiment", "slc-cache", "r6.img", "--size", "64M",
+     "--destroy-data", "r6.img", "--dry-run", "--out", "r6d"], "either", check=wrote_nothing(before))
+open("r6mine", "w").write("mine\n")
+case("round6", "export --hdr-log into a file of the user's", ["export", "a", "--hdr-log", "r6mine"], "refuse",
+     check=unchanged("r6mine", b"mine\n"))
+case("round6", "export --hdr-log through a link to /etc", ["export", "a", "--hdr-log", "link-to-etc"], "refuse")
+case("round6", "export --hdr-log onto the run's own latency.hlog", ["export", "a", "--hdr-log", "a/latency.hlog"], "refuse")
+case("round6", "export --hdr-log into /dev/full", ["export", "a", "--hdr-log", "/dev/full"], "refuse")
+case("round6", "export --hdr-log into /proc", ["export", "a", "--hdr-log", "/proc/r6.hlog"], "refuse")
+for name, text in (("emptied", ""), ("a garbage line", "#ssdfade latency log\nnot,a,line\n"),
+                   ("its intervals twice", open("a/latency.hlog").read() * 2),
+                   ("an escape sequence", "\x1b[31m\n")):
+    copy("a", "r6h")
+    open("r6h/latency.hlog", "w").write(text)
+    case("round6", f"export --hdr-log of a latency.hlog {name}", ["export", "r6h", "--hdr-log", "r6h.hlog"], "refuse",
+         check=lambda: "FAIL wrote r6h.hlog" if os.path.exists("r6h.hlog") else None)
+copy("a", "r6h"); os.remove("r6h/latency.hlog")
+case("round6", "export --hdr-log of a run without latency.hlog", ["export", "r6h", "--hdr-log", "r6h.hlog"], "refuse")
+os.makedirs("r6empty/sub", exist_ok=True)
+before = tree()
+case("round6", "fleet of folders holding no run", ["fleet", "r6empty"], "refuse", check=wrote_nothing(before))
+case("round6", "fleet --out /proc", ["fleet", "a", "--out", "/proc"], "refuse")
+case("round6", "fleet of one run named twice", ["fleet", "a", "a", "--out", "r6f"], "either")
+for t in ("sim:nvme-tlc-500g,thermal=", "sim:nvme-tlc-500g,thermal=m2,thermal=dc", "sim:sata-tlc-250g,thermal=hot",
+          "sim:sata-tlc-250g,scale=0", "sim:sata-tlc-250g,scale=1e30", "sim:nvme-tlc-500g,capacity=0",
+          "sim:nvme-tlc-500g,aged=-1d", "sim:nvme-tlc-500g,,", "sim:sata-tlc-250g,bogus=1",
+          "sim:nvme-tlc-500g,thermal=m2\x1b[31m"):
+    case("round6", f"measure {t.encode('unicode_escape').decode()}", ["measure", t, "--duration", "1s", "--out", "r6s"],
+         "refuse", check=lambda: "FAIL made r6s" if os.path.exists("r6s") else None)
+
 # --- readers under resource limits --------------------------------------------------------------
 for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):
     for c in (["report", "e1"], ["plot", "a"], ["runs", "."], ["compare", "a", "b"], ["resume", "e1"]):

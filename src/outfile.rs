@@ -231,6 +231,7 @@ pub fn write(path: &Path, kind: Kind, bytes: &[u8]) -> anyhow::Result<()> {
         false => bytes,
     };
     let tmp = temporary(path);
+    unstage(path);
     let created = OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -239,7 +240,7 @@ pub fn write(path: &Path, kind: Kind, bytes: &[u8]) -> anyhow::Result<()> {
     if let Err(e) = &created {
         if matches!(
             e.raw_os_error(),
-            Some(libc::EACCES | libc::EPERM | libc::EROFS)
+            Some(libc::EACCES | libc::EPERM | libc::EROFS | libc::ENOENT | libc::ENOTDIR)
         ) {
             let dir = match path.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p,
@@ -259,12 +260,76 @@ pub fn write(path: &Path, kind: Kind, bytes: &[u8]) -> anyhow::Result<()> {
             f.write_all(bytes)?;
             f.sync_all()
         })
-        .and_then(|()| std::fs::rename(&tmp, path));
+        .and_then(|()| match staged(&tmp, path) {
+            true => Ok(()),
+            false => std::fs::rename(&tmp, path),
+        });
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
         return Err(e).with_context(|| format!("cannot write {}", path.display()));
     }
     Ok(())
+}
+
+thread_local! {
+    /// The files of the set being written by [`as_one_set`]: each temporary and its path.
+    static SET: std::cell::RefCell<Option<Vec<(PathBuf, PathBuf)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Keeps `tmp`, written whole, to be renamed to `path` when its set is complete; false when
+/// no set is being written (then it is renamed at once).
+fn staged(tmp: &Path, path: &Path) -> bool {
+    SET.with(|set| match set.borrow_mut().as_mut() {
+        Some(files) => {
+            files.push((tmp.to_path_buf(), path.to_path_buf()));
+            true
+        }
+        None => false,
+    })
+}
+
+/// Drops an earlier version of `path` written in the set being written (a chart's record,
+/// written with its PNG and again with its SVG): the later one lands.
+fn unstage(path: &Path) {
+    SET.with(|set| {
+        if let Some(files) = set.borrow_mut().as_mut() {
+            files.retain(|(tmp, staged)| {
+                let earlier = staged == path;
+                if earlier {
+                    let _ = std::fs::remove_file(tmp);
+                }
+                !earlier
+            });
+        }
+    });
+}
+
+/// Runs `write`, whose files ([`write`] of each) land as one set: every one is written whole
+/// under its temporary name and all are renamed only once `write` succeeded, so a failure (a
+/// full disk half-way through a fleet's charts) removes the temporaries and leaves the
+/// previous set, or nothing, never some old files beside some new.
+pub fn as_one_set<T>(write: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<T> {
+    let outer = SET.with(|set| set.borrow_mut().replace(Vec::new()));
+    let result = write();
+    let files = SET.with(|set| std::mem::replace(&mut *set.borrow_mut(), outer));
+    let files = files.unwrap_or_default();
+    let result = result.and_then(|value| {
+        for (tmp, path) in &files {
+            if staged(tmp, path) {
+                continue;
+            }
+            std::fs::rename(tmp, path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(value)
+    });
+    if result.is_err() {
+        for (tmp, _) in &files {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+    result
 }
 
 /// The temporary file beside `path` a new version is written into.
@@ -322,5 +387,31 @@ mod tests {
         let linked_dir = dir.path().join("etc-link");
         std::os::unix::fs::symlink(dir.path(), &linked_dir).unwrap();
         assert!(directory(&linked_dir).is_err());
+    }
+
+    /// A set that fails at its second file leaves the first file's previous version and no
+    /// temporary file; a set that succeeds replaces both.
+    #[test]
+    fn a_set_lands_whole_or_leaves_the_previous_set() {
+        let dir = tempfile::tempdir().unwrap();
+        let (md, html) = (dir.path().join("a.md"), dir.path().join("a.html"));
+        std::fs::write(&md, "# ssdfade old\n").unwrap();
+        std::fs::write(&html, "not the tool's").unwrap();
+        let failed = as_one_set(|| {
+            write(&md, Kind::Markdown, b"# ssdfade new\n")?;
+            write(&html, Kind::Html, b"<title>ssdfade new</title>")
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read(&md).unwrap(), b"# ssdfade old\n");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        std::fs::remove_file(&html).unwrap();
+        as_one_set(|| {
+            write(&md, Kind::Markdown, b"# ssdfade first\n")?;
+            write(&html, Kind::Html, b"<title>ssdfade new</title>")?;
+            write(&md, Kind::Markdown, b"# ssdfade new\n")
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&md).unwrap(), b"# ssdfade new\n");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 }

@@ -1094,6 +1094,56 @@ fn a_mixed_fleets_header_names_each_members_engine() {
     );
 }
 
+/// A group that trims, of a drive that runs hot beside two that report no temperature: the
+/// table gains a "Trims" column holding each member's trim count (its run.json's), the hot
+/// member gets the "Heat" line its own soak prints (the same words, from its own samples), and
+/// every line of the table and under it fits 80 columns.
+#[test]
+fn a_trimming_groups_table_counts_trims_and_names_its_hot_members_heat() {
+    let dir = tempfile::tempdir().unwrap();
+    let hot = "sim:nvme-tlc-1t,scale=16,thermal=m2,serial=A-VERY-LONG-SERIAL-NUMBER-0001";
+    let cool = ["sim:vertex2-60g,scale=16", "sim:dc-ssd-400g,scale=16"];
+    let out = ssdfade(dir.path())
+        .args(["soak", hot, cool[0], cool[1], "--trim-pct", "10"])
+        .args(["--duration", "5m", "--interval", "10s", "--out", "g"])
+        .env("COLUMNS", "80")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let group = dir.path().join("g");
+    let record = GroupRecord::read(&group).unwrap();
+    let head = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("Target"))
+        .unwrap_or_else(|| panic!("no table: {stdout}"));
+    assert!(head.trim_end().ends_with("Trims"), "{head}");
+    for member in &record.members {
+        let run = group.join(&member.run_dir);
+        let row = row_of(&stdout, &member.target);
+        let trims = read_info(&run).unwrap().summary.unwrap().trim.unwrap().ops;
+        assert!(trims > 0, "{}", member.target);
+        assert_eq!(row[row.len() - 1], trims.to_string(), "{row:?}");
+        let heat = ssdfade::analysis::thermal::Thermal::of_dir(&run);
+        let lines: Vec<&str> = stdout.lines().filter(|l| l.contains(": Heat: ")).collect();
+        match heat {
+            Some(heat) => {
+                assert_eq!(member.target, hot);
+                let line = lines
+                    .iter()
+                    .find(|l| l.ends_with(&format!(": Heat: {}", heat.words())))
+                    .unwrap_or_else(|| panic!("no heat line of {hot} in\n{stdout}"));
+                assert!(line.trim_start().starts_with("sim:nvme"), "{line}");
+            }
+            None => assert!(cool.contains(&member.target.as_str())),
+        }
+        assert_eq!(lines.len(), 1, "{stdout}");
+    }
+    for line in stdout.lines().filter(|l| !l.contains("directory:")) {
+        assert!(line.chars().count() <= 80, "wider than 80 columns: {line}");
+    }
+}
+
 /// The histograms of `path`, an HdrHistogram interval log, with `tag` (None: the untagged
 /// lines, one per interval), with each interval's start and length (s).
 fn hdr_log_intervals(

@@ -1,6 +1,7 @@
-//! The newest features under hostile use (issue 45, round five): a pace that issues trims, the
-//! fleet's output folder and its text files, heat and trim numbers edited into records, and a
-//! file system without room for a run's records.
+//! The newest features under hostile use (issue 45, rounds five and six): a pace that issues
+//! trims, the fleet's output folder and its text files, heat and trim numbers edited into
+//! records, a file system without room for a run's records or a fleet's files, a paced member
+//! stopped with SIGSTOP, and chart labels from records holding control characters.
 
 mod common;
 
@@ -285,4 +286,147 @@ fn a_run_on_a_file_system_without_room_for_its_records_is_refused_leaving_nothin
     assert!(why.contains("no room for a run's records"), "{why}");
     let left: Vec<_> = std::fs::read_dir(&tiny).unwrap().collect();
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// A paced group whose process is stopped 3 s of an 8 s soak: the file member's schedule ran
+/// on while it was stopped, so it did not keep its pace (it read "paced at 2000 IOPS (met)"
+/// beside 3213 IOPS, its catch-up burst over the running time) and says how long it was
+/// stopped and how many I/Os were due then; the simulated member, on simulated time, met it.
+#[test]
+fn a_paced_member_stopped_with_sigstop_says_it_did_not_keep_its_pace() {
+    let work = tempfile::tempdir_in("/dev/shm").unwrap();
+    let w = work.path();
+    std::fs::File::create(w.join("a.img"))
+        .unwrap()
+        .set_len(64 << 20)
+        .unwrap();
+    let child = ssdfade(w)
+        .args([
+            "soak",
+            "a.img",
+            SIM,
+            "--destroy-data",
+            "a.img",
+            "--rate-iops",
+            "2000",
+        ])
+        .args(["--duration", "8s", "--interval", "1s", "--out", "g"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    common::wait_for("a sample", 30, || {
+        common::lines_in(&w.join("g/a.img/samples.jsonl")) >= 2
+    });
+    common::stop_for(child.id(), std::time::Duration::from_secs(3));
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", stderr_of(&out));
+    let line = |target: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{target}: ")))
+            .unwrap_or_else(|| panic!("no pace line for {target}: {text}"))
+            .to_string()
+    };
+    let file = line("a.img");
+    assert!(file.contains("pace not met: stopped"), "{file}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(w.join("g/a.img/run.json")).unwrap())
+            .unwrap();
+    let stopped = summary["summary"]["stopped_s"].as_f64().unwrap();
+    assert!(stopped > 2.0, "{stopped} s stopped");
+    assert!(file.contains(&format!("stopped {stopped:.1} s")), "{file}");
+    let due = (stopped * 2000.0).round();
+    assert!(file.contains(&format!("({due} I/Os due then")), "{file}");
+    assert!(line(SIM).contains("paced at 2000 IOPS (met)"), "{text}");
+}
+
+/// A fleet whose disk fills half-way through its files fails in one line and leaves the
+/// previous fleet's files as they were, with no temporary file beside them (it left the files
+/// written before the one that did not fit: a new fleet.md beside old charts).
+#[test]
+fn a_fleet_on_a_full_disk_leaves_the_previous_set_whole() {
+    if !common::root_or_skip("a_fleet_on_a_full_disk_leaves_the_previous_set_whole") {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    common::run_ok(ssdfade(w).args(["measure", SIM, "--duration", "2s", "--out", "runs/a"]));
+    let small = w.join("small");
+    std::fs::create_dir(&small).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=16m", "tmpfs"])
+        .arg(&small)
+        .status()
+        .unwrap();
+    if !mounted.success() {
+        return common::skip("a_fleet_on_a_full_disk", "cannot mount a tmpfs");
+    }
+    let _guard = Mounted(small.clone());
+    common::run_ok(ssdfade(w).args(["fleet", "runs", "--out", "small/f"]));
+    let files = |dir: &Path| {
+        let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let path = e.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                (name, std::fs::read(&path).unwrap())
+            })
+            .collect();
+        all.sort();
+        all
+    };
+    let before = files(&small.join("f"));
+    assert!(before.len() >= 7, "{} files", before.len());
+    // Fill what is left, then ask for a fleet that differs (another model name).
+    {
+        use std::io::Write;
+        let mut filler = std::fs::File::create(small.join("filler")).unwrap();
+        while filler.write_all(&[0u8; 4096]).is_ok() {}
+    }
+    edit(&w.join("runs/a"), None, |r| {
+        r["target"]["identity"]["model"] = "ANOTHER MODEL".into();
+    });
+    let out = ssdfade(w)
+        .args(["fleet", "runs", "--out", "small/f"])
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(!out.status.success(), "a fleet on a full disk succeeded");
+    assert_ne!(out.status.code(), Some(101), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        files(&small.join("f")) == before,
+        "the previous fleet's files changed"
+    );
+}
+
+/// A model name and a serial holding an escape sequence and a newline reach a chart's labels
+/// as their visible escapes (a font draws a control character as an empty box).
+#[test]
+fn chart_labels_from_records_show_control_characters_as_escapes() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    common::run_ok(ssdfade(w).args(["soak", SIM, "--duration", "10m", "--out", "r"]));
+    edit(&w.join("r"), None, |r| {
+        r["target"]["identity"]["model"] = "M\u{1b}[31mRED\nX".into();
+        r["target"]["identity"]["serial"] = "S\u{7}".into();
+    });
+    common::run_ok(ssdfade(w).args(["plot", "r"]));
+    let mut labels = Vec::new();
+    for entry in std::fs::read_dir(w.join("r")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.to_string_lossy().ends_with(".chart.json") {
+            let drawn = ssdfade::plot::drawn::read_sidecar(&path).unwrap();
+            labels.extend(drawn.labels.into_iter().map(|l| l.text));
+        }
+    }
+    assert!(!labels.is_empty(), "no chart drew a label");
+    for label in &labels {
+        assert!(!label.chars().any(char::is_control), "raw: {label:?}");
+    }
+    assert!(
+        labels.iter().any(|l| l.contains("M\\u{1b}[31mRED\\u{a}X")),
+        "{labels:?}"
+    );
 }

@@ -5,8 +5,8 @@
 //! runs of the release binary on simulated drives (seconds each) and on the committed
 //! `results/examples`. The kinds of run are in `oracle/`: experiments (WSAT, HIR, the sweeps,
 //! the benchmark presets, op-sweep), runs (a group and its compare, slog, an interrupted soak),
-//! a fleet's fade band, the SNIA steady state, the steady state predicted early, thermal throttling, trims and the
-//! chart records. `scripts/plant-bugs.sh` plants bugs in derived figures and drawn series and
+//! a fleet's fade band, the SNIA steady state, the steady state predicted early, thermal
+//! throttling, trims and the chart records. `scripts/plant-bugs.sh` plants bugs in derived figures and drawn series and
 //! names the tests here that catch each.
 
 mod common;
@@ -43,6 +43,11 @@ struct Interval {
     /// Bytes written in the interval and by its end.
     written: u64,
     written_total: u64,
+    /// Seconds of the interval ssdfade itself was stopped (SIGSTOP, a machine too busy to run
+    /// it): not the drive's time. Such an interval, or one the machine was suspended in, is a
+    /// gap: no figure takes it.
+    stopped_s: f64,
+    gap: bool,
 }
 
 fn json(path: &Path) -> Value {
@@ -69,6 +74,9 @@ fn intervals(run: &Path) -> Vec<Interval> {
                 mean_us: v["lat_us"]["mean"].as_f64(),
                 written: v["write"]["bytes"].as_u64().unwrap_or(0),
                 written_total: v["bytes_written_total"].as_u64().unwrap(),
+                stopped_s: v["stopped_s"].as_f64().unwrap_or(0.0),
+                gap: v["stopped_s"].as_f64().unwrap_or(0.0) > 0.0
+                    || v["suspended_s"].as_f64().unwrap_or(0.0) > 0.0,
             }
         })
         .collect()
@@ -123,13 +131,13 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 }
 
 /// Fresh and faded as the manual defines them: the median IOPS of the full intervals (at least
-/// 99 % of the interval) in the first and the last minute of the run, measured from its first
+/// 99 % of the interval, and not a gap) in the first and the last minute of the run, measured from its first
 /// and to its last full interval, at least five intervals, at most a quarter of the run.
 /// Returns (fresh, faded, window seconds, lowest full interval).
 fn fade(samples: &[Interval], interval_s: f64) -> (f64, f64, f64, f64) {
     let full: Vec<&Interval> = samples
         .iter()
-        .filter(|s| s.t_end_s - s.t_start_s >= 0.99 * interval_s)
+        .filter(|s| s.t_end_s - s.t_start_s >= 0.99 * interval_s && !s.gap)
         .collect();
     let (t0, t1) = (full[0].t_start_s, full[full.len() - 1].t_end_s);
     let window = 60f64
@@ -162,13 +170,16 @@ fn close(what: &str, got: f64, want: f64, rel: f64) {
 }
 
 /// A run directory's whole-run figures against run.json's summary (or `--json`'s, the same
-/// keys): I/Os, bytes, time, IOPS, MB/s, the mean from the intervals, every percentile and the
+/// keys): I/Os, bytes, time (the intervals' less the time ssdfade was stopped), IOPS, MB/s, the mean from the intervals, every percentile and the
 /// maximum from the histogram.
 fn whole_run_agrees(run: &Path, summary: &Value) {
     let s = intervals(run);
     let ops: u64 = s.iter().map(|i| i.ops).sum();
     let bytes: u64 = s.iter().map(|i| i.bytes).sum();
-    let seconds: f64 = s.iter().map(|i| i.t_end_s - i.t_start_s).sum();
+    let seconds: f64 = s
+        .iter()
+        .map(|i| i.t_end_s - i.t_start_s - i.stopped_s)
+        .sum();
     let name = run.display();
     assert_eq!(summary["ops"].as_u64(), Some(ops), "{name}: ops");
     assert_eq!(summary["bytes"].as_u64(), Some(bytes), "{name}: bytes");

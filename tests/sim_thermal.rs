@@ -273,3 +273,68 @@ fn an_experiments_report_names_the_heat_of_all_its_phases() {
         "the report does not say '{heat}':\n{md}"
     );
 }
+
+#[test]
+fn a_simulated_drive_heats_up_under_the_slog_tests_sync_writes_and_its_report_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("slog");
+    let bin = env!("CARGO_BIN_EXE_ssdfade");
+    let slog = |target: &str, out: &Path| {
+        let o = Command::new(bin)
+            .args([
+                "slog",
+                target,
+                "--sustain",
+                "10m",
+                "--max-size",
+                "4k",
+                "--seed",
+                "3",
+            ])
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let text = slog("sim:nvme-tlc-1t,cache=plp,thermal=m2", &run_dir);
+    let samples = ssdfade::results::read_samples(&run_dir).unwrap();
+    let temps: Vec<f64> = samples
+        .iter()
+        .map(|s| s.health.as_ref().and_then(|h| h.temperature_c).unwrap())
+        .collect();
+    assert!(temps.len() >= 100, "{} samples", temps.len());
+    // The drive starts settled at idle and warms up under the sustained sync writes.
+    let settled = sim::thermal::class("m2").map(|c| c.ambient_c + c.idle_w * c.r_c_per_w);
+    assert!(temps[0] < temps[temps.len() - 1] - 5.0, "{temps:?}");
+    assert!(temps[0] >= settled.unwrap() - 1e-9, "{temps:?}");
+    // The slog text and report give the heat the analysis finds in those samples.
+    let heat = Thermal::of(&samples).unwrap();
+    assert!(
+        text.contains(&format!("Heat: {}", heat.range_words())),
+        "{text}"
+    );
+    let report = Command::new(bin)
+        .arg("report")
+        .arg(&run_dir)
+        .output()
+        .unwrap();
+    assert!(report.status.success());
+    let md = std::fs::read_to_string(run_dir.join("report.md")).unwrap();
+    assert!(md.contains(&heat.range_words()), "{md}");
+    // Throttled rounds are slower: a throttled interval's IOPS is below the run's best.
+    let flags = throttled(&samples);
+    let best = samples.iter().map(|s| s.iops).fold(0.0, f64::max);
+    for (s, _) in samples.iter().zip(&flags).filter(|(_, &f)| f) {
+        assert!(s.iops < best, "interval {}", s.index);
+    }
+    // Without thermal= the same test carries no reading and says nothing of heat.
+    let cool = dir.path().join("cool");
+    let text = slog("sim:nvme-tlc-1t,cache=plp", &cool);
+    assert!(!text.contains("Heat:"), "{text}");
+    assert!(ssdfade::results::read_samples(&cool)
+        .unwrap()
+        .iter()
+        .all(|s| s.health.is_none()));
+}

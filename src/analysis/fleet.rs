@@ -280,6 +280,12 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
             ),
         }
     }
+    if found.is_empty() {
+        crate::bad_input!(
+            "{} hold no run, group or experiment directory: give the folders ssdfade wrote its runs into",
+            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+        );
+    }
     found.sort();
     found.dedup();
     let mut by_key: BTreeMap<String, PathBuf> = BTreeMap::new();

@@ -83,16 +83,31 @@ fn hdr_log(dir: &std::path::Path, path: &std::path::Path) -> anyhow::Result<()> 
         Err(e) => crate::bad_input!("cannot read {}: {e}", source.display()),
     };
     let mut intervals = 0;
+    let mut last_start = std::time::Duration::ZERO;
     for entry in IntervalLogIterator::new(&bytes) {
         match entry {
             // A mixed run's tagged lines (reads, writes) are the same intervals again.
-            Ok(LogEntry::Interval(i)) if i.tag().is_none() => intervals += 1,
+            Ok(LogEntry::Interval(i)) if i.tag().is_some() => {}
+            Ok(LogEntry::Interval(i)) if i.start_timestamp() < last_start => crate::bad_input!(
+                "{} is damaged (an interval starts before the one above it): it cannot be exported",
+                source.display()
+            ),
+            Ok(LogEntry::Interval(i)) => {
+                last_start = i.start_timestamp();
+                intervals += 1;
+            }
             Ok(_) => {}
-            Err(e) => crate::bad_input!(
-                "{} is damaged ({e:?}): it cannot be exported",
+            Err(_) => crate::bad_input!(
+                "{} is damaged (a line is not an interval of the HdrHistogram log format): it cannot be exported",
                 source.display()
             ),
         }
+    }
+    if intervals == 0 {
+        crate::bad_input!(
+            "{} holds no interval: it cannot be exported (the run recorded none, or the file was emptied)",
+            source.display()
+        );
     }
     crate::outfile::write(path, crate::outfile::Kind::HdrLog, &bytes)?;
     crate::note!(

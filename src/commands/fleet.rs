@@ -48,17 +48,21 @@ pub fn run(args: &FleetArgs) -> anyhow::Result<()> {
         doc.html(),
         crate::output::fleet::csv(&fleet)?,
     ];
-    for ((path, kind), text) in files.iter().zip(&texts) {
-        crate::outfile::write(path, *kind, text.as_bytes())?;
-    }
-    for (c, pair) in charts.iter().zip(pictures.chunks(4)) {
-        for (path, format) in &pair[..2] {
-            c.strips.write(path, *format, &fleet.provenance)?;
+    // One set: a failure half-way (a full disk) leaves the previous fleet's files, or none.
+    crate::outfile::as_one_set(|| {
+        for ((path, kind), text) in files.iter().zip(&texts) {
+            crate::outfile::write(path, *kind, text.as_bytes())?;
         }
-        for (path, format) in &pair[2..] {
-            c.band.write(path, *format, &fleet.provenance)?;
+        for (c, pair) in charts.iter().zip(pictures.chunks(4)) {
+            for (path, format) in &pair[..2] {
+                c.strips.write(path, *format, &fleet.provenance)?;
+            }
+            for (path, format) in &pair[2..] {
+                c.band.write(path, *format, &fleet.provenance)?;
+            }
         }
-    }
+        Ok(())
+    })?;
     if args.json {
         crate::outln!("{}", serde_json::to_string_pretty(&fleet)?)?;
         return Ok(());

@@ -1,6 +1,7 @@
 //! The table printed at the end of a group: one row per target, side by side.
 
 use super::GroupOutcome;
+use crate::analysis::thermal::Thermal;
 use crate::analysis::Pace;
 use crate::units::{format_bytes, format_gb, format_latency_us};
 
@@ -51,27 +52,28 @@ fn engines(group: &GroupOutcome) -> String {
     }
 }
 
-/// Target, status, IOPS, MB/s, mean and p99 latency, errors and GB written per member, each
-/// figure rendered as the member's own report renders it (MB/s with two decimals, latency by
-/// `units::format_latency_us`). Under a pace, a line per member says whether it met it (one
-/// that fell behind completed, but not at the pace).
+/// Target, status, IOPS, MB/s, mean and p99 latency, errors and GB written per member (and
+/// the trims, when a member trimmed), each figure rendered as the member's own report renders
+/// it (MB/s with two decimals, latency by `units::format_latency_us`). Under a pace, a line per
+/// member says whether it met it (one that fell behind completed, but not at the pace); a
+/// member whose drive reported a temperature gets the "Heat" line its own run prints.
 pub fn table(group: &GroupOutcome) -> String {
-    let mut paces = Vec::new();
-    let mut rows = vec![[
+    let trims = group
+        .members
+        .iter()
+        .any(|m| m.result.as_ref().is_ok_and(|o| o.summary.trim.is_some()));
+    let mut head = vec![
         "Target", "Status", "IOPS", "MB/s", "Avg lat", "p99 lat", "Errors", "Written",
-    ]
-    .map(String::from)];
+    ];
+    if trims {
+        head.push("Trims");
+    }
+    let mut rows = vec![head.into_iter().map(String::from).collect::<Vec<_>>()];
+    let mut notes = Vec::new();
     for m in &group.members {
-        let mut row = [
-            m.target.clone(),
-            m.status().to_string(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-        ];
+        let mut row = vec!["-".to_string(); rows[0].len()];
+        row[0] = m.target.clone();
+        row[1] = m.status().to_string();
         if let Ok(o) = &m.result {
             let s = &o.summary;
             row[2] = crate::units::format_count(s.iops);
@@ -81,18 +83,33 @@ pub fn table(group: &GroupOutcome) -> String {
                 row[5] = format_latency_us(lat.p99);
             }
             row[6] = s.errors.to_string();
-            let written = crate::results::read_samples(&o.dir)
-                .ok()
-                .and_then(|samples| samples.last().map(|l| l.bytes_written_total))
-                .unwrap_or(0);
+            let samples = crate::results::read_samples(&o.dir).unwrap_or_default();
+            let written = samples.last().map_or(0, |l| l.bytes_written_total);
             row[7] = format_gb(written);
-            if let Some(p) = Pace::of_summary(&o.info, s) {
-                paces.push(format!("  {}: {}\n", m.target, p.words()));
+            if let Some(trim) = &s.trim {
+                row[8] = trim.ops.to_string();
+            }
+            let pace = Pace::of_summary(&o.info, s);
+            if let Some(p) = &pace {
+                notes.push(format!("  {}: {}\n", m.target, p.words()));
+            }
+            // As a single run: a run that met its pace has no heat of its own to report.
+            let heat = Thermal::of(&samples).filter(|_| !pace.is_some_and(|p| p.met));
+            if let Some(heat) = heat {
+                notes.push(heat_line(&m.target, &heat.words()));
             }
         }
         rows.push(row);
     }
-    render(&rows, 2) + &paces.concat()
+    render(&rows, 2) + &notes.concat()
+}
+
+/// A member's heat under the table: "  TARGET: Heat: words", the target shortened in the
+/// middle so that the line fits 80 columns (down to 12 characters of it).
+fn heat_line(target: &str, words: &str) -> String {
+    let rest = format!(": Heat: {words}");
+    let room = TABLE_COLUMNS.saturating_sub(2 + rest.chars().count());
+    format!("  {}{rest}\n", shorten_middle(target, room.max(MIN_FIRST)))
 }
 
 /// The width a table's line fits: a terminal's 80 columns.
@@ -160,7 +177,23 @@ fn shorten_middle(cell: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::render;
+    use super::{heat_line, render};
+
+    /// A member's heat line keeps 80 columns with a long target, naming both of its ends and
+    /// the whole of the words.
+    #[test]
+    fn a_long_targets_heat_line_fits_80_columns() {
+        let target = "sim:nvme-tlc-1t,scale=16,thermal=m2,serial=A-VERY-LONG-SERIAL-NUMBER";
+        let words = "throttled for 3 min above 70 °C (TMT1 ×3)";
+        let line = heat_line(target, words);
+        assert_eq!(line.trim_end().chars().count(), 80, "{line}");
+        assert!(
+            line.starts_with("  sim:nvme") && line.contains("-NUMBER: Heat: "),
+            "{line}"
+        );
+        assert!(line.ends_with(&format!("{words}\n")), "{line}");
+        assert_eq!(heat_line("a.img", "x"), "  a.img: Heat: x\n");
+    }
 
     /// A target name of 40 characters in a group's soak table: every line fits 80 columns,
     /// the name kept at both ends (the table was 84 wide with a 24-character name).

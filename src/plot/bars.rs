@@ -80,21 +80,47 @@ impl Chart for BarChart {
         let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
         let body = self.legend_row(&body)?;
         let n = self.bars.len().max(1);
-        let longest = self.bars.iter().map(|b| b.label.chars().count()).max();
-        let label_px = longest.unwrap_or(4) as u32 * CHAR_PX + 24;
+        // The rows' text: large enough to read where a report shows the chart 1280 px wide
+        // (a few states: 26 px), smaller with many bars (Iometer's 48) so that rows never
+        // overlap. Rows share the body's height less the axis below (60 px and a margin of 10).
+        let row_px = f64::from(body.dim_in_pixel().1.saturating_sub(70)) / n as f64;
+        let size = (row_px * 0.8).clamp(9.0, 26.0);
+        let font = style::tick_font_of(size);
+        // A text's width in the bundled font (a generous guess where it cannot be measured).
+        let width_of = |text: &str| {
+            body.estimate_text_size(text, &font).map_or(
+                (size * 0.7) as i32 * text.chars().count() as i32,
+                |(w, _)| w as i32,
+            )
+        };
+        let mut label_px = 0;
+        for bar in &self.bars {
+            label_px = label_px.max(width_of(&bar.label) + 24);
+        }
+        let radius = (row_px * 0.22).clamp(6.0, REFERENCE_RADIUS) as i32;
+        // The axis reaches far enough that every figure written past its bar (and past its
+        // reference circle) ends inside the right margin.
+        let plot_px = f64::from(body.dim_in_pixel().0 as i32 - 10 - 40 - label_px);
         let top = self
             .bars
             .iter()
             .flat_map(|b| std::iter::once(b.value).chain(b.reference))
             .fold(0.0, f64::max);
-        // Room at the right for the longest figure written past its bar.
-        let x_end = if top > 0.0 { top * 1.3 } else { 1.0 };
+        let mut x_end = if top > 0.0 { top * 1.1 } else { 1.0 };
+        for bar in &self.bars {
+            let reach = bar.value.max(bar.reference.unwrap_or(0.0));
+            let gap = 8 + if bar.reference.is_some() { radius } else { 0 };
+            let room = plot_px + 30.0 - f64::from(gap + width_of(&bar.text));
+            if room > 0.0 {
+                x_end = f64::max(x_end, reach * plot_px / room);
+            }
+        }
         let mut chart = ChartBuilder::on(&body)
             .margin_left(10)
             .margin_right(40)
             .margin_bottom(10)
             .x_label_area_size(60)
-            .y_label_area_size(label_px)
+            .y_label_area_size(label_px as u32)
             .build_cartesian_2d(0.0..x_end, 0.0..n as f64)?;
         chart
             .configure_mesh()
@@ -110,11 +136,8 @@ impl Chart for BarChart {
             .bold_line_style(RGBColor(215, 215, 215))
             .draw()?;
         drawn::chart_panel(&chart, &self.x_desc, "bar (top first)");
-        // Many bars (Iometer's 48) get a smaller font, so that rows never overlap.
-        let row_px = f64::from(chart.plotting_area().dim_in_pixel().1) / n as f64;
-        let size = (row_px * 0.8).clamp(9.0, 18.0);
-        let label_style = style::tick_font_of(size).pos(Pos::new(HPos::Right, VPos::Center));
-        let text_style = style::tick_font_of(size).pos(Pos::new(HPos::Left, VPos::Center));
+        let label_style = font.clone().pos(Pos::new(HPos::Right, VPos::Center));
+        let text_style = font.clone().pos(Pos::new(HPos::Left, VPos::Center));
         for (i, bar) in self.bars.iter().enumerate() {
             // The first point at the top.
             let row = (n - 1 - i) as f64;
@@ -137,7 +160,6 @@ impl Chart for BarChart {
             let mut text_x = x1 + 8;
             if let Some(r) = bar.reference {
                 let (xr, _) = chart.backend_coord(&(r, row + 0.5));
-                let radius = (row_px * 0.22).clamp(6.0, REFERENCE_RADIUS) as i32;
                 hollow_circle(root, (xr, y), radius)?;
                 text_x = text_x.max(xr + radius + 8);
             }
@@ -168,7 +190,7 @@ impl Chart for BarChart {
             for x in [from, to] {
                 root.draw(&PathElement::new(vec![(x, y - 7), (x, y + 7)], ink))?;
             }
-            let font = style::tick_font_of(size).pos(Pos::new(HPos::Center, VPos::Bottom));
+            let font = font.pos(Pos::new(HPos::Center, VPos::Bottom));
             root.draw_text(&bracket.text, &font, ((from + to) / 2, y - 6))?;
         }
         Ok(())

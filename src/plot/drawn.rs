@@ -298,6 +298,7 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
         style: &TStyle,
         pos: BackendCoord,
     ) -> Drawing<B> {
+        let text = &*drawable(text);
         if !text.trim().is_empty() && style.color().alpha > 0.0 {
             if let Ok(pixels) = text_box(text, style, pos) {
                 record(|d| {
@@ -316,11 +317,28 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
         text: &str,
         style: &TStyle,
     ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
-        self.0.estimate_text_size(text, style)
+        self.0.estimate_text_size(&drawable(text), style)
     }
 
     fn blit_bitmap(&mut self, pos: BackendCoord, size: (u32, u32), src: &[u8]) -> Drawing<B> {
         self.0.blit_bitmap(pos, size, src)
+    }
+}
+
+/// `text` as a chart draws it: a control character (an escape sequence in a drive's model, a
+/// newline in a folder's name) as its visible escape (`\u{1b}`), as the terminal shows it,
+/// never as a font's empty box.
+fn drawable(text: &str) -> std::borrow::Cow<'_, str> {
+    match crate::console::visible(text) {
+        shown if shown.contains(['\n', '\t']) => shown
+            .chars()
+            .flat_map(|c| match c {
+                '\n' | '\t' => c.escape_unicode().collect::<Vec<_>>(),
+                c => vec![c],
+            })
+            .collect::<String>()
+            .into(),
+        shown => shown,
     }
 }
 
@@ -352,4 +370,26 @@ fn text_box<S: BackendTextStyle>(
         pos.0 + a.0.max(b.0),
         pos.1 + a.1.max(b.1),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A label holding an escape sequence and a newline (a model name from a record) is drawn
+    /// and recorded as their visible escapes, never as raw control characters.
+    #[test]
+    fn a_label_holding_control_characters_is_drawn_as_their_escapes() {
+        crate::plot::style::register_fonts();
+        let mut svg = String::new();
+        let (drew, record) = capture((300, 100), || {
+            let root = Recording(SVGBackend::with_string(&mut svg, (300, 100))).into_drawing_area();
+            let style = ("sans-serif", 14).into_font().color(&BLACK);
+            root.draw_text("M\u{1b}[31mRED\nx", &style, (10, 10))
+        });
+        drew.unwrap();
+        let texts: Vec<&str> = record.labels.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, ["M\\u{1b}[31mRED\\u{a}x"]);
+        assert!(!svg.contains('\u{1b}'), "{svg}");
+    }
 }

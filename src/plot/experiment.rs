@@ -13,10 +13,8 @@ use super::hir::{HirChart, HirPoint};
 use super::latency::{LatencyChart, LatencyPoint};
 use super::op_sweep::{OpPoint, OpSweepChart};
 use super::rate_sweep::{RatePoint, RateSweepChart};
-use super::slc_cache::SlcCacheChart;
 use super::sweep::{SweepChart, SweepPoint};
 use super::wsat::{WsatChart, WsatRound};
-use super::xsr::XsrChart;
 use super::{style, Chart, Format};
 use crate::analysis::{self, ExperimentStates, Figures};
 use crate::results::{
@@ -752,36 +750,6 @@ impl ProtocolChart {
     pub fn svg(&self) -> anyhow::Result<String> {
         self.chart.draw_svg()
     }
-}
-
-/// SNIA XSR's chart: its figures ([`analysis::xsr`]) as they are.
-pub fn xsr_chart(exp: &Experiment) -> Option<XsrChart> {
-    if exp.name.as_str() != analysis::xsr::NAME {
-        return None;
-    }
-    let run = first_run(exp)?;
-    let figures = analysis::xsr::XsrFigures::of(exp);
-    if figures.segments.is_empty() {
-        return None;
-    }
-    Some(XsrChart {
-        title: format!("Cross-stimulus recovery (SNIA XSR) — {}", device_name(run)),
-        subtitle: format!(
-            "QD{} · 1 MiB sequential → 8 KiB random → 1 MiB sequential writes, after purge and 2 × capacity of 128 KiB sequential writes",
-            run.info.workload.qd
-        ),
-        figures,
-    })
-}
-
-/// The SLC-cache test's chart: its figures ([`analysis::slc_cache`]) as they are.
-pub fn slc_cache_chart(exp: &Experiment) -> Option<SlcCacheChart> {
-    let run = first_run(exp)?;
-    Some(SlcCacheChart {
-        title: format!("SLC cache — {}", device_name(run)),
-        subtitle: workload_line(&run.info.workload),
-        figures: analysis::slc_cache::SlcCacheFigures::of(exp),
-    })
 }
 
 /// The op-sweep's chart: its figures ([`analysis::op_sweep`]) against the unpartitioned share.

@@ -30,13 +30,13 @@ mod panel;
 mod provenance;
 mod rate_sweep;
 mod run_dir;
-mod slc_cache;
+pub mod slc_cache;
 mod slog;
 mod style;
 mod sweep;
 mod wa;
 mod wsat;
-mod xsr;
+pub mod xsr;
 
 use std::path::Path;
 

@@ -1,17 +1,19 @@
 //! One registered protocol per experiment kind, found through one table ([`PROTOCOLS`]) as sim
 //! presets are (`sim/presets.rs`): the names its records carry, its figures (computed once by
-//! `analysis/`), its terminal text and its charts' file names. The centre — the summary, the
-//! report's figures, the list of charts a finished experiment prints — knows this interface,
-//! not the kinds.
+//! `analysis/`), its terminal text, its report sections and its chart. The centre — the
+//! summary, the report ([`Registry`], handed to `report_dir`), the charts ([`chart`], handed to
+//! `plot_dir`), the list of charts a finished experiment prints — knows this interface, not the
+//! kinds.
 //!
 //! A kind's phase plan is measuring, not presenting: it stays in `experiment/<kind>.rs`, chosen
 //! by the kind's CLI entry, and `--dry-run` prints it from the record it builds
 //! ([`crate::output::plan`]). This module sits at the top of the presenting layer (it reads
 //! `analysis/` and `plot/`; `output/` and the commands read it), so the arrows stay one-way.
 //!
-//! A new kind: its phases (`experiment/<kind>.rs`), its figures (`analysis/<kind>.rs`), its
-//! chart (`plot/<kind>.rs`), this file's table entry and its `protocol/<kind>.rs`, plus its CLI
-//! entry.
+//! A new kind is four files of its own: its phases (`experiment/<kind>.rs`), its figures
+//! (`analysis/<kind>.rs`), its chart's drawing (`plot/<kind>.rs`) and its `protocol/<kind>.rs`
+//! (terminal text, report sections, which chart); plus this file's table entry, its variant of
+//! [`KindFigures`] and its CLI entry (`tests/architecture.rs` counts them).
 
 pub mod hir;
 pub mod op_sweep;

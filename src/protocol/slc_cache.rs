@@ -1,12 +1,14 @@
 //! The SLC-cache test (`experiment slc-cache`): its figures are the cache found in the whole-drive
 //! write and the refills after idle gaps ([`crate::analysis::slc_cache`]); its terminal text is
-//! the one-line answer, the speeds and the refill table.
+//! the one-line answer, the speeds and the refill table; its report card the same as a table;
+//! its chart [`crate::plot::slc_cache`]'s.
 
 use std::time::Duration;
 
 use super::Protocol;
 use crate::analysis::slc_cache::{SlcCacheFigures, NAME};
 use crate::analysis::summary::KindFigures;
+use crate::plot::slc_cache::SlcCacheChart;
 use crate::plot::{Place, ProtocolChart};
 use crate::report::Document;
 use crate::results::Experiment;
@@ -32,14 +34,18 @@ impl Protocol for SlcCache {
     }
 
     fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        crate::plot::experiment::slc_cache_chart(exp).map(|c| {
-            ProtocolChart::new(
-                NAME,
-                "Write speed against data written in one sequential pass over the whole drive (the cache's end, in-cache, post-cache and folding speeds marked), and the cache back after each idle gap",
-                Place::Charts,
-                c,
-            )
-        })
+        let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
+        let chart = SlcCacheChart {
+            title: format!("SLC cache — {}", crate::results::device_name(&run.info)),
+            subtitle: crate::results::workload_line(&run.info.workload),
+            figures: SlcCacheFigures::of(exp),
+        };
+        Some(ProtocolChart::new(
+            NAME,
+            "Write speed against data written in one sequential pass over the whole drive (the cache's end, in-cache, post-cache and folding speeds marked), and the cache back after each idle gap",
+            Place::Charts,
+            chart,
+        ))
     }
 
     fn report_summary(
@@ -52,7 +58,7 @@ impl Protocol for SlcCache {
         let KindFigures::SlcCache(f) = figures else {
             return Ok(false);
         };
-        crate::report::slc_cache::add_summary(doc, f);
+        add_summary(doc, f);
         Ok(true)
     }
 }
@@ -105,4 +111,79 @@ fn summary_text(f: &SlcCacheFigures) -> String {
         ));
     }
     out
+}
+
+/// Adds the summary card and the refill table.
+fn add_summary(doc: &mut Document, f: &SlcCacheFigures) {
+    let mb = |v: f64| format!("{v:.0} MB/s");
+    let mut rows = vec![vec!["Answer".into(), f.answer.clone()]];
+    if let Some(purged) = f.purged {
+        let start = if purged {
+            "purged"
+        } else {
+            "as it was (not purged)"
+        };
+        rows.push(vec!["Drive at the start".into(), start.into()]);
+    }
+    match &f.cache {
+        Some(c) => {
+            rows.push(vec!["SLC cache".into(), format!("{:.1} GB", c.bytes / 1e9)]);
+            rows.push(vec!["In-cache write speed".into(), mb(c.in_cache_mb_per_s)]);
+            rows.push(vec![
+                "Post-cache write speed".into(),
+                c.post_cache_mb_per_s.map_or("-".into(), mb),
+            ]);
+            rows.push(vec![
+                "Folding speed".into(),
+                c.folding.map_or("no folding phase seen".into(), |d| {
+                    format!(
+                        "{} from {:.1} to {:.1} GB written",
+                        mb(d.mb_per_s),
+                        d.start_bytes / 1e9,
+                        d.end_bytes / 1e9
+                    )
+                }),
+            ]);
+        }
+        None => rows.push(vec!["Mean write speed".into(), mb(f.mean_mb_per_s)]),
+    }
+    if let Some(rate) = f.refill_bytes_per_min {
+        rows.push(vec![
+            "Refill rate".into(),
+            format!(
+                "{}{:.2} GB per idle minute",
+                if f.refill_rate_at_least {
+                    "at least "
+                } else {
+                    ""
+                },
+                rate / 1e9
+            ),
+        ]);
+    }
+    doc.heading("Summary");
+    doc.table(&["Headline", ""], rows);
+    if f.refills.is_empty() {
+        return;
+    }
+    doc.heading("Cache back after idle");
+    let rows = f
+        .refills
+        .iter()
+        .map(|r| {
+            vec![
+                format_duration(std::time::Duration::from_secs_f64(r.idle_s)),
+                format!(
+                    "{}{:.2}",
+                    if r.at_least { "≥ " } else { "" },
+                    r.regained_bytes / 1e9
+                ),
+                format!("{:.0}", r.mb_per_s),
+            ]
+        })
+        .collect();
+    doc.table(&["Idle", "Cache back (GB)", "Short write MB/s"], rows);
+    doc.paragraph(
+        "Cache back: the bytes the short write after each idle gap wrote at in-cache speed (≥: it never slowed down). The rule is in docs/slc-cache.md.",
+    );
 }

@@ -1,10 +1,11 @@
 //! SNIA PTS cross-stimulus recovery (`experiment xsr`): its figures are each segment's level
 //! and recovery time ([`crate::analysis::xsr`]); its terminal text and report card are their
-//! table, its chart `xsr.png` ([`crate::plot::experiment::xsr_chart`]).
+//! table, its chart `xsr.png` ([`crate::plot::xsr`]) draws them.
 
 use super::Protocol;
 use crate::analysis::summary::KindFigures;
 use crate::analysis::xsr::{XsrFigures, BAND, NAME, WINDOW};
+use crate::plot::xsr::XsrChart;
 use crate::plot::{Place, ProtocolChart};
 use crate::report::Document;
 use crate::results::Experiment;
@@ -29,14 +30,28 @@ impl Protocol for Xsr {
     }
 
     fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        crate::plot::experiment::xsr_chart(exp).map(|c| {
-            ProtocolChart::new(
-                NAME,
-                "SNIA XSR: MB/s over time through 1024 KiB sequential, 8 KiB random and 1024 KiB sequential writes, each segment's band and the time it took to hold in it",
-                Place::Charts,
-                c,
-            )
-        })
+        let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
+        let figures = XsrFigures::of(exp);
+        if figures.segments.is_empty() {
+            return None;
+        }
+        let chart = XsrChart {
+            title: format!(
+                "Cross-stimulus recovery (SNIA XSR) — {}",
+                crate::results::device_name(&run.info)
+            ),
+            subtitle: format!(
+                "QD{} · 1 MiB sequential → 8 KiB random → 1 MiB sequential writes, after purge and 2 × capacity of 128 KiB sequential writes",
+                run.info.workload.qd
+            ),
+            figures,
+        };
+        Some(ProtocolChart::new(
+            NAME,
+            "SNIA XSR: MB/s over time through 1024 KiB sequential, 8 KiB random and 1024 KiB sequential writes, each segment's band and the time it took to hold in it",
+            Place::Charts,
+            chart,
+        ))
     }
 
     fn report_summary(
@@ -49,7 +64,7 @@ impl Protocol for Xsr {
         let KindFigures::Xsr(f) = figures else {
             return Ok(false);
         };
-        crate::report::xsr::add_summary(doc, f);
+        add_summary(doc, f);
         Ok(true)
     }
 }
@@ -81,4 +96,45 @@ fn summary_text(f: &XsrFigures) -> String {
         BAND * 100.0
     ));
     out
+}
+
+/// Adds the rule and the segment table.
+fn add_summary(doc: &mut Document, f: &XsrFigures) {
+    doc.heading("Summary");
+    let mut words = format!(
+        "A segment's level is the rate of its last {WINDOW} samples; its recovery time runs from the change of stimulus until the rate of {WINDOW} samples holds within ±{:.0} % of that level (the end of the last sample whose rate with the samples before it lies outside); a segment is not settled when that rate leaves the band in its last {WINDOW} samples. The rule is in docs/pts-stimulus.md.",
+        BAND * 100.0
+    );
+    if let Some(r) = f.return_ratio {
+        words.push_str(&format!(
+            " The second sequential segment reached {:.0} % of the first's level.",
+            r * 100.0
+        ));
+    }
+    doc.paragraph(words);
+    let rows = f
+        .segments
+        .iter()
+        .map(|s| {
+            vec![
+                s.name.clone(),
+                s.stimulus.clone(),
+                format!("{:.1}", s.level_mb_per_s),
+                format!("{:.0}", s.level_iops),
+                format!("{:.1}–{:.1}", s.band_low_mb_per_s, s.band_high_mb_per_s),
+                s.recovery_words(),
+            ]
+        })
+        .collect();
+    doc.table(
+        &[
+            "Segment",
+            "Stimulus",
+            "MB/s",
+            "IOPS",
+            "Band (MB/s)",
+            "Recovery",
+        ],
+        rows,
+    );
 }

@@ -12,11 +12,9 @@ pub mod op_sweep;
 mod prediction;
 pub mod preset;
 mod run;
-pub mod slc_cache;
 mod slog;
 pub mod sweep;
 pub mod wsat;
-pub mod xsr;
 
 use std::path::{Path, PathBuf};
 

@@ -21,7 +21,7 @@ pub const PAGE: u64 = 4096;
 /// The smallest room a page takes on a compressing drive, in pages: data that compresses to
 /// nothing (all zeros, one byte repeated) still costs its header, ECC and parity share.
 /// SandForce drives wrote 0.14 of the host's bytes to flash for all-zero writes (see
-/// docs/simulator-presets.md, "Compression below half a page").
+/// docs/simulator-presets.md, "Compression as a continuous ratio").
 const SMALLEST_PAGE: f64 = 0.14;
 /// Region-fills of random writes the aging service makes in its hot region.
 const SERVICE_FILLS: u32 = 4;

@@ -1076,7 +1076,7 @@ mod tests {
             if i % 17 == 0 {
                 ftl.trim(lpn);
             } else {
-                ftl.write(lpn, rng.next_u32() % 3, i);
+                ftl.write(lpn, rng.next_u32() % 3, 2 * i + 1);
             }
         }
         let live_slots: u32 = ftl.valid.iter().sum();

@@ -1,5 +1,8 @@
 //! A simulated drive as a sync writer for the SLOG test: each sync write is the drive's write
-//! followed by a flush, on simulated time, costing what the drive's cache makes it cost.
+//! followed by a flush, on simulated time, costing what the drive's cache makes it cost. A
+//! drive with `thermal=` heats up with the programs and erases of its writes and flushes, is
+//! slowed down by its throttle steps and reports its reading with every interval, as under a
+//! soak (see [`super::thermal`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -8,6 +11,7 @@ use rand_core::SeedableRng;
 
 use super::device::Activity;
 use super::drive::SimDrive;
+use super::thermal::Thermal;
 use super::CacheMode;
 use crate::drive::DriveInfo;
 use crate::engine::sync::{
@@ -104,7 +108,8 @@ impl SyncWriter for SimSyncWriter {
     /// concurrent flushes). With `scale=k` each simulated write stands for k host writes made
     /// one after another by the same writer. Under a rate, a round starts when its first write
     /// is due (the drive stands idle until then) or, when the drive is behind, as soon as the
-    /// round before ends: its writes are then late by the difference.
+    /// round before ends: its writes are then late by the difference. A drive with heat does a
+    /// round's work slower while throttled, and its heat takes in the round's energy.
     fn run_phase(
         &mut self,
         phase: &Phase,
@@ -127,6 +132,9 @@ impl SyncWriter for SimSyncWriter {
         let mut total = IntervalStats::new();
         let mut interval = IntervalStats::new();
         let mut failed = None;
+        let slots_per_page = u64::from(self.drive.device().ftl().geometry().slots_per_page);
+        // The clock the drive's heat was last advanced to.
+        let mut heat_t = 0.0f64;
         loop {
             let done = t >= phase.min_seconds && writes >= phase.min_writes;
             if done || stop.load(Ordering::Relaxed) {
@@ -144,7 +152,8 @@ impl SyncWriter for SimSyncWriter {
                 None => None,
             };
             let device = self.drive.device_mut();
-            let mut before = device.activity();
+            let round_start = device.activity();
+            let mut before = round_start;
             for io in ios.iter_mut() {
                 let offset = random_offset(&mut rng, span, phase.size);
                 if let Some(fault) = device.fault(true, offset, phase.size) {
@@ -182,10 +191,12 @@ impl SyncWriter for SimSyncWriter {
             } else {
                 0.0
             };
-            let flush = flush + slowest;
+            // A throttled controller does the same work, slower.
+            let slow = self.drive.device().heat().map_or(1.0, Thermal::slowdown);
+            let (batch, flush) = (batch * slow, (flush + slowest) * slow);
             self.drive.device_mut().flush();
             for &s in &service {
-                let latency = n as f64 * s / kf + flush;
+                let latency = n as f64 * s * slow / kf + flush;
                 interval
                     .write
                     .record_n(k, k * phase.size, (latency * 1e9 + 0.5) as u64);
@@ -197,6 +208,18 @@ impl SyncWriter for SimSyncWriter {
             }
             t += batch + kf * flush;
             writes += k * n as u64;
+            let device = self.drive.device_mut();
+            let round = device.activity().since(&round_start);
+            let (scale, life) = (device.spec.scale, device.lifetime());
+            if let Some(h) = device.heat_mut() {
+                let energy = h.energy_j(&round, slots_per_page, scale);
+                h.advance(t - heat_t, energy);
+                heat_t = t;
+                interval.health = Some(h.health(
+                    life.host_bytes * k,
+                    life.programmed_slots * 4096 / slots_per_page * k,
+                ));
+            }
             if let Some(every) = phase.interval {
                 if t - t_cut >= every {
                     intervals(t_cut, t, &interval)?;
@@ -215,5 +238,59 @@ impl SyncWriter for SimSyncWriter {
             seconds: t,
             failed,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Sample;
+
+    #[test]
+    fn sustained_sync_writes_heat_a_passive_drive_until_it_throttles_and_slows() {
+        let drive = SimDrive::open("sim:nvme-tlc-1t,cache=plp,scale=16,thermal=m2").unwrap();
+        let class = crate::sim::thermal::class("m2").unwrap();
+        let mut writer = SimSyncWriter::new(drive);
+        let phase = Phase {
+            size: 128 << 10,
+            mode: SyncMode::Fdatasync,
+            writers: 32,
+            min_seconds: 600.0,
+            min_writes: 0,
+            interval: Some(10.0),
+            seed: 5,
+            rate: None,
+        };
+        let mut samples = Vec::new();
+        let counts = writer
+            .run_phase(&phase, &AtomicBool::new(false), &mut |t0, t1, s| {
+                samples.push(Sample::new(samples.len() as u64, t0, t1, s, 0));
+                Ok(())
+            })
+            .unwrap();
+        assert!(counts.failed.is_none());
+        let health: Vec<_> = samples.iter().map(|s| s.health.clone().unwrap()).collect();
+        let first = health[0].temperature_c.unwrap();
+        let hottest = health
+            .iter()
+            .filter_map(|h| h.temperature_c)
+            .fold(f64::MIN, f64::max);
+        assert!(
+            first < class.tmt1_c && hottest >= class.tmt1_c,
+            "{first} → {hottest}"
+        );
+        let last = health.last().unwrap();
+        assert!(last.tmt1_count.unwrap() > 0 && last.tmt1_s.unwrap() > 0.0);
+        // The throttled intervals are the slow ones: each below every interval before the
+        // first of them.
+        let flags = crate::stats::throttled::throttled(&samples);
+        let first_throttled = flags.iter().position(|&f| f).expect("some throttled");
+        let free = samples[..first_throttled]
+            .iter()
+            .map(|s| s.iops)
+            .fold(f64::MAX, f64::min);
+        for (s, _) in samples.iter().zip(&flags).filter(|(_, &f)| f) {
+            assert!(s.iops < free, "interval {}: {} ≥ {free}", s.index, s.iops);
+        }
     }
 }
