@@ -756,6 +756,9 @@ pub enum ExperimentCommand {
     /// (128K and 1024K sequential) and latency (QD 1) tests, each purged, preconditioned and
     /// measured in rounds judged by the SNIA steady-state rule.
     Pts(PtsArgs),
+    /// SNIA cross-stimulus recovery: 1 MiB sequential, 8 KiB random, then 1 MiB sequential
+    /// writes, and how long the drive takes to settle after each change.
+    Xsr(XsrArgs),
 }
 
 /// Options of `experiment pts`.
@@ -797,6 +800,24 @@ pub struct PtsArgs {
     /// of the whole, and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+}
+
+/// Options of `experiment xsr`.
+#[derive(Args, Debug, Clone)]
+pub struct XsrArgs {
+    /// File, block device or sim:… target (a real device needs --destroy-data naming it).
+    pub target: String,
+    /// More targets, each running the whole experiment at the same time in its own
+    /// experiment directory under one group directory (--destroy-data then names every real
+    /// one: A,B,…).
+    #[arg(value_name = "MORE_TARGETS")]
+    pub more_targets: Vec<String>,
+    #[command(flatten)]
+    pub common: ExperimentArgs,
+    /// Length of each sequential segment; the random one lasts three quarters of it (SNIA:
+    /// 8h, 6h, 8h). Shorter on a scaled simulated drive.
+    #[arg(long, default_value = "8h", value_parser = parse_duration)]
+    pub segment: Duration,
 }
 
 /// Options of `experiment slc-cache`.

@@ -30,6 +30,7 @@ pub mod unsettled;
 pub mod vertex2;
 pub mod wa;
 pub mod wsat;
+pub mod xsr;
 
 pub use experiment::{ExperimentStates, StateFigure};
 pub use fade::{Fade, FadeRatio};

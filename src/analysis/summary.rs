@@ -14,6 +14,7 @@ use super::slc_cache::SlcCacheFigures;
 use super::sweep::SweepTable;
 use super::vertex2::Vertex2Figures;
 use super::wsat::WsatFigures;
+use super::xsr::XsrFigures;
 use crate::results::{PhaseRecord, Status};
 
 /// The figures of the experiment's kind, as its protocol computes them (`crate::protocol`).
@@ -28,6 +29,7 @@ pub enum KindFigures {
     Preset(PresetTable),
     SlcCache(Box<SlcCacheFigures>),
     Pts(PtsFigures),
+    Xsr(XsrFigures),
     /// The directory could not be read back.
     Unreadable {
         error: String,

@@ -1,4 +1,4 @@
-//! `ssdfade experiment vertex2|wsat|hir|op-sweep|slc-cache|pts`, `ssdfade resume DIR` and `ssdfade sweep`: convert the
+//! `ssdfade experiment vertex2|wsat|hir|xsr|op-sweep|slc-cache|pts`, `ssdfade resume DIR` and `ssdfade sweep`: convert the
 //! options, start (or continue) the experiment through [`crate::experiment`] (several targets:
 //! [`crate::group::experiment`]), print its summary or the group's table.
 
@@ -11,7 +11,7 @@ use crate::cli::{
 };
 use crate::drive::RunEnd;
 use crate::experiment::{
-    hir, op_sweep, pts, slc_cache, sweep, vertex2, wsat, ExperimentObserver, ExperimentOutcome,
+    hir, op_sweep, pts, slc_cache, sweep, vertex2, wsat, xsr, ExperimentObserver, ExperimentOutcome,
     ExperimentRecord, Options, Quiet, Setup,
 };
 use crate::group::experiment::GroupExperiment;
@@ -68,6 +68,14 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
         ExperimentCommand::Hir(a) => {
             let make = |s| hir::record(s, a.bursts, a.max_duration, &a.common.erase_method);
             ("hir", &a.target, &a.more_targets, &a.common, Box::new(make))
+        }
+        ExperimentCommand::Xsr(a) => {
+            let plan = xsr::Xsr {
+                segment: a.segment,
+                erase_method: a.common.erase_method.clone(),
+            };
+            let make = move |s| xsr::record(s, plan.clone());
+            ("xsr", &a.target, &a.more_targets, &a.common, Box::new(make))
         }
         ExperimentCommand::OpSweep(_)
         | ExperimentCommand::SlcCache(_)

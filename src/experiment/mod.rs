@@ -8,7 +8,7 @@
 //! - [`runner`]: runs the phases in order and resumes after a crash; [`idle`]: the idle phase;
 //! - the protocols: [`vertex2`] (the seed's fade-and-recover story), [`wsat`] (SNIA write
 //!   saturation), [`hir`] (SNIA host idle recovery), [`sweep`] (IOPS against queue depth or
-//!   threads), [`op_sweep`] (steady state at several spans: how much to over-provision), [`preset`] (`measure --preset`: CrystalDiskMark, tiobench, Iometer's sets);
+//!   threads), [`op_sweep`] (steady state at several spans: how much to over-provision), [`preset`] (`measure --preset`: CrystalDiskMark, tiobench, Iometer's sets), [`xsr`] (SNIA cross-stimulus recovery);
 //! - what they print is the presenting layer's: [`crate::output::summary`] and each kind's
 //!   [`crate::protocol`].
 
@@ -22,6 +22,7 @@ pub mod slc_cache;
 pub mod sweep;
 pub mod vertex2;
 pub mod wsat;
+pub mod xsr;
 
 use std::time::Duration;
 

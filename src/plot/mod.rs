@@ -37,6 +37,7 @@ mod style;
 mod sweep;
 mod wa;
 mod wsat;
+pub mod xsr;
 
 use std::path::Path;
 

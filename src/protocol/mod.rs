@@ -23,6 +23,7 @@ pub mod slc_cache;
 pub mod sweep;
 pub mod vertex2;
 pub mod wsat;
+pub mod xsr;
 
 use std::path::Path;
 
@@ -92,6 +93,7 @@ pub static PROTOCOLS: &[&dyn Protocol] = &[
     &preset::Preset,
     &slc_cache::SlcCache,
     &pts::Pts,
+    &xsr::Xsr,
 ];
 
 /// The protocol recorded as `kind`; None for a name written by hand.
@@ -196,6 +198,7 @@ mod tests {
             "tiobench",
             "iometer-allinone",
             "pts",
+            "xsr",
         ] {
             let found: Vec<_> = PROTOCOLS
                 .iter()

@@ -20,6 +20,7 @@ pub enum Settings {
     Preset(PresetSettings),
     SlcCache(SlcCacheSettings),
     Pts(PtsSettings),
+    Xsr(XsrSettings),
     /// Settings of another layout, kept as written (readers fall back to their defaults).
     Other(serde_json::Value),
 }
@@ -152,6 +153,18 @@ pub struct PtsCell {
     pub read_pct: u8,
     pub bs: u64,
     pub random: bool,
+}
+
+/// `experiment xsr`: the drive's capacity (the preconditioning writes twice it), the length of
+/// a sequential segment, seconds, and the segments' transfer sizes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct XsrSettings {
+    pub capacity_bytes: u64,
+    pub random_bs: u64,
+    pub segment_s: f64,
+    pub sequential_bs: u64,
+    pub workload: WorkloadSpec,
 }
 
 /// A benchmark preset (`measure --preset`): its test region, points and preparation write.
