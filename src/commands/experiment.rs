@@ -11,8 +11,8 @@ use crate::cli::{
 };
 use crate::drive::RunEnd;
 use crate::experiment::{
-    hir, op_sweep, pts, slc_cache, sweep, vertex2, wsat, xsr, ExperimentObserver, ExperimentOutcome,
-    ExperimentRecord, Options, Quiet, Setup,
+    hir, op_sweep, pts, slc_cache, sweep, vertex2, wsat, xsr, ExperimentObserver,
+    ExperimentOutcome, ExperimentRecord, Options, Quiet, Setup,
 };
 use crate::group::experiment::GroupExperiment;
 use crate::metrics::Exporter;
