@@ -42,7 +42,9 @@ fn segment<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
 /// XSR's second sequential segment reaches the level a plain sequential soak of the same
 /// drive reaches after the same writes (purge, 2 × capacity of 128 KiB sequential writes,
 /// 1 MiB sequential, 8 KiB random): the experiment measures the drive, not itself. The random
-/// writes cost the drive a recovery after each change, which XSR times.
+/// writes cost the drive a recovery after each change, which XSR times. Seeded: the level at
+/// the end of a sequential segment depends on where the cache's folding stands, which varies
+/// with the data written (108–161 MB/s on this drive unseeded).
 #[test]
 fn xsr_second_sequential_level_matches_a_plain_soak_after_the_same_writes() {
     let tmp = tempfile::tempdir().unwrap();
@@ -50,7 +52,7 @@ fn xsr_second_sequential_level_matches_a_plain_soak_after_the_same_writes() {
     let v = json_ok(
         ssdfade(tmp.path())
             .args(["experiment", "xsr", DRIVE, "--segment", "1h", "--json"])
-            .arg("--out")
+            .args(["--seed", "7", "--out"])
             .arg(&dir),
     );
     let exp: serde_json::Value =
@@ -92,7 +94,7 @@ fn xsr_second_sequential_level_matches_a_plain_soak_after_the_same_writes() {
                     "--qd",
                     "128",
                 ])
-                .args(["--interval", "30s", "--out", out])
+                .args(["--interval", "30s", "--seed", "7", "--out", out])
                 .args(more),
         );
     }
