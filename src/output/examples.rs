@@ -238,6 +238,19 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "experiment xsr",
+        &[
+            (
+                "ssdfade experiment xsr /dev/sdX --destroy-data /dev/sdX",
+                "SNIA cross-stimulus recovery: how long the drive takes to settle after each change",
+            ),
+            (
+                "ssdfade experiment xsr 'sim:sata-tlc-250g,scale=64' --segment 1h",
+                "the same on a scaled simulated drive, in seconds",
+            ),
+        ],
+    ),
+    (
         "experiment op-sweep",
         &[(
             "ssdfade experiment op-sweep sim:vertex2-60g --span 100%,90%,80%,75%",
