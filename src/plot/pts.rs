@@ -188,8 +188,21 @@ impl Chart for PtsChart {
     {
         root.fill(&WHITE)?;
         let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
-        let n = self.figures.tests.len().max(1);
-        for (area, t) in body.split_evenly((1, n)).iter().zip(&self.figures.tests) {
+        // Each panel as wide as its block sizes need (the IOPS matrix's eight labels would
+        // touch in a third of the width), and room for its axis beside them.
+        let weights: Vec<usize> = self.figures.tests.iter().map(|t| t.sizes().len() + 3).collect();
+        let total = weights.iter().sum::<usize>().max(1);
+        let width = body.dim_in_pixel().0 as usize;
+        let breaks: Vec<i32> = weights
+            .iter()
+            .scan(0, |sum, w| {
+                *sum += w;
+                Some((*sum * width / total) as i32)
+            })
+            .take(weights.len().saturating_sub(1))
+            .collect();
+        let areas = body.split_by_breakpoints(breaks, Vec::<i32>::new());
+        for (area, t) in areas.iter().zip(&self.figures.tests) {
             panel(area, t)?;
         }
         Ok(())
