@@ -190,7 +190,12 @@ impl Chart for PtsChart {
         let body = style::header(root, &self.title, std::slice::from_ref(&self.subtitle))?;
         // Each panel as wide as its block sizes need (the IOPS matrix's eight labels would
         // touch in a third of the width), and room for its axis beside them.
-        let weights: Vec<usize> = self.figures.tests.iter().map(|t| t.sizes().len() + 3).collect();
+        let weights: Vec<usize> = self
+            .figures
+            .tests
+            .iter()
+            .map(|t| t.sizes().len() + 3)
+            .collect();
         let total = weights.iter().sum::<usize>().max(1);
         let width = body.dim_in_pixel().0 as usize;
         let breaks: Vec<i32> = weights
