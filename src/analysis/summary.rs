@@ -126,3 +126,60 @@ pub struct ExperimentSummary {
     pub status: Status,
     pub phases: Vec<PhaseRow>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize)]
+    struct Made {
+        iops: f64,
+        rounds: Vec<u32>,
+    }
+
+    /// A kind's figures come back as their own type, to that type only, and `--json` gives
+    /// their fields beside the summary's own, as the type itself serialises.
+    #[test]
+    fn kind_figures_are_their_own_type_and_their_own_fields() {
+        let made = Made {
+            iops: 1234.5,
+            rounds: vec![1, 2],
+        };
+        let expected = serde_json::to_value(&made).unwrap();
+        let figures = KindFigures::of(made);
+        assert_eq!(
+            figures.get::<Made>().map(|m| m.rounds.clone()),
+            Some(vec![1, 2])
+        );
+        assert!(figures.get::<String>().is_none());
+        assert!(figures.error().is_none());
+        let summary = ExperimentSummary {
+            figures,
+            experiment: "made".into(),
+            dir: "d".into(),
+            target: "t".into(),
+            status: Status::Completed,
+            phases: Vec::new(),
+        };
+        let json = serde_json::to_value(&summary).unwrap();
+        assert_eq!(json["iops"], expected["iops"]);
+        assert_eq!(json["rounds"], expected["rounds"]);
+        assert_eq!(json["experiment"], "made");
+    }
+
+    /// No figures add no field; a directory that could not be read adds its `error`.
+    #[test]
+    fn no_figures_add_nothing_and_unreadable_ones_their_error() {
+        assert_eq!(
+            serde_json::to_value(KindFigures::none()).unwrap(),
+            serde_json::json!({})
+        );
+        let unreadable = KindFigures::unreadable("no experiment.json".into());
+        assert_eq!(unreadable.error(), Some("no experiment.json"));
+        assert!(unreadable.get::<Made>().is_none());
+        assert_eq!(
+            serde_json::to_value(unreadable).unwrap(),
+            serde_json::json!({ "error": "no experiment.json" })
+        );
+    }
+}
