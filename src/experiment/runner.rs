@@ -421,6 +421,27 @@ fn stop_early(
     })
 }
 
+/// Takes out of the record the pending phases its figures make moot (a PTS test's rounds after
+/// its steady window: [`crate::analysis::pts::moot_phases`]), with a note saying so.
+fn drop_moot_phases(dir: &Path, record: &mut ExperimentRecord) -> anyhow::Result<()> {
+    let moot = crate::analysis::pts::moot_phases(record);
+    let (Some(&first), Some(&last)) = (moot.first(), moot.last()) else {
+        return Ok(());
+    };
+    record.notes.push(format!(
+        "steady state reached: {} later phases not run ({} to {})",
+        moot.len(),
+        record.phases[first].phase.name,
+        record.phases[last].phase.name
+    ));
+    let mut index = 0;
+    record.phases.retain(|_| {
+        index += 1;
+        !moot.contains(&(index - 1))
+    });
+    record.save(dir)
+}
+
 fn run_phases(
     dir: &Path,
     mut record: ExperimentRecord,
@@ -433,8 +454,14 @@ fn run_phases(
     record.interrupted_by = None;
     record.save(dir)?;
     observer.started(dir, &record);
-    for i in 0..record.phases.len() {
+    let mut i = 0;
+    while i < record.phases.len() {
+        drop_moot_phases(dir, &mut record)?;
+        if i >= record.phases.len() {
+            break;
+        }
         if record.phases[i].status == Status::Completed {
+            i += 1;
             continue;
         }
         if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
@@ -516,6 +543,7 @@ fn run_phases(
         if end != RunEnd::Completed {
             return stop_early(dir, record, end, observer);
         }
+        i += 1;
     }
     record.status = Status::Completed;
     record.save(dir)?;
