@@ -258,7 +258,7 @@ fn tlc_drive_falls_off_the_slc_cliff_and_ram_does_not_fade() {
     // the preset, so the cliff is the ratio of the two whatever either is tuned to.
     let p = sim::presets::find("nvme-tlc-1t").unwrap();
     let controller = p.controller_iops;
-    let tlc_dies = f64::from(p.dies) / (p.program_us * 1e-6);
+    let tlc_dies = f64::from(p.parallel_dies()) / (p.program_us * 1e-6);
     assert!(
         (first / controller - 1.0).abs() < 0.05,
         "into the SLC cache {first:.0} IOPS, the controller allows {controller:.0}"

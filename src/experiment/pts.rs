@@ -258,9 +258,7 @@ pub fn record(setup: Setup, plan: Pts) -> anyhow::Result<super::ExperimentRecord
             plan.rounds
         );
     }
-    let capacity = super::runner::identity_of(&setup.target)?
-        .size_bytes
-        .unwrap_or(0);
+    let capacity = setup.identity()?.size_bytes.unwrap_or(0);
     let mut list = Vec::new();
     for test in &tests {
         list.extend((test.phases)(test, &setup, &plan, capacity));

@@ -81,27 +81,32 @@ pub fn start(
             dir.display()
         );
     }
+    // Recorded before anything else, so an experiment killed from here on (kill -9 while an
+    // aged drive is being made) is one `resume` continues.
+    record.save(&dir)?;
     if record.drive_state.is_some() {
         // The drive is made and saved now, so the record holds its stamp from the start. A
-        // drive refused here (no room under `ulimit -v`) leaves neither its file nor an empty
-        // directory behind.
+        // drive refused here (no room under `ulimit -v`) leaves neither its file, its record
+        // nor an empty directory behind.
         match make_drive(effective_target(&dir, &record), &interrupt) {
-            Ok(Some(stamp)) => record.drive_stamp = stamp,
+            Ok(Some(stamp)) => {
+                record.drive_stamp = stamp;
+                record.save(&dir)?;
+            }
             Ok(None) => {
                 // Stopped while the drive was being made (an aged full-size drive takes
                 // seconds): recorded as interrupted before any phase, without the drive, which
                 // `resume` makes afresh.
-                remove_creation(&dir, &record);
                 return stop_early(&dir, record, RunEnd::Interrupted, observer);
             }
             Err(e) => {
+                let _ = std::fs::remove_file(dir.join(super::record::FILE));
                 remove_creation(&dir, &record);
                 std::fs::remove_dir(&dir).ok(); // only when empty
                 return Err(e);
             }
         }
     }
-    record.save(&dir)?;
     run_phases(&dir, record, interrupt, observer)
 }
 
