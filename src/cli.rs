@@ -772,9 +772,9 @@ pub struct PtsArgs {
     /// Length of each cell's run in a round (the PTS: 1 minute).
     #[arg(long, default_value = "1m", value_parser = parse_positive_duration)]
     pub round: Duration,
-    /// Rounds per test, 1 to 25 (the PTS: until steady state, at most 25; 5 are needed to
-    /// judge it).
-    #[arg(long, default_value_t = 5)]
+    /// Most rounds per test, 1 to 25: a test stops at its first five rounds in SNIA steady
+    /// state (the PTS: at most 25).
+    #[arg(long, default_value_t = 25)]
     pub rounds: u32,
     /// Outstanding I/Os of the IOPS and throughput tests (the latency test runs at 1).
     #[arg(long, default_value_t = 32)]
