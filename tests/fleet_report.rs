@@ -507,8 +507,15 @@ fn missing_and_failed_hosts_and_a_killed_run_are_named_in_every_format_and_not_c
             assert!(!csv.iter().any(|r| r[0] == "host" && r[host_col] == name));
             continue;
         };
-        for (format, text) in [("terminal", &terminal), ("fleet.md", &md), ("fleet.html", &html)] {
-            assert!(flat(text).contains(note), "{format} lacks {note:?}:\n{text}");
+        for (format, text) in [
+            ("terminal", &terminal),
+            ("fleet.md", &md),
+            ("fleet.html", &html),
+        ] {
+            assert!(
+                flat(text).contains(note),
+                "{format} lacks {note:?}:\n{text}"
+            );
         }
         let row = csv
             .iter()
@@ -537,15 +544,25 @@ fn missing_and_failed_hosts_and_a_killed_run_are_named_in_every_format_and_not_c
             .lines()
             .find(|l| l.contains(killed.to_str().unwrap()))
             .unwrap_or_else(|| panic!("{format} does not name {}", killed.display()));
-        assert!(line.contains(host) && line.contains(why), "{format}: {line}");
+        assert!(
+            line.contains(host) && line.contains(why),
+            "{format}: {line}"
+        );
     }
     // The terminal splits a table wider than 80 columns into tables that each repeat the first.
     for what in [killed.to_str().unwrap(), host, why] {
-        assert!(terminal.contains(what), "the terminal lacks {what:?}:\n{terminal}");
+        assert!(
+            terminal.contains(what),
+            "the terminal lacks {what:?}:\n{terminal}"
+        );
     }
     let row = csv.iter().find(|r| r[0] == "incomplete").unwrap();
     assert_eq!(
-        (row[dir_col].as_str(), row[host_col].as_str(), row[note_col].as_str()),
+        (
+            row[dir_col].as_str(),
+            row[host_col].as_str(),
+            row[note_col].as_str()
+        ),
         (killed.to_str().unwrap(), host, why)
     );
 
@@ -557,17 +574,31 @@ fn missing_and_failed_hosts_and_a_killed_run_are_named_in_every_format_and_not_c
         .map(|d| d["dir"].as_str().unwrap())
         .collect();
     counted.sort_unstable();
-    let want: Vec<String> = [a.join("QX-1"), a.join("QX-2"), a.join("plain"), b.join("QX-3")]
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
+    let want: Vec<String> = [
+        a.join("QX-1"),
+        a.join("QX-2"),
+        a.join("plain"),
+        b.join("QX-3"),
+    ]
+    .iter()
+    .map(|p| p.display().to_string())
+    .collect();
     assert_eq!(counted, want);
-    let unidentified = groups.iter().find(|g| g["model"] == "unidentified").unwrap();
+    let unidentified = groups
+        .iter()
+        .find(|g| g["model"] == "unidentified")
+        .unwrap();
     let drives = unidentified["drives"].as_array().unwrap();
     assert_eq!(drives.len(), 1);
     assert!(drives[0]["figures"]["fresh_iops"].as_f64().unwrap() > 0.0);
     let drive_rows = csv.iter().filter(|r| r[0] == "drive").count();
     assert_eq!(drive_rows, 4);
-    assert!(flat(&terminal).contains("4 drives in 2 groups"), "{terminal}");
-    assert!(flat(&terminal).contains("1 incomplete run not counted"), "{terminal}");
+    assert!(
+        flat(&terminal).contains("4 drives in 2 groups"),
+        "{terminal}"
+    );
+    assert!(
+        flat(&terminal).contains("1 incomplete run not counted"),
+        "{terminal}"
+    );
 }

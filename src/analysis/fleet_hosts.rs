@@ -104,8 +104,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_host_is_missing_when_down_or_without_runs_and_a_failed_one_is_counted_as_far_as_it_went()
-    {
+    fn a_host_is_missing_when_down_or_without_runs_and_a_failed_one_is_counted_as_far_as_it_went() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join(MANIFEST),
@@ -113,7 +112,11 @@ mod tests {
         )
         .unwrap();
         let manifest = read(dir.path()).unwrap().unwrap();
-        let runs = [dir.path().join("a/x"), dir.path().join("a/y"), dir.path().join("b/z")];
+        let runs = [
+            dir.path().join("a/x"),
+            dir.path().join("a/y"),
+            dir.path().join("b/z"),
+        ];
         let runs: Vec<&Path> = runs.iter().map(PathBuf::as_path).collect();
         let hosts = of(&[manifest], &runs);
         let got: Vec<(&str, usize, bool, Option<&str>)> = hosts

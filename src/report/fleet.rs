@@ -225,13 +225,7 @@ fn hosts(doc: &mut Document, fleet: &Fleet) {
         let rows = fleet
             .incomplete
             .iter()
-            .map(|i| {
-                vec![
-                    i.path.display().to_string(),
-                    i.host.clone(),
-                    i.why.clone(),
-                ]
-            })
+            .map(|i| vec![i.path.display().to_string(), i.host.clone(), i.why.clone()])
             .collect();
         doc.table(&["directory", "host", "why"], rows);
     }
