@@ -334,14 +334,6 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
         sources.push(Provenance::of_run(&run.info));
         groups.entry((model, firmware)).or_default().push(drive);
     }
-    if let (true, Some(first)) = (groups.is_empty(), skipped.first()) {
-        // Every run found is damaged or edited: a fleet of none would be an empty table.
-        crate::bad_input!(
-            "none of the {} runs found can be read, so there is no fleet to show: {} (repair or remove the damaged records)",
-            skipped.len(),
-            first.reason
-        );
-    }
     let groups: Vec<Group> = groups
         .into_iter()
         .map(|((model, firmware), drives)| group_of(model, firmware, drives))
