@@ -562,7 +562,7 @@ pub struct AccessArgs {
     pub offset: SpanStart,
     /// How random offsets spread over the span (fio's random_distribution): uniform, zipf:θ,
     /// pareto:h, normal:σ% of the span around its middle, hotcold:P/Q (P % of I/Os to the
-    /// first Q % of the span).
+    /// first Q % of the span), zoned:P/S:P/S… (P % of I/Os to each next S % of the span).
     #[arg(long, default_value = "uniform")]
     pub distribution: Distribution,
     /// Seed for offsets and data (default: a fresh one per run, recorded in its run.json).
@@ -627,7 +627,7 @@ impl AccessArgs {
             qd,
             span: self.span,
             offset: self.offset,
-            distribution: self.distribution,
+            distribution: self.distribution.clone(),
             seed: self.seed,
             pattern: self.pattern,
             refill: self.refill,

@@ -362,14 +362,13 @@ fn the_import_reader_finds_grouped_and_nested_paths() {
     assert_eq!(found, ["a", "c", "d", "g"]);
 }
 
-/// The files that name an experiment kind (`ExperimentKind::…`) outside its record, today: the
-/// timeline's subtitle, a group's table, the SLOG evidence and the directory check (a kind's
-/// figures, terminal text, report sections and chart are its protocol's, `src/protocol/`). The
-/// list may shrink, never grow.
-const FILES_NAMING_A_KIND: [&str; 4] = [
+/// The files that name an experiment kind (`ExperimentKind::…`) outside its record, today: a
+/// group's table, the SLOG evidence (which reads an op-sweep) and the directory check (a kind's
+/// figures, terminal text, report sections, chart and timeline labels are its protocol's,
+/// `src/protocol/`). The list may shrink, never grow.
+const FILES_NAMING_A_KIND: [&str; 3] = [
     "src/analysis/slog/evidence.rs",
     "src/group/experiment_table.rs",
-    "src/plot/experiment.rs",
     "src/results/experiment_dir.rs",
 ];
 
@@ -400,17 +399,10 @@ fn naming_an_experiment_kind_spreads_to_no_new_file() {
 }
 
 /// The files that reach into two or more kinds' own modules (`wsat::`, `hir::`…): the central
-/// places a new kind must be added to, besides its own files. Today: the protocols' table, the
-/// figures' enum, the CLI, and the charts of the kinds moved onto the table before slc-cache
-/// (drawn in `plot/experiment.rs`, their chart types re-exported by `plot/mod.rs`). The list
-/// may shrink, never grow.
-const FILES_LISTING_KINDS: [&str; 5] = [
-    "src/analysis/summary.rs",
-    "src/commands/experiment.rs",
-    "src/plot/experiment.rs",
-    "src/plot/mod.rs",
-    "src/protocol/mod.rs",
-];
+/// places a new kind must be added to, besides its own files. Today: the protocols' table and
+/// the CLI (each kind's figures are its own type, each kind's chart is built in its own
+/// `plot/<kind>.rs`). The list may shrink, never grow.
+const FILES_LISTING_KINDS: [&str; 2] = ["src/commands/experiment.rs", "src/protocol/mod.rs"];
 
 /// A new kind is its own files plus an entry in each of [`FILES_LISTING_KINDS`]: no other
 /// file lists the kinds (test code and comments left out).
@@ -458,9 +450,9 @@ fn the_kinds_are_listed_in_no_new_file() {
 }
 
 /// The places outside its own files that a kind built on the protocols' table needs: the
-/// table's entry, its figures' variant and its CLI entry.
-const A_KINDS_ENTRIES: [&str; 4] = [
-    "src/analysis/summary.rs",
+/// table's entry and its CLI entry (its figures travel as `analysis::summary::KindFigures`,
+/// which names no kind).
+const A_KINDS_ENTRIES: [&str; 3] = [
     "src/cli.rs",
     "src/commands/experiment.rs",
     "src/protocol/mod.rs",

@@ -4,10 +4,12 @@
 use std::path::Path;
 
 use ssdfade::analysis::convergence::{Convergence, ConvergenceRound};
+use ssdfade::plot::hir::{HirChart, HirPoint};
+use ssdfade::plot::sweep::{SweepChart, SweepPoint};
+use ssdfade::plot::wsat::{WsatChart, WsatRound};
 use ssdfade::plot::{
     Bar, BarChart, Chart, CompareChart, CompareRun, ConvergenceChart, Event, FadeChart, FadePoint,
-    Format, HirChart, HirPoint, LatencyChart, LatencyPoint, Phase, Predicted, State, SteadyWindow,
-    SweepChart, SweepPoint, WsatChart, WsatRound, SIZE,
+    Format, LatencyChart, LatencyPoint, Phase, Predicted, State, SteadyWindow, SIZE,
 };
 use ssdfade::results::Provenance;
 

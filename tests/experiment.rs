@@ -1616,7 +1616,8 @@ fn a_rate_sweeps_table_fits_80_columns() {
     // The timeline's subtitle does not give the first point's figures as the sweep's: no
     // "QD of the point" (the QD does not vary) and no first point's rate.
     let exp = ssdfade::results::load_experiment(&work.path().join("s")).unwrap();
-    let subtitle = ssdfade::plot::timeline(&exp).fade.subtitle;
+    let labels = ssdfade::protocol::charts(&exp).timeline;
+    let subtitle = ssdfade::plot::timeline(&exp, &labels).fade.subtitle;
     assert!(
         !subtitle.contains("QD of the point") && !subtitle.contains("--rate-iops"),
         "{subtitle}"

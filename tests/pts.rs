@@ -158,6 +158,30 @@ fn a_short_suite_gives_its_window_averages_alike_in_terminal_json_and_report() {
             shown_alike(&terminal, &report, &[size(bs), mb(100), mb(0)], name);
         }
     }
+    // Like for like: `measure --qd 1` of the latency test's 4K random writes on a copy of the
+    // drive as the suite left it (preconditioned, its rounds run) gives the cell's IOPS.
+    let lat = tests.iter().find(|t| t["name"] == "lat").unwrap();
+    let cell = lat["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["read_pct"] == 0 && c["bs"] == 4096)
+        .unwrap()["iops"]
+        .as_f64()
+        .unwrap();
+    let copy = work.path().join("copy.sim");
+    std::fs::copy(dir.join("drive.sim"), &copy).unwrap();
+    let m = json_ok(
+        ssdfade(work.path())
+            .args(["measure", &format!("{TARGET},state={}", copy.display())])
+            .args(["--qd", "1", "--bs", "4k", "--read-pct", "0", "--random-pct", "100"])
+            .args(["--duration", "1s", "--seed", "1", "--json"]),
+    );
+    let measured = m["iops"].as_f64().unwrap();
+    assert!(
+        (measured - cell).abs() <= 0.10 * cell,
+        "measure --qd 1 on the suite's drive: {measured} IOPS, the latency table's 4K 0/100: {cell}"
+    );
     assert!(
         stopped_early > 0,
         "a sequential write settles within {CAP} rounds: {tests:?}"

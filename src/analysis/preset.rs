@@ -295,9 +295,18 @@ pub fn iometer_size_name(bs: u64) -> String {
     }
 }
 
+/// The names the presets' experiments are recorded under (`measure --preset`).
+pub const NAMES: [&str; 3] = ["cdm", "tiobench", "iometer-allinone"];
+
+/// True when `kind` is a benchmark preset of `measure --preset`: its figures are its table, not
+/// a fade.
+pub fn is_preset(kind: &crate::results::ExperimentKind) -> bool {
+    NAMES.contains(&kind.as_str())
+}
+
 /// True when `phase` of an experiment of `kind` is a preset's preparation write.
 pub fn is_preparation(kind: &crate::results::ExperimentKind, phase: &str) -> bool {
-    kind.is_preset() && phase == PREPARE
+    is_preset(kind) && phase == PREPARE
 }
 
 /// One row of CrystalDiskMark's window: the test's key ("SEQ1M Q8T1") with its read and its

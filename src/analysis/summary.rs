@@ -1,41 +1,81 @@
-//! The summary of an experiment directory as typed figures, computed once: the protocol's
-//! figures ([`KindFigures`]: Vertex 2 states, WSAT rounds, HIR wait states, a sweep's points,
-//! an op-sweep's spans and advice, a preset's table; each kind's protocol computes its own)
-//! and one row per phase. The terminal summary and `--json` render this; its JSON field names
-//! are those `--json` has always given.
+//! The summary of an experiment directory as typed figures, computed once: the figures of its
+//! kind ([`KindFigures`]: each kind's own type in its `analysis/<kind>.rs`, computed by its
+//! protocol) and one row per phase. The terminal summary and `--json` render this; its JSON
+//! field names are those `--json` has always given.
 
-use serde::Serialize;
+use std::any::Any;
+use std::sync::Arc;
 
-use super::hir::HirFigures;
-use super::op_sweep::OpSweepFigures;
-use super::preset::PresetTable;
-use super::pts::PtsFigures;
-use super::slc_cache::SlcCacheFigures;
-use super::sweep::SweepTable;
-use super::vertex2::Vertex2Figures;
-use super::wsat::WsatFigures;
-use super::xsr::XsrFigures;
+use serde::{Serialize, Serializer};
+
 use crate::results::{PhaseRecord, Status};
 
-/// The figures of the experiment's kind, as its protocol computes them (`crate::protocol`).
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-pub enum KindFigures {
-    Vertex2(Box<Vertex2Figures>),
-    Wsat(WsatFigures),
-    Hir(HirFigures),
-    Sweep(SweepTable),
-    OpSweep(OpSweepFigures),
-    Preset(PresetTable),
-    SlcCache(Box<SlcCacheFigures>),
-    Pts(PtsFigures),
-    Xsr(XsrFigures),
-    /// The directory could not be read back.
-    Unreadable {
-        error: String,
-    },
-    /// An experiment of a kind this build has no figures for.
-    None {},
+/// The figures of the experiment's kind, whatever their type: its protocol (`crate::protocol`)
+/// computes them and gets them back typed ([`KindFigures::get`]); `--json` gives their fields
+/// beside the summary's own. A new kind adds its type, not a variant here.
+#[derive(Clone)]
+pub struct KindFigures {
+    figures: Option<Arc<dyn Any + Send + Sync>>,
+    /// The figures' fields as JSON (a monomorphised `serde_json::to_value` of their type).
+    json: fn(&KindFigures) -> serde_json::Result<serde_json::Value>,
+    /// Why there are none, when the directory could not be read back.
+    error: Option<String>,
+}
+
+impl KindFigures {
+    /// A kind's figures.
+    pub fn of<T: Serialize + Send + Sync + 'static>(figures: T) -> KindFigures {
+        KindFigures {
+            figures: Some(Arc::new(figures)),
+            json: |f| serde_json::to_value(f.get::<T>()),
+            error: None,
+        }
+    }
+
+    /// No figures: an experiment of a kind this build has none for.
+    pub fn none() -> KindFigures {
+        KindFigures {
+            figures: None,
+            json: |_| Ok(serde_json::json!({})),
+            error: None,
+        }
+    }
+
+    /// No figures: the directory could not be read back, for `error`.
+    pub fn unreadable(error: String) -> KindFigures {
+        KindFigures {
+            figures: None,
+            json: |f| Ok(serde_json::json!({ "error": f.error })),
+            error: Some(error),
+        }
+    }
+
+    /// The figures as their kind's type; None for another type or none at all.
+    pub fn get<T: 'static>(&self) -> Option<&T> {
+        self.figures.as_deref()?.downcast_ref()
+    }
+
+    /// Why the directory gave no figures.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+}
+
+impl Serialize for KindFigures {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (self.json)(self)
+            .map_err(serde::ser::Error::custom)?
+            .serialize(s)
+    }
+}
+
+impl std::fmt::Debug for KindFigures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.json)(self) {
+            Ok(json) => write!(f, "KindFigures({json})"),
+            Err(e) => write!(f, "KindFigures(unserialisable: {e})"),
+        }
+    }
 }
 
 /// One phase as the summary lists it.

@@ -9,7 +9,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         args.format,
         args.out.as_deref(),
         args.reference,
-        crate::protocol::chart,
+        crate::protocol::charts,
     )? {
         crate::outln!("{}", path.display())?;
     }

@@ -10,7 +10,7 @@ pub struct ChartsAndReports;
 
 impl Finisher for ChartsAndReports {
     fn run(&self, dir: &Path) -> anyhow::Result<()> {
-        crate::plot::render_run_dir(dir, crate::plot::Format::Png, crate::protocol::chart)
+        crate::plot::render_run_dir(dir, crate::plot::Format::Png, crate::protocol::charts)
             .map(|_| ())
     }
 

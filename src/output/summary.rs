@@ -20,16 +20,12 @@ pub fn summary(dir: &Path, record: &ExperimentRecord) -> ExperimentSummary {
     let protocol = crate::protocol::of(&record.name);
     let figures = match (&exp, protocol) {
         (Ok(exp), Some(p)) => p.figures(exp),
-        (Ok(_), None) => KindFigures::None {},
-        (Err(e), _) => KindFigures::Unreadable {
-            error: crate::error::sentence(e),
-        },
+        (Ok(_), None) => KindFigures::none(),
+        (Err(e), _) => KindFigures::unreadable(crate::error::sentence(e)),
     };
     let figures = match protocol.map_or(Ok(()), |p| p.save(dir, &figures)) {
         Ok(()) => figures,
-        Err(e) => KindFigures::Unreadable {
-            error: crate::error::sentence(&e),
-        },
+        Err(e) => KindFigures::unreadable(crate::error::sentence(&e)),
     };
     ExperimentSummary {
         figures,
@@ -75,10 +71,10 @@ pub fn render_text(summary: &ExperimentSummary, record: &ExperimentRecord) -> St
         )
     };
     let protocol = crate::protocol::of(&record.name);
-    out.push_str(&match (&summary.figures, protocol) {
-        (KindFigures::Unreadable { error }, _) => format!("  no figures: {error}\n"),
-        (figures, Some(p)) => p.text(figures),
-        (_, None) => String::new(),
+    out.push_str(&match (summary.figures.error(), protocol) {
+        (Some(error), _) => format!("  no figures: {error}\n"),
+        (None, Some(p)) => p.text(&summary.figures),
+        (None, None) => String::new(),
     });
     // Unless the kind's text already gives every phase (hir's and the presets' tables).
     if !protocol.is_some_and(|p| p.lists_phases()) {

@@ -6,9 +6,12 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::experiment::device_name;
 use super::panel::{Band, BandName, Line, Panel};
 use super::style;
 use super::Chart;
+use crate::analysis::{self, Figures};
+use crate::results::{Experiment, Status};
 
 /// One HIR round: when it ended, its IOPS, and the wait state it belongs to (e.g. "5 s wait").
 #[derive(Clone, Debug, PartialEq)]
@@ -134,6 +137,96 @@ impl HirChart {
         });
         panel
     }
+}
+
+/// SNIA's "IOPS vs Time — all wait states" chart of a host-idle-recovery experiment: each
+/// burst's IOPS coloured by the idle gap before it, the returns to baseline, and the end of
+/// preconditioning (its steady-state window) for reference. Time includes the idle gaps and
+/// starts where the steady-state window starts.
+pub fn hir_chart(exp: &Experiment) -> Option<HirChart> {
+    let mut points = Vec::new();
+    let mut t = 0.0;
+    let mut started = false;
+    let mut first = None;
+    for phase in &exp.phases {
+        let name = &phase.record.phase.name;
+        if let Some(idle) = phase.record.idle_seconds() {
+            if phase.record.status == Status::Completed && started {
+                t += idle;
+            }
+            continue;
+        }
+        let Some(run) = &phase.run else { continue };
+        if name == "precondition" {
+            let window_start = analysis::SteadyWindow::of(run).map_or_else(
+                || run.samples.first().map_or(0.0, |s| s.t_start_s),
+                |w| w.start_s,
+            );
+            // A partial last interval (the phase stopped once steady) is no round.
+            let drawn = analysis::drawn_intervals(&run.samples, run.info.workload.interval);
+            for s in drawn.iter().filter(|s| s.t_start_s >= window_start) {
+                points.push(HirPoint {
+                    t_s: s.t_end_s - window_start,
+                    iops: s.iops,
+                    wait_state: "preconditioning".into(),
+                    idle_s: None,
+                });
+            }
+            t = run.samples.last().map_or(0.0, |s| s.t_end_s) - window_start;
+            started = true;
+            first.get_or_insert(run);
+            continue;
+        }
+        if !started {
+            continue; // purge and fill: before the test proper
+        }
+        let Some(b) = run.samples.last() else {
+            continue;
+        };
+        let idle_s = match name.split_once('-') {
+            Some((ws, rest)) if rest.starts_with("burst") => {
+                ws.trim_start_matches("ws").parse::<f64>().ok()
+            }
+            _ => None,
+        };
+        let label = idle_s.map_or_else(|| "baseline".into(), |s| format!("{s} s idle"));
+        // A burst is one point; a return to baseline one point per burst length, as SNIA plots.
+        let chunk = if label == "baseline" {
+            (crate::results::experiment::HIR_BURST.as_secs_f64()
+                / run.info.workload.interval.as_secs_f64())
+            .round()
+            .max(1.0) as usize
+        } else {
+            run.samples.len()
+        };
+        for part in run.samples.chunks(chunk) {
+            let f = Figures::of_samples(part);
+            if f.seconds > 0.0 {
+                points.push(HirPoint {
+                    t_s: t + part[part.len() - 1].t_end_s,
+                    iops: f.iops,
+                    wait_state: label.clone(),
+                    idle_s,
+                });
+            }
+        }
+        t += b.t_end_s;
+    }
+    let run = first?;
+    let w = &run.info.workload;
+    Some(HirChart {
+        title: format!("Host idle recovery (SNIA HIR) — {}", device_name(run)),
+        subtitle: format!(
+            "{}, {} % random, {} % read, QD{} · one point per {} s burst (shaded); time includes the idle gaps",
+            crate::units::format_bytes(w.bs),
+            w.random_pct,
+            w.read_pct,
+            w.qd,
+            crate::results::experiment::HIR_BURST.as_secs()
+        ),
+        points,
+        baseline_iops: crate::analysis::hir::HirFigures::of(&exp.record).baseline_iops,
+    })
 }
 
 #[cfg(test)]

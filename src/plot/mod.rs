@@ -22,21 +22,23 @@ mod fade;
 mod fleet;
 mod glyphs;
 mod heat;
-mod hir;
+pub mod hir;
 mod latency;
 mod layout;
-mod op_sweep;
+pub mod op_sweep;
 mod panel;
+pub mod preset;
 mod provenance;
-mod pts;
+pub mod pts;
 mod rate_sweep;
 mod run_dir;
 pub mod slc_cache;
 mod slog;
 mod style;
-mod sweep;
+pub mod sweep;
+pub mod vertex2;
 mod wa;
-mod wsat;
+pub mod wsat;
 pub mod xsr;
 
 use std::path::Path;
@@ -64,18 +66,16 @@ pub use downsample::{min_max, moving_average, MAX_BUCKETS};
 pub use drawn::{sidecar_path, Drawn};
 pub use experiment::{
     convergence_charts, distribution_chart as experiment_distribution_chart, erase_label,
-    render_experiment, timeline, wa_chart as experiment_wa_chart, ChartOf, Place, ProtocolChart,
-    Timeline,
+    render_experiment, timeline, wa_chart as experiment_wa_chart, ChartOf, KindCharts, Place,
+    ProtocolChart, Timeline, TimelineLabels,
 };
 pub use fade::{
     states_caption, Event, FadeChart, FadePoint, Phase, Predicted, State, SteadyWindow,
 };
 pub use fleet::{FleetBandChart, FleetStripChart, Strip, MAX_CURVES as FLEET_MAX_CURVES};
 pub use heat::HeatChart;
-pub use hir::{HirChart, HirPoint};
 pub use latency::{LatencyChart, LatencyPoint};
 pub use provenance::svg_metadata;
-pub use pts::PtsChart;
 pub use rate_sweep::{RatePoint, RateSweepChart};
 pub use run_dir::{
     consistency_chart, convergence_chart, distribution_chart, fade_chart, heat_chart,
@@ -83,9 +83,7 @@ pub use run_dir::{
 };
 pub use slog::{slog_chart, SizeLine, SlogChart};
 pub use style::{latency_unit, SIZE};
-pub use sweep::{SweepChart, SweepPoint};
 pub use wa::WaChart;
-pub use wsat::{WsatChart, WsatRound};
 
 /// Picture format of a chart file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -7,8 +7,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::drawn;
+use super::experiment::{device_name, first_run};
 use super::style;
 use super::Chart;
+use crate::analysis;
+use crate::results::{workload_line, Experiment};
 
 /// One span: where it lies and what it measured at steady state (None: not steady).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,6 +135,38 @@ impl Chart for OpSweepChart {
         self.panel(&bottom, "Steady p99 latency (ms)", 1, |p| p.p99_ms)?;
         Ok(())
     }
+}
+
+/// The op-sweep's chart: its figures ([`analysis::op_sweep`]) against the unpartitioned share.
+pub fn op_sweep_chart(exp: &Experiment) -> Option<OpSweepChart> {
+    let f = analysis::op_sweep::OpSweepFigures::of(exp);
+    let run = first_run(exp)?;
+    let mut workload = run.info.workload.clone();
+    workload.span = 0;
+    let title = match &f.predicted_from_twin {
+        Some(_) => format!(
+            "How much to over-provision — {} (twin prediction)",
+            device_name(run)
+        ),
+        None => format!("How much to over-provision — {}", device_name(run)),
+    };
+    Some(OpSweepChart {
+        title,
+        subtitle: f
+            .advice
+            .as_ref()
+            .map_or_else(|| workload_line(&workload), |a| a.line.clone()),
+        points: f
+            .points
+            .iter()
+            .map(|p| OpPoint {
+                unpartitioned_pct: p.unpartitioned_pct,
+                iops: p.iops,
+                p99_ms: p.p99_ms,
+            })
+            .collect(),
+        advised_pct: f.advice.as_ref().map(|a| a.unpartitioned_pct),
+    })
 }
 
 #[cfg(test)]

@@ -270,27 +270,27 @@ pub fn consistency_chart(run: &Run) -> ConsistencyChart {
 }
 
 /// Draws the charts of the run directory `dir` into it (`fade.png` and `fade-latency.png`, or
-/// `.svg`) from its saved data alone, an experiment's with its protocol's chart from `chart`;
+/// `.svg`) from its saved data alone, an experiment's with its kind's charts from `charts`;
 /// returns the files written.
 pub fn render_run_dir(
     dir: &Path,
     format: Format,
-    chart: super::ChartOf,
+    charts: super::ChartOf,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    plot_dir(dir, format, None, None, chart)
+    plot_dir(dir, format, None, None, charts)
 }
 
 /// Draws the charts of `dir`, the fade chart to `out` when given (the others beside it), else
 /// into `dir`; returns the files written.
 /// An experiment directory (experiment.json) gets the charts of all its phases on one
-/// timeline and its protocol's chart, as `chart` (the protocols' table, which sits above this
+/// timeline and its kind's chart, as `charts` (the protocols' table, which sits above this
 /// layer) gives it.
 pub fn plot_dir(
     dir: &Path,
     format: Format,
     out: Option<&Path>,
     reference: Option<crate::results::ReferenceIops>,
-    chart: super::ChartOf,
+    charts: super::ChartOf,
 ) -> anyhow::Result<Vec<PathBuf>> {
     let fade_path = out.map_or_else(
         || dir.join(format!("fade.{}", format.extension())),
@@ -310,13 +310,12 @@ pub fn plot_dir(
         let mut exp = load_experiment(dir)?;
         crate::results::apply_reference(dir, Some(&mut exp), reference)?;
         let provenance = Provenance::of_experiment(&exp);
-        let chart = chart(&exp);
         return super::experiment::render_experiment(
             &exp,
             &fade_path,
             format,
             &provenance,
-            chart.as_ref(),
+            &charts(&exp),
         );
     }
     let slog_path = fade_path.with_file_name(format!("slog.{}", format.extension()));

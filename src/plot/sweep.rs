@@ -8,9 +8,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::drawn;
+use super::experiment::device_name;
 use super::layout::{Layout, Note};
+use super::rate_sweep::{RatePoint, RateSweepChart};
 use super::style;
 use super::Chart;
+use crate::results::{workload_line, Experiment};
 
 /// One sweep point: threads × QD and what it measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -219,6 +222,78 @@ impl Chart for SweepChart {
         })?;
         self.demand_intensity(&right)
     }
+}
+
+/// The IOPS-and-latency-against-QD chart of a queue-depth sweep (`ssdfade sweep --qd`): one
+/// point per sweep point that ran, as the sweep's table gives it.
+pub fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
+    let table = crate::analysis::sweep::table(exp);
+    if table.axis != "qd" {
+        return None; // a thread sweep: the timeline tells it
+    }
+    let points = table
+        .points
+        .iter()
+        .filter_map(|p| {
+            Some(SweepPoint {
+                threads: 1,
+                qd: p.qd,
+                iops: p.iops,
+                avg_lat_us: p.avg_ms? * 1000.0,
+            })
+        })
+        .collect::<Vec<SweepPoint>>();
+    let first = exp.phases.iter().find_map(|p| p.run.as_ref());
+    let run = first?;
+    // The first point's workload, its QD replaced by the depths swept (the x axis).
+    let depths: Vec<String> = points.iter().map(|p| p.qd.to_string()).collect();
+    let subtitle = workload_line(&run.info.workload).replacen(
+        &format!("QD{},", run.info.workload.qd),
+        &format!("QD {},", depths.join("/")),
+        1,
+    );
+    Some(SweepChart {
+        // The model, not the target string: a simulated target carries its state file's path.
+        title: format!("Queue-depth sweep — {}", device_name(run)),
+        subtitle,
+        points,
+    })
+}
+
+/// The hockey stick of a rate sweep (`ssdfade sweep --rate`): one point per point that ran, as
+/// the sweep's table gives it.
+pub fn rate_sweep_chart(exp: &Experiment) -> Option<RateSweepChart> {
+    let table = crate::analysis::sweep::table(exp);
+    if table.axis != "rate" {
+        return None;
+    }
+    let points = table
+        .points
+        .iter()
+        .filter_map(|p| {
+            let label = match (p.rate_percent, p.rate_iops) {
+                (Some(pct), _) => format!("{pct}%"),
+                (None, Some(iops)) => format!("{iops:.0} IOPS"),
+                (None, None) => format!("{} (unpaced)", p.name),
+            };
+            Some(RatePoint {
+                label,
+                iops: p.iops,
+                avg_us: p.avg_ms? * 1000.0,
+                p99_us: p.p99_ms? * 1000.0,
+                p999_us: p.p999_ms.map(|m| m * 1000.0),
+                late: p.late,
+            })
+        })
+        .collect();
+    let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
+    let mut workload = run.info.workload.clone();
+    workload.rate = None;
+    Some(RateSweepChart {
+        title: format!("Rate sweep — {}", device_name(run)),
+        subtitle: workload_line(&workload),
+        points,
+    })
 }
 
 #[cfg(test)]

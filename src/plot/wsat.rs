@@ -4,10 +4,13 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::experiment::device_name;
 use super::fade::SteadyWindow;
 use super::panel::{draw_stacked, Band, BandName, Line, Panel};
 use super::style::{self, time_unit};
 use super::Chart;
+use crate::analysis;
+use crate::results::{workload_line, Experiment};
 
 /// One WSAT round: when it ended, its IOPS, and the host bytes written up to its end.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,4 +97,30 @@ impl Chart for WsatChart {
             &bottom,
         )
     }
+}
+
+/// SNIA's WSAT chart of a write-saturation experiment: one point per round of its `wsat`
+/// phase, against time and against host data written.
+pub fn wsat_chart(exp: &Experiment) -> Option<WsatChart> {
+    let run = exp
+        .phases
+        .iter()
+        .find(|p| p.record.phase.name == "wsat")?
+        .run
+        .as_ref()?;
+    Some(WsatChart {
+        title: format!("Write saturation (SNIA WSAT) — {}", device_name(run)),
+        subtitle: workload_line(&run.info.workload),
+        // A partial last round (the byte budget reached mid-round) is not a round.
+        rounds: analysis::wsat::WsatFigures::of(exp)
+            .rounds
+            .iter()
+            .map(|r| WsatRound {
+                t_s: r.t_end_s,
+                iops: r.iops,
+                bytes_written: r.tgbw_bytes,
+            })
+            .collect(),
+        steady: super::run_dir::steady_window(run),
+    })
 }

@@ -4,7 +4,6 @@
 
 use super::Protocol;
 use crate::analysis::hir::HirFigures;
-use crate::analysis::summary::KindFigures;
 use crate::plot::{Place, ProtocolChart};
 use crate::report::Document;
 use crate::results::Experiment;
@@ -14,19 +13,18 @@ use crate::text::steady::steady_line;
 pub struct Hir;
 
 impl Protocol for Hir {
+    type Figures = HirFigures;
+
     fn names(&self) -> &'static [&'static str] {
         &["hir"]
     }
 
-    fn figures(&self, exp: &Experiment) -> KindFigures {
-        KindFigures::Hir(HirFigures::of(&exp.record))
+    fn figures(&self, exp: &Experiment) -> HirFigures {
+        HirFigures::of(&exp.record)
     }
 
-    fn text(&self, figures: &KindFigures) -> String {
-        match figures {
-            KindFigures::Hir(f) => summary_text(f),
-            _ => String::new(),
-        }
+    fn text(&self, f: &HirFigures) -> String {
+        summary_text(f)
     }
 
     fn lists_phases(&self) -> bool {
@@ -34,7 +32,7 @@ impl Protocol for Hir {
     }
 
     fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        crate::plot::experiment::hir_chart(exp).map(|c| {
+        crate::plot::hir::hir_chart(exp).map(|c| {
             ProtocolChart::new(
                 "hir",
                 "SNIA HIR: IOPS of each burst after each idle gap, beside preconditioning and the returns to baseline",
@@ -48,12 +46,9 @@ impl Protocol for Hir {
         &self,
         doc: &mut Document,
         _exp: &Experiment,
-        figures: &KindFigures,
+        f: &Self::Figures,
         _chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool> {
-        let KindFigures::Hir(f) = figures else {
-            return Ok(false);
-        };
         crate::report::hir::add_summary(doc, f);
         Ok(true)
     }

@@ -1,7 +1,7 @@
 //! One registered protocol per experiment kind, found through one table ([`PROTOCOLS`]) as sim
 //! presets are (`sim/presets.rs`): the names its records carry, its figures (computed once by
 //! `analysis/`), its terminal text, its report sections and its chart. The centre — the
-//! summary, the report ([`Registry`], handed to `report_dir`), the charts ([`chart`], handed to
+//! summary, the report ([`Registry`], handed to `report_dir`), the charts ([`charts`], handed to
 //! `plot_dir`), the list of charts a finished experiment prints — knows this interface, not the
 //! kinds.
 //!
@@ -12,8 +12,9 @@
 //!
 //! A new kind is four files of its own: its phases (`experiment/<kind>.rs`), its figures
 //! (`analysis/<kind>.rs`), its chart's drawing (`plot/<kind>.rs`) and its `protocol/<kind>.rs`
-//! (terminal text, report sections, which chart); plus this file's table entry, its variant of
-//! [`KindFigures`] and its CLI entry (`tests/architecture.rs` counts them).
+//! (terminal text, report sections, which chart); plus this file's table entry and its CLI entry
+//! (`tests/architecture.rs` counts them). Its figures are its own type, carried by the table as
+//! [`KindFigures`]: no central list of kinds' figures.
 
 pub mod hir;
 pub mod op_sweep;
@@ -27,21 +28,28 @@ pub mod xsr;
 
 use std::path::Path;
 
+use serde::Serialize;
+
 use crate::analysis::summary::KindFigures;
-use crate::plot::{Place, ProtocolChart};
+use crate::plot::{KindCharts, Place, ProtocolChart, TimelineLabels};
 use crate::report::{Document, KindReport};
 use crate::results::{Experiment, ExperimentKind, ExperimentRecord};
 
-/// What one experiment kind shows, behind one interface.
+/// What one experiment kind shows, behind one interface, with its figures as their own type
+/// ([`Protocol::Figures`], defined in its `analysis/<kind>.rs`). The table holds each as a
+/// [`Kind`], which carries the figures as [`KindFigures`] and hands them back typed.
 pub trait Protocol: Sync {
+    /// The kind's figures; their fields are what `--json` gives beside the summary's own.
+    type Figures: Serialize + Send + Sync + 'static;
+
     /// The names experiment.json records the kind under (a preset: one per benchmark).
     fn names(&self) -> &'static [&'static str];
 
     /// The kind's figures, computed once by `analysis/`.
-    fn figures(&self, exp: &Experiment) -> KindFigures;
+    fn figures(&self, exp: &Experiment) -> Self::Figures;
 
     /// The figures as text for an 80-column terminal, under the summary's head line.
-    fn text(&self, figures: &KindFigures) -> String;
+    fn text(&self, figures: &Self::Figures) -> String;
 
     /// True when [`Protocol::text`] already gives every phase (no phase table under it).
     fn lists_phases(&self) -> bool {
@@ -54,7 +62,7 @@ pub trait Protocol: Sync {
     }
 
     /// Writes what the summary keeps beside the record (a sweep's `sweep.json`).
-    fn save(&self, _dir: &Path, _figures: &KindFigures) -> anyhow::Result<()> {
+    fn save(&self, _dir: &Path, _figures: &Self::Figures) -> anyhow::Result<()> {
         Ok(())
     }
 
@@ -64,27 +72,124 @@ pub trait Protocol: Sync {
         None
     }
 
+    /// How the kind labels its timeline: what the whole experiment ran, and its unit.
+    fn timeline(&self, _exp: &Experiment) -> TimelineLabels {
+        TimelineLabels::default()
+    }
+
     /// Adds the card that opens the kind's report (drawing `chart` when it is placed under
     /// it); false when the kind has none, and the measured states stand in.
     fn report_summary(
         &self,
         _doc: &mut Document,
         _exp: &Experiment,
-        _figures: &KindFigures,
+        _figures: &Self::Figures,
         _chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool> {
         Ok(false)
     }
 
     /// Adds the kind's own tables before its report's results.
-    fn report_tables(&self, _doc: &mut Document, _exp: &Experiment, _figures: &KindFigures) {}
+    fn report_tables(&self, _doc: &mut Document, _exp: &Experiment, _figures: &Self::Figures) {}
 
     /// Adds what the kind's report says under the measured states.
-    fn report_under_states(&self, _doc: &mut Document, _figures: &KindFigures) {}
+    fn report_under_states(&self, _doc: &mut Document, _figures: &Self::Figures) {}
+}
+
+/// A [`Protocol`] as the table holds it: its figures carried as [`KindFigures`] (each call
+/// gets them back as the protocol's own type; figures of another type, or none, show nothing).
+pub trait Kind: Sync {
+    /// [`Protocol::names`].
+    fn names(&self) -> &'static [&'static str];
+    /// [`Protocol::figures`].
+    fn figures(&self, exp: &Experiment) -> KindFigures;
+    /// [`Protocol::text`].
+    fn text(&self, figures: &KindFigures) -> String;
+    /// [`Protocol::lists_phases`].
+    fn lists_phases(&self) -> bool;
+    /// [`Protocol::phase_note`].
+    fn phase_note(&self) -> &'static str;
+    /// [`Protocol::save`].
+    fn save(&self, dir: &Path, figures: &KindFigures) -> anyhow::Result<()>;
+    /// [`Protocol::chart`] and [`Protocol::timeline`].
+    fn charts(&self, exp: &Experiment) -> KindCharts;
+    /// [`Protocol::report_summary`].
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        figures: &KindFigures,
+        chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool>;
+    /// [`Protocol::report_tables`].
+    fn report_tables(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures);
+    /// [`Protocol::report_under_states`].
+    fn report_under_states(&self, doc: &mut Document, figures: &KindFigures);
+}
+
+impl<P: Protocol> Kind for P {
+    fn names(&self) -> &'static [&'static str] {
+        Protocol::names(self)
+    }
+
+    fn figures(&self, exp: &Experiment) -> KindFigures {
+        KindFigures::of(Protocol::figures(self, exp))
+    }
+
+    fn text(&self, figures: &KindFigures) -> String {
+        figures
+            .get()
+            .map_or_else(String::new, |f| Protocol::text(self, f))
+    }
+
+    fn lists_phases(&self) -> bool {
+        Protocol::lists_phases(self)
+    }
+
+    fn phase_note(&self) -> &'static str {
+        Protocol::phase_note(self)
+    }
+
+    fn save(&self, dir: &Path, figures: &KindFigures) -> anyhow::Result<()> {
+        figures
+            .get()
+            .map_or(Ok(()), |f| Protocol::save(self, dir, f))
+    }
+
+    fn charts(&self, exp: &Experiment) -> KindCharts {
+        KindCharts {
+            chart: Protocol::chart(self, exp),
+            timeline: Protocol::timeline(self, exp),
+        }
+    }
+
+    fn report_summary(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        figures: &KindFigures,
+        chart: Option<&ProtocolChart>,
+    ) -> anyhow::Result<bool> {
+        figures.get().map_or(Ok(false), |f| {
+            Protocol::report_summary(self, doc, exp, f, chart)
+        })
+    }
+
+    fn report_tables(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures) {
+        if let Some(f) = figures.get() {
+            Protocol::report_tables(self, doc, exp, f);
+        }
+    }
+
+    fn report_under_states(&self, doc: &mut Document, figures: &KindFigures) {
+        if let Some(f) = figures.get() {
+            Protocol::report_under_states(self, doc, f);
+        }
+    }
 }
 
 /// Every kind this build knows, one entry each.
-pub static PROTOCOLS: &[&dyn Protocol] = &[
+pub static PROTOCOLS: &[&dyn Kind] = &[
     &vertex2::Vertex2,
     &wsat::Wsat,
     &hir::Hir,
@@ -97,7 +202,7 @@ pub static PROTOCOLS: &[&dyn Protocol] = &[
 ];
 
 /// The protocol recorded as `kind`; None for a name written by hand.
-pub fn of(kind: &ExperimentKind) -> Option<&'static dyn Protocol> {
+pub fn of(kind: &ExperimentKind) -> Option<&'static dyn Kind> {
     PROTOCOLS
         .iter()
         .copied()
@@ -106,13 +211,13 @@ pub fn of(kind: &ExperimentKind) -> Option<&'static dyn Protocol> {
 
 /// The figures of `exp`'s kind (none for a kind this build does not know).
 pub fn figures(exp: &Experiment) -> KindFigures {
-    of(&exp.name).map_or(KindFigures::None {}, |p| p.figures(exp))
+    of(&exp.name).map_or_else(KindFigures::none, |p| p.figures(exp))
 }
 
-/// The chart of `exp`'s kind (none for a kind this build does not know); what the charts'
-/// entry points are given ([`crate::plot::ChartOf`]).
-pub fn chart(exp: &Experiment) -> Option<ProtocolChart> {
-    of(&exp.name)?.chart(exp)
+/// The charts of `exp`'s kind: its own and its timeline's labels (every kind's for a kind this
+/// build does not know); what the charts' entry points are given ([`crate::plot::ChartOf`]).
+pub fn charts(exp: &Experiment) -> KindCharts {
+    of(&exp.name).map_or_else(KindCharts::default, |p| p.charts(exp))
 }
 
 /// The table as an experiment's report sees it: each call goes to the experiment's protocol.
@@ -123,8 +228,8 @@ impl KindReport for Registry {
         figures(exp)
     }
 
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        chart(exp)
+    fn charts(&self, exp: &Experiment) -> KindCharts {
+        charts(exp)
     }
 
     fn summary(
@@ -157,7 +262,7 @@ impl KindReport for Registry {
 pub fn chart_files(dir: &Path, record: &ExperimentRecord) -> Vec<String> {
     let chart = crate::results::load_experiment(dir)
         .ok()
-        .and_then(|exp| chart(&exp));
+        .and_then(|exp| charts(&exp).chart);
     // The chart placed with the results is listed beside the timeline it stands for; the
     // others after it.
     let (states, other) = match chart {

@@ -4,28 +4,26 @@
 
 use super::Protocol;
 use crate::analysis::op_sweep::OpSweepFigures;
-use crate::analysis::summary::KindFigures;
-use crate::plot::{Place, ProtocolChart};
+use crate::plot::{Place, ProtocolChart, TimelineLabels};
 use crate::report::Document;
-use crate::results::Experiment;
+use crate::results::{workload_line, Experiment, PhaseKind};
 
 /// `experiment op-sweep`.
 pub struct OpSweep;
 
 impl Protocol for OpSweep {
+    type Figures = OpSweepFigures;
+
     fn names(&self) -> &'static [&'static str] {
         &["op-sweep"]
     }
 
-    fn figures(&self, exp: &Experiment) -> KindFigures {
-        KindFigures::OpSweep(OpSweepFigures::of(exp))
+    fn figures(&self, exp: &Experiment) -> OpSweepFigures {
+        OpSweepFigures::of(exp)
     }
 
-    fn text(&self, figures: &KindFigures) -> String {
-        match figures {
-            KindFigures::OpSweep(f) => summary_text(f),
-            _ => String::new(),
-        }
+    fn text(&self, f: &OpSweepFigures) -> String {
+        summary_text(f)
     }
 
     fn phase_note(&self) -> &'static str {
@@ -35,7 +33,7 @@ impl Protocol for OpSweep {
 
     fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
         // Drawn under the advice, by the summary.
-        crate::plot::experiment::op_sweep_chart(exp).map(|c| {
+        crate::plot::op_sweep::op_sweep_chart(exp).map(|c| {
             ProtocolChart::new(
                 "op-sweep",
                 "Steady IOPS and p99 latency against the share of the drive left unpartitioned, one point per span",
@@ -45,16 +43,43 @@ impl Protocol for OpSweep {
         })
     }
 
+    fn timeline(&self, exp: &Experiment) -> TimelineLabels {
+        let soaks: Vec<(&str, &crate::results::Run)> = exp
+            .phases
+            .iter()
+            .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
+            .filter_map(|p| Some((p.record.phase.name.as_str(), p.run.as_ref()?)))
+            .collect();
+        let Some((_, run)) = soaks.first() else {
+            return TimelineLabels::default();
+        };
+        // Each span is its own soak: the first one's span and limit are not the experiment's.
+        let w = &run.info.workload;
+        let names: Vec<&str> = soaks.iter().map(|(name, _)| *name).collect();
+        let workload = workload_line(w)
+            .replacen(
+                &format!("span {}", crate::units::format_bytes(w.span)),
+                "span of the point",
+                1,
+            )
+            .replacen(", stop after ", ", until SNIA steady state or ", 1);
+        TimelineLabels {
+            subtitle: Some(format!(
+                "{} spans ({}), each after a purge · {workload}",
+                soaks.len(),
+                names.join(", ")
+            )),
+            mb_per_s: false,
+        }
+    }
+
     fn report_summary(
         &self,
         doc: &mut Document,
         _exp: &Experiment,
-        figures: &KindFigures,
+        f: &Self::Figures,
         chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool> {
-        let KindFigures::OpSweep(f) = figures else {
-            return Ok(false);
-        };
         crate::report::op_sweep::add_summary(doc, f, chart)?;
         Ok(true)
     }

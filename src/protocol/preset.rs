@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use super::Protocol;
 use crate::analysis::preset::{
-    iometer_size_name, BenchmarkFigures, PresetPoint, PresetTable, TiobenchFigures, TIOBENCH_TESTS,
+    iometer_size_name, BenchmarkFigures, PresetPoint, PresetTable, TiobenchFigures, NAMES,
+    TIOBENCH_TESTS,
 };
-use crate::analysis::summary::KindFigures;
-use crate::plot::{Place, ProtocolChart};
+use crate::plot::{Place, ProtocolChart, TimelineLabels};
 use crate::report::Document;
 use crate::results::Experiment;
 use crate::units::{format_bytes, format_duration};
@@ -18,19 +18,18 @@ use crate::units::{format_bytes, format_duration};
 pub struct Preset;
 
 impl Protocol for Preset {
+    type Figures = PresetTable;
+
     fn names(&self) -> &'static [&'static str] {
-        &["cdm", "tiobench", "iometer-allinone"]
+        &NAMES
     }
 
-    fn figures(&self, exp: &Experiment) -> KindFigures {
-        KindFigures::Preset(PresetTable::of(exp))
+    fn figures(&self, exp: &Experiment) -> PresetTable {
+        PresetTable::of(exp)
     }
 
-    fn text(&self, figures: &KindFigures) -> String {
-        match figures {
-            KindFigures::Preset(f) => summary_text(f),
-            _ => String::new(),
-        }
+    fn text(&self, f: &PresetTable) -> String {
+        summary_text(f)
     }
 
     fn lists_phases(&self) -> bool {
@@ -38,7 +37,7 @@ impl Protocol for Preset {
     }
 
     fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        use crate::plot::experiment::{cdm_chart, preset_chart};
+        use crate::plot::preset::{cdm_chart, preset_chart};
         let cdm = cdm_chart(exp).map(|c| {
             ProtocolChart::new(
                 "cdm",
@@ -59,16 +58,38 @@ impl Protocol for Preset {
         })
     }
 
+    fn timeline(&self, exp: &Experiment) -> TimelineLabels {
+        let t = PresetTable::of(exp);
+        let each = t.point_duration_s.map_or_else(String::new, |d| {
+            format!(", {} each", format_duration(Duration::from_secs_f64(d)))
+        });
+        let region = t.span.map_or_else(String::new, |s| {
+            format!(" on a {} test region", format_bytes(s))
+        });
+        let prepared = if t.prepare.is_some() {
+            " after its sequential preparation write"
+        } else {
+            ""
+        };
+        TimelineLabels {
+            subtitle: Some(format!(
+                "{} tests of the {} preset{each}{region}{prepared}",
+                t.points.len(),
+                t.preset
+            )),
+            // CrystalDiskMark and tiobench report MB/s: their 1 MiB and 4 KiB tests read on one
+            // axis in it, where IOPS put the 1 MiB tests flat along the bottom.
+            mb_per_s: ["cdm", "tiobench"].contains(&exp.name.as_str()),
+        }
+    }
+
     fn report_summary(
         &self,
         doc: &mut Document,
         _exp: &Experiment,
-        figures: &KindFigures,
+        t: &Self::Figures,
         _chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool> {
-        let KindFigures::Preset(t) = figures else {
-            return Ok(false);
-        };
         crate::report::preset::add_summary(doc, t);
         Ok(true)
     }
@@ -215,4 +236,33 @@ fn iometer_table(points: &[PresetPoint], left_out: Option<&str>) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::analysis;
+    use crate::plot::timeline;
+
+    /// CrystalDiskMark's timeline is in MB/s, its unit: the 1 MiB tests no longer lie flat
+    /// along the bottom of an IOPS axis set by the 4 KiB reads.
+    #[test]
+    fn a_cdm_timeline_is_drawn_in_mb_per_s() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/cdm-nvme-sim");
+        let exp = crate::results::load_experiment(&dir).unwrap();
+        let fade = timeline(&exp, &crate::protocol::charts(&exp).timeline).fade;
+        assert!(fade.mb_per_s);
+        let run = exp.phases[1].run.as_ref().unwrap();
+        let first = &analysis::drawn_intervals(&run.samples, run.info.workload.interval)[0];
+        assert!(fade.points.iter().any(|p| p.iops == first.mb_per_s));
+        assert!(fade.points.iter().all(|p| p.iops != first.iops));
+        let hir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples/hir-sim");
+        let hir = crate::results::load_experiment(&hir).unwrap();
+        assert!(
+            !timeline(&hir, &crate::protocol::charts(&hir).timeline)
+                .fade
+                .mb_per_s
+        );
+    }
 }

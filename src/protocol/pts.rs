@@ -4,13 +4,13 @@
 //! write, MB/s) and the latency test's rows (mix and size: average, five-nines and maximum),
 //! each under the line that says which rounds were measured and whether they were steady. Its
 //! report follows SNIA's report format: the test settings beside the drive's header, then a page
-//! per test; its chart is `pts.png` ([`crate::plot::PtsChart`]).
+//! per test; its chart is `pts.png` ([`crate::plot::pts::PtsChart`]).
 
 use super::Protocol;
 use crate::analysis::pts::{mix_label, size_label, TestFigures};
 use crate::analysis::pts::{PtsFigures, NAME};
-use crate::analysis::summary::KindFigures;
-use crate::plot::{Place, ProtocolChart, PtsChart};
+use crate::plot::pts::PtsChart;
+use crate::plot::{Place, ProtocolChart};
 use crate::report::Document;
 use crate::results::settings::PtsShows;
 use crate::results::Experiment;
@@ -20,19 +20,18 @@ use crate::units::{format_count, format_latency_us};
 pub struct Pts;
 
 impl Protocol for Pts {
+    type Figures = PtsFigures;
+
     fn names(&self) -> &'static [&'static str] {
         &[NAME]
     }
 
-    fn figures(&self, exp: &Experiment) -> KindFigures {
-        KindFigures::Pts(PtsFigures::of(exp))
+    fn figures(&self, exp: &Experiment) -> PtsFigures {
+        PtsFigures::of(exp)
     }
 
-    fn text(&self, figures: &KindFigures) -> String {
-        match figures {
-            KindFigures::Pts(f) => summary_text(f),
-            _ => String::new(),
-        }
+    fn text(&self, f: &PtsFigures) -> String {
+        summary_text(f)
     }
 
     fn lists_phases(&self) -> bool {
@@ -54,20 +53,15 @@ impl Protocol for Pts {
         &self,
         doc: &mut Document,
         _exp: &Experiment,
-        figures: &KindFigures,
+        f: &Self::Figures,
         _chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool> {
-        let KindFigures::Pts(f) = figures else {
-            return Ok(false);
-        };
         add_settings(doc, f);
         Ok(true)
     }
 
-    fn report_tables(&self, doc: &mut Document, _exp: &Experiment, figures: &KindFigures) {
-        if let KindFigures::Pts(f) = figures {
-            add_tests(doc, f);
-        }
+    fn report_tables(&self, doc: &mut Document, _exp: &Experiment, f: &Self::Figures) {
+        add_tests(doc, f);
     }
 }
 

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use super::Protocol;
 use crate::analysis::slc_cache::{SlcCacheFigures, NAME};
-use crate::analysis::summary::KindFigures;
 use crate::plot::slc_cache::SlcCacheChart;
 use crate::plot::{Place, ProtocolChart};
 use crate::report::Document;
@@ -18,19 +17,18 @@ use crate::units::format_duration;
 pub struct SlcCache;
 
 impl Protocol for SlcCache {
+    type Figures = SlcCacheFigures;
+
     fn names(&self) -> &'static [&'static str] {
         &[NAME]
     }
 
-    fn figures(&self, exp: &Experiment) -> KindFigures {
-        KindFigures::SlcCache(Box::new(SlcCacheFigures::of(exp)))
+    fn figures(&self, exp: &Experiment) -> SlcCacheFigures {
+        SlcCacheFigures::of(exp)
     }
 
-    fn text(&self, figures: &KindFigures) -> String {
-        match figures {
-            KindFigures::SlcCache(f) => summary_text(f),
-            _ => String::new(),
-        }
+    fn text(&self, f: &SlcCacheFigures) -> String {
+        summary_text(f)
     }
 
     fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
@@ -52,12 +50,9 @@ impl Protocol for SlcCache {
         &self,
         doc: &mut Document,
         _exp: &Experiment,
-        figures: &KindFigures,
+        f: &Self::Figures,
         _chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool> {
-        let KindFigures::SlcCache(f) = figures else {
-            return Ok(false);
-        };
         add_summary(doc, f);
         Ok(true)
     }

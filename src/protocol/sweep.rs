@@ -5,40 +5,35 @@
 use std::path::Path;
 
 use super::Protocol;
-use crate::analysis::summary::KindFigures;
 use crate::analysis::sweep::SweepTable;
-use crate::plot::{Place, ProtocolChart};
+use crate::plot::{Place, ProtocolChart, TimelineLabels};
 use crate::report::Document;
-use crate::results::Experiment;
+use crate::results::{workload_line, Experiment};
 
 /// `sweep`.
 pub struct Sweep;
 
 impl Protocol for Sweep {
+    type Figures = SweepTable;
+
     fn names(&self) -> &'static [&'static str] {
         &["sweep"]
     }
 
-    fn figures(&self, exp: &Experiment) -> KindFigures {
-        KindFigures::Sweep(crate::analysis::sweep::table(exp))
+    fn figures(&self, exp: &Experiment) -> SweepTable {
+        crate::analysis::sweep::table(exp)
     }
 
-    fn text(&self, figures: &KindFigures) -> String {
-        match figures {
-            KindFigures::Sweep(f) => summary_text(f),
-            _ => String::new(),
-        }
+    fn text(&self, f: &SweepTable) -> String {
+        summary_text(f)
     }
 
-    fn save(&self, dir: &Path, figures: &KindFigures) -> anyhow::Result<()> {
-        match figures {
-            KindFigures::Sweep(table) => table.save(dir),
-            _ => Ok(()),
-        }
+    fn save(&self, dir: &Path, table: &SweepTable) -> anyhow::Result<()> {
+        table.save(dir)
     }
 
     fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        use crate::plot::experiment::{rate_sweep_chart, sweep_chart};
+        use crate::plot::sweep::{rate_sweep_chart, sweep_chart};
         // A thread sweep has neither: the timeline tells it.
         let qd = sweep_chart(exp).map(|c| {
             ProtocolChart::new(
@@ -60,21 +55,52 @@ impl Protocol for Sweep {
         })
     }
 
+    fn timeline(&self, exp: &Experiment) -> TimelineLabels {
+        let Some(run) = exp.phases.iter().find_map(|p| p.run.as_ref()) else {
+            return TimelineLabels::default();
+        };
+        let table = crate::analysis::sweep::table(exp);
+        let values: Vec<String> = table.points.iter().map(|p| p.name.clone()).collect();
+        // The first point's workload, what varies the point's (each point's stop rule).
+        let w = &run.info.workload;
+        let line = workload_line(w);
+        let line = match table.axis.as_str() {
+            "qd" => line.replacen(&format!("QD{},", w.qd), "QD of the point,", 1),
+            "rate" => match line.find(", paced at ") {
+                Some(i) => {
+                    let end = line[i + 2..].find(", ").map_or(line.len(), |j| i + 2 + j);
+                    format!(
+                        "{}, paced at the rate of the point{}",
+                        &line[..i],
+                        &line[end..]
+                    )
+                }
+                None => line,
+            },
+            _ => line,
+        };
+        TimelineLabels {
+            subtitle: Some(format!(
+                "{} points ({}) · {line}",
+                table.points.len(),
+                values.join(", "),
+            )),
+            mb_per_s: false,
+        }
+    }
+
     fn report_summary(
         &self,
         doc: &mut Document,
         _exp: &Experiment,
-        figures: &KindFigures,
+        t: &Self::Figures,
         _chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool> {
-        let KindFigures::Sweep(t) = figures else {
-            return Ok(false);
-        };
         crate::report::sweep::add_summary(doc, t);
         Ok(true)
     }
 
-    fn report_tables(&self, doc: &mut Document, exp: &Experiment, _figures: &KindFigures) {
+    fn report_tables(&self, doc: &mut Document, exp: &Experiment, _figures: &Self::Figures) {
         crate::report::sweep::add_latency(doc, exp);
     }
 }

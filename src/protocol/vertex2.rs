@@ -3,7 +3,6 @@
 //! ([`crate::analysis::vertex2`]); its terminal text is the states' table and those lines.
 
 use super::Protocol;
-use crate::analysis::summary::KindFigures;
 use crate::analysis::vertex2::{Vertex2Figures, STATES};
 use crate::analysis::ExperimentStates;
 use crate::plot::{Place, ProtocolChart};
@@ -16,27 +15,23 @@ use crate::units::format_duration;
 pub struct Vertex2;
 
 impl Protocol for Vertex2 {
+    type Figures = Vertex2Figures;
+
     fn names(&self) -> &'static [&'static str] {
         &["vertex2"]
     }
 
-    fn figures(&self, exp: &Experiment) -> KindFigures {
-        KindFigures::Vertex2(Box::new(Vertex2Figures::of(
-            exp,
-            &ExperimentStates::of(exp),
-        )))
+    fn figures(&self, exp: &Experiment) -> Vertex2Figures {
+        Vertex2Figures::of(exp, &ExperimentStates::of(exp))
     }
 
-    fn text(&self, figures: &KindFigures) -> String {
-        match figures {
-            KindFigures::Vertex2(v) => text(v),
-            _ => String::new(),
-        }
+    fn text(&self, v: &Vertex2Figures) -> String {
+        text(v)
     }
 
     fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
         // The states open the report: the timeline cannot show minute-long phases.
-        crate::plot::experiment::states_chart(exp).map(|c| {
+        crate::plot::vertex2::states_chart(exp).map(|c| {
             ProtocolChart::new(
                 "states",
                 "The measured states: each phase's IOPS and its share of fresh",
@@ -46,11 +41,8 @@ impl Protocol for Vertex2 {
         })
     }
 
-    fn report_under_states(&self, doc: &mut Document, figures: &KindFigures) {
+    fn report_under_states(&self, doc: &mut Document, v: &Vertex2Figures) {
         // The soak's own fade, as the terminal gives it under the states.
-        let KindFigures::Vertex2(v) = figures else {
-            return;
-        };
         let Some(f) = &v.soak.fade else {
             return;
         };

@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use super::Protocol;
-use crate::analysis::summary::KindFigures;
 use crate::analysis::wsat::WsatFigures;
 use crate::plot::{Place, ProtocolChart};
 use crate::report::Document;
@@ -16,23 +15,22 @@ use crate::units::format_duration;
 pub struct Wsat;
 
 impl Protocol for Wsat {
+    type Figures = WsatFigures;
+
     fn names(&self) -> &'static [&'static str] {
         &["wsat"]
     }
 
-    fn figures(&self, exp: &Experiment) -> KindFigures {
-        KindFigures::Wsat(WsatFigures::of(exp))
+    fn figures(&self, exp: &Experiment) -> WsatFigures {
+        WsatFigures::of(exp)
     }
 
-    fn text(&self, figures: &KindFigures) -> String {
-        match figures {
-            KindFigures::Wsat(f) => summary_text(f),
-            _ => String::new(),
-        }
+    fn text(&self, f: &WsatFigures) -> String {
+        summary_text(f)
     }
 
     fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        crate::plot::experiment::wsat_chart(exp).map(|c| {
+        crate::plot::wsat::wsat_chart(exp).map(|c| {
             ProtocolChart::new(
                 "wsat",
                 "SNIA WSAT: IOPS per round against time and against total host data written",
@@ -46,17 +44,14 @@ impl Protocol for Wsat {
         &self,
         doc: &mut Document,
         _exp: &Experiment,
-        figures: &KindFigures,
+        f: &Self::Figures,
         _chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool> {
-        let KindFigures::Wsat(f) = figures else {
-            return Ok(false);
-        };
         crate::report::wsat::add_summary(doc, f);
         Ok(true)
     }
 
-    fn report_tables(&self, doc: &mut Document, exp: &Experiment, _figures: &KindFigures) {
+    fn report_tables(&self, doc: &mut Document, exp: &Experiment, _figures: &Self::Figures) {
         crate::report::wsat::add(doc, exp);
     }
 }

@@ -3,7 +3,6 @@
 //! table, its chart `xsr.png` ([`crate::plot::xsr`]) draws them.
 
 use super::Protocol;
-use crate::analysis::summary::KindFigures;
 use crate::analysis::xsr::{XsrFigures, BAND, NAME, WINDOW};
 use crate::plot::xsr::XsrChart;
 use crate::plot::{Place, ProtocolChart};
@@ -14,19 +13,18 @@ use crate::results::Experiment;
 pub struct Xsr;
 
 impl Protocol for Xsr {
+    type Figures = XsrFigures;
+
     fn names(&self) -> &'static [&'static str] {
         &[NAME]
     }
 
-    fn figures(&self, exp: &Experiment) -> KindFigures {
-        KindFigures::Xsr(XsrFigures::of(exp))
+    fn figures(&self, exp: &Experiment) -> XsrFigures {
+        XsrFigures::of(exp)
     }
 
-    fn text(&self, figures: &KindFigures) -> String {
-        match figures {
-            KindFigures::Xsr(f) => summary_text(f),
-            _ => String::new(),
-        }
+    fn text(&self, f: &XsrFigures) -> String {
+        summary_text(f)
     }
 
     fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
@@ -58,12 +56,9 @@ impl Protocol for Xsr {
         &self,
         doc: &mut Document,
         _exp: &Experiment,
-        figures: &KindFigures,
+        f: &Self::Figures,
         _chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool> {
-        let KindFigures::Xsr(f) = figures else {
-            return Ok(false);
-        };
         add_summary(doc, f);
         Ok(true)
     }

@@ -7,7 +7,7 @@ use crate::analysis::summary::KindFigures;
 use crate::analysis::{ExperimentStates, Figures, SteadyWindow};
 use crate::plot::{
     convergence_caption, convergence_charts, erase_label, states_caption, timeline, Chart, Format,
-    Place, ProtocolChart,
+    KindCharts, Place, ProtocolChart,
 };
 use crate::results::{workload_line, Experiment};
 use crate::units::format_ratio;
@@ -114,8 +114,8 @@ pub trait KindReport {
     /// The kind's figures, computed once by `analysis/`.
     fn figures(&self, exp: &Experiment) -> KindFigures;
 
-    /// The kind's own chart, when it has one.
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart>;
+    /// The kind's own chart, when it has one, and its timeline's labels.
+    fn charts(&self, exp: &Experiment) -> KindCharts;
 
     /// Adds the card that opens the report (drawing `chart` when it is placed under it); false
     /// when the kind has none, and the measured states stand in.
@@ -135,15 +135,16 @@ pub trait KindReport {
 }
 
 /// The report of an experiment, with its timeline charts (PNG names for Markdown) and its
-/// kind's figures, `chart` and sections as `kinds` gives them.
+/// kind's figures, `charts` and sections as `kinds` gives them.
 pub fn document(
     exp: &Experiment,
     kinds: &dyn KindReport,
-    chart: Option<&ProtocolChart>,
+    charts: &KindCharts,
     fade_png: &str,
     latency_png: &str,
 ) -> anyhow::Result<Document> {
     let kind = &kinds.figures(exp);
+    let chart = charts.chart.as_ref();
     let runs: Vec<_> = exp.phases.iter().filter_map(|p| p.run.as_ref()).collect();
     let first = runs.first().copied();
     let last = runs.last().copied();
@@ -211,7 +212,7 @@ pub fn document(
         "Each phase's whole-run figures from its run.json (exact percentiles)."
     });
     add_reference(&mut doc, &measured);
-    let states = timeline(exp).fade.states;
+    let states = timeline(exp, &charts.timeline).fade.states;
     if !states.is_empty() {
         doc.paragraph(format!("States: {}.", states_caption(&states)));
     }
@@ -276,7 +277,7 @@ pub fn document(
         }
     }
 
-    let t = timeline(exp);
+    let t = timeline(exp, &charts.timeline);
     doc.heading("Charts");
     doc.blocks.push(Block::Chart {
         caption: "IOPS of every phase on one timeline, against time and host data written".into(),

@@ -95,13 +95,12 @@ pub fn report_dir(
         let mut exp = load_experiment(dir)?;
         apply_reference(dir, Some(&mut exp), reference)?;
         let provenance = Provenance::of_experiment(&exp);
-        let chart = kinds.chart(&exp);
-        let files =
-            crate::plot::render_experiment(&exp, &fade, Format::Png, &provenance, chart.as_ref())?;
+        let charts = kinds.charts(&exp);
+        let files = crate::plot::render_experiment(&exp, &fade, Format::Png, &provenance, &charts)?;
         let doc = experiment::document(
             &exp,
             kinds,
-            chart.as_ref(),
+            &charts,
             &file_name(&files[0]),
             &file_name(&files[1]),
         )?;

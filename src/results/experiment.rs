@@ -129,11 +129,6 @@ impl ExperimentKind {
             ExperimentKind::Named(name) => name,
         }
     }
-
-    /// A benchmark preset of `measure --preset`: its figures are its table, not a fade.
-    pub fn is_preset(&self) -> bool {
-        matches!(self.as_str(), "cdm" | "tiobench" | "iometer-allinone")
-    }
 }
 
 /// The length of one HIR burst (SNIA PTS host idle recovery).
