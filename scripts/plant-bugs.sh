@@ -89,6 +89,16 @@ mutations=(
   src/results/summary.rs
   "            trim: (total.trim.ops > 0).then(|| DirSample::of(&total.trim, seconds)),"
   "            trim: (total.trim.ops > 0).then(|| DirSample::of(&total.write, seconds)),"
+
+  "PTS five nines from the window's first round's histogram, not all its rounds merged"
+  src/analysis/pts.rs
+  "            .and_then(|h| Distribution::merged(&h))"
+  "            .and_then(|h| Distribution::merged(&h[..1]))"
+
+  "xsr.png marks each segment's recovery at its band's top, not its level"
+  src/plot/xsr.rs
+  "                let at = ((s.start_s + r) / unit.seconds, s.level_mb_per_s);"
+  "                let at = ((s.start_s + r) / unit.seconds, s.band_high_mb_per_s);"
 )
 count=$((${#mutations[@]} / 4))
 if [ $# -gt 0 ]; then chosen=("$@"); else chosen=($(seq 1 "$count")); fi

@@ -562,7 +562,7 @@ pub struct AccessArgs {
     pub offset: SpanStart,
     /// How random offsets spread over the span (fio's random_distribution): uniform, zipf:θ,
     /// pareto:h, normal:σ% of the span around its middle, hotcold:P/Q (P % of I/Os to the
-    /// first Q % of the span).
+    /// first Q % of the span), zoned:P/S:P/S… (P % of I/Os to each next S % of the span).
     #[arg(long, default_value = "uniform")]
     pub distribution: Distribution,
     /// Seed for offsets and data (default: a fresh one per run, recorded in its run.json).
@@ -627,7 +627,7 @@ impl AccessArgs {
             qd,
             span: self.span,
             offset: self.offset,
-            distribution: self.distribution,
+            distribution: self.distribution.clone(),
             seed: self.seed,
             pattern: self.pattern,
             refill: self.refill,
@@ -772,9 +772,9 @@ pub struct PtsArgs {
     /// Length of each cell's run in a round (the PTS: 1 minute).
     #[arg(long, default_value = "1m", value_parser = parse_positive_duration)]
     pub round: Duration,
-    /// Rounds per test, 1 to 25 (the PTS: until steady state, at most 25; 5 are needed to
-    /// judge it).
-    #[arg(long, default_value_t = 5)]
+    /// Most rounds per test, 1 to 25: a test stops at its first five rounds in SNIA steady
+    /// state (the PTS: at most 25).
+    #[arg(long, default_value_t = 25)]
     pub rounds: u32,
     /// Outstanding I/Os of the IOPS and throughput tests (the latency test runs at 1).
     #[arg(long, default_value_t = 32)]

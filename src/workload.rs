@@ -170,7 +170,7 @@ impl WorkloadSpec {
             qd: self.qd,
             span: self.span.unwrap_or(size.saturating_sub(offset)),
             offset,
-            distribution: self.distribution,
+            distribution: self.distribution.clone(),
             duration,
             bytes,
             interval,

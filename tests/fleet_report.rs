@@ -409,3 +409,196 @@ fn slog_runs_give_a_verdict_per_group_and_an_experiment_its_recovered_figure() {
         .unwrap();
     assert_eq!(row[slog_col], rating);
 }
+
+/// Text with every run of whitespace made one space (the terminal wraps its paragraphs).
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A file soak in `dir/name` of `interval` intervals, `duration` long (killed when None: it is
+/// stopped with SIGKILL once its run.json is written, long before its first 60 s interval ends).
+fn file_soak(dir: &Path, name: &str, duration: Option<&str>) {
+    let out = dir.join(name);
+    let img = dir.join(format!("{name}.img"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ssdfade"));
+    cmd.args(["soak", img.to_str().unwrap(), "--size", "32M", "--qd", "2"])
+        .args(["--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    match duration {
+        Some(d) => {
+            cmd.args(["--interval", "1s", "--duration", d]);
+            assert!(cmd.status().unwrap().success(), "{name}");
+        }
+        None => {
+            cmd.args(["--interval", "60s", "--duration", "10m"]);
+            let mut child = cmd.spawn().unwrap();
+            let started = std::time::Instant::now();
+            while !out.join("run.json").is_file() {
+                assert!(started.elapsed().as_secs() < 60, "{name}: no run.json");
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            child.kill().unwrap();
+            child.wait().unwrap();
+            let samples = std::fs::read_to_string(out.join("samples.jsonl")).unwrap_or_default();
+            assert_eq!(samples.lines().count(), 0, "{name}: an interval finished");
+        }
+    }
+    std::fs::remove_file(img).unwrap();
+}
+
+/// A fleet whose manifest (as the playbook writes it) expects four hosts: one completed, one
+/// failed mid-run (a finished drive and a soak killed before its first interval), one down and
+/// one that sent nothing. The killed soak is listed apart with its path and host and counted in
+/// no group; a drive without identity that has figures is grouped as `unidentified`; each
+/// host's sentence and the incomplete run read the same in the terminal, JSON, fleet.md,
+/// fleet.html and fleet.csv, and the counted drives are exactly those with figures.
+#[test]
+fn missing_and_failed_hosts_and_a_killed_run_are_named_in_every_format_and_not_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fleet_dir = tmp.path().join("fleet");
+    let (a, b) = (fleet_dir.join("north-a"), fleet_dir.join("north-b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    soak(&a, "QX-1", "", 1);
+    soak(&a, "QX-2", "", 2);
+    file_soak(&a, "plain", Some("3s"));
+    soak(&b, "QX-3", "", 3);
+    file_soak(&b, "killed", None);
+    std::fs::write(
+        fleet_dir.join("fleet-hosts.json"),
+        r#"{"hosts": {"north-a": "completed", "north-b": "failed", "north-c": "down", "north-d": "completed"}}"#,
+    )
+    .unwrap();
+
+    let out = tmp.path().join("out");
+    let (fleet_arg, out_arg) = (fleet_dir.to_str().unwrap(), out.to_str().unwrap());
+    let json = ssdfade(&["fleet", fleet_arg, "--out", out_arg, "--json"]);
+    let fleet: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let terminal =
+        String::from_utf8(ssdfade(&["fleet", fleet_arg, "--out", out_arg]).stdout).unwrap();
+    let md = std::fs::read_to_string(out.join("fleet.md")).unwrap();
+    let html = std::fs::read_to_string(out.join("fleet.html")).unwrap();
+    let csv = csv_rows(&std::fs::read_to_string(out.join("fleet.csv")).unwrap());
+    let note_col = csv[0].iter().position(|h| h == "note").unwrap();
+    let host_col = csv[0].iter().position(|h| h == "host").unwrap();
+    let dir_col = csv[0].iter().position(|h| h == "dir").unwrap();
+
+    // The hosts: each as the manifest and the folders found say, in every format.
+    let want = [
+        ("north-a", 3, false, None),
+        (
+            "north-b",
+            2,
+            false,
+            Some("north-b failed mid-run: its runs are counted as far as they went"),
+        ),
+        ("north-c", 0, true, Some("missing: north-c (down)")),
+        ("north-d", 0, true, Some("missing: north-d (sent no runs)")),
+    ];
+    let hosts = fleet["hosts"].as_array().unwrap();
+    assert_eq!(hosts.len(), want.len(), "{fleet:#}");
+    for (h, (name, runs, missing, note)) in hosts.iter().zip(want) {
+        assert_eq!(h["host"], name);
+        assert_eq!(h["runs"].as_u64(), Some(runs), "{h}");
+        assert_eq!(h["missing"].as_bool(), Some(missing), "{h}");
+        assert_eq!(h["note"].as_str(), note, "{h}");
+        let Some(note) = note else {
+            assert!(!csv.iter().any(|r| r[0] == "host" && r[host_col] == name));
+            continue;
+        };
+        for (format, text) in [
+            ("terminal", &terminal),
+            ("fleet.md", &md),
+            ("fleet.html", &html),
+        ] {
+            assert!(
+                flat(text).contains(note),
+                "{format} lacks {note:?}:\n{text}"
+            );
+        }
+        let row = csv
+            .iter()
+            .find(|r| r[0] == "host" && r[host_col] == name)
+            .unwrap();
+        assert_eq!(row[note_col], note);
+    }
+    let summary = "Hosts: 4 expected, 2 sent runs (1 of them failed mid-run), 2 missing.";
+    for text in [&terminal, &md, &html] {
+        assert!(flat(text).contains(summary), "{text}");
+    }
+
+    // The killed run: apart, with its path and the host that recorded it, in no group.
+    let killed = b.join("killed");
+    let recorded_by: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(killed.join("run.json")).unwrap()).unwrap();
+    let host = recorded_by["process"]["host"].as_str().unwrap();
+    let incomplete = fleet["incomplete"].as_array().unwrap();
+    assert_eq!(incomplete.len(), 1, "{fleet:#}");
+    assert_eq!(incomplete[0]["path"].as_str(), killed.to_str());
+    assert_eq!(incomplete[0]["host"].as_str(), Some(host));
+    let why = "incomplete: no interval finished";
+    assert_eq!(incomplete[0]["why"].as_str(), Some(why));
+    for (format, text) in [("fleet.md", &md), ("fleet.html", &html)] {
+        let line = text
+            .lines()
+            .find(|l| l.contains(killed.to_str().unwrap()))
+            .unwrap_or_else(|| panic!("{format} does not name {}", killed.display()));
+        assert!(
+            line.contains(host) && line.contains(why),
+            "{format}: {line}"
+        );
+    }
+    // The terminal splits a table wider than 80 columns into tables that each repeat the first.
+    for what in [killed.to_str().unwrap(), host, why] {
+        assert!(
+            terminal.contains(what),
+            "the terminal lacks {what:?}:\n{terminal}"
+        );
+    }
+    let row = csv.iter().find(|r| r[0] == "incomplete").unwrap();
+    assert_eq!(
+        (
+            row[dir_col].as_str(),
+            row[host_col].as_str(),
+            row[note_col].as_str()
+        ),
+        (killed.to_str().unwrap(), host, why)
+    );
+
+    // Counted: exactly the runs with figures; the file soak without identity as `unidentified`.
+    let groups = fleet["groups"].as_array().unwrap();
+    let mut counted: Vec<&str> = groups
+        .iter()
+        .flat_map(|g| g["drives"].as_array().unwrap())
+        .map(|d| d["dir"].as_str().unwrap())
+        .collect();
+    counted.sort_unstable();
+    let want: Vec<String> = [
+        a.join("QX-1"),
+        a.join("QX-2"),
+        a.join("plain"),
+        b.join("QX-3"),
+    ]
+    .iter()
+    .map(|p| p.display().to_string())
+    .collect();
+    assert_eq!(counted, want);
+    let unidentified = groups
+        .iter()
+        .find(|g| g["model"] == "unidentified")
+        .unwrap();
+    let drives = unidentified["drives"].as_array().unwrap();
+    assert_eq!(drives.len(), 1);
+    assert!(drives[0]["figures"]["fresh_iops"].as_f64().unwrap() > 0.0);
+    let drive_rows = csv.iter().filter(|r| r[0] == "drive").count();
+    assert_eq!(drive_rows, 4);
+    assert!(
+        flat(&terminal).contains("4 drives in 2 groups"),
+        "{terminal}"
+    );
+    assert!(
+        flat(&terminal).contains("1 incomplete run not counted"),
+        "{terminal}"
+    );
+}

@@ -4,7 +4,7 @@
 //! `--json`, report.md, the CSV export and the charts' records (`NAME.chart.json`). Run on fresh
 //! runs of the release binary on simulated drives (seconds each) and on the committed
 //! `results/examples`. The kinds of run are in `oracle/`: experiments (WSAT, HIR, the sweeps,
-//! the benchmark presets, op-sweep), runs (a group and its compare, slog, an interrupted soak),
+//! the benchmark presets, op-sweep), the PTS suite and XSR, runs (a group and its compare, slog, an interrupted soak),
 //! a fleet's fade band, the SNIA steady state, the steady state predicted early, thermal
 //! throttling, trims and the chart records. `scripts/plant-bugs.sh` plants bugs in derived figures and drawn series and
 //! names the tests here that catch each.
@@ -18,6 +18,8 @@ mod experiments;
 mod fleet;
 #[path = "oracle/predict.rs"]
 mod predict;
+#[path = "oracle/pts.rs"]
+mod pts;
 #[path = "oracle/runs.rs"]
 mod runs;
 #[path = "oracle/steady.rs"]

@@ -1,7 +1,8 @@
 //! `experiment pts` on a scaled simulated drive: a short throughput-and-latency suite whose
 //! figures are the plain averages of its measurement window's runs and read the same in the
-//! terminal, `--json` and report.md; the plan lists the IOPS test's 56 cells per round; bad
-//! `--tests` or `--rounds` are refused in one line, exit 2, nothing written.
+//! terminal, `--json` and report.md; a test stops at its first steady window, each throughput
+//! block size preconditioned and judged on its own; the plan lists the IOPS test's 56 cells per
+//! round; bad `--tests` or `--rounds` are refused in one line, exit 2, nothing written.
 
 mod common;
 
@@ -13,6 +14,9 @@ use ssdfade::units::{format_count, format_latency_us};
 
 /// A drive the issue does not name, small enough for the preconditioning to take seconds.
 const TARGET: &str = "sim:dc-ssd-400g,capacity=8GB,scale=64";
+
+/// The shared run's cap on rounds: more than a steady window, so a test that settles stops.
+const CAP: u32 = 8;
 
 /// run.json's summary of the phase directory of `dir` whose name ends with `name`.
 fn run_summary(dir: &Path, name: &str) -> Value {
@@ -41,16 +45,31 @@ fn a_short_suite_gives_its_window_averages_alike_in_terminal_json_and_report() {
     let dir = work.path().join("e");
     let f = json_ok(
         ssdfade(work.path())
-            .args(["experiment", "pts", TARGET, "--tests", "lat,tp"])
-            .args(["--rounds", "5", "--round", "1s", "--json", "--out"])
+            .args([
+                "experiment",
+                "pts",
+                TARGET,
+                "--tests",
+                "lat,tp",
+                "--seed",
+                "5",
+            ])
+            .args([
+                "--rounds",
+                &CAP.to_string(),
+                "--round",
+                "1s",
+                "--json",
+                "--out",
+            ])
             .arg(&dir),
     );
     let tests = f["tests"].as_array().unwrap();
     let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["tp", "lat"],
-        "SNIA's order, whatever the order given"
+        ["tp-1024K", "tp-128K", "lat"],
+        "SNIA's order, whatever the order given; each throughput block size its own test"
     );
     let record = ssdfade::results::load_experiment(&dir).unwrap().record;
     let terminal = ssdfade::output::summary::summary_text(&dir, &record);
@@ -60,16 +79,37 @@ fn a_short_suite_gives_its_window_averages_alike_in_terminal_json_and_report() {
         .output()
         .unwrap();
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let phases: Vec<String> = record.phases.iter().map(|p| p.phase.name.clone()).collect();
+    let mut stopped_early = 0;
     for t in tests {
         let name = t["name"].as_str().unwrap();
-        assert_eq!(t["rounds"], 5, "{name}");
         let (first, last) = (
             t["window"][0].as_u64().unwrap(),
             t["window"][1].as_u64().unwrap(),
         );
         assert_eq!(last - first + 1, 5, "{name}: a window of five rounds");
+        // SNIA's early stop: a steady test ends with its first steady window (its later
+        // rounds are not in the record), one that never settles runs to the cap.
+        let rounds = t["rounds"].as_u64().unwrap();
+        if t["steady"] == true {
+            assert_eq!(rounds, last, "{name}: stopped at its steady window");
+            stopped_early += u32::from(rounds < u64::from(CAP));
+        } else {
+            assert_eq!(rounds, u64::from(CAP), "{name}: not steady, ran to the cap");
+        }
+        let after = format!("{name}-r{:02}-", rounds + 1);
+        assert!(
+            !phases.iter().any(|p| p.starts_with(&after)),
+            "{name}: no round after {rounds} in {phases:?}"
+        );
+        let ran = phases
+            .iter()
+            .filter(|p| p.starts_with(&format!("{name}-r")))
+            .count();
+        let cells = t["cells"].as_array().unwrap().len();
+        assert_eq!(ran as u64, rounds * cells as u64, "{name}: whole rounds");
         let cells = t["cells"].as_array().unwrap();
-        assert_eq!(cells.len(), if name == "tp" { 4 } else { 9 }, "{name}");
+        assert_eq!(cells.len(), if name == "lat" { 9 } else { 2 }, "{name}");
         for c in cells {
             let (read, bs) = (c["read_pct"].as_u64().unwrap(), c["bs"].as_u64().unwrap());
             let cell = format!("{name}-r{{:02}}-{read}-{}-{}", 100 - read, size(bs));
@@ -107,19 +147,54 @@ fn a_short_suite_gives_its_window_averages_alike_in_terminal_json_and_report() {
                 shown_alike(&terminal, &report, &words, &cell);
             }
         }
-        if name == "tp" {
-            // A row per block size: MB/s of the reads, then of the writes.
-            for bs in [1_048_576, 131_072] {
-                let mb = |read: u64| {
-                    let c = cells
-                        .iter()
-                        .find(|c| c["bs"] == bs && c["read_pct"] == read);
-                    format!("{:.0}", c.unwrap()["mb_per_s"].as_f64().unwrap())
-                };
-                shown_alike(&terminal, &report, &[size(bs), mb(100), mb(0)], name);
-            }
+        if name != "lat" {
+            // Its block size's row: MB/s of the reads, then of the writes.
+            let bs = cells[0]["bs"].as_u64().unwrap();
+            let mb = |read: u64| {
+                let c = cells.iter().find(|c| c["read_pct"] == read);
+                format!("{:.0}", c.unwrap()["mb_per_s"].as_f64().unwrap())
+            };
+            assert_eq!(name, format!("tp-{}", size(bs)));
+            shown_alike(&terminal, &report, &[size(bs), mb(100), mb(0)], name);
         }
     }
+    // Like for like: `measure --qd 1` of the latency test's 4K random writes on a copy of the
+    // drive as the suite left it (preconditioned, its rounds run) gives the cell's IOPS.
+    let lat = tests.iter().find(|t| t["name"] == "lat").unwrap();
+    let cell = lat["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["read_pct"] == 0 && c["bs"] == 4096)
+        .unwrap()["iops"]
+        .as_f64()
+        .unwrap();
+    let copy = work.path().join("copy.sim");
+    std::fs::copy(dir.join("drive.sim"), &copy).unwrap();
+    let m = json_ok(
+        ssdfade(work.path())
+            .args(["measure", &format!("{TARGET},state={}", copy.display())])
+            .args([
+                "--qd",
+                "1",
+                "--bs",
+                "4k",
+                "--read-pct",
+                "0",
+                "--random-pct",
+                "100",
+            ])
+            .args(["--duration", "1s", "--seed", "1", "--json"]),
+    );
+    let measured = m["iops"].as_f64().unwrap();
+    assert!(
+        (measured - cell).abs() <= 0.10 * cell,
+        "measure --qd 1 on the suite's drive: {measured} IOPS, the latency table's 4K 0/100: {cell}"
+    );
+    assert!(
+        stopped_early > 0,
+        "a sequential write settles within {CAP} rounds: {tests:?}"
+    );
     assert!(dir.join("pts.png").is_file(), "the suite's chart");
 }
 
@@ -149,10 +224,23 @@ fn the_plan_runs_every_cell_of_the_pts_matrices_each_round() {
     let plan = String::from_utf8(out.stdout).unwrap();
     let count = |prefix: &str| plan.lines().filter(|l| l.contains(prefix)).count();
     assert_eq!(count(" iops-r03-"), 56, "7 mixes × 8 block sizes\n{plan}");
-    assert_eq!(count(" tp-r03-"), 4);
+    assert_eq!(
+        count(" tp-1024K-r03-"),
+        2,
+        "reads and writes of its block size"
+    );
+    assert_eq!(count(" tp-128K-r03-"), 2);
     assert_eq!(count(" lat-r03-"), 9);
     assert_eq!(count(" iops-r04-"), 0);
-    for purge in ["iops-purge", "tp-purge", "lat-purge", "lat-wipc"] {
+    for purge in [
+        "iops-purge",
+        "tp-1024K-purge",
+        "tp-1024K-wipc",
+        "tp-128K-purge",
+        "tp-128K-wipc",
+        "lat-purge",
+        "lat-wipc",
+    ] {
         assert_eq!(count(purge), 1, "{purge}");
     }
     assert!(

@@ -420,6 +420,58 @@ fn offset_and_distribution_confine_writes_and_are_recorded() {
     assert!(text.contains("hotcold:80/20"), "{text}");
 }
 
+/// fio's `zoned` distribution on a real engine: `zoned:0/50:100/50` writes the second half of
+/// the span and never the first, and run.json and the workload line name it.
+#[test]
+fn a_zoned_distribution_writes_only_the_zones_it_gives_io() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("t.img");
+    std::fs::write(&img, vec![0xA5u8; 16 << 20]).unwrap();
+    let p = img.to_str().unwrap();
+    run_json(
+        dir.path(),
+        &[
+            "measure",
+            p,
+            "--destroy-data",
+            p,
+            "--qd",
+            "4",
+            "--bytes",
+            "32M",
+            "--interval",
+            "100ms",
+            "--span",
+            "8M",
+            "--distribution",
+            "zoned:0/50:100/50",
+            "--out",
+            "run",
+        ],
+    );
+    let info = read_info(&dir.path().join("run")).unwrap();
+    assert_eq!(info.workload.distribution.to_string(), "zoned:0/50:100/50");
+    let data = read_file(&img);
+    assert!(
+        data[..4 << 20].iter().all(|&b| b == 0xA5),
+        "written in the zone given no I/O"
+    );
+    assert!(
+        data[4 << 20..8 << 20]
+            .chunks(4096)
+            .filter(|block| block.iter().any(|&b| b != 0xA5))
+            .count()
+            > 900,
+        "the zone given every I/O was not written across"
+    );
+    assert!(
+        data[8 << 20..].iter().all(|&b| b == 0xA5),
+        "written past the span"
+    );
+    let line = ssdfade::results::workload_line(&info.workload);
+    assert!(line.contains("random (zoned:0/50:100/50) writes"), "{line}");
+}
+
 /// A run that fails (here its I/O buffers cannot be had under `ulimit -v`) says why in its
 /// record, and `runs` and `report` show that reason, not a bare "failed".
 #[test]

@@ -158,6 +158,12 @@ fn bad_input_is_one_line_and_status_2() {
     refused(
         dir.path(),
         &f,
+        &with(&base, &["--distribution", "zoned:50/5:30/15:20/70"]),
+        "the Ps and the Ss each summing to 100",
+    );
+    refused(
+        dir.path(),
+        &f,
         &with(&base, &["--distribution", "zipf:1.2", "--random-pct", "0"]),
         "every I/O is sequential",
     );

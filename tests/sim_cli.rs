@@ -258,7 +258,7 @@ fn tlc_drive_falls_off_the_slc_cliff_and_ram_does_not_fade() {
     // the preset, so the cliff is the ratio of the two whatever either is tuned to.
     let p = sim::presets::find("nvme-tlc-1t").unwrap();
     let controller = p.controller_iops;
-    let tlc_dies = f64::from(p.dies) / (p.program_us * 1e-6);
+    let tlc_dies = f64::from(p.parallel_dies()) / (p.program_us * 1e-6);
     assert!(
         (first / controller - 1.0).abs() < 0.05,
         "into the SLC cache {first:.0} IOPS, the controller allows {controller:.0}"
@@ -493,7 +493,8 @@ fn hot_cold_writes_change_simulated_write_amplification_both_ways() {
 /// The round-three presets and options land on their published figures (docs/simulator-
 /// round3.md): the Optane-class log device's µs latencies and QD16 rates with no fade, the
 /// client SATA drive's QD1 and QD32 rates, `capacity=` scaling the dies (the 250 GB model
-/// writes at 300 MB/s after its SLC cache, where the 1 TB one is held by the SATA link), and
+/// writes at 300 MB/s after its SLC cache from 8 dies, the 1 TB one at 451 MB/s from the 12
+/// its controller runs at once), and
 /// compression following the data's compressed size (25 % compressible: ¾ of a page; all
 /// zeros: 0.14 of a page, below the half-page slot).
 #[test]

@@ -1,8 +1,14 @@
 //! Trims in a workload on a simulated drive: the trimmed pages hold no data, so garbage
 //! collection copies fewer pages and the write amplification (NAND bytes per host byte
-//! written) falls below that of pure random writes in steady state.
+//! written) falls below that of pure random writes in steady state, on the engine and in a
+//! `soak` as the user runs it.
 
+mod common;
+
+use std::path::Path;
 use std::time::Duration;
+
+use common::{json_ok, ssdfade};
 
 use ssdfade::engine::{Control, Engine, IntervalSink};
 use ssdfade::pattern::Pattern;
@@ -87,5 +93,63 @@ fn random_writes_with_a_fifth_of_trims_amplify_less_than_pure_random_writes() {
     assert!(
         trimmed < pure * 0.95,
         "trims lower the WA: {trimmed} with 20 % trims, {pure} without"
+    );
+}
+
+/// What a `soak --trim-pct` run directory says: the run's write amplification (run.json, from
+/// the drive's counters), that of its last quarter of samples (NAND bytes over written bytes,
+/// steady state) and the share of trims among the writes and trims of that quarter.
+fn soak_wa(work: &Path, trim_pct: u8) -> (f64, f64, f64) {
+    let dir = work.join(format!("trim{trim_pct}"));
+    let v = json_ok(
+        ssdfade(work)
+            .args(["soak", "sim:dc-ssd-400g,scale=1024", "--duration", "4h"])
+            .args(["--seed", "7", "--json", "--trim-pct"])
+            .arg(trim_pct.to_string())
+            .arg("--out")
+            .arg(&dir),
+    );
+    assert_eq!(v["status"], "completed", "{v}");
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    let whole = run["write_amplification"]["factor"].as_f64().unwrap();
+    let samples: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("samples.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let last = &samples[samples.len() * 3 / 4..];
+    let sum = |f: &dyn Fn(&serde_json::Value) -> u64| last.iter().map(f).sum::<u64>() as f64;
+    let nand = sum(&|s| s["nand_bytes"].as_u64().unwrap());
+    let written = sum(&|s| s["write"]["bytes"].as_u64().unwrap_or(0));
+    let writes = sum(&|s| s["write"]["ops"].as_u64().unwrap_or(0));
+    let trims = sum(&|s| s["trim"]["ops"].as_u64().unwrap_or(0));
+    (whole, nand / written, trims / (writes + trims))
+}
+
+#[test]
+fn a_soak_with_trims_amplifies_less_than_the_same_soak_without() {
+    let work = tempfile::tempdir().unwrap();
+    let (pure, pure_steady, none) = soak_wa(work.path(), 0);
+    let (trimmed, trimmed_steady, share) = soak_wa(work.path(), 20);
+    eprintln!(
+        "soak sim:dc-ssd-400g,scale=1024 4h: WA {pure:.3} (last quarter {pure_steady:.3}) \
+         without trims, {trimmed:.3} (last quarter {trimmed_steady:.3}) with 20 % trims"
+    );
+    assert_eq!(none, 0.0);
+    assert!((share - 0.20).abs() < 0.01, "trim share {share}");
+    // Four hours of random writes take the drive well past its first fill: pure random writes
+    // amplify there, and trims leave garbage collection fewer pages to copy.
+    assert!(
+        pure_steady > 1.5,
+        "pure random writes amplify: {pure_steady}"
+    );
+    assert!(
+        trimmed_steady < pure_steady * 0.9,
+        "trims lower the steady WA: {trimmed_steady} against {pure_steady}"
+    );
+    assert!(
+        trimmed < pure,
+        "trims lower the run's WA: {trimmed} against {pure}"
     );
 }

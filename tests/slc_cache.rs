@@ -37,7 +37,7 @@ fn model(preset: &str, capacity: u64) -> Model {
     let pages = BS / 4096.0;
     let speed = |program_us: f64| {
         let link = BS / p.link_bytes_per_s + p.link_command_us * 1e-6;
-        let dies = pages * program_us * 1e-6 / f64::from(p.dies);
+        let dies = pages * program_us * 1e-6 / f64::from(p.parallel_dies());
         let channels = pages * p.transfer_us * 1e-6 / f64::from(p.channels);
         let controller = 1.0 / p.controller_iops;
         BS / link.max(dies).max(channels).max(controller) / 1e6

@@ -6,6 +6,12 @@
 //! one value.
 //!
 //! Rules, stated once here and in docs/fleets-and-metrics.md:
+//! - A run counts only with figures: one that ended before a fade window finished (killed
+//!   early, or an experiment killed before its soak's first interval) is listed apart as
+//!   incomplete with its directory and host, never counted into a group. A drive that records
+//!   no model is grouped as `unidentified`.
+//! - The hosts expected are those of the playbook's manifest ([`super::fleet_hosts`]), each
+//!   missing or failed one named.
 //! - A drive is its WWN, else its model and serial; a drive without either is its directory.
 //!   The same drive seen again (another run, another host) is flagged and counted once: the
 //!   first directory in path order is kept.
@@ -26,10 +32,12 @@ use std::path::{Path, PathBuf};
 use crate::results::latency::Histogram;
 use crate::results::slog::Rating;
 use crate::results::{
-    is_experiment, load_experiment, load_run, LatencyRecord, PhaseKind, Provenance, Run,
+    is_experiment, load_experiment, read_run, ExperimentRecord, LatencyRecord, PhaseKind,
+    Provenance, Run,
 };
 
 use super::compare::Headline;
+use super::fleet_hosts::Host;
 use super::latency::Distribution;
 
 /// [`Fleet::outlier_rule`].
@@ -142,6 +150,16 @@ pub fn csv_latency_us(us: f64) -> String {
 pub struct Skipped {
     pub path: PathBuf,
     pub reason: String,
+}
+
+/// A run left out of the groups because it has no figures: it ended (was killed) before a
+/// fade window finished.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Incomplete {
+    pub path: PathBuf,
+    pub host: String,
+    /// `incomplete: no interval finished`, or how few intervals it has.
+    pub why: String,
 }
 
 /// A drive seen in more than one directory.
@@ -260,6 +278,10 @@ pub struct Fleet {
     pub groups: Vec<Group>,
     pub duplicates: Vec<Duplicate>,
     pub skipped: Vec<Skipped>,
+    /// Runs without figures, not counted.
+    pub incomplete: Vec<Incomplete>,
+    /// The hosts the playbook's manifest expected and how each ended; empty without one.
+    pub hosts: Vec<Host>,
     /// Where the figures come from: the builds that recorded the runs, the span of their
     /// start dates and the count of drives (the charts' metadata and the report's footer).
     #[serde(skip)]
@@ -271,9 +293,10 @@ pub struct Fleet {
 pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
     let mut found = Vec::new();
     let mut skipped = Vec::new();
+    let mut manifests = Vec::new();
     for dir in dirs {
         match std::fs::symlink_metadata(dir) {
-            Ok(m) if m.is_dir() => walk(dir, &mut found, &mut skipped),
+            Ok(m) if m.is_dir() => walk(dir, &mut found, &mut skipped, &mut manifests)?,
             _ => crate::bad_input!(
                 "{} is not a directory: give run, group or experiment directories (or folders holding them)",
                 dir.display()
@@ -292,9 +315,18 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
     let mut duplicates = Vec::new();
     let mut groups: BTreeMap<(String, String), Vec<Drive>> = BTreeMap::new();
     let mut sources: Vec<Provenance> = Vec::new();
+    let mut incomplete = Vec::new();
     for dir in found {
         let (run, recovered) = match run_of(&dir) {
-            Ok(found) => found,
+            Ok(Found::Run(run, recovered)) => (*run, recovered),
+            Ok(Found::Incomplete { host, why }) => {
+                incomplete.push(Incomplete {
+                    path: dir,
+                    host,
+                    why: format!("incomplete: {why}"),
+                });
+                continue;
+            }
             Err(e) => {
                 skipped.push(Skipped {
                     path: dir,
@@ -304,13 +336,9 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
             }
         };
         let id = &run.info.target.identity;
-        let host = run
-            .info
-            .process
-            .as_ref()
-            .map_or_else(|| "unknown".to_string(), |p| p.host.clone());
+        let host = host_of(&run);
         let serial = id.serial.clone().unwrap_or_default();
-        let model = id.model.clone().unwrap_or_else(|| "unknown model".into());
+        let model = id.model.clone().unwrap_or_else(|| "unidentified".into());
         let key = match (&id.wwn, serial.is_empty()) {
             (Some(wwn), _) => format!("wwn {wwn}"),
             (None, false) => format!("{model} / {serial}"),
@@ -339,7 +367,17 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
         .map(|((model, firmware), drives)| group_of(model, firmware, drives))
         .collect();
     let provenance = provenance_of(&sources, groups.len());
+    let run_dirs: Vec<&Path> = groups
+        .iter()
+        .flat_map(|g| g.drives.iter().map(|d| d.dir.as_path()))
+        .chain(duplicates.iter().map(|d| d.seen_again.as_path()))
+        .chain(incomplete.iter().map(|i| i.path.as_path()))
+        .chain(skipped.iter().map(|s| s.path.as_path()))
+        .collect();
+    let hosts = super::fleet_hosts::of(&manifests, &run_dirs);
     Ok(Fleet {
+        incomplete,
+        hosts,
         provenance,
         outlier_rule: OUTLIER_RULE,
         merge_rule: MERGE_RULE,
@@ -372,13 +410,28 @@ fn provenance_of(runs: &[Provenance], groups: usize) -> Provenance {
     }
 }
 
-/// Collects the run and experiment directories under `dir` (never following a symlink);
-/// a run or experiment directory is not searched further.
-fn walk(dir: &Path, found: &mut Vec<PathBuf>, skipped: &mut Vec<Skipped>) {
+/// The host that recorded a run, `unknown` when its run.json does not say.
+fn host_of(run: &Run) -> String {
+    run.info
+        .process
+        .as_ref()
+        .map_or_else(|| "unknown".to_string(), |p| p.host.clone())
+}
+
+/// Collects the run and experiment directories under `dir` (never following a symlink) and
+/// the hosts manifests found on the way; a run or experiment directory is not searched
+/// further.
+fn walk(
+    dir: &Path,
+    found: &mut Vec<PathBuf>,
+    skipped: &mut Vec<Skipped>,
+    manifests: &mut Vec<(PathBuf, BTreeMap<String, super::fleet_hosts::Outcome>)>,
+) -> anyhow::Result<()> {
     if dir.join("run.json").is_file() || is_experiment(dir) {
         found.push(dir.to_path_buf());
-        return;
+        return Ok(());
     }
+    manifests.extend(super::fleet_hosts::read(dir)?);
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
@@ -386,7 +439,7 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>, skipped: &mut Vec<Skipped>) {
                 path: dir.to_path_buf(),
                 reason: format!("cannot list it: {e}"),
             });
-            return;
+            return Ok(());
         }
     };
     let mut subdirs: Vec<PathBuf> = entries
@@ -396,15 +449,47 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>, skipped: &mut Vec<Skipped>) {
         .collect();
     subdirs.sort();
     for sub in subdirs {
-        walk(&sub, found, skipped);
+        walk(&sub, found, skipped, manifests)?;
     }
+    Ok(())
+}
+
+/// What a directory found holds.
+enum Found {
+    /// A run with figures, and an experiment's recovery (`recovered` as % of `fresh`).
+    Run(Box<Run>, Option<f64>),
+    /// A run (or an experiment's soak) without figures: the host that recorded it and why.
+    Incomplete { host: String, why: String },
 }
 
 /// The run a directory stands for — itself, or of an experiment its (first) soak phase — and
-/// an experiment's recovery (`recovered` as % of `fresh`) when it measured both.
-fn run_of(dir: &Path) -> anyhow::Result<(Run, Option<f64>)> {
+/// an experiment's recovery when it measured both; incomplete when that run has no fade figure.
+fn run_of(dir: &Path) -> anyhow::Result<Found> {
     if !is_experiment(dir) {
-        return Ok((load_run(dir)?, None));
+        return Ok(figures_or_incomplete(read_run(dir)?, None));
+    }
+    let record = ExperimentRecord::load(dir)?;
+    let soak_dir = record
+        .phases
+        .iter()
+        .find(|p| matches!(p.phase.kind, PhaseKind::Soak(_)))
+        .and_then(|p| p.dir.as_ref())
+        .map(|d| dir.join(d));
+    let soak_ran = soak_dir
+        .as_ref()
+        .is_some_and(|d| std::fs::metadata(d.join("samples.jsonl")).is_ok_and(|m| m.len() > 0));
+    if !soak_ran {
+        // The host from any phase's run.json that can be read.
+        let host = record
+            .phases
+            .iter()
+            .filter_map(|p| p.dir.as_ref())
+            .find_map(|d| read_run(&dir.join(d)).ok())
+            .map_or_else(|| "unknown".to_string(), |r| host_of(&r));
+        return Ok(Found::Incomplete {
+            host,
+            why: "no interval of its soak finished".into(),
+        });
     }
     let exp = load_experiment(dir)?;
     let recovered = super::experiment::ExperimentStates::of(&exp)
@@ -416,7 +501,25 @@ fn run_of(dir: &Path) -> anyhow::Result<(Run, Option<f64>)> {
         .filter(|p| matches!(p.record.phase.kind, PhaseKind::Soak(_)))
         .find_map(|p| p.run.clone())
         .ok_or_else(|| anyhow::anyhow!("an experiment without a soak phase that ran"))?;
-    Ok((run, recovered))
+    Ok(figures_or_incomplete(run, recovered))
+}
+
+/// The run when it has a fade figure (a fade window finished), else incomplete.
+fn figures_or_incomplete(run: Run, recovered: Option<f64>) -> Found {
+    if Headline::of(&run).window_s.is_some() {
+        return Found::Run(Box::new(run), recovered);
+    }
+    let why = match run.samples.len() {
+        0 => "no interval finished".to_string(),
+        n => format!(
+            "{n} interval{} finished, too few for a fade figure",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    Found::Incomplete {
+        host: host_of(&run),
+        why,
+    }
 }
 
 /// The verdict of the slog run in `dir`, when `dir` is one (it holds slog.json).

@@ -9,6 +9,7 @@ pub mod convergence;
 pub mod experiment;
 pub mod fade;
 pub mod fleet;
+pub mod fleet_hosts;
 pub mod gc_throttle;
 pub mod hir;
 pub mod latency;

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::latency::Distribution;
 use super::run::Figures;
 use crate::results::settings::{PtsCell, PtsShows, PtsTestSettings, Settings};
-use crate::results::{Experiment, LoadedPhase, PhaseKind, Status};
+use crate::results::{Experiment, ExperimentRecord, LoadedPhase, Phase, PhaseKind, Status};
 use crate::stats::steady::{evaluate, Criteria, Round};
 
 /// The kind experiment.json records.
@@ -112,8 +112,8 @@ fn round_of(name: &str, test: &str) -> Option<usize> {
 }
 
 /// A run phase's cell, as its workload gives it.
-fn cell_of(phase: &LoadedPhase) -> Option<PtsCell> {
-    match &phase.record.phase.kind {
+fn cell_of(phase: &Phase) -> Option<PtsCell> {
+    match &phase.kind {
         PhaseKind::Measure(p) => Some(PtsCell {
             read_pct: p.workload.read_pct,
             bs: p.workload.bs,
@@ -132,7 +132,7 @@ impl TestFigures {
         for phase in &exp.phases {
             let (Some(round), Some(cell)) = (
                 round_of(&phase.record.phase.name, &plan.name),
-                cell_of(phase),
+                cell_of(&phase.record.phase),
             ) else {
                 continue;
             };
@@ -156,24 +156,11 @@ impl TestFigures {
                 });
             }
         }
-        // A round counts when every cell of it is done.
-        let rounds = (1..=planned_rounds)
-            .take_while(|r| done.iter().filter(|c| c.round == *r).count() == order.len())
-            .count();
-        // Each tracked cell's IOPS in rounds 1..=rounds.
-        let series: Vec<Vec<f64>> = plan
-            .tracked
+        let iops: Vec<(usize, PtsCell, f64)> = done
             .iter()
-            .map(|cell| {
-                (1..=rounds)
-                    .filter_map(|r| {
-                        done.iter()
-                            .find(|c| c.round == r && c.cell == *cell)
-                            .map(|c| c.figures.iops)
-                    })
-                    .collect()
-            })
+            .map(|c| (c.round, c.cell, c.figures.iops))
             .collect();
+        let (rounds, series) = tracked_series(plan, order.len(), planned_rounds, &iops);
         let n = Criteria::default().window_rounds;
         let steady_first = first_steady(&series, rounds);
         let first = steady_first.unwrap_or_else(|| rounds.saturating_sub(n) + 1);
@@ -251,6 +238,70 @@ impl TestFigures {
         }
         out
     }
+}
+
+/// The full rounds of a test (the rounds, from the first, whose every one of `cells` cells is
+/// done) and each tracked cell's IOPS in them, from its done runs: (round, cell, IOPS).
+fn tracked_series(
+    plan: &PtsTestSettings,
+    cells: usize,
+    planned_rounds: usize,
+    done: &[(usize, PtsCell, f64)],
+) -> (usize, Vec<Vec<f64>>) {
+    let rounds = (1..=planned_rounds)
+        .take_while(|r| done.iter().filter(|c| c.0 == *r).count() == cells)
+        .count();
+    let series = plan
+        .tracked
+        .iter()
+        .map(|cell| {
+            (1..=rounds)
+                .filter_map(|r| done.iter().find(|c| c.0 == r && c.1 == *cell).map(|c| c.2))
+                .collect()
+        })
+        .collect();
+    (rounds, series)
+}
+
+/// The pending phases (indices into `record.phases`) of the rounds after each test's first
+/// steady window: SNIA stops a test there (`--rounds` is the cap). Read from the record alone
+/// (a completed phase's headline IOPS is its run summary's, the figures' own), so the runner
+/// asks before every phase and a resume drops the same ones. Empty for other kinds.
+pub fn moot_phases(record: &ExperimentRecord) -> Vec<usize> {
+    let Settings::Pts(s) = &record.settings else {
+        return Vec::new();
+    };
+    let n = Criteria::default().window_rounds;
+    let mut moot = Vec::new();
+    for plan in &s.tests {
+        let mut order: Vec<PtsCell> = Vec::new();
+        let mut done = Vec::new();
+        let mut pending = Vec::new();
+        let mut planned_rounds = 0;
+        for (i, p) in record.phases.iter().enumerate() {
+            let (Some(round), Some(cell)) =
+                (round_of(&p.phase.name, &plan.name), cell_of(&p.phase))
+            else {
+                continue;
+            };
+            planned_rounds = planned_rounds.max(round);
+            if !order.contains(&cell) {
+                order.push(cell);
+            }
+            match (p.status, p.headline.as_ref().and_then(|h| h.iops)) {
+                (Status::Completed, Some(iops)) => done.push((round, cell, iops)),
+                (Status::Pending, _) => pending.push((i, round)),
+                _ => {}
+            }
+        }
+        let (rounds, series) = tracked_series(plan, order.len(), planned_rounds, &done);
+        if let Some(first) = first_steady(&series, rounds) {
+            let last = first + n - 1;
+            moot.extend(pending.iter().filter(|(_, r)| *r > last).map(|(i, _)| *i));
+        }
+    }
+    moot.sort_unstable();
+    moot
 }
 
 /// The first round (1-based) of the first five of `rounds` in which every series (one tracked

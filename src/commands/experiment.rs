@@ -171,6 +171,15 @@ fn slc_cache(a: &SlcCacheArgs) -> anyhow::Result<RunEnd> {
             ..crate::experiment::seed_workload()
         },
     };
+    let round = crate::experiment::DEFAULT_SS_ROUND;
+    if a.interval > round {
+        crate::bad_input!(
+            "--interval {} is longer than the {} steady-state round the SLC-cache test's writes are judged by: a round holds whole intervals; give --interval {} or less",
+            crate::units::format_duration(a.interval),
+            crate::units::format_duration(round),
+            crate::units::format_duration(round)
+        );
+    }
     let plan = slc_cache::SlcCache {
         purge: !a.no_purge,
         erase_method: a.erase_method.clone(),

@@ -64,7 +64,7 @@ pub fn list() -> String {
             p.channels,
             p.dies,
             if p.max_dies > 0 {
-                format!(" (larger capacities of the family: at most {})", p.max_dies)
+                format!(" (the controller runs at most {} at once)", p.max_dies)
             } else {
                 String::new()
             }

@@ -1,5 +1,5 @@
 //! Where the next I/O goes and whether it reads or writes: random offsets are drawn from the
-//! workload's distribution (uniform, zipf, pareto, normal, hot/cold) over the aligned positions
+//! workload's distribution (uniform, zipf, pareto, normal, hot/cold, zoned) over the aligned positions
 //! of `[offset, offset + span)`, from tables built once per stream so that a draw allocates
 //! nothing.
 
@@ -39,7 +39,7 @@ impl OffsetGen {
                 w.seed ^ 0x6f66_6673 ^ stream.wrapping_mul(0xd6e8_feb8_6659_fd93),
             ),
             positions: w.positions(),
-            picker: Picker::new(w.distribution, w.positions(), w.seed),
+            picker: Picker::new(&w.distribution, w.positions(), w.seed),
             base: w.offset,
             align: w.align,
             bs: w.bs,
@@ -128,6 +128,10 @@ enum Picker {
         threshold: u32,
         hot: u64,
     },
+    /// Per zone: the I/Os (of 100) that go to it and the zones before it, and its positions.
+    Zoned {
+        zones: Vec<(u32, std::ops::Range<u64>)>,
+    },
 }
 
 /// A fixed permutation of `0..n` (`i·step + shift mod n`, `step` coprime to `n`) that spreads
@@ -166,8 +170,8 @@ impl Scatter {
 }
 
 impl Picker {
-    fn new(d: Distribution, n: u64, seed: u64) -> Picker {
-        match d {
+    fn new(d: &Distribution, n: u64, seed: u64) -> Picker {
+        match *d {
             Distribution::Uniform => Picker::Uniform,
             Distribution::Zipf { theta } => {
                 let head_len = (ZIPF_HEAD as u64).min(n) as usize;
@@ -200,6 +204,21 @@ impl Picker {
                 threshold: u32::from(hot_io_pct),
                 hot: (n * u64::from(hot_span_pct) / 100).clamp(1, (n - 1).max(1)),
             },
+            Distribution::Zoned { ref zones } => {
+                // A zone ends where its share of the span, added to those before it, ends; a
+                // zone too small to hold a position takes its neighbour's first one.
+                let (mut io, mut span) = (0u32, 0u64);
+                let zones = zones
+                    .iter()
+                    .map(|z| {
+                        let start = (n * span / 100).min(n.saturating_sub(1));
+                        io += u32::from(z.io_pct);
+                        span += u64::from(z.span_pct);
+                        (io, start..(n * span / 100).max(start + 1))
+                    })
+                    .collect();
+                Picker::Zoned { zones }
+            }
         }
     }
 
@@ -244,6 +263,18 @@ impl Picker {
                     below(rng.next_u64(), *hot)
                 } else {
                     hot + below(rng.next_u64(), n - hot)
+                }
+            }
+            Picker::Zoned { zones } => {
+                // Zones whose shares fall short of 100 (a record edited by hand) leave the
+                // rest of the draws uniform.
+                let r = rng.next_u32() % 100;
+                match zones.iter().find(|z| r < z.0) {
+                    Some((_, range)) => {
+                        let end = range.end.min(n);
+                        range.start + below(rng.next_u64(), end.saturating_sub(range.start).max(1))
+                    }
+                    None => below(rng.next_u64(), n),
                 }
             }
         }
@@ -356,6 +387,22 @@ mod tests {
         within("80/20: first 20 %", share(&counts[..2000]), 0.80, 0.01);
         let counts = histogram("hotcold:90/5", 10_000);
         within("90/5: first 5 %", share(&counts[..500]), 0.90, 0.01);
+    }
+
+    #[test]
+    fn zoned_sends_each_zone_its_share_of_the_io() {
+        // SNIA's enterprise composite workload: 50 % to the first 5 %, 30 % to the next 15 %,
+        // 20 % to the last 80 %, uniform within each.
+        let counts = histogram("zoned:50/5:30/15:20/80", 10_000);
+        within("first 5 %", share(&counts[..500]), 0.50, 0.01);
+        within("next 15 %", share(&counts[500..2000]), 0.30, 0.01);
+        within("last 80 %", share(&counts[2000..]), 0.20, 0.01);
+        within("uniform in a zone", share(&counts[..250]), 0.25, 0.01);
+        let counts = histogram("zoned:0/50:100/50", 1000);
+        assert_eq!(share(&counts[..500]), 0.0);
+        // More zones than positions: every draw still lands in the span.
+        let counts = histogram("zoned:50/5:30/15:20/80", 3);
+        within("tiny span", share(&counts), 1.0, 0.0);
     }
 
     #[test]

@@ -132,9 +132,7 @@ pub fn record(
         max_duration_s: max_duration.as_secs_f64(),
         workload: setup.workload.clone(),
     });
-    let capacity = super::runner::identity_of(&setup.target)?
-        .size_bytes
-        .unwrap_or(0);
+    let capacity = setup.identity()?.size_bytes.unwrap_or(0);
     let list = phases(&setup, capacity, bursts, max_duration, erase_method);
     super::new_record("hir", &setup, list, settings, notes)
 }

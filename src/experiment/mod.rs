@@ -70,6 +70,30 @@ impl Setup {
         })?;
         Ok(TestFile(checked.created))
     }
+
+    /// The size of the file `--size` creates when the target does not exist yet (a dry run
+    /// makes none): what a dry run plans for instead of opening it.
+    fn planned_file(&self) -> Option<u64> {
+        let absent = matches!(std::fs::symlink_metadata(&self.target),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+        self.options
+            .size
+            .filter(|_| absent && !self.target.starts_with("sim:"))
+    }
+
+    /// The target's identity; a file `--size` would create as that file, so that a dry run
+    /// prints the plan of the run it stands for.
+    pub fn identity(&self) -> anyhow::Result<record::TargetIdentity> {
+        match self.planned_file() {
+            Some(size) => Ok(record::TargetIdentity {
+                kind: "file".into(),
+                model: None,
+                serial: None,
+                size_bytes: Some(size),
+            }),
+            None => runner::identity_of(&self.target),
+        }
+    }
 }
 
 /// A test file this command created: removed when the command is refused (bad input) or
@@ -133,9 +157,12 @@ pub fn new_record(
     settings: Settings,
     notes: Vec<String>,
 ) -> anyhow::Result<ExperimentRecord> {
-    let drive_state = crate::device::open(&setup.target)?
-        .wants_state_file()
-        .then(|| "drive.sim".to_string());
+    let drive_state = match setup.planned_file() {
+        Some(_) => None,
+        None => crate::device::open(&setup.target)?
+            .wants_state_file()
+            .then(|| "drive.sim".to_string()),
+    };
     let width = phases.len().to_string().len().max(2);
     // One seed for the experiment, drawn when none was given, recorded, and given to every
     // phase that runs I/O (the runner derives each phase's own seed from it).
@@ -174,7 +201,7 @@ pub fn new_record(
         target: setup.target.clone(),
         drive_state,
         drive_stamp: None,
-        identity: runner::identity_of(&setup.target)?,
+        identity: setup.identity()?,
         options: setup.options.clone(),
         settings,
         reference: None,
@@ -252,7 +279,10 @@ pub fn apply_seed_align(setup: &mut Setup) -> anyhow::Result<Vec<String>> {
     if setup.workload.align.is_some() {
         return Ok(Vec::new());
     }
-    let (align, note) = seed_align(&setup.target)?;
+    let (align, note) = match setup.planned_file() {
+        Some(_) => (512, None),
+        None => seed_align(&setup.target)?,
+    };
     setup.workload.align = Some(align);
     Ok(note.into_iter().collect())
 }

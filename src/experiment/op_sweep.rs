@@ -145,9 +145,7 @@ pub fn record(mut setup: Setup, plan: OpSweep) -> anyhow::Result<super::Experime
             path.display()
         ));
     }
-    let capacity = super::runner::identity_of(&setup.target)?
-        .size_bytes
-        .unwrap_or(0);
+    let capacity = setup.identity()?.size_bytes.unwrap_or(0);
     for (point, text) in &spans {
         let bytes = point.bytes(capacity, setup.workload.bs);
         if bytes == 0 || bytes > capacity {

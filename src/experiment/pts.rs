@@ -1,13 +1,17 @@
 //! The SNIA PTS suite (`experiment pts --tests iops,tp,lat`): the chosen tests run in SNIA's
-//! order as one resumable experiment. Each test is one entry of [`TESTS`], keyed by its name: its
-//! title, what its table shows, its cells and the cells its steady state is tracked on, and the
-//! function that lays out its phases. A test of another shape plugs in with one entry.
+//! order as one resumable experiment. Each test is one or more entries of [`TESTS`], keyed by
+//! its `--tests` name: its id, title, what its table shows, its cells and the cells its steady
+//! state is tracked on, and the function that lays out its phases. A test of another shape
+//! plugs in with one entry.
 //!
-//! The IOPS, throughput and latency tests share one layout ([`matrix_phases`]): `<test>-purge`
-//! (the drive purged), `<test>-wipc` (workload-independent preconditioning: 128 KiB sequential
-//! writes of twice the capacity), then rounds `<test>-rNN-<mix>-<size>`, one measure phase per
-//! cell, each one round long. The figures ([`crate::analysis::pts`]) pick the measurement window
-//! from the tracked cells' rounds by the SNIA steady-state rule.
+//! The IOPS, throughput and latency tests share one layout ([`matrix_phases`]): `<id>-purge`
+//! (the drive purged), `<id>-wipc` (workload-independent preconditioning: sequential writes of
+//! twice the capacity, 128 KiB or the throughput test's block size), then rounds
+//! `<id>-rNN-<mix>-<size>`, one measure phase per cell, each one round long, up to `--rounds`
+//! of them: the runner drops the rounds after a test's first steady window
+//! ([`crate::analysis::pts::moot_phases`]), as the PTS stops there. The figures
+//! ([`crate::analysis::pts`]) pick the measurement window from the tracked cells' rounds by the
+//! SNIA steady-state rule.
 
 use std::time::Duration;
 
@@ -29,17 +33,20 @@ pub struct Pts {
     pub tests: Vec<String>,
     /// Length of one cell's run in a round (the PTS: one minute).
     pub round: Duration,
-    /// Rounds each test runs (the PTS: until steady, at most 25).
+    /// Most rounds a test runs; it stops at its first steady window (the PTS: at most 25).
     pub rounds: u32,
     /// Outstanding I/Os of the IOPS and throughput tests (the latency test: 1).
     pub qd: u32,
     pub erase_method: String,
 }
 
-/// One PTS test of the suite.
+/// One PTS test of the suite (the throughput test: one per block size, each preconditioned
+/// and judged on its own, as the PTS does).
 pub struct PtsTest {
     /// `--tests` names it so.
     pub name: &'static str,
+    /// Its phases' prefix and its name in the figures: the name, or the name and block size.
+    pub id: &'static str,
     pub title: &'static str,
     pub shows: PtsShows,
     /// Its matrix, in the order the PTS runs a round.
@@ -48,7 +55,9 @@ pub struct PtsTest {
     pub tracked: &'static [PtsCell],
     /// Outstanding I/Os; None: the suite's `--qd`.
     pub qd: Option<u32>,
-    /// Its phases, every name starting `<name>-`.
+    /// Transfer size of its workload-independent preconditioning.
+    pub wipc_bs: u64,
+    /// Its phases, every name starting `<id>-`.
     pub phases: fn(&PtsTest, &Setup, &Pts, u64) -> Vec<Phase>,
 }
 
@@ -57,6 +66,7 @@ pub struct PtsTest {
 pub static TESTS: &[PtsTest] = &[
     PtsTest {
         name: "iops",
+        id: "iops",
         title: "IOPS",
         shows: PtsShows::Iops,
         cells: iops_cells,
@@ -66,30 +76,42 @@ pub static TESTS: &[PtsTest] = &[
             random: true,
         }],
         qd: None,
+        wipc_bs: WIPC_BS,
         phases: matrix_phases,
     },
     PtsTest {
         name: "tp",
-        title: "Throughput",
+        id: "tp-1024K",
+        title: "Throughput 1024K",
         shows: PtsShows::MbPerS,
-        cells: tp_cells,
-        tracked: &[
-            PtsCell {
-                read_pct: 0,
-                bs: 1024 * 1024,
-                random: false,
-            },
-            PtsCell {
-                read_pct: 0,
-                bs: 128 * 1024,
-                random: false,
-            },
-        ],
+        cells: tp_1024k_cells,
+        tracked: &[PtsCell {
+            read_pct: 0,
+            bs: 1024 * 1024,
+            random: false,
+        }],
         qd: None,
+        wipc_bs: 1024 * 1024,
+        phases: matrix_phases,
+    },
+    PtsTest {
+        name: "tp",
+        id: "tp-128K",
+        title: "Throughput 128K",
+        shows: PtsShows::MbPerS,
+        cells: tp_128k_cells,
+        tracked: &[PtsCell {
+            read_pct: 0,
+            bs: 128 * 1024,
+            random: false,
+        }],
+        qd: None,
+        wipc_bs: 128 * 1024,
         phases: matrix_phases,
     },
     PtsTest {
         name: "lat",
+        id: "lat",
         title: "Latency",
         shows: PtsShows::Latency,
         cells: lat_cells,
@@ -99,6 +121,7 @@ pub static TESTS: &[PtsTest] = &[
             random: true,
         }],
         qd: Some(1),
+        wipc_bs: WIPC_BS,
         phases: matrix_phases,
     },
 ];
@@ -117,40 +140,45 @@ const IOPS_SIZES: [u64; 8] = [
     512,
 ];
 
-/// Random I/O: every mix at every size, a round going through the mixes of each size.
+/// Random I/O: every mix at every size, a round going through the sizes of each mix (the
+/// PTS's loop: the mix outside, the block size inside), so the 4K 0/100 cell follows the
+/// larger writes of its mix as it does in the PTS.
 fn iops_cells() -> Vec<PtsCell> {
-    IOPS_SIZES
-        .iter()
-        .flat_map(|&bs| {
-            IOPS_MIXES.iter().map(move |&read_pct| PtsCell {
-                read_pct,
-                bs,
-                random: true,
-            })
-        })
-        .collect()
+    random_cells(&IOPS_MIXES, &IOPS_SIZES)
 }
 
-/// Sequential reads and writes of 1024 KiB and 128 KiB.
-fn tp_cells() -> Vec<PtsCell> {
-    [1024 * 1024, 128 * 1024]
-        .into_iter()
-        .flat_map(|bs| {
-            [100, 0].map(|read_pct| PtsCell {
-                read_pct,
-                bs,
-                random: false,
-            })
+/// Sequential reads and writes of `bs`.
+fn tp_cells(bs: u64) -> Vec<PtsCell> {
+    [100, 0]
+        .map(|read_pct| PtsCell {
+            read_pct,
+            bs,
+            random: false,
         })
-        .collect()
+        .to_vec()
 }
 
-/// Random 100/0, 65/35 and 0/100 at 0.5, 4 and 8 KiB.
+/// The 1024 KiB throughput test's cells.
+fn tp_1024k_cells() -> Vec<PtsCell> {
+    tp_cells(1024 * 1024)
+}
+
+/// The 128 KiB throughput test's cells.
+fn tp_128k_cells() -> Vec<PtsCell> {
+    tp_cells(128 * 1024)
+}
+
+/// Random 100/0, 65/35 and 0/100 at 0.5, 4 and 8 KiB, the mix outside as in the PTS.
 fn lat_cells() -> Vec<PtsCell> {
-    [512, 4096, 8192]
-        .into_iter()
-        .flat_map(|bs| {
-            [100, 65, 0].map(|read_pct| PtsCell {
+    random_cells(&[100, 65, 0], &[512, 4096, 8192])
+}
+
+/// Random cells: for each mix, every size.
+fn random_cells(mixes: &[u8], sizes: &[u64]) -> Vec<PtsCell> {
+    mixes
+        .iter()
+        .flat_map(|&read_pct| {
+            sizes.iter().map(move |&bs| PtsCell {
                 read_pct,
                 bs,
                 random: true,
@@ -161,9 +189,9 @@ fn lat_cells() -> Vec<PtsCell> {
 
 /// Purge, workload-independent preconditioning, then `rounds` rounds of every cell.
 pub fn matrix_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -> Vec<Phase> {
-    let name = test.name;
+    let name = test.id;
     let mut wipc = setup.workload.clone();
-    wipc.bs = WIPC_BS;
+    wipc.bs = test.wipc_bs;
     wipc.read_pct = 0;
     wipc.random_pct = 0;
     let mut list = vec![
@@ -205,9 +233,20 @@ pub fn matrix_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -
     list
 }
 
-/// The tests of `names` in SNIA's order; an unknown name is bad input.
+/// The tests of `names` in SNIA's order; an unknown name, or one named twice, is bad input.
 pub fn chosen(names: &[String]) -> anyhow::Result<Vec<&'static PtsTest>> {
-    let known: Vec<&str> = TESTS.iter().map(|t| t.name).collect();
+    let mut known: Vec<&str> = TESTS.iter().map(|t| t.name).collect();
+    known.dedup();
+    if let Some(twice) = names
+        .iter()
+        .enumerate()
+        .find_map(|(i, n)| names[..i].contains(n).then_some(n))
+    {
+        crate::bad_input!(
+            "--tests names {twice:?} twice: give each test once, such as --tests {}",
+            known.join(",")
+        );
+    }
     if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
         crate::bad_input!(
             "--tests: this build has no PTS test {bad:?}; give some of {} (WSAT and HIR run as `experiment wsat` and `experiment hir`)",
@@ -229,9 +268,14 @@ pub fn record(setup: Setup, plan: Pts) -> anyhow::Result<super::ExperimentRecord
             plan.rounds
         );
     }
-    let capacity = super::runner::identity_of(&setup.target)?
-        .size_bytes
-        .unwrap_or(0);
+    if plan.qd == 0 || plan.qd > 4096 {
+        // Checked here too: a suite of only the latency test (QD 1) never hands it to a phase.
+        crate::bad_input!(
+            "--qd {} is out of range: use 1 to 4096 outstanding I/Os",
+            plan.qd
+        );
+    }
+    let capacity = setup.identity()?.size_bytes.unwrap_or(0);
     let mut list = Vec::new();
     for test in &tests {
         list.extend((test.phases)(test, &setup, &plan, capacity));
@@ -243,7 +287,7 @@ pub fn record(setup: Setup, plan: Pts) -> anyhow::Result<super::ExperimentRecord
         tests: tests
             .iter()
             .map(|t| PtsTestSettings {
-                name: t.name.into(),
+                name: t.id.into(),
                 title: t.title.into(),
                 shows: t.shows,
                 tracked: t.tracked.to_vec(),
@@ -251,7 +295,7 @@ pub fn record(setup: Setup, plan: Pts) -> anyhow::Result<super::ExperimentRecord
             .collect(),
     });
     let notes = vec![format!(
-        "{} rounds of {} s per cell (the PTS: 1-minute rounds until steady state, at most {MAX_ROUNDS})",
+        "at most {} rounds of {} s per cell, each test stopping at its first steady window (the PTS: 1-minute rounds, at most {MAX_ROUNDS})",
         plan.rounds,
         plan.round.as_secs_f64()
     )];
@@ -265,7 +309,7 @@ mod tests {
     #[test]
     fn the_matrices_are_the_pts_cells() {
         assert_eq!(iops_cells().len(), 56);
-        assert_eq!(tp_cells().len(), 4);
+        assert_eq!(tp_cells(128 * 1024).len(), 2);
         assert_eq!(lat_cells().len(), 9);
         for t in TESTS {
             let cells = (t.cells)();
@@ -279,9 +323,16 @@ mod tests {
         let order: Vec<&str> = chosen(&names(&["lat", "iops"]))
             .unwrap()
             .iter()
-            .map(|t| t.name)
+            .map(|t| t.id)
             .collect();
         assert_eq!(order, ["iops", "lat"]);
+        let tp: Vec<&str> = chosen(&names(&["tp"]))
+            .unwrap()
+            .iter()
+            .map(|t| t.id)
+            .collect();
+        assert_eq!(tp, ["tp-1024K", "tp-128K"], "each block size its own test");
         assert!(chosen(&names(&["iops", "xyz"])).is_err());
+        assert!(chosen(&names(&["lat", "iops", "lat"])).is_err());
     }
 }

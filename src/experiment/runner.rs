@@ -81,27 +81,32 @@ pub fn start(
             dir.display()
         );
     }
+    // Recorded before anything else, so an experiment killed from here on (kill -9 while an
+    // aged drive is being made) is one `resume` continues.
+    record.save(&dir)?;
     if record.drive_state.is_some() {
         // The drive is made and saved now, so the record holds its stamp from the start. A
-        // drive refused here (no room under `ulimit -v`) leaves neither its file nor an empty
-        // directory behind.
+        // drive refused here (no room under `ulimit -v`) leaves neither its file, its record
+        // nor an empty directory behind.
         match make_drive(effective_target(&dir, &record), &interrupt) {
-            Ok(Some(stamp)) => record.drive_stamp = stamp,
+            Ok(Some(stamp)) => {
+                record.drive_stamp = stamp;
+                record.save(&dir)?;
+            }
             Ok(None) => {
                 // Stopped while the drive was being made (an aged full-size drive takes
                 // seconds): recorded as interrupted before any phase, without the drive, which
                 // `resume` makes afresh.
-                remove_creation(&dir, &record);
                 return stop_early(&dir, record, RunEnd::Interrupted, observer);
             }
             Err(e) => {
+                let _ = std::fs::remove_file(dir.join(super::record::FILE));
                 remove_creation(&dir, &record);
                 std::fs::remove_dir(&dir).ok(); // only when empty
                 return Err(e);
             }
         }
     }
-    record.save(&dir)?;
     run_phases(&dir, record, interrupt, observer)
 }
 
@@ -416,6 +421,27 @@ fn stop_early(
     })
 }
 
+/// Takes out of the record the pending phases its figures make moot (a PTS test's rounds after
+/// its steady window: [`crate::analysis::pts::moot_phases`]), with a note saying so.
+fn drop_moot_phases(dir: &Path, record: &mut ExperimentRecord) -> anyhow::Result<()> {
+    let moot = crate::analysis::pts::moot_phases(record);
+    let (Some(&first), Some(&last)) = (moot.first(), moot.last()) else {
+        return Ok(());
+    };
+    record.notes.push(format!(
+        "steady state reached: {} later phases not run ({} to {})",
+        moot.len(),
+        record.phases[first].phase.name,
+        record.phases[last].phase.name
+    ));
+    let mut index = 0;
+    record.phases.retain(|_| {
+        index += 1;
+        !moot.contains(&(index - 1))
+    });
+    record.save(dir)
+}
+
 fn run_phases(
     dir: &Path,
     mut record: ExperimentRecord,
@@ -428,8 +454,14 @@ fn run_phases(
     record.interrupted_by = None;
     record.save(dir)?;
     observer.started(dir, &record);
-    for i in 0..record.phases.len() {
+    let mut i = 0;
+    while i < record.phases.len() {
+        drop_moot_phases(dir, &mut record)?;
+        if i >= record.phases.len() {
+            break;
+        }
         if record.phases[i].status == Status::Completed {
+            i += 1;
             continue;
         }
         if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
@@ -511,6 +543,7 @@ fn run_phases(
         if end != RunEnd::Completed {
             return stop_early(dir, record, end, observer);
         }
+        i += 1;
     }
     record.status = Status::Completed;
     record.save(dir)?;

@@ -68,9 +68,7 @@ pub fn phases(setup: &Setup, capacity: u64, plan: &SlcCache) -> Vec<Phase> {
 pub fn record(mut setup: Setup, plan: SlcCache) -> anyhow::Result<super::ExperimentRecord> {
     setup.workload.random_pct = 0;
     setup.workload.read_pct = 0;
-    let capacity = super::runner::identity_of(&setup.target)?
-        .size_bytes
-        .unwrap_or(0);
+    let capacity = setup.identity()?.size_bytes.unwrap_or(0);
     if capacity < PROBE_SHARE * setup.workload.bs {
         crate::bad_input!(
             "{} holds {capacity} bytes: the SLC-cache test needs at least {} ({PROBE_SHARE} transfers of --bs), give a larger target",

@@ -56,9 +56,7 @@ pub fn record(
     erase_method: &str,
 ) -> anyhow::Result<super::ExperimentRecord> {
     let notes = Vec::new();
-    let capacity = super::runner::identity_of(&setup.target)?
-        .size_bytes
-        .unwrap_or(0);
+    let capacity = setup.identity()?.size_bytes.unwrap_or(0);
     let settings = Settings::Wsat(WsatSettings {
         max_duration_s: max_duration.as_secs_f64(),
         capacity_bytes: capacity,

@@ -110,9 +110,7 @@ pub fn record(setup: Setup, plan: Xsr) -> anyhow::Result<super::ExperimentRecord
             crate::units::format_duration(plan.segment)
         );
     }
-    let capacity = super::runner::identity_of(&setup.target)?
-        .size_bytes
-        .unwrap_or(0);
+    let capacity = setup.identity()?.size_bytes.unwrap_or(0);
     if capacity < SEQUENTIAL_BS {
         crate::bad_input!(
             "{} holds {capacity} bytes: XSR writes 1 MiB transfers, give a larger target",

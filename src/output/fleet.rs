@@ -1,6 +1,8 @@
 //! `fleet --csv`: one row per drive with its figures (and its slog verdict when a slog run), then per group its median, p10 and p90
 //! rows, from [`crate::analysis::fleet::Fleet`], values rounded as the report rounds them
-//! and written in the column's unit (µs for latencies, see [`Metric::csv`]).
+//! and written in the column's unit (µs for latencies, see [`Metric::csv`]); then a `host`
+//! row per missing or failed host and an `incomplete` row per run not counted, each with the
+//! report's sentence in `note`.
 
 use crate::analysis::fleet::{Fleet, Metric};
 
@@ -14,6 +16,7 @@ pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
     head.extend(Metric::ALL.iter().map(|m| m.key()));
     head.push("outlier_of");
     head.push("slog");
+    head.push("note");
     w.write_record(&head)?;
     for g in &fleet.groups {
         for (i, d) in g.drives.iter().enumerate() {
@@ -42,6 +45,7 @@ pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
                     .as_ref()
                     .map_or(String::new(), |o| o.rating.word().to_string()),
             );
+            row.push(String::new());
             w.write_record(&row)?;
         }
         for (name, pick) in [
@@ -60,9 +64,25 @@ pub fn csv(fleet: &Fleet) -> anyhow::Result<String> {
                     .find(|s| s.metric == *m)
                     .map_or(String::new(), |s| m.csv(pick(s)))
             }));
-            row.extend([String::new(), String::new()]);
+            row.extend([String::new(), String::new(), String::new()]);
             w.write_record(&row)?;
         }
+    }
+    let blank = Metric::ALL.len() + 2;
+    for h in &fleet.hosts {
+        if let Some(note) = &h.note {
+            let mut row = vec!["host", "", "", "", h.host.as_str(), ""];
+            row.extend(std::iter::repeat_n("", blank));
+            row.push(note);
+            w.write_record(&row)?;
+        }
+    }
+    for i in &fleet.incomplete {
+        let path = i.path.display().to_string();
+        let mut row = vec!["incomplete", "", "", "", i.host.as_str(), path.as_str()];
+        row.extend(std::iter::repeat_n("", blank));
+        row.push(&i.why);
+        w.write_record(&row)?;
     }
     Ok(String::from_utf8(w.into_inner()?)?)
 }

@@ -206,13 +206,13 @@ fn add_settings(doc: &mut Document, f: &PtsFigures) {
         vec![
             "Rounds".into(),
             format!(
-                "{} per test, {} s per cell (the PTS: 1-minute rounds until steady, at most 25)",
+                "at most {} per test, each stopping at its first steady window; {} s per cell (the PTS: 1-minute rounds, at most 25)",
                 f.rounds_planned, f.round_s
             ),
         ],
         vec![
             "Preconditioning".into(),
-            "purge, then 128 KiB sequential writes of twice the capacity, per test".into(),
+            "per test: purge, then sequential writes of twice the capacity (128 KiB; each throughput test at its own block size)".into(),
         ],
         vec![
             "Steady state".into(),

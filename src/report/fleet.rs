@@ -1,6 +1,8 @@
 //! `fleet`'s document: per group of drives (model and firmware) the spread of each headline
 //! figure, the outliers named with host, serial and directory, the merged latency
 //! percentiles, the slog verdicts where drives were slog runs and the fade band; then the drives seen twice and the directories skipped.
+//! The hosts missing or failed (from the playbook's manifest) and the incomplete runs, not
+//! counted, are named after the summary.
 //! Markdown, HTML and the terminal all render this one [`Document`] of
 //! [`crate::analysis::fleet::Fleet`], and each group's two charts ([`charts`]) are embedded.
 
@@ -137,12 +139,17 @@ pub fn document(fleet: &Fleet, charts: &[GroupCharts]) -> anyhow::Result<Documen
     let mut doc = Document::new("ssdfade fleet");
     let drives: usize = fleet.groups.iter().map(|g| g.drives.len()).sum();
     doc.paragraph(format!(
-        "{} in {} (model and firmware); {} seen again and counted once; {} skipped.",
+        "{} in {} (model and firmware); {} seen again and counted once; {} skipped{}.",
         count(drives, "drive"),
         count(fleet.groups.len(), "group"),
         fleet.duplicates.len(),
-        count(fleet.skipped.len(), "directory")
+        count(fleet.skipped.len(), "directory"),
+        match fleet.incomplete.len() {
+            0 => String::new(),
+            n => format!("; {} not counted", count(n, "incomplete run")),
+        }
     ));
+    hosts(&mut doc, fleet);
     doc.paragraph(format!("Outlier: {}", fleet.outlier_rule));
     doc.paragraph(format!("Merged percentiles: {}", fleet.merge_rule));
     for (g, c) in fleet.groups.iter().zip(charts) {
@@ -187,6 +194,41 @@ pub fn document(fleet: &Fleet, charts: &[GroupCharts]) -> anyhow::Result<Documen
         doc.table(&["directory", "why"], rows);
     }
     Ok(doc)
+}
+
+/// The hosts the manifest expected, counted, then each missing or failed one named; and the
+/// runs without figures, apart.
+fn hosts(doc: &mut Document, fleet: &Fleet) {
+    if !fleet.hosts.is_empty() {
+        let missing = fleet.hosts.iter().filter(|h| h.missing).count();
+        let failed = fleet
+            .hosts
+            .iter()
+            .filter(|h| !h.missing && h.note.is_some())
+            .count();
+        doc.paragraph(format!(
+            "Hosts: {} expected, {} sent runs ({failed} of them failed mid-run), {missing} missing.",
+            fleet.hosts.len(),
+            fleet.hosts.len() - missing
+        ));
+        let notes: Vec<String> = fleet
+            .hosts
+            .iter()
+            .filter_map(|h| h.note.as_ref().map(|n| format!("- {n}")))
+            .collect();
+        if !notes.is_empty() {
+            doc.paragraph(notes.join("\n"));
+        }
+    }
+    if !fleet.incomplete.is_empty() {
+        doc.heading("Incomplete runs (not counted)");
+        let rows = fleet
+            .incomplete
+            .iter()
+            .map(|i| vec![i.path.display().to_string(), i.host.clone(), i.why.clone()])
+            .collect();
+        doc.table(&["directory", "host", "why"], rows);
+    }
 }
 
 fn group(doc: &mut Document, g: &Group) {

@@ -41,6 +41,7 @@ pub struct HistogramLog {
     divisor_line: usize,
     /// Whether each interval's reads and writes are also written apart (tagged lines).
     split: bool,
+    sync: super::sync_pace::SyncPace,
 }
 
 impl HistogramLog {
@@ -84,6 +85,7 @@ impl HistogramLog {
         Ok(HistogramLog {
             divisor_line: divisor_line.len(),
             split,
+            sync: Default::default(),
             path,
             file,
             serializer,
@@ -134,7 +136,17 @@ impl HistogramLog {
         self.file
             .write_all(&self.line[self.divisor_line..])
             .with_context(context)?;
-        self.file.sync_data().with_context(context)
+        if self.sync.due() {
+            self.file.sync_data().with_context(context)?;
+        }
+        Ok(())
+    }
+
+    /// Flushes every interval written so far to stable storage (see [`super::sync_pace`]).
+    pub fn sync(&self) -> anyhow::Result<()> {
+        self.file
+            .sync_data()
+            .with_context(|| format!("syncing {}", self.path.display()))
     }
 }
 

@@ -30,6 +30,7 @@ pub mod slog;
 mod status;
 mod summary;
 pub mod sweep;
+mod sync_pace;
 mod table;
 mod valid;
 pub mod verify;
@@ -75,6 +76,7 @@ pub struct RunDir {
     samples: File,
     /// Length of samples.jsonl: every line ends there, so a short write is cut back to it.
     samples_len: u64,
+    sync: sync_pace::SyncPace,
 }
 
 /// Space held back in every run directory while its run goes on, released to write the final
@@ -228,6 +230,7 @@ impl RunDir {
             within: within.map(Path::to_path_buf),
             samples,
             samples_len: 0,
+            sync: Default::default(),
         };
         run.write_info(info)?;
         Ok(run)
@@ -258,11 +261,13 @@ impl RunDir {
             within: within.map(Path::to_path_buf),
             samples,
             samples_len: text.len() as u64,
+            sync: Default::default(),
         })
     }
 
-    /// Appends one sample in a single write and flushes it to stable storage. A short write (a
-    /// full disk) is cut back to the last whole line, so samples.jsonl never ends torn.
+    /// Appends one sample in a single write, flushed to stable storage at the pace of
+    /// [`sync_pace`] (and with every run.json). A short write (a full disk) is cut back to the
+    /// last whole line, so samples.jsonl never ends torn.
     pub fn append(&mut self, sample: &Sample) -> anyhow::Result<()> {
         let mut line = serde_json::to_vec(sample)?;
         line.push(b'\n');
@@ -277,12 +282,19 @@ impl RunDir {
             );
         }
         self.samples_len += n as u64;
-        self.samples.sync_data().with_context(context)
+        if self.sync.due() {
+            self.samples.sync_data().with_context(context)?;
+        }
+        Ok(())
     }
 
     /// Replaces `run.json` atomically (write, fsync, rename). A final record (status other than
-    /// `running`) first gives back the space held for it.
+    /// `running`) first gives back the space held for it. The samples it counts are synced
+    /// first, so run.json never names more than samples.jsonl holds after a power cut.
     pub fn write_info(&self, info: &RunInfo) -> anyhow::Result<()> {
+        self.samples
+            .sync_data()
+            .with_context(|| format!("syncing {}/samples.jsonl", self.dir.display()))?;
         let running = info.status == Status::Running;
         if !running {
             release_space_reserve(&self.dir);

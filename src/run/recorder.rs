@@ -109,6 +109,11 @@ impl<'a> Recorder<'a> {
         SteadyTracker,
         Option<Prediction>,
     ) {
+        // The last intervals' latencies reach the disk with the run's end (samples.jsonl's go
+        // with the final run.json).
+        if let Err(e) = self.latency_log.sync() {
+            crate::note!("ssdfade: note: {e:#}");
+        }
         (
             self.run_dir,
             self.total,
@@ -144,6 +149,7 @@ impl IntervalSink for Recorder<'_> {
         if self.last_heartbeat.elapsed() >= Duration::from_secs(1) {
             self.last_heartbeat = Instant::now();
             self.info.heartbeat_utc = Some(utc_now());
+            self.latency_log.sync()?;
             self.run_dir.write_info(&self.info)?;
             if let Some((v, map)) = &mut self.map {
                 map.update(&v.generations())?;

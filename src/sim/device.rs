@@ -736,7 +736,7 @@ impl SimDevice {
         let mut host_r = apply(&unit, &host);
         // Reads that suspend the dies' programs cost the controller (see [`super::contention`]).
         let [read_us, program_us, _] = self.nand_us();
-        let read_die = counts[READ_PAGES] * read_us * 1e-6 / f64::from(p.dies);
+        let read_die = counts[READ_PAGES] * read_us * 1e-6 / f64::from(p.parallel_dies());
         host_r[2] += super::contention::suspend_commands(
             counts[READ_PAGES],
             read_die,
@@ -845,7 +845,7 @@ impl SimDevice {
         let n = ios.len() as u64;
         self.gc_owed += gc_seconds;
         if n > 0 && self.gc_owed > 0.0 {
-            let dies = u64::from(p.dies);
+            let dies = u64::from(p.parallel_dies());
             let hold = self.gc_hold_seconds(&unit);
             let first = (self.gc_die + dies - self.io_seq % dies) % dies;
             for s in service
@@ -928,11 +928,11 @@ impl SimDevice {
         let p = &self.spec.preset;
         let k = f64::from(self.spec.scale);
         let reads = k * counts[READ_PAGES] * read_us * 1e-6;
-        let all = k * host_r[0] * f64::from(p.dies);
+        let all = k * host_r[0] * f64::from(p.parallel_dies());
         super::contention::DieLoad::new(
             [reads, (all - reads).max(0.0)],
             seconds,
-            p.dies,
+            p.parallel_dies(),
             [read_us * 1e-6, program_us * 1e-6],
             p.gc.suspend_us * 1e-6,
         )
@@ -1147,7 +1147,7 @@ impl SimDevice {
         let spb = f64::from(self.ftl.geometry().slots_per_block());
         let v = self.ftl.victim_valid_fraction().unwrap_or(0.0);
         // Die time per relocated slot, undivided by the dies (one die does it all).
-        let per_slot = unit[0][GC_SLOTS] * f64::from(p.dies);
+        let per_slot = unit[0][GC_SLOTS] * f64::from(p.parallel_dies());
         erase + v * spb * per_slot
     }
 
@@ -1187,8 +1187,9 @@ impl SimDevice {
         let program_time = (host_slots - slc_slots) / spp * program_us
             + slc_slots / spp * slc_us
             + (gc_slots / spp + fold_pages) * program_us;
-        let die =
-            (program_time + read_pages * read_us + erases * erase_us) / f64::from(p.dies) * 1e-6;
+        let die = (program_time + read_pages * read_us + erases * erase_us)
+            / f64::from(p.parallel_dies())
+            * 1e-6;
         let channel = (programs + read_pages) * p.transfer_us / f64::from(p.channels) * 1e-6;
         let controller = (a.aligned_writes as f64
             + a.unaligned_writes as f64 * p.unaligned_cost

@@ -54,7 +54,7 @@ impl SimSyncWriter {
                     _ => p.program_us,
                 };
                 command
-                    + (pages / f64::from(p.dies)).ceil() * program
+                    + (pages / f64::from(p.parallel_dies())).ceil() * program
                     + pages * p.transfer_us / f64::from(p.channels)
             }
         };

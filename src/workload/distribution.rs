@@ -8,7 +8,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 /// How random offsets spread over the span; sequential I/O is not affected.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Distribution {
     /// Every aligned offset equally likely (the default).
@@ -26,6 +26,19 @@ pub enum Distribution {
     /// `hot_io_pct` percent of the I/Os go uniformly to the first `hot_span_pct` percent of the
     /// span, the rest uniformly to the remainder.
     Hotcold { hot_io_pct: u8, hot_span_pct: u8 },
+    /// fio's `zoned`: the span cut into consecutive zones from its start, each taking its
+    /// percent of the I/Os uniformly over its percent of the span (SNIA's enterprise composite
+    /// workload: `zoned:50/5:30/15:20/80`).
+    Zoned { zones: Vec<Zone> },
+}
+
+/// One zone of [`Distribution::Zoned`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Zone {
+    /// Percent of the I/Os that go to the zone.
+    pub io_pct: u8,
+    /// Percent of the span the zone covers.
+    pub span_pct: u8,
 }
 
 impl Distribution {
@@ -35,7 +48,35 @@ impl Distribution {
     }
 }
 
-const USE: &str = "use uniform, zipf:θ (e.g. zipf:1.2), pareto:h (e.g. pareto:0.9), normal:σ% (e.g. normal:10) or hotcold:P/Q (e.g. hotcold:80/20)";
+const USE: &str = "use uniform, zipf:θ (e.g. zipf:1.2), pareto:h (e.g. pareto:0.9), normal:σ% (e.g. normal:10), hotcold:P/Q (e.g. hotcold:80/20) or zoned:P/S:P/S… (e.g. zoned:50/5:30/15:20/80)";
+
+/// Most zones a `zoned` distribution takes.
+pub const MAX_ZONES: usize = 100;
+
+/// fio's `zoned:P1/S1:P2/S2:…` (P percent of the I/Os to the next S percent of the span); both
+/// lists of percents sum to 100 and every zone covers some of the span.
+fn zoned(s: &str, v: &str) -> Result<Distribution, String> {
+    let how = || {
+        format!("'{s}': zoned:P/S:P/S… sends P % of the I/Os to each next S % of the span, the Ps and the Ss each summing to 100 (at most {MAX_ZONES} zones), e.g. zoned:50/5:30/15:20/80")
+    };
+    let zones = v
+        .split(':')
+        .map(|z| {
+            let (p, q) = z.split_once('/').ok_or_else(how)?;
+            match (p.trim().parse::<u8>(), q.trim().parse::<u8>()) {
+                (Ok(io_pct), Ok(span_pct)) if io_pct <= 100 && (1..=100).contains(&span_pct) => {
+                    Ok(Zone { io_pct, span_pct })
+                }
+                _ => Err(how()),
+            }
+        })
+        .collect::<Result<Vec<Zone>, String>>()?;
+    let sum = |f: fn(&Zone) -> u8| zones.iter().map(|z| u32::from(f(z))).sum::<u32>();
+    if zones.len() > MAX_ZONES || sum(|z| z.io_pct) != 100 || sum(|z| z.span_pct) != 100 {
+        return Err(how());
+    }
+    Ok(Distribution::Zoned { zones })
+}
 
 impl FromStr for Distribution {
     type Err = String;
@@ -86,6 +127,7 @@ impl FromStr for Distribution {
                     hot_span_pct: percent(q, 1, 99)?,
                 })
             }
+            Some(("zoned", v)) => zoned(s, v),
             _ => Err(format!("unknown distribution '{s}': {USE}")),
         }
     }
@@ -102,6 +144,13 @@ impl fmt::Display for Distribution {
                 hot_io_pct,
                 hot_span_pct,
             } => write!(f, "hotcold:{hot_io_pct}/{hot_span_pct}"),
+            Distribution::Zoned { zones } => {
+                f.write_str("zoned")?;
+                for z in zones {
+                    write!(f, ":{}/{}", z.io_pct, z.span_pct)?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -164,6 +213,8 @@ mod tests {
             "pareto:0.9",
             "normal:10",
             "hotcold:80/20",
+            "zoned:50/5:30/15:20/80",
+            "zoned:0/50:100/50",
         ] {
             let d: Distribution = s.parse().unwrap();
             assert_eq!(d.to_string(), s);
@@ -180,6 +231,12 @@ mod tests {
             "hotcold:80/100",
             "hotcold:80/0",
             "gauss:3",
+            "zoned:50/5:30/15:20/70",
+            "zoned:50/5:30/15:10/80",
+            "zoned:50/0:50/100",
+            "zoned:100",
+            "zoned:x/100",
+            "zoned:",
         ] {
             assert!(bad.parse::<Distribution>().is_err(), "{bad}");
         }
