@@ -197,6 +197,9 @@ fn a_drive_below_a_gib_and_a_span_outside_the_drive_are_refused_naming_the_run()
         "3G",
         "--seed",
         "3",
+        // 1 s samples: its 8 dies (one a channel) write the 3 GB in about 90 s.
+        "--interval",
+        "1s",
         "--out",
         "small",
         "--json",
