@@ -174,7 +174,16 @@ fn a_short_suite_gives_its_window_averages_alike_in_terminal_json_and_report() {
     let m = json_ok(
         ssdfade(work.path())
             .args(["measure", &format!("{TARGET},state={}", copy.display())])
-            .args(["--qd", "1", "--bs", "4k", "--read-pct", "0", "--random-pct", "100"])
+            .args([
+                "--qd",
+                "1",
+                "--bs",
+                "4k",
+                "--read-pct",
+                "0",
+                "--random-pct",
+                "100",
+            ])
             .args(["--duration", "1s", "--seed", "1", "--json"]),
     );
     let measured = m["iops"].as_f64().unwrap();
