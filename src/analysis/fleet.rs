@@ -318,7 +318,7 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
     let mut incomplete = Vec::new();
     for dir in found {
         let (run, recovered) = match run_of(&dir) {
-            Ok(Found::Run(run, recovered)) => (run, recovered),
+            Ok(Found::Run(run, recovered)) => (*run, recovered),
             Ok(Found::Incomplete { host, why }) => {
                 incomplete.push(Incomplete {
                     path: dir,
@@ -457,7 +457,7 @@ fn walk(
 /// What a directory found holds.
 enum Found {
     /// A run with figures, and an experiment's recovery (`recovered` as % of `fresh`).
-    Run(Run, Option<f64>),
+    Run(Box<Run>, Option<f64>),
     /// A run (or an experiment's soak) without figures: the host that recorded it and why.
     Incomplete { host: String, why: String },
 }
@@ -507,7 +507,7 @@ fn run_of(dir: &Path) -> anyhow::Result<Found> {
 /// The run when it has a fade figure (a fade window finished), else incomplete.
 fn figures_or_incomplete(run: Run, recovered: Option<f64>) -> Found {
     if Headline::of(&run).window_s.is_some() {
-        return Found::Run(run, recovered);
+        return Found::Run(Box::new(run), recovered);
     }
     let why = match run.samples.len() {
         0 => "no interval finished".to_string(),
