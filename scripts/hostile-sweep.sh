@@ -4,7 +4,9 @@
 # replayed listener traffic, and readers under `ulimit -n` / `ulimit -v`. A case passes when the
 # command does what it should or refuses in one line with exit 2 (never a panic, Debug text, an
 # exit other than 0/1/2/130, a silent pass, or a file written where it must not be). Prints one
-# row per case (class, case, outcome) and a count; exits 1 when any failed.
+# row per case (class, case, outcome) and a count; exits 1 when any failed. Rounds six and seven
+# (issue 45) try the newest features: slc-cache, pts, xsr, fleet, export --hdr-log, telemetry in
+# samples, thermal= drives, sim fit and slog --sustain, at their edges and under signals.
 #
 #   scripts/hostile-sweep.sh [BINARY]      (default target/release/ssdfade)
 set -euo pipefail
@@ -19,6 +21,7 @@ BIN, WORK = os.environ["BIN"], os.environ["WORK"]
 S = "sim:vertex2-60g,scale=64"
 os.chdir(WORK)
 rows, fails = [], 0
+LAST = [""]  # the stderr of the last case, for checks of its words
 
 def run(args, limit=None, timeout=120, prefix=()):
     cmd = list(prefix) + [BIN] + args
@@ -52,6 +55,7 @@ def judge(code, err, want):
 def case(cls, name, args, want, limit=None, check=None, prefix=()):
     global fails
     code, err = run(args, limit, prefix=prefix)
+    LAST[0] = err
     bad = judge(code, err, want)
     if bad is None and check:
         bad = check()
@@ -761,6 +765,270 @@ for t in ("sim:nvme-tlc-500g,thermal=", "sim:nvme-tlc-500g,thermal=m2,thermal=dc
           "sim:nvme-tlc-500g,thermal=m2\x1b[31m"):
     case("round6", f"measure {t.encode('unicode_escape').decode()}", ["measure", t, "--duration", "1s", "--out", "r6s"],
          "refuse", check=lambda: "FAIL made r6s" if os.path.exists("r6s") else None)
+
+# --- round seven (issue 45): pts, xsr, fleet, export --hdr-log, telemetry, thermal, sim fit, slog --
+R7 = "sim:nvme-tlc-500g,scale=64"
+def absent(path):
+    return lambda: f"FAIL made {path}" if os.path.exists(path) else None
+def says(text, missing=None):
+    """The last command's stderr must hold `text` (and not `missing`)."""
+    def check():
+        err = LAST[0]
+        if text not in err:
+            return f"FAIL the message lacks {text!r}: {err.strip()[:120]}"
+        if missing and missing in err:
+            return f"FAIL the message names {missing!r}: {err.strip()[:120]}"
+        return None
+    return check
+def no_false_figure(*paths):
+    """No inf/NaN figure in the files written."""
+    def check():
+        for p in paths:
+            if os.path.exists(p):
+                text = open(p, errors="replace").read()
+                for bad in ("inf ", "inf%", "NaN", "-inf", "∞"):
+                    if bad in text:
+                        return f"FAIL {p} shows {bad!r}"
+        return None
+    return check
+def stop(name, args, sig, after, then=None, want_exit=(130,)):
+    """Starts args, sends sig after `after` s; passes when it exits within 1 s with want_exit."""
+    p = subprocess.Popen([BIN] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    if p.poll() is not None:
+        return note("round7", name, f"FAIL ended before the signal (exit {p.returncode})", "")
+    t0 = time.time()
+    p.send_signal(sig)
+    try:
+        _, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill(); p.wait()
+        return note("round7", name, "FAIL still running 10 s after the signal", "")
+    took = time.time() - t0
+    bad = None
+    if "panicked" in err:
+        bad = "FAIL panicked"
+    elif p.returncode not in want_exit:
+        bad = f"FAIL exit {p.returncode}: {err.strip()[-120:]}"
+    elif took > 1.0:
+        bad = f"FAIL took {took:.2f} s to stop"
+    note("round7", name, bad, f"exit {p.returncode} after {took:.2f} s")
+    if then and not bad:
+        then()
+
+# pts: its options at their edges (refused, nothing made)
+for name, extra in (("--tests ''", ["--tests", ""]), ("--tests bogus", ["--tests", "bogus"]),
+                    ("--tests iops,iops", ["--tests", "iops,iops"]), ("--tests ,,", ["--tests", ",,"]),
+                    ("--tests 'lat,\\x1b[31m'", ["--tests", "lat,\x1b[31m"]),
+                    ("--rounds 0", ["--rounds", "0"]), ("--rounds 26", ["--rounds", "26"]),
+                    ("--rounds -1", ["--rounds", "-1"]), ("--rounds 1e3", ["--rounds", "1e3"]),
+                    ("--rounds 18446744073709551617", ["--rounds", "18446744073709551617"]),
+                    ("--round 0", ["--round", "0"]), ("--round -1s", ["--round", "-1s"]),
+                    ("--round NaN", ["--round", "NaN"]), ("--round 1e400s", ["--round", "1e400s"]),
+                    ("--qd 0", ["--qd", "0"]), ("--qd 100000", ["--qd", "100000"]),
+                    ("--erase-method bogus", ["--erase-method", "bogus"]), ("--size on a sim", ["--size", "1G"]),
+                    ("--seed x", ["--seed", "x"])):
+    # A case let through runs briefly: one round of one second of the latency test.
+    quick = [a for flag, v in (("--tests", "lat"), ("--round", "1s"), ("--rounds", "1")) if flag not in extra
+             for a in (flag, v)]
+    out = f"r7x-pts-{len(rows)}"
+    case("round7", f"pts {name}", ["experiment", "pts", S] + extra + quick + ["--out", out], "refuse", check=absent(out))
+case("round7", "pts --out onto a run", ["experiment", "pts", S, "--out", "a"], "refuse")
+case("round7", "pts --out onto another experiment", ["experiment", "pts", S, "--out", "e1"], "refuse")
+for kind in ("pts", "xsr"):
+    before = tree()
+    case("round7", f"experiment {kind} --dry-run writes nothing", ["experiment", kind, S, "--dry-run", "--out", "r7d"],
+         "ok", check=wrote_nothing(before))
+before = tree()
+case("round7", "pts --dry-run of a file --size would create: the plan", ["experiment", "pts", "r7.img", "--size", "256M",
+     "--destroy-data", "r7.img", "--dry-run", "--out", "r7d"], "ok", check=wrote_nothing(before))
+case("round7", "pts --tests lat,iops (SNIA order) --dry-run", ["experiment", "pts", S, "--tests", "lat,iops", "--dry-run"], "ok")
+case("round7", "pts --round 1ms --dry-run", ["experiment", "pts", S, "--round", "1ms", "--dry-run"], "either")
+# pts: stopped mid-matrix, in a purge, and while stopped (SIGSTOP), then resumed
+P = ["experiment", "pts", R7, "--tests", "lat", "--round", "1s", "--rounds", "1", "--seed", "7"]
+stop("pts SIGINT mid-matrix", P + ["--out", "r7p1"], signal.SIGINT, 2.5,
+     then=lambda: case("round7", "resume after SIGINT mid-matrix completes it", ["resume", "r7p1"], "ok"))
+case("round7", "resume of the completed pts", ["resume", "r7p1"], "refuse")
+p = subprocess.Popen([BIN] + P + ["--out", "r7p2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for _ in range(200):
+    if os.path.exists("r7p2/experiment.json"): break
+    time.sleep(0.005)
+p.kill(); p.wait()
+case("round7", "resume after kill -9 as the purge starts", ["resume", "r7p2"], "ok")
+def sigstop_then(sig):
+    p = subprocess.Popen([BIN] + P + ["--out", "r7p3"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5); p.send_signal(signal.SIGSTOP); time.sleep(1.0)
+    t0 = time.time(); p.send_signal(sig); p.send_signal(signal.SIGCONT)
+    try:
+        _, err = p.communicate(timeout=10); took = time.time() - t0
+        bad = None if p.returncode == 130 and took <= 1.0 and "panicked" not in err else f"FAIL exit {p.returncode} after {took:.2f} s"
+    except subprocess.TimeoutExpired:
+        p.kill(); p.wait(); bad = "FAIL still running 10 s after SIGCONT"
+    note("round7", f"pts SIGSTOP 1 s, then {sig.name} and SIGCONT", bad, f"exit {p.returncode}")
+sigstop_then(signal.SIGTERM)
+case("round7", "resume after SIGSTOP and SIGTERM", ["resume", "r7p3"], "ok")
+j = json.load(open("r7p1/experiment.json"))
+copy("r7p1", "r7p4"); j4 = json.load(open("r7p4/experiment.json"))
+j4["phases"][3]["status"] = "pending"; j4["status"] = "interrupted"
+json.dump(j4, open("r7p4/experiment.json", "w"))
+case("round7", "resume of a pts whose phase was marked pending by hand", ["resume", "r7p4"], "either")
+# xsr: its options at their edges
+for name, extra in (("--segment 0", ["--segment", "0"]), ("--segment -1s", ["--segment", "-1s"]),
+                    ("--segment bogus", ["--segment", "bogus"]), ("--segment NaN", ["--segment", "NaN"]),
+                    ("--ss-round 0", ["--ss-round", "0"]), ("--checkpoint 0", ["--checkpoint", "0"]),
+                    ("--rate-iops 0", ["--rate-iops", "0"]), ("--read-pct 101", ["--read-pct", "101"]),
+                    ("--verify-every 0", ["--verify", "--verify-every", "0"]), ("--precondition bogus", ["--precondition", "bogus"]),
+                    ("--qd 0", ["--qd", "0"]), ("--bs 0", ["--bs", "0"])):
+    out = f"r7x-xsr-{len(rows)}"
+    case("round7", f"xsr {name}", ["experiment", "xsr", S] + extra + ["--segment", "10s"] * ("--segment" not in extra)
+         + ["--out", out], "refuse", check=absent(out))
+stop("xsr SIGTERM in its first segment", ["experiment", "xsr", R7, "--segment", "1h", "--out", "r7xs"], signal.SIGTERM, 1.5)
+# fleet: crafted, duplicated, cyclic, linked and huge folders
+os.makedirs("r7fl/loop", exist_ok=True); os.symlink("..", "r7fl/loop/up"); copy("a", "r7fl/a")
+case("round7", "fleet of a folder holding a symlink cycle", ["fleet", "r7fl", "--out", "r7fo"], "either")
+os.symlink(WORK + "/a", "r7link-run")
+case("round7", "fleet of a symlink to a run", ["fleet", "r7link-run", "--out", "r7fo"], "either")
+os.makedirs("r7many", exist_ok=True)
+for i in range(150):
+    copy("a", f"r7many/run{i:03d}")
+case("round7", "fleet of 150 copies of a run", ["fleet", "r7many", "--out", "r7fo"], "either")
+d = "r7deep"
+for i in range(120):
+    d = os.path.join(d, "d")
+os.makedirs(d); copy("a", os.path.join(d, "run"))
+case("round7", "fleet of a run 120 folders deep", ["fleet", "r7deep", "--out", "r7fo"], "either")
+def crafted_run(name, edit):
+    copy("a", name)
+    j = json.load(open(f"{name}/run.json")); edit(j)
+    open(f"{name}/run.json", "w").write(json.dumps(j).replace('"__NaN__"', "NaN"))
+# A fleet skips a damaged run, naming it and why (as the `numbers` rows), alone or beside a good run.
+for name, edit in (("iops 1e308", lambda j: j["summary"].update(iops=1e308)),
+                   ("iops -5", lambda j: j["summary"].update(iops=-5.0)),
+                   ("iops NaN", lambda j: j["summary"].update(iops="__NaN__")),
+                   ("seconds 0", lambda j: j["summary"].update(seconds=0.0)),
+                   ("seconds -1e308", lambda j: j["summary"].update(seconds=-1e308)),
+                   ("bytes 1e308", lambda j: j["summary"].update(bytes=1e308)),
+                   ("mb_per_s -1", lambda j: j["summary"].update(mb_per_s=-1.0)),
+                   ("lat p99 1e308", lambda j: j["summary"]["lat_us"].update(p99=1e308)),
+                   ("write_amplification -3", lambda j: j.update(write_amplification=-3.0))):
+    crafted_run("r7cr", edit)
+    for c, want in ((["fleet", "r7cr", "--out", "r7fo"], "ok"), (["fleet", "r7cr", "b", "--out", "r7fo"], "ok"),
+                    (["report", "r7cr"], "either")):
+        if os.path.exists("r7fo"): shutil.rmtree("r7fo")
+        what = " beside a good run" if "b" in c else ""
+        case("round7", f"{c[0]} of a run.json with {name}{what}", c, want,
+             check=no_false_figure("r7fo/fleet.md", "r7fo/fleet.csv", "r7cr/report.md"))
+copy("a", "r7grp"); copy("e1", "r7grp/inner-exp")
+case("round7", "fleet of a run holding an experiment folder inside", ["fleet", "r7grp", "--out", "r7fo"], "either")
+open("r7file", "w").write("x\n")
+case("round7", "fleet of a plain file", ["fleet", "r7file"], "refuse", check=unchanged("r7file", b"x\n"))
+case("round7", "fleet --out a file of the user's", ["fleet", "a", "--out", "r7file"], "refuse", check=unchanged("r7file", b"x\n"))
+case("round7", "fleet --out a link to /etc", ["fleet", "a", "--out", "link-to-etc"], "refuse")
+copy("a", "r7lnk"); os.remove("r7lnk/run.json"); os.symlink("/etc/hostname", "r7lnk/run.json")
+case("round7", "fleet of a run whose run.json links to /etc", ["fleet", "r7lnk", "--out", "r7fo"], "either")
+copy("a", "r7big")
+with open("r7big/run.json", "a") as f: f.write(" " * (20 << 20))
+case("round7", "fleet of a run.json padded to 20 MB", ["fleet", "r7big", "--out", "r7fo"], "either")
+case("round7", "fleet /proc/self (a kernel tree)", ["fleet", "/proc/self", "--out", "r7fo"], "either")
+# export --hdr-log at more edges
+case("round7", "export --hdr-log ''", ["export", "a", "--hdr-log", ""], "refuse")
+os.mkfifo("r7fifo")
+case("round7", "export --hdr-log into a FIFO", ["export", "a", "--hdr-log", "r7fifo"], "refuse")
+case("round7", "export --out and --hdr-log the same file", ["export", "a", "--out", "r7same", "--hdr-log", "r7same"], "refuse",
+     check=absent("r7same"))
+case("round7", "export --hdr-log of an slog run", ["export", "slog", "--hdr-log", "r7s.hlog"], "either")
+case("round7", "export --hdr-log of an experiment", ["export", "e1", "--hdr-log", "r7e.hlog"], "either")
+lines = open("a/latency.hlog").read().splitlines(True)
+head = [l for l in lines if l.startswith("#") or l.startswith('"')]
+body = [l for l in lines if l not in head]
+for name, text in (("its intervals reversed", "".join(head + body[::-1])),
+                   ("a torn last line", "".join(lines)[:-20]),
+                   ("a line of 1 MB", "".join(head) + "x" * (1 << 20) + "\n")):
+    copy("a", "r7h"); open("r7h/latency.hlog", "w").write(text)
+    if os.path.exists("r7h.hlog"): os.remove("r7h.hlog")
+    case("round7", f"export --hdr-log of a latency.hlog with {name}", ["export", "r7h", "--hdr-log", "r7h.hlog"], "either")
+copy("a", "r7h"); os.remove("r7h/latency.hlog"); os.symlink("/etc/hostname", "r7h/latency.hlog")
+case("round7", "export --hdr-log of a latency.hlog linked to /etc", ["export", "r7h", "--hdr-log", "r7h2.hlog"], "refuse",
+     check=absent("r7h2.hlog"))
+# telemetry: crafted health in the samples of a drive that reports it
+make(["measure", "sim:nvme-tlc-500g,thermal=m2,scale=64", "--duration", "6s", "--interval", "1s", "--seed", "3", "--out", "r7t"])
+def crafted_health(edit):
+    copy("r7t", "r7tc")
+    rows7 = [json.loads(l) for l in open("r7tc/samples.jsonl")]
+    for i, s in enumerate(rows7):
+        edit(i, s["health"])
+    open("r7tc/samples.jsonl", "w").write("".join(json.dumps(s).replace('"__NaN__"', "NaN") + "\n" for s in rows7))
+for name, edit in (("temperature 1e308", lambda i, h: h.update(temperature_c=1e308)),
+                   ("temperature -1e308", lambda i, h: h.update(temperature_c=-1e308)),
+                   ("temperature -300 (below absolute zero)", lambda i, h: h.update(temperature_c=-300.0)),
+                   ("temperature NaN", lambda i, h: h.update(temperature_c="__NaN__")),
+                   ("temperature as text", lambda i, h: h.update(temperature_c="hot")),
+                   ("TMT1 count going backwards", lambda i, h: h.update(tmt1_count=100 - i)),
+                   ("host bytes going backwards", lambda i, h: h.update(host_bytes_written=10**12 - i * 10**9)),
+                   ("NAND bytes below host bytes", lambda i, h: h.update(nand_bytes_written=1)),
+                   ("TMT1 seconds negative", lambda i, h: h.update(tmt1_s=-5.0)),
+                   ("warning at -1e308", lambda i, h: h.update(warning_c=-1e308)),
+                   ("an unknown field", lambda i, h: h.update(bogus=1)),
+                   ("counters of 2^64", lambda i, h: h.update(tmt2_count=2**64))):
+    crafted_health(edit)
+    for c in (["report", "r7tc"], ["plot", "r7tc"]):
+        case("round7", f"{c[0]} of samples whose health has {name}", c, "either",
+             check=no_false_figure("r7tc/report.md"))
+# thermal simulation parameters
+for t in ("thermal=M2", "thermal= m2", "thermal=m2,ambient=-300", "thermal=dc,ambient=1e308", "thermal=m2:90",
+          "thermal=0", "thermal=m2,thermal=off"):
+    out = f"r7s-{len(rows)}"
+    case("round7", f"measure sim:…,{t}", ["measure", f"{R7},{t}", "--duration", "1s", "--out", out], "refuse",
+         check=absent(out))
+case("round7", "measure sim:…,thermal=off", ["measure", f"{R7},thermal=off", "--duration", "1s", "--out", "r7s1"], "ok")
+case("round7", "sim idle 100 years of a thermal drive", ["sim", "idle", f"{R7},thermal=m2,state={WORK}/r7.sim", "100years"], "either")
+case("round7", "sim idle NaN", ["sim", "idle", f"{R7},thermal=m2,state={WORK}/r7.sim", "NaN"], "refuse")
+case("round7", "sim idle -1s", ["sim", "idle", f"{R7},thermal=m2,state={WORK}/r7.sim", "-1s"], "refuse")
+# sim fit on crafted runs
+make(["soak", R7, "--duration", "30s", "--interval", "1s", "--seed", "5", "--out", "r7soak"])
+case("round7", "sim fit of a measure (no soak)", ["sim", "fit", "a", "-o", "r7tw1.toml"], "either")
+case("round7", "sim fit of an slog run", ["sim", "fit", "slog", "-o", "r7tw2.toml"], "refuse", check=absent("r7tw2.toml"))
+case("round7", "sim fit --base bogus", ["sim", "fit", "r7soak", "--base", "bogus", "-o", "r7tw3.toml"], "refuse",
+     check=absent("r7tw3.toml"))
+case("round7", "sim fit -o a file of the user's", ["sim", "fit", "r7soak", "-o", "r7file"], "refuse",
+     check=unchanged("r7file", b"x\n"))
+case("round7", "sim fit -o a link to /etc", ["sim", "fit", "r7soak", "-o", "link-to-etc"], "refuse")
+case("round7", "sim fit of a paced soak", ["sim", "fit", "paced", "-o", "r7tw4.toml"], "refuse", check=absent("r7tw4.toml"))
+def crafted_soak(edit):
+    copy("r7soak", "r7sc")
+    rows7 = [json.loads(l) for l in open("r7sc/samples.jsonl")]
+    rows7 = edit(rows7)
+    open("r7sc/samples.jsonl", "w").write("".join(json.dumps(s) + "\n" for s in rows7))
+for name, edit in (("emptied samples", lambda r: []),
+                   ("every IOPS 0", lambda r: [dict(s, iops=0.0, ops=0) for s in r]),
+                   ("IOPS 1e308", lambda r: [dict(s, iops=1e308) for s in r]),
+                   ("IOPS negative", lambda r: [dict(s, iops=-1.0) for s in r]),
+                   ("one sample", lambda r: r[:1])):
+    crafted_soak(edit)
+    if os.path.exists("r7tw5.toml"): os.remove("r7tw5.toml")
+    case("round7", f"sim fit of a soak with {name}", ["sim", "fit", "r7sc", "-o", "r7tw5.toml"], "refuse",
+         check=absent("r7tw5.toml"))
+# slog --sustain at its edges
+for v in ("-1s", "NaN", "1e30s", "", "1y1"):
+    out = f"r7sl-{len(rows)}"
+    case("round7", f"slog --sustain {v!r}", ["slog", R7, "--sustain", v, "--out", out], "refuse", check=absent(out))
+case("round7", "slog --sustain 1ms", ["slog", R7, "--sustain", "1ms", "--seed", "1", "--out", "r7sl1"], "either")
+stop("slog --sustain 10d, SIGTERM", ["slog", R7, "--sustain", "10d", "--seed", "1", "--out", "r7sl2"], signal.SIGTERM, 3.0)
+# the leftovers of round six
+case("round7", "slc-cache --interval 10d names --interval", ["experiment", "slc-cache", S, "--interval", "10d", "--out", "r7x"],
+     "refuse", check=says("--interval", "--ss-round"))
+case("round7", "slc-cache --bs 3k ends within 2 minutes", ["experiment", "slc-cache", S, "--bs", "3k", "--out", "r7bs"], "either")
+before = tree()
+case("round7", "slc-cache --dry-run of a file --size would create: the plan", ["experiment", "slc-cache", "r7.img", "--size",
+     "64M", "--destroy-data", "r7.img", "--dry-run", "--out", "r7d"], "ok", check=wrote_nothing(before))
+for sig in (signal.SIGINT, signal.SIGTERM):
+    stop(f"slc-cache {sig.name} in its fill", ["experiment", "slc-cache", S, "--out", f"r7sc-{sig.name}"], sig, 1.0)
+p = subprocess.Popen([BIN, "experiment", "slc-cache", S, "--out", "r7k9"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for _ in range(400):
+    if os.path.exists("r7k9/experiment.json"): break
+    time.sleep(0.002)
+p.kill(); p.wait()
+case("round7", "resume after kill -9 as slc-cache starts", ["resume", "r7k9"], "ok")
 
 # --- readers under resource limits --------------------------------------------------------------
 for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):

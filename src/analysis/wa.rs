@@ -73,10 +73,12 @@ impl WaSeries {
                     let Some(before) = counters.replace(now) else {
                         continue;
                     };
-                    (
-                        now.0.saturating_sub(before.0),
-                        now.1.saturating_sub(before.1),
-                    )
+                    // A counter that went back (a reset drive, an edited sample) tells nothing
+                    // of the interval: no WA for it, rather than a false 0 (issue 45).
+                    if now.0 < before.0 || now.1 < before.1 {
+                        continue;
+                    }
+                    (now.0 - before.0, now.1 - before.1)
                 }
                 (None, None) => continue,
             };
@@ -169,6 +171,16 @@ mod tests {
         let wa: Vec<Option<f64>> = series.points.iter().map(|p| p.wa).collect();
         assert_eq!(wa, [Some(1.5), Some(2.5)]);
         assert_eq!(series.overall(), Some(13.0 / 6.0));
+        // A NAND counter that goes back gives that interval no WA (not 0), and the next
+        // interval counts from the reading after it.
+        let samples = [
+            reading(0, 100 * gib, 150 * gib),
+            reading(1, 102 * gib, 10 * gib),
+            reading(2, 104 * gib, 13 * gib),
+        ];
+        let series = WaSeries::of_samples(&samples).unwrap();
+        let wa: Vec<Option<f64>> = series.points.iter().map(|p| p.wa).collect();
+        assert_eq!(wa, [Some(1.5)]);
     }
 
     /// A run recorded before NAND bytes were kept (or on a drive without NAND counters) has

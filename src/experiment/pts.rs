@@ -233,10 +233,20 @@ pub fn matrix_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -
     list
 }
 
-/// The tests of `names` in SNIA's order; an unknown name is bad input.
+/// The tests of `names` in SNIA's order; an unknown name, or one named twice, is bad input.
 pub fn chosen(names: &[String]) -> anyhow::Result<Vec<&'static PtsTest>> {
     let mut known: Vec<&str> = TESTS.iter().map(|t| t.name).collect();
     known.dedup();
+    if let Some(twice) = names
+        .iter()
+        .enumerate()
+        .find_map(|(i, n)| names[..i].contains(n).then_some(n))
+    {
+        crate::bad_input!(
+            "--tests names {twice:?} twice: give each test once, such as --tests {}",
+            known.join(",")
+        );
+    }
     if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
         crate::bad_input!(
             "--tests: this build has no PTS test {bad:?}; give some of {} (WSAT and HIR run as `experiment wsat` and `experiment hir`)",
@@ -256,6 +266,13 @@ pub fn record(setup: Setup, plan: Pts) -> anyhow::Result<super::ExperimentRecord
         crate::bad_input!(
             "--rounds {}: the PTS runs 1 to {MAX_ROUNDS} rounds (5 are needed to judge steady state); give a number in that range",
             plan.rounds
+        );
+    }
+    if plan.qd == 0 || plan.qd > 4096 {
+        // Checked here too: a suite of only the latency test (QD 1) never hands it to a phase.
+        crate::bad_input!(
+            "--qd {} is out of range: use 1 to 4096 outstanding I/Os",
+            plan.qd
         );
     }
     let capacity = setup.identity()?.size_bytes.unwrap_or(0);
@@ -316,5 +333,6 @@ mod tests {
             .collect();
         assert_eq!(tp, ["tp-1024K", "tp-128K"], "each block size its own test");
         assert!(chosen(&names(&["iops", "xyz"])).is_err());
+        assert!(chosen(&names(&["lat", "iops", "lat"])).is_err());
     }
 }

@@ -2,7 +2,8 @@
 //! recomputed from their phases' raw files alone, as the PTS and docs/pts-stimulus.md define
 //! them, and compared with `--json`, report.md and the charts' records.
 //!
-//! PTS: a cell's round is its phase `TEST-rNN-READ-WRITE-SIZE`; a round counts once every cell
+//! PTS: a cell's round is its phase `TEST-rNN-READ-WRITE-SIZE` (a test per throughput block
+//! size, `tp-1024K`); a round counts once every cell
 //! of it completed; the measurement window is the first five counted rounds in which every
 //! tracked cell's IOPS has a range ≤ 20 % and a least-squares excursion ≤ 10 % of its average
 //! (steady), else the last five (not steady); a cell's IOPS and MB/s are the plain averages of
@@ -231,7 +232,7 @@ fn row<'a>(md: &'a str, heading: &str, first: &[&str]) -> Vec<&'a str> {
         .unwrap_or_else(|| panic!("{heading}: no row {first:?}"))
 }
 
-/// A short PTS suite (all three tests, five rounds of 0.3 s) on a scaled simulated drive: each
+/// A short PTS suite (every test, at most five rounds of 0.3 s) on a scaled simulated drive: each
 /// test's counted rounds, window and verdict, its tracked cells' average, range and slope, and
 /// every cell's IOPS, MB/s and latency (average, maximum, five nines from the window's
 /// histograms) from the phases' raw files, against `--json`, report.md's tables and the lines
@@ -254,13 +255,16 @@ fn pts_matrix_throughput_latency_and_window_are_the_oracles() {
     let exp = json(&dir.join("experiment.json"));
     let plans = exp["settings"]["tests"].as_array().unwrap();
     let shown = v["tests"].as_array().unwrap();
-    assert_eq!(shown.len(), 3, "iops, tp and lat");
-    assert_eq!(chart.panels.len(), 3, "a panel per test");
+    assert_eq!(shown.len(), plans.len(), "a figure per test planned");
+    assert_eq!(chart.panels.len(), plans.len(), "a panel per test");
+    let mut kinds = Vec::new();
     for ((plan, got), panel) in plans.iter().zip(shown).zip(&chart.panels) {
         let name = plan["name"].as_str().unwrap();
         let title = plan["title"].as_str().unwrap();
+        let shows = plan["shows"].as_str().unwrap();
+        kinds.push(shows);
         assert_eq!(got["name"], name);
-        if name != "tp" {
+        if shows != "mb_per_s" {
             // SNIA tracks the IOPS and latency tests on 4 KiB random writes.
             let t = &plan["tracked"][0];
             assert_eq!(
@@ -304,18 +308,18 @@ fn pts_matrix_throughput_latency_and_window_are_the_oracles() {
         }
         let got_cells = got["cells"].as_array().unwrap();
         assert_eq!(got_cells.len(), cells.len(), "{name}: cells");
-        for (c, want) in got_cells.iter().zip(&cells) {
+        for want in &cells {
             let what = format!(
                 "{name} {}/{} {}",
                 want.read_pct,
                 100 - want.read_pct,
                 size(want.bs)
             );
-            assert_eq!(
-                (c["read_pct"].as_u64(), c["bs"].as_u64()),
-                (Some(want.read_pct), Some(want.bs)),
-                "{what}: the plan's order"
-            );
+            let cell = (Some(want.read_pct), Some(want.bs));
+            let c = got_cells
+                .iter()
+                .find(|c| (c["read_pct"].as_u64(), c["bs"].as_u64()) == cell)
+                .unwrap_or_else(|| panic!("{what}: not in --json"));
             close(&format!("{what}: IOPS"), num(&c["iops"]), want.iops, 1e-9);
             close(
                 &format!("{what}: MB/s"),
@@ -353,8 +357,8 @@ fn pts_matrix_throughput_latency_and_window_are_the_oracles() {
         for c in &cells {
             let mix = format!("{}/{}", c.read_pct, 100 - c.read_pct);
             let what = format!("{name} {mix} {}", size(c.bs));
-            match name {
-                "lat" => {
+            match shows {
+                "latency" => {
                     let r = row(&md, &heading, &[&mix, &size(c.bs)]);
                     for want in [
                         format_latency_us(c.avg_us),
@@ -368,7 +372,7 @@ fn pts_matrix_throughput_latency_and_window_are_the_oracles() {
                 _ => {
                     let r = row(&md, &heading, &[&size(c.bs)]);
                     let col = 1 + mixes.iter().position(|m| *m == c.read_pct).unwrap();
-                    let want = if name == "tp" {
+                    let want = if shows == "mb_per_s" {
                         format!("{:.0}", c.mb_per_s)
                     } else {
                         format_count(c.iops)
@@ -381,8 +385,8 @@ fn pts_matrix_throughput_latency_and_window_are_the_oracles() {
             let mix = format!("R/W {m}/{}", 100 - m);
             let of_mix: Vec<&Cell> = cells.iter().filter(|c| c.read_pct == m).collect();
             let kib = |c: &Cell| c.bs as f64 / 1024.0;
-            let lines: Vec<(String, Vec<(f64, f64)>)> = match name {
-                "lat" => vec![
+            let lines: Vec<(String, Vec<(f64, f64)>)> = match shows {
+                "latency" => vec![
                     (
                         format!("{mix} average"),
                         of_mix.iter().map(|c| (kib(c), c.avg_us)).collect(),
@@ -392,7 +396,7 @@ fn pts_matrix_throughput_latency_and_window_are_the_oracles() {
                         of_mix.iter().map(|c| (kib(c), c.p99999_us)).collect(),
                     ),
                 ],
-                "tp" => vec![(mix, of_mix.iter().map(|c| (kib(c), c.mb_per_s)).collect())],
+                "mb_per_s" => vec![(mix, of_mix.iter().map(|c| (kib(c), c.mb_per_s)).collect())],
                 _ => vec![(mix, of_mix.iter().map(|c| (kib(c), c.iops)).collect())],
             };
             for (line, want) in lines {
@@ -409,6 +413,9 @@ fn pts_matrix_throughput_latency_and_window_are_the_oracles() {
                 );
             }
         }
+    }
+    for kind in ["iops", "mb_per_s", "latency"] {
+        assert!(kinds.contains(&kind), "no {kind} test in {kinds:?}");
     }
 }
 
