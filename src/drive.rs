@@ -299,4 +299,8 @@ pub struct Health {
     pub host_bytes_read: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nand_bytes_written: Option<u64>,
+    /// Thermal throttling events since the drive was made, where the drive offers the OCP
+    /// datacenter log C0h (byte 96; docs/telemetry.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throttle_events: Option<u64>,
 }

@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod lock;
 pub mod loopback;
 pub mod nvme;
+pub mod ocp_log;
 mod path;
 pub mod power;
 pub mod record;

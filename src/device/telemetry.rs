@@ -1,14 +1,15 @@
 //! Reading a real drive's health during a run (temperature, thermal-management counters, host
 //! and NAND bytes) with the ioctls `info` uses: for NVMe, the SMART / health log (Get Log Page
-//! 0x02) and the warning threshold from Identify Controller; for SATA, SMART READ DATA (the
-//! temperature of attribute 194 or 190, host and NAND bytes by the vendor table in
+//! 0x02) and the warning threshold from Identify Controller, and where the drive offers it the
+//! OCP datacenter log C0h ([`super::ocp_log`]: NAND bytes, throttling events); for SATA, SMART
+//! READ DATA (the temperature of attribute 194 or 190, host and NAND bytes by the vendor table in
 //! [`super::vendor_wear`]) and the SCT status temperature; for SCSI, the LOG SENSE temperature
 //! page. The run's sampler thread calls the reader once per interval (see `run::telemetry`); a
 //! drive kind with no reader here (files, loop, zram, virtio) gets no thread.
 
 use std::fs::File;
 
-use super::{ata_smart, nvme, scsi_log, vendor_wear};
+use super::{ata_smart, nvme, ocp_log, scsi_log, vendor_wear};
 use crate::drive::{DriveInfo, Health};
 
 /// One reading of the drive; an error says why it could not be read.
@@ -70,10 +71,26 @@ fn nvme_reader(file: File) -> Option<HealthReader> {
         .ok()
         .and_then(|id| nvme::warning_temp_k(&id))
         .map(|k| f64::from(k) - 273.15);
+    // Asked while the drive answers with the OCP log; a drive that does not is not asked again.
+    let mut ocp = true;
     Some(Box::new(move || {
         let log = nvme::read_smart_log(&file)?;
-        Ok(nvme_health(&log, warning_c))
+        let mut health = nvme_health(&log, warning_c);
+        if ocp {
+            match ocp_log::read(&file).ok().flatten() {
+                Some(extended) => with_ocp(&mut health, &extended),
+                None => ocp = false,
+            }
+        }
+        Ok(health)
     }))
+}
+
+/// Adds what the OCP extended log says to an NVMe reading: the NAND bytes and the throttling
+/// events.
+pub fn with_ocp(health: &mut Health, log: &ocp_log::OcpSmart) {
+    health.nand_bytes_written = Some(log.media_bytes_written.min(u128::from(u64::MAX)) as u64);
+    health.throttle_events = Some(u64::from(log.throttle_events));
 }
 
 /// A reading from the NVMe SMART / health log (`warning_c`: WCTEMP, read once).
@@ -95,6 +112,7 @@ pub fn nvme_health(log: &nvme::SmartLog, warning_c: Option<f64>) -> Health {
             clamp(log.data_units_read).saturating_mul(super::smart::NVME_DATA_UNIT),
         ),
         nand_bytes_written: None,
+        throttle_events: None,
     }
 }
 
@@ -114,6 +132,28 @@ mod tests {
         assert_eq!(
             ata_health("OCZ-VERTEX2", &attrs, None).temperature_c,
             Some(41.0)
+        );
+    }
+
+    #[test]
+    fn the_ocp_log_gives_an_nvme_reading_its_nand_bytes_and_throttling_events() {
+        let mut h = Health {
+            host_bytes_written: Some(3 << 30),
+            ..Default::default()
+        };
+        let log = ocp_log::OcpSmart {
+            media_bytes_written: 7 << 30,
+            media_bytes_read: 1 << 30,
+            throttle_events: 2,
+            throttle_status: 1,
+        };
+        with_ocp(&mut h, &log);
+        assert_eq!(h.nand_bytes_written, Some(7 << 30));
+        assert_eq!(h.throttle_events, Some(2));
+        assert_eq!(
+            h.host_bytes_written,
+            Some(3 << 30),
+            "the health log's stays"
         );
     }
 

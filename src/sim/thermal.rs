@@ -230,6 +230,7 @@ impl Thermal {
             host_bytes_written: Some(host_bytes),
             host_bytes_read: None,
             nand_bytes_written: Some(nand_bytes),
+            throttle_events: None,
         }
     }
 }

@@ -33,9 +33,12 @@ impl ThrottleTracker {
         let Some(h) = &s.health else {
             return false;
         };
-        let counted = |h: &Health| h.tmt1_count.unwrap_or(0) + h.tmt2_count.unwrap_or(0);
+        let counted = |h: &Health| {
+            h.tmt1_count.unwrap_or(0) + h.tmt2_count.unwrap_or(0) + h.throttle_events.unwrap_or(0)
+        };
         let timed = |h: &Health| h.tmt1_s.unwrap_or(0.0) + h.tmt2_s.unwrap_or(0.0);
-        let has_counters = h.tmt1_count.is_some() || h.tmt1_s.is_some();
+        let has_counters =
+            h.tmt1_count.is_some() || h.tmt1_s.is_some() || h.throttle_events.is_some();
         let throttled = if has_counters {
             self.last
                 .as_ref()
@@ -105,5 +108,23 @@ mod tests {
             s.health.as_mut().unwrap().warning_c = Some(65.0);
         }
         assert_eq!(throttled(&samples), [false, true]);
+    }
+
+    /// An NVMe drive with the OCP log whose standard TMT counters stay at 0: its throttling
+    /// events rising mark the interval, whatever its temperature and IOPS.
+    #[test]
+    fn ocp_throttling_events_rising_mark_the_interval() {
+        let events = [0, 0, 1, 3, 3];
+        let samples: Vec<Sample> = events
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let mut s = sata(i as u64, 1000, 40.0);
+                let h = s.health.as_mut().unwrap();
+                (h.tmt1_count, h.tmt2_count, h.throttle_events) = (Some(0), Some(0), Some(n));
+                s
+            })
+            .collect();
+        assert_eq!(throttled(&samples), [false, false, true, true, false]);
     }
 }
