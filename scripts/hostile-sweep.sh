@@ -845,7 +845,7 @@ case("round7", "pts --dry-run of a file --size would create: the plan", ["experi
 case("round7", "pts --tests lat,iops (SNIA order) --dry-run", ["experiment", "pts", S, "--tests", "lat,iops", "--dry-run"], "ok")
 case("round7", "pts --round 1ms --dry-run", ["experiment", "pts", S, "--round", "1ms", "--dry-run"], "either")
 # pts: stopped mid-matrix, in a purge, and while stopped (SIGSTOP), then resumed
-P = ["experiment", "pts", R7, "--tests", "lat", "--round", "1s", "--rounds", "1", "--seed", "7"]
+P = ["experiment", "pts", R7, "--tests", "iops", "--round", "1s", "--rounds", "1", "--seed", "7"]
 stop("pts SIGINT mid-matrix", P + ["--out", "r7p1"], signal.SIGINT, 2.5,
      then=lambda: case("round7", "resume after SIGINT mid-matrix completes it", ["resume", "r7p1"], "ok"))
 case("round7", "resume of the completed pts", ["resume", "r7p1"], "refuse")
@@ -882,7 +882,7 @@ for name, extra in (("--segment 0", ["--segment", "0"]), ("--segment -1s", ["--s
     out = f"r7x-xsr-{len(rows)}"
     case("round7", f"xsr {name}", ["experiment", "xsr", S] + extra + ["--segment", "10s"] * ("--segment" not in extra)
          + ["--out", out], "refuse", check=absent(out))
-stop("xsr SIGTERM in its first segment", ["experiment", "xsr", R7, "--segment", "1h", "--out", "r7xs"], signal.SIGTERM, 1.5)
+stop("xsr SIGTERM in its first segment", ["experiment", "xsr", R7, "--segment", "12h", "--out", "r7xs"], signal.SIGTERM, 1.5)
 # fleet: crafted, duplicated, cyclic, linked and huge folders
 os.makedirs("r7fl/loop", exist_ok=True); os.symlink("..", "r7fl/loop/up"); copy("a", "r7fl/a")
 case("round7", "fleet of a folder holding a symlink cycle", ["fleet", "r7fl", "--out", "r7fo"], "either")

@@ -31,7 +31,9 @@ use std::path::{Path, PathBuf};
 
 pub use crate::drive::Identity;
 pub use crate::engine::Target;
-pub use spec::{open, short_name, Checked, Device, Gates, Opened, Spec, SyncOpened};
+pub use spec::{
+    is_absent_path, open, short_name, Checked, Device, Gates, Opened, Spec, SyncOpened,
+};
 
 /// What the user asked to write to, and how far they confirmed it.
 #[derive(Clone, Debug, Default)]

@@ -46,6 +46,14 @@ pub fn open(text: &str) -> anyhow::Result<Box<dyn Device>> {
     Ok(Spec::parse(text)?.device())
 }
 
+/// True when `text` names a file path that does not exist yet (one `--size` would create);
+/// false for simulated drives and for paths that exist, even as a dangling link.
+pub fn is_absent_path(text: &str) -> bool {
+    !crate::sim::is_sim_target(text)
+        && matches!(std::fs::symlink_metadata(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+}
+
 /// A target's short name for result directories (`zram3`, `test.img`, a simulated drive's
 /// preset name); a malformed `sim:` target is called `sim`.
 pub fn short_name(text: &str) -> String {

@@ -74,11 +74,9 @@ impl Setup {
     /// The size of the file `--size` creates when the target does not exist yet (a dry run
     /// makes none): what a dry run plans for instead of opening it.
     fn planned_file(&self) -> Option<u64> {
-        let absent = matches!(std::fs::symlink_metadata(&self.target),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound);
         self.options
             .size
-            .filter(|_| absent && !self.target.starts_with("sim:"))
+            .filter(|_| crate::device::is_absent_path(&self.target))
     }
 
     /// The target's identity; a file `--size` would create as that file, so that a dry run

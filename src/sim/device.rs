@@ -1281,6 +1281,25 @@ mod tests {
         SimDevice::create(&spec)
     }
 
+    /// The smallest capacity of every preset takes writes from birth: its GC burst fits the
+    /// spare area it has (`sata-tlc-250g,capacity=8GB` was read-only before its first write).
+    #[test]
+    fn the_smallest_capacity_of_every_preset_takes_writes() {
+        for preset in &crate::sim::presets::PRESETS {
+            let gb = (preset.user_bytes / 64).div_ceil(1_000_000_000);
+            for scale in [1, 64] {
+                let target = format!("sim:{},capacity={gb}GB,scale={scale}", preset.name);
+                // A scale that leaves too few erase blocks is refused, which is fine here.
+                let Ok(spec) = SimSpec::parse(&target) else {
+                    assert_ne!(scale, 1, "{target} refused");
+                    continue;
+                };
+                let dev = SimDevice::create(&spec);
+                assert!(!dev.read_only(), "{target} is read-only before any write");
+            }
+        }
+    }
+
     /// Two client presets under one seed stall at different bursts (they shared one stream of
     /// draws, so their 1-second charts dipped at the same seconds).
     #[test]

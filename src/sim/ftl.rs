@@ -434,9 +434,14 @@ impl Ftl {
 
     /// Makes foreground GC run in bursts: once the free pool falls to the reserve (the low
     /// watermark), reclaim until `blocks` more than the reserve are free (the high watermark).
-    /// 1 (the default) reclaims one block at a time.
+    /// 1 (the default) reclaims one block at a time. The burst never takes more than the
+    /// spare area holds beside the reserve and the open frontiers: a small `capacity=` of a
+    /// preset has fewer spare blocks than the preset's burst, and a larger burst would leave no
+    /// block to retire (the drive read-only from birth).
     pub fn set_gc_burst(&mut self, blocks: usize) {
-        self.gc_burst = blocks.max(1);
+        let spare = self.geo.blocks.saturating_sub(self.user_blocks()) as usize;
+        let room = spare.saturating_sub(GC_RESERVE + 3 + 1);
+        self.gc_burst = blocks.min(room).max(1);
     }
 
     /// Makes blocks wear out: a block whose erase count passes its own endurance (around

@@ -244,6 +244,16 @@ impl SimSpec {
                 spec.scale
             );
         }
+        // A drive whose worn blocks retire needs spare blocks beyond the GC reserve and the open
+        // frontiers, or it is read-only before its first write.
+        let spare = blocks.saturating_sub(spec.user_pages().div_ceil(spec.preset.pages_per_block));
+        let needed = (super::ftl::GC_RESERVE + 3 + 2) as u32;
+        if spec.preset.endurance_pe > 0.0 && spare < needed {
+            bad_input!(
+                "scale={} leaves {text} with only {spare} spare erase blocks ({needed} needed): use a smaller scale or a larger capacity",
+                spec.scale
+            );
+        }
         Ok(spec)
     }
 
