@@ -376,12 +376,8 @@ impl Chart for LatencyChart {
         }
         // Top right, below the phase names written along the top of the plot.
         let width = chart.plotting_area().dim_in_pixel().0 as i32;
-        chart
-            .configure_series_labels()
+        style::legend(&mut chart)
             .position(SeriesLabelPosition::Coordinate(width - 118, 34))
-            .label_font(style::legend_font())
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.3))
             .margin(12)
             .draw()?;
         Ok(())

@@ -170,12 +170,8 @@ where
                 .map(|&p| Circle::new(p, 4, color.filled())),
         )?;
     }
-    chart
-        .configure_series_labels()
+    style::legend(&mut chart)
         .position(SeriesLabelPosition::UpperRight)
-        .label_font(style::legend_font())
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK.mix(0.3))
         .margin(8)
         .draw()?;
     Ok(())

@@ -127,12 +127,8 @@ impl Chart for RateSweepChart {
         for note in &notes {
             layout.draw(&body, note)?;
         }
-        chart
-            .configure_series_labels()
+        style::legend(&mut chart)
             .position(SeriesLabelPosition::UpperLeft)
-            .label_font(style::legend_font())
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.3))
             .margin(12)
             .draw()?;
         Ok(())

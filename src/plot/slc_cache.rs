@@ -158,12 +158,8 @@ impl SlcCacheChart {
                     });
             }
         }
-        chart
-            .configure_series_labels()
+        style::legend(&mut chart)
             .position(SeriesLabelPosition::UpperRight)
-            .label_font(style::legend_font())
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.3))
             .margin(12)
             .draw()?;
         Ok(())

@@ -160,12 +160,8 @@ impl Chart for SlogChart {
                     .map(|&p| Circle::new(p, 4, color.filled())),
             )?;
         }
-        chart
-            .configure_series_labels()
+        style::legend(&mut chart)
             .position(SeriesLabelPosition::LowerRight)
-            .label_font(style::legend_font())
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.3))
             .draw()?;
 
         let end = self.sustained.last().map_or(1.0, |p| p.0).max(1.0);
@@ -220,12 +216,8 @@ impl Chart for SlogChart {
                 });
         }
         if !self.sustained.is_empty() {
-            chart
-                .configure_series_labels()
+            style::legend(&mut chart)
                 .position(SeriesLabelPosition::UpperRight)
-                .label_font(style::legend_font())
-                .background_style(WHITE.mix(0.9))
-                .border_style(BLACK.mix(0.3))
                 .draw()?;
         }
         Ok(())

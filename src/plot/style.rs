@@ -65,6 +65,19 @@ pub fn legend_font() -> TextStyle<'static> {
     font(18.0, FontStyle::Normal).color(&BLACK)
 }
 
+/// A chart's series legend in the style every chart uses (legend font, white backing, light
+/// border); the caller places it and draws it.
+pub fn legend<'a, 'b, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &'b mut ChartContext<'a, DB, CT>,
+) -> plotters::chart::SeriesLabelStyle<'a, 'b, DB, CT> {
+    let mut style = chart.configure_series_labels();
+    style
+        .label_font(legend_font())
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.3));
+    style
+}
+
 /// Labels drawn inside the plot (phase names, events, levels) in `color`.
 pub fn note_font(color: RGBColor) -> TextStyle<'static> {
     font(17.0, FontStyle::Bold).color(&color)

@@ -93,12 +93,8 @@ impl SweepChart {
                 });
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
         }
-        chart
-            .configure_series_labels()
+        style::legend(&mut chart)
             .position(SeriesLabelPosition::UpperLeft)
-            .label_font(style::legend_font())
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.3))
             .margin(12)
             .draw()?;
         Ok(())
@@ -186,12 +182,8 @@ impl SweepChart {
         for note in &notes {
             layout.draw(area, note)?;
         }
-        chart
-            .configure_series_labels()
+        style::legend(&mut chart)
             .position(SeriesLabelPosition::UpperLeft)
-            .label_font(style::legend_font())
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.3))
             .margin(12)
             .draw()?;
         Ok(())
