@@ -379,6 +379,19 @@ pub fn detect(samples: &[Sample], criteria: Criteria, capacity_bytes: u64) -> St
 mod tests {
     use super::*;
 
+    #[test]
+    fn snias_rule_holds_within_twenty_percent_range_and_ten_percent_slope_only() {
+        // Within both: range 19.98 %, slope excursion 8 % of the average.
+        let (w, holds) = SNIA.window(&[1000.0, 1100.0, 904.0, 1100.0, 900.0]);
+        assert!(holds && (w.avg - 1000.8).abs() < 1e-9, "{w:?}");
+        // A range just over 20 % of the average.
+        assert!(!SNIA.window(&[1000.0, 1110.0, 900.0, 1000.0, 990.0]).1);
+        // Rising 3 % a round: range 12 %, slope excursion 12 % of the average.
+        let (w, holds) = SNIA.window(&[940.0, 970.0, 1000.0, 1030.0, 1060.0]);
+        assert!(!holds && (w.slope_pct - 12.0).abs() < 1e-9, "{w:?}");
+        assert_eq!(Criteria::default(), SNIA);
+    }
+
     /// One-second samples with the given IOPS, 4 KiB per write.
     fn series(iops: impl IntoIterator<Item = f64>) -> Vec<Sample> {
         let mut total = 0;
