@@ -129,6 +129,17 @@ impl ExperimentKind {
             ExperimentKind::Named(name) => name,
         }
     }
+
+    /// Whether the kind measures the drive's states (in service, fresh, faded, recovered):
+    /// what `--reference` and a group's states table set side by side.
+    pub fn has_states(&self) -> bool {
+        *self == ExperimentKind::Vertex2
+    }
+
+    /// Whether the kind is an op-sweep, whose advice the SLOG evidence reads.
+    pub fn is_op_sweep(&self) -> bool {
+        *self == ExperimentKind::OpSweep
+    }
 }
 
 /// The length of one HIR burst (SNIA PTS host idle recovery).
