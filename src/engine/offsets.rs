@@ -116,12 +116,20 @@ impl OffsetGen {
             // end.
             self.cursor.fetch_add(self.bs, Ordering::Relaxed) % self.sequential_span
         } else {
-            // Sizes differ: one that would cross the span's end starts it again.
-            let at = self.cursor.fetch_add(len, Ordering::Relaxed) % self.span;
-            if at + len > self.span {
-                0
-            } else {
-                at
+            // Sizes differ: the cursor holds where the last one ended, and one that would
+            // cross the span's end starts it again.
+            let mut end = self.cursor.load(Ordering::Relaxed);
+            loop {
+                let at = if end + len > self.span { 0 } else { end };
+                match self.cursor.compare_exchange_weak(
+                    end,
+                    at + len,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => break at,
+                    Err(now) => end = now,
+                }
             }
         };
         (op, self.base + offset)
