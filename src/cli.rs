@@ -469,7 +469,7 @@ pub struct MeasureArgs {
         long,
         value_enum,
         conflicts_with_all = [
-            "more_targets", "bs", "align", "read_pct", "trim_pct", "random_pct", "qd", "bytes",
+            "more_targets", "bs", "bssplit", "align", "read_pct", "trim_pct", "random_pct", "qd", "bytes",
             "metrics_listen", "metrics_textfile",
         ]
     )]
@@ -620,6 +620,7 @@ impl AccessArgs {
         };
         Ok(WorkloadSpec {
             bs: self.bs,
+            bssplit: None,
             align: self.align,
             read_pct: self.read_pct,
             trim_pct: self.trim_pct,
@@ -650,6 +651,11 @@ impl AccessArgs {
 pub struct WorkloadArgs {
     #[command(flatten)]
     pub access: AccessArgs,
+    /// Per-I/O transfer sizes (fio's bssplit): SIZE/PCT:SIZE/PCT…, each I/O drawn from the
+    /// split and its offset a multiple of its size, e.g. 4k/70:64k/30 (a blank percent shares
+    /// the rest equally). In place of --bs and --align.
+    #[arg(long, value_name = "SIZE/PCT:…", conflicts_with_all = ["bs", "align"])]
+    pub bssplit: Option<crate::workload::BsSplit>,
     /// Outstanding I/Os (worker threads for the threads engine, ring depth for uring).
     #[arg(long, default_value_t = 128)]
     pub qd: u32,
@@ -667,7 +673,10 @@ pub struct WorkloadArgs {
 impl WorkloadArgs {
     /// The library's workload spec (see [`AccessArgs::spec`]).
     pub fn spec(&self) -> anyhow::Result<WorkloadSpec> {
-        self.access.spec(self.qd)
+        Ok(WorkloadSpec {
+            bssplit: self.bssplit.clone(),
+            ..self.access.spec(self.qd)?
+        })
     }
 }
 

@@ -1,6 +1,7 @@
 //! The access specification (Iometer's terms, fio's basics) and the stop rule, checked against
 //! the target before anything runs.
 
+pub mod bssplit;
 pub mod distribution;
 pub mod memory;
 pub mod precondition;
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bad_input;
 use crate::pattern::Pattern;
+pub use bssplit::BsSplit;
 pub use distribution::{Distribution, SpanStart};
 pub use precondition::PreconditionSpec;
 pub use verify::VerifyOptions;
@@ -38,6 +40,9 @@ pub enum OnError {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WorkloadSpec {
     pub bs: u64,
+    /// Per-I/O sizes (`--bssplit`) in place of `bs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bssplit: Option<BsSplit>,
     /// `None`: the transfer size.
     pub align: Option<u64>,
     pub read_pct: u8,
@@ -129,6 +134,7 @@ impl Default for WorkloadSpec {
     fn default() -> Self {
         WorkloadSpec {
             bs: 4096,
+            bssplit: None,
             align: None,
             read_pct: 0,
             trim_pct: 0,
@@ -159,10 +165,15 @@ impl WorkloadSpec {
         bytes: Option<u64>,
         interval: Duration,
     ) -> Workload {
-        let align = self.align.unwrap_or(self.bs);
+        // A split's I/Os take buffers of its largest size and offsets on its smallest's grid.
+        let bs = self.bssplit.as_ref().map_or(self.bs, BsSplit::largest);
+        let align = (self.align)
+            .or(self.bssplit.as_ref().map(BsSplit::smallest))
+            .unwrap_or(bs);
         let offset = self.offset.bytes(size, align);
         Workload {
-            bs: self.bs,
+            bs,
+            bssplit: self.bssplit.clone(),
             align,
             read_pct: self.read_pct,
             trim_pct: self.trim_pct,
@@ -202,9 +213,13 @@ pub fn fresh_seed() -> u64 {
 /// One workload, fully resolved against its target.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Workload {
-    /// Transfer size in bytes.
+    /// Transfer size in bytes (with `bssplit`, its largest size).
     pub bs: u64,
-    /// Offsets are multiples of this.
+    /// Per-I/O sizes drawn from the run's seeded generator (fio's bssplit); each I/O's offset
+    /// is a multiple of its own size. `None`: every I/O is `bs` bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bssplit: Option<BsSplit>,
+    /// Offsets are multiples of this (with `bssplit`, its smallest size).
     pub align: u64,
     /// Percent of I/Os that are reads.
     pub read_pct: u8,
@@ -260,6 +275,7 @@ impl Default for Workload {
         let spec = WorkloadSpec::default();
         Workload {
             bs: spec.bs,
+            bssplit: None,
             align: spec.bs,
             read_pct: spec.read_pct,
             trim_pct: spec.trim_pct,
@@ -287,6 +303,7 @@ impl Workload {
     /// Checks the workload against a target's size and block size.
     pub fn validate(&self, target_size: u64, logical_block: u32) -> anyhow::Result<()> {
         let lb = u64::from(logical_block.max(1));
+        self.validate_bssplit(lb)?;
         if self.bs == 0 || !self.bs.is_multiple_of(lb) {
             bad_input!(
                 "--bs {} is not a multiple of the target's logical block size {lb}: use a multiple such as {}",
@@ -398,6 +415,36 @@ impl Workload {
         }
         self.validate_rate()?;
         self.validate_verify()?;
+        Ok(())
+    }
+
+    /// Checks `--bssplit` against the target's logical block and the options that need one
+    /// transfer size.
+    fn validate_bssplit(&self, lb: u64) -> anyhow::Result<()> {
+        let Some(split) = &self.bssplit else {
+            return Ok(());
+        };
+        if let Some(s) = split.shares().iter().find(|s| !s.size.is_multiple_of(lb)) {
+            bad_input!(
+                "--bssplit size {} is not a multiple of the target's logical block size {lb}: O_DIRECT moves whole blocks; give sizes of {lb} bytes or multiples",
+                s.size
+            );
+        }
+        if self.verify.is_some() {
+            bad_input!(
+                "--bssplit with --verify: verified blocks are all one size; give --bs instead"
+            );
+        }
+        if matches!(self.rate, Some(Rate::BytesPerS(_))) {
+            bad_input!(
+                "--rate in bytes per second with --bssplit: the schedule needs one transfer size; give --rate-iops"
+            );
+        }
+        if self.precondition.is_some() || self.sync.is_some() {
+            bad_input!(
+                "--bssplit with --precondition or sync writes: both write one transfer size; give --bs"
+            );
+        }
         Ok(())
     }
 

@@ -1,7 +1,8 @@
-//! Where the next I/O goes and whether it reads or writes: random offsets are drawn from the
-//! workload's distribution (uniform, zipf, pareto, normal, hot/cold, zoned) over the aligned positions
-//! of `[offset, offset + span)`, from tables built once per stream so that a draw allocates
-//! nothing.
+//! Where the next I/O goes, how long it is and whether it reads or writes: random offsets are
+//! drawn from the workload's distribution (uniform, zipf, pareto, normal, hot/cold, zoned) over
+//! the aligned positions of `[offset, offset + span)`, from tables built once per stream so that
+//! a draw allocates nothing; under `--bssplit` each I/O's size is drawn first and its offset
+//! rounded down to a multiple of it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -11,7 +12,7 @@ use rand_core::{RngCore, SeedableRng};
 
 use crate::stats::OpKind;
 use crate::workload::precondition::Plan;
-use crate::workload::{Distribution, Workload};
+use crate::workload::{BsSplit, Distribution, Workload};
 
 /// Per-stream chooser of (operation, offset); sequential I/O shares one cursor across streams so
 /// that outstanding sequential I/Os are adjacent, as Iometer issues them.
@@ -22,6 +23,10 @@ pub struct OffsetGen {
     base: u64,
     align: u64,
     bs: u64,
+    /// Per-I/O sizes; `None`: every I/O is `bs` bytes.
+    split: Option<BsSplit>,
+    /// Bytes of the span in use.
+    span: u64,
     sequential_span: u64,
     read_pct: u32,
     trim_pct: u32,
@@ -43,6 +48,8 @@ impl OffsetGen {
             base: w.offset,
             align: w.align,
             bs: w.bs,
+            split: w.bssplit.clone(),
+            span: w.span,
             sequential_span: w.span / w.bs * w.bs,
             read_pct: u32::from(w.read_pct),
             trim_pct: u32::from(w.trim_pct),
@@ -54,9 +61,19 @@ impl OffsetGen {
         }
     }
 
-    /// The next operation and byte offset.
+    /// The length of the next I/O, drawn before it so that its bytes can be taken from the
+    /// budget first: `bs`, or under `--bssplit` a size of the split.
     #[inline]
-    pub fn next_op(&mut self) -> (OpKind, u64) {
+    pub fn next_len(&mut self) -> u64 {
+        match &self.split {
+            Some(split) => split.size_at(self.rng.next_u32() % 100),
+            None => self.bs,
+        }
+    }
+
+    /// The next operation and byte offset of an I/O of `len` bytes (from [`Self::next_len`]).
+    #[inline]
+    pub fn next_op(&mut self, len: u64) -> (OpKind, u64) {
         if let Some(plan) = &self.precondition {
             // Every stream takes the next write of the plan until it is written; the cursor
             // then serves sequential I/O (from wherever it stands: the span wraps).
@@ -87,11 +104,33 @@ impl OffsetGen {
         let offset = if self.random_pct == 100
             || (self.random_pct > 0 && self.rng.next_u32() % 100 < self.random_pct)
         {
-            self.picker.pick(&mut self.rng, self.positions) * self.align
-        } else {
+            let at = self.picker.pick(&mut self.rng, self.positions) * self.align;
+            if self.split.is_none() {
+                at
+            } else {
+                // Aligned to the I/O's own size, and inside the span.
+                (at / len).min((self.span - len) / len) * len
+            }
+        } else if self.split.is_none() {
             // Sequential transfers follow each other from the span's start and wrap before its
             // end.
             self.cursor.fetch_add(self.bs, Ordering::Relaxed) % self.sequential_span
+        } else {
+            // Sizes differ: the cursor holds where the last one ended, and one that would
+            // cross the span's end starts it again.
+            let mut end = self.cursor.load(Ordering::Relaxed);
+            loop {
+                let at = if end + len > self.span { 0 } else { end };
+                match self.cursor.compare_exchange_weak(
+                    end,
+                    at + len,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => break at,
+                    Err(now) => end = now,
+                }
+            }
         };
         (op, self.base + offset)
     }
@@ -338,7 +377,9 @@ mod tests {
         let mut gen = OffsetGen::new(&w, 3, Arc::new(AtomicU64::new(0)));
         let mut counts = vec![0u64; positions as usize];
         for _ in 0..DRAWS {
-            let (op, offset) = gen.next_op();
+            let len = gen.next_len();
+            assert_eq!(len, w.bs);
+            let (op, offset) = gen.next_op(len);
             assert_eq!(op, OpKind::Write);
             assert!(
                 offset >= w.offset && offset + w.bs <= w.offset + w.span,
@@ -480,7 +521,58 @@ mod tests {
             ..workload(Distribution::Uniform, 4)
         };
         let mut gen = OffsetGen::new(&w, 0, Arc::new(AtomicU64::new(0)));
-        let got: Vec<u64> = (0..5).map(|_| gen.next_op().1 - w.offset).collect();
+        let got: Vec<u64> = (0..5).map(|_| gen.next_op(w.bs).1 - w.offset).collect();
         assert_eq!(got, [0, 4096, 8192, 12288, 0]);
+    }
+
+    #[test]
+    fn split_sizes_take_their_shares_at_offsets_aligned_to_each_size() {
+        let mut w = workload("zoned:50/5:30/15:20/80".parse().unwrap(), 1 << 16);
+        w.bssplit = Some("512/4:4k/67:8k/10:64k/19".parse().unwrap());
+        w.align = 512;
+        let mut gen = OffsetGen::new(&w, 1, Arc::new(AtomicU64::new(0)));
+        let (mut sizes, mut first_zone) = (std::collections::BTreeMap::new(), 0u64);
+        for _ in 0..DRAWS {
+            let len = gen.next_len();
+            let (_, offset) = gen.next_op(len);
+            let at = offset - w.offset;
+            assert_eq!(at % len, 0, "offset {offset} of a {len}-byte I/O");
+            assert!(at + len <= w.span, "{len} bytes at {at} leave the span");
+            *sizes.entry(len).or_insert(0u64) += 1;
+            first_zone += u64::from(at < w.span / 20);
+        }
+        for (size, pct) in [(512, 4.0), (4096, 67.0), (8192, 10.0), (65536, 19.0)] {
+            within(
+                &format!("{size} B"),
+                sizes[&size] as f64 / DRAWS as f64,
+                pct / 100.0,
+                0.005,
+            );
+        }
+        within(
+            "first 5 % of the span",
+            first_zone as f64 / DRAWS as f64,
+            0.5,
+            0.01,
+        );
+    }
+
+    #[test]
+    fn sequential_split_io_follows_on_and_starts_the_span_again() {
+        let mut w = Workload {
+            random_pct: 0,
+            ..workload(Distribution::Uniform, 4)
+        };
+        w.bssplit = Some("4k/50:8k/50".parse().unwrap());
+        let mut gen = OffsetGen::new(&w, 0, Arc::new(AtomicU64::new(0)));
+        let mut end = 0;
+        for _ in 0..1000 {
+            let len = gen.next_len();
+            let (_, offset) = gen.next_op(len);
+            let at = offset - w.offset;
+            assert!(at == end || at == 0, "{at} after {end}");
+            assert!(at + len <= w.span);
+            end = (at + len) % w.span;
+        }
     }
 }

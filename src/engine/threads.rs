@@ -65,13 +65,16 @@ fn worker(
     verify: Option<&Verifier>,
     mut stats: WorkerStats,
 ) {
-    let bs = w.bs as usize;
     let wait = pace::Wait::for_threads(w.qd as usize);
     let mut clock = IoClock::new();
     stats.begin();
-    while !stats.should_stop() && stats.claim(bs as u64) {
+    while !stats.should_stop() {
+        let bs = offsets.next_len() as usize;
+        if !stats.claim(bs as u64) {
+            break;
+        }
         let Some(due) = stats.next_due() else { break };
-        let (op, offset, generation) = verifying::next_op(&mut offsets, verify);
+        let (op, offset, generation) = verifying::next_op(&mut offsets, verify, bs as u64);
         if op == OpKind::Write {
             let content = pattern.next_content();
             pattern.render(&content, &mut buf.as_mut_slice()[..bs]);

@@ -212,6 +212,8 @@ pub(super) fn cannot_avoid_blocking(fd: RawFd, buf: &mut AlignedBuf, bs: usize) 
 struct Slot {
     op: OpKind,
     offset: u64,
+    /// Bytes it moves (`bs`, or a size of the `--bssplit`).
+    len: u32,
     submitted: Stamp,
     /// When the issue rate's schedule wanted it issued.
     due: Option<Instant>,
@@ -248,14 +250,14 @@ struct Submitter {
     blocking_target: bool,
     buffers: AlignedBuf,
     stride: usize,
-    bs: usize,
     slots: Vec<Slot>,
     free: Vec<u32>,
     /// Slots pushed since the last `io_uring_enter`: they get its time as submission time.
     queued: Vec<u32>,
     in_flight: usize,
-    /// A scheduled I/O claimed (its bytes taken from the budget) but not yet due.
-    pending: Option<Instant>,
+    /// A scheduled I/O claimed (its bytes taken from the budget) but not yet due, and its
+    /// length.
+    pending: Option<(Instant, u64)>,
     offsets: OffsetGen,
     pattern: PatternGen,
     verify: Option<Arc<Verifier>>,
@@ -319,11 +321,11 @@ impl Submitter {
             blocking_target,
             buffers,
             stride,
-            bs,
             slots: vec![
                 Slot {
                     op: OpKind::Write,
                     offset: 0,
+                    len: 0,
                     submitted: Stamp::default(),
                     due: None,
                     generation: 0,
@@ -378,6 +380,7 @@ impl Submitter {
                 let Slot {
                     op,
                     offset,
+                    len,
                     submitted,
                     due,
                     generation,
@@ -386,17 +389,17 @@ impl Submitter {
                 self.in_flight -= 1;
                 let rc = cqe.result();
                 if let Some(v) = self.verify.as_deref().filter(|_| op == OpKind::Write) {
-                    v.finish_write(v.block_of(offset), generation, rc == self.bs as i32);
+                    v.finish_write(v.block_of(offset), generation, rc == len as i32);
                 }
-                if rc == self.bs as i32 {
+                if rc == len as i32 {
                     let latency = stats.latency_ns(submitted, completed);
-                    stats.record(op, self.bs as u64, latency);
+                    stats.record(op, u64::from(len), latency);
                     stats.paced(due, submitted);
                 } else {
                     let (errno, message) = if rc < 0 {
                         (-rc, crate::error::errno_words(-rc))
                     } else {
-                        (0, format!("short transfer of {rc} of {} bytes", self.bs))
+                        (0, format!("short transfer of {rc} of {len} bytes"))
                     };
                     let event = ErrorEvent {
                         t_s: stats.since_start(submitted),
@@ -441,10 +444,11 @@ impl Submitter {
     /// for a completion or that time, whichever comes first.
     fn refill(&mut self, stats: &mut WorkerStats) -> io::Result<Refill> {
         while let Some(slot) = self.free.pop() {
-            let due = match self.pending.take() {
-                Some(due) => Some(due),
+            let (due, len) = match self.pending.take() {
+                Some((due, len)) => (Some(due), len),
                 None => {
-                    let next = if stats.should_stop() || !stats.claim(self.bs as u64) {
+                    let len = self.offsets.next_len();
+                    let next = if stats.should_stop() || !stats.claim(len) {
                         None
                     } else {
                         stats.next_due()
@@ -453,26 +457,26 @@ impl Submitter {
                         self.free.push(slot);
                         return Ok(Refill::Stop);
                     };
-                    due
+                    (due, len)
                 }
             };
             if let Some(due) = due.filter(|&due| due > self.clock.now().instant()) {
                 self.free.push(slot);
-                self.pending = Some(due);
+                self.pending = Some((due, len));
                 return Ok(Refill::At(due));
             }
             let (op, offset, generation) =
-                verifying::next_op(&mut self.offsets, self.verify.as_deref());
+                verifying::next_op(&mut self.offsets, self.verify.as_deref(), len);
             if op == OpKind::Trim {
                 self.free.push(slot);
-                if self.trim_now(stats, offset, due) {
+                if self.trim_now(stats, offset, len as usize, due) {
                     return Ok(Refill::Stop);
                 }
                 continue;
             }
             // Each slot writes its own buffer, which no other I/O in flight holds.
             let at = slot as usize * self.stride;
-            let buf = &mut self.buffers.as_mut_slice()[at..at + self.bs];
+            let buf = &mut self.buffers.as_mut_slice()[at..at + len as usize];
             if op == OpKind::Write {
                 let content = self.pattern.next_content();
                 self.pattern.render(&content, buf);
@@ -481,9 +485,10 @@ impl Submitter {
                 }
             }
             let ptr = buf.as_mut_ptr();
-            let entry = self.entry(op, ptr, slot, offset);
+            let entry = self.entry(op, ptr, slot, offset, len as u32);
             self.slots[slot as usize].op = op;
             self.slots[slot as usize].offset = offset;
+            self.slots[slot as usize].len = len as u32;
             self.slots[slot as usize].due = due;
             self.slots[slot as usize].generation = generation;
             // SAFETY: the buffer stays valid and untouched until this slot's completion is reaped;
@@ -498,16 +503,22 @@ impl Submitter {
         Ok(Refill::Full)
     }
 
-    /// Trims `bs` bytes at `offset` now, outside the ring, and counts it; true when its
+    /// Trims `len` bytes at `offset` now, outside the ring, and counts it; true when its
     /// failure stops the run.
-    fn trim_now(&mut self, stats: &mut WorkerStats, offset: u64, due: Option<Instant>) -> bool {
+    fn trim_now(
+        &mut self,
+        stats: &mut WorkerStats,
+        offset: u64,
+        len: usize,
+        due: Option<Instant>,
+    ) -> bool {
         let t0 = self.clock.now();
-        let rc = trim::trim(self.trim, self.fd, offset, self.bs);
+        let rc = trim::trim(self.trim, self.fd, offset, len);
         let t1 = self.clock.now();
         stats.tick(t1);
-        if rc == self.bs as isize {
+        if rc == len as isize {
             let latency = stats.latency_ns(t0, t1);
-            stats.record(OpKind::Trim, self.bs as u64, latency);
+            stats.record(OpKind::Trim, len as u64, latency);
             stats.paced(due, t0);
             return false;
         }
@@ -578,9 +589,8 @@ impl Submitter {
         }
     }
 
-    /// The submission entry of one read or write (trims go outside the ring).
-    fn entry(&self, op: OpKind, buf: *mut u8, slot: u32, offset: u64) -> squeue::Entry {
-        let len = self.bs as u32;
+    /// The submission entry of one read or write of `len` bytes (trims go outside the ring).
+    fn entry(&self, op: OpKind, buf: *mut u8, slot: u32, offset: u64, len: u32) -> squeue::Entry {
         let entry = match (self.file, self.fixed_buffers, op == OpKind::Write) {
             (FileRef::Registered, true, true) => {
                 opcode::WriteFixed::new(types::Fixed(0), buf, len, slot as u16)

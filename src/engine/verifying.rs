@@ -15,13 +15,13 @@ use crate::stats::OpKind;
 use crate::verify::{self, BlockReader, Seen, Verifier};
 use crate::workload::Workload;
 
-/// The next I/O: its kind, offset and, for a write under `--verify`, the generation of the block
-/// it claimed (0 otherwise). A block with a write or check in flight is skipped for the next
+/// The next I/O of `len` bytes: its kind, offset and, for a write under `--verify`, the
+/// generation of the block it claimed (0 otherwise). A block with a write or check in flight is skipped for the next
 /// offset, so the last write acknowledged is the one the block holds.
 #[inline]
-pub fn next_op(offsets: &mut OffsetGen, verify: Option<&Verifier>) -> (OpKind, u64, u32) {
+pub fn next_op(offsets: &mut OffsetGen, verify: Option<&Verifier>, len: u64) -> (OpKind, u64, u32) {
     loop {
-        let (op, offset) = offsets.next_op();
+        let (op, offset) = offsets.next_op(len);
         let Some(v) = verify.filter(|_| op == OpKind::Write) else {
             return (op, offset, 0);
         };

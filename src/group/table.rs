@@ -3,7 +3,7 @@
 use super::GroupOutcome;
 use crate::analysis::thermal::Thermal;
 use crate::analysis::Pace;
-use crate::units::{format_bytes, format_gb, format_latency_us};
+use crate::units::{format_gb, format_latency_us};
 
 /// The two lines above the table: what every target ran (the first finished member's record),
 /// and the engine, or each member's when they differ (a simulated drive beside a real one).
@@ -20,7 +20,7 @@ pub fn headline(group: &GroupOutcome) -> Option<String> {
         o.info.command,
         group.members.len(),
         engines(group),
-        format_bytes(w.bs),
+        crate::results::transfer_text(w.bs, w.bssplit.as_ref()),
         w.read_pct,
         w.random_pct,
         w.qd,

@@ -33,7 +33,8 @@ fn access(w: &WorkloadSpec) -> String {
         0 => "sequential".to_string(),
         r => format!("{r} % random"),
     };
-    format!("{} {access} {mix}, QD{}", format_bytes(w.bs), w.qd)
+    let size = crate::results::transfer_text(w.bs, w.bssplit.as_ref());
+    format!("{size} {access} {mix}, QD{}", w.qd)
 }
 
 /// What a run phase does and what stops it.

@@ -317,7 +317,10 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
     vec![
         row(
             "Transfer size",
-            format!("{} ({} B)", format_bytes(w.bs), w.bs),
+            match &w.bssplit {
+                Some(split) => format!("{split} (fio's bssplit: size/percent of the I/Os; each offset a multiple of its I/O's size)"),
+                None => format!("{} ({} B)", format_bytes(w.bs), w.bs),
+            },
         ),
         row("Offset alignment", format!("{} B", w.align)),
         if w.trim_pct > 0 {

@@ -33,6 +33,11 @@ pub fn target_shown(path: &str) -> String {
 }
 
 /// An issue rate as a report prints it, for `w`'s transfers: `4000 IOPS (--rate-iops 4000)`,
+/// `4.0 KiB`, or a split's sizes and shares: `bssplit 4k/70:64k/30`.
+pub fn transfer_text(bs: u64, split: Option<&crate::workload::BsSplit>) -> String {
+    split.map_or_else(|| format_bytes(bs), |s| format!("bssplit {s}"))
+}
+
 /// `40.0 MB/s = 9766 IOPS (--rate 40000000)`; a SLOG run's (its writes synchronous) with the
 /// option that gave it, `500 IOPS (--zil-rate 500/s)`.
 pub fn rate_text(w: &Workload) -> impl Fn(Rate) -> String {
@@ -74,7 +79,7 @@ pub fn workload_line(w: &Workload) -> String {
     } else {
         format_bytes(w.span)
     };
-    let align = if w.align != w.bs {
+    let align = if w.align != w.bs && w.bssplit.is_none() {
         format!(" (offsets aligned to {} B)", w.align)
     } else {
         String::new()
@@ -91,7 +96,7 @@ pub fn workload_line(w: &Workload) -> String {
         .map_or_else(String::new, |r| format!(", paced at {}", rate_text(w)(r)));
     format!(
         "{} {access} {mix}{align}, QD{}{paced}, {} data, span {}, {} intervals, stop after {}",
-        format_bytes(w.bs),
+        transfer_text(w.bs, w.bssplit.as_ref()),
         w.qd,
         w.pattern,
         span,

@@ -43,7 +43,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 pub use command::Command;
-pub use describe::{device_line, device_name, rate_text, target_shown, workload_line};
+pub use describe::{
+    device_line, device_name, rate_text, target_shown, transfer_text, workload_line,
+};
 pub use erase::{Done, EraseRecord, ToolRun};
 pub use experiment::{
     ExperimentKind, ExperimentRecord, Headline, Options, PhaseRecord, ReferenceIops,

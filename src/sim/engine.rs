@@ -77,9 +77,9 @@ impl SimEngine {
         let compressed = content.compressed_fraction();
         let mut grid = Grid::new(w.interval.as_secs_f64());
         let duration = w.duration.map(|d| d.as_secs_f64());
-        // Host I/Os the byte budget asks for (the last rounded up to a whole one); the last
-        // simulated I/O may count only some of the k host I/Os it stands for.
-        let mut budget = w.bytes.map(|b| b.div_ceil(w.bs));
+        // Host bytes the byte budget leaves (the last I/O counted whole); the last simulated
+        // I/O may count only some of the k host I/Os it stands for.
+        let mut budget = w.bytes;
         let mut stats = IntervalStats::new();
         // The model knows what it programs: every interval reports its NAND bytes.
         stats.nand_bytes = Some(0);
@@ -88,10 +88,10 @@ impl SimEngine {
         let slot_bytes = 4096 / slots_per_page;
         // The simulated clock: the completion time of the last I/O counted.
         let mut t = 0.0f64;
-        let mut batch = [(OpKind::Write, 0u64); BATCH];
+        let mut batch = [(OpKind::Write, 0u64, 0u64); BATCH];
         // What each I/O of the batch did, its service time, and the closed loop around them.
         let mut done_ios = [Activity::default(); BATCH];
-        let mut done_ops = [OpKind::Write; BATCH];
+        let mut done_ops = [(OpKind::Write, 0u64); BATCH];
         let mut service = [0.0f64; BATCH];
         let mut own = [0.0f64; BATCH];
         // The closed loop shares each I/O's service among the QD / scale simulated I/Os in
@@ -118,7 +118,7 @@ impl SimEngine {
         let checkpoint = control.checkpoint.map(|c| c.as_secs_f64());
         let mut next_checkpoint = checkpoint.unwrap_or(f64::INFINITY);
         loop {
-            let size = budget.map_or(BATCH, |b| b.div_ceil(k).min(BATCH as u64) as usize);
+            let size = budget.map_or(BATCH, |b| b.div_ceil(w.bs * k).min(BATCH as u64) as usize);
             let batch = &mut batch[..size];
             let mut before = device.activity();
             let mut served = 0usize;
@@ -126,15 +126,17 @@ impl SimEngine {
             // Fetch the mapping entries of the whole batch, then what they point to, so the
             // cache misses of 64 I/Os overlap instead of following one another.
             for slot in batch.iter_mut() {
-                *slot = offsets.next_op();
-                device.prefetch(slot.1);
+                let len = offsets.next_len();
+                let (op, offset) = offsets.next_op(len);
+                *slot = (op, offset, len);
+                device.prefetch(offset);
             }
-            for &(_, offset) in batch.iter() {
+            for &(_, offset, _) in batch.iter() {
                 device.prefetch_old_location(offset);
             }
-            for &(op, offset) in batch.iter() {
+            for &(op, offset, len) in batch.iter() {
                 // A trim changes what the drive holds: it meets the faults of a write.
-                if let Some(fault) = device.fault(op != OpKind::Read, offset, w.bs) {
+                if let Some(fault) = device.fault(op != OpKind::Read, offset, len) {
                     let event = ErrorEvent {
                         t_s: t,
                         op,
@@ -156,7 +158,7 @@ impl SimEngine {
                 if op == OpKind::Trim {
                     // The drive's TRIM: the pages hold no data any more, so garbage collection
                     // no longer copies them.
-                    device.trim(offset, w.bs);
+                    device.trim(offset, len);
                 } else if op == OpKind::Write {
                     let mut c = content.next_content();
                     match verify {
@@ -164,17 +166,17 @@ impl SimEngine {
                             let block = (offset - verify_base) / w.bs;
                             let generation = v.claim_write(block).expect("one write at a time");
                             c.stamp = v.content_id(block, generation);
-                            device.write(offset, w.bs, &c, compressed);
+                            device.write(offset, len, &c, compressed);
                             v.finish_write(block, generation, true);
                         }
-                        None => device.write(offset, w.bs, &c, compressed),
+                        None => device.write(offset, len, &c, compressed),
                     }
                 } else {
-                    device.read(offset, w.bs);
+                    device.read(offset, len);
                 }
                 let now = device.activity();
                 done_ios[served] = now.since(&before);
-                done_ops[served] = op;
+                done_ops[served] = (op, len);
                 before = now;
                 served += 1;
             }
@@ -205,6 +207,7 @@ impl SimEngine {
                 .zip(&own[..served])
                 .zip(&done_ops[..served])
             {
+                let (op, len) = op;
                 // What the drive programmed for this I/O, shared by the k host I/Os it stands for.
                 let host_nand_bytes = io.nand_slots(slots_per_page) * slot_bytes;
                 match &mut paced {
@@ -222,12 +225,12 @@ impl SimEngine {
                                 break;
                             }
                             grid.cut_before(h.done, &mut stats, sink)?;
-                            stats.dir_mut(op).record_n(1, w.bs, nanos(h.latency));
+                            stats.dir_mut(op).record_n(1, len, nanos(h.latency));
                             *stats.nand_bytes.get_or_insert(0) += host_nand_bytes;
                             stats.pacing.record_n(1, nanos(h.lag));
                             t = h.done;
                             if let Some(b) = &mut budget {
-                                *b -= 1;
+                                *b = b.saturating_sub(len);
                             }
                         }
                     }
@@ -238,7 +241,7 @@ impl SimEngine {
                         // it goes back to this one (the batch's mean, so Little's law holds).
                         let latency =
                             nanos((queue.serve(s) + (o - own_mean) * concentrate).max(0.0));
-                        let mut n = budget.map_or(k, |b| b.min(k));
+                        let mut n = budget.map_or(k, |b| b.div_ceil(len).min(k));
                         let each = s / k as f64;
                         if let Some(d) = duration.filter(|&d| completion + each * n as f64 > d) {
                             let fit = if each > 0.0 {
@@ -252,13 +255,13 @@ impl SimEngine {
                         if n > 0 {
                             let done = completion + each * n as f64;
                             grid.cut_before(done, &mut stats, sink)?;
-                            stats.dir_mut(op).record_n(n, n * w.bs, latency);
+                            stats.dir_mut(op).record_n(n, n * len, latency);
                             *stats.nand_bytes.get_or_insert(0) += n * host_nand_bytes;
                             t = done;
                         }
                         completion += s;
                         if let Some(b) = &mut budget {
-                            *b -= n;
+                            *b = b.saturating_sub(n * len);
                         }
                     }
                 }
