@@ -70,6 +70,11 @@ mutations=(
   "        let (low, high) = (low.min(iops), high.max(iops));"
   "        let (low, high) = ((low.min(iops) + iops) / 2.0, (high.max(iops) + iops) / 2.0);"
 
+  "greedy-GC prediction's interval half as wide (its half-width halved)"
+  src/analysis/predict.rs
+  "    let half = (around_origin + spread) / y_inf;"
+  "    let half = (around_origin + spread) / 2.0 / y_inf;"
+
   "thermal: throttled above the hottest throttled interval's temperature, not the coolest's"
   src/analysis/thermal.rs
   "                above = Some(above.map_or(t, |a: f64| a.min(t)));"

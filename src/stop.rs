@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The flag, shared with the engines such a computation runs.
 pub fn flag() -> Arc<AtomicBool> {
@@ -13,9 +14,20 @@ pub fn flag() -> Arc<AtomicBool> {
         .clone()
 }
 
+/// When the first stop was asked for.
+static ASKED: OnceLock<Instant> = OnceLock::new();
+
 /// Asks every long computation of this process to give up.
 pub fn request() {
+    let _ = ASKED.set(Instant::now());
     flag().store(true, Ordering::SeqCst);
+}
+
+/// How long ago the first stop was asked for (`None`: not asked). Work done after a signal
+/// (saving a simulated drive) measures its budget from here, so the process ends within a
+/// second of the signal whatever ran before.
+pub fn asked_ago() -> Option<Duration> {
+    ASKED.get().map(Instant::elapsed)
 }
 
 /// Whether a stop was asked for.

@@ -5,7 +5,7 @@
 //! runs of the release binary on simulated drives (seconds each) and on the committed
 //! `results/examples`. The kinds of run are in `oracle/`: experiments (WSAT, HIR, the sweeps,
 //! the benchmark presets, op-sweep), the PTS suite and XSR, runs (a group and its compare, slog, an interrupted soak),
-//! a fleet's fade band, the SNIA steady state, the steady state predicted early, thermal
+//! a fleet's fade band, the SNIA steady state, the steady state predicted early (the throttle and the greedy-GC models), thermal
 //! throttling, trims and the chart records. `scripts/plant-bugs.sh` plants bugs in derived figures and drawn series and
 //! names the tests here that catch each.
 
@@ -16,6 +16,8 @@ mod drawn;
 mod experiments;
 #[path = "oracle/fleet.rs"]
 mod fleet;
+#[path = "oracle/greedy.rs"]
+mod greedy;
 #[path = "oracle/predict.rs"]
 mod predict;
 #[path = "oracle/pts.rs"]

@@ -17,8 +17,9 @@
 //!   first directory in path order is kept.
 //! - Quantiles over drives interpolate linearly between the sorted values (p10, median, p90).
 //! - A drive is an outlier of a figure when it lies outside median ± 3 × 1.4826 × MAD (the
-//!   median absolute deviation scaled to a normal σ), the margin never under 1 % of the
-//!   median, so drives that agree to the last digit do not flag noise.
+//!   median absolute deviation scaled to a normal σ), the margin never under 5 % of the
+//!   median ([`MARGIN_FLOOR`]): drives of one model differ by a few percent from unit to unit
+//!   and from seed to seed, and a fleet owner acts on a drive that stands apart, not on that.
 //! - A group's latency percentiles come from the sum of its drives' latency.json histograms,
 //!   bucket by bucket (every run records at 3 significant figures, so buckets line up), never
 //!   from an average of percentiles.
@@ -41,7 +42,10 @@ use super::fleet_hosts::Host;
 use super::latency::Distribution;
 
 /// [`Fleet::outlier_rule`].
-const OUTLIER_RULE: &str = "outside median ± 3 × 1.4826 × MAD of the group's drives (MAD: median absolute deviation; the margin never under 1 % of the median)";
+const OUTLIER_RULE: &str = "outside median ± 3 × 1.4826 × MAD of the group's drives (MAD: median absolute deviation; the margin never under 5 % of the median)";
+
+/// The smallest outlier margin, as a share of the median: a drive within it is never named.
+const MARGIN_FLOOR: f64 = 0.05;
 
 /// [`Fleet::merge_rule`].
 const MERGE_RULE: &str = "the drives' latency.json histograms summed bucket by bucket, then read as one run's; never an average of percentiles";
@@ -672,7 +676,7 @@ fn spread(metric: Metric, drives: &[Drive]) -> Option<Spread> {
         &sorted(all.iter().map(|v| (v - median).abs()).collect()),
         0.5,
     );
-    let margin = (3.0 * 1.4826 * mad).max(0.01 * median.abs());
+    let margin = (3.0 * 1.4826 * mad).max(MARGIN_FLOOR * median.abs());
     let (low, high) = (median - margin, median + margin);
     Some(Spread {
         metric,

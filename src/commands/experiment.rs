@@ -490,11 +490,14 @@ pub(crate) fn print(outcome: &ExperimentOutcome, json: bool) -> anyhow::Result<R
         )?;
     } else {
         crate::out!("{}", summary_text(&outcome.dir, &outcome.record))?;
-        crate::out!(
-            "{}",
-            charts_line(&crate::protocol::chart_files(&outcome.dir, &outcome.record))
-        )?;
-        crate::outln!("  Report (in it): report.html (and report.md)")?;
+        // After a signal nothing was drawn (a note said so) and the process is to end at once.
+        if !crate::stop::requested() {
+            crate::out!(
+                "{}",
+                charts_line(&crate::protocol::chart_files(&outcome.dir, &outcome.record))
+            )?;
+            crate::outln!("  Report (in it): report.html (and report.md)")?;
+        }
     }
     if outcome.end == RunEnd::Interrupted {
         crate::note!(

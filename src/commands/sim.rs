@@ -56,11 +56,12 @@ pub fn list() -> String {
     for p in &PRESETS {
         out += &format!("{}\n  {}\n", p.name, p.description);
         out += &format!(
-            "  user {} ({} GB), over-provisioning α {:.3}, {} pages of 4 KiB per block, {} channels, {} dies{}\n",
+            "  user {} ({} GB), over-provisioning α {:.3}, {} pages of 4 KiB per block, NAND pages of {} KiB, {} channels, {} dies{}\n",
             format_bytes(p.user_bytes),
             p.user_bytes / 1_000_000_000,
             p.alpha,
             p.pages_per_block,
+            4 * p.read_page,
             p.channels,
             p.dies,
             if p.max_dies > 0 {

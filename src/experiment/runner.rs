@@ -533,6 +533,12 @@ fn run_phases(
                 )));
             }
         };
+        if end != RunEnd::Completed {
+            // Saved once, with the experiment's end (the record is large: a PTS has
+            // thousands of phases, and a stop has a second).
+            observer.phase_finished(i, &record.phases[i]);
+            return stop_early(dir, record, end, observer);
+        }
         record.save(dir)?;
         // The experiment's charts so far, so an unfinished 8 h experiment has them too (none
         // before a phase with samples: a purge first is no reason for a note).
@@ -540,9 +546,6 @@ fn run_phases(
             crate::observe::finish::experiment(dir, false);
         }
         observer.phase_finished(i, &record.phases[i]);
-        if end != RunEnd::Completed {
-            return stop_early(dir, record, end, observer);
-        }
         i += 1;
     }
     record.status = Status::Completed;

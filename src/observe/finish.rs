@@ -54,7 +54,10 @@ pub fn run(dir: &Path) {
     }
     if let Some(f) = FINISHER.get() {
         if let Err(e) = f.run(dir) {
-            crate::note!("ssdfade: note: no charts drawn in {}: {e:#}", dir.display());
+            // A signal during the drawing stops it: said once, as when it came before.
+            if !skipped(dir) {
+                crate::note!("ssdfade: note: no charts drawn in {}: {e:#}", dir.display());
+            }
         }
     }
 }
@@ -67,6 +70,9 @@ pub fn experiment(dir: &Path, report: bool) {
     }
     if let Some(f) = FINISHER.get() {
         if let Err(e) = f.experiment(dir, report) {
+            if skipped(dir) {
+                return;
+            }
             crate::note!(
                 "ssdfade: note: no charts or report written in {}: {e:#}",
                 dir.display()

@@ -13,6 +13,22 @@ use crate::units::format_duration;
 /// holds it): its figures computed once ([`ExperimentSummary`]). A sweep's table is also
 /// written to `sweep.json`.
 pub fn summary(dir: &Path, record: &ExperimentRecord) -> ExperimentSummary {
+    let row = |figures| ExperimentSummary {
+        figures,
+        experiment: record.name.as_str().to_string(),
+        dir: dir.display().to_string(),
+        target: record.target.clone(),
+        status: record.status,
+        phases: record.phases.iter().map(PhaseRow::of).collect(),
+    };
+    if crate::stop::requested() {
+        // The process is to end within a second of the signal; reading every phase's samples
+        // took longer than that on a long experiment.
+        return row(KindFigures::unreadable(format!(
+            "stopped by a signal before they were computed: `ssdfade report {}` computes them",
+            dir.display()
+        )));
+    }
     let exp = load_experiment(dir).map(|mut exp| {
         exp.record = record.clone();
         exp
@@ -27,14 +43,7 @@ pub fn summary(dir: &Path, record: &ExperimentRecord) -> ExperimentSummary {
         Ok(()) => figures,
         Err(e) => KindFigures::unreadable(crate::error::sentence(&e)),
     };
-    ExperimentSummary {
-        figures,
-        experiment: record.name.as_str().to_string(),
-        dir: dir.display().to_string(),
-        target: record.target.clone(),
-        status: record.status,
-        phases: record.phases.iter().map(PhaseRow::of).collect(),
-    }
+    row(figures)
 }
 
 /// The summary as one JSON object: the protocol's figures plus `phases[]`.

@@ -112,7 +112,13 @@ pub trait Chart {
     /// Writes the chart to `path` as PNG or SVG, with `provenance` as the PNG's text chunks or
     /// the SVG's metadata, and what it drew beside it ([`sidecar_path`]) and in the SVG's
     /// metadata.
+    /// Refused once a signal asked the process to end: the charts a finished phase was
+    /// drawing when it came are left to `ssdfade plot DIR` (each takes a tenth of a second, and
+    /// an experiment has a dozen).
     fn write(&self, path: &Path, format: Format, provenance: &Provenance) -> anyhow::Result<()> {
+        if crate::stop::requested() {
+            anyhow::bail!("stopped by a signal before {} was drawn", path.display());
+        }
         style::register_fonts();
         let written = match format {
             Format::Png => {

@@ -245,6 +245,7 @@ impl SimDevice {
         ftl.set_endurance(spec.preset.endurance_pe);
         ftl.set_trim_keeps(spec.preset.trim_keeps_incompressible);
         ftl.set_cost_benefit(spec.preset.gc.cost_benefit);
+        ftl.set_read_page(spec.preset.read_page);
         ftl.set_hot_window(spec.preset.gc.hot_window);
         let cache_pages = match spec.cache {
             CacheMode::None => 0,
@@ -1180,7 +1181,11 @@ impl SimDevice {
         // A folded page frees a third of an SLC page's worth of its block (SLC holds one bit
         // of the three a TLC cell holds).
         let erases = a.work.erases as f64 + fold_pages * 3.0 / f64::from(p.pages_per_block);
-        let read_pages = a.read_pages as f64 + gc_slots / spp + fold_pages;
+        // Garbage collection reads whole NAND pages, one read for the live slots of a page;
+        // the channel carries only the live data.
+        let gc_reads = gc_slots * self.ftl.gc_reads_per_slot();
+        let read_pages = a.read_pages as f64 + gc_reads + fold_pages;
+        let transfers = a.read_pages as f64 + gc_slots / spp + fold_pages;
         let programs = (host_slots + gc_slots) / spp + fold_pages;
         let [read_us, program_us, erase_us] = self.nand_us();
         let slc_us = p.slc.map_or(program_us, |s| s.program_us);
@@ -1190,7 +1195,7 @@ impl SimDevice {
         let die = (program_time + read_pages * read_us + erases * erase_us)
             / f64::from(p.parallel_dies())
             * 1e-6;
-        let channel = (programs + read_pages) * p.transfer_us / f64::from(p.channels) * 1e-6;
+        let channel = (programs + transfers) * p.transfer_us / f64::from(p.channels) * 1e-6;
         let controller = (a.aligned_writes as f64
             + a.unaligned_writes as f64 * p.unaligned_cost
             + a.subpage_incompressible_writes as f64 * p.subpage_incompressible_cost

@@ -10,6 +10,10 @@ use super::store::Store;
 use super::{SimDevice, SimErase};
 use crate::bad_input;
 
+/// How long after a stop signal an interrupted run may still spend saving its drive: the
+/// process is to end within a second of the signal, and the records come after the save.
+pub const STOP_SAVE_BUDGET: Duration = Duration::from_millis(300);
+
 /// A drive opened by this command (its state file, if any, locked until it is dropped).
 pub struct SimDrive {
     device: SimDevice,
@@ -96,6 +100,32 @@ impl SimDrive {
         stamp.saves += 1;
         self.device.set_stamp(stamp);
         store.replace(|w| state::encode(&self.device, w))
+    }
+
+    /// Saves the drive unless a stop signal came more than [`STOP_SAVE_BUDGET`] ago, giving
+    /// up as soon as it has (a full-size drive's state is hundreds of MB: under load its save
+    /// took most of a second). A save given up leaves the file as last saved (the run's start
+    /// or a checkpoint), which `resume` continues from, cutting the samples back to it as
+    /// after a crash. Only for a run that did not complete: true when saved.
+    pub fn save_unless_stopped(&mut self) -> anyhow::Result<bool> {
+        let Some(store) = &mut self.store else {
+            return Ok(true);
+        };
+        let before = self.device.stamp();
+        let mut stamp = before;
+        stamp.saves += 1;
+        self.device.set_stamp(stamp);
+        let late = || crate::stop::asked_ago().is_some_and(|ago| ago > STOP_SAVE_BUDGET);
+        let saved = store.replace_unless(&late, |w| state::encode(&self.device, w))?;
+        if !saved {
+            self.device.set_stamp(before);
+        }
+        Ok(saved)
+    }
+
+    /// The state file's path (None without `state=`).
+    pub fn state_path(&self) -> Option<&std::path::Path> {
+        self.store.as_ref().map(Store::path)
     }
 
     /// Applies an erase, saves the drive and returns one line saying what was done.

@@ -314,7 +314,8 @@ impl SimEngine {
             // A kept drive saves itself now and then, so a crash loses at most that much of
             // the run; the drive is a batch (at most 64 I/Os) ahead of the samples recorded.
             if let Some(every) = checkpoint.filter(|_| t >= next_checkpoint) {
-                self.drive.save()?;
+                // Given up when a signal comes meanwhile: the run then ends and saves again.
+                self.drive.save_unless_stopped()?;
                 device = self.drive.device_mut();
                 next_checkpoint = t + every;
             }
@@ -404,7 +405,15 @@ impl Engine for SimEngine {
                 }
             }
         }
-        self.drive.save()?;
+        if end != RunEnd::Interrupted {
+            self.drive.save()?;
+        } else if !self.drive.save_unless_stopped()? {
+            // A signal asked the process to end, and the save may not hold it past a second.
+            crate::note!(
+                "ssdfade: note: the simulated drive was not saved to {} in the time a stop allows: `ssdfade resume` continues from its last save",
+                self.drive.state_path().map_or("its state file".into(), |p| p.display().to_string())
+            );
+        }
         Ok(end)
     }
 }

@@ -153,6 +153,11 @@ pub struct Ftl {
     since_target: u32,
     /// Blocks opened so far.
     clock: u32,
+    /// Slots one NAND page read returns (see [`Ftl::set_read_page`]).
+    read_slots: u32,
+    /// NAND page reads and slots relocated by garbage collection, decayed per victim (see
+    /// [`Ftl::gc_reads_per_slot`]).
+    gc_reads: [f64; 2],
     work: Work,
 }
 
@@ -205,6 +210,8 @@ impl Ftl {
             hot_target: 0,
             since_target: 0,
             clock: 0,
+            read_slots: geo.slots_per_page,
+            gc_reads: [0.0; 2],
             work: Work::default(),
         }
     }
@@ -470,6 +477,23 @@ impl Ftl {
     /// greedy, the block with the fewest valid slots.
     pub fn set_cost_benefit(&mut self, on: bool) {
         self.cost_benefit = on;
+    }
+
+    /// Sets the flash's page size in 4 KiB pages: garbage collection reads a victim's live
+    /// data one NAND page at a time, one read serving every live slot of that page (1, the
+    /// default: one read per 4 KiB page).
+    pub fn set_read_page(&mut self, pages: u32) {
+        self.read_slots = pages.max(1) * self.geo.slots_per_page;
+    }
+
+    /// NAND page reads garbage collection makes per slot it relocates, over its recent victims
+    /// (a victim's weight decays by 1/64 per victim after it): the live slots of one NAND page
+    /// move together on one read. Before the first victim, one read per 4 KiB page.
+    pub fn gc_reads_per_slot(&self) -> f64 {
+        match self.gc_reads {
+            [r, slots] if slots > 0.0 => r / slots,
+            _ => 1.0 / f64::from(self.geo.slots_per_page),
+        }
     }
 
     /// Keeps hot and cold data apart, as enterprise firmware that separates write streams by
@@ -768,16 +792,34 @@ impl Ftl {
         let mut moving = std::mem::take(&mut self.moving);
         moving.clear();
         let mut s = 0;
+        // NAND pages read: one per page of the victim holding live data (the first slot of
+        // an entry and its last, for one that straddles two pages).
+        let (mut reads, mut last_read) = (0u32, u32::MAX);
         while s < spb {
             let slot = base + s;
             if self.is_live(slot) {
                 let entry = self.p2l[slot as usize];
                 self.prefetch(entry & !TWO_SLOTS);
                 moving.push(entry);
-                s += split(entry).1;
+                let size = split(entry).1;
+                for page in [s / self.read_slots, (s + size - 1) / self.read_slots] {
+                    if page != last_read {
+                        reads += 1;
+                        last_read = page;
+                    }
+                }
+                s += size;
             } else {
                 s += 1;
             }
+        }
+        if !moving.is_empty() {
+            let keep = 63.0 / 64.0;
+            let slots: u32 = moving.iter().map(|&e| split(e).1).sum();
+            self.gc_reads = [
+                self.gc_reads[0] * keep + f64::from(reads),
+                self.gc_reads[1] * keep + f64::from(slots),
+            ];
         }
         let from = self.stream[victim as usize] as usize;
         self.pool_blocks[from] -= 1;
@@ -1111,6 +1153,45 @@ mod tests {
         .unwrap();
         assert_eq!(again.valid, ftl.valid);
         assert_eq!(again.mapped, ftl.mapped);
+    }
+
+    /// Garbage collection reads a victim's NAND pages, not its live 4 KiB pages: under uniform
+    /// random writes a victim's live pages are scattered independently, so with valid fraction
+    /// v and NAND pages of n 4 KiB pages it reads (1 − (1 − v)ⁿ) / (n v) pages per page moved;
+    /// with 4 KiB NAND pages exactly one.
+    #[test]
+    fn gc_reads_a_nand_page_once_for_its_live_pages() {
+        for n in [1, 4] {
+            let g = geo(8192, 1.1, 64, 1);
+            let mut ftl = Ftl::new(g);
+            ftl.set_read_page(n);
+            let mut rng = ChaCha8Rng::seed_from_u64(5);
+            for lpn in 0..g.user_pages {
+                ftl.write(lpn, 1, 1);
+            }
+            for _ in 0..6 * g.user_pages {
+                ftl.write(rng.next_u32() % g.user_pages, 1, 1);
+            }
+            let before = ftl.work();
+            for _ in 0..2 * g.user_pages {
+                ftl.write(rng.next_u32() % g.user_pages, 1, 1);
+            }
+            let w = ftl.work();
+            let v = (w.gc_slots - before.gc_slots) as f64
+                / ((w.erases - before.erases) as f64 * f64::from(g.slots_per_block()));
+            let got = ftl.gc_reads_per_slot();
+            if n == 1 {
+                assert_eq!(got, 1.0);
+                continue;
+            }
+            let k = f64::from(n);
+            let expected = (1.0 - (1.0 - v).powf(k)) / (k * v);
+            assert!(
+                (got / expected - 1.0).abs() < 0.1,
+                "v {v:.3}: {got:.3} reads per page moved, {expected:.3} expected"
+            );
+            assert!(got > 1.0 / k && got < 1.0, "{got}");
+        }
     }
 
     #[test]

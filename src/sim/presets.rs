@@ -115,6 +115,9 @@ pub struct Preset {
     pub alpha: f64,
     /// 4 KiB pages per erase block.
     pub pages_per_block: u32,
+    /// The flash's page size in 4 KiB pages: what one NAND read returns. Garbage collection
+    /// reads a victim's live data a NAND page at a time (see [`super::ftl::Ftl::set_read_page`]).
+    pub read_page: u32,
     pub channels: u32,
     /// Dies (planes working in parallel) across all channels: the flash of this capacity in
     /// dies of the family's density.
@@ -205,6 +208,7 @@ const NVME_TLC_1T: Preset = Preset {
     user_bytes: 1_000_000_000_000,
     alpha: 1.0995,
     pages_per_block: 512,
+    read_page: 4,
     channels: 8,
     dies: 32,
     // The controller runs 32 dies at once (8 channels × 4): the 2 TB model (32 dies of
@@ -301,6 +305,7 @@ const SATA_TLC_1T: Preset = Preset {
     user_bytes: 1_000_000_000_000,
     alpha: 1.0995,
     pages_per_block: 512,
+    read_page: 4,
     channels: 8,
     dies: 32,
     // The family's post-cache writes stop growing with its capacity: about 440 MB/s at 1 TB
@@ -398,6 +403,7 @@ pub const PRESETS: [Preset; 8] = [
         user_bytes: 60_000_000_000,
         alpha: 1.145,
         pages_per_block: 256,
+        read_page: 1,
         channels: 8,
         dies: 16,
         max_dies: 0,
@@ -461,6 +467,7 @@ pub const PRESETS: [Preset; 8] = [
         user_bytes: 400_000_000_000,
         alpha: 1.28,
         pages_per_block: 256,
+        read_page: 2,
         channels: 8,
         dies: 64,
         max_dies: 0,
@@ -519,6 +526,7 @@ pub const PRESETS: [Preset; 8] = [
         user_bytes: 8 << 30,
         alpha: 2.0,
         pages_per_block: 64,
+        read_page: 1,
         channels: 8,
         dies: 64,
         max_dies: 0,
@@ -573,6 +581,7 @@ pub const PRESETS: [Preset; 8] = [
         // nothing to erase, so the collection is 2 % of the writes and never binds.
         alpha: 4.0,
         pages_per_block: 64,
+        read_page: 1,
         channels: 7,
         dies: 28,
         max_dies: 28,

@@ -237,24 +237,34 @@ impl SimSpec {
                 spec.preset.user_bytes
             );
         }
-        let blocks = spec.blocks();
-        if blocks < 64 {
-            bad_input!(
-                "scale={} leaves {text} with only {blocks} erase blocks: use a smaller scale",
-                spec.scale
-            );
+        // Without `scale=` the default is the preset's, or the largest below it that leaves the
+        // drive enough blocks (a small capacity); a `scale=` given that cannot work is refused.
+        if !seen.iter().any(|k| k == "scale") {
+            while spec.scale > 1 && spec.scale_problem().is_some() {
+                spec.scale -= 1;
+            }
         }
-        // A drive whose worn blocks retire needs spare blocks beyond the GC reserve and the open
-        // frontiers, or it is read-only before its first write.
-        let spare = blocks.saturating_sub(spec.user_pages().div_ceil(spec.preset.pages_per_block));
-        let needed = (super::ftl::GC_RESERVE + 3 + 2) as u32;
-        if spec.preset.endurance_pe > 0.0 && spare < needed {
-            bad_input!(
-                "scale={} leaves {text} with only {spare} spare erase blocks ({needed} needed): use a smaller scale or a larger capacity",
-                spec.scale
-            );
+        if let Some(why) = spec.scale_problem() {
+            bad_input!("scale={} leaves {text} with {why}", spec.scale);
         }
         Ok(spec)
+    }
+
+    /// Why this scale cannot model the drive (None: it can): too few erase blocks, or, on a
+    /// drive whose worn blocks retire, too few spare blocks beyond the GC reserve and the open
+    /// frontiers (it would be read-only before its first write).
+    fn scale_problem(&self) -> Option<String> {
+        let blocks = self.blocks();
+        if blocks < 64 {
+            return Some(format!("only {blocks} erase blocks: use a smaller scale"));
+        }
+        let spare = blocks.saturating_sub(self.user_pages().div_ceil(self.preset.pages_per_block));
+        let needed = (super::ftl::GC_RESERVE + 3 + 2) as u32;
+        (self.preset.endurance_pe > 0.0 && spare < needed).then(|| {
+            format!(
+                "only {spare} spare erase blocks ({needed} needed): use a smaller scale or a larger capacity"
+            )
+        })
     }
 
     /// Memory the model of this drive takes (mapping, reverse map, live bits, block lists), in
@@ -358,6 +368,37 @@ mod tests {
         assert!(s.preset.throttle.is_none());
         assert_eq!(s.state, Some(PathBuf::from("/tmp/x")));
         assert_eq!(s.size_bytes() % 4096, 0);
+    }
+
+    /// Without `scale=`, the smallest capacity of every preset gets the largest scale that
+    /// models it (the preset's own where it can); a `scale=` that cannot is refused.
+    #[test]
+    fn the_default_scale_fits_small_capacities() {
+        for preset in &presets::PRESETS {
+            let gb = (preset.user_bytes / 64).div_ceil(1_000_000_000);
+            let target = format!("sim:{},capacity={gb}GB", preset.name);
+            let spec = SimSpec::parse(&target).unwrap_or_else(|e| panic!("{target}: {e:#}"));
+            assert!(spec.scale <= preset.scale, "{target}: scale {}", spec.scale);
+            assert!(spec.scale_problem().is_none(), "{target}");
+            if spec.scale < preset.scale {
+                let larger = format!("{target},scale={}", spec.scale + 1);
+                let err = SimSpec::parse(&larger).unwrap_err();
+                assert!(
+                    err.downcast_ref::<crate::error::BadInput>().is_some(),
+                    "{larger}"
+                );
+            }
+            let given = format!("{target},scale={}", spec.scale);
+            assert_eq!(SimSpec::parse(&given).unwrap().scale, spec.scale, "{given}");
+        }
+        // The preset's default capacity keeps the preset's scale.
+        for preset in &presets::PRESETS {
+            let spec = SimSpec::parse(&format!("sim:{}", preset.name)).unwrap();
+            assert_eq!(spec.scale, preset.scale, "{}", preset.name);
+        }
+        let small = SimSpec::parse("sim:sata-tlc-250g,capacity=8GB").unwrap();
+        assert!(small.scale < 16, "scale {}", small.scale);
+        assert!(SimSpec::parse("sim:sata-tlc-250g,capacity=8GB,scale=16").is_err());
     }
 
     #[test]

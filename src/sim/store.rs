@@ -104,8 +104,19 @@ impl Store {
     /// Replaces the file with what `write` writes, atomically (see the module doc).
     pub fn replace(
         &mut self,
-        write: impl FnOnce(&mut BufWriter<&File>) -> std::io::Result<()>,
+        write: impl FnOnce(&mut BufWriter<Guarded<'_>>) -> std::io::Result<()>,
     ) -> anyhow::Result<()> {
+        self.replace_unless(&|| false, write).map(|_| ())
+    }
+
+    /// As [`Store::replace`], giving up as soon as `give_up` says so before the new file takes
+    /// the path (checked at every MiB written and before the rename): the file then keeps the
+    /// drive it held, and the temporary is removed. True when the file was replaced.
+    pub fn replace_unless(
+        &mut self,
+        give_up: &dyn Fn() -> bool,
+        write: impl FnOnce(&mut BufWriter<Guarded<'_>>) -> std::io::Result<()>,
+    ) -> anyhow::Result<bool> {
         let dir = directory_of(&self.path);
         let what = || format!("saving the simulated drive to {}", self.path.display());
         let tmp = tempfile::Builder::new()
@@ -120,12 +131,22 @@ impl Store {
         let locked = Flock::lock(tmp.as_file().try_clone()?, FlockArg::LockExclusiveNonblock)
             .map_err(|(_, e)| e)
             .with_context(what)?;
-        {
-            let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
-            write(&mut w).with_context(what)?;
-            w.flush().with_context(what)?;
+        let guarded = Guarded {
+            file: tmp.as_file(),
+            give_up,
+        };
+        let written = {
+            let mut w = BufWriter::with_capacity(1 << 20, guarded);
+            write(&mut w).and_then(|()| w.flush())
+        };
+        match written {
+            Err(e) if e.get_ref().is_some_and(|e| e.is::<GaveUp>()) => return Ok(false),
+            written => written.with_context(what)?,
         }
         tmp.as_file().sync_all().with_context(what)?;
+        if give_up() {
+            return Ok(false);
+        }
         tmp.persist(&self.path)
             .map_err(|e| e.error)
             .with_context(what)?;
@@ -134,7 +155,44 @@ impl Store {
             .with_context(|| format!("syncing directory {}", dir.display()))?;
         self.file = locked;
         self.created = false;
-        Ok(())
+        Ok(true)
+    }
+}
+
+/// The temporary file of a save, written until its caller gives up.
+pub struct Guarded<'a> {
+    file: &'a File,
+    give_up: &'a dyn Fn() -> bool,
+}
+
+/// The error a given-up save stops its writer with.
+#[derive(Debug)]
+struct GaveUp;
+
+impl std::fmt::Display for GaveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the save was given up")
+    }
+}
+
+impl std::error::Error for GaveUp {}
+
+impl Write for Guarded<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if (self.give_up)() {
+            return Err(std::io::Error::other(GaveUp));
+        }
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl std::io::Seek for Guarded<'_> {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.file.seek(pos)
     }
 }
 

@@ -86,7 +86,7 @@ fn throttle(samples: &[&Interval], plan_end_s: f64) -> (f64, f64, f64, bool) {
 }
 
 /// The samples' round ends: each sample that ends in a later round than the one before it.
-fn round_ends(samples: &[Interval]) -> Vec<usize> {
+pub(super) fn round_ends(samples: &[Interval]) -> Vec<usize> {
     let mut round = 0;
     let mut out = Vec::new();
     for (i, s) in samples.iter().enumerate() {
@@ -99,7 +99,7 @@ fn round_ends(samples: &[Interval]) -> Vec<usize> {
     out
 }
 
-fn text(s: f64) -> String {
+pub(super) fn text(s: f64) -> String {
     ssdfade::units::format_duration(std::time::Duration::from_secs_f64(s))
 }
 
