@@ -146,7 +146,7 @@ fn wa_curve(alpha: f64, bs: u64) -> (Vec<f64>, f64) {
 /// Flash pages a `bs`-byte write at `align`-byte offsets rewrites per page it carries.
 fn straddle(bs: u64, align: u64) -> f64 {
     let mut step = PAGE;
-    while align % step != 0 {
+    while !align.is_multiple_of(step) {
         step /= 2;
     }
     let starts = PAGE / step;
