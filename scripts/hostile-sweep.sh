@@ -6,7 +6,9 @@
 # exit other than 0/1/2/130, a silent pass, or a file written where it must not be). Prints one
 # row per case (class, case, outcome) and a count; exits 1 when any failed. Rounds six and seven
 # (issue 45) try the newest features: slc-cache, pts, xsr, fleet, export --hdr-log, telemetry in
-# samples, thermal= drives, sim fit and slog --sustain, at their edges and under signals.
+# samples, thermal= drives, sim fit and slog --sustain, at their edges and under signals; round
+# eight the whole pts, kill and SIGTERM in each of its phase kinds, doctored pts, xsr and
+# slc-cache records, fleets over hostile trees, zoned distributions and serial= edges.
 #
 #   scripts/hostile-sweep.sh [BINARY]      (default target/release/ssdfade)
 set -euo pipefail
@@ -1029,6 +1031,199 @@ for _ in range(400):
     time.sleep(0.002)
 p.kill(); p.wait()
 case("round7", "resume after kill -9 as slc-cache starts", ["resume", "r7k9"], "ok")
+
+# --- round eight (issue 45): pts whole and resumed in each phase kind, doctored records of the
+# newest kinds, fleets over hostile trees, export --hdr-log to odd targets, zoned distributions,
+# serial=/thermal= edges and crafted telemetry ------------------------------------------------
+def r8(name, args, want, check=None, prefix=()):
+    case("round8", name, args, want, check=check, prefix=prefix)
+def r8note(name, bad, good):
+    note("round8", name, bad, good)
+def status_of(d):
+    try:
+        return json.load(open(f"{d}/experiment.json")).get("status")
+    except (OSError, ValueError):
+        return None
+def completed(d):
+    return lambda: None if status_of(d) == "completed" else f"FAIL {d} is {status_of(d)}"
+# pts: every test, once, in one round of a second per cell
+r8("pts of all three tests completes", ["experiment", "pts", R7, "--round", "1s", "--rounds", "1", "--seed", "8",
+   "--out", "r8all"], "ok", check=completed("r8all"))
+r8("report of the whole pts", ["report", "r8all"], "ok", check=no_false_figure("r8all/report.md"))
+# --tests at more edges (a plan only: --dry-run writes nothing either way)
+for t in ("IOPS", "iops,", " iops", "tp,tp", "iops,tp,lat,iops", "lat;tp", "x" * 5000, "\u0456ops", "lat,,iops"):
+    before = tree()
+    r8(f"pts --tests {t[:20]!r} --dry-run", ["experiment", "pts", R7, "--tests", t, "--dry-run", "--out", "r8d"],
+       "either", check=wrote_nothing(before))
+# stopped and killed in each phase kind, then resumed to the end
+PK = ["experiment", "pts", R7, "--tests", "iops", "--round", "1s", "--rounds", "1", "--seed", "9"]
+def running_kind(d):
+    try:
+        j = json.load(open(f"{d}/experiment.json"))
+    except (OSError, ValueError):
+        return None
+    run = [p for p in j["phases"] if p["status"] == "running"]
+    if not run:
+        return None
+    p = run[0]
+    return "round" if "-r0" in p["name"] else p["kind"]
+for kind in ("erase", "soak", "round"):
+    for how in ("kill -9", "SIGTERM"):
+        out = f"r8k-{kind}-{how[-1]}"
+        p = subprocess.Popen([BIN] + PK + ["--out", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 90
+        while running_kind(out) != kind and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.003)
+        if p.poll() is not None or running_kind(out) != kind:
+            p.kill(); p.wait()
+            r8note(f"pts {how} in a {kind} phase", f"FAIL never saw a running {kind} phase", "")
+            continue
+        t0 = time.time()
+        if how == "kill -9":
+            p.kill(); p.wait(); took, bad = 0.0, None
+        else:
+            p.send_signal(signal.SIGTERM)
+            try:
+                _, err = p.communicate(timeout=10); took = time.time() - t0
+                bad = None if p.returncode == 130 and took <= 1.0 and "panicked" not in err else \
+                    f"FAIL exit {p.returncode} after {took:.2f} s"
+            except subprocess.TimeoutExpired:
+                p.kill(); p.wait(); bad = "FAIL still running 10 s after SIGTERM"
+        r8note(f"pts {how} in a {kind} phase", bad, f"stopped (exit {p.returncode}) after {took:.2f} s")
+        r8(f"resume after {how} in a {kind} phase completes it", ["resume", out], "ok", check=completed(out))
+# a doctored experiment.json of the whole pts
+def doctored(name, edit, cmds=("report", "resume")):
+    for c in cmds:
+        copy("r8all", "r8doc")
+        j = json.load(open("r8doc/experiment.json"))
+        if c == "resume":
+            j["status"] = "interrupted"
+            j["phases"][-1].update(status="pending", started_utc=None, ended_utc=None, headline=None)
+            shutil.rmtree(os.path.join("r8doc", j["phases"][-1]["dir"]), ignore_errors=True)
+        edit(j)
+        open("r8doc/experiment.json", "w").write(json.dumps(j).replace('"__NaN__"', "NaN"))
+        r8(f"{c} of a pts whose experiment.json has {name}", [c, "r8doc"], "either",
+           check=no_false_figure("r8doc/report.md"))
+doctored("1000 rounds", lambda j: j["settings"].update(rounds=1000))
+doctored("no tests", lambda j: j["settings"].update(tests=[]))
+doctored("round_s NaN", lambda j: j["settings"].update(round_s="__NaN__"))
+doctored("round_s -1", lambda j: j["settings"].update(round_s=-1.0))
+doctored("capacity 1e308", lambda j: j["settings"].update(capacity_bytes=1e308))
+doctored("a purge turned into a soak", lambda j: j["phases"][0].update(kind="soak"))
+doctored("its phases reversed", lambda j: j.update(phases=j["phases"][::-1]))
+doctored("two phases sharing a directory", lambda j: j["phases"][3].update(dir=j["phases"][2]["dir"]))
+doctored("the kind xsr", lambda j: j.update(name="xsr"))
+doctored("a headline of 1e308 IOPS", lambda j: j["phases"][2]["headline"].update(iops=1e308), cmds=("report",))
+doctored("no phases", lambda j: j.update(phases=[]), cmds=("report",))
+# xsr and slc-cache records edited
+make(["experiment", "xsr", R7, "--segment", "10s", "--ss-round", "2s", "--seed", "4", "--out", "r8xsr"])
+make(["experiment", "slc-cache", R7, "--seed", "4", "--out", "r8slc"])
+def run_phases(d):
+    return [p for p in sorted(os.listdir(d)) if os.path.exists(f"{d}/{p}/run.json")]
+def edited_kind(src, name, edit, target="run.json"):
+    copy(src, "r8ed")
+    ph = run_phases("r8ed")[-1]
+    path = f"r8ed/{ph}/{target}"
+    if target == "samples.jsonl":
+        rows8 = [json.loads(l) for l in open(path)]
+        edit(rows8)
+        open(path, "w").write("".join(json.dumps(s).replace('"__NaN__"', "NaN") + "\n" for s in rows8))
+    else:
+        j = json.load(open(path)); edit(j)
+        open(path, "w").write(json.dumps(j).replace('"__NaN__"', "NaN"))
+    r8(f"report of {src[2:]} with {name}", ["report", "r8ed"], "either", check=no_false_figure("r8ed/report.md"))
+for src in ("r8xsr", "r8slc"):
+    edited_kind(src, "summary IOPS NaN", lambda j: j["summary"].update(iops="__NaN__"))
+    edited_kind(src, "summary IOPS 1e308", lambda j: j["summary"].update(iops=1e308))
+    edited_kind(src, "summary seconds negative", lambda j: j["summary"].update(seconds=-5.0))
+    edited_kind(src, "no summary", lambda j: j.pop("summary", None))
+    edited_kind(src, "samples' IOPS NaN", lambda r: [s.update(iops="__NaN__") for s in r], "samples.jsonl")
+    edited_kind(src, "samples' IOPS 1e308", lambda r: [s.update(iops=1e308) for s in r], "samples.jsonl")
+    edited_kind(src, "samples' bytes negative", lambda r: [s.update(bytes_written_total=-1) for s in r], "samples.jsonl")
+    edited_kind(src, "samples without t_end_s", lambda r: [s.pop("t_end_s", None) for s in r], "samples.jsonl")
+copy("r8xsr", "r8wk"); j = json.load(open("r8wk/experiment.json")); j["name"] = "slc-cache"
+json.dump(j, open("r8wk/experiment.json", "w"))
+r8("report of an xsr recorded as slc-cache", ["report", "r8wk"], "either", check=no_false_figure("r8wk/report.md"))
+copy("r8slc", "r8wk2"); j = json.load(open("r8wk2/experiment.json")); j["name"] = "bogus-kind"
+json.dump(j, open("r8wk2/experiment.json", "w"))
+r8("report of an slc-cache recorded as an unknown kind", ["report", "r8wk2"], "either")
+# fleet over hostile trees (never following links, never hanging on a FIFO)
+os.makedirs("r8t1", exist_ok=True); copy("a", "r8t1/a"); os.symlink("/proc", "r8t1/proc")
+r8("fleet of a tree with a link to /proc", ["fleet", "r8t1", "--out", "r8fo"], "ok")
+os.makedirs("r8t2/x", exist_ok=True); copy("a", "r8t2/a"); os.mkfifo("r8t2/x/run.json")
+r8("fleet of a tree whose run.json is a FIFO", ["fleet", "r8t2", "--out", "r8fo"], "ok")
+copy("a", "r8t3"); os.remove("r8t3/samples.jsonl"); os.mkfifo("r8t3/samples.jsonl")
+r8("fleet of a run whose samples.jsonl is a FIFO", ["fleet", "r8t3", "--out", "r8fo"], "either")
+os.makedirs("r8t4/locked", exist_ok=True); copy("a", "r8t4/a"); copy("b", "r8t4/locked/b"); os.chmod("r8t4/locked", 0)
+os.chmod(WORK, 0o755)
+r8("fleet of a tree with a folder it may not read (as nobody)", ["fleet", os.path.abspath("r8t4"), "--out", "/tmp/r8fo-nobody"],
+   "either", prefix=("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"))
+os.chmod("r8t4/locked", 0o755); shutil.rmtree("/tmp/r8fo-nobody", ignore_errors=True)
+os.makedirs("r8t5/run.json", exist_ok=True); copy("a", "r8t5/a")
+r8("fleet of a tree holding a run.json that is a folder", ["fleet", "r8t5", "--out", "r8fo"], "ok")
+copy("a", "r8t6/a"); copy("b", "r8t6/b")
+jb = json.load(open("r8t6/b/run.json")); ja = json.load(open("r8t6/a/run.json"))
+jb["target"]["identity"]["serial"] = ja["target"]["identity"].get("serial")
+jb["target"]["identity"]["model"] = "OTHER MODEL 1TB"
+json.dump(jb, open("r8t6/b/run.json", "w"))
+r8("fleet of two runs with one serial and two models", ["fleet", "r8t6", "--out", "r8fo"], "either")
+for name, text in (("not JSON", "{hosts: oops"), ("hosts a list", '{"hosts": []}'),
+                   ("an unknown outcome", '{"hosts": {"h1": "exploded"}}'),
+                   ("a host named ../../etc", '{"hosts": {"../../etc": "completed"}}'),
+                   ("a host name with escapes", '{"hosts": {"h\\u001b[2J": "down"}}'),
+                   ("100000 hosts", json.dumps({"hosts": {f"h{i}": "down" for i in range(100000)}}))):
+    copy("a", "r8h/a"); open("r8h/fleet-hosts.json", "w").write(text)
+    r8(f"fleet with a hosts manifest of {name}", ["fleet", "r8h", "--out", "r8fo"], "either",
+       check=no_false_figure("r8fo/fleet.md"))
+# export --hdr-log to odd targets
+for name, target in (("/dev/full", "/dev/full"), ("a directory", "r8t1"), ("a path ending in /", "r8new/"),
+                     ("a file in a missing folder", "r8missing/x.hlog"), ("a 300-character name", "h" * 300),
+                     ("/proc/self/fd/1", "/proc/self/fd/1"), ("/dev/stdout", "/dev/stdout")):
+    r8(f"export --hdr-log {name}", ["export", "a", "--hdr-log", target], "refuse")
+r8("export --hdr-log a name holding a newline", ["export", "a", "--hdr-log", "r8\nx.hlog"], "either")
+r8("export --hdr-log onto a file of the user's", ["export", "a", "--hdr-log", "r7file"], "refuse",
+   check=unchanged("r7file", b"x\n"))
+# --distribution zoned: at its edges
+zones1000 = "zoned:" + ":".join(["0.1/0.1"] * 1000)
+for name, d, want in (("shares summing to 90", "zoned:50/50:40/50", "refuse"),
+                      ("shares summing to 120", "zoned:60/50:60/50", "refuse"),
+                      ("a zone of no size", "zoned:50/0:50/100", "refuse"),
+                      ("sizes summing to 150", "zoned:50/100:50/50", "refuse"),
+                      ("no zones", "zoned:", "refuse"), ("a NaN share", "zoned:NaN/50:50/50", "refuse"),
+                      ("a negative share", "zoned:-10/50:110/50", "refuse"),
+                      ("a zone taking no I/O", "zoned:0/50:100/50", "either"),
+                      ("1000 zones", zones1000, "either"), ("1001 zones of 0.1 %", zones1000 + ":0/0.1", "either")):
+    out = f"r8z-{len(rows)}"
+    r8(f"--distribution zoned with {name}", ["measure", S, "--distribution", d, "--duration", "1s", "--out", out], want,
+       check=absent(out) if want == "refuse" else None)
+# serial= and thermal= at their edges
+for name, opt, want in (("serial= of 41 characters", "serial=" + "A" * 41, "refuse"),
+                        ("serial= holding an escape", "serial=a\x1b[31m", "refuse"),
+                        ("serial= of a non-ASCII letter", "serial=\u00fc", "refuse"),
+                        ("serial= given twice", "serial=A,serial=B", "either"),
+                        ("thermal= given twice", "thermal=dc,thermal=m2", "either"),
+                        ("thermal= empty", "thermal=", "refuse"), ("thermal=m2 with serial=", "thermal=m2,serial=A-1", "ok")):
+    out = f"r8s-{len(rows)}"
+    r8(f"measure on sim:…,{name}", ["measure", f"{R7},{opt}", "--duration", "1s", "--out", out], want,
+       check=absent(out) if want == "refuse" else None)
+# telemetry crafted in the samples, at places round seven did not touch
+def crafted_health8(edit):
+    copy("r7t", "r8tc")
+    rows8 = [json.loads(l) for l in open("r8tc/samples.jsonl")]
+    for i, s in enumerate(rows8):
+        edit(i, s)
+    open("r8tc/samples.jsonl", "w").write("".join(json.dumps(s).replace('"__NaN__"', "NaN") + "\n" for s in rows8))
+for name, edit in (("health null in every sample", lambda i, s: s.update(health=None)),
+                   ("health a list", lambda i, s: s.update(health=[1, 2])),
+                   ("health only in every other sample", lambda i, s: s.pop("health") if i % 2 else None),
+                   ("warning at NaN", lambda i, s: s["health"].update(warning_c="__NaN__")),
+                   ("NAND bytes 1e308", lambda i, s: s["health"].update(nand_bytes_written=1e308)),
+                   ("warning minutes of 2^63", lambda i, s: s["health"].update(warning_temp_min=2**63)),
+                   ("temperature jumping 0/1000", lambda i, s: s["health"].update(temperature_c=1000.0 * (i % 2)))):
+    crafted_health8(edit)
+    for c in (["report", "r8tc"], ["export", "r8tc", "--out", "r8tc.csv"]):
+        if os.path.exists("r8tc.csv"): os.remove("r8tc.csv")
+        r8(f"{c[0]} of samples with {name}", c, "either", check=no_false_figure("r8tc/report.md"))
 
 # --- readers under resource limits --------------------------------------------------------------
 for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):

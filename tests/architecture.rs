@@ -362,15 +362,11 @@ fn the_import_reader_finds_grouped_and_nested_paths() {
     assert_eq!(found, ["a", "c", "d", "g"]);
 }
 
-/// The files that name an experiment kind (`ExperimentKind::…`) outside its record, today: a
-/// group's table, the SLOG evidence (which reads an op-sweep) and the directory check (a kind's
-/// figures, terminal text, report sections, chart and timeline labels are its protocol's,
-/// `src/protocol/`). The list may shrink, never grow.
-const FILES_NAMING_A_KIND: [&str; 3] = [
-    "src/analysis/slog/evidence.rs",
-    "src/group/experiment_table.rs",
-    "src/results/experiment_dir.rs",
-];
+/// The files that name an experiment kind (`ExperimentKind::…`) outside its record: none. A
+/// decision that depends on the kind is a property of the kind's record
+/// (`ExperimentKind::has_states`, `is_op_sweep`) or of its protocol (`src/protocol/`). The list
+/// may shrink, never grow.
+const FILES_NAMING_A_KIND: [&str; 0] = [];
 
 /// A new experiment kind, or a new place that picks one, is not chosen by naming the kind in
 /// yet another file: no file outside `results/experiment.rs` and the list above names a

@@ -17,7 +17,7 @@ use super::run::Figures;
 use super::summary::KindFigures;
 use crate::results::settings::{PtsCell, PtsShows, PtsTestSettings, Settings};
 use crate::results::{Experiment, ExperimentRecord, LoadedPhase, Phase, PhaseKind, Status};
-use crate::stats::steady::{evaluate, Criteria, Round};
+use crate::stats::steady::Criteria;
 
 /// The kind experiment.json records.
 pub const NAME: &str = "pts";
@@ -250,7 +250,7 @@ impl TestFigures {
                 .zip(&series)
                 .map(|(cell, iops)| {
                     let round_iops = iops[first - 1..last.min(iops.len())].to_vec();
-                    let w = evaluate(&as_rounds(&round_iops));
+                    let (w, _) = Criteria::default().window(&round_iops);
                     Tracked {
                         cell: *cell,
                         round_iops,
@@ -391,26 +391,8 @@ fn first_steady(series: &[Vec<f64>], rounds: usize) -> Option<usize> {
         return None;
     }
     (0..=rounds - n)
-        .find(|&f| {
-            series.iter().all(|s| {
-                let w = evaluate(&as_rounds(&s[f..f + n]));
-                w.range_pct <= c.max_range_pct && w.slope_pct <= c.max_slope_pct
-            })
-        })
+        .find(|&f| series.iter().all(|s| c.window(&s[f..f + n]).1))
         .map(|f| f + 1)
-}
-
-/// IOPS per round as the steady-state rule's rounds (one unit of time each).
-fn as_rounds(iops: &[f64]) -> Vec<Round> {
-    iops.iter()
-        .enumerate()
-        .map(|(i, &iops)| Round {
-            start_s: i as f64,
-            end_s: i as f64 + 1.0,
-            iops,
-            bytes_written_total: 0,
-        })
-        .collect()
 }
 
 /// A cell's figures over its rounds of the window.

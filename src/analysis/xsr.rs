@@ -22,6 +22,7 @@ use serde::Serialize;
 
 use super::Figures;
 use crate::results::Experiment;
+use crate::stats::steady::SNIA;
 use crate::stats::Sample;
 
 /// The kind's name in experiment.json.
@@ -31,9 +32,9 @@ pub const PRECONDITION: &str = "precondition";
 /// The segments' phase names, in order: sequential, random, sequential.
 pub const SEGMENTS: [&str; 3] = ["seq-1", "random", "seq-2"];
 /// Samples of a segment's end that make its level (SNIA's steady-state window).
-pub const WINDOW: usize = 5;
-/// Half the band's width, as a share of the level.
-pub const BAND: f64 = 0.10;
+pub const WINDOW: usize = SNIA.window_rounds;
+/// Half the band's width, as a share of the level: SNIA's range limit split evenly about it.
+pub const BAND: f64 = SNIA.max_range_pct / 200.0;
 
 /// One segment.
 #[derive(Clone, Debug, PartialEq, Serialize)]

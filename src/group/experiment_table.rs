@@ -18,7 +18,7 @@ pub fn table(group: &GroupExperiment) -> String {
         .members
         .iter()
         .filter_map(|m| m.result.as_ref().ok())
-        .all(|o| o.record.name == crate::results::ExperimentKind::Vertex2);
+        .all(|o| o.record.name.has_states());
     if vertex2 {
         vertex2_table(group)
     } else {

@@ -129,6 +129,17 @@ impl ExperimentKind {
             ExperimentKind::Named(name) => name,
         }
     }
+
+    /// Whether the kind measures the drive's states (in service, fresh, faded, recovered):
+    /// what `--reference` and a group's states table set side by side.
+    pub fn has_states(&self) -> bool {
+        *self == ExperimentKind::Vertex2
+    }
+
+    /// Whether the kind is an op-sweep, whose advice the SLOG evidence reads.
+    pub fn is_op_sweep(&self) -> bool {
+        *self == ExperimentKind::OpSweep
+    }
 }
 
 /// The length of one HIR burst (SNIA PTS host idle recovery).
@@ -338,10 +349,20 @@ impl ExperimentRecord {
         if let Some(file) = &self.drive_state {
             super::names::check_own(dir, path, "drive_state", file)?;
         }
+        let mut seen = std::collections::HashMap::new();
         for p in &self.phases {
             if let Some(d) = &p.dir {
                 let field = format!("the dir of phase {}", p.phase.name);
                 super::names::check_own(dir, path, &field, d)?;
+                // Two phases in one directory would each read (and a resume overwrite) the
+                // other's run: its figures counted twice.
+                if let Some(first) = seen.insert(d.as_str(), p.phase.name.as_str()) {
+                    crate::bad_input!(
+                        "{}: phases {first} and {} share the directory {d}: the record was edited or is damaged; give each phase its own",
+                        path.display(),
+                        p.phase.name
+                    );
+                }
             }
         }
         Ok(())

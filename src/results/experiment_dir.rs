@@ -82,7 +82,7 @@ pub fn apply_reference(
         return Ok(());
     };
     match exp {
-        Some(exp) if exp.name == ExperimentKind::Vertex2 => {
+        Some(exp) if exp.name.has_states() => {
             exp.record.reference = Some(reference);
             Ok(())
         }

@@ -86,6 +86,20 @@ fn agree(dir: &Path, info: &RunInfo, samples: &[Sample]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Opens a record file for reading, refusing anything but a regular file: a FIFO planted in
+/// its place was waited on for ever (opened without blocking, then looked at).
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    Ok(file)
+}
+
 /// Reads `samples.jsonl` line by line. A line that does not parse is bad input naming its line
 /// number, except the last line when it lacks its newline (torn by a crash), which is skipped.
 pub fn read_samples(dir: &Path) -> anyhow::Result<Vec<Sample>> {
@@ -118,7 +132,7 @@ pub struct Damage {
 /// line, without its newline, is skipped as a crash mid-write, not damage).
 pub fn read_samples_to_damage(dir: &Path) -> anyhow::Result<(Vec<Sample>, Option<Damage>)> {
     let path = dir.join("samples.jsonl");
-    let file = match File::open(&path) {
+    let file = match open_regular(&path) {
         Ok(f) => f,
         Err(e) => bad_input!(
             "cannot open {}: {e}: give a run directory that measure or soak wrote",

@@ -182,8 +182,9 @@ pub struct TargetRecord {
 /// Reads a run directory's `run.json`.
 pub fn read_info(dir: &Path) -> anyhow::Result<RunInfo> {
     let path = dir.join("run.json");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let text = super::reader::open_regular(&path)
+        .and_then(std::io::read_to_string)
+        .with_context(|| format!("reading {}", path.display()))?;
     let info: RunInfo = super::json::parse(&path, &text)?;
     super::version::check(&path, info.schema_version, SCHEMA_VERSION)?;
     check(&path, &info)?;

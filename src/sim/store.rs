@@ -287,3 +287,38 @@ fn holder(meta: &std::fs::Metadata) -> String {
     crate::holder::flock_holder(meta.dev(), meta.ino())
         .map_or_else(|| "another process".into(), crate::holder::describe)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Store;
+    use std::io::Write;
+
+    #[test]
+    fn a_save_given_up_keeps_the_file_it_would_replace_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("drive.sim");
+        let mut store = Store::lock(&path).unwrap();
+        store.replace(|w| w.write_all(b"first drive")).unwrap();
+        // Given up after the first MiB: the writer stops, the old file stays.
+        let calls = std::cell::Cell::new(0);
+        let give_up = || {
+            calls.set(calls.get() + 1);
+            calls.get() > 1
+        };
+        let replaced = store
+            .replace_unless(&give_up, |w| w.write_all(&vec![7u8; 3 << 20]))
+            .unwrap();
+        assert!(!replaced);
+        assert_eq!(std::fs::read(&path).unwrap(), b"first drive");
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["drive.sim"], "no temporary is left behind");
+        // Not given up: replaced, and the file keeps its lock for the next save.
+        assert!(store
+            .replace_unless(&|| false, |w| w.write_all(b"second drive"))
+            .unwrap());
+        assert_eq!(std::fs::read(&path).unwrap(), b"second drive");
+    }
+}

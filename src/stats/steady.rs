@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Sample;
 
-/// The SNIA criteria; [`Criteria::default`] is PTS 2.0's.
+/// The SNIA criteria; [`SNIA`] (and [`Criteria::default`]) is PTS 2.0's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Criteria {
     /// Length of one round, seconds.
@@ -23,14 +23,41 @@ pub struct Criteria {
     pub max_slope_pct: f64,
 }
 
+/// PTS 2.0's rule: rounds of one minute, five in the window, range ≤ 20 % and slope excursion
+/// ≤ 10 % of the window's average. Every kind judges its windows by it ([`Criteria::window`]).
+pub const SNIA: Criteria = Criteria {
+    round_s: 60.0,
+    window_rounds: 5,
+    max_range_pct: 20.0,
+    max_slope_pct: 10.0,
+};
+
 impl Default for Criteria {
     fn default() -> Self {
-        Criteria {
-            round_s: 60.0,
-            window_rounds: 5,
-            max_range_pct: 20.0,
-            max_slope_pct: 10.0,
-        }
+        SNIA
+    }
+}
+
+impl Criteria {
+    /// The rule on one window of levels (IOPS or MB/s per round, in order): its average, range
+    /// and slope excursion ([`Window`], times left at 0) and whether it holds.
+    pub fn window(&self, levels: &[f64]) -> (Window, bool) {
+        let rounds: Vec<Round> = levels
+            .iter()
+            .map(|&iops| Round {
+                start_s: 0.0,
+                end_s: 0.0,
+                iops,
+                bytes_written_total: 0,
+            })
+            .collect();
+        let w = evaluate(&rounds);
+        (w, self.holds(&w))
+    }
+
+    /// Whether `w` meets the rule: range and slope excursion within their limits.
+    pub fn holds(&self, w: &Window) -> bool {
+        w.range_pct <= self.max_range_pct && w.slope_pct <= self.max_slope_pct
     }
 }
 
@@ -276,8 +303,7 @@ impl SteadyTracker {
         let window_rounds = &self.rounds[self.rounds.len() - n..];
         let window = evaluate(window_rounds);
         self.result.window = Some(window);
-        let steady = window.range_pct <= self.criteria.max_range_pct
-            && window.slope_pct <= self.criteria.max_slope_pct;
+        let steady = self.criteria.holds(&window);
         if steady {
             let last = window_rounds[n - 1];
             self.result.reached = true;
@@ -352,6 +378,19 @@ pub fn detect(samples: &[Sample], criteria: Criteria, capacity_bytes: u64) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snias_rule_holds_within_twenty_percent_range_and_ten_percent_slope_only() {
+        // Within both: range 19.98 %, slope excursion 8 % of the average.
+        let (w, holds) = SNIA.window(&[1000.0, 1100.0, 904.0, 1100.0, 900.0]);
+        assert!(holds && (w.avg - 1000.8).abs() < 1e-9, "{w:?}");
+        // A range just over 20 % of the average.
+        assert!(!SNIA.window(&[1000.0, 1110.0, 900.0, 1000.0, 990.0]).1);
+        // Rising 3 % a round: range 12 %, slope excursion 12 % of the average.
+        let (w, holds) = SNIA.window(&[940.0, 970.0, 1000.0, 1030.0, 1060.0]);
+        assert!(!holds && (w.slope_pct - 12.0).abs() < 1e-9, "{w:?}");
+        assert_eq!(Criteria::default(), SNIA);
+    }
 
     /// One-second samples with the given IOPS, 4 KiB per write.
     fn series(iops: impl IntoIterator<Item = f64>) -> Vec<Sample> {

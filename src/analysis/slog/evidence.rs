@@ -12,7 +12,6 @@ use crate::analysis::op_sweep::OpSweepFigures;
 use crate::analysis::Fade;
 use crate::drive::Identity;
 use crate::results::slog::{Measured, SyncMode, LOG_WRITE};
-use crate::results::ExperimentKind;
 use crate::results::{read_info, read_samples, EraseRecord, RunInfo, Status};
 use crate::stats::Sample;
 
@@ -64,7 +63,7 @@ const TWIN_MODEL_TAIL: &str = " (simulated twin)";
 pub fn op_sweep_for(dir: &Path, drive: &Identity) -> anyhow::Result<OpSweepEvidence> {
     let shown = dir.display();
     let exp = match crate::results::load_experiment(dir) {
-        Ok(exp) if exp.name == ExperimentKind::OpSweep => exp,
+        Ok(exp) if exp.name.is_op_sweep() => exp,
         Ok(exp) => crate::bad_input!(
             "--op-sweep {shown}: that is an experiment {}, not an op-sweep: give the directory `ssdfade experiment op-sweep` wrote",
             exp.name
