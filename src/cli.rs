@@ -775,7 +775,8 @@ pub enum ExperimentCommand {
 pub struct PtsArgs {
     /// File, block device or sim:… target (a real device needs --destroy-data naming it).
     pub target: String,
-    /// The tests to run, comma-separated; they run in SNIA's order (iops, tp, lat).
+    /// The tests to run, comma-separated; they run in SNIA's order (iops, tp, lat, wsat, hir,
+    /// xsr).
     #[arg(long, value_delimiter = ',', default_value = "iops,tp,lat")]
     pub tests: Vec<String>,
     /// Length of each cell's run in a round (the PTS: 1 minute).

@@ -2,7 +2,9 @@
 //! figures are the plain averages of its measurement window's runs and read the same in the
 //! terminal, `--json` and report.md; a test stops at its first steady window, each throughput
 //! block size preconditioned and judged on its own; the plan lists the IOPS test's 56 cells per
-//! round; bad `--tests` or `--rounds` are refused in one line, exit 2, nothing written.
+//! round; bad `--tests` or `--rounds` are refused in one line, exit 2, nothing written; WSAT, HIR
+//! and XSR run inside the suite with their own figures, read from their phases' raw data; 4K random
+//! writes after the PTS's preconditioning settle, in rounds long enough, at WSAT's level.
 
 mod common;
 
@@ -267,4 +269,176 @@ fn bad_tests_or_rounds_are_refused_in_one_line_with_exit_2_and_nothing_written()
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(!work.path().join("e").exists(), "{args:?} wrote nothing");
     }
+}
+
+/// The full samples (one round each) of the phase directory of `dir` whose name ends with `name`.
+fn full_samples(dir: &Path, name: &str) -> Vec<Value> {
+    let sub = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().ends_with(name))
+        .unwrap_or_else(|| panic!("no phase directory {name} in {}", dir.display()));
+    std::fs::read_to_string(sub.join("samples.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|s| s["t_end_s"].as_f64().unwrap() - s["t_start_s"].as_f64().unwrap() >= 0.99)
+        .collect()
+}
+
+/// WSAT, HIR and XSR inside the suite: one experiment, their pages after the latency test in
+/// SNIA's order, each test's figures its kind's own, read back from its phases' raw data: WSAT's
+/// rounds are its phase's samples, HIR's bursts its burst phases' IOPS, XSR's three segments its
+/// segment phases'.
+#[test]
+fn wsat_hir_and_xsr_run_inside_the_suite_with_their_kinds_figures() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("e");
+    let f = json_ok(
+        ssdfade(work.path())
+            .args(["experiment", "pts", TARGET, "--tests", "xsr,hir,wsat,lat"])
+            .args([
+                "--seed", "5", "--rounds", "5", "--round", "1s", "--json", "--out",
+            ])
+            .arg(&dir),
+    );
+    assert_eq!(f["status"], "completed", "{f}");
+    let tests = f["tests"].as_array().unwrap();
+    let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["lat", "wsat", "hir", "xsr"], "SNIA's order");
+    let figures = |name: &str| &tests.iter().find(|t| t["name"] == name).unwrap()["figures"];
+
+    let wsat = figures("wsat");
+    let rounds = wsat["rounds"].as_array().unwrap();
+    let samples = full_samples(&dir, "-wsat-wsat");
+    assert!(rounds.len() > 5, "{wsat}");
+    assert_eq!(rounds.len(), samples.len(), "a round per full sample");
+    for (r, s) in rounds.iter().zip(&samples) {
+        assert_eq!(r["iops"], s["iops"], "{r} vs {s}");
+        assert_eq!(r["tgbw_bytes"], s["bytes_written_total"], "{r} vs {s}");
+    }
+
+    let hir = figures("hir");
+    let states = hir["wait_states"].as_array().unwrap();
+    assert_eq!(states.len(), 5, "{hir}");
+    for w in states {
+        let idle = w["idle_s"].as_u64().unwrap();
+        for (k, b) in w["burst_iops"].as_array().unwrap().iter().enumerate() {
+            let run = run_summary(&dir, &format!("-hir-ws{idle}-burst{}", k + 1));
+            assert_eq!(b.as_f64(), run["iops"].as_f64(), "ws{idle} burst {}", k + 1);
+        }
+    }
+
+    let xsr = figures("xsr");
+    let segments: Vec<&str> = xsr["segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(segments, ["seq-1", "random", "seq-2"], "{xsr}");
+
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let at = |heading: &str| {
+        report
+            .find(&format!("## PTS {heading} test"))
+            .unwrap_or_else(|| panic!("no page {heading} in report.md"))
+    };
+    assert!(at("Latency") < at("WSAT") && at("WSAT") < at("HIR") && at("HIR") < at("XSR"));
+    let record = ssdfade::results::load_experiment(&dir).unwrap().record;
+    let terminal = ssdfade::output::summary::summary_text(&dir, &record);
+    for title in ["WSAT:", "HIR:", "XSR:"] {
+        assert!(terminal.contains(title), "{title} in {terminal}");
+    }
+}
+
+/// The window the PTS rule picks in `iops` cut into rounds of `k` samples (the first five
+/// rounds, among the first 25, with range ≤ 20 % and slope excursion ≤ 10 %): its average.
+fn pts_window_avg(iops: &[f64], k: usize) -> Option<f64> {
+    use ssdfade::stats::steady::{evaluate, Criteria, Round};
+    let c = Criteria::default();
+    let rounds: Vec<Round> = iops
+        .chunks_exact(k)
+        .take(25)
+        .enumerate()
+        .map(|(i, r)| Round {
+            start_s: i as f64,
+            end_s: i as f64 + 1.0,
+            iops: r.iter().sum::<f64>() / k as f64,
+            bytes_written_total: 0,
+        })
+        .collect();
+    rounds
+        .windows(c.window_rounds)
+        .map(evaluate)
+        .find(|w| w.range_pct <= c.max_range_pct && w.slope_pct <= c.max_slope_pct)
+        .map(|w| w.avg)
+}
+
+/// The IOPS test's 4K 0/100 cell like for like (docs/pts.md): on this drive, purged and
+/// preconditioned as the IOPS test is (2 × capacity of 128 KiB sequential writes), 4K random
+/// writes alone judged by the PTS rule in 10 s rounds settle within 10 % of the level the
+/// suite's WSAT holds at its end (its last window). In 2 s rounds the rule takes the first five
+/// instead, the plateau the drive keeps right after the sequential preconditioning, far above.
+#[test]
+fn four_k_random_writes_after_the_pts_preconditioning_settle_at_the_wsat_level() {
+    let work = tempfile::tempdir().unwrap();
+    let f = json_ok(
+        ssdfade(work.path())
+            .args([
+                "experiment",
+                "pts",
+                TARGET,
+                "--tests",
+                "wsat",
+                "--round",
+                "2s",
+            ])
+            .args(["--seed", "1", "--json", "--out", "w"]),
+    );
+    let wsat = f["tests"][0]["figures"]["steady_state"]["last_window"]["avg"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no last window: {f}"));
+    let drive = format!("{TARGET},state={}", work.path().join("d.sim").display());
+    let soak = |args: &[&str], out: &str| {
+        json_ok(
+            ssdfade(work.path())
+                .args([
+                    "soak",
+                    &drive,
+                    "--read-pct",
+                    "0",
+                    "--qd",
+                    "32",
+                    "--seed",
+                    "1",
+                ])
+                .args(args)
+                .args(["--interval", "2s", "--json", "--out", out]),
+        )
+    };
+    soak(
+        &["--bs", "128k", "--random-pct", "0", "--bytes", "16GB"],
+        "wipc",
+    );
+    soak(
+        &["--bs", "4k", "--random-pct", "100", "--duration", "600s"],
+        "4k",
+    );
+    let iops: Vec<f64> = std::fs::read_to_string(work.path().join("4k/samples.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["iops"]
+                .as_f64()
+                .unwrap()
+        })
+        .collect();
+    let long = pts_window_avg(&iops, 5).expect("a steady window in 10 s rounds");
+    assert!(
+        (long - wsat).abs() <= 0.10 * wsat,
+        "10 s rounds {long} vs WSAT {wsat}"
+    );
+    let short = pts_window_avg(&iops, 1).expect("a steady window in 2 s rounds");
+    assert!(short > 1.5 * wsat, "2 s rounds {short} vs WSAT {wsat}");
 }

@@ -6,11 +6,15 @@
 //! over that window: IOPS and MB/s averaged over its rounds, the latency's ops-weighted average,
 //! its maximum and its 99.999th percentile from the rounds' histograms merged. The terminal
 //! table, `--json` and the report show these.
+//!
+//! A test that is a kind of its own (WSAT, HIR, XSR) has that kind's figures, computed by that
+//! kind on its phases ([`SuiteFigures`]).
 
 use serde::Serialize;
 
 use super::latency::Distribution;
 use super::run::Figures;
+use super::summary::KindFigures;
 use crate::results::settings::{PtsCell, PtsShows, PtsTestSettings, Settings};
 use crate::results::{Experiment, ExperimentRecord, LoadedPhase, Phase, PhaseKind, Status};
 use crate::stats::steady::Criteria;
@@ -84,7 +88,12 @@ impl PtsFigures {
             Settings::Pts(s) => PtsFigures {
                 round_s: s.round_s,
                 rounds_planned: s.rounds,
-                tests: s.tests.iter().map(|t| TestFigures::of(exp, t)).collect(),
+                tests: s
+                    .tests
+                    .iter()
+                    .filter(|t| t.settings.is_none())
+                    .map(|t| TestFigures::of(exp, t))
+                    .collect(),
             },
             _ => PtsFigures::default(),
         }
@@ -94,6 +103,75 @@ impl PtsFigures {
     pub fn test(&self, name: &str) -> Option<&TestFigures> {
         self.tests.iter().find(|t| t.name == name)
     }
+}
+
+/// A test of the suite that is a kind of its own (WSAT, HIR, XSR): its kind's figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct KindTest {
+    pub name: String,
+    pub title: String,
+    /// The kind's figures, as `experiment <name> --json` gives them beside its summary.
+    pub figures: KindFigures,
+}
+
+/// One test of the suite, in SNIA's order: a matrix (IOPS, throughput, latency) or a kind.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum SuiteTest {
+    Matrix(TestFigures),
+    Kind(KindTest),
+}
+
+/// The suite's figures: its settings and every test's, in SNIA's order.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SuiteFigures {
+    pub round_s: f64,
+    pub rounds_planned: u32,
+    pub tests: Vec<SuiteTest>,
+}
+
+impl SuiteFigures {
+    /// The figures of `exp`'s tests; a kind's by `kind_figures` (the kind's own protocol), on
+    /// its phases read as an experiment of that kind ([`Experiment::part`]).
+    pub fn of(exp: &Experiment, kind_figures: fn(&Experiment) -> KindFigures) -> SuiteFigures {
+        let Settings::Pts(s) = &exp.record.settings else {
+            return SuiteFigures::default();
+        };
+        let matrices = PtsFigures::of(exp);
+        let tests = s
+            .tests
+            .iter()
+            .filter_map(|t| match &t.settings {
+                Some(_) => Some(SuiteTest::Kind(KindTest {
+                    name: t.name.clone(),
+                    title: t.title.clone(),
+                    figures: kind_part(exp, &t.name)
+                        .map_or_else(KindFigures::none, |part| kind_figures(&part)),
+                })),
+                None => matrices.test(&t.name).cloned().map(SuiteTest::Matrix),
+            })
+            .collect();
+        SuiteFigures {
+            round_s: matrices.round_s,
+            rounds_planned: matrices.rounds_planned,
+            tests,
+        }
+    }
+}
+
+/// The phases of the suite's test `name` that is a kind of its own (WSAT, HIR, XSR), read as an
+/// experiment of that kind with its settings; None for a matrix test or no such test.
+pub fn kind_part(exp: &Experiment, name: &str) -> Option<Experiment> {
+    let Settings::Pts(s) = &exp.record.settings else {
+        return None;
+    };
+    let settings = s
+        .tests
+        .iter()
+        .find(|t| t.name == name)?
+        .settings
+        .as_deref()?;
+    Some(exp.part(name, name, settings.clone()))
 }
 
 /// One completed round of one cell: its round number and run figures.

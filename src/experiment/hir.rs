@@ -126,13 +126,18 @@ pub fn record(
             (BURST * bursts).max(MIN_RETURN).as_secs()
         ));
     }
-    let settings = Settings::Hir(HirSettings {
+    let settings = settings(&setup, bursts, max_duration);
+    let capacity = setup.identity()?.size_bytes.unwrap_or(0);
+    let list = phases(&setup, capacity, bursts, max_duration, erase_method);
+    super::new_record("hir", &setup, list, settings, notes)
+}
+
+/// What a HIR on `setup`'s workload records (alone, or as a test of the PTS suite).
+pub fn settings(setup: &Setup, bursts: u32, max_duration: Duration) -> Settings {
+    Settings::Hir(HirSettings {
         bursts,
         wait_states_s: WAIT_STATES.to_vec(),
         max_duration_s: max_duration.as_secs_f64(),
         workload: setup.workload.clone(),
-    });
-    let capacity = setup.identity()?.size_bytes.unwrap_or(0);
-    let list = phases(&setup, capacity, bursts, max_duration, erase_method);
-    super::new_record("hir", &setup, list, settings, notes)
+    })
 }

@@ -4,6 +4,10 @@
 //! state is tracked on, and the function that lays out its phases. A test of another shape
 //! plugs in with one entry.
 //!
+//! WSAT, HIR and XSR are tests of the suite as they are kinds of their own ([`kind_part`]): their
+//! phase plan and settings are their kind's, each phase named `<name>-…`, and their page is their
+//! kind's, read from those phases.
+//!
 //! The IOPS, throughput and latency tests share one layout ([`matrix_phases`]): `<id>-purge`
 //! (the drive purged), `<id>-wipc` (workload-independent preconditioning: sequential writes of
 //! twice the capacity, 128 KiB or the throughput test's block size), then rounds
@@ -57,12 +61,29 @@ pub struct PtsTest {
     pub qd: Option<u32>,
     /// Transfer size of its workload-independent preconditioning.
     pub wipc_bs: u64,
-    /// Its phases, every name starting `<id>-`.
-    pub phases: fn(&PtsTest, &Setup, &Pts, u64) -> Vec<Phase>,
+    /// Its phases, every name starting `<id>-`, and its kind's settings when it is a kind of
+    /// its own.
+    pub phases: fn(&PtsTest, &Setup, &Pts, u64) -> Part,
 }
 
-/// The tests this build knows, in the order SNIA's report gives them. XSR, ECW and DIRTH, and
-/// WSAT and HIR inside the suite, join here with one entry each.
+/// One test's part of the suite's record.
+pub struct Part {
+    pub phases: Vec<Phase>,
+    /// The settings of the kind the test is (WSAT, HIR, XSR); None for a matrix test.
+    pub settings: Option<Settings>,
+}
+
+/// WSAT's limit in the suite, as `experiment wsat`'s default (SNIA: 4 × capacity or 24 h).
+const WSAT_MAX: Duration = Duration::from_secs(24 * 3600);
+/// HIR's bursts per wait state in the suite, as `experiment hir`'s default.
+const HIR_BURSTS: u32 = 5;
+/// HIR's limit on preconditioning in the suite, as `experiment hir`'s default.
+const HIR_MAX: Duration = Duration::from_secs(8 * 3600);
+/// XSR's sequential segment in rounds (SNIA: 8 h at 1-minute rounds).
+const XSR_SEGMENT_ROUNDS: u32 = 480;
+
+/// The tests this build knows, in the order SNIA's report gives them. ECW and DIRTH join here
+/// with one entry each.
 pub static TESTS: &[PtsTest] = &[
     PtsTest {
         name: "iops",
@@ -123,6 +144,39 @@ pub static TESTS: &[PtsTest] = &[
         qd: Some(1),
         wipc_bs: WIPC_BS,
         phases: matrix_phases,
+    },
+    PtsTest {
+        name: "wsat",
+        id: "wsat",
+        title: "WSAT",
+        shows: PtsShows::Own,
+        cells: Vec::new,
+        tracked: &[],
+        qd: None,
+        wipc_bs: WIPC_BS,
+        phases: wsat_phases,
+    },
+    PtsTest {
+        name: "hir",
+        id: "hir",
+        title: "HIR",
+        shows: PtsShows::Own,
+        cells: Vec::new,
+        tracked: &[],
+        qd: None,
+        wipc_bs: WIPC_BS,
+        phases: hir_phases,
+    },
+    PtsTest {
+        name: "xsr",
+        id: "xsr",
+        title: "XSR",
+        shows: PtsShows::Own,
+        cells: Vec::new,
+        tracked: &[],
+        qd: None,
+        wipc_bs: WIPC_BS,
+        phases: xsr_phases,
     },
 ];
 
@@ -188,7 +242,7 @@ fn random_cells(mixes: &[u8], sizes: &[u64]) -> Vec<PtsCell> {
 }
 
 /// Purge, workload-independent preconditioning, then `rounds` rounds of every cell.
-pub fn matrix_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -> Vec<Phase> {
+pub fn matrix_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -> Part {
     let name = test.id;
     let mut wipc = setup.workload.clone();
     wipc.bs = test.wipc_bs;
@@ -230,7 +284,77 @@ pub fn matrix_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -
             });
         }
     }
-    list
+    Part {
+        phases: list,
+        settings: None,
+    }
+}
+
+/// WSAT in the suite: `experiment wsat`'s phases and settings ([`kind_part`]).
+fn wsat_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -> Part {
+    let setup = kind_setup(setup, plan);
+    kind_part(
+        test,
+        plan,
+        super::wsat::phases(&setup, capacity, WSAT_MAX, &plan.erase_method),
+        super::wsat::settings(&setup, capacity, WSAT_MAX),
+    )
+}
+
+/// HIR in the suite: `experiment hir`'s phases and settings ([`kind_part`]).
+fn hir_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -> Part {
+    let setup = kind_setup(setup, plan);
+    kind_part(
+        test,
+        plan,
+        super::hir::phases(&setup, capacity, HIR_BURSTS, HIR_MAX, &plan.erase_method),
+        super::hir::settings(&setup, HIR_BURSTS, HIR_MAX),
+    )
+}
+
+/// XSR in the suite: `experiment xsr`'s phases and settings ([`kind_part`]), its sequential
+/// segments [`XSR_SEGMENT_ROUNDS`] rounds long.
+fn xsr_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -> Part {
+    let setup = kind_setup(setup, plan);
+    let xsr = super::xsr::Xsr {
+        segment: plan.round * XSR_SEGMENT_ROUNDS,
+        erase_method: plan.erase_method.clone(),
+    };
+    kind_part(
+        test,
+        plan,
+        super::xsr::phases(&setup, capacity, &xsr),
+        super::xsr::settings(&setup, capacity, &xsr),
+    )
+}
+
+/// A kind's workload in the suite: SNIA's 4 KiB random writes at the suite's `--qd`.
+fn kind_setup(setup: &Setup, plan: &Pts) -> Setup {
+    let mut setup = setup.clone();
+    setup.workload.qd = plan.qd;
+    setup
+}
+
+/// A test that is a kind of its own: that kind's `phases`, each named `<id>-…`, and `settings`.
+/// A sample interval longer than the suite's round (HIR's 10 s, XSR's 120th of a segment, on a
+/// scaled run) is cut to the round: a steady-state round holds whole intervals.
+fn kind_part(test: &PtsTest, plan: &Pts, phases: Vec<Phase>, settings: Settings) -> Part {
+    let round = plan.round.as_secs_f64();
+    Part {
+        phases: phases
+            .into_iter()
+            .map(|mut p| {
+                if let PhaseKind::Measure(r) | PhaseKind::Soak(r) = &mut p.kind {
+                    r.interval_s = r.interval_s.min(round);
+                }
+                Phase {
+                    name: format!("{}-{}", test.id, p.name),
+                    ..p
+                }
+            })
+            .collect(),
+        settings: Some(settings),
+    }
 }
 
 /// The tests of `names` in SNIA's order; an unknown name, or one named twice, is bad input.
@@ -249,7 +373,7 @@ pub fn chosen(names: &[String]) -> anyhow::Result<Vec<&'static PtsTest>> {
     }
     if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
         crate::bad_input!(
-            "--tests: this build has no PTS test {bad:?}; give some of {} (WSAT and HIR run as `experiment wsat` and `experiment hir`)",
+            "--tests: this build has no PTS test {bad:?}; give some of {}",
             known.join(",")
         );
     }
@@ -277,22 +401,23 @@ pub fn record(setup: Setup, plan: Pts) -> anyhow::Result<super::ExperimentRecord
     }
     let capacity = setup.identity()?.size_bytes.unwrap_or(0);
     let mut list = Vec::new();
+    let mut tests_settings = Vec::new();
     for test in &tests {
-        list.extend((test.phases)(test, &setup, &plan, capacity));
+        let part = (test.phases)(test, &setup, &plan, capacity);
+        list.extend(part.phases);
+        tests_settings.push(PtsTestSettings {
+            name: test.id.into(),
+            title: test.title.into(),
+            shows: test.shows,
+            tracked: test.tracked.to_vec(),
+            settings: part.settings.map(Box::new),
+        });
     }
     let settings = Settings::Pts(PtsSettings {
         capacity_bytes: capacity,
         round_s: plan.round.as_secs_f64(),
         rounds: plan.rounds,
-        tests: tests
-            .iter()
-            .map(|t| PtsTestSettings {
-                name: t.id.into(),
-                title: t.title.into(),
-                shows: t.shows,
-                tracked: t.tracked.to_vec(),
-            })
-            .collect(),
+        tests: tests_settings,
     });
     let notes = vec![format!(
         "at most {} rounds of {} s per cell, each test stopping at its first steady window (the PTS: 1-minute rounds, at most {MAX_ROUNDS})",
@@ -332,6 +457,12 @@ mod tests {
             .map(|t| t.id)
             .collect();
         assert_eq!(tp, ["tp-1024K", "tp-128K"], "each block size its own test");
+        let all: Vec<&str> = chosen(&names(&["xsr", "hir", "wsat", "lat", "iops"]))
+            .unwrap()
+            .iter()
+            .map(|t| t.id)
+            .collect();
+        assert_eq!(all, ["iops", "lat", "wsat", "hir", "xsr"]);
         assert!(chosen(&names(&["iops", "xyz"])).is_err());
         assert!(chosen(&names(&["lat", "iops", "lat"])).is_err());
     }

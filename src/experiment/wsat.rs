@@ -57,11 +57,16 @@ pub fn record(
 ) -> anyhow::Result<super::ExperimentRecord> {
     let notes = Vec::new();
     let capacity = setup.identity()?.size_bytes.unwrap_or(0);
-    let settings = Settings::Wsat(WsatSettings {
+    let settings = settings(&setup, capacity, max_duration);
+    let list = phases(&setup, capacity, max_duration, erase_method);
+    super::new_record("wsat", &setup, list, settings, notes)
+}
+
+/// What a WSAT on `setup`'s workload records (alone, or as a test of the PTS suite).
+pub fn settings(setup: &Setup, capacity: u64, max_duration: Duration) -> Settings {
+    Settings::Wsat(WsatSettings {
         max_duration_s: max_duration.as_secs_f64(),
         capacity_bytes: capacity,
         workload: setup.workload.clone(),
-    });
-    let list = phases(&setup, capacity, max_duration, erase_method);
-    super::new_record("wsat", &setup, list, settings, notes)
+    })
 }

@@ -126,15 +126,20 @@ pub fn record(setup: Setup, plan: Xsr) -> anyhow::Result<super::ExperimentRecord
             crate::units::format_duration(plan.segment)
         ));
     }
-    let settings = Settings::Xsr(XsrSettings {
+    let settings = settings(&setup, capacity, &plan);
+    let list = phases(&setup, capacity, &plan);
+    super::new_record(NAME, &setup, list, settings, notes)
+}
+
+/// What an XSR on `setup`'s workload records (alone, or as a test of the PTS suite).
+pub fn settings(setup: &Setup, capacity: u64, plan: &Xsr) -> Settings {
+    Settings::Xsr(XsrSettings {
         capacity_bytes: capacity,
         random_bs: RANDOM_BS,
         segment_s: plan.segment.as_secs_f64(),
         sequential_bs: SEQUENTIAL_BS,
         workload: setup.workload.clone(),
-    });
-    let list = phases(&setup, capacity, &plan);
-    super::new_record(NAME, &setup, list, settings, notes)
+    })
 }
 
 #[cfg(test)]

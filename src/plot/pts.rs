@@ -23,16 +23,20 @@ pub struct PtsChart {
 
 impl PtsChart {
     /// The chart of a PTS experiment: its figures ([`crate::analysis::pts`]) as they are; none
-    /// before its first run.
+    /// before its first run, or without a matrix test (IOPS, throughput, latency).
     pub fn of(exp: &Experiment) -> Option<PtsChart> {
         let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
+        let figures = PtsFigures::of(exp);
+        if figures.tests.is_empty() {
+            return None;
+        }
         Some(PtsChart {
             title: format!("SNIA PTS — {}", crate::results::device_name(&run.info)),
             subtitle: format!(
                 "{} s per cell and round; each test's measurement window",
                 exp.record.options.ss_round_s
             ),
-            figures: PtsFigures::of(exp),
+            figures,
         })
     }
 }
@@ -87,7 +91,8 @@ fn series(t: &TestFigures) -> (&'static str, &'static str, Vec<Series>) {
             "MB/s",
             per_mix_lines(per_mix(&|c| Some(c.mb_per_s)), "", false),
         ),
-        PtsShows::Latency => {
+        // A kind of its own (WSAT, HIR, XSR) has no panel here: its figures are not a matrix.
+        PtsShows::Latency | PtsShows::Own => {
             // A colour per mix: the average solid, the five nines dashed.
             let mut lines = per_mix_lines(per_mix(&|c| Some(c.avg_lat_us)), " average", false);
             let nines = per_mix(&|c| c.p99999_lat_us);

@@ -4,11 +4,13 @@
 //! write, MB/s) and the latency test's rows (mix and size: average, five-nines and maximum),
 //! each under the line that says which rounds were measured and whether they were steady. Its
 //! report follows SNIA's report format: the test settings beside the drive's header, then a page
-//! per test; its chart is `pts.png` ([`crate::plot::pts::PtsChart`]).
+//! per test; its chart is `pts.png` ([`crate::plot::pts::PtsChart`]). A test that is a kind of
+//! its own (WSAT, HIR, XSR) is shown by that kind's protocol: its text, and its report summary
+//! and tables as its page.
 
 use super::Protocol;
-use crate::analysis::pts::{mix_label, size_label, TestFigures};
-use crate::analysis::pts::{PtsFigures, NAME};
+use crate::analysis::pts::{kind_part, mix_label, size_label, TestFigures};
+use crate::analysis::pts::{KindTest, SuiteFigures, SuiteTest, NAME};
 use crate::plot::pts::PtsChart;
 use crate::plot::{Place, ProtocolChart};
 use crate::report::Document;
@@ -20,17 +22,17 @@ use crate::units::{format_count, format_latency_us};
 pub struct Pts;
 
 impl Protocol for Pts {
-    type Figures = PtsFigures;
+    type Figures = SuiteFigures;
 
     fn names(&self) -> &'static [&'static str] {
         &[NAME]
     }
 
-    fn figures(&self, exp: &Experiment) -> PtsFigures {
-        PtsFigures::of(exp)
+    fn figures(&self, exp: &Experiment) -> SuiteFigures {
+        SuiteFigures::of(exp, super::figures)
     }
 
-    fn text(&self, f: &PtsFigures) -> String {
+    fn text(&self, f: &SuiteFigures) -> String {
         summary_text(f)
     }
 
@@ -60,15 +62,35 @@ impl Protocol for Pts {
         Ok(true)
     }
 
-    fn report_tables(&self, doc: &mut Document, _exp: &Experiment, f: &Self::Figures) {
-        add_tests(doc, f);
+    fn report_tables(&self, doc: &mut Document, exp: &Experiment, f: &Self::Figures) {
+        add_tests(doc, exp, f);
     }
 }
 
-/// Each test's window line and table, columns right-aligned to their widest cell.
-fn summary_text(f: &PtsFigures) -> String {
+/// The protocol of a test that is a kind of its own.
+fn kind_of(t: &KindTest) -> Option<&'static dyn super::Kind> {
+    super::of(&t.name.as_str().into())
+}
+
+/// Each test's text in SNIA's order: a kind's as that kind gives it, under its title.
+fn summary_text(f: &SuiteFigures) -> String {
     let mut out = String::new();
     for t in &f.tests {
+        match t {
+            SuiteTest::Matrix(t) => out.push_str(&matrix_text(t)),
+            SuiteTest::Kind(k) => {
+                out.push_str(&format!("  {}:\n", k.title));
+                out.push_str(&kind_of(k).map_or_else(String::new, |p| p.text(&k.figures)));
+            }
+        }
+    }
+    out
+}
+
+/// A matrix test's window line and table, columns right-aligned to their widest cell.
+fn matrix_text(t: &TestFigures) -> String {
+    let mut out = String::new();
+    {
         out.push_str(&crate::text::wrap(&window_line(t), 78, "  ", "    "));
         let (head, rows) = table(t);
         let widths: Vec<usize> = (0..head.len())
@@ -96,7 +118,8 @@ fn summary_text(f: &PtsFigures) -> String {
 fn table(t: &TestFigures) -> (Vec<String>, Vec<Vec<String>>) {
     match t.shows {
         PtsShows::Iops | PtsShows::MbPerS => matrix(t),
-        PtsShows::Latency => latency(t),
+        // A kind of its own is never a matrix test's figures.
+        PtsShows::Latency | PtsShows::Own => latency(t),
     }
 }
 
@@ -193,13 +216,16 @@ fn window_line(t: &TestFigures) -> String {
 
 /// The test settings: the tests, the rounds and their length, each test's queue depth and the
 /// cells its steady state is tracked on.
-fn add_settings(doc: &mut Document, f: &PtsFigures) {
+fn add_settings(doc: &mut Document, f: &SuiteFigures) {
     let mut rows = vec![
         vec![
             "Tests".into(),
             f.tests
                 .iter()
-                .map(|t| t.title.clone())
+                .map(|t| match t {
+                    SuiteTest::Matrix(t) => t.title.clone(),
+                    SuiteTest::Kind(k) => k.title.clone(),
+                })
                 .collect::<Vec<_>>()
                 .join(", "),
         ],
@@ -220,6 +246,19 @@ fn add_settings(doc: &mut Document, f: &PtsFigures) {
         ],
     ];
     for t in &f.tests {
+        let t = match t {
+            SuiteTest::Matrix(t) => t,
+            SuiteTest::Kind(k) => {
+                rows.push(vec![
+                    k.title.clone(),
+                    format!(
+                        "as `experiment {}`: its purge, preconditioning and rounds, SNIA's 4 KiB random writes",
+                        k.name
+                    ),
+                ]);
+                continue;
+            }
+        };
         let tracked: Vec<String> = t
             .tracked
             .iter()
@@ -238,9 +277,22 @@ fn add_settings(doc: &mut Document, f: &PtsFigures) {
     doc.table(&["Setting", ""], rows);
 }
 
-/// Adds one section per test.
-fn add_tests(doc: &mut Document, f: &PtsFigures) {
+/// Adds one section per test; a kind's is its own report's summary and tables.
+fn add_tests(doc: &mut Document, exp: &Experiment, f: &SuiteFigures) {
     for t in &f.tests {
+        let t = match t {
+            SuiteTest::Matrix(t) => t,
+            SuiteTest::Kind(k) => {
+                doc.heading(format!("PTS {} test", k.title));
+                if let (Some(p), Some(part)) = (kind_of(k), kind_part(exp, &k.name)) {
+                    if let Err(e) = p.report_summary(doc, &part, &k.figures, None) {
+                        doc.paragraph(format!("{}: no summary ({e:#}).", k.title));
+                    }
+                    p.report_tables(doc, &part, &k.figures);
+                }
+                continue;
+            }
+        };
         doc.heading(format!("PTS {} test", t.title));
         doc.paragraph(window_line(t));
         let (head, rows) = table(t);

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use super::reader::{load_run, Run};
+use super::settings::Settings;
 use super::{EraseRecord, ExperimentKind, ExperimentRecord, PhaseRecord};
 use crate::bad_input;
 
@@ -28,6 +29,45 @@ pub struct Experiment {
     pub name: ExperimentKind,
     pub record: ExperimentRecord,
     pub phases: Vec<LoadedPhase>,
+}
+
+impl Experiment {
+    /// The phases named `<prefix>-…` of this experiment as an experiment of `kind` with
+    /// `settings`, each phase named without the prefix: a PTS suite's WSAT, HIR or XSR read as
+    /// the kind reads its own experiments.
+    pub fn part(&self, prefix: &str, kind: &str, settings: Settings) -> Experiment {
+        let strip = |name: &str| {
+            name.strip_prefix(prefix)
+                .and_then(|n| n.strip_prefix('-'))
+                .map(str::to_string)
+        };
+        let renamed = |p: &PhaseRecord| {
+            strip(&p.phase.name).map(|name| {
+                let mut p = p.clone();
+                p.phase.name = name;
+                p
+            })
+        };
+        let mut record = self.record.clone();
+        record.name = kind.into();
+        record.settings = settings;
+        record.phases = self.record.phases.iter().filter_map(renamed).collect();
+        Experiment {
+            dir: self.dir.clone(),
+            name: kind.into(),
+            record,
+            phases: self
+                .phases
+                .iter()
+                .filter_map(|p| {
+                    renamed(&p.record).map(|record| LoadedPhase {
+                        record,
+                        ..p.clone()
+                    })
+                })
+                .collect(),
+        }
+    }
 }
 
 /// `reference` given on the command line for the directory `dir` (`report`/`plot

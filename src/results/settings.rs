@@ -135,6 +135,10 @@ pub struct PtsTestSettings {
     pub shows: PtsShows,
     /// The cells whose IOPS the SNIA steady-state rule is applied to.
     pub tracked: Vec<PtsCell>,
+    /// A test that is an experiment kind of its own (WSAT, HIR, XSR): that kind's settings,
+    /// its kind being the test's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<Box<Settings>>,
 }
 
 /// The figure a PTS test's table gives per cell.
@@ -144,6 +148,8 @@ pub enum PtsShows {
     Iops,
     MbPerS,
     Latency,
+    /// Its own kind's figures and page (WSAT, HIR, XSR in the suite).
+    Own,
 }
 
 /// One cell of a PTS test's matrix: a read share, a transfer size and the access order.
