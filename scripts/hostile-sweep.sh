@@ -1092,7 +1092,7 @@ for kind in ("erase", "soak", "round"):
         r8note(f"pts {how} in a {kind} phase", bad, f"stopped (exit {p.returncode}) after {took:.2f} s")
         r8(f"resume after {how} in a {kind} phase completes it", ["resume", out], "ok", check=completed(out))
 # a doctored experiment.json of the whole pts
-def doctored(name, edit, cmds=("report", "resume")):
+def doctored(name, edit, cmds=("report", "resume"), want="either"):
     for c in cmds:
         copy("r8all", "r8doc")
         j = json.load(open("r8doc/experiment.json"))
@@ -1102,13 +1102,14 @@ def doctored(name, edit, cmds=("report", "resume")):
             shutil.rmtree(os.path.join("r8doc", j["phases"][-1]["dir"]), ignore_errors=True)
         edit(j)
         open("r8doc/experiment.json", "w").write(json.dumps(j).replace('"__NaN__"', "NaN"))
-        r8(f"{c} of a pts whose experiment.json has {name}", [c, "r8doc"], "either",
+        r8(f"{c} of a pts whose experiment.json has {name}", [c, "r8doc"], want,
            check=no_false_figure("r8doc/report.md"))
 doctored("1000 rounds", lambda j: j["settings"].update(rounds=1000))
 doctored("no tests", lambda j: j["settings"].update(tests=[]))
 doctored("round_s NaN", lambda j: j["settings"].update(round_s="__NaN__"))
 doctored("round_s -1", lambda j: j["settings"].update(round_s=-1.0))
-doctored("capacity 1e308", lambda j: j["settings"].update(capacity_bytes=1e308))
+doctored("capacity 1e308", lambda j: j["settings"].update(capacity_bytes=1e308), want="refuse")
+doctored("rounds as a string", lambda j: j["settings"].update(rounds="eight"), want="refuse")
 doctored("a purge turned into a soak", lambda j: j["phases"][0].update(kind="soak"))
 doctored("its phases reversed", lambda j: j.update(phases=j["phases"][::-1]))
 doctored("two phases sharing a directory", lambda j: j["phases"][3].update(dir=j["phases"][2]["dir"]))

@@ -313,6 +313,9 @@ impl ExperimentRecord {
     /// Every time the record holds can be a time (see [`super::valid`]).
     fn check_numbers(&self) -> Result<(), String> {
         use super::valid::{period, seconds};
+        if let Some(why) = self.settings.damage() {
+            return Err(why);
+        }
         // 0 in a record older than the field: no steady-state rounds were asked for.
         seconds("options.ss_round_s", self.options.ss_round_s)?;
         if let Some(c) = self.options.checkpoint_s {

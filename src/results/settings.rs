@@ -4,6 +4,9 @@
 //! byte-identical; settings this build does not recognise (a record of an older layout, a kind
 //! written by hand) are kept as written.
 
+use std::collections::BTreeSet;
+
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::workload::WorkloadSpec;
@@ -29,6 +32,68 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings::Other(serde_json::Value::Null)
     }
+}
+
+impl Settings {
+    /// Why settings laid out as one kind's (its keys, every required one present) do not read
+    /// as it: a number past its field's range, a wrong type — a record edited or damaged, which
+    /// readers must not replace with their defaults. None for typed settings and for another
+    /// layout (an older version's, a kind written by hand). Looks into a suite's tests too.
+    pub fn damage(&self) -> Option<String> {
+        match self {
+            Settings::Other(serde_json::Value::Object(map)) => LAYOUTS
+                .iter()
+                .find_map(|damage_as| damage_as(map))
+                .map(|(kind, why)| format!("settings laid out as {kind}'s do not read ({why})")),
+            Settings::Pts(pts) => pts.tests.iter().find_map(|t| {
+                t.settings
+                    .as_ref()?
+                    .damage()
+                    .map(|why| format!("test {}: {why}", t.name))
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Each typed layout, as a check of [`Settings::damage`]: (its kind's name, the error).
+type LayoutCheck =
+    fn(&serde_json::Map<String, serde_json::Value>) -> Option<(&'static str, String)>;
+const LAYOUTS: [LayoutCheck; 9] = [
+    |m| damage_as::<Vertex2Settings>("vertex2", m),
+    |m| damage_as::<OpSweepSettings>("op-sweep", m),
+    |m| damage_as::<WsatSettings>("wsat", m),
+    |m| damage_as::<HirSettings>("hir", m),
+    |m| damage_as::<SweepSettings>("sweep", m),
+    |m| damage_as::<PresetSettings>("a preset", m),
+    |m| damage_as::<SlcCacheSettings>("slc-cache", m),
+    |m| damage_as::<PtsSettings>("pts", m),
+    |m| damage_as::<XsrSettings>("xsr", m),
+];
+
+/// The error reading `map` as `T` when `map` has `T`'s keys (no other, every required one).
+fn damage_as<T: DeserializeOwned + schemars::JsonSchema>(
+    kind: &'static str,
+    map: &serde_json::Map<String, serde_json::Value>,
+) -> Option<(&'static str, String)> {
+    let schema = schemars::schema_for!(T);
+    let known: BTreeSet<&str> = schema
+        .get("properties")?
+        .as_object()?
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let required: BTreeSet<&str> = schema
+        .get("required")
+        .and_then(|r| r.as_array())
+        .map(|r| r.iter().filter_map(|k| k.as_str()).collect())
+        .unwrap_or_default();
+    let keys: BTreeSet<&str> = map.keys().map(String::as_str).collect();
+    if !keys.is_subset(&known) || !required.is_subset(&keys) {
+        return None;
+    }
+    let err = serde_json::from_value::<T>(serde_json::Value::Object(map.clone())).err()?;
+    Some((kind, err.to_string()))
 }
 
 /// `experiment vertex2`: the lengths of its phases, its erase and the pattern pair.
@@ -230,5 +295,52 @@ mod tests {
         let odd = serde_json::json!({"axis": "qd"});
         let settings: Settings = serde_json::from_value(odd.clone()).unwrap();
         assert_eq!(settings, Settings::Other(odd));
+        assert_eq!(settings.damage(), None, "another layout is not damage");
+    }
+
+    /// `settings` with its `capacity_bytes` (a whole number of bytes) set to 1e308.
+    fn map_capacity(settings: &serde_json::Value) -> Option<serde_json::Value> {
+        let mut doctored = settings.clone();
+        let map = doctored.as_object_mut()?;
+        map.get("capacity_bytes")?;
+        map.insert("capacity_bytes".into(), serde_json::json!(1e308));
+        Some(doctored)
+    }
+
+    /// Settings with a kind's keys whose values cannot be that kind's are damage, named with the
+    /// field's error (a string for a number, 1e308 for a byte count); the examples' own are not.
+    #[test]
+    fn a_kinds_layout_with_a_value_out_of_range_is_damage() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/examples");
+        for name in [
+            "vertex2-sim",
+            "wsat-sim",
+            "hir-sim",
+            "sweep-qd-sim",
+            "slc-cache-sim",
+        ] {
+            let text = std::fs::read_to_string(dir.join(name).join("experiment.json")).unwrap();
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let settings: Settings = serde_json::from_value(value["settings"].clone()).unwrap();
+            assert_eq!(settings.damage(), None, "{name}");
+            let mut doctored = value["settings"].clone();
+            let map = doctored.as_object_mut().unwrap();
+            let field = map
+                .iter()
+                .find(|(_, v)| v.is_number())
+                .map(|(k, _)| k.clone())
+                .unwrap_or_else(|| panic!("{name}: no number among its settings"));
+            map.insert(field.clone(), serde_json::json!("edited"));
+            let settings: Settings = serde_json::from_value(doctored).unwrap();
+            let why = settings
+                .damage()
+                .unwrap_or_else(|| panic!("{name}: {field}=\"edited\" read"));
+            assert!(why.contains("edited"), "{name}: {why}");
+            if let Some(capacity) = map_capacity(&value["settings"]) {
+                let settings: Settings = serde_json::from_value(capacity).unwrap();
+                let why = settings.damage().expect("capacity_bytes=1e308 read");
+                assert!(why.contains("1e+308"), "{name}: {why}");
+            }
+        }
     }
 }
