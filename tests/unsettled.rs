@@ -1,7 +1,8 @@
 //! A soak whose SNIA test passes before a purged drive's garbage collection can have settled
-//! says so, on the terminal and in the report: sata-tlc-1t at α 1.25 writes at its
-//! controller's 98,000 IOPS until well past SNIA's pass (1.37 drive writes) and settles near
-//! 76,000. After a fast plan the rounds start in the steady state, and nothing is said.
+//! says so, on the terminal and in the report: sata-tlc-1t at α 1.15 passes SNIA's test after
+//! 1.22 drive writes at about 61,000 IOPS while its write amplification is 1.47 of the greedy
+//! model's steady 4.09. After a fast plan the rounds start in the steady state (about 21,000
+//! IOPS), and nothing is said.
 
 mod common;
 
@@ -9,7 +10,7 @@ use common::{run_ok, ssdfade};
 use ssdfade::analysis::unsettled::Unsettled;
 use ssdfade::results::read_info;
 
-const DRIVE: &str = "sim:sata-tlc-1t,alpha=1.25,scale=512";
+const DRIVE: &str = "sim:sata-tlc-1t,alpha=1.15,scale=512";
 const CAUTION: &str = "if the drive was purged, its garbage collection had not settled";
 
 /// The soak's terminal text and its report.md, each with its lines joined into one.
@@ -32,7 +33,7 @@ fn a_pass_at_a_ceiling_before_garbage_collection_settles_is_told_and_a_fast_plan
     let (text, report) = soak(dir.path(), "slow", &[]);
     assert!(text.contains("Steady state (SNIA PTS) at"), "{text}");
     assert!(text.contains(&format!("Caution: {CAUTION}")), "{text}");
-    assert!(text.contains("greedy model at α 1.25"), "{text}");
+    assert!(text.contains("greedy model at α 1.15"), "{text}");
     assert!(text.contains("--precondition fast"), "{text}");
     assert!(report.contains(CAUTION), "{report}");
     // The model's α is the drive's only where the drive reports its flash: without it (a
