@@ -1,7 +1,9 @@
 //! Notices when the process itself was stopped (SIGSTOP and SIGCONT, a machine that would not
 //! schedule it) or the machine was suspended: a thread that only sleeps and ticks. A tick that
 //! comes far later than it slept marks the time since the one before as the tool's own, never
-//! the drive's. A tick at which the boot clock (`CLOCK_BOOTTIME`, which counts a suspend) has
+//! the drive's — unless the process's CPU clock ran meanwhile: then its other threads were
+//! running and only the ticker was starved (a machine loaded far past its cores), and the time
+//! stays the drive's. A tick at which the boot clock (`CLOCK_BOOTTIME`, which counts a suspend) has
 //! run far ahead of the monotonic clock (which the run's times are on, and which stands still
 //! while the machine sleeps) marks a suspension: no time on the run's clock, but the drive sat
 //! idle and unpowered meanwhile, so the interval holding it is the tool's too. Nothing that
@@ -15,32 +17,53 @@ use std::time::{Duration, Instant};
 const TICK: Duration = Duration::from_millis(50);
 /// A tick this much later than due means the process was not running.
 const LATE: Duration = Duration::from_secs(2);
+/// The share of a late tick's gap the process's CPU clock may run and the gap still be a stop:
+/// a stopped process runs no thread, and the few that wake first after SIGCONT use far less.
+const STOPPED_CPU_SHARE: f64 = 0.05;
 
-/// The two clocks the watch compares: the run's (monotonic) and the boot clock.
+/// The clocks the watch compares at one moment.
+#[derive(Clone, Copy)]
+pub struct Reading {
+    /// The run's clock (monotonic).
+    pub mono: Instant,
+    /// Time since boot, suspends included.
+    pub boot: Duration,
+    /// CPU time of the whole process (every thread) so far.
+    pub cpu: Duration,
+}
+
+/// The clocks the watch reads: the system's, or a test's.
 pub trait Clocks: Send + Sync {
-    /// The monotonic clock and the boot clock (time since boot, suspends included) now.
-    fn now(&self) -> (Instant, Duration);
+    fn now(&self) -> Reading;
 }
 
 /// The system's clocks.
 pub struct SystemClocks;
 
 impl Clocks for SystemClocks {
-    fn now(&self) -> (Instant, Duration) {
-        let mono = Instant::now();
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime writes one timespec into `ts`, which lives on this stack.
-        let ok = unsafe { libc::clock_gettime(libc::CLOCK_BOOTTIME, &mut ts) } == 0;
-        // Without a boot clock (it stands still at 0) no suspension is ever seen, as before.
-        let boot = if ok {
-            Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-        } else {
-            Duration::ZERO
-        };
-        (mono, boot)
+    fn now(&self) -> Reading {
+        Reading {
+            mono: Instant::now(),
+            // Without a boot clock (it stands still at 0) no suspension is ever seen.
+            boot: clock(libc::CLOCK_BOOTTIME),
+            // Without a CPU clock (it stands still at 0) every late tick is a stop.
+            cpu: clock(libc::CLOCK_PROCESS_CPUTIME_ID),
+        }
+    }
+}
+
+/// One of the system's clocks now; zero when it cannot be read.
+fn clock(id: libc::clockid_t) -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec into `ts`, which lives on this stack.
+    let ok = unsafe { libc::clock_gettime(id, &mut ts) } == 0;
+    if ok {
+        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    } else {
+        Duration::ZERO
     }
 }
 
@@ -61,15 +84,20 @@ struct Ticks {
     last: Duration,
     /// The boot clock at the last tick.
     last_boot: Duration,
+    /// The process's CPU clock at the last tick.
+    last_cpu: Duration,
     stopped: Vec<(f64, f64)>,
     /// (seconds from the run's start of the last tick before it, seconds suspended).
     suspended: Vec<(f64, f64)>,
 }
 
 impl Ticks {
-    /// The span since the last tick when it is far longer than a tick: the process was stopped.
-    fn overdue(&self, since_start: Duration) -> Option<(f64, f64)> {
-        (since_start.saturating_sub(self.last) > TICK + LATE)
+    /// The span since the last tick when it is far longer than a tick and the process used
+    /// next to no CPU in it: the process was stopped (not merely its ticker starved).
+    fn overdue(&self, since_start: Duration, cpu: Duration) -> Option<(f64, f64)> {
+        let gap = since_start.saturating_sub(self.last);
+        let ran = cpu.saturating_sub(self.last_cpu);
+        (gap > TICK + LATE && ran.as_secs_f64() < STOPPED_CPU_SHARE * gap.as_secs_f64())
             .then_some((self.last.as_secs_f64(), since_start.as_secs_f64()))
     }
 
@@ -89,13 +117,14 @@ impl StopWatch {
 
     /// A watch on `clocks` (the system's, or a test's).
     pub fn with_clocks(start: Instant, clocks: Box<dyn Clocks>) -> Self {
-        let (_, boot) = clocks.now();
+        let first = clocks.now();
         StopWatch {
             start,
             clocks,
             ticks: Mutex::new(Ticks {
                 last: Duration::ZERO,
-                last_boot: boot,
+                last_boot: first.boot,
+                last_cpu: first.cpu,
                 stopped: Vec::new(),
                 suspended: Vec::new(),
             }),
@@ -112,20 +141,21 @@ impl StopWatch {
 
     /// Notes a stop or a suspension since the last tick, if any.
     fn tick(&self) {
-        let (since_start, boot) = self.now();
+        let (since_start, now) = self.now();
         let mut ticks = self.lock();
-        let stop = ticks.overdue(since_start);
+        let stop = ticks.overdue(since_start, now.cpu);
         ticks.stopped.extend(stop);
-        let suspension = ticks.suspension(since_start, boot);
+        let suspension = ticks.suspension(since_start, now.boot);
         ticks.suspended.extend(suspension);
         ticks.last = since_start;
-        ticks.last_boot = boot;
+        ticks.last_boot = now.boot;
+        ticks.last_cpu = now.cpu;
     }
 
-    /// The run's clock (time since its start) and the boot clock now.
-    fn now(&self) -> (Duration, Duration) {
-        let (mono, boot) = self.clocks.now();
-        (mono.saturating_duration_since(self.start), boot)
+    /// The run's clock (time since its start) and the clocks' reading now.
+    fn now(&self) -> (Duration, Reading) {
+        let now = self.clocks.now();
+        (now.mono.saturating_duration_since(self.start), now)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Ticks> {
@@ -135,10 +165,10 @@ impl StopWatch {
     /// Seconds the machine was suspended at a time within `t0..t1` (from the run's start),
     /// counting one the ticker has not woken from yet. None of it is on the run's clock.
     pub fn suspended_within(&self, t0: f64, t1: f64) -> f64 {
-        let (since_start, boot) = self.now();
+        let (since_start, now) = self.now();
         let ticks = self.lock();
         let pending = ticks
-            .suspension(since_start, boot)
+            .suspension(since_start, now.boot)
             .filter(|p| ticks.suspended.iter().all(|s| s.0 != p.0));
         ticks
             .suspended
@@ -153,11 +183,11 @@ impl StopWatch {
     /// a stop the ticker has not woken from yet (or has just recorded: overlapping spans count
     /// once).
     pub fn stopped_within(&self, t0: f64, t1: f64) -> f64 {
-        let (since_start, _) = self.now();
+        let (since_start, now) = self.now();
         let mut spans = {
             let ticks = self.lock();
             let mut spans = ticks.stopped.clone();
-            spans.extend(ticks.overdue(since_start));
+            spans.extend(ticks.overdue(since_start, now.cpu));
             spans
         };
         spans.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -212,14 +242,9 @@ mod tests {
     #[test]
     fn a_stop_is_seen_before_and_after_the_ticker_records_it() {
         let start = Instant::now();
-        let hand = std::sync::Arc::new(Hand(Mutex::new((start, Duration::ZERO))));
+        let hand = Hand::at(start, 0.0);
         let watch = StopWatch::with_clocks(start, Box::new(hand.clone()));
-        let set = |s: f64| {
-            *hand.0.lock().unwrap() = (
-                start + Duration::from_secs_f64(s),
-                Duration::from_secs_f64(s),
-            )
-        };
+        let set = |s: f64| hand.set(start, s, s, 0.0);
         for i in 1..=20 {
             set(i as f64 * 0.05);
             watch.tick();
@@ -235,11 +260,51 @@ mod tests {
         assert_eq!(watch.suspended_within(0.0, 7.0), 0.0);
     }
 
+    /// The ticker starved for 3 s by a machine loaded far past its cores while the process's
+    /// other threads ran (its CPU clock moved 1.2 s): the time is the drive's, no stop. The
+    /// same gap with the CPU clock standing still is a stop.
+    #[test]
+    fn a_starved_ticker_is_no_stop_while_the_process_runs() {
+        let start = Instant::now();
+        let hand = Hand::at(start, 0.0);
+        let watch = StopWatch::with_clocks(start, Box::new(hand.clone()));
+        hand.set(start, 0.05, 0.05, 0.01);
+        watch.tick();
+        hand.set(start, 3.05, 3.05, 1.21);
+        assert_eq!(watch.stopped_within(0.0, 4.0), 0.0);
+        watch.tick();
+        assert_eq!(watch.stopped_within(0.0, 4.0), 0.0);
+        hand.set(start, 6.05, 6.05, 1.22);
+        assert!((watch.stopped_within(0.0, 7.0) - 3.0).abs() < 1e-9);
+        watch.tick();
+        assert!((watch.stopped_within(0.0, 7.0) - 3.0).abs() < 1e-9);
+    }
+
     /// A test's clocks, set by hand.
-    struct Hand(Mutex<(Instant, Duration)>);
+    struct Hand(Mutex<Reading>);
+
+    impl Hand {
+        /// Clocks at the run's start, the boot clock at `boot_s`, no CPU used yet.
+        fn at(start: Instant, boot_s: f64) -> std::sync::Arc<Hand> {
+            std::sync::Arc::new(Hand(Mutex::new(Reading {
+                mono: start,
+                boot: Duration::from_secs_f64(boot_s),
+                cpu: Duration::ZERO,
+            })))
+        }
+
+        /// The run's clock at `mono_s`, the boot clock at `boot_s`, the CPU clock at `cpu_s`.
+        fn set(&self, start: Instant, mono_s: f64, boot_s: f64, cpu_s: f64) {
+            *self.0.lock().unwrap() = Reading {
+                mono: start + Duration::from_secs_f64(mono_s),
+                boot: Duration::from_secs_f64(boot_s),
+                cpu: Duration::from_secs_f64(cpu_s),
+            };
+        }
+    }
 
     impl Clocks for std::sync::Arc<Hand> {
-        fn now(&self) -> (Instant, Duration) {
+        fn now(&self) -> Reading {
             *self.0.lock().unwrap()
         }
     }
@@ -247,14 +312,9 @@ mod tests {
     #[test]
     fn a_suspended_machine_is_the_tools_gap_and_no_stop() {
         let start = Instant::now();
-        let hand = std::sync::Arc::new(Hand(Mutex::new((start, Duration::from_secs(1000)))));
+        let hand = Hand::at(start, 1000.0);
         let watch = StopWatch::with_clocks(start, Box::new(hand.clone()));
-        let set = |mono_s: f64, boot_s: f64| {
-            *hand.0.lock().unwrap() = (
-                start + Duration::from_secs_f64(mono_s),
-                Duration::from_secs_f64(1000.0 + boot_s),
-            );
-        };
+        let set = |mono_s: f64, boot_s: f64| hand.set(start, mono_s, 1000.0 + boot_s, 0.0);
         // Ticks every 50 ms for 3 s, both clocks alike: nothing.
         for i in 1..=60 {
             set(i as f64 * 0.05, i as f64 * 0.05);
