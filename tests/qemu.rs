@@ -2,8 +2,11 @@
 //! second namespace, one with its volatile write cache off), virtio-scsi, AHCI and virtio-blk.
 //! The guest runs `tests/qemu/guest/ci.sh`, the short subset: info, erase and measure on each
 //! controller, slog on two, the signature check without blkid / with busybox's / ambivalent, an
-//! empty partition, serials and WWNs, the NVMe write cache, transport classes and dry runs that
-//! refuse what real runs refuse. Each check prints one `CHECK ok` or `CHECK FAIL` line; this test
+//! empty partition, serials and WWNs, the NVMe write cache, transport classes, dry runs that
+//! refuse what real runs refuse, the drive's temperature in every sample (on a `scsi_debug` disk
+//! the guest creates too; virtio-scsi, which refuses LOG SENSE, is asked once with one note) with
+//! the sampler's CPU per ask under the interval, and power states against nvme-cli and hdparm.
+//! Each check prints one `CHECK ok` or `CHECK FAIL` line; this test
 //! fails on any failure. The full set runs from `tests/qemu/run-all.sh` (docs/qemu.md has its table).
 //!
 //! QEMU, the Debian kernel and the drive tools come from `tests/qemu/setup.sh` (apt-get download

@@ -281,12 +281,13 @@ pub fn check(path: &Path, info: &RunInfo) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The telemetry sampler's account of a run: readings taken, its own CPU per reading, and why
-/// it stopped reading when a read failed (recorded once; the run goes on).
+/// The telemetry sampler's account of a run: the times it asked the drive (a failed ask
+/// included), its own CPU per ask, and why it stopped asking when a read failed (recorded once;
+/// the run goes on).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Telemetry {
     pub reads: u64,
-    /// Mean CPU time of the sampler thread per reading, µs.
+    /// Mean CPU time of the sampler thread per ask, µs.
     pub cpu_per_read_us: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,

@@ -2,7 +2,9 @@
 //! [`crate::device::telemetry`]) every interval and keeps the latest reading, which the
 //! recorder puts into each sample as the interval ends. The I/O never waits on it: workers do
 //! not know it exists, and the recorder only copies the last reading. A read that fails is
-//! recorded once (the run's note) and the drive is not asked again; it is never fatal.
+//! recorded once (the run's note) and the drive is not asked again; it is never fatal. The
+//! failed ask is counted with the readings, so what a drive that answers nothing costs is
+//! measured too: one ask, then nothing.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -19,7 +21,8 @@ struct Shared {
     /// Why reading stopped, when a read failed.
     failed: Mutex<Option<String>>,
     stop: AtomicBool,
-    /// Readings taken, and the thread's CPU seconds spent on them (its own clock).
+    /// Times the drive was asked (the failed ask included), and the thread's CPU seconds spent
+    /// on them (its own clock).
     reads: Mutex<(u64, f64)>,
 }
 
@@ -43,13 +46,13 @@ impl Sampler {
                     let cpu0 = thread_cpu_s();
                     let result = read();
                     let cpu = thread_cpu_s() - cpu0;
+                    {
+                        let mut r = own.reads.lock().expect("sampler lock");
+                        r.0 += 1;
+                        r.1 += cpu;
+                    }
                     match result {
-                        Ok(h) => {
-                            *own.latest.lock().expect("sampler lock") = Some(h);
-                            let mut r = own.reads.lock().expect("sampler lock");
-                            r.0 += 1;
-                            r.1 += cpu;
-                        }
+                        Ok(h) => *own.latest.lock().expect("sampler lock") = Some(h),
                         Err(e) => {
                             *own.failed.lock().expect("sampler lock") = Some(format!(
                                 "the drive's health could not be read during the run ({e:#}); the run went on without it"
@@ -142,7 +145,10 @@ mod tests {
         assert!(eventually(|| *calls.lock().unwrap() >= 4));
         assert_eq!(sampler.latest().unwrap().temperature_c, Some(43.0));
         let end = sampler.finish();
-        assert_eq!(end.reads, 3);
+        assert_eq!(
+            end.reads, 4,
+            "the failed ask is counted, so its cost is measured"
+        );
         assert_eq!(
             *calls.lock().unwrap(),
             4,

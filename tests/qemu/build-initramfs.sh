@@ -2,7 +2,7 @@
 # build-initramfs.sh SSDFADE: builds $QDIR/initramfs.cpio.gz from the private root setup.sh made:
 # busybox, the ssdfade binary given, nvme-cli, smartctl, hdparm, sg3-utils, util-linux's blkid,
 # wipefs and blkdiscard, mke2fs (each with the shared libraries ldd names) and the guest kernel's
-# storage modules. A stripped copy of the binary keeps the image small and the boot quick.
+# storage modules (scsi_debug among them: a SCSI disk in guest RAM that answers LOG SENSE). A stripped copy of the binary keeps the image small and the boot quick.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 QDIR=$(cd "${QDIR:-$HERE/../../target/qemu}" && pwd)
@@ -35,11 +35,11 @@ copy_bin "$R/usr/sbin/nvme" /usr/sbin/nvme
 copy_bin "$R/usr/sbin/smartctl" /usr/sbin/smartctl
 for b in hdparm blkid wipefs blkdiscard mke2fs mkswap; do copy_bin "$R/sbin/$b" "/usr/sbin/$b"; done
 ln -sf mke2fs "$I/usr/sbin/mkfs.ext4"
-for s in sg_inq sg_vpd sg_readcap sg_modes sg_sat_identify sg_turs; do copy_bin "$R/usr/bin/$s" "/usr/bin/$s"; done
+for s in sg_inq sg_vpd sg_readcap sg_modes sg_sat_identify sg_turs sg_logs; do copy_bin "$R/usr/bin/$s" "/usr/bin/$s"; done
 
 M=$R/lib/modules/$KVER
 want="nvme ahci virtio_scsi virtio_blk virtio_pci sd_mod sg 9pnet_virtio 9p ext4 crc32c_generic
-      crc64_rocksoft_generic crct10dif_generic zram loop"
+      crc64_rocksoft_generic crct10dif_generic zram loop scsi_debug"
 mkdir -p "$I/lib/modules/$KVER"
 for m in $want; do
   line=$(grep -E "/${m}\.ko:" "$M/modules.dep" || true)

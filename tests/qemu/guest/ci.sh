@@ -27,6 +27,25 @@ has "nvme-wt: volatile write cache off is write through" "write cache +write thr
 rc_is 0 "info nvme-legacy" ssdfade info $(dev_of nvme-legacy)
 has "nvme-legacy: write back" "write cache +write back"
 
+sec "power management: info against nvme-cli and hdparm"
+N=$(dev_of nvme-legacy)
+nvme id-ctrl $N > /tmp/idctrl 2>&1; grep -E '^(npss|apsta) |^ps +[0-9]+ :' /tmp/idctrl
+mp=$(sed -n -E 's/^ps +0 : mp:([0-9.]+)W.*/\1/p' /tmp/idctrl); apsta=$(sed -n -E 's/^apsta +: *//p' /tmp/idctrl)
+rc_is 0 "info nvme-legacy --json" ssdfade info $N --json
+w=$(grep -A3 '"state": 0' /tmp/out | sed -n -E 's/.*"max_watts": ?([0-9.]+).*/\1/p')
+check "power nvme-legacy: power state 0 is nvme-cli's ${mp:-?} W (info: ${w:-?} W)" \
+  awk -v a="${mp:-x}" -v b="${w:-y}" 'BEGIN{exit !(a != "x" && b != "y" && a + 0 == b + 0)}'
+if [ "$apsta" = 0 ]; then lacks "power nvme-legacy: no APST when APSTA is 0, as nvme-cli says" '"apst"'
+else has "power nvme-legacy: APST read when APSTA is $apsta" '"apst": (true|false)'; fi
+rc_is 0 "info nvme-legacy" ssdfade info $N
+has "power nvme-legacy: a power management row" "power management +.*power states: 0 "
+A=$(dev_of sata); hdparm -I $A > /tmp/hdparm 2>&1; grep -i -E 'model number|power management' /tmp/hdparm
+check "power sata: hdparm -I read the drive's IDENTIFY" grep -q 'Model Number' /tmp/hdparm
+rc_is 0 "info sata --json" ssdfade info $A --json
+if grep -q -i -E '^[[:space:]]+\*?[[:space:]]*Advanced power management' /tmp/hdparm; then
+  has "power sata: APM supported, as hdparm says" '"apm_level"'
+else lacks "power sata: no APM, as hdparm says" '"apm_level"'; fi
+
 sec "erase: trim reads back as zeros, whole-drive methods where they apply"
 rc_is 0 "erase scsi trim --dry-run" ssdfade erase $(dev_of scsi) --method trim --destroy-data $(dev_of scsi) --dry-run
 for k in $KINDS; do d=$(dev_of $k)
@@ -59,6 +78,49 @@ for k in nvme-legacy nvme-ns1 nvme-wt sata; do S=$R/$k-measure
   check "telemetry $k: every sample carries a temperature ($t of $n)" [ "$n" -ge 2 -a "$t" = "$n" ]
   echo "telemetry $k: $(grep -A4 '"telemetry"' $S/run.json | tr -d ' \n')"
   check "telemetry $k: the sampler's CPU per reading is recorded" grep -q '"cpu_per_read_us"' $S/run.json
+done
+check "power: the run record carries the drive's power management" grep -q '"power": {' $R/nvme-legacy-measure/run.json
+# virtio-scsi: QEMU's scsi-hd may or may not answer LOG SENSE of the temperature page 0x0D;
+# sg_logs says which. If it answers, every sample carries its temperature; if not, the sampler
+# asks once (reads 1: the failed ask, whose CPU is cpu_per_read_us), notes it once, and stops.
+S=$R/scsi-measure; n=$(grep -c . $S/samples.jsonl); t=$(grep -c -E '"temperature_c": ?-?[0-9]' $S/samples.jsonl)
+echo "\$ sg_logs -p 0x0d $(dev_of scsi)"; sg_logs -p 0x0d $(dev_of scsi) > /tmp/sglogs 2>&1; sgrc=$?
+sed 's/^/  | /' /tmp/sglogs; echo "  sg_logs exit $sgrc"
+grep -A4 '"telemetry"' $S/run.json | tr -d ' \n' > /tmp/tel; echo "telemetry scsi: $(cat /tmp/tel)"
+if [ $sgrc = 0 ] && grep -q -i temperature /tmp/sglogs; then
+  check "telemetry scsi (page 0x0D answered): every sample carries a temperature ($t of $n)" [ "$n" -ge 2 -a "$t" = "$n" ]
+else
+  check "telemetry scsi (page 0x0D refused): asked once" grep -q -E '"reads":1[,}]' /tmp/tel
+  check "telemetry scsi: the refusal noted in run.json" grep -q '"note":"' /tmp/tel
+  check "telemetry scsi: at most one line of the output says so" [ "$(grep -c -i -E 'telemetry|health' $R/scsi-measure.out)" -le 1 ]
+  check "telemetry scsi: no sample carries a reading" [ -z "$(grep '"health"' $S/samples.jsonl)" ]
+fi
+check "telemetry scsi: the sampler's CPU per ask is recorded" grep -q '"cpu_per_read_us"' $S/run.json
+# A SCSI disk that answers the temperature page: scsi_debug's RAM disk (the page gives a current
+# and a reference temperature). Every sample carries what sg_logs reads; the cost per ask of a
+# LOG SENSE that answers is its cpu_per_read_us.
+modprobe scsi_debug dev_size_mb=64 2>/dev/null
+for i in $(seq 1 50); do [ -n "$(dev_of sdebug)" ] && break; sleep 0.2; done
+D=$(dev_of sdebug); check "scsi_debug: a disk appeared" [ -n "$D" ]
+if [ -n "$D" ]; then
+  echo "\$ sg_logs -p 0x0d $D"; sg_logs -p 0x0d $D > /tmp/sglogs 2>&1; sed 's/^/  | /' /tmp/sglogs
+  cur=$(sed -n -E 's/.*Current temperature *= *([0-9]+) C.*/\1/p' /tmp/sglogs)
+  ref=$(sed -n -E 's/.*Reference temperature *= *([0-9]+) C.*/\1/p' /tmp/sglogs)
+  rc_is 0 "measure sdebug" ssdfade measure $D --destroy-data $D --duration 2s --interval 500ms --qd 4 --out $R/sdebug-measure
+  S=$R/sdebug-measure; n=$(grep -c . $S/samples.jsonl)
+  t=$(grep -c -E "\"temperature_c\": ?${cur:-none}(\.0)?[,}]" $S/samples.jsonl)
+  w=$(grep -c -E "\"warning_c\": ?${ref:-none}(\.0)?[,}]" $S/samples.jsonl)
+  check "telemetry sdebug: every sample carries sg_logs' ${cur:-?} C ($t of $n)" [ "$n" -ge 2 -a "$t" = "$n" ]
+  check "telemetry sdebug: and its reference ${ref:-?} C as the warning threshold ($w of $n)" [ "$w" = "$n" ]
+  echo "telemetry sdebug: $(grep -A4 '"telemetry"' $S/run.json | tr -d ' \n')"
+  check "telemetry sdebug: no note" [ -z "$(grep -A4 '"telemetry"' $S/run.json | grep '"note"')" ]
+fi
+rmmod scsi_debug 2>/dev/null
+# Bounded: the sampler spends less CPU per ask than the 500 ms interval it asks in.
+for k in nvme-legacy nvme-ns1 nvme-wt sata scsi sdebug; do
+  [ -e $R/$k-measure/run.json ] || continue
+  c=$(grep -o -E '"cpu_per_read_us": ?[0-9.e+-]+' $R/$k-measure/run.json | grep -o -E '[0-9.e+-]+$')
+  check "telemetry $k: CPU per ask ${c:-?} us is under the 500 ms interval" awk -v c="${c:-1e99}" 'BEGIN{exit !(c < 500000)}'
 done
 check "telemetry vblk: at most one line says anything of telemetry or health" \
   [ "$(grep -c -i -E 'telemetry|health' $R/vblk-measure.out)" -le 1 ]

@@ -2,13 +2,15 @@
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 OUT=/host/out
 # dev_of KIND: the block device of nvme-legacy (512 B namespace), nvme-ns1 (4Kn) and nvme-ns2 of
-# the two-namespace controller, nvme-wt (write cache off), scsi (virtio-scsi), sata (AHCI), vblk
+# the two-namespace controller, nvme-wt (write cache off), scsi (virtio-scsi), sata (AHCI), vblk,
+# sdebug (a scsi_debug disk, once a guest script has loaded the module)
 dev_of() {
   local d
   case $1 in
     scsi) for d in /sys/block/sd*; do readlink -f $d | grep -q virtio && { echo /dev/${d##*/}; return; }; done ;;
     sata) for d in /sys/block/sd*; do readlink -f $d | grep -q /ata && { echo /dev/${d##*/}; return; }; done ;;
     vblk) echo /dev/vda ;;
+    sdebug) for d in /sys/block/sd*; do readlink -f $d | grep -q /pseudo_ && { echo /dev/${d##*/}; return; }; done ;;
     nvme-legacy) for d in /sys/block/nvme*n1; do grep -q deadbeef $d/device/serial 2>/dev/null && { echo /dev/${d##*/}; return; }; done ;;
     nvme-wt) for d in /sys/block/nvme*n1; do grep -q wt000001 $d/device/serial 2>/dev/null && { echo /dev/${d##*/}; return; }; done ;;
     nvme-ns1) for d in /sys/block/nvme*n1; do grep -q cafe0001 $d/device/serial 2>/dev/null && { echo /dev/${d##*/}; return; }; done ;;
