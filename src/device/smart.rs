@@ -323,9 +323,12 @@ pub fn write_amplification(before: &Wear, after: &Wear) -> Option<WriteAmplifica
         host_bytes: host,
         nand_bytes: nand,
         factor: nand as f64 / host as f64,
-        note:
+        note: if after.source == "sim" {
+            "from the simulated drive's model, counted in bytes".into()
+        } else {
             "from the drive's own counters; counters in GiB or 32 MiB units make short runs coarse"
-                .into(),
+                .into()
+        },
     })
 }
 
