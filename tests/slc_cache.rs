@@ -122,13 +122,6 @@ fn a_sata_tlc_drive_s_cache_and_speeds_agree_with_its_model() {
     check_against_model("sata-tlc-1t", 250_000_000_000, 64);
 }
 
-/// Above the preset's capacity the cache is the family's larger models' (TechPowerUp's 870 EVO
-/// 4 TB: 24 GB, then about 400 MB/s): the experiment finds the capped cache, not the rule's.
-#[test]
-fn a_larger_sata_tlc_model_s_capped_cache_agrees_with_its_model() {
-    check_against_model("sata-tlc-1t", 4_000_000_000_000, 256);
-}
-
 #[test]
 fn an_nvme_tlc_drive_s_cache_and_speeds_agree_with_its_model() {
     check_against_model("nvme-tlc-1t", 500_000_000_000, 256);
