@@ -2,10 +2,10 @@
 # The per-second scatter of each simulated preset in steady state, against the shape of the
 # published 4 KiB random write consistency charts of its class (AnandTech's "Performance
 # Consistency" pages). Each preset is brought to steady state with 4 KiB random writes at QD32,
-# then 1000 s more are sampled each second; the script prints the 1-second IOPS percentiles
-# p0.1, p1, p50 and p99 as fractions of the mean, the share of seconds under 10 % of the mean
-# and within 0.8-1.2 x of it (a band holds most seconds there, a bimodal pattern few), and the
-# published shape beside them.
+# then 1000 s more are sampled each second; the script prints the 1-second IOPS coefficient of
+# variation (standard deviation / mean), percentiles p0.1, p1, p5, p50, p95 and p99 as
+# fractions of the mean, the share of seconds under 10 % of the mean and within 0.8-1.2 x of it
+# (a band holds most seconds there, a bimodal pattern few), and the published shape beside them.
 # Usage: scripts/sim-scatter-shape.sh  (a few minutes; one preset: scripts/sim-scatter-shape.sh NAME)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,8 +32,9 @@ v = sorted(x["iops"] for x in s if "iops" in x and x["t_end_s"] - x["t_start_s"]
 m = sum(v) / len(v)
 q = lambda p: v[min(len(v) - 1, int(p * len(v)))] / m
 share = lambda lo, hi: 100 * sum(1 for x in v if lo * m <= x < hi * m) / len(v)
-print("mean %8.0f IOPS  p0.1 %.2f  p1 %.2f  p50 %.2f  p99 %.2f  under 0.1x %.1f %%  0.8-1.2x %.0f %%  (%d s)"
-      % (m, q(0.001), q(0.01), q(0.5), q(0.99), share(0, 0.1), share(0.8, 1.2), len(v)))
+cv = (sum((x - m) ** 2 for x in v) / len(v)) ** 0.5 / m
+print("mean %8.0f IOPS  CV %.3f  p0.1 %.2f  p1 %.2f  p5 %.2f  p50 %.2f  p95 %.2f  p99 %.2f  under 0.1x %.1f %%  0.8-1.2x %.0f %%  (%d s)"
+      % (m, cv, q(0.001), q(0.01), q(0.05), q(0.5), q(0.95), q(0.99), share(0, 0.1), share(0.8, 1.2), len(v)))
 PY
 }
 
