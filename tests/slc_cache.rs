@@ -122,6 +122,13 @@ fn a_sata_tlc_drive_s_cache_and_speeds_agree_with_its_model() {
     check_against_model("sata-tlc-1t", 250_000_000_000, 64);
 }
 
+/// At 4 TB and scale=256 a sample holds one 268 MB lump of completions or none: the figures
+/// still land on the model (the fill's 24 GB cache, its 12 GB static part after idle).
+#[test]
+fn a_4tb_sata_drive_s_lumpy_samples_still_agree_with_its_model() {
+    check_against_model("sata-tlc-1t", 4_000_000_000_000, 256);
+}
+
 #[test]
 fn an_nvme_tlc_drive_s_cache_and_speeds_agree_with_its_model() {
     check_against_model("nvme-tlc-1t", 500_000_000_000, 256);

@@ -3,7 +3,11 @@
 //! after it and while the drive folds, and how much cache each idle gap gave back.
 //!
 //! The rule, on the whole-drive write (`fill`), each sample's speed its bytes over its time
-//! (a last sample shorter than half the others is left out):
+//! (a last sample shorter than half the others is left out). Where writes complete in lumps
+//! (a scaled simulated drive completes 256 I/Os at once, one sample in two then holding none),
+//! consecutive samples are first taken together until each holds two of the smallest lump a
+//! sample holds, so that nine of them hold 18 lumps and one lump moves their speed under 6 %;
+//! a drive whose every sample holds many I/Os keeps its samples as they are:
 //! 1. each sample's speed is smoothed to the rate of the nine samples around it (their bytes
 //!    over their time: per-second jitter averages out, a lone slow or fast sample moves it by a
 //!    ninth);
@@ -26,7 +30,9 @@
 //! drive's): its threshold is half-way between its largest smoothed speed and the post-cache
 //! speed (a top under 1.15 × the post-cache speed regained nothing); its speed drops at its first
 //! sample whose smoothed speed is under it, and its fast bytes are counted as in rule 3 (the
-//! slow speed being that of its samples after the window). The refill rate is the median of regained bytes per idle minute over the gaps that did
+//! slow speed being that of the nine samples after the window: a drive that writes a while at
+//! an intermediate speed before its slowest would otherwise lend the window's slow part too
+//! little time). The refill rate is the median of regained bytes per idle minute over the gaps that did
 //! not refill the cache (under 90 % of the most any gap regained); when every gap did, it is at
 //! least the most regained over the shortest gap. The cache "refills in" the shortest gap that
 //! regained 90 % of the most.
@@ -49,6 +55,8 @@ const NO_CACHE_RATIO: f64 = 1.15;
 const FOLD_RATIO: f64 = 0.8;
 /// A gap that regained this share of the most any gap regained refilled the cache.
 const REFILLED: f64 = 0.9;
+/// The fewest of the smallest lump of bytes a sample holds that each step holds.
+const LUMPS_PER_STEP: f64 = 2.0;
 
 /// One sample of a write: where it ended in bytes written and its speed.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -155,6 +163,49 @@ fn steps(samples: &[Sample]) -> Vec<Step> {
         for s in &mut out {
             s.start -= origin;
             s.end -= origin;
+        }
+    }
+    in_lumps(out)
+}
+
+/// `steps` taken together, in order, until each holds [`LUMPS_PER_STEP`] times the fewest
+/// bytes any step but the last holds (a remainder joins the step before it).
+fn in_lumps(steps: Vec<Step>) -> Vec<Step> {
+    let body = &steps[..steps.len().saturating_sub(1)];
+    let lump = body
+        .iter()
+        .map(|s| s.bytes)
+        .filter(|b| *b > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    if !lump.is_finite() {
+        return steps;
+    }
+    let mut out: Vec<Step> = Vec::with_capacity(steps.len());
+    let mut open: Option<Step> = None;
+    for s in steps {
+        let step = match open.take() {
+            Some(o) => Step {
+                start: o.start,
+                end: s.end,
+                seconds: o.seconds + s.seconds,
+                bytes: o.bytes + s.bytes,
+            },
+            None => s,
+        };
+        if step.bytes >= LUMPS_PER_STEP * lump {
+            out.push(step);
+        } else {
+            open = Some(step);
+        }
+    }
+    if let Some(rest) = open {
+        match out.last_mut() {
+            Some(last) => {
+                last.end = rest.end;
+                last.seconds += rest.seconds;
+                last.bytes += rest.bytes;
+            }
+            None => out.push(rest),
         }
     }
     out
@@ -321,7 +372,7 @@ fn refill_of(idle_s: f64, probe: &[Step], cache: &Cache) -> Option<Refill> {
         match smooth.iter().position(|v| *v < threshold) {
             Some(c) => {
                 let tail = probe.get(c + WINDOW / 2 + 1..).unwrap_or(&[]);
-                let after = speed(tail).unwrap_or(slow);
+                let after = speed(&tail[..tail.len().min(WINDOW)]).unwrap_or(slow);
                 (fast_bytes(probe, c, after, top), false)
             }
             None => (probe.last().map_or(0.0, |s| s.end), true),
