@@ -444,6 +444,10 @@ impl Parts {
     }
 }
 
+/// Mapped pages checked between two looks at the stop flag: tens of milliseconds (a full-size
+/// drive has 14 million).
+const PAGES_BETWEEN_STOP_CHECKS: usize = 1 << 20;
+
 /// Refuses to go on once a stop signal came (see [`crate::stop`]).
 fn stopped() -> Result<(), Refusal> {
     if crate::stop::requested() {
@@ -512,6 +516,9 @@ fn check_map(
     let slots = u64::from(geo.blocks) * u64::from(spb);
     let mut taken = vec![0u64; slots.div_ceil(64) as usize];
     for (lpn, &[entry, _]) in map.iter().enumerate() {
+        if lpn % PAGES_BETWEEN_STOP_CHECKS == 0 {
+            stopped()?;
+        }
         if entry == UNMAPPED || entry == PACKED {
             continue;
         }
