@@ -78,11 +78,20 @@ fn main() {
             ));
             3
         }
+        // The signal came after the work was done (while its charts were to be drawn): the
+        // record says completed, truly; the exit says the process was stopped.
+        Ok(RunEnd::Completed) if ssdfade::stop::requested() => {
+            say(format_args!(
+                "ssdfade: stopped by a signal{} after the work completed (recorded so); what was not drawn, `ssdfade report DIR` draws",
+                by_whom()
+            ));
+            130
+        }
         Ok(RunEnd::Completed) => 0,
         Ok(RunEnd::Interrupted) => {
-            let by = ssdfade::run::interrupted_by().map_or(String::new(), |s| format!(" ({s})"));
             say(format_args!(
-                "ssdfade: interrupted{by}; what was recorded so far is kept"
+                "ssdfade: interrupted{}; what was recorded so far is kept",
+                by_whom()
             ));
             130
         }
@@ -96,6 +105,16 @@ fn main() {
             // The terminal hung up (an SSH session dropped): the run ended interrupted and its
             // records say so; only the summary had nowhere to go (EIO).
             Some(_) if ssdfade::run::interrupted_by().as_deref() == Some("hangup") => 130,
+            // Whatever failed after a stop signal failed because of it (a chart refused, a
+            // file read given up): the command was interrupted.
+            _ if ssdfade::stop::requested() => {
+                say(format_args!(
+                    "ssdfade: interrupted{}: {}",
+                    by_whom(),
+                    ssdfade::error::sentence(&err)
+                ));
+                130
+            }
             _ => {
                 say(format_args!("ssdfade: {}", ssdfade::error::sentence(&err)));
                 ssdfade::error::exit_code(&err)
@@ -131,4 +150,9 @@ fn say(args: std::fmt::Arguments<'_>) {
         chars.into_iter().collect()
     };
     let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// " (terminate)" for the signal that stopped the process, empty when none is known.
+fn by_whom() -> String {
+    ssdfade::run::interrupted_by().map_or(String::new(), |s| format!(" ({s})"))
 }

@@ -321,6 +321,12 @@ pub fn of_dirs(dirs: &[PathBuf]) -> anyhow::Result<Fleet> {
     let mut sources: Vec<Provenance> = Vec::new();
     let mut incomplete = Vec::new();
     for dir in found {
+        // A fleet of thousands of runs takes seconds to read; a stop signal ends it.
+        if crate::stop::requested() {
+            return Err(anyhow::Error::new(crate::error::Interrupted(
+                "interrupted while the fleet's runs were read: nothing written".into(),
+            )));
+        }
         let (run, recovered) = match run_of(&dir) {
             Ok(Found::Run(run, recovered)) => (*run, recovered),
             Ok(Found::Incomplete { host, why }) => {

@@ -6,6 +6,8 @@ use crate::cli::ExportArgs;
 use crate::output::export;
 
 pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
+    // A signal ends it as interrupted (exit 130), nothing more drawn (see `plot::Chart::write`).
+    crate::run::install_signal_flag()?;
     if let Some(path) = &args.hdr_log {
         return hdr_log(&args.dir, path);
     }

@@ -8,6 +8,8 @@ use crate::plot::{Chart, Format};
 /// Prints the fleet (or its JSON) and writes fleet.md, fleet.html, fleet.csv and each group's
 /// charts (`fleet-N-strips` and `fleet-N-band`, PNG and SVG, each with its `.chart.json`).
 pub fn run(args: &FleetArgs) -> anyhow::Result<()> {
+    // A signal ends it as interrupted (exit 130), nothing more drawn (see `plot::Chart::write`).
+    crate::run::install_signal_flag()?;
     let fleet = crate::analysis::fleet::of_dirs(&args.dirs)?;
     let charts = crate::report::fleet_charts(&fleet);
     let mut doc = crate::report::fleet_document(&fleet, &charts)?;

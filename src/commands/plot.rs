@@ -4,6 +4,8 @@ use crate::cli::PlotArgs;
 
 /// Draws the charts and prints the files written, one a line.
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
+    // A signal ends it as interrupted (exit 130), nothing more drawn (see `plot::Chart::write`).
+    crate::run::install_signal_flag()?;
     for path in crate::plot::plot_dir(
         &args.dir,
         args.format,

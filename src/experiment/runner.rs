@@ -519,6 +519,15 @@ fn run_phases(
                     dir.display()
                 )));
             }
+            // Stopped by a signal before the phase ran (its drive was being loaded): kept to
+            // start again, the experiment interrupted, not failed.
+            Err(e) if e.downcast_ref::<crate::error::Interrupted>().is_some() => {
+                p.status = Status::Pending;
+                p.started_utc = None;
+                p.ended_utc = None;
+                p.attempts -= 1;
+                return stop_early(dir, record, RunEnd::Interrupted, observer);
+            }
             Err(e) => {
                 p.status = Status::Failed;
                 p.error = Some(crate::error::sentence(&e));

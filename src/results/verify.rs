@@ -295,7 +295,13 @@ impl GrowingMap {
 /// blocks than that was emptied or cut short, and is refused.
 pub fn load_map(dir: &Path, blocks: u64, recorded: Option<u64>) -> anyhow::Result<Vec<u32>> {
     let path = dir.join(MAP_FILE);
-    let bytes = std::fs::read(&path).with_context(|| {
+    // Read so that a stop signal ends it (a large drive's map is tens of MB).
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(&path).and_then(|f| {
+        let buffered = std::io::BufReader::with_capacity(1 << 20, f);
+        std::io::Read::read_to_end(&mut crate::stop::Reader::new(buffered), &mut bytes)
+    });
+    read.with_context(|| {
         format!(
             "cannot read {}: only a run made with --verify keeps one",
             path.display()

@@ -60,8 +60,13 @@ pub fn verify_run(target: &str, dir: &Path, stop: &AtomicBool) -> anyhow::Result
         );
     }
     let recorded = info.verify.as_ref().map(|r| r.blocks_written);
-    let map = load_map(dir, Verifier::blocks_of(w), recorded)
-        .map_err(|e| crate::error::BadInput(format!("{e:#}")))?;
+    let map = load_map(dir, Verifier::blocks_of(w), recorded);
+    if crate::stop::requested() {
+        return Err(anyhow::Error::new(crate::error::Interrupted(
+            "interrupted while the run's verify.map was read: no block checked".into(),
+        )));
+    }
+    let map = map.map_err(|e| crate::error::BadInput(format!("{e:#}")))?;
     // No verification recorded: the run never ended, and its map is the one kept as it went.
     let v = Verifier::with_map(w, &map, recorded.is_none());
     let device = crate::device::open(target)?;

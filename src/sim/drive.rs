@@ -260,8 +260,9 @@ pub fn saved_stamp(spec: &SimSpec) -> anyhow::Result<Option<super::device::Drive
     }
     check_memory(spec)?;
     let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    match state::decode(spec, &mut reader, len) {
+    match state::decode(spec, &mut crate::stop::Reader::new(&mut reader), len) {
         Ok(dev) => Ok(Some(dev.stamp())),
+        Err(_) if crate::stop::requested() => Err(stopped_loading(path)),
         Err(why) => bad_input!("state={} {why}", path.display()),
     }
 }
@@ -312,13 +313,23 @@ fn decode(
     if len == 0 {
         return created(spec);
     }
-    match state::decode(spec, reader, len) {
+    match state::decode(spec, &mut crate::stop::Reader::new(reader), len) {
         Ok(dev) => Ok(dev),
+        Err(_) if crate::stop::requested() => Err(stopped_loading(path)),
         Err(why) => bad_input!(
             "state={} {why}: delete it (or give another state= file) to start from a new drive",
             path.display()
         ),
     }
+}
+
+/// A load of a saved drive given up for a stop signal (a full-size drive took over a second
+/// under load): nothing ran on it, and its file is as it was.
+fn stopped_loading(path: &std::path::Path) -> anyhow::Error {
+    anyhow::Error::new(crate::error::Interrupted(format!(
+        "interrupted while the simulated drive was loaded from {}: nothing ran on it",
+        path.display()
+    )))
 }
 
 fn debt_note(dev: &SimDevice) -> String {

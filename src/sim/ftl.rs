@@ -244,6 +244,10 @@ impl Ftl {
         let spb = geo.slots_per_block();
         let slots = ftl.p2l.len();
         for lpn in 0..ftl.map.len() {
+            // A full-size drive's rebuild took a second under load: a stop signal ends it.
+            if lpn % (1 << 20) == 0 && crate::stop::requested() {
+                anyhow::bail!("stopped by a signal");
+            }
             let entry = ftl.map[lpn][0];
             if entry == UNMAPPED {
                 continue;

@@ -392,8 +392,13 @@ impl Parts {
         let free = self.free.ok_or_else(|| missing("free pool"))?;
         let map = self.map.ok_or_else(|| missing("mapping"))?;
         let geo = geometry(spec);
+        // Each step takes a fraction of a second on a full-size drive under load: a stop
+        // signal is looked at between them (the caller says the load was interrupted).
+        stopped()?;
         check_blocks(geo, &states, &free, frontier, write_ptr)?;
+        stopped()?;
         check_map(geo, &map, &states, frontier, write_ptr)?;
+        stopped()?;
         let mut ftl = Ftl::restore(
             geo,
             map,
@@ -404,6 +409,7 @@ impl Parts {
             write_ptr,
         )
         .map_err(|e| format!("is inconsistent: {e}"))?;
+        stopped()?;
         if let Some(opened) = self.opened {
             ftl.set_opened(opened);
         }
@@ -436,6 +442,18 @@ impl Parts {
         }
         Ok(dev)
     }
+}
+
+/// Mapped pages checked between two looks at the stop flag: tens of milliseconds (a full-size
+/// drive has 14 million).
+const PAGES_BETWEEN_STOP_CHECKS: usize = 1 << 20;
+
+/// Refuses to go on once a stop signal came (see [`crate::stop`]).
+fn stopped() -> Result<(), Refusal> {
+    if crate::stop::requested() {
+        return Err("was not loaded: stopped by a signal".into());
+    }
+    Ok(())
 }
 
 /// The free pool holds exactly the free blocks, each once; one open block is the frontier.
@@ -498,6 +516,9 @@ fn check_map(
     let slots = u64::from(geo.blocks) * u64::from(spb);
     let mut taken = vec![0u64; slots.div_ceil(64) as usize];
     for (lpn, &[entry, _]) in map.iter().enumerate() {
+        if lpn % PAGES_BETWEEN_STOP_CHECKS == 0 {
+            stopped()?;
+        }
         if entry == UNMAPPED || entry == PACKED {
             continue;
         }
