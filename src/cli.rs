@@ -776,7 +776,7 @@ pub struct PtsArgs {
     /// File, block device or sim:… target (a real device needs --destroy-data naming it).
     pub target: String,
     /// The tests to run, comma-separated; they run in SNIA's order (iops, tp, lat, wsat, hir,
-    /// xsr).
+    /// xsr, ecw, dirth).
     #[arg(long, value_delimiter = ',', default_value = "iops,tp,lat")]
     pub tests: Vec<String>,
     /// Length of each cell's run in a round (the PTS: 1 minute).
@@ -919,7 +919,7 @@ pub struct WsatArgs {
     #[command(flatten)]
     pub common: ExperimentArgs,
     /// Stop writing after this long even if 4 × capacity is not written yet.
-    #[arg(long, default_value = "24h", value_parser = parse_duration)]
+    #[arg(long, default_value = crate::results::settings::WsatSettings::DEFAULT_MAX_DURATION, value_parser = parse_duration)]
     pub max_duration: Duration,
 }
 
@@ -936,10 +936,10 @@ pub struct HirArgs {
     #[command(flatten)]
     pub common: ExperimentArgs,
     /// Bursts per wait state (SNIA: 360; the return to baseline lasts as long as the bursts).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = crate::results::settings::HirSettings::DEFAULT_BURSTS, value_parser = clap::value_parser!(u32).range(1..))]
     pub bursts: u32,
     /// Give up preconditioning after this long if steady state is not reached.
-    #[arg(long, default_value = "8h", value_parser = parse_duration)]
+    #[arg(long, default_value = crate::results::settings::HirSettings::DEFAULT_MAX_DURATION, value_parser = parse_duration)]
     pub max_duration: Duration,
 }
 

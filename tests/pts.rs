@@ -442,3 +442,190 @@ fn four_k_random_writes_after_the_pts_preconditioning_settle_at_the_wsat_level()
     let short = pts_window_avg(&iops, 1).expect("a steady window in 2 s rounds");
     assert!(short > 1.5 * wsat, "2 s rounds {short} vs WSAT {wsat}");
 }
+
+/// A phase directory's file `file`, parsed (the directory whose name ends with `name`).
+fn phase_json(dir: &Path, name: &str, file: &str) -> Value {
+    let sub = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().ends_with(name))
+        .unwrap_or_else(|| panic!("no phase directory {name} in {}", dir.display()));
+    serde_json::from_str(&std::fs::read_to_string(sub.join(file)).unwrap()).unwrap()
+}
+
+/// ECW and DIRTH on a scaled drive: ECW's phases run SNIA's composite (12 sizes, R/W 40/60, the
+/// three access zones) at threads × QD outstanding I/Os; each point's IOPS and average response
+/// time are its window runs' (run.json), the max-IOPS and operating points are the ones those
+/// pick, and each point's histogram is its window runs' latency.json buckets, merged.
+#[test]
+fn ecw_and_dirth_give_their_points_max_and_operating_points_from_the_raw_runs() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("e");
+    let f = json_ok(
+        ssdfade(work.path())
+            .args(["experiment", "pts", TARGET, "--tests", "dirth,ecw"])
+            .args([
+                "--seed", "5", "--rounds", "6", "--round", "1s", "--json", "--out",
+            ])
+            .arg(&dir),
+    );
+    ssdfade(work.path())
+        .arg("report")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let tests = f["tests"].as_array().unwrap();
+    let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["ecw", "dirth"], "SNIA's order");
+    for t in tests {
+        let name = t["name"].as_str().unwrap();
+        let (first, last) = (
+            t["window"][0].as_u64().unwrap(),
+            t["window"][1].as_u64().unwrap(),
+        );
+        let cells = t["cells"].as_array().unwrap();
+        assert_eq!(cells.len(), if name == "ecw" { 6 } else { 9 }, "{name}");
+        // Each point from its window's runs: IOPS averaged, response time weighted by I/Os.
+        let mut recomputed = Vec::new();
+        for c in cells {
+            let (tc, qd) = (
+                c["oio"]["threads"].as_u64().unwrap(),
+                c["oio"]["qd"].as_u64().unwrap(),
+            );
+            let read = c["read_pct"].as_u64().unwrap();
+            let phase = |r: u64| format!("{name}-r{r:02}-{read}-{}-tc{tc}-qd{qd}", 100 - read);
+            let runs: Vec<Value> = (first..=last)
+                .map(|r| phase_json(&dir, &phase(r), "run.json"))
+                .collect();
+            for run in &runs {
+                let w = &run["workload"];
+                assert_eq!(
+                    w["qd"].as_u64().unwrap(),
+                    tc * qd,
+                    "{name}: TC × QD outstanding"
+                );
+                assert_eq!(w["random_pct"], 100);
+                if name == "ecw" {
+                    assert_eq!(w["read_pct"], 40);
+                    let split: Vec<(u64, u64)> = w["bssplit"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|s| (s["size"].as_u64().unwrap(), s["pct"].as_u64().unwrap()))
+                        .collect();
+                    let mut want = vec![(512, 4)];
+                    want.extend((2..=7).map(|k| (k * 512, 1)));
+                    want.extend([(4096, 67), (8192, 10), (16384, 7), (32768, 3), (65536, 3)]);
+                    assert_eq!(split, want, "SNIA's composite split");
+                    let zones: Vec<(u64, u64)> = w["distribution"]["zones"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|z| {
+                            (
+                                z["io_pct"].as_u64().unwrap(),
+                                z["span_pct"].as_u64().unwrap(),
+                            )
+                        })
+                        .collect();
+                    assert_eq!(zones, [(50, 5), (30, 15), (20, 80)]);
+                } else {
+                    assert_eq!(
+                        (w["read_pct"].as_u64(), w["bs"].as_u64()),
+                        (Some(0), Some(4096))
+                    );
+                }
+            }
+            let sums = runs.iter().map(|r| &r["summary"]);
+            let iops = sums
+                .clone()
+                .map(|s| s["iops"].as_f64().unwrap())
+                .sum::<f64>()
+                / runs.len() as f64;
+            let ops: f64 = sums.clone().map(|s| s["ops"].as_f64().unwrap()).sum();
+            let avg = sums
+                .map(|s| s["ops"].as_f64().unwrap() * s["lat_us"]["mean"].as_f64().unwrap())
+                .sum::<f64>()
+                / ops;
+            assert!(
+                (c["iops"].as_f64().unwrap() - iops).abs() <= 1e-9 * iops,
+                "{name} {tc}x{qd}"
+            );
+            assert!(
+                (c["avg_lat_us"].as_f64().unwrap() - avg).abs() <= 1e-6 * avg,
+                "{name} {tc}x{qd}"
+            );
+            recomputed.push((iops, avg));
+        }
+        let d = &t["demand"];
+        let argmax = |fit: &dyn Fn(f64) -> bool| {
+            (0..recomputed.len())
+                .filter(|&i| fit(recomputed[i].1))
+                .max_by(|&a, &b| recomputed[a].0.total_cmp(&recomputed[b].0))
+        };
+        let bound = d["operating_art_us"].as_f64().unwrap();
+        assert_eq!(
+            d["max_iops"]["cell"].as_u64(),
+            argmax(&|_| true).map(|i| i as u64),
+            "{name}"
+        );
+        assert_eq!(
+            d["operating"]["cell"].as_u64(),
+            argmax(&|avg| avg <= bound).map(|i| i as u64),
+            "{name}: the most IOPS at an average of at most {bound} µs"
+        );
+        // The max point's histogram: its window runs' buckets, merged, share at or under each
+        // bin's top.
+        let at = d["max_iops"]["cell"].as_u64().unwrap() as usize;
+        let c = &cells[at];
+        let (tc, qd) = (
+            c["oio"]["threads"].as_u64().unwrap(),
+            c["oio"]["qd"].as_u64().unwrap(),
+        );
+        let read = c["read_pct"].as_u64().unwrap();
+        let mut buckets: Vec<(f64, f64)> = Vec::new();
+        let mut max_us: f64 = 0.0;
+        for r in first..=last {
+            let lat = phase_json(
+                &dir,
+                &format!("{name}-r{r:02}-{read}-{}-tc{tc}-qd{qd}", 100 - read),
+                "latency.json",
+            );
+            max_us = max_us.max(lat["all"]["max_ns"].as_f64().unwrap() / 1000.0);
+            buckets.extend(
+                lat["all"]["buckets"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|b| (b[0].as_f64().unwrap() / 1000.0, b[1].as_f64().unwrap())),
+            );
+        }
+        let total: f64 = buckets.iter().map(|b| b.1).sum();
+        let bins = d["max_iops"]["histogram"].as_array().unwrap();
+        assert!(!bins.is_empty(), "{name}: a histogram at the max point");
+        let mut cumulative = 0.0;
+        for b in bins {
+            cumulative += b["pct"].as_f64().unwrap();
+            let hi = b["hi_us"].as_f64().unwrap();
+            let under: f64 = buckets
+                .iter()
+                .filter(|(top, _)| top.min(max_us) <= hi * (1.0 + 1e-9))
+                .map(|b| b.1)
+                .sum();
+            assert!(
+                (cumulative - 100.0 * under / total).abs() < 0.5,
+                "{name}: {cumulative} % at or under {hi} µs, the buckets say {}",
+                100.0 * under / total
+            );
+        }
+        assert!(
+            (cumulative - 100.0).abs() < 1e-6,
+            "{name}: the bins hold every I/O"
+        );
+        assert!(
+            report.contains(&format!("Max IOPS at TC {tc} QD {qd}")),
+            "{name}: the report names its max point"
+        );
+    }
+}

@@ -19,7 +19,7 @@ pub const PERCENTILES: [(&str, f64); 5] = [
 pub const BINS_PER_DECADE: u32 = 10;
 
 /// One bin of the histogram chart: latencies in (lo, hi] µs and their share of all I/Os.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Bin {
     pub lo_us: f64,
     pub hi_us: f64,

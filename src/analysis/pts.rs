@@ -12,10 +12,10 @@
 
 use serde::Serialize;
 
-use super::latency::Distribution;
+use super::latency::{Bin, Distribution};
 use super::run::Figures;
 use super::summary::KindFigures;
-use crate::results::settings::{PtsCell, PtsShows, PtsTestSettings, Settings};
+use crate::results::settings::{PtsCell, PtsOio, PtsShows, PtsTestSettings, Settings};
 use crate::results::{Experiment, ExperimentRecord, LoadedPhase, Phase, PhaseKind, Status};
 use crate::stats::steady::Criteria;
 
@@ -69,6 +69,35 @@ pub struct TestFigures {
     pub tracked: Vec<Tracked>,
     /// Every cell over the window, in the plan's order.
     pub cells: Vec<CellFigures>,
+    /// A test of outstanding-I/O points (ECW, DIRTH): its demand-intensity figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub demand: Option<Demand>,
+}
+
+/// The average response time at or under which a point may be the operating point, µs (DIRTH:
+/// the highest IOPS whose average response time stays under a bound; 5 ms here).
+pub const OPERATING_ART_US: f64 = 5000.0;
+
+/// A points test's demand intensity: IOPS against average response time over its points (the
+/// cells, in the plan's order), the point of most IOPS and the operating point (the most IOPS
+/// with an average response time at most [`OPERATING_ART_US`]; None when no point is that
+/// fast), and the response-time histogram of each over the window.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Demand {
+    pub operating_art_us: f64,
+    pub max_iops: DemandPoint,
+    pub operating: Option<DemandPoint>,
+}
+
+/// One chosen point: its place in the cells, its point and its histogram (percent of the I/Os
+/// per bin, bins of a tenth of a decade, empty when no round saved one).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DemandPoint {
+    pub cell: usize,
+    pub oio: PtsOio,
+    pub iops: f64,
+    pub avg_lat_us: f64,
+    pub histogram: Vec<Bin>,
 }
 
 /// The suite's figures, one entry per test in SNIA's order, and its settings.
@@ -189,13 +218,14 @@ fn round_of(name: &str, test: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
-/// A run phase's cell, as its workload gives it.
+/// A run phase's cell, as its workload gives it (its point, as its name ends).
 fn cell_of(phase: &Phase) -> Option<PtsCell> {
     match &phase.kind {
         PhaseKind::Measure(p) => Some(PtsCell {
             read_pct: p.workload.read_pct,
             bs: p.workload.bs,
             random: p.workload.random_pct > 0,
+            oio: PtsOio::of_name(&phase.name),
         }),
         _ => None,
     }
@@ -275,6 +305,16 @@ impl TestFigures {
                 .collect(),
             None => Vec::new(),
         };
+        let demand = match window {
+            Some((first, last)) if plan.shows == PtsShows::Points => {
+                let of_window: Vec<&CellRound> = done
+                    .iter()
+                    .filter(|c| (first..=last).contains(&c.round))
+                    .collect();
+                demand(&cells, &of_window)
+            }
+            _ => None,
+        };
         TestFigures {
             name: plan.name.clone(),
             title: plan.title.clone(),
@@ -285,6 +325,7 @@ impl TestFigures {
             steady: steady_first.is_some(),
             tracked,
             cells,
+            demand,
         }
     }
 
@@ -395,6 +436,46 @@ fn first_steady(series: &[Vec<f64>], rounds: usize) -> Option<usize> {
         .map(|f| f + 1)
 }
 
+/// The demand intensity of a points test's `cells` (figures over the window), the histograms
+/// from `window`'s runs; None without a point.
+fn demand(cells: &[CellFigures], window: &[&CellRound]) -> Option<Demand> {
+    let most = |fit: &dyn Fn(&CellFigures) -> bool| {
+        cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| Some((i, c, c.cell.oio?)))
+            .filter(|(_, c, _)| fit(c))
+            .max_by(|a, b| a.1.iops.total_cmp(&b.1.iops))
+    };
+    let point = |(i, c, oio): (usize, &CellFigures, PtsOio)| DemandPoint {
+        cell: i,
+        oio,
+        iops: c.iops,
+        avg_lat_us: c.avg_lat_us,
+        histogram: window_histogram(c.cell, window)
+            .map(|d| d.bins())
+            .unwrap_or_default(),
+    };
+    Some(Demand {
+        operating_art_us: OPERATING_ART_US,
+        max_iops: most(&|_| true).map(point)?,
+        operating: most(&|c| c.avg_lat_us <= OPERATING_ART_US).map(point),
+    })
+}
+
+/// All I/Os of `cell`'s runs among `rounds`, merged; None when a run saved no histogram.
+fn window_histogram(cell: PtsCell, rounds: &[&CellRound]) -> Option<Distribution> {
+    let histograms: Option<Vec<Distribution>> = rounds
+        .iter()
+        .filter(|r| r.cell == cell)
+        .map(|r| {
+            let run = r.phase.run.as_ref()?;
+            Distribution::of_run(run).ok().flatten().and_then(|d| d.all)
+        })
+        .collect();
+    histograms.and_then(|h| Distribution::merged(&h))
+}
+
 /// A cell's figures over its rounds of the window.
 fn cell_figures(cell: PtsCell, rounds: &[&CellRound]) -> CellFigures {
     let n = rounds.len().max(1) as f64;
@@ -403,13 +484,6 @@ fn cell_figures(cell: PtsCell, rounds: &[&CellRound]) -> CellFigures {
         .iter()
         .map(|r| r.figures.ops as f64 * r.figures.avg_lat_us)
         .sum();
-    let histograms: Option<Vec<Distribution>> = rounds
-        .iter()
-        .map(|r| {
-            let run = r.phase.run.as_ref()?;
-            Distribution::of_run(run).ok().flatten().and_then(|d| d.all)
-        })
-        .collect();
     CellFigures {
         cell,
         rounds: rounds.len(),
@@ -420,9 +494,7 @@ fn cell_figures(cell: PtsCell, rounds: &[&CellRound]) -> CellFigures {
             .iter()
             .map(|r| r.figures.max_lat_us)
             .fold(0.0, f64::max),
-        p99999_lat_us: histograms
-            .and_then(|h| Distribution::merged(&h))
-            .map(|d| d.quantile_us(FIVE_NINES)),
+        p99999_lat_us: window_histogram(cell, rounds).map(|d| d.quantile_us(FIVE_NINES)),
     }
 }
 

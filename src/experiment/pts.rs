@@ -4,6 +4,13 @@
 //! state is tracked on, and the function that lays out its phases. A test of another shape
 //! plugs in with one entry.
 //!
+//! ECW and DIRTH are matrix tests whose cells are thread count × queue depth points
+//! ([`PtsOio`], the phase keeping `threads × qd` I/Os outstanding on the suite's engine, named
+//! `<id>-rNN-<mix>-tcT-qdQ`): ECW on SNIA's composite workload ([`composite`]: its 12-size
+//! block-size split, R/W 40/60, 50 % of the accesses to the first 5 % of the LBAs, 30 % to the
+//! next 15 %, 20 % to the last 80 %), DIRTH on 4 KiB random writes; both tracked on their
+//! largest point, the PTS-E's TC32/QD32 scaled down to [`ECW_POINTS`] and [`DIRTH_POINTS`].
+//!
 //! WSAT, HIR and XSR are tests of the suite as they are kinds of their own ([`kind_part`]): their
 //! phase plan and settings are their kind's, each phase named `<name>-…`, and their page is their
 //! kind's, read from those phases.
@@ -22,7 +29,10 @@ use std::time::Duration;
 use super::phase::{EraseParams, Phase, PhaseKind};
 use super::{run_params, Setup};
 use crate::analysis::pts::{mix_label, size_label, NAME};
-use crate::results::settings::{PtsCell, PtsSettings, PtsShows, PtsTestSettings, Settings};
+use crate::results::settings::{
+    HirSettings, PtsCell, PtsOio, PtsSettings, PtsShows, PtsTestSettings, Settings, WsatSettings,
+};
+use crate::run::WorkloadSpec;
 
 /// The PTS's largest number of rounds before a test must report without steady state.
 pub const MAX_ROUNDS: u32 = 25;
@@ -61,6 +71,8 @@ pub struct PtsTest {
     pub qd: Option<u32>,
     /// Transfer size of its workload-independent preconditioning.
     pub wipc_bs: u64,
+    /// What its cells' workload has beyond the cell (ECW: the composite's split and zones).
+    pub workload: fn(&mut WorkloadSpec),
     /// Its phases, every name starting `<id>-`, and its kind's settings when it is a kind of
     /// its own.
     pub phases: fn(&PtsTest, &Setup, &Pts, u64) -> Part,
@@ -73,12 +85,6 @@ pub struct Part {
     pub settings: Option<Settings>,
 }
 
-/// WSAT's limit in the suite, as `experiment wsat`'s default (SNIA: 4 × capacity or 24 h).
-const WSAT_MAX: Duration = Duration::from_secs(24 * 3600);
-/// HIR's bursts per wait state in the suite, as `experiment hir`'s default.
-const HIR_BURSTS: u32 = 5;
-/// HIR's limit on preconditioning in the suite, as `experiment hir`'s default.
-const HIR_MAX: Duration = Duration::from_secs(8 * 3600);
 /// XSR's sequential segment in rounds (SNIA: 8 h at 1-minute rounds).
 const XSR_SEGMENT_ROUNDS: u32 = 480;
 
@@ -95,9 +101,11 @@ pub static TESTS: &[PtsTest] = &[
             read_pct: 0,
             bs: 4096,
             random: true,
+            oio: None,
         }],
         qd: None,
         wipc_bs: WIPC_BS,
+        workload: plain,
         phases: matrix_phases,
     },
     PtsTest {
@@ -110,9 +118,11 @@ pub static TESTS: &[PtsTest] = &[
             read_pct: 0,
             bs: 1024 * 1024,
             random: false,
+            oio: None,
         }],
         qd: None,
         wipc_bs: 1024 * 1024,
+        workload: plain,
         phases: matrix_phases,
     },
     PtsTest {
@@ -125,9 +135,11 @@ pub static TESTS: &[PtsTest] = &[
             read_pct: 0,
             bs: 128 * 1024,
             random: false,
+            oio: None,
         }],
         qd: None,
         wipc_bs: 128 * 1024,
+        workload: plain,
         phases: matrix_phases,
     },
     PtsTest {
@@ -140,9 +152,11 @@ pub static TESTS: &[PtsTest] = &[
             read_pct: 0,
             bs: 4096,
             random: true,
+            oio: None,
         }],
         qd: Some(1),
         wipc_bs: WIPC_BS,
+        workload: plain,
         phases: matrix_phases,
     },
     PtsTest {
@@ -154,6 +168,7 @@ pub static TESTS: &[PtsTest] = &[
         tracked: &[],
         qd: None,
         wipc_bs: WIPC_BS,
+        workload: plain,
         phases: wsat_phases,
     },
     PtsTest {
@@ -165,6 +180,7 @@ pub static TESTS: &[PtsTest] = &[
         tracked: &[],
         qd: None,
         wipc_bs: WIPC_BS,
+        workload: plain,
         phases: hir_phases,
     },
     PtsTest {
@@ -176,9 +192,118 @@ pub static TESTS: &[PtsTest] = &[
         tracked: &[],
         qd: None,
         wipc_bs: WIPC_BS,
+        workload: plain,
         phases: xsr_phases,
     },
+    PtsTest {
+        name: "ecw",
+        id: "ecw",
+        title: "ECW",
+        shows: PtsShows::Points,
+        cells: ecw_cells,
+        tracked: &[PtsCell {
+            read_pct: ECW_READ_PCT,
+            bs: 64 * 1024,
+            random: true,
+            oio: Some(ECW_POINTS[0]),
+        }],
+        qd: None,
+        wipc_bs: WIPC_BS,
+        workload: composite,
+        phases: matrix_phases,
+    },
+    PtsTest {
+        name: "dirth",
+        id: "dirth",
+        title: "DIRTH",
+        shows: PtsShows::Points,
+        cells: dirth_cells,
+        tracked: &[PtsCell {
+            read_pct: 0,
+            bs: 4096,
+            random: true,
+            oio: Some(DIRTH_POINTS[0]),
+        }],
+        qd: None,
+        wipc_bs: WIPC_BS,
+        workload: plain,
+        phases: matrix_phases,
+    },
 ];
+
+/// A point of thread count × queue depth.
+const fn oio(threads: u32, qd: u32) -> PtsOio {
+    PtsOio { threads, qd }
+}
+
+/// ECW's points, largest first as the PTS-E sweeps down from TC32/QD32 (scaled: TC 4 and 1 ×
+/// QD 16, 4 and 1); the first is tracked.
+pub const ECW_POINTS: [PtsOio; 6] = [
+    oio(4, 16),
+    oio(4, 4),
+    oio(4, 1),
+    oio(1, 16),
+    oio(1, 4),
+    oio(1, 1),
+];
+
+/// DIRTH's thread × QD matrix, largest first (scaled: TC 4, 2, 1 × QD 16, 4, 1); the first is
+/// tracked.
+pub const DIRTH_POINTS: [PtsOio; 9] = [
+    oio(4, 16),
+    oio(4, 4),
+    oio(4, 1),
+    oio(2, 16),
+    oio(2, 4),
+    oio(2, 1),
+    oio(1, 16),
+    oio(1, 4),
+    oio(1, 1),
+];
+
+/// ECW's read share (R/W 40/60).
+const ECW_READ_PCT: u8 = 40;
+
+/// SNIA's composite block-size split (PTS-E ECW): 0.5K 4 %, 1K to 3.5K 1 % each, 4K 67 %, 8K
+/// 10 %, 16K 7 %, 32K and 64K 3 % each, as fio's bssplit writes it.
+pub const ECW_BSSPLIT: &str =
+    "512/4:1024/1:1536/1:2048/1:2560/1:3072/1:3584/1:4096/67:8192/10:16384/7:32768/3:65536/3";
+
+/// SNIA's composite access zones: 50 % of the I/Os to the first 5 % of the LBAs, 30 % to the
+/// next 15 %, 20 % to the last 80 %.
+pub const ECW_ZONES: &str = "zoned:50/5:30/15:20/80";
+
+/// A cell's workload as the cell gives it.
+fn plain(_: &mut WorkloadSpec) {}
+
+/// ECW's workload: the composite split and access zones.
+fn composite(w: &mut WorkloadSpec) {
+    w.bssplit = Some(ECW_BSSPLIT.parse().expect("SNIA's composite split parses"));
+    w.distribution = ECW_ZONES.parse().expect("SNIA's composite zones parse");
+}
+
+/// ECW's cells: R/W 40/60 random at every point (the split's largest size as the cell's).
+fn ecw_cells() -> Vec<PtsCell> {
+    point_cells(ECW_READ_PCT, 64 * 1024, &ECW_POINTS)
+}
+
+/// DIRTH's cells: 4 KiB random writes at every point.
+fn dirth_cells() -> Vec<PtsCell> {
+    point_cells(0, 4096, &DIRTH_POINTS)
+}
+
+/// Random cells of one mix and size, one per point.
+fn point_cells(read_pct: u8, bs: u64, points: &[PtsOio]) -> Vec<PtsCell> {
+    points
+        .iter()
+        .map(|&p| PtsCell {
+            read_pct,
+            bs,
+            random: true,
+            oio: Some(p),
+        })
+        .collect()
+}
 
 /// The IOPS test's R/W mixes (percent reads), in the PTS's order.
 const IOPS_MIXES: [u8; 7] = [100, 95, 65, 50, 35, 5, 0];
@@ -208,6 +333,7 @@ fn tp_cells(bs: u64) -> Vec<PtsCell> {
             read_pct,
             bs,
             random: false,
+            oio: None,
         })
         .to_vec()
 }
@@ -236,6 +362,7 @@ fn random_cells(mixes: &[u8], sizes: &[u64]) -> Vec<PtsCell> {
                 read_pct,
                 bs,
                 random: true,
+                oio: None,
             })
         })
         .collect()
@@ -273,12 +400,13 @@ pub fn matrix_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -
             w.align = None;
             w.read_pct = cell.read_pct;
             w.random_pct = if cell.random { 100 } else { 0 };
-            w.qd = test.qd.unwrap_or(plan.qd);
+            w.qd = cell.oio.map_or(test.qd.unwrap_or(plan.qd), PtsOio::total);
+            (test.workload)(&mut w);
             list.push(Phase {
                 name: format!(
                     "{name}-r{round:02}-{}-{}",
                     mix_label(cell.read_pct).replace('/', "-"),
-                    size_label(cell.bs)
+                    cell.oio.map_or_else(|| size_label(cell.bs), PtsOio::label)
                 ),
                 kind: PhaseKind::Measure(run_params(&w, Some(plan.round), None, plan.round)),
             });
@@ -293,23 +421,33 @@ pub fn matrix_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -
 /// WSAT in the suite: `experiment wsat`'s phases and settings ([`kind_part`]).
 fn wsat_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -> Part {
     let setup = kind_setup(setup, plan);
+    let wsat_max = default_duration(WsatSettings::DEFAULT_MAX_DURATION);
     kind_part(
         test,
         plan,
-        super::wsat::phases(&setup, capacity, WSAT_MAX, &plan.erase_method),
-        super::wsat::settings(&setup, capacity, WSAT_MAX),
+        super::wsat::phases(&setup, capacity, wsat_max, &plan.erase_method),
+        super::wsat::settings(&setup, capacity, wsat_max),
     )
 }
 
 /// HIR in the suite: `experiment hir`'s phases and settings ([`kind_part`]).
 fn hir_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -> Part {
     let setup = kind_setup(setup, plan);
+    let (bursts, max) = (
+        HirSettings::DEFAULT_BURSTS,
+        default_duration(HirSettings::DEFAULT_MAX_DURATION),
+    );
     kind_part(
         test,
         plan,
-        super::hir::phases(&setup, capacity, HIR_BURSTS, HIR_MAX, &plan.erase_method),
-        super::hir::settings(&setup, HIR_BURSTS, HIR_MAX),
+        super::hir::phases(&setup, capacity, bursts, max, &plan.erase_method),
+        super::hir::settings(&setup, bursts, max),
     )
+}
+
+/// A kind's default limit, as its CLI option's default writes it.
+fn default_duration(text: &str) -> Duration {
+    crate::units::parse_duration(text).expect("a kind's default duration parses")
 }
 
 /// XSR in the suite: `experiment xsr`'s phases and settings ([`kind_part`]), its sequential
@@ -436,6 +574,19 @@ mod tests {
         assert_eq!(iops_cells().len(), 56);
         assert_eq!(tp_cells(128 * 1024).len(), 2);
         assert_eq!(lat_cells().len(), 9);
+        assert_eq!(ecw_cells().len(), 6);
+        assert_eq!(dirth_cells().len(), 9);
+        let mut w = crate::run::WorkloadSpec::default();
+        composite(&mut w);
+        let split = w.bssplit.expect("the composite split");
+        assert_eq!(split.largest(), 64 * 1024, "the ECW cell's size");
+        assert_eq!(split.smallest(), 512);
+        for text in [
+            WsatSettings::DEFAULT_MAX_DURATION,
+            HirSettings::DEFAULT_MAX_DURATION,
+        ] {
+            assert!(default_duration(text) > Duration::ZERO);
+        }
         for t in TESTS {
             let cells = (t.cells)();
             assert!(t.tracked.iter().all(|c| cells.contains(c)), "{}", t.name);
@@ -457,12 +608,14 @@ mod tests {
             .map(|t| t.id)
             .collect();
         assert_eq!(tp, ["tp-1024K", "tp-128K"], "each block size its own test");
-        let all: Vec<&str> = chosen(&names(&["xsr", "hir", "wsat", "lat", "iops"]))
-            .unwrap()
-            .iter()
-            .map(|t| t.id)
-            .collect();
-        assert_eq!(all, ["iops", "lat", "wsat", "hir", "xsr"]);
+        let all: Vec<&str> = chosen(&names(&[
+            "dirth", "xsr", "ecw", "hir", "wsat", "lat", "iops",
+        ]))
+        .unwrap()
+        .iter()
+        .map(|t| t.id)
+        .collect();
+        assert_eq!(all, ["iops", "lat", "wsat", "hir", "xsr", "ecw", "dirth"]);
         assert!(chosen(&names(&["iops", "xyz"])).is_err());
         assert!(chosen(&names(&["lat", "iops", "lat"])).is_err());
     }

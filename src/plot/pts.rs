@@ -26,7 +26,8 @@ impl PtsChart {
     /// before its first run, or without a matrix test (IOPS, throughput, latency).
     pub fn of(exp: &Experiment) -> Option<PtsChart> {
         let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
-        let figures = PtsFigures::of(exp);
+        let mut figures = PtsFigures::of(exp);
+        figures.tests.retain(|t| t.shows != PtsShows::Points);
         if figures.tests.is_empty() {
             return None;
         }
@@ -91,8 +92,9 @@ fn series(t: &TestFigures) -> (&'static str, &'static str, Vec<Series>) {
             "MB/s",
             per_mix_lines(per_mix(&|c| Some(c.mb_per_s)), "", false),
         ),
-        // A kind of its own (WSAT, HIR, XSR) has no panel here: its figures are not a matrix.
-        PtsShows::Latency | PtsShows::Own => {
+        // A kind of its own (WSAT, HIR, XSR) has no panel here: its figures are not a matrix;
+        // nor has a points test (ECW, DIRTH): its one block size is no axis.
+        PtsShows::Latency | PtsShows::Own | PtsShows::Points => {
             // A colour per mix: the average solid, the five nines dashed.
             let mut lines = per_mix_lines(per_mix(&|c| Some(c.avg_lat_us)), " average", false);
             let nines = per_mix(&|c| c.p99999_lat_us);

@@ -9,12 +9,12 @@
 //! and tables as its page.
 
 use super::Protocol;
-use crate::analysis::pts::{kind_part, mix_label, size_label, TestFigures};
+use crate::analysis::pts::{kind_part, mix_label, size_label, Demand, DemandPoint, TestFigures};
 use crate::analysis::pts::{KindTest, SuiteFigures, SuiteTest, NAME};
 use crate::plot::pts::PtsChart;
 use crate::plot::{Place, ProtocolChart};
 use crate::report::Document;
-use crate::results::settings::PtsShows;
+use crate::results::settings::{PtsCell, PtsShows};
 use crate::results::Experiment;
 use crate::units::{format_count, format_latency_us};
 
@@ -110,6 +110,9 @@ fn matrix_text(t: &TestFigures) -> String {
                 .collect();
             out.push_str(&format!("    {}\n", cells.join(" ")));
         }
+        if let Some(d) = &t.demand {
+            out.push_str(&crate::text::wrap(&demand_line(d), 78, "    ", "      "));
+        }
     }
     out
 }
@@ -118,9 +121,99 @@ fn matrix_text(t: &TestFigures) -> String {
 fn table(t: &TestFigures) -> (Vec<String>, Vec<Vec<String>>) {
     match t.shows {
         PtsShows::Iops | PtsShows::MbPerS => matrix(t),
+        PtsShows::Points => points(t),
         // A kind of its own is never a matrix test's figures.
         PtsShows::Latency | PtsShows::Own => latency(t),
     }
+}
+
+/// A row per thread count × queue depth point: IOPS, MB/s and response times.
+fn points(t: &TestFigures) -> (Vec<String>, Vec<Vec<String>>) {
+    let head = [
+        "TC", "QD", "OIO", "IOPS", "MB/s", "average", "p99.999", "maximum",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = t
+        .cells
+        .iter()
+        .filter_map(|c| Some((c, c.cell.oio?)))
+        .map(|(c, p)| {
+            vec![
+                p.threads.to_string(),
+                p.qd.to_string(),
+                p.total().to_string(),
+                format_count(c.iops),
+                format!("{:.1}", c.mb_per_s),
+                format_latency_us(c.avg_lat_us),
+                c.p99999_lat_us.map_or("-".into(), format_latency_us),
+                format_latency_us(c.max_lat_us),
+            ]
+        })
+        .collect();
+    (head, rows)
+}
+
+/// A points test's maximum and operating points, one sentence.
+fn demand_line(d: &Demand) -> String {
+    let at = |p: &DemandPoint| {
+        format!(
+            "TC {} QD {}: {} IOPS at {} average",
+            p.oio.threads,
+            p.oio.qd,
+            format_count(p.iops),
+            format_latency_us(p.avg_lat_us)
+        )
+    };
+    format!(
+        "Max IOPS at {}; operating point (most IOPS at an average of at most {}): {}",
+        at(&d.max_iops),
+        format_latency_us(d.operating_art_us),
+        d.operating.as_ref().map_or("none".into(), at)
+    )
+}
+
+/// The response-time histograms at the maximum and operating points: a row per bin with
+/// I/Os, its share at each point.
+fn histogram_table(d: &Demand) -> (Vec<String>, Vec<Vec<String>>) {
+    let label = |p: &DemandPoint| format!("% at TC {} QD {}", p.oio.threads, p.oio.qd);
+    let mut chosen = vec![&d.max_iops];
+    chosen.extend(d.operating.as_ref().filter(|o| o.cell != d.max_iops.cell));
+    let mut edges: Vec<(f64, f64)> = chosen
+        .iter()
+        .flat_map(|p| p.histogram.iter().map(|b| (b.lo_us, b.hi_us)))
+        .collect();
+    edges.sort_by(|a, b| a.0.total_cmp(&b.0));
+    edges.dedup();
+    let head = std::iter::once("response time".to_string())
+        .chain(chosen.iter().map(|p| label(p)))
+        .collect();
+    let rows = edges
+        .iter()
+        .map(|&(lo, hi)| {
+            let shares: Vec<f64> = chosen
+                .iter()
+                .map(|p| {
+                    p.histogram
+                        .iter()
+                        .find(|b| b.lo_us == lo)
+                        .map_or(0.0, |b| b.pct)
+                })
+                .collect();
+            (lo, hi, shares)
+        })
+        .filter(|(_, _, shares)| shares.iter().any(|s| *s > 0.0))
+        .map(|(lo, hi, shares)| {
+            std::iter::once(format!(
+                "{}–{}",
+                format_latency_us(lo),
+                format_latency_us(hi)
+            ))
+            .chain(shares.iter().map(|s| format!("{s:.2}")))
+            .collect()
+        })
+        .collect();
+    (head, rows)
 }
 
 /// Rows of block sizes, a column per mix: IOPS or MB/s.
@@ -177,6 +270,14 @@ fn latency(t: &TestFigures) -> (Vec<String>, Vec<Vec<String>>) {
     (head, rows)
 }
 
+/// A tracked cell as the window line names it: its mix and block size, or its mix and point.
+fn cell_label(c: &PtsCell) -> String {
+    match c.oio {
+        Some(p) => format!("{} at TC {} QD {}", mix_label(c.read_pct), p.threads, p.qd),
+        None => format!("{} {}", mix_label(c.read_pct), size_label(c.bs)),
+    }
+}
+
 /// Which rounds the table averages and how the tracked cells judged them.
 fn window_line(t: &TestFigures) -> String {
     let Some((first, last)) = t.window else {
@@ -187,14 +288,13 @@ fn window_line(t: &TestFigures) -> String {
         .iter()
         .map(|c| {
             format!(
-                "{} {} {}: {} IOPS, range {:.1} %, slope {:.1} %",
+                "{} {}: {} IOPS, range {:.1} %, slope {:.1} %",
                 if c.cell.random {
                     "random"
                 } else {
                     "sequential"
                 },
-                mix_label(c.cell.read_pct),
-                size_label(c.cell.bs),
+                cell_label(&c.cell),
                 format_count(c.avg),
                 c.range_pct,
                 c.slope_pct
@@ -259,18 +359,14 @@ fn add_settings(doc: &mut Document, f: &SuiteFigures) {
                 continue;
             }
         };
-        let tracked: Vec<String> = t
-            .tracked
-            .iter()
-            .map(|c| format!("{} {}", mix_label(c.cell.read_pct), size_label(c.cell.bs)))
-            .collect();
+        let tracked: Vec<String> = t.tracked.iter().map(|c| cell_label(&c.cell)).collect();
+        let load = match t.shows {
+            PtsShows::Points => format!("{} thread count × queue depth points", t.cells.len()),
+            _ => format!("QD {}", t.qd),
+        };
         rows.push(vec![
             t.title.clone(),
-            format!(
-                "QD {}; steady state tracked on {}",
-                t.qd,
-                tracked.join(" and ")
-            ),
+            format!("{load}; steady state tracked on {}", tracked.join(" and ")),
         ]);
     }
     doc.heading("SNIA PTS test settings");
@@ -298,5 +394,11 @@ fn add_tests(doc: &mut Document, exp: &Experiment, f: &SuiteFigures) {
         let (head, rows) = table(t);
         let head: Vec<&str> = head.iter().map(String::as_str).collect();
         doc.table(&head, rows);
+        if let Some(d) = &t.demand {
+            doc.paragraph(demand_line(d));
+            let (head, rows) = histogram_table(d);
+            let head: Vec<&str> = head.iter().map(String::as_str).collect();
+            doc.table(&head, rows);
+        }
     }
 }

@@ -117,6 +117,12 @@ pub struct WsatSettings {
     pub workload: WorkloadSpec,
 }
 
+impl WsatSettings {
+    /// The write limit when none is given, as `--max-duration` writes it (SNIA: 4 × capacity
+    /// or 24 h); `experiment wsat` and the PTS suite's WSAT share it.
+    pub const DEFAULT_MAX_DURATION: &str = "24h";
+}
+
 /// `experiment hir`: bursts per wait state and the wait states, seconds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -125,6 +131,14 @@ pub struct HirSettings {
     pub max_duration_s: f64,
     pub wait_states_s: Vec<u32>,
     pub workload: WorkloadSpec,
+}
+
+impl HirSettings {
+    /// Bursts per wait state when none are given; `experiment hir` and the PTS suite's HIR
+    /// share it.
+    pub const DEFAULT_BURSTS: u32 = 5;
+    /// The preconditioning's limit when none is given, as `--max-duration` writes it.
+    pub const DEFAULT_MAX_DURATION: &str = "8h";
 }
 
 /// `sweep`: the axis (`qd`, `threads` or `rate`), its values and each point's length.
@@ -213,17 +227,53 @@ pub enum PtsShows {
     Iops,
     MbPerS,
     Latency,
+    /// A row per outstanding-I/O point (ECW, DIRTH): IOPS and response times, the demand
+    /// intensity curve, its maximum and operating points.
+    Points,
     /// Its own kind's figures and page (WSAT, HIR, XSR in the suite).
     Own,
 }
 
-/// One cell of a PTS test's matrix: a read share, a transfer size and the access order.
+/// One cell of a PTS test's matrix: a read share, a transfer size (under a block-size split,
+/// its largest) and the access order; at an outstanding-I/O point of its own (ECW, DIRTH).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PtsCell {
     pub read_pct: u8,
     pub bs: u64,
     pub random: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oio: Option<PtsOio>,
+}
+
+/// A PTS thread count × queue depth point; its phase keeps `threads × qd` I/Os outstanding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PtsOio {
+    pub threads: u32,
+    pub qd: u32,
+}
+
+impl PtsOio {
+    /// Outstanding I/Os in all.
+    pub fn total(self) -> u32 {
+        self.threads * self.qd
+    }
+
+    /// As a phase name ends: `tc4-qd16`.
+    pub fn label(self) -> String {
+        format!("tc{}-qd{}", self.threads, self.qd)
+    }
+
+    /// The point a phase name ends with (`…-tc4-qd16`); None for a cell of another test.
+    pub fn of_name(name: &str) -> Option<PtsOio> {
+        let (rest, qd) = name.rsplit_once("-qd")?;
+        let (_, threads) = rest.rsplit_once("-tc")?;
+        Some(PtsOio {
+            threads: threads.parse().ok()?,
+            qd: qd.parse().ok()?,
+        })
+    }
 }
 
 /// `experiment xsr`: the drive's capacity (the preconditioning writes twice it), the length of
