@@ -4,10 +4,11 @@
 //!
 //! The rule, on the whole-drive write (`fill`), each sample's speed its bytes over its time
 //! (a last sample shorter than half the others is left out). Where writes complete in lumps
-//! (a scaled simulated drive completes 256 I/Os at once, one sample in two then holding none),
+//! longer than a sample (a scaled simulated drive completes 256 I/Os at once: at 4 TB one
+//! sample in two holds none), told by a quarter or more of the samples holding no bytes,
 //! consecutive samples are first taken together until each holds two of the smallest lump a
 //! sample holds, so that nine of them hold 18 lumps and one lump moves their speed under 6 %;
-//! a drive whose every sample holds many I/Os keeps its samples as they are:
+//! other writes keep their samples as they are:
 //! 1. each sample's speed is smoothed to the rate of the nine samples around it (their bytes
 //!    over their time: per-second jitter averages out, a lone slow or fast sample moves it by a
 //!    ninth);
@@ -30,9 +31,7 @@
 //! drive's): its threshold is half-way between its largest smoothed speed and the post-cache
 //! speed (a top under 1.15 × the post-cache speed regained nothing); its speed drops at its first
 //! sample whose smoothed speed is under it, and its fast bytes are counted as in rule 3 (the
-//! slow speed being that of the nine samples after the window: a drive that writes a while at
-//! an intermediate speed before its slowest would otherwise lend the window's slow part too
-//! little time). The refill rate is the median of regained bytes per idle minute over the gaps that did
+//! slow speed being that of its samples after the window). The refill rate is the median of regained bytes per idle minute over the gaps that did
 //! not refill the cache (under 90 % of the most any gap regained); when every gap did, it is at
 //! least the most regained over the shortest gap. The cache "refills in" the shortest gap that
 //! regained 90 % of the most.
@@ -57,6 +56,8 @@ const FOLD_RATIO: f64 = 0.8;
 const REFILLED: f64 = 0.9;
 /// The fewest of the smallest lump of bytes a sample holds that each step holds.
 const LUMPS_PER_STEP: f64 = 2.0;
+/// The share of samples holding no bytes from which a write's completions come in lumps.
+const LUMPY_EMPTY_SHARE: f64 = 0.25;
 
 /// One sample of a write: where it ended in bytes written and its speed.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -169,9 +170,14 @@ fn steps(samples: &[Sample]) -> Vec<Step> {
 }
 
 /// `steps` taken together, in order, until each holds [`LUMPS_PER_STEP`] times the fewest
-/// bytes any step but the last holds (a remainder joins the step before it).
+/// bytes any step but the last holds (a remainder joins the step before it), when at least
+/// [`LUMPY_EMPTY_SHARE`] of them hold none; else `steps` as they are.
 fn in_lumps(steps: Vec<Step>) -> Vec<Step> {
     let body = &steps[..steps.len().saturating_sub(1)];
+    let empty = body.iter().filter(|s| s.bytes <= 0.0).count();
+    if (empty as f64) < LUMPY_EMPTY_SHARE * body.len() as f64 {
+        return steps;
+    }
     let lump = body
         .iter()
         .map(|s| s.bytes)
@@ -372,7 +378,7 @@ fn refill_of(idle_s: f64, probe: &[Step], cache: &Cache) -> Option<Refill> {
         match smooth.iter().position(|v| *v < threshold) {
             Some(c) => {
                 let tail = probe.get(c + WINDOW / 2 + 1..).unwrap_or(&[]);
-                let after = speed(&tail[..tail.len().min(WINDOW)]).unwrap_or(slow);
+                let after = speed(tail).unwrap_or(slow);
                 (fast_bytes(probe, c, after, top), false)
             }
             None => (probe.last().map_or(0.0, |s| s.end), true),
