@@ -16,7 +16,7 @@
 set -euo pipefail
 BIN=$(realpath "${1:-target/release/ssdfade}")
 WORK=$(mktemp -d /tmp/ssdfade-sweep.XXXXXX)
-trap 'umount "$WORK"/r9full 2>/dev/null; chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'umount "$WORK"/r9full 2>/dev/null || true; chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
 export BIN WORK
 python3 - <<'PY'
 import json, os, shutil, socket, subprocess, sys, time
