@@ -8,13 +8,15 @@
 # (issue 45) try the newest features: slc-cache, pts, xsr, fleet, export --hdr-log, telemetry in
 # samples, thermal= drives, sim fit and slog --sustain, at their edges and under signals; round
 # eight the whole pts, kill and SIGTERM in each of its phase kinds, doctored pts, xsr and
-# slc-cache records, fleets over hostile trees, zoned distributions and serial= edges.
+# slc-cache records, fleets over hostile trees, zoned distributions and serial= edges; round
+# nine links at every output name, full disks, every record's numbers, paced experiments and
+# sweeps, line breaks and RTL marks from records, and SIGHUP in commands other than the soak.
 #
 #   scripts/hostile-sweep.sh [BINARY]      (default target/release/ssdfade)
 set -euo pipefail
 BIN=$(realpath "${1:-target/release/ssdfade}")
 WORK=$(mktemp -d /tmp/ssdfade-sweep.XXXXXX)
-trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'umount "$WORK"/r9full 2>/dev/null || true; chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
 export BIN WORK
 python3 - <<'PY'
 import json, os, shutil, socket, subprocess, sys, time
@@ -1225,6 +1227,334 @@ for name, edit in (("health null in every sample", lambda i, s: s.update(health=
     for c in (["report", "r8tc"], ["export", "r8tc", "--out", "r8tc.csv"]):
         if os.path.exists("r8tc.csv"): os.remove("r8tc.csv")
         r8(f"{c[0]} of samples with {name}", c, "either", check=no_false_figure("r8tc/report.md"))
+
+# --- round nine (issue 45): hidden cases of each class, with commands and fields the rounds
+# above never tried: links planted at every output name, files where folders go, a full disk,
+# outputs onto inputs; every record's numbers doctored; paced experiments and sweeps; escapes,
+# newlines and RTL marks from records into every presenter; SIGHUP and signals in commands
+# other than the soak, then the records read as a clean interrupted end ------------------------
+def r9(cls, name, args, want, check=None, prefix=()):
+    case("round9 " + cls, name, args, want, check=check, prefix=prefix)
+open("r9mine", "w").write("precious\n")
+os.makedirs("r9etc", exist_ok=True)
+def r9_untouched():
+    if open("r9mine").read() != "precious\n":
+        return "FAIL written through a link"
+    return f"FAIL wrote {os.listdir('r9etc')} into the linked folder" if os.listdir("r9etc") else None
+def r9_plant(path, to="r9mine"):
+    if os.path.lexists(path):
+        shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.remove(path)
+    os.symlink(os.path.abspath(to), path)
+def r9_same(path):
+    before = open(path, "rb").read()
+    return lambda: None if open(path, "rb").read() == before else f"FAIL {path} was changed"
+# output files: a link planted at each name a command writes
+for name, src, cmd in (("report.html", "a", ["report"]), ("fade.png", "a", ["plot"]),
+                       ("fade-latency.png", "a", ["plot"]), ("fade.chart.json", "a", ["plot"]),
+                       ("report.md", "e1", ["report"]), ("states.png", "e1", ["plot"]),
+                       ("report.html", "e1", ["report"]), ("fade.svg", "e1", ["plot", "--format", "svg"])):
+    d = f"r9w-{len(rows)}"; copy(src, d); r9_plant(f"{d}/{name}")
+    r9("write", f"{' '.join(cmd)} of {'an experiment' if src == 'e1' else 'a run'}: {name} planted as a link",
+       cmd[:1] + [d] + cmd[1:], "refuse", check=r9_untouched)
+for name in ("compare.md", "compare.html", "compare.png"):
+    d = f"r9c-{len(rows)}"; os.makedirs(d); r9_plant(f"{d}/{name}")
+    r9("write", f"compare --out a folder whose {name} is a link", ["compare", "a", "b", "--out", d], "refuse",
+       check=r9_untouched)
+for name in ("fleet.md", "fleet.html", "fleet.csv"):
+    d = f"r9f-{len(rows)}"; os.makedirs(d); r9_plant(f"{d}/{name}")
+    r9("write", f"fleet --out a folder whose {name} is a link", ["fleet", "a", "b", "--out", d], "refuse",
+       check=r9_untouched)
+for name in ("ssdfade.1", "ssdfade-soak.1", "ssdfade-sim-fit.1"):
+    d = f"r9m-{len(rows)}"; os.makedirs(d); r9_plant(f"{d}/{name}")
+    r9("write", f"man --out-dir a folder whose {name} is a link", ["man", "--out-dir", d], "refuse",
+       check=r9_untouched)
+# a file where a folder goes, a link to a folder, the output onto an input
+for cmd in (["compare", "a", "b", "--out"], ["fleet", "a", "--out"], ["man", "--out-dir"]):
+    r9("write", f"{cmd[0]} {cmd[-1]} an existing file of the user's", cmd + ["r9mine"], "refuse", check=r9_untouched)
+    r9_plant("r9dirlink", "r9etc")
+    r9("write", f"{cmd[0]} {cmd[-1]} a link to a folder", cmd + ["r9dirlink"], "refuse", check=r9_untouched)
+for cmd in (["compare", "a", "b", "--out", "a"], ["fleet", "a", "b", "--out", "b"]):
+    r9("write", f"{cmd[0]} --out one of its inputs: the run's records untouched", cmd, "either",
+       check=r9_same(f"{cmd[-1]}/run.json"))
+for name, target in (("a link to a file of the user's", "r9link-file"), ("a folder", "r9etc"),
+                     ("the run's own run.json", "a/run.json"), ("the experiment's experiment.json", "e1/experiment.json"),
+                     ("an existing file of the user's", "r9mine")):
+    if target == "r9link-file": r9_plant(target)
+    check = r9_same(target) if target.endswith(".json") else r9_untouched
+    r9("write", f"sim fit -o {name}", ["sim", "fit", "e1", "-o", target], "refuse", check=check)
+for name, target in (("a link to a file of the user's", "r9link-file"), ("a folder", "r9etc"),
+                     ("another run's latency.json", "b/latency.json")):
+    check = r9_same(target) if target.endswith(".json") else r9_untouched
+    r9("write", f"export --out {name}", ["export", "a", "--out", target], "refuse", check=check)
+    r9("write", f"export of an experiment --out {name}", ["export", "e1", "--out", target], "refuse", check=check)
+r9_plant("r9dirlink", "r9etc")
+for cmd in (["slog", S, "--sustain", "0", "--seed", "1"], ["erase", f"{S},state=r9drive.sim", "--method", "sim"],
+            ["sweep", S, "--qd", "1,2", "--point-duration", "1s", "--interval", "1s"],
+            ["experiment", "hir", S]):
+    for name, out in (("a link to a folder", "r9dirlink"), ("an existing file", "r9mine"), ("another run", "a")):
+        check = r9_same("a/run.json") if out == "a" else r9_untouched
+        r9("write", f"{' '.join(cmd[:2]) if cmd[0] == 'experiment' else cmd[0]} --out {name}", cmd + ["--out", out],
+           "refuse", check=check)
+r9("write", "resume --metrics-textfile onto an experiment's experiment.json",
+   ["resume", "e1", "--metrics-textfile", "e2/experiment.json"], "refuse", check=r9_same("e2/experiment.json"))
+r9("write", "slog --metrics-textfile a link to a file of the user's",
+   ["slog", S, "--sustain", "0", "--metrics-textfile", "r9link-file", "--out", "r9slm"], "refuse", check=r9_untouched)
+# a full disk: a failed command leaves nothing behind, never a truncated file
+os.makedirs("r9full", exist_ok=True)
+if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", "r9full"]).returncode == 0:
+    try:
+        def left_clean(out):
+            def check():
+                if not os.path.lexists(out):
+                    return None
+                files = [os.path.join(r, f) for r, _, fs in os.walk(out) for f in fs] if os.path.isdir(out) else [out]
+                return f"FAIL left {[os.path.relpath(f, 'r9full') for f in files][:4]} on a failed write" if files else None
+            return check
+        for name, cmd, out in (
+                ("man --out-dir", ["man", "--out-dir", "r9full/man"], "r9full/man"),
+                ("export", ["export", "e1", "--out", "r9full/e1.csv"], "r9full/e1.csv"),
+                ("export --format jsonl", ["export", "a", "--format", "jsonl", "--out", "r9full/a.jsonl"], "r9full/a.jsonl"),
+                ("export --hdr-log", ["export", "a", "--hdr-log", "r9full/a.hlog"], "r9full/a.hlog"),
+                ("compare", ["compare", "a", "b", "e1", "--out", "r9full/cmp"], "r9full/cmp"),
+                ("fleet", ["fleet", "a", "b", "--out", "r9full/fl"], "r9full/fl"),
+                ("sweep", ["sweep", S, "--qd", "1,2", "--point-duration", "1s", "--out", "r9full/sw"], "r9full/sw"),
+                ("experiment vertex2", ["experiment", "vertex2", S, "--measure-duration", "1s", "--soak-duration", "2s",
+                                        "--out", "r9full/v2"], "r9full/v2"),
+                ("slog", ["slog", S, "--sustain", "0", "--out", "r9full/sl"], "r9full/sl")):
+            c, e = run(cmd); LAST[0] = e
+            bad = judge(c, e, "either") or (None if c == 0 else left_clean(out)())
+            note("round9 write", f"{name} into a full 64 KiB file system", bad, f"exit {c}: {e.strip()[:100]}")
+            subprocess.run(["rm", "-rf", out])
+    finally:
+        subprocess.run(["umount", "r9full"])
+# record numbers: each number of each record, doctored, read by its reader: refused in one line
+# naming what is wrong, or read without a false figure — never a panic, never inf or NaN shown
+def r9_leaves(v, path=()):
+    if isinstance(v, bool) or v is None:
+        return
+    if isinstance(v, (int, float)):
+        yield path
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            yield from r9_leaves(x, path + (k,))
+    elif isinstance(v, list) and v:
+        yield from r9_leaves(v[0], path + (0,))
+def r9_set(v, path, x):
+    for k in path[:-1]:
+        v = v[k]
+    v[path[-1]] = x
+NUM_FILES = [("a", "latency.json", ["report"]), ("slog", "slog.json", ["report"]),
+             ("e1", "experiment.json", ["report", "resume"]), ("slog", "run.json", ["report"])]
+for src, file, cmds in NUM_FILES:
+    if not os.path.exists(f"{src}/{file}"):
+        continue
+    record = json.load(open(f"{src}/{file}"))
+    paths = list(r9_leaves(record))
+    picked = paths[:: max(1, len(paths) // 6)][:6]
+    for i, path in enumerate(picked):
+        for label, value in (("1e308", 1e308), ("-1", -1), ("a string", "12"), ("a list", [1])):
+            d = f"r9n-{len(rows)}"; copy(src, d)
+            rec = json.load(open(f"{d}/{file}")); r9_set(rec, path, value); json.dump(rec, open(f"{d}/{file}", "w"))
+            field = ".".join(str(p) for p in path)
+            for cmd in cmds:
+                r9("numbers", f"{cmd}: {file} {field} = {label}", [cmd, d], "either",
+                   check=no_false_figure(f"{d}/report.md"))
+# samples.jsonl: a field of one sample set to each hostile value, read by every reader
+first = json.loads(open("a/samples.jsonl").readline())
+for path in [p for p in r9_leaves(first) if p[0] not in ("index",)][:: 3][:5]:
+    for label, value in (("1e308", 1e308), ("a string", "1")):
+        d = f"r9s-{len(rows)}"; copy("a", d)
+        lines = open(f"{d}/samples.jsonl").read().splitlines()
+        s0 = json.loads(lines[3]); r9_set(s0, path, value); lines[3] = json.dumps(s0)
+        open(f"{d}/samples.jsonl", "w").write("\n".join(lines) + "\n")
+        field = ".".join(str(p) for p in path)
+        for cmd in (["report", d], ["export", d, "--out", f"{d}.csv"], ["fleet", d, "--out", f"{d}-fl"]):
+            r9("numbers", f"{cmd[0]}: samples.jsonl line 4 {field} = {label}", cmd, "either",
+               check=no_false_figure(f"{d}/report.md", f"{d}.csv", f"{d}-fl/fleet.md"))
+# a twin file's numbers (sim:@FILE), each hostile
+for key, value in (("capacity", "1e308"), ("capacity", "-1"), ("alpha", "nan"), ("alpha", "inf"), ("speed", "1e308"),
+                   ("speed", "0"), ("capacity", "18446744073709551616"), ("alpha", '"1.2"')):
+    text = open("twin-ok.toml").read() if os.path.exists("twin-ok.toml") else \
+        'base = "vertex2-60g"\nmodel = "a twin"\ncapacity = 2147483648\nalpha = 1.2\nspeed = 1.0\n'
+    lines = [l if not l.startswith(key + " ") else f"{key} = {value}" for l in text.splitlines()]
+    tw = f"r9t-{len(rows)}.toml"; open(tw, "w").write("\n".join(lines) + "\n")
+    out = f"r9t-{len(rows)}"
+    r9("numbers", f"measure on a twin with {key} = {value}", ["measure", f"sim:@{tw}", "--duration", "1s", "--out", out],
+       "refuse", check=absent(out))
+# paced figures: a pace that was met is never a fade, recovery, share or fresh level
+def r9_no_share(*files):
+    def check():
+        for f in files:
+            if not os.path.exists(f):
+                return f"FAIL {f} not written"
+            text = open(f).read()
+            for bad in ("% of fresh |", "% of ref |"):
+                for line in text.splitlines():
+                    if bad in line:
+                        head = [c.strip() for c in line.strip("|").split("|")]
+                        col = head.index(bad.split(" |")[0])
+                        body = text.split(line, 1)[1].splitlines()[2:]
+                        for row in body:
+                            if not row.startswith("|"): break
+                            cells = [c.strip() for c in row.strip("|").split("|")]
+                            if len(cells) > col and cells[col].endswith("%"):
+                                return f"FAIL {f} shows {cells[0]} at {cells[col]} of a met pace"
+            for phrase in ("Fade:", "Recovery", "recovered to"):
+                if phrase in text and "paced" not in text:
+                    return f"FAIL {f} says {phrase!r} of a paced run without naming the pace"
+        return None
+    return check
+V2 = ["experiment", "vertex2", S, "--measure-duration", "3s", "--soak-duration", "20s", "--soak-interval", "1s",
+      "--seed", "3"]
+for name, pace in (("--rate-iops 500", ["--rate-iops", "500"]), ("--rate 2M", ["--rate", "2M"])):
+    out = f"r9p-{len(rows)}"
+    PACED_V2 = out
+    r9("paced", f"experiment vertex2 {name}: no % of fresh from the pace", V2 + pace + ["--out", out], "ok",
+       check=r9_no_share(f"{out}/report.md"))
+    r9("paced", f"report of that experiment again", ["report", out], "ok", check=r9_no_share(f"{out}/report.md"))
+    r9("paced", f"sim fit of that paced experiment", ["sim", "fit", out, "-o", f"{out}.toml"], "refuse",
+       check=absent(f"{out}.toml"))
+    r9("paced", f"export of that paced experiment: its pace in every row", ["export", out, "--out", f"{out}.csv"], "ok",
+       check=lambda out=out: None if "rate_iops" in open(f"{out}.csv").readline() else "FAIL no pace column")
+PACED_RUNS = []
+for name, cmd in (("measure --rate-iops 300", ["measure", S, "--rate-iops", "300", "--duration", "5s", "--interval", "1s"]),
+                  ("measure --rate 1M", ["measure", S, "--rate", "1M", "--duration", "5s", "--interval", "1s"]),
+                  ("soak --rate-iops 800 of 2 drives", ["soak", S, f"{S},seed=2", "--rate-iops", "800", "--duration", "10s",
+                                                       "--interval", "1s"])):
+    out = f"r9p-{len(rows)}"
+    PACED_RUNS.append(out)
+    r9("paced", f"{name}: the results table shares nothing of the pace", cmd + ["--out", out], "ok")
+    for root, _, fs in os.walk(out):
+        if "run.json" in fs:
+            r9("paced", f"report of {name} ({os.path.relpath(root, out) if root != out else 'the run'})", ["report", root],
+               "ok", check=r9_no_share(f"{root}/report.md"))
+r9("paced", "fleet of paced runs (a soak, a measure, a group)", ["fleet", "paced"] + PACED_RUNS + ["--out", "r9pf"],
+   "either", check=no_false_figure("r9pf/fleet.md", "r9pf/fleet.csv"))
+out = f"r9p-{len(rows)}"
+r9("paced", "sweep --rate-iops 400: each point at the pace", ["sweep", S, "--qd", "1,4", "--point-duration", "3s",
+   "--interval", "1s", "--rate-iops", "400", "--out", out], "either", check=r9_no_share(f"{out}/report.md"))
+out = f"r9p-{len(rows)}"
+r9("paced", "experiment wsat --rate-iops 300: no fresh IOPS headlined from the pace",
+   ["experiment", "wsat", S, "--rate-iops", "300", "--out", out], "either",
+   check=lambda out=out: None if not os.path.exists(f"{out}/report.md") or "Fresh IOPS | 300" not in open(f"{out}/report.md").read()
+   else "FAIL fresh IOPS is the pace")
+r9("paced", "compare of a paced experiment with an unpaced one", ["compare", "e1", PACED_V2, "--out", "r9pc"], "either",
+   check=r9_no_share("r9pc/compare.md"))
+# terminal-safe text: escapes, newlines, carriage returns and RTL marks from records and the command line
+HOSTILE = {"an escape": "x\x1b[2J\x1b]0;owned\x07y", "a newline": "x\nFAKE: line", "a carriage return": "x\rFAKE",
+           "an RTL override": "x\u202egpj.exe", "a NUL-free C1 control": "x\u009b31m"}
+def r9_clean(*files):
+    def check():
+        blobs = [("the output", LAST[0].encode())] + [(f, open(f, "rb").read()) for f in files if os.path.exists(f)]
+        for f, b in blobs:
+            t = b.decode(errors="replace")
+            for ch, what in (("\x1b", "an escape"), ("\x07", "a bell"), ("\u202e", "an RTL override"),
+                             ("\u009b", "a C1 control"), ("\r", "a carriage return")):
+                if ch in t and not f.endswith(".png"):
+                    return f"FAIL {what} written raw in {f}"
+            if "\nFAKE" in t:
+                return f"FAIL a newline from a record starts a line in {f}"
+        return None
+    return check
+for what, text in HOSTILE.items():
+    d = f"r9e-{len(rows)}"; copy("a", d)
+    r = json.load(open(f"{d}/run.json"))
+    r["target"]["identity"].update(model="M" + text, firmware="F" + text, serial="S" + text)
+    r["target"]["path"] = "/p/" + text if "path" in r["target"] else r["target"].get("path")
+    json.dump(r, open(f"{d}/run.json", "w"))
+    r9("terminal", f"report of a run whose model, firmware, serial hold {what}", ["report", d], "either",
+       check=r9_clean(f"{d}/report.md", f"{d}/report.html"))
+    r9("terminal", f"runs --json of it ({what})", ["runs", d], "either", check=r9_clean())
+    r9("terminal", f"compare of it ({what})", ["compare", "a", d, "--out", f"{d}-c"], "either",
+       check=r9_clean(f"{d}-c/compare.md", f"{d}-c/compare.html"))
+    r9("terminal", f"export CSV of it ({what})", ["export", d, "--out", f"{d}.csv"], "either", check=r9_clean(f"{d}.csv"))
+    r9("terminal", f"fleet csv of it ({what})", ["fleet", d, "--out", f"{d}-f"], "either",
+       check=r9_clean(f"{d}-f/fleet.md", f"{d}-f/fleet.csv", f"{d}-f/fleet.html"))
+for what in ("an escape", "a newline", "an RTL override"):
+    t = f"r9tn-{len(rows)}" + HOSTILE[what] + ".img"
+    r9("terminal", f"slog on a file named with {what}", ["slog", t, "--size", "16M", "--destroy-data", t, "--sustain", "0",
+       "--max-size", "8k", "--out", f"r9ts-{len(rows)}"], "either", check=r9_clean())
+    m = f"r9tm-{len(rows)}.prom"
+    r9("terminal", f"--metrics-textfile of a file named with {what}", ["measure", t, "--size", "16M", "--destroy-data", t,
+       "--duration", "1s", "--metrics-textfile", m, "--out", f"r9tm-{len(rows)}"], "either",
+       check=lambda m=m: None if not os.path.exists(m) or not any(
+           l and not l.startswith("#") and not l.split("{")[0].split(" ")[0].replace("_", "").isalnum() for l in open(m).read().split("\n"))
+       else f"FAIL {m} holds a line that is no metric")
+# interruption: SIGHUP, SIGINT and SIGTERM in commands other than the soak; the records after
+# it read as a clean interrupted end, nothing half-written, and resume finishes what resumes
+def r9_records_clean(d, kind="run"):
+    def check(out):
+        for root, _, fs in os.walk(d):
+            for f in fs:
+                if f.endswith((".tmp", ".partial")) or f.startswith(".tmp"):
+                    return f"FAIL a temporary file left: {os.path.join(root, f)}"
+                if f.endswith(".json"):
+                    try:
+                        json.load(open(os.path.join(root, f)))
+                    except ValueError:
+                        return f"FAIL {os.path.join(root, f)} half-written"
+        rec = f"{d}/experiment.json" if kind == "experiment" else f"{d}/run.json"
+        if not os.path.exists(rec):
+            return f"FAIL no {os.path.basename(rec)}"
+        status = json.load(open(rec)).get("status")
+        return None if status == "interrupted" else f"FAIL {rec} says {status}"
+    return check
+def r9_after(d, n=2):
+    return lambda: os.path.exists(f"{d}/samples.jsonl") and open(f"{d}/samples.jsonl").read().count("\n") >= n
+def r9_phase_started(d, i=2):
+    def started():
+        try:
+            return sum(p["status"] != "pending" for p in json.load(open(f"{d}/experiment.json"))["phases"]) >= i
+        except (OSError, ValueError, KeyError):
+            return False
+    return started
+subprocess.run(["truncate", "-s", "64M", "r9i.img"])
+F = ["r9i.img", "--destroy-data", "r9i.img"]
+for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+    d = f"r9i-sw-{sig.name}"
+    signalled("round9 interrupt", f"{sig.name} in a sweep's second point",
+              ["sweep"] + F + ["--qd", "1,2,4", "--point-duration", "4s", "--interval", "1s", "--out", d],
+              r9_phase_started(d, 2), sig, check=r9_records_clean(d, "experiment"))
+    r9("interrupt", f"resume of the sweep stopped by {sig.name}", ["resume", d], "ok",
+       check=lambda d=d: None if status_of(d) == "completed" else f"FAIL {d} is {status_of(d)}")
+for sig in (signal.SIGHUP, signal.SIGTERM):
+    d = f"r9i-v2-{sig.name}"
+    signalled("round9 interrupt", f"{sig.name} in experiment vertex2's soak phase",
+              ["experiment", "vertex2"] + F + ["--measure-duration", "2s", "--soak-duration", "6s", "--soak-interval",
+                                              "1s", "--erase-method", "punch", "--out", d],
+              r9_phase_started(d, 4), sig, check=r9_records_clean(d, "experiment"))
+    r9("interrupt", f"resume of the vertex2 stopped by {sig.name}", ["resume", d], "ok",
+       check=lambda d=d: None if status_of(d) == "completed" else f"FAIL {d} is {status_of(d)}")
+for sig in (signal.SIGHUP, signal.SIGINT):
+    d = f"r9i-m-{sig.name}"
+    signalled("round9 interrupt", f"{sig.name} in a measure on a file", ["measure"] + F + ["--duration", "20s",
+              "--interval", "1s", "--out", d], r9_after(d), sig, check=r9_records_clean(d))
+    r9("interrupt", f"report of the measure stopped by {sig.name}", ["report", d], "ok",
+       check=no_false_figure(f"{d}/report.md"))
+    d = f"r9i-sl-{sig.name}"
+    signalled("round9 interrupt", f"{sig.name} in slog's sustained phase",
+              ["slog"] + F + ["--max-size", "8k", "--sustain", "30s", "--out", d],
+              lambda d=d: os.path.isdir(d) and time.sleep(2) is None, sig, check=r9_records_clean(d))
+    d = f"r9i-hir-{sig.name}"
+    signalled("round9 interrupt", f"{sig.name} in experiment hir",
+              ["experiment", "hir"] + F + ["--out", d], r9_phase_started(d, 2), sig,
+              check=r9_records_clean(d, "experiment"))
+    r9("interrupt", f"report of the hir stopped by {sig.name}", ["report", d], "either",
+       check=no_false_figure(f"{d}/report.md"))
+d = "r9i-grp"
+signalled("round9 interrupt", "SIGHUP in a soak of two drives (a group)",
+          ["soak", "r9g1.img", "r9g2.img", "--size", "32M", "--destroy-data", "r9g1.img,r9g2.img", "--duration", "30s",
+           "--interval", "1s", "--out", d],
+          lambda: any(os.path.exists(os.path.join(d, x, "samples.jsonl")) for x in (os.listdir(d) if os.path.isdir(d) else [])),
+          signal.SIGHUP)
+def r9_members_interrupted():
+    members = [os.path.join(root, "run.json") for root, _, fs in os.walk(d) if "run.json" in fs]
+    said = [json.load(open(m)).get("status") for m in members]
+    return None if members and all(s == "interrupted" for s in said) else f"FAIL its members say {said}"
+r9("interrupt", "resume of the soak group stopped by SIGHUP: refused (a soak group does not resume), its members interrupted",
+   ["resume", d], "refuse", check=r9_members_interrupted)
+signalled("round9 interrupt", "SIGHUP during sim fit: no twin written", ["sim", "fit", "fitme", "-o", "r9fit.toml"], 2,
+          signal.SIGHUP, check=lambda out: "FAIL a twin written" if os.path.exists("r9fit.toml") else None)
 
 # --- readers under resource limits --------------------------------------------------------------
 for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):

@@ -53,6 +53,21 @@ pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// `text` on one line: every control character, line breaks and tabs too, written as its Rust
+/// escape (`\u{a}`). For a string from a record that a report puts in a heading, a table cell
+/// or a list item, where a line break would start a line of its own (a forged `Drive:` line).
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Writes formatted text to standard output and flushes it, so a failure shows here.
 pub fn write_fmt(args: fmt::Arguments<'_>) -> anyhow::Result<()> {
     let text = args.to_string();

@@ -152,6 +152,25 @@ pub struct Identity {
     pub backing_device: Option<String>,
 }
 
+impl Identity {
+    /// The identity as a report may show it: its strings on one line
+    /// ([`crate::console::one_line`]), so a record's model, serial or firmware holding a line
+    /// break cannot start a line of a report, a comparison or a fleet table.
+    pub fn on_one_line(&mut self) {
+        let optional = [
+            &mut self.model,
+            &mut self.serial,
+            &mut self.wwn,
+            &mut self.firmware,
+            &mut self.write_cache,
+            &mut self.backing_device,
+        ];
+        for text in std::iter::once(&mut self.name).chain(optional.into_iter().flatten()) {
+            *text = crate::console::one_line(text);
+        }
+    }
+}
+
 /// Wear and write counters of a drive.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Wear {

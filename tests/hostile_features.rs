@@ -430,3 +430,44 @@ fn chart_labels_from_records_show_control_characters_as_escapes() {
         "{labels:?}"
     );
 }
+
+/// A line break in a record's model, firmware or serial cannot start a line of its own in a
+/// report, a comparison or a fleet table (it once forged `- Drive: FAKE …` lines).
+#[test]
+fn a_line_break_in_a_records_identity_starts_no_line_of_a_report() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    common::run_ok(ssdfade(w).args(["measure", SIM, "--duration", "2s", "--out", "a"]));
+    common::run_ok(ssdfade(w).args(["measure", SIM, "--duration", "2s", "--out", "b"]));
+    edit(&w.join("b"), None, |r| {
+        r["target"]["identity"]["model"] = "M\nFAKE model".into();
+        r["target"]["identity"]["firmware"] = "F\r\nFAKE firmware".into();
+        r["target"]["identity"]["serial"] = "S\nFAKE serial".into();
+    });
+    common::run_ok(ssdfade(w).args(["report", "b"]));
+    common::run_ok(ssdfade(w).args(["compare", "a", "b", "--out", "cmp"]));
+    common::run_ok(ssdfade(w).args(["fleet", "b", "--out", "fleet"]));
+    for file in [
+        "b/report.md",
+        "b/report.html",
+        "cmp/compare.md",
+        "fleet/fleet.md",
+        "fleet/fleet.csv",
+    ] {
+        let text = std::fs::read_to_string(w.join(file)).unwrap();
+        if file == "b/report.md" {
+            assert!(
+                text.contains("FAKE model"),
+                "{file}: the model is shown\n{text}"
+            );
+        }
+        for line in text.lines() {
+            let line = line.trim_start_matches(['-', ' ', '#', '|', '"', '>']);
+            assert!(
+                !line.starts_with("FAKE"),
+                "{file}: a line from the record: {line}"
+            );
+        }
+        assert!(!text.contains('\r'), "{file}: a raw carriage return");
+    }
+}

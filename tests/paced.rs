@@ -226,3 +226,44 @@ fn a_met_pace_is_the_level_and_an_unmet_one_leaves_the_drives_figures() {
     let terminal = terminal.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(terminal.contains("Pace not met"), "{terminal}");
 }
+
+#[test]
+fn an_experiment_whose_phases_met_their_pace_shares_nothing_of_the_pace() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_ok(ssdfade(tmp.path()).args([
+        "experiment",
+        "vertex2",
+        SCALED,
+        "--measure-duration",
+        "3s",
+        "--soak-duration",
+        "20s",
+        "--soak-interval",
+        "1s",
+        "--rate-iops",
+        "500",
+        "--seed",
+        "3",
+        "--out",
+        "v2",
+    ]));
+    // Each measured state met its pace by its own record: its I/Os are the rate over its time.
+    for state in ["03-fresh", "05-faded", "07-recovered"] {
+        let s = summary(&tmp.path().join("v2").join(state));
+        let (ops, seconds) = (s["ops"].as_f64().unwrap(), s["seconds"].as_f64().unwrap());
+        assert!(ops + 1.0 >= 0.99 * 500.0 * seconds, "{state}: {s}");
+    }
+    // So the report's results table has no share of fresh: faded and recovered at "100 %" of
+    // fresh would be a fade and a recovery measured from the pace.
+    run_ok(ssdfade(tmp.path()).args(["report", "v2"]));
+    let md = std::fs::read_to_string(tmp.path().join("v2/report.md")).unwrap();
+    assert!(!md.contains("% of fresh"), "{md}");
+    for state in ["| fresh ", "| faded ", "| recovered "] {
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with(state)).collect();
+        assert!(!rows.is_empty(), "{md}");
+        assert!(
+            rows.iter().all(|r| !r.trim_end().ends_with("% |")),
+            "{rows:?}"
+        );
+    }
+}

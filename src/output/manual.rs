@@ -49,17 +49,20 @@ pub fn write_man_pages(cmd: clap::Command, dir: &Path) -> anyhow::Result<Vec<Pat
     crate::outfile::directory(dir)?;
     let mut cmd = cmd.disable_help_subcommand(true);
     cmd.build();
-    let mut written = Vec::new();
-    let mut pending = vec![cmd.clone()];
-    while let Some(page) = pending.pop() {
-        pending.extend(page.get_subcommands().cloned());
-        let path = dir.join(man(&cmd, page.clone()).get_filename());
-        let roff = render(&cmd, page)?;
-        crate::outfile::write(&path, crate::outfile::Kind::ManPage, &roff)?;
-        written.push(path);
-    }
-    written.sort();
-    Ok(written)
+    // The pages land as one set: a full disk half-way leaves none of this run's pages.
+    crate::outfile::as_one_set(|| {
+        let mut written = Vec::new();
+        let mut pending = vec![cmd.clone()];
+        while let Some(page) = pending.pop() {
+            pending.extend(page.get_subcommands().cloned());
+            let path = dir.join(man(&cmd, page.clone()).get_filename());
+            let roff = render(&cmd, page)?;
+            crate::outfile::write(&path, crate::outfile::Kind::ManPage, &roff)?;
+            written.push(path);
+        }
+        written.sort();
+        Ok(written)
+    })
 }
 
 /// The roff of `page`'s man page with its EXAMPLES section before VERSION (the command path

@@ -184,10 +184,16 @@ pub fn document(
 
     kinds.tables(&mut doc, exp, kind);
     doc.heading("Results");
-    // Only a state named fresh is a reference: a preset's phases are not states of one drive.
-    let reference_iops = measured.state("fresh").map_or(0.0, |s| s.figures.iops);
+    // Only a state named fresh is a reference: a preset's phases are not states of one drive,
+    // and a fresh state that met its pace measured the pace ([`ExperimentStates`] gives it no
+    // level). A phase that met its pace has no share either.
+    let reference_iops = measured
+        .state("fresh")
+        .filter(|s| !s.pace.as_ref().is_some_and(|p| p.met))
+        .map(|s| s.figures.iops)
+        .filter(|iops| *iops > 0.0);
     // Without a fresh state there is no reference: the "% of fresh" column is left out.
-    let columns = if reference_iops > 0.0 {
+    let columns = if reference_iops.is_some() {
         FIGURES_HEAD.len()
     } else {
         FIGURES_HEAD.len() - 1
@@ -197,7 +203,8 @@ pub fn document(
         .iter()
         .filter_map(|p| {
             let run = p.run.as_ref()?;
-            let mut row = figures_row(&phase_name(exp, p), &Figures::of_run(run), reference_iops);
+            let share_of = reference_iops.filter(|_| crate::analysis::Pace::met_by(run).is_none());
+            let mut row = figures_row(&phase_name(exp, p), &Figures::of_run(run), share_of);
             row.truncate(columns);
             Some(row)
         })
@@ -206,7 +213,7 @@ pub fn document(
     let mut head = FIGURES_HEAD;
     head[FIGURES_HEAD.len() - 1] = "% of fresh";
     doc.table(&head[..columns], rows);
-    doc.paragraph(if reference_iops > 0.0 {
+    doc.paragraph(if reference_iops.is_some() {
         "Each phase's whole-run figures from its run.json (exact percentiles). % of fresh is the share of fresh's IOPS."
     } else {
         "Each phase's whole-run figures from its run.json (exact percentiles)."

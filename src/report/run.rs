@@ -36,8 +36,9 @@ pub(super) fn with_band_note(caption: &str, chart: &crate::plot::LatencyChart) -
 }
 
 /// One row of the results table: the stretch's name, its length, its figures and its share of
-/// the reference IOPS.
-pub fn figures_row(name: &str, f: &Figures, reference_iops: f64) -> Vec<String> {
+/// the reference IOPS ("—" without one: a paced run that met its pace measured the pace, and
+/// a share of it would be a fade from the pace).
+pub fn figures_row(name: &str, f: &Figures, reference_iops: Option<f64>) -> Vec<String> {
     vec![
         name.to_string(),
         secs(f.seconds),
@@ -46,10 +47,9 @@ pub fn figures_row(name: &str, f: &Figures, reference_iops: f64) -> Vec<String> 
         format_latency_us(f.avg_lat_us),
         format_latency_us(f.p99_lat_us),
         format_latency_us(f.max_lat_us),
-        if reference_iops > 0.0 {
-            format!("{:.0} %", 100.0 * f.iops / reference_iops)
-        } else {
-            "—".into()
+        match reference_iops.filter(|r| *r > 0.0) {
+            Some(r) => format!("{:.0} %", 100.0 * f.iops / r),
+            None => "—".into(),
         },
     ]
 }
@@ -574,7 +574,8 @@ pub fn document(run: &Run, fade_png: &str, latency_png: &str) -> anyhow::Result<
 
     doc.heading("Results");
     if let Some((first, last)) = first_and_last_full(samples, info.workload.interval) {
-        let reference = first.iops;
+        // A met pace's first interval is the pace: nothing is a share of it.
+        let reference = Pace::met_by(run).is_none().then_some(first.iops);
         let one = |s: &Sample| Figures::of_samples(std::slice::from_ref(s));
         // A run of one interval (stopped during its set-up) is its whole run alone.
         let mut rows = if samples.len() < 2 {

@@ -24,12 +24,15 @@ pub fn device_line(info: &RunInfo) -> String {
 }
 
 /// A target as a chart or report shows it: a simulated drive's `state=` file is a path of the
-/// machine that ran it (and an experiment's own working file), so it is left out.
+/// machine that ran it (and an experiment's own working file), so it is left out; a line break
+/// in a file's name is shown as its escape ([`crate::console::one_line`]), never a new line.
 pub fn target_shown(path: &str) -> String {
-    path.split(',')
+    let shown = path
+        .split(',')
         .filter(|part| !part.starts_with("state="))
         .collect::<Vec<_>>()
-        .join(",")
+        .join(",");
+    crate::console::one_line(&shown)
 }
 
 /// An issue rate as a report prints it, for `w`'s transfers: `4000 IOPS (--rate-iops 4000)`,

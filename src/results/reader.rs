@@ -43,9 +43,10 @@ pub fn read_run(dir: &Path) -> anyhow::Result<Run> {
             dir.display()
         ),
     };
-    let info: RunInfo = super::json::parse(&info_path, &text)?;
+    let mut info: RunInfo = super::json::parse(&info_path, &text)?;
     super::version::check(&info_path, info.schema_version, super::run::SCHEMA_VERSION)?;
     super::run::check(&info_path, &info)?;
+    info.target.identity.on_one_line();
     let samples = read_samples(dir)?;
     if let (true, Some(why)) = (samples.is_empty(), info.failure()) {
         bad_input!(

@@ -185,9 +185,10 @@ pub fn read_info(dir: &Path) -> anyhow::Result<RunInfo> {
     let text = super::reader::open_regular(&path)
         .and_then(std::io::read_to_string)
         .with_context(|| format!("reading {}", path.display()))?;
-    let info: RunInfo = super::json::parse(&path, &text)?;
+    let mut info: RunInfo = super::json::parse(&path, &text)?;
     super::version::check(&path, info.schema_version, SCHEMA_VERSION)?;
     check(&path, &info)?;
+    info.target.identity.on_one_line();
     Ok(info)
 }
 
