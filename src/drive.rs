@@ -283,6 +283,18 @@ pub trait OwnEraser {
     fn run(self: Box<Self>) -> anyhow::Result<String>;
 }
 
+/// The coldest and hottest temperatures a drive's sensor can mean (°C): past them a reading
+/// is the sensor's garbage (an unset 0xFFFF kelvin field, a stuck byte), never the drive's
+/// heat. Readers leave such a reading out, so a record holding one was edited.
+pub const PLAUSIBLE_C: (f64, f64) = (-60.0, 200.0);
+
+/// `celsius` when a drive's sensor can mean it ([`PLAUSIBLE_C`]), else None.
+pub fn plausible_c(celsius: f64) -> Option<f64> {
+    (PLAUSIBLE_C.0..=PLAUSIBLE_C.1)
+        .contains(&celsius)
+        .then_some(celsius)
+}
+
 /// What a drive says about itself at one moment of a run (a telemetry reading): its
 /// temperature, its thermal-management counters and its lifetime byte counters, each where the
 /// drive reports it (NVMe SMART / health log 0x02, ATA SMART and SCT status, a simulated

@@ -163,7 +163,9 @@ pub fn from_smartctl(json: &Value) -> Wear {
         wear.notes
             .push("smartctl says: SMART overall health FAILING".into());
     }
-    wear.temperature_c = json["temperature"]["current"].as_i64();
+    wear.temperature_c = json["temperature"]["current"]
+        .as_i64()
+        .filter(|t| crate::drive::plausible_c(*t as f64).is_some());
     wear.power_on_hours = json["power_on_time"]["hours"].as_u64();
 
     let nvme = &json["nvme_smart_health_information_log"];
@@ -305,7 +307,9 @@ pub fn from_nvme_log(log: &nvme::SmartLog) -> Wear {
         unsafe_shutdowns: Some(clamp(log.unsafe_shutdowns)),
         available_spare_percent: Some(u32::from(log.available_spare)),
         critical_warning: Some(u32::from(log.critical_warning)),
-        temperature_c: (log.temperature_k > 0).then(|| i64::from(log.temperature_k) - 273),
+        temperature_c: (log.temperature_k > 0)
+            .then(|| i64::from(log.temperature_k) - 273)
+            .filter(|t| crate::drive::plausible_c(*t as f64).is_some()),
         ..Default::default()
     }
 }

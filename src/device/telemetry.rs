@@ -10,13 +10,26 @@
 use std::fs::File;
 
 use super::{ata_smart, nvme, ocp_log, scsi_log, vendor_wear};
-use crate::drive::{DriveInfo, Health};
+use crate::drive::{plausible_c, DriveInfo, Health};
 
 /// One reading of the drive; an error says why it could not be read.
 pub type HealthReader = Box<dyn FnMut() -> anyhow::Result<Health> + Send>;
 
 /// The reader of `drive`'s health, None for a kind that has none (files, loop, zram, virtio).
+/// A temperature its sensor cannot mean is left out of the reading.
 pub fn reader(drive: &DriveInfo) -> Option<HealthReader> {
+    let mut read = raw_reader(drive)?;
+    Some(Box::new(move || {
+        read().map(|h| Health {
+            temperature_c: h.temperature_c.and_then(plausible_c),
+            warning_c: h.warning_c.and_then(plausible_c),
+            ..h
+        })
+    }))
+}
+
+/// The reader of `drive`'s health as the drive answers.
+fn raw_reader(drive: &DriveInfo) -> Option<HealthReader> {
     match drive.kind.as_str() {
         "nvme" => nvme_reader(File::open(&drive.path).ok()?),
         "sata" => Some(ata_reader(

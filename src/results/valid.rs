@@ -21,10 +21,10 @@ pub fn seconds(field: &str, v: f64) -> Result<(), String> {
 /// of 31 years in µs): beyond it a figure was edited in.
 pub const MAX_FIGURE: f64 = 1e15;
 
-/// The coldest and hottest temperatures a drive can report: absolute zero, and the most an
-/// NVMe health log's 16-bit kelvin field holds (65 535 K). A drive's own odd reading is kept;
-/// 1e30 or −400 °C was edited in.
-pub const TEMPERATURE_C: (f64, f64) = (-273.15, 65_535.0 - 273.15);
+/// The temperatures a record can hold: those a drive's sensor can mean
+/// ([`crate::drive::PLAUSIBLE_C`]); readers leave the rest out, so 1000 °C or −400 °C was
+/// edited in.
+pub const TEMPERATURE_C: (f64, f64) = crate::drive::PLAUSIBLE_C;
 
 /// `v` as the number a record's field named `key` holds, by the name's convention: a time
 /// (`seconds`, `…_s`), a rate (`…iops…`, `…_per_s`, `…_per_day`), a latency (`…_us`, `…_ms`,
