@@ -1216,17 +1216,19 @@ def crafted_health8(edit):
     for i, s in enumerate(rows8):
         edit(i, s)
     open("r8tc/samples.jsonl", "w").write("".join(json.dumps(s).replace('"__NaN__"', "NaN") + "\n" for s in rows8))
-for name, edit in (("health null in every sample", lambda i, s: s.update(health=None)),
-                   ("health a list", lambda i, s: s.update(health=[1, 2])),
-                   ("health only in every other sample", lambda i, s: s.pop("health") if i % 2 else None),
-                   ("warning at NaN", lambda i, s: s["health"].update(warning_c="__NaN__")),
-                   ("NAND bytes 1e308", lambda i, s: s["health"].update(nand_bytes_written=1e308)),
-                   ("warning minutes of 2^63", lambda i, s: s["health"].update(warning_temp_min=2**63)),
-                   ("temperature jumping 0/1000", lambda i, s: s["health"].update(temperature_c=1000.0 * (i % 2)))):
+# A list read as a reading's first fields, and 1000 °C shown as the drive's heat, were false:
+# both are damage now (refused naming the line).
+for name, edit, want in (("health null in every sample", lambda i, s: s.update(health=None), "either"),
+                   ("health a list", lambda i, s: s.update(health=[1, 2]), "refuse"),
+                   ("health only in every other sample", lambda i, s: s.pop("health") if i % 2 else None, "either"),
+                   ("warning at NaN", lambda i, s: s["health"].update(warning_c="__NaN__"), "either"),
+                   ("NAND bytes 1e308", lambda i, s: s["health"].update(nand_bytes_written=1e308), "either"),
+                   ("warning minutes of 2^63", lambda i, s: s["health"].update(warning_temp_min=2**63), "either"),
+                   ("temperature jumping 0/1000", lambda i, s: s["health"].update(temperature_c=1000.0 * (i % 2)), "refuse")):
     crafted_health8(edit)
     for c in (["report", "r8tc"], ["export", "r8tc", "--out", "r8tc.csv"]):
         if os.path.exists("r8tc.csv"): os.remove("r8tc.csv")
-        r8(f"{c[0]} of samples with {name}", c, "either", check=no_false_figure("r8tc/report.md"))
+        r8(f"{c[0]} of samples with {name}", c, want, check=no_false_figure("r8tc/report.md"))
 
 # --- round nine (issue 45): hidden cases of each class, with commands and fields the rounds
 # above never tried: links planted at every output name, files where folders go, a full disk,

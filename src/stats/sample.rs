@@ -121,8 +121,37 @@ pub struct Sample {
     pub nand_bytes: Option<u64>,
     /// What the drive said about itself at the interval's end (temperature, throttle counters,
     /// host and NAND bytes so far), where it was read: see docs/telemetry.md.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "health_object"
+    )]
     pub health: Option<crate::drive::Health>,
+}
+
+/// A sample's `health` as the object it must be: a list is damage, never the reading's first
+/// fields in order (serde would read a struct from a sequence).
+fn health_object<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<crate::drive::Health>, D::Error> {
+    use serde::de::Error;
+    match Option::<serde_json::Value>::deserialize(d)? {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v @ serde_json::Value::Object(_)) => serde_json::from_value(v)
+            .map(Some)
+            .map_err(D::Error::custom),
+        Some(other) => {
+            let kind = match other {
+                serde_json::Value::Array(_) => "a list",
+                serde_json::Value::String(_) => "text",
+                serde_json::Value::Number(_) => "a number",
+                _ => "true or false",
+            };
+            Err(D::Error::custom(format!(
+                "health is {kind}, not an object of readings"
+            )))
+        }
+    }
 }
 
 impl Sample {
