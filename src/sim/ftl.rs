@@ -170,7 +170,7 @@ impl Ftl {
         );
         Ftl::empty(
             geo,
-            vec![[UNMAPPED, 0]; geo.user_pages as usize],
+            super::huge::filled(geo.user_pages as usize, [UNMAPPED, 0]),
             vec![0; geo.blocks as usize],
         )
     }
@@ -180,9 +180,9 @@ impl Ftl {
         Ftl {
             geo,
             map,
-            p2l: vec![0; slots],
+            p2l: super::huge::filled(slots, 0),
             moving: Vec::with_capacity(geo.slots_per_block() as usize),
-            live: vec![0; slots.div_ceil(64)],
+            live: super::huge::filled(slots.div_ceil(64), 0),
             valid: vec![0; geo.blocks as usize],
             erase_count,
             state: vec![BlockState::Free; geo.blocks as usize],

@@ -20,6 +20,7 @@ pub mod device;
 pub mod drive;
 pub mod engine;
 pub mod ftl;
+mod huge;
 pub mod presets;
 pub mod queue;
 pub mod spec;
