@@ -90,6 +90,27 @@ pub struct Work {
     pub erases: u64,
 }
 
+/// A block's GC bookkeeping, side by side so that invalidating a page and moving the block to
+/// its new valid-count bucket touch one cache line per block (16 bytes, aligned).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+struct Books {
+    /// Live slots.
+    valid: u32,
+    /// The next and previous full blocks in its valid-count bucket (NIL: none).
+    next: u32,
+    prev: u32,
+}
+
+impl Books {
+    /// An erased block's: nothing live, in no bucket.
+    const EMPTY: Books = Books {
+        valid: 0,
+        next: NIL,
+        prev: NIL,
+    };
+}
+
 /// The page-mapped FTL.
 pub struct Ftl {
     geo: Geometry,
@@ -103,12 +124,10 @@ pub struct Ftl {
     moving: Vec<u32>,
     /// Per slot: set while the slot holds live data.
     live: Vec<u64>,
-    /// Live slots per block.
-    valid: Vec<u32>,
+    /// Per block: its live slots and its place in its valid-count bucket.
+    books: Vec<Books>,
     erase_count: Vec<u32>,
     state: Vec<BlockState>,
-    next: Vec<u32>,
-    prev: Vec<u32>,
     /// Head of each valid-count bucket of full blocks.
     head: Vec<u32>,
     /// No full block has fewer live slots than this.
@@ -183,11 +202,9 @@ impl Ftl {
             p2l: super::huge::filled(slots, 0),
             moving: Vec::with_capacity(geo.slots_per_block() as usize),
             live: super::huge::filled(slots.div_ceil(64), 0),
-            valid: vec![0; geo.blocks as usize],
+            books: vec![Books::EMPTY; geo.blocks as usize],
             erase_count,
             state: vec![BlockState::Free; geo.blocks as usize],
-            next: vec![NIL; geo.blocks as usize],
-            prev: vec![NIL; geo.blocks as usize],
             head: vec![NIL; geo.slots_per_block() as usize + 1],
             min_bucket: 0,
             free: (0..geo.blocks).collect(),
@@ -261,7 +278,7 @@ impl Ftl {
                 for s in slot..slot + size {
                     ftl.set_live(s);
                 }
-                ftl.valid[(slot / spb) as usize] += size;
+                ftl.books[(slot / spb) as usize].valid += size;
             }
             if ftl.map[lpn][1] != KEPT {
                 ftl.mapped += 1;
@@ -303,7 +320,7 @@ impl Ftl {
 
     /// Second step after [`Ftl::prefetch`]: reads the (now cached) mapping entry of `lpn` and
     /// fetches what overwriting it will touch — the live-bit word of its old slot and the old
-    /// block's GC bookkeeping.
+    /// block's state and GC bookkeeping.
     #[inline]
     pub fn prefetch_old_location(&self, lpn: u32) {
         #[cfg(target_arch = "x86_64")]
@@ -315,9 +332,8 @@ impl Ftl {
             let block = (slot / self.geo.slots_per_block()) as usize;
             for p in [
                 self.live[(slot / 64) as usize..].as_ptr().cast::<i8>(),
-                self.valid[block..].as_ptr().cast(),
-                self.next[block..].as_ptr().cast(),
-                self.prev[block..].as_ptr().cast(),
+                self.books[block..].as_ptr().cast(),
+                self.state[block..].as_ptr().cast(),
             ] {
                 // SAFETY: as in `prefetch`.
                 unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
@@ -394,7 +410,7 @@ impl Ftl {
     pub fn secure_erase(&mut self) {
         for b in 0..self.geo.blocks as usize {
             if self.state[b] != BlockState::Retired
-                && (self.state[b] != BlockState::Free || self.valid[b] > 0)
+                && (self.state[b] != BlockState::Free || self.books[b].valid > 0)
             {
                 self.erase_count[b] += 1;
                 self.work.erases += 1;
@@ -403,14 +419,12 @@ impl Ftl {
         self.map.fill([UNMAPPED, 0]);
         self.mapped = 0;
         self.live.fill(0);
-        self.valid.fill(0);
+        self.books.fill(Books::EMPTY);
         for st in &mut self.state {
             if *st != BlockState::Retired {
                 *st = BlockState::Free;
             }
         }
-        self.next.fill(NIL);
-        self.prev.fill(NIL);
         self.head.fill(NIL);
         self.min_bucket = 0;
         // Least-worn blocks first, so wear levels out across erases.
@@ -432,7 +446,7 @@ impl Ftl {
             let Some(victim) = self.greedy_victim() else {
                 return;
             };
-            if self.valid[victim as usize] + self.geo.slots_per_block() / 8
+            if self.books[victim as usize].valid + self.geo.slots_per_block() / 8
                 >= self.geo.slots_per_block()
             {
                 return;
@@ -649,7 +663,7 @@ impl Ftl {
     /// `v / (1 − v)` relocations per host write is what GC needs to keep up.
     pub fn victim_valid_fraction(&mut self) -> Option<f64> {
         let victim = self.peek_victim()?;
-        Some(f64::from(self.valid[victim as usize]) / f64::from(self.geo.slots_per_block()))
+        Some(f64::from(self.books[victim as usize].valid) / f64::from(self.geo.slots_per_block()))
     }
 
     /// Per-block erase counts.
@@ -701,10 +715,10 @@ impl Ftl {
         let b = slot / self.geo.slots_per_block();
         if self.state[b as usize] == BlockState::Full {
             self.bucket_remove(b);
-            self.valid[b as usize] -= size;
+            self.books[b as usize].valid -= size;
             self.bucket_insert(b);
         } else {
-            self.valid[b as usize] -= size;
+            self.books[b as usize].valid -= size;
         }
     }
 
@@ -733,7 +747,7 @@ impl Ftl {
         for s in slot..slot + size {
             self.set_live(s);
         }
-        self.valid[frontier as usize] += size;
+        self.books[frontier as usize].valid += size;
         self.map[lpn as usize][0] = slot | flag;
         self.write_ptr[stream] += size;
         if self.write_ptr[stream] == spb {
@@ -778,7 +792,7 @@ impl Ftl {
             match self.peek_victim() {
                 Some(v)
                     if self.free.len() <= reserve
-                        || self.valid[v as usize] < self.geo.slots_per_block() =>
+                        || self.books[v as usize].valid < self.geo.slots_per_block() =>
                 {
                     self.reclaim(v)
                 }
@@ -846,7 +860,7 @@ impl Ftl {
                 self.clear_live(s);
             }
         }
-        self.valid[victim as usize] = 0;
+        self.books[victim as usize].valid = 0;
         self.erase_count[victim as usize] += 1;
         self.work.erases += 1;
         // A worn block leaves service unless the free pool is at its reserve (then it waits
@@ -923,7 +937,7 @@ impl Ftl {
         let mut live = [0.0f64; 2];
         for b in 0..self.geo.blocks as usize {
             if matches!(self.state[b], BlockState::Full | BlockState::Open) {
-                live[self.stream[b] as usize] += f64::from(self.valid[b]) / spb;
+                live[self.stream[b] as usize] += f64::from(self.books[b].valid) / spb;
             }
         }
         let blocks = f64::from(self.pool_blocks[HOT] + self.pool_blocks[COLD]);
@@ -965,8 +979,8 @@ impl Ftl {
             if self.state[b] != BlockState::Full || self.stream[b] as usize != pool {
                 continue;
             }
-            if self.valid[b] < fewest {
-                (best, fewest) = (b as u32, self.valid[b]);
+            if self.books[b].valid < fewest {
+                (best, fewest) = (b as u32, self.books[b].valid);
             }
             found += 1;
             if found == SAMPLE {
@@ -1004,7 +1018,7 @@ impl Ftl {
             if self.state[b as usize] != BlockState::Full {
                 continue;
             }
-            let u = f64::from(self.valid[b as usize]) / spb;
+            let u = f64::from(self.books[b as usize].valid) / spb;
             let age = f64::from(self.clock.wrapping_sub(self.opened[b as usize])) + 1.0;
             let score = (1.0 - u) * age / (1.0 + u);
             if score > best_score {
@@ -1020,12 +1034,12 @@ impl Ftl {
 
     #[inline]
     fn bucket_insert(&mut self, b: u32) {
-        let k = self.valid[b as usize] as usize;
+        let k = self.books[b as usize].valid as usize;
         let h = self.head[k];
-        self.next[b as usize] = h;
-        self.prev[b as usize] = NIL;
+        self.books[b as usize].next = h;
+        self.books[b as usize].prev = NIL;
         if h != NIL {
-            self.prev[h as usize] = b;
+            self.books[h as usize].prev = b;
         }
         self.head[k] = b;
         if k < self.min_bucket {
@@ -1035,14 +1049,14 @@ impl Ftl {
 
     #[inline]
     fn bucket_remove(&mut self, b: u32) {
-        let (n, p) = (self.next[b as usize], self.prev[b as usize]);
+        let (n, p) = (self.books[b as usize].next, self.books[b as usize].prev);
         if p != NIL {
-            self.next[p as usize] = n;
+            self.books[p as usize].next = n;
         } else {
-            self.head[self.valid[b as usize] as usize] = n;
+            self.head[self.books[b as usize].valid as usize] = n;
         }
         if n != NIL {
-            self.prev[n as usize] = p;
+            self.books[n as usize].prev = p;
         }
     }
 
@@ -1130,7 +1144,7 @@ mod tests {
                 ftl.write(lpn, rng.next_u32() % 3, 2 * i + 1);
             }
         }
-        let live_slots: u32 = ftl.valid.iter().sum();
+        let live_slots: u32 = ftl.books.iter().map(|b| b.valid).sum();
         let mapped: u32 = ftl
             .map
             .iter()
@@ -1155,7 +1169,8 @@ mod tests {
             wp,
         )
         .unwrap();
-        assert_eq!(again.valid, ftl.valid);
+        let valid = |f: &Ftl| f.books.iter().map(|b| b.valid).collect::<Vec<_>>();
+        assert_eq!(valid(&again), valid(&ftl));
         assert_eq!(again.mapped, ftl.mapped);
     }
 
