@@ -756,11 +756,17 @@ impl SimDevice {
         for a in ios {
             floor_sum += self.floor_seconds(a, read_us, program_us);
         }
+        // The closed loop's throughput at the mean floor before the waits, kept with that floor:
+        // its mean-value analysis takes QD steps, and a batch without reads (no waits) needs
+        // the same answer again below.
+        let mut solved = None;
         if ops > 0.0 {
             // The batch's I/Os meet the dies busy with the batch's own work, over the time it
             // takes before their waits (spread over the idle time under an issue rate).
             let floor = floor_sum / ios.len() as f64;
-            let before = ops / super::contention::closed_throughput(busy / ops, floor, qd);
+            let throughput = super::contention::closed_throughput(busy / ops, floor, qd);
+            solved = Some((floor, throughput));
+            let before = ops / throughput;
             self.die_load = self
                 .die_load_of(&counts, &host_r, before, read_us, program_us)
                 .thinned(self.die_busy_share);
@@ -778,7 +784,10 @@ impl SimDevice {
             floor_sum / ios.len() as f64
         };
         let throughput = if ops > 0.0 {
-            super::contention::closed_throughput(busy / ops, floor, qd)
+            match solved {
+                Some((before, throughput)) if before == floor => throughput,
+                _ => super::contention::closed_throughput(busy / ops, floor, qd),
+            }
         } else {
             f64::from(qd) / floor
         };
