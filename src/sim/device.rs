@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use super::ftl::{Ftl, Geometry, Work, GC_RESERVE};
+use super::ftl::{counter, Ftl, Geometry, Work, GC_RESERVE};
 use super::presets::GcPacing;
 use super::spec::{SimSpec, WriteFault};
 use super::CacheMode;
@@ -335,11 +335,22 @@ impl SimDevice {
         self.stamp = stamp;
     }
 
-    /// What the device has done since it was made or loaded.
+    /// What the device has done since it was made or loaded (read counter by counter: see
+    /// [`super::ftl::counter`]).
+    #[inline]
     pub fn activity(&self) -> Activity {
+        let a = &self.activity;
         Activity {
             work: self.ftl.work(),
-            ..self.activity
+            read_pages: counter(&a.read_pages),
+            aligned_writes: counter(&a.aligned_writes),
+            unaligned_writes: counter(&a.unaligned_writes),
+            subpage_incompressible_writes: counter(&a.subpage_incompressible_writes),
+            reads: counter(&a.reads),
+            bytes: counter(&a.bytes),
+            slc_slots: counter(&a.slc_slots),
+            fold_pages: counter(&a.fold_pages),
+            readahead_reads: counter(&a.readahead_reads),
         }
     }
 

@@ -302,8 +302,13 @@ impl Ftl {
     }
 
     /// NAND work done so far.
+    #[inline]
     pub fn work(&self) -> Work {
-        self.work
+        Work {
+            host_slots: counter(&self.work.host_slots),
+            gc_slots: counter(&self.work.gc_slots),
+            erases: counter(&self.work.erases),
+        }
     }
 
     /// Asks the CPU to fetch the mapping entry of `lpn` ahead of its use.
@@ -1074,6 +1079,17 @@ impl Ftl {
     fn clear_live(&mut self, slot: u32) {
         self.live[(slot / 64) as usize] &= !(1 << (slot % 64));
     }
+}
+
+/// A counter read on its own, 8 bytes: the engine reads the counters after every I/O, just
+/// after they were written one by one, and a copy the compiler widens into 16-byte loads over
+/// two of them cannot take them from the store buffer; it waits instead for every older store
+/// to reach the cache (the mapping's cache misses of the I/O before it).
+#[inline(always)]
+pub fn counter(value: &u64) -> u64 {
+    // SAFETY: a reference is valid and aligned for a read; a volatile read is only one that the
+    // compiler keeps as it is written.
+    unsafe { std::ptr::read_volatile(value) }
 }
 
 /// The slot and size of a mapping value with flash of its own (not [`UNMAPPED`] or
