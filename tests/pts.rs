@@ -8,7 +8,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use common::{json_ok, ssdfade};
 use serde_json::Value;
@@ -286,22 +286,28 @@ fn full_samples(dir: &Path, name: &str) -> Vec<Value> {
         .collect()
 }
 
+/// The suite's `tests` on [`TARGET`], seed 5, rounds of 1 s, at most `rounds`: its work
+/// directory (removed when dropped), its experiment directory and its `--json`.
+fn run_suite(tests: &str, rounds: u32) -> (tempfile::TempDir, PathBuf, Value) {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("e");
+    let f = json_ok(
+        ssdfade(work.path())
+            .args(["experiment", "pts", TARGET, "--tests", tests, "--seed", "5"])
+            .args(["--rounds", &rounds.to_string(), "--round", "1s", "--json"])
+            .arg("--out")
+            .arg(&dir),
+    );
+    (work, dir, f)
+}
+
 /// WSAT, HIR and XSR inside the suite: one experiment, their pages after the latency test in
 /// SNIA's order, each test's figures its kind's own, read back from its phases' raw data: WSAT's
 /// rounds are its phase's samples, HIR's bursts its burst phases' IOPS, XSR's three segments its
 /// segment phases'.
 #[test]
 fn wsat_hir_and_xsr_run_inside_the_suite_with_their_kinds_figures() {
-    let work = tempfile::tempdir().unwrap();
-    let dir = work.path().join("e");
-    let f = json_ok(
-        ssdfade(work.path())
-            .args(["experiment", "pts", TARGET, "--tests", "xsr,hir,wsat,lat"])
-            .args([
-                "--seed", "5", "--rounds", "5", "--round", "1s", "--json", "--out",
-            ])
-            .arg(&dir),
-    );
+    let (_work, dir, f) = run_suite("xsr,hir,wsat,lat", 5);
     assert_eq!(f["status"], "completed", "{f}");
     let tests = f["tests"].as_array().unwrap();
     let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
@@ -459,16 +465,7 @@ fn phase_json(dir: &Path, name: &str, file: &str) -> Value {
 /// pick, and each point's histogram is its window runs' latency.json buckets, merged.
 #[test]
 fn ecw_and_dirth_give_their_points_max_and_operating_points_from_the_raw_runs() {
-    let work = tempfile::tempdir().unwrap();
-    let dir = work.path().join("e");
-    let f = json_ok(
-        ssdfade(work.path())
-            .args(["experiment", "pts", TARGET, "--tests", "dirth,ecw"])
-            .args([
-                "--seed", "5", "--rounds", "6", "--round", "1s", "--json", "--out",
-            ])
-            .arg(&dir),
-    );
+    let (work, dir, f) = run_suite("dirth,ecw", 6);
     ssdfade(work.path())
         .arg("report")
         .arg(&dir)
