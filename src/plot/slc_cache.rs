@@ -108,10 +108,13 @@ impl SlcCacheChart {
         let shown = min_max(&raw, MAX_BUCKETS);
         // What a point is: one sample, or samples taken together where writes complete in
         // lumps.
-        let per_point = if f.points_taken_together {
-            "MB/s per point (samples taken together, two write lumps each)"
+        let (per_point, over_nine) = if f.points_taken_together {
+            (
+                "MB/s per point (samples taken together, at least two write lumps each)",
+                "MB/s over nine points",
+            )
         } else {
-            "MB/s per sample"
+            ("MB/s per sample", "MB/s over nine samples")
         };
         drawn::series(per_point, "MB/s", &shown);
         chart
@@ -119,11 +122,11 @@ impl SlcCacheChart {
             .label(per_point)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], light.stroke_width(3)));
         let shown = min_max(&smooth, MAX_BUCKETS);
-        drawn::series("MB/s over nine samples", "MB/s", &shown);
+        drawn::series(over_nine, "MB/s", &shown);
         let dark = style::palette(0);
         chart
             .draw_series(LineSeries::new(shown, dark.stroke_width(2)))?
-            .label("MB/s over nine samples")
+            .label(over_nine)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], dark.stroke_width(3)));
         match &f.cache {
             None => {
