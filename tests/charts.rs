@@ -280,6 +280,7 @@ fn sweep_chart_draws_one_line_per_thread_count() {
         title: "QD sweep — test drive".into(),
         subtitle: "4 KiB random reads".into(),
         points,
+        marked: Vec::new(),
     };
     check(&chart, "QD sweep — test drive");
 }

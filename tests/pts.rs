@@ -8,10 +8,11 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use common::{json_ok, ssdfade};
+use common::{json_ok, run_ok, ssdfade};
 use serde_json::Value;
+use ssdfade::plot::drawn::{read_sidecar, DrawnPanel};
 use ssdfade::units::{format_count, format_latency_us};
 
 /// A drive the issue does not name, small enough for the preconditioning to take seconds.
@@ -286,22 +287,28 @@ fn full_samples(dir: &Path, name: &str) -> Vec<Value> {
         .collect()
 }
 
+/// The suite's `tests` on [`TARGET`], seed 5, rounds of 1 s, at most `rounds`: its work
+/// directory (removed when dropped), its experiment directory and its `--json`.
+fn run_suite(tests: &str, rounds: u32) -> (tempfile::TempDir, PathBuf, Value) {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("e");
+    let f = json_ok(
+        ssdfade(work.path())
+            .args(["experiment", "pts", TARGET, "--tests", tests, "--seed", "5"])
+            .args(["--rounds", &rounds.to_string(), "--round", "1s", "--json"])
+            .arg("--out")
+            .arg(&dir),
+    );
+    (work, dir, f)
+}
+
 /// WSAT, HIR and XSR inside the suite: one experiment, their pages after the latency test in
 /// SNIA's order, each test's figures its kind's own, read back from its phases' raw data: WSAT's
 /// rounds are its phase's samples, HIR's bursts its burst phases' IOPS, XSR's three segments its
 /// segment phases'.
 #[test]
 fn wsat_hir_and_xsr_run_inside_the_suite_with_their_kinds_figures() {
-    let work = tempfile::tempdir().unwrap();
-    let dir = work.path().join("e");
-    let f = json_ok(
-        ssdfade(work.path())
-            .args(["experiment", "pts", TARGET, "--tests", "xsr,hir,wsat,lat"])
-            .args([
-                "--seed", "5", "--rounds", "5", "--round", "1s", "--json", "--out",
-            ])
-            .arg(&dir),
-    );
+    let (_work, dir, f) = run_suite("xsr,hir,wsat,lat", 5);
     assert_eq!(f["status"], "completed", "{f}");
     let tests = f["tests"].as_array().unwrap();
     let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
@@ -345,6 +352,62 @@ fn wsat_hir_and_xsr_run_inside_the_suite_with_their_kinds_figures() {
             .unwrap_or_else(|| panic!("no page {heading} in report.md"))
     };
     assert!(at("Latency") < at("WSAT") && at("WSAT") < at("HIR") && at("HIR") < at("XSR"));
+    // Each kind's chart on its page, as the kind draws it from the phases' raw data: WSAT's
+    // rounds the full samples, HIR's bursts the burst phases' IOPS, XSR's three segments.
+    let png = |name: &str| {
+        report
+            .find(&format!("](pts-{name}.png)"))
+            .unwrap_or_else(|| panic!("no pts-{name}.png in report.md"))
+    };
+    assert!(at("WSAT") < png("wsat") && png("wsat") < at("HIR"));
+    assert!(at("HIR") < png("hir") && png("hir") < at("XSR"));
+    assert!(at("XSR") < png("xsr"));
+    let chart = |name: &str| read_sidecar(&dir.join(format!("pts-{name}.chart.json"))).unwrap();
+    let ys = |panel: &DrawnPanel, series: &str| -> Vec<f64> {
+        let s = panel.series.iter().find(|s| s.name == series).unwrap();
+        s.points.iter().flatten().map(|p| p.1).collect()
+    };
+    let want: Vec<f64> = samples
+        .iter()
+        .map(|s| s["iops"].as_f64().unwrap())
+        .collect();
+    for panel in &chart("wsat").panels {
+        assert_eq!(
+            ys(panel, "IOPS per round"),
+            want,
+            "pts-wsat.png: {}",
+            panel.x_axis
+        );
+    }
+    let bursts = &chart("hir").panels[1];
+    let mut want: Vec<(f64, f64)> = Vec::new();
+    for w in states {
+        let idle = w["idle_s"].as_u64().unwrap();
+        for k in 1..=w["burst_iops"].as_array().unwrap().len() {
+            let run = run_summary(&dir, &format!("-hir-ws{idle}-burst{k}"));
+            want.push((idle as f64, run["iops"].as_f64().unwrap()));
+        }
+    }
+    let mut drawn: Vec<(f64, f64)> = bursts
+        .series
+        .iter()
+        .find(|s| s.name == "each burst")
+        .unwrap()
+        .points
+        .iter()
+        .flatten()
+        .copied()
+        .collect();
+    drawn.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    want.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    same_points("pts-hir.png bursts", &drawn, &want);
+    let xsr_lines: Vec<String> = chart("xsr").panels[0]
+        .series
+        .iter()
+        .map(|s| s.name.clone())
+        .filter(|n| !n.contains(' '))
+        .collect();
+    assert_eq!(xsr_lines, ["seq-1", "random", "seq-2"], "pts-xsr.png");
     let record = ssdfade::results::load_experiment(&dir).unwrap().record;
     let terminal = ssdfade::output::summary::summary_text(&dir, &record);
     for title in ["WSAT:", "HIR:", "XSR:"] {
@@ -459,25 +522,25 @@ fn phase_json(dir: &Path, name: &str, file: &str) -> Value {
 /// pick, and each point's histogram is its window runs' latency.json buckets, merged.
 #[test]
 fn ecw_and_dirth_give_their_points_max_and_operating_points_from_the_raw_runs() {
-    let work = tempfile::tempdir().unwrap();
-    let dir = work.path().join("e");
-    let f = json_ok(
-        ssdfade(work.path())
-            .args(["experiment", "pts", TARGET, "--tests", "dirth,ecw"])
-            .args([
-                "--seed", "5", "--rounds", "6", "--round", "1s", "--json", "--out",
-            ])
-            .arg(&dir),
-    );
-    ssdfade(work.path())
-        .arg("report")
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let (work, dir, f) = run_suite("dirth,ecw", 6);
+    // Its charts drawn anew by `plot`, its report by `report`.
+    std::fs::remove_file(dir.join("pts-ecw.chart.json")).unwrap();
+    run_ok(ssdfade(work.path()).arg("plot").arg(&dir));
+    run_ok(ssdfade(work.path()).arg("report").arg(&dir));
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     let tests = f["tests"].as_array().unwrap();
     let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["ecw", "dirth"], "SNIA's order");
+    let (ecw, dirth) = (
+        report.find("## PTS ECW test").unwrap(),
+        report.find("## PTS DIRTH test").unwrap(),
+    );
+    let on_page = |png: &str| report.find(&format!("]({png})")).unwrap_or(0);
+    assert!(ecw < on_page("pts-ecw.png") && on_page("pts-ecw.png") < dirth);
+    assert!(
+        dirth < on_page("pts-dirth.png"),
+        "each chart on its test's page"
+    );
     for t in tests {
         let name = t["name"].as_str().unwrap();
         let (first, last) = (
@@ -556,76 +619,190 @@ fn ecw_and_dirth_give_their_points_max_and_operating_points_from_the_raw_runs() 
                 (c["avg_lat_us"].as_f64().unwrap() - avg).abs() <= 1e-6 * avg,
                 "{name} {tc}x{qd}"
             );
-            recomputed.push((iops, avg));
+            recomputed.push((tc, qd, read, iops, avg));
         }
         let d = &t["demand"];
         let argmax = |fit: &dyn Fn(f64) -> bool| {
             (0..recomputed.len())
-                .filter(|&i| fit(recomputed[i].1))
-                .max_by(|&a, &b| recomputed[a].0.total_cmp(&recomputed[b].0))
+                .filter(|&i| fit(recomputed[i].4))
+                .max_by(|&a, &b| recomputed[a].3.total_cmp(&recomputed[b].3))
         };
         let bound = d["operating_art_us"].as_f64().unwrap();
+        let max_at = argmax(&|_| true).unwrap();
+        let operating_at = argmax(&|avg| avg <= bound);
         assert_eq!(
             d["max_iops"]["cell"].as_u64(),
-            argmax(&|_| true).map(|i| i as u64),
+            Some(max_at as u64),
             "{name}"
         );
         assert_eq!(
             d["operating"]["cell"].as_u64(),
-            argmax(&|avg| avg <= bound).map(|i| i as u64),
+            operating_at.map(|i| i as u64),
             "{name}: the most IOPS at an average of at most {bound} µs"
         );
         // The max point's histogram: its window runs' buckets, merged, share at or under each
         // bin's top.
-        let at = d["max_iops"]["cell"].as_u64().unwrap() as usize;
-        let c = &cells[at];
-        let (tc, qd) = (
-            c["oio"]["threads"].as_u64().unwrap(),
-            c["oio"]["qd"].as_u64().unwrap(),
-        );
-        let read = c["read_pct"].as_u64().unwrap();
-        let mut buckets: Vec<(f64, f64)> = Vec::new();
-        let mut max_us: f64 = 0.0;
-        for r in first..=last {
-            let lat = phase_json(
-                &dir,
-                &format!("{name}-r{r:02}-{read}-{}-tc{tc}-qd{qd}", 100 - read),
-                "latency.json",
-            );
-            max_us = max_us.max(lat["all"]["max_ns"].as_f64().unwrap() / 1000.0);
-            buckets.extend(
-                lat["all"]["buckets"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|b| (b[0].as_f64().unwrap() / 1000.0, b[1].as_f64().unwrap())),
-            );
-        }
-        let total: f64 = buckets.iter().map(|b| b.1).sum();
-        let bins = d["max_iops"]["histogram"].as_array().unwrap();
+        let (tc, qd, read, _, _) = recomputed[max_at];
+        let bins: Vec<(f64, f64)> = d["max_iops"]["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| (b["hi_us"].as_f64().unwrap(), b["pct"].as_f64().unwrap()))
+            .collect();
         assert!(!bins.is_empty(), "{name}: a histogram at the max point");
-        let mut cumulative = 0.0;
-        for b in bins {
-            cumulative += b["pct"].as_f64().unwrap();
-            let hi = b["hi_us"].as_f64().unwrap();
-            let under: f64 = buckets
-                .iter()
-                .filter(|(top, _)| top.min(max_us) <= hi * (1.0 + 1e-9))
-                .map(|b| b.1)
-                .sum();
-            assert!(
-                (cumulative - 100.0 * under / total).abs() < 0.5,
-                "{name}: {cumulative} % at or under {hi} µs, the buckets say {}",
-                100.0 * under / total
-            );
-        }
-        assert!(
-            (cumulative - 100.0).abs() < 1e-6,
-            "{name}: the bins hold every I/O"
-        );
+        let raw = window_buckets(&dir, name, (tc, qd, read), (first, last));
+        histogram_agrees(&format!("{name} --json"), &bins, &raw);
         assert!(
             report.contains(&format!("Max IOPS at TC {tc} QD {qd}")),
             "{name}: the report names its max point"
+        );
+
+        // Its chart (pts-NAME.png) draws the points recomputed here: a line per thread count of
+        // (IOPS, average) in QD order, a line per QD of (threads, IOPS) in thread order, the
+        // chosen points ringed, and their histograms as their window runs' buckets.
+        let chart = read_sidecar(&dir.join(format!("pts-{name}.chart.json"))).unwrap();
+        let [curve, variation, histograms] = &chart.panels[..] else {
+            panic!("{name}: three panels, not {}", chart.panels.len());
+        };
+        let scale = if curve.y_axis.contains("(ms)") {
+            1000.0
+        } else {
+            1.0
+        };
+        let drawn = |panel: &DrawnPanel, series: &str| -> Vec<(f64, f64)> {
+            panel
+                .series
+                .iter()
+                .find(|s| s.name == series)
+                .unwrap_or_else(|| panic!("{name}: no series {series:?} in {:?}", panel.series))
+                .points
+                .iter()
+                .flatten()
+                .copied()
+                .collect()
+        };
+        let mut threads: Vec<u64> = recomputed.iter().map(|p| p.0).collect();
+        let mut depths: Vec<u64> = recomputed.iter().map(|p| p.1).collect();
+        for v in [&mut threads, &mut depths] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        for &tc in &threads {
+            let mut line: Vec<&(u64, u64, u64, f64, f64)> =
+                recomputed.iter().filter(|p| p.0 == tc).collect();
+            line.sort_by_key(|p| p.1);
+            let want: Vec<(f64, f64)> = line.iter().map(|p| (p.3, p.4 / scale)).collect();
+            let label = if tc == 1 {
+                "1 thread".to_string()
+            } else {
+                format!("{tc} threads")
+            };
+            same_points(&format!("{name} {label}"), &drawn(curve, &label), &want);
+        }
+        for &qd in &depths {
+            let mut line: Vec<&(u64, u64, u64, f64, f64)> =
+                recomputed.iter().filter(|p| p.1 == qd).collect();
+            line.sort_by_key(|p| p.0);
+            let want: Vec<(f64, f64)> = line.iter().map(|p| (p.0 as f64, p.3)).collect();
+            let label = format!("QD {qd}");
+            same_points(&format!("{name} {label}"), &drawn(variation, &label), &want);
+        }
+        let mut chosen = vec![max_at];
+        chosen.extend(operating_at.filter(|&i| i != max_at));
+        for at in chosen {
+            let (tc, qd, read, iops, avg) = recomputed[at];
+            let point = format!("TC {tc} QD {qd}");
+            let ringed = curve
+                .series
+                .iter()
+                .find(|s| s.name.ends_with(&point) && s.points.len() == 1)
+                .unwrap_or_else(|| panic!("{name}: {point} is not ringed"));
+            let ring: Vec<(f64, f64)> = ringed.points.iter().flatten().copied().collect();
+            same_points(&ringed.name, &ring, &[(iops, avg / scale)]);
+            let series = &histograms
+                .series
+                .iter()
+                .find(|s| s.name.ends_with(&point))
+                .unwrap_or_else(|| panic!("{name}: no histogram at {point}"))
+                .points;
+            // Steps: down to 0 at the first bin's foot, then each bin's share from its lower
+            // to its upper edge, and down to 0 again.
+            let steps: Vec<(f64, f64)> = series.iter().flatten().copied().collect();
+            let bins: Vec<(f64, f64)> = steps[1..steps.len() - 1]
+                .chunks(2)
+                .map(|pair| {
+                    assert_eq!(pair[0].1, pair[1].1, "{name}: a step is level");
+                    (pair[1].0, pair[1].1)
+                })
+                .collect();
+            let raw = window_buckets(&dir, name, (tc, qd, read), (first, last));
+            histogram_agrees(&format!("{name} pts-{name}.png at {point}"), &bins, &raw);
+        }
+    }
+}
+
+/// A point's window runs' latency.json buckets, merged: (bucket top µs, I/Os) and the slowest
+/// I/O, µs.
+fn window_buckets(
+    dir: &Path,
+    test: &str,
+    (tc, qd, read): (u64, u64, u64),
+    (first, last): (u64, u64),
+) -> (Vec<(f64, f64)>, f64) {
+    let mut buckets: Vec<(f64, f64)> = Vec::new();
+    let mut max_us: f64 = 0.0;
+    for r in first..=last {
+        let lat = phase_json(
+            dir,
+            &format!("{test}-r{r:02}-{read}-{}-tc{tc}-qd{qd}", 100 - read),
+            "latency.json",
+        );
+        max_us = max_us.max(lat["all"]["max_ns"].as_f64().unwrap() / 1000.0);
+        buckets.extend(
+            lat["all"]["buckets"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| (b[0].as_f64().unwrap() / 1000.0, b[1].as_f64().unwrap())),
+        );
+    }
+    (buckets, max_us)
+}
+
+/// Bins `(top µs, percent)` hold, cumulatively, the share of the `raw` buckets at or under
+/// each top to 0.5 %, and every I/O in all.
+#[track_caller]
+fn histogram_agrees(what: &str, bins: &[(f64, f64)], (buckets, max_us): &(Vec<(f64, f64)>, f64)) {
+    let total: f64 = buckets.iter().map(|b| b.1).sum();
+    let mut cumulative = 0.0;
+    for &(hi, pct) in bins {
+        cumulative += pct;
+        let under: f64 = buckets
+            .iter()
+            .filter(|(top, _)| top.min(*max_us) <= hi * (1.0 + 1e-9))
+            .map(|b| b.1)
+            .sum();
+        assert!(
+            (cumulative - 100.0 * under / total).abs() < 0.5,
+            "{what}: {cumulative} % at or under {hi} µs, the buckets say {}",
+            100.0 * under / total
+        );
+    }
+    assert!(
+        (cumulative - 100.0).abs() < 1e-6,
+        "{what}: the bins hold every I/O"
+    );
+}
+
+/// Two point lists alike to a millionth in x and y.
+#[track_caller]
+fn same_points(what: &str, drawn: &[(f64, f64)], want: &[(f64, f64)]) {
+    assert_eq!(drawn.len(), want.len(), "{what}: {drawn:?} vs {want:?}");
+    let near = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1e-9);
+    for (d, w) in drawn.iter().zip(want) {
+        assert!(
+            near(d.0, w.0) && near(d.1, w.1),
+            "{what}: drawn {d:?}, recomputed {w:?}"
         );
     }
 }

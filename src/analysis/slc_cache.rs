@@ -121,6 +121,10 @@ pub struct SlcCacheFigures {
     /// The fill's samples as drawn (not in `--json`: the chart's record has them).
     #[serde(skip)]
     pub points: Vec<SpeedPoint>,
+    /// True when each point is consecutive samples taken together (writes completing in lumps),
+    /// not one sample.
+    #[serde(skip)]
+    pub points_taken_together: bool,
 }
 
 /// A sample reduced to what the rule needs.
@@ -138,9 +142,14 @@ impl Step {
     }
 }
 
-/// The samples' steps, in bytes from the write's start; samples with no time, and a last one
-/// shorter than half the median sample, are left out.
+/// The samples' steps, taken together where writes complete in lumps ([`in_lumps`]).
 fn steps(samples: &[Sample]) -> Vec<Step> {
+    in_lumps(sample_steps(samples)).0
+}
+
+/// A step per sample, in bytes from the write's start; samples with no time, and a last one
+/// shorter than half the median sample, are left out.
+fn sample_steps(samples: &[Sample]) -> Vec<Step> {
     let mut out: Vec<Step> = samples
         .iter()
         .filter_map(|s| {
@@ -166,17 +175,18 @@ fn steps(samples: &[Sample]) -> Vec<Step> {
             s.end -= origin;
         }
     }
-    in_lumps(out)
+    out
 }
 
 /// `steps` taken together, in order, until each holds [`LUMPS_PER_STEP`] times the fewest
 /// bytes any step but the last holds (a remainder joins the step before it), when at least
-/// [`LUMPY_EMPTY_SHARE`] of them hold none; else `steps` as they are.
-fn in_lumps(steps: Vec<Step>) -> Vec<Step> {
+/// [`LUMPY_EMPTY_SHARE`] of them hold none; else `steps` as they are. True when taken
+/// together.
+fn in_lumps(steps: Vec<Step>) -> (Vec<Step>, bool) {
     let body = &steps[..steps.len().saturating_sub(1)];
     let empty = body.iter().filter(|s| s.bytes <= 0.0).count();
     if (empty as f64) < LUMPY_EMPTY_SHARE * body.len() as f64 {
-        return steps;
+        return (steps, false);
     }
     let lump = body
         .iter()
@@ -184,7 +194,7 @@ fn in_lumps(steps: Vec<Step>) -> Vec<Step> {
         .filter(|b| *b > 0.0)
         .fold(f64::INFINITY, f64::min);
     if !lump.is_finite() {
-        return steps;
+        return (steps, false);
     }
     let mut out: Vec<Step> = Vec::with_capacity(steps.len());
     let mut open: Option<Step> = None;
@@ -214,7 +224,7 @@ fn in_lumps(steps: Vec<Step>) -> Vec<Step> {
             None => out.push(rest),
         }
     }
-    out
+    (out, true)
 }
 
 /// The median of `v` (the mean of the middle two of an even count); None when empty.
@@ -431,7 +441,7 @@ impl SlcCacheFigures {
     /// The figures of a whole-drive write's samples and of each short write after an idle gap
     /// (seconds of idle, its samples).
     pub fn from_samples(fill: &[Sample], probes: &[(f64, &[Sample])]) -> SlcCacheFigures {
-        let fill = steps(fill);
+        let (fill, points_taken_together) = in_lumps(sample_steps(fill));
         let cache = cache_of(&fill);
         let refills: Vec<Refill> = cache.as_ref().map_or_else(Vec::new, |c| {
             probes
@@ -482,6 +492,7 @@ impl SlcCacheFigures {
                     smoothed_mb_per_s,
                 })
                 .collect(),
+            points_taken_together,
         };
         figures.answer = figures.answer_line(fill.len());
         figures

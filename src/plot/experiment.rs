@@ -49,11 +49,19 @@ pub struct TimelineLabels {
     pub mb_per_s: bool,
 }
 
-/// What an experiment's kind gives the charts: its own chart and its timeline's labels.
+/// What an experiment's kind gives the charts: its own charts, each placed, and its timeline's
+/// labels.
 #[derive(Default)]
 pub struct KindCharts {
-    pub chart: Option<ProtocolChart>,
+    pub charts: Vec<ProtocolChart>,
     pub timeline: TimelineLabels,
+}
+
+impl KindCharts {
+    /// The charts placed at `place`, in the kind's order.
+    pub fn at(&self, place: Place) -> impl Iterator<Item = &ProtocolChart> {
+        self.charts.iter().filter(move |c| c.place() == place)
+    }
 }
 
 /// Lays the experiment's phases end to end, labelled as its kind's `labels` say.
@@ -284,7 +292,7 @@ pub fn render_experiment(
         chart.write(&path, format, provenance)?;
         written.push(path);
     }
-    if let Some(chart) = &kind.chart {
+    for chart in &kind.charts {
         let path = fade_path.with_file_name(format!("{}.{}", chart.name(), format.extension()));
         chart.write(&path, format, provenance)?;
         written.push(path);
@@ -330,6 +338,8 @@ pub enum Place {
     Results,
     /// With the timeline's charts.
     Charts,
+    /// In the kind's own tables, which draw it (a suite's test on its page).
+    Tables,
 }
 
 /// A chart of any kind, written or inlined (the [`Chart`] trait is generic over its backend).
@@ -370,6 +380,16 @@ impl ProtocolChart {
             caption,
             place,
             chart: Box::new(chart),
+        }
+    }
+
+    /// The same chart written as `name` and shown at `place` (a kind's chart on a suite's
+    /// page).
+    pub fn moved(self, name: impl Into<String>, place: Place) -> ProtocolChart {
+        ProtocolChart {
+            name: name.into(),
+            place,
+            ..self
         }
     }
 

@@ -30,6 +30,7 @@ mod panel;
 pub mod preset;
 mod provenance;
 pub mod pts;
+pub mod pts_points;
 mod rate_sweep;
 mod run_dir;
 pub mod slc_cache;

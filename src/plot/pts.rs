@@ -22,11 +22,11 @@ pub struct PtsChart {
 }
 
 impl PtsChart {
-    /// The chart of a PTS experiment: its figures ([`crate::analysis::pts`]) as they are; none
-    /// before its first run, or without a matrix test (IOPS, throughput, latency).
-    pub fn of(exp: &Experiment) -> Option<PtsChart> {
+    /// The chart of a PTS experiment from its matrix tests' `figures` ([`crate::analysis::pts`])
+    /// as they are; none before its first run, or without a matrix test (IOPS, throughput,
+    /// latency).
+    pub fn of(exp: &Experiment, mut figures: PtsFigures) -> Option<PtsChart> {
         let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
-        let mut figures = PtsFigures::of(exp);
         figures.tests.retain(|t| t.shows != PtsShows::Points);
         if figures.tests.is_empty() {
             return None;

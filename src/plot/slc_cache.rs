@@ -106,17 +106,27 @@ impl SlcCacheChart {
         let mut chart = axes(area, (X_WRITE, x_max), (Y_SPEED, y_max), 8)?;
         let light = style::lighter(style::palette(0), 0.6);
         let shown = min_max(&raw, MAX_BUCKETS);
-        drawn::series("MB/s per sample", "MB/s", &shown);
+        // What a point is: one sample, or samples taken together where writes complete in
+        // lumps.
+        let (per_point, over_nine) = if f.points_taken_together {
+            (
+                "MB/s per point (samples taken together, at least two write lumps each)",
+                "MB/s over nine points",
+            )
+        } else {
+            ("MB/s per sample", "MB/s over nine samples")
+        };
+        drawn::series(per_point, "MB/s", &shown);
         chart
             .draw_series(LineSeries::new(shown, light.stroke_width(1)))?
-            .label("MB/s per sample")
+            .label(per_point)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], light.stroke_width(3)));
         let shown = min_max(&smooth, MAX_BUCKETS);
-        drawn::series("MB/s over nine samples", "MB/s", &shown);
+        drawn::series(over_nine, "MB/s", &shown);
         let dark = style::palette(0);
         chart
             .draw_series(LineSeries::new(shown, dark.stroke_width(2)))?
-            .label("MB/s over nine samples")
+            .label(over_nine)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], dark.stroke_width(3)));
         match &f.cache {
             None => {

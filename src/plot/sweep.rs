@@ -24,17 +24,28 @@ pub struct SweepPoint {
     pub avg_lat_us: f64,
 }
 
+/// A point the demand-intensity view rings and names (a suite's maximum-IOPS and operating
+/// points).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkedPoint {
+    pub label: String,
+    pub iops: f64,
+    pub avg_lat_us: f64,
+}
+
 /// Everything the sweep chart shows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SweepChart {
     pub title: String,
     pub subtitle: String,
     pub points: Vec<SweepPoint>,
+    /// Points ringed and named on the demand-intensity view.
+    pub marked: Vec<MarkedPoint>,
 }
 
 impl SweepChart {
     /// The points per thread count, ordered by QD.
-    fn by_threads(&self) -> BTreeMap<u32, Vec<SweepPoint>> {
+    pub(super) fn by_threads(&self) -> BTreeMap<u32, Vec<SweepPoint>> {
         let mut lines: BTreeMap<u32, Vec<SweepPoint>> = BTreeMap::new();
         for p in &self.points {
             lines.entry(p.threads).or_default().push(*p);
@@ -45,12 +56,12 @@ impl SweepChart {
         lines
     }
 
-    fn latency_unit(&self) -> (f64, &'static str) {
+    pub(super) fn latency_unit(&self) -> (f64, &'static str) {
         style::latency_unit(self.points.iter().map(|p| p.avg_lat_us).fold(0.0, f64::max))
     }
 
     /// One panel with QD (log 2) along x and `pick` along y.
-    fn qd_panel<DB: DrawingBackend>(
+    pub(super) fn qd_panel<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
         y_desc: &str,
@@ -100,8 +111,9 @@ impl SweepChart {
         Ok(())
     }
 
-    /// SNIA's demand-intensity curve: response time against IOPS, points labelled with QD.
-    fn demand_intensity<DB: DrawingBackend>(
+    /// SNIA's demand-intensity curve: response time against IOPS, points labelled with QD, the
+    /// marked points ringed and named.
+    pub(super) fn demand_intensity<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
     ) -> anyhow::Result<()>
@@ -179,6 +191,34 @@ impl SweepChart {
                 });
             }
         }
+        for m in &self.marked {
+            let at = (m.iops, m.avg_lat_us / scale);
+            drawn::series(&m.label, &y_desc, &[at]);
+            chart.draw_series(std::iter::once(Circle::new(at, 12, BLACK.stroke_width(3))))?;
+            let (x, y) = chart.backend_coord(&at);
+            let ring = [x - 14, y - 14, x + 15, y + 15];
+            drawn::mark(&m.label, drawn::MarkKind::Dot, ring);
+            layout.avoid(ring);
+            let font = style::note_font(BLACK);
+            let (w, h) = area
+                .estimate_text_size(&m.label, &font)
+                .map_or((120, 18), |(w, h)| (w as i32, h as i32));
+            // Below the ring, where the QD labels (placed above their points) are not.
+            notes.insert(
+                0,
+                Note {
+                    text: m.label.clone(),
+                    font,
+                    point: (x, y),
+                    wanted: vec![
+                        (x - w / 2, y + 18),
+                        (x - w - 18, y + 10),
+                        (x + 18, y + 10),
+                        (x - w / 2, y - 18 - h),
+                    ],
+                },
+            );
+        }
         for note in &notes {
             layout.draw(area, note)?;
         }
@@ -249,6 +289,7 @@ pub fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
         title: format!("Queue-depth sweep — {}", device_name(run)),
         subtitle,
         points,
+        marked: Vec::new(),
     })
 }
 

@@ -31,15 +31,8 @@ impl Protocol for Hir {
         true
     }
 
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        crate::plot::hir::hir_chart(exp).map(|c| {
-            ProtocolChart::new(
-                "hir",
-                "SNIA HIR: IOPS of each burst after each idle gap, beside preconditioning and the returns to baseline",
-                Place::Charts,
-                c,
-            )
-        })
+    fn charts(&self, exp: &Experiment) -> Vec<ProtocolChart> {
+        chart(exp).into_iter().collect()
     }
 
     fn report_summary(
@@ -52,6 +45,18 @@ impl Protocol for Hir {
         crate::report::hir::add_summary(doc, f);
         Ok(true)
     }
+}
+
+/// The kind's own chart, when its figures have one.
+fn chart(exp: &Experiment) -> Option<ProtocolChart> {
+    crate::plot::hir::hir_chart(exp).map(|c| {
+        ProtocolChart::new(
+            "hir",
+            "SNIA HIR: IOPS of each burst after each idle gap, beside preconditioning and the returns to baseline",
+            Place::Charts,
+            c,
+        )
+    })
 }
 
 /// Per wait state: the bursts' mean IOPS, against the steady state reached in

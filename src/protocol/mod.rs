@@ -66,10 +66,10 @@ pub trait Protocol: Sync {
         Ok(())
     }
 
-    /// The kind's own chart beside the timeline (drawn by `plot/`): its file name, caption and
-    /// place in the report.
-    fn chart(&self, _exp: &Experiment) -> Option<ProtocolChart> {
-        None
+    /// The kind's own charts beside the timeline (drawn by `plot/`): each one's file name,
+    /// caption and place in the report.
+    fn charts(&self, _exp: &Experiment) -> Vec<ProtocolChart> {
+        Vec::new()
     }
 
     /// How the kind labels its timeline: what the whole experiment ran, and its unit.
@@ -77,7 +77,7 @@ pub trait Protocol: Sync {
         TimelineLabels::default()
     }
 
-    /// Adds the card that opens the kind's report (drawing `chart` when it is placed under
+    /// Adds the card that opens the kind's report (drawing `chart`, its chart placed under
     /// it); false when the kind has none, and the measured states stand in.
     fn report_summary(
         &self,
@@ -89,8 +89,17 @@ pub trait Protocol: Sync {
         Ok(false)
     }
 
-    /// Adds the kind's own tables before its report's results.
-    fn report_tables(&self, _doc: &mut Document, _exp: &Experiment, _figures: &Self::Figures) {}
+    /// Adds the kind's own tables before its report's results, drawing its `charts` placed in
+    /// them ([`Place::Tables`]).
+    fn report_tables(
+        &self,
+        _doc: &mut Document,
+        _exp: &Experiment,
+        _figures: &Self::Figures,
+        _charts: &KindCharts,
+    ) -> anyhow::Result<()> {
+        Ok(())
+    }
 
     /// Adds what the kind's report says under the measured states.
     fn report_under_states(&self, _doc: &mut Document, _figures: &Self::Figures) {}
@@ -111,7 +120,7 @@ pub trait Kind: Sync {
     fn phase_note(&self) -> &'static str;
     /// [`Protocol::save`].
     fn save(&self, dir: &Path, figures: &KindFigures) -> anyhow::Result<()>;
-    /// [`Protocol::chart`] and [`Protocol::timeline`].
+    /// [`Protocol::charts`] and [`Protocol::timeline`].
     fn charts(&self, exp: &Experiment) -> KindCharts;
     /// [`Protocol::report_summary`].
     fn report_summary(
@@ -122,7 +131,13 @@ pub trait Kind: Sync {
         chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool>;
     /// [`Protocol::report_tables`].
-    fn report_tables(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures);
+    fn report_tables(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        figures: &KindFigures,
+        charts: &KindCharts,
+    ) -> anyhow::Result<()>;
     /// [`Protocol::report_under_states`].
     fn report_under_states(&self, doc: &mut Document, figures: &KindFigures);
 }
@@ -158,7 +173,7 @@ impl<P: Protocol> Kind for P {
 
     fn charts(&self, exp: &Experiment) -> KindCharts {
         KindCharts {
-            chart: Protocol::chart(self, exp),
+            charts: Protocol::charts(self, exp),
             timeline: Protocol::timeline(self, exp),
         }
     }
@@ -175,10 +190,16 @@ impl<P: Protocol> Kind for P {
         })
     }
 
-    fn report_tables(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures) {
-        if let Some(f) = figures.get() {
-            Protocol::report_tables(self, doc, exp, f);
-        }
+    fn report_tables(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        figures: &KindFigures,
+        charts: &KindCharts,
+    ) -> anyhow::Result<()> {
+        figures.get().map_or(Ok(()), |f| {
+            Protocol::report_tables(self, doc, exp, f, charts)
+        })
     }
 
     fn report_under_states(&self, doc: &mut Document, figures: &KindFigures) {
@@ -242,10 +263,14 @@ impl KindReport for Registry {
         of(&exp.name).map_or(Ok(false), |p| p.report_summary(doc, exp, figures, chart))
     }
 
-    fn tables(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures) {
-        if let Some(p) = of(&exp.name) {
-            p.report_tables(doc, exp, figures);
-        }
+    fn tables(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        figures: &KindFigures,
+        charts: &KindCharts,
+    ) -> anyhow::Result<()> {
+        of(&exp.name).map_or(Ok(()), |p| p.report_tables(doc, exp, figures, charts))
     }
 
     fn under_states(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures) {
@@ -257,18 +282,22 @@ impl KindReport for Registry {
 
 /// The file names of the charts drawn in the experiment directory `dir`: the timeline, the
 /// chart placed beside it (the states), latency over time and its distribution, write
-/// amplification and the protocol's own chart ([`Protocol::chart`]), then the phases'
+/// amplification and the protocol's own charts ([`Protocol::charts`]), then the phases'
 /// steady-state charts.
 pub fn chart_files(dir: &Path, record: &ExperimentRecord) -> Vec<String> {
-    let chart = crate::results::load_experiment(dir)
+    let kind = crate::results::load_experiment(dir)
         .ok()
-        .and_then(|exp| charts(&exp).chart);
+        .map(|exp| charts(&exp))
+        .unwrap_or_default();
     // The chart placed with the results is listed beside the timeline it stands for; the
     // others after it.
-    let (states, other) = match chart {
-        Some(c) if c.place() == Place::Results => (Some(c.name().to_string()), None),
-        other => (None, other.map(|c| c.name().to_string())),
-    };
+    let names_at = |place| kind.at(place).map(|c| c.name().to_string());
+    let states: Vec<String> = names_at(Place::Results).collect();
+    let other = kind
+        .charts
+        .iter()
+        .filter(|c| c.place() != Place::Results)
+        .map(|c| c.name().to_string());
     let fixed = ["fade-latency", "fade-distribution", "fade-wa"].map(String::from);
     let names = std::iter::once("fade".to_string())
         .chain(states)

@@ -31,16 +31,8 @@ impl Protocol for OpSweep {
         "  (IOPS: each phase as a whole, fast preconditioning included; steady IOPS\n   are the table above)\n"
     }
 
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        // Drawn under the advice, by the summary.
-        crate::plot::op_sweep::op_sweep_chart(exp).map(|c| {
-            ProtocolChart::new(
-                "op-sweep",
-                "Steady IOPS and p99 latency against the share of the drive left unpartitioned, one point per span",
-                Place::Summary,
-                c,
-            )
-        })
+    fn charts(&self, exp: &Experiment) -> Vec<ProtocolChart> {
+        chart(exp).into_iter().collect()
     }
 
     fn timeline(&self, exp: &Experiment) -> TimelineLabels {
@@ -83,6 +75,19 @@ impl Protocol for OpSweep {
         crate::report::op_sweep::add_summary(doc, f, chart)?;
         Ok(true)
     }
+}
+
+/// The kind's own chart, when its figures have one.
+fn chart(exp: &Experiment) -> Option<ProtocolChart> {
+    // Drawn under the advice, by the summary.
+    crate::plot::op_sweep::op_sweep_chart(exp).map(|c| {
+        ProtocolChart::new(
+            "op-sweep",
+            "Steady IOPS and p99 latency against the share of the drive left unpartitioned, one point per span",
+            Place::Summary,
+            c,
+        )
+    })
 }
 
 /// The sweep's table (one line per span, least unpartitioned first) and the advice, within 80

@@ -36,26 +36,8 @@ impl Protocol for Preset {
         true
     }
 
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        use crate::plot::preset::{cdm_chart, preset_chart};
-        let cdm = cdm_chart(exp).map(|c| {
-            ProtocolChart::new(
-                "cdm",
-                "CrystalDiskMark's layout: MB/s of each test, reads and writes side by side, IOPS and mean latency under each",
-                Place::Charts,
-                c,
-            )
-        });
-        cdm.or_else(|| {
-            preset_chart(exp).map(|c| {
-                ProtocolChart::new(
-                    exp.name.to_string(),
-                    "MB/s of every point of the benchmark, in the order they ran",
-                    Place::Charts,
-                    c,
-                )
-            })
-        })
+    fn charts(&self, exp: &Experiment) -> Vec<ProtocolChart> {
+        chart(exp).into_iter().collect()
     }
 
     fn timeline(&self, exp: &Experiment) -> TimelineLabels {
@@ -93,6 +75,29 @@ impl Protocol for Preset {
         crate::report::preset::add_summary(doc, t);
         Ok(true)
     }
+}
+
+/// The kind's own chart, when its figures have one.
+fn chart(exp: &Experiment) -> Option<ProtocolChart> {
+    use crate::plot::preset::{cdm_chart, preset_chart};
+    let cdm = cdm_chart(exp).map(|c| {
+        ProtocolChart::new(
+            "cdm",
+            "CrystalDiskMark's layout: MB/s of each test, reads and writes side by side, IOPS and mean latency under each",
+            Place::Charts,
+            c,
+        )
+    });
+    cdm.or_else(|| {
+        preset_chart(exp).map(|c| {
+            ProtocolChart::new(
+                exp.name.to_string(),
+                "MB/s of every point of the benchmark, in the order they ran",
+                Place::Charts,
+                c,
+            )
+        })
+    })
 }
 
 /// The preset's table in the benchmark's own terms, for an 80-column terminal.

@@ -9,12 +9,14 @@
 //! and tables as its page.
 
 use super::Protocol;
+use crate::analysis::pts::OPERATING_ART_US;
 use crate::analysis::pts::{kind_part, mix_label, size_label, Demand, DemandPoint, TestFigures};
-use crate::analysis::pts::{KindTest, SuiteFigures, SuiteTest, NAME};
+use crate::analysis::pts::{KindTest, PtsFigures, SuiteFigures, SuiteTest, NAME};
 use crate::plot::pts::PtsChart;
-use crate::plot::{Place, ProtocolChart};
-use crate::report::Document;
-use crate::results::settings::{PtsCell, PtsShows};
+use crate::plot::pts_points::PointsChart;
+use crate::plot::{KindCharts, Place, ProtocolChart};
+use crate::report::{add_chart, Document};
+use crate::results::settings::{PtsCell, PtsShows, Settings};
 use crate::results::Experiment;
 use crate::units::{format_count, format_latency_us};
 
@@ -40,15 +42,18 @@ impl Protocol for Pts {
         true
     }
 
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        PtsChart::of(exp).map(|c| {
+    fn charts(&self, exp: &Experiment) -> Vec<ProtocolChart> {
+        let figures = PtsFigures::of(exp);
+        let pages = test_charts(exp, &figures);
+        let suite = PtsChart::of(exp, figures).map(|c| {
             ProtocolChart::new(
                 NAME,
                 "SNIA PTS: each test's measurement window against block size, one line per R/W mix (IOPS, MB/s, or average and five-nines latency)",
                 Place::Charts,
                 c,
             )
-        })
+        });
+        suite.into_iter().chain(pages).collect()
     }
 
     fn report_summary(
@@ -62,9 +67,92 @@ impl Protocol for Pts {
         Ok(true)
     }
 
-    fn report_tables(&self, doc: &mut Document, exp: &Experiment, f: &Self::Figures) {
-        add_tests(doc, exp, f);
+    fn report_tables(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        f: &Self::Figures,
+        charts: &KindCharts,
+    ) -> anyhow::Result<()> {
+        add_tests(doc, exp, f, charts)
     }
+}
+
+/// The file name (without extension) of the suite's test `test`'s chart: `pts-ecw`; a kind's
+/// further charts, if it draws more than one, `pts-<test>-<its name>`.
+fn chart_name(test: &str) -> String {
+    format!("{NAME}-{test}")
+}
+
+/// Each test's own chart, placed on its page, in SNIA's order: a kind's (WSAT, HIR, XSR) as
+/// that kind draws it on its phases, a points test's (ECW, DIRTH) demand intensity, demand
+/// variation and histograms from `figures`.
+fn test_charts(exp: &Experiment, figures: &PtsFigures) -> Vec<ProtocolChart> {
+    let Settings::Pts(s) = &exp.record.settings else {
+        return Vec::new();
+    };
+    let device = exp
+        .phases
+        .iter()
+        .find_map(|p| p.run.as_ref())
+        .map_or_else(String::new, |r| crate::results::device_name(&r.info));
+    let mut charts = Vec::new();
+    for t in &s.tests {
+        let name = chart_name(&t.name);
+        if t.settings.is_some() {
+            let Some((kind, part)) =
+                super::of(&t.name.as_str().into()).zip(kind_part(exp, &t.name))
+            else {
+                continue;
+            };
+            for (i, c) in kind.charts(&part).charts.into_iter().enumerate() {
+                let file = match i {
+                    0 => name.clone(),
+                    _ => format!("{name}-{}", c.name()),
+                };
+                charts.push(c.moved(file, Place::Tables));
+            }
+        } else if let Some(f) = figures
+            .test(&t.name)
+            .filter(|f| f.shows == PtsShows::Points)
+        {
+            let title = format!("SNIA PTS {} — {device}", f.title);
+            if let Some(c) = PointsChart::of(f, title, points_subtitle(f)) {
+                charts.push(ProtocolChart::new(
+                    name,
+                    "Demand intensity: average response time against IOPS, a line per thread count, each point labelled by its queue depth, the maximum-IOPS and operating points ringed; demand variation: IOPS against thread count, a line per queue depth; the response-time histograms at the maximum-IOPS and operating points",
+                    Place::Tables,
+                    c,
+                ));
+            }
+        }
+    }
+    charts
+}
+
+/// A points test's chart's subtitle: its window and how the operating point is chosen.
+fn points_subtitle(f: &TestFigures) -> String {
+    let window = match f.window {
+        Some((first, last)) => format!(
+            "rounds {first}-{last} of {}{}",
+            f.rounds,
+            if f.steady { ", steady" } else { ", NOT steady" }
+        ),
+        None => "no full round".into(),
+    };
+    format!(
+        "{window} · {} thread count × queue depth points · operating point: most IOPS at an average response time of at most {}",
+        f.cells.len(),
+        format_latency_us(f.demand.as_ref().map_or(OPERATING_ART_US, |d| d.operating_art_us))
+    )
+}
+
+/// The charts of the suite's test `test`, as [`test_charts`] names them.
+fn page_charts<'a>(charts: &'a KindCharts, test: &str) -> impl Iterator<Item = &'a ProtocolChart> {
+    let name = chart_name(test);
+    charts
+        .at(Place::Tables)
+        .filter(move |c| c.name() == name || c.name().starts_with(&format!("{name}-")))
 }
 
 /// The protocol of a test that is a kind of its own.
@@ -373,8 +461,14 @@ fn add_settings(doc: &mut Document, f: &SuiteFigures) {
     doc.table(&["Setting", ""], rows);
 }
 
-/// Adds one section per test; a kind's is its own report's summary and tables.
-fn add_tests(doc: &mut Document, exp: &Experiment, f: &SuiteFigures) {
+/// Adds one section per test, its chart from `charts` under it; a kind's is its own report's
+/// summary and tables.
+fn add_tests(
+    doc: &mut Document,
+    exp: &Experiment,
+    f: &SuiteFigures,
+    charts: &KindCharts,
+) -> anyhow::Result<()> {
     for t in &f.tests {
         let t = match t {
             SuiteTest::Matrix(t) => t,
@@ -384,7 +478,10 @@ fn add_tests(doc: &mut Document, exp: &Experiment, f: &SuiteFigures) {
                     if let Err(e) = p.report_summary(doc, &part, &k.figures, None) {
                         doc.paragraph(format!("{}: no summary ({e:#}).", k.title));
                     }
-                    p.report_tables(doc, &part, &k.figures);
+                    p.report_tables(doc, &part, &k.figures, &KindCharts::default())?;
+                }
+                for c in page_charts(charts, &k.name) {
+                    add_chart(doc, c)?;
                 }
                 continue;
             }
@@ -400,5 +497,9 @@ fn add_tests(doc: &mut Document, exp: &Experiment, f: &SuiteFigures) {
             let head: Vec<&str> = head.iter().map(String::as_str).collect();
             doc.table(&head, rows);
         }
+        for c in page_charts(charts, &t.name) {
+            add_chart(doc, c)?;
+        }
     }
+    Ok(())
 }

@@ -31,19 +31,8 @@ impl Protocol for SlcCache {
         summary_text(f)
     }
 
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
-        let chart = SlcCacheChart {
-            title: format!("SLC cache — {}", crate::results::device_name(&run.info)),
-            subtitle: crate::results::workload_line(&run.info.workload),
-            figures: SlcCacheFigures::of(exp),
-        };
-        Some(ProtocolChart::new(
-            NAME,
-            "Write speed against data written in one sequential pass over the whole drive (the cache's end, in-cache, post-cache and folding speeds marked), and the cache back after each idle gap",
-            Place::Charts,
-            chart,
-        ))
+    fn charts(&self, exp: &Experiment) -> Vec<ProtocolChart> {
+        chart(exp).into_iter().collect()
     }
 
     fn report_summary(
@@ -56,6 +45,22 @@ impl Protocol for SlcCache {
         add_summary(doc, f);
         Ok(true)
     }
+}
+
+/// The kind's own chart, when its figures have one.
+fn chart(exp: &Experiment) -> Option<ProtocolChart> {
+    let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
+    let chart = SlcCacheChart {
+        title: format!("SLC cache — {}", crate::results::device_name(&run.info)),
+        subtitle: crate::results::workload_line(&run.info.workload),
+        figures: SlcCacheFigures::of(exp),
+    };
+    Some(ProtocolChart::new(
+        NAME,
+        "Write speed against data written in one sequential pass over the whole drive (the cache's end, in-cache, post-cache and folding speeds marked), and the cache back after each idle gap",
+        Place::Charts,
+        chart,
+    ))
 }
 
 /// The answer, the speeds and the refill table.

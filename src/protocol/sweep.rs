@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::Protocol;
 use crate::analysis::sweep::SweepTable;
-use crate::plot::{Place, ProtocolChart, TimelineLabels};
+use crate::plot::{KindCharts, Place, ProtocolChart, TimelineLabels};
 use crate::report::Document;
 use crate::results::{workload_line, Experiment};
 
@@ -32,27 +32,8 @@ impl Protocol for Sweep {
         table.save(dir)
     }
 
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        use crate::plot::sweep::{rate_sweep_chart, sweep_chart};
-        // A thread sweep has neither: the timeline tells it.
-        let qd = sweep_chart(exp).map(|c| {
-            ProtocolChart::new(
-                "sweep",
-                "IOPS and mean latency against queue depth, and latency against IOPS (demand intensity)",
-                Place::Charts,
-                c,
-            )
-        });
-        qd.or_else(|| {
-            rate_sweep_chart(exp).map(|c| {
-                ProtocolChart::new(
-                    "sweep",
-                    "Latency (mean, p99, p99.9) against delivered IOPS at each issue rate: the hockey stick",
-                    Place::Charts,
-                    c,
-                )
-            })
-        })
+    fn charts(&self, exp: &Experiment) -> Vec<ProtocolChart> {
+        chart(exp).into_iter().collect()
     }
 
     fn timeline(&self, exp: &Experiment) -> TimelineLabels {
@@ -100,9 +81,40 @@ impl Protocol for Sweep {
         Ok(true)
     }
 
-    fn report_tables(&self, doc: &mut Document, exp: &Experiment, _figures: &Self::Figures) {
+    fn report_tables(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        _figures: &Self::Figures,
+        _charts: &KindCharts,
+    ) -> anyhow::Result<()> {
         crate::report::sweep::add_latency(doc, exp);
+        Ok(())
     }
+}
+
+/// The kind's own chart, when its figures have one.
+fn chart(exp: &Experiment) -> Option<ProtocolChart> {
+    use crate::plot::sweep::{rate_sweep_chart, sweep_chart};
+    // A thread sweep has neither: the timeline tells it.
+    let qd = sweep_chart(exp).map(|c| {
+        ProtocolChart::new(
+            "sweep",
+            "IOPS and mean latency against queue depth, and latency against IOPS (demand intensity)",
+            Place::Charts,
+            c,
+        )
+    });
+    qd.or_else(|| {
+        rate_sweep_chart(exp).map(|c| {
+            ProtocolChart::new(
+                "sweep",
+                "Latency (mean, p99, p99.9) against delivered IOPS at each issue rate: the hockey stick",
+                Place::Charts,
+                c,
+            )
+        })
+    })
 }
 
 /// The sweep's table as text.

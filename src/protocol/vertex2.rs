@@ -29,16 +29,8 @@ impl Protocol for Vertex2 {
         text(v)
     }
 
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        // The states open the report: the timeline cannot show minute-long phases.
-        crate::plot::vertex2::states_chart(exp).map(|c| {
-            ProtocolChart::new(
-                "states",
-                "The measured states: each phase's IOPS and its share of fresh",
-                Place::Results,
-                c,
-            )
-        })
+    fn charts(&self, exp: &Experiment) -> Vec<ProtocolChart> {
+        chart(exp).into_iter().collect()
     }
 
     fn report_under_states(&self, doc: &mut Document, v: &Vertex2Figures) {
@@ -58,6 +50,19 @@ impl Protocol for Vertex2 {
             f.ratio().map_or("-".into(), |r| r.words())
         ));
     }
+}
+
+/// The kind's own chart, when its figures have one.
+fn chart(exp: &Experiment) -> Option<ProtocolChart> {
+    // The states open the report: the timeline cannot show minute-long phases.
+    crate::plot::vertex2::states_chart(exp).map(|c| {
+        ProtocolChart::new(
+            "states",
+            "The measured states: each phase's IOPS and its share of fresh",
+            Place::Results,
+            c,
+        )
+    })
 }
 
 /// The states' table, the reference, fade, recovery, pattern-check and soak lines.

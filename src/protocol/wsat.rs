@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::Protocol;
 use crate::analysis::wsat::WsatFigures;
-use crate::plot::{Place, ProtocolChart};
+use crate::plot::{KindCharts, Place, ProtocolChart};
 use crate::report::Document;
 use crate::results::Experiment;
 use crate::text::steady::steady_line;
@@ -29,15 +29,8 @@ impl Protocol for Wsat {
         summary_text(f)
     }
 
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        crate::plot::wsat::wsat_chart(exp).map(|c| {
-            ProtocolChart::new(
-                "wsat",
-                "SNIA WSAT: IOPS per round against time and against total host data written",
-                Place::Charts,
-                c,
-            )
-        })
+    fn charts(&self, exp: &Experiment) -> Vec<ProtocolChart> {
+        chart(exp).into_iter().collect()
     }
 
     fn report_summary(
@@ -51,9 +44,28 @@ impl Protocol for Wsat {
         Ok(true)
     }
 
-    fn report_tables(&self, doc: &mut Document, exp: &Experiment, _figures: &Self::Figures) {
+    fn report_tables(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        _figures: &Self::Figures,
+        _charts: &KindCharts,
+    ) -> anyhow::Result<()> {
         crate::report::wsat::add(doc, exp);
+        Ok(())
     }
+}
+
+/// The kind's own chart, when its figures have one.
+fn chart(exp: &Experiment) -> Option<ProtocolChart> {
+    crate::plot::wsat::wsat_chart(exp).map(|c| {
+        ProtocolChart::new(
+            "wsat",
+            "SNIA WSAT: IOPS per round against time and against total host data written",
+            Place::Charts,
+            c,
+        )
+    })
 }
 
 /// The rounds' table: at most 16 rounds, evenly spread and always the first and the last.

@@ -27,29 +27,8 @@ impl Protocol for Xsr {
         summary_text(f)
     }
 
-    fn chart(&self, exp: &Experiment) -> Option<ProtocolChart> {
-        let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
-        let figures = XsrFigures::of(exp);
-        if figures.segments.is_empty() {
-            return None;
-        }
-        let chart = XsrChart {
-            title: format!(
-                "Cross-stimulus recovery (SNIA XSR) — {}",
-                crate::results::device_name(&run.info)
-            ),
-            subtitle: format!(
-                "QD{} · 1 MiB sequential → 8 KiB random → 1 MiB sequential writes, after purge and 2 × capacity of 128 KiB sequential writes",
-                run.info.workload.qd
-            ),
-            figures,
-        };
-        Some(ProtocolChart::new(
-            NAME,
-            "SNIA XSR: MB/s over time through 1024 KiB sequential, 8 KiB random and 1024 KiB sequential writes, each segment's band and the time it took to hold in it",
-            Place::Charts,
-            chart,
-        ))
+    fn charts(&self, exp: &Experiment) -> Vec<ProtocolChart> {
+        chart(exp).into_iter().collect()
     }
 
     fn report_summary(
@@ -62,6 +41,32 @@ impl Protocol for Xsr {
         add_summary(doc, f);
         Ok(true)
     }
+}
+
+/// The kind's own chart, when its figures have one.
+fn chart(exp: &Experiment) -> Option<ProtocolChart> {
+    let run = exp.phases.iter().find_map(|p| p.run.as_ref())?;
+    let figures = XsrFigures::of(exp);
+    if figures.segments.is_empty() {
+        return None;
+    }
+    let chart = XsrChart {
+        title: format!(
+            "Cross-stimulus recovery (SNIA XSR) — {}",
+            crate::results::device_name(&run.info)
+        ),
+        subtitle: format!(
+            "QD{} · 1 MiB sequential → 8 KiB random → 1 MiB sequential writes, after purge and 2 × capacity of 128 KiB sequential writes",
+            run.info.workload.qd
+        ),
+        figures,
+    };
+    Some(ProtocolChart::new(
+        NAME,
+        "SNIA XSR: MB/s over time through 1024 KiB sequential, 8 KiB random and 1024 KiB sequential writes, each segment's band and the time it took to hold in it",
+        Place::Charts,
+        chart,
+    ))
 }
 
 /// Per segment: its stimulus, level and recovery time; then the return ratio and the rule.

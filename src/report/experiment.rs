@@ -114,10 +114,10 @@ pub trait KindReport {
     /// The kind's figures, computed once by `analysis/`.
     fn figures(&self, exp: &Experiment) -> KindFigures;
 
-    /// The kind's own chart, when it has one, and its timeline's labels.
+    /// The kind's own charts, each placed, and its timeline's labels.
     fn charts(&self, exp: &Experiment) -> KindCharts;
 
-    /// Adds the card that opens the report (drawing `chart` when it is placed under it); false
+    /// Adds the card that opens the report (drawing `chart`, placed under it); false
     /// when the kind has none, and the measured states stand in.
     fn summary(
         &self,
@@ -127,11 +127,28 @@ pub trait KindReport {
         chart: Option<&ProtocolChart>,
     ) -> anyhow::Result<bool>;
 
-    /// Adds the kind's own tables before the results (WSAT's rounds, a sweep's latencies).
-    fn tables(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures);
+    /// Adds the kind's own tables before the results (WSAT's rounds, a sweep's latencies, a
+    /// suite's pages with the `charts` placed on them).
+    fn tables(
+        &self,
+        doc: &mut Document,
+        exp: &Experiment,
+        figures: &KindFigures,
+        charts: &KindCharts,
+    ) -> anyhow::Result<()>;
 
     /// Adds what the kind says under the measured states (a Vertex 2 soak's own fade).
     fn under_states(&self, doc: &mut Document, exp: &Experiment, figures: &KindFigures);
+}
+
+/// Adds a kind's `chart` under its caption: its PNG for Markdown, its SVG inline for HTML.
+pub fn add_chart(doc: &mut Document, chart: &ProtocolChart) -> anyhow::Result<()> {
+    doc.blocks.push(Block::Chart {
+        caption: chart.caption().into(),
+        png: format!("{}.png", chart.name()),
+        svg: chart.svg()?,
+    });
+    Ok(())
 }
 
 /// The report of an experiment, with its timeline charts (PNG names for Markdown) and its
@@ -144,7 +161,7 @@ pub fn document(
     latency_png: &str,
 ) -> anyhow::Result<Document> {
     let kind = &kinds.figures(exp);
-    let chart = charts.chart.as_ref();
+    let chart = charts.at(Place::Summary).next();
     let runs: Vec<_> = exp.phases.iter().filter_map(|p| p.run.as_ref()).collect();
     let first = runs.first().copied();
     let last = runs.last().copied();
@@ -182,7 +199,7 @@ pub fn document(
         doc.paragraph(format!("Heat: {}.", heat.range_words()));
     }
 
-    kinds.tables(&mut doc, exp, kind);
+    kinds.tables(&mut doc, exp, kind, charts)?;
     doc.heading("Results");
     // Only a state named fresh is a reference: a preset's phases are not states of one drive,
     // and a fresh state that met its pace measured the pace ([`ExperimentStates`] gives it no
@@ -224,12 +241,8 @@ pub fn document(
         doc.paragraph(format!("States: {}.", states_caption(&states)));
     }
     // The states open the report: the timeline below cannot show minute-long phases.
-    if let Some(chart) = chart.filter(|c| c.place() == Place::Results) {
-        doc.blocks.push(Block::Chart {
-            caption: chart.caption().into(),
-            png: format!("{}.png", chart.name()),
-            svg: chart.svg()?,
-        });
+    for chart in charts.at(Place::Results) {
+        add_chart(&mut doc, chart)?;
     }
     for line in fade_and_recovery(&measured) {
         doc.paragraph(line);
@@ -300,12 +313,8 @@ pub fn document(
         svg: t.latency.svg()?,
     });
     // A chart placed above (the states, an op-sweep's under its advice) is not shown again.
-    if let Some(chart) = chart.filter(|c| c.place() == Place::Charts) {
-        doc.blocks.push(Block::Chart {
-            caption: chart.caption().into(),
-            png: format!("{}.png", chart.name()),
-            svg: chart.svg()?,
-        });
+    for chart in charts.at(Place::Charts) {
+        add_chart(&mut doc, chart)?;
     }
     if let Some(wa) = crate::plot::experiment_wa_chart(exp) {
         doc.blocks.push(Block::Chart {

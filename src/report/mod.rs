@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 pub use compare::{compare_dirs, Comparison};
 pub use document::{Block, Document};
-pub use experiment::KindReport;
+pub use experiment::{add_chart, KindReport};
 pub use fleet::{charts as fleet_charts, document as fleet_document, GroupCharts};
 pub use run::{reproduce_command, secs};
 

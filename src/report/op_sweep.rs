@@ -2,7 +2,7 @@
 //! steady figures and, when they came from a twin, that they are a prediction. The figures are
 //! [`crate::analysis::op_sweep`]'s, as the terminal and `--json` give them.
 
-use super::document::{Block, Document};
+use super::document::Document;
 use crate::analysis::op_sweep::OpSweepFigures;
 use crate::plot::ProtocolChart;
 
@@ -36,11 +36,7 @@ pub fn add_summary(
         None => "Advice: none yet (it needs the least unpartitioned span and another one at steady state).".into(),
     });
     if let Some(chart) = chart {
-        doc.blocks.push(Block::Chart {
-            caption: chart.caption().into(),
-            png: format!("{}.png", chart.name()),
-            svg: chart.svg()?,
-        });
+        super::add_chart(doc, chart)?;
     }
     let rows = f.points.iter().map(|p| p.cells().to_vec()).collect();
     doc.table(&HEAD, rows);
