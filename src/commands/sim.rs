@@ -106,10 +106,9 @@ pub fn list() -> String {
             match p.gc.pacing {
                 GcPacing::Waves => format!("waves (burstiness {})", p.gc.burstiness),
                 GcPacing::Continuous => "continuous".to_string(),
-                GcPacing::Stalls { chance } => format!(
-                    "stochastic (burstiness up to {}, {} % of bursts stall)",
-                    p.gc.burstiness,
-                    chance * 100.0
+                GcPacing::Watermarks => format!(
+                    "watermark bursts (burstiness {} as a burst starts)",
+                    p.gc.burstiness
                 ),
             },
             p.gc.burst_blocks,

@@ -45,6 +45,10 @@ fn max_of(v: &[f64; 5]) -> f64 {
     v.iter().copied().fold(0.0, f64::max)
 }
 
+/// The share of its burstiness by which a client drive's host I/O runs above its mean between
+/// garbage-collection bursts (see [`GcPacing::Watermarks`]).
+const BETWEEN_BURSTS: f64 = 0.25;
+
 /// A uniform draw in [0, 1) for the command numbered `seq` under `seed` (splitmix64): the
 /// latency tail's, from the command's number alone, so it touches no other random stream.
 fn tail_draw(seed: u64, seq: u64) -> f64 {
@@ -196,8 +200,6 @@ pub struct SimDevice {
     gc_burst_on: bool,
     /// The burstiness of the current burst (see [`super::presets::GcPacing`]).
     gc_b: f64,
-    /// Draws each burst's burstiness where the pacing is stochastic (seeded by `seed=`).
-    gc_rng: ChaCha8Rng,
     /// False until the first batch (a drive loaded in steady state starts between bursts).
     gc_primed: bool,
     /// Cost-benefit choice: slots relocated and blocks erased by foreground collection,
@@ -262,17 +264,6 @@ impl SimDevice {
             gc_backlog: [0.0; 2],
             gc_burst_on: false,
             gc_b: spec.preset.gc.burstiness,
-            // Salted with the preset's name, so two presets under one seed stall at different
-            // seconds.
-            gc_rng: ChaCha8Rng::seed_from_u64(
-                spec.seed
-                    ^ 0x6c_5ca1e
-                    ^ spec
-                        .preset
-                        .name
-                        .bytes()
-                        .fold(0, |h, b| mix64(h ^ u64::from(b))),
-            ),
             gc_primed: false,
             gc_seen: [0.0; 2],
             gc_owed: 0.0,
@@ -1078,7 +1069,7 @@ impl SimDevice {
         }
         if counts[GC_SLOTS] + counts[ERASES] > 0.0 {
             if !self.gc_burst_on {
-                self.gc_b = self.draw_burstiness();
+                self.gc_b = self.burstiness_of_a_burst();
             }
             self.gc_burst_on = true;
         }
@@ -1088,11 +1079,6 @@ impl SimDevice {
         let backlog = max_of(&g);
         if self.gc_burst_on && backlog <= band {
             self.gc_burst_on = false;
-            // A stall is over once its collection is done: the host then runs at the rate the
-            // collection can sustain, not faster (no second far above the band after a stall).
-            if self.gc_b > self.spec.preset.gc.burstiness {
-                self.gc_b = 0.0;
-            }
         }
         if backlog <= 0.0 {
             return [0.0; 5];
@@ -1105,7 +1091,17 @@ impl SimDevice {
         } else {
             0.0
         };
-        let b = self.gc_b;
+        let b = match self.spec.preset.gc.pacing {
+            // Client firmware collects by urgency: the share of the burst's own work (the
+            // backlog above the one burst the pacing carries) still outstanding.
+            GcPacing::Watermarks if self.gc_burst_on && band > 0.0 => {
+                self.gc_b * ((backlog - band) / band).clamp(0.0, 1.0)
+            }
+            // Between bursts the firmware keeps collecting in the background: the host runs
+            // only a little above its mean, so a burst's dip is deep and the band above narrow.
+            GcPacing::Watermarks => self.gc_b * BETWEEN_BURSTS,
+            _ => self.gc_b,
+        };
         let per_host_second = if self.gc_burst_on {
             (1.0 + sustained) / (1.0 - b) - 1.0
         } else {
@@ -1121,34 +1117,17 @@ impl SimDevice {
         } else if backlog > 4.0 * band {
             f = f.max(1.0 - 4.0 * band / backlog);
         }
-        if self.gc_burst_on && self.gc_b > self.spec.preset.gc.burstiness && band > 0.0 {
-            // A stall pays the backlog down to one burst's work, not to nothing: drained to
-            // nothing, the host would then write free of collection until the next burst (a
-            // second at 2–3 × the mean after every stall, which published charts do not show).
-            f = f.min(1.0 - band / backlog);
-        }
         let paid = gc_seconds(self.gc_backlog[0] * f, self.gc_backlog[1] * f);
         self.gc_backlog = self.gc_backlog.map(|c| c * (1.0 - f));
         paid
     }
 
     /// The burstiness of a burst starting now, by the preset's pacing.
-    fn draw_burstiness(&mut self) -> f64 {
+    fn burstiness_of_a_burst(&self) -> f64 {
         let g = self.spec.preset.gc;
         match g.pacing {
-            GcPacing::Waves => g.burstiness,
+            GcPacing::Waves | GcPacing::Watermarks => g.burstiness,
             GcPacing::Continuous => 0.0,
-            GcPacing::Stalls { chance } => {
-                let u = (self.gc_rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-                if u < chance {
-                    // A stall: the host gets (almost) nothing until the burst is collected.
-                    0.99
-                } else {
-                    // Mild and dense: burstiness spread over [0, b], most of it small.
-                    let v = (u - chance) / (1.0 - chance);
-                    g.burstiness * v * v
-                }
-            }
         }
     }
 
@@ -1323,20 +1302,6 @@ mod tests {
                 assert!(!dev.read_only(), "{target} is read-only before any write");
             }
         }
-    }
-
-    /// Two client presets under one seed stall at different bursts (they shared one stream of
-    /// draws, so their 1-second charts dipped at the same seconds).
-    #[test]
-    fn presets_under_one_seed_draw_their_own_stalls() {
-        let draws = |name: &str| {
-            let spec = SimSpec::parse(&format!("sim:{name},scale=1024,seed=7")).unwrap();
-            let mut dev = SimDevice::create(&spec);
-            (0..64).map(|_| dev.draw_burstiness()).collect::<Vec<_>>()
-        };
-        let (nvme, sata) = (draws("nvme-tlc-1t"), draws("sata-tlc-1t"));
-        assert!(nvme.iter().any(|&b| b > 0.9), "no stall in 64 bursts");
-        assert_ne!(nvme, sata);
     }
 
     #[test]
