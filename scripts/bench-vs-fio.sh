@@ -154,7 +154,7 @@ TABLE=$WORK/table.md
   echo
   echo "| ssdfade engine vs fio | QD | ssdfade IOPS | fio IOPS | ssdfade / fio per round: min / median / max | ssdfade CPU µs/I/O | fio CPU µs/I/O | fio µs/I/O (its JSON) |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-  for pair in "threads psync numjobs=QD" "uring io_uring iodepth=QD"; do
+  for pair in "threads psync numjobs=$([ "$JOBS" = 1 ] || echo "$JOBS×")QD" "uring io_uring $([ "$JOBS" = 1 ] || echo "numjobs=$JOBS,")iodepth=QD"; do
     set -- $pair
     for qd in $QDS; do
       s=$(col "$1" "$qd" ssdfade 4); f=$(col "$1" "$qd" fio 4)
