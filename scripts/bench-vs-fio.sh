@@ -16,7 +16,10 @@
 # all threads, including io_uring's kernel workers) of each tool's process, measured the same
 # way for both; fio's own JSON figure, which counts only its job threads, is shown too.
 #
-# Environment: BENCH_SECONDS (5) per run, BENCH_ROUNDS (3), BENCH_QDS ("1 32 128"),
+# With BENCH_JOBS=N (1), ssdfade runs --jobs N (N queues of QD each) against fio's numjobs=N
+# (io_uring: numjobs=N iodepth=QD; psync: numjobs=N×QD), group_reporting.
+#
+# Environment: BENCH_SECONDS (5) per run, BENCH_ROUNDS (3), BENCH_QDS ("1 32 128"), BENCH_JOBS (1),
 # BENCH_ZRAM_SIZE (2G), BENCH_FILE_SIZE (4G), BENCH_FILL (1: write the whole target once
 # first, so that no round meets unwritten blocks; 0 skips it on a large device),
 # BENCH_OUT (results/bench), SSDFADE (binary; default: cargo build --release and
@@ -26,6 +29,7 @@ set -euo pipefail
 SECONDS_PER_RUN=${BENCH_SECONDS:-5}
 ROUNDS=${BENCH_ROUNDS:-3}
 QDS=${BENCH_QDS:-"1 32 128"}
+JOBS=${BENCH_JOBS:-1}
 ZRAM_SIZE=${BENCH_ZRAM_SIZE:-2G}
 FILE_SIZE=${BENCH_FILE_SIZE:-4G}
 FILL=${BENCH_FILL:-1}
@@ -94,7 +98,7 @@ run_ssdfade() {
   for try in 1 2 3 4 5; do
     rm -rf "$WORK/run"
     if cpu=$(run_timed "$json" "$SSDFADE" measure "$TARGET" --destroy-data "$TARGET" \
-      --engine "$engine" --qd "$qd" --bs 4k --read-pct 0 --random-pct 100 \
+      --engine "$engine" --jobs "$JOBS" --qd "$qd" --bs 4k --read-pct 0 --random-pct 100 \
       --duration "${SECONDS_PER_RUN}s" --json --out "$WORK/run"); then
       jq -r --arg cpu "$cpu" '"\(.iops) \(($cpu|tonumber) * 1e6 / .ops) \(.cpu_us_per_io)"' "$json"
       return 0
@@ -109,8 +113,8 @@ run_ssdfade() {
 # One fio run: prints "iops cpu_us_per_io(process) cpu_us_per_io(fio's JSON)".
 run_fio() {
   local engine=$1 qd=$2 json=$WORK/fio.json cpu
-  local depth=(--ioengine=psync --numjobs="$qd" --thread)
-  [ "$engine" = io_uring ] && depth=(--ioengine=io_uring --iodepth="$qd")
+  local depth=(--ioengine=psync --numjobs="$((qd * JOBS))" --thread)
+  [ "$engine" = io_uring ] && depth=(--ioengine=io_uring --numjobs="$JOBS" --iodepth="$qd" --group_reporting)
   cpu=$(run_timed "$json" fio --name=bench --filename="$TARGET" --direct=1 --rw=randwrite \
     --bs=4k --norandommap --randrepeat=0 "${depth[@]}" --time_based \
     --runtime="${SECONDS_PER_RUN}s" --output-format=json)
@@ -145,12 +149,12 @@ ratios() {
 }
 TABLE=$WORK/table.md
 {
-  echo "4 KiB random writes on $TARGET ($KIND), ${SECONDS_PER_RUN} s per run, median of $ROUNDS alternating rounds"
+  echo "4 KiB random writes on $TARGET ($KIND), ${SECONDS_PER_RUN} s per run, median of $ROUNDS alternating rounds, $JOBS job(s) per tool"
   echo "$(uname -r), $(nproc) CPUs, $("$SSDFADE" --version), $(fio --version)"
   echo
   echo "| ssdfade engine vs fio | QD | ssdfade IOPS | fio IOPS | ssdfade / fio per round: min / median / max | ssdfade CPU µs/I/O | fio CPU µs/I/O | fio µs/I/O (its JSON) |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-  for pair in "threads psync numjobs=QD" "uring io_uring iodepth=QD"; do
+  for pair in "threads psync numjobs=$([ "$JOBS" = 1 ] || echo "$JOBS×")QD" "uring io_uring $([ "$JOBS" = 1 ] || echo "numjobs=$JOBS,")iodepth=QD"; do
     set -- $pair
     for qd in $QDS; do
       s=$(col "$1" "$qd" ssdfade 4); f=$(col "$1" "$qd" fio 4)

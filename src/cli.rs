@@ -469,8 +469,8 @@ pub struct MeasureArgs {
         long,
         value_enum,
         conflicts_with_all = [
-            "more_targets", "bs", "bssplit", "align", "read_pct", "trim_pct", "random_pct", "qd", "bytes",
-            "metrics_listen", "metrics_textfile",
+            "more_targets", "bs", "bssplit", "align", "read_pct", "trim_pct", "random_pct", "qd", "jobs",
+            "bytes", "metrics_listen", "metrics_textfile",
         ]
     )]
     pub preset: Option<crate::experiment::preset::Preset>,
@@ -626,6 +626,7 @@ impl AccessArgs {
             trim_pct: self.trim_pct,
             random_pct: self.random_pct,
             qd,
+            jobs: 1,
             span: self.span,
             offset: self.offset,
             distribution: self.distribution.clone(),
@@ -656,9 +657,15 @@ pub struct WorkloadArgs {
     /// the rest equally). In place of --bs and --align.
     #[arg(long, value_name = "SIZE/PCT:…", conflicts_with_all = ["bs", "align"])]
     pub bssplit: Option<crate::workload::BsSplit>,
-    /// Outstanding I/Os (worker threads for the threads engine, ring depth for uring).
+    /// Outstanding I/Os of each job (worker threads for the threads engine, ring depth for
+    /// uring).
     #[arg(long, default_value_t = 128)]
     pub qd: u32,
+    /// Submitting jobs (fio's numjobs), each with its own --qd I/Os in flight (uring: a ring
+    /// each; threads: --qd threads each), its own offsets and, for sequential I/O, its own
+    /// slice of the span; a simulated drive keeps jobs × QD I/Os outstanding.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub jobs: u32,
     /// Stop after this long (measure: 60s, soak: 8h, unless --bytes is given).
     #[arg(long, value_parser = parse_positive_duration)]
     pub duration: Option<Duration>,
@@ -675,6 +682,7 @@ impl WorkloadArgs {
     pub fn spec(&self) -> anyhow::Result<WorkloadSpec> {
         Ok(WorkloadSpec {
             bssplit: self.bssplit.clone(),
+            jobs: self.jobs,
             ..self.access.spec(self.qd)?
         })
     }

@@ -50,7 +50,11 @@ pub struct WorkloadSpec {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub trim_pct: u8,
     pub random_pct: u8,
+    /// Outstanding I/Os of each job.
     pub qd: u32,
+    /// Submitters (fio's numjobs), each with `qd` I/Os of its own in flight.
+    #[serde(default = "one_job", skip_serializing_if = "is_one_job")]
+    pub jobs: u32,
     /// `None`: the rest of the target from `offset`.
     pub span: Option<u64>,
     /// Where the span starts.
@@ -140,6 +144,7 @@ impl Default for WorkloadSpec {
             trim_pct: 0,
             random_pct: 100,
             qd: 128,
+            jobs: 1,
             span: None,
             offset: SpanStart::default(),
             distribution: Distribution::Uniform,
@@ -179,6 +184,7 @@ impl WorkloadSpec {
             trim_pct: self.trim_pct,
             random_pct: self.random_pct,
             qd: self.qd,
+            jobs: self.jobs,
             span: self.span.unwrap_or(size.saturating_sub(offset)),
             offset,
             distribution: self.distribution.clone(),
@@ -199,6 +205,25 @@ impl WorkloadSpec {
 
 fn is_zero(pct: &u8) -> bool {
     *pct == 0
+}
+
+/// A record written before `jobs` existed ran one job.
+fn one_job() -> u32 {
+    1
+}
+
+fn is_one_job(jobs: &u32) -> bool {
+    *jobs == 1
+}
+
+/// What a heading says before a queue depth: "4 jobs × " when more than one job submits, else
+/// nothing ("QD 16" alone is one job's).
+pub fn jobs_prefix(jobs: u32) -> String {
+    if jobs > 1 {
+        format!("{jobs} jobs × ")
+    } else {
+        String::new()
+    }
 }
 
 /// A seed drawn from the clock and the process id, for a run or experiment given none.
@@ -229,8 +254,13 @@ pub struct Workload {
     pub trim_pct: u8,
     /// Percent of I/Os at a random offset; the rest continue sequentially.
     pub random_pct: u8,
-    /// Outstanding I/Os.
+    /// Outstanding I/Os of each job.
     pub qd: u32,
+    /// Submitters (fio's numjobs), each with its own `qd` I/Os in flight, its own stream of
+    /// offsets and, for sequential I/O, its own slice of the span (see
+    /// [`crate::engine::OffsetGen`]); a record without it ran one.
+    #[serde(default = "one_job", skip_serializing_if = "is_one_job")]
+    pub jobs: u32,
     /// Bytes of the target in use, from `offset`.
     pub span: u64,
     /// First byte of the span.
@@ -281,6 +311,7 @@ impl Default for Workload {
             trim_pct: spec.trim_pct,
             random_pct: spec.random_pct,
             qd: spec.qd,
+            jobs: spec.jobs,
             span: 0,
             offset: 0,
             distribution: spec.distribution,
@@ -300,6 +331,11 @@ impl Default for Workload {
 }
 
 impl Workload {
+    /// I/Os in flight in all: every job's queue depth.
+    pub fn outstanding(&self) -> u32 {
+        self.jobs.saturating_mul(self.qd)
+    }
+
     /// Checks the workload against a target's size and block size.
     pub fn validate(&self, target_size: u64, logical_block: u32) -> anyhow::Result<()> {
         let lb = u64::from(logical_block.max(1));
@@ -342,6 +378,22 @@ impl Workload {
             bad_input!(
                 "--qd {} is out of range: use 1 to 4096 outstanding I/Os",
                 self.qd
+            );
+        }
+        if self.jobs == 0 || u64::from(self.jobs) * u64::from(self.qd) > 4096 {
+            bad_input!(
+                "--jobs {} at --qd {} is out of range: use at least one job and at most 4096 outstanding I/Os in all (jobs × QD)",
+                self.jobs,
+                self.qd
+            );
+        }
+        if self.jobs > 1 && self.random_pct < 100 && self.span / u64::from(self.jobs) < self.bs {
+            bad_input!(
+                "--jobs {}: each job's sequential slice of the span ({} B of --span {}) is smaller than one transfer of {} B: give fewer jobs or a larger span",
+                self.jobs,
+                self.span / u64::from(self.jobs),
+                self.span,
+                self.bs
             );
         }
         if !self.offset.is_multiple_of(self.align) {

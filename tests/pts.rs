@@ -564,9 +564,9 @@ fn ecw_and_dirth_give_their_points_max_and_operating_points_from_the_raw_runs() 
             for run in &runs {
                 let w = &run["workload"];
                 assert_eq!(
-                    w["qd"].as_u64().unwrap(),
-                    tc * qd,
-                    "{name}: TC × QD outstanding"
+                    (w["jobs"].as_u64().unwrap_or(1), w["qd"].as_u64().unwrap()),
+                    (tc, qd),
+                    "{name}: TC jobs of QD each"
                 );
                 assert_eq!(w["random_pct"], 100);
                 if name == "ecw" {

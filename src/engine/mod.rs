@@ -24,7 +24,7 @@ use std::sync::Arc;
 pub use crate::drive::RunEnd;
 pub use crate::workload::EngineKind;
 pub use buffer::{io_buffers, AlignedBuf};
-pub use offsets::OffsetGen;
+pub use offsets::{Cursors, OffsetGen};
 pub use target::Target;
 
 use crate::stats::IntervalStats;

@@ -14,8 +14,30 @@ use crate::stats::OpKind;
 use crate::workload::precondition::Plan;
 use crate::workload::{BsSplit, Distribution, Workload};
 
-/// Per-stream chooser of (operation, offset); sequential I/O shares one cursor across streams so
-/// that outstanding sequential I/Os are adjacent, as Iometer issues them.
+/// The counters the streams of a run share: the fast preconditioning's writes, which every
+/// stream takes in turn, and one sequential cursor per job, shared by that job's streams (the
+/// slots of its ring, its threads) so that its outstanding sequential I/Os are adjacent, as
+/// Iometer issues them.
+#[derive(Clone)]
+pub struct Cursors {
+    plan: Arc<AtomicU64>,
+    jobs: Vec<Arc<AtomicU64>>,
+}
+
+impl Cursors {
+    /// The counters of a run of `jobs` jobs, every one at the start.
+    pub fn new(jobs: u32) -> Cursors {
+        Cursors {
+            plan: Arc::default(),
+            jobs: (0..jobs.max(1)).map(|_| Arc::default()).collect(),
+        }
+    }
+}
+
+/// Per-stream chooser of (operation, offset). Random offsets are drawn over the whole span
+/// (fio's numjobs: every job covers the region); sequential I/O of job `j` of `n` runs through
+/// its own slice, the `j`-th `n`-th of the span (fio's numjobs with offset_increment = size =
+/// span ÷ n), so that jobs do not write the same blocks one after the other.
 pub struct OffsetGen {
     rng: ChaCha8Rng,
     positions: u64,
@@ -27,18 +49,28 @@ pub struct OffsetGen {
     split: Option<BsSplit>,
     /// Bytes of the span in use.
     span: u64,
+    /// Where this job's sequential slice starts, from `base`, and its bytes.
+    slice_start: u64,
+    slice: u64,
     sequential_span: u64,
     read_pct: u32,
     trim_pct: u32,
     random_pct: u32,
+    /// This job's sequential cursor, from its slice's start.
     cursor: Arc<AtomicU64>,
-    /// Fast preconditioning still to write: its plan counts writes on the shared cursor.
+    /// Writes of the fast preconditioning taken so far, by every stream.
+    plan_taken: Arc<AtomicU64>,
+    /// Fast preconditioning still to write: its plan counts writes on `plan_taken`.
     precondition: Option<Plan>,
 }
 
 impl OffsetGen {
-    /// The generator of stream `stream`; every stream of a run shares `cursor`.
-    pub fn new(w: &Workload, stream: u64, cursor: Arc<AtomicU64>) -> Self {
+    /// The generator of stream `stream` (its random draws) of job `job` (its sequential slice
+    /// and cursor); every stream of a run shares `cursors`.
+    pub fn new(w: &Workload, stream: u64, job: u32, cursors: &Cursors) -> Self {
+        let jobs = cursors.jobs.len() as u64;
+        let job = u64::from(job).min(jobs - 1);
+        let slice = w.span / jobs;
         OffsetGen {
             rng: ChaCha8Rng::seed_from_u64(
                 w.seed ^ 0x6f66_6673 ^ stream.wrapping_mul(0xd6e8_feb8_6659_fd93),
@@ -50,11 +82,14 @@ impl OffsetGen {
             bs: w.bs,
             split: w.bssplit.clone(),
             span: w.span,
-            sequential_span: w.span / w.bs * w.bs,
+            slice_start: job * slice / w.align * w.align,
+            slice,
+            sequential_span: slice / w.bs * w.bs,
             read_pct: u32::from(w.read_pct),
             trim_pct: u32::from(w.trim_pct),
             random_pct: u32::from(w.random_pct),
-            cursor,
+            cursor: cursors.jobs[job as usize].clone(),
+            plan_taken: cursors.plan.clone(),
             precondition: w
                 .precondition
                 .map(|f| Plan::new(w.span / w.bs, f.plan_alpha(), w.seed)),
@@ -75,9 +110,8 @@ impl OffsetGen {
     #[inline]
     pub fn next_op(&mut self, len: u64) -> (OpKind, u64) {
         if let Some(plan) = &self.precondition {
-            // Every stream takes the next write of the plan until it is written; the cursor
-            // then serves sequential I/O (from wherever it stands: the span wraps).
-            let n = self.cursor.fetch_add(1, Ordering::Relaxed);
+            // Every stream takes the next write of the plan until it is written.
+            let n = self.plan_taken.fetch_add(1, Ordering::Relaxed);
             if n < plan.writes() {
                 return (OpKind::Write, self.base + plan.position(n) * self.bs);
             }
@@ -112,22 +146,23 @@ impl OffsetGen {
                 (at / len).min((self.span - len) / len) * len
             }
         } else if self.split.is_none() {
-            // Sequential transfers follow each other from the span's start and wrap before its
+            // Sequential transfers follow each other from the slice's start and wrap before its
             // end.
-            self.cursor.fetch_add(self.bs, Ordering::Relaxed) % self.sequential_span
+            self.slice_start
+                + self.cursor.fetch_add(self.bs, Ordering::Relaxed) % self.sequential_span
         } else {
             // Sizes differ: the cursor holds where the last one ended, and one that would
             // cross the span's end starts it again.
             let mut end = self.cursor.load(Ordering::Relaxed);
             loop {
-                let at = if end + len > self.span { 0 } else { end };
+                let at = if end + len > self.slice { 0 } else { end };
                 match self.cursor.compare_exchange_weak(
                     end,
                     at + len,
                     Ordering::Relaxed,
                     Ordering::Relaxed,
                 ) {
-                    Ok(_) => break at,
+                    Ok(_) => break self.slice_start + at,
                     Err(now) => end = now,
                 }
             }
@@ -374,7 +409,7 @@ mod tests {
     /// `[offset, offset + span)`.
     fn histogram(d: &str, positions: u64) -> Vec<u64> {
         let w = workload(d.parse().unwrap(), positions);
-        let mut gen = OffsetGen::new(&w, 3, Arc::new(AtomicU64::new(0)));
+        let mut gen = OffsetGen::new(&w, 3, 0, &Cursors::new(1));
         let mut counts = vec![0u64; positions as usize];
         for _ in 0..DRAWS {
             let len = gen.next_len();
@@ -520,9 +555,33 @@ mod tests {
             random_pct: 0,
             ..workload(Distribution::Uniform, 4)
         };
-        let mut gen = OffsetGen::new(&w, 0, Arc::new(AtomicU64::new(0)));
+        let mut gen = OffsetGen::new(&w, 0, 0, &Cursors::new(1));
         let got: Vec<u64> = (0..5).map(|_| gen.next_op(w.bs).1 - w.offset).collect();
         assert_eq!(got, [0, 4096, 8192, 12288, 0]);
+    }
+
+    #[test]
+    fn each_job_writes_sequentially_through_its_own_slice_of_the_span() {
+        let w = Workload {
+            random_pct: 0,
+            jobs: 4,
+            ..workload(Distribution::Uniform, 40)
+        };
+        let cursors = Cursors::new(w.jobs);
+        // Two streams of job 2 (a ring's slots, a job's threads) share its cursor: its slice is
+        // positions 20..30, walked once in turn and begun again.
+        let mut a = OffsetGen::new(&w, 5, 2, &cursors);
+        let mut b = OffsetGen::new(&w, 6, 2, &cursors);
+        let got: Vec<u64> = (0..11)
+            .map(|i| {
+                let gen = if i % 2 == 0 { &mut a } else { &mut b };
+                (gen.next_op(w.bs).1 - w.offset) / w.bs
+            })
+            .collect();
+        assert_eq!(got, [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 20]);
+        // Job 0 is not moved by job 2's I/O.
+        let mut first = OffsetGen::new(&w, 0, 0, &cursors);
+        assert_eq!(first.next_op(w.bs).1, w.offset);
     }
 
     #[test]
@@ -530,7 +589,7 @@ mod tests {
         let mut w = workload("zoned:50/5:30/15:20/80".parse().unwrap(), 1 << 16);
         w.bssplit = Some("512/4:4k/67:8k/10:64k/19".parse().unwrap());
         w.align = 512;
-        let mut gen = OffsetGen::new(&w, 1, Arc::new(AtomicU64::new(0)));
+        let mut gen = OffsetGen::new(&w, 1, 0, &Cursors::new(1));
         let (mut sizes, mut first_zone) = (std::collections::BTreeMap::new(), 0u64);
         for _ in 0..DRAWS {
             let len = gen.next_len();
@@ -564,7 +623,7 @@ mod tests {
             ..workload(Distribution::Uniform, 4)
         };
         w.bssplit = Some("4k/50:8k/50".parse().unwrap());
-        let mut gen = OffsetGen::new(&w, 0, Arc::new(AtomicU64::new(0)));
+        let mut gen = OffsetGen::new(&w, 0, 0, &Cursors::new(1));
         let mut end = 0;
         for _ in 0..1000 {
             let len = gen.next_len();

@@ -1,5 +1,6 @@
-//! The `threads` engine: `--qd` worker threads, each with one synchronous O_DIRECT pread,
-//! pwrite or trim in flight (fio's `psync` with numjobs = QD). Under a rate, a worker spins the last
+//! The `threads` engine: `--qd` worker threads per job (`--jobs` × `--qd` in all), each with one
+//! synchronous O_DIRECT pread, pwrite or trim in flight (fio's `psync` with numjobs = jobs × QD);
+//! a job's threads share its sequential cursor. Under a rate, a worker spins the last
 //! stretch before its I/O's time when every worker can have a CPU (`pace`).
 
 use super::clock::IoClock;
@@ -7,14 +8,13 @@ use super::pace;
 use super::realtime::{drive, WorkerStats};
 use super::trim::{self, Method};
 use super::verifying;
-use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
+use super::{io_buffers, AlignedBuf, Control, Cursors, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
 use crate::pattern::{pool_for, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
 use crate::verify::Verifier;
 use crate::workload::Workload;
 use std::os::fd::{AsRawFd, RawFd};
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 /// Synchronous I/O from one thread per outstanding I/O.
@@ -40,14 +40,15 @@ impl Engine for ThreadsEngine {
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<RunEnd> {
         let pool = pool_for(w.pattern, w.seed, w.bs as usize)?;
-        let buffers = io_buffers(w.qd as usize, w.bs as usize)?;
-        let cursor = Arc::new(AtomicU64::new(0));
+        let buffers = io_buffers(w.outstanding() as usize, w.bs as usize)?;
+        let cursors = Cursors::new(w.jobs);
         let fd = self.target.file.as_raw_fd();
         let method = Method::of(&self.target);
         let verify = control.verify.as_deref();
         verifying::checked(&self.target, w, control, || {
             drive(w, control, sink, buffers, |id, buf, stats| {
-                let offsets = OffsetGen::new(w, id as u64, cursor.clone());
+                let job = id as u32 / w.qd.max(1);
+                let offsets = OffsetGen::new(w, id as u64, job, &cursors);
                 let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
                 worker((fd, method), w, buf, offsets, pattern, verify, stats);
             })
@@ -65,7 +66,7 @@ fn worker(
     verify: Option<&Verifier>,
     mut stats: WorkerStats,
 ) {
-    let wait = pace::Wait::for_threads(w.qd as usize);
+    let wait = pace::Wait::for_threads(w.outstanding() as usize);
     let mut clock = IoClock::new();
     stats.begin();
     while !stats.should_stop() {

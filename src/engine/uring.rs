@@ -1,7 +1,9 @@
 //! The `uring` engine: `--qd` I/Os in flight through io_uring. On a target whose I/O goes to the
 //! kernel's workers (zram), one ring per CPU the process may run on, each with its own submitting
 //! thread, buffers and share of the queue depth, and its kernel workers kept on that CPU (fio's
-//! `io_uring` with numjobs = CPUs and iodepth = QD ÷ CPUs); elsewhere one ring.
+//! `io_uring` with numjobs = CPUs and iodepth = QD ÷ CPUs); elsewhere one ring. With `--jobs N`
+//! (fio's numjobs), N rings of depth `--qd`, each with its own submitting thread, offsets and
+//! sequential slice; on a target that blocks, their workers spread over the CPUs in turn.
 //!
 //! Buffers and the target's descriptor are registered with the ring when the kernel allows it
 //! (fixed buffers spare the kernel a page pin per I/O, a fixed file spares it a descriptor
@@ -17,7 +19,6 @@
 
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -28,7 +29,7 @@ use super::pace;
 use super::realtime::{drive, WorkerStats};
 use super::trim::{self, Method};
 use super::verifying;
-use super::{io_buffers, AlignedBuf, Control, Engine, IntervalSink, OffsetGen, RunEnd};
+use super::{io_buffers, AlignedBuf, Control, Cursors, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::engine::Target;
 use crate::pattern::{pool_for, PatternGen};
 use crate::stats::{ErrorEvent, OpKind};
@@ -86,16 +87,16 @@ impl Engine for UringEngine {
         let fd = self.target.file.as_raw_fd();
         let blocking =
             cannot_avoid_blocking(fd, &mut AlignedBuf::new(w.bs as usize)?, w.bs as usize);
-        let rings = rings_for(w.qd as usize, blocking);
+        let rings = rings_for(w.jobs as usize, w.qd as usize, blocking);
         // Each ring's buffers in one allocation, one buffer per slot.
         let stride = (w.bs as usize).next_multiple_of(4096);
         let deepest = rings.iter().map(|r| r.depth).max().unwrap_or(1);
         let buffers = io_buffers(rings.len(), stride.saturating_mul(deepest))?;
         let setup: Vec<(Ring, AlignedBuf)> = rings.into_iter().zip(buffers).collect();
-        let cursor = Arc::new(AtomicU64::new(0));
+        let cursors = Cursors::new(w.jobs);
         verifying::checked(&self.target, w, control, || {
             drive(w, control, sink, setup, |id, (ring, buffers), stats| {
-                let offsets = OffsetGen::new(w, id as u64, cursor.clone());
+                let offsets = OffsetGen::new(w, id as u64, ring.job, &cursors);
                 let pattern = PatternGen::new(w.pattern, w.refill, pool.clone(), w.seed, id as u64);
                 let submitter =
                     Submitter::new(fd, w.bs as usize, ring, blocking, buffers, offsets, pattern)
@@ -109,15 +110,33 @@ impl Engine for UringEngine {
     }
 }
 
-/// One ring of a run: the CPU its kernel workers run on, and how many of the run's I/Os it keeps
-/// in flight.
+/// One ring of a run: the CPU its kernel workers run on, how many of the run's I/Os it keeps
+/// in flight, and the job it submits for.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Ring {
     cpu: Option<usize>,
     depth: usize,
+    job: u32,
 }
 
-/// The rings of a run at `qd`. On a target that `blocks` (its I/O goes to the kernel's workers)
+/// The rings of a run of `jobs` jobs at `qd` each: one ring per job when there are two or more
+/// (fio's numjobs × iodepth), on a target that `blocks` each ring's workers kept on the next of
+/// the CPUs in turn. One job: the rings of [`one_job_rings`].
+fn rings_for(jobs: usize, qd: usize, blocks: bool) -> Vec<Ring> {
+    if jobs < 2 {
+        return one_job_rings(qd, blocks);
+    }
+    let cpus = if blocks { allowed_cpus() } else { Vec::new() };
+    (0..jobs)
+        .map(|job| Ring {
+            cpu: (cpus.len() >= 2).then(|| cpus[job % cpus.len()]),
+            depth: qd,
+            job: job as u32,
+        })
+        .collect()
+}
+
+/// The rings of one job at `qd`. On a target that `blocks` (its I/O goes to the kernel's workers)
 /// and with two or more CPUs and I/Os: one per CPU this process may run on (at most `qd`), the
 /// queue depth split evenly between them, each ring's workers kept on its CPU, so that most
 /// buffers are filled and read by the kernel's workers on one CPU: with one ring, each fill
@@ -126,12 +145,13 @@ struct Ring {
 /// that shared its CPU with a busy worker stalled every other thread of the process on that CPU,
 /// a fleet's sampler among them, for seconds. Elsewhere one ring with its workers free, as when
 /// the CPUs cannot be known.
-fn rings_for(qd: usize, blocks: bool) -> Vec<Ring> {
+fn one_job_rings(qd: usize, blocks: bool) -> Vec<Ring> {
     let cpus = if blocks { allowed_cpus() } else { Vec::new() };
     if cpus.len().min(qd) < 2 {
         return vec![Ring {
             cpu: None,
             depth: qd,
+            job: 0,
         }];
     }
     split_depth(qd, &cpus)
@@ -146,6 +166,7 @@ fn split_depth(qd: usize, cpus: &[usize]) -> Vec<Ring> {
         .map(|(i, &cpu)| Ring {
             cpu: Some(cpu),
             depth: qd / n + usize::from(i < qd % n),
+            job: 0,
         })
         .collect()
 }
@@ -712,6 +733,7 @@ mod tests {
         let ring = |cpu, depth| Ring {
             cpu: Some(cpu),
             depth,
+            job: 0,
         };
         assert_eq!(split_depth(32, &[0, 1]), vec![ring(0, 16), ring(1, 16)]);
         assert_eq!(split_depth(33, &[0, 1]), vec![ring(0, 17), ring(1, 16)]);
@@ -719,7 +741,7 @@ mod tests {
         assert_eq!(split_depth(2, &[3, 5, 6, 7]), vec![ring(3, 1), ring(5, 1)]);
         assert_eq!(split_depth(1, &[4]), vec![ring(4, 1)]);
         for qd in [1, 2, 3, 7, 32, 128, 1000] {
-            let rings = rings_for(qd, true);
+            let rings = rings_for(1, qd, true);
             assert_eq!(rings.iter().map(|r| r.depth).sum::<usize>(), qd, "QD {qd}");
             assert!(rings.iter().all(|r| r.depth >= 1));
             let spread = allowed_cpus().len().min(qd);
@@ -730,8 +752,23 @@ mod tests {
             let one = Ring {
                 cpu: None,
                 depth: qd,
+                job: 0,
             };
-            assert_eq!(rings_for(qd, false), vec![one]);
+            assert_eq!(rings_for(1, qd, false), vec![one]);
+        }
+    }
+
+    #[test]
+    fn jobs_get_a_ring_each_of_the_whole_queue_depth() {
+        let cpus = allowed_cpus();
+        for (jobs, qd, blocks) in [(2, 1, true), (4, 16, true), (4, 16, false), (3, 7, true)] {
+            let rings = rings_for(jobs, qd, blocks);
+            assert_eq!(rings.len(), jobs);
+            for (i, r) in rings.iter().enumerate() {
+                assert_eq!((r.job as usize, r.depth), (i, qd));
+                let pinned = blocks && cpus.len() >= 2;
+                assert_eq!(r.cpu, pinned.then(|| cpus[i % cpus.len()]));
+            }
         }
     }
 }

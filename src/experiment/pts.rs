@@ -400,7 +400,10 @@ pub fn matrix_phases(test: &PtsTest, setup: &Setup, plan: &Pts, capacity: u64) -
             w.align = None;
             w.read_pct = cell.read_pct;
             w.random_pct = if cell.random { 100 } else { 0 };
-            w.qd = cell.oio.map_or(test.qd.unwrap_or(plan.qd), PtsOio::total);
+            // A point's threads are jobs, each with its own queue of the point's depth.
+            (w.jobs, w.qd) = cell
+                .oio
+                .map_or((1, test.qd.unwrap_or(plan.qd)), |p| (p.threads, p.qd));
             (test.workload)(&mut w);
             list.push(Phase {
                 name: format!(

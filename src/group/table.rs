@@ -16,13 +16,14 @@ pub fn headline(group: &GroupOutcome) -> Option<String> {
         String::new()
     };
     Some(format!(
-        "{} of {} targets, {}\n  {} transfers, {} % read, {trim}{} % random, QD {}, {} data",
+        "{} of {} targets, {}\n  {} transfers, {} % read, {trim}{} % random, {}QD {}, {} data",
         o.info.command,
         group.members.len(),
         engines(group),
         crate::results::transfer_text(w.bs, w.bssplit.as_ref()),
         w.read_pct,
         w.random_pct,
+        crate::workload::jobs_prefix(w.jobs),
         w.qd,
         w.pattern
     ))

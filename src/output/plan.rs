@@ -34,7 +34,8 @@ fn access(w: &WorkloadSpec) -> String {
         r => format!("{r} % random"),
     };
     let size = crate::results::transfer_text(w.bs, w.bssplit.as_ref());
-    format!("{size} {access} {mix}, QD{}", w.qd)
+    let jobs = crate::workload::jobs_prefix(w.jobs);
+    format!("{size} {access} {mix}, {jobs}QD{}", w.qd)
 }
 
 /// What a run phase does and what stops it.

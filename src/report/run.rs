@@ -343,7 +343,10 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
             "Random / sequential",
             format!("{} % / {} %", w.random_pct, 100 - w.random_pct),
         ),
-        row("Queue depth", w.qd.to_string()),
+        row(
+            "Queue depth",
+            format!("{}{}", crate::workload::jobs_prefix(w.jobs), w.qd),
+        ),
         row("Span", format!("{} ({} B)", format_bytes(w.span), w.span)),
         row(
             "Offset",

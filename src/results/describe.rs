@@ -98,8 +98,9 @@ pub fn workload_line(w: &Workload) -> String {
         .rate
         .map_or_else(String::new, |r| format!(", paced at {}", rate_text(w)(r)));
     format!(
-        "{} {access} {mix}{align}, QD{}{paced}, {} data, span {}, {} intervals, stop after {}",
+        "{} {access} {mix}{align}, {}QD{}{paced}, {} data, span {}, {} intervals, stop after {}",
         transfer_text(w.bs, w.bssplit.as_ref()),
+        crate::workload::jobs_prefix(w.jobs),
         w.qd,
         w.pattern,
         span,

@@ -246,7 +246,8 @@ pub struct PtsCell {
     pub oio: Option<PtsOio>,
 }
 
-/// A PTS thread count × queue depth point; its phase keeps `threads × qd` I/Os outstanding.
+/// A PTS thread count × queue depth point; its phase runs `threads` jobs of `qd` outstanding
+/// I/Os each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PtsOio {

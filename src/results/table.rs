@@ -40,7 +40,7 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
     }
     spec.extend([
         random(w),
-        format!("QD {}", w.qd),
+        format!("{}QD {}", crate::workload::jobs_prefix(w.jobs), w.qd),
         format!("{} data", w.pattern),
     ]);
     if let Some(rate) = w.rate {

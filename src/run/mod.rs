@@ -191,7 +191,7 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
     )?;
     if opened.device.needs_io_buffers() {
         // A real run needs bs × QD plus the pool (a simulated drive allocates no I/O buffers).
-        crate::workload::memory::check_run(workload.bs, workload.qd)?;
+        crate::workload::memory::check_run(workload.bs, workload.outstanding())?;
     }
     let record = TargetRecord {
         path: request.recorded_target(),
@@ -339,7 +339,7 @@ fn open(request: &RunRequest, created: &mut CreatedFile) -> anyhow::Result<Opene
         device.open_engine(
             &gates,
             request.engine,
-            request.workload.qd,
+            request.workload.qd.saturating_mul(request.workload.jobs),
             request.workload.bs as usize,
             request.workload.trim_pct > 0,
         )?

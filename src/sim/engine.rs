@@ -13,15 +13,14 @@
 //! rate's schedule, each counted at its own completion, and the drive stands still between
 //! them (simulated time passes; the drive does no idle-time work in those gaps).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use super::device::{Activity, SimDevice};
 use super::drive::SimDrive;
 use super::queue::{ClosedLoop, OpenLoop};
 use super::thermal::Thermal;
 use super::verify::SimReader;
-use crate::engine::{Control, Engine, IntervalSink, OffsetGen, RunEnd};
+use crate::engine::{Control, Cursors, Engine, IntervalSink, OffsetGen, RunEnd};
 use crate::pattern::{make_pool, PatternGen};
 use crate::stats::{ErrorEvent, IntervalStats, OpKind};
 use crate::verify;
@@ -71,7 +70,7 @@ impl SimEngine {
         let mut scaled = w.clone();
         scaled.span = (w.span / k / w.align * w.align).max(w.bs);
         scaled.offset = w.offset / k / w.align * w.align;
-        let mut offsets = OffsetGen::new(&scaled, 0, Arc::new(AtomicU64::new(0)));
+        let mut offsets = OffsetGen::new(&scaled, 0, 0, &Cursors::new(1));
         let pool = make_pool(w.seed, 0)?;
         let mut content = PatternGen::new(w.pattern, false, pool, w.seed, 0);
         let compressed = content.compressed_fraction();
@@ -95,12 +94,15 @@ impl SimEngine {
         let mut service = [0.0f64; BATCH];
         let mut own = [0.0f64; BATCH];
         // The closed loop shares each I/O's service among the QD / scale simulated I/Os in
-        // flight; what an I/O waits on its own goes back to it (see `own` below).
-        let concentrate = 1.0 - 1.0 / (f64::from(w.qd) / k as f64).max(1.0);
-        let mut queue = ClosedLoop::new(w.qd, device.spec.scale, 0.0);
+        // flight; what an I/O waits on its own goes back to it (see `own` below). Jobs are one
+        // host's submitters of one drive: the drive sees every job's queue as one, jobs × QD
+        // I/Os outstanding, from one stream of offsets.
+        let in_flight = w.outstanding();
+        let concentrate = 1.0 - 1.0 / (f64::from(in_flight) / k as f64).max(1.0);
+        let mut queue = ClosedLoop::new(in_flight, device.spec.scale, 0.0);
         let mut paced = w
             .rate
-            .map(|rate| OpenLoop::new(rate, w.bs, w.qd, device.spec.scale));
+            .map(|rate| OpenLoop::new(rate, w.bs, in_flight, device.spec.scale));
         let mut hosts = Vec::with_capacity(k as usize);
         let verify = control.verify.as_deref();
         let (verify_base, _) = super::verify::scaled_blocks(w, k);
@@ -183,7 +185,7 @@ impl SimEngine {
             let t_batch = t;
             let seconds = device.finish_batch(
                 &done_ios[..served],
-                w.qd,
+                in_flight,
                 &mut service[..served],
                 &mut own[..served],
             );

@@ -67,12 +67,13 @@ impl Workload {
                 self.bs
             );
         }
-        if self.span / self.bs < 2 * u64::from(self.qd) {
+        let in_flight = u64::from(self.outstanding());
+        if self.span / self.bs < 2 * in_flight {
             bad_input!(
-                "--verify with a span of {} blocks at --qd {}: every I/O in flight needs a block of its own; give a --span of at least {} bytes",
+                "--verify with a span of {} blocks at {} I/Os in flight (--jobs × --qd): every I/O in flight needs a block of its own; give a --span of at least {} bytes",
                 self.span / self.bs,
-                self.qd,
-                2 * u64::from(self.qd) * self.bs
+                in_flight,
+                2 * in_flight * self.bs
             );
         }
         if v.every.is_some_and(|d| d.is_zero()) {

@@ -1,0 +1,154 @@
+//! `--jobs N` (fio's numjobs × iodepth): N submitters, each with its own queue of `--qd`, whose
+//! I/Os land in one run's samples and one latency histogram. Checked from the raw files: the
+//! histogram's I/O count is the samples' sum, and Little's law (I/Os × mean latency ÷ time)
+//! gives back jobs × QD I/Os in flight; on a simulated drive, which sees the jobs' queues as
+//! one, four jobs of QD 4 run as one of QD 16.
+
+mod common;
+
+use std::path::Path;
+
+use common::{json_ok, root_or_skip, ssdfade, Zram};
+use serde_json::Value;
+
+/// Runs `measure TARGET ARGS --json --out run` in `dir` and returns its --json object.
+fn measure(dir: &Path, target: &str, args: &[&str]) -> Value {
+    json_ok(
+        ssdfade(dir)
+            .args(["measure", target, "--destroy-data", target])
+            .args(args)
+            .args(["--json", "--out", "run"]),
+    )
+}
+
+/// The I/Os the run's latency.json counted.
+fn histogram_count(run: &Path) -> u64 {
+    let v: Value = serde_json::from_slice(&std::fs::read(run.join("latency.json")).unwrap())
+        .expect("latency.json");
+    v["all"]["count"].as_u64().expect("latency.json all.count")
+}
+
+/// The run's workload as run.json records it: (jobs, qd), jobs 1 when absent.
+fn recorded_jobs_and_qd(run: &Path) -> (u64, u64) {
+    let v: Value = serde_json::from_slice(&std::fs::read(run.join("run.json")).unwrap()).unwrap();
+    let w = &v["workload"];
+    (w["jobs"].as_u64().unwrap_or(1), w["qd"].as_u64().unwrap())
+}
+
+/// Mean I/Os in flight over the samples `full` (Little's law: their I/Os × mean latency ÷ the
+/// time the process ran).
+fn in_flight(full: &[ssdfade::stats::Sample]) -> f64 {
+    let busy: f64 = full
+        .iter()
+        .map(|s| s.ops as f64 * s.lat_us.unwrap().mean / 1e6)
+        .sum();
+    let ran: f64 = full
+        .iter()
+        .map(|s| s.t_end_s - s.t_start_s - s.stopped_s.unwrap_or(0.0))
+        .sum();
+    busy / ran
+}
+
+/// A `jobs` × `qd` random-write measure with `engine` on a fresh zram device: one histogram
+/// holding every sample's I/Os, jobs recorded, jobs × QD in flight.
+fn jobs_merge_into_one_run(engine: &str, jobs: u32, qd: u32) {
+    let zram = Zram::new(512 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let dev = zram.path.to_str().unwrap();
+    let (jobs_text, qd_text) = (jobs.to_string(), qd.to_string());
+    let v = measure(
+        dir.path(),
+        dev,
+        &[
+            "--engine",
+            engine,
+            "--jobs",
+            &jobs_text,
+            "--qd",
+            &qd_text,
+            "--duration",
+            "4s",
+            "--interval",
+            "1s",
+        ],
+    );
+    let what = format!("{engine} {jobs} jobs × QD {qd}");
+    assert_eq!(v["engine"], engine, "{what}: {v}");
+    assert_eq!(v["errors"], 0, "{what}: {v}");
+    let run = dir.path().join("run");
+    assert_eq!(
+        recorded_jobs_and_qd(&run),
+        (u64::from(jobs), u64::from(qd)),
+        "{what}"
+    );
+    let samples = ssdfade::results::read_samples(&run).unwrap();
+    let ops: u64 = samples.iter().map(|s| s.ops).sum();
+    assert!(ops > 1000, "{what}: {ops} I/Os");
+    assert_eq!(
+        histogram_count(&run),
+        ops,
+        "{what}: latency.json vs samples"
+    );
+    assert_eq!(ops, v["ops"].as_u64().unwrap(), "{what}: samples vs total");
+    // The last interval drains the queues: left out (see tests/threads_qd.rs).
+    let outstanding = f64::from(jobs * qd);
+    let seen = in_flight(&samples[..samples.len() - 1]);
+    assert!(
+        (seen - outstanding).abs() <= outstanding * 0.2,
+        "{what}: {seen:.1} I/Os in flight by Little's law, {outstanding} asked"
+    );
+}
+
+/// One test for every engine and shape, so that they do not run at once on two CPUs.
+#[test]
+fn jobs_on_zram_merge_into_one_run_and_keep_jobs_times_qd_in_flight() {
+    if !root_or_skip("jobs_on_zram_merge_into_one_run_and_keep_jobs_times_qd_in_flight") {
+        return;
+    }
+    jobs_merge_into_one_run("uring", 4, 16);
+    jobs_merge_into_one_run("threads", 2, 8);
+}
+
+#[test]
+fn four_jobs_of_qd_4_run_on_a_simulated_drive_as_one_job_of_qd_16() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = "sim:dc-ssd-400g,capacity=8GB,scale=64";
+    let mut iops = Vec::new();
+    for (jobs, qd) in [("4", "4"), ("1", "16")] {
+        let out = format!("run-{jobs}x{qd}");
+        let v = json_ok(ssdfade(dir.path()).args([
+            "measure",
+            target,
+            "--jobs",
+            jobs,
+            "--qd",
+            qd,
+            "--duration",
+            "4s",
+            "--seed",
+            "3",
+            "--json",
+            "--out",
+            &out,
+        ]));
+        let run = dir.path().join(&out);
+        assert_eq!(
+            recorded_jobs_and_qd(&run),
+            (jobs.parse().unwrap(), qd.parse().unwrap())
+        );
+        let samples = ssdfade::results::read_samples(&run).unwrap();
+        let ops: u64 = samples.iter().map(|s| s.ops).sum();
+        assert_eq!(histogram_count(&run), ops, "{jobs} × {qd}");
+        // The model keeps jobs × QD outstanding: 16 in both runs.
+        let seen = in_flight(&samples);
+        assert!(
+            (seen - 16.0).abs() < 16.0 * 0.05,
+            "{jobs} × {qd}: {seen:.2}"
+        );
+        iops.push(v["iops"].as_f64().unwrap());
+    }
+    assert!(
+        (iops[0] / iops[1] - 1.0).abs() < 0.02,
+        "4 jobs × QD 4 vs 1 × QD 16: {iops:?} IOPS"
+    );
+}
