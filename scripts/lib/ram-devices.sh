@@ -20,9 +20,15 @@ ram_devices_fail() { echo "$(basename "$0"): $*" >&2; exit 2; }
 ram_devices_cleanup() {
   local d
   for d in "${RAM_LOOPS[@]}"; do losetup -d "$d" 2>/dev/null || true; done
+  # A device just closed may still be held for a moment (udev's probe): retry for up to 10 s.
   for d in "${RAM_ZRAMS[@]}"; do
-    echo 1 > "/sys/block/zram$d/reset" 2>/dev/null || true
-    echo "$d" > /sys/class/zram-control/hot_remove 2>/dev/null || true
+    for _ in $(seq 200); do
+      { echo 1 > "/sys/block/zram$d/reset" \
+        && echo "$d" > /sys/class/zram-control/hot_remove; } 2>/dev/null && break
+      [ -e "/sys/block/zram$d" ] || break
+      sleep 0.05
+    done
+    if [ -e "/sys/block/zram$d" ]; then echo "$(basename "$0"): zram$d is still held, not removed" >&2; fi
   done
   for d in "${RAM_PATHS[@]}"; do rm -rf "$d"; done
 }
