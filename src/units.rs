@@ -252,6 +252,16 @@ pub fn format_duration(d: Duration) -> String {
     }
 }
 
+/// A sample interval as set: under a second in whole milliseconds ("250 ms"), otherwise as
+/// [`format_duration`] ("1.0s"); a wall-clock time keeps [`format_duration`].
+pub fn format_interval(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        format!("{} ms", d.as_millis())
+    } else {
+        format_duration(d)
+    }
+}
+
 /// The most one `read`/`write` (and one io_uring transfer) moves on Linux: 2 GiB − 4 KiB.
 pub const MAX_TRANSFER: u64 = 0x7fff_f000;
 
@@ -282,6 +292,14 @@ mod tests {
 
     /// p99 0.5 ms against 780 ms is ×0.00064, not ×0.00: a ratio above zero keeps two
     /// significant digits, and one too small for that says so.
+    #[test]
+    fn an_interval_under_a_second_is_shown_in_milliseconds() {
+        assert_eq!(format_interval(Duration::from_millis(250)), "250 ms");
+        assert_eq!(format_interval(Duration::from_millis(999)), "999 ms");
+        assert_eq!(format_interval(Duration::from_secs(1)), "1.0s");
+        assert_eq!(format_interval(Duration::from_secs(90)), "1m30s");
+    }
+
     #[test]
     fn a_ratio_above_zero_never_prints_as_zero() {
         assert_eq!(format_ratio(0.97), "×0.97");

@@ -175,7 +175,7 @@ fn slc_cache(a: &SlcCacheArgs) -> anyhow::Result<RunEnd> {
     if a.interval > round {
         crate::bad_input!(
             "--interval {} is longer than the {} steady-state round the SLC-cache test's writes are judged by: a round holds whole intervals; give --interval {} or less",
-            crate::units::format_duration(a.interval),
+            crate::units::format_interval(a.interval),
             crate::units::format_duration(round),
             crate::units::format_duration(round)
         );

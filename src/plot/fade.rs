@@ -184,7 +184,7 @@ impl FadeChart {
             format!(
                 "{} per interval ({})",
                 self.unit(),
-                crate::units::format_duration(std::time::Duration::from_secs_f64(self.interval_s))
+                crate::units::format_interval(std::time::Duration::from_secs_f64(self.interval_s))
             )
         } else {
             format!("{} per interval", self.unit())

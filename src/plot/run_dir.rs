@@ -258,7 +258,7 @@ pub fn consistency_chart(run: &Run) -> ConsistencyChart {
         subtitle: format!(
             "Every interval's IOPS as a dot ({} intervals of {}); {}",
             samples.len(),
-            crate::units::format_duration(run.info.workload.interval),
+            crate::units::format_interval(run.info.workload.interval),
             crate::results::workload_line(&run.info.workload)
         ),
         points: samples

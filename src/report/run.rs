@@ -14,7 +14,9 @@ use crate::plot::{
 };
 use crate::results::{device_line, Run, RunInfo, Status};
 use crate::stats::Sample;
-use crate::units::{format_bytes, format_count, format_duration, format_gb, format_latency_us};
+use crate::units::{
+    format_bytes, format_count, format_duration, format_gb, format_interval, format_latency_us,
+};
 
 use super::document::{Block, Document};
 
@@ -378,7 +380,7 @@ fn workload_table(run: &Run) -> Vec<Vec<String>> {
                 crate::results::rate_text(w),
             ),
         ),
-        row("Sample interval", format_duration(w.interval)),
+        row("Sample interval", format_interval(w.interval)),
         row("Seed", w.seed.to_string()),
         row("On I/O error", format!("{:?}", w.on_error).to_lowercase()),
         row("Engine", run.info.engine.clone()),
@@ -516,7 +518,7 @@ pub fn stopped_early(run: &Run) -> Document {
         .summary
         .as_ref()
         .map_or((0.0, 0), |s| (s.seconds, s.ops));
-    let interval = format_duration(info.workload.interval);
+    let interval = format_interval(info.workload.interval);
     doc.heading("Summary");
     doc.table(
         &["Headline", ""],

@@ -2,7 +2,7 @@
 //! workload, in the words a storage engineer uses (Iometer's access specification).
 
 use super::RunInfo;
-use crate::units::{format_bytes, format_duration};
+use crate::units::{format_bytes, format_duration, format_interval};
 use crate::workload::{Rate, Workload};
 
 /// The drive's model, or its name when the model is unknown (a chart's or report's title).
@@ -104,7 +104,7 @@ pub fn workload_line(w: &Workload) -> String {
         w.qd,
         w.pattern,
         span,
-        format_duration(w.interval),
+        format_interval(w.interval),
         stop.join(" or ")
     )
 }
