@@ -10,7 +10,9 @@
 # eight the whole pts, kill and SIGTERM in each of its phase kinds, doctored pts, xsr and
 # slc-cache records, fleets over hostile trees, zoned distributions and serial= edges; round
 # nine links at every output name, full disks, every record's numbers, paced experiments and
-# sweeps, line breaks and RTL marks from records, and SIGHUP in commands other than the soak.
+# sweeps, line breaks and RTL marks from records, and SIGHUP in commands other than the soak;
+# round ten the folders a failed command made, experiment.json's identity in every presenter,
+# and pts ecw/dirth and slc-cache with hostile options and edited, resumed directories.
 #
 #   scripts/hostile-sweep.sh [BINARY]      (default target/release/ssdfade)
 set -euo pipefail
