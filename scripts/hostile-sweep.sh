@@ -10,7 +10,9 @@
 # eight the whole pts, kill and SIGTERM in each of its phase kinds, doctored pts, xsr and
 # slc-cache records, fleets over hostile trees, zoned distributions and serial= edges; round
 # nine links at every output name, full disks, every record's numbers, paced experiments and
-# sweeps, line breaks and RTL marks from records, and SIGHUP in commands other than the soak.
+# sweeps, line breaks and RTL marks from records, and SIGHUP in commands other than the soak;
+# round ten the folders a failed command made, experiment.json's identity in every presenter,
+# and pts ecw/dirth and slc-cache with hostile options and edited, resumed directories.
 #
 #   scripts/hostile-sweep.sh [BINARY]      (default target/release/ssdfade)
 set -euo pipefail
@@ -19,7 +21,7 @@ WORK=$(mktemp -d /tmp/ssdfade-sweep.XXXXXX)
 trap 'umount "$WORK"/r9full 2>/dev/null || true; chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
 export BIN WORK
 python3 - <<'PY'
-import json, os, shutil, socket, subprocess, sys, time
+import json, os, re, shutil, socket, subprocess, sys, time
 
 BIN, WORK = os.environ["BIN"], os.environ["WORK"]
 S = "sim:vertex2-60g,scale=64"
@@ -1305,12 +1307,17 @@ r9("write", "slog --metrics-textfile a link to a file of the user's",
 os.makedirs("r9full", exist_ok=True)
 if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", "r9full"]).returncode == 0:
     try:
-        def left_clean(out):
+        def left_clean(out, existed=False):
+            """A failed command leaves no file, no folder it made, and every folder that was there."""
             def check():
+                if existed and not os.path.isdir(out):
+                    return f"FAIL removed {os.path.relpath(out, 'r9full')}, a folder that was there before"
                 if not os.path.lexists(out):
                     return None
                 files = [os.path.join(r, f) for r, _, fs in os.walk(out) for f in fs] if os.path.isdir(out) else [out]
-                return f"FAIL left {[os.path.relpath(f, 'r9full') for f in files][:4]} on a failed write" if files else None
+                if files:
+                    return f"FAIL left {[os.path.relpath(f, 'r9full') for f in files][:4]} on a failed write"
+                return None if existed else f"FAIL left its new, empty folder {os.path.relpath(out, 'r9full')}"
             return check
         for name, cmd, out in (
                 ("man --out-dir", ["man", "--out-dir", "r9full/man"], "r9full/man"),
@@ -1320,13 +1327,30 @@ if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", "r9full"])
                 ("compare", ["compare", "a", "b", "e1", "--out", "r9full/cmp"], "r9full/cmp"),
                 ("fleet", ["fleet", "a", "b", "--out", "r9full/fl"], "r9full/fl"),
                 ("sweep", ["sweep", S, "--qd", "1,2", "--point-duration", "1s", "--out", "r9full/sw"], "r9full/sw"),
-                ("experiment vertex2", ["experiment", "vertex2", S, "--measure-duration", "1s", "--soak-duration", "2s",
+                ("experiment vertex2", ["experiment", "vertex2", S, "--measure-duration", "1s", "--soak-duration", "2s", "--soak-interval", "1s",
                                         "--out", "r9full/v2"], "r9full/v2"),
                 ("slog", ["slog", S, "--sustain", "0", "--out", "r9full/sl"], "r9full/sl")):
             c, e = run(cmd); LAST[0] = e
             bad = judge(c, e, "either") or (None if c == 0 else left_clean(out)())
             note("round9 write", f"{name} into a full 64 KiB file system", bad, f"exit {c}: {e.strip()[:100]}")
             subprocess.run(["rm", "-rf", out])
+        # round ten: the same into a folder that was there (kept, empty) and a new folder two levels deep
+        for name, cmd, out in (
+                ("man --out-dir", ["man", "--out-dir"], "r9full/had"),
+                ("compare", ["compare", "a", "b", "e1", "--out"], "r9full/had"),
+                ("fleet", ["fleet", "a", "b", "--out"], "r9full/had"),
+                ("sweep", ["sweep", S, "--qd", "1,2", "--point-duration", "1s", "--out"], "r9full/had"),
+                ("experiment slc-cache", ["experiment", "slc-cache", S, "--out"], "r9full/had"),
+                ("experiment pts", ["experiment", "pts", S, "--tests", "iops", "--rounds", "1", "--round", "1s", "--out"],
+                 "r9full/had")):
+            for where, existed in (("an empty folder that was there", True), ("a new folder two levels deep", False)):
+                target = out if existed else "r9full/new/deeper"
+                os.makedirs(out, exist_ok=True)
+                c, e = run(cmd + [target]); LAST[0] = e
+                check = left_clean(out, existed) if existed else left_clean("r9full/new")
+                bad = judge(c, e, "either") or (None if c == 0 else check())
+                note("round10 write", f"{name} into {where} on a full 64 KiB file system", bad, f"exit {c}: {e.strip()[:100]}")
+                subprocess.run(["rm", "-rf", out, "r9full/new"])
     finally:
         subprocess.run(["umount", "r9full"])
 # record numbers: each number of each record, doctored, read by its reader: refused in one line
@@ -1456,6 +1480,10 @@ def r9_clean(*files):
                     return f"FAIL {what} written raw in {f}"
             if "\nFAKE" in t:
                 return f"FAIL a newline from a record starts a line in {f}"
+            for at in (m.start() for m in re.finditer("FAKE", t)):
+                # on the record's own line: right after its "x", the break escaped, a space or gone
+                if not re.search(r"x(\\u\{[0-9a-f]+\}|\\[nr]| )?$", t[max(0, at - 16):at]):
+                    return f"FAIL a line break from a record starts a line in {f}: {t[max(0, at - 40):at + 8]!r}"
         return None
     return check
 for what, text in HOSTILE.items():
@@ -1482,6 +1510,34 @@ for what in ("an escape", "a newline", "an RTL override"):
        check=lambda m=m: None if not os.path.exists(m) or not any(
            l and not l.startswith("#") and not l.split("{")[0].split(" ")[0].replace("_", "").isalnum() for l in open(m).read().split("\n"))
        else f"FAIL {m} holds a line that is no metric")
+# round ten: the same in experiment.json's identity, which is kept as the drive gave it (resume
+# compares it with the live drive): put on one line where shown, by every presenter
+for what, text in HOSTILE.items():
+    d = f"r10e-{len(rows)}"; copy("e1", d)
+    j = json.load(open(f"{d}/experiment.json"))
+    j["identity"].update(model="M" + text, serial="S" + text)
+    json.dump(j, open(f"{d}/experiment.json", "w"))
+    case("round10 terminal", f"report of an experiment whose experiment.json model, serial hold {what}", ["report", d],
+         "either", check=r9_clean(f"{d}/report.md", f"{d}/report.html"))
+    case("round10 terminal", f"plot --format svg of it ({what})", ["plot", d, "--format", "svg"], "either",
+         check=lambda d=d: r9_clean(*[os.path.join(d, f) for f in os.listdir(d) if f.endswith(".svg")])())
+    case("round10 terminal", f"runs of it ({what})", ["runs", d], "either", check=r9_clean())
+    case("round10 terminal", f"compare of it ({what})", ["compare", "a", d, "--out", f"{d}-c"], "either",
+         check=r9_clean(f"{d}-c/compare.md", f"{d}-c/compare.html"))
+    case("round10 terminal", f"fleet of it ({what})", ["fleet", d, "a", "--out", f"{d}-f"], "either",
+         check=r9_clean(f"{d}-f/fleet.md", f"{d}-f/fleet.csv", f"{d}-f/fleet.html"))
+    case("round10 terminal", f"export of it ({what})", ["export", d, "--out", f"{d}.csv"], "either",
+         check=r9_clean(f"{d}.csv"))
+    j["status"] = "interrupted"
+    j["phases"][-1].update(status="pending", started_utc=None, ended_utc=None, headline=None)
+    shutil.rmtree(os.path.join(d, j["phases"][-1]["dir"]))
+    json.dump(j, open(f"{d}/experiment.json", "w"))
+    m = f"{d}.prom"
+    case("round10 terminal", f"resume --metrics-textfile of it, interrupted ({what}): another drive, refused in one line",
+         ["resume", d, "--metrics-textfile", m], "refuse",
+         check=lambda m=m: r9_clean(m)() or (None if not os.path.exists(m) or not any(
+             l and not l.startswith("#") and not l.split("{")[0].split(" ")[0].replace("_", "").isalnum()
+             for l in open(m).read().split("\n")) else f"FAIL {m} holds a line that is no metric"))
 # interruption: SIGHUP, SIGINT and SIGTERM in commands other than the soak; the records after
 # it read as a clean interrupted end, nothing half-written, and resume finishes what resumes
 def r9_records_clean(d, kind="run"):
@@ -1557,6 +1613,89 @@ r9("interrupt", "resume of the soak group stopped by SIGHUP: refused (a soak gro
    ["resume", d], "refuse", check=r9_members_interrupted)
 signalled("round9 interrupt", "SIGHUP during sim fit: no twin written", ["sim", "fit", "fitme", "-o", "r9fit.toml"], 2,
           signal.SIGHUP, check=lambda out: "FAIL a twin written" if os.path.exists("r9fit.toml") else None)
+
+# --- round ten (issue 45): the newest surfaces — pts --tests ecw,dirth and slc-cache — with
+# hostile option values, their directories edited (numbers, tcX-qdY names, a deleted phase),
+# then reported and resumed: refused in one line or read without a false figure ------------------
+def r10(name, args, want, check=None):
+    case("round10", name, args, want, check=check)
+PTS10 = ["experiment", "pts", S, "--tests", "ecw,dirth"]
+for name, extra in (("--tests ecw,ecw", ["--tests", "ecw,ecw"]), ("--tests ecw,dirth,ecw", ["--tests", "ecw,dirth,ecw"]),
+                    ("--tests ''", ["--tests", ""]), ("--tests ' '", ["--tests", " "]), ("--tests 'ecw, dirth'", ["--tests", "ecw, dirth"]),
+                    ("--tests ECW", ["--tests", "ECW"]), ("--tests ecw,,dirth", ["--tests", "ecw,,dirth"]),
+                    ("--tests dirth,bogus", ["--tests", "dirth,bogus"]), ("--rounds 0", ["--rounds", "0"]),
+                    ("--rounds 26", ["--rounds", "26"]), ("--rounds 2^64", ["--rounds", "18446744073709551616"]),
+                    ("--rounds -1", ["--rounds", "-1"]), ("--round 0s", ["--round", "0s"]), ("--round 1e30s", ["--round", "1e30s"]),
+                    ("--qd 0", ["--qd", "0"]), ("--qd 2^32", ["--qd", "4294967296"])):
+    r10(f"pts ecw,dirth {name}", PTS10 + extra + ["--out", "r10x"], "refuse",
+        check=lambda: "FAIL made r10x" if os.path.exists("r10x") else None)
+for name, extra in (("--qd 0", ["--qd", "0"]), ("--qd 2^32-1", ["--qd", "4294967295"]), ("--bs 1", ["--bs", "1"]),
+                    ("--bs 2^64", ["--bs", "18446744073709551616"]), ("--interval 1ns", ["--interval", "1ns"]),
+                    ("--interval 2m", ["--interval", "2m"]), ("--erase-method ''", ["--erase-method", ""])):
+    r10(f"slc-cache {name}", ["experiment", "slc-cache", S] + extra + ["--out", "r10x"], "refuse",
+        check=lambda: "FAIL made r10x" if os.path.exists("r10x") else None)
+make(PTS10 + ["--rounds", "1", "--round", "1s", "--seed", "3", "--out", "r10pts"])
+make(["experiment", "slc-cache", S, "--seed", "3", "--out", "r10slc"])
+def r10_edit(src, name, edit, cmds=("report", "resume"), want="either"):
+    """`edit(d, j)` changes the copy `d` of `src` and its experiment.json `j` (a resume's copy
+    has its last phase pending); each command then refuses in one line or shows no false figure."""
+    for c in cmds:
+        d = f"r10e-{len(rows)}"; copy(src, d)
+        j = json.load(open(f"{d}/experiment.json"))
+        if c == "resume":
+            j["status"] = "interrupted"
+            j["phases"][-1].update(status="pending", started_utc=None, ended_utc=None, headline=None)
+            shutil.rmtree(os.path.join(d, j["phases"][-1]["dir"]), ignore_errors=True)
+        edit(d, j)
+        open(f"{d}/experiment.json", "w").write(json.dumps(j).replace('"__NaN__"', "NaN"))
+        r10(f"{c} of {src[3:]} with {name}", [c, d], want, check=no_false_figure(f"{d}/report.md"))
+def r10_json(path, edit):
+    j = json.load(open(path)); edit(j)
+    open(path, "w").write(json.dumps(j).replace('"__NaN__"', "NaN"))
+def r10_point(j, test):
+    return next(p for p in j["phases"] if p["name"].startswith(test + "-r01") and "-tc" in p["name"])
+for test in ("ecw", "dirth"):
+    def in_run(field, value, test=test):
+        return lambda d, j: r10_json(f"{d}/{r10_point(j, test)['dir']}/run.json", lambda r: r["summary"].update({field: value}))
+    def in_latency(edit, test=test):
+        return lambda d, j: r10_json(f"{d}/{r10_point(j, test)['dir']}/latency.json", edit)
+    for name, edit in ((f"a {test} point's IOPS NaN", in_run("iops", "__NaN__")),
+                       (f"a {test} point's IOPS negative", in_run("iops", -1.0)),
+                       (f"a {test} point's IOPS 1e308", in_run("iops", 1e308)),
+                       (f"a {test} point's mean latency NaN", in_run("lat_us", {"mean": "__NaN__"})),
+                       (f"a {test} point's seconds 0", in_run("seconds", 0.0)),
+                       (f"a {test} point without its summary",
+                        lambda d, j, test=test: r10_json(f"{d}/{r10_point(j, test)['dir']}/run.json", lambda r: r.pop("summary"))),
+                       (f"a {test} point's latency count NaN", in_latency(lambda l: l["all"].update(count="__NaN__"))),
+                       (f"a {test} point's latency count negative", in_latency(lambda l: l["all"].update(count=-5))),
+                       (f"a {test} point's latency buckets of 1e308", in_latency(lambda l: l["all"].update(buckets=[[1e308, 1e308]]))),
+                       (f"a {test} point's latency buckets missing", in_latency(lambda l: l["all"].pop("buckets"))),
+                       (f"a {test} point's latency.json deleted",
+                        lambda d, j, test=test: os.remove(f"{d}/{r10_point(j, test)['dir']}/latency.json")),
+                       (f"a {test} point's phase deleted",
+                        lambda d, j, test=test: j["phases"].remove(r10_point(j, test))),
+                       (f"a {test} point's folder deleted",
+                        lambda d, j, test=test: shutil.rmtree(f"{d}/{r10_point(j, test)['dir']}"))):
+        r10_edit("r10pts", name, edit)
+    for name, fix in (("tc0", ("-tc4-", "-tc0-")), ("qd0", ("-qd16", "-qd0")), ("tc overflow", ("-tc4-", "-tc99999999999999999999-")),
+                      ("qd overflow", ("-qd16", "-qd18446744073709551616")), ("qd not a number", ("-qd16", "-qdx")),
+                      ("no tc", ("-tc4-", "-"))):
+        r10_edit("r10pts", f"a {test} point named with {name}",
+                 lambda d, j, fix=fix, test=test: r10_point(j, test).update(name=r10_point(j, test)["name"].replace(*fix)))
+    for name, oio in (("threads 0", {"threads": 0, "qd": 16}), ("qd 0", {"threads": 4, "qd": 0}),
+                      ("threads 2^64", {"threads": 18446744073709551616, "qd": 16}), ("oio null", None)):
+        r10_edit("r10pts", f"the {test} tracked point's {name}",
+                 lambda d, j, oio=oio, test=test: next(t for t in j["settings"]["tests"] if t["name"] == test)["tracked"][0].update(oio=oio))
+for name, edit in (("a probe's IOPS NaN", lambda d, j: r10_json(f"{d}/{[p for p in j['phases'] if p['name'].startswith('probe')][0]['dir']}/run.json",
+                                                                  lambda r: r["summary"].update(iops="__NaN__"))),
+                   ("a probe named probe-0s", lambda d, j: [p for p in j["phases"] if p["name"].startswith("probe")][0].update(name="probe-0s")),
+                   ("a probe named probe--5s", lambda d, j: [p for p in j["phases"] if p["name"].startswith("probe")][0].update(name="probe--5s")),
+                   ("an idle named idle-1e308s", lambda d, j: [p for p in j["phases"] if p["name"].startswith("idle")][0].update(name="idle-1e308s")),
+                   ("its fill phase deleted", lambda d, j: j["phases"].remove([p for p in j["phases"] if p["name"] == "fill"][0])),
+                   ("its fill folder deleted", lambda d, j: shutil.rmtree(f"{d}/{[p for p in j['phases'] if p['name'] == 'fill'][0]['dir']}")),
+                   ("the fill's latency count negative", lambda d, j: r10_json(f"{d}/{[p for p in j['phases'] if p['name'] == 'fill'][0]['dir']}/latency.json",
+                                                                           lambda l: l["all"].update(count=-5)))):
+    r10_edit("r10slc", name, edit)
 
 # --- readers under resource limits --------------------------------------------------------------
 for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):

@@ -34,11 +34,7 @@ impl std::error::Error for OutputFailed {}
 /// reorders text on screen (bidirectional overrides), written as its Rust escape (`\u{1b}`): safe
 /// to print on a terminal or to put in a report, whatever a record or a command line held.
 pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
-    let hidden = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || ('\u{202a}'..='\u{202e}').contains(&c)
-            || ('\u{2066}'..='\u{2069}').contains(&c)
-    };
+    let hidden = |c: char| (c.is_control() && c != '\n' && c != '\t') || reorders(c);
     if !text.chars().any(hidden) {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -51,6 +47,12 @@ pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Whether `c` reorders the text around it on screen (a bidirectional embedding, override or
+/// isolate): shown escaped wherever text from a record or a command line is printed.
+pub fn reorders(c: char) -> bool {
+    ('\u{202a}'..='\u{202e}').contains(&c) || ('\u{2066}'..='\u{2069}').contains(&c)
 }
 
 /// `text` on one line: every control character, line breaks and tabs too, written as its Rust

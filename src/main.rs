@@ -130,14 +130,15 @@ fn main() {
 const SAY_HEAD: usize = 1200;
 const SAY_TAIL: usize = 600;
 
-/// One line on stderr: control characters the user typed (a newline in a file name) are shown
-/// escaped, so a message stays one line, and a line longer than `SAY_HEAD + SAY_TAIL`
-/// characters is cut in the middle; a closed stderr is ignored (nowhere left to complain).
+/// One line on stderr: control characters the user typed (a newline in a file name) and marks
+/// that reorder text (an RTL override in a record) are shown escaped, so a message stays one
+/// line as written, and a line longer than `SAY_HEAD + SAY_TAIL` characters is cut in the
+/// middle; a closed stderr is ignored (nowhere left to complain).
 fn say(args: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let mut chars = Vec::new();
     for c in args.to_string().chars() {
-        if c.is_control() {
+        if c.is_control() || ssdfade::console::reorders(c) {
             chars.extend(c.escape_default());
         } else {
             chars.push(c);

@@ -196,10 +196,16 @@ fn open_no_follow(path: &Path) -> std::io::Result<File> {
         .open(path)
 }
 
-/// Refuses (bad input) an output directory named on the command line that is a symbolic link
-/// or not a directory; creates it when missing.
-pub fn directory(dir: &Path) -> anyhow::Result<()> {
-    match std::fs::symlink_metadata(dir) {
+/// Writes a set of files into the output directory `dir` named on the command line: `dir` is
+/// refused (bad input) when it is a symbolic link or not a directory and made when missing;
+/// `write`'s files land as one set ([`as_one_set`]). A failure (a full disk, a signal) removes
+/// the levels of `dir` this call made, empty then, so it leaves no folder behind — and never
+/// one that was there before.
+pub fn set_in_directory<T>(
+    dir: &Path,
+    write: impl FnOnce() -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let made = match std::fs::symlink_metadata(dir) {
         Ok(meta) if meta.file_type().is_symlink() => crate::bad_input!(
             "the output directory {} is a symbolic link, which ssdfade never writes through: name the real directory",
             dir.display()
@@ -208,14 +214,58 @@ pub fn directory(dir: &Path) -> anyhow::Result<()> {
             "the output directory {} exists and is not a directory: choose another path",
             dir.display()
         ),
-        Ok(_) => Ok(()),
-        Err(_) => match std::fs::create_dir_all(dir) {
-            Ok(()) => Ok(()),
+        Ok(_) => MadeDirectory::default(),
+        Err(_) => match MadeDirectory::make(dir) {
+            Ok(made) => made,
             Err(e) => crate::bad_input!(
                 "cannot create the output directory {}: {e}: choose a directory you can write",
                 dir.display()
             ),
         },
+    };
+    let written = as_one_set(write);
+    if written.is_err() {
+        made.remove_empty();
+    }
+    written
+}
+
+/// The levels of a directory a command made, outermost first: what it may remove again when
+/// it fails, and nothing that existed before it.
+#[derive(Debug, Default)]
+pub struct MadeDirectory(Vec<PathBuf>);
+
+impl MadeDirectory {
+    /// Makes `dir` and every missing level above it, remembering the levels made.
+    pub fn make(dir: &Path) -> std::io::Result<MadeDirectory> {
+        let missing: Vec<&Path> = dir
+            .ancestors()
+            .take_while(|level| {
+                !level.as_os_str().is_empty() && std::fs::symlink_metadata(level).is_err()
+            })
+            .collect();
+        let mut made = MadeDirectory::default();
+        for level in missing.into_iter().rev() {
+            match std::fs::create_dir(level) {
+                Ok(()) => made.0.push(level.to_path_buf()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => {
+                    made.remove_empty();
+                    return Err(e);
+                }
+            }
+        }
+        Ok(made)
+    }
+
+    /// Removes the levels made, innermost first, each only while empty: a file anyone put
+    /// there keeps its folder.
+    pub fn remove_empty(&self) {
+        for level in self.0.iter().rev() {
+            if std::fs::remove_dir(level).is_err() {
+                return;
+            }
+        }
     }
 }
 
@@ -223,12 +273,11 @@ pub fn directory(dir: &Path) -> anyhow::Result<()> {
 pub fn write(path: &Path, kind: Kind, bytes: &[u8]) -> anyhow::Result<()> {
     check(path, kind)?;
     let safe;
-    let bytes = match kind.read_as_is() {
-        true => {
-            safe = crate::console::visible(&String::from_utf8_lossy(bytes)).into_owned();
-            safe.as_bytes()
-        }
-        false => bytes,
+    let bytes = if kind.read_as_is() {
+        safe = crate::console::visible(&String::from_utf8_lossy(bytes)).into_owned();
+        safe.as_bytes()
+    } else {
+        bytes
     };
     let tmp = temporary(path);
     unstage(path);
@@ -260,9 +309,12 @@ pub fn write(path: &Path, kind: Kind, bytes: &[u8]) -> anyhow::Result<()> {
             f.write_all(bytes)?;
             f.sync_all()
         })
-        .and_then(|()| match staged(&tmp, path) {
-            true => Ok(()),
-            false => std::fs::rename(&tmp, path),
+        .and_then(|()| {
+            if staged(&tmp, path) {
+                Ok(())
+            } else {
+                std::fs::rename(&tmp, path)
+            }
         });
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
@@ -386,7 +438,7 @@ mod tests {
         );
         let linked_dir = dir.path().join("etc-link");
         std::os::unix::fs::symlink(dir.path(), &linked_dir).unwrap();
-        assert!(directory(&linked_dir).is_err());
+        assert!(set_in_directory(&linked_dir, || Ok(())).is_err());
     }
 
     /// A set that fails at its second file leaves the first file's previous version and no
@@ -413,5 +465,40 @@ mod tests {
         .unwrap();
         assert_eq!(std::fs::read(&md).unwrap(), b"# ssdfade new\n");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    /// A failed set removes the levels of its folder it made, and only those: a folder that
+    /// was there before stays, and so does one that holds a file.
+    #[test]
+    fn a_failed_set_removes_only_the_folders_it_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let existing = dir.path().join("existing");
+        std::fs::create_dir(&existing).unwrap();
+        let deep = existing.join("new/deeper");
+        let failed = set_in_directory(&deep, || -> anyhow::Result<()> {
+            write(&deep.join("a.md"), Kind::Markdown, b"# ssdfade a\n")?;
+            anyhow::bail!("the disk is full")
+        });
+        assert!(failed.is_err());
+        assert!(existing.is_dir() && !existing.join("new").exists());
+        assert!(set_in_directory(&existing, || -> anyhow::Result<()> {
+            anyhow::bail!("again")
+        })
+        .is_err());
+        assert!(
+            existing.is_dir(),
+            "a folder that was there before is never removed"
+        );
+        let kept = dir.path().join("kept");
+        let failed = set_in_directory(&kept, || -> anyhow::Result<()> {
+            std::fs::write(kept.join("theirs"), "x")?;
+            anyhow::bail!("failed after someone wrote beside")
+        });
+        assert!(failed.is_err() && kept.join("theirs").exists());
+        set_in_directory(&deep, || {
+            write(&deep.join("a.md"), Kind::Markdown, b"# ssdfade a\n")
+        })
+        .unwrap();
+        assert!(deep.join("a.md").is_file());
     }
 }

@@ -360,7 +360,9 @@ impl TestFigures {
 }
 
 /// The full rounds of a test (the rounds, from the first, whose every one of `cells` cells is
-/// done) and each tracked cell's IOPS in them, from its done runs: (round, cell, IOPS).
+/// done, the tracked ones among them) and each tracked cell's IOPS in them, from its done runs:
+/// (round, cell, IOPS). A tracked cell no phase ran (an edited record renamed its phases)
+/// leaves no full round, so no window.
 fn tracked_series(
     plan: &PtsTestSettings,
     cells: usize,
@@ -368,7 +370,11 @@ fn tracked_series(
     done: &[(usize, PtsCell, f64)],
 ) -> (usize, Vec<Vec<f64>>) {
     let rounds = (1..=planned_rounds)
-        .take_while(|r| done.iter().filter(|c| c.0 == *r).count() == cells)
+        .take_while(|r| {
+            let of_round = || done.iter().filter(|c| c.0 == *r);
+            of_round().count() == cells
+                && plan.tracked.iter().all(|t| of_round().any(|c| c.1 == *t))
+        })
         .count();
     let series = plan
         .tracked

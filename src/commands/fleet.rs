@@ -15,9 +15,6 @@ pub fn run(args: &FleetArgs) -> anyhow::Result<()> {
     let mut doc = crate::report::fleet_document(&fleet, &charts)?;
     doc.provenance = Some(fleet.provenance.clone());
     let out = args.out.as_deref().unwrap_or(std::path::Path::new("."));
-    // A folder named by --out is never a link (one to /etc would take the fleet's files) and
-    // is made when missing, as `compare --out` does.
-    crate::outfile::directory(out)?;
     let files = [
         (out.join("fleet.md"), Kind::Markdown),
         (out.join("fleet.html"), Kind::Html),
@@ -34,24 +31,26 @@ pub fn run(args: &FleetArgs) -> anyhow::Result<()> {
             })
         })
         .collect();
-    for (path, kind) in &files {
-        crate::outfile::check(path, *kind)?;
-    }
-    for (path, format) in &pictures {
-        let kind = match format {
-            Format::Png => Kind::Png,
-            Format::Svg => Kind::Svg,
-        };
-        crate::outfile::check(path, kind)?;
-        crate::outfile::check(&crate::plot::sidecar_path(path), Kind::ChartRecord)?;
-    }
     let texts = [
         doc.markdown(),
         doc.html(),
         crate::output::fleet::csv(&fleet)?,
     ];
-    // One set: a failure half-way (a full disk) leaves the previous fleet's files, or none.
-    crate::outfile::as_one_set(|| {
+    // A folder named by --out is never a link (one to /etc would take the fleet's files) and
+    // is made when missing, as `compare --out` does; the files land as one set: a failure
+    // half-way (a full disk) leaves the previous fleet's files, or none, and no folder made.
+    crate::outfile::set_in_directory(out, || {
+        for (path, kind) in &files {
+            crate::outfile::check(path, *kind)?;
+        }
+        for (path, format) in &pictures {
+            let kind = match format {
+                Format::Png => Kind::Png,
+                Format::Svg => Kind::Svg,
+            };
+            crate::outfile::check(path, kind)?;
+            crate::outfile::check(&crate::plot::sidecar_path(path), Kind::ChartRecord)?;
+        }
         for ((path, kind), text) in files.iter().zip(&texts) {
             crate::outfile::write(path, *kind, text.as_bytes())?;
         }

@@ -371,6 +371,43 @@ mod tests {
         assert_eq!(w.nand_bytes_written, None);
     }
 
+    /// `info`'s two wear readers, given a real drive's answers with only the temperature
+    /// changed: a reading inside [`crate::drive::PLAUSIBLE_C`] is kept as the drive said it,
+    /// one past either bound (an unset 0xFFFF kelvin field, a stuck byte) is left out.
+    #[test]
+    fn a_temperature_no_sensor_can_mean_is_left_out_by_both_wear_readers() {
+        let (cold, hot) = crate::drive::PLAUSIBLE_C;
+        for celsius in [
+            cold as i64 - 1,
+            cold as i64,
+            41,
+            hot as i64,
+            hot as i64 + 1,
+            1000,
+        ] {
+            let meant = (cold..=hot).contains(&(celsius as f64));
+            let mut json = fixture("smartctl-nvme.json");
+            json["temperature"]["current"] = celsius.into();
+            let read = from_smartctl(&json).temperature_c;
+            assert_eq!(read, meant.then_some(celsius), "smartctl says {celsius} °C");
+            let log = nvme::SmartLog {
+                temperature_k: u16::try_from(celsius + 273).unwrap_or(u16::MAX),
+                ..Default::default()
+            };
+            let read = from_nvme_log(&log).temperature_c;
+            assert_eq!(
+                read,
+                meant.then_some(celsius),
+                "the NVMe log says {celsius} °C"
+            );
+        }
+        let unset = nvme::SmartLog {
+            temperature_k: u16::MAX,
+            ..Default::default()
+        };
+        assert_eq!(from_nvme_log(&unset).temperature_c, None, "0xFFFF kelvin");
+    }
+
     #[test]
     fn failed_open_is_a_note_not_an_error() {
         let json: Value = serde_json::from_str(

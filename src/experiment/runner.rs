@@ -67,15 +67,18 @@ pub fn start(
     }
     remove_unfinished_creation(dir, &record);
     crate::results::refuse_occupied(dir)?;
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        bad_input!(
+    // The levels made here are removed again if the experiment fails before its first
+    // record; a directory that was there before stays.
+    let made = match crate::outfile::MadeDirectory::make(dir) {
+        Ok(made) => made,
+        Err(e) => bad_input!(
             "cannot create the experiment directory {}: {e}",
             dir.display()
-        );
-    }
+        ),
+    };
     let dir = dir.canonicalize()?;
     if record.drive_state.is_some() && dir.to_string_lossy().contains(',') {
-        std::fs::remove_dir(&dir).ok();
+        made.remove_empty();
         bad_input!(
             "the experiment directory {} contains a comma, which a sim target's state= path cannot: choose another --out",
             dir.display()
@@ -102,7 +105,7 @@ pub fn start(
             Err(e) => {
                 let _ = std::fs::remove_file(dir.join(super::record::FILE));
                 remove_creation(&dir, &record);
-                std::fs::remove_dir(&dir).ok(); // only when empty
+                made.remove_empty();
                 return Err(e);
             }
         }

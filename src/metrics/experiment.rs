@@ -124,9 +124,10 @@ impl ExperimentObserver for ExperimentMetrics {
     fn started(&mut self, dir: &Path, record: &ExperimentRecord) {
         let labels = ExperimentLabels {
             host: ProcessStamp::current().host,
-            target: record.target.clone(),
-            model: record.identity.model.clone().unwrap_or_default(),
-            serial: record.identity.serial.clone().unwrap_or_default(),
+            // experiment.json's strings as the drive gave them, put on one line for the label
+            target: crate::console::one_line(&record.target),
+            model: crate::console::one_line(record.identity.model.as_deref().unwrap_or_default()),
+            serial: crate::console::one_line(record.identity.serial.as_deref().unwrap_or_default()),
             experiment: record.name.to_string(),
             run: dir
                 .file_name()

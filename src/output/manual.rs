@@ -46,11 +46,11 @@ pub fn man_page(cmd: clap::Command, path: &[String]) -> anyhow::Result<Vec<u8>> 
 
 /// Writes the page of `cmd` and of every command under it into `dir`; returns the files written.
 pub fn write_man_pages(cmd: clap::Command, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    crate::outfile::directory(dir)?;
     let mut cmd = cmd.disable_help_subcommand(true);
     cmd.build();
-    // The pages land as one set: a full disk half-way leaves none of this run's pages.
-    crate::outfile::as_one_set(|| {
+    // The pages land as one set: a full disk half-way leaves none of this run's pages, nor the
+    // folder made for them.
+    crate::outfile::set_in_directory(dir, || {
         let mut written = Vec::new();
         let mut pending = vec![cmd.clone()];
         while let Some(page) = pending.pop() {

@@ -135,13 +135,16 @@ fn paced_note(labels: &[String], heads: &[Headline]) -> Option<String> {
             .iter()
             .zip(heads)
             .filter_map(|(label, h)| h.pace.as_ref().filter(|p| p.met == met).map(|p| (label, p)))
-            .map(|(label, p)| match met {
-                true => format!("{label} at {}", p.asked),
-                false => format!(
-                    "{label} ({} of {})",
-                    crate::units::format_count(p.delivered_iops),
-                    p.asked
-                ),
+            .map(|(label, p)| {
+                if met {
+                    format!("{label} at {}", p.asked)
+                } else {
+                    format!(
+                        "{label} ({} of {})",
+                        crate::units::format_count(p.delivered_iops),
+                        p.asked
+                    )
+                }
             })
             .collect()
     };
@@ -246,7 +249,13 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
         .iter()
         .map(|d| compared_run(d))
         .collect::<Result<_, _>>()?;
-    crate::outfile::directory(out)?;
+    // The folder is made when missing and the three files land as one set: a failure (a full
+    // disk, a signal) leaves the previous comparison or none, and no folder made for it.
+    crate::outfile::set_in_directory(out, || write_comparison(dirs, &runs, out))
+}
+
+/// Writes compare.md, compare.html and compare.png of `runs`, read from `dirs`, into `out`.
+fn write_comparison(dirs: &[PathBuf], runs: &[Run], out: &Path) -> anyhow::Result<Comparison> {
     super::check_files(&[&out.join("compare.md"), &out.join("compare.html")])?;
     crate::outfile::check(&out.join("compare.png"), crate::outfile::Kind::Png)?;
     let labels = labels(dirs);
@@ -276,14 +285,14 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
     let provenance = Provenance::of_comparison(
         &labels
             .iter()
-            .zip(&runs)
+            .zip(runs)
             .map(|(label, run)| (label.clone(), Provenance::of_run(&run.info)))
             .collect::<Vec<_>>(),
     );
     chart.write(&png, Format::Png, &provenance)?;
 
     let mut doc = Document::new(format!("ssdfade compare: {}", labels.join(" vs ")));
-    doc.paragraph(recorded_line(&labels, &runs));
+    doc.paragraph(recorded_line(&labels, runs));
     add_summary(&mut doc, &labels, &heads);
     doc.heading("Runs");
     doc.table(
@@ -328,8 +337,7 @@ pub fn compare_dirs(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Comparison> 
         svg: chart.svg()?,
     });
     doc.heading("Reproduce");
-    doc.blocks
-        .push(Block::Code(reproduce_lines(&labels, &runs)));
+    doc.blocks.push(Block::Code(reproduce_lines(&labels, runs)));
     doc.provenance = Some(provenance);
     let markdown = doc.markdown();
     let (md, html) = (out.join("compare.md"), out.join("compare.html"));

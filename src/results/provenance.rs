@@ -122,10 +122,13 @@ fn drive_line(
     size_bytes: Option<u64>,
     target: &str,
 ) -> String {
+    // On one line: experiment.json keeps its drive's strings as the drive gave them (resume
+    // compares them with the live drive), so a line break in them is put on one line here.
+    let one_line = crate::console::one_line;
     [
-        model.map(str::to_string),
-        firmware.map(|f| format!("firmware {f}")),
-        serial.map(|s| format!("serial {s}")),
+        model.map(one_line),
+        firmware.map(|f| format!("firmware {}", one_line(f))),
+        serial.map(|s| format!("serial {}", one_line(s))),
         size_bytes.filter(|&b| b > 0).map(format_gb),
         Some(target_shown(target)),
     ]

@@ -155,9 +155,12 @@ fn write_json_atomic_unlocked<T: Serialize>(path: &Path, value: &T) -> anyhow::R
         text.push(b'\n');
         let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
         f.write_all(&text)
-            .and_then(|_| match synced(text.len()) {
-                true => f.sync_all(),
-                false => Ok(()),
+            .and_then(|_| {
+                if synced(text.len()) {
+                    f.sync_all()
+                } else {
+                    Ok(())
+                }
             })
             .with_context(|| format!("writing {}", tmp.display()))?;
         std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))

@@ -509,9 +509,10 @@ impl SimDevice {
         }
         let c = compressed.clamp(SMALLEST_PAGE, 1.0);
         let u = (mix64(content.stamp ^ 0xc0_3e55) >> 11) as f64 / (1u64 << 53) as f64;
-        match c > 0.5 {
-            true => 1 + u32::from(u < 2.0 * c - 1.0),
-            false => u32::from(u < 2.0 * c),
+        if c > 0.5 {
+            1 + u32::from(u < 2.0 * c - 1.0)
+        } else {
+            u32::from(u < 2.0 * c)
         }
     }
 
