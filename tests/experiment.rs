@@ -1624,6 +1624,41 @@ fn a_rate_sweeps_table_fits_80_columns() {
     );
 }
 
+/// A dry run refuses what the real run would refuse (exit 2, one line naming the option), for
+/// every experiment kind, and writes nothing; the real run's refusal is the same line.
+#[test]
+fn a_dry_run_refuses_the_workloads_the_real_run_refuses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dc = "sim:dc-ssd-400g,capacity=8GB,scale=64";
+    for args in [
+        &["vertex2", "sim:vertex2-60g,scale=16", "--qd", "0"][..],
+        &["wsat", dc, "--qd", "0"],
+        &["hir", dc, "--bs", "3"],
+        &["xsr", dc, "--qd", "0"],
+        &["op-sweep", dc, "--qd", "0"],
+        &["slc-cache", "sim:sata-tlc-250g,scale=64", "--qd", "0"],
+        &["pts", dc, "--qd", "0"],
+    ] {
+        let run = |dry: bool| {
+            let mut cmd = ssdfade(tmp.path());
+            cmd.arg("experiment").args(args);
+            if dry {
+                cmd.arg("--dry-run");
+            }
+            cmd.output().unwrap()
+        };
+        let (dry, real) = (run(true), run(false));
+        assert_eq!(dry.status.code(), Some(2), "{args:?} --dry-run");
+        assert_eq!(real.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&dry.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(args[3]), "{args:?}: {err}");
+        assert_eq!(err, String::from_utf8_lossy(&real.stderr), "{args:?}");
+        let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+}
+
 /// `--dry-run` prints the plan — every phase with its workload and bound, and the bound of the
 /// whole — exits 0 and writes nothing: no experiment directory, no file in the working
 /// directory, not the one `--out` names.

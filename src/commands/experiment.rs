@@ -89,6 +89,7 @@ pub fn run(cmd: &ExperimentCommand) -> anyhow::Result<RunEnd> {
     if common.dry_run {
         for target in std::iter::once(target).chain(more) {
             let record = make(setup(target, common)?)?;
+            crate::experiment::check_plan(&record)?;
             crate::out!("{}", crate::output::plan::plan_text(&record))?;
         }
         return Ok(RunEnd::Completed);
@@ -139,6 +140,7 @@ fn op_sweep(a: &OpSweepArgs) -> anyhow::Result<RunEnd> {
     };
     if a.dry_run {
         let record = op_sweep::record(setup, plan)?;
+        crate::experiment::check_plan(&record)?;
         crate::out!("{}", crate::output::plan::plan_text(&record))?;
         return Ok(RunEnd::Completed);
     }
@@ -187,6 +189,7 @@ fn slc_cache(a: &SlcCacheArgs) -> anyhow::Result<RunEnd> {
     };
     if a.dry_run {
         let record = slc_cache::record(setup, plan)?;
+        crate::experiment::check_plan(&record)?;
         crate::out!("{}", crate::output::plan::plan_text(&record))?;
         return Ok(RunEnd::Completed);
     }
@@ -226,6 +229,7 @@ fn pts(a: &PtsArgs) -> anyhow::Result<RunEnd> {
     };
     if a.dry_run {
         let record = pts::record(setup, plan)?;
+        crate::experiment::check_plan(&record)?;
         crate::out!("{}", crate::output::plan::plan_text(&record))?;
         return Ok(RunEnd::Completed);
     }

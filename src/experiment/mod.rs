@@ -33,7 +33,7 @@ pub use crate::results::{
     ExperimentRecord, Headline, Options, Phase, PhaseKind, PhaseRecord, RunParams,
 };
 pub use record::SCHEMA_VERSION;
-pub use runner::{preflight, resume, start, ExperimentOutcome};
+pub use runner::{check_plan, preflight, resume, start, ExperimentOutcome};
 
 use crate::results::settings::Settings;
 use crate::results::Status;

@@ -266,6 +266,26 @@ pub fn preflight(record: &ExperimentRecord) -> anyhow::Result<()> {
     result
 }
 
+/// The checks of [`preflight`] a dry run can make without writing: the experiment's options
+/// always, every phase's workload against the target when it opens for reading (a test file
+/// `--size` would create is not made: its phases are checked when the run starts).
+pub fn check_plan(record: &ExperimentRecord) -> anyhow::Result<()> {
+    check_options(record)?;
+    let Ok(device) = crate::device::open(&record.target) else {
+        return Ok(());
+    };
+    let read_only = crate::device::Gates {
+        writes: false,
+        destroy_data: None,
+        force: false,
+        size: None,
+    };
+    match device.check(&read_only) {
+        Ok(checked) => check_phases(record, device.as_ref(), &checked),
+        Err(_) => Ok(()),
+    }
+}
+
 /// The experiment's own options: a checkpoint period above zero, and SNIA rounds that hold at
 /// least one sample interval of every soak (the phases judged by them).
 fn check_options(record: &ExperimentRecord) -> anyhow::Result<()> {
