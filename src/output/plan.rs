@@ -72,7 +72,7 @@ pub fn plan_text(record: &ExperimentRecord) -> String {
     let mut out = format!(
         "experiment {} on {}: {} phases (dry run: nothing was written)\n",
         record.name,
-        record.target,
+        crate::console::one_line(&record.target),
         record.phases.len()
     );
     out.push_str(&format!(

@@ -69,15 +69,13 @@ pub fn render_text(summary: &ExperimentSummary, record: &ExperimentRecord) -> St
         done,
         record.phases.len()
     );
-    let head = format!("experiment {} on {}: {status}", record.name, record.target);
+    let target = crate::console::one_line(&record.target);
+    let head = format!("experiment {} on {target}: {status}", record.name);
     // A long target gets a line of its own: the status stays within 80 columns.
     let mut out = if head.chars().count() <= 80 {
         format!("{head}\n")
     } else {
-        format!(
-            "experiment {}: {status}\n  on {}\n",
-            record.name, record.target
-        )
+        format!("experiment {}: {status}\n  on {target}\n", record.name)
     };
     let protocol = crate::protocol::of(&record.name);
     out.push_str(&match (summary.figures.error(), protocol) {
