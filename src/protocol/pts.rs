@@ -452,10 +452,12 @@ fn add_settings(doc: &mut Document, f: &SuiteFigures) {
             PtsShows::Points => format!("{} thread count × queue depth points", t.cells.len()),
             _ => format!("QD {}", t.qd),
         };
-        rows.push(vec![
-            t.title.clone(),
-            format!("{load}; steady state tracked on {}", tracked.join(" and ")),
-        ]);
+        let settings = if tracked.is_empty() {
+            "no full round yet".to_string()
+        } else {
+            format!("{load}; steady state tracked on {}", tracked.join(" and "))
+        };
+        rows.push(vec![t.title.clone(), settings]);
     }
     doc.heading("SNIA PTS test settings");
     doc.table(&["Setting", ""], rows);

@@ -190,8 +190,8 @@ pub fn prepare(request: &RunRequest) -> anyhow::Result<Prepared> {
         drive.as_ref(),
     )?;
     if opened.device.needs_io_buffers() {
-        // A real run needs bs × QD plus the pool (a simulated drive allocates no I/O buffers).
-        crate::workload::memory::check_run(workload.bs, workload.outstanding())?;
+        // A real run needs bs × jobs × QD plus the pool (a simulated drive allocates no I/O buffers).
+        crate::workload::memory::check_run(workload.bs, workload.jobs, workload.qd)?;
     }
     let record = TargetRecord {
         path: request.recorded_target(),

@@ -18,18 +18,24 @@ pub fn run_buffer_bytes(bs: u64, qd: u32) -> u64 {
         .saturating_add(crate::pattern::pool_bytes(bs as usize) as u64)
 }
 
-/// Refuses (exit 2) a real run whose buffers (`bs` × `qd` plus the pool) do not fit in the
-/// available memory, naming the figure and what to lower. Call it before the run directory is
-/// created; a simulated target allocates no I/O buffers and needs no check.
-pub fn check_run(bs: u64, qd: u32) -> anyhow::Result<()> {
+/// Refuses (exit 2) a real run whose buffers (`bs` × `jobs` × `qd` plus the pool) do not fit
+/// in the available memory, naming the figure and what to lower. Call it before the run
+/// directory is created; a simulated target allocates no I/O buffers and needs no check.
+pub fn check_run(bs: u64, jobs: u32, qd: u32) -> anyhow::Result<()> {
     check_transfer(bs)?;
-    let need = run_buffer_bytes(bs, qd);
-    check_fits(
-        need,
-        available_bytes()?,
-        &format!("--qd {qd} × --bs {}", format_bytes(bs)),
-        "lower --qd or --bs",
-    )
+    let need = run_buffer_bytes(bs, jobs.saturating_mul(qd));
+    let (what, lower) = if jobs > 1 {
+        (
+            format!("--jobs {jobs} × --qd {qd} × --bs {}", format_bytes(bs)),
+            "lower --jobs, --qd or --bs",
+        )
+    } else {
+        (
+            format!("--qd {qd} × --bs {}", format_bytes(bs)),
+            "lower --qd or --bs",
+        )
+    };
+    check_fits(need, available_bytes()?, &what, lower)
 }
 
 /// Refuses (exit 2) a self-test whose `buffers` buffers of `bs` bytes plus the pool do not fit.
@@ -108,9 +114,9 @@ mod tests {
         assert!(text.contains("lower --qd or --bs"), "{text}");
         assert!(check_fits(6 << 30, 8 << 30, "x", "y").is_ok());
         // 1 GiB × QD4096 is 4 TiB: refused on any machine this runs on.
-        let err = check_run(1 << 30, 4096).unwrap_err();
+        let err = check_run(1 << 30, 1, 4096).unwrap_err();
         assert!(err.to_string().contains("needs 4.0 TiB"), "{err}");
-        assert!(check_run(4096, 128).is_ok());
+        assert!(check_run(4096, 1, 128).is_ok());
     }
 
     #[test]
