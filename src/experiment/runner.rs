@@ -130,6 +130,10 @@ fn make_drive(
     });
     loop {
         match rx.recv_timeout(Duration::from_millis(20)) {
+            // A signal the making itself noticed first is the same stop as one seen here.
+            Ok(Err(e)) if e.downcast_ref::<crate::error::Interrupted>().is_some() => {
+                return Ok(None)
+            }
             Ok(made) => return made.map(Some),
             Err(_) if interrupt.load(std::sync::atomic::Ordering::Relaxed) => return Ok(None),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
