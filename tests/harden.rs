@@ -1041,21 +1041,29 @@ fn a_silent_metrics_client_is_dropped_within_the_timeout_and_others_are_served()
             .collect()
     };
     // One silent client: another is answered while it waits.
-    let mut idle = silent(1);
+    let first = silent(1);
     assert!(status_of_a_scrape().contains(" 200 "));
+    // It hangs up; its slot is free once the server reads the end of its stream. (Hanging up
+    // rather than keeping it keeps the refusal below clear of its timeout on a loaded machine.)
+    drop(first);
+    std::thread::sleep(Duration::from_secs(1));
     // Every slot of this address taken by silent clients: one more is refused at once, not
-    // queued.
-    idle.extend(silent(MAX_PER_PEER - 1));
+    // queued (it would wait out a silent client's timeout if it were given a slot).
+    let idle = silent(MAX_PER_PEER);
     std::thread::sleep(Duration::from_millis(500));
     // (Nothing is sent: the server answers 503 without reading, and a request left unread
     // would turn its close into a reset.)
     let mut extra = std::net::TcpStream::connect(&addr).unwrap();
-    extra
-        .set_read_timeout(Some(Duration::from_secs(2)))
-        .unwrap();
+    extra.set_read_timeout(Some(2 * TIMEOUT)).unwrap();
     let mut refused = String::new();
+    let asked = Instant::now();
     extra.read_to_string(&mut refused).unwrap();
     assert!(refused.starts_with("HTTP/1.1 503 "), "{refused}");
+    assert!(
+        asked.elapsed() < TIMEOUT,
+        "the refusal took {:?}",
+        asked.elapsed()
+    );
     assert!(
         refused.contains("127.0.0.1 holds 8 connections"),
         "{refused}"
