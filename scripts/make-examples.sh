@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates results/examples/: the Vertex 2 protocol on the simulated Vertex 2, on the
-# simulated enterprise drive and on a RAM device (zram, needs root), a queue-depth sweep, and
-# SNIA WSAT and HIR on a simulated drive, CrystalDiskMark's set on the simulated NVMe drive;
-# each with its charts and report.
+# simulated enterprise drive and on a RAM device (zram, needs root), a queue-depth sweep, SNIA
+# WSAT and HIR on a simulated drive, three tests of the SNIA PTS suite (latency, XSR, DIRTH) and
+# CrystalDiskMark's set on the simulated NVMe drive; each with its charts and report.
 # To keep the examples small enough to commit, the simulated drives' state files and the
 # per-phase charts are removed (the experiment-level charts and report stay; `ssdfade plot`
 # redraws any phase from its samples).   Usage: scripts/make-examples.sh   (~5 minutes)
@@ -22,6 +22,8 @@ mkdir -p "$out"
 "$bin" experiment hir 'sim:vertex2-60g,scale=16' --bursts 1 --seed 910 --out "$out/hir-sim"
 "$bin" experiment slc-cache 'sim:sata-tlc-1t,capacity=250GB,scale=64' \
     --seed 910 --out "$out/slc-cache-sim" > "$out/slc-cache-sim.txt"
+"$bin" experiment pts 'sim:dc-ssd-400g,capacity=8GB,scale=64' --tests lat,xsr,dirth --round 1s \
+    --seed 910 --out "$out/pts-sim"
 "$bin" measure 'sim:nvme-tlc-1t,scale=16' --preset cdm --seed 910 --out "$out/cdm-nvme-sim" \
     > "$out/cdm-nvme-sim.txt"
 
