@@ -15,7 +15,7 @@ use crate::analysis::pts::{KindTest, PtsFigures, SuiteFigures, SuiteTest, NAME};
 use crate::plot::pts::PtsChart;
 use crate::plot::pts_points::PointsChart;
 use crate::plot::{KindCharts, Place, ProtocolChart};
-use crate::report::{add_chart, Document};
+use crate::report::{add_chart, Block, Document};
 use crate::results::settings::{PtsCell, PtsShows, Settings};
 use crate::results::Experiment;
 use crate::units::{format_count, format_latency_us};
@@ -476,12 +476,17 @@ fn add_tests(
             SuiteTest::Matrix(t) => t,
             SuiteTest::Kind(k) => {
                 doc.heading(format!("PTS {} test", k.title));
+                // The kind's own sections, a level down: parts of this test's page, not
+                // sections of the suite.
+                let mut page = Document::default();
                 if let (Some(p), Some(part)) = (kind_of(k), kind_part(exp, &k.name)) {
-                    if let Err(e) = p.report_summary(doc, &part, &k.figures, None) {
-                        doc.paragraph(format!("{}: no summary ({e:#}).", k.title));
+                    if let Err(e) = p.report_summary(&mut page, &part, &k.figures, None) {
+                        page.paragraph(format!("{}: no summary ({e:#}).", k.title));
                     }
-                    p.report_tables(doc, &part, &k.figures, &KindCharts::default())?;
+                    p.report_tables(&mut page, &part, &k.figures, &KindCharts::default())?;
                 }
+                doc.blocks
+                    .extend(page.blocks.into_iter().map(Block::one_level_down));
                 for c in page_charts(charts, &k.name) {
                     add_chart(doc, c)?;
                 }

@@ -23,6 +23,16 @@ pub enum Block {
     Code(String),
 }
 
+impl Block {
+    /// The block as part of a section: a heading one level lower, anything else as it is.
+    pub fn one_level_down(self) -> Block {
+        match self {
+            Block::Heading(level, text) => Block::Heading(level + 1, text),
+            other => other,
+        }
+    }
+}
+
 /// A whole report.
 #[derive(Clone, Debug, Default)]
 pub struct Document {
