@@ -763,12 +763,17 @@ impl SimDevice {
         // its mean-value analysis takes QD steps, and a batch without reads (no waits) needs
         // the same answer again below.
         let mut solved = None;
+        // A write the drive acknowledges from its cache waits for a program only once the cache
+        // is full, which it is when the drive's resources, not the commands' floors, bind the
+        // loop; without a cache every write waits for its program.
+        let mut writes_wait = matches!(self.spec.cache, CacheMode::None);
         if ops > 0.0 {
             // The batch's I/Os meet the dies busy with the batch's own work, over the time it
             // takes before their waits (spread over the idle time under an issue rate).
             let floor = floor_sum / ios.len() as f64;
             let throughput = super::contention::closed_throughput(busy / ops, floor, qd);
             solved = Some((floor, throughput));
+            writes_wait |= busy / ops * f64::from(qd) > floor;
             let before = ops / throughput;
             self.die_load = self
                 .die_load_of(&counts, &host_r, before, read_us, program_us)
@@ -813,6 +818,9 @@ impl SimDevice {
             ops / throughput
         };
         self.life.power_on_s += seconds;
+        if writes_wait && writes > 0.0 && seconds > 0.0 {
+            self.writes_wait_for_room(ios, qd, writes * k / seconds, own);
+        }
 
         // The resources' time is linear in the counts: price each count once, by the time all
         // resources together spend on one unit of it (garbage collection is shared out apart).
@@ -891,6 +899,24 @@ impl SimDevice {
         seconds
     }
 
+    /// What each write of a batch (`ios`, `own` as in [`SimDevice::finish_batch`]) waits on
+    /// its own for room: with the cache full (or no cache) its acknowledgement waits for a
+    /// program to complete. The dies complete programs a NAND page (the preset's `read_page`
+    /// 4 KiB pages) at a time, together `write_rate` host writes a second, so the gaps between
+    /// completions are exponential with a mean of a NAND page over that rate (no more than the
+    /// `qd` writes in flight wait for one), and a write waits out the gap it arrives in.
+    fn writes_wait_for_room(&self, ios: &[Activity], qd: u32, write_rate: f64, own: &mut [f64]) {
+        let pages = self.spec.preset.read_page.clamp(1, qd.max(1));
+        let gap = f64::from(pages) / write_rate;
+        let seed = self.spec.seed ^ 0x9f0a;
+        for (i, (a, o)) in ios.iter().zip(own.iter_mut()).enumerate() {
+            if a.reads == 0 && a.work.host_slots > 0 {
+                let u = tail_draw(seed, self.io_seq + i as u64);
+                *o = -(1.0 - u).ln() * gap;
+            }
+        }
+    }
+
     /// The last batch, which kept the drive busy for `busy` seconds, took `elapsed` seconds of
     /// the clock (under an issue rate the drive stands idle between commands): the next
     /// batch's load on the dies is spread over the same share of idle time.
@@ -904,7 +930,8 @@ impl SimDevice {
 
     /// What the I/O `a` (number `seq`) waits on its own at queue depth `qd`, in seconds: a read
     /// of NAND, its page type's difference from the mean read time and the wait for its die
-    /// under its batch's load (see [`super::contention`]); 0 for the rest.
+    /// under its batch's load (see [`super::contention`]); 0 for the rest (a write's wait for
+    /// room in the cache is drawn apart: [`SimDevice::writes_wait_for_room`]).
     /// Returns (the page type's difference, the die wait).
     #[inline]
     fn own_wait(&self, a: &Activity, qd: u32, seq: u64, read_us: f64) -> (f64, f64) {

@@ -98,7 +98,10 @@ impl SimEngine {
         // host's submitters of one drive: the drive sees every job's queue as one, jobs × QD
         // I/Os outstanding, from one stream of offsets.
         let in_flight = w.outstanding();
-        let concentrate = 1.0 - 1.0 / (f64::from(in_flight) / k as f64).max(1.0);
+        // The share is over the host I/Os in flight, not the simulated ones: a simulated I/O
+        // standing for k host I/Os draws its wait for one of them, which the others of the
+        // loop do not share, whatever the scale.
+        let concentrate = 1.0 - 1.0 / f64::from(in_flight).max(1.0);
         let mut queue = ClosedLoop::new(in_flight, device.spec.scale, 0.0);
         let mut paced = w
             .rate
