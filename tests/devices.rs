@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json_ok, root_or_skip, ssdfade, Loop, Zram};
+use common::{measure_json, root_or_skip, Loop, Zram};
 
 #[test]
 fn measure_on_zram_reports_consistent_json() {
@@ -12,21 +12,20 @@ fn measure_on_zram_reports_consistent_json() {
     let zram = Zram::new(256 << 20);
     let dir = tempfile::tempdir().unwrap();
     let dev = zram.path.to_str().unwrap();
-    let v = json_ok(ssdfade(dir.path()).args([
-        "measure",
+    let v = measure_json(
+        dir.path(),
         dev,
-        "--destroy-data",
-        dev,
-        "--engine",
-        "threads",
-        "--qd",
-        "4",
-        "--duration",
-        "2s",
-        "--json",
-        "--out",
-        "run",
-    ]));
+        &[
+            "--engine",
+            "threads",
+            "--qd",
+            "4",
+            "--duration",
+            "2s",
+            "--out",
+            "run",
+        ],
+    );
     assert!(v["iops"].as_f64().unwrap() > 1000.0, "{v}");
     assert_eq!(v["engine"], "threads");
     let samples = ssdfade::results::read_samples(&dir.path().join("run")).unwrap();
@@ -42,25 +41,24 @@ fn measure_on_loop_device_works() {
     let lo = Loop::new(64 << 20);
     let dir = tempfile::tempdir().unwrap();
     let dev = lo.path.to_str().unwrap();
-    let v = json_ok(ssdfade(dir.path()).args([
-        "measure",
+    let v = measure_json(
+        dir.path(),
         dev,
-        "--destroy-data",
-        dev,
-        "--qd",
-        "4",
-        "--bs",
-        "4k",
-        "--read-pct",
-        "0",
-        "--random-pct",
-        "0",
-        "--bytes",
-        "64M",
-        "--json",
-        "--out",
-        "run",
-    ]));
+        &[
+            "--qd",
+            "4",
+            "--bs",
+            "4k",
+            "--read-pct",
+            "0",
+            "--random-pct",
+            "0",
+            "--bytes",
+            "64M",
+            "--out",
+            "run",
+        ],
+    );
     // Sequential writes over the whole device: every block was written, and what reached the
     // backing file is ssdfade's unique data, not zeros.
     assert_eq!(v["ops"], 16384, "{v}");
@@ -78,14 +76,6 @@ fn measure_on_loop_device_works() {
         zero_blocks, 0,
         "{zero_blocks} blocks of the device were never written"
     );
-}
-
-/// Runs `measure` on `dev` with `args` and returns its JSON summary.
-fn measure_json(dir: &std::path::Path, dev: &str, args: &[&str]) -> serde_json::Value {
-    let mut cmd = ssdfade(dir);
-    cmd.args(["measure", dev, "--destroy-data", dev, "--json"]);
-    cmd.args(args);
-    json_ok(&mut cmd)
 }
 
 #[test]

@@ -8,18 +8,8 @@ mod common;
 
 use std::path::Path;
 
-use common::{json_ok, root_or_skip, ssdfade, Zram};
+use common::{in_flight, json_ok, measure_json, root_or_skip, ssdfade, Zram};
 use serde_json::Value;
-
-/// Runs `measure TARGET ARGS --json --out run` in `dir` and returns its --json object.
-fn measure(dir: &Path, target: &str, args: &[&str]) -> Value {
-    json_ok(
-        ssdfade(dir)
-            .args(["measure", target, "--destroy-data", target])
-            .args(args)
-            .args(["--json", "--out", "run"]),
-    )
-}
 
 /// The I/Os the run's latency.json counted.
 fn histogram_count(run: &Path) -> u64 {
@@ -35,20 +25,6 @@ fn recorded_jobs_and_qd(run: &Path) -> (u64, u64) {
     (w["jobs"].as_u64().unwrap_or(1), w["qd"].as_u64().unwrap())
 }
 
-/// Mean I/Os in flight over the samples `full` (Little's law: their I/Os × mean latency ÷ the
-/// time the process ran).
-fn in_flight(full: &[ssdfade::stats::Sample]) -> f64 {
-    let busy: f64 = full
-        .iter()
-        .map(|s| s.ops as f64 * s.lat_us.unwrap().mean / 1e6)
-        .sum();
-    let ran: f64 = full
-        .iter()
-        .map(|s| s.t_end_s - s.t_start_s - s.stopped_s.unwrap_or(0.0))
-        .sum();
-    busy / ran
-}
-
 /// A `jobs` × `qd` random-write measure with `engine` on a fresh zram device: one histogram
 /// holding every sample's I/Os, jobs recorded, jobs × QD in flight.
 fn jobs_merge_into_one_run(engine: &str, jobs: u32, qd: u32) {
@@ -56,7 +32,7 @@ fn jobs_merge_into_one_run(engine: &str, jobs: u32, qd: u32) {
     let dir = tempfile::tempdir().unwrap();
     let dev = zram.path.to_str().unwrap();
     let (jobs_text, qd_text) = (jobs.to_string(), qd.to_string());
-    let v = measure(
+    let v = measure_json(
         dir.path(),
         dev,
         &[
@@ -70,6 +46,8 @@ fn jobs_merge_into_one_run(engine: &str, jobs: u32, qd: u32) {
             "4s",
             "--interval",
             "1s",
+            "--out",
+            "run",
         ],
     );
     let what = format!("{engine} {jobs} jobs × QD {qd}");

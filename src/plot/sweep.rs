@@ -9,6 +9,7 @@ use plotters::prelude::*;
 
 use super::drawn;
 use super::experiment::device_name;
+use super::keyed;
 use super::layout::{Layout, Note};
 use super::rate_sweep::{RatePoint, RateSweepChart};
 use super::style;
@@ -79,30 +80,19 @@ impl SweepChart {
             .x_label_area_size(58)
             .y_label_area_size(96)
             .build_cartesian_2d((0.8f64..max_qd * 1.25).log_scale().base(2.0), 0f64..y_max)?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .x_desc("Queue depth (outstanding I/Os per thread, log scale)")
             .y_desc(y_desc)
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_label_formatter(&|v| style::count_tick(*v, y_max))
             .y_labels(6)
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         drawn::chart_panel(&chart, "Queue depth", y_desc);
         for (i, (threads, line)) in self.by_threads().into_iter().enumerate() {
             let color = style::palette(i);
             let points: Vec<(f64, f64)> = line.iter().map(|p| (p.qd as f64, pick(p))).collect();
-            drawn::series(&threads_label(threads), y_desc, &points);
-            chart
-                .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?
-                .label(threads_label(threads))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
-                });
-            chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
+            keyed::line(&mut chart, &threads_label(threads), y_desc, &points, color)?;
+            keyed::dots(&mut chart, &points, color)?;
         }
         style::legend(&mut chart)
             .position(SeriesLabelPosition::UpperLeft)
@@ -143,17 +133,12 @@ impl SweepChart {
             .x_label_area_size(58)
             .y_label_area_size(96)
             .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .x_desc("IOPS")
             .y_desc(format!("Average response time ({unit})"))
             .x_label_formatter(&|v| style::count_tick(*v, x_max))
             .y_label_formatter(&|v| style::plain_label(*v))
             .x_labels(8)
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         let y_desc = format!("Average response time ({unit})");
         drawn::chart_panel(&chart, "IOPS", &y_desc);
@@ -165,14 +150,8 @@ impl SweepChart {
                 .iter()
                 .map(|p| (p.iops, p.avg_lat_us / scale))
                 .collect();
-            drawn::series(&threads_label(threads), &y_desc, &points);
-            chart
-                .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?
-                .label(threads_label(threads))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
-                });
-            chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
+            keyed::line(&mut chart, &threads_label(threads), &y_desc, &points, color)?;
+            keyed::dots(&mut chart, &points, color)?;
             for (p, &at) in line.iter().zip(&points) {
                 let (x, y) = chart.backend_coord(&at);
                 layout.avoid([x - 5, y - 5, x + 6, y + 6]);
