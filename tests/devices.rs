@@ -15,16 +15,7 @@ fn measure_on_zram_reports_consistent_json() {
     let v = measure_json(
         dir.path(),
         dev,
-        &[
-            "--engine",
-            "threads",
-            "--qd",
-            "4",
-            "--duration",
-            "2s",
-            "--out",
-            "run",
-        ],
+        "--engine threads --qd 4 --duration 2s --out run",
     );
     assert!(v["iops"].as_f64().unwrap() > 1000.0, "{v}");
     assert_eq!(v["engine"], "threads");
@@ -44,20 +35,7 @@ fn measure_on_loop_device_works() {
     let v = measure_json(
         dir.path(),
         dev,
-        &[
-            "--qd",
-            "4",
-            "--bs",
-            "4k",
-            "--read-pct",
-            "0",
-            "--random-pct",
-            "0",
-            "--bytes",
-            "64M",
-            "--out",
-            "run",
-        ],
+        "--qd 4 --bs 4k --read-pct 0 --random-pct 0 --bytes 64M --out run",
     );
     // Sequential writes over the whole device: every block was written, and what reached the
     // backing file is ssdfade's unique data, not zeros.
@@ -88,20 +66,10 @@ fn a_rate_limit_on_zram_delivers_its_rate_and_counts_late_issues() {
     let dev = zram.path.to_str().unwrap();
     // Well below zram's capacity: every engine delivers the rate within 1 %.
     for (engine, rate) in [("threads", 5000.0), ("uring", 8000.0)] {
-        let rate_arg = format!("{rate}");
         let v = measure_json(
             dir.path(),
             dev,
-            &[
-                "--engine",
-                engine,
-                "--qd",
-                "8",
-                "--duration",
-                "10s",
-                "--rate-iops",
-                rate_arg.trim_end_matches(".0"),
-            ],
+            &format!("--engine {engine} --qd 8 --duration 10s --rate-iops {rate}"),
         );
         let iops = v["iops"].as_f64().unwrap();
         assert!(
@@ -119,16 +87,7 @@ fn a_rate_limit_on_zram_delivers_its_rate_and_counts_late_issues() {
         let v = measure_json(
             dir.path(),
             dev,
-            &[
-                "--engine",
-                engine,
-                "--qd",
-                "1",
-                "--duration",
-                "2s",
-                "--rate-iops",
-                "50000000",
-            ],
+            &format!("--engine {engine} --qd 1 --duration 2s --rate-iops 50000000"),
         );
         let pacing = &v["pacing"];
         assert_eq!(pacing["paced"].as_u64(), v["ops"].as_u64(), "{v}");

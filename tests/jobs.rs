@@ -31,24 +31,10 @@ fn jobs_merge_into_one_run(engine: &str, jobs: u32, qd: u32) {
     let zram = Zram::new(512 << 20);
     let dir = tempfile::tempdir().unwrap();
     let dev = zram.path.to_str().unwrap();
-    let (jobs_text, qd_text) = (jobs.to_string(), qd.to_string());
     let v = measure_json(
         dir.path(),
         dev,
-        &[
-            "--engine",
-            engine,
-            "--jobs",
-            &jobs_text,
-            "--qd",
-            &qd_text,
-            "--duration",
-            "4s",
-            "--interval",
-            "1s",
-            "--out",
-            "run",
-        ],
+        &format!("--engine {engine} --jobs {jobs} --qd {qd} --duration 4s --interval 1s --out run"),
     );
     let what = format!("{engine} {jobs} jobs × QD {qd}");
     assert_eq!(v["engine"], engine, "{what}: {v}");

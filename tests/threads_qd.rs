@@ -23,24 +23,10 @@ fn qd128_runs_as_reported(engine: &str) {
     let v = measure_json(
         dir.path(),
         dev,
-        &[
-            "--engine",
-            engine,
-            "--qd",
-            "128",
-            "--bs",
-            "4k",
-            "--read-pct",
-            "0",
-            "--random-pct",
-            "100",
-            "--duration",
-            "4s",
-            "--interval",
-            "1s",
-            "--out",
-            "run",
-        ],
+        &format!(
+            "--engine {engine} --qd 128 --bs 4k --read-pct 0 --random-pct 100 \
+             --duration 4s --interval 1s --out run"
+        ),
     );
     assert_eq!(v["engine"], engine, "{v}");
     assert_eq!(v["errors"], 0, "{v}");

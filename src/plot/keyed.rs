@@ -1,5 +1,5 @@
 //! A named line as the multi-line charts draw it: recorded in the chart's data, stroked in its
-//! colour, keyed in the legend; and the dots that mark its measured points.
+//! colour, keyed in the legend.
 
 use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
@@ -25,20 +25,5 @@ where
         .draw_series(LineSeries::new(points.to_vec(), color.stroke_width(3)))?
         .label(name)
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4)));
-    Ok(())
-}
-
-/// A filled dot in `color` at each of `points`.
-pub fn dots<'a, DB, CT>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    points: &[(f64, f64)],
-    color: RGBColor,
-) -> anyhow::Result<()>
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    CT: CoordTranslate<From = (f64, f64)>,
-{
-    chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
     Ok(())
 }

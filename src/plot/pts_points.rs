@@ -151,7 +151,7 @@ impl PointsChart {
             let color = style::palette(i);
             let name = format!("QD {qd}");
             keyed::line(&mut chart, &name, y_desc, &points, color)?;
-            keyed::dots(&mut chart, &points, color)?;
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
         }
         style::legend(&mut chart)
             .position(SeriesLabelPosition::UpperLeft)

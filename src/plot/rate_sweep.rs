@@ -91,7 +91,7 @@ impl Chart for RateSweepChart {
                 .filter_map(|p| lat(p)[k].filter(|&v| v > 0.0).map(|v| (p.iops, v)))
                 .collect();
             keyed::line(&mut chart, name, "µs", &line, color)?;
-            keyed::dots(&mut chart, &line, color)?;
+            chart.draw_series(line.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
         }
         // Each point's rate (and late issues) above its p99.9 (or p99) mark, moved apart by
         // the layout where neighbours near the maximum would overlap.

@@ -92,7 +92,7 @@ impl SweepChart {
             let color = style::palette(i);
             let points: Vec<(f64, f64)> = line.iter().map(|p| (p.qd as f64, pick(p))).collect();
             keyed::line(&mut chart, &threads_label(threads), y_desc, &points, color)?;
-            keyed::dots(&mut chart, &points, color)?;
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
         }
         style::legend(&mut chart)
             .position(SeriesLabelPosition::UpperLeft)
@@ -151,7 +151,7 @@ impl SweepChart {
                 .map(|p| (p.iops, p.avg_lat_us / scale))
                 .collect();
             keyed::line(&mut chart, &threads_label(threads), &y_desc, &points, color)?;
-            keyed::dots(&mut chart, &points, color)?;
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
             for (p, &at) in line.iter().zip(&points) {
                 let (x, y) = chart.backend_coord(&at);
                 layout.avoid([x - 5, y - 5, x + 6, y + 6]);

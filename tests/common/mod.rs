@@ -267,13 +267,13 @@ pub fn json_ok(cmd: &mut Command) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("{cmd:?} printed no JSON object: {e}"))
 }
 
-/// Runs `measure TARGET --destroy-data TARGET --json ARGS` in `dir` on a device the test
-/// created, and returns its --json object.
-pub fn measure_json(dir: &Path, target: &str, args: &[&str]) -> serde_json::Value {
+/// Runs `measure TARGET --destroy-data TARGET --json OPTIONS` in `dir` on a device the test
+/// created (`options` as typed, split at spaces), and returns its --json object.
+pub fn measure_json(dir: &Path, target: &str, options: &str) -> serde_json::Value {
     json_ok(
         ssdfade(dir)
             .args(["measure", target, "--destroy-data", target, "--json"])
-            .args(args),
+            .args(options.split_whitespace()),
     )
 }
 
