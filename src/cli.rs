@@ -1101,6 +1101,10 @@ pub struct SweepArgs {
     /// Thread counts to measure with the threads engine (one I/O per thread), e.g. 1,2,4,8.
     #[arg(long, value_delimiter = ',', conflicts_with = "rate")]
     pub threads: Vec<u32>,
+    /// Submitting jobs (fio's numjobs) at every --qd, e.g. 1,2,4: the sweep measures each
+    /// jobs × QD pair, one line per job count in its table and chart (default 1).
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["threads", "rate"])]
+    pub jobs: Vec<u32>,
     /// Length of each point.
     #[arg(long, default_value = "60s", value_parser = parse_duration)]
     pub point_duration: Duration,

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json_ok, root_or_skip, ssdfade, Loop, Zram};
+use common::{measure_json, root_or_skip, Loop, Zram};
 
 #[test]
 fn measure_on_zram_reports_consistent_json() {
@@ -12,21 +12,11 @@ fn measure_on_zram_reports_consistent_json() {
     let zram = Zram::new(256 << 20);
     let dir = tempfile::tempdir().unwrap();
     let dev = zram.path.to_str().unwrap();
-    let v = json_ok(ssdfade(dir.path()).args([
-        "measure",
+    let v = measure_json(
+        dir.path(),
         dev,
-        "--destroy-data",
-        dev,
-        "--engine",
-        "threads",
-        "--qd",
-        "4",
-        "--duration",
-        "2s",
-        "--json",
-        "--out",
-        "run",
-    ]));
+        "--engine threads --qd 4 --duration 2s --out run",
+    );
     assert!(v["iops"].as_f64().unwrap() > 1000.0, "{v}");
     assert_eq!(v["engine"], "threads");
     let samples = ssdfade::results::read_samples(&dir.path().join("run")).unwrap();
@@ -42,25 +32,11 @@ fn measure_on_loop_device_works() {
     let lo = Loop::new(64 << 20);
     let dir = tempfile::tempdir().unwrap();
     let dev = lo.path.to_str().unwrap();
-    let v = json_ok(ssdfade(dir.path()).args([
-        "measure",
+    let v = measure_json(
+        dir.path(),
         dev,
-        "--destroy-data",
-        dev,
-        "--qd",
-        "4",
-        "--bs",
-        "4k",
-        "--read-pct",
-        "0",
-        "--random-pct",
-        "0",
-        "--bytes",
-        "64M",
-        "--json",
-        "--out",
-        "run",
-    ]));
+        "--qd 4 --bs 4k --read-pct 0 --random-pct 0 --bytes 64M --out run",
+    );
     // Sequential writes over the whole device: every block was written, and what reached the
     // backing file is ssdfade's unique data, not zeros.
     assert_eq!(v["ops"], 16384, "{v}");
@@ -80,14 +56,6 @@ fn measure_on_loop_device_works() {
     );
 }
 
-/// Runs `measure` on `dev` with `args` and returns its JSON summary.
-fn measure_json(dir: &std::path::Path, dev: &str, args: &[&str]) -> serde_json::Value {
-    let mut cmd = ssdfade(dir);
-    cmd.args(["measure", dev, "--destroy-data", dev, "--json"]);
-    cmd.args(args);
-    json_ok(&mut cmd)
-}
-
 #[test]
 fn a_rate_limit_on_zram_delivers_its_rate_and_counts_late_issues() {
     if !root_or_skip("a_rate_limit_on_zram_delivers_its_rate_and_counts_late_issues") {
@@ -98,20 +66,10 @@ fn a_rate_limit_on_zram_delivers_its_rate_and_counts_late_issues() {
     let dev = zram.path.to_str().unwrap();
     // Well below zram's capacity: every engine delivers the rate within 1 %.
     for (engine, rate) in [("threads", 5000.0), ("uring", 8000.0)] {
-        let rate_arg = format!("{rate}");
         let v = measure_json(
             dir.path(),
             dev,
-            &[
-                "--engine",
-                engine,
-                "--qd",
-                "8",
-                "--duration",
-                "10s",
-                "--rate-iops",
-                rate_arg.trim_end_matches(".0"),
-            ],
+            &format!("--engine {engine} --qd 8 --duration 10s --rate-iops {rate}"),
         );
         let iops = v["iops"].as_f64().unwrap();
         assert!(
@@ -129,16 +87,7 @@ fn a_rate_limit_on_zram_delivers_its_rate_and_counts_late_issues() {
         let v = measure_json(
             dir.path(),
             dev,
-            &[
-                "--engine",
-                engine,
-                "--qd",
-                "1",
-                "--duration",
-                "2s",
-                "--rate-iops",
-                "50000000",
-            ],
+            &format!("--engine {engine} --qd 1 --duration 2s --rate-iops 50000000"),
         );
         let pacing = &v["pacing"];
         assert_eq!(pacing["paced"].as_u64(), v["ops"].as_u64(), "{v}");

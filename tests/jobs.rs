@@ -8,18 +8,8 @@ mod common;
 
 use std::path::Path;
 
-use common::{json_ok, root_or_skip, ssdfade, Zram};
+use common::{in_flight, json_ok, measure_json, root_or_skip, ssdfade, Zram};
 use serde_json::Value;
-
-/// Runs `measure TARGET ARGS --json --out run` in `dir` and returns its --json object.
-fn measure(dir: &Path, target: &str, args: &[&str]) -> Value {
-    json_ok(
-        ssdfade(dir)
-            .args(["measure", target, "--destroy-data", target])
-            .args(args)
-            .args(["--json", "--out", "run"]),
-    )
-}
 
 /// The I/Os the run's latency.json counted.
 fn histogram_count(run: &Path) -> u64 {
@@ -35,42 +25,16 @@ fn recorded_jobs_and_qd(run: &Path) -> (u64, u64) {
     (w["jobs"].as_u64().unwrap_or(1), w["qd"].as_u64().unwrap())
 }
 
-/// Mean I/Os in flight over the samples `full` (Little's law: their I/Os × mean latency ÷ the
-/// time the process ran).
-fn in_flight(full: &[ssdfade::stats::Sample]) -> f64 {
-    let busy: f64 = full
-        .iter()
-        .map(|s| s.ops as f64 * s.lat_us.unwrap().mean / 1e6)
-        .sum();
-    let ran: f64 = full
-        .iter()
-        .map(|s| s.t_end_s - s.t_start_s - s.stopped_s.unwrap_or(0.0))
-        .sum();
-    busy / ran
-}
-
 /// A `jobs` × `qd` random-write measure with `engine` on a fresh zram device: one histogram
 /// holding every sample's I/Os, jobs recorded, jobs × QD in flight.
 fn jobs_merge_into_one_run(engine: &str, jobs: u32, qd: u32) {
     let zram = Zram::new(512 << 20);
     let dir = tempfile::tempdir().unwrap();
     let dev = zram.path.to_str().unwrap();
-    let (jobs_text, qd_text) = (jobs.to_string(), qd.to_string());
-    let v = measure(
+    let v = measure_json(
         dir.path(),
         dev,
-        &[
-            "--engine",
-            engine,
-            "--jobs",
-            &jobs_text,
-            "--qd",
-            &qd_text,
-            "--duration",
-            "4s",
-            "--interval",
-            "1s",
-        ],
+        &format!("--engine {engine} --jobs {jobs} --qd {qd} --duration 4s --interval 1s --out run"),
     );
     let what = format!("{engine} {jobs} jobs × QD {qd}");
     assert_eq!(v["engine"], engine, "{what}: {v}");
@@ -151,4 +115,92 @@ fn four_jobs_of_qd_4_run_on_a_simulated_drive_as_one_job_of_qd_16() {
         (iops[0] / iops[1] - 1.0).abs() < 0.02,
         "4 jobs × QD 4 vs 1 × QD 16: {iops:?} IOPS"
     );
+}
+
+/// `sweep --jobs 1,2 --qd 1,4` on a simulated drive: four points named `jobsJ-qdQ`, the jobs
+/// outside; each point measured what a plain `measure --jobs J --qd Q` measures with the point's
+/// seed on a fresh drive (random reads leave the drive as they found it); Little's law's column
+/// counts jobs × QD; the terminal table names each row `J×Q`. `--jobs 1` prints what the sweep
+/// without `--jobs` prints, and writes the same sweep.json.
+#[test]
+fn a_jobs_by_qd_sweep_measures_each_cell_as_a_plain_measure_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = "sim:dc-ssd-400g,capacity=8GB,scale=64";
+    let sweep = |out: &str, extra: &[&str]| {
+        common::run_ok(
+            ssdfade(dir.path())
+                .args(["sweep", target, "--qd", "1,4", "--read-pct", "100"])
+                .args(["--point-duration", "2s", "--seed", "11", "--out", out])
+                .args(extra),
+        )
+    };
+    let text = sweep("matrix", &["--jobs", "1,2"]);
+    let table: Value = serde_json::from_slice(
+        &std::fs::read(dir.path().join("matrix").join("sweep.json")).unwrap(),
+    )
+    .unwrap();
+    let points = table["points"].as_array().unwrap();
+    let cells: Vec<(u64, u64)> = points
+        .iter()
+        .map(|p| (p["jobs"].as_u64().unwrap_or(1), p["qd"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(cells, [(1, 1), (1, 4), (2, 1), (2, 4)], "{table}");
+    for (p, &(jobs, qd)) in points.iter().zip(&cells) {
+        assert_eq!(p["name"], format!("jobs{jobs}-qd{qd}"), "{p}");
+        let run = dir
+            .path()
+            .join("matrix")
+            .join(p["run_dir"].as_str().unwrap());
+        assert_eq!(recorded_jobs_and_qd(&run), (jobs, qd), "{p}");
+        let seed = serde_json::from_slice::<Value>(&std::fs::read(run.join("run.json")).unwrap())
+            .unwrap()["workload"]["seed"]
+            .as_u64()
+            .unwrap();
+        let out = format!("plain-{jobs}x{qd}");
+        let plain = json_ok(ssdfade(dir.path()).args([
+            "measure",
+            target,
+            "--jobs",
+            &jobs.to_string(),
+            "--qd",
+            &qd.to_string(),
+            "--read-pct",
+            "100",
+            "--duration",
+            "2s",
+            "--seed",
+            &seed.to_string(),
+            "--json",
+            "--out",
+            &out,
+        ]));
+        let iops = p["iops"].as_f64().unwrap();
+        assert_eq!(
+            iops,
+            plain["iops"].as_f64().unwrap(),
+            "{jobs}×{qd}: {p} vs {plain}"
+        );
+        let little = 1000.0 * (jobs * qd) as f64 / iops;
+        assert!(
+            (p["little_ms"].as_f64().unwrap() / little - 1.0).abs() < 1e-9,
+            "{jobs}×{qd}: {p}"
+        );
+        let row = format!("{jobs}×{qd} {:>9.0} ", iops);
+        assert!(text.contains(&row), "no row '{row}' in\n{text}");
+    }
+    assert!(text.contains("jobs×QD"), "{text}");
+
+    // One job count is today's sweep: the same table and sweep.json.
+    let plain_text = sweep("one", &[]);
+    let one_text = sweep("one-jobs", &["--jobs", "1"]);
+    let strip = |t: &str| {
+        t.lines()
+            .filter(|l| !l.contains("Experiment directory"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&plain_text), strip(&one_text));
+    assert!(plain_text.contains("       QD      IOPS"), "{plain_text}");
+    let read = |d: &str| std::fs::read(dir.path().join(d).join("sweep.json")).unwrap();
+    assert_eq!(read("one"), read("one-jobs"));
 }

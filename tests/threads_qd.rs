@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{json_ok, root_or_skip, ssdfade, Zram};
+use common::{in_flight, measure_json, root_or_skip, Zram};
 
 /// Runs a 4 s QD 128 random-write measure with `engine` on a fresh zram device and checks the
 /// run's length, its samples and the queue depth it actually kept.
@@ -20,29 +20,14 @@ fn qd128_runs_as_reported(engine: &str) {
     let zram = Zram::new(1 << 30);
     let dir = tempfile::tempdir().unwrap();
     let dev = zram.path.to_str().unwrap();
-    let v = json_ok(ssdfade(dir.path()).args([
-        "measure",
+    let v = measure_json(
+        dir.path(),
         dev,
-        "--destroy-data",
-        dev,
-        "--engine",
-        engine,
-        "--qd",
-        "128",
-        "--bs",
-        "4k",
-        "--read-pct",
-        "0",
-        "--random-pct",
-        "100",
-        "--duration",
-        "4s",
-        "--interval",
-        "1s",
-        "--json",
-        "--out",
-        "run",
-    ]));
+        &format!(
+            "--engine {engine} --qd 128 --bs 4k --read-pct 0 --random-pct 100 \
+             --duration 4s --interval 1s --out run"
+        ),
+    );
     assert_eq!(v["engine"], engine, "{v}");
     assert_eq!(v["errors"], 0, "{v}");
 
@@ -86,18 +71,10 @@ fn qd128_runs_as_reported(engine: &str) {
     // ÷ the time the process ran. The last interval is left out: the queue drains in it, for
     // as long as its slowest I/O, which on a loaded machine is a large part of a second.
     let full = &samples[..3];
-    let busy: f64 = full
-        .iter()
-        .map(|s| s.ops as f64 * s.lat_us.unwrap().mean / 1e6)
-        .sum();
-    let ran: f64 = full
-        .iter()
-        .map(|s| s.t_end_s - s.t_start_s - s.stopped_s.unwrap_or(0.0))
-        .sum();
-    let in_flight = busy / ran;
+    let seen = in_flight(full);
     assert!(
-        (in_flight - 128.0).abs() <= 128.0 * 0.15,
-        "{engine}: I/Os × mean latency ÷ time = {in_flight:.1} I/Os in flight at --qd 128 \
+        (seen - 128.0).abs() <= 128.0 * 0.15,
+        "{engine}: I/Os × mean latency ÷ time = {seen:.1} I/Os in flight at --qd 128 \
          over the full intervals ({full:?})"
     );
 }

@@ -15,12 +15,13 @@ impl SweepPoint {
     pub fn of(name: &str, run: &Run, threads: bool) -> SweepPoint {
         let f = Figures::of_run(run);
         let summary = run.info.summary.as_ref();
-        let qd = run.info.workload.qd;
+        let (jobs, qd) = (run.info.workload.jobs, run.info.workload.qd);
         let ms = |us: f64| us / 1000.0;
         let measured = f.ops > 0;
         SweepPoint {
             name: name.into(),
             qd,
+            jobs: (jobs > 1).then_some(jobs),
             threads: threads.then_some(qd),
             iops: f.iops,
             mb_per_s: f.mb_per_s,
@@ -35,7 +36,7 @@ impl SweepPoint {
             late_max_ms: summary
                 .and_then(|s| s.pacing.as_ref())
                 .map(|p| ms(p.late_max_us)),
-            little_ms: (f.iops > 0.0).then(|| 1000.0 * f64::from(qd) / f.iops),
+            little_ms: (f.iops > 0.0).then(|| 1000.0 * f64::from(jobs) * f64::from(qd) / f.iops),
             engine: run.info.engine.clone(),
             run_dir: run.dir.display().to_string(),
         }
@@ -73,8 +74,8 @@ pub fn table(exp: &Experiment) -> SweepTable {
 
 /// The workload the points ran with, as their run.json records it (sizes, span and alignment
 /// resolved for the target; a rate sweep's one queue depth), without what is each point's own:
-/// its seed, its rate (`rate_iops` of the point) and, sweeping QD or threads, its QD. Before any
-/// point has run, the workload as given.
+/// its seed, its rate (`rate_iops` of the point) and, sweeping QD or threads, its jobs and QD.
+/// Before any point has run, the workload as given.
 fn shared_workload(exp: &Experiment, axis: &str) -> serde_json::Value {
     let ran = exp
         .phases
@@ -92,6 +93,7 @@ fn shared_workload(exp: &Experiment, axis: &str) -> serde_json::Value {
         fields.remove("seed");
         fields.remove("rate");
         if axis != "rate" {
+            fields.remove("jobs");
             fields.remove("qd");
         }
     }
@@ -123,6 +125,18 @@ pub fn latencies(exp: &Experiment) -> Vec<PointLatency> {
             })
         })
         .collect()
+}
+
+/// The job counts of the points, each once, in the order run: more than one when the sweep is
+/// a jobs × QD matrix.
+pub fn job_counts(table: &SweepTable) -> Vec<u32> {
+    let mut counts: Vec<u32> = Vec::new();
+    for jobs in table.points.iter().map(|p| p.jobs.unwrap_or(1)) {
+        if !counts.contains(&jobs) {
+            counts.push(jobs);
+        }
+    }
+    counts
 }
 
 /// The point with the most IOPS (the first of equals); None without points.

@@ -389,7 +389,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<RunEnd> {
             sweep::Axis::Rate(sweep::parse_rates(text)?),
             args.qd.clone(),
         ),
-        (None, true) => (sweep::Axis::QueueDepth, args.qd.clone()),
+        (None, true) => (sweep::Axis::QueueDepth(args.jobs.clone()), args.qd.clone()),
         (None, false) => (sweep::Axis::Threads, args.threads.clone()),
     };
     let mut access = args.workload.access.clone();

@@ -1,7 +1,11 @@
 //! The seed's sweeps: the same workload at several queue depths (Iometer's outstanding I/Os)
 //! or thread counts (tiobench: the `threads` engine, one thread per I/O), one run directory per
 //! point and `sweep.json` with the table: IOPS, MB/s, average, average read, average write and
-//! p99 latency. At saturation latency ≈ QD / IOPS (Little's law); the table shows both.
+//! p99 latency. At saturation latency ≈ jobs × QD / IOPS (Little's law); the table shows both.
+//!
+//! A queue-depth sweep given several job counts (`--jobs 1,2,4`, fio's numjobs) measures every
+//! jobs × QD pair, the job counts outside, as `measure --jobs J --qd Q` would: SNIA's thread
+//! count × outstanding I/O matrix, a line per job count.
 //!
 //! A rate sweep (`--rate 10%,50%,100%`) keeps the queue depth and paces each point at an issue
 //! rate, open loop: latency (mean, p99, p99.9) against delivered IOPS, the hockey stick of
@@ -35,8 +39,9 @@ const MAX_PERCENT: f64 = 1000.0;
 /// What varies from point to point.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Axis {
-    /// Outstanding I/Os with the experiment's engine.
-    QueueDepth,
+    /// Outstanding I/Os of each job with the experiment's engine, at each of these job counts
+    /// (none given: the workload's one).
+    QueueDepth(Vec<u32>),
     /// Threads of the `threads` engine, one I/O each.
     Threads,
     /// The issue rate, at one queue depth.
@@ -46,7 +51,7 @@ pub enum Axis {
 impl Axis {
     pub fn name(&self) -> &'static str {
         match self {
-            Axis::QueueDepth => "qd",
+            Axis::QueueDepth(_) => "qd",
             Axis::Threads => "threads",
             Axis::Rate(_) => "rate",
         }
@@ -107,8 +112,9 @@ pub fn parse_rates(text: &str) -> anyhow::Result<Vec<RatePoint>> {
     Ok(points)
 }
 
-/// One `sweep-point` phase per value; a rate sweep's `values` is its one queue depth (or none),
-/// and it starts with the unpaced [`MAX_PHASE`] when a rate is a percent.
+/// One `sweep-point` phase per value (a queue-depth sweep of several job counts: per job count
+/// and value, named `jobs2-qd4`); a rate sweep's `values` is its one queue depth (or none), and
+/// it starts with the unpaced [`MAX_PHASE`] when a rate is a percent.
 pub fn phases(
     setup: &Setup,
     axis: &Axis,
@@ -139,17 +145,27 @@ pub fn phases(
         });
         return max.into_iter().chain(paced).collect();
     }
-    values
-        .iter()
-        .map(|&v| {
+    let jobs = match axis {
+        Axis::QueueDepth(jobs) if jobs.len() > 1 => jobs.clone(),
+        _ => vec![setup.workload.jobs],
+    };
+    let several_jobs = jobs.len() > 1;
+    jobs.iter()
+        .flat_map(|&j| values.iter().map(move |&v| (j, v)))
+        .map(|(j, v)| {
             let mut w = setup.workload.clone();
-            w.qd = v;
+            (w.jobs, w.qd) = (j, v);
             let mut params = run_params(&w, Some(point), None, interval);
             if *axis == Axis::Threads {
                 params.engine = Some("threads".into());
             }
+            let name = format!("{}{v}", axis.name());
             Phase {
-                name: format!("{}{v}", axis.name()),
+                name: if several_jobs {
+                    format!("jobs{j}-{name}")
+                } else {
+                    name
+                },
                 kind: PhaseKind::SweepPoint(params),
             }
         })
@@ -192,7 +208,7 @@ pub fn resolve_rate(
 /// is its queue depth, at most one).
 #[allow(clippy::too_many_arguments)]
 pub fn run(
-    setup: Setup,
+    mut setup: Setup,
     axis: Axis,
     values: &[u32],
     point: Duration,
@@ -225,6 +241,22 @@ pub fn run(
             values.len()
         );
     }
+    let mut jobs = Vec::new();
+    if let Axis::QueueDepth(counts) = &axis {
+        if counts.contains(&0) {
+            crate::bad_input!("--jobs needs a list of positive numbers such as 1,2,4");
+        }
+        if counts.len() * values.len() > MAX_POINTS {
+            crate::bad_input!(
+                "--jobs × --qd is {} points: a sweep takes at most {MAX_POINTS}; split it into several sweeps",
+                counts.len() * values.len()
+            );
+        }
+        match counts.as_slice() {
+            [one] => setup.workload.jobs = *one,
+            _ => jobs.clone_from(counts),
+        }
+    }
     let list = phases(&setup, &axis, values, point, interval);
     let settings = Settings::Sweep(SweepSettings {
         axis: axis.name().to_string(),
@@ -234,6 +266,7 @@ pub fn run(
         },
         point_duration_s: point.as_secs_f64(),
         workload: setup.workload.clone(),
+        jobs,
     });
     super::launch(
         "sweep",

@@ -352,16 +352,11 @@ impl DistributionChart {
             .x_label_area_size(40)
             .y_label_area_size(200)
             .build_cartesian_2d(x.clone(), 0f64..y_top)?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .y_desc("% of I/Os per bin")
             .x_labels(0)
             .y_labels(5)
             .y_label_formatter(&|v| style::plain_label(*v))
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         super::drawn::chart_panel(&chart, "log10 of latency (µs)", "% of I/Os per bin");
         Self::x_grid(&mut chart, root, x, &(0.0..y_top))?;

@@ -209,17 +209,12 @@ impl Chart for LatencyChart {
             .x_label_area_size(58)
             .y_label_area_size(110)
             .build_cartesian_2d(0f64..end / unit.seconds, y.clone())?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .x_desc(format!("Elapsed time ({})", unit.name))
             .y_desc("Latency per interval (log scale)")
             .x_labels(12)
             .y_labels(0)
             .x_label_formatter(&|v| style::plain_label(*v))
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         super::drawn::chart_panel(
             &chart,

@@ -23,6 +23,7 @@ mod fleet;
 mod glyphs;
 mod heat;
 pub mod hir;
+mod keyed;
 mod latency;
 mod layout;
 pub mod op_sweep;

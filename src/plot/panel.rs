@@ -321,8 +321,7 @@ impl Panel {
             .x_label_area_size(58)
             .y_label_area_size(96)
             .build_cartesian_2d(x.clone(), 0f64..y_max)?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
             .x_labels(self.x_labels)
@@ -330,10 +329,6 @@ impl Panel {
             .y_labels(10)
             .x_label_formatter(&|v| style::plain_label(*v))
             .y_label_formatter(&|v| style::count_tick(*v, y_max))
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         let plot = drawn::area_box(chart.plotting_area());
         drawn::panel(drawn::DrawnPanel {

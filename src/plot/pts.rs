@@ -150,16 +150,11 @@ where
             (x_lo..x_hi).log_scale().with_key_points(sizes),
             (lo..hi).log_scale(),
         )?;
-    chart
-        .configure_mesh()
+    style::mesh(&mut chart)
         .x_desc(x_desc)
         .y_desc(y_desc)
         .x_label_formatter(&|v| size_label((*v * 1024.0).round() as u64))
         .y_label_formatter(&|v| style::plain_label(*v))
-        .label_style(style::tick_font())
-        .axis_desc_style(style::axis_desc_font())
-        .bold_line_style(BLACK.mix(0.10))
-        .light_line_style(WHITE.mix(0.0))
         .draw()?;
     drawn::chart_panel(&chart, x_desc, y_desc);
     for line in lines {

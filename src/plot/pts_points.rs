@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::keyed;
 use super::latency::log_ticks;
 use super::sweep::{MarkedPoint, SweepChart, SweepPoint};
 use super::{drawn, style, Chart};
@@ -138,29 +139,18 @@ impl PointsChart {
                     .with_key_points(threads),
                 0f64..y_max,
             )?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .x_desc(x_desc)
             .y_desc(y_desc)
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_label_formatter(&|v| style::count_tick(*v, y_max))
             .y_labels(5)
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         drawn::chart_panel(&chart, x_desc, y_desc);
         for (i, (qd, points)) in by_qd.into_iter().enumerate() {
             let color = style::palette(i);
             let name = format!("QD {qd}");
-            drawn::series(&name, y_desc, &points);
-            chart
-                .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?
-                .label(name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
-                });
+            keyed::line(&mut chart, &name, y_desc, &points, color)?;
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
         }
         style::legend(&mut chart)
@@ -195,29 +185,18 @@ impl PointsChart {
             .x_label_area_size(52)
             .y_label_area_size(96)
             .build_cartesian_2d((lo..hi).log_scale().with_key_points(ticks), 0f64..y_max)?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .x_desc(x_desc)
             .y_desc(y_desc)
             .x_label_formatter(&|v| format_latency_us(*v))
             .y_label_formatter(&|v| style::plain_label(*v))
             .y_labels(5)
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         drawn::chart_panel(&chart, x_desc, y_desc);
         for (i, h) in self.histograms.iter().enumerate() {
             let color = style::palette(i);
             let steps = steps(&h.bins);
-            drawn::series(&h.name, y_desc, &steps);
-            chart
-                .draw_series(LineSeries::new(steps, color.stroke_width(3)))?
-                .label(h.name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
-                });
+            keyed::line(&mut chart, &h.name, y_desc, &steps, color)?;
         }
         style::legend(&mut chart)
             .position(SeriesLabelPosition::UpperRight)

@@ -6,6 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::drawn;
+use super::keyed;
 use super::latency::log_ticks;
 use super::layout::{Layout, Note};
 use super::style;
@@ -74,17 +75,12 @@ impl Chart for RateSweepChart {
                     .log_scale()
                     .with_key_points(log_ticks(y_min.log10(), y_max.log10())),
             )?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .x_desc("Delivered IOPS")
             .y_desc("Latency (log scale)")
             .x_label_formatter(&|v| style::count_tick(*v, x_max))
             .y_label_formatter(&|v| crate::units::format_latency_us(*v))
             .x_labels(8)
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         drawn::chart_panel(&chart, "Delivered IOPS", "latency (µs, log scale)");
         let series: [(&str, usize); 3] = [("mean", 0), ("p99", 1), ("p99.9", 2)];
@@ -94,13 +90,7 @@ impl Chart for RateSweepChart {
                 .iter()
                 .filter_map(|p| lat(p)[k].filter(|&v| v > 0.0).map(|v| (p.iops, v)))
                 .collect();
-            drawn::series(name, "µs", &line);
-            chart
-                .draw_series(LineSeries::new(line.clone(), color.stroke_width(3)))?
-                .label(name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
-                });
+            keyed::line(&mut chart, name, "µs", &line, color)?;
             chart.draw_series(line.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
         }
         // Each point's rate (and late issues) above its p99.9 (or p99) mark, moved apart by

@@ -7,6 +7,8 @@
 
 use std::sync::Once;
 
+use plotters::chart::MeshStyle;
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -76,6 +78,24 @@ pub fn legend<'a, 'b, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK.mix(0.3));
     style
+}
+
+/// A chart's mesh in the style every chart uses (tick and axis-description fonts, faint grid,
+/// no minor lines); the caller adds its descriptions, formatters and label counts and draws it.
+pub fn mesh<'a, 'b, DB, XT, YT, X, Y>(
+    chart: &'b mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+) -> MeshStyle<'a, 'b, X, Y, DB>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = XT> + ValueFormatter<XT>,
+    Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
+{
+    let mut mesh = chart.configure_mesh();
+    mesh.label_style(tick_font())
+        .axis_desc_style(axis_desc_font())
+        .bold_line_style(BLACK.mix(0.10))
+        .light_line_style(WHITE.mix(0.0));
+    mesh
 }
 
 /// Labels drawn inside the plot (phase names, events, levels) in `color`.

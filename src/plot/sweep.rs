@@ -9,11 +9,13 @@ use plotters::prelude::*;
 
 use super::drawn;
 use super::experiment::device_name;
+use super::keyed;
 use super::layout::{Layout, Note};
 use super::rate_sweep::{RatePoint, RateSweepChart};
 use super::style;
 use super::Chart;
 use crate::results::{workload_line, Experiment};
+use crate::workload::jobs_prefix;
 
 /// One sweep point: threads × QD and what it measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,11 +62,12 @@ impl SweepChart {
         style::latency_unit(self.points.iter().map(|p| p.avg_lat_us).fold(0.0, f64::max))
     }
 
-    /// One panel with QD (log 2) along x and `pick` along y.
+    /// One panel with QD (log 2) along x and `pick` along y, its legend at `legend_at`.
     pub(super) fn qd_panel<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
         y_desc: &str,
+        legend_at: SeriesLabelPosition,
         pick: impl Fn(&SweepPoint) -> f64,
     ) -> anyhow::Result<()>
     where
@@ -79,33 +82,22 @@ impl SweepChart {
             .x_label_area_size(58)
             .y_label_area_size(96)
             .build_cartesian_2d((0.8f64..max_qd * 1.25).log_scale().base(2.0), 0f64..y_max)?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .x_desc("Queue depth (outstanding I/Os per thread, log scale)")
             .y_desc(y_desc)
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_label_formatter(&|v| style::count_tick(*v, y_max))
             .y_labels(6)
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         drawn::chart_panel(&chart, "Queue depth", y_desc);
         for (i, (threads, line)) in self.by_threads().into_iter().enumerate() {
             let color = style::palette(i);
             let points: Vec<(f64, f64)> = line.iter().map(|p| (p.qd as f64, pick(p))).collect();
-            drawn::series(&threads_label(threads), y_desc, &points);
-            chart
-                .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?
-                .label(threads_label(threads))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
-                });
+            keyed::line(&mut chart, &threads_label(threads), y_desc, &points, color)?;
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
         }
         style::legend(&mut chart)
-            .position(SeriesLabelPosition::UpperLeft)
+            .position(legend_at)
             .margin(12)
             .draw()?;
         Ok(())
@@ -143,17 +135,12 @@ impl SweepChart {
             .x_label_area_size(58)
             .y_label_area_size(96)
             .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .x_desc("IOPS")
             .y_desc(format!("Average response time ({unit})"))
             .x_label_formatter(&|v| style::count_tick(*v, x_max))
             .y_label_formatter(&|v| style::plain_label(*v))
             .x_labels(8)
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         let y_desc = format!("Average response time ({unit})");
         drawn::chart_panel(&chart, "IOPS", &y_desc);
@@ -165,13 +152,7 @@ impl SweepChart {
                 .iter()
                 .map(|p| (p.iops, p.avg_lat_us / scale))
                 .collect();
-            drawn::series(&threads_label(threads), &y_desc, &points);
-            chart
-                .draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?
-                .label(threads_label(threads))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(4))
-                });
+            keyed::line(&mut chart, &threads_label(threads), &y_desc, &points, color)?;
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
             for (p, &at) in line.iter().zip(&points) {
                 let (x, y) = chart.backend_coord(&at);
@@ -248,8 +229,16 @@ impl Chart for SweepChart {
         let (left, right) = body.split_horizontally(body.dim_in_pixel().0 as i32 * 11 / 20);
         let (top, bottom) = left.split_vertically(left.dim_in_pixel().1 as i32 / 2);
         let (scale, unit) = self.latency_unit();
-        self.qd_panel(&top, "IOPS", |p| p.iops)?;
-        self.qd_panel(&bottom, &format!("Average latency ({unit})"), |p| {
+        // Several lines: the IOPS legend goes to the lower right, clear of a line of many jobs,
+        // which starts high (IOPS climbs to the right, so that corner stays empty).
+        let iops_legend = if self.by_threads().len() > 1 {
+            SeriesLabelPosition::LowerRight
+        } else {
+            SeriesLabelPosition::UpperLeft
+        };
+        self.qd_panel(&top, "IOPS", iops_legend, |p| p.iops)?;
+        let latency = format!("Average latency ({unit})");
+        self.qd_panel(&bottom, &latency, SeriesLabelPosition::UpperLeft, |p| {
             p.avg_lat_us / scale
         })?;
         self.demand_intensity(&right)
@@ -268,7 +257,7 @@ pub fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
         .iter()
         .filter_map(|p| {
             Some(SweepPoint {
-                threads: 1,
+                threads: p.jobs.unwrap_or(1),
                 qd: p.qd,
                 iops: p.iops,
                 avg_lat_us: p.avg_ms? * 1000.0,
@@ -277,13 +266,29 @@ pub fn sweep_chart(exp: &Experiment) -> Option<SweepChart> {
         .collect::<Vec<SweepPoint>>();
     let first = exp.phases.iter().find_map(|p| p.run.as_ref());
     let run = first?;
-    // The first point's workload, its QD replaced by the depths swept (the x axis).
-    let depths: Vec<String> = points.iter().map(|p| p.qd.to_string()).collect();
-    let subtitle = workload_line(&run.info.workload).replacen(
-        &format!("QD{},", run.info.workload.qd),
-        &format!("QD {},", depths.join("/")),
-        1,
-    );
+    // The first point's workload, its QD replaced by the depths swept (the x axis) and, in a
+    // jobs × QD matrix, its jobs by the job counts (the lines).
+    let list = |values: Vec<u32>| {
+        values
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let mut depths: Vec<u32> = Vec::new();
+    for p in &points {
+        if !depths.contains(&p.qd) {
+            depths.push(p.qd);
+        }
+    }
+    let jobs = crate::analysis::sweep::job_counts(&table);
+    let swept = match jobs.as_slice() {
+        [one] => format!("{}QD {},", jobs_prefix(*one), list(depths)),
+        _ => format!("jobs {} × QD {},", list(jobs), list(depths)),
+    };
+    let w = &run.info.workload;
+    let subtitle =
+        workload_line(w).replacen(&format!("{}QD{},", jobs_prefix(w.jobs), w.qd), &swept, 1);
     Some(SweepChart {
         // The model, not the target string: a simulated target carries its state file's path.
         title: format!("Queue-depth sweep — {}", device_name(run)),

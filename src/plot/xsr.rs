@@ -41,17 +41,12 @@ impl Chart for XsrChart {
             .x_label_area_size(58)
             .y_label_area_size(96)
             .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
-        chart
-            .configure_mesh()
+        style::mesh(&mut chart)
             .x_desc(&x_desc)
             .y_desc(Y_SPEED)
             .x_label_formatter(&|v| style::plain_label(*v))
             .y_label_formatter(&|v| style::count_tick(*v, y_max))
             .y_labels(6)
-            .label_style(style::tick_font())
-            .axis_desc_style(style::axis_desc_font())
-            .bold_line_style(BLACK.mix(0.10))
-            .light_line_style(WHITE.mix(0.0))
             .draw()?;
         drawn::chart_panel(&chart, &x_desc, Y_SPEED);
         for (k, s) in f.segments.iter().enumerate() {

@@ -5,10 +5,11 @@
 use std::path::Path;
 
 use super::Protocol;
-use crate::analysis::sweep::SweepTable;
+use crate::analysis::sweep::{job_counts, SweepTable};
 use crate::plot::{KindCharts, Place, ProtocolChart, TimelineLabels};
 use crate::report::Document;
 use crate::results::{workload_line, Experiment};
+use crate::workload::jobs_prefix;
 
 /// `sweep`.
 pub struct Sweep;
@@ -46,7 +47,15 @@ impl Protocol for Sweep {
         let w = &run.info.workload;
         let line = workload_line(w);
         let line = match table.axis.as_str() {
-            "qd" => line.replacen(&format!("QD{},", w.qd), "QD of the point,", 1),
+            "qd" => {
+                let jobs = jobs_prefix(w.jobs);
+                let per_point = if job_counts(&table).len() > 1 {
+                    "jobs × QD of the point,".to_string()
+                } else {
+                    format!("{jobs}QD of the point,")
+                };
+                line.replacen(&format!("{jobs}QD{},", w.qd), &per_point, 1)
+            }
             "rate" => match line.find(", paced at ") {
                 Some(i) => {
                     let end = line[i + 2..].find(", ").map_or(line.len(), |j| i + 2 + j);
@@ -123,12 +132,14 @@ fn summary_text(table: &SweepTable) -> String {
     if table.axis == "rate" {
         return rate_text(table, ms);
     }
+    // A jobs × QD matrix names each point by both (`4×16`), in the same column.
+    let matrix = job_counts(table).len() > 1;
     let mut out = format!(
         "  {:>7} {:>9} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8}\n",
-        if table.axis == "threads" {
-            "threads"
-        } else {
-            "QD"
+        match table.axis.as_str() {
+            "threads" => "threads",
+            _ if matrix => "jobs×QD",
+            _ => "QD",
         },
         "IOPS",
         "MB/s",
@@ -141,7 +152,11 @@ fn summary_text(table: &SweepTable) -> String {
     for p in &table.points {
         out.push_str(&format!(
             "  {:>7} {:>9.0} {:>8.2} {:>9} {:>9} {:>9} {:>9} {:>8}\n",
-            p.qd,
+            if matrix {
+                format!("{}×{}", p.jobs.unwrap_or(1), p.qd)
+            } else {
+                p.qd.to_string()
+            },
             p.iops,
             p.mb_per_s,
             ms(p.avg_ms),

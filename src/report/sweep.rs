@@ -9,12 +9,13 @@ use crate::analysis::sweep::{latencies, peak, PointLatency, SweepTable};
 use crate::results::Experiment;
 use crate::stats::LatencySummary;
 use crate::units::{format_bytes, format_latency_us, format_sig};
+use crate::workload::jobs_prefix;
 
-/// The point's place on a QD or thread sweep's axis: "QD8", "8 threads".
+/// The point's place on a QD or thread sweep's axis: "QD8", "4 jobs × QD8", "8 threads".
 fn place(table: &SweepTable, p: &crate::analysis::sweep::SweepPoint) -> String {
     match table.axis.as_str() {
         "threads" => format!("{} threads", p.threads.unwrap_or(p.qd)),
-        _ => format!("QD{}", p.qd),
+        _ => format!("{}QD{}", jobs_prefix(p.jobs.unwrap_or(1)), p.qd),
     }
 }
 
@@ -164,6 +165,7 @@ mod tests {
         SweepPoint {
             name: name.into(),
             qd: 32,
+            jobs: None,
             threads: None,
             iops,
             mb_per_s: iops * 4096.0 / 1e6,

@@ -149,6 +149,10 @@ pub struct SweepSettings {
     pub point_duration_s: f64,
     pub values: Vec<SweepValue>,
     pub workload: WorkloadSpec,
+    /// A queue-depth sweep's job counts, each run at every value, when more than one (one:
+    /// the workload's `jobs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub jobs: Vec<u32>,
 }
 
 /// One value of a sweep's axis: a queue depth or thread count, or a rate as `--rate` gave it.

@@ -20,8 +20,8 @@ pub struct SweepTable {
     /// `qd`, `threads` or `rate`: what varies from point to point.
     pub axis: String,
     /// The workload every point ran with, as the points' run.json records it, without each
-    /// point's own seed and rate, and (sweeping QD or threads) without the point's QD; a rate
-    /// sweep's one QD is here.
+    /// point's own seed and rate, and (sweeping QD or threads) without the point's jobs and QD; a
+    /// rate sweep's one QD is here.
     pub workload: serde_json::Value,
     pub points: Vec<SweepPoint>,
 }
@@ -46,10 +46,13 @@ impl SweepTable {
 /// One point of a sweep, as [`crate::analysis::sweep`] computes it from the point's run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SweepPoint {
-    /// The phase name (`qd4`, `threads16`).
+    /// The phase name (`qd4`, `threads16`, `jobs2-qd4`).
     pub name: String,
-    /// Outstanding I/Os (the thread count of a thread sweep).
+    /// Outstanding I/Os of each job (the thread count of a thread sweep).
     pub qd: u32,
+    /// Submitting jobs, each with `qd` I/Os in flight, when more than one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jobs: Option<u32>,
     /// Threads, one I/O each (a thread sweep only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threads: Option<u32>,
@@ -77,8 +80,8 @@ pub struct SweepPoint {
     pub late: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub late_max_ms: Option<f64>,
-    /// Little's law: the mean latency a closed loop of `qd` I/Os at `iops` must have,
-    /// 1000 × qd / IOPS ms (`null` when nothing completed).
+    /// Little's law: the mean latency a closed loop of jobs × `qd` I/Os at `iops` must have,
+    /// 1000 × jobs × qd / IOPS ms (`null` when nothing completed).
     pub little_ms: Option<f64>,
     pub engine: String,
     /// The point's run directory, relative to the experiment directory.

@@ -267,6 +267,30 @@ pub fn json_ok(cmd: &mut Command) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("{cmd:?} printed no JSON object: {e}"))
 }
 
+/// Runs `measure TARGET --destroy-data TARGET --json OPTIONS` in `dir` on a device the test
+/// created (`options` as typed, split at spaces), and returns its --json object.
+pub fn measure_json(dir: &Path, target: &str, options: &str) -> serde_json::Value {
+    json_ok(
+        ssdfade(dir)
+            .args(["measure", target, "--destroy-data", target, "--json"])
+            .args(options.split_whitespace()),
+    )
+}
+
+/// Mean I/Os in flight over the samples `full` (Little's law: their I/Os × mean latency ÷ the
+/// time the process ran, a sample's stopped time left out).
+pub fn in_flight(full: &[ssdfade::stats::Sample]) -> f64 {
+    let busy: f64 = full
+        .iter()
+        .map(|s| s.ops as f64 * s.lat_us.unwrap().mean / 1e6)
+        .sum();
+    let ran: f64 = full
+        .iter()
+        .map(|s| s.t_end_s - s.t_start_s - s.stopped_s.unwrap_or(0.0))
+        .sum();
+    busy / ran
+}
+
 /// Runs a command and returns its stdout, panicking with its stderr on failure.
 pub fn run_ok(cmd: &mut Command) -> String {
     sh(cmd)
