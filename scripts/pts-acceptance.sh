@@ -3,10 +3,14 @@
 # scaled so a check takes seconds to minutes:
 #   a  the PTS IOPS matrix's 4K 0/100 cell (window average) against the suite's WSAT steady
 #      state (its last window), both in one suite on one drive
-#   b  the PTS latency table's 4K 0/100 cell (QD 1, average latency) against `measure --qd 1`
-#      on a copy of the drive the suite left
+#   b  the PTS latency table's 4K 0/100 cell (QD 1, average latency of the window's I/Os)
+#      against `measure --qd 1` runs of the same cells on the same state: the suite's phases
+#      replayed as plain commands on one kept drive (the drive the suite leaves is after its
+#      8K writes: on an SLC-cache drive another state, 85.9 against 796 µs on sata-tlc-1t)
 #   c  XSR's second sequential level against plain soaks of the same writes on one kept drive
-#      (purge, 2 × capacity of 128K sequential, 1M sequential, 8K random, 1M sequential)
+#      (purge, 2 × capacity of 128K sequential, 1M sequential, 8K random, 1M sequential), each
+#      with its phase's seed (the level swings with the data written: 108–161 MB/s on
+#      sata-tlc-250g unseeded, tests/pts_stimulus.rs)
 #   d  `experiment slc-cache`'s cache size and post-cache speed against the preset's model
 #      (examples/slc_model.rs, from the preset's parameters)
 #   e  the steady write amplification (last quarter of a 4 × capacity soak) with 20 % trims
@@ -73,28 +77,24 @@ check_a() {
   row "$p" a "IOPS 4K 0/100 ($steady) vs WSAT" "$(printf %.0f "$cell")" "$(printf %.0f "$wsat")"
 }
 
-# The suite's phases of experiment directory $1 run again as plain commands (`erase`, `soak`,
-# `measure`) on a kept drive $3 of target $2, each with its phase's workload and seed (read
-# exactly from its run.json), into directory $4: the same drive in the same state before each
-# cell.
+# The phases of experiment directory $1 run again as plain commands (`erase`, `soak`,
+# `measure`, as experiment.json names their kinds) on a kept drive $3 of target $2, each with
+# its phase's workload and seed (read exactly from its run.json: jq rounds 64-bit integers),
+# into directory $4: the same drive in the same state before each phase.
 replay_phases() {
-  local dir=$1 t=$2 state=$3 into=$4 phase
+  local dir=$1 t=$2 state=$3 into=$4 name sub kind
   mkdir -p "$into"
-  for phase in "$dir"/[0-9]*-*/; do
-    phase=${phase%/}
-    local name=${phase##*/} w=$phase/run.json
-    if [ ! -f "$w" ]; then
-      run "$bin" erase "$t,state=$state" --method sim --out "$into/$name" >/dev/null
+  while read -r name sub kind; do
+    if [ "$kind" = erase ]; then
+      run "$bin" erase "$t,state=$state" --method sim --out "$into/$sub" >/dev/null
       continue
     fi
-    local cmd seed
-    cmd=$(jq -r 'if .workload.bytes then "soak" else "measure" end' "$w")
+    local w=$dir/$sub/run.json seed args
     seed=$(grep -o '"seed": *[0-9]*' "$w" | head -1 | grep -o '[0-9]*$')
-    local args
     args=$(jq -r '.workload | "--bs \(.bs) --read-pct \(.read_pct) --random-pct \(.random_pct) --qd \(.qd) --interval \(.interval)s " + (if .bytes then "--bytes \(.bytes)" else "--duration \(.duration)s" end)' "$w")
     # shellcheck disable=SC2086
-    run "$bin" "$cmd" "$t,state=$state" $args --seed "$seed" --json --out "$into/$name" >"$into/$name.json"
-  done
+    run "$bin" "$kind" "$t,state=$state" $args --seed "$seed" --json --out "$into/$sub" >"$into/$sub.json"
+  done < <(jq -r '.phases[] | "\(.name) \(.dir) \(.kind)"' "$dir/experiment.json")
 }
 
 check_b() {
@@ -121,21 +121,11 @@ check_c() {
   local p=$1 t=$2 d=$out/$p/c
   mkdir -p "$d"
   run "$bin" experiment xsr "$t" --segment 1h --seed 7 --json --out "$d/xsr" >"$d/xsr.json"
-  local cap state=$d/drive.sim
-  cap=$(capacity_of "$t")
-  run "$bin" erase "$t,state=$state" --method sim --out "$d/purge" >/dev/null
-  local step
-  for step in "wipc 128k --random-pct 0 --bytes $((2 * cap))" "seq1 1m --random-pct 0 --duration 1h" \
-    "rnd 8k --random-pct 100 --duration 45m" "seq2 1m --random-pct 0 --duration 1h"; do
-    set -- $step
-    local name=$1 bs=$2
-    shift 2
-    run "$bin" soak "$t,state=$state" --bs "$bs" --read-pct 0 --qd 128 --interval 30s --seed 7 \
-      --out "$d/$name" "$@" >/dev/null
-  done
+  replay_phases "$d/xsr" "$t" "$d/drive.sim" "$d/replay"
   local xsr plain
   xsr=$(jq '.segments[] | select(.name=="seq-2") | .level_mb_per_s' "$d/xsr.json")
-  plain=$(last_five_mb_per_s "$d/seq2" 30)
+  plain=$(last_five_mb_per_s "$d/replay/$(jq -r '.phases[] | select(.name=="seq-2") | .dir' "$d/xsr/experiment.json")" \
+    "$(jq '.workload.interval' "$d/replay/"*-seq-2/run.json)")
   row "$p" c "XSR seq-2 MB/s vs plain soak" "$(printf %.1f "$xsr")" "$(printf %.1f "$plain")"
 }
 
