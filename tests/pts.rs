@@ -806,3 +806,54 @@ fn same_points(what: &str, drawn: &[(f64, f64)], want: &[(f64, f64)]) {
         );
     }
 }
+
+/// The latency table (QD 1) is what `measure --qd 1` measures on the same state: the suite's
+/// phases replayed as plain `erase`, `soak` and `measure` commands on one kept drive, each
+/// with its phase's seed, give every cell's IOPS (the window's runs' average), average latency
+/// (over all the window's I/Os) and maximum. On a drive with an SLC cache (sata-tlc-1t),
+/// whose QD 1 writes swing with the cache's fill from round to round, so that `measure` on the
+/// drive the suite leaves (after its 8K writes) is another state.
+#[test]
+fn the_latency_table_is_what_measure_at_qd_1_measures_on_the_same_state() {
+    let target = "sim:sata-tlc-1t,scale=256";
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("e");
+    let f = json_ok(
+        ssdfade(work.path())
+            .args(["experiment", "pts", target, "--tests", "lat", "--seed", "5"])
+            .args(["--rounds", "8", "--round", "1s", "--json", "--out"])
+            .arg(&dir),
+    );
+    let replay = common::replay_phases(work.path(), &dir, target);
+    let test = &f["tests"][0];
+    let window = |i: usize| test["window"][i].as_u64().unwrap();
+    for cell in test["cells"].as_array().unwrap() {
+        let read = cell["read_pct"].as_u64().unwrap();
+        let name = format!(
+            "-lat-r{{:02}}-{read}-{}-{}",
+            100 - read,
+            size(cell["bs"].as_u64().unwrap())
+        );
+        let runs: Vec<Value> = (window(0)..=window(1))
+            .map(|r| run_summary(&replay, &name.replace("{:02}", &format!("{r:02}"))))
+            .collect();
+        let sum = |k: &dyn Fn(&Value) -> f64| runs.iter().map(k).sum::<f64>();
+        let ops = sum(&|r| r["ops"].as_f64().unwrap());
+        let iops = sum(&|r| r["iops"].as_f64().unwrap()) / runs.len() as f64;
+        let mean =
+            sum(&|r| r["ops"].as_f64().unwrap() * r["lat_us"]["mean"].as_f64().unwrap()) / ops;
+        let max = runs
+            .iter()
+            .map(|r| r["lat_us"]["max"].as_f64().unwrap())
+            .fold(0.0, f64::max);
+        let close = |what: &str, table: f64, measured: f64| {
+            assert!(
+                (table - measured).abs() <= 1e-6 * measured,
+                "{name} {what}: table {table}, measure {measured}"
+            );
+        };
+        close("IOPS", cell["iops"].as_f64().unwrap(), iops);
+        close("average µs", cell["avg_lat_us"].as_f64().unwrap(), mean);
+        close("maximum µs", cell["max_lat_us"].as_f64().unwrap(), max);
+    }
+}

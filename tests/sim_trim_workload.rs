@@ -153,3 +153,59 @@ fn a_soak_with_trims_amplifies_less_than_the_same_soak_without() {
         "trims lower the run's WA: {trimmed} against {pure}"
     );
 }
+
+/// The terminal table of `soak TARGET --trim-pct 20` over four drive fills, and the run's
+/// write amplification recomputed from its samples (NAND over written bytes, all of them).
+fn trimmed_soak(work: &Path, target: &str, out: &str) -> (String, f64) {
+    let size = sim::identity(target).unwrap().size_bytes;
+    let text = common::run_ok(
+        ssdfade(work)
+            .args(["soak", target, "--trim-pct", "20", "--seed", "7"])
+            .args(["--interval", "10s", "--bytes", &(4 * size).to_string()])
+            .args(["--out", out]),
+    );
+    let samples: Vec<serde_json::Value> =
+        std::fs::read_to_string(work.join(out).join("samples.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    let sum = |f: &dyn Fn(&serde_json::Value) -> u64| samples.iter().map(f).sum::<u64>() as f64;
+    let nand = sum(&|s| s["nand_bytes"].as_u64().unwrap());
+    let written = sum(&|s| s["write"]["bytes"].as_u64().unwrap_or(0));
+    (text, nand / written)
+}
+
+/// The table's write amplification row of a run with trims.
+fn wa_row(text: &str) -> &str {
+    text.lines()
+        .find_map(|l| l.trim_start().strip_prefix("Write amplification"))
+        .unwrap_or_else(|| panic!("no write amplification row in\n{text}"))
+        .trim()
+}
+
+/// A drive that writes in place (optane-375g: garbage collection never copies a page) gives
+/// trims nothing to lower, and `soak --trim-pct` says so beside its write amplification; a
+/// drive whose garbage collection copies pages (ram-8g at 4 × capacity of random writes) shows
+/// its figure alone. Which is which is recomputed from the samples.
+#[test]
+fn a_trimmed_soak_says_when_the_drive_copied_nothing_for_trims_to_save() {
+    let work = tempfile::tempdir().unwrap();
+    let (optane, optane_wa) = trimmed_soak(
+        work.path(),
+        "sim:optane-375g,capacity=8GB,scale=64",
+        "optane",
+    );
+    let (ram, ram_wa) = trimmed_soak(work.path(), "sim:ram-8g,capacity=8GB,scale=64", "ram");
+    eprintln!("WA with 20 % trims: optane-375g {optane_wa:.4}, ram-8g {ram_wa:.4}");
+    assert!((optane_wa - 1.0).abs() < 1e-3, "optane {optane_wa}");
+    assert!(ram_wa > 1.01, "ram-8g {ram_wa}");
+    let words = ": nothing copied by GC, trims cannot lower it";
+    let row = wa_row(&optane);
+    assert_eq!(
+        row,
+        format!("{}{words}", ssdfade::units::format_sig(optane_wa, 3))
+    );
+    let row = wa_row(&ram);
+    assert_eq!(row, ssdfade::units::format_sig(ram_wa, 3));
+}

@@ -230,3 +230,24 @@ fn ctrl_c_in_the_whole_drive_write_then_resume_finishes_the_experiment() {
         "{f}"
     );
 }
+
+/// sata-tlc-250g at scale 256 slows in two steps after its 12 GB cache: to about 400 MB/s for
+/// some 5 GB, then to its 300 MB/s. Its samples are lumps of 268 MB, so the nine samples the
+/// cache's edge is shared over span 4.8 GB: shared against the post-cache speed, the slower
+/// step counted as cache (13.5 GB); against the speed just after the edge, the cache and the
+/// post-cache speed are the model's within 10 %.
+#[test]
+fn a_cache_that_slows_in_two_steps_ends_at_the_first() {
+    let work = tempfile::tempdir().unwrap();
+    let target = "sim:sata-tlc-250g,scale=256";
+    let capacity = ssdfade::sim::identity(target).unwrap().size_bytes;
+    let f = run(work.path(), target);
+    let m = model("sata-tlc-250g", capacity);
+    let c = &f["cache"];
+    near("cache bytes", c["bytes"].as_f64().unwrap(), m.cache_bytes);
+    near(
+        "post-cache MB/s",
+        c["post_cache_mb_per_s"].as_f64().unwrap(),
+        m.post_cache_mb_per_s,
+    );
+}

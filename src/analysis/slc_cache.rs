@@ -18,8 +18,10 @@
 //! 3. the threshold is half-way between them; the speed drops for good at the sample after the
 //!    last one whose smoothed speed reaches it. The cache is the bytes written before the nine
 //!    samples around that drop, plus their fast part: their bytes shared between the speed of
-//!    the nine samples before them and the post-cache speed, so that both add up (the edge's
-//!    place within a ramp or a noisy second, from the bytes);
+//!    the nine samples before them and that of the nine after them (the post-cache speed when
+//!    none follow), so that both add up (the edge's place within a ramp or a noisy second, from
+//!    the bytes; a drive that first slows to a speed between the two, as sata-tlc-250g does for
+//!    5 GB after its 12 GB, keeps that step out of the cache);
 //! 4. in-cache speed: the median smoothed speed of the samples up to the drop; post-cache
 //!    speed: bytes over time of the samples after the drop, a folding phase apart;
 //! 5. folding: the longest run (in bytes) of post-cache samples whose smoothed speed is under
@@ -316,12 +318,13 @@ fn cache_of(fill: &[Step]) -> Option<Cache> {
         .copied()
         .collect();
     let post_cache = speed(&outside).or(folding.map(|f| f.mb_per_s));
-    let bytes = fast_bytes(
-        fill,
-        last_fast + 1,
-        post_cache.unwrap_or(sustained),
-        in_cache,
-    );
+    // The speed just after the edge's window (the post-cache speed when there is none): a
+    // drive may first slow to a step between the two, which the split must not count as fast.
+    let after = fill.get(last_fast + WINDOW / 2 + 2..).unwrap_or(&[]);
+    let slow = speed(&after[..after.len().min(WINDOW)])
+        .or(post_cache)
+        .unwrap_or(sustained);
+    let bytes = fast_bytes(fill, last_fast + 1, slow, in_cache);
     Some(Cache {
         bytes,
         in_cache_mb_per_s: in_cache,

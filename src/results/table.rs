@@ -53,7 +53,7 @@ pub fn run_table(info: &RunInfo, summary: &Summary, dir: &Path) -> String {
         spec.push("verified".into());
     }
     out.push_str(&wrapped(&spec, 80));
-    out.push_str(&figures(summary));
+    out.push_str(&figures(summary, info.write_amplification.as_ref()));
     if let Some(v) = &info.verify {
         out.push_str(&v.text(10));
     }
@@ -68,6 +68,21 @@ fn random(w: &crate::workload::Workload) -> String {
         format!("{} % random", w.random_pct)
     } else {
         format!("{} % random ({})", w.random_pct, w.distribution)
+    }
+}
+
+/// How far from 1 a write amplification still means the drive wrote each host byte once.
+const WRITTEN_ONCE: f64 = 0.005;
+
+/// The write amplification of a run with trims, saying in words when the drive wrote nothing
+/// but the host's bytes (a drive writing in place): garbage collection copied no page, so the
+/// trims had no copies to save.
+fn trimmed_write_amplification(factor: f64) -> String {
+    let figure = crate::units::format_sig(factor, 3);
+    if (factor - 1.0).abs() < WRITTEN_ONCE {
+        format!("{figure}: nothing copied by GC, trims cannot lower it")
+    } else {
+        figure
     }
 }
 
@@ -93,8 +108,8 @@ fn wrapped(parts: &[String], width: usize) -> String {
     out
 }
 
-/// The figures' rows.
-fn figures(s: &Summary) -> String {
+/// The figures' rows; with trims, the run's write amplification `wa` too (what trims act on).
+fn figures(s: &Summary, wa: Option<&crate::drive::WriteAmplification>) -> String {
     let mut t = String::new();
     let mut row = |k: &str, v: String| {
         let _ = writeln!(t, "  {k:<28} {v}");
@@ -171,6 +186,12 @@ fn figures(s: &Summary) -> String {
         );
         row("Average trim response time", mean(&trim.lat_us));
         row("Maximum trim response time", ms(trim.lat_us.map(|l| l.max)));
+        if let Some(wa) = wa {
+            row(
+                "Write amplification",
+                trimmed_write_amplification(wa.factor),
+            );
+        }
     }
     row(
         "I/Os over 2 s / over 10 s",
@@ -294,7 +315,7 @@ mod tests {
             engine: "uring".into(),
             ..Default::default()
         };
-        assert!(!figures(&s).contains("Issued late"));
+        assert!(!figures(&s, None).contains("Issued late"));
         s.pacing = Some(crate::stats::PacingSummary {
             paced: 1000,
             mean_lag_us: 40.0,
@@ -302,7 +323,7 @@ mod tests {
             late_mean_us: 2500.0,
             late_max_us: 4000.0,
         });
-        let t = figures(&s);
+        let t = figures(&s, None);
         assert!(
             t.contains("Issued late (over 1 ms)      3 of 1000 (mean 2.5 ms, max 4 ms)"),
             "{t}"

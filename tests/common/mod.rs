@@ -356,3 +356,42 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The phases of experiment directory `dir` run again as the plain commands their kinds name
+/// (`erase`, `soak`, `measure`) on one kept simulated drive (`state=` a file in `work`), each
+/// with its phase's workload and seed as its run.json records them: the same drive in the same
+/// state before each phase. Returns the directory holding a run directory per phase, named as
+/// the experiment's.
+pub fn replay_phases(work: &Path, dir: &Path, target: &str) -> PathBuf {
+    let into = work.join("replay");
+    let drive = format!("{target},state={}", work.join("replay.sim").display());
+    let exp: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("experiment.json")).unwrap())
+            .unwrap();
+    for phase in exp["phases"].as_array().unwrap() {
+        let sub = phase["dir"].as_str().unwrap();
+        let kind = phase["kind"].as_str().unwrap();
+        let mut cmd = ssdfade(work);
+        cmd.args([kind, &drive]).arg("--out").arg(into.join(sub));
+        if kind == "erase" {
+            cmd.args(["--method", "sim"]);
+        } else {
+            let run: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(dir.join(sub).join("run.json")).unwrap(),
+            )
+            .unwrap();
+            let w = &run["workload"];
+            let arg = |k: &str| w[k].to_string();
+            cmd.args(["--bs", &arg("bs"), "--read-pct", &arg("read_pct")])
+                .args(["--random-pct", &arg("random_pct"), "--qd", &arg("qd")])
+                .args(["--interval", &format!("{}s", arg("interval"))])
+                .args(["--seed", &w["seed"].as_u64().unwrap().to_string()]);
+            match w["bytes"].as_u64() {
+                Some(bytes) => cmd.args(["--bytes", &bytes.to_string()]),
+                None => cmd.args(["--duration", &format!("{}s", arg("duration"))]),
+            };
+        }
+        run_ok(&mut cmd);
+    }
+    into
+}
