@@ -56,6 +56,22 @@ impl Layout {
         self.lines.push(line);
     }
 
+    /// Keeps every label placed from now on off the series drawn through `points` (image
+    /// pixels) where it can: each segment as small boxes along it, so a label may sit in the
+    /// corner a diagonal leaves free.
+    pub fn avoid_path(&mut self, points: &[(i32, i32)]) {
+        const STEP: i32 = 4;
+        for pair in points.windows(2) {
+            let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+            let steps = ((x1 - x0).abs().max((y1 - y0).abs()) / STEP).max(1);
+            for i in 0..=steps {
+                let x = x0 + (x1 - x0) * i / steps;
+                let y = y0 + (y1 - y0) * i / steps;
+                self.lines.push([x - 1, y - 1, x + 2, y + 2]);
+            }
+        }
+    }
+
     /// The text box for a label of `size` (width, height): the first wanted corner that lies
     /// inside the plot and clear of everything placed and every line; else the nearest such
     /// spot around a wanted corner; else the same clear of everything but lines; else the
@@ -190,5 +206,28 @@ mod tests {
         dense.avoid([140, 95, 152, 107]);
         let label = dense.place((120, 20), &[(100, 90)]);
         assert!(!overlap(&label, &[140, 95, 152, 107]), "{label:?}");
+    }
+
+    #[test]
+    fn a_label_keeps_off_a_diagonal_series_but_may_sit_beside_it() {
+        let mut layout = Layout::new([0, 0, 400, 300]);
+        let path = [(0, 300), (200, 100), (400, 0)];
+        layout.avoid_path(&path);
+        // Wanted across the line: moved off every pixel of it.
+        let label = layout.place((80, 20), &[(160, 110)]);
+        let on_line = (0..=400).step_by(2).any(|x| {
+            let y = if x <= 200 {
+                300 - x
+            } else {
+                100 - (x - 200) / 2
+            };
+            label[0] <= x && x < label[2] && label[1] <= y && y < label[3]
+        });
+        assert!(!on_line, "{label:?}");
+        // Under the line near where it wanted: a diagonal's bounding box is not all taken.
+        assert!(
+            (label[0] - 160).abs() + (label[1] - 110).abs() < 120,
+            "{label:?}"
+        );
     }
 }

@@ -154,6 +154,8 @@ impl SweepChart {
                 .collect();
             keyed::line(&mut chart, &threads_label(threads), &y_desc, &points, color)?;
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))?;
+            let pixels: Vec<(i32, i32)> = points.iter().map(|p| chart.backend_coord(p)).collect();
+            layout.avoid_path(&pixels);
             for (p, &at) in line.iter().zip(&points) {
                 let (x, y) = chart.backend_coord(&at);
                 layout.avoid([x - 5, y - 5, x + 6, y + 6]);
