@@ -378,9 +378,7 @@ pub fn resume(
     record.check_resumable(dir)?;
     // The phases that ran are read back as `report` reads them: a record edited or damaged
     // since (a NaN, a negative count) is refused now, before more phases are run on it.
-    if crate::results::any_phase_has_samples(dir, &record) {
-        crate::results::load_experiment(dir)?;
-    }
+    crate::results::check_completed_phases(dir, &record)?;
     let dir = dir.canonicalize()?;
     if record.phases.iter().all(|p| p.status == Status::Completed) {
         bad_input!(

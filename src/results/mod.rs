@@ -53,7 +53,8 @@ pub use experiment::{
     ExperimentKind, ExperimentRecord, Headline, Options, PhaseRecord, ReferenceIops,
 };
 pub use experiment_dir::{
-    any_phase_has_samples, apply_reference, is_experiment, load_experiment, Experiment, LoadedPhase,
+    any_phase_has_samples, apply_reference, check_completed_phases, is_experiment, load_experiment,
+    Experiment, LoadedPhase,
 };
 pub use group::{is_group, GroupRecord, MemberRecord};
 pub use json::{check_bounds, MAX_STRING};

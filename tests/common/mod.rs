@@ -223,7 +223,7 @@ pub fn stop_for(pid: u32, hold: std::time::Duration) -> std::time::Duration {
     took
 }
 
-/// How a child process ended after a signal: its exit status, the wall time from the signal
+/// How a child process ended (after a signal): its exit status, the wall time from the signal
 /// until the test saw it end, and the CPU time the child spent after the signal. The CPU time
 /// is the child's own work towards its end, which neither the child's nor the test's waiting
 /// for a CPU on a loaded machine adds to: a bound on how long a stop takes is asserted on it,
@@ -241,11 +241,23 @@ pub fn signal_and_reap(
     signal: nix::sys::signal::Signal,
     limit: std::time::Duration,
 ) -> Ended {
-    use std::os::unix::process::ExitStatusExt;
     let pid = child.id() as i32;
     let before = cpu_so_far(pid);
-    let sent = std::time::Instant::now();
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), signal).unwrap();
+    let ended = reap(child, limit);
+    Ended {
+        cpu: ended.cpu.saturating_sub(before),
+        ..ended
+    }
+}
+
+/// Waits for `child` to end and reaps it (do not wait on `child` again; read its pipes): its
+/// status, the wall time from now and all the CPU time it used. Kills it and fails when it
+/// still runs after `limit`.
+pub fn reap(child: &mut std::process::Child, limit: std::time::Duration) -> Ended {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = child.id() as i32;
+    let start = std::time::Instant::now();
     let mut status = 0;
     // SAFETY: a zeroed rusage is valid; wait4 fills it for the child this test started.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -256,20 +268,18 @@ pub fn signal_and_reap(
         if reaped == pid {
             break;
         }
-        if sent.elapsed() > limit {
+        if start.elapsed() > limit {
             let _ = child.kill();
-            panic!("still running {limit:?} after {signal}");
+            panic!("process {pid} still running after {limit:?}");
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    let wall = sent.elapsed();
     let seconds =
         |t: libc::timeval| std::time::Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
     Ended {
         status: std::process::ExitStatus::from_raw(status),
-        wall,
-        cpu: cpu.saturating_sub(before),
+        wall: start.elapsed(),
+        cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
     }
 }
 
