@@ -12,7 +12,8 @@
 # nine links at every output name, full disks, every record's numbers, paced experiments and
 # sweeps, line breaks and RTL marks from records, and SIGHUP in commands other than the soak;
 # round ten the folders a failed command made, experiment.json's identity in every presenter,
-# and pts ecw/dirth and slc-cache with hostile options and edited, resumed directories.
+# and pts ecw/dirth and slc-cache with hostile options and edited, resumed directories; round
+# eleven measure's and slog's nested folders on a full disk, and resumes of edited phases.
 #
 #   scripts/hostile-sweep.sh [BINARY]      (default target/release/ssdfade)
 set -euo pipefail
@@ -1342,7 +1343,10 @@ if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", "r9full"])
                 ("sweep", ["sweep", S, "--qd", "1,2", "--point-duration", "1s", "--out"], "r9full/had"),
                 ("experiment slc-cache", ["experiment", "slc-cache", S, "--out"], "r9full/had"),
                 ("experiment pts", ["experiment", "pts", S, "--tests", "iops", "--rounds", "1", "--round", "1s", "--out"],
-                 "r9full/had")):
+                 "r9full/had"),
+                # round eleven: a run's own folder (measure, slog), every level it made removed
+                ("measure", ["measure", S, "--duration", "2s", "--out"], "r9full/had"),
+                ("slog", ["slog", S, "--sustain", "0", "--out"], "r9full/had")):
             for where, existed in (("an empty folder that was there", True), ("a new folder two levels deep", False)):
                 target = out if existed else "r9full/new/deeper"
                 os.makedirs(out, exist_ok=True)
@@ -1696,6 +1700,29 @@ for name, edit in (("a probe's IOPS NaN", lambda d, j: r10_json(f"{d}/{[p for p 
                    ("the fill's latency count negative", lambda d, j: r10_json(f"{d}/{[p for p in j['phases'] if p['name'] == 'fill'][0]['dir']}/latency.json",
                                                                            lambda l: l["all"].update(count=-5)))):
     r10_edit("r10slc", name, edit)
+
+# round eleven: resume reads back the phases that ran as report does — a number no run writes
+# in a completed phase's run.json is refused in one line, exit 2, before any phase runs
+def r11_ran(d, j):
+    """The first completed phase of the copy `d` that has samples."""
+    return next(p for p in j["phases"] if p["status"] == "completed" and p.get("dir")
+                and os.path.exists(f"{d}/{p['dir']}/samples.jsonl") and os.path.getsize(f"{d}/{p['dir']}/samples.jsonl"))
+def r11_unchanged(d, before):
+    def check():
+        return None if open(f"{d}/experiment.json").read() == before else "FAIL experiment.json changed: a phase ran"
+    return check
+for src in ("r10pts", "r10slc", "e1"):
+    for field, value in (("iops", "__NaN__"), ("lat_us", {"mean": "__NaN__"}), ("seconds", "__NaN__")):
+        d = f"r11-{len(rows)}"; copy(src, d)
+        j = json.load(open(f"{d}/experiment.json"))
+        j["status"] = "interrupted"
+        j["phases"][-1].update(status="pending", started_utc=None, ended_utc=None, headline=None)
+        shutil.rmtree(os.path.join(d, j["phases"][-1]["dir"]), ignore_errors=True)
+        r10_json(f"{d}/{r11_ran(d, j)['dir']}/run.json", lambda r: r["summary"].update({field: value}))
+        before = json.dumps(j)
+        open(f"{d}/experiment.json", "w").write(before)
+        case("round11", f"resume of {src[3:] if src != 'e1' else 'vertex2'} with a phase's {field} NaN in its run.json",
+             ["resume", d], "refuse", check=r11_unchanged(d, before))
 
 # --- readers under resource limits --------------------------------------------------------------
 for limit in ("-n 16", "-n 8", "-v 150000", "-v 60000"):

@@ -15,6 +15,7 @@ pub mod error;
 pub mod experiment;
 pub mod group;
 pub mod holder;
+pub mod made_dir;
 pub mod metrics;
 pub mod observe;
 pub mod outfile;

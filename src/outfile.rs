@@ -22,6 +22,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use crate::made_dir::MadeDirectory;
+
 /// What an output file is, and so how its earlier version is recognised as the tool's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -228,45 +230,6 @@ pub fn set_in_directory<T>(
         made.remove_empty();
     }
     written
-}
-
-/// The levels of a directory a command made, outermost first: what it may remove again when
-/// it fails, and nothing that existed before it.
-#[derive(Debug, Default)]
-pub struct MadeDirectory(Vec<PathBuf>);
-
-impl MadeDirectory {
-    /// Makes `dir` and every missing level above it, remembering the levels made.
-    pub fn make(dir: &Path) -> std::io::Result<MadeDirectory> {
-        let missing: Vec<&Path> = dir
-            .ancestors()
-            .take_while(|level| {
-                !level.as_os_str().is_empty() && std::fs::symlink_metadata(level).is_err()
-            })
-            .collect();
-        let mut made = MadeDirectory::default();
-        for level in missing.into_iter().rev() {
-            match std::fs::create_dir(level) {
-                Ok(()) => made.0.push(level.to_path_buf()),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(e) => {
-                    made.remove_empty();
-                    return Err(e);
-                }
-            }
-        }
-        Ok(made)
-    }
-
-    /// Removes the levels made, innermost first, each only while empty: a file anyone put
-    /// there keeps its folder.
-    pub fn remove_empty(&self) {
-        for level in self.0.iter().rev() {
-            if std::fs::remove_dir(level).is_err() {
-                return;
-            }
-        }
-    }
 }
 
 /// Writes `bytes` to `path` as a `kind` of output (see the module doc).

@@ -1069,6 +1069,35 @@ fn a_moved_experiment_resumes_where_it_now_is() {
     );
 }
 
+/// A phase that ran whose run.json was edited to hold a number no run writes (NaN, which JSON
+/// cannot hold) is refused by `resume` as `report` refuses it — one line naming the file, exit 2
+/// — before any phase runs: experiment.json stays as it was and no phase directory is made.
+#[test]
+fn resume_refuses_a_phase_record_holding_nan_before_running_anything() {
+    let work = tempfile::tempdir().unwrap();
+    let done = quick_vertex2(work.path(), "done");
+    let cut = cut_soak(work.path(), &done, "cut", |_| {});
+    let fresh = cut.join("03-fresh/run.json");
+    let text = std::fs::read_to_string(&fresh).unwrap();
+    let mut run: Value = serde_json::from_str(&text).unwrap();
+    run["summary"]["iops"] = "__NaN__".into();
+    std::fs::write(&fresh, run.to_string().replace("\"__NaN__\"", "NaN")).unwrap();
+    let record = std::fs::read(cut.join("experiment.json")).unwrap();
+    let dirs_before = std::fs::read_dir(&cut).unwrap().count();
+    let err = resume_refused(work.path(), &cut);
+    assert!(err.contains("03-fresh/run.json"), "{err}");
+    assert_eq!(std::fs::read(cut.join("experiment.json")).unwrap(), record);
+    assert_eq!(std::fs::read_dir(&cut).unwrap().count(), dirs_before);
+    // `report` refuses the same directory in the same words.
+    let out = ssdfade(work.path())
+        .arg("report")
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), err);
+}
+
 /// Fails when a record or report in `dir` holds `text`.
 fn assert_names_nothing_by(dir: &Path, text: &str) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {

@@ -252,7 +252,9 @@ impl Drop for Mounted {
 
 /// A file system without room for a run's records (its held-back space for the final record)
 /// is refused in one line, exit 2, and nothing is left on it (a folder holding a reserve file
-/// and an empty samples.jsonl was, exit 1).
+/// and an empty samples.jsonl was, exit 1): not one of the levels of a nested `--out` the run
+/// made (only the last was removed), for `soak`, `measure` and `slog`; a folder that was there
+/// before stays.
 #[test]
 fn a_run_on_a_file_system_without_room_for_its_records_is_refused_leaving_nothing() {
     if !common::root_or_skip("a_run_on_a_file_system_without_room_for_its_records_is_refused") {
@@ -284,8 +286,47 @@ fn a_run_on_a_file_system_without_room_for_its_records_is_refused_leaving_nothin
         "tiny/run",
     ]));
     assert!(why.contains("no room for a run's records"), "{why}");
-    let left: Vec<_> = std::fs::read_dir(&tiny).unwrap().collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+    let left = || -> Vec<_> {
+        std::fs::read_dir(&tiny)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect()
+    };
+    assert!(left().is_empty(), "left behind: {:?}", left());
+    let nested: [&[&str]; 3] = [
+        &["soak", SIM, "--duration", "1h", "--out", "tiny/a/b/c"],
+        &["measure", SIM, "--duration", "2s", "--out", "tiny/a/b/c"],
+        &["slog", SIM, "--sustain", "0", "--out", "tiny/a/b"],
+    ];
+    for args in nested {
+        let why = refused(ssdfade(work.path()).args(args));
+        assert!(
+            why.contains("no room for a run's records"),
+            "{args:?}: {why}"
+        );
+        assert!(left().is_empty(), "{args:?} left behind: {:?}", left());
+    }
+    let had = tiny.join("had");
+    std::fs::create_dir(&had).unwrap();
+    refused(ssdfade(work.path()).args([
+        "measure",
+        SIM,
+        "--duration",
+        "2s",
+        "--out",
+        "tiny/had/new/run",
+    ]));
+    assert_eq!(
+        left(),
+        vec![had.clone()],
+        "the folder that was there before"
+    );
+    assert_eq!(
+        std::fs::read_dir(&had).unwrap().count(),
+        0,
+        "left inside it"
+    );
 }
 
 /// A paced group whose process is stopped 3 s of an 8 s soak: the file member's schedule ran

@@ -857,3 +857,62 @@ fn the_latency_table_is_what_measure_at_qd_1_measures_on_the_same_state() {
         close("maximum µs", cell["max_lat_us"].as_f64().unwrap(), max);
     }
 }
+
+/// The settings table's row of a test: "no full round yet" while none of its rounds has run
+/// whole (an interrupted suite), the load and the tracked cells once one has.
+#[test]
+fn a_test_without_a_full_round_says_so_in_the_settings_table() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("suite");
+    run_ok(
+        ssdfade(work.path())
+            .args([
+                "experiment",
+                "pts",
+                "sim:vertex2-60g,scale=64",
+                "--tests",
+                "iops",
+            ])
+            .args(["--rounds", "1", "--round", "1s", "--seed", "3", "--out"])
+            .arg(&dir),
+    );
+    let settings_row = |dir: &Path| -> String {
+        run_ok(ssdfade(work.path()).arg("report").arg(dir));
+        let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        let row = report.lines().find(|l| l.starts_with("| IOPS "));
+        row.unwrap_or_else(|| panic!("no IOPS settings row: {report}"))
+            .to_string()
+    };
+    let whole = settings_row(&dir);
+    assert!(whole.contains("steady state tracked on"), "{whole}");
+    // The round cut after its first cell: no round is whole.
+    let cut = work.path().join("cut");
+    let copied = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(&dir)
+        .arg(&cut)
+        .status();
+    assert!(copied.unwrap().success());
+    let mut record: Value =
+        serde_json::from_str(&std::fs::read_to_string(cut.join("experiment.json")).unwrap())
+            .unwrap();
+    record["status"] = "interrupted".into();
+    let rounds = record["phases"].as_array_mut().unwrap().iter_mut();
+    for p in rounds
+        .filter(|p| p["name"].as_str().unwrap().contains("-r01-"))
+        .skip(1)
+    {
+        std::fs::remove_dir_all(cut.join(p["dir"].as_str().unwrap())).unwrap();
+        for field in ["started_utc", "ended_utc", "headline"] {
+            p[field] = Value::Null;
+        }
+        p["status"] = "pending".into();
+    }
+    std::fs::write(cut.join("experiment.json"), record.to_string()).unwrap();
+    let row = settings_row(&cut);
+    assert_eq!(
+        row.split('|').map(str::trim).nth(2),
+        Some("no full round yet"),
+        "{row}"
+    );
+}

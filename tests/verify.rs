@@ -345,25 +345,28 @@ fn workloads_whose_blocks_cannot_be_verified_are_refused_before_anything_is_writ
     assert_eq!(status(&out), 2);
 }
 
-/// Sends `signal` to the child and waits for it; fails when it takes more than `secs`.
-fn signal_and_wait(child: &mut std::process::Child, signal: i32, secs: f64) -> Output {
-    // SAFETY: kill on a child process id this test started and has not yet reaped.
-    unsafe { libc::kill(child.id() as i32, signal) };
-    let sent = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        assert!(
-            sent.elapsed().as_secs_f64() < secs,
-            "still running {secs} s after signal {signal}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+/// Sends `signal` to the child and waits for it; fails when it works on for more than `secs`
+/// of CPU after the signal (its waiting for a CPU on a loaded machine not counted) or runs on
+/// for 30 s.
+fn signal_and_wait(
+    child: &mut std::process::Child,
+    signal: nix::sys::signal::Signal,
+    secs: f64,
+) -> Output {
+    let ended = common::signal_and_reap(child, signal, std::time::Duration::from_secs(30));
+    assert!(
+        ended.cpu.as_secs_f64() < secs,
+        "worked {:?} after {signal} ({:?} in all)",
+        ended.cpu,
+        ended.wall
+    );
     let out = child.stdout.take().map(|mut s| {
         let mut v = Vec::new();
         std::io::Read::read_to_end(&mut s, &mut v).unwrap();
         v
     });
     Output {
-        status: child.wait().unwrap(),
+        status: ended.status,
         stdout: out.unwrap_or_default(),
         stderr: Vec::new(),
     }
@@ -405,7 +408,7 @@ fn an_end_check_stopped_by_a_signal_is_no_clean_pass_and_the_run_ends_interrupte
     let run = dir.path().join("run");
     common::wait_for("two samples", 30, || samples_in(&run) >= 2);
     std::thread::sleep(std::time::Duration::from_millis(300));
-    let out = signal_and_wait(&mut child, libc::SIGINT, 5.0);
+    let out = signal_and_wait(&mut child, nix::sys::signal::Signal::SIGINT, 5.0);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(130), "{text}");
     let info: serde_json::Value =
@@ -424,7 +427,7 @@ fn a_map_survives_kill_9_and_an_emptied_map_is_refused_against_the_record() {
     let mut child = verified_run(dir.path(), img, "64M", &["--duration", "1m", "--verify"]);
     let run = dir.path().join("run");
     common::wait_for("three samples", 30, || samples_in(&run) >= 3);
-    signal_and_wait(&mut child, libc::SIGKILL, 5.0);
+    signal_and_wait(&mut child, nix::sys::signal::Signal::SIGKILL, 5.0);
     let kept = std::fs::metadata(run.join("verify.map")).unwrap().len();
     assert!(kept > 0, "verify.map was kept as the run went");
     let (code, report) = verify_cmd(dir.path(), img, "run");

@@ -18,14 +18,19 @@ pub type HealthReader = Box<dyn FnMut() -> anyhow::Result<Health> + Send>;
 /// The reader of `drive`'s health, None for a kind that has none (files, loop, zram, virtio).
 /// A temperature its sensor cannot mean is left out of the reading.
 pub fn reader(drive: &DriveInfo) -> Option<HealthReader> {
-    let mut read = raw_reader(drive)?;
-    Some(Box::new(move || {
+    raw_reader(drive).map(plausible_only)
+}
+
+/// `read` with every temperature its sensor cannot mean ([`crate::drive::PLAUSIBLE_C`]) left
+/// out of its readings.
+fn plausible_only(mut read: HealthReader) -> HealthReader {
+    Box::new(move || {
         read().map(|h| Health {
             temperature_c: h.temperature_c.and_then(plausible_c),
             warning_c: h.warning_c.and_then(plausible_c),
             ..h
         })
-    }))
+    })
 }
 
 /// The reader of `drive`'s health as the drive answers.
@@ -146,6 +151,36 @@ mod tests {
             ata_health("OCZ-VERTEX2", &attrs, None).temperature_c,
             Some(41.0)
         );
+    }
+
+    /// A temperature past what a sensor can mean (−60 °C to 200 °C: a 0xFFFF kelvin field is
+    /// 65262 °C) is left out of the reading, the edges and everything else kept as read.
+    #[test]
+    fn the_reader_leaves_out_temperatures_no_sensor_can_mean() {
+        let said = [
+            (Some(41.0), Some(70.0)),
+            (Some(1000.0), Some(-61.0)),
+            (Some(-60.0), Some(200.0)),
+            (Some(200.5), Some(65535.0 - 273.15)),
+            (Some(f64::NAN), None),
+        ];
+        let mut next = said.into_iter();
+        let mut read = plausible_only(Box::new(move || {
+            let (temperature_c, warning_c) = next.next().unwrap();
+            Ok(Health {
+                temperature_c,
+                warning_c,
+                host_bytes_written: Some(5 << 30),
+                ..Default::default()
+            })
+        }));
+        let kept = |c: Option<f64>| c.filter(|c| *c >= -60.0 && *c <= 200.0);
+        for (temperature_c, warning_c) in said {
+            let h = read().unwrap();
+            assert_eq!(h.temperature_c, kept(temperature_c), "{temperature_c:?}");
+            assert_eq!(h.warning_c, kept(warning_c), "{warning_c:?}");
+            assert_eq!(h.host_bytes_written, Some(5 << 30));
+        }
     }
 
     #[test]

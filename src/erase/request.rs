@@ -280,7 +280,7 @@ fn new_record(req: &EraseRequest, planned: &ErasePlan, facts: Option<DriveInfo>)
 }
 
 fn create_record(req: &EraseRequest, name: &str, record: &EraseRecord) -> anyhow::Result<PathBuf> {
-    let dir = claim_dir(req.out.as_deref(), name, "erase.json")?;
+    let (dir, _) = claim_dir(req.out.as_deref(), name, "erase.json")?;
     write_erase_record(&dir, record, req)?;
     Ok(dir)
 }

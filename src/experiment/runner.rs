@@ -69,7 +69,7 @@ pub fn start(
     crate::results::refuse_occupied(dir)?;
     // The levels made here are removed again if the experiment fails before its first
     // record; a directory that was there before stays.
-    let made = match crate::outfile::MadeDirectory::make(dir) {
+    let made = match crate::made_dir::MadeDirectory::make(dir) {
         Ok(made) => made,
         Err(e) => bad_input!(
             "cannot create the experiment directory {}: {e}",
@@ -376,6 +376,9 @@ pub fn resume(
 ) -> anyhow::Result<ExperimentOutcome> {
     let record = ExperimentRecord::load(dir)?;
     record.check_resumable(dir)?;
+    // The phases that ran are read back as `report` reads them: a record edited or damaged
+    // since (a NaN, a negative count) is refused now, before more phases are run on it.
+    crate::results::check_completed_phases(dir, &record)?;
     let dir = dir.canonicalize()?;
     if record.phases.iter().all(|p| p.status == Status::Completed) {
         bad_input!(

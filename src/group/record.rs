@@ -15,7 +15,7 @@ pub(super) fn create_dirs(
     names: &[String],
     command: &str,
 ) -> anyhow::Result<(PathBuf, Vec<PathBuf>, GroupRecord)> {
-    let dir = claim_dir(out, group_name, "group.json")?;
+    let (dir, _) = claim_dir(out, group_name, "group.json")?;
     let mut taken: HashMap<&str, u32> = HashMap::new();
     let mut relative = Vec::new();
     for name in names {

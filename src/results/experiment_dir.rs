@@ -112,22 +112,46 @@ fn has_samples(pdir: &Path) -> bool {
     std::fs::metadata(pdir.join("samples.jsonl")).is_ok_and(|m| m.len() > 0)
 }
 
+/// Reads back every completed phase of the experiment in `dir` (its record `record`) as
+/// [`load_experiment`] does: a record edited or damaged since is bad input naming it. `resume`
+/// asks before it runs more phases on top of them; the phase it continues is run again.
+pub fn check_completed_phases(dir: &Path, record: &ExperimentRecord) -> anyhow::Result<()> {
+    for phase in &record.phases {
+        if phase.status == super::Status::Completed {
+            load_phase(dir, phase)?;
+        }
+    }
+    Ok(())
+}
+
+/// The run (when it has samples) and the erase record of `phase` of the experiment in `dir`.
+fn load_phase(
+    dir: &Path,
+    phase: &PhaseRecord,
+) -> anyhow::Result<(Option<Run>, Option<EraseRecord>)> {
+    let Some(pdir) = phase.dir.as_ref().map(|d| dir.join(d)) else {
+        return Ok((None, None));
+    };
+    let run = if has_samples(&pdir) {
+        Some(load_run(&pdir)?)
+    } else {
+        None
+    };
+    let erase = if pdir.join(super::erase::FILE).is_file() {
+        Some(EraseRecord::load(&pdir)?)
+    } else {
+        None
+    };
+    Ok((run, erase))
+}
+
 /// Reads experiment.json and every phase that ran. A phase directory with a damaged sample
 /// line is bad input naming the line, as for a single run.
 pub fn load_experiment(dir: &Path) -> anyhow::Result<Experiment> {
     let record = ExperimentRecord::load(dir)?;
     let mut phases = Vec::new();
     for phase in &record.phases {
-        let pdir = phase.dir.as_ref().map(|d| dir.join(d));
-        let has_samples = pdir.as_deref().is_some_and(has_samples);
-        let run = match &pdir {
-            Some(d) if has_samples => Some(load_run(d)?),
-            _ => None,
-        };
-        let erase = match &pdir {
-            Some(d) if d.join(super::erase::FILE).is_file() => Some(EraseRecord::load(d)?),
-            _ => None,
-        };
+        let (run, erase) = load_phase(dir, phase)?;
         phases.push(LoadedPhase {
             record: phase.clone(),
             run,

@@ -42,6 +42,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use crate::made_dir::MadeDirectory;
+
 pub use command::Command;
 pub use describe::{
     device_line, device_name, rate_text, target_shown, transfer_text, workload_line,
@@ -51,7 +53,8 @@ pub use experiment::{
     ExperimentKind, ExperimentRecord, Headline, Options, PhaseRecord, ReferenceIops,
 };
 pub use experiment_dir::{
-    any_phase_has_samples, apply_reference, is_experiment, load_experiment, Experiment, LoadedPhase,
+    any_phase_has_samples, apply_reference, check_completed_phases, is_experiment, load_experiment,
+    Experiment, LoadedPhase,
 };
 pub use group::{is_group, GroupRecord, MemberRecord};
 pub use json::{check_bounds, MAX_STRING};
@@ -93,8 +96,13 @@ pub fn release_space_reserve(dir: &Path) {
 
 /// Creates the directory a run or erase writes into: `out` when given (refused when it already
 /// holds `record`), else a new `results/<UTC time>-<name>`, with `-2`, `-3`… appended when a
-/// run started in the same second already took that name.
-pub fn claim_dir(out: Option<&Path>, name: &str, record: &str) -> anyhow::Result<PathBuf> {
+/// run started in the same second already took that name. Returns it with the levels made, which
+/// a run that fails before it starts removes again.
+pub fn claim_dir(
+    out: Option<&Path>,
+    name: &str,
+    record: &str,
+) -> anyhow::Result<(PathBuf, MadeDirectory)> {
     if let Some(dir) = out {
         if dir.join(record).exists() {
             crate::bad_input!(
@@ -103,27 +111,29 @@ pub fn claim_dir(out: Option<&Path>, name: &str, record: &str) -> anyhow::Result
             );
         }
         refuse_occupied(dir)?;
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            crate::bad_input!("cannot create the run directory {}: {e}", dir.display());
-        }
-        return Ok(dir.to_path_buf());
+        return match MadeDirectory::make(dir) {
+            Ok(made) => Ok((dir.to_path_buf(), made)),
+            Err(e) => crate::bad_input!("cannot create the run directory {}: {e}", dir.display()),
+        };
     }
     let base = default_dir(name);
-    if let Some(parent) = base.parent() {
-        if let Err(e) = std::fs::create_dir_all(parent) {
-            crate::bad_input!("cannot create {}: {e}", parent.display());
-        }
-    }
+    let mut made = match base.parent().map(MadeDirectory::make).transpose() {
+        Ok(made) => made.unwrap_or_default(),
+        Err(e) => crate::bad_input!("cannot create {}: {e}", base.display()),
+    };
     for n in 1.. {
         let dir = if n == 1 {
             base.clone()
         } else {
             PathBuf::from(format!("{}-{n}", base.display()))
         };
-        match std::fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
+        match made.make_new(&dir) {
+            Ok(()) => return Ok((dir, made)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => crate::bad_input!("cannot create the run directory {}: {e}", dir.display()),
+            Err(e) => {
+                made.remove_empty();
+                crate::bad_input!("cannot create the run directory {}: {e}", dir.display())
+            }
         }
     }
     unreachable!("an unbounded range ends only by returning")
@@ -206,8 +216,7 @@ impl RunDir {
         info: &RunInfo,
         within: Option<&Path>,
     ) -> anyhow::Result<RunDir> {
-        let made = out.is_none_or(|d| !d.exists());
-        let dir = claim_dir(out, name, "samples.jsonl")?;
+        let (dir, made) = claim_dir(out, name, "samples.jsonl")?;
         let samples = OpenOptions::new()
             .create_new(true)
             .append(true)
@@ -217,9 +226,7 @@ impl RunDir {
             // No room for the reserve is no room for the run's end: nothing of it is kept.
             let _ = std::fs::remove_file(dir.join(SPACE_RESERVE));
             let _ = std::fs::remove_file(dir.join("samples.jsonl"));
-            if made {
-                let _ = std::fs::remove_dir(&dir);
-            }
+            made.remove_empty();
             crate::bad_input!(
                 "no room for a run's records in {}: a run holds {} KiB there to record its end, and writing them failed ({}); free space or choose another --out",
                 dir.display(),

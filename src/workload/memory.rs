@@ -117,6 +117,18 @@ mod tests {
         let err = check_run(1 << 30, 1, 4096).unwrap_err();
         assert!(err.to_string().contains("needs 4.0 TiB"), "{err}");
         assert!(check_run(4096, 1, 128).is_ok());
+        // With jobs, the buffers are jobs × QD and the words name --jobs: 4 × 1024 × 1 GiB.
+        let err = check_run(1 << 30, 4, 1024).unwrap_err().to_string();
+        assert!(
+            err.starts_with("--jobs 4 × --qd 1024 × --bs 1.0 GiB needs 4.0 TiB"),
+            "{err}"
+        );
+        assert!(err.ends_with(": lower --jobs, --qd or --bs"), "{err}");
+        let err = check_run(1 << 30, 1, 4096).unwrap_err().to_string();
+        assert!(
+            err.starts_with("--qd 4096 × --bs 1.0 GiB needs") && !err.contains("--jobs"),
+            "{err}"
+        );
     }
 
     #[test]

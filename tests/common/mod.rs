@@ -223,6 +223,83 @@ pub fn stop_for(pid: u32, hold: std::time::Duration) -> std::time::Duration {
     took
 }
 
+/// How a child process ended (after a signal): its exit status, the wall time from the signal
+/// until the test saw it end, and the CPU time the child spent after the signal. The CPU time
+/// is the child's own work towards its end, which neither the child's nor the test's waiting
+/// for a CPU on a loaded machine adds to: a bound on how long a stop takes is asserted on it,
+/// with a wall-time bound far above it for a child that waits instead of working.
+pub struct Ended {
+    pub status: std::process::ExitStatus,
+    pub wall: std::time::Duration,
+    pub cpu: std::time::Duration,
+}
+
+/// Sends `signal` to `child` and reaps it (do not wait on `child` again; read its pipes),
+/// killing it and failing when it still runs `limit` after the signal.
+pub fn signal_and_reap(
+    child: &mut std::process::Child,
+    signal: nix::sys::signal::Signal,
+    limit: std::time::Duration,
+) -> Ended {
+    let pid = child.id() as i32;
+    let before = cpu_so_far(pid);
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), signal).unwrap();
+    let ended = reap(child, limit);
+    Ended {
+        cpu: ended.cpu.saturating_sub(before),
+        ..ended
+    }
+}
+
+/// Waits for `child` to end and reaps it (do not wait on `child` again; read its pipes): its
+/// status, the wall time from now and all the CPU time it used. Kills it and fails when it
+/// still runs after `limit`.
+pub fn reap(child: &mut std::process::Child, limit: std::time::Duration) -> Ended {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = child.id() as i32;
+    let start = std::time::Instant::now();
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid; wait4 fills it for the child this test started.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: wait4 on the id of a child of this process that nothing else reaps.
+        let reaped = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        assert!(reaped >= 0, "wait4: {}", std::io::Error::last_os_error());
+        if reaped == pid {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("process {pid} still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let seconds =
+        |t: libc::timeval| std::time::Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    Ended {
+        status: std::process::ExitStatus::from_raw(status),
+        wall: start.elapsed(),
+        cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+    }
+}
+
+/// The CPU time process `pid` has used so far (all its threads; /proc/PID/stat's utime and
+/// stime, in clock ticks).
+fn cpu_so_far(pid: i32) -> std::time::Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    // utime and stime are fields 14 and 15 of stat; the split starts at field 3.
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: sysconf only reads a configuration value.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    std::time::Duration::from_secs_f64(ticks as f64 / per_second)
+}
+
 /// True when every thread of `pid` is stopped (state T or t in /proc/PID/task/TID/stat), or
 /// has exited.
 fn all_stopped(pid: u32) -> bool {

@@ -334,7 +334,7 @@ fn read_slot(reader: &mut dyn RecordReader, slot: u64, log: &SlotLog) -> anyhow:
 /// Writes `plp.json` into `out` (default `results/<UTC time>-<target name>-plp`).
 pub fn record(report: &VerifyReport, out: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     let name = crate::device::open(&report.target)?.short_name();
-    let dir = crate::results::claim_dir(out.as_deref(), &format!("{name}-plp"), "plp.json")?;
+    let (dir, _) = crate::results::claim_dir(out.as_deref(), &format!("{name}-plp"), "plp.json")?;
     crate::results::write_json_atomic(&dir.join("plp.json"), report)?;
     Ok(dir)
 }
