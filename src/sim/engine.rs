@@ -258,10 +258,32 @@ impl SimEngine {
                             past_end = true;
                         }
                         if n > 0 {
+                            // The n host I/Os complete `each` apart: each interval they cross
+                            // counts those done in it (at scale, one simulated I/O of large
+                            // blocks spans intervals; counted at its end, a steady run's
+                            // seconds would read 0, 64, 128 I/Os).
                             let done = completion + each * n as f64;
-                            grid.cut_before(done, &mut stats, sink)?;
-                            stats.dir_mut(op).record_n(n, n * len, latency);
-                            *stats.nand_bytes.get_or_insert(0) += n * host_nand_bytes;
+                            let mut counted = 0;
+                            loop {
+                                grid.cut_before(
+                                    completion + each * (counted + 1) as f64,
+                                    &mut stats,
+                                    sink,
+                                )?;
+                                let end = grid.end();
+                                let by_end = if each > 0.0 && end < done {
+                                    (((end - completion) / each) as u64).clamp(counted + 1, n)
+                                } else {
+                                    n
+                                };
+                                let m = by_end - counted;
+                                stats.dir_mut(op).record_n(m, m * len, latency);
+                                *stats.nand_bytes.get_or_insert(0) += m * host_nand_bytes;
+                                counted = by_end;
+                                if counted == n {
+                                    break;
+                                }
+                            }
                             t = done;
                         }
                         completion += s;
@@ -349,6 +371,12 @@ impl Grid {
         }
     }
 
+    /// Where the interval being filled ends.
+    #[inline]
+    fn end(&self) -> f64 {
+        (self.done + 1) as f64 * self.len
+    }
+
     /// Hands the sink every interval that ends before `t` (empty ones too: the drive completed
     /// nothing in them), so what comes next is recorded in the interval holding `t`.
     #[inline]
@@ -359,7 +387,7 @@ impl Grid {
         sink: &mut dyn IntervalSink,
     ) -> anyhow::Result<()> {
         loop {
-            let end = (self.done + 1) as f64 * self.len;
+            let end = self.end();
             if t <= end {
                 return Ok(());
             }
