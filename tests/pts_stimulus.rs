@@ -241,3 +241,44 @@ fn every_xsr_level_is_the_replayed_soaks_on_another_drive() {
         );
     }
 }
+
+/// At scale a simulated I/O stands for many host I/Os; they complete one after another, each
+/// counted in the second it completes in: 1 MiB writes at about a hundred a second read as a
+/// level line, not as 64, 128, 64… I/Os in turn (XSR's segments would then never settle).
+#[test]
+fn host_ios_of_a_scaled_drive_count_in_the_second_they_complete() {
+    let work = tempfile::tempdir().unwrap();
+    let run = work.path().join("r");
+    run_ok(
+        ssdfade(work.path())
+            .args([
+                "soak",
+                "sim:dc-ssd-400g,capacity=8GB,scale=64",
+                "--bs",
+                "1M",
+            ])
+            .args(["--random-pct", "0", "--qd", "32", "--duration", "60s"])
+            .args(["--interval", "1s", "--seed", "910", "--out"])
+            .arg(&run),
+    );
+    let text = std::fs::read_to_string(run.join("samples.jsonl")).unwrap();
+    let ops: Vec<f64> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["ops"]
+                .as_f64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(ops.len(), 60, "{ops:?}");
+    // Past the first seconds (the drive's first writes go to free blocks), one second holds
+    // about as many I/Os as the next.
+    let steady = &ops[5..];
+    let (lo, hi) = steady
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    assert!(
+        lo > 0.0 && hi / lo < 1.25,
+        "per-second I/Os {lo}..{hi}: {ops:?}"
+    );
+}
